@@ -1,0 +1,6 @@
+export { Agent } from './agent.ts'
+export { AgentBuilder } from './agent-builder.ts'
+export type { AgentOptions, AgentReliability } from './agent-options.ts'
+export type { RunInput, RunOptions } from './run-input.ts'
+export type { RunResult } from './run-result.ts'
+export { Session } from './session.ts'

@@ -1,0 +1,68 @@
+import type { ErrorKind } from '../model/error-kind.ts'
+import type { Usage } from '../model/usage.ts'
+import type { Decision } from '../rules/rule.ts'
+import type { Phase } from '../rules/scope.ts'
+import type { ValidationIssue } from '../validation/issue.ts'
+import type { ValidationStage } from '../validation/validation-failure.ts'
+
+/** Payloads of every event the gate and the agent emit, keyed by event name. */
+export interface GateEventMap {
+  /** An attempt is about to call a provider. `attempt` is 1-indexed. */
+  attempt_start: { readonly attempt: number; readonly provider: string; readonly providerIdx: number; readonly model: string | undefined }
+  /** An attempt's provider call and validation are over (before the decision). */
+  attempt_end: {
+    readonly attempt: number
+    readonly provider: string
+    readonly errorKind: ErrorKind
+    readonly latencyMs: number
+    readonly usage: Usage
+  }
+  /** The model's output failed validation. Fired before any rule decides. */
+  validation_failed: {
+    readonly message: string
+    readonly stage: ValidationStage
+    readonly path?: string | undefined
+    readonly rawOutput?: string | undefined
+    readonly issues: readonly ValidationIssue[]
+    /** 1-indexed attempt that produced the invalid output. */
+    readonly attempt: number
+    /** Validation failures so far in this run, this one included. */
+    readonly cumulativeRetries: number
+  }
+  /** A rule (or the default) decided what to do. */
+  decision: {
+    readonly attempt: number
+    readonly phase: Phase
+    readonly decision: Decision
+    readonly kind: string
+    readonly label?: string | undefined
+    /** False when no rule matched and the default applied. */
+    readonly matched: boolean
+  }
+  /** The gate is about to retry. */
+  retry: {
+    readonly attempt: number
+    readonly nextAttempt: number
+    readonly decision: 'retry' | 'retry-other'
+    readonly fromProvider: string
+    readonly toProvider: string
+    readonly delayMs: number
+    readonly feedback: string | undefined
+  }
+  /** A run succeeded after at least one failed attempt. */
+  recovered: { readonly attempt: number; readonly failedAttempts: number; readonly provider: string }
+  /** The run is about to throw a ReliabilityFailFastError. */
+  fail_fast: { readonly attempt: number; readonly kind: string; readonly reason: string; readonly phase: Phase }
+  /** The gate calls the configured fallback. */
+  fallback: { readonly attempt: number; readonly kind: string }
+  /** A listener threw; the run went on. */
+  listener_error: { readonly event: string; readonly error: unknown }
+  /** A rule's `when` or `feedbackForLLM` threw; the run went on with a safe default. */
+  rule_error: { readonly attempt: number; readonly kind: string; readonly where: 'when' | 'feedbackForLLM' | 'delayMs'; readonly error: unknown }
+}
+
+/** Name of an event. */
+export type GateEventName = keyof GateEventMap
+
+/** An event as carried by `events$`: its name plus its payload. */
+export type GateEvent = { [K in GateEventName]: { readonly type: K } & GateEventMap[K] }[GateEventName]

@@ -1,0 +1,2 @@
+export { EventHub } from './event-hub.ts'
+export type { GateEvent, GateEventMap, GateEventName } from './event-map.ts'

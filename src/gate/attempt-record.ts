@@ -1,0 +1,50 @@
+import type { ErrorKind } from '../model/error-kind.ts'
+import type { Usage } from '../model/usage.ts'
+import type { Decision } from '../rules/rule.ts'
+import type { ValidationIssue } from '../validation/issue.ts'
+import type { ValidationStage } from '../validation/validation-failure.ts'
+
+/** How an attempt ended, in pyconveyor's vocabulary. */
+export type AttemptStatus =
+  | 'success'
+  | 'parse_error'
+  | 'schema_error'
+  | 'truncated'
+  | 'timeout'
+  | 'rate_limit'
+  | 'http_error'
+  | 'network'
+  | 'circuit_open'
+  | 'aborted'
+  | 'budget_exceeded'
+  | 'error'
+
+/** The log of one attempt: kept on the result and on a thrown ReliabilityFailFastError alike. */
+export interface AttemptRecord {
+  /** 1-indexed. */
+  readonly attempt: number
+  readonly provider: string
+  readonly model: string | undefined
+  readonly status: AttemptStatus
+  readonly errorKind: ErrorKind
+  /** The model's raw output (absent when the provider call failed). */
+  readonly rawOutput: string | undefined
+  readonly validationStage: ValidationStage | undefined
+  readonly issues: readonly ValidationIssue[]
+  /** `"loc: msg"` strings, one per issue (or the parse / provider error message). */
+  readonly errors: readonly string[]
+  /** The provider error of this attempt, if any. */
+  readonly error: unknown
+  readonly decision: Decision
+  /** The `kind` of the rule that decided, or the error kind when no rule matched. */
+  readonly ruleKind: string
+  readonly ruleLabel: string | undefined
+  /** The feedback sent to the model for the next attempt, when this attempt was retried with feedback. */
+  readonly feedbackSent: string | undefined
+  /** Provider latency in ms. */
+  readonly latencyMs: number
+  /** Time since the run started, at the end of this attempt, in ms. */
+  readonly elapsedMs: number
+  readonly usage: Usage
+  readonly costUsd: number
+}

@@ -1,0 +1,63 @@
+import { EventHub } from '../events/event-hub.ts'
+import type { GateEvent, GateEventMap, GateEventName } from '../events/event-map.ts'
+import type { ModelRequest } from '../model/request.ts'
+import { compileSchema } from '../validation/index.ts'
+import type { Observable } from 'rxjs'
+import type { GateConfig } from './gate-config.ts'
+import type { GateResult } from './gate-result.ts'
+import { resolveProviders } from './resolved-provider.ts'
+import { GateRun, type GateInternals, type GateRunOptions } from './run-gate.ts'
+
+/** The reliability gate: validated, retried, observable model calls. */
+export interface Gate<T = unknown> {
+  /**
+   * Runs the attempt loop for one request. Resolves with the accepted answer or rejects with a
+   * `ReliabilityFailFastError` carrying every attempt's log.
+   */
+  run(request: ModelRequest, options?: GateRunOptions): Promise<GateResult<T>>
+  /** Subscribes to one event; returns the unsubscribe function. */
+  on<K extends GateEventName>(name: K, listener: (payload: GateEventMap[K]) => void): () => void
+  /** Every event, as an rxjs Observable. */
+  readonly events$: Observable<GateEvent>
+  readonly config: Readonly<GateConfig<T>>
+}
+
+/**
+ * Creates a gate. The configuration is validated and frozen; the output schema is compiled once.
+ *
+ * @example
+ * const gate = createGate({ providers: simulated(), outputSchema: Refund, postDecide: strictOutputRules(3) })
+ * const { value } = await gate.run({ messages: [{ role: 'user', content: 'refund order #42 for $50' }] })
+ */
+export function createGate<T = unknown>(config: GateConfig<T>): Gate<T> {
+  const frozen = Object.freeze({ ...config })
+  const events = config.events ?? new EventHub()
+  const internals: GateInternals<T> = {
+    providers: resolveProviders(config.providers, config.model),
+    schema: config.outputSchema === undefined ? undefined : compileSchema<T>(config.outputSchema),
+    preCheck: [...(config.preCheck ?? [])],
+    postDecide: [...(config.postDecide ?? [])],
+    feedbackMode: config.feedbackMode ?? 'latest',
+    errorFeedback: config.errorFeedback ?? true,
+    maxFeedbackChars: positive(config.maxFeedbackChars, 4000, 'maxFeedbackChars'),
+    retryHint: config.retryHint,
+    maxAttempts: positive(config.maxAttempts, 10, 'maxAttempts'),
+    timeoutMs: config.timeoutMs === undefined ? undefined : positive(config.timeoutMs, 0, 'timeoutMs'),
+    fallback: config.fallback,
+    priceUsage: config.priceUsage,
+    events,
+    now: config.now ?? (() => performance.now()),
+  }
+  return {
+    run: (request, options = {}) => new GateRun(internals, request, options).run(),
+    on: (name, listener) => events.on(name, listener),
+    events$: events.events$,
+    config: frozen,
+  }
+}
+
+function positive(value: number | undefined, fallback: number, name: string): number {
+  if (value === undefined) return fallback
+  if (!Number.isFinite(value) || value <= 0) throw new RangeError(`createGate: ${name} must be a positive number, got ${value}`)
+  return value
+}

@@ -1,0 +1,56 @@
+import type { Usage } from '../model/usage.ts'
+import type { Phase } from '../rules/scope.ts'
+import type { ValidationFailure } from '../validation/validation-failure.ts'
+import type { AttemptRecord } from './attempt-record.ts'
+
+const BRAND = Symbol.for('reliability-gate.ReliabilityFailFastError')
+
+/** Everything a {@link ReliabilityFailFastError} carries. */
+export interface FailFastDetails {
+  readonly kind: string
+  readonly reason: string
+  readonly phase: Phase
+  readonly attempts: readonly AttemptRecord[]
+  readonly usage: Usage
+  readonly costUsd: number
+  readonly validationError?: ValidationFailure | undefined
+  readonly cause?: unknown
+}
+
+/**
+ * Thrown when the gate gives up: a rule decided `fail-fast`, no rule matched an error, the safety cap
+ * was hit, or the run was aborted. Carries every attempt's log and the usage spent.
+ */
+export class ReliabilityFailFastError extends Error {
+  override readonly name = 'ReliabilityFailFastError'
+  readonly code = 'ERR_RELIABILITY_FAIL_FAST'
+  readonly kind: string
+  readonly reason: string
+  readonly phase: Phase
+  readonly attempts: readonly AttemptRecord[]
+  readonly usage: Usage
+  readonly costUsd: number
+  readonly validationError: ValidationFailure | undefined
+  readonly [BRAND] = true
+
+  constructor(details: FailFastDetails) {
+    super(`reliability gate failed fast (${details.kind}): ${details.reason}`, details.cause === undefined ? undefined : { cause: details.cause })
+    this.kind = details.kind
+    this.reason = details.reason
+    this.phase = details.phase
+    this.attempts = details.attempts
+    this.usage = details.usage
+    this.costUsd = details.costUsd
+    this.validationError = details.validationError
+  }
+
+  /** The last attempt's log, if any attempt ran. */
+  get lastAttempt(): AttemptRecord | undefined {
+    return this.attempts.at(-1)
+  }
+}
+
+/** Brand check that works across realms and duplicate package copies. */
+export function isReliabilityFailFastError(value: unknown): value is ReliabilityFailFastError {
+  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[BRAND] === true
+}

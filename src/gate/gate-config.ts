@@ -1,0 +1,42 @@
+import type { EventHub } from '../events/event-hub.ts'
+import type { Provider } from '../model/provider.ts'
+import type { ModelResponse } from '../model/response.ts'
+import type { Usage } from '../model/usage.ts'
+import type { ReliabilityConfig } from '../rules/reliability-config.ts'
+import type { ReliabilityScope } from '../rules/scope.ts'
+import type { OutputSchema } from '../validation/index.ts'
+
+/** A provider in the failover order, with the model to ask it for. */
+export interface ProviderEntry {
+  readonly provider: Provider
+  /** Display name; defaults to `provider.name`. */
+  readonly name?: string
+  /** Model for this provider; defaults to the gate's `model`, then the request's. */
+  readonly model?: string
+}
+
+/** What the configured fallback may answer. */
+export type FallbackAnswer = ModelResponse | string
+
+/**
+ * Configuration of a gate. Immutable once the gate is created.
+ *
+ * @example
+ * createGate({ providers: [primary, backup], outputSchema: Refund, postDecide: [defaultStuckLoopRule, ...strictOutputRules(3)] })
+ */
+export interface GateConfig<T = unknown> extends ReliabilityConfig {
+  /** One provider, or the failover order (first is used first). */
+  readonly providers: Provider | readonly (Provider | ProviderEntry)[]
+  /** Default model name sent with every request. */
+  readonly model?: string
+  /** Schema of the final answer: TypeBox, Standard Schema, raw JSON Schema, or `{parse}`. */
+  readonly outputSchema?: OutputSchema<T>
+  /** Called on a `fallback` decision; its answer is validated like a model answer. */
+  readonly fallback?: (scope: ReliabilityScope) => FallbackAnswer | Promise<FallbackAnswer>
+  /** Prices one attempt's usage in USD. */
+  readonly priceUsage?: (usage: Usage, model: string | undefined, provider: string) => number
+  /** Event hub to emit on (the agent shares its own); a private one by default. */
+  readonly events?: EventHub
+  /** Clock in ms, for tests. @default performance.now */
+  readonly now?: () => number
+}

@@ -1,0 +1,419 @@
+import type { EventHub } from '../events/event-hub.ts'
+import type { ErrorKind } from '../model/error-kind.ts'
+import type { Message } from '../model/message.ts'
+import type { ModelRequest } from '../model/request.ts'
+import type { ModelResponse } from '../model/response.ts'
+import { addUsage, ZERO_USAGE, type Usage } from '../model/usage.ts'
+import type { Decision, ReliabilityRule } from '../rules/rule.ts'
+import type { Phase, ReliabilityScope } from '../rules/scope.ts'
+import { formatFeedback, truncateForFeedback, validateFinalAnswer, type CompiledSchema } from '../validation/index.ts'
+import type { ValidationFailure } from '../validation/validation-failure.ts'
+import { abortableDelay } from './abortable-delay.ts'
+import type { AttemptRecord } from './attempt-record.ts'
+import { attemptStatus } from './attempt-status.ts'
+import { callProvider } from './call-provider.ts'
+import { classifyError } from './classify-error.ts'
+import { withTail, validationTail } from './ephemeral-tail.ts'
+import { firstMatchingRule } from './evaluate-rules.ts'
+import { ReliabilityFailFastError } from './fail-fast-error.ts'
+import type { FeedbackMode } from '../rules/reliability-config.ts'
+import type { FallbackAnswer } from './gate-config.ts'
+import type { GateResult } from './gate-result.ts'
+import type { ResolvedProvider } from './resolved-provider.ts'
+import { resolveFeedback } from './resolve-feedback.ts'
+
+/** The settled configuration a run reads; built once by `createGate`. */
+export interface GateInternals<T> {
+  readonly providers: readonly ResolvedProvider[]
+  readonly schema: CompiledSchema<T> | undefined
+  readonly preCheck: readonly ReliabilityRule[]
+  readonly postDecide: readonly ReliabilityRule[]
+  readonly feedbackMode: FeedbackMode
+  readonly errorFeedback: boolean
+  readonly maxFeedbackChars: number
+  readonly retryHint: string | undefined
+  readonly maxAttempts: number
+  readonly timeoutMs: number | undefined
+  readonly fallback: ((scope: ReliabilityScope) => FallbackAnswer | Promise<FallbackAnswer>) | undefined
+  readonly priceUsage: ((usage: Usage, model: string | undefined, provider: string) => number) | undefined
+  readonly events: EventHub
+  readonly now: () => number
+}
+
+/** Options of one `gate.run`. */
+export interface GateRunOptions {
+  /** Aborts the run: pending provider calls and waits settle at once with kind `aborted`. */
+  readonly signal?: AbortSignal
+}
+
+/** The outcome of one provider call plus validation, before any decision. */
+interface AttemptOutcome<T> {
+  readonly response: ModelResponse | undefined
+  readonly error: unknown
+  readonly kind: ErrorKind
+  readonly retryAfterMs: number | undefined
+  readonly failure: ValidationFailure | undefined
+  readonly value: T | string | undefined
+  readonly latencyMs: number
+  readonly usage: Usage
+  readonly costUsd: number
+}
+
+/**
+ * One `gate.run`: the attempt loop of DESIGN.md (PreCheck -> provider call -> validation -> events
+ * -> PostDecide -> act), with a hard cap on attempts.
+ */
+export class GateRun<T> {
+  readonly #g: GateInternals<T>
+  readonly #request: ModelRequest
+  readonly #signal: AbortSignal | undefined
+  readonly #started: number
+  #attempt = 0
+  #providerIdx = 0
+  #usage: Usage = ZERO_USAGE
+  #costUsd = 0
+  #retryAfterMs: number | undefined
+  readonly #history: string[] = []
+  #tail: readonly Message[] = []
+  readonly #records: AttemptRecord[] = []
+  #base: ModelRequest
+
+  constructor(g: GateInternals<T>, request: ModelRequest, options: GateRunOptions) {
+    this.#g = g
+    this.#request = request
+    this.#signal = options.signal ?? request.signal
+    this.#started = g.now()
+    this.#base = this.#baseFor(0)
+  }
+
+  async run(): Promise<GateResult<T>> {
+    const g = this.#g
+    for (;;) {
+      if (g.preCheck.length > 0) this.#preCheck()
+      if (this.#signal?.aborted === true) throw this.#fail('aborted', 'the run was aborted before the attempt started', 'pre-check', this.#signal.reason)
+
+      const outcome = await this.#attemptOnce()
+      const scope = this.#scope('post-decide', outcome)
+      const rule = g.postDecide.length > 0 ? firstMatchingRule(g.postDecide, scope, (r, e) => this.#ruleError(r, 'when', e)) : undefined
+      let decision: Decision = rule !== undefined ? rule.then : outcome.kind === 'ok' ? 'ok' : 'fail-fast'
+      // A cancelled run is never retried, and `ok` needs an answer to return.
+      if (outcome.kind === 'aborted' || (decision === 'ok' && outcome.response === undefined)) decision = 'fail-fast'
+      const ruleKind = rule !== undefined && decision === rule.then ? rule.kind : outcome.kind
+      this.#emitDecision(decision, ruleKind, rule, 'post-decide')
+
+      switch (decision) {
+        case 'ok':
+          this.#record(outcome, decision, ruleKind, rule, undefined)
+          return this.#succeed(outcome.response as ModelResponse, outcome.value, outcome.failure, false)
+        case 'retry':
+        case 'retry-other':
+          await this.#retry(decision, rule, scope, outcome, ruleKind)
+          continue
+        case 'fallback':
+          this.#record(outcome, decision, ruleKind, rule, undefined)
+          return this.#useFallback(scope, ruleKind)
+        case 'fail-fast':
+          this.#record(outcome, decision, ruleKind, rule, undefined)
+          throw this.#fail(ruleKind, this.#reasonFor(outcome, rule), 'post-decide', outcome.error, outcome.failure)
+      }
+    }
+  }
+
+  #preCheck(): void {
+    const scope = this.#scope('pre-check', undefined)
+    const rule = firstMatchingRule(this.#g.preCheck, scope, (r, e) => this.#ruleError(r, 'when', e))
+    if (rule === undefined) return
+    this.#emitDecision(rule.then, rule.kind, rule, 'pre-check')
+    if (rule.then === 'fail-fast') {
+      throw this.#fail(rule.kind, `PreCheck rule ${rule.label ?? rule.kind} stopped attempt ${this.#attempt + 1} before the provider was called`, 'pre-check')
+    }
+  }
+
+  async #attemptOnce(): Promise<AttemptOutcome<T>> {
+    const g = this.#g
+    const entry = g.providers[this.#providerIdx] as ResolvedProvider
+    const attemptNo = this.#attempt + 1
+    if (g.events.has('attempt_start')) {
+      g.events.emit('attempt_start', { attempt: attemptNo, provider: entry.name, providerIdx: this.#providerIdx, model: this.#base.model })
+    }
+    const t0 = g.now()
+    let response: ModelResponse | undefined
+    let error: unknown
+    let kind: ErrorKind = 'ok'
+    let retryAfterMs: number | undefined
+    try {
+      response = await callProvider(entry.provider, withTail(this.#base, this.#tail), this.#signal, g.timeoutMs)
+    } catch (e) {
+      error = e
+      const classified = classifyError(e)
+      kind = this.#signal?.aborted === true ? 'aborted' : classified.kind
+      retryAfterMs = classified.retryAfterMs
+    }
+    const latencyMs = g.now() - t0
+    this.#retryAfterMs = retryAfterMs
+
+    let failure: ValidationFailure | undefined
+    let value: T | string | undefined
+    let usage: Usage = ZERO_USAGE
+    let costUsd = 0
+    if (response !== undefined) {
+      usage = response.usage ?? ZERO_USAGE
+      costUsd = g.priceUsage?.(usage, this.#base.model, entry.name) ?? 0
+      this.#usage = addUsage(this.#usage, usage)
+      this.#costUsd += costUsd
+      // Only a final turn is checked against the output schema; tool calls are the agent's business.
+      if (response.toolCalls.length === 0) {
+        let verdict = validateFinalAnswer(response.content, g.schema)
+        if (verdict instanceof Promise) verdict = await verdict
+        if (verdict.ok) value = verdict.value
+        else failure = verdict.failure
+        if (failure !== undefined) kind = response.stopReason === 'max_tokens' ? 'truncated' : 'schema-fail'
+        else if (response.stopReason === 'max_tokens' && g.schema === undefined) kind = 'truncated'
+      }
+      if (failure !== undefined) this.#validationFailed(failure, attemptNo)
+    }
+    if (g.events.has('attempt_end')) {
+      g.events.emit('attempt_end', { attempt: attemptNo, provider: entry.name, errorKind: kind, latencyMs, usage })
+    }
+    return { response, error, kind, retryAfterMs, failure, value, latencyMs, usage, costUsd }
+  }
+
+  #validationFailed(failure: ValidationFailure, attemptNo: number): void {
+    this.#history.push(failure.message)
+    if (this.#g.events.has('validation_failed')) {
+      this.#g.events.emit('validation_failed', {
+        message: failure.message,
+        stage: failure.stage,
+        path: failure.path,
+        rawOutput: failure.rawOutput,
+        issues: failure.issues,
+        attempt: attemptNo,
+        cumulativeRetries: this.#history.length,
+      })
+    }
+  }
+
+  async #retry(
+    decision: 'retry' | 'retry-other',
+    rule: ReliabilityRule | undefined,
+    scope: ReliabilityScope,
+    outcome: AttemptOutcome<T>,
+    ruleKind: string,
+  ): Promise<void> {
+    const g = this.#g
+    if (this.#attempt + 1 >= g.maxAttempts) {
+      this.#record(outcome, 'fail-fast', 'max-attempts', rule, undefined)
+      throw this.#fail('max-attempts', `the safety cap of ${g.maxAttempts} attempts was reached`, 'post-decide', outcome.error, outcome.failure)
+    }
+    if (decision === 'retry-other' && this.#providerIdx + 1 >= g.providers.length) {
+      this.#record(outcome, 'fail-fast', 'no-more-providers', rule, undefined)
+      throw this.#fail('no-more-providers', `no provider left after ${g.providers[this.#providerIdx]?.name} (${outcome.kind})`, 'post-decide', outcome.error, outcome.failure)
+    }
+    const feedback = await this.#nextTail(rule, scope, outcome)
+    this.#record(outcome, decision, ruleKind, rule, feedback)
+
+    const from = g.providers[this.#providerIdx] as ResolvedProvider
+    if (decision === 'retry-other') {
+      this.#providerIdx++
+      this.#base = this.#baseFor(this.#providerIdx)
+    }
+    const to = g.providers[this.#providerIdx] as ResolvedProvider
+    const delayMs = this.#delayFor(rule, scope)
+    if (g.events.has('retry')) {
+      g.events.emit('retry', { attempt: this.#attempt + 1, nextAttempt: this.#attempt + 2, decision, fromProvider: from.name, toProvider: to.name, delayMs, feedback })
+    }
+    this.#attempt++
+    if (delayMs > 0) {
+      try {
+        await abortableDelay(delayMs, this.#signal)
+      } catch (error) {
+        throw this.#fail('aborted', 'the run was aborted while waiting to retry', 'post-decide', error)
+      }
+    }
+  }
+
+  /** Builds the next ephemeral tail and returns the feedback it carries. */
+  async #nextTail(rule: ReliabilityRule | undefined, scope: ReliabilityScope, outcome: AttemptOutcome<T>): Promise<string | undefined> {
+    const g = this.#g
+    if (!g.errorFeedback) {
+      this.#tail = []
+      return undefined
+    }
+    let feedback: string | undefined
+    if (rule?.feedbackForLLM !== undefined) {
+      feedback = await resolveFeedback(rule.feedbackForLLM, scope, (e) => this.#ruleError(rule, 'feedbackForLLM', e))
+    } else if (outcome.failure !== undefined) {
+      const f = outcome.failure
+      feedback = formatFeedback({
+        target: 'final',
+        stage: f.stage,
+        issues: f.issues,
+        ...(f.stage === 'json-parse' ? { parseError: f.parseError ?? f.message } : {}),
+        ...(g.retryHint !== undefined ? { retryHint: g.retryHint } : {}),
+      })
+    }
+    if (feedback === undefined) return undefined
+    const pair: readonly Message[] =
+      outcome.response !== undefined
+        ? validationTail(truncateForFeedback(outcome.response.content, g.maxFeedbackChars), feedback)
+        : [{ role: 'user', content: feedback, ephemeral: true }]
+    this.#tail = g.feedbackMode === 'accumulate' ? this.#tail.concat(pair) : pair
+    return feedback
+  }
+
+  async #useFallback(scope: ReliabilityScope, ruleKind: string): Promise<GateResult<T>> {
+    const g = this.#g
+    const fallback = g.fallback
+    if (fallback === undefined) throw this.#fail('no-fallback', `rule ${ruleKind} decided fallback, but no fallback is configured`, 'post-decide')
+    if (g.events.has('fallback')) g.events.emit('fallback', { attempt: this.#attempt + 1, kind: ruleKind })
+    let answer: FallbackAnswer
+    try {
+      answer = await fallback(scope)
+    } catch (error) {
+      throw this.#fail('fallback-failed', `the fallback threw: ${messageOf(error)}`, 'post-decide', error)
+    }
+    const response: ModelResponse = typeof answer === 'string' ? { content: answer, toolCalls: [], usage: ZERO_USAGE, stopReason: 'end' } : answer
+    let verdict = validateFinalAnswer(response.content, g.schema)
+    if (verdict instanceof Promise) verdict = await verdict
+    if (!verdict.ok) {
+      throw this.#fail('fallback-invalid', `the fallback's answer failed validation: ${verdict.failure.message}`, 'post-decide', undefined, verdict.failure)
+    }
+    return this.#succeed(response, verdict.value, undefined, true)
+  }
+
+  #succeed(response: ModelResponse, value: T | string | undefined, warnings: ValidationFailure | undefined, fromFallback: boolean): GateResult<T> {
+    const g = this.#g
+    const failed = this.#records.length - 1
+    const provider = fromFallback ? 'fallback' : (g.providers[this.#providerIdx] as ResolvedProvider).name
+    if (failed > 0 && g.events.has('recovered')) {
+      g.events.emit('recovered', { attempt: this.#attempt + 1, failedAttempts: failed, provider })
+    }
+    return {
+      response,
+      // Partial mode: a rule accepted an answer that failed its schema; hand back what was parsed.
+      value: (value ?? warnings?.parsed) as T,
+      attempts: this.#records,
+      lastAttempt: this.#records[this.#records.length - 1] as AttemptRecord,
+      usage: this.#usage,
+      costUsd: this.#costUsd,
+      provider,
+      fromFallback,
+      warnings,
+    }
+  }
+
+  #record(outcome: AttemptOutcome<T>, decision: Decision, ruleKind: string, rule: ReliabilityRule | undefined, feedbackSent: string | undefined): void {
+    const entry = this.#g.providers[this.#providerIdx] as ResolvedProvider
+    const f = outcome.failure
+    this.#records.push({
+      attempt: this.#attempt + 1,
+      provider: entry.name,
+      model: this.#base.model,
+      status: attemptStatus(outcome.kind, f?.stage),
+      errorKind: outcome.kind,
+      rawOutput: outcome.response?.content,
+      validationStage: f?.stage,
+      issues: f?.issues ?? [],
+      errors: f !== undefined ? errorLines(f) : outcome.error !== undefined ? [messageOf(outcome.error)] : [],
+      error: outcome.error,
+      decision,
+      ruleKind,
+      ruleLabel: rule?.label,
+      feedbackSent,
+      latencyMs: outcome.latencyMs,
+      elapsedMs: this.#g.now() - this.#started,
+      usage: outcome.usage,
+      costUsd: outcome.costUsd,
+    })
+  }
+
+  #scope(phase: Phase, outcome: AttemptOutcome<T> | undefined): ReliabilityScope {
+    const g = this.#g
+    const entry = g.providers[this.#providerIdx] as ResolvedProvider
+    const f = outcome?.failure
+    return {
+      phase,
+      attempt: this.#attempt,
+      request: this.#request,
+      providerIdx: this.#providerIdx,
+      providerName: entry.name,
+      providersCount: g.providers.length,
+      canSwitchProvider: this.#providerIdx + 1 < g.providers.length,
+      response: outcome?.response,
+      error: outcome?.error,
+      errorKind: outcome?.kind ?? 'ok',
+      latencyMs: outcome?.latencyMs ?? 0,
+      validationError: f === undefined ? undefined : { message: f.message, stage: f.stage, path: f.path, issues: f.issues, rawOutput: f.rawOutput },
+      validationErrorHistory: this.#history,
+      usage: this.#usage,
+      costUsd: this.#costUsd,
+      elapsedMs: g.now() - this.#started,
+      retryAfterMs: this.#retryAfterMs,
+    }
+  }
+
+  #baseFor(providerIdx: number): ModelRequest {
+    const entry = this.#g.providers[providerIdx] as ResolvedProvider
+    const { signal: _signal, ...request } = this.#request
+    const model = entry.model ?? request.model
+    const responseSchema = request.responseSchema ?? this.#g.schema?.jsonSchema
+    return {
+      ...request,
+      ...(model !== undefined ? { model } : {}),
+      ...(responseSchema !== undefined ? { responseSchema } : {}),
+    }
+  }
+
+  #delayFor(rule: ReliabilityRule | undefined, scope: ReliabilityScope): number {
+    const d = rule?.delayMs
+    if (d === undefined) return 0
+    if (typeof d === 'number') return Math.max(0, d)
+    try {
+      const ms = d(scope)
+      return Number.isFinite(ms) && ms > 0 ? ms : 0
+    } catch (error) {
+      this.#ruleError(rule as ReliabilityRule, 'delayMs', error)
+      return 0
+    }
+  }
+
+  #emitDecision(decision: Decision, kind: string, rule: ReliabilityRule | undefined, phase: Phase): void {
+    if (!this.#g.events.has('decision')) return
+    this.#g.events.emit('decision', { attempt: this.#attempt + 1, phase, decision, kind, label: rule?.label, matched: rule !== undefined })
+  }
+
+  #ruleError(rule: ReliabilityRule, where: 'when' | 'feedbackForLLM' | 'delayMs', error: unknown): void {
+    if (this.#g.events.has('rule_error')) this.#g.events.emit('rule_error', { attempt: this.#attempt + 1, kind: rule.kind, where, error })
+  }
+
+  #reasonFor(outcome: AttemptOutcome<T>, rule: ReliabilityRule | undefined): string {
+    const by = rule !== undefined ? `rule ${rule.label ?? rule.kind} decided fail-fast` : 'no rule handled it'
+    if (outcome.failure !== undefined) return `the answer failed validation (${outcome.failure.message}); ${by}`
+    if (outcome.error !== undefined) return `provider call failed (${outcome.kind}: ${messageOf(outcome.error)}); ${by}`
+    return by
+  }
+
+  #fail(kind: string, reason: string, phase: Phase, cause?: unknown, validationError?: ValidationFailure): ReliabilityFailFastError {
+    const error = new ReliabilityFailFastError({
+      kind,
+      reason,
+      phase,
+      attempts: this.#records,
+      usage: this.#usage,
+      costUsd: this.#costUsd,
+      validationError,
+      cause,
+    })
+    if (this.#g.events.has('fail_fast')) this.#g.events.emit('fail_fast', { attempt: this.#attempt + 1, kind, reason, phase })
+    return error
+  }
+}
+
+function errorLines(f: ValidationFailure): string[] {
+  if (f.issues.length === 0) return [f.message]
+  return f.issues.map((i) => `${i.path === '' ? '(root)' : i.path}: ${i.message}`)
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error)
+}

@@ -1,0 +1,42 @@
+import type { ErrorKind } from './error-kind.ts'
+
+const BRAND = Symbol.for('reliability-gate.ProviderError')
+
+/** Options of a {@link ProviderError}. */
+export interface ProviderErrorOptions {
+  readonly kind: ErrorKind
+  readonly status?: number
+  readonly code?: string
+  /** How long the provider asked us to wait, from `retry-after` / `retry-after-ms`. */
+  readonly retryAfterMs?: number
+  readonly provider?: string
+  readonly cause?: unknown
+}
+
+/**
+ * A provider failure already classified into an {@link ErrorKind}. Adapters throw it so the gate does
+ * not have to guess from messages; plain errors are classified by the gate.
+ */
+export class ProviderError extends Error {
+  override readonly name = 'ProviderError'
+  readonly kind: ErrorKind
+  readonly status: number | undefined
+  readonly code: string | undefined
+  readonly retryAfterMs: number | undefined
+  readonly provider: string | undefined
+  readonly [BRAND] = true
+
+  constructor(message: string, options: ProviderErrorOptions) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause })
+    this.kind = options.kind
+    this.status = options.status
+    this.code = options.code
+    this.retryAfterMs = options.retryAfterMs
+    this.provider = options.provider
+  }
+}
+
+/** Brand check that works across realms and duplicate package copies. */
+export function isProviderError(value: unknown): value is ProviderError {
+  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[BRAND] === true
+}

@@ -1,0 +1,16 @@
+import type { ModelRequest } from './request.ts'
+import type { ModelResponse } from './response.ts'
+import type { StreamChunk } from './stream-chunk.ts'
+
+/**
+ * A model provider. Any object of this shape is a provider: the gate needs nothing else.
+ *
+ * @example
+ * const echo: Provider = { name: 'echo', complete: async (r) => ({ content: r.messages.at(-1)?.content ?? '', toolCalls: [], usage: ZERO_USAGE, stopReason: 'end' }) }
+ */
+export interface Provider {
+  readonly name: string
+  complete(request: ModelRequest): Promise<ModelResponse>
+  /** Optional streaming; yields text deltas and ends with a `done` chunk carrying the full response. */
+  stream?(request: ModelRequest): AsyncIterable<StreamChunk>
+}

@@ -1,0 +1,25 @@
+/** Token usage of one model call. */
+export interface Usage {
+  readonly inputTokens: number
+  readonly outputTokens: number
+  readonly cacheReadTokens?: number
+  readonly cacheWriteTokens?: number
+}
+
+/** The usage of nothing at all. */
+export const ZERO_USAGE: Usage = Object.freeze({ inputTokens: 0, outputTokens: 0 })
+
+/** Adds two usages; cache fields are kept only when either side reports them. */
+export function addUsage(a: Usage, b: Usage): Usage {
+  const sum: { -readonly [K in keyof Usage]: Usage[K] } = {
+    inputTokens: a.inputTokens + b.inputTokens,
+    outputTokens: a.outputTokens + b.outputTokens,
+  }
+  if (a.cacheReadTokens !== undefined || b.cacheReadTokens !== undefined) {
+    sum.cacheReadTokens = (a.cacheReadTokens ?? 0) + (b.cacheReadTokens ?? 0)
+  }
+  if (a.cacheWriteTokens !== undefined || b.cacheWriteTokens !== undefined) {
+    sum.cacheWriteTokens = (a.cacheWriteTokens ?? 0) + (b.cacheWriteTokens ?? 0)
+  }
+  return sum
+}

@@ -1,0 +1,127 @@
+import type { Message } from '../model/message.ts'
+import type { Provider } from '../model/provider.ts'
+import type { ModelRequest } from '../model/request.ts'
+import type { ModelResponse } from '../model/response.ts'
+import type { StreamChunk } from '../model/stream-chunk.ts'
+
+/** A response where every field may be left out; missing fields get the defaults of {@link scripted}. */
+export type ScriptedResponse = Partial<ModelResponse>
+
+/** A function step: computes the reply from the request and the 0-based index of the call. */
+export type ScriptedStepFunction = (request: ModelRequest, callIndex: number) => ScriptedStep | Promise<ScriptedStep>
+
+/**
+ * One scripted reply: a (partial) response, a string (the content of a plain final answer), an
+ * `Error` (thrown by the call), or a function returning any of these (or throwing).
+ */
+export type ScriptedStep = ScriptedResponse | string | Error | ScriptedStepFunction
+
+/** Options of {@link scripted}. */
+export interface ScriptedOptions {
+  /** @default 'scripted' */
+  readonly name?: string
+}
+
+/** A {@link Provider} that replies from a script and records what it was asked. */
+export interface ScriptedProvider extends Provider {
+  /** Snapshots of every request received, in order (later mutation of the originals does not show). */
+  readonly requests: readonly ModelRequest[]
+  /** How many calls were made (`complete` and `stream` alike), including failed ones. */
+  readonly calls: number
+  stream(request: ModelRequest): AsyncIterable<StreamChunk>
+}
+
+/**
+ * A provider that replies with `steps` in order, one per call, for tests and examples.
+ *
+ * A string step becomes `{content, toolCalls: [], stopReason: 'end'}` with approximate usage
+ * (characters / 4); partial responses are completed the same way, and `stopReason` defaults to
+ * `'tool_use'` when `toolCalls` is non-empty. Running out of steps throws. An aborted
+ * `request.signal` rejects the call with the signal's reason.
+ *
+ * @example
+ * const provider = scripted(['not json', '{"ok": true}'])
+ * await provider.complete({ messages: [{ role: 'user', content: 'hi' }] }) // content 'not json'
+ * provider.requests.length // 1
+ */
+export function scripted(steps: readonly ScriptedStep[], options: ScriptedOptions = {}): ScriptedProvider {
+  const name = options.name ?? 'scripted'
+  const script = [...steps]
+  const requests: ModelRequest[] = []
+
+  async function complete(request: ModelRequest): Promise<ModelResponse> {
+    const callIndex = requests.length
+    requests.push(snapshot(request))
+    throwIfAborted(request.signal)
+    const step = script[callIndex]
+    if (step === undefined) {
+      throw new Error(`scripted provider "${name}" has no step for call #${callIndex + 1} (${script.length} steps scripted)`)
+    }
+    const response = await resolveStep(step, request, callIndex)
+    // A function step may have awaited something while the caller gave up.
+    throwIfAborted(request.signal)
+    return response
+  }
+
+  async function* stream(request: ModelRequest): AsyncGenerator<StreamChunk> {
+    const response = await complete(request)
+    for (const text of splitInChunks(response.content, 3)) yield { type: 'text', text }
+    yield { type: 'done', response }
+  }
+
+  return {
+    name,
+    complete,
+    stream,
+    get requests() {
+      return requests
+    },
+    get calls() {
+      return requests.length
+    },
+  }
+}
+
+async function resolveStep(step: ScriptedStep, request: ModelRequest, callIndex: number): Promise<ModelResponse> {
+  if (typeof step === 'function') return resolveStep(await step(request, callIndex), request, callIndex)
+  if (step instanceof Error) throw step
+  const partial: ScriptedResponse = typeof step === 'string' ? { content: step } : step
+  const content = partial.content ?? ''
+  const toolCalls = partial.toolCalls ?? []
+  return {
+    content,
+    toolCalls,
+    usage: partial.usage ?? {
+      inputTokens: Math.ceil(requestChars(request) / 4),
+      outputTokens: Math.max(1, Math.ceil((content.length + argsChars(toolCalls)) / 4)),
+    },
+    stopReason: partial.stopReason ?? (toolCalls.length > 0 ? 'tool_use' : 'end'),
+  }
+}
+
+/** A shallow copy with its own `messages` array, so the caller's later edits don't rewrite history. */
+function snapshot(request: ModelRequest): ModelRequest {
+  return { ...request, messages: request.messages.map((m: Message) => ({ ...m })) }
+}
+
+function throwIfAborted(signal: AbortSignal | undefined): void {
+  if (signal?.aborted === true) {
+    throw signal.reason ?? new DOMException('This operation was aborted', 'AbortError')
+  }
+}
+
+function requestChars(request: ModelRequest): number {
+  return request.messages.reduce((sum, m) => sum + m.content.length, request.system?.length ?? 0)
+}
+
+function argsChars(toolCalls: ModelResponse['toolCalls']): number {
+  return toolCalls.reduce((sum, call) => sum + (JSON.stringify(call.args) ?? '').length, 0)
+}
+
+function splitInChunks(text: string, count: number): string[] {
+  if (text === '') return []
+  const size = Math.ceil(text.length / count)
+  const chunks: string[] = []
+  for (let i = 0; i < text.length; i += size) chunks.push(text.slice(i, i + size))
+  return chunks
+}

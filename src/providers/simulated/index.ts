@@ -1,0 +1,5 @@
+export { simulated } from './simulated.ts'
+export type { SimulatedOptions, SimulatedProvider } from './simulated.ts'
+export type { SimulatedFault } from './faults.ts'
+export { generateValue } from './generate-value.ts'
+export type { GenerateOptions } from './generate-value.ts'

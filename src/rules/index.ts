@@ -1,0 +1,5 @@
+export type { Decision, FeedbackForLLM, ReliabilityRule } from './rule.ts'
+export type { Phase, ReliabilityScope, ScopeValidationError } from './scope.ts'
+export { defaultStuckLoopRule, lastNValidationErrorsMatch, stuckLoopRule } from './stuck-loop.ts'
+export { strictOutputRules } from './strict-output-rules.ts'
+export type { FeedbackMode, ReliabilityConfig } from './reliability-config.ts'

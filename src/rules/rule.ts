@@ -1,0 +1,27 @@
+import type { ReliabilityScope } from './scope.ts'
+
+/** What a rule decides. */
+export type Decision = 'ok' | 'retry' | 'retry-other' | 'fallback' | 'fail-fast'
+
+/** Feedback for the model: a string, or a (possibly async) function of the scope. */
+export type FeedbackForLLM = string | ((scope: ReliabilityScope) => string | Promise<string>)
+
+/**
+ * A reliability rule: data plus a tiny pure predicate. The first rule whose `when` is true decides.
+ *
+ * @example
+ * const retryTimeouts: ReliabilityRule = { when: (s) => s.errorKind === 'timeout', then: 'retry', kind: 'timeout-retry' }
+ */
+export interface ReliabilityRule {
+  /** Whether this rule applies. A `when` that throws is treated as not matching. */
+  readonly when: (scope: ReliabilityScope) => boolean
+  readonly then: Decision
+  /** A stable identifier of the rule's reason; becomes the error `kind` on fail-fast. */
+  readonly kind: string
+  /** Human-readable label for logs and traces. */
+  readonly label?: string
+  /** Feedback appended (ephemerally) to the retry request. Defaults to the built-in validation prose. */
+  readonly feedbackForLLM?: FeedbackForLLM
+  /** Wait before the next attempt, in ms (a number or a function of the scope). */
+  readonly delayMs?: number | ((scope: ReliabilityScope) => number)
+}

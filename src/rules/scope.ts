@@ -1,0 +1,52 @@
+import type { ErrorKind } from '../model/error-kind.ts'
+import type { ModelRequest } from '../model/request.ts'
+import type { ModelResponse } from '../model/response.ts'
+import type { Usage } from '../model/usage.ts'
+import type { ValidationIssue } from '../validation/issue.ts'
+import type { ValidationStage } from '../validation/validation-failure.ts'
+
+/** When a rule is evaluated: before an attempt (PreCheck) or after it (PostDecide). */
+export type Phase = 'pre-check' | 'post-decide'
+
+/** The validation error of the current attempt as rules see it. */
+export interface ScopeValidationError {
+  readonly message: string
+  readonly stage: ValidationStage
+  readonly path?: string | undefined
+  readonly issues: readonly ValidationIssue[]
+  readonly rawOutput?: string | undefined
+}
+
+/**
+ * A readonly snapshot of the gate's state handed to every rule and feedback function.
+ * Adding a field never breaks a rule: rules read what they need.
+ */
+export interface ReliabilityScope {
+  readonly phase: Phase
+  /** 0-indexed attempt number: 0 before/after the first provider call. */
+  readonly attempt: number
+  /** The caller's base request (never the retry request). */
+  readonly request: ModelRequest
+  readonly providerIdx: number
+  readonly providerName: string
+  readonly providersCount: number
+  readonly canSwitchProvider: boolean
+  /** The response of this attempt (PostDecide only, absent when the call failed). */
+  readonly response?: ModelResponse | undefined
+  /** The error thrown by the provider call of this attempt. */
+  readonly error?: unknown
+  readonly errorKind: ErrorKind
+  /** Provider latency of this attempt in ms (0 in PreCheck). */
+  readonly latencyMs: number
+  readonly validationError?: ScopeValidationError | undefined
+  /** Messages of every validation failure so far, oldest first. */
+  readonly validationErrorHistory: readonly string[]
+  /** Usage summed over every attempt so far, failed ones included. */
+  readonly usage: Usage
+  /** Cost in USD summed over every attempt so far (0 without a pricing table). */
+  readonly costUsd: number
+  /** Time since `gate.run` started, in ms. */
+  readonly elapsedMs: number
+  /** Retry-after hint of the last provider error, in ms. */
+  readonly retryAfterMs?: number | undefined
+}

@@ -1,0 +1,37 @@
+import type { ReliabilityRule } from './rule.ts'
+import { defaultStuckLoopRule } from './stuck-loop.ts'
+
+/**
+ * The strict-output rule set: stuck-loop detection first, then retry with validation feedback while
+ * fewer than `maxAttempts` attempts have been made, then fail fast with `schema-retry-exhausted`.
+ *
+ * A run therefore succeeds exactly when fewer than `maxAttempts` (distinct) failures precede the
+ * first valid answer.
+ *
+ * @example
+ * agent.reliability({ postDecide: strictOutputRules(3) })
+ */
+export function strictOutputRules(maxAttempts: number): readonly ReliabilityRule[] {
+  if (!Number.isInteger(maxAttempts) || maxAttempts < 1) {
+    throw new RangeError(`strictOutputRules: maxAttempts must be a positive integer, got ${maxAttempts}`)
+  }
+  return Object.freeze([
+    defaultStuckLoopRule,
+    {
+      when: function schemaRetry(scope) {
+        return scope.validationError !== undefined && scope.attempt + 1 < maxAttempts
+      },
+      then: 'retry',
+      kind: 'schema-retry',
+      label: `retry with validation feedback (up to ${maxAttempts} attempts)`,
+    },
+    {
+      when: function schemaRetryExhausted(scope) {
+        return scope.validationError !== undefined
+      },
+      then: 'fail-fast',
+      kind: 'schema-retry-exhausted',
+      label: `validation still failing after ${maxAttempts} attempts`,
+    },
+  ] satisfies ReliabilityRule[])
+}

@@ -1,0 +1,32 @@
+import type { ReliabilityRule } from './rule.ts'
+import type { ReliabilityScope } from './scope.ts'
+
+/**
+ * True when the last `n` validation failures of the run have the identical message: the model is
+ * repeating itself and more feedback will not help.
+ *
+ * @default n = 2
+ */
+export function lastNValidationErrorsMatch(scope: ReliabilityScope, n: number = 2): boolean {
+  const history = scope.validationErrorHistory
+  if (n < 1 || history.length < n) return false
+  const last = history[history.length - 1]
+  for (let i = history.length - n; i < history.length - 1; i++) {
+    if (history[i] !== last) return false
+  }
+  return true
+}
+
+/** Builds a stuck-loop rule that fails fast once the last `n` validation failures are identical. */
+export const stuckLoopRule = (n: number = 2): ReliabilityRule => ({
+  when: function stuckLoop(scope) {
+    // Only the attempt that just failed can be stuck; a valid answer after repeats is a success.
+    return scope.validationError !== undefined && lastNValidationErrorsMatch(scope, n)
+  },
+  then: 'fail-fast',
+  kind: 'schema-stuck-loop',
+  label: `stuck loop: the last ${n} validation errors are identical`,
+})
+
+/** Fails fast with kind `schema-stuck-loop` when the last 2 validation failures are identical. */
+export const defaultStuckLoopRule: ReliabilityRule = Object.freeze(stuckLoopRule(2))

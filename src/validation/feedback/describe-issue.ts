@@ -1,0 +1,46 @@
+import type { ValidationIssue } from '../issue.ts'
+
+/** An issue in words: what is wrong, and (for some codes) what to do about it. */
+export interface IssueDescription {
+  readonly problem: string
+  readonly action?: string
+}
+
+// The words a model understands best for each expected type.
+const TYPE_WORDS: Readonly<Record<string, string>> = { array: 'list/array' }
+
+/** Describes one issue in prose, shared by the feedback lines and the one-line failure summary. */
+export function describeIssue(issue: ValidationIssue): IssueDescription {
+  const got = issue.received === undefined ? '' : `, got ${issue.received}`
+  switch (issue.code) {
+    case 'missing_required':
+      return { problem: 'required field is missing', action: 'provide a value' }
+    case 'unknown_property':
+      return { problem: 'unknown field', action: 'remove it' }
+    case 'forbidden_key':
+      return { problem: 'forbidden key', action: 'remove it' }
+    case 'invalid_type':
+      if (issue.expected === undefined) break
+      return { problem: `expected ${TYPE_WORDS[issue.expected] ?? issue.expected}${got}` }
+    case 'invalid_format':
+      if (issue.expected === undefined) break
+      return { problem: `expected ${formatWords(issue.expected)}${got}` }
+    case 'invalid_enum':
+      if (issue.expected === undefined) break
+      return { problem: `expected ${issue.expected}${got}` }
+    case 'other':
+      break
+  }
+  return { problem: issue.message }
+}
+
+function formatWords(format: string): string {
+  if (format === 'date-time') return "ISO datetime (e.g. '2026-05-03T00:00:00')"
+  if (format === 'date') return "ISO date (e.g. '2026-05-03')"
+  return `${format} format`
+}
+
+/** The path as the prose quotes it: `(root)` for the value itself. */
+export function pathLabel(issue: ValidationIssue): string {
+  return issue.path === '' ? '(root)' : issue.path
+}

@@ -1,0 +1,61 @@
+import type { ValidationIssue } from '../issue.ts'
+import { makeIssue } from '../schema/make-issue.ts'
+import { renderPath } from '../schema/path.ts'
+import { findForbiddenKey } from './forbidden-keys.ts'
+import { DEFAULT_MAX_DEPTH, DEFAULT_MAX_LENGTH, type JsonLimits } from './json-limits.ts'
+import { findExcessiveNesting } from './nesting-depth.ts'
+
+/** Why a text was refused: too long, too deep, not JSON, or holding a prototype-polluting key. */
+export type JsonRefusal = 'too-long' | 'too-deep' | 'syntax' | 'forbidden-key'
+
+/** The verdict of {@link parseJsonSafe}. */
+export type JsonParseResult =
+  | { readonly ok: true; readonly value: unknown }
+  | {
+      readonly ok: false
+      readonly message: string
+      readonly position?: number
+      readonly reason: JsonRefusal
+      /** For a forbidden key: the issue to show the model. */
+      readonly issue?: ValidationIssue
+    }
+
+/**
+ * `JSON.parse` for untrusted text: never overflows the stack, never pollutes a prototype, never
+ * throws. Checks the length, then the nesting depth (a linear pre-scan), then parses, then refuses
+ * `__proto__` keys and `constructor.prototype`.
+ *
+ * @example
+ * parseJsonSafe('{"a": 1}') // { ok: true, value: { a: 1 } }
+ */
+export function parseJsonSafe(text: string, options?: JsonLimits): JsonParseResult {
+  const maxLength = options?.maxLength ?? DEFAULT_MAX_LENGTH
+  const maxDepth = options?.maxDepth ?? DEFAULT_MAX_DEPTH
+  if (text.length > maxLength) {
+    return { ok: false, reason: 'too-long', message: `JSON text is too long (${text.length} characters, limit ${maxLength})` }
+  }
+  const deepAt = findExcessiveNesting(text, maxDepth)
+  if (deepAt >= 0) {
+    return { ok: false, reason: 'too-deep', position: deepAt, message: `JSON nesting deeper than ${maxDepth} levels at position ${deepAt}` }
+  }
+  let value: unknown
+  try {
+    value = JSON.parse(text)
+  } catch (error) {
+    const detail = error instanceof Error ? error.message : String(error)
+    const position = /at position (\d+)/.exec(detail)?.[1]
+    const base = { ok: false, reason: 'syntax', message: `not valid JSON: ${detail}` } as const
+    return position === undefined ? base : { ...base, position: Number(position) }
+  }
+  // Fast path: a forbidden key can only appear literally or through a `\u` escape.
+  if (text.includes('__proto__') || text.includes('constructor') || text.includes('\\u')) {
+    const forbidden = findForbiddenKey(value)
+    if (forbidden !== undefined) {
+      const path = renderPath(forbidden.segments)
+      const what = forbidden.key === '__proto__' ? "key '__proto__'" : "key 'constructor' holding a 'prototype'"
+      const message = `forbidden ${what} at '${path}'`
+      return { ok: false, reason: 'forbidden-key', message, issue: makeIssue({ segments: forbidden.segments, code: 'forbidden_key', message }) }
+    }
+  }
+  return { ok: true, value }
+}

@@ -1,0 +1,21 @@
+import type { JsonSchema } from '../../model/request.ts'
+import type { ValidationIssue } from '../issue.ts'
+
+/** The verdict of a schema on a value. */
+export type SchemaResult<T> =
+  | { readonly ok: true; readonly value: T }
+  | { readonly ok: false; readonly issues: readonly ValidationIssue[] }
+
+/** Which kind of schema a {@link CompiledSchema} came from. */
+export type SchemaVendor = 'typebox' | 'standard-schema' | 'json-schema' | 'parse'
+
+/**
+ * Any accepted schema, normalised: one `validate` that never throws for a rejected value, and the
+ * JSON Schema to send to the provider when one can be derived.
+ */
+export interface CompiledSchema<T = unknown> {
+  readonly vendor: SchemaVendor
+  readonly jsonSchema: JsonSchema | undefined
+  /** Synchronous for TypeBox, JSON Schema and `parse`; a Standard Schema may answer with a promise. */
+  validate(value: unknown): SchemaResult<T> | Promise<SchemaResult<T>>
+}

@@ -1,0 +1,78 @@
+const JSON_TYPES = new Set(['string', 'number', 'integer', 'boolean', 'object', 'array', 'null'])
+const SCHEMA_MAPS = ['properties', '$defs', 'definitions', 'patternProperties', 'dependentSchemas'] as const
+const SCHEMA_LISTS = ['anyOf', 'allOf', 'oneOf', 'prefixItems'] as const
+const SCHEMA_SINGLES = ['items', 'additionalProperties', 'not', 'if', 'then', 'else', 'contains', 'propertyNames'] as const
+
+/**
+ * Checks the structure of a raw JSON Schema before compiling it. TypeBox's compiler accepts almost
+ * anything (`{type: 5}` compiles and passes every value), so a malformed schema would otherwise
+ * silently accept all output; this fails loudly at compile time instead.
+ *
+ * @throws Error naming the first malformed keyword and where it is.
+ */
+export function assertJsonSchemaShape(root: object): void {
+  const stack: { node: unknown; at: string }[] = [{ node: root, at: '#' }]
+  const seen = new Set<unknown>()
+  while (stack.length > 0) {
+    const { node, at } = stack.pop() as { node: unknown; at: string }
+    if (typeof node === 'boolean') continue
+    if (typeof node !== 'object' || node === null || Array.isArray(node)) fail(at, 'a schema must be an object or a boolean')
+    if (seen.has(node)) continue
+    seen.add(node)
+    const schema = node as Record<string, unknown>
+    const type = schema['type']
+    if (type !== undefined) {
+      const types = Array.isArray(type) ? type : [type]
+      for (const t of types) if (typeof t !== 'string' || !JSON_TYPES.has(t)) fail(`${at}/type`, `unknown type ${JSON.stringify(t) ?? String(t)}`)
+    }
+    const required = schema['required']
+    if (required !== undefined && (!Array.isArray(required) || required.some((r) => typeof r !== 'string'))) {
+      fail(`${at}/required`, 'required must be an array of property names')
+    }
+    const ref = schema['$ref']
+    if (typeof ref === 'string' && ref.startsWith('#') && !resolves(root, ref)) fail(`${at}/$ref`, `$ref ${JSON.stringify(ref)} does not resolve`)
+    for (const key of SCHEMA_MAPS) {
+      const map = schema[key]
+      if (map === undefined) continue
+      if (typeof map !== 'object' || map === null || Array.isArray(map)) fail(`${at}/${key}`, `${key} must be an object of schemas`)
+      for (const [name, child] of Object.entries(map)) stack.push({ node: child, at: `${at}/${key}/${name}` })
+    }
+    for (const key of SCHEMA_LISTS) {
+      const list = schema[key]
+      if (list === undefined) continue
+      if (!Array.isArray(list)) fail(`${at}/${key}`, `${key} must be an array of schemas`)
+      list.forEach((child: unknown, i: number) => stack.push({ node: child, at: `${at}/${key}/${i}` }))
+    }
+    for (const key of SCHEMA_SINGLES) {
+      const child = schema[key]
+      if (child === undefined) continue
+      // Draft-07 tuples put an array under `items`.
+      if (key === 'items' && Array.isArray(child)) child.forEach((c: unknown, i: number) => stack.push({ node: c, at: `${at}/items/${i}` }))
+      else stack.push({ node: child, at: `${at}/${key}` })
+    }
+  }
+}
+
+function resolves(root: object, ref: string): boolean {
+  if (ref === '#') return true
+  if (!ref.startsWith('#/')) return true // anchors and external refs are TypeBox's business
+  let current: unknown = root
+  for (const raw of ref.slice(2).split('/')) {
+    const token = safeDecode(raw).replace(/~1/g, '/').replace(/~0/g, '~')
+    if (typeof current !== 'object' || current === null || !Object.hasOwn(current, token)) return false
+    current = (current as Record<string, unknown>)[token]
+  }
+  return true
+}
+
+function fail(at: string, reason: string): never {
+  throw new Error(`invalid JSON Schema at ${at}: ${reason}`)
+}
+
+function safeDecode(token: string): string {
+  try {
+    return decodeURIComponent(token)
+  } catch {
+    return token
+  }
+}

@@ -1,0 +1,49 @@
+import type { JsonSchema } from '../../model/request.ts'
+import type { CompiledSchema, SchemaResult } from './compiled-schema.ts'
+import { rejected, rejectedByThrow } from './schema-failure.ts'
+import type { StandardResult, StandardSchemaV1 } from './standard-schema.ts'
+import { vendorIssues } from './vendor-issues.ts'
+
+/**
+ * Adapts a Standard Schema. Stays synchronous when the vendor answers synchronously (Zod and
+ * Valibot do for schemas without async refinements).
+ */
+export function compileStandard<T>(schema: StandardSchemaV1<unknown, T>): CompiledSchema<T> {
+  const props = schema['~standard']
+  return {
+    vendor: 'standard-schema',
+    jsonSchema: deriveJsonSchema(props),
+    validate(value) {
+      let result: StandardResult<T> | Promise<StandardResult<T>>
+      try {
+        result = props.validate(value)
+      } catch (error) {
+        return rejectedByThrow<T>(error, value)
+      }
+      if (result instanceof Promise) {
+        return result.then(
+          (settled) => toSchemaResult(settled, value),
+          (error: unknown) => rejectedByThrow<T>(error, value),
+        )
+      }
+      return toSchemaResult(result, value)
+    },
+  }
+}
+
+function toSchemaResult<T>(result: StandardResult<T>, value: unknown): SchemaResult<T> {
+  if (result.issues === undefined) return { ok: true, value: result.value }
+  return rejected(vendorIssues(result.issues, value), 'the value does not match the schema')
+}
+
+// The Standard JSON Schema extension (`~standard.jsonSchema`) is optional and may throw for
+// schemas it cannot express (transforms, custom checks): then the provider gets no schema.
+function deriveJsonSchema(props: object): JsonSchema | undefined {
+  try {
+    const converter = (props as { jsonSchema?: { input?: (options: { target: string }) => unknown } }).jsonSchema
+    const derived = converter?.input?.({ target: 'draft-2020-12' })
+    return typeof derived === 'object' && derived !== null && !Array.isArray(derived) ? (derived as JsonSchema) : undefined
+  } catch {
+    return undefined
+  }
+}

@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest'
+import { EventHub } from '../../src/index.ts'
+
+describe('EventHub', () => {
+  it('reports no listeners until someone subscribes', () => {
+    const hub = new EventHub()
+    expect(hub.has('retry')).toBe(false)
+    const off = hub.on('retry', () => {})
+    expect(hub.has('retry')).toBe(true)
+    expect(hub.has('decision')).toBe(false)
+    off()
+    expect(hub.has('retry')).toBe(false)
+    expect(hub.listenerCount).toBe(0)
+  })
+
+  it('delivers to the other listeners when one throws', () => {
+    const hub = new EventHub()
+    const got: number[] = []
+    hub.on('recovered', () => {
+      throw new Error('x')
+    })
+    hub.on('recovered', (e) => got.push(e.attempt))
+    hub.emit('recovered', { attempt: 2, failedAttempts: 1, provider: 'p' })
+    expect(got).toEqual([2])
+  })
+
+  it('does not loop when a listener_error listener throws', () => {
+    const hub = new EventHub()
+    let calls = 0
+    hub.on('listener_error', () => {
+      calls++
+      throw new Error('again')
+    })
+    hub.on('recovered', () => {
+      throw new Error('x')
+    })
+    hub.emit('recovered', { attempt: 1, failedAttempts: 0, provider: 'p' })
+    expect(calls).toBe(1)
+  })
+
+  it('exposes every event on events$ with its type and removes the listener on unsubscribe', () => {
+    const hub = new EventHub()
+    const types: string[] = []
+    const sub = hub.events$.subscribe((e) => types.push(`${e.type}:${'attempt' in e ? e.attempt : ''}`))
+    hub.emit('fallback', { attempt: 3, kind: 'k' })
+    expect(types).toEqual(['fallback:3'])
+    sub.unsubscribe()
+    expect(hub.listenerCount).toBe(0)
+  })
+})

@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest'
+import { defaultStuckLoopRule, lastNValidationErrorsMatch, strictOutputRules, stuckLoopRule, type ReliabilityScope } from '../../src/index.ts'
+
+const scope = (history: string[], failing = true, attempt = history.length - 1): ReliabilityScope => ({
+  phase: 'post-decide',
+  attempt,
+  request: { messages: [] },
+  providerIdx: 0,
+  providerName: 'p',
+  providersCount: 1,
+  canSwitchProvider: false,
+  errorKind: failing ? 'schema-fail' : 'ok',
+  latencyMs: 0,
+  validationError: failing ? { message: history.at(-1) ?? '', stage: 'schema-validate', issues: [] } : undefined,
+  validationErrorHistory: history,
+  usage: { inputTokens: 0, outputTokens: 0 },
+  costUsd: 0,
+  elapsedMs: 0,
+})
+
+describe('lastNValidationErrorsMatch', () => {
+  it('is true when the last n messages are identical', () => {
+    expect(lastNValidationErrorsMatch(scope(['a', 'b', 'b']))).toBe(true)
+    expect(lastNValidationErrorsMatch(scope(['b', 'b', 'a']))).toBe(false)
+    expect(lastNValidationErrorsMatch(scope(['b', 'b', 'b']), 3)).toBe(true)
+    expect(lastNValidationErrorsMatch(scope(['a', 'b', 'b']), 3)).toBe(false)
+  })
+
+  it('is false with fewer than n messages', () => {
+    expect(lastNValidationErrorsMatch(scope(['a']))).toBe(false)
+    expect(lastNValidationErrorsMatch(scope([]), 1)).toBe(false)
+  })
+})
+
+describe('defaultStuckLoopRule', () => {
+  it('fails fast with kind schema-stuck-loop on two identical failures', () => {
+    expect(defaultStuckLoopRule.then).toBe('fail-fast')
+    expect(defaultStuckLoopRule.kind).toBe('schema-stuck-loop')
+    expect(defaultStuckLoopRule.when(scope(['x', 'x']))).toBe(true)
+  })
+
+  it('does not match a valid answer that follows repeated failures', () => {
+    expect(defaultStuckLoopRule.when(scope(['x', 'x'], false))).toBe(false)
+  })
+
+  it('shows its name in stack traces', () => {
+    expect(stuckLoopRule(3).when.name).toBe('stuckLoop')
+  })
+})
+
+describe('strictOutputRules', () => {
+  it('orders stuck-loop, retry, exhausted', () => {
+    expect(strictOutputRules(3).map((r) => r.kind)).toEqual(['schema-stuck-loop', 'schema-retry', 'schema-retry-exhausted'])
+  })
+
+  it('retries while fewer than n attempts were made', () => {
+    const [, retry, exhausted] = strictOutputRules(3)
+    expect(retry?.when(scope(['a'], true, 0))).toBe(true)
+    expect(retry?.when(scope(['a', 'b'], true, 1))).toBe(true)
+    expect(retry?.when(scope(['a', 'b', 'c'], true, 2))).toBe(false)
+    expect(exhausted?.when(scope(['a', 'b', 'c'], true, 2))).toBe(true)
+    expect(exhausted?.when(scope([], false, 0))).toBe(false)
+  })
+
+  it('rejects a non-positive count', () => {
+    expect(() => strictOutputRules(0)).toThrow(RangeError)
+  })
+})

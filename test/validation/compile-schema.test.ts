@@ -1,0 +1,209 @@
+import { Type } from 'typebox'
+import * as v from 'valibot'
+import { describe, expect, expectTypeOf, it } from 'vitest'
+import { z } from 'zod'
+import { compileSchema, type InferSchema, type SchemaResult, type ValidationIssue } from '../../src/validation/index.ts'
+
+const badRefund = { amount: 'USD 50', action: 'maybe', extra: 1 }
+
+const typebox = Type.Object(
+  { title: Type.String(), amount: Type.Number(), action: Type.Union([Type.Literal('refund'), Type.Literal('reject')]) },
+  { additionalProperties: false },
+)
+const jsonSchema = {
+  type: 'object',
+  properties: { title: { type: 'string' }, amount: { type: 'number' }, action: { enum: ['refund', 'reject'] } },
+  required: ['title', 'amount', 'action'],
+  additionalProperties: false,
+}
+const zod = z.strictObject({ title: z.string(), amount: z.number(), action: z.enum(['refund', 'reject']) })
+const valibot = v.strictObject({ title: v.string(), amount: v.number(), action: v.picklist(['refund', 'reject']) })
+const parser = { parse: (value: unknown) => zod.parse(value) }
+
+function issuesOf(result: SchemaResult<unknown> | Promise<SchemaResult<unknown>>): ValidationIssue[] {
+  if (result instanceof Promise) throw new Error('expected a synchronous result')
+  if (result.ok) throw new Error('expected a rejection')
+  return [...result.issues]
+}
+
+function essentials(issues: readonly ValidationIssue[]) {
+  return issues
+    .map(({ path, segments, code, expected, received }) => ({ path, segments, code, expected, received }))
+    .sort((a, b) => `${a.path}|${a.code}`.localeCompare(`${b.path}|${b.code}`))
+}
+
+const expectedIssues = [
+  { path: 'action', segments: ['action'], code: 'invalid_enum', expected: 'one of "refund", "reject"', received: '"maybe"' },
+  { path: 'amount', segments: ['amount'], code: 'invalid_type', expected: 'number', received: '"USD 50"' },
+  { path: 'extra', segments: ['extra'], code: 'unknown_property', expected: undefined, received: undefined },
+  { path: 'title', segments: ['title'], code: 'missing_required', expected: undefined, received: undefined },
+]
+
+describe('compileSchema', () => {
+  it.each([
+    ['TypeBox', typebox, 'typebox'],
+    ['raw JSON Schema', jsonSchema, 'json-schema'],
+    ['Zod 4', zod, 'standard-schema'],
+    ['Valibot', valibot, 'standard-schema'],
+    ['a {parse} object', parser, 'parse'],
+  ] as const)('normalises %s to the same issues for the same bad value', (_name, schema, vendor) => {
+    const compiled = compileSchema(schema)
+    expect(compiled.vendor).toBe(vendor)
+    expect(essentials(issuesOf(compiled.validate(badRefund)))).toEqual(expectedIssues)
+  })
+
+  it.each([
+    ['TypeBox', typebox],
+    ['raw JSON Schema', jsonSchema],
+    ['Zod 4', zod],
+    ['Valibot', valibot],
+    ['a {parse} object', parser],
+  ] as const)('accepts a valid value with %s', (_name, schema) => {
+    const good = { title: 'Refund', amount: 50, action: 'refund' }
+    expect(compileSchema(schema).validate(good)).toEqual({ ok: true, value: good })
+  })
+
+  it('returns the same compiled object for the same schema object', () => {
+    expect(compileSchema(typebox)).toBe(compileSchema(typebox))
+    expect(compileSchema(jsonSchema)).toBe(compileSchema(jsonSchema))
+    expect(compileSchema(zod)).toBe(compileSchema(zod))
+  })
+
+  it('exposes the JSON Schema of TypeBox, raw JSON Schema and Zod schemas', () => {
+    expect(compileSchema(typebox).jsonSchema).toBe(typebox)
+    expect(compileSchema(jsonSchema).jsonSchema).toBe(jsonSchema)
+    expect(compileSchema(zod).jsonSchema).toMatchObject({ type: 'object', required: ['title', 'amount', 'action'] })
+    expect(compileSchema(parser).jsonSchema).toBeUndefined()
+  })
+
+  it('renders nested paths with brackets for indices and dots for keys', () => {
+    const schema = Type.Object({ items: Type.Array(Type.Object({ title: Type.String(), 'weird key': Type.Number() })) })
+    const issues = issuesOf(compileSchema(schema).validate({ items: [{ title: 'a', 'weird key': 1 }, { 'weird key': 'x' }] }))
+    expect(issues.map((i) => [i.path, i.code])).toEqual([
+      ['items[1].title', 'missing_required'],
+      ['items[1]["weird key"]', 'invalid_type'],
+    ])
+    expect(issues[0]?.segments).toEqual(['items', 1, 'title'])
+  })
+
+  it('renders the same nested path from a Zod schema', () => {
+    const schema = z.object({ items: z.array(z.object({ title: z.string() })) })
+    const issues = issuesOf(compileSchema(schema).validate({ items: [{ title: 'a' }, {}] }))
+    expect(issues.map((i) => [i.path, i.code])).toEqual([['items[1].title', 'missing_required']])
+  })
+
+  it('keeps a numeric object key as a string segment', () => {
+    const schema = { type: 'object', properties: { '0': { type: 'string' } } }
+    const issues = issuesOf(compileSchema(schema).validate({ '0': 1 }))
+    expect(issues[0]?.segments).toEqual(['0'])
+    expect(issues[0]?.path).toBe('["0"]')
+  })
+
+  it('names integer, array, boolean, date-time and date expectations canonically', () => {
+    const schema = Type.Object({
+      n: Type.Integer(),
+      tags: Type.Array(Type.String()),
+      flag: Type.Boolean(),
+      due: Type.String({ format: 'date-time' }),
+      day: Type.String({ format: 'date' }),
+    })
+    const issues = issuesOf(compileSchema(schema).validate({ n: 1.5, tags: 'x', flag: 'yes', due: 'tomorrow', day: null }))
+    expect(issues.map((i) => [i.path, i.code, i.expected, i.received])).toEqual([
+      ['n', 'invalid_type', 'integer', 'number'],
+      ['tags', 'invalid_type', 'array', 'string'],
+      ['flag', 'invalid_type', 'boolean', '"yes"'],
+      ['due', 'invalid_format', 'date-time', '"tomorrow"'],
+      ['day', 'invalid_type', 'string', 'null'],
+    ])
+  })
+
+  it('cuts a long received string to 40 characters', () => {
+    const issues = issuesOf(compileSchema(Type.Object({ n: Type.Number() })).validate({ n: 'x'.repeat(100) }))
+    expect(issues[0]?.received).toBe(`"${'x'.repeat(40)}…"`)
+  })
+
+  it('maps Zod and Valibot integer and date-time issues like TypeBox', () => {
+    const zodSchema = z.object({ n: z.number().int(), due: z.iso.datetime() })
+    const valibotSchema = v.object({ n: v.pipe(v.number(), v.integer()), due: v.pipe(v.string(), v.isoDateTime()) })
+    const value = { n: 1.5, due: 'tomorrow' }
+    const expected = [
+      ['due', 'invalid_format', 'date-time', '"tomorrow"'],
+      ['n', 'invalid_type', 'integer', 'number'],
+    ]
+    for (const schema of [zodSchema, valibotSchema]) {
+      const issues = essentials(issuesOf(compileSchema(schema).validate(value)))
+      expect(issues.map((i) => [i.path, i.code, i.expected, i.received])).toEqual(expected)
+    }
+  })
+
+  it('collapses a Zod union of literals into one enum issue', () => {
+    const schema = z.object({ a: z.union([z.literal('x'), z.literal('y')]) })
+    const issues = issuesOf(compileSchema(schema).validate({ a: 'z' }))
+    expect(issues).toMatchObject([{ path: 'a', code: 'invalid_enum', expected: 'one of "x", "y"', received: '"z"' }])
+  })
+
+  it('reports a TypeBox union of types as one type issue', () => {
+    const issues = issuesOf(compileSchema(Type.Object({ a: Type.Union([Type.String(), Type.Null()]) })).validate({ a: 3 }))
+    expect(issues).toMatchObject([{ path: 'a', code: 'invalid_type', expected: 'string or null', received: 'number' }])
+  })
+
+  it('reports a root type mismatch at the empty path', () => {
+    const issues = issuesOf(compileSchema(typebox).validate([1]))
+    expect(issues).toMatchObject([{ path: '', segments: [], code: 'invalid_type', expected: 'object', received: 'array' }])
+  })
+
+  it('keeps the validator message for other keywords', () => {
+    const issues = issuesOf(compileSchema(Type.Object({ a: Type.String({ minLength: 3 }) })).validate({ a: 'x' }))
+    expect(issues).toMatchObject([{ path: 'a', code: 'other', message: 'must not have fewer than 3 characters' }])
+  })
+
+  it('turns a plain error thrown by parse into one root issue', () => {
+    const schema = {
+      parse(value: unknown): number {
+        if (typeof value !== 'number') throw new Error('not a number')
+        return value
+      },
+    }
+    expect(compileSchema(schema).validate('x')).toEqual({
+      ok: false,
+      issues: [{ path: '', segments: [], code: 'other', message: 'not a number' }],
+    })
+  })
+
+  it('turns a thrown non-error into one root issue', () => {
+    const schema = {
+      parse(): never {
+        throw 'nope' // eslint-disable-line no-throw-literal
+      },
+    }
+    expect(issuesOf(compileSchema(schema).validate(1))).toMatchObject([{ code: 'other', message: 'nope' }])
+  })
+
+  it('answers with a promise only for an asynchronous Standard Schema', async () => {
+    const schema = z.object({ a: z.string() }).refine(async () => false, { message: 'rejected later' })
+    const verdict = compileSchema(schema).validate({ a: 'x' })
+    expect(verdict).toBeInstanceOf(Promise)
+    await expect(verdict).resolves.toMatchObject({ ok: false, issues: [{ code: 'other', message: 'rejected later' }] })
+  })
+
+  it('throws a TypeError naming what it received for a non-schema', () => {
+    expect(() => compileSchema(null as never)).toThrow(/received null/)
+    expect(() => compileSchema(42 as never)).toThrow(TypeError)
+    expect(() => compileSchema(new Date() as never)).toThrow(/received an instance of Date/)
+  })
+
+  it('throws a clear error at compile time for a malformed JSON Schema', () => {
+    expect(() => compileSchema({ type: 'strnig' })).toThrow(/invalid JSON Schema at #\/type: unknown type "strnig"/)
+    expect(() => compileSchema({ $ref: '#/$defs/missing' })).toThrow(/does not resolve/)
+    expect(() => compileSchema({ type: 'string', pattern: '(' })).toThrow(/could not compile the JSON Schema/)
+  })
+
+  it('infers the value type of each kind of schema', () => {
+    expectTypeOf<InferSchema<typeof typebox>>().toEqualTypeOf<{ title: string; amount: number; action: 'refund' | 'reject' }>()
+    expectTypeOf<InferSchema<typeof zod>>().toEqualTypeOf<{ title: string; amount: number; action: 'refund' | 'reject' }>()
+    expectTypeOf<InferSchema<typeof valibot>>().toEqualTypeOf<{ title: string; amount: number; action: 'refund' | 'reject' }>()
+    expectTypeOf<InferSchema<{ parse(value: unknown): Date }>>().toEqualTypeOf<Date>()
+    expectTypeOf<InferSchema<typeof jsonSchema>>().toEqualTypeOf<unknown>()
+    expectTypeOf(compileSchema(zod).validate).returns.toExtend<SchemaResult<{ title: string; amount: number; action: 'refund' | 'reject' }> | Promise<unknown>>()
+  })
+})

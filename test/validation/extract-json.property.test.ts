@@ -1,0 +1,52 @@
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { extractJson } from '../../src/validation/index.ts'
+import { findForbiddenKey } from '../../src/validation/json/forbidden-keys.ts'
+
+// JSON.stringify loses -0; the round trip is what extraction must reproduce.
+const roundTrip = (value: unknown): unknown => JSON.parse(JSON.stringify(value))
+
+// fast-check 4 replaced `fullUnicodeString()` by the `binary` unit; raw UTF-16 units add lone
+// surrogates, and the JSON-ish alphabet drives the bracket scanner and fence finder hard.
+const fullUnicode = fc.string({ unit: 'binary' })
+const utf16Units = fc.string({ unit: fc.integer({ min: 0, max: 0xffff }).map((code) => String.fromCharCode(code)) })
+const jsonish = fc.string({ unit: fc.constantFrom('{', '}', '[', ']', '"', '\\', '`', '```', ' ', 'a', '1', ':', ',', '\n', 'true'), maxLength: 200 })
+
+describe('extractJson (properties)', () => {
+  it('extracts any serialised JSON value directly', () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), (value) => {
+        const result = extractJson(JSON.stringify(value))
+        if (findForbiddenKey(value) !== undefined) {
+          expect(result.ok).toBe(false)
+        } else {
+          expect(result).toMatchObject({ ok: true, source: 'direct' })
+          if (result.ok) expect(result.value).toEqual(roundTrip(value))
+        }
+      }),
+      { numRuns: 1000 },
+    )
+  })
+
+  it('extracts any JSON value from a json fence with prose around it', () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), (value) => {
+        const json = JSON.stringify(value, null, 2)
+        fc.pre(!json.includes('```') && findForbiddenKey(value) === undefined)
+        const result = extractJson(`Here is the result:\n\`\`\`json\n${json}\n\`\`\`\nAnything else?`)
+        expect(result).toMatchObject({ ok: true, source: 'fenced' })
+        if (result.ok) expect(result.value).toEqual(roundTrip(value))
+      }),
+      { numRuns: 1000 },
+    )
+  })
+
+  it('never throws for arbitrary strings', () => {
+    fc.assert(
+      fc.property(fc.oneof(fc.string(), fullUnicode, utf16Units, jsonish), (text) => {
+        expect(typeof extractJson(text).ok).toBe('boolean')
+      }),
+      { numRuns: 1000 },
+    )
+  })
+})

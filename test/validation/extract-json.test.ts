@@ -1,0 +1,103 @@
+import { afterEach, describe, expect, it } from 'vitest'
+import { extractJson } from '../../src/validation/index.ts'
+
+afterEach(() => {
+  expect(({} as Record<string, unknown>)['polluted']).toBeUndefined()
+})
+
+describe('extractJson', () => {
+  it('parses the trimmed text directly', () => {
+    expect(extractJson('  \n{"a": 1}\n ')).toEqual({ ok: true, value: { a: 1 }, source: 'direct', candidate: '{"a": 1}' })
+  })
+
+  it('parses a scalar answer directly', () => {
+    expect(extractJson(' 42 ')).toMatchObject({ ok: true, value: 42, source: 'direct' })
+  })
+
+  it('takes a fenced block surrounded by prose', () => {
+    const text = 'Here is the refund:\n```json\n{"action": "refund"}\n```\nLet me know!'
+    expect(extractJson(text)).toEqual({ ok: true, value: { action: 'refund' }, source: 'fenced', candidate: '{"action": "refund"}' })
+  })
+
+  it('takes a plain fence without a language tag', () => {
+    expect(extractJson('Result:\n```\n[1, 2]\n```')).toMatchObject({ ok: true, value: [1, 2], source: 'fenced' })
+  })
+
+  it('takes the first fence that parses when earlier fences hold code', () => {
+    const text = 'Code:\n```python\nprint("hi")\n```\nData:\n```json\n{"first": true}\n```\n```json\n{"second": true}\n```'
+    expect(extractJson(text)).toMatchObject({ ok: true, value: { first: true }, source: 'fenced' })
+  })
+
+  it('takes a fence left open by a truncated answer', () => {
+    expect(extractJson('Sure:\n```json\n{"a": 1}\n')).toMatchObject({ ok: true, value: { a: 1 }, source: 'fenced' })
+  })
+
+  it('takes the first balanced object embedded in prose', () => {
+    const text = 'I think the answer is {"a": {"b": "}"}} and also {"c": 2}.'
+    expect(extractJson(text)).toEqual({ ok: true, value: { a: { b: '}' } }, source: 'embedded', candidate: '{"a": {"b": "}"}}' })
+  })
+
+  it('skips prose brackets before the embedded value', () => {
+    const text = 'See [note] and {not json} then [{"id": 3}]'
+    expect(extractJson(text)).toMatchObject({ ok: true, value: [{ id: 3 }], source: 'embedded' })
+  })
+
+  it('extracts an object followed by trailing prose', () => {
+    expect(extractJson('{"a": 1}\nHope this helps!')).toMatchObject({ ok: true, value: { a: 1 }, source: 'embedded' })
+  })
+
+  it('says the response is empty for empty or whitespace-only text', () => {
+    expect(extractJson('')).toEqual({ ok: false, message: 'the response is empty' })
+    expect(extractJson(' \n\t ')).toEqual({ ok: false, message: 'the response is empty' })
+  })
+
+  it('says no JSON was found for plain prose', () => {
+    expect(extractJson('I cannot help with that.')).toEqual({ ok: false, message: 'no JSON object or array found in the response' })
+  })
+
+  it('says what and where for broken JSON', () => {
+    expect(extractJson('{"a": 1 "b": 2}')).toEqual({
+      ok: false,
+      position: 8,
+      message: "not valid JSON: Expected ',' or '}' after property value in JSON at position 8 (line 1 column 9)",
+    })
+  })
+
+  it('reports the position in the original text for a broken fenced value', () => {
+    const result = extractJson('x\n```json\n{"a" 1}\n```')
+    expect(result).toMatchObject({ ok: false, position: 10 + 5 })
+  })
+
+  it('refuses 100,000 levels of nesting without overflowing the stack', () => {
+    const deep = '['.repeat(100_000) + ']'.repeat(100_000)
+    expect(extractJson(deep)).toMatchObject({ ok: false, message: 'JSON nesting deeper than 256 levels at position 256' })
+    expect(extractJson('look: ' + '{"a":'.repeat(100_000))).toMatchObject({ ok: false })
+    expect(extractJson('['.repeat(100_000))).toMatchObject({ ok: false })
+  })
+
+  it('refuses a 5 MB answer', () => {
+    expect(extractJson('{"a": "' + 'x'.repeat(5_000_000) + '"}')).toMatchObject({ ok: false, message: /too long/ })
+  })
+
+  it('refuses a __proto__ key instead of extracting the inner object', () => {
+    expect(extractJson('{"__proto__": {"polluted": true}}')).toMatchObject({ ok: false, issue: { code: 'forbidden_key', path: '__proto__' } })
+    expect(extractJson('Here: {"__proto__": {"polluted": true}} ok')).toMatchObject({ ok: false, issue: { code: 'forbidden_key' } })
+  })
+
+  it('refuses constructor.prototype', () => {
+    expect(extractJson('{"constructor": {"prototype": {"x": 1}}}')).toMatchObject({ ok: false, message: /forbidden key 'constructor'/ })
+  })
+
+  it('handles lone surrogates and NUL bytes without throwing', () => {
+    expect(extractJson('\ud800 {"a": "\\u0000\ud800"} \udc00')).toMatchObject({ ok: true, value: { a: '\u0000\ud800' } })
+    // A raw control character inside a JSON string is invalid JSON.
+    expect(extractJson('{"a": "\u0000"}').ok).toBe(false)
+    expect(extractJson('\u0000\u0000\ud800').ok).toBe(false)
+  })
+
+  it('stays fast on many unbalanced brackets', () => {
+    const started = performance.now()
+    expect(extractJson('[ '.repeat(200_000) + '{"a":1}').ok).toBe(false)
+    expect(performance.now() - started).toBeLessThan(2_000)
+  })
+})
