@@ -55,6 +55,29 @@ export interface GateEventMap {
   fail_fast: { readonly attempt: number; readonly kind: string; readonly reason: string; readonly phase: Phase }
   /** The gate calls the configured fallback. */
   fallback: { readonly attempt: number; readonly kind: string }
+  /** The JSON of an answer was repaired deterministically and then passed the schema. */
+  repaired: { readonly attempt: number; readonly provider: string; readonly repairs: readonly string[] }
+  /** A feedback template failed to render; the built-in feedback was used instead. */
+  template_error: { readonly attempt: number; readonly error: unknown }
+  /** Cost after an attempt (every attempt is billed, failed ones and tool-argument retries included). */
+  cost_tick: { readonly attempt: number; readonly provider: string; readonly model: string | undefined; readonly attemptCostUsd: number; readonly cumulativeCostUsd: number; readonly usage: Usage }
+  /** A cost budget was exceeded (`warn` lets the run go on, `halt` stops it). */
+  budget_exceeded: { readonly budgetUsd: number; readonly spentUsd: number; readonly action: 'warn' | 'halt' }
+  /** A provider's circuit breaker changed state. */
+  breaker_state: { readonly provider: string; readonly from: 'closed' | 'open' | 'half-open'; readonly to: 'closed' | 'open' | 'half-open'; readonly failures: number }
+  /** The outcome of one logical tool call's argument validation and retries. */
+  tool_retry_outcome: {
+    readonly tool: string
+    readonly outcome: 'no_retry' | 'success' | 'redundant' | 'exhausted' | 'llm_gave_up' | 'fabricated_id_on_retry'
+    readonly retryCount: number
+    readonly agent: string
+  }
+  /** The agent's output fallback tier 2 (`fallback(error, rawOutput)`) is used. */
+  output_fallback_triggered: { readonly kind: string; readonly reason: string }
+  /** The agent's canned answer (tier 3) is used. */
+  output_canned_used: { readonly kind: string; readonly reason: string }
+  /** A progressive stream was aborted on a definite schema violation. */
+  stream_aborted: { readonly attempt: number; readonly path: string; readonly reason: string; readonly consumedChars: number; readonly consumedShare: number | undefined }
   /** A listener threw; the run went on. */
   listener_error: { readonly event: string; readonly error: unknown }
   /** A rule's `when` or `feedbackForLLM` threw; the run went on with a safe default. */

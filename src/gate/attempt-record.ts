@@ -41,6 +41,8 @@ export interface AttemptRecord {
   readonly ruleLabel: string | undefined
   /** The feedback sent to the model for the next attempt, when this attempt was retried with feedback. */
   readonly feedbackSent: string | undefined
+  /** The JSON was repaired deterministically before it passed the schema. */
+  readonly repaired: boolean
   /** Provider latency in ms. */
   readonly latencyMs: number
   /** Time since the run started, at the end of this attempt, in ms. */

@@ -6,11 +6,13 @@ import type { ModelResponse } from '../model/response.ts'
 import { addUsage, ZERO_USAGE, type Usage } from '../model/usage.ts'
 import type { Decision, ReliabilityRule } from '../rules/rule.ts'
 import type { Phase, ReliabilityScope } from '../rules/scope.ts'
-import { formatFeedback, truncateForFeedback, validateFinalAnswer, type CompiledSchema } from '../validation/index.ts'
+import { validateFinalAnswer, type CompiledSchema } from '../validation/index.ts'
+import type { ErrorTemplate } from '../validation/feedback/error-template.ts'
 import type { ValidationFailure } from '../validation/validation-failure.ts'
 import { abortableDelay } from './abortable-delay.ts'
 import type { AttemptRecord } from './attempt-record.ts'
 import { attemptStatus } from './attempt-status.ts'
+import { buildValidationFeedback, echoPreviousOutput } from './build-feedback.ts'
 import { callProvider } from './call-provider.ts'
 import { classifyError } from './classify-error.ts'
 import { withTail, validationTail } from './ephemeral-tail.ts'
@@ -31,6 +33,9 @@ export interface GateInternals<T> {
   readonly feedbackMode: FeedbackMode
   readonly errorFeedback: boolean
   readonly maxFeedbackChars: number
+  readonly maxFeedbackTokens: number | undefined
+  readonly errorTemplate: ErrorTemplate | undefined
+  readonly repair: boolean
   readonly retryHint: string | undefined
   readonly maxAttempts: number
   readonly timeoutMs: number | undefined
@@ -46,6 +51,26 @@ export interface GateRunOptions {
   readonly signal?: AbortSignal
 }
 
+/** How one attempt calls its provider: the plain call by default, a streaming call for `gate.stream`. */
+export type ProviderCall = (
+  entry: ResolvedProvider,
+  request: ModelRequest,
+  signal: AbortSignal | undefined,
+  timeoutMs: number | undefined,
+  attempt: number,
+) => Promise<ModelResponse>
+
+/** Lets a caller overrule a decision (streaming: nothing can be retried once content was delivered). */
+export type DecisionGuard = (decision: Decision, kind: string) => { readonly decision: Decision; readonly kind: string } | undefined
+
+/** Extension points of a run, used by streaming. */
+export interface RunHooks {
+  readonly call?: ProviderCall
+  readonly guardDecision?: DecisionGuard
+}
+
+const plainCall: ProviderCall = (entry, request, signal, timeoutMs) => callProvider(entry.provider, request, signal, timeoutMs)
+
 /** The outcome of one provider call plus validation, before any decision. */
 interface AttemptOutcome<T> {
   readonly response: ModelResponse | undefined
@@ -54,6 +79,8 @@ interface AttemptOutcome<T> {
   readonly retryAfterMs: number | undefined
   readonly failure: ValidationFailure | undefined
   readonly value: T | string | undefined
+  /** Repairs applied to the JSON before it passed the schema (empty when none). */
+  readonly repairs: readonly string[]
   readonly latencyMs: number
   readonly usage: Usage
   readonly costUsd: number
@@ -76,10 +103,15 @@ export class GateRun<T> {
   readonly #history: string[] = []
   #tail: readonly Message[] = []
   readonly #records: AttemptRecord[] = []
+  readonly #call: ProviderCall
+  readonly #guard: DecisionGuard | undefined
+  #transientFailures = 0
   #base: ModelRequest
 
-  constructor(g: GateInternals<T>, request: ModelRequest, options: GateRunOptions) {
+  constructor(g: GateInternals<T>, request: ModelRequest, options: GateRunOptions, hooks: RunHooks = {}) {
     this.#g = g
+    this.#call = hooks.call ?? plainCall
+    this.#guard = hooks.guardDecision
     this.#request = request
     this.#signal = options.signal ?? request.signal
     this.#started = g.now()
@@ -98,7 +130,12 @@ export class GateRun<T> {
       let decision: Decision = rule !== undefined ? rule.then : outcome.kind === 'ok' ? 'ok' : 'fail-fast'
       // A cancelled run is never retried, and `ok` needs an answer to return.
       if (outcome.kind === 'aborted' || (decision === 'ok' && outcome.response === undefined)) decision = 'fail-fast'
-      const ruleKind = rule !== undefined && decision === rule.then ? rule.kind : outcome.kind
+      let ruleKind = rule !== undefined && decision === rule.then ? rule.kind : outcome.kind
+      const guarded = this.#guard?.(decision, ruleKind)
+      if (guarded !== undefined) {
+        decision = guarded.decision
+        ruleKind = guarded.kind
+      }
       this.#emitDecision(decision, ruleKind, rule, 'post-decide')
 
       switch (decision) {
@@ -142,18 +179,20 @@ export class GateRun<T> {
     let kind: ErrorKind = 'ok'
     let retryAfterMs: number | undefined
     try {
-      response = await callProvider(entry.provider, withTail(this.#base, this.#tail), this.#signal, g.timeoutMs)
+      response = await this.#call(entry, withTail(this.#base, this.#tail), this.#signal, g.timeoutMs, attemptNo)
     } catch (e) {
       error = e
       const classified = classifyError(e)
       kind = this.#signal?.aborted === true ? 'aborted' : classified.kind
       retryAfterMs = classified.retryAfterMs
+      if (kind === 'rate-limit' || kind === 'http-5xx' || kind === 'timeout' || kind === 'network') this.#transientFailures++
     }
     const latencyMs = g.now() - t0
     this.#retryAfterMs = retryAfterMs
 
     let failure: ValidationFailure | undefined
     let value: T | string | undefined
+    let repairs: readonly string[] = []
     let usage: Usage = ZERO_USAGE
     let costUsd = 0
     if (response !== undefined) {
@@ -163,10 +202,15 @@ export class GateRun<T> {
       this.#costUsd += costUsd
       // Only a final turn is checked against the output schema; tool calls are the agent's business.
       if (response.toolCalls.length === 0) {
-        let verdict = validateFinalAnswer(response.content, g.schema)
+        let verdict = validateFinalAnswer(response.content, g.schema, { repair: g.repair })
         if (verdict instanceof Promise) verdict = await verdict
-        if (verdict.ok) value = verdict.value
-        else failure = verdict.failure
+        if (verdict.ok) {
+          value = verdict.value
+          if (verdict.repairs !== undefined && verdict.repairs.length > 0) {
+            repairs = verdict.repairs
+            if (g.events.has('repaired')) g.events.emit('repaired', { attempt: attemptNo, provider: entry.name, repairs })
+          }
+        } else failure = verdict.failure
         if (failure !== undefined) kind = response.stopReason === 'max_tokens' ? 'truncated' : 'schema-fail'
         else if (response.stopReason === 'max_tokens' && g.schema === undefined) kind = 'truncated'
       }
@@ -175,7 +219,7 @@ export class GateRun<T> {
     if (g.events.has('attempt_end')) {
       g.events.emit('attempt_end', { attempt: attemptNo, provider: entry.name, errorKind: kind, latencyMs, usage })
     }
-    return { response, error, kind, retryAfterMs, failure, value, latencyMs, usage, costUsd }
+    return { response, error, kind, retryAfterMs, failure, value, repairs, latencyMs, usage, costUsd }
   }
 
   #validationFailed(failure: ValidationFailure, attemptNo: number): void {
@@ -243,22 +287,30 @@ export class GateRun<T> {
     if (rule?.feedbackForLLM !== undefined) {
       feedback = await resolveFeedback(rule.feedbackForLLM, scope, (e) => this.#ruleError(rule, 'feedbackForLLM', e))
     } else if (outcome.failure !== undefined) {
-      const f = outcome.failure
-      feedback = formatFeedback({
-        target: 'final',
-        stage: f.stage,
-        issues: f.issues,
-        ...(f.stage === 'json-parse' ? { parseError: f.parseError ?? f.message } : {}),
-        ...(g.retryHint !== undefined ? { retryHint: g.retryHint } : {}),
-      })
+      feedback = buildValidationFeedback(outcome.failure, this.#feedbackContext())
     }
     if (feedback === undefined) return undefined
     const pair: readonly Message[] =
       outcome.response !== undefined
-        ? validationTail(truncateForFeedback(outcome.response.content, g.maxFeedbackChars), feedback)
+        ? validationTail(echoPreviousOutput(outcome.response.content, this.#feedbackContext()), feedback)
         : [{ role: 'user', content: feedback, ephemeral: true }]
     this.#tail = g.feedbackMode === 'accumulate' ? this.#tail.concat(pair) : pair
     return feedback
+  }
+
+  #feedbackContext() {
+    const g = this.#g
+    const attempt = this.#attempt + 1
+    return {
+      attempt,
+      retryHint: g.retryHint,
+      errorTemplate: g.errorTemplate,
+      maxFeedbackChars: g.maxFeedbackChars,
+      maxFeedbackTokens: g.maxFeedbackTokens,
+      onTemplateError: (error: unknown) => {
+        if (g.events.has('template_error')) g.events.emit('template_error', { attempt, error })
+      },
+    }
   }
 
   async #useFallback(scope: ReliabilityScope, ruleKind: string): Promise<GateResult<T>> {
@@ -273,7 +325,7 @@ export class GateRun<T> {
       throw this.#fail('fallback-failed', `the fallback threw: ${messageOf(error)}`, 'post-decide', error)
     }
     const response: ModelResponse = typeof answer === 'string' ? { content: answer, toolCalls: [], usage: ZERO_USAGE, stopReason: 'end' } : answer
-    let verdict = validateFinalAnswer(response.content, g.schema)
+    let verdict = validateFinalAnswer(response.content, g.schema, { repair: g.repair })
     if (verdict instanceof Promise) verdict = await verdict
     if (!verdict.ok) {
       throw this.#fail('fallback-invalid', `the fallback's answer failed validation: ${verdict.failure.message}`, 'post-decide', undefined, verdict.failure)
@@ -320,6 +372,7 @@ export class GateRun<T> {
       ruleKind,
       ruleLabel: rule?.label,
       feedbackSent,
+      repaired: outcome.repairs.length > 0,
       latencyMs: outcome.latencyMs,
       elapsedMs: this.#g.now() - this.#started,
       usage: outcome.usage,
@@ -349,6 +402,7 @@ export class GateRun<T> {
       costUsd: this.#costUsd,
       elapsedMs: g.now() - this.#started,
       retryAfterMs: this.#retryAfterMs,
+      transientFailures: this.#transientFailures,
     }
   }
 

@@ -1,3 +1,4 @@
+import type { ErrorTemplate } from '../validation/feedback/error-template.ts'
 import type { ReliabilityRule } from './rule.ts'
 
 /** How feedback of successive retries is kept in the request. */
@@ -25,6 +26,16 @@ export interface ReliabilityConfig {
   readonly errorFeedback?: boolean
   /** Longest echo of the previous raw output in the tail, in characters. @default 4000 */
   readonly maxFeedbackChars?: number
+  /** Longest echo of the previous raw output in the tail, in tokens (applied with `maxFeedbackChars`). */
+  readonly maxFeedbackTokens?: number
+  /** Replaces the built-in validation feedback: a function of the variables or a Jinja-style template. */
+  readonly errorTemplate?: ErrorTemplate
+  /**
+   * Run the deterministic JSON repair stage before a parse failure counts. A repaired value is
+   * accepted only if it then passes the schema.
+   * @default true
+   */
+  readonly repair?: boolean
   /** A line appended to every built-in feedback message. */
   readonly retryHint?: string
   /** Safety cap on attempts per run, whatever the rules decide. @default 10 */

@@ -47,6 +47,8 @@ export interface ReliabilityScope {
   readonly costUsd: number
   /** Time since `gate.run` started, in ms. */
   readonly elapsedMs: number
+  /** Transport failures (rate limit, 5xx, timeout, network) so far in this run, this attempt's included. */
+  readonly transientFailures: number
   /** Retry-after hint of the last provider error, in ms. */
   readonly retryAfterMs?: number | undefined
 }

@@ -20,3 +20,4 @@ export { TRUNCATION_MARKER, truncateForFeedback } from './feedback/truncate-for-
 export { summarizeFailure } from './feedback/summarize-failure.ts'
 export { validateFinalAnswer } from './validate-final.ts'
 export type { FinalAnswerResult } from './validate-final.ts'
+export type { ErrorTemplate, FeedbackTemplateVars, TemplateError } from './feedback/error-template.ts'

@@ -4,9 +4,21 @@ import type { JsonLimits } from './json/json-limits.ts'
 import type { CompiledSchema, SchemaResult } from './schema/compiled-schema.ts'
 import { ValidationFailure } from './validation-failure.ts'
 
+/** Options of {@link validateFinalAnswer}. */
+export interface ValidateFinalOptions extends JsonLimits {
+  /** Try the deterministic repair stage before a parse failure counts. @default false */
+  readonly repair?: boolean
+}
+
 /** The verdict on a final answer: the typed value (or the text, without a schema), or a failure. */
 export type FinalAnswerResult<T> =
-  | { readonly ok: true; readonly value: T | string; readonly extractedFrom?: JsonSource }
+  | {
+      readonly ok: true
+      readonly value: T | string
+      readonly extractedFrom?: JsonSource
+      /** Repairs applied before the value passed the schema; absent or empty when none. */
+      readonly repairs?: readonly string[]
+    }
   | { readonly ok: false; readonly failure: ValidationFailure }
 
 /**
@@ -20,7 +32,7 @@ export type FinalAnswerResult<T> =
 export function validateFinalAnswer<T>(
   content: string,
   schema: CompiledSchema<T> | undefined,
-  options?: JsonLimits,
+  options?: ValidateFinalOptions,
 ): FinalAnswerResult<T> | Promise<FinalAnswerResult<T>> {
   if (schema === undefined) return { ok: true, value: content }
   const extracted = extractJson(content, options)

@@ -16,6 +16,7 @@ const scope = (history: string[], failing = true, attempt = history.length - 1):
   usage: { inputTokens: 0, outputTokens: 0 },
   costUsd: 0,
   elapsedMs: 0,
+  transientFailures: 0,
 })
 
 describe('lastNValidationErrorsMatch', () => {

@@ -1,0 +1,48 @@
+import type { ErrorKind } from '../model/error-kind.ts'
+import { exponentialBackoff, type Backoff, type BackoffOptions } from './backoff.ts'
+import type { ReliabilityRule } from './rule.ts'
+import type { ReliabilityScope } from './scope.ts'
+
+/** The error kinds a transient retry handles by default. */
+export const TRANSIENT_KINDS: readonly ErrorKind[] = Object.freeze(['rate-limit', 'http-5xx', 'timeout', 'network'])
+
+/** Options of {@link retryTransient}. */
+export interface RetryTransientOptions {
+  /** Retries of transient errors per run (not counting the first attempt). @default 3 */
+  readonly maxRetries?: number
+  /** Delay schedule, or options of the default exponential backoff with jitter. */
+  readonly backoff?: Backoff | BackoffOptions
+  /** Which error kinds count as transient. @default rate-limit, http-5xx, timeout, network */
+  readonly kinds?: readonly ErrorKind[]
+  /** Longest `retry-after` the rule honours, in ms; above it the rule does not match. @default 60_000 */
+  readonly maxRetryAfterMs?: number
+}
+
+/**
+ * Retries rate limits, 5xx, timeouts and network errors on the same provider with exponential
+ * backoff and jitter, honouring the provider's `retry-after`. Waits abort with the run's signal.
+ *
+ * @example
+ * createGate({ providers, postDecide: [retryTransient({ maxRetries: 3 }), ...strictOutputRules(3)] })
+ */
+export function retryTransient(options: RetryTransientOptions = {}): ReliabilityRule {
+  const maxRetries = options.maxRetries ?? 3
+  const kinds = new Set(options.kinds ?? TRANSIENT_KINDS)
+  const schedule = typeof options.backoff === 'function' ? options.backoff : exponentialBackoff(options.backoff)
+  const maxRetryAfter = options.maxRetryAfterMs ?? 60_000
+  const transientSoFar = (scope: ReliabilityScope): number => scope.transientFailures
+  return {
+    when: function retryTransientWhen(scope) {
+      if (!kinds.has(scope.errorKind)) return false
+      if (scope.retryAfterMs !== undefined && scope.retryAfterMs > maxRetryAfter) return false
+      return transientSoFar(scope) <= maxRetries
+    },
+    then: 'retry',
+    kind: 'transient-retry',
+    label: `retry transient errors (up to ${maxRetries} times, with backoff)`,
+    delayMs: function retryTransientDelay(scope) {
+      const computed = schedule(Math.max(0, transientSoFar(scope) - 1))
+      return scope.retryAfterMs !== undefined ? Math.max(scope.retryAfterMs, 0) : computed
+    },
+  }
+}

@@ -1,0 +1,22 @@
+/** One error as a feedback template sees it (pyconveyor's names). */
+export interface TemplateError {
+  /** Rendered path, `entries[0].evidence`; `(root)` for the root. */
+  readonly loc_str: string
+  readonly msg: string
+  readonly type: string
+}
+
+/** The variables a feedback template receives (pyconveyor's names, so its templates work unchanged). */
+export interface FeedbackTemplateVars {
+  readonly error_type: 'schema' | 'parse'
+  readonly previous_output: string
+  readonly errors: readonly TemplateError[]
+  readonly parse_error_message: string
+  /** 1-indexed attempt that failed. */
+  readonly attempt: number
+  readonly retry_hint: string
+  readonly max_feedback_tokens: number
+}
+
+/** A feedback template: a function of the variables, or a Jinja-style string template. */
+export type ErrorTemplate = string | ((vars: FeedbackTemplateVars) => string)
