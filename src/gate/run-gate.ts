@@ -49,6 +49,12 @@ export interface GateInternals<T> {
 export interface GateRunOptions {
   /** Aborts the run: pending provider calls and waits settle at once with kind `aborted`. */
   readonly signal?: AbortSignal
+  /**
+   * Check a final answer against the output schema. The agent turns it off for tool-argument
+   * retries, where a text reply means the model gave up on the call rather than answered.
+   * @default true
+   */
+  readonly validateOutput?: boolean
 }
 
 /** How one attempt calls its provider: the plain call by default, a streaming call for `gate.stream`. */
@@ -105,6 +111,7 @@ export class GateRun<T> {
   readonly #records: AttemptRecord[] = []
   readonly #call: ProviderCall
   readonly #guard: DecisionGuard | undefined
+  readonly #schema: CompiledSchema<T> | undefined
   #transientFailures = 0
   #base: ModelRequest
 
@@ -112,6 +119,7 @@ export class GateRun<T> {
     this.#g = g
     this.#call = hooks.call ?? plainCall
     this.#guard = hooks.guardDecision
+    this.#schema = options.validateOutput === false ? undefined : g.schema
     this.#request = request
     this.#signal = options.signal ?? request.signal
     this.#started = g.now()
@@ -202,7 +210,7 @@ export class GateRun<T> {
       this.#costUsd += costUsd
       // Only a final turn is checked against the output schema; tool calls are the agent's business.
       if (response.toolCalls.length === 0) {
-        let verdict = validateFinalAnswer(response.content, g.schema, { repair: g.repair })
+        let verdict = validateFinalAnswer(response.content, this.#schema, { repair: g.repair })
         if (verdict instanceof Promise) verdict = await verdict
         if (verdict.ok) {
           value = verdict.value
@@ -212,7 +220,7 @@ export class GateRun<T> {
           }
         } else failure = verdict.failure
         if (failure !== undefined) kind = response.stopReason === 'max_tokens' ? 'truncated' : 'schema-fail'
-        else if (response.stopReason === 'max_tokens' && g.schema === undefined) kind = 'truncated'
+        else if (response.stopReason === 'max_tokens' && this.#schema === undefined) kind = 'truncated'
       }
       if (failure !== undefined) this.#validationFailed(failure, attemptNo)
     }
@@ -325,7 +333,7 @@ export class GateRun<T> {
       throw this.#fail('fallback-failed', `the fallback threw: ${messageOf(error)}`, 'post-decide', error)
     }
     const response: ModelResponse = typeof answer === 'string' ? { content: answer, toolCalls: [], usage: ZERO_USAGE, stopReason: 'end' } : answer
-    let verdict = validateFinalAnswer(response.content, g.schema, { repair: g.repair })
+    let verdict = validateFinalAnswer(response.content, this.#schema, { repair: g.repair })
     if (verdict instanceof Promise) verdict = await verdict
     if (!verdict.ok) {
       throw this.#fail('fallback-invalid', `the fallback's answer failed validation: ${verdict.failure.message}`, 'post-decide', undefined, verdict.failure)
@@ -410,7 +418,7 @@ export class GateRun<T> {
     const entry = this.#g.providers[providerIdx] as ResolvedProvider
     const { signal: _signal, ...request } = this.#request
     const model = entry.model ?? request.model
-    const responseSchema = request.responseSchema ?? this.#g.schema?.jsonSchema
+    const responseSchema = request.responseSchema ?? this.#schema?.jsonSchema
     return {
       ...request,
       ...(model !== undefined ? { model } : {}),
