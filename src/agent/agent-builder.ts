@@ -1,20 +1,23 @@
 import { EventHub } from '../events/event-hub.ts'
 import type { InferSchema, OutputSchema } from '../validation/index.ts'
 import { Agent } from './agent.ts'
-import type { AgentOptions, AgentReliability } from './agent-options.ts'
+import type { AgentOptions, AgentReliability, AgentSpec } from './agent-options.ts'
+import type { CostBudget } from './cost-budget.ts'
+import type { OutputFallback } from './output-fallback.ts'
+import type { AnyTool } from './tools/tool.ts'
 
-interface BuilderState {
-  readonly options: AgentOptions
-  readonly system: string | undefined
-  readonly outputSchema: OutputSchema<unknown> | undefined
-  readonly reliability: AgentReliability | undefined
-}
+type BuilderState = Omit<AgentSpec, 'events'>
 
 /**
  * Immutable builder of an {@link Agent}: every method returns a new builder.
  *
  * @example
- * const agent = Agent.create({ provider, model: 'gpt-4o' }).system('Output JSON.').outputSchema(Refund).reliability({ postDecide: strictOutputRules(3) }).build()
+ * const agent = Agent.create({ provider, model: 'gpt-4o' })
+ *   .system('Output JSON.')
+ *   .outputSchema(Refund)
+ *   .tools([lookupOrder, issueRefund])
+ *   .reliability({ postDecide: strictOutputRules(3) })
+ *   .build()
  */
 export class AgentBuilder<T = string> {
   readonly #state: BuilderState
@@ -49,7 +52,42 @@ export class AgentBuilder<T = string> {
     return new AgentBuilder<T>({ ...this.#state, reliability: Object.freeze({ ...config }) })
   }
 
-  /** Builds the agent; the output schema is compiled here, so a bad schema fails now, not mid-run. */
+  /** Adds a tool (made by `tool()`); tool names are unique within an agent. */
+  tool(t: AnyTool): AgentBuilder<T> {
+    return this.tools([t])
+  }
+
+  /** Adds several tools at once. */
+  tools(list: readonly AnyTool[]): AgentBuilder<T> {
+    if (!Array.isArray(list)) throw new TypeError('Agent.tools: expected an array of tools')
+    const names = new Set(this.#state.tools.map((t) => t.name))
+    for (const t of list) {
+      if (t === null || typeof t !== 'object' || typeof t.execute !== 'function' || t.spec === undefined) {
+        throw new TypeError('Agent.tool: expected a tool made by tool({...})')
+      }
+      if (names.has(t.name)) throw new Error(`Agent.tool: a tool named '${t.name}' was already added`)
+      names.add(t.name)
+    }
+    return new AgentBuilder<T>({ ...this.#state, tools: Object.freeze([...this.#state.tools, ...list]) })
+  }
+
+  /**
+   * What to answer when the gate fails fast on the final answer's format (parse or schema failure,
+   * retries exhausted, stuck loop): tier 2 `fallback(error, rawOutput)`, re-validated, then tier 3
+   * `canned`, validated at `build()`. Once only.
+   */
+  outputFallback(config: OutputFallback<T>): AgentBuilder<T> {
+    if (this.#state.outputFallback !== undefined) throw new Error('Agent.outputFallback() was already called on this builder')
+    return new AgentBuilder<T>({ ...this.#state, outputFallback: Object.freeze({ ...config }) as OutputFallback<unknown> })
+  }
+
+  /** A cost budget per run, over every model call of the run. Once only. */
+  costBudget(budget: CostBudget): AgentBuilder<T> {
+    if (this.#state.costBudget !== undefined) throw new Error('Agent.costBudget() was already called on this builder')
+    return new AgentBuilder<T>({ ...this.#state, costBudget: Object.freeze({ ...budget }) })
+  }
+
+  /** Builds the agent; schemas are compiled and options checked here, so a bad one fails now, not mid-run. */
   build(): Agent<T> {
     return new Agent<T>({ ...this.#state, events: new EventHub() })
   }
@@ -60,5 +98,13 @@ export function createAgentBuilder(options: AgentOptions): AgentBuilder<string> 
   if (options === null || typeof options !== 'object' || typeof options.provider?.complete !== 'function') {
     throw new TypeError('Agent.create: options.provider must be an object with a complete() method')
   }
-  return new AgentBuilder<string>({ options: Object.freeze({ ...options }), system: undefined, outputSchema: undefined, reliability: undefined })
+  return new AgentBuilder<string>({
+    options: Object.freeze({ ...options }),
+    system: undefined,
+    outputSchema: undefined,
+    reliability: undefined,
+    tools: Object.freeze([]),
+    outputFallback: undefined,
+    costBudget: undefined,
+  })
 }

@@ -1,27 +1,40 @@
 import type { EventHub } from '../events/event-hub.ts'
-import type { FallbackAnswer, ProviderEntry } from '../gate/gate-config.ts'
+import type { GateConfig, ProviderEntry } from '../gate/gate-config.ts'
 import type { Provider } from '../model/provider.ts'
-import type { Usage } from '../model/usage.ts'
-import type { ReliabilityConfig } from '../rules/reliability-config.ts'
-import type { ReliabilityScope } from '../rules/scope.ts'
 import type { OutputSchema } from '../validation/index.ts'
+import type { CostBudget } from './cost-budget.ts'
+import type { Logger } from './logger.ts'
+import type { OutputFallback } from './output-fallback.ts'
+import type { ToolGuard } from './tools/guard.ts'
+import type { AnyTool } from './tools/tool.ts'
 
 /** What `Agent.create` takes. */
 export interface AgentOptions {
   readonly provider: Provider
   readonly model?: string
-  /** The agent's name, used in logs and events. @default 'agent' */
+  /** The agent's name, used in logs (`ext=`) and events. @default 'agent' */
   readonly name?: string
+  /** Receives the structured log lines, e.g. `validation_retry_outcome ...`; `console` fits. */
+  readonly logger?: Logger
+  /** Model turns of one run before it fails with kind `max-iterations`. @default 10 */
+  readonly maxIterations?: number
+  /** Argument retries per logical tool call (a tool's own `maxRetries` wins). 0 disables. @default 2 */
+  readonly maxToolRetries?: number
+  /**
+   * Guards run on every tool call, before each tool's own guards, on every attempt and retry.
+   * Replaces the default: keep `idShapeGuard()` in the list to keep it.
+   * @default [idShapeGuard()]
+   */
+  readonly toolGuards?: readonly ToolGuard[]
 }
 
-/** The agent's reliability options: the gate's rules and feedback options, failover and fallback. */
-export interface AgentReliability extends ReliabilityConfig {
+/**
+ * The agent's reliability options: everything `createGate` takes (rules, feedback, pricing,
+ * breaker, shared budget, ...) but the providers, given here as a failover order.
+ */
+export interface AgentReliability extends Omit<GateConfig<unknown>, 'providers' | 'model' | 'outputSchema' | 'events'> {
   /** Failover order; replaces the provider given to `Agent.create` when set. */
   readonly providers?: readonly (Provider | ProviderEntry)[]
-  /** Called on a `fallback` decision; its answer is validated like a model answer. */
-  readonly fallback?: (scope: ReliabilityScope) => FallbackAnswer | Promise<FallbackAnswer>
-  /** Prices one attempt's usage in USD. */
-  readonly priceUsage?: (usage: Usage, model: string | undefined, provider: string) => number
 }
 
 /** Everything the builder collected; frozen by `build()`. */
@@ -30,5 +43,8 @@ export interface AgentSpec {
   readonly system: string | undefined
   readonly outputSchema: OutputSchema<unknown> | undefined
   readonly reliability: AgentReliability | undefined
+  readonly tools: readonly AnyTool[]
+  readonly outputFallback: OutputFallback<unknown> | undefined
+  readonly costBudget: CostBudget | undefined
   readonly events: EventHub
 }

@@ -1,37 +1,28 @@
 import type { Observable } from 'rxjs'
 import type { GateEvent, GateEventMap, GateEventName } from '../events/event-map.ts'
-import { createGate, type Gate } from '../gate/create-gate.ts'
+import type { GateStream, GateStreamOptions } from '../gate/stream/index.ts'
 import type { Message } from '../model/message.ts'
 import { createAgentBuilder, type AgentBuilder } from './agent-builder.ts'
 import type { AgentOptions, AgentSpec } from './agent-options.ts'
+import { createRuntime, type AgentRuntime } from './agent-runtime.ts'
 import type { RunInput, RunOptions } from './run-input.ts'
 import type { RunResult } from './run-result.ts'
 import { Session } from './session.ts'
 
 /**
- * A built agent: a system prompt, an output schema and reliability rules around a provider.
+ * A built agent: a system prompt, an output schema, tools and reliability rules around a provider.
  * Build one with `Agent.create(...)...build()`.
  */
 export class Agent<T = string> {
   readonly name: string
-  readonly #spec: AgentSpec
-  readonly #gate: Gate<T>
+  readonly #runtime: AgentRuntime<T>
   readonly #default: Session<T>
 
   /** @internal use `Agent.create(...).build()` */
   constructor(spec: AgentSpec) {
-    this.#spec = spec
-    this.name = spec.options.name ?? 'agent'
-    const r = spec.reliability ?? {}
-    const { providers, ...rules } = r
-    this.#gate = createGate<T>({
-      ...rules,
-      providers: providers ?? spec.options.provider,
-      ...(spec.options.model !== undefined ? { model: spec.options.model } : {}),
-      ...(spec.outputSchema !== undefined ? { outputSchema: spec.outputSchema as never } : {}),
-      events: spec.events,
-    })
-    this.#default = new Session(this.#gate, spec.system)
+    this.#runtime = createRuntime<T>(spec)
+    this.name = this.#runtime.name
+    this.#default = new Session(this.#runtime)
   }
 
   /**
@@ -59,23 +50,28 @@ export class Agent<T = string> {
     return this.#default.runTyped(input, options)
   }
 
-  /** Runs one exchange and returns the text, value, attempt logs, usage and cost. */
+  /** Runs one exchange and returns the text, value, `functionsCalled`, attempt logs, usage and cost. */
   runDetailed(input: RunInput, options?: RunOptions): Promise<RunResult<T>> {
     return this.#default.runDetailed(input, options)
   }
 
-  /** A new conversation with its own persisted history, sharing this agent's gate and events. */
+  /** Streams one model turn in the default session (see `Session.stream`); `.result` commits the exchange. */
+  stream(input: RunInput, options?: RunOptions & Pick<GateStreamOptions, 'mode'>): GateStream<T> {
+    return this.#default.stream(input, options)
+  }
+
+  /** A new conversation with its own persisted history, sharing this agent's gate, tools and events. */
   session(): Session<T> {
-    return new Session(this.#gate, this.#spec.system)
+    return new Session(this.#runtime)
   }
 
   /** Subscribes to one event; returns the unsubscribe function. A throwing listener never affects a run. */
   on<K extends GateEventName>(name: K, listener: (payload: GateEventMap[K]) => void): () => void {
-    return this.#spec.events.on(name, listener)
+    return this.#runtime.events.on(name, listener)
   }
 
   /** Every event of every run of this agent, as an rxjs Observable. */
   get events$(): Observable<GateEvent> {
-    return this.#spec.events.events$
+    return this.#runtime.events.events$
   }
 }

@@ -1,7 +1,9 @@
 import type { AttemptRecord } from '../gate/attempt-record.ts'
+import type { Message } from '../model/message.ts'
 import type { ModelResponse } from '../model/response.ts'
 import type { Usage } from '../model/usage.ts'
 import type { ValidationFailure } from '../validation/validation-failure.ts'
+import type { FunctionCall } from './function-call.ts'
 
 /** Everything one agent run produced. */
 export interface RunResult<T> {
@@ -9,13 +11,25 @@ export interface RunResult<T> {
   readonly text: string
   /** The validated value (the text itself when no output schema is set). */
   readonly value: T
+  /** The accepted final response (a synthetic one when an output fallback answered). */
   readonly response: ModelResponse
-  /** Every attempt's log, oldest first. */
+  /** One entry per logical tool call, in the order the model made them, retries folded in. */
+  readonly functionsCalled: readonly FunctionCall[]
+  /** Every attempt of every model call of the run (tool turns and argument retries included), oldest first. */
   readonly attempts: readonly AttemptRecord[]
+  /** Usage over every attempt, failed ones and argument retries included. */
   readonly usage: Usage
+  /** Cost over every attempt, failed ones and argument retries included. */
   readonly costUsd: number
-  /** Provider that produced the accepted answer. */
+  /** Model turns of the tool loop (1 for a run without tool calls). */
+  readonly turns: number
+  /** What the run committed to the history: the user message, each tool turn with its results, the answer. */
+  readonly exchange: readonly Message[]
+  /** Provider that produced the accepted answer (`fallback`, or `output-fallback` / `canned` for the agent's tiers). */
   readonly provider: string
+  /** True when a fallback (the gate's, or the agent's output fallback) produced the answer. */
   readonly fromFallback: boolean
+  /** Which output-fallback tier answered, if any. */
+  readonly outputFallback: 'fallback' | 'canned' | undefined
   readonly warnings: ValidationFailure | undefined
 }

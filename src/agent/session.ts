@@ -1,22 +1,25 @@
-import type { Gate } from '../gate/create-gate.ts'
+import type { GateStream, GateStreamOptions } from '../gate/stream/index.ts'
 import type { Message } from '../model/message.ts'
+import { AgentRun } from './agent-run.ts'
+import type { AgentRuntime } from './agent-runtime.ts'
 import { messageOf, type RunInput, type RunOptions } from './run-input.ts'
 import type { RunResult } from './run-result.ts'
 
 /**
  * One conversation with an agent: its persisted history and the runs on it.
  *
- * Only accepted exchanges are committed, atomically at the end of a successful run: no ephemeral
- * feedback and no rejected answer ever enters the history, and a failed run leaves it as it was.
+ * Only accepted exchanges are committed, atomically at the end of a successful run: the user
+ * message, each tool turn (with the final arguments of every call) and its results, and the answer.
+ * No ephemeral feedback, no rejected answer or argument ever enters the history, and a failed run
+ * leaves it as it was. Sessions of one agent share its gate and events, never their messages.
  */
 export class Session<T> {
-  readonly #gate: Gate<T>
-  readonly #system: string | undefined
+  readonly #runtime: AgentRuntime<T>
   #history: readonly Message[] = Object.freeze([])
 
-  constructor(gate: Gate<T>, system: string | undefined) {
-    this.#gate = gate
-    this.#system = system
+  /** @internal use `agent.session()` */
+  constructor(runtime: AgentRuntime<T>) {
+    this.#runtime = runtime
   }
 
   /** The persisted history (a frozen snapshot). */
@@ -34,28 +37,34 @@ export class Session<T> {
     return (await this.runDetailed(input, options)).value
   }
 
-  /** Runs one exchange and returns everything it produced. */
+  /** Runs one exchange (the whole tool loop) and returns everything it produced. */
   async runDetailed(input: RunInput, options: RunOptions = {}): Promise<RunResult<T>> {
     const user: Message = { role: 'user', content: messageOf(input) }
-    const messages = this.#history.concat(user)
-    const result = await this.#gate.run(
-      { ...(this.#system !== undefined ? { system: this.#system } : {}), messages },
-      options.signal !== undefined ? { signal: options.signal } : {},
-    )
-    const answer: Message = { role: 'assistant', content: result.response.content }
+    const result = await new AgentRun(this.#runtime, this.#history, user, options.signal).run()
     // Append to the history as it is now (not as it was when the run started), in one step.
-    this.#history = Object.freeze(this.#history.concat(user, answer))
-    return {
-      text: result.response.content,
-      value: result.value,
-      response: result.response,
-      attempts: result.attempts,
-      usage: result.usage,
-      costUsd: result.costUsd,
-      provider: result.provider,
-      fromFallback: result.fromFallback,
-      warnings: result.warnings,
-    }
+    this.#history = Object.freeze(this.#history.concat(result.exchange))
+    return result
+  }
+
+  /**
+   * Streams one model turn through `gate.stream` (`mode`: passthrough, buffer or progressive).
+   * Tools are not offered (use `runDetailed` for the tool loop); the accepted exchange is committed
+   * like `runDetailed` does, when `result` settles.
+   */
+  stream(input: RunInput, options: RunOptions & Pick<GateStreamOptions, 'mode'> = {}): GateStream<T> {
+    const user: Message = { role: 'user', content: messageOf(input) }
+    const rt = this.#runtime
+    const { mode, signal } = options
+    const s = rt.gate.stream(
+      { ...(rt.system !== undefined ? { system: rt.system } : {}), messages: this.#history.concat(user) },
+      { ...(mode !== undefined ? { mode } : {}), ...(signal !== undefined ? { signal } : {}) },
+    )
+    const result = s.result.then((r) => {
+      this.#history = Object.freeze(this.#history.concat(user, { role: 'assistant', content: r.response.content }))
+      return r
+    })
+    result.catch(() => undefined)
+    return { ...s, result }
   }
 
   /** Forgets the persisted history. */

@@ -31,6 +31,12 @@ export interface AttemptRecord {
   readonly rawOutput: string | undefined
   readonly validationStage: ValidationStage | undefined
   readonly issues: readonly ValidationIssue[]
+  /**
+   * The error's category: `parse` or `schema` for a validation failure (the feedback template's
+   * `error_type`), the thrown error's name (`ProviderError`, `TimeoutError`, ...) for a failed call,
+   * `undefined` for a success.
+   */
+  readonly errorType: string | undefined
   /** `"loc: msg"` strings, one per issue (or the parse / provider error message). */
   readonly errors: readonly string[]
   /** The provider error of this attempt, if any. */

@@ -1,5 +1,8 @@
 import type { ErrorTemplate } from '../validation/feedback/error-template.ts'
-import { formatFeedback, truncateForFeedback } from '../validation/index.ts'
+import { formatFeedback } from '../validation/feedback/format-feedback.ts'
+import { renderErrorTemplate } from '../validation/feedback/render-template.ts'
+import { feedbackTemplateVars } from '../validation/feedback/template-vars.ts'
+import { truncateEcho } from '../validation/feedback/truncate-echo.ts'
 import type { ValidationFailure } from '../validation/validation-failure.ts'
 
 /** What the feedback of a failed final answer is built from. */
@@ -14,8 +17,24 @@ export interface FeedbackContext {
   readonly onTemplateError: (error: unknown) => void
 }
 
-/** The built-in (or templated) feedback for a failed final answer. */
+/**
+ * The feedback for a failed final answer: the user's `errorTemplate` when one is set and renders,
+ * else the built-in prose. The built-in prose leaves out the previous output, because the retry
+ * conversation already echoes it as the assistant message; a template may still use
+ * `previous_output`.
+ */
 export function buildValidationFeedback(failure: ValidationFailure, ctx: FeedbackContext): string {
+  if (ctx.errorTemplate !== undefined) {
+    const vars = feedbackTemplateVars(failure, {
+      attempt: ctx.attempt,
+      previousOutput: echoPreviousOutput(failure.rawOutput ?? '', ctx),
+      retryHint: ctx.retryHint,
+      maxFeedbackTokens: ctx.maxFeedbackTokens,
+    })
+    const rendered = renderErrorTemplate(ctx.errorTemplate, vars)
+    if (rendered.ok) return rendered.text
+    ctx.onTemplateError(rendered.error)
+  }
   return formatFeedback({
     target: 'final',
     stage: failure.stage,
@@ -25,7 +44,10 @@ export function buildValidationFeedback(failure: ValidationFailure, ctx: Feedbac
   })
 }
 
-/** The previous raw output as echoed in the tail: cut to the configured length with the marker. */
+/**
+ * The previous raw output as echoed in the tail: cut to `maxFeedbackChars` characters and to
+ * `maxFeedbackTokens` tokens (o200k_base; an estimate for non-OpenAI models), with the marker.
+ */
 export function echoPreviousOutput(text: string, ctx: Pick<FeedbackContext, 'maxFeedbackChars' | 'maxFeedbackTokens'>): string {
-  return truncateForFeedback(text, ctx.maxFeedbackChars)
+  return truncateEcho(text, { maxChars: ctx.maxFeedbackChars, maxTokens: ctx.maxFeedbackTokens })
 }

@@ -10,6 +10,24 @@ export interface ClassifiedError {
 
 const NETWORK_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EPIPE', 'ENETUNREACH', 'EHOSTUNREACH', 'UND_ERR_SOCKET', 'UND_ERR_CONNECT_TIMEOUT'])
 const TIMEOUT_CODES = new Set(['ETIMEDOUT', 'ESOCKETTIMEDOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT'])
+/** Error class names of the openai and @anthropic-ai/sdk clients that carry no status. */
+const SDK_NAMES: Readonly<Record<string, ErrorKind>> = {
+  APIConnectionTimeoutError: 'timeout',
+  APIConnectionError: 'network',
+  APIUserAbortError: 'aborted',
+  RateLimitError: 'rate-limit',
+  InternalServerError: 'http-5xx',
+}
+/** Error `type`s of provider error bodies (Anthropic's `overloaded_error`, OpenAI's `server_error`, ...). */
+const BODY_TYPES: Readonly<Record<string, ErrorKind>> = {
+  overloaded_error: 'http-5xx',
+  api_error: 'http-5xx',
+  server_error: 'http-5xx',
+  rate_limit_error: 'rate-limit',
+  rate_limit_exceeded: 'rate-limit',
+  insufficient_quota: 'rate-limit',
+  timeout_error: 'timeout',
+}
 
 /**
  * Classifies a thrown provider error: an already classified {@link ProviderError} first, then the
@@ -41,12 +59,29 @@ function kindOfShape(e: Record<string, unknown>): ErrorKind {
   if (name === 'AbortError' || code === 'ABORT_ERR') return 'aborted'
   if (NETWORK_CODES.has(code) || NETWORK_CODES.has(causeCode)) return 'network'
   if (code === 'rate_limit_exceeded' || code === 'insufficient_quota') return 'rate-limit'
+  // The openai client leaves `name` as 'Error'; its class name still tells.
+  const ctor = typeof e['constructor'] === 'function' ? (e['constructor'] as { name?: unknown }).name : undefined
+  const sdkName = Object.hasOwn(SDK_NAMES, name) ? name : typeof ctor === 'string' && Object.hasOwn(SDK_NAMES, ctor) ? ctor : undefined
+  const bySdk = sdkName === undefined ? undefined : SDK_NAMES[sdkName]
+  if (bySdk !== undefined) return bySdk
+  const byBody = bodyType(e)
+  if (byBody !== undefined) return byBody
   const message = typeof e['message'] === 'string' ? e['message'].toLowerCase() : ''
   if (/rate.?limit|too many requests/.test(message)) return 'rate-limit'
   if (/timed? ?out|timeout/.test(message)) return 'timeout'
   if (/overloaded|internal server error|bad gateway|service unavailable/.test(message)) return 'http-5xx'
   if (/socket hang up|network|fetch failed|connection (reset|refused|error)/.test(message)) return 'network'
   return 'unknown'
+}
+
+/** The error `type` of an SDK error body: `error.type`, `error.error.type` (Anthropic) or `type`. */
+function bodyType(e: Record<string, unknown>): ErrorKind | undefined {
+  const body = e['error'] as Record<string, unknown> | undefined
+  const inner = typeof body === 'object' && body !== null ? (body['error'] as Record<string, unknown> | undefined) : undefined
+  for (const t of [inner?.['type'], typeof body === 'object' && body !== null ? body['type'] : undefined, body?.['code'], e['type']]) {
+    if (typeof t === 'string' && Object.hasOwn(BODY_TYPES, t)) return BODY_TYPES[t]
+  }
+  return undefined
 }
 
 function numberField(e: Record<string, unknown>, key: string): number | undefined {

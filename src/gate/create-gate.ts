@@ -6,7 +6,12 @@ import type { Observable } from 'rxjs'
 import type { GateConfig } from './gate-config.ts'
 import type { GateResult } from './gate-result.ts'
 import { resolveProviders } from './resolved-provider.ts'
+import { circuitBreaker, isCircuitBreaker } from './breaker/circuit-breaker.ts'
+import { pricingTable } from './pricing/pricing-table.ts'
 import { GateRun, type GateInternals, type GateRunOptions } from './run-gate.ts'
+import { streamGate } from './stream/stream-gate.ts'
+import type { GateStream } from './stream/gate-stream.ts'
+import type { GateStreamOptions } from './stream/gate-stream-event.ts'
 
 /** The reliability gate: validated, retried, observable model calls. */
 export interface Gate<T = unknown> {
@@ -15,6 +20,12 @@ export interface Gate<T = unknown> {
    * `ReliabilityFailFastError` carrying every attempt's log.
    */
   run(request: ModelRequest, options?: GateRunOptions): Promise<GateResult<T>>
+  /**
+   * Runs the same loop over streaming provider calls: an AsyncIterable of events (and
+   * `.observable`), with `.result` for the accepted result. `mode`: `passthrough` (default),
+   * `buffer` or `progressive`.
+   */
+  stream(request: ModelRequest, options?: GateStreamOptions): GateStream<T>
   /** Subscribes to one event; returns the unsubscribe function. */
   on<K extends GateEventName>(name: K, listener: (payload: GateEventMap[K]) => void): () => void
   /** Every event, as an rxjs Observable. */
@@ -47,12 +58,15 @@ export function createGate<T = unknown>(config: GateConfig<T>): Gate<T> {
     maxAttempts: positive(config.maxAttempts, 10, 'maxAttempts'),
     timeoutMs: config.timeoutMs === undefined ? undefined : positive(config.timeoutMs, 0, 'timeoutMs'),
     fallback: config.fallback,
-    priceUsage: config.priceUsage,
+    priceUsage: config.priceUsage ?? (config.pricing !== undefined ? pricingTable(config.pricing) : undefined),
     events,
     now: config.now ?? (() => performance.now()),
+    breaker: config.breaker === undefined || config.breaker === false ? undefined : isCircuitBreaker(config.breaker) ? config.breaker : circuitBreaker(config.breaker),
+    budget: config.budget,
   }
   return {
     run: (request, options = {}) => new GateRun(internals, request, options).run(),
+    stream: (request, options = {}) => streamGate(internals, request, options),
     on: (name, listener) => events.on(name, listener),
     events$: events.events$,
     config: frozen,

@@ -5,6 +5,9 @@ import type { Usage } from '../model/usage.ts'
 import type { ReliabilityConfig } from '../rules/reliability-config.ts'
 import type { ReliabilityScope } from '../rules/scope.ts'
 import type { OutputSchema } from '../validation/index.ts'
+import type { CircuitBreaker, CircuitBreakerOptions } from './breaker/circuit-breaker.ts'
+import type { PricingTable } from './pricing/model-price.ts'
+import type { SharedBudget } from './pricing/shared-budget.ts'
 
 /** A provider in the failover order, with the model to ask it for. */
 export interface ProviderEntry {
@@ -33,8 +36,22 @@ export interface GateConfig<T = unknown> extends ReliabilityConfig {
   readonly outputSchema?: OutputSchema<T>
   /** Called on a `fallback` decision; its answer is validated like a model answer. */
   readonly fallback?: (scope: ReliabilityScope) => FallbackAnswer | Promise<FallbackAnswer>
-  /** Prices one attempt's usage in USD. */
+  /** Prices one attempt's usage in USD. Wins over `pricing` when both are given. */
   readonly priceUsage?: (usage: Usage, model: string | undefined, provider: string) => number
+  /**
+   * Prices per model in USD per million tokens; sugar for `priceUsage: pricingTable(pricing)`.
+   * Unknown models cost 0.
+   */
+  readonly pricing?: PricingTable
+  /**
+   * A circuit breaker per provider: options (state in a private in-memory store unless `store` is
+   * given), a ready `circuitBreaker(...)` to share, or `false` for none. An open breaker ends an
+   * attempt at once with kind `circuit-open`, without calling the provider.
+   * @default no breaker
+   */
+  readonly breaker?: CircuitBreakerOptions | CircuitBreaker | false
+  /** A budget shared across runs and processes: checked before every attempt, charged after each. */
+  readonly budget?: SharedBudget
   /** Event hub to emit on (the agent shares its own); a private one by default. */
   readonly events?: EventHub
   /** Clock in ms, for tests. @default performance.now */

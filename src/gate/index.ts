@@ -10,3 +10,13 @@ export { classifyError, parseRetryAfter } from './classify-error.ts'
 export type { ClassifiedError } from './classify-error.ts'
 export { withTail } from './ephemeral-tail.ts'
 export { GENERIC_FEEDBACK } from './resolve-feedback.ts'
+// Resilience: pricing and budgets, circuit breakers, the state store.
+export { costOf, pricingTable, sharedBudget } from './pricing/index.ts'
+export type { ModelPrice, PriceUsage, PricingTable, PricingTableOptions, SharedBudget, SharedBudgetOptions } from './pricing/index.ts'
+export { circuitBreaker, isCircuitBreaker } from './breaker/index.ts'
+export type { BreakerPermit, BreakerRecord, BreakerResult, BreakerState, BreakerTransition, CircuitBreaker, CircuitBreakerOptions } from './breaker/index.ts'
+export { memoryStore } from './store/index.ts'
+export type { MemoryStoreOptions, StateStore } from './store/index.ts'
+// Streaming: gate.stream modes and events.
+export { MID_STREAM_NOT_RETRYABLE } from './stream/index.ts'
+export type { GateStream, GateStreamEvent, GateStreamOptions, StreamMode } from './stream/index.ts'

@@ -23,6 +23,13 @@ import type { FallbackAnswer } from './gate-config.ts'
 import type { GateResult } from './gate-result.ts'
 import type { ResolvedProvider } from './resolved-provider.ts'
 import { resolveFeedback } from './resolve-feedback.ts'
+import { BUDGET_TOLERANCE_USD, isBudgetRule } from '../rules/budget-rule.ts'
+import { ProviderError } from '../model/provider-error.ts'
+import { adjustRequestFor } from '../rules/retry-truncated.ts'
+import type { BreakerPermit, BreakerResult } from './breaker/breaker-permit.ts'
+import type { BreakerTransition } from './breaker/breaker-state.ts'
+import type { CircuitBreaker } from './breaker/circuit-breaker.ts'
+import type { SharedBudget } from './pricing/shared-budget.ts'
 
 /** The settled configuration a run reads; built once by `createGate`. */
 export interface GateInternals<T> {
@@ -43,6 +50,10 @@ export interface GateInternals<T> {
   readonly priceUsage: ((usage: Usage, model: string | undefined, provider: string) => number) | undefined
   readonly events: EventHub
   readonly now: () => number
+  /** Consulted before every provider call; `undefined` costs nothing per attempt. */
+  readonly breaker: CircuitBreaker | undefined
+  /** Checked before and charged after every attempt. */
+  readonly budget: SharedBudget | undefined
 }
 
 /** Options of one `gate.run`. */
@@ -105,6 +116,7 @@ export class GateRun<T> {
   #providerIdx = 0
   #usage: Usage = ZERO_USAGE
   #costUsd = 0
+  #lastCostUsd = 0
   #retryAfterMs: number | undefined
   readonly #history: string[] = []
   #tail: readonly Message[] = []
@@ -131,6 +143,7 @@ export class GateRun<T> {
     for (;;) {
       if (g.preCheck.length > 0) this.#preCheck()
       if (this.#signal?.aborted === true) throw this.#fail('aborted', 'the run was aborted before the attempt started', 'pre-check', this.#signal.reason)
+      if (g.budget !== undefined) await this.#checkBudget(g.budget)
 
       const outcome = await this.#attemptOnce()
       const scope = this.#scope('post-decide', outcome)
@@ -169,6 +182,9 @@ export class GateRun<T> {
     const rule = firstMatchingRule(this.#g.preCheck, scope, (r, e) => this.#ruleError(r, 'when', e))
     if (rule === undefined) return
     this.#emitDecision(rule.then, rule.kind, rule, 'pre-check')
+    if (isBudgetRule(rule) && this.#g.events.has('budget_exceeded')) {
+      this.#g.events.emit('budget_exceeded', { budgetUsd: rule.budgetUsd, spentUsd: this.#costUsd, action: rule.then === 'fail-fast' ? 'halt' : 'warn' })
+    }
     if (rule.then === 'fail-fast') {
       throw this.#fail(rule.kind, `PreCheck rule ${rule.label ?? rule.kind} stopped attempt ${this.#attempt + 1} before the provider was called`, 'pre-check')
     }
@@ -181,12 +197,17 @@ export class GateRun<T> {
     if (g.events.has('attempt_start')) {
       g.events.emit('attempt_start', { attempt: attemptNo, provider: entry.name, providerIdx: this.#providerIdx, model: this.#base.model })
     }
+    // Only a configured breaker costs an await; without one this stays the plain call.
+    const permit = g.breaker !== undefined ? await this.#acquire(g.breaker, entry.name) : undefined
     const t0 = g.now()
     let response: ModelResponse | undefined
     let error: unknown
     let kind: ErrorKind = 'ok'
     let retryAfterMs: number | undefined
     try {
+      if (permit !== undefined && !permit.allowed) {
+        throw new ProviderError(`the circuit breaker of provider "${entry.name}" is open`, { kind: 'circuit-open', provider: entry.name, ...(permit.retryAfterMs !== undefined ? { retryAfterMs: permit.retryAfterMs } : {}) })
+      }
       response = await this.#call(entry, withTail(this.#base, this.#tail), this.#signal, g.timeoutMs, attemptNo)
     } catch (e) {
       error = e
@@ -197,6 +218,7 @@ export class GateRun<T> {
     }
     const latencyMs = g.now() - t0
     this.#retryAfterMs = retryAfterMs
+    if (permit?.allowed === true) await this.#recordBreaker(g.breaker as CircuitBreaker, entry.name, permit, breakerResult(error, kind))
 
     let failure: ValidationFailure | undefined
     let value: T | string | undefined
@@ -208,6 +230,11 @@ export class GateRun<T> {
       costUsd = g.priceUsage?.(usage, this.#base.model, entry.name) ?? 0
       this.#usage = addUsage(this.#usage, usage)
       this.#costUsd += costUsd
+      this.#lastCostUsd = costUsd
+      if (g.events.has('cost_tick')) {
+        g.events.emit('cost_tick', { attempt: attemptNo, provider: entry.name, model: this.#base.model, attemptCostUsd: costUsd, cumulativeCostUsd: this.#costUsd, usage })
+      }
+      if (g.budget !== undefined && costUsd > 0) await this.#chargeBudget(g.budget, costUsd)
       // Only a final turn is checked against the output schema; tool calls are the agent's business.
       if (response.toolCalls.length === 0) {
         let verdict = validateFinalAnswer(response.content, this.#schema, { repair: g.repair })
@@ -261,6 +288,12 @@ export class GateRun<T> {
       this.#record(outcome, 'fail-fast', 'no-more-providers', rule, undefined)
       throw this.#fail('no-more-providers', `no provider left after ${g.providers[this.#providerIdx]?.name} (${outcome.kind})`, 'post-decide', outcome.error, outcome.failure)
     }
+    const delayMs = this.#delayFor(rule, scope)
+    // Retrying an open breaker without waiting out its cooldown would only spin to the safety cap.
+    if (outcome.kind === 'circuit-open' && decision === 'retry' && !(delayMs >= (outcome.retryAfterMs ?? Number.POSITIVE_INFINITY))) {
+      this.#record(outcome, 'fail-fast', 'circuit-open', rule, undefined)
+      throw this.#fail('circuit-open', `the circuit breaker of provider "${g.providers[this.#providerIdx]?.name}" is open and no rule failed over or waited out its cooldown`, 'post-decide', outcome.error)
+    }
     const feedback = await this.#nextTail(rule, scope, outcome)
     this.#record(outcome, decision, ruleKind, rule, feedback)
 
@@ -269,8 +302,9 @@ export class GateRun<T> {
       this.#providerIdx++
       this.#base = this.#baseFor(this.#providerIdx)
     }
+    // A rule may change the next request, e.g. retryTruncated asks for a larger maxTokens.
+    this.#base = adjustRequestFor(rule, scope, this.#base)
     const to = g.providers[this.#providerIdx] as ResolvedProvider
-    const delayMs = this.#delayFor(rule, scope)
     if (g.events.has('retry')) {
       g.events.emit('retry', { attempt: this.#attempt + 1, nextAttempt: this.#attempt + 2, decision, fromProvider: from.name, toProvider: to.name, delayMs, feedback })
     }
@@ -374,6 +408,7 @@ export class GateRun<T> {
       rawOutput: outcome.response?.content,
       validationStage: f?.stage,
       issues: f?.issues ?? [],
+      errorType: f !== undefined ? (f.stage === 'json-parse' ? 'parse' : 'schema') : outcome.error instanceof Error ? outcome.error.name : undefined,
       errors: f !== undefined ? errorLines(f) : outcome.error !== undefined ? [messageOf(outcome.error)] : [],
       error: outcome.error,
       decision,
@@ -408,9 +443,60 @@ export class GateRun<T> {
       validationErrorHistory: this.#history,
       usage: this.#usage,
       costUsd: this.#costUsd,
+      cumulativeInputTokens: this.#usage.inputTokens,
+      cumulativeOutputTokens: this.#usage.outputTokens,
+      cumulativeCostUsd: this.#costUsd,
+      lastAttemptCostUsd: this.#lastCostUsd,
       elapsedMs: g.now() - this.#started,
       retryAfterMs: this.#retryAfterMs,
       transientFailures: this.#transientFailures,
+    }
+  }
+
+  /** Asks the breaker for a permit; a failing store lets the call through (the breaker is advisory). */
+  async #acquire(breaker: CircuitBreaker, provider: string): Promise<BreakerPermit | undefined> {
+    let permit: BreakerPermit
+    try {
+      permit = await breaker.acquire(provider)
+    } catch {
+      return undefined
+    }
+    if (permit.transition !== undefined) this.#breakerChanged(permit.transition)
+    return permit
+  }
+
+  async #recordBreaker(breaker: CircuitBreaker, provider: string, permit: BreakerPermit, result: BreakerResult): Promise<void> {
+    let transition: BreakerTransition | undefined
+    try {
+      transition = await breaker.record(provider, permit, result)
+    } catch {
+      return
+    }
+    if (transition !== undefined) this.#breakerChanged(transition)
+  }
+
+  #breakerChanged(t: BreakerTransition): void {
+    if (this.#g.events.has('breaker_state')) this.#g.events.emit('breaker_state', { provider: t.provider, from: t.from, to: t.to, failures: t.failures })
+  }
+
+  /** A spent shared budget stops the run before the provider is called. */
+  async #checkBudget(budget: SharedBudget): Promise<void> {
+    let spent: number
+    try {
+      spent = await budget.spent()
+    } catch (error) {
+      throw this.#fail('unknown', `the shared budget "${budget.key}" could not be read: ${messageOf(error)}`, 'pre-check', error)
+    }
+    if (spent < budget.usd - BUDGET_TOLERANCE_USD) return
+    if (this.#g.events.has('budget_exceeded')) this.#g.events.emit('budget_exceeded', { budgetUsd: budget.usd, spentUsd: spent, action: 'halt' })
+    throw this.#fail('budget-exceeded', `the shared budget "${budget.key}" of $${budget.usd} is spent ($${spent}) before attempt ${this.#attempt + 1}`, 'pre-check')
+  }
+
+  async #chargeBudget(budget: SharedBudget, costUsd: number): Promise<void> {
+    try {
+      await budget.charge(costUsd)
+    } catch (error) {
+      throw this.#fail('unknown', `the shared budget "${budget.key}" could not be charged: ${messageOf(error)}`, 'post-decide', error)
     }
   }
 
@@ -478,4 +564,10 @@ function errorLines(f: ValidationFailure): string[] {
 
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error)
+}
+
+/** How the breaker counts a call: transport failures count, an answer is a success, anything else is ignored. */
+function breakerResult(error: unknown, kind: ErrorKind): BreakerResult {
+  if (error === undefined) return 'success'
+  return kind === 'rate-limit' || kind === 'http-5xx' || kind === 'timeout' || kind === 'network' || kind === 'unknown' ? 'failure' : 'ignored'
 }

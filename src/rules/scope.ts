@@ -45,6 +45,14 @@ export interface ReliabilityScope {
   readonly usage: Usage
   /** Cost in USD summed over every attempt so far (0 without a pricing table). */
   readonly costUsd: number
+  /** Uncached input tokens summed over every attempt so far, failed ones included. */
+  readonly cumulativeInputTokens: number
+  /** Output tokens summed over every attempt so far, failed ones included. */
+  readonly cumulativeOutputTokens: number
+  /** Cost in USD summed over every attempt so far, failed ones included (same as `costUsd`). */
+  readonly cumulativeCostUsd: number
+  /** Cost in USD of the latest attempt that got an answer (0 before any): an estimate of the next one. */
+  readonly lastAttemptCostUsd: number
   /** Time since `gate.run` started, in ms. */
   readonly elapsedMs: number
   /** Transport failures (rate limit, 5xx, timeout, network) so far in this run, this attempt's included. */

@@ -1,13 +1,20 @@
 import { summarizeFailure } from './feedback/summarize-failure.ts'
 import { extractJson, type JsonSource } from './json/extract-json.ts'
 import type { JsonLimits } from './json/json-limits.ts'
+import { repairFinalAnswer, type RepairOutcome } from './repair/repair-final-answer.ts'
 import type { CompiledSchema, SchemaResult } from './schema/compiled-schema.ts'
 import { ValidationFailure } from './validation-failure.ts'
 
 /** Options of {@link validateFinalAnswer}. */
 export interface ValidateFinalOptions extends JsonLimits {
-  /** Try the deterministic repair stage before a parse failure counts. @default false */
+  /**
+   * Try the deterministic repair stage before a parse or schema failure counts: a repaired value is
+   * accepted only if it passes the schema, otherwise the original failure stands.
+   * @default false
+   */
   readonly repair?: boolean
+  /** Longest answer the repair stage works on, in characters. @default 100_000 */
+  readonly maxRepairLength?: number
 }
 
 /** The verdict on a final answer: the typed value (or the text, without a schema), or a failure. */
@@ -23,11 +30,11 @@ export type FinalAnswerResult<T> =
 
 /**
  * Validates a model's final answer: without a schema the text itself is the value; with one, the
- * JSON value is extracted and then checked. Synchronous unless the schema answers with a promise,
- * since this runs on every model response.
+ * JSON value is extracted and then checked; with `repair`, a failure first goes through the repair
+ * stage. Synchronous unless the schema answers with a promise, since this runs on every response.
  *
  * @example
- * const verdict = validateFinalAnswer(response.content, compileSchema(Refund))
+ * const verdict = validateFinalAnswer(response.content, compileSchema(Refund), { repair: true })
  */
 export function validateFinalAnswer<T>(
   content: string,
@@ -45,11 +52,29 @@ export function validateFinalAnswer<T>(
       rawOutput: content,
       parseError: extracted.message,
     })
-    return { ok: false, failure }
+    // A refused key is a security verdict, not a syntax slip: never repaired.
+    if (options?.repair !== true || extracted.issue !== undefined) return { ok: false, failure }
+    return afterRepair(repairFinalAnswer(content, schema, repairOptions(options, undefined)), failure)
   }
   const verdict = schema.validate(extracted.value)
-  if (verdict instanceof Promise) return verdict.then((settled) => toFinal(settled, extracted.source, content, extracted.value))
-  return toFinal(verdict, extracted.source, content, extracted.value)
+  const settle = (settled: SchemaResult<T>): FinalAnswerResult<T> | Promise<FinalAnswerResult<T>> => {
+    const final = toFinal(settled, extracted.source, content, extracted.value)
+    if (final.ok || options?.repair !== true) return final
+    return afterRepair(repairFinalAnswer(content, schema, repairOptions(options, extracted.candidate)), final.failure)
+  }
+  return verdict instanceof Promise ? verdict.then(settle) : settle(verdict)
+}
+
+function repairOptions(options: ValidateFinalOptions, skip: string | undefined) {
+  return { maxDepth: options.maxDepth, maxLength: options.maxLength, maxRepairLength: options.maxRepairLength, skip }
+}
+
+function afterRepair<T>(
+  outcome: RepairOutcome<T> | Promise<RepairOutcome<T>>,
+  failure: ValidationFailure,
+): FinalAnswerResult<T> | Promise<FinalAnswerResult<T>> {
+  const settle = (o: RepairOutcome<T>): FinalAnswerResult<T> => (o.ok ? { ok: true, value: o.value, repairs: o.repairs } : { ok: false, failure })
+  return outcome instanceof Promise ? outcome.then(settle) : settle(outcome)
 }
 
 function toFinal<T>(verdict: SchemaResult<T>, source: JsonSource, content: string, parsed: unknown): FinalAnswerResult<T> {

@@ -98,6 +98,6 @@ describe('gate.run', () => {
     const sub = gate.events$.subscribe((e) => seen.push(e.type))
     await gate.run(ask('x'))
     sub.unsubscribe()
-    expect(seen).toEqual(['attempt_start', 'validation_failed', 'attempt_end', 'decision', 'retry', 'attempt_start', 'attempt_end', 'decision', 'recovered'])
+    expect(seen).toEqual(['attempt_start', 'cost_tick', 'validation_failed', 'attempt_end', 'decision', 'retry', 'attempt_start', 'cost_tick', 'attempt_end', 'decision', 'recovered'])
   })
 })

@@ -15,6 +15,10 @@ const scope = (history: string[], failing = true, attempt = history.length - 1):
   validationErrorHistory: history,
   usage: { inputTokens: 0, outputTokens: 0 },
   costUsd: 0,
+  cumulativeInputTokens: 0,
+  cumulativeOutputTokens: 0,
+  cumulativeCostUsd: 0,
+  lastAttemptCostUsd: 0,
   elapsedMs: 0,
   transientFailures: 0,
 })

@@ -60,10 +60,11 @@ describe('formatFeedback', () => {
   it('frames schema issues of a final answer', () => {
     expect(formatFeedback({ target: 'final', stage: 'schema-validate', issues })).toBe(
       [
-        'Your previous answer did not match the required JSON schema:',
+        'Your previous response failed schema validation.',
+        'Validation errors:',
         "- 'extra': unknown field — remove it",
         "- 'amount': expected number, got \"USD 50\"",
-        'Reply again with only the corrected JSON value, fixing every issue listed above.',
+        'Please fix these issues and return a corrected JSON object.',
       ].join('\n'),
     )
   })
@@ -71,8 +72,8 @@ describe('formatFeedback', () => {
   it('frames a parse error of a final answer', () => {
     expect(formatFeedback({ target: 'final', stage: 'json-parse', issues: [], parseError: 'the response is empty' })).toBe(
       [
-        'Your previous answer could not be parsed as JSON: the response is empty',
-        'Reply again with only a valid JSON value, with no surrounding prose or markdown fences.',
+        'Your previous response was not valid JSON: the response is empty',
+        'Please return only a valid JSON object, with no surrounding prose or markdown fences.',
       ].join('\n'),
     )
   })
@@ -92,9 +93,9 @@ describe('formatFeedback', () => {
   it('shows at most maxIssues lines and counts the rest', () => {
     const many = Array.from({ length: 25 }, (_, i) => issue({ path: `f${i}`, code: 'missing_required' }))
     const lines = formatFeedback({ target: 'final', stage: 'schema-validate', issues: many }).split('\n')
-    expect(lines).toHaveLength(1 + 20 + 1 + 1)
-    expect(lines[21]).toBe('- … and 5 more issues')
-    expect(formatFeedback({ target: 'final', stage: 'schema-validate', issues: many, maxIssues: 2 }).split('\n')[3]).toBe('- … and 23 more issues')
+    expect(lines).toHaveLength(2 + 20 + 1 + 1)
+    expect(lines[22]).toBe('- … and 5 more issues')
+    expect(formatFeedback({ target: 'final', stage: 'schema-validate', issues: many, maxIssues: 2 }).split('\n')[4]).toBe('- … and 23 more issues')
   })
 
   it('never echoes the rejected value or a URL', () => {

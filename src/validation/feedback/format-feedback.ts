@@ -13,6 +13,12 @@ export interface FeedbackInput {
   readonly toolName?: string | undefined
   /** A user-supplied hint, appended on its own line. */
   readonly retryHint?: string | undefined
+  /**
+   * The rejected output, shown under "Here is what you returned:". Leave it out where the retry
+   * conversation already echoes the output as the assistant message (the gate does), so it is not
+   * sent twice.
+   */
+  readonly previousOutput?: string | undefined
   /** Issue lines shown before `- … and N more issues`. @default 20 */
   readonly maxIssues?: number | undefined
 }
@@ -21,7 +27,7 @@ const DEFAULT_MAX_ISSUES = 20
 
 /**
  * The built-in feedback prose: a header, one line per issue, a closing instruction, and the retry
- * hint. Never includes URLs or the rejected value itself.
+ * hint. Never includes URLs; includes the rejected output only when `previousOutput` is given.
  *
  * @example
  * formatFeedback({ target: 'final', stage: 'schema-validate', issues })
@@ -32,27 +38,30 @@ export function formatFeedback(input: FeedbackInput): string {
   const hidden = input.issues.length - shown.length
   if (hidden > 0) shown.push(`- … and ${hidden} more issue${hidden === 1 ? '' : 's'}`)
   const [header, closing] = frame(input)
-  const lines = [header, ...shown, closing]
+  const lines = [...header, ...shown, closing]
   if (input.retryHint !== undefined && input.retryHint !== '') lines.push(input.retryHint)
   return lines.join('\n')
 }
 
-function frame(input: FeedbackInput): [string, string] {
+function frame(input: FeedbackInput): [string[], string] {
   if (input.target === 'tool' || input.stage === 'tool-args') {
     const tool = input.toolName ?? 'the tool'
     return [
-      `The arguments of your call to tool '${tool}' are invalid:`,
+      [`The arguments of your call to tool '${tool}' are invalid:`],
       `Call '${tool}' again with corrected arguments, fixing every issue listed above.`,
     ]
   }
+  // pyconveyor's wording for final answers, so prompts tuned for it read the same.
+  const echo = input.previousOutput === undefined ? [] : ['Here is what you returned:', input.previousOutput]
   if (input.stage === 'json-parse') {
+    const reason = (input.parseError ?? 'no JSON value found').replace(/^not valid JSON:\s*/, '')
     return [
-      `Your previous answer could not be parsed as JSON: ${input.parseError ?? 'no JSON value found'}`,
-      'Reply again with only a valid JSON value, with no surrounding prose or markdown fences.',
+      [`Your previous response was not valid JSON: ${reason}`, ...echo],
+      'Please return only a valid JSON object, with no surrounding prose or markdown fences.',
     ]
   }
   return [
-    'Your previous answer did not match the required JSON schema:',
-    'Reply again with only the corrected JSON value, fixing every issue listed above.',
+    ['Your previous response failed schema validation.', ...echo, 'Validation errors:'],
+    'Please fix these issues and return a corrected JSON object.',
   ]
 }

@@ -1,0 +1,118 @@
+import { getEventListeners } from 'node:events'
+import { createGate, EventHub, strictOutputRules, type Message, type ModelRequest, type ModelResponse, type Provider } from '../src/index.ts'
+import { PAYLOADS, Refund, USER_MESSAGE } from './scenarios.ts'
+import { timeCall } from './support/measure.ts'
+import { toModelResponse } from './support/script.ts'
+
+const noop = (): void => {}
+const invalid = toModelResponse({ kind: 'text', text: PAYLOADS.schemaInvalid })
+const valid = toModelResponse({ kind: 'text', text: PAYLOADS.valid })
+
+/** A provider answering invalid-then-valid, forever (one retry per run). */
+function retryOnce(): Provider {
+  let i = 0
+  return { name: 'bench', complete: async () => (i++ % 2 === 0 ? invalid : valid) }
+}
+
+function history(size: number): Message[] {
+  return Array.from({ length: size }, (_, i): Message => ({ role: i % 2 === 0 ? 'user' : 'assistant', content: `message ${i} of the conversation so far` }))
+}
+
+export interface RetryAssemblyRow {
+  readonly historySize: number
+  readonly medianNs: number
+}
+
+/**
+ * Scenario (c) (one schema retry) with a base history of 10 / 1,000 / 10,000 messages. The provider
+ * does not read the messages, so what is left is the gate's own assembly of the retry request.
+ */
+export async function retryAssembly(): Promise<{ rows: RetryAssemblyRow[]; ratio: number }> {
+  const rows: RetryAssemblyRow[] = []
+  for (const size of [10, 1_000, 10_000]) {
+    const gate = createGate({ providers: retryOnce(), outputSchema: Refund, postDecide: strictOutputRules(3), repair: false })
+    gate.on('validation_failed', noop)
+    const request: ModelRequest = { messages: [...history(size - 1), { role: 'user', content: USER_MESSAGE }] }
+    const stats = await timeCall(() => gate.run(request), 300)
+    rows.push({ historySize: size, medianNs: stats.medianNs })
+  }
+  const first = rows[0] as RetryAssemblyRow
+  const last = rows[rows.length - 1] as RetryAssemblyRow
+  return { rows, ratio: last.medianNs / first.medianNs }
+}
+
+export interface BytesRow {
+  readonly retries: number
+  readonly latestBytes: number
+  readonly accumulateBytes: number
+}
+
+/**
+ * UTF-8 bytes of the messages sent on the n-th retry (n = 1..5), in `latest` and `accumulate`
+ * feedback modes. Each invalid answer differs, so the stuck-loop rule never stops the run.
+ */
+export async function bytesPerRetry(): Promise<BytesRow[]> {
+  const sent = async (mode: 'latest' | 'accumulate'): Promise<number[]> => {
+    const bytes: number[] = []
+    let call = 0
+    const provider: Provider = {
+      name: 'bench',
+      complete: async (request): Promise<ModelResponse> => {
+        bytes.push(Buffer.byteLength(JSON.stringify(request.messages)))
+        call++
+        if (call <= 5) return toModelResponse({ kind: 'text', text: `{"orderId":"A-42","action":"maybe","amount":"USD ${50 + call}","note":"x"}` })
+        return valid
+      },
+    }
+    const gate = createGate({ providers: provider, outputSchema: Refund, postDecide: strictOutputRules(6), feedbackMode: mode, repair: false })
+    await gate.run({ messages: [{ role: 'user', content: USER_MESSAGE }] })
+    return bytes
+  }
+  const latest = await sent('latest')
+  const accumulate = await sent('accumulate')
+  return [1, 2, 3, 4, 5].map((retries) => ({ retries, latestBytes: latest[retries] ?? 0, accumulateBytes: accumulate[retries] ?? 0 }))
+}
+
+export interface SoakResult {
+  readonly runs: number
+  readonly heapBeforeBytes: number
+  readonly heapAfterBytes: number
+  readonly hubListenersBefore: number
+  readonly hubListenersAfter: number
+  readonly signalListenersBefore: number
+  readonly signalListenersAfter: number
+}
+
+/**
+ * 100,000 gate runs of scenario (c) in one process, sharing one gate, one event hub (two listeners
+ * and an rxjs subscription) and one long-lived AbortSignal: heap after a full GC, and listener counts,
+ * before and after.
+ */
+export async function soak(runs = 100_000): Promise<SoakResult> {
+  const gc = (globalThis as { gc?: () => void }).gc ?? noop
+  const events = new EventHub()
+  const gate = createGate({ providers: retryOnce(), outputSchema: Refund, postDecide: strictOutputRules(3), repair: false, events, timeoutMs: 60_000 })
+  gate.on('validation_failed', noop)
+  gate.on('attempt_end', noop)
+  const subscription = gate.events$.subscribe(noop)
+  const controller = new AbortController()
+  const request: ModelRequest = { messages: [{ role: 'user', content: USER_MESSAGE }] }
+  for (let i = 0; i < 1_000; i++) await gate.run(request, { signal: controller.signal })
+  gc()
+  const heapBeforeBytes = process.memoryUsage().heapUsed
+  const hubListenersBefore = events.listenerCount
+  const signalListenersBefore = getEventListeners(controller.signal, 'abort').length
+  for (let i = 0; i < runs; i++) await gate.run(request, { signal: controller.signal })
+  gc()
+  const result: SoakResult = {
+    runs,
+    heapBeforeBytes,
+    heapAfterBytes: process.memoryUsage().heapUsed,
+    hubListenersBefore,
+    hubListenersAfter: events.listenerCount,
+    signalListenersBefore,
+    signalListenersAfter: getEventListeners(controller.signal, 'abort').length,
+  }
+  subscription.unsubscribe()
+  return result
+}

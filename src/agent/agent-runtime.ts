@@ -1,0 +1,68 @@
+import type { EventHub } from '../events/event-hub.ts'
+import { createGate, type Gate } from '../gate/create-gate.ts'
+import type { ToolSpec } from '../model/tool-call.ts'
+import { compileSchema, type CompiledSchema } from '../validation/index.ts'
+import type { AgentSpec } from './agent-options.ts'
+import { resolveCostBudget, type CostBudget } from './cost-budget.ts'
+import type { Logger } from './logger.ts'
+import { resolveOutputFallback, type ResolvedOutputFallback } from './output-fallback.ts'
+import type { ToolGuard } from './tools/guard.ts'
+import { idShapeGuard } from './tools/id-shape-guard.ts'
+import type { AnyTool } from './tools/tool.ts'
+
+/** The settled configuration every run of an agent reads; built once, when the agent is built. */
+export interface AgentRuntime<T> {
+  readonly name: string
+  readonly gate: Gate<T>
+  readonly system: string | undefined
+  readonly events: EventHub
+  readonly logger: Logger | undefined
+  readonly tools: ReadonlyMap<string, AnyTool>
+  /** What the provider is told about the tools (empty when the agent has none). */
+  readonly toolSpecs: readonly ToolSpec[]
+  readonly toolGuards: readonly ToolGuard[]
+  readonly maxToolRetries: number
+  readonly maxIterations: number
+  readonly retryHint: string | undefined
+  readonly outputSchema: CompiledSchema<T> | undefined
+  readonly outputFallback: ResolvedOutputFallback<T> | undefined
+  readonly costBudget: Required<CostBudget> | undefined
+}
+
+/** Checks the whole spec and builds the runtime: a misconfiguration fails at `build()`, not mid-run. */
+export function createRuntime<T>(spec: AgentSpec): AgentRuntime<T> {
+  const { options } = spec
+  const { providers, ...gateOptions } = spec.reliability ?? {}
+  const gate = createGate<T>({
+    ...gateOptions,
+    providers: providers ?? options.provider,
+    ...(options.model !== undefined ? { model: options.model } : {}),
+    ...(spec.outputSchema !== undefined ? { outputSchema: spec.outputSchema as never } : {}),
+    events: spec.events,
+  })
+  const outputSchema = spec.outputSchema === undefined ? undefined : (compileSchema(spec.outputSchema) as CompiledSchema<T>)
+  const tools = new Map<string, AnyTool>()
+  for (const t of spec.tools) tools.set(t.name, t)
+  return Object.freeze({
+    name: options.name ?? 'agent',
+    gate,
+    system: spec.system,
+    events: spec.events,
+    logger: options.logger,
+    tools,
+    toolSpecs: Object.freeze(spec.tools.map((t) => t.spec)),
+    toolGuards: Object.freeze([...(options.toolGuards ?? [idShapeGuard()])]),
+    maxToolRetries: count(options.maxToolRetries, 2, 0, 'maxToolRetries'),
+    maxIterations: count(options.maxIterations, 10, 1, 'maxIterations'),
+    retryHint: spec.reliability?.retryHint,
+    outputSchema,
+    outputFallback: spec.outputFallback === undefined ? undefined : resolveOutputFallback(spec.outputFallback as never, outputSchema),
+    costBudget: spec.costBudget === undefined ? undefined : resolveCostBudget(spec.costBudget),
+  })
+}
+
+function count(value: number | undefined, fallback: number, min: number, name: string): number {
+  if (value === undefined) return fallback
+  if (!Number.isInteger(value) || value < min) throw new RangeError(`Agent.create: ${name} must be an integer >= ${min}, got ${value}`)
+  return value
+}

@@ -1,0 +1,48 @@
+import type { GateEventMap } from '../events/event-map.ts'
+
+/**
+ * How the argument validation of one logical tool call ended (Imperal's vocabulary):
+ * `no_retry` valid at once (or not retryable), `success` valid after retries, `redundant` a retry
+ * repeated earlier arguments (reported as it happens; the loop goes on), `exhausted` still invalid
+ * when the retry budget ran out, `llm_gave_up` the retry reply did not call the tool again,
+ * `fabricated_id_on_retry` a guard rejected a retry's arguments.
+ */
+export type ToolRetryOutcome = GateEventMap['tool_retry_outcome']['outcome']
+
+/** What happened to the call itself. */
+export type ToolCallStatus =
+  /** `execute` ran and returned. */
+  | 'ok'
+  /** The model named a tool the agent does not have. */
+  | 'unknown-tool'
+  /** The arguments never passed the tool's schema (retries exhausted, or the model gave up). */
+  | 'invalid-args'
+  /** A guard rejected the arguments. */
+  | 'guard-rejected'
+  /** `execute` threw. */
+  | 'execute-failed'
+  /** `execute` was aborted (it threw an `AbortError` / `TimeoutError` while the run went on). */
+  | 'aborted'
+
+/** One logical tool call of a run: exactly one entry per call the model made, retries folded in. */
+export interface FunctionCall {
+  /** Id of the model's original call (the one the persisted history and the tool result use). */
+  readonly id: string
+  readonly name: string
+  /** The final arguments: the accepted ones, or the last ones tried when none was accepted. */
+  readonly args: unknown
+  readonly status: ToolCallStatus
+  /** What `execute` returned (`undefined` unless `status` is `ok`). */
+  readonly result: unknown
+  /** The error message the model was given (`undefined` when `status` is `ok`). */
+  readonly error: string | undefined
+  /** Argument retries made for this call (model calls beyond the first). */
+  readonly retryCount: number
+  /** Retries that repeated earlier arguments (keys sorted); they count against the budget. */
+  readonly redundantRetries: number
+  readonly outcome: Exclude<ToolRetryOutcome, 'redundant'>
+  /** True when the agent answered the model itself and `execute` never ran. */
+  readonly intercepted: boolean
+  /** Arguments of every attempt, the first one included, oldest first. */
+  readonly argsTried: readonly unknown[]
+}

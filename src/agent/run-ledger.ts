@@ -1,0 +1,62 @@
+import type { AttemptRecord } from '../gate/attempt-record.ts'
+import { ReliabilityFailFastError } from '../gate/fail-fast-error.ts'
+import { addUsage, ZERO_USAGE, type Usage } from '../model/usage.ts'
+
+/** What one gate call spent: a result or a fail-fast error carry the same three fields. */
+interface Spent {
+  readonly attempts: readonly AttemptRecord[]
+  readonly usage: Usage
+  readonly costUsd: number
+}
+
+/**
+ * Everything one agent run spent, over all its gate calls (each tool turn and each tool-argument
+ * retry is a gate call of its own): attempts, usage and cost, failed attempts included.
+ */
+export class RunLedger {
+  readonly #attempts: AttemptRecord[] = []
+  #usage: Usage = ZERO_USAGE
+  #costUsd = 0
+  #gateCalls = 0
+
+  get attempts(): readonly AttemptRecord[] {
+    return this.#attempts
+  }
+  get usage(): Usage {
+    return this.#usage
+  }
+  get costUsd(): number {
+    return this.#costUsd
+  }
+  /** Gate calls so far; 0 before the first. */
+  get gateCalls(): number {
+    return this.#gateCalls
+  }
+
+  /** Adds what one gate call spent (a result, or the error it failed with). */
+  add(spent: Spent): void {
+    this.#gateCalls++
+    this.#attempts.push(...spent.attempts)
+    this.#usage = addUsage(this.#usage, spent.usage)
+    this.#costUsd += spent.costUsd
+  }
+
+  /**
+   * The error to throw for a run that failed: the gate's own error when it was the run's only gate
+   * call (nothing to add), otherwise the same kind and reason carrying the whole run's attempts,
+   * usage and cost.
+   */
+  widen(error: ReliabilityFailFastError): ReliabilityFailFastError {
+    if (error.attempts.length === this.#attempts.length && error.costUsd === this.#costUsd) return error
+    return new ReliabilityFailFastError({
+      kind: error.kind,
+      reason: error.reason,
+      phase: error.phase,
+      attempts: [...this.#attempts],
+      usage: this.#usage,
+      costUsd: this.#costUsd,
+      validationError: error.validationError,
+      cause: error.cause,
+    })
+  }
+}

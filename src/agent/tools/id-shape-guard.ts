@@ -1,0 +1,84 @@
+import type { GuardContext, GuardVerdict } from './guard.ts'
+
+/** Options of {@link idShapeGuard}. */
+export interface IdShapeGuardOptions {
+  /** Argument names holding an ID, checked at any depth. @default ['message_id', 'thread_id', 'email_id', 'msg_id'] */
+  readonly fields?: readonly string[]
+  /** The shape of a fabricated ID: a match rejects the call. @default /^[a-z][a-z0-9]*-[a-z][a-z0-9]*-\d+$/ */
+  readonly pattern?: RegExp
+}
+
+/** The guard {@link idShapeGuard} returns: synchronous, and marked to check raw input. */
+export type IdShapeGuard = ((args: unknown, ctx?: GuardContext) => GuardVerdict) & { readonly checksRawInput: true }
+
+/** Fields the default guard checks: the ID fields of mail tools, where models invent slugs most. */
+export const DEFAULT_ID_FIELDS: readonly string[] = Object.freeze(['message_id', 'thread_id', 'email_id', 'msg_id'])
+
+/**
+ * Slugs such as `webhostmost-outlook-1` or `ivalik-gmail-4`: what a model writes when it invents an
+ * ID from an account name and a counter instead of copying one it was given. Real provider IDs
+ * (UUIDs, Gmail hex, Outlook base64) never have this shape.
+ */
+export const DEFAULT_ID_PATTERN = /^[a-z][a-z0-9]*-[a-z][a-z0-9]*-\d+$/
+
+// Arguments come from a model; a hostile one could nest deeply. Past this depth nothing is checked.
+const MAX_DEPTH = 64
+
+/**
+ * A guard that rejects arguments whose ID fields LOOK fabricated: any value of one of `fields`
+ * (in nested objects and arrays too) that matches `pattern`. It checks raw input, so it runs on
+ * every attempt and every retry, valid or not.
+ *
+ * @example
+ * Agent.create({ provider, toolGuards: [idShapeGuard({ fields: ['message_id', 'order_id'] })] })
+ */
+export function idShapeGuard(options: IdShapeGuardOptions = {}): IdShapeGuard {
+  const fields = new Set(options.fields ?? DEFAULT_ID_FIELDS)
+  // A global or sticky pattern keeps `lastIndex` between calls; a fresh copy without them does not.
+  const source = options.pattern ?? DEFAULT_ID_PATTERN
+  const pattern = new RegExp(source.source, source.flags.replace(/[gy]/g, ''))
+  const guard = function idShapeGuard(args: unknown): GuardVerdict {
+    const hit = findFabricated(args, fields, pattern, 0)
+    if (hit === undefined) return { ok: true }
+    return {
+      ok: false,
+      reason: `'${hit.path}' = "${hit.value}" looks fabricated (shaped like an invented slug, not a real ID): use an ID returned by a previous tool call`,
+    }
+  }
+  return Object.assign(guard, { checksRawInput: true as const })
+}
+
+function findFabricated(
+  value: unknown,
+  fields: ReadonlySet<string>,
+  pattern: RegExp,
+  depth: number,
+  path = '',
+): { path: string; value: string } | undefined {
+  if (depth > MAX_DEPTH || typeof value !== 'object' || value === null) return undefined
+  if (Array.isArray(value)) {
+    for (const [i, item] of value.entries()) {
+      const hit = findFabricated(item, fields, pattern, depth + 1, `${path}[${i}]`)
+      if (hit !== undefined) return hit
+    }
+    return undefined
+  }
+  for (const [key, item] of Object.entries(value)) {
+    const at = path === '' ? key : `${path}.${key}`
+    if (fields.has(key)) {
+      const hit = matchId(item, pattern, at)
+      if (hit !== undefined) return hit
+    }
+    const hit = findFabricated(item, fields, pattern, depth + 1, at)
+    if (hit !== undefined) return hit
+  }
+  return undefined
+}
+
+/** An ID field holds one ID or a list of them. */
+function matchId(item: unknown, pattern: RegExp, path: string): { path: string; value: string } | undefined {
+  if (typeof item === 'string') return pattern.test(item) ? { path, value: item } : undefined
+  if (!Array.isArray(item)) return undefined
+  const at = item.findIndex((id) => typeof id === 'string' && pattern.test(id))
+  return at < 0 ? undefined : { path: `${path}[${at}]`, value: item[at] as string }
+}

@@ -1,0 +1,7 @@
+export { tool } from './tool.ts'
+export type { AnyTool, Tool, ToolConfig, ToolContext } from './tool.ts'
+export type { GuardContext, GuardVerdict, ToolGuard } from './guard.ts'
+export { DEFAULT_ID_FIELDS, DEFAULT_ID_PATTERN, idShapeGuard } from './id-shape-guard.ts'
+export type { IdShapeGuard, IdShapeGuardOptions } from './id-shape-guard.ts'
+export { runGuards } from './run-guards.ts'
+export type { GuardRejection } from './run-guards.ts'

@@ -1,0 +1,88 @@
+import type { ToolSpec } from '../../model/tool-call.ts'
+import { compileSchema, type CompiledSchema, type InferSchema, type OutputSchema } from '../../validation/index.ts'
+import type { ToolGuard } from './guard.ts'
+
+/** What `execute` receives besides the arguments. */
+export interface ToolContext {
+  /** The run's abort signal: pass it on to anything slow the tool does. */
+  readonly signal: AbortSignal | undefined
+  /** Id of the model's tool call. */
+  readonly callId: string
+  /** Name of the agent running the tool. */
+  readonly agent: string
+  /** Argument retries it took to get valid arguments (0 when the first attempt was valid). */
+  readonly retryCount: number
+}
+
+/** What {@link tool} takes. */
+export interface ToolConfig<S extends OutputSchema<unknown>, O> {
+  /** Sent to the model; letters, digits, `_` and `-`, at most 64 characters (the strictest provider's rule). */
+  readonly name: string
+  readonly description: string
+  /** Schema of the arguments: TypeBox, Standard Schema (Zod, Valibot, ...), raw JSON Schema or `{parse}`. */
+  readonly input: S
+  /** Runs the tool on validated arguments; its result (a string, or JSON) goes back to the model. */
+  readonly execute: (args: InferSchema<S>, ctx: ToolContext) => O | Promise<O>
+  /** Guards of this tool, run after the agent's own (`toolGuards`) on every attempt and retry. */
+  readonly guards?: readonly ToolGuard<InferSchema<S>>[]
+  /** Argument retries per logical call of this tool; overrides the agent's `maxToolRetries`. 0 disables. */
+  readonly maxRetries?: number
+}
+
+/** A tool the model may call, made by {@link tool}. Immutable. */
+export interface Tool<I = unknown, O = unknown> {
+  readonly name: string
+  readonly description: string
+  /** The compiled input schema (compiled once, when the tool is defined). */
+  readonly input: CompiledSchema<I>
+  /** What is sent to the provider: name, description and the JSON Schema of the arguments. */
+  readonly spec: ToolSpec
+  readonly guards: readonly ToolGuard<I>[]
+  readonly maxRetries: number | undefined
+  execute(args: I, ctx: ToolContext): O | Promise<O>
+}
+
+/** Any tool, whatever its input and output types (what `.tool()` and `.tools()` accept). */
+// `any`, not `unknown`: guards and execute take the input, so Tool<{city: string}> is not a Tool<unknown>.
+export type AnyTool = Tool<any, unknown>
+
+const NAME = /^[A-Za-z0-9_-]{1,64}$/
+
+/**
+ * Defines a tool. The input schema is compiled now, so a bad schema fails at definition, not
+ * mid-run; its JSON Schema (or `{type: 'object'}` when none can be derived, e.g. a `{parse}` object)
+ * is what the provider sees.
+ *
+ * @example
+ * const getWeather = tool({
+ *   name: 'get_weather',
+ *   description: 'Current weather for a city',
+ *   input: Type.Object({ city: Type.String() }),
+ *   execute: async ({ city }) => ({ city, celsius: 21 }),
+ * })
+ */
+export function tool<S extends OutputSchema<unknown>, O>(config: ToolConfig<S, O>): Tool<InferSchema<S>, O> {
+  if (config === null || typeof config !== 'object') throw new TypeError('tool: expected a config object')
+  const { name, description, execute, guards = [], maxRetries } = config
+  if (typeof name !== 'string' || !NAME.test(name)) {
+    throw new TypeError(`tool: name must be 1-64 letters, digits, '_' or '-', got ${JSON.stringify(name)}`)
+  }
+  if (typeof description !== 'string') throw new TypeError(`tool '${name}': description must be a string`)
+  if (typeof execute !== 'function') throw new TypeError(`tool '${name}': execute must be a function`)
+  if (!Array.isArray(guards) || guards.some((g) => typeof g !== 'function')) {
+    throw new TypeError(`tool '${name}': guards must be an array of functions`)
+  }
+  if (maxRetries !== undefined && (!Number.isInteger(maxRetries) || maxRetries < 0)) {
+    throw new RangeError(`tool '${name}': maxRetries must be a non-negative integer, got ${maxRetries}`)
+  }
+  const input = compileSchema(config.input) as CompiledSchema<InferSchema<S>>
+  return Object.freeze({
+    name,
+    description,
+    input,
+    spec: Object.freeze({ name, description, inputSchema: input.jsonSchema ?? { type: 'object' } }),
+    guards: Object.freeze([...guards]),
+    maxRetries,
+    execute: (args: InferSchema<S>, ctx: ToolContext) => execute(args, ctx),
+  })
+}

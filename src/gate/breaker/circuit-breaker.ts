@@ -1,0 +1,137 @@
+import { memoryStore } from '../store/memory-store.ts'
+import type { StateStore } from '../store/state-store.ts'
+import type { BreakerPermit, BreakerResult } from './breaker-permit.ts'
+import { decodeBreaker, encodeBreaker, type BreakerRecord, type BreakerTransition } from './breaker-state.ts'
+
+/** Options of {@link circuitBreaker}. */
+export interface CircuitBreakerOptions {
+  /** Consecutive counted failures that open the breaker. @default 5 */
+  readonly failureThreshold?: number
+  /** How long an open breaker rejects calls before it half-opens, in ms. @default 30_000 */
+  readonly cooldownMs?: number
+  /** Calls admitted at once while half-open. @default 1 */
+  readonly halfOpenMaxProbes?: number
+  /** Successful probes that close a half-open breaker. @default 1 */
+  readonly successesToClose?: number
+  /** Where the state lives; share one store to share breakers across gates or processes. @default memoryStore() */
+  readonly store?: StateStore
+  /** Prefix of the store keys (one key per provider name). @default 'rg:breaker:' */
+  readonly keyPrefix?: string
+  /**
+   * Clock in ms. Wall-clock by default because a shared store compares times across processes.
+   * @default Date.now
+   */
+  readonly now?: () => number
+}
+
+/** A circuit breaker per provider name, with its state in a {@link StateStore}. */
+export interface CircuitBreaker {
+  /** Asks whether a call to `provider` may go ahead; an open breaker answers at once, without waiting. */
+  acquire(provider: string): Promise<BreakerPermit>
+  /** Records how an admitted call ended; returns the state change it caused, if any. */
+  record(provider: string, permit: BreakerPermit, result: BreakerResult): Promise<BreakerTransition | undefined>
+  /** The stored state of `provider`'s breaker (an open breaker past its cooldown half-opens on the next acquire). */
+  state(provider: string): Promise<BreakerRecord>
+}
+
+// Compare-and-set retries under contention; past this the breaker keeps the state it read.
+const MAX_CAS_ROUNDS = 32
+
+/**
+ * Creates a circuit breaker: after `failureThreshold` consecutive transport failures of a provider its
+ * breaker opens and calls to it fail at once with kind `circuit-open`; after `cooldownMs` it
+ * half-opens and admits `halfOpenMaxProbes` probes; `successesToClose` successful probes close it, a
+ * failed probe opens it again. Aborted calls never count.
+ *
+ * @example
+ * createGate({ providers: [primary, backup], breaker: { failureThreshold: 3, cooldownMs: 10_000 }, postDecide: [failoverRule()] })
+ */
+export function circuitBreaker(options: CircuitBreakerOptions = {}): CircuitBreaker {
+  const threshold = positiveInt(options.failureThreshold, 5, 'failureThreshold')
+  const cooldownMs = nonNegative(options.cooldownMs, 30_000, 'cooldownMs')
+  const maxProbes = positiveInt(options.halfOpenMaxProbes, 1, 'halfOpenMaxProbes')
+  const toClose = positiveInt(options.successesToClose, 1, 'successesToClose')
+  const store = options.store ?? memoryStore()
+  const prefix = options.keyPrefix ?? 'rg:breaker:'
+  const now = options.now ?? Date.now
+
+  /** Read-modify-write of one provider's record; `step` returns the next record (or none) and an answer. */
+  async function update<R>(provider: string, step: (record: BreakerRecord, t: number) => readonly [BreakerRecord | undefined, R]): Promise<readonly [BreakerRecord, BreakerRecord, R]> {
+    const key = prefix + provider
+    for (let round = 0; ; round++) {
+      const raw = await store.get(key)
+      const before = decodeBreaker(raw)
+      const [next, answer] = step(before, now())
+      if (next === undefined || round >= MAX_CAS_ROUNDS) return [before, before, answer]
+      if (await store.compareAndSet(key, raw, encodeBreaker(next))) return [before, next, answer]
+    }
+  }
+
+  const transition = (provider: string, before: BreakerRecord, after: BreakerRecord): BreakerTransition | undefined =>
+    before.state === after.state ? undefined : { provider, from: before.state, to: after.state, failures: after.failures }
+
+  return {
+    async acquire(provider) {
+      const [before, after, permit] = await update(provider, (r, t): readonly [BreakerRecord | undefined, BreakerPermit] => {
+        switch (r.state) {
+          case 'closed':
+            return [undefined, { allowed: true, probe: false, transition: undefined }]
+          case 'open':
+            if (t - r.openedAt < cooldownMs) return [undefined, { allowed: false, retryAfterMs: r.openedAt + cooldownMs - t, transition: undefined }]
+            return [{ ...r, state: 'half-open', probes: 1, probeAt: t, successes: 0 }, { allowed: true, probe: true, transition: undefined }]
+          case 'half-open':
+            if (r.probes < maxProbes) return [{ ...r, probes: r.probes + 1, probeAt: t }, { allowed: true, probe: true, transition: undefined }]
+            // Probes that never reported back (a crashed process) must not wedge the breaker half-open.
+            if (t - r.probeAt >= cooldownMs) return [{ ...r, probes: 1, probeAt: t }, { allowed: true, probe: true, transition: undefined }]
+            return [undefined, { allowed: false, retryAfterMs: undefined, transition: undefined }]
+        }
+      })
+      const changed = transition(provider, before, after)
+      return permit.allowed && changed !== undefined ? { ...permit, transition: changed } : permit
+    },
+
+    async record(provider, permit, result) {
+      if (!permit.allowed) return undefined
+      const probe = permit.probe
+      const [before, after] = await update(provider, (r, t): readonly [BreakerRecord | undefined, undefined] => {
+        if (r.state === 'closed') {
+          if (result === 'failure') {
+            const failures = r.failures + 1
+            return [failures >= threshold ? { ...r, state: 'open', failures, openedAt: t } : { ...r, failures }, undefined]
+          }
+          return [result === 'success' && r.failures > 0 ? { ...r, failures: 0 } : undefined, undefined]
+        }
+        // Results of calls admitted before the breaker opened are stale: only probes count now.
+        if (r.state === 'open' || !probe) return [undefined, undefined]
+        const probes = Math.max(0, r.probes - 1)
+        if (result === 'ignored') return [{ ...r, probes }, undefined]
+        if (result === 'failure') return [{ ...r, state: 'open', openedAt: t, probes: 0, successes: 0, failures: r.failures + 1 }, undefined]
+        const successes = r.successes + 1
+        if (successes >= toClose) return [{ ...r, state: 'closed', failures: 0, probes: 0, successes: 0 }, undefined]
+        return [{ ...r, probes, successes }, undefined]
+      })
+      return transition(provider, before, after)
+    },
+
+    async state(provider) {
+      return decodeBreaker(await store.get(prefix + provider))
+    },
+  }
+}
+
+/** True for a ready {@link CircuitBreaker} (as opposed to its options). */
+export function isCircuitBreaker(value: unknown): value is CircuitBreaker {
+  return typeof value === 'object' && value !== null && typeof (value as CircuitBreaker).acquire === 'function' && typeof (value as CircuitBreaker).record === 'function'
+}
+
+function positiveInt(value: number | undefined, fallback: number, name: string): number {
+  if (value === undefined) return fallback
+  if (!Number.isInteger(value) || value < 1) throw new RangeError(`circuitBreaker: ${name} must be a positive integer, got ${value}`)
+  return value
+}
+
+function nonNegative(value: number | undefined, fallback: number, name: string): number {
+  if (value === undefined) return fallback
+  if (!Number.isFinite(value) || value < 0) throw new RangeError(`circuitBreaker: ${name} must be a non-negative number, got ${value}`)
+  return value
+}

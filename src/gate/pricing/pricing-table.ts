@@ -1,0 +1,74 @@
+import type { Usage } from '../../model/usage.ts'
+import type { ModelPrice, PricingTable } from './model-price.ts'
+import type { PriceUsage } from './price-usage.ts'
+
+/** Options of {@link pricingTable}. */
+export interface PricingTableOptions {
+  /**
+   * Called once per model name that is not in the table (and once for attempts with no model at all,
+   * with `undefined`); such attempts cost 0.
+   * @default nothing
+   */
+  readonly onUnknownModel?: (model: string | undefined, provider: string) => void
+}
+
+/**
+ * Turns a table of prices (USD per million tokens) into a {@link PriceUsage} function for
+ * `GateConfig.priceUsage`. A model is looked up by its exact name first, then by the longest table
+ * key it starts with, so `'gpt-4o'` also prices `'gpt-4o-2024-08-06'`. Unknown models cost 0 and are
+ * reported once through `onUnknownModel`.
+ *
+ * @example
+ * // Example prices only: check your provider's current price list.
+ * const price = pricingTable({ 'my-model': { input: 2.5, output: 10, cacheRead: 1.25 } })
+ * price({ inputTokens: 1000, outputTokens: 500 }, 'my-model', 'openai') // 0.0075
+ */
+export function pricingTable(table: PricingTable, options: PricingTableOptions = {}): PriceUsage {
+  const entries = new Map<string, ModelPrice>(Object.entries(table))
+  for (const [model, price] of entries) checkPrice(model, price)
+  // Longest prefix first, so a specific key wins over a family key.
+  const prefixes = [...entries.keys()].sort((a, b) => b.length - a.length)
+  const resolved = new Map<string, ModelPrice | undefined>()
+  const reported = new Set<string | undefined>()
+
+  const lookup = (model: string): ModelPrice | undefined => {
+    if (resolved.has(model)) return resolved.get(model)
+    const key = entries.has(model) ? model : prefixes.find((p) => model.startsWith(p))
+    const price = key === undefined ? undefined : entries.get(key)
+    resolved.set(model, price)
+    return price
+  }
+
+  return function priceUsage(usage: Usage, model: string | undefined, provider: string): number {
+    const price = model === undefined ? undefined : lookup(model)
+    if (price === undefined) {
+      if (!reported.has(model)) {
+        reported.add(model)
+        options.onUnknownModel?.(model, provider)
+      }
+      return 0
+    }
+    return costOf(usage, price)
+  }
+}
+
+/** The cost in USD of `usage` at `price`. */
+export function costOf(usage: Usage, price: ModelPrice): number {
+  return (
+    (usage.inputTokens * price.input +
+      usage.outputTokens * price.output +
+      (usage.cacheReadTokens ?? 0) * (price.cacheRead ?? price.input) +
+      (usage.cacheWriteTokens ?? 0) * (price.cacheWrite ?? price.input)) /
+    1_000_000
+  )
+}
+
+function checkPrice(model: string, price: ModelPrice): void {
+  for (const field of ['input', 'output', 'cacheRead', 'cacheWrite'] as const) {
+    const v = price[field]
+    if (v === undefined && field !== 'input' && field !== 'output') continue
+    if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) {
+      throw new RangeError(`pricingTable: ${model}.${field} must be a non-negative number of USD per million tokens, got ${String(v)}`)
+    }
+  }
+}

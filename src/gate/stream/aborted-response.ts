@@ -1,0 +1,66 @@
+import type { ModelRequest } from '../../model/request.ts'
+import type { ModelResponse } from '../../model/response.ts'
+import type { Usage } from '../../model/usage.ts'
+import { validateFinalAnswer, type CompiledSchema } from '../../validation/index.ts'
+import type { StreamViolation } from '../../validation/stream/index.ts'
+
+/** Characters per token when a provider reported no usage for an attempt it never finished. */
+export const CHARS_PER_TOKEN = 4
+
+/**
+ * Usage of an attempt that was cut short. Providers report usage at the end of a stream, so an
+ * aborted attempt usually has none: the missing figures are estimated at
+ * {@link CHARS_PER_TOKEN} characters per token (input: system and messages; output: the
+ * characters received). Whatever the provider did report (e.g. Anthropic's input and cache
+ * tokens at `message_start`) is kept.
+ */
+export function abortedUsage(request: ModelRequest, consumedChars: number, reported: Usage | undefined): Usage {
+  const inputChars = (request.system?.length ?? 0) + request.messages.reduce((n, m) => n + m.content.length, 0)
+  const estimatedOutput = Math.ceil(consumedChars / CHARS_PER_TOKEN)
+  return {
+    ...reported,
+    inputTokens: reported !== undefined && reported.inputTokens > 0 ? reported.inputTokens : Math.ceil(inputChars / CHARS_PER_TOKEN),
+    outputTokens: Math.max(reported?.outputTokens ?? 0, estimatedOutput),
+  }
+}
+
+/**
+ * The response of an attempt aborted on a definite violation. Its content is the raw text
+ * received when validating it reports the violation's path; otherwise (e.g. an unknown key whose
+ * value had not started) the partial value with the violation made explicit, so the gate's normal
+ * validation names the real problem in its feedback.
+ */
+export async function abortedResponse<T>(
+  raw: string,
+  partial: unknown,
+  violation: StreamViolation,
+  schema: CompiledSchema<T>,
+  repair: boolean,
+  usage: Usage,
+): Promise<ModelResponse> {
+  const response = (content: string): ModelResponse => ({ content, toolCalls: [], usage, stopReason: 'other' })
+  if (await reportsViolation(raw, violation, schema, repair)) return response(raw)
+  const explicit = JSON.stringify(withViolation(partial, violation))
+  return response(explicit !== undefined && (await reportsViolation(explicit, violation, schema, repair)) ? explicit : raw)
+}
+
+/** Does validating `content` report this violation (its path, and a missing field only for a missing field)? */
+async function reportsViolation<T>(content: string, violation: StreamViolation, schema: CompiledSchema<T>, repair: boolean): Promise<boolean> {
+  const verdict = await validateFinalAnswer(content, schema, { repair })
+  if (verdict.ok) return false
+  // Repairing a cut text may drop the half-received value, which then reads as "missing".
+  const missing = violation.code === 'missing_required'
+  return verdict.failure.issues.some((i) => i.path === violation.path && (i.code === 'missing_required') === missing)
+}
+
+/** A copy of the partial value where an unknown key that had no value yet holds `null`. */
+function withViolation(partial: unknown, violation: StreamViolation): unknown {
+  if (violation.code !== 'unknown_property') return partial
+  const copy = structuredClone(partial)
+  let node: unknown = copy
+  const segments = violation.segments
+  for (let i = 0; i < segments.length - 1; i++) node = (node as Record<string | number, unknown> | undefined)?.[segments[i] as string | number]
+  const last = segments[segments.length - 1]
+  if (typeof node === 'object' && node !== null && last !== undefined && !Object.hasOwn(node, last)) (node as Record<string | number, unknown>)[last] = null
+  return copy
+}

@@ -1,0 +1,57 @@
+import { ReplaySubject } from 'rxjs'
+import type { ModelRequest } from '../../model/request.ts'
+import type { Decision } from '../../rules/rule.ts'
+import type { GateResult } from '../gate-result.ts'
+import { GateRun, type GateInternals } from '../run-gate.ts'
+import type { GateStreamEvent, GateStreamOptions } from './gate-stream-event.ts'
+import { createGateStream, type GateStream } from './gate-stream.ts'
+import { streamingCall, type StreamingCallContext } from './streaming-call.ts'
+
+/** The kind a passthrough stream fails with when a decision needs a retry after content was delivered. */
+export const MID_STREAM_NOT_RETRYABLE = 'mid-stream-not-retryable'
+
+/**
+ * Runs the gate's attempt loop over streaming provider calls (see {@link GateStreamOptions}).
+ * Validation, events, rules, feedback and failover are those of `gate.run`; only how text reaches
+ * the consumer differs by mode.
+ */
+export function streamGate<T>(g: GateInternals<T>, request: ModelRequest, options: GateStreamOptions = {}): GateStream<T> {
+  const { mode = 'passthrough', ...runOptions } = options
+  const subject = new ReplaySubject<GateStreamEvent<T>>()
+  // Incremental checks only where the JSON Schema *is* the validator (not a Standard Schema's export).
+  const checkable = options.validateOutput !== false && (g.schema?.vendor === 'typebox' || g.schema?.vendor === 'json-schema') ? g.schema : undefined
+  const ctx: StreamingCallContext<T> = {
+    mode,
+    events: g.events,
+    schema: checkable,
+    repair: g.repair,
+    emit: (event) => subject.next(event),
+    delivered: false,
+    buffered: new Map(),
+  }
+  const run = new GateRun(g, request, runOptions, {
+    call: streamingCall(ctx),
+    ...(mode === 'passthrough'
+      ? { guardDecision: (decision: Decision) => (ctx.delivered && decision !== 'ok' ? { decision: 'fail-fast' as const, kind: MID_STREAM_NOT_RETRYABLE } : undefined) }
+      : {}),
+  })
+  const result: Promise<GateResult<T>> = run.run().then(
+    (r) => {
+      const attempt = r.lastAttempt.attempt
+      if (mode === 'buffer') {
+        const chunks = r.fromFallback ? undefined : ctx.buffered.get(attempt)
+        for (const text of chunks ?? (r.response.content === '' ? [] : [r.response.content])) subject.next({ type: 'text', text, attempt })
+      }
+      subject.next({ type: 'result', result: r, attempt })
+      subject.complete()
+      return r
+    },
+    (error: unknown) => {
+      subject.error(error)
+      throw error
+    },
+  )
+  // The error reaches consumers through the iterator and the observable; `result` may go unread.
+  result.catch(() => undefined)
+  return createGateStream(subject, result)
+}

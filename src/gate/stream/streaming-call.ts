@@ -1,0 +1,95 @@
+import type { EventHub } from '../../events/event-hub.ts'
+import type { ModelRequest } from '../../model/request.ts'
+import type { ModelResponse } from '../../model/response.ts'
+import type { Usage } from '../../model/usage.ts'
+import type { CompiledSchema } from '../../validation/index.ts'
+import { IncrementalValidator, type StreamViolation } from '../../validation/stream/index.ts'
+import { callProvider } from '../call-provider.ts'
+import type { ProviderCall } from '../run-gate.ts'
+import { abortedResponse, abortedUsage } from './aborted-response.ts'
+import { consumeProviderStream } from './consume-provider-stream.ts'
+import type { GateStreamEvent, StreamMode } from './gate-stream-event.ts'
+
+/** What the streaming call shares with the stream that owns it. */
+export interface StreamingCallContext<T> {
+  readonly mode: StreamMode
+  readonly events: EventHub
+  /** Checked incrementally in progressive mode (TypeBox and JSON Schema only). */
+  readonly schema: CompiledSchema<T> | undefined
+  readonly repair: boolean
+  readonly emit: (event: GateStreamEvent<T>) => void
+  /** Set once any content reached the consumer (passthrough arbitration). */
+  delivered: boolean
+  /** Buffer mode: each attempt's text, delivered once an attempt is accepted. */
+  readonly buffered: Map<number, string[]>
+}
+
+/**
+ * The {@link ProviderCall} of `gate.stream`: consumes `provider.stream()` (or `complete()` when a
+ * provider cannot stream), forwards text as the mode says, and returns the assembled response for
+ * the gate's normal validation. Chunks are scoped per attempt: nothing of one attempt is ever
+ * joined to another's.
+ */
+export function streamingCall<T>(ctx: StreamingCallContext<T>): ProviderCall {
+  let lastEmitted = 0
+  return async (entry, request, signal, timeoutMs, attempt) => {
+    // A new attempt means the previous one was rejected: tell consumers to drop its partials.
+    if (ctx.mode === 'progressive' && lastEmitted !== 0 && lastEmitted !== attempt) ctx.emit({ type: 'discarded', attempt: lastEmitted })
+    lastEmitted = 0
+    const validator = ctx.mode === 'progressive' && ctx.schema?.jsonSchema !== undefined ? new IncrementalValidator(ctx.schema.jsonSchema) : undefined
+    let text = ''
+    let response: ModelResponse | undefined
+    let reported: Usage | undefined
+    let violation: StreamViolation | undefined
+
+    const onText = (piece: string): 'continue' | 'stop' => {
+      text += piece
+      switch (ctx.mode) {
+        case 'buffer': {
+          const list = ctx.buffered.get(attempt) ?? []
+          list.push(piece)
+          ctx.buffered.set(attempt, list)
+          return 'continue'
+        }
+        case 'passthrough':
+          ctx.delivered = true
+          ctx.emit({ type: 'text', text: piece, attempt })
+          return 'continue'
+        case 'progressive':
+          lastEmitted = attempt
+          ctx.emit({ type: 'text', text: piece, attempt })
+          if (validator === undefined) return 'continue'
+          violation = validator.push(piece)
+          if (validator.takeChanged()) ctx.emit({ type: 'partial', value: structuredClone(validator.partial), attempt })
+          return violation === undefined ? 'continue' : 'stop'
+      }
+    }
+
+    const provider = entry.provider
+    if (provider.stream === undefined) {
+      response = await callProvider(provider, request, signal, timeoutMs)
+      if (response.content !== '') onText(response.content)
+      return response
+    }
+    const streaming = provider as typeof provider & { stream: NonNullable<typeof provider.stream> }
+    const how = await consumeProviderStream(streaming, request, signal, timeoutMs, (chunk) => {
+      if (chunk.type === 'usage') reported = chunk.usage
+      else if (chunk.type === 'done') response = chunk.response
+      else if (chunk.text !== '') return onText(chunk.text)
+      return 'continue'
+    })
+    if (how === 'stopped' && violation !== undefined && validator !== undefined && ctx.schema !== undefined) {
+      if (ctx.events.has('stream_aborted')) {
+        // The full length of a stream that was cut is unknown, hence no share here.
+        ctx.events.emit('stream_aborted', { attempt, path: violation.path, reason: violation.reason, consumedChars: violation.consumedChars, consumedShare: undefined })
+      }
+      return abortedResponse(text, validator.partial, violation, ctx.schema, ctx.repair, abortedUsage(request, text.length, reported))
+    }
+    return response ?? endedWithoutDone(request, text, reported)
+  }
+}
+
+/** A stream that ended without its `done` chunk: the text received, usage estimated. */
+function endedWithoutDone(request: ModelRequest, text: string, reported: Usage | undefined): ModelResponse {
+  return { content: text, toolCalls: [], usage: abortedUsage(request, text.length, reported), stopReason: 'other' }
+}

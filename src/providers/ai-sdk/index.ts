@@ -1,0 +1,5 @@
+export { aiSdk } from './ai-sdk-provider.ts'
+export type { AiSdkLanguageModel, AiSdkProviderOptions } from './ai-sdk-provider.ts'
+export { aiSdkStopReason, fromAiSdkResult, fromAiSdkUsage } from './from-ai-sdk-result.ts'
+export { toAiSdkCallOptions, toAiSdkMessage, toAiSdkPrompt } from './to-ai-sdk-prompt.ts'
+export { aiSdkStreamChunks } from './ai-sdk-stream.ts'

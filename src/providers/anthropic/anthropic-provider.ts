@@ -1,0 +1,77 @@
+import type { Message as AnthropicMessage, RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages'
+import type { Provider } from '../../model/provider.ts'
+import type { ModelRequest } from '../../model/request.ts'
+import type { ModelResponse } from '../../model/response.ts'
+import type { StreamChunk } from '../../model/stream-chunk.ts'
+import { toProviderError } from '../adapter-kit/to-provider-error.ts'
+import type { AnthropicMessagesClient } from './anthropic-client.ts'
+import { anthropicStreamChunks } from './anthropic-stream.ts'
+import { fromAnthropicMessage } from './from-anthropic-message.ts'
+import { toAnthropicRequest } from './to-anthropic-request.ts'
+
+/** Options of {@link anthropic}. */
+export interface AnthropicProviderOptions {
+  /** An `Anthropic` client instance. Give it `maxRetries: 0` so the gate, not the SDK, retries. */
+  readonly client: AnthropicMessagesClient
+  /** Model used when neither the gate nor the request names one. */
+  readonly model?: string
+  /** @default 'anthropic' */
+  readonly name?: string
+  /** `max_tokens` when the request sets none (the API requires one). @default 4096 */
+  readonly maxTokens?: number
+  /**
+   * Place a `cache_control: {type: 'ephemeral'}` breakpoint on the last block of the base
+   * conversation, so retries re-read the cached prefix. @default true
+   */
+  readonly cache?: boolean
+  /** Send a request's `responseSchema` as `output_config.format` (structured outputs). @default false */
+  readonly structuredOutput?: boolean
+  /** Extra body fields (temperature, metadata, ...); the adapter's own fields win. */
+  readonly extraBody?: Readonly<Record<string, unknown>>
+}
+
+/**
+ * A {@link Provider} over an `Anthropic` client (Messages API): system, messages, `tool_use` /
+ * `tool_result` blocks (with `is_error` for feedback), usage with cache reads and writes, stop
+ * reasons, streaming, errors mapped to error kinds (429, 5xx, 529 overloaded, `retry-after`), and a
+ * prompt-cache breakpoint at the end of the base conversation.
+ *
+ * @example
+ * import Anthropic from '@anthropic-ai/sdk'
+ * const provider = anthropic({ client: new Anthropic({ maxRetries: 0 }), model: 'claude-sonnet-4-5' })
+ */
+export function anthropic(options: AnthropicProviderOptions): Provider & { stream(request: ModelRequest): AsyncIterable<StreamChunk> } {
+  const name = options.name ?? 'anthropic'
+  const body = (request: ModelRequest) => {
+    const model = request.model ?? options.model
+    if (model === undefined) throw new TypeError(`${name}: no model given (set it on the gate, the request or the adapter)`)
+    return toAnthropicRequest(request, {
+      model,
+      maxTokens: options.maxTokens ?? 4096,
+      cache: options.cache ?? true,
+      structuredOutput: options.structuredOutput ?? false,
+      extraBody: options.extraBody,
+    })
+  }
+  const callOptions = (request: ModelRequest) => (request.signal !== undefined ? { signal: request.signal } : {})
+  return {
+    name,
+    async complete(request: ModelRequest): Promise<ModelResponse> {
+      let message: AnthropicMessage
+      try {
+        message = await options.client.messages.create({ ...body(request), stream: false }, callOptions(request))
+      } catch (error) {
+        throw toProviderError(error, name, request.signal)
+      }
+      return fromAnthropicMessage(message)
+    },
+    async *stream(request: ModelRequest): AsyncGenerator<StreamChunk> {
+      try {
+        const events: AsyncIterable<RawMessageStreamEvent> = await options.client.messages.create({ ...body(request), stream: true }, callOptions(request))
+        yield* anthropicStreamChunks(events)
+      } catch (error) {
+        throw toProviderError(error, name, request.signal)
+      }
+    },
+  }
+}

@@ -1,0 +1,5 @@
+export { anthropic } from './anthropic-provider.ts'
+export type { AnthropicProviderOptions } from './anthropic-provider.ts'
+export type { AnthropicCallOptions, AnthropicMessagesClient } from './anthropic-client.ts'
+export { fromAnthropicMessage, fromAnthropicUsage } from './from-anthropic-message.ts'
+export { toAnthropicRequest } from './to-anthropic-request.ts'

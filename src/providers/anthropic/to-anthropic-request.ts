@@ -1,0 +1,104 @@
+import type { ContentBlockParam, MessageCreateParamsNonStreaming, MessageParam, Tool } from '@anthropic-ai/sdk/resources/messages'
+import type { Message } from '../../model/message.ts'
+import type { ModelRequest } from '../../model/request.ts'
+
+/** Settings of the body builder. */
+export interface AnthropicRequestSettings {
+  readonly model: string
+  readonly maxTokens: number
+  /** Put a `cache_control` breakpoint on the last block of the base conversation. */
+  readonly cache: boolean
+  /** Send `responseSchema` as `output_config.format` (structured outputs). */
+  readonly structuredOutput: boolean
+  readonly extraBody: Readonly<Record<string, unknown>> | undefined
+}
+
+interface WireBlock {
+  readonly block: ContentBlockParam
+  /** The block came from a message of the gate's ephemeral retry tail. */
+  readonly ephemeral: boolean
+}
+
+interface WireTurn {
+  readonly role: 'user' | 'assistant'
+  readonly blocks: WireBlock[]
+}
+
+/**
+ * Builds a Messages API body. System messages join the `system` parameter; tool results become
+ * `tool_result` blocks of a user turn (with `is_error`); consecutive turns of one role are merged,
+ * as the API expects. The `cache_control` breakpoint goes on the last block that belongs to the
+ * base conversation, so a retry (base + ephemeral tail) re-reads the cached prefix and the tail is
+ * never cached. Gate-only fields such as `ephemeral` never reach the wire.
+ */
+export function toAnthropicRequest(request: ModelRequest, settings: AnthropicRequestSettings): MessageCreateParamsNonStreaming {
+  const system: string[] = request.system !== undefined && request.system !== '' ? [request.system] : []
+  const turns: WireTurn[] = []
+  for (const m of request.messages) {
+    if (m.role === 'system') {
+      system.push(m.content)
+      continue
+    }
+    const role = m.role === 'assistant' ? 'assistant' : 'user'
+    const blocks = toBlocks(m).map((block) => ({ block, ephemeral: m.ephemeral === true }))
+    if (blocks.length === 0) continue
+    const last = turns[turns.length - 1]
+    if (last !== undefined && last.role === role) last.blocks.push(...blocks)
+    else turns.push({ role, blocks })
+  }
+  if (settings.cache) markCacheBreakpoint(turns)
+  const messages: MessageParam[] = turns.map((t) => ({ role: t.role, content: t.blocks.map((b) => b.block) }))
+  const tools: Tool[] | undefined = request.tools?.map((t) => ({
+    name: t.name,
+    ...(t.description !== undefined ? { description: t.description } : {}),
+    input_schema: { type: 'object', ...t.inputSchema },
+  }))
+  const schema = request.responseSchema
+  return {
+    ...settings.extraBody,
+    model: settings.model,
+    max_tokens: request.maxTokens ?? settings.maxTokens,
+    ...(system.length > 0 ? { system: system.join('\n\n') } : {}),
+    messages,
+    ...(tools !== undefined && tools.length > 0 ? { tools } : {}),
+    ...(schema !== undefined && settings.structuredOutput ? { output_config: { format: { type: 'json_schema', schema: { ...schema } } } } : {}),
+  }
+}
+
+function toBlocks(m: Message): ContentBlockParam[] {
+  if (m.role === 'tool') {
+    return [{ type: 'tool_result', tool_use_id: m.toolCallId ?? '', content: m.content, ...(m.isError === true ? { is_error: true } : {}) }]
+  }
+  const blocks: ContentBlockParam[] = []
+  // The API rejects empty text blocks.
+  if (m.content !== '') blocks.push({ type: 'text', text: m.content })
+  if (m.role === 'assistant') {
+    for (const c of m.toolCalls ?? []) blocks.push({ type: 'tool_use', id: c.id, name: c.name, input: toolInput(c.args) })
+  }
+  return blocks
+}
+
+/** `input` must be an object; unparseable raw arguments are sent as an empty object. */
+function toolInput(args: unknown): Record<string, unknown> {
+  let value = args
+  if (typeof args === 'string') {
+    try {
+      value = JSON.parse(args)
+    } catch {
+      value = {}
+    }
+  }
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {}
+}
+
+function markCacheBreakpoint(turns: WireTurn[]): void {
+  for (let t = turns.length - 1; t >= 0; t--) {
+    const blocks = (turns[t] as WireTurn).blocks
+    for (let b = blocks.length - 1; b >= 0; b--) {
+      const entry = blocks[b] as WireBlock
+      if (entry.ephemeral) continue
+      blocks[b] = { block: { ...entry.block, cache_control: { type: 'ephemeral' } } as ContentBlockParam, ephemeral: false }
+      return
+    }
+  }
+}

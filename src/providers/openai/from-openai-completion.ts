@@ -1,0 +1,58 @@
+import type { ChatCompletion } from 'openai/resources/chat/completions'
+import type { CompletionUsage } from 'openai/resources/completions'
+import { ProviderError } from '../../model/provider-error.ts'
+import type { ModelResponse, StopReason } from '../../model/response.ts'
+import type { ToolCall } from '../../model/tool-call.ts'
+import type { Usage } from '../../model/usage.ts'
+import { parseToolArgs } from '../adapter-kit/parse-tool-args.ts'
+
+/** Maps a Chat Completion to a provider-neutral response (first choice). */
+export function fromOpenAICompletion(completion: ChatCompletion, provider: string): ModelResponse {
+  const choice = completion.choices?.[0]
+  if (choice === undefined) throw new ProviderError(`${provider}: the response has no choices`, { kind: 'unknown', code: 'malformed_response', provider })
+  const message = choice.message
+  const toolCalls: ToolCall[] = []
+  for (const call of message.tool_calls ?? []) {
+    if (call.type === 'function') toolCalls.push({ id: call.id, name: call.function.name, args: parseToolArgs(call.function.arguments) })
+  }
+  return {
+    content: message.content ?? message.refusal ?? '',
+    toolCalls,
+    usage: fromOpenAIUsage(completion.usage),
+    stopReason: openAIStopReason(choice.finish_reason, message.refusal),
+  }
+}
+
+/**
+ * Usage with the same meaning for every adapter: `inputTokens` are the uncached input tokens and
+ * `cacheReadTokens` the cached ones (OpenAI counts cached tokens inside `prompt_tokens`).
+ */
+export function fromOpenAIUsage(usage: CompletionUsage | null | undefined): Usage {
+  if (usage === null || usage === undefined) return { inputTokens: 0, outputTokens: 0 }
+  const cached = usage.prompt_tokens_details?.cached_tokens ?? 0
+  const written = usage.prompt_tokens_details?.cache_write_tokens
+  return {
+    inputTokens: Math.max(0, usage.prompt_tokens - cached),
+    outputTokens: usage.completion_tokens,
+    ...(cached > 0 ? { cacheReadTokens: cached } : {}),
+    ...(written !== undefined && written > 0 ? { cacheWriteTokens: written } : {}),
+  }
+}
+
+/** Maps `finish_reason` (a refusal reads as a content filter). */
+export function openAIStopReason(reason: string | null | undefined, refusal?: string | null): StopReason {
+  if (refusal !== null && refusal !== undefined && refusal !== '') return 'content_filter'
+  switch (reason) {
+    case 'stop':
+      return 'end'
+    case 'length':
+      return 'max_tokens'
+    case 'tool_calls':
+    case 'function_call':
+      return 'tool_use'
+    case 'content_filter':
+      return 'content_filter'
+    default:
+      return 'other'
+  }
+}

@@ -1,0 +1,80 @@
+import type { ChatCompletion, ChatCompletionChunk } from 'openai/resources/chat/completions'
+import type { Provider } from '../../model/provider.ts'
+import type { ModelRequest } from '../../model/request.ts'
+import type { ModelResponse } from '../../model/response.ts'
+import type { StreamChunk } from '../../model/stream-chunk.ts'
+import { toProviderError } from '../adapter-kit/to-provider-error.ts'
+import { fromOpenAICompletion } from './from-openai-completion.ts'
+import type { OpenAIChatClient } from './openai-client.ts'
+import { openAIStreamChunks } from './openai-stream.ts'
+import { toOpenAIRequest, type OpenAIStructuredOutput } from './to-openai-request.ts'
+
+/** Options of {@link openai}. */
+export interface OpenAIProviderOptions {
+  /** An `OpenAI` client instance. Give it `maxRetries: 0` so the gate, not the SDK, retries. */
+  readonly client: OpenAIChatClient
+  /** Model used when neither the gate nor the request names one. */
+  readonly model?: string
+  /** @default 'openai' */
+  readonly name?: string
+  /**
+   * How a request's `responseSchema` is sent: `response_format: {type: 'json_schema', ...}` with
+   * `strict: false` (`'json_schema'`), with `strict: true` (`'strict'`, which needs a schema that
+   * meets OpenAI's strict-mode rules), or not at all (`false`).
+   * @default 'json_schema'
+   */
+  readonly structuredOutput?: OpenAIStructuredOutput
+  /** `json_schema.name` on the wire. @default 'response' */
+  readonly schemaName?: string
+  /** Extra body fields (temperature, seed, ...); the adapter's own fields win. */
+  readonly extraBody?: Readonly<Record<string, unknown>>
+}
+
+/**
+ * A {@link Provider} over an `OpenAI` client (Chat Completions): messages, tools and tool calls,
+ * structured outputs, usage, stop reasons, streaming, and API errors mapped to error kinds with
+ * status and `retry-after`. Unparseable tool-call arguments are kept as the raw string.
+ *
+ * @example
+ * import OpenAI from 'openai'
+ * const provider = openai({ client: new OpenAI({ maxRetries: 0 }), model: 'gpt-4o-mini' })
+ * const gate = createGate({ providers: provider, outputSchema: Refund, postDecide: strictOutputRules(3) })
+ */
+export function openai(options: OpenAIProviderOptions): Provider & { stream(request: ModelRequest): AsyncIterable<StreamChunk> } {
+  const name = options.name ?? 'openai'
+  const body = (request: ModelRequest) => {
+    const model = request.model ?? options.model
+    if (model === undefined) throw new TypeError(`${name}: no model given (set it on the gate, the request or the adapter)`)
+    return toOpenAIRequest(request, {
+      model,
+      structuredOutput: options.structuredOutput ?? 'json_schema',
+      schemaName: options.schemaName ?? 'response',
+      extraBody: options.extraBody,
+    })
+  }
+  const callOptions = (request: ModelRequest) => (request.signal !== undefined ? { signal: request.signal } : {})
+
+  return {
+    name,
+    async complete(request: ModelRequest): Promise<ModelResponse> {
+      let completion: ChatCompletion
+      try {
+        completion = await options.client.chat.completions.create({ ...body(request), stream: false }, callOptions(request))
+      } catch (error) {
+        throw toProviderError(error, name, request.signal)
+      }
+      return fromOpenAICompletion(completion, name)
+    },
+    async *stream(request: ModelRequest): AsyncGenerator<StreamChunk> {
+      try {
+        const events: AsyncIterable<ChatCompletionChunk> = await options.client.chat.completions.create(
+          { ...body(request), stream: true, stream_options: { include_usage: true } },
+          callOptions(request),
+        )
+        yield* openAIStreamChunks(events)
+      } catch (error) {
+        throw toProviderError(error, name, request.signal)
+      }
+    },
+  }
+}

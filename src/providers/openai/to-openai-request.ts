@@ -1,0 +1,64 @@
+import type { ChatCompletionCreateParamsNonStreaming, ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions'
+import type { Message } from '../../model/message.ts'
+import type { ModelRequest } from '../../model/request.ts'
+
+/** How the request's `responseSchema` is sent: OpenAI structured outputs, strict or not, or not at all. */
+export type OpenAIStructuredOutput = 'json_schema' | 'strict' | false
+
+/** Settings of the body builder. */
+export interface OpenAIRequestSettings {
+  readonly model: string
+  readonly structuredOutput: OpenAIStructuredOutput
+  readonly schemaName: string
+  readonly extraBody: Readonly<Record<string, unknown>> | undefined
+}
+
+/**
+ * Builds a Chat Completions body. Every message is rebuilt field by field, so `ephemeral` and any
+ * other gate-only field never reaches the wire.
+ */
+export function toOpenAIRequest(request: ModelRequest, settings: OpenAIRequestSettings): ChatCompletionCreateParamsNonStreaming {
+  const messages: ChatCompletionMessageParam[] = []
+  if (request.system !== undefined && request.system !== '') messages.push({ role: 'system', content: request.system })
+  for (const m of request.messages) messages.push(toWireMessage(m))
+  const tools: ChatCompletionTool[] | undefined = request.tools?.map((t) => ({
+    type: 'function',
+    function: { name: t.name, ...(t.description !== undefined ? { description: t.description } : {}), parameters: { ...t.inputSchema } },
+  }))
+  const schema = request.responseSchema
+  return {
+    ...settings.extraBody,
+    model: settings.model,
+    messages,
+    ...(tools !== undefined && tools.length > 0 ? { tools } : {}),
+    ...(request.maxTokens !== undefined ? { max_completion_tokens: request.maxTokens } : {}),
+    ...(schema !== undefined && settings.structuredOutput !== false
+      ? { response_format: { type: 'json_schema', json_schema: { name: settings.schemaName, schema: { ...schema }, strict: settings.structuredOutput === 'strict' } } }
+      : {}),
+  }
+}
+
+function toWireMessage(m: Message): ChatCompletionMessageParam {
+  switch (m.role) {
+    case 'system':
+      return { role: 'system', content: m.content }
+    case 'user':
+      return { role: 'user', content: m.content }
+    case 'tool':
+      // Chat Completions has no error flag on tool results; the content carries the error prose.
+      return { role: 'tool', tool_call_id: m.toolCallId ?? '', content: m.content }
+    case 'assistant': {
+      const calls = m.toolCalls ?? []
+      if (calls.length === 0) return { role: 'assistant', content: m.content }
+      return {
+        role: 'assistant',
+        content: m.content === '' ? null : m.content,
+        tool_calls: calls.map((c) => ({
+          id: c.id,
+          type: 'function',
+          function: { name: c.name, arguments: typeof c.args === 'string' ? c.args : JSON.stringify(c.args ?? {}) },
+        })),
+      }
+    }
+  }
+}

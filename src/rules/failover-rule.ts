@@ -1,0 +1,27 @@
+import type { ErrorKind } from '../model/error-kind.ts'
+import type { ReliabilityRule } from './rule.ts'
+import { TRANSIENT_KINDS } from './retry-transient.ts'
+
+/** The error kinds {@link failoverRule} switches provider on by default. */
+export const FAILOVER_KINDS: readonly ErrorKind[] = Object.freeze(['circuit-open', ...TRANSIENT_KINDS])
+
+/**
+ * A PostDecide rule that moves to the next provider (`retry-other`) when this attempt failed with
+ * one of `kinds` and another provider is left. Put it after `retryTransient` to retry a provider a
+ * few times before leaving it, or alone to leave it at once.
+ *
+ * @default kinds = circuit-open, rate-limit, http-5xx, timeout, network
+ * @example
+ * createGate({ providers: [primary, backup], breaker: {}, postDecide: [failoverRule()] })
+ */
+export function failoverRule(kinds: readonly ErrorKind[] = FAILOVER_KINDS): ReliabilityRule {
+  const on = new Set(kinds)
+  return {
+    when: function failover(scope) {
+      return scope.canSwitchProvider && on.has(scope.errorKind)
+    },
+    then: 'retry-other',
+    kind: 'failover',
+    label: `fail over to the next provider on ${[...on].join(', ')}`,
+  }
+}

@@ -1,0 +1,78 @@
+import type { ModelRequest } from '../model/request.ts'
+import type { ReliabilityRule } from './rule.ts'
+import type { ReliabilityScope } from './scope.ts'
+
+/** A change to the next request that a rule asks for with its retry. */
+export type RequestAdjustment = Partial<Pick<ModelRequest, 'maxTokens'>>
+
+/** A rule that also changes the next request (read by the gate after building the retry tail). */
+export interface RequestAdjustingRule extends ReliabilityRule {
+  /** The change to apply to the current request (`request`) for the next attempt. */
+  readonly adjustRequest: (scope: ReliabilityScope, request: ModelRequest) => RequestAdjustment
+}
+
+/** Options of {@link retryTruncated}. */
+export interface RetryTruncatedOptions {
+  /** Factor applied to `maxTokens` on each retry. @default 2 */
+  readonly growFactor?: number
+  /** Largest `maxTokens` ever asked for; a cut answer at this limit is not retried. @default 32_768 */
+  readonly maxTokensCap?: number
+  /** `maxTokens` assumed when the request sets none and the usage does not tell. @default 4096 */
+  readonly assumedMaxTokens?: number
+}
+
+/**
+ * Retries an answer cut by the token limit (error kind `truncated`, `stopReason: 'max_tokens'`)
+ * with a larger `maxTokens`: the limit that cut it times `growFactor`, capped at `maxTokensCap`.
+ * Once the cap was reached it no longer matches, so a later rule (such as {@link truncatedFailFast})
+ * decides.
+ *
+ * @example
+ * createGate({ providers, outputSchema, postDecide: [retryTruncated({ maxTokensCap: 16_384 }), truncatedFailFast] })
+ */
+export function retryTruncated(options: RetryTruncatedOptions = {}): RequestAdjustingRule {
+  const growFactor = options.growFactor ?? 2
+  const cap = options.maxTokensCap ?? 32_768
+  const assumed = options.assumedMaxTokens ?? 4096
+  if (!(growFactor > 1)) throw new RangeError(`retryTruncated: growFactor must be greater than 1, got ${growFactor}`)
+  // The limit that cut the answer: its output tokens when reported, else what the request asked for.
+  const cutAt = (scope: ReliabilityScope, request?: ModelRequest): number =>
+    request?.maxTokens ?? (scope.response?.usage.outputTokens || undefined) ?? scope.request.maxTokens ?? assumed
+  return {
+    when: function retryTruncatedWhen(scope) {
+      return scope.errorKind === 'truncated' && cutAt(scope) < cap
+    },
+    then: 'retry',
+    kind: 'truncated-retry',
+    label: `retry a cut answer with maxTokens x${growFactor} (up to ${cap})`,
+    adjustRequest: function growMaxTokens(scope, request) {
+      return { maxTokens: Math.min(cap, Math.ceil(cutAt(scope, request) * growFactor)) }
+    },
+  }
+}
+
+/** Fails fast on an answer cut by the token limit, saying so (kind `truncated`). */
+export const truncatedFailFast: ReliabilityRule = Object.freeze<ReliabilityRule>({
+  when: function truncated(scope) {
+    return scope.errorKind === 'truncated'
+  },
+  then: 'fail-fast',
+  kind: 'truncated',
+  label: "the answer was cut by the token limit (stopReason 'max_tokens'): raise maxTokens or ask for a shorter answer",
+})
+
+/**
+ * The request for the next attempt after `rule` decided a retry: changed by the rule's
+ * `adjustRequest` when it has one, unchanged otherwise. An adjustment that throws or asks for a
+ * non-positive `maxTokens` is ignored, so a faulty rule never breaks the run.
+ */
+export function adjustRequestFor(rule: ReliabilityRule | undefined, scope: ReliabilityScope, request: ModelRequest): ModelRequest {
+  const adjust = (rule as Partial<RequestAdjustingRule> | undefined)?.adjustRequest
+  if (typeof adjust !== 'function') return request
+  try {
+    const { maxTokens } = adjust(scope, request)
+    return maxTokens !== undefined && Number.isInteger(maxTokens) && maxTokens > 0 ? { ...request, maxTokens } : request
+  } catch {
+    return request
+  }
+}

@@ -1,0 +1,28 @@
+const BRAND = Symbol.for('reliability-gate.StepConfigError')
+
+/** One rejected key of a step config and what was expected there. */
+export interface StepConfigProblem {
+  readonly key: string
+  readonly expected: string
+  /** What was found, rendered for the message. */
+  readonly received: string
+}
+
+/** Thrown by `strictOutput.fromStepConfig` for unknown keys or wrong types; names every bad key. */
+export class StepConfigError extends TypeError {
+  override readonly name = 'StepConfigError'
+  readonly code = 'ERR_STEP_CONFIG'
+  readonly problems: readonly StepConfigProblem[]
+  readonly [BRAND] = true
+
+  constructor(problems: readonly StepConfigProblem[]) {
+    const lines = problems.map((p) => `- '${p.key}': expected ${p.expected}, got ${p.received}`)
+    super(`invalid step config:\n${lines.join('\n')}`)
+    this.problems = problems
+  }
+}
+
+/** Brand check for {@link StepConfigError}. */
+export function isStepConfigError(value: unknown): value is StepConfigError {
+  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[BRAND] === true
+}

@@ -1,0 +1,129 @@
+import type { ErrorKind } from '../model/error-kind.ts'
+import type { ValidationStage } from '../validation/validation-failure.ts'
+import { exponentialBackoff, type Backoff } from './backoff.ts'
+import { parseStepConfig } from './parse-step-config.ts'
+import type { ReliabilityConfig } from './reliability-config.ts'
+import type { ReliabilityRule } from './rule.ts'
+import { RETRY_ON_CATEGORIES, type RetryOnCategory, type StrictOutputOptions } from './strict-output-options.ts'
+
+/** Default of `maxFeedbackTokens`. */
+export const DEFAULT_MAX_FEEDBACK_TOKENS = 4000
+
+// The character pre-cut only bounds the tokenizer's work: a token rarely spans more than 16 characters.
+const CHARS_PER_TOKEN_BOUND = 16
+
+// Transport categories and the error kinds they cover.
+const TRANSPORT: Readonly<Record<'timeout' | 'http_error' | 'rate_limit', readonly ErrorKind[]>> = {
+  timeout: ['timeout'],
+  http_error: ['http-5xx', 'network'],
+  rate_limit: ['rate-limit'],
+}
+
+/** `strictOutput` plus its reader of pyconveyor step configs. */
+export interface StrictOutput {
+  (options?: StrictOutputOptions): ReliabilityConfig
+  /**
+   * Builds the config from pyconveyor's snake_case step keys (`max_attempts`, `error_feedback`,
+   * `retry_hint`, `retry_on`, `schema_strict`, `max_feedback_tokens`, `error_template`). Throws a
+   * `StepConfigError` naming every unknown key and wrong type.
+   */
+  fromStepConfig(config: unknown, extra?: Pick<StrictOutputOptions, 'hasSchema' | 'backoff'>): ReliabilityConfig
+}
+
+/**
+ * pyconveyor's declarative validation step as a reliability config: retries on the categories of
+ * `retryOn` up to `maxAttempts` total attempts, with validation feedback (or blind retries), a
+ * bounded echo of the previous output, transport retries with backoff and `retry-after`, optional
+ * partial mode, and the JSON repair stage on. Use it in `createGate({...strictOutput()})` or
+ * `agent.reliability(strictOutput())`.
+ *
+ * @example
+ * const gate = createGate({ providers, outputSchema: Answer, ...strictOutput({ maxAttempts: 3, retryHint: 'Numbers are plain digits.' }) })
+ * @example
+ * agent.reliability(strictOutput.fromStepConfig({ max_attempts: 2, retry_on: ['parse', 'schema'] }))
+ */
+export const strictOutput: StrictOutput = Object.assign(
+  function strictOutput(options: StrictOutputOptions = {}): ReliabilityConfig {
+    const hasSchema = options.hasSchema ?? true
+    const maxAttempts = options.maxAttempts ?? (hasSchema ? 3 : 1)
+    if (!Number.isInteger(maxAttempts) || maxAttempts < 1) throw new RangeError(`strictOutput: maxAttempts must be a positive integer, got ${maxAttempts}`)
+    const maxFeedbackTokens = options.maxFeedbackTokens ?? DEFAULT_MAX_FEEDBACK_TOKENS
+    if (!Number.isInteger(maxFeedbackTokens) || maxFeedbackTokens < 1) {
+      throw new RangeError(`strictOutput: maxFeedbackTokens must be a positive integer, got ${maxFeedbackTokens}`)
+    }
+    const retryOn = new Set(options.retryOn ?? RETRY_ON_CATEGORIES)
+    const schedule = typeof options.backoff === 'function' ? options.backoff : exponentialBackoff(options.backoff)
+    const postDecide: ReliabilityRule[] = []
+    if (options.schemaStrict === false) postDecide.push(partialModeRule)
+    if (retryOn.has('parse')) postDecide.push(validationRetry('json-parse', 'parse', maxAttempts))
+    if (retryOn.has('schema')) postDecide.push(validationRetry('schema-validate', 'schema', maxAttempts))
+    for (const category of ['timeout', 'http_error', 'rate_limit'] as const) {
+      if (retryOn.has(category)) postDecide.push(transportRetry(category, maxAttempts, schedule))
+    }
+    postDecide.push(exhaustedRule(maxAttempts))
+    return Object.freeze({
+      postDecide: Object.freeze(postDecide),
+      maxAttempts,
+      errorFeedback: options.errorFeedback ?? hasSchema,
+      maxFeedbackTokens,
+      maxFeedbackChars: maxFeedbackTokens * CHARS_PER_TOKEN_BOUND,
+      feedbackMode: 'latest',
+      repair: true,
+      ...(options.retryHint !== undefined ? { retryHint: options.retryHint } : {}),
+      ...(options.errorTemplate !== undefined ? { errorTemplate: options.errorTemplate } : {}),
+    } satisfies ReliabilityConfig)
+  },
+  {
+    fromStepConfig(config: unknown, extra: Pick<StrictOutputOptions, 'hasSchema' | 'backoff'> = {}): ReliabilityConfig {
+      return strictOutput({ ...parseStepConfig(config), ...extra })
+    },
+  },
+)
+
+/** Partial mode: an answer that parsed but failed its schema is accepted; the gate returns the issues as warnings. */
+const partialModeRule: ReliabilityRule = Object.freeze<ReliabilityRule>({
+  when: function schemaPartial(scope) {
+    return scope.validationError?.stage === 'schema-validate'
+  },
+  then: 'ok',
+  kind: 'schema-partial',
+  label: 'partial mode: accept the parsed value, schema issues become warnings',
+})
+
+function validationRetry(stage: ValidationStage, category: RetryOnCategory, maxAttempts: number): ReliabilityRule {
+  return {
+    when: function strictOutputRetry(scope) {
+      return scope.validationError?.stage === stage && scope.attempt + 1 < maxAttempts
+    },
+    then: 'retry',
+    kind: `${category}-retry`,
+    label: `retry ${category} errors with feedback (up to ${maxAttempts} attempts)`,
+  }
+}
+
+function transportRetry(category: keyof typeof TRANSPORT, maxAttempts: number, schedule: Backoff): ReliabilityRule {
+  const kinds = TRANSPORT[category]
+  return {
+    when: function strictOutputTransportRetry(scope) {
+      return kinds.includes(scope.errorKind) && scope.attempt + 1 < maxAttempts
+    },
+    then: 'retry',
+    kind: `${category}-retry`,
+    label: `retry ${category} with backoff (up to ${maxAttempts} attempts)`,
+    delayMs: function strictOutputBackoff(scope) {
+      // The provider's retry-after wins over the schedule: retrying earlier is refused anyway.
+      return scope.retryAfterMs ?? schedule(Math.max(0, scope.transientFailures - 1))
+    },
+  }
+}
+
+function exhaustedRule(maxAttempts: number): ReliabilityRule {
+  return {
+    when: function strictOutputExhausted(scope) {
+      return scope.validationError !== undefined
+    },
+    then: 'fail-fast',
+    kind: 'schema-retry-exhausted',
+    label: `validation still failing after ${maxAttempts} attempt${maxAttempts === 1 ? '' : 's'} (or its category is not in retryOn)`,
+  }
+}

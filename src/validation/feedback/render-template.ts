@@ -1,0 +1,57 @@
+import { parse, Template, tokenize } from '@huggingface/jinja'
+import type { ErrorTemplate, FeedbackTemplateVars } from './error-template.ts'
+
+/** The verdict of {@link renderErrorTemplate}: the feedback text, or why the template failed. */
+export type TemplateRender = { readonly ok: true; readonly text: string } | { readonly ok: false; readonly error: unknown }
+
+// Parsing a Jinja template costs more than rendering it; a config holds one or two templates.
+const MAX_CACHED = 32
+const compiled = new Map<string, Template>()
+
+/**
+ * Renders a feedback template: a function of the variables, or a Jinja-style string rendered by
+ * `@huggingface/jinja` (so pyconveyor's templates work unchanged). Never throws: a template that
+ * throws, fails to parse, or renders something other than a non-blank string is reported as
+ * `{ ok: false, error }` and the caller falls back to the built-in feedback.
+ *
+ * @example
+ * renderErrorTemplate('Attempt {{ attempt }}:{% for e in errors %}\n- {{ e.loc_str }}: {{ e.msg }}{% endfor %}', vars)
+ */
+export function renderErrorTemplate(template: ErrorTemplate, vars: FeedbackTemplateVars): TemplateRender {
+  try {
+    // Jinja2 drops one trailing newline by default (keep_trailing_newline=False).
+    const text: unknown = typeof template === 'function' ? template(vars) : jinja(template).render(toJinjaValues(vars)).replace(/\n$/, '')
+    if (typeof text !== 'string') return { ok: false, error: new TypeError(`the error template returned ${typeof text}, expected a string`) }
+    if (text.trim() === '') return { ok: false, error: new TypeError('the error template rendered empty feedback') }
+    return { ok: true, text }
+  } catch (error) {
+    return { ok: false, error }
+  }
+}
+
+/**
+ * A template lexed with Python Jinja2's defaults (no `trim_blocks`, no `lstrip_blocks`): the
+ * package's own `Template` trims like Hugging Face chat templates, which would change the
+ * whitespace of a template written for pyconveyor.
+ */
+class Jinja2Template extends Template {
+  constructor(source: string) {
+    super('')
+    this.parsed = parse(tokenize(source, {}))
+  }
+}
+
+function jinja(source: string): Template {
+  let template = compiled.get(source)
+  if (template === undefined) {
+    template = new Jinja2Template(source)
+    if (compiled.size >= MAX_CACHED) compiled.delete(compiled.keys().next().value as string)
+    compiled.set(source, template)
+  }
+  return template
+}
+
+// The Jinja runtime walks plain objects and arrays; readonly views are copied once per render.
+function toJinjaValues(vars: FeedbackTemplateVars): Record<string, unknown> {
+  return { ...vars, errors: vars.errors.map((e) => ({ ...e })) }
+}

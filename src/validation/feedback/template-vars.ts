@@ -1,0 +1,40 @@
+import type { ValidationFailure } from '../validation-failure.ts'
+import { describeIssue, pathLabel } from './describe-issue.ts'
+import type { FeedbackTemplateVars, TemplateError } from './error-template.ts'
+
+/** What {@link feedbackTemplateVars} needs besides the failure. */
+export interface TemplateVarsInput {
+  /** 1-indexed attempt that failed. */
+  readonly attempt: number
+  /** The previous output as echoed to the model (already cut to length). */
+  readonly previousOutput: string
+  readonly retryHint?: string | undefined
+  /** The configured token cap; 0 when none is set. */
+  readonly maxFeedbackTokens?: number | undefined
+}
+
+/**
+ * The variables of a feedback template, with pyconveyor's names: `error_type`, `previous_output`,
+ * `errors` (each `loc_str`, `msg`, `type`), `parse_error_message`, `attempt`, `retry_hint`,
+ * `max_feedback_tokens`.
+ *
+ * @example
+ * feedbackTemplateVars(failure, { attempt: 1, previousOutput: '{"amount": "USD 50"}' })
+ */
+export function feedbackTemplateVars(failure: ValidationFailure, input: TemplateVarsInput): FeedbackTemplateVars {
+  const parse = failure.stage === 'json-parse'
+  return {
+    error_type: parse ? 'parse' : 'schema',
+    previous_output: input.previousOutput,
+    errors: failure.issues.map(templateError),
+    parse_error_message: parse ? (failure.parseError ?? failure.message) : '',
+    attempt: input.attempt,
+    retry_hint: input.retryHint ?? '',
+    max_feedback_tokens: input.maxFeedbackTokens ?? 0,
+  }
+}
+
+function templateError(issue: ValidationFailure['issues'][number]): TemplateError {
+  const { problem, action } = describeIssue(issue)
+  return { loc_str: pathLabel(issue), msg: action === undefined ? problem : `${problem} — ${action}`, type: issue.code }
+}

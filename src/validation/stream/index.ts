@@ -1,0 +1,5 @@
+export { IncrementalValidator } from './incremental-validator.ts'
+export type { IncrementalState } from './incremental-validator.ts'
+export type { StreamViolation } from './stream-violation.ts'
+export { rootView } from './schema-view.ts'
+export type { JsonType, SchemaView } from './schema-view.ts'

@@ -1,0 +1,87 @@
+import { createGateway, generateText, jsonSchema, Output, streamText, wrapLanguageModel } from 'ai'
+import { MockLanguageModelV4, simulateReadableStream } from 'ai/test'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { defaultStuckLoopRule, strictOutputRules, type GateEvent } from '../../src/index.ts'
+import { reliabilityMiddleware } from '../../src/integrations/ai-sdk-middleware/index.ts'
+import { Refund, validRefund, validRefundJson } from '../support/schemas.ts'
+import { gatewayText } from './support/ai-sdk-wire.ts'
+import { startLoopback, type LoopbackServer } from './support/loopback-server.ts'
+
+const invalid = '{"orderId": "42", "action": "refund", "amount": "USD 50"}'
+const refundSchema = JSON.parse(JSON.stringify(Refund)) as Record<string, unknown>
+const usage = { inputTokens: { total: 10, noCache: 10, cacheRead: undefined, cacheWrite: undefined }, outputTokens: { total: 5, text: 5, reasoning: undefined } }
+const generated = (text: string) => ({ content: [{ type: 'text' as const, text }], finishReason: { unified: 'stop' as const, raw: 'stop' }, usage, warnings: [] })
+const streamed = (text: string) => ({
+  stream: simulateReadableStream({
+    chunks: [
+      { type: 'text-start' as const, id: '1' },
+      ...[...text.matchAll(/.{1,6}/gs)].map((m) => ({ type: 'text-delta' as const, id: '1', delta: m[0] })),
+      { type: 'text-end' as const, id: '1' },
+      { type: 'finish' as const, finishReason: { unified: 'stop' as const, raw: undefined }, usage },
+    ],
+  }),
+})
+
+let server: LoopbackServer
+beforeAll(async () => {
+  server = await startLoopback()
+})
+afterAll(() => server.close())
+
+describe('reliabilityMiddleware', () => {
+  it('retries inside generateText over the gateway HTTP path, validating against Output.object', async () => {
+    server.script([gatewayText(invalid), gatewayText(validRefundJson)])
+    server.requests.length = 0
+    const middleware = reliabilityMiddleware({ postDecide: [defaultStuckLoopRule, ...strictOutputRules(3)] })
+    const events: GateEvent['type'][] = []
+    middleware.events$.subscribe((e) => events.push(e.type))
+    const model = wrapLanguageModel({ model: createGateway({ baseURL: server.url, apiKey: 'k' })('openai/gpt-test'), middleware })
+    const result = await generateText({ model, output: Output.object({ schema: jsonSchema(refundSchema) }), prompt: 'refund order #42 for $50', maxRetries: 0 })
+
+    expect(result.output).toEqual(validRefund)
+    expect(events).toEqual(expect.arrayContaining(['validation_failed', 'retry', 'recovered']))
+    expect(server.requests).toHaveLength(2)
+    const [first, second] = server.requests.map((r) => r.body)
+    expect(second.prompt.slice(0, first.prompt.length)).toEqual(first.prompt)
+    expect(second.prompt.at(-2)).toEqual({ role: 'assistant', content: [{ type: 'text', text: invalid }] })
+    expect(second.prompt.at(-1).content[0].text).toContain(`- 'amount': expected number, got "USD 50"`)
+    expect(JSON.stringify(second)).not.toContain('ephemeral')
+    // Both attempts are billed.
+    expect(result.usage.outputTokens).toBe(20)
+  })
+
+  it('retries with the mock language model and an explicit output schema', async () => {
+    const mock = new MockLanguageModelV4({ doGenerate: [generated(invalid), generated(validRefundJson)] })
+    const middleware = reliabilityMiddleware({ outputSchema: Refund, postDecide: strictOutputRules(3) })
+    const failed: string[] = []
+    middleware.on('validation_failed', (e) => failed.push(e.stage))
+    const result = await generateText({ model: wrapLanguageModel({ model: mock, middleware }), prompt: 'refund #42' })
+    expect(JSON.parse(result.text)).toEqual(validRefund)
+    expect(failed).toEqual(['schema-validate'])
+    expect(mock.doGenerateCalls).toHaveLength(2)
+    expect(mock.doGenerateCalls[0]?.prompt).toHaveLength(1)
+    expect(mock.doGenerateCalls[1]?.prompt).toHaveLength(3)
+  })
+
+  it('detects a stuck loop and fails instead of paying for more retries', async () => {
+    const mock = new MockLanguageModelV4({ doGenerate: [generated(invalid), generated(invalid), generated(invalid), generated(validRefundJson)] })
+    const middleware = reliabilityMiddleware({ outputSchema: Refund, postDecide: [defaultStuckLoopRule, ...strictOutputRules(5)] })
+    const error = await generateText({ model: wrapLanguageModel({ model: mock, middleware }), prompt: 'refund #42', maxRetries: 0 }).catch((e: unknown) => e)
+    expect(JSON.stringify(error, Object.getOwnPropertyNames(error))).toContain('schema-stuck-loop')
+    expect(mock.doGenerateCalls).toHaveLength(2)
+  })
+
+  it('buffers streamText so the consumer reads only the validated answer', async () => {
+    const mock = new MockLanguageModelV4({ doStream: [streamed(invalid), streamed(validRefundJson)] })
+    const middleware = reliabilityMiddleware({ outputSchema: Refund, postDecide: strictOutputRules(3) })
+    const retries: number[] = []
+    middleware.on('retry', (e) => retries.push(e.attempt))
+    const result = streamText({ model: wrapLanguageModel({ model: mock, middleware }), prompt: 'refund #42' })
+    let text = ''
+    for await (const delta of result.textStream) text += delta
+    expect(text).toBe(validRefundJson)
+    expect(retries).toEqual([1])
+    expect(mock.doStreamCalls).toHaveLength(2)
+    expect((await result.usage).outputTokens).toBe(10)
+  })
+})

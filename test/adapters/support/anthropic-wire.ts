@@ -1,0 +1,63 @@
+import { chunkText, type Reply } from './loopback-server.ts'
+
+const usage = { input_tokens: 40, output_tokens: 12, cache_read_input_tokens: 30, cache_creation_input_tokens: 5 }
+
+/** A Messages API JSON reply. */
+export function anthropicMessage(content: readonly unknown[], stop = 'end_turn', u: Record<string, number> = usage): Reply {
+  return {
+    kind: 'json',
+    body: { id: 'msg_1', type: 'message', role: 'assistant', model: 'claude-test', content, stop_reason: stop, stop_sequence: null, usage: u },
+  }
+}
+
+/** A Messages API JSON reply with one text block. */
+export const anthropicText = (text: string, stop = 'end_turn'): Reply => anthropicMessage([{ type: 'text', text }], stop)
+
+/** An Anthropic API error reply (`overloaded_error` for 529). */
+export function anthropicError(status: number, type: string, headers: Record<string, string> = {}): Reply {
+  return { kind: 'json', status, headers, body: { type: 'error', error: { type, message: `${type} (${status})` } } }
+}
+
+const sse = (type: string, data: unknown) => `event: ${type}\ndata: ${JSON.stringify({ type, ...(data as object) })}\n\n`
+
+/** An SSE stream: message_start, one text block of deltas, message_delta, message_stop. */
+export function anthropicSse(text: string, options: { chunkSize?: number; frameDelayMs?: number; stop?: string } = {}): Reply {
+  const frames = [
+    sse('message_start', {
+      message: { id: 'msg_1', type: 'message', role: 'assistant', model: 'claude-test', content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 40, output_tokens: 1, cache_read_input_tokens: 30, cache_creation_input_tokens: 0 } },
+    }),
+    sse('content_block_start', { index: 0, content_block: { type: 'text', text: '' } }),
+    sse('ping', {}),
+  ]
+  for (const piece of chunkText(text, options.chunkSize ?? 4)) frames.push(sse('content_block_delta', { index: 0, delta: { type: 'text_delta', text: piece } }))
+  frames.push(sse('content_block_stop', { index: 0 }))
+  frames.push(sse('message_delta', { delta: { stop_reason: options.stop ?? 'end_turn', stop_sequence: null }, usage: { output_tokens: Math.ceil(text.length / 4) } }))
+  frames.push(sse('message_stop', {}))
+  return { kind: 'sse', frames, ...(options.frameDelayMs !== undefined ? { frameDelayMs: options.frameDelayMs } : {}) }
+}
+
+/** An SSE stream of one tool_use block whose input arrives as JSON fragments. */
+export function anthropicToolSse(id: string, name: string, fragments: readonly string[]): Reply {
+  return {
+    kind: 'sse',
+    frames: [
+      sse('message_start', { message: { id: 'msg_2', type: 'message', role: 'assistant', model: 'claude-test', content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 50, output_tokens: 1 } } }),
+      sse('content_block_start', { index: 0, content_block: { type: 'tool_use', id, name, input: {} } }),
+      ...fragments.map((f) => sse('content_block_delta', { index: 0, delta: { type: 'input_json_delta', partial_json: f } })),
+      sse('content_block_stop', { index: 0 }),
+      sse('message_delta', { delta: { stop_reason: 'tool_use', stop_sequence: null }, usage: { output_tokens: 20 } }),
+      sse('message_stop', {}),
+    ],
+  }
+}
+
+/** An SSE stream that starts and then reports an `overloaded_error` event. */
+export function anthropicSseOverloaded(): Reply {
+  return {
+    kind: 'sse',
+    frames: [
+      sse('message_start', { message: { id: 'msg_3', type: 'message', role: 'assistant', model: 'claude-test', content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 40, output_tokens: 1 } } }),
+      `event: error\ndata: ${JSON.stringify({ type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } })}\n\n`,
+    ],
+  }
+}

@@ -1,0 +1,90 @@
+import { Type } from 'typebox'
+import { describe, expect, it, vi } from 'vitest'
+import { Agent, defaultStuckLoopRule, ProviderError, strictOutputRules, tool, type GateEvent } from '../../src/index.ts'
+import { scripted, type ScriptedStep } from '../../src/providers/index.ts'
+
+const Verdict = Type.Object({ action: Type.Union([Type.Literal('refund'), Type.Literal('reject')]) }, { additionalProperties: false })
+const canned = { action: 'reject' } as const
+
+function agentFor(steps: readonly ScriptedStep[], fallback?: (error: unknown, raw: string | undefined) => unknown) {
+  const provider = scripted(steps)
+  const agent = Agent.create({ provider })
+    .outputSchema(Verdict)
+    .reliability({ postDecide: [defaultStuckLoopRule, ...strictOutputRules(3)] })
+    .outputFallback({ canned, ...(fallback !== undefined ? { fallback } : {}) })
+    .build()
+  const events: GateEvent[] = []
+  agent.events$.subscribe((e) => events.push(e))
+  return { provider, agent, events }
+}
+
+describe('Agent outputFallback', () => {
+  it('answers with the canned tier after a stuck loop', async () => {
+    const { provider, agent, events } = agentFor(['{"action": "maybe"}', '{"action": "maybe"}'])
+    const result = await agent.runDetailed('refund?')
+    expect(provider.calls).toBe(2)
+    expect(result).toMatchObject({ value: canned, text: '{"action":"reject"}', outputFallback: 'canned', fromFallback: true, provider: 'canned' })
+    expect(events.filter((e) => e.type === 'output_canned_used')).toEqual([{ type: 'output_canned_used', kind: 'schema-stuck-loop', reason: expect.any(String) }])
+    expect(events.some((e) => e.type === 'output_fallback_triggered')).toBe(false)
+    expect(agent.history.at(-1)).toEqual({ role: 'assistant', content: '{"action":"reject"}' })
+  })
+
+  it('uses tier 2 with the error and the raw output, re-validated', async () => {
+    const fallback = vi.fn((_error: unknown, raw: string | undefined) => (raw?.includes('maybe') === true ? '{"action": "refund"}' : 'nope'))
+    const { agent, events } = agentFor(['{"action": "maybe"}', '{"action": "maybe"}'], fallback)
+    const result = await agent.runDetailed('refund?')
+    expect(fallback).toHaveBeenCalledWith(expect.objectContaining({ kind: 'schema-stuck-loop' }), '{"action": "maybe"}')
+    expect(result).toMatchObject({ value: { action: 'refund' }, outputFallback: 'fallback', provider: 'output-fallback' })
+    expect(events.map((e) => e.type)).toContain('output_fallback_triggered')
+    expect(events.map((e) => e.type)).not.toContain('output_canned_used')
+  })
+
+  it('falls through to the canned tier when tier 2 answers something invalid or throws', async () => {
+    const invalid = agentFor(['x', 'y', 'z'], () => ({ action: 'maybe' }))
+    expect(await invalid.agent.runTyped('refund?')).toEqual(canned)
+    expect(invalid.events.map((e) => e.type)).toEqual(expect.arrayContaining(['output_fallback_triggered', 'output_canned_used']))
+
+    const throwing = agentFor(['x', 'y', 'z'], () => {
+      throw new Error('fallback model down')
+    })
+    expect(await throwing.agent.runTyped('refund?')).toEqual(canned)
+  })
+
+  it('handles retries exhausted on a parse failure', async () => {
+    const { agent } = agentFor(['not json', 'still not', 'nope'])
+    expect(await agent.runTyped('refund?')).toEqual(canned)
+  })
+
+  it('does not swallow other fail-fast kinds unless configured', async () => {
+    const down = () => new ProviderError('overloaded', { kind: 'http-5xx', status: 503 })
+    const plain = agentFor([down()])
+    await expect(plain.agent.run('refund?')).rejects.toMatchObject({ kind: 'http-5xx' })
+
+    const agent = Agent.create({ provider: scripted([down()]) })
+      .outputSchema(Verdict)
+      .outputFallback({ canned, alsoOn: ['http-5xx'] })
+      .build()
+    expect(await agent.runTyped('refund?')).toEqual(canned)
+  })
+
+  it('does not swallow a halted cost budget unless configured', async () => {
+    const build = (alsoOn: readonly string[]) =>
+      Agent.create({ provider: scripted([{ toolCalls: [{ id: 'c', name: 'noop', args: {} }] }, '{"action": "refund"}']) })
+        .outputSchema(Verdict)
+        .tool(tool({ name: 'noop', description: '', input: Type.Object({}), execute: () => 'ok' }))
+        .reliability({ priceUsage: () => 1 })
+        .costBudget({ usd: 0.5, onExceed: 'halt' })
+        .outputFallback({ canned, alsoOn })
+        .build()
+    // The tool turn spends $1, so the budget halts the run before the turn that would answer.
+    await expect(build([]).run('refund?')).rejects.toMatchObject({ kind: 'budget-exceeded' })
+    await expect(build(['budget-exceeded']).runTyped('refund?')).resolves.toEqual(canned)
+  })
+
+  it('validates the canned answer when the agent is built', () => {
+    const builder = Agent.create({ provider: scripted([]) }).outputSchema(Verdict)
+    expect(() => builder.outputFallback({ canned: { action: 'maybe' } as never }).build()).toThrow(/canned answer does not match the output schema/)
+    expect(() => builder.outputFallback({}).build()).toThrow(/fallback function, a canned answer, or both/)
+    expect(() => Agent.create({ provider: scripted([]) }).outputFallback({ canned: 'Sorry.' }).build()).not.toThrow()
+  })
+})

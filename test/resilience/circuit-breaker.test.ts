@@ -1,0 +1,147 @@
+import { describe, expect, it } from 'vitest'
+import { circuitBreaker, memoryStore, type BreakerPermit, type CircuitBreaker } from '../../src/index.ts'
+
+const clock = () => {
+  let t = 0
+  return { now: () => t, advance: (ms: number) => (t += ms) }
+}
+
+const fail = async (b: CircuitBreaker, provider = 'p') => b.record(provider, await b.acquire(provider), 'failure')
+const succeed = async (b: CircuitBreaker, provider = 'p') => b.record(provider, await b.acquire(provider), 'success')
+
+describe('circuitBreaker', () => {
+  it('stays closed below the failure threshold', async () => {
+    const b = circuitBreaker({ failureThreshold: 3 })
+    await fail(b)
+    await fail(b)
+    expect((await b.state('p')).state).toBe('closed')
+    expect(await b.acquire('p')).toMatchObject({ allowed: true, probe: false })
+  })
+
+  it('opens after the threshold of consecutive failures and reports the transition', async () => {
+    const b = circuitBreaker({ failureThreshold: 3 })
+    await fail(b)
+    await fail(b)
+    expect(await fail(b)).toEqual({ provider: 'p', from: 'closed', to: 'open', failures: 3 })
+  })
+
+  it('resets the count on a success, so only consecutive failures open it', async () => {
+    const b = circuitBreaker({ failureThreshold: 2 })
+    await fail(b)
+    await succeed(b)
+    await fail(b)
+    expect((await b.state('p')).state).toBe('closed')
+    expect((await b.state('p')).failures).toBe(1)
+  })
+
+  it('rejects at once while open, with the time left of the cooldown', async () => {
+    const c = clock()
+    const b = circuitBreaker({ failureThreshold: 1, cooldownMs: 1000, now: c.now })
+    await fail(b)
+    c.advance(400)
+    expect(await b.acquire('p')).toEqual({ allowed: false, retryAfterMs: 600, transition: undefined })
+  })
+
+  it('half-opens after the cooldown and admits only halfOpenMaxProbes probes', async () => {
+    const c = clock()
+    const b = circuitBreaker({ failureThreshold: 1, cooldownMs: 1000, halfOpenMaxProbes: 2, now: c.now })
+    await fail(b)
+    c.advance(1000)
+    const first = await b.acquire('p')
+    expect(first).toEqual({ allowed: true, probe: true, transition: { provider: 'p', from: 'open', to: 'half-open', failures: 1 } })
+    expect(await b.acquire('p')).toMatchObject({ allowed: true, probe: true, transition: undefined })
+    expect(await b.acquire('p')).toEqual({ allowed: false, retryAfterMs: undefined, transition: undefined })
+  })
+
+  it('closes after successesToClose successful probes', async () => {
+    const c = clock()
+    const b = circuitBreaker({ failureThreshold: 1, cooldownMs: 1000, successesToClose: 2, now: c.now })
+    await fail(b)
+    c.advance(1000)
+    expect(await succeed(b)).toBeUndefined()
+    expect((await b.state('p')).state).toBe('half-open')
+    expect(await succeed(b)).toEqual({ provider: 'p', from: 'half-open', to: 'closed', failures: 0 })
+    expect(await b.acquire('p')).toMatchObject({ allowed: true, probe: false })
+  })
+
+  it('opens again on a failed probe and restarts the cooldown', async () => {
+    const c = clock()
+    const b = circuitBreaker({ failureThreshold: 1, cooldownMs: 1000, now: c.now })
+    await fail(b)
+    c.advance(1000)
+    expect(await fail(b)).toMatchObject({ from: 'half-open', to: 'open' })
+    c.advance(999)
+    expect(await b.acquire('p')).toMatchObject({ allowed: false, retryAfterMs: 1 })
+  })
+
+  it('releases a probe slot on an ignored (aborted) probe without deciding anything', async () => {
+    const c = clock()
+    const b = circuitBreaker({ failureThreshold: 1, cooldownMs: 1000, now: c.now })
+    await fail(b)
+    c.advance(1000)
+    const probe = await b.acquire('p')
+    expect(await b.record('p', probe, 'ignored')).toBeUndefined()
+    expect(await b.state('p')).toMatchObject({ state: 'half-open', probes: 0 })
+    expect(await b.acquire('p')).toMatchObject({ allowed: true, probe: true })
+  })
+
+  it('never counts ignored results towards opening', async () => {
+    const b = circuitBreaker({ failureThreshold: 1 })
+    for (let i = 0; i < 5; i++) await b.record('p', await b.acquire('p'), 'ignored')
+    expect((await b.state('p')).state).toBe('closed')
+  })
+
+  it('admits a new probe when an earlier one never reported back within the cooldown', async () => {
+    const c = clock()
+    const b = circuitBreaker({ failureThreshold: 1, cooldownMs: 1000, now: c.now })
+    await fail(b)
+    c.advance(1000)
+    await b.acquire('p') // a probe whose process died
+    c.advance(999)
+    expect((await b.acquire('p')).allowed).toBe(false)
+    c.advance(1)
+    expect((await b.acquire('p')).allowed).toBe(true)
+  })
+
+  it('ignores results of calls admitted before the breaker opened', async () => {
+    const c = clock()
+    const b = circuitBreaker({ failureThreshold: 1, cooldownMs: 1000, now: c.now })
+    const early: BreakerPermit = await b.acquire('p')
+    await fail(b)
+    c.advance(1000)
+    await b.acquire('p') // the probe
+    expect(await b.record('p', early, 'success')).toBeUndefined()
+    expect((await b.state('p')).state).toBe('half-open')
+  })
+
+  it('keeps one breaker per provider name', async () => {
+    const b = circuitBreaker({ failureThreshold: 1 })
+    await fail(b, 'a')
+    expect((await b.acquire('a')).allowed).toBe(false)
+    expect((await b.acquire('b')).allowed).toBe(true)
+  })
+
+  it('shares state through a shared store', async () => {
+    const store = memoryStore()
+    const one = circuitBreaker({ failureThreshold: 1, store })
+    const two = circuitBreaker({ failureThreshold: 1, store })
+    await fail(one)
+    expect((await two.acquire('p')).allowed).toBe(false)
+  })
+
+  it('admits exactly halfOpenMaxProbes of many concurrent acquires', async () => {
+    const c = clock()
+    const b = circuitBreaker({ failureThreshold: 1, cooldownMs: 10, halfOpenMaxProbes: 3, now: c.now })
+    await fail(b)
+    c.advance(10)
+    const permits = await Promise.all(Array.from({ length: 12 }, () => b.acquire('p')))
+    expect(permits.filter((p) => p.allowed)).toHaveLength(3)
+    expect(permits.filter((p) => p.transition !== undefined)).toHaveLength(1)
+  })
+
+  it('rejects invalid options', () => {
+    expect(() => circuitBreaker({ failureThreshold: 0 })).toThrow(RangeError)
+    expect(() => circuitBreaker({ halfOpenMaxProbes: 1.5 })).toThrow(RangeError)
+    expect(() => circuitBreaker({ cooldownMs: -1 })).toThrow(RangeError)
+  })
+})

@@ -1,0 +1,138 @@
+import { Type } from 'typebox'
+import { describe, expect, it } from 'vitest'
+import { buildValidationFeedback, echoPreviousOutput, type FeedbackContext } from '../../src/gate/build-feedback.ts'
+import { compileSchema, countFeedbackTokens, cutToTokens, feedbackTemplateVars, renderErrorTemplate, TRUNCATION_MARKER, truncateEcho, validateFinalAnswer } from '../../src/validation/index.ts'
+import type { ValidationFailure } from '../../src/validation/validation-failure.ts'
+
+const Report = compileSchema(
+  Type.Object({ entries: Type.Array(Type.Object({ evidence: Type.String(), score: Type.Number() })) }, { additionalProperties: false }),
+)
+
+function failureOf(text: string): ValidationFailure {
+  const verdict = validateFinalAnswer(text, Report)
+  if (verdict instanceof Promise || verdict.ok) throw new Error('expected a synchronous failure')
+  return verdict.failure
+}
+
+const schemaFailure = failureOf('{"entries": [{"evidence": 7, "score": "high"}]}')
+const parseFailure = failureOf('not json at all')
+
+function context(overrides: Partial<FeedbackContext> = {}): FeedbackContext & { readonly templateErrors: unknown[] } {
+  const templateErrors: unknown[] = []
+  return {
+    attempt: 1,
+    retryHint: undefined,
+    errorTemplate: undefined,
+    maxFeedbackChars: 4000,
+    maxFeedbackTokens: undefined,
+    onTemplateError: (e) => templateErrors.push(e),
+    ...overrides,
+    templateErrors,
+  }
+}
+
+describe('buildValidationFeedback', () => {
+  it('frames schema errors in pyconveyor wording with bracketed index paths, then the hint', () => {
+    expect(buildValidationFeedback(schemaFailure, context({ retryHint: 'Scores are numbers.' }))).toBe(
+      [
+        'Your previous response failed schema validation.',
+        'Validation errors:',
+        "- 'entries[0].evidence': expected string, got number",
+        "- 'entries[0].score': expected number, got \"high\"",
+        'Please fix these issues and return a corrected JSON object.',
+        'Scores are numbers.',
+      ].join('\n'),
+    )
+  })
+
+  it("frames parse errors with the parser's message and asks for bare JSON", () => {
+    const text = buildValidationFeedback(parseFailure, context())
+    expect(text.split('\n')[0]).toBe('Your previous response was not valid JSON: no JSON object or array found in the response')
+    expect(text.split('\n').at(-1)).toBe('Please return only a valid JSON object, with no surrounding prose or markdown fences.')
+  })
+
+  it('does not repeat the previous output, which the retry conversation already echoes', () => {
+    expect(buildValidationFeedback(schemaFailure, context())).not.toContain('"high"}')
+  })
+
+  it('renders a Jinja string template with pyconveyor variables', () => {
+    const template =
+      'Attempt {{ attempt }} ({{ error_type }}):{% for e in errors %}\n* {{ e.loc_str }} [{{ e.type }}]: {{ e.msg }}{% endfor %}\nYou said: {{ previous_output }}\n{{ retry_hint }} / {{ max_feedback_tokens }}'
+    const text = buildValidationFeedback(schemaFailure, context({ errorTemplate: template, attempt: 2, retryHint: 'Be careful.', maxFeedbackTokens: 50 }))
+    expect(text).toBe(
+      [
+        'Attempt 2 (schema):',
+        '* entries[0].evidence [invalid_type]: expected string, got number',
+        '* entries[0].score [invalid_type]: expected number, got "high"',
+        'You said: {"entries": [{"evidence": 7, "score": "high"}]}',
+        'Be careful. / 50',
+      ].join('\n'),
+    )
+  })
+
+  it('passes the parse error message to a function template', () => {
+    const text = buildValidationFeedback(parseFailure, context({ errorTemplate: (v) => `${v.error_type}|${v.errors.length}|${v.parse_error_message}` }))
+    expect(text).toBe('parse|0|no JSON object or array found in the response')
+  })
+
+  it('falls back to the built-in feedback and reports a template that fails to render', () => {
+    const ctx = context({ errorTemplate: '{{ errors[0].loc_str ' })
+    expect(buildValidationFeedback(schemaFailure, ctx)).toMatch(/^Your previous response failed schema validation\./)
+    expect(ctx.templateErrors).toHaveLength(1)
+  })
+
+  it('falls back when a function template throws or returns nothing', () => {
+    const throwing = context({
+      errorTemplate: () => {
+        throw new Error('boom')
+      },
+    })
+    expect(buildValidationFeedback(schemaFailure, throwing)).toContain("- 'entries[0].score'")
+    expect(throwing.templateErrors).toEqual([new Error('boom')])
+    const empty = context({ errorTemplate: () => '  ' })
+    expect(buildValidationFeedback(schemaFailure, empty)).toContain('Validation errors:')
+    expect(empty.templateErrors).toHaveLength(1)
+  })
+})
+
+describe('renderErrorTemplate', () => {
+  it('renders the same template twice from its cached parse', () => {
+    const vars = feedbackTemplateVars(schemaFailure, { attempt: 3, previousOutput: 'x' })
+    const first = renderErrorTemplate('n={{ errors | length }} a={{ attempt }}', vars)
+    expect(first).toEqual({ ok: true, text: 'n=2 a=3' })
+    expect(renderErrorTemplate('n={{ errors | length }} a={{ attempt }}', { ...vars, attempt: 4 })).toEqual({ ok: true, text: 'n=2 a=4' })
+  })
+})
+
+describe('echoPreviousOutput', () => {
+  it('cuts the echo to maxFeedbackTokens real tokens with the marker', () => {
+    const long = Array.from({ length: 400 }, (_, i) => `word${i}`).join(' ')
+    const echo = echoPreviousOutput(long, { maxFeedbackChars: 100_000, maxFeedbackTokens: 50 })
+    expect(echo.endsWith(`\n${TRUNCATION_MARKER}`)).toBe(true)
+    const body = echo.slice(0, -TRUNCATION_MARKER.length - 1)
+    expect(countFeedbackTokens(body)).toBeLessThanOrEqual(50)
+    expect(countFeedbackTokens(body)).toBeGreaterThanOrEqual(45)
+    expect(long.startsWith(body)).toBe(true)
+  })
+
+  it('leaves an echo within both limits unchanged', () => {
+    expect(echoPreviousOutput('{"a": 1}', { maxFeedbackChars: 100, maxFeedbackTokens: 100 })).toBe('{"a": 1}')
+  })
+
+  it('applies the character cap too', () => {
+    expect(truncateEcho('abcdefghij', { maxChars: 4, maxTokens: 1000 })).toBe(`abcd\n${TRUNCATION_MARKER}`)
+  })
+})
+
+describe('cutToTokens', () => {
+  it('treats special-token text as ordinary text', () => {
+    expect(countFeedbackTokens('<|endoftext|>')).toBeGreaterThan(1)
+  })
+
+  it('never leaves half a character at the cut', () => {
+    const { text, cut } = cutToTokens('😀😀😀😀😀😀', 3)
+    expect(cut).toBe(true)
+    expect(text).not.toContain('\uFFFD')
+    expect('😀😀😀😀😀😀'.startsWith(text)).toBe(true)
+  })
+})

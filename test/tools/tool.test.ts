@@ -1,0 +1,100 @@
+import { Type } from 'typebox'
+import { describe, expect, expectTypeOf, it } from 'vitest'
+import { z } from 'zod'
+import { Agent, compileSchema, formatFeedback, tool, validateToolArgs, type ToolArgsResult } from '../../src/index.ts'
+import { scripted } from '../../src/providers/index.ts'
+
+function failureOf<T>(verdict: ToolArgsResult<T> | Promise<ToolArgsResult<T>>) {
+  if (verdict instanceof Promise || verdict.ok) throw new Error('expected a synchronous rejection')
+  return verdict.failure
+}
+
+/** The feedback the model gets for these arguments, one line per issue. */
+function feedbackLines(schema: Parameters<typeof compileSchema>[0], args: unknown): string[] {
+  const failure = failureOf(validateToolArgs(args, compileSchema(schema)))
+  return formatFeedback({ target: 'tool', stage: failure.stage, issues: failure.issues, toolName: 't' }).split('\n').slice(1, -1)
+}
+
+describe('tool', () => {
+  it('compiles the input schema once and exposes its JSON Schema to the provider', () => {
+    const input = Type.Object({ city: Type.String() })
+    const t = tool({ name: 'get_weather', description: 'Weather', input, execute: ({ city }) => city })
+    expect(t.spec).toEqual({ name: 'get_weather', description: 'Weather', inputSchema: input })
+    expectTypeOf(t.execute).parameter(0).toEqualTypeOf<{ city: string }>()
+  })
+
+  it('sends {type: object} when no JSON Schema can be derived', () => {
+    const t = tool({ name: 'p', description: '', input: { parse: (v: unknown) => v as { a: number } }, execute: () => 1 })
+    expect(t.spec.inputSchema).toEqual({ type: 'object' })
+  })
+
+  it('infers a Standard Schema input type', () => {
+    const t = tool({ name: 'z', description: '', input: z.object({ n: z.number() }), execute: ({ n }) => n * 2 })
+    expectTypeOf(t.execute).parameter(0).toEqualTypeOf<{ n: number }>()
+  })
+
+  it('rejects a bad name, a missing execute and a negative retry budget at definition', () => {
+    const input = Type.Object({})
+    expect(() => tool({ name: 'has space', description: '', input, execute: () => 1 })).toThrow(/name must be/)
+    expect(() => tool({ name: 'x', description: '', input, execute: undefined as never })).toThrow(/execute must be a function/)
+    expect(() => tool({ name: 'x', description: '', input, execute: () => 1, maxRetries: -1 })).toThrow(/maxRetries/)
+  })
+
+  it('refuses two tools with the same name on one agent', () => {
+    const t = tool({ name: 'x', description: '', input: Type.Object({}), execute: () => 1 })
+    expect(() => Agent.create({ provider: scripted([]) }).tool(t).tool(t)).toThrow(/already added/)
+  })
+})
+
+describe('validateToolArgs', () => {
+  const schema = compileSchema(Type.Object({ n: Type.Integer() }))
+
+  it('accepts valid arguments, given as an object or as a JSON string', () => {
+    expect(validateToolArgs({ n: 1 }, schema)).toEqual({ ok: true, value: { n: 1 } })
+    expect(validateToolArgs('{"n": 2}', schema)).toEqual({ ok: true, value: { n: 2 } })
+  })
+
+  it('fails with stage tool-args and the raw arguments', () => {
+    const failure = failureOf(validateToolArgs({ n: 1.5 }, schema))
+    expect(failure.stage).toBe('tool-args')
+    expect(failure.rawOutput).toBe('{"n":1.5}')
+    expect(failure.path).toBe('n')
+  })
+
+  it('fails an unparseable string with a clear root issue', () => {
+    const failure = failureOf(validateToolArgs('{"n": ', schema))
+    expect(failure.issues[0]).toMatchObject({ path: '', code: 'other' })
+    expect(failure.issues[0]?.message).toMatch(/^the arguments are not valid JSON \(not valid JSON: /)
+    expect(failure.rawOutput).toBe('{"n": ')
+  })
+
+  it('refuses a __proto__ key in string arguments', () => {
+    const failure = failureOf(validateToolArgs('{"__proto__": {"n": 1}}', schema))
+    expect(failure.issues[0]).toMatchObject({ code: 'forbidden_key' })
+  })
+})
+
+describe('tool-argument feedback lines', () => {
+  it.each([
+    ['missing', Type.Object({ to: Type.String() }), {}, "- 'to': required field is missing — provide a value"],
+    ['string', Type.Object({ subject: Type.String() }), { subject: 42 }, "- 'subject': expected string, got number"],
+    ['integer', Type.Object({ count: Type.Integer() }), { count: 'three' }, "- 'count': expected integer, got \"three\""],
+    ['datetime', Type.Object({ due: Type.String({ format: 'date-time' }) }), { due: 'tomorrow' }, "- 'due': expected ISO datetime (e.g. '2026-05-03T00:00:00'), got \"tomorrow\""],
+    ['list', Type.Object({ cc: Type.Array(Type.String()) }), { cc: 'a@b.c' }, "- 'cc': expected list/array, got string"],
+    ['unknown field', Type.Object({}, { additionalProperties: false }), { bcc: 'x' }, "- 'bcc': unknown field — remove it"],
+    ['fallback (the validator message)', Type.Object({ body: Type.String({ maxLength: 3 }) }), { body: 'too long' }, "- 'body': must not have more than 3 characters"],
+  ])('renders %s', (_label, schema, args, line) => {
+    expect(feedbackLines(schema, args)).toEqual([line])
+  })
+
+  it('frames the lines for a tool call', () => {
+    const failure = failureOf(validateToolArgs({}, compileSchema(Type.Object({ to: Type.String() }))))
+    expect(formatFeedback({ target: 'tool', stage: 'tool-args', issues: failure.issues, toolName: 'send_email' })).toBe(
+      [
+        "The arguments of your call to tool 'send_email' are invalid:",
+        "- 'to': required field is missing — provide a value",
+        "Call 'send_email' again with corrected arguments, fixing every issue listed above.",
+      ].join('\n'),
+    )
+  })
+})
