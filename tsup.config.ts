@@ -4,6 +4,9 @@ export default defineConfig({
   entry: {
     index: 'src/index.ts',
     'providers/index': 'src/providers/index.ts',
+    'openai/index': 'src/providers/openai/index.ts',
+    'anthropic/index': 'src/providers/anthropic/index.ts',
+    'ai-sdk/index': 'src/integrations/ai-sdk.ts',
   },
   format: ['esm'],
   dts: true,
