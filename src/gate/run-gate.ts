@@ -1,107 +1,39 @@
-import type { EventHub } from '../events/event-hub.ts'
-import type { ErrorKind } from '../model/error-kind.ts'
+import { isTransientKind, type ErrorKind } from '../model/error-kind.ts'
 import type { Message } from '../model/message.ts'
+import { ProviderError } from '../model/provider-error.ts'
 import type { ModelRequest } from '../model/request.ts'
 import type { ModelResponse } from '../model/response.ts'
 import { addUsage, ZERO_USAGE, type Usage } from '../model/usage.ts'
+import { BUDGET_TOLERANCE_USD, isBudgetRule } from '../rules/budget-rule.ts'
+import { adjustRequestFor } from '../rules/retry-truncated.ts'
 import type { Decision, ReliabilityRule } from '../rules/rule.ts'
 import type { Phase, ReliabilityScope } from '../rules/scope.ts'
-import { validateFinalAnswer, type CompiledSchema } from '../validation/index.ts'
-import type { ErrorTemplate } from '../validation/feedback/error-template.ts'
+import type { CompiledSchema } from '../validation/index.ts'
 import type { ValidationFailure } from '../validation/validation-failure.ts'
 import { abortableDelay } from './abortable-delay.ts'
+import { attemptRecord, type AttemptOutcome } from './attempt-outcome.ts'
 import type { AttemptRecord } from './attempt-record.ts'
-import { attemptStatus } from './attempt-status.ts'
-import { buildValidationFeedback, echoPreviousOutput } from './build-feedback.ts'
-import { callProvider } from './call-provider.ts'
-import { classifyError } from './classify-error.ts'
-import { withTail, validationTail } from './ephemeral-tail.ts'
-import { firstMatchingRule } from './evaluate-rules.ts'
-import { ReliabilityFailFastError } from './fail-fast-error.ts'
-import type { FeedbackMode } from '../rules/reliability-config.ts'
-import type { FallbackAnswer } from './gate-config.ts'
-import type { GateResult } from './gate-result.ts'
-import type { ResolvedProvider } from './resolved-provider.ts'
-import { resolveFeedback } from './resolve-feedback.ts'
-import { BUDGET_TOLERANCE_USD, isBudgetRule } from '../rules/budget-rule.ts'
-import { ProviderError } from '../model/provider-error.ts'
-import { adjustRequestFor } from '../rules/retry-truncated.ts'
-import type { BreakerPermit, BreakerResult } from './breaker/breaker-permit.ts'
+import { acquirePermit, breakerResult, recordResult } from './breaker/breaker-calls.ts'
 import type { BreakerTransition } from './breaker/breaker-state.ts'
 import type { CircuitBreaker } from './breaker/circuit-breaker.ts'
+import { buildValidationFeedback, echoPreviousOutput, type FeedbackContext } from './build-feedback.ts'
+import { callProvider } from './call-provider.ts'
+import { checkResponse } from './check-response.ts'
+import { classifyError } from './classify-error.ts'
+import { validationTail, withTail } from './ephemeral-tail.ts'
+import { messageOf } from './error-message.ts'
+import { firstMatchingRule } from './evaluate-rules.ts'
+import { ReliabilityFailFastError } from './fail-fast-error.ts'
+import type { DecisionGuard, GateInternals, GateRunOptions, ProviderCall, RunHooks } from './gate-internals.ts'
+import type { GateResult } from './gate-result.ts'
 import type { SharedBudget } from './pricing/shared-budget.ts'
+import type { ResolvedProvider } from './resolved-provider.ts'
+import { resolveFeedback } from './resolve-feedback.ts'
+import { runFallback } from './run-fallback.ts'
 
-/** The settled configuration a run reads; built once by `createGate`. */
-export interface GateInternals<T> {
-  readonly providers: readonly ResolvedProvider[]
-  readonly schema: CompiledSchema<T> | undefined
-  readonly preCheck: readonly ReliabilityRule[]
-  readonly postDecide: readonly ReliabilityRule[]
-  readonly feedbackMode: FeedbackMode
-  readonly errorFeedback: boolean
-  readonly maxFeedbackChars: number
-  readonly maxFeedbackTokens: number | undefined
-  readonly errorTemplate: ErrorTemplate | undefined
-  readonly repair: boolean
-  readonly retryHint: string | undefined
-  readonly maxAttempts: number
-  readonly timeoutMs: number | undefined
-  readonly fallback: ((scope: ReliabilityScope) => FallbackAnswer | Promise<FallbackAnswer>) | undefined
-  readonly priceUsage: ((usage: Usage, model: string | undefined, provider: string) => number) | undefined
-  readonly events: EventHub
-  readonly now: () => number
-  /** Consulted before every provider call; `undefined` costs nothing per attempt. */
-  readonly breaker: CircuitBreaker | undefined
-  /** Checked before and charged after every attempt. */
-  readonly budget: SharedBudget | undefined
-}
-
-/** Options of one `gate.run`. */
-export interface GateRunOptions {
-  /** Aborts the run: pending provider calls and waits settle at once with kind `aborted`. */
-  readonly signal?: AbortSignal
-  /**
-   * Check a final answer against the output schema. The agent turns it off for tool-argument
-   * retries, where a text reply means the model gave up on the call rather than answered.
-   * @default true
-   */
-  readonly validateOutput?: boolean
-}
-
-/** How one attempt calls its provider: the plain call by default, a streaming call for `gate.stream`. */
-export type ProviderCall = (
-  entry: ResolvedProvider,
-  request: ModelRequest,
-  signal: AbortSignal | undefined,
-  timeoutMs: number | undefined,
-  attempt: number,
-) => Promise<ModelResponse>
-
-/** Lets a caller overrule a decision (streaming: nothing can be retried once content was delivered). */
-export type DecisionGuard = (decision: Decision, kind: string) => { readonly decision: Decision; readonly kind: string } | undefined
-
-/** Extension points of a run, used by streaming. */
-export interface RunHooks {
-  readonly call?: ProviderCall
-  readonly guardDecision?: DecisionGuard
-}
+export type { DecisionGuard, GateInternals, GateRunOptions, ProviderCall, RunHooks } from './gate-internals.ts'
 
 const plainCall: ProviderCall = (entry, request, signal, timeoutMs) => callProvider(entry.provider, request, signal, timeoutMs)
-
-/** The outcome of one provider call plus validation, before any decision. */
-interface AttemptOutcome<T> {
-  readonly response: ModelResponse | undefined
-  readonly error: unknown
-  readonly kind: ErrorKind
-  readonly retryAfterMs: number | undefined
-  readonly failure: ValidationFailure | undefined
-  readonly value: T | string | undefined
-  /** Repairs applied to the JSON before it passed the schema (empty when none). */
-  readonly repairs: readonly string[]
-  readonly latencyMs: number
-  readonly usage: Usage
-  readonly costUsd: number
-}
 
 /**
  * One `gate.run`: the attempt loop of DESIGN.md (PreCheck -> provider call -> validation -> events
@@ -198,7 +130,8 @@ export class GateRun<T> {
       g.events.emit('attempt_start', { attempt: attemptNo, provider: entry.name, providerIdx: this.#providerIdx, model: this.#base.model })
     }
     // Only a configured breaker costs an await; without one this stays the plain call.
-    const permit = g.breaker !== undefined ? await this.#acquire(g.breaker, entry.name) : undefined
+    const onTransition = (t: BreakerTransition): void => this.#breakerChanged(t)
+    const permit = g.breaker !== undefined ? await acquirePermit(g.breaker, entry.name, onTransition) : undefined
     const t0 = g.now()
     let response: ModelResponse | undefined
     let error: unknown
@@ -214,11 +147,11 @@ export class GateRun<T> {
       const classified = classifyError(e)
       kind = this.#signal?.aborted === true ? 'aborted' : classified.kind
       retryAfterMs = classified.retryAfterMs
-      if (kind === 'rate-limit' || kind === 'http-5xx' || kind === 'timeout' || kind === 'network') this.#transientFailures++
+      if (isTransientKind(kind)) this.#transientFailures++
     }
     const latencyMs = g.now() - t0
     this.#retryAfterMs = retryAfterMs
-    if (permit?.allowed === true) await this.#recordBreaker(g.breaker as CircuitBreaker, entry.name, permit, breakerResult(error, kind))
+    if (permit?.allowed === true) await recordResult(g.breaker as CircuitBreaker, entry.name, permit, breakerResult(error, kind), onTransition)
 
     let failure: ValidationFailure | undefined
     let value: T | string | undefined
@@ -235,20 +168,10 @@ export class GateRun<T> {
         g.events.emit('cost_tick', { attempt: attemptNo, provider: entry.name, model: this.#base.model, attemptCostUsd: costUsd, cumulativeCostUsd: this.#costUsd, usage })
       }
       if (g.budget !== undefined && costUsd > 0) await this.#chargeBudget(g.budget, costUsd)
-      // Only a final turn is checked against the output schema; tool calls are the agent's business.
-      if (response.toolCalls.length === 0) {
-        let verdict = validateFinalAnswer(response.content, this.#schema, { repair: g.repair })
-        if (verdict instanceof Promise) verdict = await verdict
-        if (verdict.ok) {
-          value = verdict.value
-          if (verdict.repairs !== undefined && verdict.repairs.length > 0) {
-            repairs = verdict.repairs
-            if (g.events.has('repaired')) g.events.emit('repaired', { attempt: attemptNo, provider: entry.name, repairs })
-          }
-        } else failure = verdict.failure
-        if (failure !== undefined) kind = response.stopReason === 'max_tokens' ? 'truncated' : 'schema-fail'
-        else if (response.stopReason === 'max_tokens' && this.#schema === undefined) kind = 'truncated'
-      }
+      let check = checkResponse(response, this.#schema, g.repair)
+      if (check instanceof Promise) check = await check
+      ;({ kind, value, failure, repairs } = check)
+      if (repairs.length > 0 && g.events.has('repaired')) g.events.emit('repaired', { attempt: attemptNo, provider: entry.name, repairs })
       if (failure !== undefined) this.#validationFailed(failure, attemptNo)
     }
     if (g.events.has('attempt_end')) {
@@ -340,7 +263,7 @@ export class GateRun<T> {
     return feedback
   }
 
-  #feedbackContext() {
+  #feedbackContext(): FeedbackContext {
     const g = this.#g
     const attempt = this.#attempt + 1
     return {
@@ -357,22 +280,11 @@ export class GateRun<T> {
 
   async #useFallback(scope: ReliabilityScope, ruleKind: string): Promise<GateResult<T>> {
     const g = this.#g
-    const fallback = g.fallback
-    if (fallback === undefined) throw this.#fail('no-fallback', `rule ${ruleKind} decided fallback, but no fallback is configured`, 'post-decide')
+    if (g.fallback === undefined) throw this.#fail('no-fallback', `rule ${ruleKind} decided fallback, but no fallback is configured`, 'post-decide')
     if (g.events.has('fallback')) g.events.emit('fallback', { attempt: this.#attempt + 1, kind: ruleKind })
-    let answer: FallbackAnswer
-    try {
-      answer = await fallback(scope)
-    } catch (error) {
-      throw this.#fail('fallback-failed', `the fallback threw: ${messageOf(error)}`, 'post-decide', error)
-    }
-    const response: ModelResponse = typeof answer === 'string' ? { content: answer, toolCalls: [], usage: ZERO_USAGE, stopReason: 'end' } : answer
-    let verdict = validateFinalAnswer(response.content, this.#schema, { repair: g.repair })
-    if (verdict instanceof Promise) verdict = await verdict
-    if (!verdict.ok) {
-      throw this.#fail('fallback-invalid', `the fallback's answer failed validation: ${verdict.failure.message}`, 'post-decide', undefined, verdict.failure)
-    }
-    return this.#succeed(response, verdict.value, undefined, true)
+    const verdict = await runFallback(g.fallback, scope, this.#schema, g.repair)
+    if (!verdict.ok) throw this.#fail(verdict.kind, verdict.reason, 'post-decide', verdict.cause, verdict.failure)
+    return this.#succeed(verdict.response, verdict.value, undefined, true)
   }
 
   #succeed(response: ModelResponse, value: T | string | undefined, warnings: ValidationFailure | undefined, fromFallback: boolean): GateResult<T> {
@@ -397,30 +309,18 @@ export class GateRun<T> {
   }
 
   #record(outcome: AttemptOutcome<T>, decision: Decision, ruleKind: string, rule: ReliabilityRule | undefined, feedbackSent: string | undefined): void {
-    const entry = this.#g.providers[this.#providerIdx] as ResolvedProvider
-    const f = outcome.failure
-    this.#records.push({
-      attempt: this.#attempt + 1,
-      provider: entry.name,
-      model: this.#base.model,
-      status: attemptStatus(outcome.kind, f?.stage),
-      errorKind: outcome.kind,
-      rawOutput: outcome.response?.content,
-      validationStage: f?.stage,
-      issues: f?.issues ?? [],
-      errorType: f !== undefined ? (f.stage === 'json-parse' ? 'parse' : 'schema') : outcome.error instanceof Error ? outcome.error.name : undefined,
-      errors: f !== undefined ? errorLines(f) : outcome.error !== undefined ? [messageOf(outcome.error)] : [],
-      error: outcome.error,
-      decision,
-      ruleKind,
-      ruleLabel: rule?.label,
-      feedbackSent,
-      repaired: outcome.repairs.length > 0,
-      latencyMs: outcome.latencyMs,
-      elapsedMs: this.#g.now() - this.#started,
-      usage: outcome.usage,
-      costUsd: outcome.costUsd,
-    })
+    this.#records.push(
+      attemptRecord(outcome, {
+        attempt: this.#attempt + 1,
+        provider: (this.#g.providers[this.#providerIdx] as ResolvedProvider).name,
+        model: this.#base.model,
+        decision,
+        ruleKind,
+        rule,
+        feedbackSent,
+        elapsedMs: this.#g.now() - this.#started,
+      }),
+    )
   }
 
   #scope(phase: Phase, outcome: AttemptOutcome<T> | undefined): ReliabilityScope {
@@ -451,28 +351,6 @@ export class GateRun<T> {
       retryAfterMs: this.#retryAfterMs,
       transientFailures: this.#transientFailures,
     }
-  }
-
-  /** Asks the breaker for a permit; a failing store lets the call through (the breaker is advisory). */
-  async #acquire(breaker: CircuitBreaker, provider: string): Promise<BreakerPermit | undefined> {
-    let permit: BreakerPermit
-    try {
-      permit = await breaker.acquire(provider)
-    } catch {
-      return undefined
-    }
-    if (permit.transition !== undefined) this.#breakerChanged(permit.transition)
-    return permit
-  }
-
-  async #recordBreaker(breaker: CircuitBreaker, provider: string, permit: BreakerPermit, result: BreakerResult): Promise<void> {
-    let transition: BreakerTransition | undefined
-    try {
-      transition = await breaker.record(provider, permit, result)
-    } catch {
-      return
-    }
-    if (transition !== undefined) this.#breakerChanged(transition)
   }
 
   #breakerChanged(t: BreakerTransition): void {
@@ -555,19 +433,4 @@ export class GateRun<T> {
     if (this.#g.events.has('fail_fast')) this.#g.events.emit('fail_fast', { attempt: this.#attempt + 1, kind, reason, phase })
     return error
   }
-}
-
-function errorLines(f: ValidationFailure): string[] {
-  if (f.issues.length === 0) return [f.message]
-  return f.issues.map((i) => `${i.path === '' ? '(root)' : i.path}: ${i.message}`)
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error)
-}
-
-/** How the breaker counts a call: transport failures count, an answer is a success, anything else is ignored. */
-function breakerResult(error: unknown, kind: ErrorKind): BreakerResult {
-  if (error === undefined) return 'success'
-  return kind === 'rate-limit' || kind === 'http-5xx' || kind === 'timeout' || kind === 'network' || kind === 'unknown' ? 'failure' : 'ignored'
 }

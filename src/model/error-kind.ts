@@ -18,3 +18,11 @@ export const ERROR_KINDS = [
 ] as const
 
 export type ErrorKind = (typeof ERROR_KINDS)[number]
+
+/** Transport failures worth retrying: rate limits, 5xx, timeouts, network errors. */
+export const TRANSIENT_KINDS: readonly ErrorKind[] = Object.freeze(['rate-limit', 'http-5xx', 'timeout', 'network'])
+
+/** True for the transport failures of {@link TRANSIENT_KINDS}. */
+export function isTransientKind(kind: ErrorKind): boolean {
+  return kind === 'rate-limit' || kind === 'http-5xx' || kind === 'timeout' || kind === 'network'
+}

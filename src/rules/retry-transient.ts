@@ -1,10 +1,9 @@
-import type { ErrorKind } from '../model/error-kind.ts'
+import { TRANSIENT_KINDS, type ErrorKind } from '../model/error-kind.ts'
 import { exponentialBackoff, type Backoff, type BackoffOptions } from './backoff.ts'
 import type { ReliabilityRule } from './rule.ts'
 import type { ReliabilityScope } from './scope.ts'
 
-/** The error kinds a transient retry handles by default. */
-export const TRANSIENT_KINDS: readonly ErrorKind[] = Object.freeze(['rate-limit', 'http-5xx', 'timeout', 'network'])
+export { TRANSIENT_KINDS }
 
 /** Options of {@link retryTransient}. */
 export interface RetryTransientOptions {

@@ -1,15 +1,11 @@
 import type { ModelRequest } from '../model/request.ts'
-import type { ReliabilityRule } from './rule.ts'
+import type { ReliabilityRule, RequestAdjustment } from './rule.ts'
 import type { ReliabilityScope } from './scope.ts'
 
-/** A change to the next request that a rule asks for with its retry. */
-export type RequestAdjustment = Partial<Pick<ModelRequest, 'maxTokens'>>
+export type { RequestAdjustment }
 
-/** A rule that also changes the next request (read by the gate after building the retry tail). */
-export interface RequestAdjustingRule extends ReliabilityRule {
-  /** The change to apply to the current request (`request`) for the next attempt. */
-  readonly adjustRequest: (scope: ReliabilityScope, request: ModelRequest) => RequestAdjustment
-}
+/** A rule that always changes the next request (read by the gate after building the retry tail). */
+export type RequestAdjustingRule = ReliabilityRule & Required<Pick<ReliabilityRule, 'adjustRequest'>>
 
 /** Options of {@link retryTruncated}. */
 export interface RetryTruncatedOptions {
@@ -67,7 +63,7 @@ export const truncatedFailFast: ReliabilityRule = Object.freeze<ReliabilityRule>
  * non-positive `maxTokens` is ignored, so a faulty rule never breaks the run.
  */
 export function adjustRequestFor(rule: ReliabilityRule | undefined, scope: ReliabilityScope, request: ModelRequest): ModelRequest {
-  const adjust = (rule as Partial<RequestAdjustingRule> | undefined)?.adjustRequest
+  const adjust = rule?.adjustRequest
   if (typeof adjust !== 'function') return request
   try {
     const { maxTokens } = adjust(scope, request)

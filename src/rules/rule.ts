@@ -1,7 +1,11 @@
+import type { ModelRequest } from '../model/request.ts'
 import type { ReliabilityScope } from './scope.ts'
 
 /** What a rule decides. */
 export type Decision = 'ok' | 'retry' | 'retry-other' | 'fallback' | 'fail-fast'
+
+/** A change to the next request that a rule asks for with its retry. */
+export type RequestAdjustment = Partial<Pick<ModelRequest, 'maxTokens'>>
 
 /** Feedback for the model: a string, or a (possibly async) function of the scope. */
 export type FeedbackForLLM = string | ((scope: ReliabilityScope) => string | Promise<string>)
@@ -24,4 +28,6 @@ export interface ReliabilityRule {
   readonly feedbackForLLM?: FeedbackForLLM
   /** Wait before the next attempt, in ms (a number or a function of the scope). */
   readonly delayMs?: number | ((scope: ReliabilityScope) => number)
+  /** Changes the next request of a retry, e.g. a larger `maxTokens` after a cut answer. */
+  readonly adjustRequest?: (scope: ReliabilityScope, request: ModelRequest) => RequestAdjustment
 }

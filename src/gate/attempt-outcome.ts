@@ -1,0 +1,68 @@
+import type { ErrorKind } from '../model/error-kind.ts'
+import type { ModelResponse } from '../model/response.ts'
+import type { Usage } from '../model/usage.ts'
+import type { Decision, ReliabilityRule } from '../rules/rule.ts'
+import type { ValidationFailure } from '../validation/validation-failure.ts'
+import type { AttemptRecord } from './attempt-record.ts'
+import { attemptStatus } from './attempt-status.ts'
+import { messageOf } from './error-message.ts'
+
+/** The outcome of one provider call plus validation, before any decision. */
+export interface AttemptOutcome<T> {
+  readonly response: ModelResponse | undefined
+  readonly error: unknown
+  readonly kind: ErrorKind
+  readonly retryAfterMs: number | undefined
+  readonly failure: ValidationFailure | undefined
+  readonly value: T | string | undefined
+  /** Repairs applied to the JSON before it passed the schema (empty when none). */
+  readonly repairs: readonly string[]
+  readonly latencyMs: number
+  readonly usage: Usage
+  readonly costUsd: number
+}
+
+/** Where and when an attempt ran, and what was decided about it. */
+export interface AttemptContext {
+  readonly attempt: number
+  readonly provider: string
+  readonly model: string | undefined
+  readonly decision: Decision
+  readonly ruleKind: string
+  readonly rule: ReliabilityRule | undefined
+  readonly feedbackSent: string | undefined
+  readonly elapsedMs: number
+}
+
+/** The attempt log entry of an outcome. */
+export function attemptRecord(outcome: AttemptOutcome<unknown>, ctx: AttemptContext): AttemptRecord {
+  const f = outcome.failure
+  return {
+    attempt: ctx.attempt,
+    provider: ctx.provider,
+    model: ctx.model,
+    status: attemptStatus(outcome.kind, f?.stage),
+    errorKind: outcome.kind,
+    rawOutput: outcome.response?.content,
+    validationStage: f?.stage,
+    issues: f?.issues ?? [],
+    errorType: f !== undefined ? (f.stage === 'json-parse' ? 'parse' : 'schema') : outcome.error instanceof Error ? outcome.error.name : undefined,
+    errors: f !== undefined ? errorLines(f) : outcome.error !== undefined ? [messageOf(outcome.error)] : [],
+    error: outcome.error,
+    decision: ctx.decision,
+    ruleKind: ctx.ruleKind,
+    ruleLabel: ctx.rule?.label,
+    feedbackSent: ctx.feedbackSent,
+    repaired: outcome.repairs.length > 0,
+    latencyMs: outcome.latencyMs,
+    elapsedMs: ctx.elapsedMs,
+    usage: outcome.usage,
+    costUsd: outcome.costUsd,
+  }
+}
+
+/** `"loc: msg"` lines of a validation failure (the failure's summary when it has no issues). */
+function errorLines(f: ValidationFailure): string[] {
+  if (f.issues.length === 0) return [f.message]
+  return f.issues.map((i) => `${i.path === '' ? '(root)' : i.path}: ${i.message}`)
+}
