@@ -207,3 +207,22 @@ describe('compileSchema', () => {
     expectTypeOf(compileSchema(zod).validate).returns.toExtend<SchemaResult<{ title: string; amount: number; action: 'refund' | 'reject' }> | Promise<unknown>>()
   })
 })
+
+describe('compileSchema with boolean and $id-scoped JSON Schemas', () => {
+  it('accepts anything under `true` and nothing under `false`', async () => {
+    const { compileSchema } = await import('../../src/validation/index.ts')
+    expect(compileSchema(true).validate({ any: 'thing' })).toMatchObject({ ok: true })
+    expect(compileSchema(false).validate(1)).toMatchObject({ ok: false })
+    expect(compileSchema(false).jsonSchema).toEqual({ not: {} })
+  })
+
+  it('resolves a #/ reference against the nearest $id resource, not only the document root', async () => {
+    const { compileSchema } = await import('../../src/validation/index.ts')
+    const schema = {
+      $id: 'https://example.test/root',
+      properties: { inner: { $id: 'https://example.test/inner', $defs: { n: { type: 'integer' } }, $ref: '#/$defs/n' } },
+    }
+    expect(() => compileSchema(schema)).not.toThrow()
+    expect(() => compileSchema({ properties: { a: { $ref: '#/$defs/missing' } } })).toThrow(/does not resolve/)
+  })
+})

@@ -21,6 +21,7 @@ const cache = new WeakMap<object, CompiledSchema<unknown>>()
 export function compileSchema<S extends OutputSchema>(schema: S): CompiledSchema<InferSchema<S>>
 export function compileSchema<T>(schema: OutputSchema<T>): CompiledSchema<T>
 export function compileSchema(schema: unknown): CompiledSchema<unknown> {
+  if (typeof schema === 'boolean') return schema ? acceptAll() : rejectAll()
   if ((typeof schema !== 'object' && typeof schema !== 'function') || schema === null) {
     throw new TypeError(`compileSchema expects a TypeBox schema, a Standard Schema, an object with a parse function or a JSON Schema object; received ${describe(schema)}`)
   }
@@ -44,6 +45,12 @@ function compileUncached(schema: object): CompiledSchema<unknown> {
   assertJsonSchemaShape(schema)
   return compileTypeBox(schema, 'json-schema')
 }
+
+// Boolean schemas are compiled through their object forms, once, on first use.
+let accept: CompiledSchema<unknown> | undefined
+let reject: CompiledSchema<unknown> | undefined
+const acceptAll = (): CompiledSchema<unknown> => (accept ??= compileTypeBox({}, 'json-schema'))
+const rejectAll = (): CompiledSchema<unknown> => (reject ??= compileTypeBox({ not: {} }, 'json-schema'))
 
 function isPlainObject(value: object): boolean {
   const proto: unknown = Object.getPrototypeOf(value)

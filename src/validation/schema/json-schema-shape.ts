@@ -11,15 +11,17 @@ const SCHEMA_SINGLES = ['items', 'additionalProperties', 'not', 'if', 'then', 'e
  * @throws Error naming the first malformed keyword and where it is.
  */
 export function assertJsonSchemaShape(root: object): void {
-  const stack: { node: unknown; at: string }[] = [{ node: root, at: '#' }]
+  // `base` is the schema resource a `#/...` reference is relative to: the nearest `$id`, else the root.
+  const stack: { node: unknown; at: string; base: object }[] = [{ node: root, at: '#', base: root }]
   const seen = new Set<unknown>()
   while (stack.length > 0) {
-    const { node, at } = stack.pop() as { node: unknown; at: string }
+    const { node, at, base: parentBase } = stack.pop() as { node: unknown; at: string; base: object }
     if (typeof node === 'boolean') continue
     if (typeof node !== 'object' || node === null || Array.isArray(node)) fail(at, 'a schema must be an object or a boolean')
     if (seen.has(node)) continue
     seen.add(node)
     const schema = node as Record<string, unknown>
+    const base = typeof schema['$id'] === 'string' ? schema : parentBase
     const type = schema['type']
     if (type !== undefined) {
       const types = Array.isArray(type) ? type : [type]
@@ -30,25 +32,27 @@ export function assertJsonSchemaShape(root: object): void {
       fail(`${at}/required`, 'required must be an array of property names')
     }
     const ref = schema['$ref']
-    if (typeof ref === 'string' && ref.startsWith('#') && !resolves(root, ref)) fail(`${at}/$ref`, `$ref ${JSON.stringify(ref)} does not resolve`)
+    if (typeof ref === 'string' && ref.startsWith('#') && !resolves(base, ref) && !resolves(root, ref)) {
+      fail(`${at}/$ref`, `$ref ${JSON.stringify(ref)} does not resolve`)
+    }
     for (const key of SCHEMA_MAPS) {
       const map = schema[key]
       if (map === undefined) continue
       if (typeof map !== 'object' || map === null || Array.isArray(map)) fail(`${at}/${key}`, `${key} must be an object of schemas`)
-      for (const [name, child] of Object.entries(map)) stack.push({ node: child, at: `${at}/${key}/${name}` })
+      for (const [name, child] of Object.entries(map)) stack.push({ node: child, at: `${at}/${key}/${name}`, base })
     }
     for (const key of SCHEMA_LISTS) {
       const list = schema[key]
       if (list === undefined) continue
       if (!Array.isArray(list)) fail(`${at}/${key}`, `${key} must be an array of schemas`)
-      list.forEach((child: unknown, i: number) => stack.push({ node: child, at: `${at}/${key}/${i}` }))
+      list.forEach((child: unknown, i: number) => stack.push({ node: child, at: `${at}/${key}/${i}`, base }))
     }
     for (const key of SCHEMA_SINGLES) {
       const child = schema[key]
       if (child === undefined) continue
       // Draft-07 tuples put an array under `items`.
-      if (key === 'items' && Array.isArray(child)) child.forEach((c: unknown, i: number) => stack.push({ node: c, at: `${at}/items/${i}` }))
-      else stack.push({ node: child, at: `${at}/${key}` })
+      if (key === 'items' && Array.isArray(child)) child.forEach((c: unknown, i: number) => stack.push({ node: c, at: `${at}/items/${i}`, base }))
+      else stack.push({ node: child, at: `${at}/${key}`, base })
     }
   }
 }

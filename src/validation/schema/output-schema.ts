@@ -9,8 +9,11 @@ export interface ParseSchema<T = unknown> {
   parse(value: unknown): T
 }
 
-/** A raw JSON Schema object (draft 2020-12 or earlier), validated with TypeBox's compiler. */
-export type JsonSchemaObject = Readonly<Record<string, unknown>>
+/**
+ * A raw JSON Schema (draft 2020-12 or earlier), validated with TypeBox's compiler: an object, or the
+ * boolean schemas `true` (accept anything) and `false` (accept nothing).
+ */
+export type JsonSchemaObject = Readonly<Record<string, unknown>> | boolean
 
 /**
  * Every kind of schema accepted for an output or a tool's input: a TypeBox schema, a Standard
