@@ -1,0 +1,3 @@
+export { sharedRateLimit } from './shared-rate-limit.ts'
+export type { SharedRateLimit, SharedRateLimitOptions } from './shared-rate-limit.ts'
+export type { RateLimitPermit } from './rate-limit-permit.ts'

@@ -1,0 +1,70 @@
+import type { StateStore } from '../store/state-store.ts'
+import type { RateLimitPermit } from './rate-limit-permit.ts'
+
+/** Options of {@link sharedRateLimit}. */
+export interface SharedRateLimitOptions {
+  /** Where the windows are counted; share it across gates and processes. */
+  readonly store: StateStore
+  /** Key prefix of this limit's counters, e.g. `rate:openai`. */
+  readonly key: string
+  /** Calls allowed per window (per provider). */
+  readonly limit: number
+  /** Length of a window, in ms. */
+  readonly windowMs: number
+  /**
+   * Clock in ms. Windows are aligned on it (`floor(now / windowMs)`), so every process must use
+   * wall-clock time to share them.
+   * @default Date.now
+   */
+  readonly now?: () => number
+}
+
+/** A fixed-window call counter shared by every gate and process that uses the same store and key. */
+export interface SharedRateLimit {
+  readonly key: string
+  readonly limit: number
+  readonly windowMs: number
+  /**
+   * Takes one call from the current window of `subject` (the gate passes the provider's name, so
+   * each provider has its own window). Denied calls take nothing that matters: the window is full.
+   */
+  acquire(subject?: string): Promise<RateLimitPermit>
+}
+
+/**
+ * A rate limit shared across runs, gates and processes: at most `limit` calls per `windowMs` per
+ * provider, counted with one atomic `increment` per call in a fixed window aligned on the clock.
+ * (A fixed window can admit up to twice `limit` across a window boundary; it is exact within one.)
+ *
+ * Given as `GateConfig.rateLimit`, the gate takes a slot before every provider call. A full window
+ * ends the attempt at once, without calling the provider, with a `ProviderError` of kind
+ * `rate-limit` whose `retryAfterMs` is the time to the window's end. `retryTransient()` then waits
+ * the window out (when it is within its `maxRetryAfterMs`) and `failoverRule()` moves to the next
+ * provider, whose window is its own; with neither the run fails fast with kind `rate-limit`. A
+ * store that fails lets the call through: like the breaker, the limit is advisory.
+ *
+ * @example
+ * const rateLimit = sharedRateLimit({ store: redisStore(client), key: 'rate:team-a', limit: 500, windowMs: 60_000 })
+ * createGate({ providers: [primary, backup], rateLimit, postDecide: [retryTransient(), failoverRule()] })
+ */
+export function sharedRateLimit(options: SharedRateLimitOptions): SharedRateLimit {
+  const { store, key, limit, windowMs } = options
+  if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`sharedRateLimit: limit must be a positive integer, got ${limit}`)
+  if (!Number.isFinite(windowMs) || windowMs <= 0) throw new RangeError(`sharedRateLimit: windowMs must be a positive number, got ${windowMs}`)
+  const now = options.now ?? Date.now
+  return {
+    key,
+    limit,
+    windowMs,
+    async acquire(subject = '') {
+      const t = now()
+      const window = Math.floor(t / windowMs)
+      const endsIn = (window + 1) * windowMs - t
+      // The counter outlives its window by one more, so a process whose clock runs a little behind
+      // still finds it rather than a fresh count.
+      const count = await store.increment(`${key}:${subject}:${window}`, 1, endsIn + windowMs)
+      if (count <= limit) return { allowed: true, remaining: limit - count }
+      return { allowed: false, retryAfterMs: Math.max(1, Math.ceil(endsIn)) }
+    },
+  }
+}

@@ -1,0 +1,5 @@
+export { redisStore } from './redis-store.ts'
+export type { RedisStoreOptions } from './redis-store.ts'
+export type { RedisLike } from './redis-like.ts'
+export { isRedisStoreError, RedisStoreError } from './redis-store-error.ts'
+export type { RedisStoreOperation } from './redis-store-error.ts'

@@ -1,0 +1,77 @@
+// The store's Lua scripts. Each runs atomically on the server, so every StateStore method is one
+// atomic step even across processes. TTL argument (the last ARGV): '' = none given, 'inf' = no
+// expiry, '0' = already expired (delete), otherwise whole milliseconds for PX.
+
+/** Writes ARGV value `v` with ttl argument `ttl`; `keep` keeps the key's expiry when no ttl is given. */
+const WRITE = `
+local function write(key, v, ttl, keep)
+  if ttl == '0' then
+    redis.call('DEL', key)
+  elseif ttl == '' and keep then
+    redis.call('SET', key, v, 'KEEPTTL')
+  elseif ttl == '' or ttl == 'inf' then
+    redis.call('SET', key, v)
+  else
+    redis.call('SET', key, v, 'PX', ttl)
+  end
+end
+`
+
+// Formats a number as JavaScript's String(n) does (shortest round-trip digits, the same switch to
+// exponent notation), so a counter reads back exactly as it would from memoryStore.
+const JS_NUMBER = `
+local function jsnum(x)
+  if x ~= x then return 'NaN' end
+  if x == math.huge then return 'Infinity' end
+  if x == -math.huge then return '-Infinity' end
+  if x == 0 then return '0' end
+  local sign = ''
+  if x < 0 then sign = '-'; x = -x end
+  local s
+  for p = 0, 16 do
+    s = string.format('%.' .. p .. 'e', x)
+    if tonumber(s) == x then break end
+  end
+  local mant, exp = string.match(s, '^([%d%.]+)e([-+]%d+)$')
+  local digits = string.gsub(string.gsub(mant, '%.', ''), '0+$', '')
+  local k = #digits
+  local n = tonumber(exp) + 1
+  if k <= n and n <= 21 then return sign .. digits .. string.rep('0', n - k) end
+  if 0 < n and n <= 21 then return sign .. string.sub(digits, 1, n) .. '.' .. string.sub(digits, n + 1) end
+  if -6 < n and n <= 0 then return sign .. '0.' .. string.rep('0', -n) .. digits end
+  local e = n - 1
+  local es = (e < 0 and '-' or '+') .. string.format('%d', math.abs(e))
+  if k == 1 then return sign .. digits .. 'e' .. es end
+  return sign .. string.sub(digits, 1, 1) .. '.' .. string.sub(digits, 2) .. 'e' .. es
+end
+`
+
+/** KEYS[1]; returns the value or nil. */
+export const GET_SCRIPT = `return redis.call('GET', KEYS[1])`
+
+/** KEYS[1]; ARGV: value, ttl. */
+export const SET_SCRIPT = `${WRITE}
+write(KEYS[1], ARGV[1], ARGV[2], false)
+return 1`
+
+/**
+ * KEYS[1]; ARGV: by, ttl. Returns the new total as a string: Redis would truncate a Lua number
+ * reply to an integer. Unreadable current values count as 0, like memoryStore.
+ */
+export const INCREMENT_SCRIPT = `${WRITE}${JS_NUMBER}
+local current = tonumber(redis.call('GET', KEYS[1]) or '0')
+if current == nil or current ~= current or current == math.huge or current == -math.huge then current = 0 end
+local total = jsnum(current + tonumber(ARGV[1]))
+write(KEYS[1], total, ARGV[2], true)
+return total`
+
+/** KEYS[1]; ARGV: '1' if a value is expected ('0' = absent expected), expected, next, ttl. Returns 1 when written. */
+export const COMPARE_AND_SET_SCRIPT = `${WRITE}
+local current = redis.call('GET', KEYS[1])
+if ARGV[1] == '1' then
+  if current ~= ARGV[2] then return 0 end
+elseif current then
+  return 0
+end
+write(KEYS[1], ARGV[3], ARGV[4], false)
+return 1`

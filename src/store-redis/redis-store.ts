@@ -1,0 +1,77 @@
+import type { StateStore } from '../gate/store/state-store.ts'
+import type { RedisLike } from './redis-like.ts'
+import { COMPARE_AND_SET_SCRIPT, GET_SCRIPT, INCREMENT_SCRIPT, SET_SCRIPT } from './redis-scripts.ts'
+import { RedisStoreError, type RedisStoreOperation } from './redis-store-error.ts'
+import { luaScript, runScript, type LuaScript } from './run-script.ts'
+
+/** Options of {@link redisStore}. */
+export interface RedisStoreOptions {
+  /** Prepended to every key, to share one Redis database between applications. @default '' */
+  readonly keyPrefix?: string
+}
+
+const scripts = {
+  get: luaScript(GET_SCRIPT),
+  set: luaScript(SET_SCRIPT),
+  increment: luaScript(INCREMENT_SCRIPT),
+  compareAndSet: luaScript(COMPARE_AND_SET_SCRIPT),
+} as const satisfies Record<RedisStoreOperation, LuaScript>
+
+/**
+ * A {@link StateStore} in Redis, for budgets, breakers and rate limits shared by a fleet of
+ * processes. Every method is one Lua script, so it is atomic across all clients of the server; TTLs
+ * are server-side (`PX`) and values read back exactly as from `memoryStore` (counters included).
+ *
+ * Bring your own client (ioredis, or anything with `eval`/`evalsha`). Give it bounded failure
+ * modes, so that a lost server fails a call at once instead of queueing it: with ioredis,
+ * `maxRetriesPerRequest: 0` and `enableOfflineQueue: false`. Failures reject with a
+ * `RedisStoreError`.
+ *
+ * @example
+ * import Redis from 'ioredis'
+ * import { redisStore } from 'reliability-gate/redis'
+ *
+ * const store = redisStore(new Redis(process.env.REDIS_URL, { maxRetriesPerRequest: 0, enableOfflineQueue: false }), { keyPrefix: 'billing:' })
+ * createGate({ providers, breaker: circuitBreaker({ store }), budget: sharedBudget({ store, key: 'budget:2026-05', usd: 25 }) })
+ */
+export function redisStore(client: RedisLike, options: RedisStoreOptions = {}): StateStore {
+  const prefix = options.keyPrefix ?? ''
+
+  async function run(operation: RedisStoreOperation, key: string, args: readonly (string | number)[]): Promise<unknown> {
+    const full = prefix + key
+    try {
+      return await runScript(client, scripts[operation], full, args)
+    } catch (error) {
+      throw new RedisStoreError(operation, full, error)
+    }
+  }
+
+  return {
+    async get(key) {
+      const reply = await run('get', key, [])
+      return reply === null || reply === undefined ? undefined : String(reply)
+    },
+    async set(key, value, ttlMs) {
+      await run('set', key, [value, ttlArg(ttlMs)])
+    },
+    async increment(key, by, ttlMs) {
+      if (Number.isNaN(by)) throw new RangeError(`redisStore: increment of "${prefix + key}" by NaN`)
+      const reply = await run('increment', key, [String(by), ttlArg(ttlMs)])
+      const total = Number(reply)
+      if (typeof reply !== 'string' || Number.isNaN(total)) throw new RedisStoreError('increment', prefix + key, new Error(`unexpected reply ${String(reply)}`))
+      return total
+    },
+    async compareAndSet(key, expected, next, ttlMs) {
+      const reply = await run('compareAndSet', key, [expected === undefined ? '0' : '1', expected ?? '', next, ttlArg(ttlMs)])
+      return reply === 1
+    },
+  }
+}
+
+/** The script's ttl argument: PX takes whole, positive milliseconds. */
+function ttlArg(ttlMs: number | undefined): string {
+  if (ttlMs === undefined) return ''
+  if (Number.isNaN(ttlMs)) throw new RangeError('redisStore: ttlMs must be a number, got NaN')
+  if (ttlMs === Number.POSITIVE_INFINITY) return 'inf'
+  return ttlMs <= 0 ? '0' : String(Math.ceil(ttlMs))
+}

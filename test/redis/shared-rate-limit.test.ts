@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest'
+import { memoryStore, sharedRateLimit, type StateStore } from '../../src/index.ts'
+
+const clock = (start = 10_000) => {
+  let t = start
+  return { now: () => t, advance: (ms: number) => (t += ms) }
+}
+
+describe('sharedRateLimit', () => {
+  it('admits limit calls per window and reports what is left', async () => {
+    const rl = sharedRateLimit({ store: memoryStore(), key: 'rl', limit: 3, windowMs: 1_000, now: clock().now })
+    const permits = [await rl.acquire('p'), await rl.acquire('p'), await rl.acquire('p')]
+    expect(permits).toEqual([
+      { allowed: true, remaining: 2 },
+      { allowed: true, remaining: 1 },
+      { allowed: true, remaining: 0 },
+    ])
+  })
+
+  it('denies a call over the limit with the time left to the end of the window', async () => {
+    const c = clock(10_250)
+    const rl = sharedRateLimit({ store: memoryStore(), key: 'rl', limit: 1, windowMs: 1_000, now: c.now })
+    await rl.acquire('p')
+    expect(await rl.acquire('p')).toEqual({ allowed: false, retryAfterMs: 750 })
+    c.advance(700)
+    expect(await rl.acquire('p')).toEqual({ allowed: false, retryAfterMs: 50 })
+  })
+
+  it('starts a fresh count when the next window begins', async () => {
+    const c = clock(10_999)
+    const rl = sharedRateLimit({ store: memoryStore({ now: c.now }), key: 'rl', limit: 1, windowMs: 1_000, now: c.now })
+    expect((await rl.acquire('p')).allowed).toBe(true)
+    expect((await rl.acquire('p')).allowed).toBe(false)
+    c.advance(1)
+    expect(await rl.acquire('p')).toEqual({ allowed: true, remaining: 0 })
+  })
+
+  it('keeps a separate window per subject', async () => {
+    const rl = sharedRateLimit({ store: memoryStore(), key: 'rl', limit: 1, windowMs: 1_000, now: clock().now })
+    expect((await rl.acquire('primary')).allowed).toBe(true)
+    expect((await rl.acquire('primary')).allowed).toBe(false)
+    expect((await rl.acquire('backup')).allowed).toBe(true)
+  })
+
+  it('shares a window between limits on the same store and key', async () => {
+    const store = memoryStore()
+    const c = clock()
+    const a = sharedRateLimit({ store, key: 'rl', limit: 2, windowMs: 1_000, now: c.now })
+    const b = sharedRateLimit({ store, key: 'rl', limit: 2, windowMs: 1_000, now: c.now })
+    await a.acquire('p')
+    await b.acquire('p')
+    expect((await a.acquire('p')).allowed).toBe(false)
+  })
+
+  it('lets its counters expire one window after their own', async () => {
+    const c = clock(10_000)
+    const ttls: (number | undefined)[] = []
+    const store = memoryStore()
+    const spy: StateStore = { ...store, increment: (key, by, ttlMs) => (ttls.push(ttlMs), store.increment(key, by, ttlMs)) }
+    const rl = sharedRateLimit({ store: spy, key: 'rl', limit: 5, windowMs: 1_000, now: c.now })
+    await rl.acquire('p')
+    c.advance(400)
+    await rl.acquire('p')
+    expect(ttls).toEqual([2_000, 1_600])
+  })
+
+  it('rejects a limit that is not a positive integer and a window that is not positive', () => {
+    const store = memoryStore()
+    expect(() => sharedRateLimit({ store, key: 'k', limit: 0, windowMs: 1 })).toThrow(RangeError)
+    expect(() => sharedRateLimit({ store, key: 'k', limit: 1.5, windowMs: 1 })).toThrow(RangeError)
+    expect(() => sharedRateLimit({ store, key: 'k', limit: 1, windowMs: 0 })).toThrow(RangeError)
+    expect(() => sharedRateLimit({ store, key: 'k', limit: 1, windowMs: Number.POSITIVE_INFINITY })).toThrow(RangeError)
+  })
+})
