@@ -51,7 +51,7 @@ export { defaultStuckLoopRule, lastNValidationErrorsMatch, strictOutputRules, st
 export type { Decision, FeedbackForLLM, FeedbackMode, Phase, ReliabilityConfig, ReliabilityRule, ReliabilityScope, ScopeValidationError } from './rules/index.ts'
 
 // Resilience (issue 3): pricing and cost, budget rules, transient retries, circuit breakers, the state store.
-export { circuitBreaker, costOf, isCircuitBreaker, memoryStore, pricingTable, sharedBudget } from './gate/index.ts'
+export { circuitBreaker, costOf, isCircuitBreaker, memoryStore, pricingTable, sharedBudget, sharedRateLimit } from './gate/index.ts'
 export type {
   BreakerPermit,
   BreakerRecord,
@@ -65,8 +65,11 @@ export type {
   PriceUsage,
   PricingTable,
   PricingTableOptions,
+  RateLimitPermit,
   SharedBudget,
   SharedBudgetOptions,
+  SharedRateLimit,
+  SharedRateLimitOptions,
   StateStore,
 } from './gate/index.ts'
 export { exponentialBackoff, FAILOVER_KINDS, failoverRule, isBudgetRule, maxCostRule, retryTransient, TRANSIENT_KINDS } from './rules/index.ts'

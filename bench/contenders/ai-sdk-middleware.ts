@@ -1,18 +1,67 @@
-import { existsSync } from 'node:fs'
-import path from 'node:path'
-import type { Contender, Unsupported } from './contender.ts'
+import type { LanguageModelV4GenerateResult } from '@ai-sdk/provider'
+import { generateText, Output, wrapLanguageModel, type LanguageModel } from 'ai'
+import { MockLanguageModelV4 } from 'ai/test'
+import { isReliabilityFailFastError, strictOutputRules } from '../../src/index.ts'
+import { reliabilityMiddleware } from '../../src/integrations/ai-sdk.ts'
+import { Refund, USER_MESSAGE, type Scenario, type Step } from '../scenarios.ts'
+import { script } from '../support/script.ts'
+import { RefundZod } from '../support/zod-schemas.ts'
+import type { Contender, Runnable, Unsupported } from './contender.ts'
 
-const MIDDLEWARE = path.resolve(import.meta.dirname, '../../src/integrations/ai-sdk-middleware')
+const usage = {
+  inputTokens: { total: 20, noCache: 20, cacheRead: undefined, cacheWrite: undefined },
+  outputTokens: { total: 20, text: 20, reasoning: undefined },
+}
+
+function toResult(step: Step): LanguageModelV4GenerateResult {
+  return {
+    content: [{ type: 'text', text: step.kind === 'text' ? step.text : '' }],
+    finishReason: { unified: 'stop', raw: 'stop' },
+    usage,
+    warnings: [],
+  }
+}
 
 /**
- * The AI SDK wrapped with our middleware (`wrapLanguageModel`). The middleware is being written in
- * src/integrations/ai-sdk-middleware; until it exists the row reads "pending".
+ * The AI SDK (`generateText` + `Output.object`, the same Zod schema and mock model as the plain AI SDK
+ * row) with our `reliabilityMiddleware` in `wrapLanguageModel`: the middleware validates against the
+ * shared TypeBox schema and retries with feedback inside one `generateText` call. The failover rule
+ * of the gate rows is left out: a middleware wraps one model, so it could never switch provider;
+ * scenario (e) is the user's try/catch to a second wrapped model, as for the plain AI SDK.
  */
 export const aiSdkMiddlewareContender: Contender = {
   name: 'Vercel AI SDK + reliability-gate middleware',
-  prepare(): Unsupported {
-    return existsSync(MIDDLEWARE) || existsSync(`${MIDDLEWARE}.ts`)
-      ? { unsupported: 'pending: the middleware exists but is not wired into the benchmark yet' }
-      : { unsupported: 'pending: src/integrations/ai-sdk-middleware is not there yet' }
+  prepare(scenario: Scenario): Runnable | Unsupported {
+    if (scenario.id === 'd') return { unsupported: 'n/a: the middleware checks final answers; tool inputs go back to the model through the AI SDK\'s multi-step tool loop' }
+    const primaryScript = script(scenario.primary, toResult)
+    const secondaryScript = script(scenario.secondary ?? scenario.primary, toResult)
+    const mock = (s: typeof primaryScript) => new MockLanguageModelV4({ doGenerate: async () => s.next() })
+    const primaryMock = mock(primaryScript)
+    const secondaryMock = mock(secondaryScript)
+    const middleware = reliabilityMiddleware({ outputSchema: Refund, postDecide: strictOutputRules(3), repair: false })
+    const primary = wrapLanguageModel({ model: primaryMock, middleware })
+    const secondary = wrapLanguageModel({ model: secondaryMock, middleware })
+    const output = Output.object({ schema: RefundZod })
+    const once = async (model: LanguageModel) => (await generateText({ model, output, prompt: USER_MESSAGE, maxRetries: 0 })).output
+    // The gate fails fast with kind `rate-limit` (no second provider inside one wrapped model).
+    const run = async () => {
+      try {
+        return await once(primary)
+      } catch (error) {
+        if (isReliabilityFailFastError(error) && error.kind === 'rate-limit') return once(secondary)
+        throw error
+      }
+    }
+    return {
+      ...(scenario.id === 'e' ? { note: 'no failover inside one wrapped model: user try/catch to the second wrapped model' } : {}),
+      call: () => {
+        primaryScript.reset()
+        secondaryScript.reset()
+        // The mock model records every call; clear it so memory does not grow with the sample count.
+        primaryMock.doGenerateCalls.length = 0
+        secondaryMock.doGenerateCalls.length = 0
+        return run()
+      },
+    }
   },
 }

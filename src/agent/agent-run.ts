@@ -103,6 +103,8 @@ export class AgentRun<T> {
       messages,
       ...(rt.toolSpecs.length > 0 ? { tools: rt.toolSpecs } : {}),
     }
+    // The gate's run-budget rule checks the retries of this call too, adding what the run spent before it.
+    rt.runBudgets?.set(request, (inCall) => this.#overBudget(this.#ledger.costUsd + inCall))
     try {
       const result = await rt.gate.run(request, {
         ...(this.#signal !== undefined ? { signal: this.#signal } : {}),
@@ -114,24 +116,31 @@ export class AgentRun<T> {
       if (!isReliabilityFailFastError(error)) throw error
       this.#ledger.add(error)
       throw this.#ledger.widen(error)
+    } finally {
+      rt.runBudgets?.delete(request)
     }
   }
 
-  /** The run's cumulative cost against the agent's budget, before every model call. */
+  /** The run's cumulative cost against the agent's budget, before every gate call. */
   #checkBudget(): void {
     const budget = this.#rt.costBudget
-    if (budget === undefined) return
-    const spent = this.#ledger.costUsd
-    if (spent < budget.usd) return
+    if (budget === undefined || !this.#overBudget(this.#ledger.costUsd)) return
+    throw this.#fail('budget-exceeded', `the run has spent $${this.#ledger.costUsd} of its $${budget.usd} budget; model call #${this.#ledger.gateCalls + 1} was not made`, 'pre-check')
+  }
+
+  /** True when the run must halt at `spent`; reports the budget once when it only warns. */
+  #overBudget(spent: number): boolean {
+    const budget = this.#rt.costBudget
+    if (budget === undefined || spent < budget.usd) return false
     const events = this.#rt.events
     if (budget.onExceed === 'warn') {
-      if (this.#budgetWarned) return
+      if (this.#budgetWarned) return false
       this.#budgetWarned = true
       if (events.has('budget_exceeded')) events.emit('budget_exceeded', { budgetUsd: budget.usd, spentUsd: spent, action: 'warn' })
-      return
+      return false
     }
     if (events.has('budget_exceeded')) events.emit('budget_exceeded', { budgetUsd: budget.usd, spentUsd: spent, action: 'halt' })
-    throw this.#fail('budget-exceeded', `the run has spent $${spent} of its $${budget.usd} budget; model call #${this.#ledger.gateCalls + 1} was not made`, 'pre-check')
+    return true
   }
 
   #toolArgsFailed(failure: ValidationFailure, attempt: number): void {

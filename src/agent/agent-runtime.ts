@@ -6,6 +6,7 @@ import type { AgentSpec } from './agent-options.ts'
 import { resolveCostBudget, type CostBudget } from './cost-budget.ts'
 import type { Logger } from './logger.ts'
 import { resolveOutputFallback, type ResolvedOutputFallback } from './output-fallback.ts'
+import { runBudgetRule, type RunBudgetChecks } from './run-budget-rule.ts'
 import type { ToolGuard } from './tools/guard.ts'
 import { idShapeGuard } from './tools/id-shape-guard.ts'
 import type { AnyTool } from './tools/tool.ts'
@@ -27,14 +28,20 @@ export interface AgentRuntime<T> {
   readonly outputSchema: CompiledSchema<T> | undefined
   readonly outputFallback: ResolvedOutputFallback<T> | undefined
   readonly costBudget: Required<CostBudget> | undefined
+  /** Where a run registers its budget check for the gate call it makes (only with a `costBudget`). */
+  readonly runBudgets: RunBudgetChecks | undefined
 }
 
 /** Checks the whole spec and builds the runtime: a misconfiguration fails at `build()`, not mid-run. */
 export function createRuntime<T>(spec: AgentSpec): AgentRuntime<T> {
   const { options } = spec
   const { providers, ...gateOptions } = spec.reliability ?? {}
+  const costBudget = spec.costBudget === undefined ? undefined : resolveCostBudget(spec.costBudget)
+  const runBudgets: RunBudgetChecks | undefined = costBudget === undefined ? undefined : new WeakMap()
   const gate = createGate<T>({
     ...gateOptions,
+    // The run's budget first: a user's matching non-fail-fast PreCheck rule must not shadow it.
+    ...(runBudgets !== undefined ? { preCheck: [runBudgetRule(runBudgets), ...(gateOptions.preCheck ?? [])] } : {}),
     providers: providers ?? options.provider,
     ...(options.model !== undefined ? { model: options.model } : {}),
     ...(spec.outputSchema !== undefined ? { outputSchema: spec.outputSchema as never } : {}),
@@ -57,7 +64,8 @@ export function createRuntime<T>(spec: AgentSpec): AgentRuntime<T> {
     retryHint: spec.reliability?.retryHint,
     outputSchema,
     outputFallback: spec.outputFallback === undefined ? undefined : resolveOutputFallback(spec.outputFallback as never, outputSchema),
-    costBudget: spec.costBudget === undefined ? undefined : resolveCostBudget(spec.costBudget),
+    costBudget,
+    runBudgets,
   })
 }
 

@@ -63,6 +63,7 @@ export function createGate<T = unknown>(config: GateConfig<T>): Gate<T> {
     now: config.now ?? (() => performance.now()),
     breaker: config.breaker === undefined || config.breaker === false ? undefined : isCircuitBreaker(config.breaker) ? config.breaker : circuitBreaker(config.breaker),
     budget: config.budget,
+    rateLimit: config.rateLimit,
   }
   return {
     run: (request, options = {}) => new GateRun(internals, request, options).run(),

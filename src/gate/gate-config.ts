@@ -8,6 +8,7 @@ import type { OutputSchema } from '../validation/index.ts'
 import type { CircuitBreaker, CircuitBreakerOptions } from './breaker/circuit-breaker.ts'
 import type { PricingTable } from './pricing/model-price.ts'
 import type { SharedBudget } from './pricing/shared-budget.ts'
+import type { SharedRateLimit } from './rate-limit/shared-rate-limit.ts'
 
 /** A provider in the failover order, with the model to ask it for. */
 export interface ProviderEntry {
@@ -52,6 +53,13 @@ export interface GateConfig<T = unknown> extends ReliabilityConfig {
   readonly breaker?: CircuitBreakerOptions | CircuitBreaker | false
   /** A budget shared across runs and processes: checked before every attempt, charged after each. */
   readonly budget?: SharedBudget
+  /**
+   * Calls per window per provider, shared across runs and processes (`sharedRateLimit(...)`). A full
+   * window ends the attempt at once with kind `rate-limit` and `retryAfterMs` = time to the window's
+   * end, without calling the provider: `retryTransient()` waits it out, `failoverRule()` switches.
+   * @default no rate limit
+   */
+  readonly rateLimit?: SharedRateLimit
   /** Event hub to emit on (the agent shares its own); a private one by default. */
   readonly events?: EventHub
   /** Clock in ms, for tests. @default performance.now */

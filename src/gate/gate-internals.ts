@@ -10,6 +10,7 @@ import type { CompiledSchema } from '../validation/index.ts'
 import type { CircuitBreaker } from './breaker/circuit-breaker.ts'
 import type { FallbackAnswer } from './gate-config.ts'
 import type { SharedBudget } from './pricing/shared-budget.ts'
+import type { SharedRateLimit } from './rate-limit/shared-rate-limit.ts'
 import type { ResolvedProvider } from './resolved-provider.ts'
 
 /** The settled configuration a run reads; built once by `createGate`. */
@@ -35,6 +36,8 @@ export interface GateInternals<T> {
   readonly breaker: CircuitBreaker | undefined
   /** Checked before and charged after every attempt. */
   readonly budget: SharedBudget | undefined
+  /** A slot is taken before every provider call; `undefined` costs nothing per attempt. */
+  readonly rateLimit: SharedRateLimit | undefined
 }
 
 /** Options of one `gate.run`. */

@@ -15,6 +15,8 @@ export { costOf, pricingTable, sharedBudget } from './pricing/index.ts'
 export type { ModelPrice, PriceUsage, PricingTable, PricingTableOptions, SharedBudget, SharedBudgetOptions } from './pricing/index.ts'
 export { circuitBreaker, isCircuitBreaker } from './breaker/index.ts'
 export type { BreakerPermit, BreakerRecord, BreakerResult, BreakerState, BreakerTransition, CircuitBreaker, CircuitBreakerOptions } from './breaker/index.ts'
+export { sharedRateLimit } from './rate-limit/index.ts'
+export type { RateLimitPermit, SharedRateLimit, SharedRateLimitOptions } from './rate-limit/index.ts'
 export { memoryStore } from './store/index.ts'
 export type { MemoryStoreOptions, StateStore } from './store/index.ts'
 // Streaming: gate.stream modes and events.

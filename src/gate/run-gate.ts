@@ -27,6 +27,7 @@ import { ReliabilityFailFastError } from './fail-fast-error.ts'
 import type { DecisionGuard, GateInternals, GateRunOptions, ProviderCall, RunHooks } from './gate-internals.ts'
 import type { GateResult } from './gate-result.ts'
 import type { SharedBudget } from './pricing/shared-budget.ts'
+import { rateLimitError } from './rate-limit/rate-limit-calls.ts'
 import type { ResolvedProvider } from './resolved-provider.ts'
 import { resolveFeedback } from './resolve-feedback.ts'
 import { runFallback } from './run-fallback.ts'
@@ -34,6 +35,9 @@ import { runFallback } from './run-fallback.ts'
 export type { DecisionGuard, GateInternals, GateRunOptions, ProviderCall, RunHooks } from './gate-internals.ts'
 
 const plainCall: ProviderCall = (entry, request, signal, timeoutMs) => callProvider(entry.provider, request, signal, timeoutMs)
+
+// Shared by every attempt that applied no repair (read-only, only its length is looked at).
+const NO_REPAIRS: readonly string[] = Object.freeze([])
 
 /**
  * One `gate.run`: the attempt loop of DESIGN.md (PreCheck -> provider call -> validation -> events
@@ -50,13 +54,15 @@ export class GateRun<T> {
   #costUsd = 0
   #lastCostUsd = 0
   #retryAfterMs: number | undefined
-  readonly #history: string[] = []
+  // Replaced, never mutated: every scope handed to a rule keeps the history it was given.
+  #history: readonly string[] = []
   #tail: readonly Message[] = []
-  readonly #records: AttemptRecord[] = []
+  #records: AttemptRecord[] = []
   readonly #call: ProviderCall
   readonly #guard: DecisionGuard | undefined
   readonly #schema: CompiledSchema<T> | undefined
   #transientFailures = 0
+  #breakerListener: ((t: BreakerTransition) => void) | undefined
   #base: ModelRequest
 
   constructor(g: GateInternals<T>, request: ModelRequest, options: GateRunOptions, hooks: RunHooks = {}) {
@@ -78,8 +84,10 @@ export class GateRun<T> {
       if (g.budget !== undefined) await this.#checkBudget(g.budget)
 
       const outcome = await this.#attemptOnce()
-      const scope = this.#scope('post-decide', outcome)
-      const rule = g.postDecide.length > 0 ? firstMatchingRule(g.postDecide, scope, (r, e) => this.#ruleError(r, 'when', e)) : undefined
+      // The scope is a ~22-field snapshot: without PostDecide rules to read it, it is built only if a
+      // retry or a fallback below needs it.
+      let scope = g.postDecide.length > 0 ? this.#scope('post-decide', outcome) : undefined
+      const rule = scope !== undefined ? firstMatchingRule(g.postDecide, scope, (r, e) => this.#ruleError(r, 'when', e)) : undefined
       let decision: Decision = rule !== undefined ? rule.then : outcome.kind === 'ok' ? 'ok' : 'fail-fast'
       // A cancelled run is never retried, and `ok` needs an answer to return.
       if (outcome.kind === 'aborted' || (decision === 'ok' && outcome.response === undefined)) decision = 'fail-fast'
@@ -97,11 +105,11 @@ export class GateRun<T> {
           return this.#succeed(outcome.response as ModelResponse, outcome.value, outcome.failure, false)
         case 'retry':
         case 'retry-other':
-          await this.#retry(decision, rule, scope, outcome, ruleKind)
+          await this.#retry(decision, rule, (scope ??= this.#scope('post-decide', outcome)), outcome, ruleKind)
           continue
         case 'fallback':
           this.#record(outcome, decision, ruleKind, rule, undefined)
-          return this.#useFallback(scope, ruleKind)
+          return this.#useFallback((scope ??= this.#scope('post-decide', outcome)), ruleKind)
         case 'fail-fast':
           this.#record(outcome, decision, ruleKind, rule, undefined)
           throw this.#fail(ruleKind, this.#reasonFor(outcome, rule), 'post-decide', outcome.error, outcome.failure)
@@ -130,14 +138,16 @@ export class GateRun<T> {
       g.events.emit('attempt_start', { attempt: attemptNo, provider: entry.name, providerIdx: this.#providerIdx, model: this.#base.model })
     }
     // Only a configured breaker costs an await; without one this stays the plain call.
-    const onTransition = (t: BreakerTransition): void => this.#breakerChanged(t)
-    const permit = g.breaker !== undefined ? await acquirePermit(g.breaker, entry.name, onTransition) : undefined
+    // A full shared rate-limit window ends the attempt before the breaker is asked: no probe is spent on it.
+    const limited = g.rateLimit !== undefined ? await rateLimitError(g.rateLimit, entry.name) : undefined
+    const permit = g.breaker !== undefined && limited === undefined ? await acquirePermit(g.breaker, entry.name, this.#onBreakerTransition) : undefined
     const t0 = g.now()
     let response: ModelResponse | undefined
     let error: unknown
     let kind: ErrorKind = 'ok'
     let retryAfterMs: number | undefined
     try {
+      if (limited !== undefined) throw limited
       if (permit !== undefined && !permit.allowed) {
         throw new ProviderError(`the circuit breaker of provider "${entry.name}" is open`, { kind: 'circuit-open', provider: entry.name, ...(permit.retryAfterMs !== undefined ? { retryAfterMs: permit.retryAfterMs } : {}) })
       }
@@ -151,11 +161,11 @@ export class GateRun<T> {
     }
     const latencyMs = g.now() - t0
     this.#retryAfterMs = retryAfterMs
-    if (permit?.allowed === true) await recordResult(g.breaker as CircuitBreaker, entry.name, permit, breakerResult(error, kind), onTransition)
+    if (permit?.allowed === true) await recordResult(g.breaker as CircuitBreaker, entry.name, permit, breakerResult(error, kind), this.#onBreakerTransition)
 
     let failure: ValidationFailure | undefined
     let value: T | string | undefined
-    let repairs: readonly string[] = []
+    let repairs = NO_REPAIRS
     let usage: Usage = ZERO_USAGE
     let costUsd = 0
     if (response !== undefined) {
@@ -181,7 +191,7 @@ export class GateRun<T> {
   }
 
   #validationFailed(failure: ValidationFailure, attemptNo: number): void {
-    this.#history.push(failure.message)
+    this.#history = this.#history.concat(failure.message)
     if (this.#g.events.has('validation_failed')) {
       this.#g.events.emit('validation_failed', {
         message: failure.message,
@@ -257,12 +267,14 @@ export class GateRun<T> {
     if (feedback === undefined) return undefined
     const pair: readonly Message[] =
       outcome.response !== undefined
-        ? validationTail(echoPreviousOutput(outcome.response.content, this.#feedbackContext()), feedback)
+        ? // The echo reads only the two limits, which the settled config carries: no context to build.
+          validationTail(echoPreviousOutput(outcome.response.content, g), feedback)
         : [{ role: 'user', content: feedback, ephemeral: true }]
     this.#tail = g.feedbackMode === 'accumulate' ? this.#tail.concat(pair) : pair
     return feedback
   }
 
+  /** Built at most once per retry, and only when the built-in feedback or a template is rendered. */
   #feedbackContext(): FeedbackContext {
     const g = this.#g
     const attempt = this.#attempt + 1
@@ -309,18 +321,19 @@ export class GateRun<T> {
   }
 
   #record(outcome: AttemptOutcome<T>, decision: Decision, ruleKind: string, rule: ReliabilityRule | undefined, feedbackSent: string | undefined): void {
-    this.#records.push(
-      attemptRecord(outcome, {
-        attempt: this.#attempt + 1,
-        provider: (this.#g.providers[this.#providerIdx] as ResolvedProvider).name,
-        model: this.#base.model,
-        decision,
-        ruleKind,
-        rule,
-        feedbackSent,
-        elapsedMs: this.#g.now() - this.#started,
-      }),
-    )
+    const record = attemptRecord(outcome, {
+      attempt: this.#attempt + 1,
+      provider: (this.#g.providers[this.#providerIdx] as ResolvedProvider).name,
+      model: this.#base.model,
+      decision,
+      ruleKind,
+      rule,
+      feedbackSent,
+      elapsedMs: this.#g.now() - this.#started,
+    })
+    // Most runs log a single attempt: a one-slot array rather than an empty one grown to 17 slots.
+    if (this.#records.length === 0) this.#records = [record]
+    else this.#records.push(record)
   }
 
   #scope(phase: Phase, outcome: AttemptOutcome<T> | undefined): ReliabilityScope {
@@ -353,6 +366,11 @@ export class GateRun<T> {
     }
   }
 
+  /** Made on first use, so that a gate without a breaker allocates no listener per attempt. */
+  get #onBreakerTransition(): (t: BreakerTransition) => void {
+    return (this.#breakerListener ??= (t) => this.#breakerChanged(t))
+  }
+
   #breakerChanged(t: BreakerTransition): void {
     if (this.#g.events.has('breaker_state')) this.#g.events.emit('breaker_state', { provider: t.provider, from: t.from, to: t.to, failures: t.failures })
   }
@@ -378,16 +396,26 @@ export class GateRun<T> {
     }
   }
 
+  /** The caller's request without its signal, with the provider's model and the output JSON Schema. */
   #baseFor(providerIdx: number): ModelRequest {
     const entry = this.#g.providers[providerIdx] as ResolvedProvider
-    const { signal: _signal, ...request } = this.#request
+    const request = this.#request
     const model = entry.model ?? request.model
     const responseSchema = request.responseSchema ?? this.#schema?.jsonSchema
-    return {
-      ...request,
-      ...(model !== undefined ? { model } : {}),
-      ...(responseSchema !== undefined ? { responseSchema } : {}),
+    // Every run builds a base: when nothing is stripped or filled in, the caller's request (never
+    // mutated) is the base, with no copy at all.
+    if (!('signal' in request) && model === request.model && responseSchema === request.responseSchema) return request
+    // Otherwise one shallow copy filled in place, rather than a rest copy spread into another object.
+    let base: { -readonly [K in keyof ModelRequest]: ModelRequest[K] }
+    if ('signal' in request) {
+      const { signal: _signal, ...rest } = request
+      base = rest
+    } else {
+      base = { ...request }
     }
+    if (model !== undefined) base.model = model
+    if (responseSchema !== undefined) base.responseSchema = responseSchema
+    return base
   }
 
   #delayFor(rule: ReliabilityRule | undefined, scope: ReliabilityScope): number {

@@ -1,5 +1,6 @@
 import { Type } from 'typebox'
 import { describe, expect, it } from 'vitest'
+import { compileSchema, validateFinalAnswer } from '../../src/validation/index.ts'
 import { IncrementalValidator } from '../../src/validation/stream/index.ts'
 import { Refund } from '../support/schemas.ts'
 
@@ -77,5 +78,20 @@ describe('IncrementalValidator', () => {
   it('does not check keys a patternProperties schema might admit', () => {
     const schema = { type: 'object', patternProperties: { '^x-': { type: 'string' } }, additionalProperties: false }
     expect(feed(schema, '{"x-a": "1", "y": 2}').violation).toBeUndefined()
+  })
+
+  it('does not abort on a bracketed prose label before the JSON, which the gate accepts', async () => {
+    const text = '[Answer]\n```json\n{"orderId": "42", "action": "refund", "amount": 50}\n```'
+    expect(await validateFinalAnswer(text, compileSchema(Refund), { repair: true })).toMatchObject({ ok: true })
+    expect(feed(Refund, text).violation).toBeUndefined()
+    expect(feed(Refund, '[note] then {"orderId": "42", "action": "refund", "amount": 50}').violation).toBeUndefined()
+  })
+
+  it('still reports a root of the wrong type once a JSON token follows it', () => {
+    const text = '[{"orderId": "42", "action": "refund", "amount": 50}]'
+    const v = feed(Refund, text)
+    expect(v.violation).toMatchObject({ path: '', code: 'invalid_type' })
+    expect(v.violation?.consumedChars).toBe(2)
+    expect(feed(Refund, '[]').violation).toMatchObject({ path: '', code: 'invalid_type' })
   })
 })

@@ -9,8 +9,9 @@ const MASKBENCH = path.resolve(import.meta.dirname, '../../../shared/corpora/jso
 
 // Pinned figures (see the printed report): a change that makes progressive mode read more of a
 // failing stream before aborting, or abort fewer failing streams, fails here.
-// Measured: 14,396 of 23,154 failing streams aborted (62.18%), median share consumed 0.4900.
-const PINNED_MEDIAN_SHARE = 0.4901
+// Measured: 14,396 of 23,154 failing streams aborted (62.18%), median share consumed 0.4926 (a root
+// of the wrong type is reported at the token after its bracket, since `[Answer]` may be prose).
+const PINNED_MEDIAN_SHARE = 0.4927
 const PINNED_ABORT_RATE = 0.6217
 const CHUNK = 4 // characters per streamed chunk, about one token
 

@@ -53,6 +53,8 @@ const answer = fc.oneof(validOrder, order).chain((value) =>
     value: fc.constant(value),
     indent: fc.constantFrom(0, 2),
     fence: fc.boolean(),
+    // A bracketed label some models write before the JSON: prose to the gate, not an array.
+    label: fc.constantFrom('', '', '', '[Answer]\n', '[note] '),
     cuts: fc.array(fc.integer({ min: 1, max: 400 }), { maxLength: 40 }),
   }),
 )
@@ -80,9 +82,9 @@ describe('progressive validation (property)', () => {
     let aborts = 0
     let valid = 0
     await fc.assert(
-      fc.asyncProperty(answer, async ({ value, indent, fence, cuts }) => {
+      fc.asyncProperty(answer, async ({ value, indent, fence, label, cuts }) => {
         const json = JSON.stringify(value, null, indent)
-        const text = fence ? '```json\n' + json + '\n```' : json
+        const text = label + (fence ? '```json\n' + json + '\n```' : json)
         const whole = await validateFinalAnswer(text, compiled, { repair: true })
         const split = run(chunk(text, cuts))
         const single = run([...text])

@@ -64,6 +64,8 @@ export class IncrementalValidator {
   readonly #stack: Frame[] = []
   #value: unknown
   #violation: StreamViolation | undefined
+  /** A root of the wrong type, reported once a JSON token follows it (`[Answer]` may be prose). */
+  #pendingRoot: (() => void) | undefined
   #changed = false
 
   constructor(schema: unknown) {
@@ -163,6 +165,12 @@ export class IncrementalValidator {
 
   #onToken(info: ParsedTokenInfo): void {
     if (this.#violation !== undefined || this.#state !== 'active') return
+    if (this.#pendingRoot !== undefined) {
+      // A partial literal may be a prose word (`[note]`); any other token shows the bracket opened JSON.
+      const literal = info.token === TokenType.TRUE || info.token === TokenType.FALSE || info.token === TokenType.NULL
+      if (info.partial !== true || !literal) this.#pendingRoot()
+      return
+    }
     const frame = this.#stack[this.#stack.length - 1]
     switch (info.token) {
       case TokenType.LEFT_BRACE:
@@ -173,7 +181,13 @@ export class IncrementalValidator {
         const container = t === 'object' ? {} : []
         // The offending value stays in the partial value, so it can be shown to the model.
         this.#place(frame, container)
-        if (!typeAllowed(slot.view, t, this.#root)) return this.#fail(slot.segments, 'invalid_type', `expected ${expected(slot.view)}, got ${t}`)
+        if (!typeAllowed(slot.view, t, this.#root)) {
+          const fail = (): void => this.#fail(slot.segments, 'invalid_type', `expected ${expected(slot.view)}, got ${t}`)
+          // At the root the bracket may open prose before the real JSON, which the gate's extraction finds.
+          if (frame === undefined) this.#pendingRoot = fail
+          else fail()
+          return
+        }
         const view = narrow(slot.view, t, this.#root)
         this.#stack.push(
           t === 'object'

@@ -1,0 +1,260 @@
+import { describe, expect, it } from 'vitest'
+import {
+  Agent,
+  createGate,
+  GENERIC_FEEDBACK,
+  isReliabilityFailFastError,
+  ProviderError,
+  ReliabilityFailFastError,
+  retryTransient,
+  strictOutputRules,
+  type ReliabilityRule,
+  type ReliabilityScope,
+} from '../../src/index.ts'
+import { scripted, type ScriptedStep } from '../../src/providers/index.ts'
+import { ask, Refund, validRefundJson } from '../support/schemas.ts'
+
+const bad = (n: number) => `{"orderId": "42", "action": "refund", "amount": "USD ${n}"}`
+
+/** A gate over [primary (5xx), backup (bad, then valid)] whose rules record every scope they see, on a clock that only tests move. */
+function scopedRun() {
+  let t = 1000
+  const tick = (ms: number, step: ScriptedStep): ScriptedStep => () => {
+    t += ms
+    return step
+  }
+  const primary = scripted([tick(7, new ProviderError('overloaded', { kind: 'http-5xx', status: 503 }))], { name: 'primary' })
+  const backup = scripted(
+    [tick(11, { content: bad(1), usage: { inputTokens: 10, outputTokens: 3 } }), tick(13, { content: validRefundJson, usage: { inputTokens: 20, outputTokens: 5 } })],
+    { name: 'backup' },
+  )
+  const seen: ReliabilityScope[] = []
+  const spy: ReliabilityRule = { when: (s) => (seen.push(s), false), then: 'fail-fast', kind: 'spy' }
+  const gate = createGate({
+    providers: [
+      { provider: primary, model: 'big' },
+      { provider: backup, model: 'small' },
+    ],
+    outputSchema: Refund,
+    now: () => t,
+    preCheck: [spy],
+    postDecide: [spy, { when: (s) => s.errorKind === 'http-5xx' && s.canSwitchProvider, then: 'retry-other', kind: 'failover' }, ...strictOutputRules(3)],
+  })
+  return { gate, seen }
+}
+
+describe('ReliabilityScope (issue 2)', () => {
+  it('hands PreCheck a scope of the attempt about to start, with the base request and no outcome', async () => {
+    const { gate, seen } = scopedRun()
+    const request = ask('refund #42')
+    await gate.run(request)
+    const first = seen[0] as ReliabilityScope
+    expect(first).toMatchObject({
+      phase: 'pre-check',
+      attempt: 0,
+      providerIdx: 0,
+      providerName: 'primary',
+      providersCount: 2,
+      canSwitchProvider: true,
+      errorKind: 'ok',
+      latencyMs: 0,
+      validationErrorHistory: [],
+      usage: { inputTokens: 0, outputTokens: 0 },
+      elapsedMs: 0,
+    })
+    expect(first.request).toBe(request)
+    expect(first.response).toBeUndefined()
+    expect(first.error).toBeUndefined()
+    expect(first.validationError).toBeUndefined()
+  })
+
+  it('hands PostDecide the error, kind and latency of a failed provider call', async () => {
+    const { gate, seen } = scopedRun()
+    await gate.run(ask('refund #42'))
+    const failed = seen.find((s) => s.phase === 'post-decide' && s.attempt === 0) as ReliabilityScope
+    expect(failed).toMatchObject({ providerName: 'primary', errorKind: 'http-5xx', latencyMs: 7, elapsedMs: 7, canSwitchProvider: true })
+    expect(failed.error).toBeInstanceOf(ProviderError)
+    expect(failed.response).toBeUndefined()
+  })
+
+  it('moves providerIdx, providerName and canSwitchProvider with a failover', async () => {
+    const { gate, seen } = scopedRun()
+    await gate.run(ask('refund #42'))
+    const afterFailover = seen.filter((s) => s.attempt >= 1)
+    expect(afterFailover.length).toBeGreaterThan(0)
+    for (const s of afterFailover) expect([s.providerIdx, s.providerName, s.canSwitchProvider, s.providersCount]).toEqual([1, 'backup', false, 2])
+  })
+
+  it('carries the validation error, the response and the cumulative usage of an invalid answer', async () => {
+    const { gate, seen } = scopedRun()
+    await gate.run(ask('refund #42'))
+    const invalid = seen.find((s) => s.phase === 'post-decide' && s.attempt === 1) as ReliabilityScope
+    expect(invalid.response?.content).toBe(bad(1))
+    expect(invalid.errorKind).toBe('schema-fail')
+    expect(invalid.validationError).toEqual({
+      message: expect.stringContaining("'amount': expected number"),
+      stage: 'schema-validate',
+      path: 'amount',
+      issues: [expect.objectContaining({ path: 'amount' })],
+      rawOutput: bad(1),
+    })
+    expect(invalid.validationErrorHistory).toEqual([invalid.validationError?.message])
+    expect(invalid.latencyMs).toBe(11)
+    const last = seen.at(-1) as ReliabilityScope
+    // Usage sums every attempt, the failed one included.
+    expect(last.usage).toEqual({ inputTokens: 30, outputTokens: 8 })
+    expect(last.elapsedMs).toBe(7 + 11 + 13)
+  })
+
+  it('is a snapshot: a scope kept by a rule does not change as the run goes on', async () => {
+    const { gate, seen } = scopedRun()
+    await gate.run(ask('refund #42'))
+    const invalid = seen.find((s) => s.phase === 'post-decide' && s.attempt === 1) as ReliabilityScope
+    const preCheckOfAttempt1 = seen.find((s) => s.phase === 'pre-check' && s.attempt === 1) as ReliabilityScope
+    expect(preCheckOfAttempt1.validationErrorHistory).toEqual([])
+    expect(invalid.validationErrorHistory).toHaveLength(1)
+    expect(invalid.usage).toEqual({ inputTokens: 10, outputTokens: 3 })
+  })
+
+  it('always hands rules the base request, never the retry request with its tail', async () => {
+    const { gate, seen } = scopedRun()
+    const request = ask('refund #42')
+    await gate.run(request)
+    for (const s of seen) expect(s.request.messages).toBe(request.messages)
+  })
+})
+
+describe('rules that misbehave (issue 2)', () => {
+  it('treats a PreCheck when that throws as not matching, reports it, and calls the provider', async () => {
+    const provider = scripted([validRefundJson])
+    const broken: ReliabilityRule = {
+      when: () => {
+        throw new Error('flag service down')
+      },
+      then: 'fail-fast',
+      kind: 'kill-switch',
+    }
+    const gate = createGate({ providers: provider, outputSchema: Refund, preCheck: [broken] })
+    const errors: string[] = []
+    gate.on('rule_error', (e) => errors.push(`${e.kind}/${e.where}/${(e.error as Error).message}`))
+    await expect(gate.run(ask('x'))).resolves.toMatchObject({ value: JSON.parse(validRefundJson) })
+    expect(provider.calls).toBe(1)
+    expect(errors).toEqual(['kill-switch/when/flag service down'])
+  })
+
+  it('lets the next PostDecide rule decide when an earlier when throws', async () => {
+    const provider = scripted(['nope', validRefundJson])
+    const gate = createGate({
+      providers: provider,
+      outputSchema: Refund,
+      postDecide: [
+        {
+          when: () => {
+            throw new Error('bug')
+          },
+          then: 'fail-fast',
+          kind: 'broken',
+        },
+        { when: (s) => s.validationError !== undefined, then: 'retry', kind: 'second' },
+      ],
+    })
+    const result = await gate.run(ask('x'))
+    expect(result.attempts.map((a) => a.ruleKind)).toEqual(['second', 'ok'])
+  })
+
+  it('picks the first matching PostDecide rule when several match', async () => {
+    const gate = createGate({
+      providers: scripted(['nope', validRefundJson]),
+      outputSchema: Refund,
+      postDecide: [
+        { when: () => false, then: 'fail-fast', kind: 'never' },
+        { when: (s) => s.validationError !== undefined, then: 'retry', kind: 'first-match' },
+        { when: (s) => s.validationError !== undefined, then: 'fail-fast', kind: 'second-match' },
+      ],
+    })
+    const result = await gate.run(ask('x'))
+    expect(result.attempts[0]?.ruleKind).toBe('first-match')
+    expect(result.attempts[0]?.decision).toBe('retry')
+  })
+
+  it('falls back to the generic feedback when feedbackForLLM rejects or returns a non-string, and reports it', async () => {
+    const cases: ReliabilityRule['feedbackForLLM'][] = [() => Promise.reject(new Error('llm judge down')), () => 42 as unknown as string]
+    for (const feedbackForLLM of cases) {
+      const provider = scripted(['nope', validRefundJson])
+      const gate = createGate({
+        providers: provider,
+        outputSchema: Refund,
+        postDecide: [{ when: (s) => s.validationError !== undefined, then: 'retry', kind: 'custom', ...(feedbackForLLM !== undefined ? { feedbackForLLM } : {}) }],
+      })
+      const where: string[] = []
+      gate.on('rule_error', (e) => where.push(e.where))
+      const result = await gate.run(ask('x'))
+      expect(provider.requests[1]?.messages.at(-1)).toEqual({ role: 'user', content: GENERIC_FEEDBACK, ephemeral: true })
+      expect(result.attempts[0]?.feedbackSent).toBe(GENERIC_FEEDBACK)
+      expect(where).toEqual(['feedbackForLLM'])
+    }
+  })
+
+  it('gives feedbackForLLM the scope of the failed attempt', async () => {
+    const provider = scripted([bad(1), validRefundJson])
+    const gate = createGate({
+      providers: provider,
+      outputSchema: Refund,
+      postDecide: [{ when: (s) => s.validationError !== undefined, then: 'retry', kind: 'custom', feedbackForLLM: async (s) => `fix ${s.validationError?.path} (attempt ${s.attempt + 1})` }],
+    })
+    await gate.run(ask('x'))
+    expect(provider.requests[1]?.messages.at(-1)?.content).toBe('fix amount (attempt 1)')
+  })
+})
+
+describe('ReliabilityFailFastError (issue 2)', () => {
+  it('carries kind, reason, phase, attempts, usage and the provider error as cause', async () => {
+    const down = new ProviderError('bad gateway', { kind: 'http-5xx', status: 502 })
+    const gate = createGate({ providers: scripted([{ content: 'nope', usage: { inputTokens: 4, outputTokens: 2 } }, down]), outputSchema: Refund, postDecide: [{ when: (s) => s.validationError !== undefined, then: 'retry', kind: 'r' }] })
+    const error = (await gate.run(ask('x')).catch((e: unknown) => e)) as ReliabilityFailFastError
+    expect(error).toBeInstanceOf(Error)
+    expect(error.name).toBe('ReliabilityFailFastError')
+    expect(error).toMatchObject({ code: 'ERR_RELIABILITY_FAIL_FAST', kind: 'http-5xx', phase: 'post-decide' })
+    expect(error.reason).toContain('bad gateway')
+    expect(error.cause).toBe(down)
+    expect(error.attempts.map((a) => a.status)).toEqual(['parse_error', 'http_error'])
+    // The failed attempts' usage is on the error.
+    expect(error.usage).toEqual({ inputTokens: 4, outputTokens: 2 })
+  })
+
+  it('is recognised by its brand across realms and duplicate copies, and nothing else is', () => {
+    const foreign = { [Symbol.for('reliability-gate.ReliabilityFailFastError')]: true, kind: 'x' }
+    expect(isReliabilityFailFastError(foreign)).toBe(true)
+    expect(isReliabilityFailFastError(new Error('plain'))).toBe(false)
+    expect(isReliabilityFailFastError({ name: 'ReliabilityFailFastError', code: 'ERR_RELIABILITY_FAIL_FAST' })).toBe(false)
+    expect(isReliabilityFailFastError(null)).toBe(false)
+  })
+})
+
+describe('aborts (issue 2)', () => {
+  it('never retries an aborted call, whatever the rules decide, and never fails over', async () => {
+    const controller = new AbortController()
+    const primary = scripted([() => (controller.abort(), new Promise<never>(() => {}))], { name: 'primary' })
+    const backup = scripted([validRefundJson], { name: 'backup' })
+    const gate = createGate({
+      providers: [primary, backup],
+      outputSchema: Refund,
+      postDecide: [retryTransient({ backoff: () => 0 }), { when: () => true, then: 'retry-other', kind: 'failover-anything' }],
+    })
+    const error = await gate.run(ask('x'), { signal: controller.signal }).catch((e: unknown) => e)
+    expect(error).toMatchObject({ kind: 'aborted' })
+    expect(isReliabilityFailFastError(error) && error.attempts.map((a) => [a.provider, a.decision])).toEqual([['primary', 'fail-fast']])
+    expect(backup.calls).toBe(0)
+  })
+
+  it('rejects an agent run aborted mid-call with kind aborted and leaves the history unchanged', async () => {
+    const controller = new AbortController()
+    const provider = scripted(['first', () => (controller.abort(), new Promise<never>(() => {})), 'never'])
+    const agent = Agent.create({ provider }).reliability({ postDecide: [{ when: (s) => s.errorKind !== 'ok', then: 'retry', kind: 'retry-any-error' }] }).build()
+    await agent.run('one')
+    const before = agent.history
+    await expect(agent.run('two', { signal: controller.signal })).rejects.toMatchObject({ kind: 'aborted' })
+    expect(provider.calls).toBe(2)
+    expect(agent.history).toBe(before)
+  })
+})

@@ -1,0 +1,381 @@
+import { Type } from 'typebox'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import {
+  Agent,
+  countFeedbackTokens,
+  createGate,
+  isStepConfigError,
+  ProviderError,
+  retryTruncated,
+  strictOutput,
+  truncatedFailFast,
+  type GateEvent,
+  type ReliabilityFailFastError,
+  type StepConfigError,
+} from '../../src/index.ts'
+import { scripted } from '../../src/providers/index.ts'
+import { TRUNCATION_MARKER } from '../../src/validation/index.ts'
+
+const Message = Type.Object({ message: Type.String() }, { additionalProperties: false })
+const Report = Type.Object({ entries: Type.Array(Type.Object({ evidence: Type.String() })) })
+const request = { system: 'Answer in JSON.', messages: [{ role: 'user' as const, content: 'Say hi.' }] }
+
+afterEach(() => {
+  vi.useRealTimers()
+})
+
+/** Runs a gate over fake timers to completion and returns the settled outcome. */
+async function settle<T>(run: Promise<T>): Promise<{ value?: T; error?: ReliabilityFailFastError }> {
+  const outcome = run.then(
+    (value) => ({ value }),
+    (error: unknown) => ({ error: error as ReliabilityFailFastError }),
+  )
+  await vi.runAllTimersAsync()
+  return outcome
+}
+
+describe('strictOutput retryOn', () => {
+  it('retries a timeout after the backoff when timeout is listed', async () => {
+    vi.useFakeTimers()
+    const provider = scripted([new ProviderError('slow', { kind: 'timeout' }), '{"message": "hi"}'])
+    const gate = createGate({ providers: provider, outputSchema: Message, ...strictOutput({ backoff: () => 300 }) })
+    const run = gate.run(request)
+    await vi.advanceTimersByTimeAsync(299)
+    expect(provider.calls).toBe(1)
+    await vi.advanceTimersByTimeAsync(1)
+    const result = await run
+    expect(result.attempts.map((a) => [a.status, a.ruleKind])).toEqual([
+      ['timeout', 'timeout-retry'],
+      ['success', 'ok'],
+    ])
+  })
+
+  it('fails fast on a timeout when timeout is left out', async () => {
+    const provider = scripted([new ProviderError('slow', { kind: 'timeout' }), '{"message": "hi"}'])
+    const gate = createGate({ providers: provider, outputSchema: Message, ...strictOutput({ retryOn: ['parse', 'schema', 'http_error', 'rate_limit'] }) })
+    await expect(gate.run(request)).rejects.toMatchObject({ kind: 'timeout' })
+    expect(provider.calls).toBe(1)
+  })
+
+  it('counts a network error as http_error', async () => {
+    vi.useFakeTimers()
+    const reset = () => new ProviderError('socket hang up', { kind: 'network' })
+    const listed = scripted([reset(), '{"message": "hi"}'])
+    const retried = await settle(createGate({ providers: listed, outputSchema: Message, ...strictOutput({ retryOn: ['http_error'] }) }).run(request))
+    expect(retried.value?.attempts.map((a) => a.status)).toEqual(['network', 'success'])
+
+    const unlisted = scripted([reset(), '{"message": "hi"}'])
+    const failed = await settle(createGate({ providers: unlisted, outputSchema: Message, ...strictOutput({ retryOn: ['timeout', 'rate_limit'] }) }).run(request))
+    expect(failed.error?.kind).toBe('network')
+    expect(unlisted.calls).toBe(1)
+  })
+
+  it('waits out the backoff schedule on a rate limit without retry-after', async () => {
+    vi.useFakeTimers()
+    const provider = scripted([new ProviderError('429', { kind: 'rate-limit', status: 429 }), '{"message": "hi"}'])
+    const delays: number[] = []
+    const gate = createGate({ providers: provider, outputSchema: Message, ...strictOutput({ backoff: { initialMs: 800, jitter: 0 } }) })
+    gate.on('retry', (e) => delays.push(e.delayMs))
+    const run = gate.run(request)
+    await vi.advanceTimersByTimeAsync(799)
+    expect(provider.calls).toBe(1)
+    await vi.advanceTimersByTimeAsync(1)
+    await expect(run).resolves.toMatchObject({ value: { message: 'hi' } })
+    expect(delays).toEqual([800])
+  })
+
+  it('grows the backoff with each transport failure', async () => {
+    vi.useFakeTimers()
+    const fail = () => new ProviderError('bad gateway', { kind: 'http-5xx', status: 502 })
+    const provider = scripted([fail(), fail(), '{"message": "hi"}'])
+    const delays: number[] = []
+    const gate = createGate({ providers: provider, outputSchema: Message, ...strictOutput({ backoff: { initialMs: 100, factor: 3, jitter: 0 } }) })
+    gate.on('retry', (e) => delays.push(e.delayMs))
+    const outcome = await settle(gate.run(request))
+    expect(outcome.value?.value).toEqual({ message: 'hi' })
+    expect(delays).toEqual([100, 300])
+  })
+
+  it('fails fast on a rate limit when rate_limit is left out', async () => {
+    const provider = scripted([new ProviderError('429', { kind: 'rate-limit', status: 429, retryAfterMs: 1 }), '{"message": "hi"}'])
+    const gate = createGate({ providers: provider, outputSchema: Message, ...strictOutput({ retryOn: ['parse', 'schema'] }) })
+    await expect(gate.run(request)).rejects.toMatchObject({ kind: 'rate-limit' })
+    expect(provider.calls).toBe(1)
+  })
+
+  it('stops transport retries at maxAttempts total attempts', async () => {
+    vi.useFakeTimers()
+    const slow = () => new ProviderError('slow', { kind: 'timeout' })
+    const provider = scripted([slow(), slow(), slow(), '{"message": "hi"}'])
+    const gate = createGate({ providers: provider, outputSchema: Message, ...strictOutput({ backoff: () => 10 }) })
+    const outcome = await settle(gate.run(request))
+    expect(outcome.error?.kind).toBe('timeout')
+    expect(outcome.error?.attempts.map((a) => a.status)).toEqual(['timeout', 'timeout', 'timeout'])
+    expect(provider.calls).toBe(3)
+  })
+
+  it('fails fast on a parse error when parse is left out, whatever the schema category says', async () => {
+    const provider = scripted(['not json at all', '{"message": "hi"}'])
+    const gate = createGate({ providers: provider, outputSchema: Message, ...strictOutput({ retryOn: ['schema'] }) })
+    await expect(gate.run(request)).rejects.toMatchObject({ kind: 'schema-retry-exhausted', attempts: [{ status: 'parse_error' }] })
+    expect(provider.calls).toBe(1)
+  })
+})
+
+describe('strictOutput partial mode', () => {
+  it('accepts the first schema failure without any retry', async () => {
+    const provider = scripted(['{"message": 7}', '{"message": "hi"}'])
+    const gate = createGate({ providers: provider, outputSchema: Message, ...strictOutput({ schemaStrict: false }) })
+    const result = await gate.run(request)
+    expect(provider.calls).toBe(1)
+    expect(result.value).toEqual({ message: 7 })
+    expect(result.warnings?.stage).toBe('schema-validate')
+  })
+
+  it('still fails a parse error when parse is not in retryOn', async () => {
+    const provider = scripted(['not json', '{"message": 7}'])
+    const gate = createGate({ providers: provider, outputSchema: Message, ...strictOutput({ schemaStrict: false, retryOn: ['schema'] }) })
+    await expect(gate.run(request)).rejects.toMatchObject({ kind: 'schema-retry-exhausted' })
+    expect(provider.calls).toBe(1)
+  })
+
+  it('hands the warnings to the agent run result', async () => {
+    const agent = Agent.create({ provider: scripted(['{"message": 7}']), model: 'm' }).outputSchema(Message).reliability(strictOutput({ schemaStrict: false })).build()
+    const result = await agent.runDetailed('hi')
+    expect(result.value).toEqual({ message: 7 })
+    expect(result.warnings?.issues.map((i) => i.path)).toEqual(['message'])
+  })
+})
+
+describe('strictOutput through the agent', () => {
+  it("runs pyconveyor's scenario in agent.reliability and commits only the accepted answer", async () => {
+    const provider = scripted(['not json at all', '{"message": 12345}', '{"message": "hi"}'])
+    const agent = Agent.create({ provider, model: 'm' }).system('Answer in JSON.').outputSchema(Message).reliability(strictOutput()).build()
+    const result = await agent.runDetailed('Say hi.')
+    expect(result.attempts.map((a) => a.status)).toEqual(['parse_error', 'schema_error', 'success'])
+    expect(provider.requests[2]?.messages.map((m) => [m.role, m.ephemeral === true])).toEqual([
+      ['user', false],
+      ['assistant', true],
+      ['user', true],
+    ])
+    expect(agent.history).toEqual([
+      { role: 'user', content: 'Say hi.' },
+      { role: 'assistant', content: '{"message": "hi"}' },
+    ])
+  })
+})
+
+describe('strictOutput feedback echo', () => {
+  const longAnswer = `{"message": 1, "filler": "${Array.from({ length: 6000 }, (_, i) => `w${i}`).join(' ')}"}`
+
+  it('cuts the echoed previous output at 4000 real tokens by default, with the marker', async () => {
+    const provider = scripted([longAnswer, '{"message": "hi"}'])
+    await createGate({ providers: provider, outputSchema: Message, ...strictOutput() }).run(request)
+    const echo = provider.requests[1]?.messages[1]?.content ?? ''
+    expect(echo.endsWith(`\n${TRUNCATION_MARKER}`)).toBe(true)
+    expect(TRUNCATION_MARKER).toBe('[…truncated for length…]')
+    const body = echo.slice(0, -TRUNCATION_MARKER.length - 1)
+    expect(longAnswer.startsWith(body)).toBe(true)
+    const tokens = countFeedbackTokens(body)
+    expect(tokens).toBeLessThanOrEqual(4000)
+    expect(tokens).toBeGreaterThan(3990)
+  })
+
+  it('honours a smaller maxFeedbackTokens in the retry request and the template variable', async () => {
+    const provider = scripted([longAnswer, '{"message": "hi"}'])
+    const template = (v: { previous_output: string; max_feedback_tokens: number }) => `cap=${v.max_feedback_tokens} echoed=${v.previous_output.length}`
+    const gate = createGate({ providers: provider, outputSchema: Message, ...strictOutput({ maxFeedbackTokens: 25, errorTemplate: template }) })
+    const result = await gate.run(request)
+    const echo = provider.requests[1]?.messages[1]?.content ?? ''
+    expect(countFeedbackTokens(echo.slice(0, -TRUNCATION_MARKER.length - 1))).toBeLessThanOrEqual(25)
+    expect(result.attempts[0]?.feedbackSent).toBe(`cap=25 echoed=${echo.length}`)
+  })
+
+  it('leaves the base request unchanged on a blind retry even after earlier feedback', async () => {
+    const provider = scripted(['nope', '{"message": 1}', '{"message": "hi"}'])
+    await createGate({ providers: provider, outputSchema: Message, ...strictOutput({ errorFeedback: false }) }).run(request)
+    expect(provider.requests.map((r) => r.messages)).toEqual([request.messages, request.messages, request.messages])
+  })
+})
+
+describe('strictOutput.fromStepConfig validation', () => {
+  it('names every key of the wrong type with what was expected', () => {
+    let error: StepConfigError | undefined
+    try {
+      strictOutput.fromStepConfig({
+        max_attempts: 0,
+        error_feedback: 'yes',
+        retry_hint: 3,
+        retry_on: 'parse',
+        schema_strict: 1,
+        max_feedback_tokens: 2.5,
+        error_template: ['x'],
+      })
+    } catch (e) {
+      if (isStepConfigError(e)) error = e
+    }
+    expect(error?.problems.map((p) => [p.key, p.expected])).toEqual([
+      ['max_attempts', 'a positive integer'],
+      ['error_feedback', 'a boolean'],
+      ['retry_hint', 'a string'],
+      ['retry_on', "a list of 'parse', 'schema', 'timeout', 'http_error', 'rate_limit'"],
+      ['schema_strict', 'a boolean'],
+      ['max_feedback_tokens', 'a positive integer'],
+      ['error_template', 'a string (a Jinja template)'],
+    ])
+    for (const key of ['max_attempts', 'error_feedback', 'retry_hint', 'retry_on', 'schema_strict', 'max_feedback_tokens', 'error_template']) {
+      expect(error?.message).toContain(`- '${key}': expected`)
+    }
+  })
+
+  it('rejects a config that is not an object', () => {
+    expect(() => strictOutput.fromStepConfig([['max_attempts', 2]])).toThrow(/expected an object of step keys/)
+  })
+
+  it('treats inherited names such as toString as unknown keys', () => {
+    expect(() => strictOutput.fromStepConfig(JSON.parse('{"toString": 1, "__proto__": {"max_attempts": 2}}'))).toThrow(/'toString': expected no such key[\s\S]*'__proto__': expected no such key/)
+  })
+
+  it('turns the keys into a config that really acts', async () => {
+    const provider = scripted(['{"message": 1}', '{"message": 2}', '{"message": "hi"}'])
+    const gate = createGate({ providers: provider, outputSchema: Message, ...strictOutput.fromStepConfig({ max_attempts: 2, retry_hint: 'Strings only.' }) })
+    const error = (await gate.run(request).catch((e: unknown) => e)) as ReliabilityFailFastError
+    expect(error.kind).toBe('schema-retry-exhausted')
+    expect(provider.calls).toBe(2)
+    expect(error.attempts[0]?.feedbackSent?.endsWith('\nStrings only.')).toBe(true)
+  })
+})
+
+describe('strictOutput templates', () => {
+  it('renders a pyconveyor Jinja template with bracketed index paths and the 1-indexed attempt', async () => {
+    const provider = scripted(['{"entries": [{"evidence": 1}]}', '{"entries": [{"evidence": 2}]}', '{"entries": [{"evidence": "x"}]}'])
+    const template = '[{{ attempt }}] {{ error_type }}{% for e in errors %} {{ e.loc_str }}={{ e.type }}{% endfor %}'
+    const gate = createGate({ providers: provider, outputSchema: Report, ...strictOutput({ errorTemplate: template }) })
+    const result = await gate.run(request)
+    expect(result.attempts.map((a) => a.feedbackSent)).toEqual(['[1] schema entries[0].evidence=invalid_type', '[2] schema entries[0].evidence=invalid_type', undefined])
+    expect(result.attempts[0]?.errors).toEqual(['entries[0].evidence: must be string'])
+  })
+
+  it('emits template_error with the attempt and keeps running on the built-in feedback', async () => {
+    const provider = scripted(['{"message": 1}', '{"message": "hi"}'])
+    const gate = createGate({ providers: provider, outputSchema: Message, ...strictOutput({ errorTemplate: '{{ errors[0].loc_str ' }) })
+    const events: GateEvent[] = []
+    gate.events$.subscribe((e) => {
+      if (e.type === 'template_error') events.push(e)
+    })
+    const result = await gate.run(request)
+    expect(events).toEqual([{ type: 'template_error', attempt: 1, error: expect.anything() }])
+    expect(provider.requests[1]?.messages.at(-1)?.content).toContain("- 'message': expected string, got number")
+    expect(result.value).toEqual({ message: 'hi' })
+  })
+})
+
+describe('strictOutput repair', () => {
+  it('keeps the parse error, with no repaired event or flag, when the repaired value fails the schema', async () => {
+    const provider = scripted(["{'message': 5,}", '{"message": "hi"}'])
+    const gate = createGate({ providers: provider, outputSchema: Message, ...strictOutput() })
+    const repaired: GateEvent[] = []
+    gate.events$.subscribe((e) => {
+      if (e.type === 'repaired') repaired.push(e)
+    })
+    const result = await gate.run(request)
+    expect(result.attempts.map((a) => [a.status, a.repaired])).toEqual([
+      ['parse_error', false],
+      ['success', false],
+    ])
+    expect(repaired).toEqual([])
+  })
+
+  it('does not repair when the config turns repair off', async () => {
+    const provider = scripted(["{'message': 'hi'}", '{"message": "hi"}'])
+    const result = await createGate({ providers: provider, outputSchema: Message, ...strictOutput(), repair: false }).run(request)
+    expect(result.attempts.map((a) => a.status)).toEqual(['parse_error', 'success'])
+  })
+})
+
+describe('truncated answers', () => {
+  it('fails fast with kind truncated and says why in the reason', async () => {
+    const cut = { content: '{"message": "a long', stopReason: 'max_tokens' as const }
+    const gate = createGate({ providers: scripted([cut]), outputSchema: Message, repair: false, postDecide: [truncatedFailFast] })
+    const error = (await gate.run(request).catch((e: unknown) => e)) as ReliabilityFailFastError
+    expect(error.kind).toBe('truncated')
+    expect(error.reason).toContain('cut by the token limit')
+    expect(error.attempts[0]?.errorKind).toBe('truncated')
+  })
+
+  it('retries with a larger maxTokens and then succeeds', async () => {
+    const provider = scripted([{ content: '{"message": "a lo', stopReason: 'max_tokens' }, '{"message": "a long answer"}'])
+    const gate = createGate({ providers: provider, outputSchema: Message, repair: false, postDecide: [retryTruncated(), truncatedFailFast] })
+    const result = await gate.run({ ...request, maxTokens: 64 })
+    expect(provider.requests.map((r) => r.maxTokens)).toEqual([64, 128])
+    expect(result.attempts.map((a) => a.status)).toEqual(['truncated', 'success'])
+  })
+})
+
+describe('attempt log', () => {
+  const setup = (maxAttempts: number) => {
+    let clock = 0
+    const provider = scripted([
+      { content: 'not json', usage: { inputTokens: 1_000_000, outputTokens: 0 } },
+      { content: '{"message": 1}', usage: { inputTokens: 0, outputTokens: 1_000_000 } },
+      '{"message": "hi"}',
+    ])
+    const gate = createGate({
+      providers: provider,
+      model: 'm-1',
+      outputSchema: Message,
+      pricing: { 'm-1': { input: 2, output: 10 } },
+      now: () => (clock += 5),
+      ...strictOutput({ maxAttempts }),
+    })
+    return { provider, gate }
+  }
+
+  const expectedFirst = {
+    attempt: 1,
+    provider: 'scripted',
+    model: 'm-1',
+    status: 'parse_error',
+    errorType: 'parse',
+    errors: [expect.stringContaining('no JSON')],
+    issues: [],
+    rawOutput: 'not json',
+    usage: { inputTokens: 1_000_000, outputTokens: 0 },
+    costUsd: 2,
+    decision: 'retry',
+    ruleKind: 'parse-retry',
+    feedbackSent: expect.stringMatching(/^Your previous response was not valid JSON/),
+    repaired: false,
+    elapsedMs: expect.any(Number),
+  }
+
+  it('records every field on each attempt of a thrown error', async () => {
+    const { gate } = setup(2)
+    const error = (await gate.run(request).catch((e: unknown) => e)) as ReliabilityFailFastError
+    expect(error.attempts).toHaveLength(2)
+    expect(error.attempts[0]).toMatchObject(expectedFirst)
+    expect(error.attempts[1]).toMatchObject({
+      attempt: 2,
+      status: 'schema_error',
+      errorType: 'schema',
+      errors: ['message: must be string'],
+      issues: [expect.objectContaining({ path: 'message' })],
+      rawOutput: '{"message": 1}',
+      costUsd: 10,
+      decision: 'fail-fast',
+      ruleKind: 'schema-retry-exhausted',
+      feedbackSent: undefined,
+    })
+    expect(error.lastAttempt).toBe(error.attempts[1])
+    expect((error.attempts[1]?.elapsedMs ?? 0) > (error.attempts[0]?.elapsedMs ?? 0)).toBe(true)
+    expect(error.costUsd).toBe(12)
+  })
+
+  it('records every field on each attempt of a success', async () => {
+    const { gate } = setup(3)
+    const result = await gate.run(request)
+    expect(result.attempts[0]).toMatchObject(expectedFirst)
+    expect(result.lastAttempt).toMatchObject({ attempt: 3, status: 'success', errorType: undefined, errors: [], decision: 'ok', ruleKind: 'ok', feedbackSent: undefined, rawOutput: '{"message": "hi"}' })
+    expect(result.costUsd).toBeGreaterThan(12)
+  })
+})
