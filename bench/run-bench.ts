@@ -7,13 +7,14 @@
  */
 import { writeFileSync } from 'node:fs'
 import path from 'node:path'
-import { isDeepStrictEqual } from 'node:util'
-import { CONTENDERS, isUnsupported } from './contenders/index.ts'
+import { spawnSync } from 'node:child_process'
+import { CONTENDERS } from './contenders/index.ts'
+import type { ChildReport } from './measure-one.ts'
 import { writeReport } from './report.ts'
-import { PAYLOADS, SCENARIOS, type Scenario } from './scenarios.ts'
+import { SCENARIOS, type Scenario } from './scenarios.ts'
 import { bytesPerRetry, retryAssembly, soak } from './scaling.ts'
 import { machine } from './support/machine.ts'
-import { canMeasureHeap, heapPerCall, timeCall, type TimeStats } from './support/measure.ts'
+import { canMeasureHeap, type TimeStats } from './support/measure.ts'
 
 /** One cell of the results table. */
 export interface BenchRow {
@@ -36,76 +37,60 @@ const quick = args.includes('--quick')
 const only = args.filter((a) => !a.startsWith('--'))
 const RESULTS = path.resolve(import.meta.dirname, 'results/bench.json')
 
-function expectedValue(scenario: Scenario): unknown {
-  return JSON.parse(scenario.id === 'd' ? PAYLOADS.goodToolArgs : PAYLOADS.valid)
+// Other work on a shared machine skews single timings: interleaved rounds, best median kept. Every
+// measurement runs in its own process (bench/measure-one.ts), for every contender alike.
+const ROUNDS = 3
+const CHILD = path.resolve(import.meta.dirname, 'measure-one.ts')
+
+/** Measures one contender on one scenario in a fresh process with this process's V8 flags. */
+function measureInChild(scenario: Scenario, name: string, heap: boolean): ChildReport {
+  const args = [...process.execArgv, CHILD, scenario.id, name, String(quick ? 60 : 200), heap ? '1' : '0']
+  const child = spawnSync(process.execPath, args, { encoding: 'utf8', maxBuffer: 1 << 20, timeout: 120_000 })
+  const line = child.stdout.trim().split('\n').at(-1) ?? ''
+  try {
+    return JSON.parse(line) as ChildReport
+  } catch {
+    return { status: 'error', reason: `measurement process failed (exit ${child.status}): ${child.stderr.trim().split('\n').at(-1) ?? ''}` }
+  }
 }
 
-// Other work on a shared machine skews single timings; interleaved rounds, best median kept.
-const ROUNDS = 3
-
 async function runScenario(scenario: Scenario): Promise<ScenarioResult> {
-  const rows: BenchRow[] = []
-  const ready: { index: number; name: string; call: () => Promise<unknown>; note: string | undefined }[] = []
-  for (const contender of CONTENDERS) {
-    const prepared = await contender.prepare(scenario)
-    if (isUnsupported(prepared)) {
-      rows.push({ contender: contender.name, status: 'unsupported', reason: prepared.unsupported })
-      continue
-    }
-    // Sanity check: every contender must end with the same accepted value.
-    let value: unknown
-    try {
-      value = await prepared.call()
-    } catch (error) {
-      rows.push({ contender: contender.name, status: 'error', reason: `threw: ${(error as Error).message}` })
-      continue
-    }
-    if (!isDeepStrictEqual(value, expectedValue(scenario))) {
-      rows.push({ contender: contender.name, status: 'error', reason: `wrong value: ${JSON.stringify(value)}` })
-      continue
-    }
-    ready.push({ index: rows.length, name: contender.name, call: prepared.call, note: prepared.note })
-    rows.push({ contender: contender.name, status: 'ok' })
-  }
-  const best = new Map<string, TimeStats>()
+  const reports = new Map<string, ChildReport>()
   for (let round = 0; round < ROUNDS; round++) {
-    for (const c of ready) {
-      const time = await timeCall(c.call, quick ? 60 : 200)
-      const known = best.get(c.name)
-      if (known === undefined || time.medianNs < known.medianNs) best.set(c.name, time)
+    for (const contender of CONTENDERS) {
+      const known = reports.get(contender.name)
+      if (known !== undefined && known.status !== 'ok') continue
+      const report = measureInChild(scenario, contender.name, round === 0 && canMeasureHeap)
+      if (known === undefined || (report.status === 'ok' && known.status === 'ok' && report.time.medianNs < known.time.medianNs)) {
+        // Keep the heap figure of the first round; it does not depend on load.
+        const heap = known?.status === 'ok' ? known.heapBytesPerCall : undefined
+        reports.set(contender.name, report.status === 'ok' && heap !== undefined ? { ...report, heapBytesPerCall: heap } : report)
+      }
     }
   }
-  for (const c of ready) {
-    const time = best.get(c.name) as TimeStats
-    const heap = await heapPerCall(c.call, 100, quick ? 8 : 25)
-    rows[c.index] = {
-      contender: c.name,
+  const rows: BenchRow[] = CONTENDERS.map((contender) => {
+    const report = reports.get(contender.name) as ChildReport
+    if (report.status !== 'ok') return { contender: contender.name, status: report.status, reason: report.reason }
+    const { time, heapBytesPerCall: heap } = report
+    process.stdout.write(`  ${scenario.id} ${contender.name}: ${(time.medianNs / 1000).toFixed(2)} us, ${heap === undefined ? '?' : Math.round(heap)} B\n`)
+    return {
+      contender: contender.name,
       status: 'ok',
-      ...(c.note !== undefined ? { note: c.note } : {}),
+      ...(report.note !== undefined ? { note: report.note } : {}),
       time,
       ...(heap !== undefined ? { heapBytesPerCall: heap } : {}),
     }
-    process.stdout.write(`  ${scenario.id} ${c.name}: ${(time.medianNs / 1000).toFixed(2)} us, ${heap === undefined ? '?' : Math.round(heap)} B\n`)
-  }
+  })
   return { id: scenario.id, title: scenario.title, rows }
 }
 
 async function main(): Promise<void> {
   if (!canMeasureHeap) console.log('note: run with --expose-gc to measure heap per call')
-  // instructor-js logs every retry with console.warn; printing would measure the terminal.
-  const { warn, error } = console
-  console.warn = () => {}
-  console.error = () => {}
   const scenarios: ScenarioResult[] = []
-  try {
-    for (const scenario of SCENARIOS) {
-      if (only.length > 0 && !only.includes(scenario.id)) continue
-      console.log(scenario.title)
-      scenarios.push(await runScenario(scenario))
-    }
-  } finally {
-    console.warn = warn
-    console.error = error
+  for (const scenario of SCENARIOS) {
+    if (only.length > 0 && !only.includes(scenario.id)) continue
+    console.log(scenario.title)
+    scenarios.push(await runScenario(scenario))
   }
   console.log('scaling and memory')
   const assembly = await retryAssembly()

@@ -50,6 +50,9 @@ export function benchSections(r: BenchResults): string[] {
   out.push(
     'Every contender gets the same schema (TypeBox; the Zod equivalent for peers that need Zod), the same payloads and the',
     'same scripted answers, from providers that return a pre-built response (zero latency); backoff delays are zeroed.',
+    'Each contender is measured alone, in a fresh Node process per scenario (`bench/measure-one.ts`), after a warm-up:',
+    'in one shared process, code that another contender also drives (the AI SDK middleware runs the same gate) can stay',
+    'in V8\'s mid tier for a whole measurement, which for the gate in (a) read about 3.5 µs instead of the settled 2.2 µs.',
     'Time is mitata\'s median of per-batch means, with the 25th–75th percentile spread, best of 3 interleaved rounds',
     '(the machine is shared, so the load average is printed above); "x floor" is the median over the floor\'s median.',
     'Heap per call: V8 `used_heap_size` growth over batches of 100 calls, each batch after a forced full',
