@@ -1,11 +1,12 @@
 import { createGateway } from 'ai'
 import { MockLanguageModelV4, simulateReadableStream } from 'ai/test'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createGate, isProviderError, strictOutputRules, type ProviderError } from '../../src/index.ts'
+import { createGate, strictOutputRules } from '../../src/index.ts'
 import { aiSdk } from '../../src/providers/ai-sdk/index.ts'
 import { Refund, validRefundJson } from '../support/schemas.ts'
 import { gatewayError, gatewaySse, gatewayText, gatewayToolCall } from './support/ai-sdk-wire.ts'
 import { startLoopback, type LoopbackServer } from './support/loopback-server.ts'
+import { providerFailure } from './support/provider-failure.ts'
 
 let server: LoopbackServer
 const model = () => createGateway({ baseURL: server.url, apiKey: 'test-key' })('openai/gpt-test')
@@ -16,12 +17,6 @@ beforeAll(async () => {
   server = await startLoopback()
 })
 afterAll(() => server.close())
-
-async function failure(promise: Promise<unknown>): Promise<ProviderError> {
-  const error = await promise.then(() => undefined, (e: unknown) => e)
-  expect(isProviderError(error)).toBe(true)
-  return error as ProviderError
-}
 
 describe('ai-sdk adapter', () => {
   it('retries an invalid answer through the AI SDK gateway model with ephemeral feedback on the wire only', async () => {
@@ -76,8 +71,8 @@ describe('ai-sdk adapter', () => {
   it('maps gateway errors to error kinds with status and retry-after', async () => {
     server.script([gatewayError(429, 'rate_limit_exceeded', { 'retry-after': '2' }), gatewayError(503, 'internal_server_error')])
     const provider = aiSdk(model())
-    expect(await failure(provider.complete({ messages: base }))).toMatchObject({ kind: 'rate-limit', status: 429, retryAfterMs: 2000 })
-    expect(await failure(provider.complete({ messages: base }))).toMatchObject({ kind: 'http-5xx', status: 503 })
+    expect(await providerFailure(provider.complete({ messages: base }))).toMatchObject({ kind: 'rate-limit', status: 429, retryAfterMs: 2000 })
+    expect(await providerFailure(provider.complete({ messages: base }))).toMatchObject({ kind: 'http-5xx', status: 503 })
   })
 
   it('streams text parts over the gateway SSE path', async () => {

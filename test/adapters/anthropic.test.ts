@@ -1,10 +1,11 @@
 import Anthropic from '@anthropic-ai/sdk'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { Agent, createGate, isProviderError, strictOutputRules, type ProviderError } from '../../src/index.ts'
+import { Agent, createGate, strictOutputRules } from '../../src/index.ts'
 import { anthropic } from '../../src/providers/anthropic/index.ts'
 import { Refund, validRefundJson } from '../support/schemas.ts'
 import { anthropicError, anthropicMessage, anthropicSse, anthropicSseOverloaded, anthropicText, anthropicToolSse } from './support/anthropic-wire.ts'
 import { startLoopback, type LoopbackServer } from './support/loopback-server.ts'
+import { providerFailure } from './support/provider-failure.ts'
 
 let server: LoopbackServer
 const client = (timeout = 5_000) => new Anthropic({ baseURL: server.url, apiKey: 'test-key', maxRetries: 0, timeout })
@@ -15,12 +16,6 @@ beforeAll(async () => {
   server = await startLoopback()
 })
 afterAll(() => server.close())
-
-async function failure(promise: Promise<unknown>): Promise<ProviderError> {
-  const error = await promise.then(() => undefined, (e: unknown) => e)
-  expect(isProviderError(error)).toBe(true)
-  return error as ProviderError
-}
 
 const breakpoints = (body: any): string[] =>
   body.messages.flatMap((m: any, i: number) => m.content.flatMap((b: any, j: number) => (b.cache_control !== undefined ? [`${i}.${j}:${JSON.stringify(b.cache_control)}`] : [])))
@@ -104,16 +99,16 @@ describe('anthropic adapter', () => {
   it('maps 429 with retry-after, 500 and 529 overloaded', async () => {
     server.script([anthropicError(429, 'rate_limit_error', { 'retry-after': '3' }), anthropicError(500, 'api_error'), anthropicError(529, 'overloaded_error')])
     const provider = anthropic({ client: client(), model: 'claude-test' })
-    expect(await failure(provider.complete({ messages: base }))).toMatchObject({ kind: 'rate-limit', status: 429, retryAfterMs: 3000, code: 'rate_limit_error' })
-    expect(await failure(provider.complete({ messages: base }))).toMatchObject({ kind: 'http-5xx', status: 500 })
-    expect(await failure(provider.complete({ messages: base }))).toMatchObject({ kind: 'http-5xx', status: 529, code: 'overloaded_error' })
+    expect(await providerFailure(provider.complete({ messages: base }))).toMatchObject({ kind: 'rate-limit', status: 429, retryAfterMs: 3000, code: 'rate_limit_error' })
+    expect(await providerFailure(provider.complete({ messages: base }))).toMatchObject({ kind: 'http-5xx', status: 500 })
+    expect(await providerFailure(provider.complete({ messages: base }))).toMatchObject({ kind: 'http-5xx', status: 529, code: 'overloaded_error' })
   })
 
   it('maps a malformed body, a connection reset and a timeout', async () => {
     server.script([{ kind: 'raw', status: 200, contentType: 'application/json', body: '{"id": "msg_1", "content": [' }, { kind: 'reset' }, { kind: 'hang', ms: 2_000, then: anthropicText('late') }])
-    expect((await failure(anthropic({ client: client(), model: 'claude-test' }).complete({ messages: base }))).kind).toBe('unknown')
-    expect((await failure(anthropic({ client: client(), model: 'claude-test' }).complete({ messages: base }))).kind).toBe('network')
-    expect((await failure(anthropic({ client: client(150), model: 'claude-test' }).complete({ messages: base }))).kind).toBe('timeout')
+    expect((await providerFailure(anthropic({ client: client(), model: 'claude-test' }).complete({ messages: base }))).kind).toBe('unknown')
+    expect((await providerFailure(anthropic({ client: client(), model: 'claude-test' }).complete({ messages: base }))).kind).toBe('network')
+    expect((await providerFailure(anthropic({ client: client(150), model: 'claude-test' }).complete({ messages: base }))).kind).toBe('timeout')
   })
 
   it('streams text deltas over SSE with usage from message_start and message_delta', async () => {
@@ -143,7 +138,7 @@ describe('anthropic adapter', () => {
     const iterate = async () => {
       for await (const _ of anthropic({ client: client(), model: 'claude-test' }).stream({ messages: base })) void _
     }
-    expect((await failure(iterate())).kind).toBe('http-5xx')
+    expect((await providerFailure(iterate())).kind).toBe('http-5xx')
   })
 
   it('fails fast through the gate on a 400 without retrying', async () => {

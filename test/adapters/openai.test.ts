@@ -1,10 +1,11 @@
 import OpenAI from 'openai'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createGate, isProviderError, strictOutputRules, type GateEvent, type ProviderError } from '../../src/index.ts'
+import { createGate, strictOutputRules, type GateEvent } from '../../src/index.ts'
 import { openai } from '../../src/providers/openai/index.ts'
 import { retryTransient } from '../../src/rules/index.ts'
 import { Refund, validRefundJson } from '../support/schemas.ts'
 import { startLoopback, type LoopbackServer } from './support/loopback-server.ts'
+import { providerFailure } from './support/provider-failure.ts'
 import { openaiError, openaiSse, openaiText, openaiToolCalls } from './support/openai-wire.ts'
 
 let server: LoopbackServer
@@ -15,12 +16,6 @@ beforeAll(async () => {
   server = await startLoopback()
 })
 afterAll(() => server.close())
-
-async function failure(promise: Promise<unknown>): Promise<ProviderError> {
-  const error = await promise.then(() => undefined, (e: unknown) => e)
-  expect(isProviderError(error)).toBe(true)
-  return error as ProviderError
-}
 
 describe('openai adapter', () => {
   it('retries an invalid answer with ephemeral feedback that only the second request carries', async () => {
@@ -90,39 +85,39 @@ describe('openai adapter', () => {
 
   it('maps 429 to rate-limit with the status and retry-after', async () => {
     server.script([openaiError(429, { 'retry-after': '7' }, 'rate_limit_exceeded')])
-    const e = await failure(openai({ client: client(), model: 'gpt-test' }).complete({ messages: base }))
+    const e = await providerFailure(openai({ client: client(), model: 'gpt-test' }).complete({ messages: base }))
     expect(e).toMatchObject({ kind: 'rate-limit', status: 429, retryAfterMs: 7000, provider: 'openai' })
   })
 
   it('prefers retry-after-ms over retry-after', async () => {
     server.script([openaiError(429, { 'retry-after': '7', 'retry-after-ms': '1500' })])
-    const e = await failure(openai({ client: client(), model: 'gpt-test' }).complete({ messages: base }))
+    const e = await providerFailure(openai({ client: client(), model: 'gpt-test' }).complete({ messages: base }))
     expect(e.retryAfterMs).toBe(1500)
   })
 
   it('maps 500 and 529 to http-5xx', async () => {
     server.script([openaiError(500), openaiError(529)])
     const provider = openai({ client: client(), model: 'gpt-test' })
-    expect(await failure(provider.complete({ messages: base }))).toMatchObject({ kind: 'http-5xx', status: 500 })
-    expect(await failure(provider.complete({ messages: base }))).toMatchObject({ kind: 'http-5xx', status: 529 })
+    expect(await providerFailure(provider.complete({ messages: base }))).toMatchObject({ kind: 'http-5xx', status: 500 })
+    expect(await providerFailure(provider.complete({ messages: base }))).toMatchObject({ kind: 'http-5xx', status: 529 })
   })
 
   it('reports a malformed body as a provider error, not a crash', async () => {
     server.script([{ kind: 'raw', status: 200, contentType: 'application/json', body: '{"id": "chatcmpl-1", "choices": [' }])
-    const e = await failure(openai({ client: client(), model: 'gpt-test' }).complete({ messages: base }))
+    const e = await providerFailure(openai({ client: client(), model: 'gpt-test' }).complete({ messages: base }))
     expect(e.provider).toBe('openai')
     expect(e.kind).toBe('unknown')
   })
 
   it('maps a connection reset to network', async () => {
     server.script([{ kind: 'reset' }])
-    const e = await failure(openai({ client: client(), model: 'gpt-test' }).complete({ messages: base }))
+    const e = await providerFailure(openai({ client: client(), model: 'gpt-test' }).complete({ messages: base }))
     expect(e.kind).toBe('network')
   })
 
   it('maps a response slower than the client timeout to timeout', async () => {
     server.script([{ kind: 'hang', ms: 2_000, then: openaiText('late') }])
-    const e = await failure(openai({ client: client(150), model: 'gpt-test' }).complete({ messages: base }))
+    const e = await providerFailure(openai({ client: client(150), model: 'gpt-test' }).complete({ messages: base }))
     expect(e.kind).toBe('timeout')
   })
 
@@ -178,6 +173,6 @@ describe('openai adapter', () => {
     const iterate = async () => {
       for await (const _ of openai({ client: client(), model: 'gpt-test' }).stream({ messages: base })) void _
     }
-    expect(await failure(iterate())).toMatchObject({ kind: 'http-5xx', status: 503 })
+    expect(await providerFailure(iterate())).toMatchObject({ kind: 'http-5xx', status: 503 })
   })
 })

@@ -1,31 +1,19 @@
 import { spawn } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
-import type { Redis } from 'ioredis'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { connectClient } from './support/redis-client.ts'
-import { startRedisServer, type RedisServer } from './support/redis-server.ts'
+import { describe, expect, it } from 'vitest'
+import { useRedis } from './support/use-redis.ts'
 
 const WORKER = fileURLToPath(new URL('./support/fleet-worker.ts', import.meta.url))
 const WORKER_TIMEOUT_MS = 10_000
 // Node 24 strips types by default; Node 22 needs the flag to run the worker's TypeScript.
 const NODE_FLAGS = process.features.typescript === false ? ['--experimental-strip-types'] : []
 
-let server: RedisServer
-let client: Redis
-
-beforeAll(async () => {
-  server = await startRedisServer()
-  client = await connectClient(server)
-})
-afterAll(async () => {
-  client?.disconnect()
-  await server?.stop()
-})
+const redis = useRedis()
 
 /** Runs one fleet process to completion and returns the JSON line it printed. */
 function runWorker(role: 'first' | 'second' | 'race', now: number): Promise<Record<string, unknown>> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...NODE_FLAGS, WORKER, String(server.port), role, String(now)], { stdio: ['ignore', 'pipe', 'pipe'], timeout: WORKER_TIMEOUT_MS })
+    const child = spawn(process.execPath, [...NODE_FLAGS, WORKER, String(redis.server.port), role, String(now)], { stdio: ['ignore', 'pipe', 'pipe'], timeout: WORKER_TIMEOUT_MS })
     let stdout = ''
     let stderr = ''
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()))
@@ -44,7 +32,7 @@ function runWorker(role: 'first' | 'second' | 'race', now: number): Promise<Reco
 
 describe('a fleet of processes on one Redis', () => {
   it('shares budget, breaker and rate-limit window from one process to the next', async () => {
-    await client.flushdb()
+    await redis.client.flushdb()
     const now = 1_800_000_000_000
     const first = await runWorker('first', now)
     expect(first).toEqual({ budget: ['ok', 'ok'], breaker: ['http-5xx', 'http-5xx'], rateLimit: ['ok', 'ok'] })
@@ -65,7 +53,7 @@ describe('a fleet of processes on one Redis', () => {
   })
 
   it('admits exactly the limit when two processes race for one window', async () => {
-    await client.flushdb()
+    await redis.client.flushdb()
     const [a, b] = await Promise.all([runWorker('race', 0), runWorker('race', 0)])
     expect(Number(a['allowed']) + Number(b['allowed'])).toBe(3)
   })

@@ -1,25 +1,14 @@
 import { createHash } from 'node:crypto'
 import type { Redis } from 'ioredis'
-import { afterAll, beforeAll, beforeEach, describe, expect, expectTypeOf, it } from 'vitest'
+import { beforeEach, describe, expect, expectTypeOf, it } from 'vitest'
 import { isRedisStoreError, redisStore, RedisStoreError, type RedisLike } from '../../src/store-redis/index.ts'
 import { SET_SCRIPT } from '../../src/store-redis/redis-scripts.ts'
-import { connectClient } from './support/redis-client.ts'
-import { startRedisServer, type RedisServer } from './support/redis-server.ts'
+import { useRedis } from './support/use-redis.ts'
 
-let server: RedisServer
-let client: Redis
-
-beforeAll(async () => {
-  server = await startRedisServer()
-  client = await connectClient(server)
-})
-afterAll(async () => {
-  client?.disconnect()
-  await server?.stop()
-})
+const redis = useRedis()
 beforeEach(async () => {
-  await client.flushdb()
-  await client.script('FLUSH')
+  await redis.client.flushdb()
+  await redis.client.script('FLUSH')
 })
 
 describe('redisStore', () => {
@@ -28,19 +17,19 @@ describe('redisStore', () => {
   })
 
   it('puts its prefix before every key', async () => {
-    const store = redisStore(client, { keyPrefix: 'app:' })
+    const store = redisStore(redis.client, { keyPrefix: 'app:' })
     await store.set('k', 'v')
     await store.increment('n', 2)
-    expect((await client.keys('*')).sort()).toEqual(['app:k', 'app:n'])
-    expect(await redisStore(client).get('app:k')).toBe('v')
+    expect((await redis.client.keys('*')).sort()).toEqual(['app:k', 'app:n'])
+    expect(await redisStore(redis.client).get('app:k')).toBe('v')
   })
 
   it('gives keys a server-side expiry in whole milliseconds', async () => {
-    const store = redisStore(client)
+    const store = redisStore(redis.client)
     await store.set('a', 'v', 60_000)
     await store.increment('b', 1, 1_500.2)
     await store.compareAndSet('c', undefined, 'v', 30_000)
-    const [a, b, c] = await Promise.all([client.pttl('a'), client.pttl('b'), client.pttl('c')])
+    const [a, b, c] = await Promise.all([redis.client.pttl('a'), redis.client.pttl('b'), redis.client.pttl('c')])
     expect(a).toBeGreaterThan(59_000)
     expect(a).toBeLessThanOrEqual(60_000)
     expect(b).toBeGreaterThan(500)
@@ -49,29 +38,29 @@ describe('redisStore', () => {
   })
 
   it('keeps a key without expiry for an infinite ttl', async () => {
-    const store = redisStore(client)
+    const store = redisStore(redis.client)
     await store.set('k', 'v', 60_000)
     await store.set('k', 'v', Number.POSITIVE_INFINITY)
-    expect(await client.pttl('k')).toBe(-1)
+    expect(await redis.client.pttl('k')).toBe(-1)
   })
 
   it('loads its scripts on first use and again after the server forgot them', async () => {
-    const store = redisStore(client)
+    const store = redisStore(redis.client)
     const setSha = createHash('sha1').update(SET_SCRIPT).digest('hex')
-    expect(await client.script('EXISTS', setSha)).toEqual([0])
+    expect(await redis.client.script('EXISTS', setSha)).toEqual([0])
     await store.set('k', '1')
-    expect(await client.script('EXISTS', setSha)).toEqual([1])
-    await client.script('FLUSH')
+    expect(await redis.client.script('EXISTS', setSha)).toEqual([1])
+    await redis.client.script('FLUSH')
     await store.set('k', '2')
-    expect(await client.script('EXISTS', setSha)).toEqual([1])
+    expect(await redis.client.script('EXISTS', setSha)).toEqual([1])
     expect(await store.get('k')).toBe('2')
   })
 
   it('runs scripts by hash once they are loaded', async () => {
     const calls: string[] = []
     const spy: RedisLike = {
-      evalsha: (...args) => (calls.push('evalsha'), client.evalsha(...args)),
-      eval: (...args) => (calls.push('eval'), client.eval(...args)),
+      evalsha: (...args) => (calls.push('evalsha'), redis.client.evalsha(...args)),
+      eval: (...args) => (calls.push('eval'), redis.client.eval(...args)),
     }
     const store = redisStore(spy)
     await store.get('k')
@@ -92,15 +81,15 @@ describe('redisStore', () => {
   })
 
   it('rejects a script error from the server, such as a key of another type', async () => {
-    await client.hset('h', 'f', '1')
-    await expect(redisStore(client).get('h')).rejects.toMatchObject({ operation: 'get', cause: { message: expect.stringContaining('WRONGTYPE') } })
+    await redis.client.hset('h', 'f', '1')
+    await expect(redisStore(redis.client).get('h')).rejects.toMatchObject({ operation: 'get', cause: { message: expect.stringContaining('WRONGTYPE') } })
   })
 
   it('rejects NaN for an increment or a ttl instead of storing it', async () => {
-    const store = redisStore(client)
+    const store = redisStore(redis.client)
     await expect(store.increment('n', Number.NaN)).rejects.toThrow(RangeError)
     await expect(store.set('k', 'v', Number.NaN)).rejects.toThrow(RangeError)
-    expect(await client.exists('n', 'k')).toBe(0)
+    expect(await redis.client.exists('n', 'k')).toBe(0)
   })
 
   it('tells brand-checked errors apart from others', () => {

@@ -1,32 +1,23 @@
 import type { Redis } from 'ioredis'
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { circuitBreaker, createGate, failoverRule, ProviderError, sharedBudget, sharedRateLimit, type StateStore } from '../../src/index.ts'
 import { scripted } from '../../src/providers/index.ts'
 import { redisStore } from '../../src/store-redis/index.ts'
 import { ask, Refund, validRefundJson } from '../support/schemas.ts'
-import { connectClient } from './support/redis-client.ts'
-import { startRedisServer, type RedisServer } from './support/redis-server.ts'
+import { useRedis } from './support/use-redis.ts'
 
 // Two gates, each with its own Redis connection, as two services of one fleet would have.
-let server: RedisServer
-let clientA: Redis
-let clientB: Redis
+const redis = useRedis(2)
 let storeA: StateStore
 let storeB: StateStore
 
-beforeAll(async () => {
-  server = await startRedisServer()
-  ;[clientA, clientB] = await Promise.all([connectClient(server), connectClient(server)])
+beforeAll(() => {
+  const [clientA, clientB] = redis.clients as [Redis, Redis]
   storeA = redisStore(clientA, { keyPrefix: 'fleet:' })
   storeB = redisStore(clientB, { keyPrefix: 'fleet:' })
 })
-afterAll(async () => {
-  clientA?.disconnect()
-  clientB?.disconnect()
-  await server?.stop()
-})
 beforeEach(async () => {
-  await clientA.flushdb()
+  await redis.client.flushdb()
 })
 
 // 1 USD per million input tokens: an answer of 100_000 input tokens costs $0.10.

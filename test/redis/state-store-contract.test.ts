@@ -1,10 +1,9 @@
-import type { Redis } from 'ioredis'
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { beforeEach, describe, expect, it } from 'vitest'
 import fc from 'fast-check'
 import { memoryStore, type StateStore } from '../../src/index.ts'
 import { redisStore } from '../../src/store-redis/index.ts'
-import { advanceTtls, connectClient } from './support/redis-client.ts'
-import { startRedisServer, type RedisServer } from './support/redis-server.ts'
+import { advanceTtls } from './support/redis-client.ts'
+import { useRedis } from './support/use-redis.ts'
 
 /** A store under test plus a way to let its TTL clock run forward without waiting. */
 interface Harness {
@@ -12,17 +11,7 @@ interface Harness {
   advance(ms: number): Promise<void>
 }
 
-let server: RedisServer
-let client: Redis
-
-beforeAll(async () => {
-  server = await startRedisServer()
-  client = await connectClient(server)
-})
-afterAll(async () => {
-  client?.disconnect()
-  await server?.stop()
-})
+const redis = useRedis()
 
 const PREFIX = 'contract:'
 const stores: readonly { readonly name: string; readonly make: () => Harness }[] = [
@@ -35,7 +24,7 @@ const stores: readonly { readonly name: string; readonly make: () => Harness }[]
   },
   {
     name: 'redisStore',
-    make: () => ({ store: redisStore(client, { keyPrefix: PREFIX }), advance: (ms) => advanceTtls(client, PREFIX, ms) }),
+    make: () => ({ store: redisStore(redis.client, { keyPrefix: PREFIX }), advance: (ms) => advanceTtls(redis.client, PREFIX, ms) }),
   },
 ]
 
@@ -46,7 +35,7 @@ const MINUTE = 60_000
 describe.each(stores)('StateStore contract: $name', ({ make }) => {
   let h: Harness
   beforeEach(async () => {
-    await client.flushdb()
+    await redis.client.flushdb()
     h = make()
   })
 
