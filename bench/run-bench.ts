@@ -14,17 +14,8 @@ import { writeReport } from './report.ts'
 import { SCENARIOS, type Scenario } from './scenarios.ts'
 import { bytesPerRetry, retryAssembly, soak } from './scaling.ts'
 import { machine } from './support/machine.ts'
-import { canMeasureHeap, type TimeStats } from './support/measure.ts'
-
-/** One cell of the results table. */
-export interface BenchRow {
-  readonly contender: string
-  readonly status: 'ok' | 'unsupported' | 'error'
-  readonly note?: string
-  readonly reason?: string
-  readonly time?: TimeStats
-  readonly heapBytesPerCall?: number
-}
+import type { BenchRow } from './support/bench-row.ts'
+import { canMeasureHeap } from './support/measure.ts'
 
 export interface ScenarioResult {
   readonly id: Scenario['id']

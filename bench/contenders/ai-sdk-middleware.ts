@@ -1,26 +1,12 @@
-import type { LanguageModelV4GenerateResult } from '@ai-sdk/provider'
 import { generateText, Output, wrapLanguageModel, type LanguageModel } from 'ai'
 import { MockLanguageModelV4 } from 'ai/test'
 import { isReliabilityFailFastError, strictOutputRules } from '../../src/index.ts'
 import { reliabilityMiddleware } from '../../src/integrations/ai-sdk.ts'
-import { Refund, USER_MESSAGE, type Scenario, type Step } from '../scenarios.ts'
+import { Refund, USER_MESSAGE, type Scenario } from '../scenarios.ts'
+import { toAiSdkResult } from '../support/ai-sdk-result.ts'
 import { script } from '../support/script.ts'
 import { RefundZod } from '../support/zod-schemas.ts'
 import type { Contender, Runnable, Unsupported } from './contender.ts'
-
-const usage = {
-  inputTokens: { total: 20, noCache: 20, cacheRead: undefined, cacheWrite: undefined },
-  outputTokens: { total: 20, text: 20, reasoning: undefined },
-}
-
-function toResult(step: Step): LanguageModelV4GenerateResult {
-  return {
-    content: [{ type: 'text', text: step.kind === 'text' ? step.text : '' }],
-    finishReason: { unified: 'stop', raw: 'stop' },
-    usage,
-    warnings: [],
-  }
-}
 
 /**
  * The AI SDK (`generateText` + `Output.object`, the same Zod schema and mock model as the plain AI SDK
@@ -33,8 +19,8 @@ export const aiSdkMiddlewareContender: Contender = {
   name: 'Vercel AI SDK + reliability-gate middleware',
   prepare(scenario: Scenario): Runnable | Unsupported {
     if (scenario.id === 'd') return { unsupported: 'n/a: the middleware checks final answers; tool inputs go back to the model through the AI SDK\'s multi-step tool loop' }
-    const primaryScript = script(scenario.primary, toResult)
-    const secondaryScript = script(scenario.secondary ?? scenario.primary, toResult)
+    const primaryScript = script(scenario.primary, toAiSdkResult)
+    const secondaryScript = script(scenario.secondary ?? scenario.primary, toAiSdkResult)
     const mock = (s: typeof primaryScript) => new MockLanguageModelV4({ doGenerate: async () => s.next() })
     const primaryMock = mock(primaryScript)
     const secondaryMock = mock(secondaryScript)

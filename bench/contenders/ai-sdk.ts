@@ -1,25 +1,11 @@
-import type { LanguageModelV4GenerateResult } from '@ai-sdk/provider'
 import { generateText, NoObjectGeneratedError, Output } from 'ai'
 import { MockLanguageModelV4 } from 'ai/test'
-import { USER_MESSAGE, type Scenario, type Step } from '../scenarios.ts'
+import { USER_MESSAGE, type Scenario } from '../scenarios.ts'
+import { toAiSdkResult } from '../support/ai-sdk-result.ts'
 import { script } from '../support/script.ts'
 import { RefundZod } from '../support/zod-schemas.ts'
 import type { Contender, Runnable, Unsupported } from './contender.ts'
 import { failover } from './floor.ts'
-
-const usage = {
-  inputTokens: { total: 20, noCache: 20, cacheRead: undefined, cacheWrite: undefined },
-  outputTokens: { total: 20, text: 20, reasoning: undefined },
-}
-
-function toResult(step: Step): LanguageModelV4GenerateResult {
-  return {
-    content: [{ type: 'text', text: step.kind === 'text' ? step.text : '' }],
-    finishReason: { unified: 'stop', raw: 'stop' },
-    usage,
-    warnings: [],
-  }
-}
 
 const MAX_ATTEMPTS = 3
 
@@ -33,8 +19,8 @@ export const aiSdkContender: Contender = {
   name: 'Vercel AI SDK generateText + Output.object',
   prepare(scenario: Scenario): Runnable | Unsupported {
     if (scenario.id === 'd') return { unsupported: 'not measured: tool-input errors go back to the model only through a multi-step tool loop, not comparable here' }
-    const primaryScript = script(scenario.primary, toResult)
-    const secondaryScript = script(scenario.secondary ?? scenario.primary, toResult)
+    const primaryScript = script(scenario.primary, toAiSdkResult)
+    const secondaryScript = script(scenario.secondary ?? scenario.primary, toAiSdkResult)
     const model = (s: typeof primaryScript) => new MockLanguageModelV4({ doGenerate: async () => s.next() })
     const primary = model(primaryScript)
     const secondary = model(secondaryScript)

@@ -1,20 +1,11 @@
 import type { Machine } from '../support/machine.ts'
-import type { TimeStats } from '../support/measure.ts'
+import type { BenchRow } from '../support/bench-row.ts'
 import { bytes, ratio, table, us } from './format.ts'
-
-interface Row {
-  readonly contender: string
-  readonly status: 'ok' | 'unsupported' | 'error'
-  readonly note?: string
-  readonly reason?: string
-  readonly time?: TimeStats
-  readonly heapBytesPerCall?: number
-}
 
 interface BenchResults {
   readonly machine: Machine
   readonly flags: readonly string[]
-  readonly scenarios: readonly { readonly id: string; readonly title: string; readonly rows: readonly Row[] }[]
+  readonly scenarios: readonly { readonly id: string; readonly title: string; readonly rows: readonly BenchRow[] }[]
   readonly scaling: {
     readonly retryAssembly: { readonly rows: readonly { historySize: number; medianNs: number }[]; readonly ratio: number }
     readonly bytesPerRetry: readonly { retries: number; latestBytes: number; accumulateBytes: number }[]
