@@ -1,26 +1,15 @@
 import { createGateway, generateText, jsonSchema, Output, streamText, wrapLanguageModel } from 'ai'
-import { MockLanguageModelV4, simulateReadableStream } from 'ai/test'
+import { MockLanguageModelV4 } from 'ai/test'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { defaultStuckLoopRule, strictOutputRules, type GateEvent } from '../../src/index.ts'
 import { reliabilityMiddleware } from '../../src/integrations/ai-sdk-middleware/index.ts'
 import { Refund, validRefund, validRefundJson } from '../support/schemas.ts'
+import { generated, streamed } from './support/ai-sdk-mock.ts'
 import { gatewayText } from './support/ai-sdk-wire.ts'
 import { startLoopback, type LoopbackServer } from './support/loopback-server.ts'
 
 const invalid = '{"orderId": "42", "action": "refund", "amount": "USD 50"}'
 const refundSchema = JSON.parse(JSON.stringify(Refund)) as Record<string, unknown>
-const usage = { inputTokens: { total: 10, noCache: 10, cacheRead: undefined, cacheWrite: undefined }, outputTokens: { total: 5, text: 5, reasoning: undefined } }
-const generated = (text: string) => ({ content: [{ type: 'text' as const, text }], finishReason: { unified: 'stop' as const, raw: 'stop' }, usage, warnings: [] })
-const streamed = (text: string) => ({
-  stream: simulateReadableStream({
-    chunks: [
-      { type: 'text-start' as const, id: '1' },
-      ...[...text.matchAll(/.{1,6}/gs)].map((m) => ({ type: 'text-delta' as const, id: '1', delta: m[0] })),
-      { type: 'text-end' as const, id: '1' },
-      { type: 'finish' as const, finishReason: { unified: 'stop' as const, raw: undefined }, usage },
-    ],
-  }),
-})
 
 let server: LoopbackServer
 beforeAll(async () => {

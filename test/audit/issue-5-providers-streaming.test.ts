@@ -1,6 +1,6 @@
 import Anthropic from '@anthropic-ai/sdk'
 import { streamText, wrapLanguageModel } from 'ai'
-import { MockLanguageModelV4, simulateReadableStream } from 'ai/test'
+import { MockLanguageModelV4 } from 'ai/test'
 import OpenAI from 'openai'
 import { Type } from 'typebox'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -24,6 +24,8 @@ import { anthropicMessage, anthropicSse, anthropicText } from '../adapters/suppo
 import { startLoopback, type LoopbackServer } from '../adapters/support/loopback-server.ts'
 import { openaiText, openaiToolCalls } from '../adapters/support/openai-wire.ts'
 import { ask, Refund, validRefund, validRefundJson } from '../support/schemas.ts'
+import { collect } from '../support/collect-stream.ts'
+import { streamed } from '../adapters/support/ai-sdk-mock.ts'
 
 const invalidJson = '{"orderId": "42", "action": "refund", "amount": "USD 50", "note": "never read"}'
 const Lookup = Type.Object({ orderId: Type.String() }, { additionalProperties: false })
@@ -33,12 +35,6 @@ beforeAll(async () => {
   server = await startLoopback()
 })
 afterAll(() => server.close())
-
-async function collect<T>(stream: AsyncIterable<GateStreamEvent<T>>): Promise<GateStreamEvent<T>[]> {
-  const out: GateStreamEvent<T>[] = []
-  for await (const e of stream) out.push(e)
-  return out
-}
 
 interface StreamScript {
   readonly text: string
@@ -248,18 +244,6 @@ describe('adapters and tool arguments', () => {
 })
 
 describe('reliabilityMiddleware in streamText', () => {
-  const usage = { inputTokens: { total: 10, noCache: 10, cacheRead: undefined, cacheWrite: undefined }, outputTokens: { total: 5, text: 5, reasoning: undefined } }
-  const streamed = (text: string) => ({
-    stream: simulateReadableStream({
-      chunks: [
-        { type: 'text-start' as const, id: '1' },
-        ...[...text.matchAll(/.{1,6}/gs)].map((m) => ({ type: 'text-delta' as const, id: '1', delta: m[0] })),
-        { type: 'text-end' as const, id: '1' },
-        { type: 'finish' as const, finishReason: { unified: 'stop' as const, raw: undefined }, usage },
-      ],
-    }),
-  })
-
   it('in passthrough, surfaces mid-stream-not-retryable instead of retrying delivered text', async () => {
     const mock = new MockLanguageModelV4({ doStream: [streamed(invalidJson), streamed(validRefundJson)] })
     const middleware = reliabilityMiddleware({ outputSchema: Refund, postDecide: strictOutputRules(3), streamMode: 'passthrough' })

@@ -12,6 +12,7 @@ import { gatewayError, gatewaySse } from '../adapters/support/ai-sdk-wire.ts'
 import { anthropicError, anthropicSse } from '../adapters/support/anthropic-wire.ts'
 import { startLoopback, type LoopbackServer, type Reply } from '../adapters/support/loopback-server.ts'
 import { openaiError, openaiSse } from '../adapters/support/openai-wire.ts'
+import { collect } from '../support/collect-stream.ts'
 
 // The invalid answer goes wrong early ("amount" is a string) and then keeps talking for a while.
 const invalid = `{"orderId": "42", "amount": "USD 50", "action": "refund", "reason": "${'the customer says the parcel never arrived; '.repeat(6)}"}`
@@ -54,12 +55,6 @@ beforeAll(async () => {
   server = await startLoopback()
 })
 afterAll(() => server.close())
-
-async function collect<T>(stream: AsyncIterable<GateStreamEvent<T>>): Promise<GateStreamEvent<T>[]> {
-  const out: GateStreamEvent<T>[] = []
-  for await (const e of stream) out.push(e)
-  return out
-}
 
 const texts = (events: readonly GateStreamEvent<unknown>[]) => events.flatMap((e) => (e.type === 'text' ? [{ attempt: e.attempt, text: e.text }] : []))
 

@@ -3,14 +3,9 @@ import { describe, expect, it } from 'vitest'
 import { createGate, isReliabilityFailFastError, strictOutputRules, type GateEvent, type GateStreamEvent, type Provider, type StreamChunk } from '../../src/index.ts'
 import { scripted } from '../../src/providers/index.ts'
 import { ask, Refund, validRefund, validRefundJson } from '../support/schemas.ts'
+import { collect } from '../support/collect-stream.ts'
 
 const invalidJson = '{"orderId": "42", "action": "refund", "amount": "USD 50", "note": "this part is never read"}'
-
-async function collect<T>(stream: AsyncIterable<GateStreamEvent<T>>): Promise<GateStreamEvent<T>[]> {
-  const out: GateStreamEvent<T>[] = []
-  for await (const e of stream) out.push(e)
-  return out
-}
 
 const textOf = (events: readonly GateStreamEvent<unknown>[], attempt?: number) =>
   events.filter((e): e is Extract<GateStreamEvent<unknown>, { type: 'text' }> => e.type === 'text' && (attempt === undefined || e.attempt === attempt)).map((e) => e.text).join('')
