@@ -95,3 +95,16 @@ describe('IncrementalValidator', () => {
     expect(feed(Refund, '[]').violation).toMatchObject({ path: '', code: 'invalid_type' })
   })
 })
+
+describe('IncrementalValidator with $ref', () => {
+  it('follows a percent-encoded local $ref and survives a malformed one', () => {
+    const schema = {
+      type: 'object',
+      properties: { a: { $ref: '#/$defs/a%20b' }, b: { $ref: '#/$defs/100%' } },
+      $defs: { 'a b': { type: 'number' }, '100%': { type: 'string' } },
+    }
+    expect(feed(schema, '{"a": "x"}').violation).toMatchObject({ path: 'a', code: 'invalid_type' })
+    expect(feed(schema, '{"b": 1}').violation).toMatchObject({ path: 'b', code: 'invalid_type' })
+    expect(feed(schema, '{"a": 1, "b": "ok"}').violation).toBeUndefined()
+  })
+})

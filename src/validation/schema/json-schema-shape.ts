@@ -1,3 +1,5 @@
+import { resolveJsonPointer } from './json-pointer.ts'
+
 const JSON_TYPES = new Set(['string', 'number', 'integer', 'boolean', 'object', 'array', 'null'])
 const SCHEMA_MAPS = ['properties', '$defs', 'definitions', 'patternProperties', 'dependentSchemas'] as const
 const SCHEMA_LISTS = ['anyOf', 'allOf', 'oneOf', 'prefixItems'] as const
@@ -58,25 +60,10 @@ export function assertJsonSchemaShape(root: object): void {
 }
 
 function resolves(root: object, ref: string): boolean {
-  if (ref === '#') return true
-  if (!ref.startsWith('#/')) return true // anchors and external refs are TypeBox's business
-  let current: unknown = root
-  for (const raw of ref.slice(2).split('/')) {
-    const token = safeDecode(raw).replace(/~1/g, '/').replace(/~0/g, '~')
-    if (typeof current !== 'object' || current === null || !Object.hasOwn(current, token)) return false
-    current = (current as Record<string, unknown>)[token]
-  }
-  return true
+  // Anchors and external refs are TypeBox's business; only local pointers are checked here.
+  return !ref.startsWith('#/') || resolveJsonPointer(root, ref) !== undefined
 }
 
 function fail(at: string, reason: string): never {
   throw new Error(`invalid JSON Schema at ${at}: ${reason}`)
-}
-
-function safeDecode(token: string): string {
-  try {
-    return decodeURIComponent(token)
-  } catch {
-    return token
-  }
 }

@@ -7,6 +7,8 @@
  * ever make the checks weaker (fewer aborts), never stronger.
  */
 
+import { resolveJsonPointer } from '../schema/json-pointer.ts'
+
 type SchemaObject = Readonly<Record<string, unknown>>
 
 /** The schema objects that all apply to one value. Empty: nothing is known. */
@@ -39,24 +41,12 @@ function flatten(node: unknown, root: unknown, out: SchemaObject[], depth: numbe
   const s = node as SchemaObject
   if (typeof s['$ref'] === 'string') {
     // Only local refs are followed; an unresolvable ref contributes nothing (weaker, never wrong).
-    const target = resolvePointer(root, s['$ref'])
+    const target = resolveJsonPointer(root, s['$ref'])
     if (target !== undefined) flatten(target, root, out, depth + 1)
   }
   out.push(s)
   if (Array.isArray(s['allOf'])) for (const branch of s['allOf']) flatten(branch, root, out, depth + 1)
   return out
-}
-
-function resolvePointer(root: unknown, ref: string): unknown {
-  if (ref === '#') return root
-  if (!ref.startsWith('#/')) return undefined
-  let node: unknown = root
-  for (const raw of ref.slice(2).split('/')) {
-    const key = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~')
-    if (typeof node !== 'object' || node === null || !Object.hasOwn(node, key)) return undefined
-    node = (node as Record<string, unknown>)[key]
-  }
-  return node
 }
 
 function typeOf(value: unknown): JsonType {
