@@ -7,7 +7,7 @@ export default defineConfig({
     'openai/index': 'src/providers/openai/index.ts',
     'anthropic/index': 'src/providers/anthropic/index.ts',
     'ai-sdk/index': 'src/integrations/ai-sdk.ts',
-    'redis/index': 'src/store-redis/index.ts',
+    'redis/index': 'src/store/redis/index.ts',
   },
   format: ['esm'],
   dts: true,

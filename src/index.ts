@@ -50,8 +50,13 @@ export type {
 export { defaultStuckLoopRule, lastNValidationErrorsMatch, strictOutputRules, stuckLoopRule } from './rules/index.ts'
 export type { Decision, FeedbackForLLM, FeedbackMode, Phase, ReliabilityConfig, ReliabilityRule, ReliabilityScope, ScopeValidationError } from './rules/index.ts'
 
+// The attempt chain: user middleware with the contract of the built-in policies.
+export type { AttemptContext, AttemptResult, Middleware, Next } from './policies/index.ts'
+
 // Resilience (issue 3): pricing and cost, budget rules, transient retries, circuit breakers, the state store.
-export { circuitBreaker, costOf, isCircuitBreaker, memoryStore, pricingTable, sharedBudget, sharedRateLimit } from './gate/index.ts'
+export { circuitBreaker, costOf, isCircuitBreaker, pricingTable, sharedBudget, sharedRateLimit } from './policies/index.ts'
+export { memoryStore } from './store/index.ts'
+export type { MemoryStoreOptions, StateStore } from './store/index.ts'
 export type {
   BreakerPermit,
   BreakerRecord,
@@ -60,7 +65,6 @@ export type {
   BreakerTransition,
   CircuitBreaker,
   CircuitBreakerOptions,
-  MemoryStoreOptions,
   ModelPrice,
   PriceUsage,
   PricingTable,
@@ -70,8 +74,7 @@ export type {
   SharedBudgetOptions,
   SharedRateLimit,
   SharedRateLimitOptions,
-  StateStore,
-} from './gate/index.ts'
+} from './policies/index.ts'
 export { exponentialBackoff, FAILOVER_KINDS, failoverRule, isBudgetRule, maxCostRule, retryTransient, TRANSIENT_KINDS } from './rules/index.ts'
 export type { Backoff, BackoffOptions, BudgetRule, MaxCostOptions, RetryTransientOptions } from './rules/index.ts'
 

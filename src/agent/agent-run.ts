@@ -1,3 +1,4 @@
+import { newRunId } from '../events/run-id.ts'
 import { isReliabilityFailFastError, ReliabilityFailFastError } from '../gate/fail-fast-error.ts'
 import type { GateResult } from '../gate/gate-result.ts'
 import type { Message } from '../model/message.ts'
@@ -10,6 +11,7 @@ import type { AgentRuntime } from './agent-runtime.ts'
 import type { FunctionCall } from './function-call.ts'
 import { applyOutputFallback, handlesError } from './output-fallback.ts'
 import { RunLedger } from './run-ledger.ts'
+import type { RunOptions } from './run-input.ts'
 import type { RunResult } from './run-result.ts'
 import { runToolCall, type ToolCallHost } from './tool-call-run.ts'
 
@@ -24,6 +26,8 @@ export class AgentRun<T> {
   readonly #history: readonly Message[]
   readonly #user: Message
   readonly #signal: AbortSignal | undefined
+  readonly #runId: string
+  readonly #metadata: RunOptions['metadata']
   readonly #ledger = new RunLedger()
   /** The accepted messages of this run after the user's: tool turns and their results. */
   readonly #turns: Message[] = []
@@ -32,11 +36,13 @@ export class AgentRun<T> {
   #toolArgFailures = 0
   #budgetWarned = false
 
-  constructor(rt: AgentRuntime<T>, history: readonly Message[], user: Message, signal: AbortSignal | undefined) {
+  constructor(rt: AgentRuntime<T>, history: readonly Message[], user: Message, options: RunOptions) {
     this.#rt = rt
     this.#history = history
     this.#user = user
-    this.#signal = signal
+    this.#signal = options.signal
+    this.#runId = options.runId ?? newRunId()
+    this.#metadata = options.metadata
   }
 
   async run(): Promise<RunResult<T>> {
@@ -45,7 +51,7 @@ export class AgentRun<T> {
     } catch (error) {
       const fallback = this.#rt.outputFallback
       if (fallback === undefined || !isReliabilityFailFastError(error) || !handlesError(fallback, error)) throw error
-      const answer = await applyOutputFallback(fallback, error, this.#rt.outputSchema, this.#rt.events)
+      const answer = await applyOutputFallback(fallback, error, this.#rt.outputSchema, this.#rt.events, this.#runId)
       if (answer === undefined) throw error
       const response: ModelResponse = { content: answer.text, toolCalls: [], usage: ZERO_USAGE, stopReason: 'end' }
       return this.#finish(response, answer.value, {
@@ -88,6 +94,7 @@ export class AgentRun<T> {
   #toolHost(): ToolCallHost {
     return {
       runtime: this.#rt as AgentRuntime<unknown>,
+      runId: this.#runId,
       signal: this.#signal,
       askAgain: async (messages) => (await this.#callGate(messages, false)).response,
       validationFailed: (failure, attempt) => this.#toolArgsFailed(failure, attempt),
@@ -107,7 +114,9 @@ export class AgentRun<T> {
     rt.runBudgets?.set(request, (inCall) => this.#overBudget(this.#ledger.costUsd + inCall))
     try {
       const result = await rt.gate.run(request, {
+        runId: this.#runId,
         ...(this.#signal !== undefined ? { signal: this.#signal } : {}),
+        ...(this.#metadata !== undefined ? { metadata: this.#metadata } : {}),
         ...(validateOutput ? {} : { validateOutput: false }),
       })
       this.#ledger.add(result)
@@ -136,10 +145,10 @@ export class AgentRun<T> {
     if (budget.onExceed === 'warn') {
       if (this.#budgetWarned) return false
       this.#budgetWarned = true
-      if (events.has('budget_exceeded')) events.emit('budget_exceeded', { budgetUsd: budget.usd, spentUsd: spent, action: 'warn' })
+      if (events.has('budget_exceeded')) events.emit('budget_exceeded', { runId: this.#runId, budgetUsd: budget.usd, spentUsd: spent, action: 'warn' })
       return false
     }
-    if (events.has('budget_exceeded')) events.emit('budget_exceeded', { budgetUsd: budget.usd, spentUsd: spent, action: 'halt' })
+    if (events.has('budget_exceeded')) events.emit('budget_exceeded', { runId: this.#runId, budgetUsd: budget.usd, spentUsd: spent, action: 'halt' })
     return true
   }
 
@@ -149,6 +158,7 @@ export class AgentRun<T> {
     if (!events.has('validation_failed')) return
     const gateFailures = this.#ledger.attempts.filter((a) => a.validationStage !== undefined).length
     events.emit('validation_failed', {
+      runId: this.#runId,
       message: failure.message,
       stage: failure.stage,
       path: failure.path,
@@ -161,8 +171,8 @@ export class AgentRun<T> {
 
   #fail(kind: string, reason: string, phase: Phase): ReliabilityFailFastError {
     const events = this.#rt.events
-    if (events.has('fail_fast')) events.emit('fail_fast', { attempt: this.#ledger.attempts.length + 1, kind, reason, phase })
-    return new ReliabilityFailFastError({ kind, reason, phase, attempts: [...this.#ledger.attempts], usage: this.#ledger.usage, costUsd: this.#ledger.costUsd })
+    if (events.has('fail_fast')) events.emit('fail_fast', { runId: this.#runId, attempt: this.#ledger.attempts.length + 1, kind, reason, phase })
+    return new ReliabilityFailFastError({ kind, reason, phase, runId: this.#runId, attempts: [...this.#ledger.attempts], usage: this.#ledger.usage, costUsd: this.#ledger.costUsd })
   }
 
   #finish(
@@ -172,6 +182,7 @@ export class AgentRun<T> {
   ): RunResult<T> {
     const answer: Message = { role: 'assistant', content: response.content }
     return {
+      runId: this.#runId,
       text: response.content,
       value,
       response,

@@ -76,10 +76,11 @@ export async function applyOutputFallback<T>(
   error: ReliabilityFailFastError,
   schema: CompiledSchema<T> | undefined,
   events: EventHub,
+  runId: string,
 ): Promise<FallbackOutcome<T> | undefined> {
   const rawOutput = error.validationError?.rawOutput ?? error.lastAttempt?.rawOutput
   if (config.fallback !== undefined) {
-    if (events.has('output_fallback_triggered')) events.emit('output_fallback_triggered', { kind: error.kind, reason: error.reason })
+    if (events.has('output_fallback_triggered')) events.emit('output_fallback_triggered', { runId, kind: error.kind, reason: error.reason })
     try {
       const checked = await checkValue(await config.fallback(error, rawOutput), schema)
       if (checked.ok) return { tier: 'fallback', text: checked.text, value: checked.value }
@@ -88,7 +89,7 @@ export async function applyOutputFallback<T>(
     }
   }
   if (config.canned === undefined) return undefined
-  if (events.has('output_canned_used')) events.emit('output_canned_used', { kind: error.kind, reason: error.reason })
+  if (events.has('output_canned_used')) events.emit('output_canned_used', { runId, kind: error.kind, reason: error.reason })
   return { tier: 'canned', ...config.canned }
 }
 

@@ -20,7 +20,7 @@ const LEVELS: Readonly<Record<ToolRetryOutcome, LogLevel>> = {
 export function reportOutcome(
   events: EventHub,
   logger: Logger | undefined,
-  report: { readonly tool: string; readonly agent: string; readonly outcome: ToolRetryOutcome; readonly retryCount: number },
+  report: { readonly runId: string; readonly tool: string; readonly agent: string; readonly outcome: ToolRetryOutcome; readonly retryCount: number },
 ): void {
   if (events.has('tool_retry_outcome')) events.emit('tool_retry_outcome', report)
   const line = `validation_retry_outcome tool=${report.tool} ext=${report.agent} outcome=${report.outcome} retry_count=${report.retryCount}`

@@ -5,6 +5,10 @@ export type RunInput = string | { readonly message: string }
 export interface RunOptions {
   /** Aborts the run: the gate settles at once with kind `aborted`; the history is left unchanged. */
   readonly signal?: AbortSignal
+  /** The run's id on every event, the result and the error. @default a new unique id */
+  readonly runId?: string
+  /** The caller's facts about this run (tenant, request id, ...), handed to middleware as `ctx.metadata`. */
+  readonly metadata?: Readonly<Record<string, unknown>>
 }
 
 /** Reads the user message out of a run input, rejecting anything else with a clear error. */

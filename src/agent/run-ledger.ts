@@ -52,6 +52,7 @@ export class RunLedger {
       kind: error.kind,
       reason: error.reason,
       phase: error.phase,
+      runId: error.runId,
       attempts: [...this.#attempts],
       usage: this.#usage,
       costUsd: this.#costUsd,

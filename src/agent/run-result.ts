@@ -7,6 +7,8 @@ import type { FunctionCall } from './function-call.ts'
 
 /** Everything one agent run produced. */
 export interface RunResult<T> {
+  /** The run's id, as on its events (one id for every model turn and tool call of the run). */
+  readonly runId: string
   /** The accepted answer's text. */
   readonly text: string
   /** The validated value (the text itself when no output schema is set). */

@@ -40,7 +40,7 @@ export class Session<T> {
   /** Runs one exchange (the whole tool loop) and returns everything it produced. */
   async runDetailed(input: RunInput, options: RunOptions = {}): Promise<RunResult<T>> {
     const user: Message = { role: 'user', content: messageOf(input) }
-    const result = await new AgentRun(this.#runtime, this.#history, user, options.signal).run()
+    const result = await new AgentRun(this.#runtime, this.#history, user, options).run()
     // Append to the history as it is now (not as it was when the run started), in one step.
     this.#history = Object.freeze(this.#history.concat(result.exchange))
     return result
@@ -54,11 +54,7 @@ export class Session<T> {
   stream(input: RunInput, options: RunOptions & Pick<GateStreamOptions, 'mode'> = {}): GateStream<T> {
     const user: Message = { role: 'user', content: messageOf(input) }
     const rt = this.#runtime
-    const { mode, signal } = options
-    const s = rt.gate.stream(
-      { ...(rt.system !== undefined ? { system: rt.system } : {}), messages: this.#history.concat(user) },
-      { ...(mode !== undefined ? { mode } : {}), ...(signal !== undefined ? { signal } : {}) },
-    )
+    const s = rt.gate.stream({ ...(rt.system !== undefined ? { system: rt.system } : {}), messages: this.#history.concat(user) }, options)
     const result = s.result.then((r) => {
       this.#history = Object.freeze(this.#history.concat(user, { role: 'assistant', content: r.response.content }))
       return r

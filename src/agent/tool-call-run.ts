@@ -14,6 +14,8 @@ import type { AnyTool } from './tools/tool.ts'
 /** What a logical tool call needs from the run it belongs to. */
 export interface ToolCallHost {
   readonly runtime: AgentRuntime<unknown>
+  /** The agent run this call belongs to, for its events. */
+  readonly runId: string
   readonly signal: AbortSignal | undefined
   /** One tool-argument retry: a gate call on `messages` (output validation off), budget-checked and billed to the run. */
   askAgain(messages: readonly Message[]): Promise<ModelResponse>
@@ -117,7 +119,7 @@ class LogicalToolCall {
     if (next === undefined) return undefined
     if (this.#seen.has(stableKey(normalizeArgs(next.args)))) {
       this.#redundant++
-      reportOutcome(rt.events, rt.logger, { tool: tool.name, agent: rt.name, outcome: 'redundant', retryCount: this.#retry })
+      reportOutcome(rt.events, rt.logger, { runId: this.#host.runId, tool: tool.name, agent: rt.name, outcome: 'redundant', retryCount: this.#retry })
     }
     return next
   }
@@ -145,7 +147,7 @@ class LogicalToolCall {
     const { id, name } = this.#original
     const args = this.#tried.at(-1)
     const ok = status === 'ok'
-    reportOutcome(rt.events, rt.logger, { tool: name, agent: rt.name, outcome, retryCount: this.#retry })
+    reportOutcome(rt.events, rt.logger, { runId: this.#host.runId, tool: name, agent: rt.name, outcome, retryCount: this.#retry })
     const entry: FunctionCall = Object.freeze({
       id,
       name,

@@ -61,7 +61,7 @@ export class EventHub {
       fn(arg)
     } catch (error) {
       // A broken listener must not break the run, nor recurse forever through listener_error.
-      if (name !== 'listener_error') this.emit('listener_error', { event: name, error })
+      if (name !== 'listener_error') this.emit('listener_error', { runId: (arg as { runId?: string }).runId ?? '', event: name, error })
     }
   }
 

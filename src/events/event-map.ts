@@ -5,12 +5,17 @@ import type { Phase } from '../rules/scope.ts'
 import type { ValidationIssue } from '../validation/issue.ts'
 import type { ValidationStage } from '../validation/validation-failure.ts'
 
-/** Payloads of every event the gate and the agent emit, keyed by event name. */
+/**
+ * Payloads of every event the gate and the agent emit, keyed by event name. Every payload carries
+ * the `runId` of its run, so events of concurrent runs on one gate or agent can be told apart.
+ */
 export interface GateEventMap {
   /** An attempt is about to call a provider. `attempt` is 1-indexed. */
-  attempt_start: { readonly attempt: number; readonly provider: string; readonly providerIdx: number; readonly model: string | undefined }
+  attempt_start: { readonly runId: string; readonly attempt: number; readonly provider: string; readonly providerIdx: number; readonly model: string | undefined }
   /** An attempt's provider call and validation are over (before the decision). */
   attempt_end: {
+    /** The run this event belongs to (as on its result and error). */
+    readonly runId: string
     readonly attempt: number
     readonly provider: string
     readonly errorKind: ErrorKind
@@ -19,6 +24,8 @@ export interface GateEventMap {
   }
   /** The model's output failed validation. Fired before any rule decides. */
   validation_failed: {
+    /** The run this event belongs to (as on its result and error). */
+    readonly runId: string
     readonly message: string
     readonly stage: ValidationStage
     readonly path?: string | undefined
@@ -31,6 +38,8 @@ export interface GateEventMap {
   }
   /** A rule (or the default) decided what to do. */
   decision: {
+    /** The run this event belongs to (as on its result and error). */
+    readonly runId: string
     readonly attempt: number
     readonly phase: Phase
     readonly decision: Decision
@@ -41,6 +50,8 @@ export interface GateEventMap {
   }
   /** The gate is about to retry. */
   retry: {
+    /** The run this event belongs to (as on its result and error). */
+    readonly runId: string
     readonly attempt: number
     readonly nextAttempt: number
     readonly decision: 'retry' | 'retry-other'
@@ -50,38 +61,40 @@ export interface GateEventMap {
     readonly feedback: string | undefined
   }
   /** A run succeeded after at least one failed attempt. */
-  recovered: { readonly attempt: number; readonly failedAttempts: number; readonly provider: string }
+  recovered: { readonly runId: string; readonly attempt: number; readonly failedAttempts: number; readonly provider: string }
   /** The run is about to throw a ReliabilityFailFastError. */
-  fail_fast: { readonly attempt: number; readonly kind: string; readonly reason: string; readonly phase: Phase }
+  fail_fast: { readonly runId: string; readonly attempt: number; readonly kind: string; readonly reason: string; readonly phase: Phase }
   /** The gate calls the configured fallback. */
-  fallback: { readonly attempt: number; readonly kind: string }
+  fallback: { readonly runId: string; readonly attempt: number; readonly kind: string }
   /** The JSON of an answer was repaired deterministically and then passed the schema. */
-  repaired: { readonly attempt: number; readonly provider: string; readonly repairs: readonly string[] }
+  repaired: { readonly runId: string; readonly attempt: number; readonly provider: string; readonly repairs: readonly string[] }
   /** A feedback template failed to render; the built-in feedback was used instead. */
-  template_error: { readonly attempt: number; readonly error: unknown }
+  template_error: { readonly runId: string; readonly attempt: number; readonly error: unknown }
   /** Cost after an attempt (every attempt is billed, failed ones and tool-argument retries included). */
-  cost_tick: { readonly attempt: number; readonly provider: string; readonly model: string | undefined; readonly attemptCostUsd: number; readonly cumulativeCostUsd: number; readonly usage: Usage }
+  cost_tick: { readonly runId: string; readonly attempt: number; readonly provider: string; readonly model: string | undefined; readonly attemptCostUsd: number; readonly cumulativeCostUsd: number; readonly usage: Usage }
   /** A cost budget was exceeded (`warn` lets the run go on, `halt` stops it). */
-  budget_exceeded: { readonly budgetUsd: number; readonly spentUsd: number; readonly action: 'warn' | 'halt' }
+  budget_exceeded: { readonly runId: string; readonly budgetUsd: number; readonly spentUsd: number; readonly action: 'warn' | 'halt' }
   /** A provider's circuit breaker changed state. */
-  breaker_state: { readonly provider: string; readonly from: 'closed' | 'open' | 'half-open'; readonly to: 'closed' | 'open' | 'half-open'; readonly failures: number }
+  breaker_state: { readonly runId: string; readonly provider: string; readonly from: 'closed' | 'open' | 'half-open'; readonly to: 'closed' | 'open' | 'half-open'; readonly failures: number }
   /** The outcome of one logical tool call's argument validation and retries. */
   tool_retry_outcome: {
+    /** The run this event belongs to (as on its result and error). */
+    readonly runId: string
     readonly tool: string
     readonly outcome: 'no_retry' | 'success' | 'redundant' | 'exhausted' | 'llm_gave_up' | 'fabricated_id_on_retry'
     readonly retryCount: number
     readonly agent: string
   }
   /** The agent's output fallback tier 2 (`fallback(error, rawOutput)`) is used. */
-  output_fallback_triggered: { readonly kind: string; readonly reason: string }
+  output_fallback_triggered: { readonly runId: string; readonly kind: string; readonly reason: string }
   /** The agent's canned answer (tier 3) is used. */
-  output_canned_used: { readonly kind: string; readonly reason: string }
+  output_canned_used: { readonly runId: string; readonly kind: string; readonly reason: string }
   /** A progressive stream was aborted on a definite schema violation. */
-  stream_aborted: { readonly attempt: number; readonly path: string; readonly reason: string; readonly consumedChars: number; readonly consumedShare: number | undefined }
+  stream_aborted: { readonly runId: string; readonly attempt: number; readonly path: string; readonly reason: string; readonly consumedChars: number; readonly consumedShare: number | undefined }
   /** A listener threw; the run went on. */
-  listener_error: { readonly event: string; readonly error: unknown }
+  listener_error: { readonly runId: string; readonly event: string; readonly error: unknown }
   /** A rule's `when` or `feedbackForLLM` threw; the run went on with a safe default. */
-  rule_error: { readonly attempt: number; readonly kind: string; readonly where: 'when' | 'feedbackForLLM' | 'delayMs'; readonly error: unknown }
+  rule_error: { readonly runId: string; readonly attempt: number; readonly kind: string; readonly where: 'when' | 'feedbackForLLM' | 'delayMs'; readonly error: unknown }
 }
 
 /** Name of an event. */

@@ -10,6 +10,8 @@ export type AttemptStatus =
   | 'parse_error'
   | 'schema_error'
   | 'truncated'
+  | 'refusal'
+  | 'malformed_response'
   | 'timeout'
   | 'rate_limit'
   | 'http_error'

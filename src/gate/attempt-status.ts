@@ -12,6 +12,10 @@ export function attemptStatus(kind: ErrorKind, stage: ValidationStage | undefine
       return stage === 'json-parse' ? 'parse_error' : 'schema_error'
     case 'truncated':
       return 'truncated'
+    case 'refusal':
+      return 'refusal'
+    case 'malformed-response':
+      return 'malformed_response'
     case 'timeout':
       return 'timeout'
     case 'rate-limit':

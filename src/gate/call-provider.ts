@@ -1,67 +1,25 @@
-import type { Provider } from '../model/provider.ts'
-import { ProviderError } from '../model/provider-error.ts'
-import type { ModelRequest } from '../model/request.ts'
-import type { ModelResponse } from '../model/response.ts'
+import type { AttemptResult, Terminal } from '../policies/middleware.ts'
+import { raceAbort } from '../policies/deadline/race-abort.ts'
+import type { ResolvedProvider } from './resolved-provider.ts'
 
 /**
- * Calls a provider with the caller's signal and an optional timeout. The returned promise settles as
- * soon as the signal aborts or the timeout fires, even if the provider ignores its signal, so a
- * stuck provider can never hang the gate.
+ * The end of the attempt chain: the provider of the attempt, called with the request as the links
+ * left it (its `signal` included). The call settles as soon as that signal aborts, even if the
+ * provider ignores it; a provider that throws synchronously counts as one that rejects.
  */
-export function callProvider(
-  provider: Provider,
-  request: ModelRequest,
-  signal: AbortSignal | undefined,
-  timeoutMs: number | undefined,
-): Promise<ModelResponse> {
-  // Fast path: nothing to race against, no controller or timer to pay for.
-  if (signal === undefined && timeoutMs === undefined) return invoke(provider, request)
-  if (signal?.aborted === true) return Promise.reject(abortError(signal))
-
-  const controller = new AbortController()
-  return new Promise<ModelResponse>((resolve, reject) => {
-    let timer: ReturnType<typeof setTimeout> | undefined
-    const cleanup = (): void => {
-      if (timer !== undefined) clearTimeout(timer)
-      signal?.removeEventListener('abort', onAbort)
+export function providerCall(providers: readonly ResolvedProvider[]): Terminal {
+  return function callProvider(ctx) {
+    const provider = (providers[ctx.providerIdx] as ResolvedProvider).provider
+    let pending: Promise<AttemptResult>
+    try {
+      pending = Promise.resolve(provider.complete(ctx.request)).then(wrap)
+    } catch (error) {
+      return Promise.reject(error)
     }
-    const onAbort = (): void => {
-      cleanup()
-      const error = abortError(signal)
-      controller.abort(error)
-      reject(error)
-    }
-    signal?.addEventListener('abort', onAbort, { once: true })
-    if (timeoutMs !== undefined) {
-      timer = setTimeout(() => {
-        cleanup()
-        const error = new ProviderError(`provider "${provider.name}" did not answer within ${timeoutMs} ms`, { kind: 'timeout', provider: provider.name })
-        controller.abort(error)
-        reject(error)
-      }, timeoutMs)
-    }
-    invoke(provider, { ...request, signal: controller.signal }).then(
-      (response) => {
-        cleanup()
-        resolve(response)
-      },
-      (error: unknown) => {
-        cleanup()
-        reject(error)
-      },
-    )
-  })
-}
-
-function invoke(provider: Provider, request: ModelRequest): Promise<ModelResponse> {
-  try {
-    return Promise.resolve(provider.complete(request))
-  } catch (error) {
-    // A provider that throws synchronously is treated like one that rejects.
-    return Promise.reject(error)
+    return raceAbort(pending, ctx.request.signal)
   }
 }
 
-function abortError(signal: AbortSignal | undefined): ProviderError {
-  return new ProviderError('the run was aborted', { kind: 'aborted', cause: signal?.reason })
+function wrap(response: AttemptResult['response']): AttemptResult {
+  return { response }
 }

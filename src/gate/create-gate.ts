@@ -1,14 +1,16 @@
 import { EventHub } from '../events/event-hub.ts'
 import type { GateEvent, GateEventMap, GateEventName } from '../events/event-map.ts'
 import type { ModelRequest } from '../model/request.ts'
+import { pricingTable } from '../policies/pricing/pricing-table.ts'
 import { compileSchema } from '../validation/index.ts'
 import type { Observable } from 'rxjs'
+import { buildChain } from './build-chain.ts'
+import { providerCall } from './call-provider.ts'
 import type { GateConfig } from './gate-config.ts'
+import type { GateInternals, GateRunOptions } from './gate-internals.ts'
 import type { GateResult } from './gate-result.ts'
+import { GateRun } from './gate-run.ts'
 import { resolveProviders } from './resolved-provider.ts'
-import { circuitBreaker, isCircuitBreaker } from './breaker/circuit-breaker.ts'
-import { pricingTable } from './pricing/pricing-table.ts'
-import { GateRun, type GateInternals, type GateRunOptions } from './run-gate.ts'
 import { streamGate } from './stream/stream-gate.ts'
 import type { GateStream } from './stream/gate-stream.ts'
 import type { GateStreamOptions } from './stream/gate-stream-event.ts'
@@ -34,7 +36,8 @@ export interface Gate<T = unknown> {
 }
 
 /**
- * Creates a gate. The configuration is validated and frozen; the output schema is compiled once.
+ * Creates a gate. The configuration is validated and frozen; the output schema is compiled and the
+ * attempt chain composed once.
  *
  * @example
  * const gate = createGate({ providers: simulated(), outputSchema: Refund, postDecide: strictOutputRules(3) })
@@ -43,8 +46,11 @@ export interface Gate<T = unknown> {
 export function createGate<T = unknown>(config: GateConfig<T>): Gate<T> {
   const frozen = Object.freeze({ ...config })
   const events = config.events ?? new EventHub()
+  const providers = resolveProviders(config.providers, config.model)
+  const priceUsage = config.priceUsage ?? (config.pricing !== undefined ? pricingTable(config.pricing) : undefined)
+  const timeoutMs = config.timeoutMs === undefined ? undefined : positive(config.timeoutMs, 0, 'timeoutMs')
   const internals: GateInternals<T> = {
-    providers: resolveProviders(config.providers, config.model),
+    providers,
     schema: config.outputSchema === undefined ? undefined : compileSchema<T>(config.outputSchema),
     preCheck: [...(config.preCheck ?? [])],
     postDecide: [...(config.postDecide ?? [])],
@@ -56,14 +62,12 @@ export function createGate<T = unknown>(config: GateConfig<T>): Gate<T> {
     repair: config.repair ?? true,
     retryHint: config.retryHint,
     maxAttempts: positive(config.maxAttempts, 10, 'maxAttempts'),
-    timeoutMs: config.timeoutMs === undefined ? undefined : positive(config.timeoutMs, 0, 'timeoutMs'),
     fallback: config.fallback,
-    priceUsage: config.priceUsage ?? (config.pricing !== undefined ? pricingTable(config.pricing) : undefined),
+    priceUsage,
     events,
     now: config.now ?? (() => performance.now()),
-    breaker: config.breaker === undefined || config.breaker === false ? undefined : isCircuitBreaker(config.breaker) ? config.breaker : circuitBreaker(config.breaker),
-    budget: config.budget,
-    rateLimit: config.rateLimit,
+    chain: buildChain(config as GateConfig<unknown>, events, priceUsage, timeoutMs),
+    call: providerCall(providers),
   }
   return {
     run: (request, options = {}) => new GateRun(internals, request, options).run(),

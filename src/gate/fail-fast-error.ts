@@ -10,6 +10,8 @@ export interface FailFastDetails {
   readonly kind: string
   readonly reason: string
   readonly phase: Phase
+  /** The run that failed (as on its events); empty when the error was made outside a run. */
+  readonly runId?: string
   readonly attempts: readonly AttemptRecord[]
   readonly usage: Usage
   readonly costUsd: number
@@ -27,6 +29,8 @@ export class ReliabilityFailFastError extends Error {
   readonly kind: string
   readonly reason: string
   readonly phase: Phase
+  /** The run that failed, as on its events. */
+  readonly runId: string
   readonly attempts: readonly AttemptRecord[]
   readonly usage: Usage
   readonly costUsd: number
@@ -38,6 +42,7 @@ export class ReliabilityFailFastError extends Error {
     this.kind = details.kind
     this.reason = details.reason
     this.phase = details.phase
+    this.runId = details.runId ?? ''
     this.attempts = details.attempts
     this.usage = details.usage
     this.costUsd = details.costUsd

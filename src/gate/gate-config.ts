@@ -5,10 +5,11 @@ import type { Usage } from '../model/usage.ts'
 import type { ReliabilityConfig } from '../rules/reliability-config.ts'
 import type { ReliabilityScope } from '../rules/scope.ts'
 import type { OutputSchema } from '../validation/index.ts'
-import type { CircuitBreaker, CircuitBreakerOptions } from './breaker/circuit-breaker.ts'
-import type { PricingTable } from './pricing/model-price.ts'
-import type { SharedBudget } from './pricing/shared-budget.ts'
-import type { SharedRateLimit } from './rate-limit/shared-rate-limit.ts'
+import type { CircuitBreaker, CircuitBreakerOptions } from '../policies/breaker/circuit-breaker.ts'
+import type { SharedBudget } from '../policies/budget/shared-budget.ts'
+import type { Middleware } from '../policies/middleware.ts'
+import type { PricingTable } from '../policies/pricing/model-price.ts'
+import type { SharedRateLimit } from '../policies/rate-limit/shared-rate-limit.ts'
 
 /** A provider in the failover order, with the model to ask it for. */
 export interface ProviderEntry {
@@ -60,6 +61,14 @@ export interface GateConfig<T = unknown> extends ReliabilityConfig {
    * @default no rate limit
    */
   readonly rateLimit?: SharedRateLimit
+  /**
+   * Your links of the attempt chain, outermost first. They run after the built-in policies (rate
+   * limit, breaker, budget, deadline) and before the provider call; what they return is metered and
+   * validated like any provider answer.
+   * @example
+   * createGate({ providers, middleware: [redactPii, cacheByBaseRequest] })
+   */
+  readonly middleware?: readonly Middleware[]
   /** Event hub to emit on (the agent shares its own); a private one by default. */
   readonly events?: EventHub
   /** Clock in ms, for tests. @default performance.now */

@@ -1,16 +1,13 @@
 import type { EventHub } from '../events/event-hub.ts'
-import type { ModelRequest } from '../model/request.ts'
-import type { ModelResponse } from '../model/response.ts'
-import type { Usage } from '../model/usage.ts'
+import type { Chain } from '../policies/compose.ts'
+import type { Terminal } from '../policies/middleware.ts'
+import type { PriceUsage } from '../policies/pricing/price-usage.ts'
 import type { FeedbackMode } from '../rules/reliability-config.ts'
 import type { Decision, ReliabilityRule } from '../rules/rule.ts'
 import type { ReliabilityScope } from '../rules/scope.ts'
 import type { ErrorTemplate } from '../validation/feedback/error-template.ts'
 import type { CompiledSchema } from '../validation/index.ts'
-import type { CircuitBreaker } from './breaker/circuit-breaker.ts'
 import type { FallbackAnswer } from './gate-config.ts'
-import type { SharedBudget } from './pricing/shared-budget.ts'
-import type { SharedRateLimit } from './rate-limit/shared-rate-limit.ts'
 import type { ResolvedProvider } from './resolved-provider.ts'
 
 /** The settled configuration a run reads; built once by `createGate`. */
@@ -27,17 +24,14 @@ export interface GateInternals<T> {
   readonly repair: boolean
   readonly retryHint: string | undefined
   readonly maxAttempts: number
-  readonly timeoutMs: number | undefined
   readonly fallback: ((scope: ReliabilityScope) => FallbackAnswer | Promise<FallbackAnswer>) | undefined
-  readonly priceUsage: ((usage: Usage, model: string | undefined, provider: string) => number) | undefined
+  readonly priceUsage: PriceUsage | undefined
   readonly events: EventHub
   readonly now: () => number
-  /** Consulted before every provider call; `undefined` costs nothing per attempt. */
-  readonly breaker: CircuitBreaker | undefined
-  /** Checked before and charged after every attempt. */
-  readonly budget: SharedBudget | undefined
-  /** A slot is taken before every provider call; `undefined` costs nothing per attempt. */
-  readonly rateLimit: SharedRateLimit | undefined
+  /** The attempt chain (policies, then the user's links), composed once. */
+  readonly chain: Chain
+  /** The plain provider call at the end of the chain. */
+  readonly call: Terminal
 }
 
 /** Options of one `gate.run`. */
@@ -50,22 +44,17 @@ export interface GateRunOptions {
    * @default true
    */
   readonly validateOutput?: boolean
+  /** The run's id on every event, the result and the error. @default a new unique id */
+  readonly runId?: string
+  /** The caller's facts about this run (tenant, request id, ...), handed to middleware as `ctx.metadata`. */
+  readonly metadata?: Readonly<Record<string, unknown>>
 }
-
-/** How one attempt calls its provider: the plain call by default, a streaming call for `gate.stream`. */
-export type ProviderCall = (
-  entry: ResolvedProvider,
-  request: ModelRequest,
-  signal: AbortSignal | undefined,
-  timeoutMs: number | undefined,
-  attempt: number,
-) => Promise<ModelResponse>
 
 /** Lets a caller overrule a decision (streaming: nothing can be retried once content was delivered). */
 export type DecisionGuard = (decision: Decision, kind: string) => { readonly decision: Decision; readonly kind: string } | undefined
 
-/** Extension points of a run, used by streaming. */
+/** Extension points of a run, used by streaming: another terminal call and a decision guard. */
 export interface RunHooks {
-  readonly call?: ProviderCall
+  readonly call?: Terminal
   readonly guardDecision?: DecisionGuard
 }

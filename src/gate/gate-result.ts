@@ -5,6 +5,8 @@ import type { AttemptRecord } from './attempt-record.ts'
 
 /** What a successful `gate.run` returns. */
 export interface GateResult<T> {
+  /** The run's id, as on its events. */
+  readonly runId: string
   /** The accepted response. */
   readonly response: ModelResponse
   /** The validated value (the content text when no output schema is set; `undefined` on a tool-call turn). */

@@ -7,6 +7,8 @@ export const ERROR_KINDS = [
   'schema-fail',
   'tool-args-invalid',
   'truncated',
+  'refusal',
+  'malformed-response',
   'rate-limit',
   'timeout',
   'http-5xx',
@@ -19,10 +21,15 @@ export const ERROR_KINDS = [
 
 export type ErrorKind = (typeof ERROR_KINDS)[number]
 
-/** Transport failures worth retrying: rate limits, 5xx, timeouts, network errors. */
-export const TRANSIENT_KINDS: readonly ErrorKind[] = Object.freeze(['rate-limit', 'http-5xx', 'timeout', 'network'])
+/**
+ * Failures worth retrying as they are: rate limits, 5xx, timeouts, network errors, and answers of the
+ * wrong shape (a proxy's HTML page, an empty body), which say nothing about the request.
+ */
+export const TRANSIENT_KINDS: readonly ErrorKind[] = Object.freeze(['rate-limit', 'http-5xx', 'timeout', 'network', 'malformed-response'])
 
-/** True for the transport failures of {@link TRANSIENT_KINDS}. */
+const TRANSIENT = new Set<ErrorKind>(TRANSIENT_KINDS)
+
+/** True for the kinds of {@link TRANSIENT_KINDS} (one list, so the two never drift apart). */
 export function isTransientKind(kind: ErrorKind): boolean {
-  return kind === 'rate-limit' || kind === 'http-5xx' || kind === 'timeout' || kind === 'network'
+  return TRANSIENT.has(kind)
 }

@@ -1,4 +1,5 @@
-import { BUDGET_TOLERANCE_USD, type BudgetRule } from './budget-rule.ts'
+import { BUDGET_TOLERANCE_USD } from '../model/budget-tolerance.ts'
+import type { BudgetRule } from './budget-rule.ts'
 import type { ReliabilityScope } from './scope.ts'
 
 /** Options of {@link maxCostRule}. */

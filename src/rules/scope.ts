@@ -23,8 +23,13 @@ export interface ScopeValidationError {
  */
 export interface ReliabilityScope {
   readonly phase: Phase
-  /** 0-indexed attempt number: 0 before/after the first provider call. */
+  /**
+   * Attempts made so far, as in agentfootprint: 0 at PreCheck before the first provider call, 1 at
+   * PostDecide after it (events and attempt logs number that attempt 1 too).
+   */
   readonly attempt: number
+  /** The run's id, as on its events, result and error. */
+  readonly runId: string
   /** The caller's base request (never the retry request). */
   readonly request: ModelRequest
   readonly providerIdx: number

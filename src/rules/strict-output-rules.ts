@@ -19,7 +19,7 @@ export function strictOutputRules(maxAttempts: number): readonly ReliabilityRule
     defaultStuckLoopRule,
     {
       when: function schemaRetry(scope) {
-        return scope.validationError !== undefined && scope.attempt + 1 < maxAttempts
+        return scope.validationError !== undefined && scope.attempt < maxAttempts
       },
       then: 'retry',
       kind: 'schema-retry',

@@ -93,7 +93,7 @@ const partialModeRule: ReliabilityRule = Object.freeze<ReliabilityRule>({
 function validationRetry(stage: ValidationStage, category: RetryOnCategory, maxAttempts: number): ReliabilityRule {
   return {
     when: function strictOutputRetry(scope) {
-      return scope.validationError?.stage === stage && scope.attempt + 1 < maxAttempts
+      return scope.validationError?.stage === stage && scope.attempt < maxAttempts
     },
     then: 'retry',
     kind: `${category}-retry`,
@@ -105,7 +105,7 @@ function transportRetry(category: keyof typeof TRANSPORT, maxAttempts: number, s
   const kinds = TRANSPORT[category]
   return {
     when: function strictOutputTransportRetry(scope) {
-      return kinds.includes(scope.errorKind) && scope.attempt + 1 < maxAttempts
+      return kinds.includes(scope.errorKind) && scope.attempt < maxAttempts
     },
     then: 'retry',
     kind: `${category}-retry`,

@@ -24,7 +24,7 @@ describe('Agent outputFallback', () => {
     const result = await agent.runDetailed('refund?')
     expect(provider.calls).toBe(2)
     expect(result).toMatchObject({ value: canned, text: '{"action":"reject"}', outputFallback: 'canned', fromFallback: true, provider: 'canned' })
-    expect(events.filter((e) => e.type === 'output_canned_used')).toEqual([{ type: 'output_canned_used', kind: 'schema-stuck-loop', reason: expect.any(String) }])
+    expect(events.filter((e) => e.type === 'output_canned_used')).toEqual([{ type: 'output_canned_used', runId: expect.any(String), kind: 'schema-stuck-loop', reason: expect.any(String) }])
     expect(events.some((e) => e.type === 'output_fallback_triggered')).toBe(false)
     expect(agent.history.at(-1)).toEqual({ role: 'assistant', content: '{"action":"reject"}' })
   })

@@ -71,7 +71,7 @@ describe('ReliabilityScope (issue 2)', () => {
   it('hands PostDecide the error, kind and latency of a failed provider call', async () => {
     const { gate, seen } = scopedRun()
     await gate.run(ask('refund #42'))
-    const failed = seen.find((s) => s.phase === 'post-decide' && s.attempt === 0) as ReliabilityScope
+    const failed = seen.find((s) => s.phase === 'post-decide' && s.attempt === 1) as ReliabilityScope
     expect(failed).toMatchObject({ providerName: 'primary', errorKind: 'http-5xx', latencyMs: 7, elapsedMs: 7, canSwitchProvider: true })
     expect(failed.error).toBeInstanceOf(ProviderError)
     expect(failed.response).toBeUndefined()
@@ -80,7 +80,8 @@ describe('ReliabilityScope (issue 2)', () => {
   it('moves providerIdx, providerName and canSwitchProvider with a failover', async () => {
     const { gate, seen } = scopedRun()
     await gate.run(ask('refund #42'))
-    const afterFailover = seen.filter((s) => s.attempt >= 1)
+    // scope.attempt counts attempts made: PreCheck of the second attempt and everything after it.
+    const afterFailover = seen.filter((s) => (s.phase === 'pre-check' && s.attempt >= 1) || s.attempt >= 2)
     expect(afterFailover.length).toBeGreaterThan(0)
     for (const s of afterFailover) expect([s.providerIdx, s.providerName, s.canSwitchProvider, s.providersCount]).toEqual([1, 'backup', false, 2])
   })
@@ -88,7 +89,7 @@ describe('ReliabilityScope (issue 2)', () => {
   it('carries the validation error, the response and the cumulative usage of an invalid answer', async () => {
     const { gate, seen } = scopedRun()
     await gate.run(ask('refund #42'))
-    const invalid = seen.find((s) => s.phase === 'post-decide' && s.attempt === 1) as ReliabilityScope
+    const invalid = seen.find((s) => s.phase === 'post-decide' && s.attempt === 2) as ReliabilityScope
     expect(invalid.response?.content).toBe(bad(1))
     expect(invalid.errorKind).toBe('schema-fail')
     expect(invalid.validationError).toEqual({
@@ -109,7 +110,7 @@ describe('ReliabilityScope (issue 2)', () => {
   it('is a snapshot: a scope kept by a rule does not change as the run goes on', async () => {
     const { gate, seen } = scopedRun()
     await gate.run(ask('refund #42'))
-    const invalid = seen.find((s) => s.phase === 'post-decide' && s.attempt === 1) as ReliabilityScope
+    const invalid = seen.find((s) => s.phase === 'post-decide' && s.attempt === 2) as ReliabilityScope
     const preCheckOfAttempt1 = seen.find((s) => s.phase === 'pre-check' && s.attempt === 1) as ReliabilityScope
     expect(preCheckOfAttempt1.validationErrorHistory).toEqual([])
     expect(invalid.validationErrorHistory).toHaveLength(1)
@@ -200,7 +201,7 @@ describe('rules that misbehave (issue 2)', () => {
     const gate = createGate({
       providers: provider,
       outputSchema: Refund,
-      postDecide: [{ when: (s) => s.validationError !== undefined, then: 'retry', kind: 'custom', feedbackForLLM: async (s) => `fix ${s.validationError?.path} (attempt ${s.attempt + 1})` }],
+      postDecide: [{ when: (s) => s.validationError !== undefined, then: 'retry', kind: 'custom', feedbackForLLM: async (s) => `fix ${s.validationError?.path} (attempt ${s.attempt})` }],
     })
     await gate.run(ask('x'))
     expect(provider.requests[1]?.messages.at(-1)?.content).toBe('fix amount (attempt 1)')

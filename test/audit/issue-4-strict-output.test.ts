@@ -264,7 +264,7 @@ describe('strictOutput templates', () => {
       if (e.type === 'template_error') events.push(e)
     })
     const result = await gate.run(request)
-    expect(events).toEqual([{ type: 'template_error', attempt: 1, error: expect.anything() }])
+    expect(events).toEqual([{ type: 'template_error', runId: expect.any(String), attempt: 1, error: expect.anything() }])
     expect(provider.requests[1]?.messages.at(-1)?.content).toContain("- 'message': expected string, got number")
     expect(result.value).toEqual({ message: 'hi' })
   })

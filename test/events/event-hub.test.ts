@@ -20,7 +20,7 @@ describe('EventHub', () => {
       throw new Error('x')
     })
     hub.on('recovered', (e) => got.push(e.attempt))
-    hub.emit('recovered', { attempt: 2, failedAttempts: 1, provider: 'p' })
+    hub.emit('recovered', { runId: 'r1', attempt: 2, failedAttempts: 1, provider: 'p' })
     expect(got).toEqual([2])
   })
 
@@ -34,7 +34,7 @@ describe('EventHub', () => {
     hub.on('recovered', () => {
       throw new Error('x')
     })
-    hub.emit('recovered', { attempt: 1, failedAttempts: 0, provider: 'p' })
+    hub.emit('recovered', { runId: 'r1', attempt: 1, failedAttempts: 0, provider: 'p' })
     expect(calls).toBe(1)
   })
 
@@ -42,7 +42,7 @@ describe('EventHub', () => {
     const hub = new EventHub()
     const types: string[] = []
     const sub = hub.events$.subscribe((e) => types.push(`${e.type}:${'attempt' in e ? e.attempt : ''}`))
-    hub.emit('fallback', { attempt: 3, kind: 'k' })
+    hub.emit('fallback', { runId: 'r1', attempt: 3, kind: 'k' })
     expect(types).toEqual(['fallback:3'])
     sub.unsubscribe()
     expect(hub.listenerCount).toBe(0)

@@ -61,7 +61,7 @@ describe('ephemeral tail', () => {
   it('uses a rule feedback string, function, or async function, and a generic message when it throws', async () => {
     const cases = [
       { feedbackForLLM: 'fixed text', expected: 'fixed text' },
-      { feedbackForLLM: (s: { attempt: number }) => `attempt ${s.attempt} failed`, expected: 'attempt 0 failed' },
+      { feedbackForLLM: (s: { attempt: number }) => `attempt ${s.attempt} failed`, expected: 'attempt 1 failed' },
       { feedbackForLLM: async () => 'async text', expected: 'async text' },
       {
         feedbackForLLM: () => {

@@ -2,7 +2,7 @@ import type { Redis } from 'ioredis'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { circuitBreaker, createGate, sharedBudget, sharedRateLimit, type StateStore } from '../../src/index.ts'
 import { scripted } from '../../src/providers/index.ts'
-import { isRedisStoreError, redisStore } from '../../src/store-redis/index.ts'
+import { isRedisStoreError, redisStore } from '../../src/store/redis/index.ts'
 import { ask, Refund, validRefundJson } from '../support/schemas.ts'
 import { connectClient, deadClient } from './support/redis-client.ts'
 import { freePort, startRedisServer, type RedisServer } from './support/redis-server.ts'
@@ -55,8 +55,11 @@ describe('redisStore without a server', () => {
     const provider = scripted([tenCents])
     const gate = createGate({ providers: provider, model: 'm', pricing, budget: sharedBudget({ store, key: 'budget', usd: 1 }) })
     const error = await gate.run(ask('x')).catch((e: unknown) => e)
-    expect(error).toMatchObject({ kind: 'unknown', phase: 'pre-check', reason: expect.stringContaining('the shared budget "budget" could not be read: redisStore: get of "budget" failed') })
-    expect(isRedisStoreError((error as { cause: unknown }).cause)).toBe(true)
+    expect(error).toMatchObject({ kind: 'unknown', phase: 'post-decide', reason: expect.stringContaining('the shared budget "budget" could not be read: redisStore: get of "budget" failed') })
+    // The attempt failed with the budget policy's error (the provider is not to blame), caused by the store's.
+    const cause = (error as { cause: { code?: string; cause?: unknown } }).cause
+    expect(cause.code).toBe('budget-store-failed')
+    expect(isRedisStoreError(cause.cause)).toBe(true)
     expect(provider.calls).toBe(0)
   })
 })

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto'
 import type { Redis } from 'ioredis'
 import { beforeEach, describe, expect, expectTypeOf, it } from 'vitest'
-import { isRedisStoreError, redisStore, RedisStoreError, type RedisLike } from '../../src/store-redis/index.ts'
-import { SET_SCRIPT } from '../../src/store-redis/redis-scripts.ts'
+import { isRedisStoreError, redisStore, RedisStoreError, type RedisLike } from '../../src/store/redis/index.ts'
+import { SET_SCRIPT } from '../../src/store/redis/redis-scripts.ts'
 import { useRedis } from './support/use-redis.ts'
 
 const redis = useRedis()

@@ -2,7 +2,7 @@ import type { Redis } from 'ioredis'
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { circuitBreaker, createGate, failoverRule, ProviderError, sharedBudget, sharedRateLimit, type StateStore } from '../../src/index.ts'
 import { scripted } from '../../src/providers/index.ts'
-import { redisStore } from '../../src/store-redis/index.ts'
+import { redisStore } from '../../src/store/redis/index.ts'
 import { ask, Refund, validRefundJson } from '../support/schemas.ts'
 import { useRedis } from './support/use-redis.ts'
 
@@ -33,7 +33,7 @@ describe('two gates on one Redis store', () => {
     const gateB = createGate({ providers: providerB, model: 'm', pricing, outputSchema: Refund, budget: sharedBudget({ store: storeB, key: 'budget', usd: 0.2 }) })
     await gateA.run(ask('1'))
     await gateA.run(ask('2'))
-    await expect(gateB.run(ask('3'))).rejects.toMatchObject({ kind: 'budget-exceeded', phase: 'pre-check' })
+    await expect(gateB.run(ask('3'))).rejects.toMatchObject({ kind: 'budget-exceeded', phase: 'post-decide' })
     expect(providerB.calls).toBe(0)
     expect(await sharedBudget({ store: storeB, key: 'budget', usd: 0.2 }).spent()).toBeCloseTo(0.2, 12)
   })

@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest'
 import fc from 'fast-check'
 import { memoryStore, type StateStore } from '../../src/index.ts'
-import { redisStore } from '../../src/store-redis/index.ts'
+import { redisStore } from '../../src/store/redis/index.ts'
 import { advanceTtls } from './support/redis-client.ts'
 import { useRedis } from './support/use-redis.ts'
 

@@ -28,7 +28,7 @@ describe('circuit breaker in the gate', () => {
     await gate.run(ask('1'))
     const second = await gate.run(ask('2'))
     expect(second.provider).toBe('backup')
-    expect(states).toEqual([{ provider: 'primary', from: 'closed', to: 'open', failures: 2 }])
+    expect(states).toEqual([{ runId: expect.any(String), provider: 'primary', from: 'closed', to: 'open', failures: 2 }])
 
     // Open: primary is not called, the attempt ends with circuit-open and the rule fails over.
     const third = await gate.run(ask('3'))

@@ -71,7 +71,7 @@ describe('maxCostRule in the gate', () => {
     const events: GateEventMap['budget_exceeded'][] = []
     gate.on('budget_exceeded', (e) => events.push(e))
     await expect(gate.run(ask('x'))).rejects.toMatchObject({ kind: 'budget-exceeded' })
-    expect(events).toEqual([{ budgetUsd: 0.1, spentUsd: expect.closeTo(0.1, 12), action: 'halt' }])
+    expect(events).toEqual([{ runId: expect.any(String), budgetUsd: 0.1, spentUsd: expect.closeTo(0.1, 12), action: 'halt' }])
   })
 
   it('with action warn, reports and lets the run go on', async () => {
@@ -93,7 +93,7 @@ describe('sharedBudget', () => {
     await gate.run(ask('first'))
     await gate.run(ask('second'))
     expect(await budget.spent()).toBeCloseTo(0.3, 12)
-    await expect(gate.run(ask('third'))).rejects.toMatchObject({ kind: 'budget-exceeded', phase: 'pre-check', attempts: [] })
+    await expect(gate.run(ask('third'))).rejects.toMatchObject({ kind: 'budget-exceeded', phase: 'post-decide', attempts: [{ status: 'budget_exceeded', rawOutput: undefined, costUsd: 0 }] })
     expect(provider.calls).toBe(3)
   })
 
@@ -105,7 +105,7 @@ describe('sharedBudget', () => {
     b.on('budget_exceeded', (e) => events.push(e))
     await a.run(ask('x'))
     await expect(b.run(ask('x'))).rejects.toMatchObject({ kind: 'budget-exceeded' })
-    expect(events).toEqual([{ budgetUsd: 0.1, spentUsd: expect.closeTo(0.1, 12), action: 'halt' }])
+    expect(events).toEqual([{ runId: expect.any(String), budgetUsd: 0.1, spentUsd: expect.closeTo(0.1, 12), action: 'halt' }])
   })
 
   it('fails fast with a typed error when its store cannot be read', async () => {

@@ -121,10 +121,10 @@ describe('gate cost accounting', () => {
     await gate.run(ask('x'))
     expect(seen.slice(0, 3)).toEqual([
       { phase: 'pre-check', attempt: 0, cumulativeInputTokens: 0, cumulativeOutputTokens: 0, cumulativeCostUsd: 0, lastAttemptCostUsd: 0 },
-      { phase: 'post-decide', attempt: 0, cumulativeInputTokens: 1000, cumulativeOutputTokens: 100, cumulativeCostUsd: expect.closeTo(0.0014, 12), lastAttemptCostUsd: expect.closeTo(0.0014, 12) },
+      { phase: 'post-decide', attempt: 1, cumulativeInputTokens: 1000, cumulativeOutputTokens: 100, cumulativeCostUsd: expect.closeTo(0.0014, 12), lastAttemptCostUsd: expect.closeTo(0.0014, 12) },
       { phase: 'pre-check', attempt: 1, cumulativeInputTokens: 1000, cumulativeOutputTokens: 100, cumulativeCostUsd: expect.closeTo(0.0014, 12), lastAttemptCostUsd: expect.closeTo(0.0014, 12) },
     ])
-    expect(seen.at(-1)).toMatchObject({ phase: 'post-decide', attempt: 2, cumulativeInputTokens: 6000, cumulativeOutputTokens: 600 })
+    expect(seen.at(-1)).toMatchObject({ phase: 'post-decide', attempt: 3, cumulativeInputTokens: 6000, cumulativeOutputTokens: 600 })
   })
 
   it('carries the billed cost of failed attempts on the fail-fast error', async () => {

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest'
 import { defaultStuckLoopRule, lastNValidationErrorsMatch, strictOutputRules, stuckLoopRule, type ReliabilityScope } from '../../src/index.ts'
 
-const scope = (history: string[], failing = true, attempt = history.length - 1): ReliabilityScope => ({
+const scope = (history: string[], failing = true, attempt = history.length): ReliabilityScope => ({
   phase: 'post-decide',
   attempt,
+  runId: 'run-1',
   request: { messages: [] },
   providerIdx: 0,
   providerName: 'p',
@@ -60,10 +61,11 @@ describe('strictOutputRules', () => {
 
   it('retries while fewer than n attempts were made', () => {
     const [, retry, exhausted] = strictOutputRules(3)
-    expect(retry?.when(scope(['a'], true, 0))).toBe(true)
-    expect(retry?.when(scope(['a', 'b'], true, 1))).toBe(true)
-    expect(retry?.when(scope(['a', 'b', 'c'], true, 2))).toBe(false)
-    expect(exhausted?.when(scope(['a', 'b', 'c'], true, 2))).toBe(true)
+    // scope.attempt counts the attempts made so far: 1 after the first call.
+    expect(retry?.when(scope(['a'], true, 1))).toBe(true)
+    expect(retry?.when(scope(['a', 'b'], true, 2))).toBe(true)
+    expect(retry?.when(scope(['a', 'b', 'c'], true, 3))).toBe(false)
+    expect(exhausted?.when(scope(['a', 'b', 'c'], true, 3))).toBe(true)
     expect(exhausted?.when(scope([], false, 0))).toBe(false)
   })
 

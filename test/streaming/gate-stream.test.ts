@@ -91,7 +91,7 @@ describe('gate.stream', () => {
     const result = await stream.result
 
     const cut = invalidJson.indexOf('"USD') + 4 - ((invalidJson.indexOf('"USD') + 4) % 4 === 0 ? 0 : (invalidJson.indexOf('"USD') + 4) % 4) + 4
-    expect(aborted).toEqual([{ attempt: 1, path: 'amount', reason: expect.stringContaining('amount: expected number, got string'), consumedChars: expect.any(Number), consumedShare: undefined }])
+    expect(aborted).toEqual([{ runId: result.runId, attempt: 1, path: 'amount', reason: expect.stringContaining('amount: expected number, got string'), consumedChars: expect.any(Number), consumedShare: undefined }])
     const consumed = (aborted[0] as { consumedChars: number }).consumedChars
     expect(consumed).toBeLessThan(invalidJson.indexOf('"note"'))
     expect(consumed).toBeLessThanOrEqual(cut)

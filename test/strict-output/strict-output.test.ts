@@ -98,7 +98,7 @@ describe('strictOutput', () => {
     const result = await gate.run(request)
     expect(result.value).toEqual({ message: 'hi' })
     expect(result.lastAttempt.repaired).toBe(true)
-    expect(repaired).toEqual([{ type: 'repaired', attempt: 1, provider: 'scripted', repairs: expect.arrayContaining(['tool-call-tags', 'single-quotes', 'trailing-comma']) }])
+    expect(repaired).toEqual([{ type: 'repaired', runId: expect.any(String), attempt: 1, provider: 'scripted', repairs: expect.arrayContaining(['tool-call-tags', 'single-quotes', 'trailing-comma']) }])
   })
 
   it('retries rate limits after the retry-after the provider asked for', async () => {

@@ -1,51 +1,36 @@
-import { ProviderError } from '../../model/provider-error.ts'
 import type { Provider } from '../../model/provider.ts'
 import type { ModelRequest } from '../../model/request.ts'
 import type { StreamChunk } from '../../model/stream-chunk.ts'
+import { abortReason } from '../../policies/deadline/abort-reason.ts'
+import { raceAbort } from '../../policies/deadline/race-abort.ts'
+import { withSignal } from '../../policies/deadline/with-signal.ts'
 
 /** What the consumer of a chunk asks for next. */
 export type ChunkVerdict = 'continue' | 'stop'
 
 /**
- * Iterates `provider.stream(request)` under the caller's signal and a timeout for the whole
- * stream. `onChunk` may answer `stop` to end the stream early: the provider's request is aborted
- * through its `AbortSignal` and its iterator closed. Settles as soon as the signal aborts or the
- * timeout fires, even if the provider ignores its signal.
+ * Iterates `provider.stream(request)` under the request's signal (the run's, and the deadline's
+ * when a timeout is set). `onChunk` may answer `stop` to end the stream early: the provider's
+ * request is aborted through its own signal and its iterator closed. Settles as soon as the signal
+ * aborts, even if the provider ignores it.
  */
 export async function consumeProviderStream(
   provider: Provider & { stream: NonNullable<Provider['stream']> },
   request: ModelRequest,
-  signal: AbortSignal | undefined,
-  timeoutMs: number | undefined,
   onChunk: (chunk: StreamChunk) => ChunkVerdict,
 ): Promise<'ended' | 'stopped'> {
-  if (signal?.aborted === true) throw aborted(signal)
+  const signal = request.signal
+  if (signal?.aborted === true) throw abortReason(signal)
+  // The provider gets its own signal, so the gate can stop it without aborting the run.
   const controller = new AbortController()
-  let rejectStop: ((e: unknown) => void) | undefined
-  const interrupted = new Promise<never>((_, reject) => {
-    rejectStop = reject
-  })
-  interrupted.catch(() => undefined)
-  const onAbort = (): void => {
-    const error = aborted(signal)
-    controller.abort(error)
-    rejectStop?.(error)
-  }
-  signal?.addEventListener('abort', onAbort, { once: true })
-  const timer =
-    timeoutMs === undefined
-      ? undefined
-      : setTimeout(() => {
-          const error = new ProviderError(`provider "${provider.name}" did not finish streaming within ${timeoutMs} ms`, { kind: 'timeout', provider: provider.name })
-          controller.abort(error)
-          rejectStop?.(error)
-        }, timeoutMs)
+  const forward = (): void => controller.abort(signal?.reason)
+  signal?.addEventListener('abort', forward, { once: true })
   let iterator: AsyncIterator<StreamChunk> | undefined
   let done = false
   try {
-    iterator = provider.stream({ ...request, signal: controller.signal })[Symbol.asyncIterator]()
+    iterator = provider.stream(withSignal(request, controller.signal))[Symbol.asyncIterator]()
     for (;;) {
-      const next = await Promise.race([iterator.next(), interrupted])
+      const next = await raceAbort(iterator.next(), signal)
       if (next.done === true) {
         done = true
         return 'ended'
@@ -56,13 +41,8 @@ export async function consumeProviderStream(
       }
     }
   } finally {
-    if (timer !== undefined) clearTimeout(timer)
-    signal?.removeEventListener('abort', onAbort)
+    signal?.removeEventListener('abort', forward)
     // Closing the provider's iterator releases its HTTP response; it may reject once aborted.
     if (!done && iterator?.return !== undefined) void Promise.resolve(iterator.return()).catch(() => undefined)
   }
-}
-
-function aborted(signal: AbortSignal | undefined): ProviderError {
-  return new ProviderError('the run was aborted', { kind: 'aborted', cause: signal?.reason })
 }

@@ -1,5 +1,5 @@
 import type { GateResult } from '../gate-result.ts'
-import type { GateRunOptions } from '../run-gate.ts'
+import type { GateRunOptions } from '../gate-internals.ts'
 
 /**
  * How a streamed answer reaches the consumer:

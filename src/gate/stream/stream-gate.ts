@@ -2,7 +2,7 @@ import { ReplaySubject } from 'rxjs'
 import type { ModelRequest } from '../../model/request.ts'
 import type { Decision } from '../../rules/rule.ts'
 import type { GateResult } from '../gate-result.ts'
-import { GateRun, type GateInternals } from '../run-gate.ts'
+import { GateRun, type GateInternals } from '../gate-run.ts'
 import type { GateStreamEvent, GateStreamOptions } from './gate-stream-event.ts'
 import { createGateStream, type GateStream } from './gate-stream.ts'
 import { streamingCall, type StreamingCallContext } from './streaming-call.ts'
@@ -28,6 +28,8 @@ export function streamGate<T>(g: GateInternals<T>, request: ModelRequest, option
     emit: (event) => subject.next(event),
     delivered: false,
     buffered: new Map(),
+    providers: g.providers,
+    call: g.call,
   }
   const run = new GateRun(g, request, runOptions, {
     call: streamingCall(ctx),

@@ -4,8 +4,8 @@ import type { ModelResponse } from '../../model/response.ts'
 import type { Usage } from '../../model/usage.ts'
 import type { CompiledSchema } from '../../validation/index.ts'
 import { IncrementalValidator, type StreamViolation } from '../../validation/stream/index.ts'
-import { callProvider } from '../call-provider.ts'
-import type { ProviderCall } from '../run-gate.ts'
+import type { AttemptResult, Terminal } from '../../policies/middleware.ts'
+import type { ResolvedProvider } from '../resolved-provider.ts'
 import { abortedResponse, abortedUsage } from './aborted-response.ts'
 import { consumeProviderStream } from './consume-provider-stream.ts'
 import type { GateStreamEvent, StreamMode } from './gate-stream-event.ts'
@@ -22,17 +22,23 @@ export interface StreamingCallContext<T> {
   delivered: boolean
   /** Buffer mode: each attempt's text, delivered once an attempt is accepted. */
   readonly buffered: Map<number, string[]>
+  /** The gate's providers, indexed by `ctx.providerIdx`. */
+  readonly providers: readonly ResolvedProvider[]
+  /** The gate's plain provider call, for a provider that cannot stream. */
+  readonly call: Terminal
 }
 
 /**
- * The {@link ProviderCall} of `gate.stream`: consumes `provider.stream()` (or `complete()` when a
- * provider cannot stream), forwards text as the mode says, and returns the assembled response for
- * the gate's normal validation. Chunks are scoped per attempt: nothing of one attempt is ever
+ * The end of the attempt chain for `gate.stream`: consumes `provider.stream()` (or `complete()`
+ * when a provider cannot stream), forwards text as the mode says, and returns the assembled response
+ * for the gate's normal validation. Chunks are scoped per attempt: nothing of one attempt is ever
  * joined to another's.
  */
-export function streamingCall<T>(ctx: StreamingCallContext<T>): ProviderCall {
+export function streamingCall<T>(ctx: StreamingCallContext<T>): Terminal {
   let lastEmitted = 0
-  return async (entry, request, signal, timeoutMs, attempt) => {
+  return async function streamProvider(attemptCtx): Promise<AttemptResult> {
+    const { attempt, request } = attemptCtx
+    const entry = ctx.providers[attemptCtx.providerIdx] as ResolvedProvider
     // A new attempt means the previous one was rejected: tell consumers to drop its partials.
     if (ctx.mode === 'progressive' && lastEmitted !== 0 && lastEmitted !== attempt) ctx.emit({ type: 'discarded', attempt: lastEmitted })
     lastEmitted = 0
@@ -67,12 +73,14 @@ export function streamingCall<T>(ctx: StreamingCallContext<T>): ProviderCall {
 
     const provider = entry.provider
     if (provider.stream === undefined) {
-      response = await callProvider(provider, request, signal, timeoutMs)
-      if (response.content !== '') onText(response.content)
-      return response
+      const result = await ctx.call(attemptCtx)
+      // A malformed answer is the gate's to report; only text is forwarded here.
+      const content: unknown = (result as { response?: { content?: unknown } } | undefined)?.response?.content
+      if (typeof content === 'string' && content !== '') onText(content)
+      return result
     }
     const streaming = provider as typeof provider & { stream: NonNullable<typeof provider.stream> }
-    const how = await consumeProviderStream(streaming, request, signal, timeoutMs, (chunk) => {
+    const how = await consumeProviderStream(streaming, request, (chunk) => {
       if (chunk.type === 'usage') reported = chunk.usage
       else if (chunk.type === 'done') response = chunk.response
       else if (chunk.text !== '') return onText(chunk.text)
@@ -81,11 +89,11 @@ export function streamingCall<T>(ctx: StreamingCallContext<T>): ProviderCall {
     if (how === 'stopped' && violation !== undefined && validator !== undefined && ctx.schema !== undefined) {
       if (ctx.events.has('stream_aborted')) {
         // The full length of a stream that was cut is unknown, hence no share here.
-        ctx.events.emit('stream_aborted', { attempt, path: violation.path, reason: violation.reason, consumedChars: violation.consumedChars, consumedShare: undefined })
+        ctx.events.emit('stream_aborted', { runId: attemptCtx.runId, attempt, path: violation.path, reason: violation.reason, consumedChars: violation.consumedChars, consumedShare: undefined })
       }
-      return abortedResponse(text, validator.partial, violation, ctx.schema, ctx.repair, abortedUsage(request, text.length, reported))
+      return { response: await abortedResponse(text, validator.partial, violation, ctx.schema, ctx.repair, abortedUsage(request, text.length, reported)) }
     }
-    return response ?? endedWithoutDone(request, text, reported)
+    return { response: response ?? endedWithoutDone(request, text, reported) }
   }
 }
 

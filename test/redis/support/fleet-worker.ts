@@ -4,7 +4,7 @@
 import { Redis } from 'ioredis'
 import { circuitBreaker, createGate, failoverRule, isReliabilityFailFastError, ProviderError, sharedBudget, sharedRateLimit } from '../../../src/index.ts'
 import { scripted } from '../../../src/providers/index.ts'
-import { redisStore } from '../../../src/store-redis/index.ts'
+import { redisStore } from '../../../src/store/redis/index.ts'
 import { ask, Refund, validRefundJson } from '../../support/schemas.ts'
 
 const [port, role, now] = process.argv.slice(2).map(String)

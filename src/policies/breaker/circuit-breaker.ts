@@ -1,5 +1,5 @@
-import { memoryStore } from '../store/memory-store.ts'
-import type { StateStore } from '../store/state-store.ts'
+import { memoryStore } from '../../store/memory-store.ts'
+import type { StateStore } from '../../store/state-store.ts'
 import type { BreakerPermit, BreakerResult } from './breaker-permit.ts'
 import { decodeBreaker, encodeBreaker, type BreakerRecord, type BreakerTransition } from './breaker-state.ts'
 

@@ -1,4 +1,4 @@
-import type { StateStore } from '../store/state-store.ts'
+import type { StateStore } from '../../store/state-store.ts'
 import type { RateLimitPermit } from './rate-limit-permit.ts'
 
 /** Options of {@link sharedRateLimit}. */

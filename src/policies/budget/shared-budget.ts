@@ -1,4 +1,4 @@
-import type { StateStore } from '../store/state-store.ts'
+import type { StateStore } from '../../store/state-store.ts'
 
 /** Options of {@link sharedBudget}. */
 export interface SharedBudgetOptions {

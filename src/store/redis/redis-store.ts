@@ -1,4 +1,4 @@
-import type { StateStore } from '../gate/store/state-store.ts'
+import type { StateStore } from '../state-store.ts'
 import type { RedisLike } from './redis-like.ts'
 import { COMPARE_AND_SET_SCRIPT, GET_SCRIPT, INCREMENT_SCRIPT, SET_SCRIPT } from './redis-scripts.ts'
 import { RedisStoreError, type RedisStoreOperation } from './redis-store-error.ts'

@@ -1,0 +1,40 @@
+import type { ModelResponse } from '../model/response.ts'
+import type { ReliabilityScope } from '../rules/scope.ts'
+import type { ValidationFailure } from '../validation/validation-failure.ts'
+import type { AttemptRecord } from './attempt-record.ts'
+import { failFast } from './fail-fast.ts'
+import type { GateResult } from './gate-result.ts'
+import type { ResolvedProvider } from './resolved-provider.ts'
+import { runFallback } from './run-fallback.ts'
+import type { RunState } from './run-state.ts'
+
+/** The result of an accepted answer; `recovered` is emitted when earlier attempts failed. */
+export function succeed<T>(s: RunState<T>, response: ModelResponse, value: T | string | undefined, warnings: ValidationFailure | undefined, fromFallback: boolean): GateResult<T> {
+  const events = s.g.events
+  const failed = s.records.length - 1
+  const provider = fromFallback ? 'fallback' : (s.g.providers[s.providerIdx] as ResolvedProvider).name
+  if (failed > 0 && events.has('recovered')) events.emit('recovered', { runId: s.runId, attempt: s.attempt + 1, failedAttempts: failed, provider })
+  return {
+    runId: s.runId,
+    response,
+    // Partial mode: a rule accepted an answer that failed its schema; hand back what was parsed.
+    value: (value ?? warnings?.parsed) as T,
+    attempts: s.records,
+    lastAttempt: s.records[s.records.length - 1] as AttemptRecord,
+    usage: s.meter.usage,
+    costUsd: s.meter.costUsd,
+    provider,
+    fromFallback,
+    warnings,
+  }
+}
+
+/** A `fallback` decision: the configured fallback's answer, validated like a model answer. */
+export async function useFallback<T>(s: RunState<T>, scope: ReliabilityScope, ruleKind: string): Promise<GateResult<T>> {
+  const g = s.g
+  if (g.fallback === undefined) throw failFast(s, 'no-fallback', `rule ${ruleKind} decided fallback, but no fallback is configured`, 'post-decide')
+  if (g.events.has('fallback')) g.events.emit('fallback', { runId: s.runId, attempt: s.attempt + 1, kind: ruleKind })
+  const verdict = await runFallback(g.fallback, scope, s.schema, g.repair)
+  if (!verdict.ok) throw failFast(s, verdict.kind, verdict.reason, 'post-decide', verdict.cause, verdict.failure)
+  return succeed(s, verdict.response, verdict.value, undefined, true)
+}

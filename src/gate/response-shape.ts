@@ -1,0 +1,26 @@
+import { ProviderError } from '../model/provider-error.ts'
+import type { ModelResponse } from '../model/response.ts'
+
+/**
+ * The response of an attempt's chain, checked at the boundary: a provider or a link that answers
+ * something other than a `ModelResponse` (`null`, a bare string, `toolCalls` missing or holding
+ * `null`) fails the attempt with kind `malformed-response` instead of crashing the gate later.
+ */
+export function responseOf(result: unknown, provider: string): ModelResponse {
+  const response = typeof result === 'object' && result !== null ? (result as { response?: unknown }).response : undefined
+  const problem = shapeProblem(response)
+  if (problem === undefined) return response as ModelResponse
+  throw new ProviderError(`provider "${provider}" answered with a malformed response: ${problem}`, { kind: 'malformed-response', provider })
+}
+
+function shapeProblem(r: unknown): string | undefined {
+  if (typeof r !== 'object' || r === null) return r === undefined ? 'no response' : `expected a response object, got ${r === null ? 'null' : typeof r}`
+  const { content, toolCalls } = r as { content?: unknown; toolCalls?: unknown }
+  if (typeof content !== 'string') return `content must be a string, got ${content === null ? 'null' : typeof content}`
+  if (!Array.isArray(toolCalls)) return `toolCalls must be an array, got ${toolCalls === null ? 'null' : typeof toolCalls}`
+  for (let i = 0; i < toolCalls.length; i++) {
+    const call: unknown = toolCalls[i]
+    if (typeof call !== 'object' || call === null || typeof (call as { name?: unknown }).name !== 'string') return `toolCalls[${i}] is not a tool call with a name`
+  }
+  return undefined
+}

@@ -1,0 +1,63 @@
+import { isTransientKind, type ErrorKind } from '../../model/error-kind.ts'
+import { ProviderError } from '../../model/provider-error.ts'
+import type { Middleware } from '../middleware.ts'
+import type { BreakerPermit, BreakerResult } from './breaker-permit.ts'
+import type { BreakerTransition } from './breaker-state.ts'
+import type { CircuitBreaker } from './circuit-breaker.ts'
+
+/** How a thrown value counts for the breaker; the gate's classifier is passed in so policies stay below the gate. */
+export type JudgeFailure = (error: unknown) => BreakerResult
+
+/**
+ * The breaker policy: asks the provider's breaker before the rest of the attempt and records how it
+ * ended. An open breaker fails the attempt at once with kind `circuit-open` (and the time left of
+ * its cooldown), never calling the provider. A failing store lets the call through: the breaker is
+ * advisory.
+ */
+export function breakerLink(breaker: CircuitBreaker, judge: JudgeFailure, onTransition: (t: BreakerTransition, runId: string) => void): Middleware {
+  return async function breaker_(ctx, next) {
+    const provider = ctx.provider
+    let permit: BreakerPermit | undefined
+    try {
+      permit = await breaker.acquire(provider)
+    } catch {
+      permit = undefined
+    }
+    if (permit === undefined) return next()
+    if (permit.transition !== undefined) onTransition(permit.transition, ctx.runId)
+    if (!permit.allowed) {
+      throw new ProviderError(`the circuit breaker of provider "${provider}" is open`, {
+        kind: 'circuit-open',
+        provider,
+        ...(permit.retryAfterMs !== undefined ? { retryAfterMs: permit.retryAfterMs } : {}),
+      })
+    }
+    let result: BreakerResult = 'success'
+    try {
+      return await next()
+    } catch (error) {
+      result = judge(error)
+      throw error
+    } finally {
+      await record(breaker, provider, permit, result, (t) => onTransition(t, ctx.runId))
+    }
+  }
+}
+
+/**
+ * How the breaker counts a failed call of this kind: transport failures and unknown errors count,
+ * anything else (an abort, a budget or rate-limit denial) says nothing about the provider.
+ */
+export function breakerResult(kind: ErrorKind): BreakerResult {
+  return isTransientKind(kind) || kind === 'unknown' ? 'failure' : 'ignored'
+}
+
+async function record(breaker: CircuitBreaker, provider: string, permit: BreakerPermit, result: BreakerResult, onTransition: (t: BreakerTransition) => void): Promise<void> {
+  let transition: BreakerTransition | undefined
+  try {
+    transition = await breaker.record(provider, permit, result)
+  } catch {
+    return
+  }
+  if (transition !== undefined) onTransition(transition)
+}

@@ -1,0 +1,5 @@
+export { abortReason } from './abort-reason.ts'
+export { deadline } from './deadline.ts'
+export { raceAbort } from './race-abort.ts'
+export { sleep } from './sleep.ts'
+export { withSignal } from './with-signal.ts'
