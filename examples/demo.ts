@@ -4,6 +4,7 @@
  */
 import { circuitBreakerExample } from './circuit-breaker.ts'
 import { observeEventsExample } from './observe-events.ts'
+import { middlewareExample } from './middleware.ts'
 import { failoverExample } from './provider-failover.ts'
 import { strictOutputConfigExample } from './strict-output-config.ts'
 import { strictOutputExample } from './strict-output.ts'
@@ -18,4 +19,5 @@ await failoverExample()
 await toolsExample()
 await strictOutputConfigExample()
 await circuitBreakerExample()
+await middlewareExample()
 console.log('\ndone.')

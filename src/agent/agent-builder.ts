@@ -1,4 +1,5 @@
 import { EventHub } from '../events/event-hub.ts'
+import type { Middleware } from '../policies/middleware.ts'
 import type { InferSchema, OutputSchema } from '../validation/index.ts'
 import { Agent } from './agent.ts'
 import type { AgentOptions, AgentReliability, AgentSpec } from './agent-options.ts'
@@ -87,6 +88,20 @@ export class AgentBuilder<T = string> {
     return new AgentBuilder<T>({ ...this.#state, costBudget: Object.freeze({ ...budget }) })
   }
 
+  /**
+   * Adds links to the attempt chain of every model call of the agent (see `Middleware`): they run
+   * after the built-in policies and before the provider call, in the order added.
+   *
+   * @example
+   * Agent.create({ provider }).use(redactPii).use(cacheByBaseRequest).build()
+   */
+  use(...links: readonly Middleware[]): AgentBuilder<T> {
+    for (const [i, link] of links.entries()) {
+      if (typeof link !== 'function') throw new TypeError(`Agent.use: link #${i} must be a function (ctx, next) => Promise<{ response }>, got ${typeof link}`)
+    }
+    return new AgentBuilder<T>({ ...this.#state, middleware: Object.freeze([...this.#state.middleware, ...links]) })
+  }
+
   /** Builds the agent; schemas are compiled and options checked here, so a bad one fails now, not mid-run. */
   build(): Agent<T> {
     return new Agent<T>({ ...this.#state, events: new EventHub() })
@@ -106,5 +121,6 @@ export function createAgentBuilder(options: AgentOptions): AgentBuilder<string> 
     tools: Object.freeze([]),
     outputFallback: undefined,
     costBudget: undefined,
+    middleware: Object.freeze([]),
   })
 }

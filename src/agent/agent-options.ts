@@ -1,6 +1,7 @@
 import type { EventHub } from '../events/event-hub.ts'
 import type { GateConfig, ProviderEntry } from '../gate/gate-config.ts'
 import type { Provider } from '../model/provider.ts'
+import type { Middleware } from '../policies/middleware.ts'
 import type { OutputSchema } from '../validation/index.ts'
 import type { CostBudget } from './cost-budget.ts'
 import type { Logger } from './logger.ts'
@@ -46,5 +47,7 @@ export interface AgentSpec {
   readonly tools: readonly AnyTool[]
   readonly outputFallback: OutputFallback<unknown> | undefined
   readonly costBudget: CostBudget | undefined
+  /** Links added with `.use()`, after any given in `reliability({ middleware })`. */
+  readonly middleware: readonly Middleware[]
   readonly events: EventHub
 }

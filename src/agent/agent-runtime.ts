@@ -43,6 +43,7 @@ export function createRuntime<T>(spec: AgentSpec): AgentRuntime<T> {
     // The run's budget first: a user's matching non-fail-fast PreCheck rule must not shadow it.
     ...(runBudgets !== undefined ? { preCheck: [runBudgetRule(runBudgets), ...(gateOptions.preCheck ?? [])] } : {}),
     providers: providers ?? options.provider,
+    ...(spec.middleware.length > 0 ? { middleware: [...(gateOptions.middleware ?? []), ...spec.middleware] } : {}),
     ...(options.model !== undefined ? { model: options.model } : {}),
     ...(spec.outputSchema !== undefined ? { outputSchema: spec.outputSchema as never } : {}),
     events: spec.events,
