@@ -23,7 +23,7 @@ export interface AttemptOutcome<T> {
 }
 
 /** Where and when an attempt ran, and what was decided about it. */
-export interface AttemptContext {
+export interface RecordContext {
   readonly attempt: number
   readonly provider: string
   readonly model: string | undefined
@@ -34,8 +34,11 @@ export interface AttemptContext {
   readonly elapsedMs: number
 }
 
+// Shared by every log entry with nothing to list (read-only).
+const NONE: readonly never[] = Object.freeze([])
+
 /** The attempt log entry of an outcome. */
-export function attemptRecord(outcome: AttemptOutcome<unknown>, ctx: AttemptContext): AttemptRecord {
+export function attemptRecord(outcome: AttemptOutcome<unknown>, ctx: RecordContext): AttemptRecord {
   const f = outcome.failure
   return {
     attempt: ctx.attempt,
@@ -45,9 +48,9 @@ export function attemptRecord(outcome: AttemptOutcome<unknown>, ctx: AttemptCont
     errorKind: outcome.kind,
     rawOutput: outcome.response?.content,
     validationStage: f?.stage,
-    issues: f?.issues ?? [],
+    issues: f?.issues ?? NONE,
     errorType: f !== undefined ? (f.stage === 'json-parse' ? 'parse' : 'schema') : outcome.error instanceof Error ? outcome.error.name : undefined,
-    errors: f !== undefined ? errorLines(f) : outcome.error !== undefined ? [messageOf(outcome.error)] : [],
+    errors: f !== undefined ? errorLines(f) : outcome.error !== undefined ? [messageOf(outcome.error)] : NONE,
     error: outcome.error,
     decision: ctx.decision,
     ruleKind: ctx.ruleKind,

@@ -17,7 +17,7 @@ import type { GateConfig } from './gate-config.ts'
  * user's links -> (the provider call, supplied per run). Only configured policies are links, so a
  * gate without any pays nothing for them.
  */
-export function buildChain(config: GateConfig<unknown>, events: EventHub, price: PriceUsage | undefined, timeoutMs: number | undefined): Chain {
+export function buildChain(config: GateConfig<unknown>, events: EventHub, price: PriceUsage | undefined, timeoutMs: number | undefined): { readonly chain: Chain; readonly linked: boolean } {
   const links: Middleware[] = []
   if (config.rateLimit !== undefined) links.push(rateLimitLink(config.rateLimit))
   if (config.breaker !== undefined && config.breaker !== false) {
@@ -41,7 +41,7 @@ export function buildChain(config: GateConfig<unknown>, events: EventHub, price:
     if (typeof link !== 'function') throw new TypeError(`createGate: middleware[${i}] must be a function (ctx, next) => Promise<{ response }>, got ${typeof link}`)
     links.push(link)
   }
-  return compose(links)
+  return { chain: compose(links), linked: links.length > 0 }
 }
 
 /** A store failure of the budget says nothing about the provider; anything else is classified. */

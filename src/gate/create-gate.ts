@@ -49,6 +49,7 @@ export function createGate<T = unknown>(config: GateConfig<T>): Gate<T> {
   const providers = resolveProviders(config.providers, config.model)
   const priceUsage = config.priceUsage ?? (config.pricing !== undefined ? pricingTable(config.pricing) : undefined)
   const timeoutMs = config.timeoutMs === undefined ? undefined : positive(config.timeoutMs, 0, 'timeoutMs')
+  const { chain, linked } = buildChain(config as GateConfig<unknown>, events, priceUsage, timeoutMs)
   const internals: GateInternals<T> = {
     providers,
     schema: config.outputSchema === undefined ? undefined : compileSchema<T>(config.outputSchema),
@@ -66,7 +67,8 @@ export function createGate<T = unknown>(config: GateConfig<T>): Gate<T> {
     priceUsage,
     events,
     now: config.now ?? (() => performance.now()),
-    chain: buildChain(config as GateConfig<unknown>, events, priceUsage, timeoutMs),
+    chain,
+    linked,
     call: providerCall(providers),
   }
   return {

@@ -30,6 +30,8 @@ export interface GateInternals<T> {
   readonly now: () => number
   /** The attempt chain (policies, then the user's links), composed once. */
   readonly chain: Chain
+  /** Whether the chain has any link (without, a run calls its provider directly). */
+  readonly linked: boolean
   /** The plain provider call at the end of the chain. */
   readonly call: Terminal
 }

@@ -18,7 +18,7 @@ import type { GateResult } from './gate-result.ts'
 import { nextTail } from './next-tail.ts'
 import { recordAttempt } from './record-attempt.ts'
 import type { ResolvedProvider } from './resolved-provider.ts'
-import { runAttempt } from './run-attempt.ts'
+import { settleAttempt, startAttempt } from './run-attempt.ts'
 import type { RunState } from './run-state.ts'
 
 export type { DecisionGuard, GateInternals, GateRunOptions, RunHooks } from './gate-internals.ts'
@@ -42,6 +42,7 @@ export class GateRun<T> {
       metadata: options.metadata,
       schema: options.validateOutput === false ? undefined : g.schema,
       call: hooks.call ?? g.call,
+      direct: !g.linked && hooks.call === undefined,
       guard: hooks.guardDecision,
       meter: new RunMeter(g.priceUsage),
       started,
@@ -54,6 +55,7 @@ export class GateRun<T> {
       retryAfterMs: undefined,
       transientFailures: 0,
       lastTime: started,
+      attemptStarted: started,
     }
     this.#s.base = baseFor(this.#s, 0)
   }
@@ -65,7 +67,17 @@ export class GateRun<T> {
       if (g.preCheck.length > 0) this.#preCheck()
       if (s.signal?.aborted === true) throw failFast(s, 'aborted', 'the run was aborted before the attempt started', 'pre-check', s.signal.reason)
 
-      const outcome = await runAttempt(s)
+      let result: unknown
+      let error: unknown
+      let failed = false
+      try {
+        result = await startAttempt(s)
+      } catch (e) {
+        error = e
+        failed = true
+      }
+      let outcome = settleAttempt(s, result, error, failed)
+      if (outcome instanceof Promise) outcome = await outcome
       // The scope is a ~24-field snapshot: without PostDecide rules to read it, it is built only if a
       // retry or a fallback below needs it.
       let scope = g.postDecide.length > 0 ? scopeOf(s, 'post-decide', outcome) : undefined
@@ -202,6 +214,6 @@ function baseFor<T>(s: RunState<T>, providerIdx: number): ModelRequest {
   if (model !== undefined) base.model = model
   if (responseSchema !== undefined) base.responseSchema = responseSchema
   if (s.signal !== undefined) base.signal = s.signal
-  else delete base.signal
+  else if ('signal' in base) delete base.signal
   return base
 }

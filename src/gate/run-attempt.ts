@@ -1,12 +1,12 @@
 import { isTransientKind, type ErrorKind } from '../model/error-kind.ts'
 import type { ModelResponse } from '../model/response.ts'
-import { ZERO_USAGE, type Usage } from '../model/usage.ts'
+import { ZERO_USAGE } from '../model/usage.ts'
 import { raceAbort } from '../policies/deadline/race-abort.ts'
 import { finiteUsage } from '../policies/meter.ts'
 import type { AttemptContext } from '../policies/middleware.ts'
 import type { ValidationFailure } from '../validation/validation-failure.ts'
 import type { AttemptOutcome } from './attempt-outcome.ts'
-import { checkResponse } from './check-response.ts'
+import { checkResponse, type ResponseCheck } from './check-response.ts'
 import { classifyError } from './classify-error.ts'
 import { withTail } from './ephemeral-tail.ts'
 import type { ResolvedProvider } from './resolved-provider.ts'
@@ -17,40 +17,54 @@ import type { RunState } from './run-state.ts'
 const NO_REPAIRS: readonly string[] = Object.freeze([])
 
 /**
- * One attempt: the chain (policies, the user's links, the provider call), then the meter (usage,
- * price, `cost_tick`) and the check (extract, repair, validate), with `validation_failed` emitted
- * before any rule decides. Never throws: every failure is the outcome's `error` and `kind`.
+ * Starts one attempt: the chain (policies, the user's links, the provider call), or the provider
+ * call alone when the gate has no links. Never throws synchronously; the promise rejects with the
+ * attempt's failure. The run's signal always wins, even over links that ignore it.
  */
-export async function runAttempt<T>(s: RunState<T>): Promise<AttemptOutcome<T>> {
+export function startAttempt<T>(s: RunState<T>): Promise<unknown> {
   const g = s.g
-  const events = g.events
   const entry = g.providers[s.providerIdx] as ResolvedProvider
   const attempt = s.attempt + 1
-  const model = s.base.model
-  if (events.has('attempt_start')) events.emit('attempt_start', { runId: s.runId, attempt, provider: entry.name, providerIdx: s.providerIdx, model })
-  const ctx: AttemptContext = {
-    runId: s.runId,
-    attempt,
-    request: withTail(s.base, s.tail),
-    baseRequest: s.base,
-    provider: entry.name,
-    providerIdx: s.providerIdx,
-    model,
-    metadata: s.metadata,
+  if (g.events.has('attempt_start')) g.events.emit('attempt_start', { runId: s.runId, attempt, provider: entry.name, providerIdx: s.providerIdx, model: s.base.model })
+  s.attemptStarted = attempt === 1 ? s.started : g.now()
+  const request = withTail(s.base, s.tail)
+  let pending: Promise<unknown>
+  try {
+    if (s.direct) {
+      pending = Promise.resolve(entry.provider.complete(request))
+    } else {
+      const ctx: AttemptContext = { runId: s.runId, attempt, request, baseRequest: s.base, provider: entry.name, providerIdx: s.providerIdx, model: s.base.model, metadata: s.metadata }
+      pending = g.chain(ctx, s.call)
+    }
+  } catch (error) {
+    // A provider or link that throws synchronously fails its attempt like one that rejects.
+    pending = Promise.reject(error)
   }
-  const t0 = attempt === 1 ? s.started : g.now()
+  return s.signal === undefined ? pending : raceAbort(pending, s.signal)
+}
+
+/**
+ * Settles one attempt from what its chain gave: the shape check at the boundary, then the meter
+ * (usage, price, `cost_tick`) and the check (extract, repair, validate), with `validation_failed`
+ * emitted before any rule decides. Never throws: every failure is the outcome's `error` and `kind`.
+ * Synchronous unless the schema answers with a promise.
+ */
+export function settleAttempt<T>(s: RunState<T>, result: unknown, error: unknown, failed: boolean): AttemptOutcome<T> | Promise<AttemptOutcome<T>> {
+  const g = s.g
+  const entry = g.providers[s.providerIdx] as ResolvedProvider
   let response: ModelResponse | undefined
-  let error: unknown
+  if (!failed) {
+    try {
+      response = responseOf(s.direct ? { response: result } : result, entry.name)
+    } catch (e) {
+      error = e
+      failed = true
+    }
+  }
   let kind: ErrorKind = 'ok'
   let retryAfterMs: number | undefined
-  try {
-    let pending = g.chain(ctx, s.call)
-    // The chain's own links may ignore the signal; the run never waits past it.
-    if (s.signal !== undefined) pending = raceAbort(pending, s.signal)
-    response = responseOf(await pending, entry.name)
-  } catch (e) {
-    error = e
-    const classified = classifyError(e)
+  if (failed) {
+    const classified = classifyError(error)
     kind = s.signal?.aborted === true ? 'aborted' : classified.kind
     retryAfterMs = classified.retryAfterMs
     if (isTransientKind(kind)) s.transientFailures++
@@ -58,27 +72,32 @@ export async function runAttempt<T>(s: RunState<T>): Promise<AttemptOutcome<T>> 
   const t1 = g.now()
   s.lastTime = t1
   s.retryAfterMs = retryAfterMs
+  const latencyMs = t1 - s.attemptStarted
+  if (response === undefined) return ended(s, { response, error, kind, retryAfterMs, failure: undefined, value: undefined, repairs: NO_REPAIRS, latencyMs, usage: ZERO_USAGE, costUsd: 0 })
 
-  let failure: ValidationFailure | undefined
-  let value: T | string | undefined
-  let repairs = NO_REPAIRS
-  let usage: Usage = ZERO_USAGE
-  let costUsd = 0
-  if (response !== undefined) {
-    usage = finiteUsage(response.usage)
-    costUsd = s.meter.add(usage, model, entry.name)
-    if (events.has('cost_tick')) {
-      events.emit('cost_tick', { runId: s.runId, attempt, provider: entry.name, model, attemptCostUsd: costUsd, cumulativeCostUsd: s.meter.costUsd, usage })
-    }
-    let check = checkResponse(response, s.schema, g.repair)
-    if (check instanceof Promise) check = await check
-    ;({ kind, value, failure, repairs } = check)
-    if (repairs.length > 0 && events.has('repaired')) events.emit('repaired', { runId: s.runId, attempt, provider: entry.name, repairs })
-    if (failure !== undefined) validationFailed(s, failure, attempt)
+  const attempt = s.attempt + 1
+  const model = s.base.model
+  const usage = finiteUsage(response.usage)
+  const costUsd = s.meter.add(usage, model, entry.name)
+  if (g.events.has('cost_tick')) {
+    g.events.emit('cost_tick', { runId: s.runId, attempt, provider: entry.name, model, attemptCostUsd: costUsd, cumulativeCostUsd: s.meter.costUsd, usage })
   }
-  const latencyMs = t1 - t0
-  if (events.has('attempt_end')) events.emit('attempt_end', { runId: s.runId, attempt, provider: entry.name, errorKind: kind, latencyMs, usage })
-  return { response, error, kind, retryAfterMs, failure, value, repairs, latencyMs, usage, costUsd }
+  const check = checkResponse(response, s.schema, g.repair)
+  const settle = (c: ResponseCheck<T>): AttemptOutcome<T> => {
+    if (c.repairs.length > 0 && g.events.has('repaired')) g.events.emit('repaired', { runId: s.runId, attempt, provider: entry.name, repairs: c.repairs })
+    if (c.failure !== undefined) validationFailed(s, c.failure, attempt)
+    return ended(s, { response, error, kind: c.kind, retryAfterMs, failure: c.failure, value: c.value, repairs: c.repairs, latencyMs, usage, costUsd })
+  }
+  return check instanceof Promise ? check.then(settle) : settle(check)
+}
+
+function ended<T>(s: RunState<T>, outcome: AttemptOutcome<T>): AttemptOutcome<T> {
+  const events = s.g.events
+  if (events.has('attempt_end')) {
+    const provider = (s.g.providers[s.providerIdx] as ResolvedProvider).name
+    events.emit('attempt_end', { runId: s.runId, attempt: s.attempt + 1, provider, errorKind: outcome.kind, latencyMs: outcome.latencyMs, usage: outcome.usage })
+  }
+  return outcome
 }
 
 /** Records a validation failure in the run's history and reports it, before any decision. */

@@ -17,6 +17,8 @@ export interface RunState<T> {
   readonly schema: CompiledSchema<T> | undefined
   /** The provider call at the end of the chain (a streaming one for `gate.stream`). */
   readonly call: Terminal
+  /** No links and the plain call: the provider is called directly, with no context or wrapping. */
+  readonly direct: boolean
   readonly guard: DecisionGuard | undefined
   readonly meter: RunMeter
   readonly started: number
@@ -34,4 +36,6 @@ export interface RunState<T> {
   transientFailures: number
   /** When the latest attempt ended (the next one starts then, unless it waited). */
   lastTime: number
+  /** When the current attempt started. */
+  attemptStarted: number
 }

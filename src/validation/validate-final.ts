@@ -59,7 +59,8 @@ export function validateFinalAnswer<T>(
   const verdict = schema.validate(extracted.value)
   const settle = (settled: SchemaResult<T>): FinalAnswerResult<T> | Promise<FinalAnswerResult<T>> => {
     const final = toFinal(settled, extracted.source, content, extracted.value)
-    if (final.ok || options?.repair !== true) return final
+    // The whole answer parsed as JSON: every repair candidate would yield this same value.
+    if (final.ok || options?.repair !== true || extracted.source === 'direct') return final
     return afterRepair(repairFinalAnswer(content, schema, repairOptions(options, extracted.candidate)), final.failure)
   }
   return verdict instanceof Promise ? verdict.then(settle) : settle(verdict)

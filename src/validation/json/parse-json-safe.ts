@@ -34,7 +34,8 @@ export function parseJsonSafe(text: string, options?: JsonLimits): JsonParseResu
   if (text.length > maxLength) {
     return { ok: false, reason: 'too-long', message: `JSON text is too long (${text.length} characters, limit ${maxLength})` }
   }
-  const deepAt = findExcessiveNesting(text, maxDepth)
+  // Nesting deeper than maxDepth needs more than maxDepth characters: short answers skip the scan.
+  const deepAt = text.length > maxDepth ? findExcessiveNesting(text, maxDepth) : -1
   if (deepAt >= 0) {
     return { ok: false, reason: 'too-deep', position: deepAt, message: `JSON nesting deeper than ${maxDepth} levels at position ${deepAt}` }
   }
