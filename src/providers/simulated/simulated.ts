@@ -5,7 +5,7 @@
  * gate's `- '<path>': <text>` lines. It exists so that demos and tests run offline and replay exactly.
  */
 import type { Message } from '../../model/message.ts'
-import type { Provider } from '../../model/provider.ts'
+import type { Provider, StreamingProvider } from '../../model/provider.ts'
 import type { ModelRequest } from '../../model/request.ts'
 import type { ModelResponse } from '../../model/response.ts'
 import type { StreamChunk } from '../../model/stream-chunk.ts'
@@ -39,9 +39,7 @@ export interface SimulatedOptions {
 }
 
 /** The simulated provider: a {@link Provider} that always streams. */
-export interface SimulatedProvider extends Provider {
-  stream(request: ModelRequest): AsyncIterable<StreamChunk>
-}
+export type SimulatedProvider = StreamingProvider
 
 const STREAM_CHUNK_CHARS = 16
 const VALUE_STREAM = 1
