@@ -1,13 +1,19 @@
 import { EventHub } from '../events/event-hub.ts'
 import type { Middleware } from '../policies/middleware.ts'
 import type { InferSchema, OutputSchema } from '../validation/index.ts'
-import { Agent } from './agent.ts'
+import type { Agent } from './agent.ts'
 import type { AgentOptions, AgentReliability, AgentSpec } from './agent-options.ts'
 import type { CostBudget } from './cost-budget.ts'
 import type { OutputFallback } from './output-fallback.ts'
 import type { AnyTool } from './tools/tool.ts'
 
 type BuilderState = Omit<AgentSpec, 'events'>
+
+/**
+ * Makes the agent at `build()`. Handed in by `Agent.create`, so this module never imports the
+ * `Agent` class at runtime (it would be an import cycle: `Agent.create` returns a builder).
+ */
+export type AgentFactory = <T>(spec: AgentSpec) => Agent<T>
 
 /**
  * Immutable builder of an {@link Agent}: every method returns a new builder.
@@ -22,16 +28,23 @@ type BuilderState = Omit<AgentSpec, 'events'>
  */
 export class AgentBuilder<T = string> {
   readonly #state: BuilderState
+  readonly #make: AgentFactory
 
   /** @internal use `Agent.create` */
-  constructor(state: BuilderState) {
+  constructor(state: BuilderState, make: AgentFactory) {
     this.#state = Object.freeze(state)
+    this.#make = make
+  }
+
+  /** The next builder: this state with `patch` applied. */
+  #with<U>(patch: Partial<BuilderState>): AgentBuilder<U> {
+    return new AgentBuilder<U>({ ...this.#state, ...patch }, this.#make)
   }
 
   /** Sets the system prompt. */
   system(text: string): AgentBuilder<T> {
     if (typeof text !== 'string') throw new TypeError('Agent.system: expected a string')
-    return new AgentBuilder<T>({ ...this.#state, system: text })
+    return this.#with<T>({ system: text })
   }
 
   /** Sets the schema every final answer must satisfy; `runTyped` then returns its type. Once only. */
@@ -42,7 +55,7 @@ export class AgentBuilder<T = string> {
     if (schema === null || (typeof schema !== 'object' && typeof schema !== 'function')) {
       throw new TypeError('Agent.outputSchema: expected a TypeBox, Standard Schema, JSON Schema or {parse} object')
     }
-    return new AgentBuilder<InferSchema<S>>({ ...this.#state, outputSchema: schema })
+    return this.#with<InferSchema<S>>({ outputSchema: schema })
   }
 
   /** Sets the reliability rules and options (see `strictOutput()` for a declarative preset). Once only. */
@@ -50,7 +63,7 @@ export class AgentBuilder<T = string> {
     if (this.#state.reliability !== undefined) {
       throw new Error('Agent.reliability() was already called on this builder: pass every rule in one call')
     }
-    return new AgentBuilder<T>({ ...this.#state, reliability: Object.freeze({ ...config }) })
+    return this.#with<T>({ reliability: Object.freeze({ ...config }) })
   }
 
   /** Adds a tool (made by `tool()`); tool names are unique within an agent. */
@@ -69,7 +82,7 @@ export class AgentBuilder<T = string> {
       if (names.has(t.name)) throw new Error(`Agent.tool: a tool named '${t.name}' was already added`)
       names.add(t.name)
     }
-    return new AgentBuilder<T>({ ...this.#state, tools: Object.freeze([...this.#state.tools, ...list]) })
+    return this.#with<T>({ tools: Object.freeze([...this.#state.tools, ...list]) })
   }
 
   /**
@@ -79,13 +92,13 @@ export class AgentBuilder<T = string> {
    */
   outputFallback(config: OutputFallback<T>): AgentBuilder<T> {
     if (this.#state.outputFallback !== undefined) throw new Error('Agent.outputFallback() was already called on this builder')
-    return new AgentBuilder<T>({ ...this.#state, outputFallback: Object.freeze({ ...config }) as OutputFallback<unknown> })
+    return this.#with<T>({ outputFallback: Object.freeze({ ...config }) as OutputFallback<unknown> })
   }
 
   /** A cost budget per run, over every model call of the run. Once only. */
   costBudget(budget: CostBudget): AgentBuilder<T> {
     if (this.#state.costBudget !== undefined) throw new Error('Agent.costBudget() was already called on this builder')
-    return new AgentBuilder<T>({ ...this.#state, costBudget: Object.freeze({ ...budget }) })
+    return this.#with<T>({ costBudget: Object.freeze({ ...budget }) })
   }
 
   /**
@@ -99,17 +112,17 @@ export class AgentBuilder<T = string> {
     for (const [i, link] of links.entries()) {
       if (typeof link !== 'function') throw new TypeError(`Agent.use: link #${i} must be a function (ctx, next) => Promise<{ response }>, got ${typeof link}`)
     }
-    return new AgentBuilder<T>({ ...this.#state, middleware: Object.freeze([...this.#state.middleware, ...links]) })
+    return this.#with<T>({ middleware: Object.freeze([...this.#state.middleware, ...links]) })
   }
 
   /** Builds the agent; schemas are compiled and options checked here, so a bad one fails now, not mid-run. */
   build(): Agent<T> {
-    return new Agent<T>({ ...this.#state, events: new EventHub() })
+    return this.#make<T>({ ...this.#state, events: new EventHub() })
   }
 }
 
-/** Starts building an agent around a provider. */
-export function createAgentBuilder(options: AgentOptions): AgentBuilder<string> {
+/** Starts building an agent around a provider; `make` builds the agent at `build()`. */
+export function createAgentBuilder(options: AgentOptions, make: AgentFactory): AgentBuilder<string> {
   if (options === null || typeof options !== 'object' || typeof options.provider?.complete !== 'function') {
     throw new TypeError('Agent.create: options.provider must be an object with a complete() method')
   }
@@ -122,5 +135,5 @@ export function createAgentBuilder(options: AgentOptions): AgentBuilder<string> 
     outputFallback: undefined,
     costBudget: undefined,
     middleware: Object.freeze([]),
-  })
+  }, make)
 }

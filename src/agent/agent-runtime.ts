@@ -1,5 +1,6 @@
 import type { EventHub } from '../events/event-hub.ts'
 import { createGate, type Gate } from '../gate/create-gate.ts'
+import { nonNegativeInteger, positiveInteger } from '../model/assert-number.ts'
 import type { ToolSpec } from '../model/tool-call.ts'
 import { compileSchema, type CompiledSchema } from '../validation/index.ts'
 import type { AgentSpec } from './agent-options.ts'
@@ -60,18 +61,12 @@ export function createRuntime<T>(spec: AgentSpec): AgentRuntime<T> {
     tools,
     toolSpecs: Object.freeze(spec.tools.map((t) => t.spec)),
     toolGuards: Object.freeze([...(options.toolGuards ?? [idShapeGuard()])]),
-    maxToolRetries: count(options.maxToolRetries, 2, 0, 'maxToolRetries'),
-    maxIterations: count(options.maxIterations, 10, 1, 'maxIterations'),
+    maxToolRetries: nonNegativeInteger(options.maxToolRetries, 'Agent.create: maxToolRetries', 2),
+    maxIterations: positiveInteger(options.maxIterations, 'Agent.create: maxIterations', 10),
     retryHint: spec.reliability?.retryHint,
     outputSchema,
     outputFallback: spec.outputFallback === undefined ? undefined : resolveOutputFallback(spec.outputFallback as never, outputSchema),
     costBudget,
     runBudgets,
   })
-}
-
-function count(value: number | undefined, fallback: number, min: number, name: string): number {
-  if (value === undefined) return fallback
-  if (!Number.isInteger(value) || value < min) throw new RangeError(`Agent.create: ${name} must be an integer >= ${min}, got ${value}`)
-  return value
 }

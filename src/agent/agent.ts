@@ -32,7 +32,7 @@ export class Agent<T = string> {
    * const agent = Agent.create({ provider: simulated(), model: 'sim-1' }).outputSchema(Refund).build()
    */
   static create(options: AgentOptions): AgentBuilder<string> {
-    return createAgentBuilder(options)
+    return createAgentBuilder(options, (spec) => new Agent(spec))
   }
 
   /** The default session's persisted history. */

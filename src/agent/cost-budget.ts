@@ -1,3 +1,5 @@
+import { positiveNumber } from '../model/assert-number.ts'
+
 /**
  * A cost budget for one agent run, across every model call the run makes (tool turns and
  * tool-argument retries included). Needs a price: `reliability({ pricing })` or `priceUsage`.
@@ -20,8 +22,8 @@ export interface CostBudget {
 /** Validates and freezes a {@link CostBudget}. */
 export function resolveCostBudget(budget: CostBudget): Required<CostBudget> {
   if (budget === null || typeof budget !== 'object') throw new TypeError('Agent.costBudget: expected { usd, onExceed }')
-  const { usd, onExceed = 'halt' } = budget
-  if (typeof usd !== 'number' || !Number.isFinite(usd) || usd <= 0) throw new RangeError(`Agent.costBudget: usd must be a positive number, got ${usd}`)
+  const usd = positiveNumber(budget.usd, 'Agent.costBudget: usd')
+  const onExceed = budget.onExceed ?? 'halt'
   if (onExceed !== 'warn' && onExceed !== 'halt') throw new TypeError(`Agent.costBudget: onExceed must be 'warn' or 'halt', got ${String(onExceed)}`)
   return Object.freeze({ usd, onExceed })
 }

@@ -1,4 +1,5 @@
 import { EventHub } from '../events/event-hub.ts'
+import { positiveNumber } from '../model/assert-number.ts'
 import type { GateEvent, GateEventMap, GateEventName } from '../events/event-map.ts'
 import type { ModelRequest } from '../model/request.ts'
 import { pricingTable } from '../policies/pricing/pricing-table.ts'
@@ -48,7 +49,7 @@ export function createGate<T = unknown>(config: GateConfig<T>): Gate<T> {
   const events = config.events ?? new EventHub()
   const providers = resolveProviders(config.providers, config.model)
   const priceUsage = config.priceUsage ?? (config.pricing !== undefined ? pricingTable(config.pricing) : undefined)
-  const timeoutMs = config.timeoutMs === undefined ? undefined : positive(config.timeoutMs, 0, 'timeoutMs')
+  const timeoutMs = config.timeoutMs === undefined ? undefined : positiveNumber(config.timeoutMs, 'createGate: timeoutMs')
   const { chain, linked } = buildChain(config as GateConfig<unknown>, events, priceUsage, timeoutMs)
   const internals: GateInternals<T> = {
     providers,
@@ -57,12 +58,12 @@ export function createGate<T = unknown>(config: GateConfig<T>): Gate<T> {
     postDecide: [...(config.postDecide ?? [])],
     feedbackMode: config.feedbackMode ?? 'latest',
     errorFeedback: config.errorFeedback ?? true,
-    maxFeedbackChars: positive(config.maxFeedbackChars, 4000, 'maxFeedbackChars'),
-    maxFeedbackTokens: config.maxFeedbackTokens === undefined ? undefined : positive(config.maxFeedbackTokens, 0, 'maxFeedbackTokens'),
+    maxFeedbackChars: positiveNumber(config.maxFeedbackChars, 'createGate: maxFeedbackChars', 4000),
+    maxFeedbackTokens: config.maxFeedbackTokens === undefined ? undefined : positiveNumber(config.maxFeedbackTokens, 'createGate: maxFeedbackTokens'),
     errorTemplate: config.errorTemplate,
     repair: config.repair ?? true,
     retryHint: config.retryHint,
-    maxAttempts: positive(config.maxAttempts, 10, 'maxAttempts'),
+    maxAttempts: positiveNumber(config.maxAttempts, 'createGate: maxAttempts', 10),
     fallback: config.fallback,
     priceUsage,
     events,
@@ -78,10 +79,4 @@ export function createGate<T = unknown>(config: GateConfig<T>): Gate<T> {
     events$: events.events$,
     config: frozen,
   }
-}
-
-function positive(value: number | undefined, fallback: number, name: string): number {
-  if (value === undefined) return fallback
-  if (!Number.isFinite(value) || value <= 0) throw new RangeError(`createGate: ${name} must be a positive number, got ${value}`)
-  return value
 }

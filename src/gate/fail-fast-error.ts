@@ -1,3 +1,4 @@
+import { hasBrand } from '../model/brand.ts'
 import type { Usage } from '../model/usage.ts'
 import type { Phase } from '../rules/scope.ts'
 import type { ValidationFailure } from '../validation/validation-failure.ts'
@@ -57,5 +58,5 @@ export class ReliabilityFailFastError extends Error {
 
 /** Brand check that works across realms and duplicate package copies. */
 export function isReliabilityFailFastError(value: unknown): value is ReliabilityFailFastError {
-  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[BRAND] === true
+  return hasBrand(value, BRAND)
 }

@@ -1,3 +1,4 @@
+import { hasBrand } from './brand.ts'
 import type { ErrorKind } from './error-kind.ts'
 
 const BRAND = Symbol.for('reliability-gate.ProviderError')
@@ -38,5 +39,5 @@ export class ProviderError extends Error {
 
 /** Brand check that works across realms and duplicate package copies. */
 export function isProviderError(value: unknown): value is ProviderError {
-  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[BRAND] === true
+  return hasBrand(value, BRAND)
 }

@@ -14,3 +14,8 @@ export interface Provider {
   /** Optional streaming; yields text deltas and ends with a `done` chunk carrying the full response. */
   stream?(request: ModelRequest): AsyncIterable<StreamChunk>
 }
+
+/** A {@link Provider} that always streams, as every bundled adapter does. */
+export interface StreamingProvider extends Provider {
+  stream(request: ModelRequest): AsyncIterable<StreamChunk>
+}

@@ -1,5 +1,5 @@
 import type { Message } from '../model/message.ts'
-import type { Provider } from '../model/provider.ts'
+import type { Provider, StreamingProvider } from '../model/provider.ts'
 import type { ModelRequest } from '../model/request.ts'
 import type { ModelResponse } from '../model/response.ts'
 import type { StreamChunk } from '../model/stream-chunk.ts'
@@ -23,12 +23,11 @@ export interface ScriptedOptions {
 }
 
 /** A {@link Provider} that replies from a script and records what it was asked. */
-export interface ScriptedProvider extends Provider {
+export interface ScriptedProvider extends StreamingProvider {
   /** Snapshots of every request received, in order (later mutation of the originals does not show). */
   readonly requests: readonly ModelRequest[]
   /** How many calls were made (`complete` and `stream` alike), including failed ones. */
   readonly calls: number
-  stream(request: ModelRequest): AsyncIterable<StreamChunk>
 }
 
 /**

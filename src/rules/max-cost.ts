@@ -1,3 +1,4 @@
+import { nonNegativeNumber } from '../model/assert-number.ts'
 import { BUDGET_TOLERANCE_USD } from '../model/budget-tolerance.ts'
 import type { BudgetRule } from './budget-rule.ts'
 import type { ReliabilityScope } from './scope.ts'
@@ -26,7 +27,7 @@ export interface MaxCostOptions {
  * createGate({ providers, pricing, preCheck: [maxCostRule(0.5, { estimate: 'last-attempt' })], postDecide: strictOutputRules(3) })
  */
 export function maxCostRule(usd: number, options: MaxCostOptions = {}): BudgetRule {
-  if (!Number.isFinite(usd) || usd < 0) throw new RangeError(`maxCostRule: usd must be a non-negative number, got ${usd}`)
+  nonNegativeNumber(usd, 'maxCostRule: usd')
   const estimate = options.estimate ?? 'none'
   const next =
     estimate === 'none' ? () => 0 : estimate === 'last-attempt' ? (scope: ReliabilityScope) => scope.lastAttemptCostUsd : estimate

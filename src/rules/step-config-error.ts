@@ -1,3 +1,5 @@
+import { hasBrand } from '../model/brand.ts'
+
 const BRAND = Symbol.for('reliability-gate.StepConfigError')
 
 /** One rejected key of a step config and what was expected there. */
@@ -24,5 +26,5 @@ export class StepConfigError extends TypeError {
 
 /** Brand check for {@link StepConfigError}. */
 export function isStepConfigError(value: unknown): value is StepConfigError {
-  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[BRAND] === true
+  return hasBrand(value, BRAND)
 }

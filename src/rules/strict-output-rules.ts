@@ -1,3 +1,4 @@
+import { positiveInteger } from '../model/assert-number.ts'
 import type { ReliabilityRule } from './rule.ts'
 import { defaultStuckLoopRule } from './stuck-loop.ts'
 
@@ -12,9 +13,7 @@ import { defaultStuckLoopRule } from './stuck-loop.ts'
  * agent.reliability({ postDecide: strictOutputRules(3) })
  */
 export function strictOutputRules(maxAttempts: number): readonly ReliabilityRule[] {
-  if (!Number.isInteger(maxAttempts) || maxAttempts < 1) {
-    throw new RangeError(`strictOutputRules: maxAttempts must be a positive integer, got ${maxAttempts}`)
-  }
+  positiveInteger(maxAttempts, 'strictOutputRules: maxAttempts')
   return Object.freeze([
     defaultStuckLoopRule,
     {

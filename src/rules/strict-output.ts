@@ -1,3 +1,4 @@
+import { positiveInteger } from '../model/assert-number.ts'
 import type { ErrorKind } from '../model/error-kind.ts'
 import type { ValidationStage } from '../validation/validation-failure.ts'
 import { exponentialBackoff, type Backoff } from './backoff.ts'
@@ -45,12 +46,8 @@ export interface StrictOutput {
 export const strictOutput: StrictOutput = Object.assign(
   function strictOutput(options: StrictOutputOptions = {}): ReliabilityConfig {
     const hasSchema = options.hasSchema ?? true
-    const maxAttempts = options.maxAttempts ?? (hasSchema ? 3 : 1)
-    if (!Number.isInteger(maxAttempts) || maxAttempts < 1) throw new RangeError(`strictOutput: maxAttempts must be a positive integer, got ${maxAttempts}`)
-    const maxFeedbackTokens = options.maxFeedbackTokens ?? DEFAULT_MAX_FEEDBACK_TOKENS
-    if (!Number.isInteger(maxFeedbackTokens) || maxFeedbackTokens < 1) {
-      throw new RangeError(`strictOutput: maxFeedbackTokens must be a positive integer, got ${maxFeedbackTokens}`)
-    }
+    const maxAttempts = positiveInteger(options.maxAttempts ?? (hasSchema ? 3 : 1), 'strictOutput: maxAttempts')
+    const maxFeedbackTokens = positiveInteger(options.maxFeedbackTokens ?? DEFAULT_MAX_FEEDBACK_TOKENS, 'strictOutput: maxFeedbackTokens')
     const retryOn = new Set(options.retryOn ?? RETRY_ON_CATEGORIES)
     const schedule = typeof options.backoff === 'function' ? options.backoff : exponentialBackoff(options.backoff)
     const postDecide: ReliabilityRule[] = []

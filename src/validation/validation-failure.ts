@@ -1,3 +1,4 @@
+import { hasBrand } from '../model/brand.ts'
 import type { ValidationIssue } from './issue.ts'
 
 /** Where validation failed: extracting JSON, checking the output schema, or checking tool-call arguments. */
@@ -45,5 +46,5 @@ export class ValidationFailure {
 
 /** Brand check for {@link ValidationFailure}. */
 export function isValidationFailure(value: unknown): value is ValidationFailure {
-  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[BRAND] === true
+  return hasBrand(value, BRAND)
 }

@@ -252,7 +252,7 @@ describe('Agent maxIterations (issue 3)', () => {
   })
 
   it('rejects a maxIterations below 1 when the agent is built', () => {
-    expect(() => Agent.create({ provider: scripted([]), maxIterations: 0 }).build()).toThrow(/maxIterations must be an integer >= 1/)
+    expect(() => Agent.create({ provider: scripted([]), maxIterations: 0 }).build()).toThrow(/maxIterations must be a positive integer/)
   })
 })
 

@@ -2,7 +2,7 @@ import { Compile } from 'typebox/compile'
 import { describe, expect, it } from 'vitest'
 import type { JsonSchema } from '../../src/model/request.ts'
 import { simulated } from '../../src/providers/index.ts'
-import { refundSchema } from './schemas.ts'
+import { percentRefSchema, refundSchema } from './schemas.ts'
 import { askFor, feedback, retryOf } from './simulated-helpers.ts'
 
 const check = Compile(refundSchema as never)
@@ -121,5 +121,13 @@ describe('simulated retries', () => {
     const first = await provider.complete(request)
     const again = await provider.complete({ ...request, messages: [...request.messages, { role: 'user', content: 'The provider failed; try again.', ephemeral: true }] })
     expect(again.content).toBe(first.content)
+  })
+
+  it('fixes a path under a $ref whose malformed percent escape it takes literally', async () => {
+    const provider = simulated({ faults: [] })
+    const request = askFor(percentRefSchema)
+    const previous = JSON.stringify({ share: { percent: 'half' } })
+    const fixed = parse((await provider.complete(retryOf(request, previous, feedback(`- 'share.percent': expected number, got "half"`)))).content)
+    expect(fixed['share']).toEqual({ percent: expect.any(Number) })
   })
 })

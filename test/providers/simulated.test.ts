@@ -5,7 +5,7 @@ import type { ModelRequest } from '../../src/model/request.ts'
 import type { StreamChunk } from '../../src/model/stream-chunk.ts'
 import type { ToolSpec } from '../../src/model/tool-call.ts'
 import { simulated } from '../../src/providers/index.ts'
-import { refundSchema } from './schemas.ts'
+import { percentRefSchema, refundSchema } from './schemas.ts'
 import { askFor } from './simulated-helpers.ts'
 
 const lookupOrder: ToolSpec = {
@@ -95,6 +95,16 @@ describe('simulated', () => {
 
   it('rejects at once when the signal is already aborted', async () => {
     await expect(simulated().complete({ messages: [{ role: 'user', content: 'q' }], signal: AbortSignal.abort() })).rejects.toMatchObject({ name: 'AbortError' })
+  })
+
+  it('follows a $ref whose malformed percent escape it takes literally', async () => {
+    const response = await simulated({ faults: [] }).complete(askFor(percentRefSchema))
+    expect(response.stopReason).toBe('end')
+    // TypeBox itself throws a URIError on this $ref, so the shape is checked by hand.
+    const { share } = JSON.parse(response.content) as { share: { percent: number } }
+    expect(Object.keys(share)).toEqual(['percent'])
+    expect(share.percent).toBeGreaterThanOrEqual(0)
+    expect(share.percent).toBeLessThanOrEqual(100)
   })
 
   it('streams the same content in 16-character chunks, then done', async () => {

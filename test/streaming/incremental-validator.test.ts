@@ -57,6 +57,16 @@ describe('IncrementalValidator', () => {
     expect(v.violation).toBeUndefined()
   })
 
+  it('reports a fraction as the wrong type where every branch that admits numbers wants an integer', () => {
+    const v = feed({ type: 'object', properties: { qty: { anyOf: [{ type: 'integer' }, { type: 'string' }] } } }, '{"qty": 1.5}')
+    expect(v.violation).toMatchObject({ path: 'qty', code: 'invalid_type' })
+  })
+
+  it('reports a number outside its enum as an enum violation', () => {
+    const v = feed({ type: 'object', properties: { level: { enum: [1, 2, 3] } } }, '{"level": 4}')
+    expect(v.violation).toMatchObject({ path: 'level', code: 'invalid_enum', reason: 'level: 4 is not one of 1, 2, 3' })
+  })
+
   it('follows $ref, array items, integer and nested required fields', () => {
     const schema = {
       $defs: { item: { type: 'object', properties: { qty: { type: 'integer' }, sku: { type: 'string' } }, required: ['sku'] } },

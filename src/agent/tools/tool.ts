@@ -1,3 +1,4 @@
+import { nonNegativeInteger } from '../../model/assert-number.ts'
 import type { ToolSpec } from '../../model/tool-call.ts'
 import { compileSchema, type CompiledSchema, type InferSchema, type OutputSchema } from '../../validation/index.ts'
 import type { ToolGuard } from './guard.ts'
@@ -72,9 +73,7 @@ export function tool<S extends OutputSchema<unknown>, O>(config: ToolConfig<S, O
   if (!Array.isArray(guards) || guards.some((g) => typeof g !== 'function')) {
     throw new TypeError(`tool '${name}': guards must be an array of functions`)
   }
-  if (maxRetries !== undefined && (!Number.isInteger(maxRetries) || maxRetries < 0)) {
-    throw new RangeError(`tool '${name}': maxRetries must be a non-negative integer, got ${maxRetries}`)
-  }
+  if (maxRetries !== undefined) nonNegativeInteger(maxRetries, `tool '${name}': maxRetries`)
   const input = compileSchema(config.input) as CompiledSchema<InferSchema<S>>
   return Object.freeze({
     name,

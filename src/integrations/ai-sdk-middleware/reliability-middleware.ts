@@ -10,14 +10,13 @@ import { EventHub } from '../../events/event-hub.ts'
 import type { GateEvent, GateEventMap, GateEventName } from '../../events/event-map.ts'
 import { createGate } from '../../gate/create-gate.ts'
 import type { GateConfig } from '../../gate/gate-config.ts'
-import type { Provider } from '../../model/provider.ts'
+import type { Provider, StreamingProvider } from '../../model/provider.ts'
 import type { ModelRequest } from '../../model/request.ts'
 import type { StopReason } from '../../model/response.ts'
-import type { StreamChunk } from '../../model/stream-chunk.ts'
+import { callSdk, streamSdk } from '../../providers/adapter-kit/sdk-call.ts'
 import { aiSdkStreamChunks } from '../../providers/ai-sdk/ai-sdk-stream.ts'
 import { fromAiSdkResult } from '../../providers/ai-sdk/from-ai-sdk-result.ts'
 import { toAiSdkMessage } from '../../providers/ai-sdk/to-ai-sdk-prompt.ts'
-import { toProviderError } from '../../providers/adapter-kit/to-provider-error.ts'
 import { promptToMessages } from './prompt-to-messages.ts'
 import { toV4Usage } from './v4-usage.ts'
 
@@ -68,12 +67,7 @@ export function reliabilityMiddleware<T = unknown>(options: ReliabilityMiddlewar
         name: model.provider,
         async complete(request) {
           accepted = undefined
-          let result: LanguageModelV4GenerateResult
-          try {
-            result = await model.doGenerate(withTail(params, request))
-          } catch (error) {
-            throw toProviderError(error, model.provider, request.signal)
-          }
+          const result = await callSdk(model.provider, request, () => model.doGenerate(withTail(params, request)))
           accepted = result
           return fromAiSdkResult(result.content, result.finishReason, result.usage)
         },
@@ -88,17 +82,10 @@ export function reliabilityMiddleware<T = unknown>(options: ReliabilityMiddlewar
     },
 
     async wrapStream({ params, model }) {
-      const provider: Provider & { stream(request: ModelRequest): AsyncIterable<StreamChunk> } = {
+      const provider: StreamingProvider = {
         name: model.provider,
         complete: () => Promise.reject(new Error('the stream path never calls complete()')),
-        async *stream(request) {
-          try {
-            const { stream } = await model.doStream(withTail(params, request))
-            yield* aiSdkStreamChunks(stream)
-          } catch (error) {
-            throw toProviderError(error, model.provider, request.signal)
-          }
-        },
+        stream: (request) => streamSdk(model.provider, request, () => model.doStream(withTail(params, request)), (result) => aiSdkStreamChunks(result.stream)),
       }
       const run = gateFor(params, provider).stream(baseRequest(params), { mode: streamMode, ...(params.abortSignal !== undefined ? { signal: params.abortSignal } : {}) })
       const stream = new ReadableStream<LanguageModelV4StreamPart>({

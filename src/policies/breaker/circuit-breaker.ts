@@ -1,3 +1,4 @@
+import { nonNegativeNumber, positiveInteger } from '../../model/assert-number.ts'
 import { memoryStore } from '../../store/memory-store.ts'
 import type { StateStore } from '../../store/state-store.ts'
 import type { BreakerPermit, BreakerResult } from './breaker-permit.ts'
@@ -47,10 +48,10 @@ const MAX_CAS_ROUNDS = 32
  * createGate({ providers: [primary, backup], breaker: { failureThreshold: 3, cooldownMs: 10_000 }, postDecide: [failoverRule()] })
  */
 export function circuitBreaker(options: CircuitBreakerOptions = {}): CircuitBreaker {
-  const threshold = positiveInt(options.failureThreshold, 5, 'failureThreshold')
-  const cooldownMs = nonNegative(options.cooldownMs, 30_000, 'cooldownMs')
-  const maxProbes = positiveInt(options.halfOpenMaxProbes, 1, 'halfOpenMaxProbes')
-  const toClose = positiveInt(options.successesToClose, 1, 'successesToClose')
+  const threshold = positiveInteger(options.failureThreshold, 'circuitBreaker: failureThreshold', 5)
+  const cooldownMs = nonNegativeNumber(options.cooldownMs, 'circuitBreaker: cooldownMs', 30_000)
+  const maxProbes = positiveInteger(options.halfOpenMaxProbes, 'circuitBreaker: halfOpenMaxProbes', 1)
+  const toClose = positiveInteger(options.successesToClose, 'circuitBreaker: successesToClose', 1)
   const store = options.store ?? memoryStore()
   const prefix = options.keyPrefix ?? 'rg:breaker:'
   const now = options.now ?? Date.now
@@ -122,16 +123,4 @@ export function circuitBreaker(options: CircuitBreakerOptions = {}): CircuitBrea
 /** True for a ready {@link CircuitBreaker} (as opposed to its options). */
 export function isCircuitBreaker(value: unknown): value is CircuitBreaker {
   return typeof value === 'object' && value !== null && typeof (value as CircuitBreaker).acquire === 'function' && typeof (value as CircuitBreaker).record === 'function'
-}
-
-function positiveInt(value: number | undefined, fallback: number, name: string): number {
-  if (value === undefined) return fallback
-  if (!Number.isInteger(value) || value < 1) throw new RangeError(`circuitBreaker: ${name} must be a positive integer, got ${value}`)
-  return value
-}
-
-function nonNegative(value: number | undefined, fallback: number, name: string): number {
-  if (value === undefined) return fallback
-  if (!Number.isFinite(value) || value < 0) throw new RangeError(`circuitBreaker: ${name} must be a non-negative number, got ${value}`)
-  return value
 }

@@ -1,3 +1,4 @@
+import { nonNegativeNumber } from '../../model/assert-number.ts'
 import type { StateStore } from '../../store/state-store.ts'
 
 /** Options of {@link sharedBudget}. */
@@ -34,7 +35,7 @@ export interface SharedBudget {
  */
 export function sharedBudget(options: SharedBudgetOptions): SharedBudget {
   const { store, key, usd, ttlMs } = options
-  if (!Number.isFinite(usd) || usd < 0) throw new RangeError(`sharedBudget: usd must be a non-negative number, got ${usd}`)
+  nonNegativeNumber(usd, 'sharedBudget: usd')
   return {
     key,
     usd,

@@ -1,4 +1,5 @@
-export { abortReason } from './abort-reason.ts'
+export { abortReason, signalReason } from './abort-reason.ts'
+export type { AbortReasonOf } from './abort-reason.ts'
 export { deadline } from './deadline.ts'
 export { raceAbort } from './race-abort.ts'
 export { sleep } from './sleep.ts'

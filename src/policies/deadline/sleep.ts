@@ -1,14 +1,15 @@
+import { abortReason, type AbortReasonOf } from './abort-reason.ts'
 import { raceAbort } from './race-abort.ts'
 
 // setTimeout fires at once for delays above 2^31 - 1 ms; longer waits are made of chunks.
 const MAX_TIMER_MS = 2_147_483_647
 
 /**
- * Waits `ms` (any finite length), rejecting with the abort's error as soon as `signal` aborts. The
- * timer never outlives an abort.
+ * Waits `ms` (any finite length, also beyond setTimeout's 2^31 ms), rejecting with `reasonOf(signal)`
+ * as soon as `signal` aborts. The timer never outlives an abort.
  */
-export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  if (!(ms > 0)) return signal?.aborted === true ? raceAbort(Promise.resolve(), signal) : Promise.resolve()
+export function sleep(ms: number, signal?: AbortSignal, reasonOf: AbortReasonOf = abortReason): Promise<void> {
+  if (!(ms > 0)) return signal?.aborted === true ? raceAbort(Promise.resolve(), signal, undefined, reasonOf) : Promise.resolve()
   let timer: ReturnType<typeof setTimeout> | undefined
   const wait = new Promise<void>((resolve) => {
     let left = ms
@@ -20,5 +21,5 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
     }
     tick()
   })
-  return raceAbort(wait, signal, () => clearTimeout(timer))
+  return raceAbort(wait, signal, () => clearTimeout(timer), reasonOf)
 }

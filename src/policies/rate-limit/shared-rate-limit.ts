@@ -1,3 +1,4 @@
+import { positiveInteger, positiveNumber } from '../../model/assert-number.ts'
 import type { StateStore } from '../../store/state-store.ts'
 import type { RateLimitPermit } from './rate-limit-permit.ts'
 
@@ -49,8 +50,8 @@ export interface SharedRateLimit {
  */
 export function sharedRateLimit(options: SharedRateLimitOptions): SharedRateLimit {
   const { store, key, limit, windowMs } = options
-  if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`sharedRateLimit: limit must be a positive integer, got ${limit}`)
-  if (!Number.isFinite(windowMs) || windowMs <= 0) throw new RangeError(`sharedRateLimit: windowMs must be a positive number, got ${windowMs}`)
+  positiveInteger(limit, 'sharedRateLimit: limit')
+  positiveNumber(windowMs, 'sharedRateLimit: windowMs')
   const now = options.now ?? Date.now
   return {
     key,

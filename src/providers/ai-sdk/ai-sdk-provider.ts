@@ -1,9 +1,6 @@
-import type { LanguageModelV3, LanguageModelV4, LanguageModelV4GenerateResult, LanguageModelV4StreamResult } from '@ai-sdk/provider'
-import type { Provider } from '../../model/provider.ts'
-import type { ModelRequest } from '../../model/request.ts'
-import type { ModelResponse } from '../../model/response.ts'
-import type { StreamChunk } from '../../model/stream-chunk.ts'
-import { toProviderError } from '../adapter-kit/to-provider-error.ts'
+import type { LanguageModelV3, LanguageModelV4 } from '@ai-sdk/provider'
+import type { StreamingProvider } from '../../model/provider.ts'
+import { callSdk, streamSdk } from '../adapter-kit/sdk-call.ts'
 import { aiSdkStreamChunks } from './ai-sdk-stream.ts'
 import { fromAiSdkResult } from './from-ai-sdk-result.ts'
 import { toAiSdkCallOptions } from './to-ai-sdk-prompt.ts'
@@ -28,29 +25,19 @@ export interface AiSdkProviderOptions {
  * import { createOpenAI } from '@ai-sdk/openai'
  * const provider = aiSdk(createOpenAI({ apiKey })('gpt-4o-mini'))
  */
-export function aiSdk(model: AiSdkLanguageModel, options: AiSdkProviderOptions = {}): Provider & { stream(request: ModelRequest): AsyncIterable<StreamChunk> } {
+export function aiSdk(model: AiSdkLanguageModel, options: AiSdkProviderOptions = {}): StreamingProvider {
   const name = options.name ?? model.provider
   const structured = options.structuredOutput ?? true
   // v3 and v4 share every field this adapter reads and writes.
   const v4 = model as LanguageModelV4
   return {
     name,
-    async complete(request: ModelRequest): Promise<ModelResponse> {
-      let result: LanguageModelV4GenerateResult
-      try {
-        result = await v4.doGenerate(toAiSdkCallOptions(request, structured))
-      } catch (error) {
-        throw toProviderError(error, name, request.signal)
-      }
+    async complete(request) {
+      const result = await callSdk(name, request, () => v4.doGenerate(toAiSdkCallOptions(request, structured)))
       return fromAiSdkResult(result.content, result.finishReason, result.usage)
     },
-    async *stream(request: ModelRequest): AsyncGenerator<StreamChunk> {
-      try {
-        const result: LanguageModelV4StreamResult = await v4.doStream(toAiSdkCallOptions(request, structured))
-        yield* aiSdkStreamChunks(result.stream)
-      } catch (error) {
-        throw toProviderError(error, name, request.signal)
-      }
+    stream(request) {
+      return streamSdk(name, request, () => v4.doStream(toAiSdkCallOptions(request, structured)), (result) => aiSdkStreamChunks(result.stream))
     },
   }
 }

@@ -1,9 +1,7 @@
-import type { Message as AnthropicMessage, RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages'
-import type { Provider } from '../../model/provider.ts'
+import type { RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages'
+import type { StreamingProvider } from '../../model/provider.ts'
 import type { ModelRequest } from '../../model/request.ts'
-import type { ModelResponse } from '../../model/response.ts'
-import type { StreamChunk } from '../../model/stream-chunk.ts'
-import { toProviderError } from '../adapter-kit/to-provider-error.ts'
+import { callSdk, requestModel, signalOption, streamSdk } from '../adapter-kit/sdk-call.ts'
 import type { AnthropicMessagesClient } from './anthropic-client.ts'
 import { anthropicStreamChunks } from './anthropic-stream.ts'
 import { fromAnthropicMessage } from './from-anthropic-message.ts'
@@ -40,38 +38,25 @@ export interface AnthropicProviderOptions {
  * import Anthropic from '@anthropic-ai/sdk'
  * const provider = anthropic({ client: new Anthropic({ maxRetries: 0 }), model: 'claude-sonnet-4-5' })
  */
-export function anthropic(options: AnthropicProviderOptions): Provider & { stream(request: ModelRequest): AsyncIterable<StreamChunk> } {
+export function anthropic(options: AnthropicProviderOptions): StreamingProvider {
   const name = options.name ?? 'anthropic'
-  const body = (request: ModelRequest) => {
-    const model = request.model ?? options.model
-    if (model === undefined) throw new TypeError(`${name}: no model given (set it on the gate, the request or the adapter)`)
-    return toAnthropicRequest(request, {
-      model,
+  const body = (request: ModelRequest) =>
+    toAnthropicRequest(request, {
+      model: requestModel(name, request, options.model),
       maxTokens: options.maxTokens ?? 4096,
       cache: options.cache ?? true,
       structuredOutput: options.structuredOutput ?? false,
       extraBody: options.extraBody,
     })
-  }
-  const callOptions = (request: ModelRequest) => (request.signal !== undefined ? { signal: request.signal } : {})
   return {
     name,
-    async complete(request: ModelRequest): Promise<ModelResponse> {
-      let message: AnthropicMessage
-      try {
-        message = await options.client.messages.create({ ...body(request), stream: false }, callOptions(request))
-      } catch (error) {
-        throw toProviderError(error, name, request.signal)
-      }
+    async complete(request) {
+      const message = await callSdk(name, request, () => options.client.messages.create({ ...body(request), stream: false }, signalOption(request)))
       return fromAnthropicMessage(message)
     },
-    async *stream(request: ModelRequest): AsyncGenerator<StreamChunk> {
-      try {
-        const events: AsyncIterable<RawMessageStreamEvent> = await options.client.messages.create({ ...body(request), stream: true }, callOptions(request))
-        yield* anthropicStreamChunks(events)
-      } catch (error) {
-        throw toProviderError(error, name, request.signal)
-      }
+    stream(request) {
+      const open = (): PromiseLike<AsyncIterable<RawMessageStreamEvent>> => options.client.messages.create({ ...body(request), stream: true }, signalOption(request))
+      return streamSdk(name, request, open, anthropicStreamChunks)
     },
   }
 }

@@ -1,9 +1,7 @@
-import type { ChatCompletion, ChatCompletionChunk } from 'openai/resources/chat/completions'
-import type { Provider } from '../../model/provider.ts'
+import type { ChatCompletionChunk } from 'openai/resources/chat/completions'
+import type { StreamingProvider } from '../../model/provider.ts'
 import type { ModelRequest } from '../../model/request.ts'
-import type { ModelResponse } from '../../model/response.ts'
-import type { StreamChunk } from '../../model/stream-chunk.ts'
-import { toProviderError } from '../adapter-kit/to-provider-error.ts'
+import { callSdk, requestModel, signalOption, streamSdk } from '../adapter-kit/sdk-call.ts'
 import { fromOpenAICompletion } from './from-openai-completion.ts'
 import type { OpenAIChatClient } from './openai-client.ts'
 import { openAIStreamChunks } from './openai-stream.ts'
@@ -40,41 +38,25 @@ export interface OpenAIProviderOptions {
  * const provider = openai({ client: new OpenAI({ maxRetries: 0 }), model: 'gpt-4o-mini' })
  * const gate = createGate({ providers: provider, outputSchema: Refund, postDecide: strictOutputRules(3) })
  */
-export function openai(options: OpenAIProviderOptions): Provider & { stream(request: ModelRequest): AsyncIterable<StreamChunk> } {
+export function openai(options: OpenAIProviderOptions): StreamingProvider {
   const name = options.name ?? 'openai'
-  const body = (request: ModelRequest) => {
-    const model = request.model ?? options.model
-    if (model === undefined) throw new TypeError(`${name}: no model given (set it on the gate, the request or the adapter)`)
-    return toOpenAIRequest(request, {
-      model,
+  const body = (request: ModelRequest) =>
+    toOpenAIRequest(request, {
+      model: requestModel(name, request, options.model),
       structuredOutput: options.structuredOutput ?? 'json_schema',
       schemaName: options.schemaName ?? 'response',
       extraBody: options.extraBody,
     })
-  }
-  const callOptions = (request: ModelRequest) => (request.signal !== undefined ? { signal: request.signal } : {})
-
   return {
     name,
-    async complete(request: ModelRequest): Promise<ModelResponse> {
-      let completion: ChatCompletion
-      try {
-        completion = await options.client.chat.completions.create({ ...body(request), stream: false }, callOptions(request))
-      } catch (error) {
-        throw toProviderError(error, name, request.signal)
-      }
+    async complete(request) {
+      const completion = await callSdk(name, request, () => options.client.chat.completions.create({ ...body(request), stream: false }, signalOption(request)))
       return fromOpenAICompletion(completion, name)
     },
-    async *stream(request: ModelRequest): AsyncGenerator<StreamChunk> {
-      try {
-        const events: AsyncIterable<ChatCompletionChunk> = await options.client.chat.completions.create(
-          { ...body(request), stream: true, stream_options: { include_usage: true } },
-          callOptions(request),
-        )
-        yield* openAIStreamChunks(events)
-      } catch (error) {
-        throw toProviderError(error, name, request.signal)
-      }
+    stream(request) {
+      const open = (): PromiseLike<AsyncIterable<ChatCompletionChunk>> =>
+        options.client.chat.completions.create({ ...body(request), stream: true, stream_options: { include_usage: true } }, signalOption(request))
+      return streamSdk(name, request, open, openAIStreamChunks)
     },
   }
 }

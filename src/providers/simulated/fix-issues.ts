@@ -1,10 +1,11 @@
 import type { JsonSchema } from '../../model/request.ts'
+import { valueAt } from '../../validation/schema/path.ts'
 import { generateValue } from './generate-value.ts'
 import { hashString, mixSeed } from './prng.ts'
 import type { PromptHints } from './prompt-hints.ts'
 import type { NamedIssue } from './read-feedback.ts'
 import { childSchema, resolveSchema, type SchemaNode } from './schema.ts'
-import { deleteAt, getAt, setAt, type Segment } from './value-path.ts'
+import { deleteAt, setAt, type Segment } from './value-path.ts'
 
 /** What a fix needs besides the previous value: the valid answer and how to make more of it. */
 export interface FixContext {
@@ -27,7 +28,7 @@ export function fixIssues(previous: unknown, issues: readonly NamedIssue[], ctx:
   const replacements = issues.filter((i) => !i.remove).sort((a, b) => a.path.length - b.path.length)
   const removals = issues.filter((i) => i.remove).sort((a, b) => compareDescending(a.path, b.path))
   for (const { path } of replacements) {
-    const correct = getAt(ctx.valid, path) ?? generateAt(path, ctx)
+    const correct = valueAt(ctx.valid, path) ?? generateAt(path, ctx)
     value = correct === undefined ? deleteAt(value, path) : setAt(value, path, structuredClone(correct))
   }
   for (const { path } of removals) value = deleteAt(value, path)

@@ -1,4 +1,5 @@
 import type { JsonSchema } from '../../model/request.ts'
+import { resolveJsonPointer } from '../../validation/schema/json-pointer.ts'
 
 /** A schema node flattened for generation: `$ref` followed, `allOf` merged, the first `anyOf`/`oneOf` branch taken. */
 export type SchemaNode = Readonly<Record<string, unknown>>
@@ -19,7 +20,7 @@ export function resolveSchema(schema: unknown, root: JsonSchema, depth = 0): Sch
   let node: Record<string, unknown> = { ...schema }
   if (typeof node['$ref'] === 'string') {
     const { $ref, ...siblings } = node
-    node = { ...resolveSchema(lookupPointer(root, $ref as string), root, depth + 1), ...siblings }
+    node = { ...resolveSchema(resolveJsonPointer(root, $ref as string), root, depth + 1), ...siblings }
   }
   const branches = node['anyOf'] ?? node['oneOf']
   if (Array.isArray(branches) && branches.length > 0) {
@@ -74,17 +75,6 @@ export function propertiesOf(node: SchemaNode): Readonly<Record<string, unknown>
 /** Whether `value` is a plain JSON object. */
 export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
-}
-
-function lookupPointer(root: JsonSchema, ref: string): unknown {
-  if (!ref.startsWith('#')) return undefined
-  const tokens = ref.slice(1).split('/').filter((t) => t !== '')
-  let current: unknown = root
-  for (const raw of tokens) {
-    const token = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~')
-    current = isRecord(current) && Object.hasOwn(current, token) ? current[token] : undefined
-  }
-  return current
 }
 
 /** Merges two object schemas so that both sets of properties and requirements hold. */

@@ -5,12 +5,13 @@
  * gate's `- '<path>': <text>` lines. It exists so that demos and tests run offline and replay exactly.
  */
 import type { Message } from '../../model/message.ts'
-import type { Provider } from '../../model/provider.ts'
+import type { Provider, StreamingProvider } from '../../model/provider.ts'
 import type { ModelRequest } from '../../model/request.ts'
 import type { ModelResponse } from '../../model/response.ts'
 import type { StreamChunk } from '../../model/stream-chunk.ts'
 import type { ToolCall, ToolSpec } from '../../model/tool-call.ts'
-import { delay } from './delay.ts'
+import { signalReason } from '../../policies/deadline/abort-reason.ts'
+import { sleep } from '../../policies/deadline/sleep.ts'
 import type { SimulatedFault } from './faults.ts'
 import { fixIssues } from './fix-issues.ts'
 import { generateValue } from './generate-value.ts'
@@ -39,9 +40,7 @@ export interface SimulatedOptions {
 }
 
 /** The simulated provider: a {@link Provider} that always streams. */
-export interface SimulatedProvider extends Provider {
-  stream(request: ModelRequest): AsyncIterable<StreamChunk>
-}
+export type SimulatedProvider = StreamingProvider
 
 const STREAM_CHUNK_CHARS = 16
 const VALUE_STREAM = 1
@@ -69,7 +68,7 @@ export function simulated(options: SimulatedOptions = {}): SimulatedProvider {
   const latencyMs = options.latencyMs ?? 0
 
   async function complete(request: ModelRequest): Promise<ModelResponse> {
-    await delay(latencyMs, request.signal)
+    await sleep(latencyMs, request.signal, signalReason)
     const conversation = readConversation(request.messages)
     const question = lastUserMessage(conversation.base)
     const promptSeed = mixSeed(seed, hashString(promptKey(request.system, conversation.base)))

@@ -1,5 +1,5 @@
 import type { JsonSchema } from '../../model/request.ts'
-import { extractJson } from './extract-json.ts'
+import { extractJson } from '../../validation/json/extract-json.ts'
 import { isDataFault, type DataFault, type SimulatedFault } from './faults.ts'
 import { fixIssues } from './fix-issues.ts'
 import { generateValue } from './generate-value.ts'
@@ -47,7 +47,7 @@ export function structuredAnswer(schema: JsonSchema, conversation: Conversation,
     return { text: retry.previous, stopReason: retry.previous === first.text ? first.stopReason : 'end' }
   }
   const parsed = extractJson(cut ? retry.previous.replace(TRUNCATION_MARKER, '') : retry.previous)
-  const start = parsed === undefined ? damaged : parsed.value
+  const start = parsed.ok ? parsed.value : damaged
   const fixed = fixIssues(start, readFeedback(retry.feedback).issues, { schema, valid, seed: settings.valueSeed, hints: settings.hints })
   return renderOutput(fixed, { fenced: false, truncated: false })
 }

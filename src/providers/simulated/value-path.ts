@@ -1,7 +1,8 @@
+import { valueAt, type PathSegment } from '../../validation/schema/path.ts'
 import { isRecord } from './schema.ts'
 
 /** One step into a value: a property name or an array index. */
-export type Segment = string | number
+export type Segment = PathSegment
 
 const TOKEN = /(?:^|\.)([^.[\]]+)|\[(\d+)\]|\[("(?:[^"\\]|\\.)*")\]|\['([^']*)'\]/y
 
@@ -29,16 +30,6 @@ export function parsePath(text: string): Segment[] | undefined {
   return segments
 }
 
-/** The value at `segments`, or `undefined` when any step is missing. Own properties only. */
-export function getAt(root: unknown, segments: readonly Segment[]): unknown {
-  let current = root
-  for (const segment of segments) {
-    if (typeof current !== 'object' || current === null || !Object.hasOwn(current, segment)) return undefined
-    current = (current as Record<Segment, unknown>)[segment]
-  }
-  return current
-}
-
 /** Sets the value at `segments` inside `root` (mutating it), creating missing containers; returns the new root. */
 export function setAt(root: unknown, segments: readonly Segment[], value: unknown): unknown {
   const [head, ...rest] = segments
@@ -51,7 +42,7 @@ export function setAt(root: unknown, segments: readonly Segment[], value: unknow
 /** Removes the property or array item at `segments` (mutating `root`); returns the root. */
 export function deleteAt(root: unknown, segments: readonly Segment[]): unknown {
   if (segments.length === 0) return root
-  const parent = getAt(root, segments.slice(0, -1))
+  const parent = valueAt(root, segments.slice(0, -1))
   const last = segments[segments.length - 1] as Segment
   if (Array.isArray(parent) && typeof last === 'number') parent.splice(last, 1)
   else if (isRecord(parent) && typeof last === 'string') delete parent[last]

@@ -1,3 +1,5 @@
+import { hasBrand } from '../../model/brand.ts'
+
 const BRAND = Symbol.for('reliability-gate.RedisStoreError')
 
 /** Which store operation failed. */
@@ -24,5 +26,5 @@ export class RedisStoreError extends Error {
 
 /** Brand check that works across realms and duplicate package copies. */
 export function isRedisStoreError(value: unknown): value is RedisStoreError {
-  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[BRAND] === true
+  return hasBrand(value, BRAND)
 }

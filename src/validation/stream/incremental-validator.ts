@@ -1,8 +1,11 @@
 import { Tokenizer, TokenType } from '@streamparser/json'
 import type { ParsedTokenInfo } from '@streamparser/json'
 import { renderPath } from '../schema/path.ts'
+import { describeExpected } from './describe-expected.ts'
+import { findJsonStart } from './json-start.ts'
 import {
   itemView,
+  jsonTypeOf,
   narrow,
   prefixAllowed,
   propertyView,
@@ -11,34 +14,15 @@ import {
   typeAllowed,
   unknownKey,
   valueAllowed,
+  valueTypeAllowed,
   type JsonType,
   type SchemaView,
 } from './schema-view.ts'
+import type { Frame, Segments } from './stream-frame.ts'
 import type { StreamViolation } from './stream-violation.ts'
 
 /** Where the validator is: looking for the JSON, inside it, done, or given up (no checks). */
 export type IncrementalState = 'prelude' | 'active' | 'complete' | 'inactive'
-
-interface ObjectFrame {
-  readonly kind: 'object'
-  readonly value: Record<string, unknown>
-  readonly view: SchemaView
-  readonly segments: readonly (string | number)[]
-  expectKey: boolean
-  key: string | undefined
-}
-
-interface ArrayFrame {
-  readonly kind: 'array'
-  readonly value: unknown[]
-  readonly view: SchemaView
-  readonly segments: readonly (string | number)[]
-  index: number
-}
-
-type Frame = ObjectFrame | ArrayFrame
-
-const FENCE = /^```[a-zA-Z0-9_-]*[ \t]*\r?\n/
 
 /**
  * Validates a JSON answer while it streams and reports the first *definite* violation: a value
@@ -123,31 +107,10 @@ export class IncrementalValidator {
 
   /** Where the JSON starts in the prelude, `undefined` while undecided; may turn the validator inactive. */
   #jsonStart(): number | undefined {
-    let text = this.#prelude
-    let offset = 0
-    for (;;) {
-      const trimmed = text.trimStart()
-      offset += text.length - trimmed.length
-      if (trimmed === '') return undefined
-      const first = trimmed[0]
-      if (first === '{' || first === '[') {
-        this.#state = 'active'
-        return offset
-      }
-      if (first !== '`') {
-        this.#state = 'inactive'
-        return undefined
-      }
-      const fence = FENCE.exec(trimmed)
-      if (fence === null) {
-        // Still inside the fence line, or not a fence at all.
-        if (/^`{1,3}[a-zA-Z0-9_-]*[ \t]*$/.test(trimmed)) return undefined
-        this.#state = 'inactive'
-        return undefined
-      }
-      offset += fence[0].length
-      text = trimmed.slice(fence[0].length)
-    }
+    const start = findJsonStart(this.#prelude)
+    if (start.found === 'undecided') return undefined
+    this.#state = start.found === 'json' ? 'active' : 'inactive'
+    return start.found === 'json' ? start.offset : undefined
   }
 
   #startTokenizer(): void {
@@ -182,7 +145,7 @@ export class IncrementalValidator {
         // The offending value stays in the partial value, so it can be shown to the model.
         this.#place(frame, container)
         if (!typeAllowed(slot.view, t, this.#root)) {
-          const fail = (): void => this.#fail(slot.segments, 'invalid_type', `expected ${expected(slot.view)}, got ${t}`)
+          const fail = (): void => this.#fail(slot.segments, 'invalid_type', `expected ${describeExpected(slot.view)}, got ${t}`)
           // At the root the bracket may open prose before the real JSON, which the gate's extraction finds.
           if (frame === undefined) this.#pendingRoot = fail
           else fail()
@@ -239,26 +202,26 @@ export class IncrementalValidator {
         this.#place(frame, value)
         if (!prefixAllowed(slot.view, value as string, this.#root)) {
           const code = typeAllowed(slot.view, 'string', this.#root) ? 'invalid_enum' : 'invalid_type'
-          return this.#fail(slot.segments, code, code === 'invalid_type' ? `expected ${expected(slot.view)}, got string` : `"${String(value)}…" can no longer match ${expected(slot.view)}`)
+          return this.#fail(slot.segments, code, code === 'invalid_type' ? `expected ${describeExpected(slot.view)}, got string` : `"${String(value)}…" can no longer match ${describeExpected(slot.view)}`)
         }
       } else if (info.token === TokenType.NUMBER) {
         this.#place(frame, value)
-        if (!typeAllowed(slot.view, 'number', this.#root)) return this.#fail(slot.segments, 'invalid_type', `expected ${expected(slot.view)}, got number`)
+        if (!typeAllowed(slot.view, 'number', this.#root)) return this.#fail(slot.segments, 'invalid_type', `expected ${describeExpected(slot.view)}, got number`)
       }
       return
     }
     this.#place(frame, value)
     if (!valueAllowed(slot.view, value, this.#root)) {
       const t = jsonTypeOf(value)
-      const typeOk = typeAllowed(slot.view, t, this.#root) && !(t === 'number' && !valueAllowedType(slot.view, value, this.#root))
-      return this.#fail(slot.segments, typeOk ? 'invalid_enum' : 'invalid_type', typeOk ? `${JSON.stringify(value)} is not one of ${expected(slot.view)}` : `expected ${expected(slot.view)}, got ${t}`)
+      const typeOk = valueTypeAllowed(slot.view, value, this.#root)
+      return this.#fail(slot.segments, typeOk ? 'invalid_enum' : 'invalid_type', typeOk ? `${JSON.stringify(value)} is not ${describeExpected(slot.view)}` : `expected ${describeExpected(slot.view)}, got ${t}`)
     }
     if (frame === undefined) this.#state = 'complete'
     else if (frame.kind === 'object') frame.key = undefined
   }
 
   /** The schema view and path of the value that starts now, `undefined` when no value can start. */
-  #slot(frame: Frame | undefined): { view: SchemaView; segments: readonly (string | number)[] } | undefined {
+  #slot(frame: Frame | undefined): { view: SchemaView; segments: Segments } | undefined {
     // The validator engages on an object or array, so the root slot only ever opens a container.
     if (frame === undefined) return this.#value === undefined ? { view: rootView(this.#root), segments: [] } : undefined
     if (frame.kind === 'array') return { view: itemView(frame.view, frame.index, this.#root), segments: [...frame.segments, frame.index] }
@@ -285,37 +248,8 @@ export class IncrementalValidator {
     } else if (parent.kind === 'object') parent.key = undefined
   }
 
-  #fail(segments: readonly (string | number)[], code: StreamViolation['code'], reason: string): void {
+  #fail(segments: Segments, code: StreamViolation['code'], reason: string): void {
     const path = renderPath(segments as never)
     this.#violation = { path, segments, code, reason: `${path === '' ? '(root)' : path}: ${reason}`, consumedChars: this.#consumed }
   }
-}
-
-function jsonTypeOf(value: unknown): JsonType {
-  if (value === null) return 'null'
-  const t = typeof value
-  return t === 'string' || t === 'number' || t === 'boolean' ? t : Array.isArray(value) ? 'array' : 'object'
-}
-
-/** Integer-ness: `type: integer` rejects 1.5 although the JSON type (number) is allowed. */
-function valueAllowedType(view: SchemaView, value: unknown, root: unknown): boolean {
-  return view.every((node) => {
-    const type = node['type']
-    if (type === undefined) return true
-    const types = Array.isArray(type) ? type : [type]
-    return types.includes('number') || (types.includes('integer') && Number.isInteger(value)) || !types.includes('integer')
-  }) && typeAllowed(view, 'number', root)
-}
-
-function expected(view: SchemaView): string {
-  for (const node of view) {
-    if (Array.isArray(node['enum'])) return `one of ${node['enum'].map((m) => JSON.stringify(m)).join(', ')}`
-    if ('const' in node) return JSON.stringify(node['const'])
-    if (node['type'] !== undefined) return Array.isArray(node['type']) ? node['type'].join(' or ') : String(node['type'])
-    const branches = (node['anyOf'] ?? node['oneOf']) as unknown[] | undefined
-    if (Array.isArray(branches) && branches.every((b) => typeof b === 'object' && b !== null && 'const' in b)) {
-      return `one of ${branches.map((b) => JSON.stringify((b as Record<string, unknown>)['const'])).join(', ')}`
-    }
-  }
-  return 'a different value'
 }

@@ -49,7 +49,8 @@ function flatten(node: unknown, root: unknown, out: SchemaObject[], depth: numbe
   return out
 }
 
-function typeOf(value: unknown): JsonType {
+/** The JSON type of a parsed value. */
+export function jsonTypeOf(value: unknown): JsonType {
   if (value === null) return 'null'
   if (Array.isArray(value)) return 'array'
   const t = typeof value
@@ -74,7 +75,7 @@ function nodeAllowsType(node: SchemaObject, t: JsonType, value: unknown, hasValu
 }
 
 function typeMatches(member: unknown, t: JsonType): boolean {
-  return typeOf(member) === t
+  return jsonTypeOf(member) === t
 }
 
 function allowsType(view: SchemaView, t: JsonType, value: unknown, hasValue: boolean, root: unknown): boolean {
@@ -86,9 +87,14 @@ export function typeAllowed(view: SchemaView, t: JsonType, root: unknown): boole
   return allowsType(view, t, undefined, false, root)
 }
 
+/** Can a value of this one's type satisfy the view? Like {@link typeAllowed}, and `integer` rejects 1.5. */
+export function valueTypeAllowed(view: SchemaView, value: unknown, root: unknown): boolean {
+  return allowsType(view, jsonTypeOf(value), value, true, root)
+}
+
 /** Can this completed value satisfy the view (type, integer-ness, `const`, `enum`)? */
 export function valueAllowed(view: SchemaView, value: unknown, root: unknown): boolean {
-  const t = typeOf(value)
+  const t = jsonTypeOf(value)
   for (const node of view) {
     if (!nodeAllowsType(node, t, value, true, root)) return false
     if ('const' in node && !deepEqual(node['const'], value)) return false
