@@ -1,11 +1,12 @@
-import { EventEmitter } from 'eventemitter3'
-import { Observable } from 'rxjs'
+import type { Observable } from 'rxjs'
 import type { GateEvent, GateEventMap, GateEventName } from './event-map.ts'
+import { lazyObservable } from './lazy-observable.ts'
 
 type Listener<K extends GateEventName> = (payload: GateEventMap[K]) => void
 type AnyListener = (event: GateEvent) => void
+type Fn = (arg: unknown) => void
 
-const ALL = '*'
+const NONE: readonly Fn[] = Object.freeze([])
 
 /**
  * The private emitter behind `gate.on` / `agent.on` and `events$`.
@@ -15,27 +16,31 @@ const ALL = '*'
  * building payloads).
  */
 export class EventHub {
-  readonly #ee = new EventEmitter()
+  // Copy-on-write listener lists: `has` is one lookup, and an emit in progress keeps the lists it
+  // started with when a listener (un)subscribes during it. Only names with listeners are keys.
+  readonly #byName = new Map<string, readonly Fn[]>()
+  #any: readonly Fn[] = NONE
   #listenerCount = 0
 
   /** Subscribes to one event; returns the unsubscribe function. */
   on<K extends GateEventName>(name: K, listener: Listener<K>): () => void {
-    return this.#add(name, listener as (p: unknown) => void)
+    return this.#add(name, listener as Fn)
   }
 
   /** Subscribes to every event; returns the unsubscribe function. */
   onAny(listener: AnyListener): () => void {
-    return this.#add(ALL, listener as (p: unknown) => void)
+    return this.#add(undefined, listener as Fn)
   }
 
-  /** All events as an rxjs Observable; each subscription adds one listener, removed on unsubscribe. */
-  readonly events$: Observable<GateEvent> = new Observable<GateEvent>((subscriber) =>
-    this.onAny((event) => subscriber.next(event)),
-  )
+  /**
+   * All events as an rxjs Observable; each subscription adds one listener, removed on unsubscribe.
+   * rxjs loads on the first use, never with the library (see `lazyObservable`).
+   */
+  readonly events$: Observable<GateEvent> = lazyObservable<GateEvent>((observer) => this.onAny((event) => observer.next(event)))
 
   /** True when anyone listens to `name` (or to every event). */
   has(name: GateEventName): boolean {
-    return this.#listenerCount > 0 && (this.#ee.listenerCount(name) > 0 || this.#ee.listenerCount(ALL) > 0)
+    return this.#listenerCount > 0 && (this.#any.length > 0 || this.#byName.has(name))
   }
 
   /** Number of listeners currently attached (all events). */
@@ -45,18 +50,16 @@ export class EventHub {
 
   /** Emits an event to its listeners and to the catch-all ones; listener errors are contained. */
   emit<K extends GateEventName>(name: K, payload: GateEventMap[K]): void {
-    if (this.#listenerCount === 0) return
-    const specific = this.#ee.listeners(name)
-    const any = this.#ee.listeners(ALL)
-    if (specific.length === 0 && any.length === 0) return
-    for (const fn of specific) this.#call(name, fn, payload)
+    const specific = this.#byName.get(name)
+    const any = this.#any
+    if (specific !== undefined) for (const fn of specific) this.#call(name, fn, payload)
     if (any.length > 0) {
       const event = { type: name, ...payload } as GateEvent
       for (const fn of any) this.#call(name, fn, event)
     }
   }
 
-  #call(name: string, fn: (...args: unknown[]) => void, arg: unknown): void {
+  #call(name: string, fn: Fn, arg: unknown): void {
     try {
       fn(arg)
     } catch (error) {
@@ -65,15 +68,28 @@ export class EventHub {
     }
   }
 
-  #add(name: string, fn: (p: unknown) => void): () => void {
-    this.#ee.on(name, fn)
+  #add(name: string | undefined, fn: Fn): () => void {
+    if (name === undefined) this.#any = [...this.#any, fn]
+    else this.#byName.set(name, [...(this.#byName.get(name) ?? NONE), fn])
     this.#listenerCount++
     let active = true
     return () => {
       if (!active) return
       active = false
-      this.#ee.off(name, fn)
       this.#listenerCount--
+      if (name === undefined) this.#any = without(this.#any, fn)
+      else {
+        const rest = without(this.#byName.get(name) ?? NONE, fn)
+        if (rest.length === 0) this.#byName.delete(name)
+        else this.#byName.set(name, rest)
+      }
     }
   }
+}
+
+// Removes one registration of `fn` (the same function may be registered twice, like with an EventEmitter).
+function without(list: readonly Fn[], fn: Fn): readonly Fn[] {
+  const at = list.lastIndexOf(fn)
+  if (at < 0) return list
+  return list.length === 1 ? NONE : [...list.slice(0, at), ...list.slice(at + 1)]
 }

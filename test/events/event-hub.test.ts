@@ -48,3 +48,55 @@ describe('EventHub', () => {
     expect(hub.listenerCount).toBe(0)
   })
 })
+
+describe('EventHub listeners', () => {
+  it('reports a catch-all listener for every event name', () => {
+    const hub = new EventHub()
+    const off = hub.onAny(() => {})
+    expect(hub.has('retry')).toBe(true)
+    expect(hub.has('fail_fast')).toBe(true)
+    off()
+    expect(hub.has('retry')).toBe(false)
+  })
+
+  it('removes one registration per unsubscribe when a function is registered twice', () => {
+    const hub = new EventHub()
+    let calls = 0
+    const listener = () => calls++
+    const offFirst = hub.on('fallback', listener)
+    hub.on('fallback', listener)
+    offFirst()
+    offFirst()
+    hub.emit('fallback', { attempt: 1, kind: 'k' })
+    expect(calls).toBe(1)
+    expect(hub.listenerCount).toBe(1)
+  })
+
+  it('delivers an emit in progress to the listeners present when it started', () => {
+    const hub = new EventHub()
+    const got: string[] = []
+    let offSecond = () => {}
+    hub.on('recovered', () => {
+      got.push('first')
+      offSecond()
+      hub.on('recovered', () => got.push('late'))
+    })
+    offSecond = hub.on('recovered', () => got.push('second'))
+    hub.emit('recovered', { attempt: 1, failedAttempts: 0, provider: 'p' })
+    expect(got).toEqual(['first', 'second'])
+    hub.emit('recovered', { attempt: 2, failedAttempts: 1, provider: 'p' })
+    expect(got).toEqual(['first', 'second', 'first', 'late'])
+  })
+
+  it('reports a throwing listener as listener_error with the event name and the error', () => {
+    const hub = new EventHub()
+    const boom = new Error('boom')
+    const reports: unknown[] = []
+    hub.on('listener_error', (e) => reports.push(e))
+    hub.on('recovered', () => {
+      throw boom
+    })
+    hub.emit('recovered', { attempt: 1, failedAttempts: 0, provider: 'p' })
+    expect(reports).toEqual([{ event: 'recovered', error: boom }])
+  })
+})

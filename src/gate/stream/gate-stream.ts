@@ -1,4 +1,6 @@
-import { Observable, type ReplaySubject } from 'rxjs'
+import type { Observable } from 'rxjs'
+import { lazyObservable } from '../../events/lazy-observable.ts'
+import type { StreamObserver } from '../../events/replay-buffer.ts'
 import type { GateResult } from '../gate-result.ts'
 import type { GateStreamEvent } from './gate-stream-event.ts'
 
@@ -9,29 +11,41 @@ import type { GateStreamEvent } from './gate-stream-event.ts'
  */
 export interface GateStream<T> extends AsyncIterable<GateStreamEvent<T>> {
   readonly result: Promise<GateResult<T>>
-  /** The events as an rxjs Observable (errors with the fail-fast error). */
+  /** The events as an rxjs Observable (errors with the fail-fast error); rxjs loads on its first use. */
   readonly observable: Observable<GateStreamEvent<T>>
   /** Same as `observable`. */
   toObservable(): Observable<GateStreamEvent<T>>
 }
 
-/** Wraps the event subject and the result promise into a {@link GateStream}. */
-export function createGateStream<T>(subject: ReplaySubject<GateStreamEvent<T>>, result: Promise<GateResult<T>>): GateStream<T> {
-  const observable = subject.asObservable()
+/**
+ * A replaying source of stream events: a `ReplayBuffer` (no rxjs on the gate's path) or an rxjs
+ * `ReplaySubject`. Each subscriber gets every event from the start.
+ */
+export interface GateStreamSource<E> {
+  subscribe(observer: StreamObserver<E>): (() => void) | { unsubscribe(): void }
+}
+
+/** Wraps the replaying event source and the result promise into a {@link GateStream}. */
+export function createGateStream<T>(source: GateStreamSource<GateStreamEvent<T>>, result: Promise<GateResult<T>>): GateStream<T> {
+  const subscribe = (observer: StreamObserver<GateStreamEvent<T>>): (() => void) => {
+    const subscription = source.subscribe(observer)
+    return typeof subscription === 'function' ? subscription : () => subscription.unsubscribe()
+  }
+  const observable = lazyObservable(subscribe)
   return {
     result,
     observable,
     toObservable: () => observable,
-    [Symbol.asyncIterator]: () => iterate(observable),
+    [Symbol.asyncIterator]: () => iterate(subscribe),
   }
 }
 
-function iterate<T>(source: Observable<GateStreamEvent<T>>): AsyncIterator<GateStreamEvent<T>> {
+function iterate<T>(subscribe: (observer: StreamObserver<GateStreamEvent<T>>) => () => void): AsyncIterator<GateStreamEvent<T>> {
   const queue: GateStreamEvent<T>[] = []
   let waiting: { resolve: (r: IteratorResult<GateStreamEvent<T>>) => void; reject: (e: unknown) => void } | undefined
   let finished = false
   let failure: { error: unknown } | undefined
-  const subscription = source.subscribe({
+  const unsubscribe = subscribe({
     next(event) {
       if (waiting !== undefined) {
         const w = waiting
@@ -68,7 +82,7 @@ function iterate<T>(source: Observable<GateStreamEvent<T>>): AsyncIterator<GateS
     },
     return() {
       // Leaving the loop stops this consumer only; the run goes on (cancel it with the signal).
-      subscription.unsubscribe()
+      unsubscribe()
       finished = true
       queue.length = 0
       return Promise.resolve({ value: undefined, done: true })

@@ -1,40 +1,103 @@
-import { createRequire } from 'node:module'
+import { syncRequire } from '../../model/sync-require.ts'
 
-type O200k = typeof import('gpt-tokenizer/encoding/o200k_base')
+/** The part of gpt-tokenizer's o200k_base encoding used here. */
+interface Encoding {
+  encode(text: string, options: { disallowedSpecial: Set<string> }): number[]
+  decode(tokens: number[]): string
+}
 
 // Special-token text (`<|endoftext|>`) in a model's output is ordinary text here, never a control token.
 const AS_TEXT = { disallowedSpecial: new Set<string>() }
 
-// The o200k tables take ~130 ms to load: loaded on first use, so a run without a token cap never pays.
-let o200k: O200k | undefined
-function tokenizer(): O200k {
-  return (o200k ??= createRequire(import.meta.url)('gpt-tokenizer/cjs/encoding/o200k_base') as O200k)
+// gpt-tokenizer is an optional peer (its o200k tables are 26 MiB installed and ~130 ms to load): required
+// on first use where installed and where the runtime can require synchronously (Node, Bun, Deno), so a
+// run without a token cap never pays. Bundlers never see the specifier, so it stays out of bundles,
+// which count with the estimate. `null`: not available, count with the estimate.
+let encoding: Encoding | null | undefined
+
+function exactEncoding(): Encoding | undefined {
+  if (encoding === undefined) {
+    const require = syncRequire()
+    try {
+      encoding = require === undefined ? null : (require('gpt-tokenizer/encoding/o200k_base') as Encoding)
+    } catch {
+      encoding = null
+    }
+  }
+  return encoding ?? undefined
 }
 
 /**
- * Counts tokens with the o200k_base encoding (GPT-4o and later, via `gpt-tokenizer`). For other
- * model families it is an estimate: their tokenizers differ, typically by 10–20% on English and code.
+ * Counts tokens with the o200k_base encoding (GPT-4o and later) when the optional peer
+ * `gpt-tokenizer` is installed; for other model families that is itself an estimate (their
+ * tokenizers differ, typically by 10–20% on English and code).
+ *
+ * Without `gpt-tokenizer` (or in a bundle, where it is never loaded) it returns the text's UTF-8 byte
+ * length: an upper bound, since every o200k token covers at least one byte, so a limit enforced with
+ * it is never exceeded. It over-counts (about 3.3x on real model outputs, which are mostly JSON);
+ * `bytes / 3`, the usual rule of thumb, under-counts a quarter of those outputs, since JSON
+ * punctuation is token-dense.
  *
  * @example
- * countFeedbackTokens('hello world') // 2
+ * countFeedbackTokens('hello world') // 2 with gpt-tokenizer, 11 without
  */
 export function countFeedbackTokens(text: string): number {
-  return tokenizer().encode(text, AS_TEXT).length
+  const exact = exactEncoding()
+  return exact === undefined ? utf8Length(text) : exact.encode(text, AS_TEXT).length
 }
 
 /**
- * Cuts a text to at most `maxTokens` o200k_base tokens (see {@link countFeedbackTokens} for other
- * models). Returns the text unchanged when it fits. A cut never ends in half a character.
+ * Cuts a text to at most `maxTokens` tokens as {@link countFeedbackTokens} counts them (o200k_base
+ * with `gpt-tokenizer`, UTF-8 bytes without). Returns the text unchanged when it fits. A cut never
+ * ends in half a character.
  *
  * @example
- * cutToTokens('one two three', 2) // { text: 'one two', cut: true }
+ * cutToTokens('one two three', 2) // { text: 'one two', cut: true } with gpt-tokenizer
  */
 export function cutToTokens(text: string, maxTokens: number): { readonly text: string; readonly cut: boolean } {
+  const limit = Math.max(0, maxTokens)
   // Every token covers at least one UTF-8 byte, so a text this short always fits.
-  if (text.length <= maxTokens && Buffer.byteLength(text, 'utf8') <= maxTokens) return { text, cut: false }
-  const { encode, decode } = tokenizer()
-  const tokens = encode(text, AS_TEXT)
-  if (tokens.length <= maxTokens) return { text, cut: false }
+  if (text.length <= limit && utf8Length(text) <= limit) return { text, cut: false }
+  const exact = exactEncoding()
+  if (exact === undefined) return { text: text.slice(0, utf8Prefix(text, limit)), cut: true }
+  const tokens = exact.encode(text, AS_TEXT)
+  if (tokens.length <= limit) return { text, cut: false }
   // A token boundary can fall inside a multi-byte character: drop the replacement character left.
-  return { text: decode(tokens.slice(0, Math.max(0, maxTokens))).replace(/\uFFFD+$/, ''), cut: true }
+  return { text: exact.decode(tokens.slice(0, limit)).replace(/\uFFFD+$/, ''), cut: true }
+}
+
+/** UTF-8 length of a string (a lone surrogate counts as U+FFFD, 3 bytes, as `TextEncoder` writes it). */
+function utf8Length(text: string): number {
+  let bytes = 0
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i)
+    bytes += unitBytes(text, i, unit)
+    if (isPairAt(text, i, unit)) i++
+  }
+  return bytes
+}
+
+/** The number of UTF-16 units of the longest prefix of at most `maxBytes` UTF-8 bytes, never splitting a pair. */
+function utf8Prefix(text: string, maxBytes: number): number {
+  let bytes = 0
+  let i = 0
+  while (i < text.length) {
+    const unit = text.charCodeAt(i)
+    bytes += unitBytes(text, i, unit)
+    if (bytes > maxBytes) break
+    i += isPairAt(text, i, unit) ? 2 : 1
+  }
+  return i
+}
+
+function unitBytes(text: string, i: number, unit: number): number {
+  if (unit < 0x80) return 1
+  if (unit < 0x800) return 2
+  return isPairAt(text, i, unit) ? 4 : 3
+}
+
+function isPairAt(text: string, i: number, unit: number): boolean {
+  if (unit < 0xd800 || unit > 0xdbff) return false
+  const low = text.charCodeAt(i + 1)
+  return low >= 0xdc00 && low <= 0xdfff
 }

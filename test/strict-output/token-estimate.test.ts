@@ -1,0 +1,84 @@
+import fc from 'fast-check'
+import { encode } from 'gpt-tokenizer/encoding/o200k_base'
+import { Type } from 'typebox'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { mockSyncRequire } from '../support/sync-require-mock.ts'
+
+const TOKENIZER = 'gpt-tokenizer/encoding/o200k_base'
+const exactTokens = (text: string) => encode(text, { disallowedSpecial: new Set() }).length
+const utf8 = (text: string) => new TextEncoder().encode(text).length
+
+async function withoutTokenizer(mode: 'missing' | 'no-sync-require') {
+  if (mode === 'missing') mockSyncRequire('record', [TOKENIZER])
+  else mockSyncRequire('none')
+  return { ...(await import('../../src/index.ts')), ...(await import('../../src/validation/index.ts')) }
+}
+
+beforeEach(() => {
+  vi.resetModules()
+})
+afterEach(() => {
+  vi.doUnmock('../../src/model/sync-require.ts')
+})
+
+describe('countFeedbackTokens without gpt-tokenizer', () => {
+  it('counts UTF-8 bytes when the package is not installed', async () => {
+    const { countFeedbackTokens } = await withoutTokenizer('missing')
+    expect(countFeedbackTokens('hello world')).toBe(11)
+    expect(countFeedbackTokens('é😀')).toBe(6)
+  })
+
+  it('counts UTF-8 bytes where nothing can be required synchronously', async () => {
+    const { countFeedbackTokens } = await withoutTokenizer('no-sync-require')
+    expect(countFeedbackTokens('{"a": 1}')).toBe(8)
+  })
+
+  it('never counts fewer tokens than o200k_base', async () => {
+    const { countFeedbackTokens } = await withoutTokenizer('missing')
+    fc.assert(fc.property(fc.string({ unit: 'binary', maxLength: 300 }), (text) => countFeedbackTokens(text) >= exactTokens(text)))
+  })
+})
+
+describe('cutToTokens without gpt-tokenizer', () => {
+  it('cuts to the longest prefix within the limit in UTF-8 bytes, never inside a character', async () => {
+    const { cutToTokens } = await withoutTokenizer('missing')
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 300 }), fc.nat(400), (text, limit) => {
+        const { text: kept, cut } = cutToTokens(text, limit)
+        expect(text.startsWith(kept)).toBe(true)
+        expect(cut).toBe(kept !== text)
+        expect(utf8(kept)).toBeLessThanOrEqual(limit)
+        expect(exactTokens(kept)).toBeLessThanOrEqual(limit)
+        if (cut) {
+          const next = String.fromCodePoint(text.codePointAt(kept.length) as number)
+          expect(utf8(kept + next)).toBeGreaterThan(limit)
+        }
+      }),
+    )
+  })
+
+  it('keeps a surrogate pair whole at the cut', async () => {
+    const { cutToTokens } = await withoutTokenizer('missing')
+    expect(cutToTokens('a😀b', 4)).toEqual({ text: 'a', cut: true })
+    expect(cutToTokens('a😀b', 5)).toEqual({ text: 'a😀', cut: true })
+  })
+})
+
+describe('maxFeedbackTokens without gpt-tokenizer', () => {
+  it('bounds the echoed output in the retry request within the o200k_base limit', async () => {
+    const { createGate, strictOutput, TRUNCATION_MARKER } = await withoutTokenizer('missing')
+    const { scripted } = await import('../../src/providers/index.ts')
+    const longAnswer = `{"message": ${JSON.stringify('déjà vu, {"nested": [1, 2, 3]} '.repeat(200))}, "extra": true}`
+    const provider = scripted([longAnswer, '{"message": "hi"}'])
+    const Message = Type.Object({ message: Type.String() }, { additionalProperties: false })
+    const gate = createGate({ providers: provider, outputSchema: Message, ...strictOutput({ maxFeedbackTokens: 300 }) })
+    await gate.run({ messages: [{ role: 'user', content: 'Say hi.' }] })
+    const echo = provider.requests[1]?.messages[1]?.content ?? ''
+    expect(echo.endsWith(`\n${TRUNCATION_MARKER}`)).toBe(true)
+    const body = echo.slice(0, -TRUNCATION_MARKER.length - 1)
+    expect(longAnswer.startsWith(body)).toBe(true)
+    expect(utf8(body)).toBeLessThanOrEqual(300)
+    expect(utf8(body)).toBeGreaterThan(296)
+    expect(exactTokens(body)).toBeLessThanOrEqual(300)
+  })
+})
