@@ -67,7 +67,7 @@ describe('EventHub listeners', () => {
     hub.on('fallback', listener)
     offFirst()
     offFirst()
-    hub.emit('fallback', { attempt: 1, kind: 'k' })
+    hub.emit('fallback', { runId: 'r1', attempt: 1, kind: 'k' })
     expect(calls).toBe(1)
     expect(hub.listenerCount).toBe(1)
   })
@@ -82,9 +82,9 @@ describe('EventHub listeners', () => {
       hub.on('recovered', () => got.push('late'))
     })
     offSecond = hub.on('recovered', () => got.push('second'))
-    hub.emit('recovered', { attempt: 1, failedAttempts: 0, provider: 'p' })
+    hub.emit('recovered', { runId: 'r1', attempt: 1, failedAttempts: 0, provider: 'p' })
     expect(got).toEqual(['first', 'second'])
-    hub.emit('recovered', { attempt: 2, failedAttempts: 1, provider: 'p' })
+    hub.emit('recovered', { runId: 'r1', attempt: 2, failedAttempts: 1, provider: 'p' })
     expect(got).toEqual(['first', 'second', 'first', 'late'])
   })
 
@@ -96,7 +96,7 @@ describe('EventHub listeners', () => {
     hub.on('recovered', () => {
       throw boom
     })
-    hub.emit('recovered', { attempt: 1, failedAttempts: 0, provider: 'p' })
-    expect(reports).toEqual([{ event: 'recovered', error: boom }])
+    hub.emit('recovered', { runId: 'r1', attempt: 1, failedAttempts: 0, provider: 'p' })
+    expect(reports).toEqual([{ runId: 'r1', event: 'recovered', error: boom }])
   })
 })

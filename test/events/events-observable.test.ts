@@ -5,8 +5,8 @@ import { mockSyncRequire } from '../support/sync-require-mock.ts'
 
 type Events = typeof import('../../src/events/index.ts')
 
-const fallback = (attempt: number) => ({ attempt, kind: 'k' })
-const recovered = (attempt: number) => ({ attempt, failedAttempts: attempt - 1, provider: 'p' })
+const fallback = (attempt: number) => ({ runId: 'r1', attempt, kind: 'k' })
+const recovered = (attempt: number) => ({ runId: 'r1', attempt, failedAttempts: attempt - 1, provider: 'p' })
 
 beforeEach(() => {
   vi.resetModules()

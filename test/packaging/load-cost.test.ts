@@ -27,10 +27,11 @@ function loadedBy(code: string): Promise<readonly string[]> {
 const fromPackage = (urls: readonly string[], path: string) => urls.filter((u) => u.includes(`/node_modules/${path}`))
 
 describe('Load cost', () => {
-  it('imports the main entry without the TypeBox compiler or the tokenizer', async () => {
+  it('imports the main entry without the TypeBox compiler, rxjs or the tokenizer', async () => {
     const urls = await loadedBy(`await import(SRC + 'index.ts')`)
     expect(urls.some((u) => u.endsWith('/src/index.ts'))).toBe(true)
     expect(fromPackage(urls, 'typebox/build/compile/')).toEqual([])
+    expect(fromPackage(urls, 'rxjs/')).toEqual([])
     expect(fromPackage(urls, 'gpt-tokenizer/')).toEqual([])
   })
 

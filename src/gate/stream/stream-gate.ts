@@ -1,4 +1,4 @@
-import { ReplaySubject } from 'rxjs'
+import { ReplayBuffer } from '../../events/replay-buffer.ts'
 import type { ModelRequest } from '../../model/request.ts'
 import type { Decision } from '../../rules/rule.ts'
 import type { GateResult } from '../gate-result.ts'
@@ -17,7 +17,7 @@ export const MID_STREAM_NOT_RETRYABLE = 'mid-stream-not-retryable'
  */
 export function streamGate<T>(g: GateInternals<T>, request: ModelRequest, options: GateStreamOptions = {}): GateStream<T> {
   const { mode = 'passthrough', ...runOptions } = options
-  const subject = new ReplaySubject<GateStreamEvent<T>>()
+  const subject = new ReplayBuffer<GateStreamEvent<T>>()
   // Incremental checks only where the JSON Schema *is* the validator (not a Standard Schema's export).
   const checkable = options.validateOutput !== false && (g.schema?.vendor === 'typebox' || g.schema?.vendor === 'json-schema') ? g.schema : undefined
   const ctx: StreamingCallContext<T> = {
