@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process'
 import path from 'node:path'
-import type { Contender } from '../contenders/index.ts'
+import type { ContenderEntry } from '../contenders/index.ts'
 import type { ChildReport } from '../measure-one.ts'
 import type { Scenario } from '../scenarios.ts'
 import type { BenchRow } from './bench-row.ts'
@@ -26,7 +26,7 @@ export function measureInChild(scenario: Scenario, name: string, minCpuMs: numbe
  */
 export function bestOfRounds(
   scenario: Scenario,
-  contenders: readonly Contender[],
+  contenders: readonly ContenderEntry[],
   options: { readonly rounds: number; readonly minCpuMs: number; readonly heap: boolean },
 ): Map<string, ChildReport> {
   const reports = new Map<string, ChildReport>()
