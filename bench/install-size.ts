@@ -60,7 +60,7 @@ function measureTree(modules: string): Omit<InstallSize, 'spec'> {
       perPackage.set(owner, sum)
     }
   }
-  walk(modules, '(node_modules)')
+  walk(modules, '(npm metadata)')
   const packages = [...perPackage].map(([name, s]) => ({ name, ...s })).sort((a, b) => b.bytes - a.bytes)
   return { totalBytes: packages.reduce((n, p) => n + p.bytes, 0), files: packages.reduce((n, p) => n + p.files, 0), packages }
 }
