@@ -24,8 +24,10 @@ function expectedValue(scenario: Scenario): unknown {
 
 async function measureOne(scenarioId: string, name: string, minCpuMs: number, heap: boolean): Promise<ChildReport> {
   const scenario = SCENARIOS.find((s) => s.id === scenarioId)
-  const contender = CONTENDERS.find((c) => c.name === name)
-  if (scenario === undefined || contender === undefined) return { status: 'error', reason: `unknown scenario ${scenarioId} or contender ${name}` }
+  const entry = CONTENDERS.find((c) => c.name === name)
+  if (scenario === undefined || entry === undefined) return { status: 'error', reason: `unknown scenario ${scenarioId} or contender ${name}` }
+  const contender = await entry.load()
+  if (contender.name !== entry.name) return { status: 'error', reason: `contender ${name} loaded as ${contender.name}` }
   const prepared = await contender.prepare(scenario)
   if (isUnsupported(prepared)) return { status: 'unsupported', reason: prepared.unsupported }
   // Sanity check: every contender must end with the same accepted value.

@@ -30,7 +30,7 @@ export interface RetryAssemblyRow {
 export async function retryAssembly(): Promise<{ rows: RetryAssemblyRow[]; ratio: number }> {
   const rows: RetryAssemblyRow[] = []
   for (const size of [10, 1_000, 10_000]) {
-    const gate = createGate({ providers: retryOnce(), outputSchema: Refund, postDecide: strictOutputRules(3), repair: false })
+    const gate = createGate({ providers: retryOnce(), outputSchema: Refund, postDecide: strictOutputRules(3) })
     gate.on('validation_failed', noop)
     const request: ModelRequest = { messages: [...history(size - 1), { role: 'user', content: USER_MESSAGE }] }
     const stats = await timeCall(() => gate.run(request), 300)
@@ -60,11 +60,11 @@ export async function bytesPerRetry(): Promise<BytesRow[]> {
       complete: async (request): Promise<ModelResponse> => {
         bytes.push(Buffer.byteLength(JSON.stringify(request.messages)))
         call++
-        if (call <= 5) return toModelResponse({ kind: 'text', text: `{"orderId":"A-42","action":"maybe","amount":"USD ${50 + call}","note":"x"}` })
+        if (call <= 5) return toModelResponse({ kind: 'text', text: `{"action":"maybe","amount":"USD ${50 + call}","note":"x"}` })
         return valid
       },
     }
-    const gate = createGate({ providers: provider, outputSchema: Refund, postDecide: strictOutputRules(6), feedbackMode: mode, repair: false })
+    const gate = createGate({ providers: provider, outputSchema: Refund, postDecide: strictOutputRules(6), feedbackMode: mode })
     await gate.run({ messages: [{ role: 'user', content: USER_MESSAGE }] })
     return bytes
   }
@@ -91,7 +91,7 @@ export interface SoakResult {
 export async function soak(runs = 100_000): Promise<SoakResult> {
   const gc = (globalThis as { gc?: () => void }).gc ?? noop
   const events = new EventHub()
-  const gate = createGate({ providers: retryOnce(), outputSchema: Refund, postDecide: strictOutputRules(3), repair: false, events, timeoutMs: 60_000 })
+  const gate = createGate({ providers: retryOnce(), outputSchema: Refund, postDecide: strictOutputRules(3), events, timeoutMs: 60_000 })
   gate.on('validation_failed', noop)
   gate.on('attempt_end', noop)
   const subscription = gate.events$.subscribe(noop)

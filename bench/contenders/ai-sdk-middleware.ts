@@ -24,7 +24,7 @@ export const aiSdkMiddlewareContender: Contender = {
     const mock = (s: typeof primaryScript) => new MockLanguageModelV4({ doGenerate: async () => s.next() })
     const primaryMock = mock(primaryScript)
     const secondaryMock = mock(secondaryScript)
-    const middleware = reliabilityMiddleware({ outputSchema: Refund, postDecide: strictOutputRules(3), repair: false })
+    const middleware = reliabilityMiddleware({ outputSchema: Refund, postDecide: strictOutputRules(3) })
     const primary = wrapLanguageModel({ model: primaryMock, middleware })
     const secondary = wrapLanguageModel({ model: secondaryMock, middleware })
     const output = Output.object({ schema: RefundZod })

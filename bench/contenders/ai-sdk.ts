@@ -5,7 +5,7 @@ import { toAiSdkResult } from '../support/ai-sdk-result.ts'
 import { script } from '../support/script.ts'
 import { RefundZod } from '../support/zod-schemas.ts'
 import type { Contender, Runnable, Unsupported } from './contender.ts'
-import { failover } from './floor.ts'
+import { failover } from '../support/failover.ts'
 
 const MAX_ATTEMPTS = 3
 

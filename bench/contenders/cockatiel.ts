@@ -1,33 +1,63 @@
-import { ConstantBackoff, fallback, handleWhen, retry, wrap } from 'cockatiel'
-import type { Scenario } from '../scenarios.ts'
+import { ConstantBackoff, fallback, handleWhen, handleWhenResult, retry, wrap } from 'cockatiel'
+import { Compile } from 'typebox/compile'
+import { LookupArgs, Refund, USER_MESSAGE, type Scenario } from '../scenarios.ts'
+import { isRateLimited } from '../support/failover.ts'
 import type { Contender, Runnable } from './contender.ts'
-import { floorAttempt, Rejected, scenarioProviders } from './floor.ts'
+import { stubModel, type FloorMessage, type StubModel } from './floor.ts'
+
+/** What one attempt returns when the answer is rejected (a result, not a thrown Error, as in the floor). */
+const REJECTED = Symbol('rejected')
 
 /**
- * cockatiel's retry policy around the floor's single attempt (policy overhead only: the attempt
- * itself parses, checks and writes the feedback). Backoff is `ConstantBackoff(0)`; cockatiel still
- * waits on a `setTimeout(0)` between attempts, which is part of its cost.
+ * cockatiel's retry policy around one attempt of the floor's work (the same stub model, parse, check
+ * and feedback), so the row shows the policy's overhead. A rejection is a result cockatiel retries on
+ * (`handleWhenResult`); a 429 goes to the second model through a `fallback` policy. Backoff is
+ * `ConstantBackoff(0)`; cockatiel still waits on a `setTimeout(0)` between attempts, which is part
+ * of its cost.
  */
 export const cockatielContender: Contender = {
   name: 'cockatiel retry + hand-written call',
   prepare(scenario: Scenario): Runnable {
-    const { primary, secondary, reset } = scenarioProviders(scenario)
-    const toolName = scenario.id === 'd' ? 'lookup_order' : undefined
-    const first = floorAttempt(primary, toolName)
-    const second = floorAttempt(secondary, toolName)
-    const retryInvalid = retry(handleWhen((e) => e instanceof Rejected), { maxAttempts: 2, backoff: new ConstantBackoff(0) })
-    const toSecondary = fallback(
-      handleWhen((e) => (e as { status?: number }).status === 429),
-      () => retryInvalid.execute(() => second.attempt()),
+    const primary = stubModel(scenario.primary)
+    const secondary = stubModel(scenario.secondary ?? scenario.primary)
+    const validator = scenario.id === 'd' ? Compile(LookupArgs) : Compile(Refund)
+    const feedbackRole = scenario.id === 'd' ? 'tool' : 'user'
+    // One conversation per benchmarked call; the policies are built once, as a user would.
+    let messages: FloorMessage[] = []
+    const attempt = (model: StubModel) => async (): Promise<unknown> => {
+      const raw = model(messages)
+      let value: unknown
+      try {
+        value = JSON.parse(raw)
+      } catch (error) {
+        messages.push({ role: 'assistant', content: raw }, { role: feedbackRole, content: `Invalid JSON: ${(error as Error).message}. Answer with the JSON only.` })
+        return REJECTED
+      }
+      if (validator.Check(value)) return value
+      let feedback = 'Fix these errors:'
+      for (const e of validator.Errors(value)) feedback += `\n- '${e.instancePath}': ${e.message}`
+      messages.push({ role: 'assistant', content: raw }, { role: feedbackRole, content: feedback })
+      return REJECTED
+    }
+    const retryRejected = retry(
+      handleWhenResult((r) => r === REJECTED),
+      { maxAttempts: 2, backoff: new ConstantBackoff(0) },
     )
-    const policy = wrap(toSecondary, retryInvalid)
+    const first = attempt(primary.model)
+    const second = attempt(secondary.model)
+    const policy = wrap(
+      fallback(handleWhen(isRateLimited), () => retryRejected.execute(second)),
+      retryRejected,
+    )
     return {
       ...(scenario.id === 'e' ? { note: 'fallback policy to the second provider' } : {}),
-      call: () => {
-        reset()
-        first.reset()
-        second.reset()
-        return policy.execute(() => first.attempt())
+      call: async () => {
+        primary.reset()
+        secondary.reset()
+        messages = [{ role: 'user', content: USER_MESSAGE }]
+        const value = await policy.execute(first)
+        if (value === REJECTED) throw new Error('no valid answer after 3 attempts')
+        return value
       },
     }
   },

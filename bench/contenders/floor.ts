@@ -1,112 +1,85 @@
 import { Compile } from 'typebox/compile'
-import type { Message, ModelResponse, Provider } from '../../src/index.ts'
-import { LookupArgs, Refund, USER_MESSAGE, type Scenario } from '../scenarios.ts'
-import { script, scriptProvider, toModelResponse } from '../support/script.ts'
+import { LookupArgs, Refund, USER_MESSAGE, type Scenario, type Step } from '../scenarios.ts'
+import { isRateLimited } from '../support/failover.ts'
+import { script } from '../support/script.ts'
 import type { Contender, Runnable } from './contender.ts'
 
 const refund = Compile(Refund)
 const lookupArgs = Compile(LookupArgs)
 const MAX_ATTEMPTS = 3
 
-interface TypeBoxErrorLike {
-  readonly instancePath: string
-  readonly message: string
+/** A message of the floor's own conversation: what a hand-written loop keeps and sends. */
+export interface FloorMessage {
+  readonly role: 'user' | 'assistant' | 'tool'
+  readonly content: string
 }
 
 /**
- * One attempt of the hand-written loop: call, `JSON.parse`, the compiled TypeBox `Check`, and on a
- * rejection TypeBox's error listing turned into one feedback line per error. Throws {@link Rejected}
- * with the feedback, which the loop (or a cockatiel policy) turns into a retry.
+ * The floor's model: a synchronous function of the conversation that returns the next scripted
+ * answer (a final answer's text, or a tool call's arguments as JSON text) or throws the scripted
+ * provider error. No Promise: the floor pays for no async layer it does not need.
  */
-export class Rejected extends Error {}
+export type StubModel = (messages: readonly FloorMessage[]) => string
 
-/** Builds a single attempt over a provider: the unit both the floor's loop and cockatiel wrap. */
-export function floorAttempt(provider: Provider, toolName: string | undefined): { attempt: () => Promise<unknown>; reset: () => void } {
-  const base: readonly Message[] = [{ role: 'user', content: USER_MESSAGE }]
-  let tail: readonly Message[] = []
-  const reject = (previous: string, feedback: string): never => {
-    tail = [
-      { role: 'assistant', content: previous },
-      { role: 'user', content: feedback },
-    ]
-    throw new Rejected(feedback)
-  }
-  return {
-    reset: () => {
-      tail = []
-    },
-    attempt: async () => {
-      const response: ModelResponse = await provider.complete({ messages: tail.length === 0 ? base : base.concat(tail) })
-      if (toolName !== undefined) {
-        const call = response.toolCalls.find((c) => c.name === toolName)
-        if (call === undefined) return reject(response.content, `call ${toolName}`)
-        if (lookupArgs.Check(call.args)) return call.args
-        return reject(JSON.stringify(call.args), feedbackOf(lookupArgs.Errors(call.args) as unknown as TypeBoxErrorLike[]))
+/** A stub model over a scenario's steps, with the cursor reset of every benchmarked call. */
+export function stubModel(steps: readonly Step[]): { readonly model: StubModel; readonly reset: () => void } {
+  const answers = script(steps, (step) => (step.kind === 'text' ? step.text : step.kind === 'tool' ? step.args : ''))
+  return { model: () => answers.next(), reset: answers.reset }
+}
+
+/**
+ * The floor: the minimal loop a user would write by hand. Call the model, `JSON.parse` in a
+ * try/catch, the compiled TypeBox `Check`; on a failure, ONE `Errors()` pass turned into one feedback
+ * line per error, and two messages appended (the echo of the answer, then the feedback); at most 3
+ * attempts. A 429 moves to the second model. The function is `async` only because callers `await`
+ * it; nothing inside awaits, and no Error is thrown per rejection.
+ */
+export function floorLoop(models: readonly StubModel[], tool: boolean): () => Promise<unknown> {
+  const validator = tool ? lookupArgs : refund
+  const feedbackRole = tool ? 'tool' : 'user'
+  return async function floorRun(): Promise<unknown> {
+    const messages: FloorMessage[] = [{ role: 'user', content: USER_MESSAGE }]
+    let current = 0
+    for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
+      const model = models[current] as StubModel
+      let raw: string
+      try {
+        raw = model(messages)
+      } catch (error) {
+        if (isRateLimited(error) && current + 1 < models.length) {
+          current++
+          continue
+        }
+        throw error
       }
       let value: unknown
       try {
-        value = JSON.parse(response.content)
+        value = JSON.parse(raw)
       } catch (error) {
-        return reject(response.content, `not valid JSON: ${(error as Error).message}`)
+        messages.push({ role: 'assistant', content: raw }, { role: feedbackRole, content: `Invalid JSON: ${(error as Error).message}. Answer with the JSON only.` })
+        continue
       }
-      if (refund.Check(value)) return value
-      return reject(response.content, feedbackOf(refund.Errors(value) as unknown as TypeBoxErrorLike[]))
-    },
-  }
-}
-
-function feedbackOf(errors: readonly TypeBoxErrorLike[]): string {
-  return errors.map((e) => `- '${e.instancePath}': ${e.message}`).join('\n')
-}
-
-/** Scenario (e) for the hand-written baselines: the primary fails with a 429, so ask the secondary. */
-export function failover(primary: () => Promise<unknown>, secondary: () => Promise<unknown>): () => Promise<unknown> {
-  return async () => {
-    try {
-      return await primary()
-    } catch (error) {
-      if ((error as { status?: number }).status === 429) return secondary()
-      throw error
+      if (validator.Check(value)) return value
+      let feedback = 'Fix these errors:'
+      for (const e of validator.Errors(value)) feedback += `\n- '${e.instancePath}': ${e.message}`
+      messages.push({ role: 'assistant', content: raw }, { role: feedbackRole, content: feedback })
     }
+    throw new Error(`no valid answer after ${MAX_ATTEMPTS} attempts`)
   }
 }
 
-/** The providers of a scenario, with their scripts. */
-export function scenarioProviders(scenario: Scenario) {
-  const primaryScript = script(scenario.primary, toModelResponse)
-  const secondaryScript = script(scenario.secondary ?? scenario.primary, toModelResponse)
-  return {
-    primary: scriptProvider('primary', primaryScript),
-    secondary: scriptProvider('secondary', secondaryScript),
-    reset: () => {
-      primaryScript.reset()
-      secondaryScript.reset()
-    },
-  }
-}
-
-/** The floor: a hand-written loop with the same compiled TypeBox validator (parse, check, retry). */
+/** The floor contender: {@link floorLoop} over the scenario's stub models. */
 export const floor: Contender = {
   name: 'floor (hand-written loop)',
-  prepare(scenario): Runnable {
-    const { primary, secondary, reset } = scenarioProviders(scenario)
-    const toolName = scenario.id === 'd' ? 'lookup_order' : undefined
-    const first = floorAttempt(primary, toolName)
-    const second = floorAttempt(secondary, toolName)
-    const loop = (unit: ReturnType<typeof floorAttempt>) => async (): Promise<unknown> => {
-      unit.reset()
-      for (let attempt = 1; ; attempt++) {
-        try {
-          return await unit.attempt()
-        } catch (error) {
-          if (!(error instanceof Rejected) || attempt >= MAX_ATTEMPTS) throw error
-        }
-      }
-    }
-    const run = failover(loop(first), loop(second))
+  prepare(scenario: Scenario): Runnable {
+    const primary = stubModel(scenario.primary)
+    const secondary = stubModel(scenario.secondary ?? scenario.primary)
+    const models = scenario.id === 'e' ? [primary.model, secondary.model] : [primary.model]
+    const run = floorLoop(models, scenario.id === 'd')
     return {
       call: () => {
-        reset()
+        primary.reset()
+        secondary.reset()
         return run()
       },
     }

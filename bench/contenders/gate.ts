@@ -1,64 +1,70 @@
-import { Agent, createGate, strictOutputRules, tool, type ReliabilityRule } from '../../src/index.ts'
+import { Agent, createGate, failoverRule, strictOutputRules, tool, type Provider, type ReliabilityRule } from '../../src/index.ts'
 import { LookupArgs, PAYLOADS, Refund, USER_MESSAGE, type Scenario } from '../scenarios.ts'
 import { script, scriptProvider, toModelResponse } from '../support/script.ts'
 import type { Contender, Runnable, Unsupported } from './contender.ts'
-import { scenarioProviders } from './floor.ts'
 
-/** Scenario (e): a rate limit moves the run to the next provider at once (no backoff). */
-const failoverOnRateLimit: ReliabilityRule = {
-  when: function rateLimited(scope) {
-    return scope.errorKind === 'rate-limit' && scope.canSwitchProvider
-  },
-  then: 'retry-other',
-  kind: 'failover',
-  label: 'fail over on 429',
-}
-
-const POST_DECIDE = [failoverOnRateLimit, ...strictOutputRules(3)]
 const noop = (): void => {}
 
-function request() {
-  return { messages: [{ role: 'user' as const, content: USER_MESSAGE }] }
+/**
+ * The library at its defaults (repair on, attempt logs kept, `latest` feedback) with
+ * `strictOutputRules(3)`; scenario (e) adds `failoverRule()` in front, the one rule it needs.
+ */
+function postDecide(scenario: Scenario): readonly ReliabilityRule[] {
+  return scenario.id === 'e' ? [failoverRule(), ...strictOutputRules(3)] : strictOutputRules(3)
+}
+
+/** The scenario's providers: the primary alone, or primary and secondary for the failover of (e). */
+export function scenarioProviders(scenario: Scenario): { providers: readonly Provider[]; reset: () => void } {
+  const primaryScript = script(scenario.primary, toModelResponse)
+  const secondaryScript = script(scenario.secondary ?? scenario.primary, toModelResponse)
+  const primary = scriptProvider('primary', primaryScript)
+  const secondary = scriptProvider('secondary', secondaryScript)
+  return {
+    providers: scenario.id === 'e' ? [primary, secondary] : [primary],
+    reset: () => {
+      primaryScript.reset()
+      secondaryScript.reset()
+    },
+  }
 }
 
 /**
- * reliability-gate's gate alone: the same rules, attempt logs always kept; `events` attaches
- * listeners to `validation_failed` and `attempt_end` (fires on every attempt, so (a) pays for it too).
+ * reliability-gate's gate alone (`createGate` + `strictOutputRules(3)`); `events` attaches a
+ * `validation_failed` listener, as a user counting failures would.
  */
 export function gateContender(events: boolean): Contender {
   return {
     name: events ? 'reliability-gate: gate + events' : 'reliability-gate: gate',
     prepare(scenario: Scenario): Runnable | Unsupported {
       if (scenario.id === 'd') return { unsupported: 'n/a: the gate checks final answers; tool arguments are the Agent tool loop\'s job' }
-      const { primary, secondary, reset } = scenarioProviders(scenario)
-      const gate = createGate({ providers: [primary, secondary], outputSchema: Refund, postDecide: POST_DECIDE, repair: false })
-      if (events) {
-        gate.on('validation_failed', noop)
-        gate.on('attempt_end', noop)
-      }
-      const req = request()
+      const { providers, reset } = scenarioProviders(scenario)
+      const gate = createGate({ providers, outputSchema: Refund, postDecide: postDecide(scenario) })
+      if (events) gate.on('validation_failed', noop)
+      const request = { messages: [{ role: 'user' as const, content: USER_MESSAGE }] }
       return {
         call: async () => {
           reset()
-          return (await gate.run(req)).value
+          return (await gate.run(request)).value
         },
       }
     },
   }
 }
 
-/** The Agent (builder, session, persisted history), a fresh session per call, events on. */
+/**
+ * `Agent.runTyped` (builder, session, persisted history) with a `validation_failed` listener; a fresh
+ * session per call, so the history does not grow with the sample count.
+ */
 export const agentContender: Contender = {
-  name: 'reliability-gate: Agent + events',
+  name: 'reliability-gate: Agent.runTyped + events',
   prepare(scenario: Scenario): Runnable | Unsupported {
     if (scenario.id === 'd') return agentToolScenario()
-    const { primary, secondary, reset } = scenarioProviders(scenario)
-    const agent = Agent.create({ provider: primary, model: 'bench', name: 'bench' })
+    const { providers, reset } = scenarioProviders(scenario)
+    const agent = Agent.create({ provider: providers[0] as Provider, model: 'bench', name: 'bench' })
       .outputSchema(Refund)
-      .reliability({ providers: [primary, secondary], postDecide: POST_DECIDE, repair: false })
+      .reliability({ ...(providers.length > 1 ? { providers } : {}), postDecide: postDecide(scenario) })
       .build()
     agent.on('validation_failed', noop)
-    agent.on('attempt_end', noop)
     return {
       call: () => {
         reset()
@@ -86,12 +92,11 @@ function agentToolScenario(): Runnable {
   const agent = Agent.create({ provider: scriptProvider('primary', answers), model: 'bench', name: 'bench' })
     .tool(lookupOrder)
     .outputSchema(Refund)
-    .reliability({ postDecide: POST_DECIDE, repair: false })
+    .reliability({ postDecide: strictOutputRules(3) })
     .build()
   agent.on('validation_failed', noop)
-  agent.on('attempt_end', noop)
   return {
-    note: 'tool-argument retry with feedback, then the tool runs and the model answers (3 provider calls)',
+    note: 'Agent.runDetailed: tool-argument retry with feedback, then the tool runs and the model answers (3 provider calls)',
     call: async () => {
       answers.reset()
       const result = await agent.session().runDetailed(USER_MESSAGE)

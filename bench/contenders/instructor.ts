@@ -3,7 +3,7 @@ import { USER_MESSAGE, type Scenario, type Step } from '../scenarios.ts'
 import { script } from '../support/script.ts'
 import { RefundZod3 } from '../support/zod-schemas.ts'
 import type { Contender, Runnable, Unsupported } from './contender.ts'
-import { failover } from './floor.ts'
+import { failover } from '../support/failover.ts'
 
 function toCompletion(step: Step) {
   return {
@@ -55,7 +55,7 @@ export const instructorContender: Contender = {
       scenario.id === 'b'
         ? 'retried blind (retryAllErrors): no feedback for a parse error'
         : scenario.id === 'c'
-          ? 'schema not strict (instructor adds `_meta` before validating): 2 of the 3 issues'
+          ? 'schema not strict (instructor adds `_meta` before validating)'
           : scenario.id === 'e'
             ? 'no failover: user try/catch to a second client'
             : 'schema not strict (instructor adds `_meta` before validating)'

@@ -4,10 +4,8 @@ import { z as z3 } from 'zod/v3'
 /** {@link Refund} as Zod 4, for the peers that take Zod. */
 export const RefundZod = z
   .object({
-    orderId: z.string(),
     action: z.enum(['refund', 'reject']),
     amount: z.number(),
-    reason: z.string().optional(),
   })
   .strict()
 
@@ -20,8 +18,6 @@ export const LookupArgsZod = z.object({ orderId: z.string().regex(/^A-\d+$/) }).
  * instructor adds its `_meta` key to the object before validating, so a strict schema always fails.
  */
 export const RefundZod3 = z3.object({
-  orderId: z3.string(),
   action: z3.enum(['refund', 'reject']),
   amount: z3.number(),
-  reason: z3.string().optional(),
 })
