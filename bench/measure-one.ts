@@ -33,7 +33,8 @@ async function measureOne(scenarioId: string, name: string, minCpuMs: number, he
   // Sanity check: every contender must end with the same accepted value.
   let value: unknown
   try {
-    value = await prepared.call()
+    const result = await prepared.call()
+    value = prepared.unwrap === undefined ? result : prepared.unwrap(result)
   } catch (error) {
     return { status: 'error', reason: `threw: ${(error as Error).message}` }
   }

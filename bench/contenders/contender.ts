@@ -3,6 +3,12 @@ import type { Scenario } from '../scenarios.ts'
 /** A prepared benchmark call: resolves with the accepted value. */
 export interface Runnable {
   readonly call: () => Promise<unknown>
+  /**
+   * Reads the accepted value out of what `call` resolves with, for the one sanity check before
+   * timing (so that a contender whose users destructure a result pays no extra async layer per call).
+   * @default the resolved value itself
+   */
+  readonly unwrap?: (result: unknown) => unknown
   /** How the contender does the scenario when it has no built-in way (shown in the table). */
   readonly note?: string
 }

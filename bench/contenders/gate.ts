@@ -1,4 +1,4 @@
-import { Agent, createGate, failoverRule, strictOutputRules, tool, type Provider, type ReliabilityRule } from '../../src/index.ts'
+import { Agent, createGate, failoverRule, strictOutputRules, tool, type GateResult, type Provider, type ReliabilityRule } from '../../src/index.ts'
 import { LookupArgs, PAYLOADS, Refund, USER_MESSAGE, type Scenario } from '../scenarios.ts'
 import { script, scriptProvider, toModelResponse } from '../support/script.ts'
 import type { Contender, Runnable, Unsupported } from './contender.ts'
@@ -42,10 +42,12 @@ export function gateContender(events: boolean): Contender {
       if (events) gate.on('validation_failed', noop)
       const request = { messages: [{ role: 'user' as const, content: USER_MESSAGE }] }
       return {
-        call: async () => {
+        // What a user writes: `const { value } = await gate.run(request)`, no wrapper per call.
+        call: () => {
           reset()
-          return (await gate.run(request)).value
+          return gate.run(request)
         },
+        unwrap: (result) => (result as GateResult<unknown>).value,
       }
     },
   }

@@ -22,28 +22,26 @@ export interface AttemptOutcome<T> {
   readonly costUsd: number
 }
 
-/** Where and when an attempt ran, and what was decided about it. */
-export interface RecordContext {
-  readonly attempt: number
-  readonly provider: string
-  readonly model: string | undefined
-  readonly decision: Decision
-  readonly ruleKind: string
-  readonly rule: ReliabilityRule | undefined
-  readonly feedbackSent: string | undefined
-  readonly elapsedMs: number
-}
-
 // Shared by every log entry with nothing to list (read-only).
 const NONE: readonly never[] = Object.freeze([])
 
-/** The attempt log entry of an outcome. */
-export function attemptRecord(outcome: AttemptOutcome<unknown>, ctx: RecordContext): AttemptRecord {
+/** The attempt log entry of an outcome: where and when it ran, and what was decided about it. */
+export function attemptRecord(
+  outcome: AttemptOutcome<unknown>,
+  attempt: number,
+  provider: string,
+  model: string | undefined,
+  decision: Decision,
+  ruleKind: string,
+  rule: ReliabilityRule | undefined,
+  feedbackSent: string | undefined,
+  elapsedMs: number,
+): AttemptRecord {
   const f = outcome.failure
   return {
-    attempt: ctx.attempt,
-    provider: ctx.provider,
-    model: ctx.model,
+    attempt,
+    provider,
+    model,
     status: attemptStatus(outcome.kind, f?.stage),
     errorKind: outcome.kind,
     rawOutput: outcome.response?.content,
@@ -52,13 +50,13 @@ export function attemptRecord(outcome: AttemptOutcome<unknown>, ctx: RecordConte
     errorType: f !== undefined ? (f.stage === 'json-parse' ? 'parse' : 'schema') : outcome.error instanceof Error ? outcome.error.name : undefined,
     errors: f !== undefined ? errorLines(f) : outcome.error !== undefined ? [messageOf(outcome.error)] : NONE,
     error: outcome.error,
-    decision: ctx.decision,
-    ruleKind: ctx.ruleKind,
-    ruleLabel: ctx.rule?.label,
-    feedbackSent: ctx.feedbackSent,
+    decision,
+    ruleKind,
+    ruleLabel: rule?.label,
+    feedbackSent,
     repaired: outcome.repairs.length > 0,
     latencyMs: outcome.latencyMs,
-    elapsedMs: ctx.elapsedMs,
+    elapsedMs,
     usage: outcome.usage,
     costUsd: outcome.costUsd,
   }

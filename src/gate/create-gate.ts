@@ -51,11 +51,13 @@ export function createGate<T = unknown>(config: GateConfig<T>): Gate<T> {
   const priceUsage = config.priceUsage ?? (config.pricing !== undefined ? pricingTable(config.pricing) : undefined)
   const timeoutMs = config.timeoutMs === undefined ? undefined : positiveNumber(config.timeoutMs, 'createGate: timeoutMs')
   const { chain, linked } = buildChain(config as GateConfig<unknown>, events, priceUsage, timeoutMs)
+  const postDecide = [...(config.postDecide ?? [])]
   const internals: GateInternals<T> = {
     providers,
     schema: config.outputSchema === undefined ? undefined : compileSchema<T>(config.outputSchema),
     preCheck: [...(config.preCheck ?? [])],
-    postDecide: [...(config.postDecide ?? [])],
+    postDecide,
+    postDecideOnOk: postDecide.filter((rule) => rule.failuresOnly !== true),
     feedbackMode: config.feedbackMode ?? 'latest',
     errorFeedback: config.errorFeedback ?? true,
     maxFeedbackChars: positiveNumber(config.maxFeedbackChars, 'createGate: maxFeedbackChars', 4000),

@@ -16,6 +16,8 @@ export interface GateInternals<T> {
   readonly schema: CompiledSchema<T> | undefined
   readonly preCheck: readonly ReliabilityRule[]
   readonly postDecide: readonly ReliabilityRule[]
+  /** The PostDecide rules that may match an accepted answer (those not marked `failuresOnly`). */
+  readonly postDecideOnOk: readonly ReliabilityRule[]
   readonly feedbackMode: FeedbackMode
   readonly errorFeedback: boolean
   readonly maxFeedbackChars: number

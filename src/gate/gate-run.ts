@@ -13,7 +13,11 @@ import { messageOf } from './error-message.ts'
 import { firstMatchingRule } from './evaluate-rules.ts'
 import { failFast } from './fail-fast.ts'
 import { succeed, useFallback } from './finish-run.ts'
-import type { GateInternals, GateRunOptions, RunHooks } from './gate-internals.ts'
+import type { Message } from '../model/message.ts'
+import type { Terminal } from '../policies/middleware.ts'
+import type { CompiledSchema } from '../validation/index.ts'
+import type { AttemptRecord } from './attempt-record.ts'
+import type { DecisionGuard, GateInternals, GateRunOptions, RunHooks } from './gate-internals.ts'
 import type { GateResult } from './gate-result.ts'
 import { nextTail } from './next-tail.ts'
 import { recordAttempt } from './record-attempt.ts'
@@ -23,98 +27,128 @@ import type { RunState } from './run-state.ts'
 
 export type { DecisionGuard, GateInternals, GateRunOptions, RunHooks } from './gate-internals.ts'
 
+// Shared by every run until it has something to hold (each is replaced, never mutated, when it does).
+const NONE: readonly never[] = Object.freeze([])
+const NO_RECORDS = NONE as unknown as AttemptRecord[]
+
 /**
  * One `gate.run`: the loop of DESIGN.md over the attempt chain. Per attempt: PreCheck, the chain
  * (policies, links, provider call, meter, check; events before any decision), PostDecide, act. A
  * hard cap on attempts always holds.
  */
-export class GateRun<T> {
-  readonly #s: RunState<T>
+export class GateRun<T> implements RunState<T> {
+  readonly g: GateInternals<T>
+  readonly request: ModelRequest
+  readonly signal: AbortSignal | undefined
+  readonly runId: string
+  readonly metadata: Readonly<Record<string, unknown>> | undefined
+  readonly schema: CompiledSchema<T> | undefined
+  readonly call: Terminal
+  readonly direct: boolean
+  readonly guard: DecisionGuard | undefined
+  readonly meter: RunMeter
+  readonly started: number
+  attempt = 0
+  providerIdx = 0
+  base: ModelRequest
+  tail: readonly Message[] = NONE
+  history: readonly string[] = NONE
+  records: AttemptRecord[] = NO_RECORDS
+  retryAfterMs: number | undefined = undefined
+  transientFailures = 0
+  lastTime: number
+  attemptStarted: number
 
-  constructor(g: GateInternals<T>, request: ModelRequest, options: GateRunOptions, hooks: RunHooks = {}) {
-    const started = g.now()
-    const signal = options.signal ?? request.signal
-    this.#s = {
-      g,
-      request,
-      signal,
-      runId: options.runId ?? newRunId(),
-      metadata: options.metadata,
-      schema: options.validateOutput === false ? undefined : g.schema,
-      call: hooks.call ?? g.call,
-      direct: !g.linked && hooks.call === undefined,
-      guard: hooks.guardDecision,
-      meter: new RunMeter(g.priceUsage),
-      started,
-      attempt: 0,
-      providerIdx: 0,
-      base: request,
-      tail: [],
-      history: [],
-      records: [],
-      retryAfterMs: undefined,
-      transientFailures: 0,
-      lastTime: started,
-      attemptStarted: started,
-    }
-    this.#s.base = baseFor(this.#s, 0)
+  constructor(g: GateInternals<T>, request: ModelRequest, options: GateRunOptions, hooks?: RunHooks) {
+    this.g = g
+    this.request = request
+    this.signal = options.signal ?? request.signal
+    this.runId = options.runId ?? newRunId()
+    this.metadata = options.metadata
+    this.schema = options.validateOutput === false ? undefined : g.schema
+    this.call = hooks?.call ?? g.call
+    this.direct = !g.linked && hooks?.call === undefined
+    this.guard = hooks?.guardDecision
+    this.meter = new RunMeter(g.priceUsage)
+    this.started = this.lastTime = this.attemptStarted = g.now()
+    this.base = request
+    this.base = baseFor(this, 0)
   }
 
-  async run(): Promise<GateResult<T>> {
-    const s = this.#s
-    const g = s.g
-    for (;;) {
-      if (g.preCheck.length > 0) this.#preCheck()
-      if (s.signal?.aborted === true) throw failFast(s, 'aborted', 'the run was aborted before the attempt started', 'pre-check', s.signal.reason)
+  /**
+   * The loop, as a chain of promise reactions rather than an async function: one attempt is one
+   * reaction to its chain's promise, and everything after it is synchronous ({@link GateRun.#decide})
+   * unless a schema, a retry, a fallback or an async rule needs to wait.
+   */
+  run(): Promise<GateResult<T>> {
+    try {
+      this.#beforeAttempt()
+    } catch (error) {
+      return Promise.reject(error)
+    }
+    return startAttempt(this).then(this.#answered, this.#failed)
+  }
 
-      let result: unknown
-      let error: unknown
-      let failed = false
-      try {
-        result = await startAttempt(s)
-      } catch (e) {
-        error = e
-        failed = true
-      }
-      let outcome = settleAttempt(s, result, error, failed)
-      if (outcome instanceof Promise) outcome = await outcome
-      // The scope is a ~24-field snapshot: without PostDecide rules to read it, it is built only if a
-      // retry or a fallback below needs it.
-      let scope = g.postDecide.length > 0 ? scopeOf(s, 'post-decide', outcome) : undefined
-      const rule = scope !== undefined ? firstMatchingRule(g.postDecide, scope, (r, e) => this.#ruleError(r, 'when', e)) : undefined
-      let decision: Decision = rule !== undefined ? rule.then : outcome.kind === 'ok' ? 'ok' : 'fail-fast'
-      // A cancelled run is never retried, and `ok` needs an answer to return.
-      if (outcome.kind === 'aborted' || (decision === 'ok' && outcome.response === undefined)) decision = 'fail-fast'
-      let ruleKind = rule !== undefined && decision === rule.then ? rule.kind : outcome.kind
-      const guarded = s.guard?.(decision, ruleKind)
-      if (guarded !== undefined) {
-        decision = guarded.decision
-        ruleKind = guarded.kind
-      }
-      this.#emitDecision(decision, ruleKind, rule, 'post-decide')
+  readonly #answered = (result: unknown): GateResult<T> | Promise<GateResult<T>> => this.#settled(settleAttempt(this, result, undefined, false))
+  readonly #failed = (error: unknown): GateResult<T> | Promise<GateResult<T>> => this.#settled(settleAttempt(this, undefined, error, true))
 
-      switch (decision) {
-        case 'ok':
-          recordAttempt(s, outcome, decision, ruleKind, rule, undefined)
-          return succeed(s, outcome.response as ModelResponse, outcome.value, outcome.failure, false)
-        case 'retry':
-        case 'retry-other':
-          await this.#retry(decision, rule, (scope ??= scopeOf(s, 'post-decide', outcome)), outcome, ruleKind)
-          continue
-        case 'fallback':
-          recordAttempt(s, outcome, decision, ruleKind, rule, undefined)
-          return useFallback(s, (scope ??= scopeOf(s, 'post-decide', outcome)), ruleKind)
-        case 'fail-fast':
-          recordAttempt(s, outcome, decision, ruleKind, rule, undefined)
-          throw failFast(s, ruleKind, reasonFor(outcome, rule), 'post-decide', outcome.error, outcome.failure)
-      }
+  #settled(outcome: AttemptOutcome<T> | Promise<AttemptOutcome<T>>): GateResult<T> | Promise<GateResult<T>> {
+    if (outcome instanceof Promise) return outcome.then((o) => this.#settled(o))
+    const next = this.#decide(outcome)
+    if (!(next instanceof Promise)) return next
+    return next.then((done) => done ?? this.run())
+  }
+
+  /** PreCheck, then the run's signal: either may end the run before the provider is called. */
+  #beforeAttempt(): void {
+    if (this.g.preCheck.length > 0) this.#preCheck()
+    if (this.signal?.aborted === true) throw failFast(this, 'aborted', 'the run was aborted before the attempt started', 'pre-check', this.signal.reason)
+  }
+
+  /**
+   * PostDecide and act: the result of an accepted answer, a promise of the fallback's result or of a
+   * retry (`undefined`: attempt again), or a thrown fail-fast error.
+   */
+  #decide(outcome: AttemptOutcome<T>): GateResult<T> | Promise<GateResult<T> | undefined> {
+    const g = this.g
+    // The scope is a ~25-field snapshot: without a PostDecide rule to read it (an accepted answer
+    // skips the rules that only judge failures), it is built only if a retry or a fallback needs it.
+    const rules = outcome.kind === 'ok' ? g.postDecideOnOk : g.postDecide
+    let scope = rules.length > 0 ? scopeOf(this, 'post-decide', outcome) : undefined
+    const rule = scope !== undefined ? firstMatchingRule(rules, scope, this.#onWhenError) : undefined
+    let decision: Decision = rule !== undefined ? rule.then : outcome.kind === 'ok' ? 'ok' : 'fail-fast'
+    // A cancelled run is never retried, and `ok` needs an answer to return.
+    if (outcome.kind === 'aborted' || (decision === 'ok' && outcome.response === undefined)) decision = 'fail-fast'
+    let ruleKind = rule !== undefined && decision === rule.then ? rule.kind : outcome.kind
+    const guarded = this.guard?.(decision, ruleKind)
+    if (guarded !== undefined) {
+      decision = guarded.decision
+      ruleKind = guarded.kind
+    }
+    this.#emitDecision(decision, ruleKind, rule, 'post-decide')
+
+    switch (decision) {
+      case 'ok':
+        recordAttempt(this, outcome, decision, ruleKind, rule, undefined)
+        return succeed(this, outcome.response as ModelResponse, outcome.value, outcome.failure, false)
+      case 'retry':
+      case 'retry-other':
+        return this.#retry(decision, rule, (scope ??= scopeOf(this, 'post-decide', outcome)), outcome, ruleKind)
+      case 'fallback':
+        recordAttempt(this, outcome, decision, ruleKind, rule, undefined)
+        return useFallback(this, (scope ??= scopeOf(this, 'post-decide', outcome)), ruleKind)
+      case 'fail-fast':
+        recordAttempt(this, outcome, decision, ruleKind, rule, undefined)
+        throw failFast(this, ruleKind, reasonFor(outcome, rule), 'post-decide', outcome.error, outcome.failure)
     }
   }
+
+  readonly #onWhenError = (rule: ReliabilityRule, error: unknown): void => this.#ruleError(rule, 'when', error)
 
   #preCheck(): void {
-    const s = this.#s
+    const s = this
     const scope = scopeOf(s, 'pre-check', undefined)
-    const rule = firstMatchingRule(s.g.preCheck, scope, (r, e) => this.#ruleError(r, 'when', e))
+    const rule = firstMatchingRule(s.g.preCheck, scope, this.#onWhenError)
     if (rule === undefined) return
     this.#emitDecision(rule.then, rule.kind, rule, 'pre-check')
     const events = s.g.events
@@ -126,8 +160,9 @@ export class GateRun<T> {
     }
   }
 
-  async #retry(decision: 'retry' | 'retry-other', rule: ReliabilityRule | undefined, scope: ReliabilityScope, outcome: AttemptOutcome<T>, ruleKind: string): Promise<void> {
-    const s = this.#s
+  /** Builds the next attempt (tail, provider, request), waits any delay, and resolves `undefined`: attempt again. */
+  async #retry(decision: 'retry' | 'retry-other', rule: ReliabilityRule | undefined, scope: ReliabilityScope, outcome: AttemptOutcome<T>, ruleKind: string): Promise<undefined> {
+    const s = this
     const g = s.g
     const from = g.providers[s.providerIdx] as ResolvedProvider
     if (s.attempt + 1 >= g.maxAttempts) {
@@ -165,6 +200,7 @@ export class GateRun<T> {
         throw failFast(s, 'aborted', 'the run was aborted while waiting to retry', 'post-decide', error)
       }
     }
+    return undefined
   }
 
   #delayFor(rule: ReliabilityRule | undefined, scope: ReliabilityScope): number {
@@ -181,13 +217,13 @@ export class GateRun<T> {
   }
 
   #emitDecision(decision: Decision, kind: string, rule: ReliabilityRule | undefined, phase: Phase): void {
-    const s = this.#s
+    const s = this
     if (!s.g.events.has('decision')) return
     s.g.events.emit('decision', { runId: s.runId, attempt: s.attempt + 1, phase, decision, kind, label: rule?.label, matched: rule !== undefined })
   }
 
   #ruleError(rule: ReliabilityRule, where: 'when' | 'feedbackForLLM' | 'delayMs', error: unknown): void {
-    const s = this.#s
+    const s = this
     if (s.g.events.has('rule_error')) s.g.events.emit('rule_error', { runId: s.runId, attempt: s.attempt + 1, kind: rule.kind, where, error })
   }
 }

@@ -12,16 +12,8 @@ export function recordAttempt<T>(
   rule: ReliabilityRule | undefined,
   feedbackSent: string | undefined,
 ): void {
-  const record = attemptRecord(outcome, {
-    attempt: s.attempt + 1,
-    provider: (s.g.providers[s.providerIdx] as ResolvedProvider).name,
-    model: s.base.model,
-    decision,
-    ruleKind,
-    rule,
-    feedbackSent,
-    elapsedMs: s.lastTime - s.started,
-  })
+  const provider = (s.g.providers[s.providerIdx] as ResolvedProvider).name
+  const record = attemptRecord(outcome, s.attempt + 1, provider, s.base.model, decision, ruleKind, rule, feedbackSent, s.lastTime - s.started)
   // Most runs log a single attempt: a one-slot array rather than an empty one grown to 17 slots.
   if (s.records.length === 0) s.records = [record]
   else s.records.push(record)

@@ -8,6 +8,11 @@ import type { ModelResponse } from '../model/response.ts'
  */
 export function responseOf(result: unknown, provider: string): ModelResponse {
   const response = typeof result === 'object' && result !== null ? (result as { response?: unknown }).response : undefined
+  return checkedResponse(response, provider)
+}
+
+/** A provider's own answer, checked at the boundary like {@link responseOf}'s. */
+export function checkedResponse(response: unknown, provider: string): ModelResponse {
   const problem = shapeProblem(response)
   if (problem === undefined) return response as ModelResponse
   throw new ProviderError(`provider "${provider}" answered with a malformed response: ${problem}`, { kind: 'malformed-response', provider })

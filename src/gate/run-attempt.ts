@@ -1,16 +1,17 @@
 import { isTransientKind, type ErrorKind } from '../model/error-kind.ts'
 import type { ModelResponse } from '../model/response.ts'
-import { ZERO_USAGE } from '../model/usage.ts'
+import { ZERO_USAGE, type Usage } from '../model/usage.ts'
 import { raceAbort } from '../policies/deadline/race-abort.ts'
 import { finiteUsage } from '../policies/meter.ts'
 import type { AttemptContext } from '../policies/middleware.ts'
+import { NOT_PARSED, parseJsonFast } from '../validation/json/parse-json-fast.ts'
 import type { ValidationFailure } from '../validation/validation-failure.ts'
 import type { AttemptOutcome } from './attempt-outcome.ts'
 import { checkResponse, type ResponseCheck } from './check-response.ts'
 import { classifyError } from './classify-error.ts'
 import { withTail } from './ephemeral-tail.ts'
 import type { ResolvedProvider } from './resolved-provider.ts'
-import { responseOf } from './response-shape.ts'
+import { checkedResponse, responseOf } from './response-shape.ts'
 import type { RunState } from './run-state.ts'
 
 // Shared by every attempt that applied no repair (read-only, only its length is looked at).
@@ -51,11 +52,11 @@ export function startAttempt<T>(s: RunState<T>): Promise<unknown> {
  */
 export function settleAttempt<T>(s: RunState<T>, result: unknown, error: unknown, failed: boolean): AttemptOutcome<T> | Promise<AttemptOutcome<T>> {
   const g = s.g
-  const entry = g.providers[s.providerIdx] as ResolvedProvider
+  const provider = (g.providers[s.providerIdx] as ResolvedProvider).name
   let response: ModelResponse | undefined
   if (!failed) {
     try {
-      response = responseOf(s.direct ? { response: result } : result, entry.name)
+      response = s.direct ? checkedResponse(result, provider) : responseOf(result, provider)
     } catch (e) {
       error = e
       failed = true
@@ -75,20 +76,34 @@ export function settleAttempt<T>(s: RunState<T>, result: unknown, error: unknown
   const latencyMs = t1 - s.attemptStarted
   if (response === undefined) return ended(s, { response, error, kind, retryAfterMs, failure: undefined, value: undefined, repairs: NO_REPAIRS, latencyMs, usage: ZERO_USAGE, costUsd: 0 })
 
-  const attempt = s.attempt + 1
   const model = s.base.model
   const usage = finiteUsage(response.usage)
-  const costUsd = s.meter.add(usage, model, entry.name)
+  const costUsd = s.meter.add(usage, model, provider)
   if (g.events.has('cost_tick')) {
-    g.events.emit('cost_tick', { runId: s.runId, attempt, provider: entry.name, model, attemptCostUsd: costUsd, cumulativeCostUsd: s.meter.costUsd, usage })
+    g.events.emit('cost_tick', { runId: s.runId, attempt: s.attempt + 1, provider, model, attemptCostUsd: costUsd, cumulativeCostUsd: s.meter.costUsd, usage })
   }
-  const check = checkResponse(response, s.schema, g.repair)
-  const settle = (c: ResponseCheck<T>): AttemptOutcome<T> => {
-    if (c.repairs.length > 0 && g.events.has('repaired')) g.events.emit('repaired', { runId: s.runId, attempt, provider: entry.name, repairs: c.repairs })
-    if (c.failure !== undefined) validationFailed(s, c.failure, attempt)
-    return ended(s, { response, error, kind: c.kind, retryAfterMs, failure: c.failure, value: c.value, repairs: c.repairs, latencyMs, usage, costUsd })
+  // The common case, checked without building anything: a complete final answer that is exactly a
+  // JSON value the compiled schema accepts as it is.
+  const schema = s.schema
+  if (schema?.test !== undefined && response.toolCalls.length === 0 && response.stopReason !== 'max_tokens') {
+    const parsed = parseJsonFast(response.content)
+    if (parsed !== NOT_PARSED && schema.test(parsed)) {
+      return ended(s, { response, error, kind, retryAfterMs, failure: undefined, value: parsed as T, repairs: NO_REPAIRS, latencyMs, usage, costUsd })
+    }
   }
-  return check instanceof Promise ? check.then(settle) : settle(check)
+  const check = checkResponse(response, schema, g.repair)
+  if (check instanceof Promise) return check.then((c) => checked(s, c, response, retryAfterMs, latencyMs, usage, costUsd))
+  return checked(s, check, response, retryAfterMs, latencyMs, usage, costUsd)
+}
+
+function checked<T>(s: RunState<T>, c: ResponseCheck<T>, response: ModelResponse, retryAfterMs: number | undefined, latencyMs: number, usage: Usage, costUsd: number): AttemptOutcome<T> {
+  const events = s.g.events
+  const attempt = s.attempt + 1
+  if (c.repairs.length > 0 && events.has('repaired')) {
+    events.emit('repaired', { runId: s.runId, attempt, provider: (s.g.providers[s.providerIdx] as ResolvedProvider).name, repairs: c.repairs })
+  }
+  if (c.failure !== undefined) validationFailed(s, c.failure, attempt)
+  return ended(s, { response, error: undefined, kind: c.kind, retryAfterMs, failure: c.failure, value: c.value, repairs: c.repairs, latencyMs, usage, costUsd })
 }
 
 function ended<T>(s: RunState<T>, outcome: AttemptOutcome<T>): AttemptOutcome<T> {

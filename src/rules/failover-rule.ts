@@ -21,6 +21,7 @@ export function failoverRule(kinds: readonly ErrorKind[] = FAILOVER_KINDS): Reli
       return scope.canSwitchProvider && on.has(scope.errorKind)
     },
     then: 'retry-other',
+    failuresOnly: !on.has('ok'),
     kind: 'failover',
     label: `fail over to the next provider on ${[...on].join(', ')}`,
   }

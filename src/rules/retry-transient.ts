@@ -37,6 +37,7 @@ export function retryTransient(options: RetryTransientOptions = {}): Reliability
       return transientSoFar(scope) <= maxRetries
     },
     then: 'retry',
+    failuresOnly: !kinds.has('ok'),
     kind: 'transient-retry',
     label: `retry transient errors (up to ${maxRetries} times, with backoff)`,
     delayMs: function retryTransientDelay(scope) {

@@ -39,6 +39,7 @@ export function retryTruncated(options: RetryTruncatedOptions = {}): RequestAdju
       return scope.errorKind === 'truncated' && cutAt(scope) < cap
     },
     then: 'retry',
+    failuresOnly: true,
     kind: 'truncated-retry',
     label: `retry a cut answer with maxTokens x${growFactor} (up to ${cap})`,
     adjustRequest: function growMaxTokens(scope, request) {
@@ -53,6 +54,7 @@ export const truncatedFailFast: ReliabilityRule = Object.freeze<ReliabilityRule>
     return scope.errorKind === 'truncated'
   },
   then: 'fail-fast',
+  failuresOnly: true,
   kind: 'truncated',
   label: "the answer was cut by the token limit (stopReason 'max_tokens'): raise maxTokens or ask for a shorter answer",
 })

@@ -28,6 +28,13 @@ export interface ReliabilityRule {
   readonly feedbackForLLM?: FeedbackForLLM
   /** Wait before the next attempt, in ms (a number or a function of the scope). */
   readonly delayMs?: number | ((scope: ReliabilityScope) => number)
+  /**
+   * The rule can only match an attempt that failed (`errorKind !== 'ok'`). The gate then never asks
+   * it about an accepted answer, and skips building the scope when no other rule needs one. Every
+   * built-in rule says so.
+   * @default false
+   */
+  readonly failuresOnly?: boolean
   /** Changes the next request of a retry, e.g. a larger `maxTokens` after a cut answer. */
   readonly adjustRequest?: (scope: ReliabilityScope, request: ModelRequest) => RequestAdjustment
 }

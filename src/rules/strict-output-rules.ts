@@ -21,6 +21,7 @@ export function strictOutputRules(maxAttempts: number): readonly ReliabilityRule
         return scope.validationError !== undefined && scope.attempt < maxAttempts
       },
       then: 'retry',
+      failuresOnly: true,
       kind: 'schema-retry',
       label: `retry with validation feedback (up to ${maxAttempts} attempts)`,
     },
@@ -29,6 +30,7 @@ export function strictOutputRules(maxAttempts: number): readonly ReliabilityRule
         return scope.validationError !== undefined
       },
       then: 'fail-fast',
+      failuresOnly: true,
       kind: 'schema-retry-exhausted',
       label: `validation still failing after ${maxAttempts} attempts`,
     },

@@ -83,6 +83,7 @@ const partialModeRule: ReliabilityRule = Object.freeze<ReliabilityRule>({
     return scope.validationError?.stage === 'schema-validate'
   },
   then: 'ok',
+  failuresOnly: true,
   kind: 'schema-partial',
   label: 'partial mode: accept the parsed value, schema issues become warnings',
 })
@@ -93,6 +94,7 @@ function validationRetry(stage: ValidationStage, category: RetryOnCategory, maxA
       return scope.validationError?.stage === stage && scope.attempt < maxAttempts
     },
     then: 'retry',
+    failuresOnly: true,
     kind: `${category}-retry`,
     label: `retry ${category} errors with feedback (up to ${maxAttempts} attempts)`,
   }
@@ -105,6 +107,7 @@ function transportRetry(category: keyof typeof TRANSPORT, maxAttempts: number, s
       return kinds.includes(scope.errorKind) && scope.attempt < maxAttempts
     },
     then: 'retry',
+    failuresOnly: true,
     kind: `${category}-retry`,
     label: `retry ${category} with backoff (up to ${maxAttempts} attempts)`,
     delayMs: function strictOutputBackoff(scope) {
@@ -120,6 +123,7 @@ function exhaustedRule(maxAttempts: number): ReliabilityRule {
       return scope.validationError !== undefined
     },
     then: 'fail-fast',
+    failuresOnly: true,
     kind: 'schema-retry-exhausted',
     label: `validation still failing after ${maxAttempts} attempt${maxAttempts === 1 ? '' : 's'} (or its category is not in retryOn)`,
   }

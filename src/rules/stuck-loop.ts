@@ -24,6 +24,7 @@ export const stuckLoopRule = (n: number = 2): ReliabilityRule => ({
     return scope.validationError !== undefined && lastNValidationErrorsMatch(scope, n)
   },
   then: 'fail-fast',
+  failuresOnly: true,
   kind: 'schema-stuck-loop',
   label: `stuck loop: the last ${n} validation errors are identical`,
 })

@@ -31,3 +31,11 @@ export function findForbiddenKey(root: unknown): ForbiddenKey | undefined {
   }
   return undefined
 }
+
+// A forbidden key can only appear in the text literally or behind a `\u` escape.
+const MAY_HOLD_FORBIDDEN_KEY = /__proto__|constructor|\\u/
+
+/** Whether a JSON text could hold a forbidden key: one linear scan, before any parsed value is walked. */
+export function mayHoldForbiddenKey(text: string): boolean {
+  return MAY_HOLD_FORBIDDEN_KEY.test(text)
+}

@@ -1,7 +1,7 @@
 import type { ValidationIssue } from '../issue.ts'
 import { makeIssue } from '../schema/make-issue.ts'
 import { renderPath } from '../schema/path.ts'
-import { findForbiddenKey } from './forbidden-keys.ts'
+import { findForbiddenKey, mayHoldForbiddenKey } from './forbidden-keys.ts'
 import { DEFAULT_MAX_DEPTH, DEFAULT_MAX_LENGTH, type JsonLimits } from './json-limits.ts'
 import { findExcessiveNesting } from './nesting-depth.ts'
 
@@ -48,8 +48,7 @@ export function parseJsonSafe(text: string, options?: JsonLimits): JsonParseResu
     const base = { ok: false, reason: 'syntax', message: `not valid JSON: ${detail}` } as const
     return position === undefined ? base : { ...base, position: Number(position) }
   }
-  // Fast path: a forbidden key can only appear literally or through a `\u` escape.
-  if (text.includes('__proto__') || text.includes('constructor') || text.includes('\\u')) {
+  if (mayHoldForbiddenKey(text)) {
     const forbidden = findForbiddenKey(value)
     if (forbidden !== undefined) {
       const path = renderPath(forbidden.segments)

@@ -18,4 +18,10 @@ export interface CompiledSchema<T = unknown> {
   readonly jsonSchema: JsonSchema | undefined
   /** Synchronous for TypeBox, JSON Schema and `parse`; a Standard Schema may answer with a promise. */
   validate(value: unknown): SchemaResult<T> | Promise<SchemaResult<T>>
+  /**
+   * A cheap accept-only check, where the vendor has one (compiled TypeBox and JSON Schema): `true`
+   * means `validate` would accept the value unchanged, with nothing to build; `false` means ask
+   * `validate`, which says why.
+   */
+  readonly test?: ((value: unknown) => boolean) | undefined
 }

@@ -7,7 +7,7 @@ import { rejected, rejectedByThrow } from './schema-failure.ts'
 import { typeboxIssues, type TypeBoxError } from './typebox-issues.ts'
 
 type Compiler = typeof import('typebox/compile')
-type Check<T> = (value: unknown) => SchemaResult<T>
+type Check<T> = ((value: unknown) => SchemaResult<T>) & { readonly test: (value: unknown) => boolean }
 
 // TypeBox's compiler is ~680 modules: it loads on the first TypeBox or JSON Schema compiled, never on
 // import, so Zod, Valibot and `{parse}` users never pay for it. Where the runtime can require an ES
@@ -66,6 +66,9 @@ export function compileTypeBox<T>(schema: object, vendor: 'typebox' | 'json-sche
       if (check !== undefined) return check(value)
       return (pending as Promise<Check<T>>).then((ready) => ready(value))
     },
+    test(value) {
+      return check !== undefined && check.test(value)
+    },
   }
 }
 
@@ -76,7 +79,7 @@ function checkOf<T>(loaded: Compiler, schema: object, what: string): Check<T> {
   } catch (error) {
     throw compileError(what, error)
   }
-  return (value) => {
+  const validate = (value: unknown): SchemaResult<T> => {
     try {
       if (validator.Check(value)) return { ok: true, value: value as T }
       const errors = validator.Errors(value) as unknown as readonly TypeBoxError[]
@@ -86,6 +89,14 @@ function checkOf<T>(loaded: Compiler, schema: object, what: string): Check<T> {
       return rejectedByThrow(error, value)
     }
   }
+  const test = (value: unknown): boolean => {
+    try {
+      return validator.Check(value)
+    } catch {
+      return false
+    }
+  }
+  return Object.assign(validate, { test })
 }
 
 function compileError(what: string, cause: unknown): Error {

@@ -1,0 +1,32 @@
+import { mayHoldForbiddenKey } from './forbidden-keys.ts'
+import { DEFAULT_MAX_DEPTH, DEFAULT_MAX_LENGTH } from './json-limits.ts'
+import { findExcessiveNesting } from './nesting-depth.ts'
+
+/** What {@link parseJsonFast} answers when the text needs the full extraction path. */
+export const NOT_PARSED: unique symbol = Symbol('reliability-gate.notParsed')
+
+const OPEN_BRACE = 123
+const OPEN_BRACKET = 91
+
+/**
+ * The whole text as a JSON object or array, when that is certain and cheap: within the default
+ * length and depth limits, and holding nothing the forbidden-key check would have to look at
+ * (`__proto__`, `constructor`, `\u` escapes). Anything else, a text that does not parse included,
+ * is {@link NOT_PARSED}: the caller then takes the full path (`extractJson`), which explains why.
+ */
+export function parseJsonFast(text: string): unknown {
+  const n = text.length
+  if (n === 0 || n > DEFAULT_MAX_LENGTH) return NOT_PARSED
+  let i = 0
+  let c = text.charCodeAt(0)
+  // JSON.parse itself skips the same whitespace (space, tab, LF, CR).
+  while (c === 32 || c === 10 || c === 13 || c === 9) c = text.charCodeAt(++i)
+  if (c !== OPEN_BRACE && c !== OPEN_BRACKET) return NOT_PARSED
+  if (n > DEFAULT_MAX_DEPTH && findExcessiveNesting(text, DEFAULT_MAX_DEPTH) >= 0) return NOT_PARSED
+  if (mayHoldForbiddenKey(text)) return NOT_PARSED
+  try {
+    return JSON.parse(text)
+  } catch {
+    return NOT_PARSED
+  }
+}
