@@ -1,5 +1,6 @@
 import { newRunId } from '../events/run-id.ts'
 import { isReliabilityFailFastError, ReliabilityFailFastError } from '../gate/fail-fast-error.ts'
+import type { GateRunOptions } from '../gate/gate-internals.ts'
 import type { GateResult } from '../gate/gate-result.ts'
 import type { Message } from '../model/message.ts'
 import type { ModelRequest } from '../model/request.ts'
@@ -15,80 +16,138 @@ import type { RunOptions } from './run-input.ts'
 import type { RunResult } from './run-result.ts'
 import { runToolCall, type ToolCallHost } from './tool-call-run.ts'
 
+// Shared until a run has tool turns to keep (replaced, never mutated, before the first push).
+const NO_MESSAGES: Message[] = Object.freeze([]) as unknown as Message[]
+const NO_CALLS: FunctionCall[] = Object.freeze([]) as unknown as FunctionCall[]
+
 /**
  * One agent run: the ReAct loop. Each model turn goes through the gate; the tool calls of a turn
  * are settled one by one (argument retries included) and their results appended; the loop ends on a
  * final answer, or fails after `maxIterations` turns. Nothing is committed here: the session
  * commits `result.exchange` when the run succeeds.
  */
-export class AgentRun<T> {
+export class AgentRun<T, R = RunResult<T>> {
   readonly #rt: AgentRuntime<T>
+  /** Persists the accepted exchange (the session's commit), before the result is handed out. */
+  readonly #commit: (exchange: readonly Message[]) => void
+  /** What the caller wants of the result (`runTyped` the value, `run` the text). */
+  readonly #project: (result: RunResult<T>) => R
   readonly #history: readonly Message[]
   readonly #user: Message
   readonly #signal: AbortSignal | undefined
   readonly #runId: string
-  readonly #metadata: RunOptions['metadata']
+  /** What every gate call of the run is given (run id, signal, metadata). */
+  readonly #gateOptions: GateRunOptions
   readonly #ledger = new RunLedger()
   /** The accepted messages of this run after the user's: tool turns and their results. */
-  readonly #turns: Message[] = []
-  readonly #calls: FunctionCall[] = []
+  #turns: Message[] = NO_MESSAGES
+  #calls: FunctionCall[] = NO_CALLS
+  /** The conversation of the current turn, and the request of the gate call in flight. */
+  #messages: readonly Message[] = NO_MESSAGES
+  #request: ModelRequest | undefined
   #turnCount = 0
   #toolArgFailures = 0
   #budgetWarned = false
 
-  constructor(rt: AgentRuntime<T>, history: readonly Message[], user: Message, options: RunOptions) {
+  constructor(
+    rt: AgentRuntime<T>,
+    history: readonly Message[],
+    user: Message,
+    options: RunOptions,
+    commit: (exchange: readonly Message[]) => void,
+    project: (result: RunResult<T>) => R,
+  ) {
     this.#rt = rt
+    this.#commit = commit
+    this.#project = project
     this.#history = history
     this.#user = user
     this.#signal = options.signal
     this.#runId = options.runId ?? newRunId()
-    this.#metadata = options.metadata
+    const gateOptions: { -readonly [K in keyof GateRunOptions]: GateRunOptions[K] } = { runId: this.#runId }
+    if (options.signal !== undefined) gateOptions.signal = options.signal
+    if (options.metadata !== undefined) gateOptions.metadata = options.metadata
+    this.#gateOptions = gateOptions
   }
 
-  async run(): Promise<RunResult<T>> {
+  /**
+   * Runs the loop. Written as promise reactions rather than async functions: a run that answers in
+   * one turn allocates no async frame of its own.
+   */
+  run(): Promise<R> {
+    const done = this.#turn()
+    return this.#rt.outputFallback === undefined ? done : done.catch((error: unknown) => this.#useOutputFallback(error))
+  }
+
+  /** One model turn: the gate call, then the answer or the turn's tool calls and the next turn. */
+  #turn(): Promise<R> {
+    this.#turnCount++
+    this.#messages = this.#conversation()
+    let call: Promise<GateResult<T>>
     try {
-      return await this.#loop()
+      call = this.#callGate(this.#messages, true)
     } catch (error) {
-      const fallback = this.#rt.outputFallback
-      if (fallback === undefined || !isReliabilityFailFastError(error) || !handlesError(fallback, error)) throw error
-      const answer = await applyOutputFallback(fallback, error, this.#rt.outputSchema, this.#rt.events, this.#runId)
-      if (answer === undefined) throw error
-      const response: ModelResponse = { content: answer.text, toolCalls: [], usage: ZERO_USAGE, stopReason: 'end' }
-      return this.#finish(response, answer.value, {
-        provider: answer.tier === 'canned' ? 'canned' : 'output-fallback',
-        fromFallback: true,
-        outputFallback: answer.tier,
-        warnings: undefined,
-      })
+      // The run's own budget stopped the call: nothing was spent, nothing to bill.
+      return Promise.reject(error)
     }
+    return call.then(this.#onTurn, this.#onGateError)
   }
 
-  async #loop(): Promise<RunResult<T>> {
-    const rt = this.#rt
-    for (;;) {
-      this.#turnCount++
-      const messages = this.#conversation()
-      const result = await this.#callGate(messages, true)
-      const { response } = result
-      if (response.toolCalls.length === 0) {
-        return this.#finish(response, result.value, { provider: result.provider, fromFallback: result.fromFallback, outputFallback: undefined, warnings: result.warnings })
-      }
-      // Tool results of the last allowed turn could never be read: stop before running them.
-      if (this.#turnCount >= rt.maxIterations) {
-        const names = [...new Set(response.toolCalls.map((c) => c.name))].join(', ')
-        throw this.#fail('max-iterations', `no final answer after ${this.#turnCount} model turns (maxIterations = ${rt.maxIterations}); the last turn still called: ${names}`, 'post-decide')
-      }
-      const host = this.#toolHost()
-      const settled = []
-      for (const call of response.toolCalls) settled.push(await runToolCall(host, call, messages))
-      this.#turns.push({ role: 'assistant', content: response.content, toolCalls: settled.map((s) => s.call) }, ...settled.map((s) => s.result))
-      this.#calls.push(...settled.map((s) => s.entry))
+  readonly #onTurn = (result: GateResult<T>): R | Promise<R> => {
+    this.#called(result)
+    return this.#afterTurn(result)
+  }
+
+  readonly #onGateError = (error: unknown): never => {
+    this.#budgetDone()
+    if (!isReliabilityFailFastError(error)) throw error
+    this.#ledger.add(error)
+    throw this.#ledger.widen(error)
+  }
+
+  /** Bills a gate call that answered to the run. */
+  #called(result: GateResult<T>): void {
+    this.#budgetDone()
+    this.#ledger.add(result)
+  }
+
+  #afterTurn(result: GateResult<T>): R | Promise<R> {
+    const { response } = result
+    if (response.toolCalls.length === 0) {
+      return this.#finish(response, result.value, result.provider, result.fromFallback, undefined, result.warnings)
     }
+    // Tool results of the last allowed turn could never be read: stop before running them.
+    if (this.#turnCount >= this.#rt.maxIterations) {
+      const names = [...new Set(response.toolCalls.map((c) => c.name))].join(', ')
+      throw this.#fail('max-iterations', `no final answer after ${this.#turnCount} model turns (maxIterations = ${this.#rt.maxIterations}); the last turn still called: ${names}`, 'post-decide')
+    }
+    return this.#runTools(response, this.#messages).then(() => this.#turn())
+  }
+
+  /** Settles the turn's tool calls one by one (argument retries included) and keeps the accepted turn. */
+  async #runTools(response: ModelResponse, messages: readonly Message[]): Promise<void> {
+    const host = this.#toolHost()
+    const settled = []
+    for (const call of response.toolCalls) settled.push(await runToolCall(host, call, messages))
+    if (this.#turns === NO_MESSAGES) this.#turns = []
+    if (this.#calls === NO_CALLS) this.#calls = []
+    this.#turns.push({ role: 'assistant', content: response.content, toolCalls: settled.map((s) => s.call) }, ...settled.map((s) => s.result))
+    this.#calls.push(...settled.map((s) => s.entry))
+  }
+
+  /** Tiers 2 and 3 for a failure the output fallback handles; anything else is rethrown as it is. */
+  async #useOutputFallback(error: unknown): Promise<R> {
+    const fallback = this.#rt.outputFallback
+    if (fallback === undefined || !isReliabilityFailFastError(error) || !handlesError(fallback, error)) throw error
+    const answer = await applyOutputFallback(fallback, error, this.#rt.outputSchema, this.#rt.events, this.#runId)
+    if (answer === undefined) throw error
+    const response: ModelResponse = { content: answer.text, toolCalls: [], usage: ZERO_USAGE, stopReason: 'end' }
+    return this.#finish(response, answer.value, answer.tier === 'canned' ? 'canned' : 'output-fallback', true, answer.tier, undefined)
   }
 
   /** The conversation of the next turn: history, the user's message, and this run's accepted turns. */
   #conversation(): readonly Message[] {
-    return this.#history.concat(this.#user, this.#turns)
+    return this.#turns.length === 0 ? this.#history.concat(this.#user) : this.#history.concat(this.#user, this.#turns)
   }
 
   #toolHost(): ToolCallHost {
@@ -96,38 +155,38 @@ export class AgentRun<T> {
       runtime: this.#rt as AgentRuntime<unknown>,
       runId: this.#runId,
       signal: this.#signal,
-      askAgain: async (messages) => (await this.#callGate(messages, false)).response,
+      askAgain: async (messages) => {
+        const result = await this.#callGate(messages, false).catch(this.#onGateError)
+        this.#called(result)
+        return result.response
+      },
       validationFailed: (failure, attempt) => this.#toolArgsFailed(failure, attempt),
     }
   }
 
-  /** One model call through the gate: budget first, then the call, billed to the run whatever happens. */
-  async #callGate(messages: readonly Message[], validateOutput: boolean): Promise<GateResult<T>> {
+  /**
+   * One model call through the gate, budget first (a spent budget throws here, before any call).
+   * The caller bills the call to the run whatever happens (`#called`, `#onGateError`).
+   */
+  #callGate(messages: readonly Message[], validateOutput: boolean): Promise<GateResult<T>> {
     const rt = this.#rt
     this.#checkBudget()
-    const request: ModelRequest = {
-      ...(rt.system !== undefined ? { system: rt.system } : {}),
-      messages,
-      ...(rt.toolSpecs.length > 0 ? { tools: rt.toolSpecs } : {}),
-    }
+    const request: { -readonly [K in keyof ModelRequest]: ModelRequest[K] } = { messages }
+    if (rt.system !== undefined) request.system = rt.system
+    if (rt.toolSpecs.length > 0) request.tools = rt.toolSpecs
     // The gate's run-budget rule checks the retries of this call too, adding what the run spent before it.
-    rt.runBudgets?.set(request, (inCall) => this.#overBudget(this.#ledger.costUsd + inCall))
-    try {
-      const result = await rt.gate.run(request, {
-        runId: this.#runId,
-        ...(this.#signal !== undefined ? { signal: this.#signal } : {}),
-        ...(this.#metadata !== undefined ? { metadata: this.#metadata } : {}),
-        ...(validateOutput ? {} : { validateOutput: false }),
-      })
-      this.#ledger.add(result)
-      return result
-    } catch (error) {
-      if (!isReliabilityFailFastError(error)) throw error
-      this.#ledger.add(error)
-      throw this.#ledger.widen(error)
-    } finally {
-      rt.runBudgets?.delete(request)
+    if (rt.runBudgets !== undefined) {
+      this.#request = request
+      rt.runBudgets.set(request, (inCall) => this.#overBudget(this.#ledger.costUsd + inCall))
     }
+    const options = validateOutput ? this.#gateOptions : { ...this.#gateOptions, validateOutput: false }
+    return rt.gate.run(request, options)
+  }
+
+  #budgetDone(): void {
+    if (this.#request === undefined) return
+    this.#rt.runBudgets?.delete(this.#request)
+    this.#request = undefined
   }
 
   /** The run's cumulative cost against the agent's budget, before every gate call. */
@@ -178,21 +237,30 @@ export class AgentRun<T> {
   #finish(
     response: ModelResponse,
     value: T,
-    meta: Pick<RunResult<T>, 'provider' | 'fromFallback' | 'outputFallback' | 'warnings'>,
-  ): RunResult<T> {
+    provider: string,
+    fromFallback: boolean,
+    outputFallback: RunResult<T>['outputFallback'],
+    warnings: RunResult<T>['warnings'],
+  ): R {
     const answer: Message = { role: 'assistant', content: response.content }
-    return {
+    const result: RunResult<T> = {
       runId: this.#runId,
       text: response.content,
       value,
       response,
-      functionsCalled: Object.freeze([...this.#calls]),
-      attempts: Object.freeze([...this.#ledger.attempts]),
+      // The run is over: its own arrays are handed over, not copied.
+      functionsCalled: this.#calls,
+      attempts: this.#ledger.attempts,
       usage: this.#ledger.usage,
       costUsd: this.#ledger.costUsd,
       turns: this.#turnCount,
-      exchange: Object.freeze([this.#user, ...this.#turns, answer]),
-      ...meta,
+      exchange: this.#turns.length === 0 ? [this.#user, answer] : [this.#user, ...this.#turns, answer],
+      provider,
+      fromFallback,
+      outputFallback,
+      warnings,
     }
+    this.#commit(result.exchange)
+    return this.#project(result)
   }
 }

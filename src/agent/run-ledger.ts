@@ -2,6 +2,8 @@ import type { AttemptRecord } from '../gate/attempt-record.ts'
 import { ReliabilityFailFastError } from '../gate/fail-fast-error.ts'
 import { addUsage, ZERO_USAGE, type Usage } from '../model/usage.ts'
 
+const NO_ATTEMPTS: readonly AttemptRecord[] = Object.freeze([])
+
 /** What one gate call spent: a result or a fail-fast error carry the same three fields. */
 interface Spent {
   readonly attempts: readonly AttemptRecord[]
@@ -14,7 +16,8 @@ interface Spent {
  * retry is a gate call of its own): attempts, usage and cost, failed attempts included.
  */
 export class RunLedger {
-  readonly #attempts: AttemptRecord[] = []
+  // The first gate call's own log is adopted as it is (most runs make one); copied before a second is added.
+  #attempts: readonly AttemptRecord[] = NO_ATTEMPTS
   #usage: Usage = ZERO_USAGE
   #costUsd = 0
   #gateCalls = 0
@@ -36,7 +39,13 @@ export class RunLedger {
   /** Adds what one gate call spent (a result, or the error it failed with). */
   add(spent: Spent): void {
     this.#gateCalls++
-    this.#attempts.push(...spent.attempts)
+    if (this.#attempts.length === 0) {
+      this.#attempts = spent.attempts
+      this.#usage = spent.usage
+      this.#costUsd = spent.costUsd
+      return
+    }
+    this.#attempts = this.#attempts.concat(spent.attempts)
     this.#usage = addUsage(this.#usage, spent.usage)
     this.#costUsd += spent.costUsd
   }

@@ -5,6 +5,11 @@ import type { AgentRuntime } from './agent-runtime.ts'
 import { messageOf, type RunInput, type RunOptions } from './run-input.ts'
 import type { RunResult } from './run-result.ts'
 
+const NO_OPTIONS: RunOptions = Object.freeze({})
+const textOf = (result: RunResult<unknown>): string => result.text
+const valueOf = <T>(result: RunResult<T>): T => result.value
+const whole = <T>(result: RunResult<T>): RunResult<T> => result
+
 /**
  * One conversation with an agent: its persisted history and the runs on it.
  *
@@ -28,22 +33,33 @@ export class Session<T> {
   }
 
   /** Runs one exchange and returns the answer's text. */
-  async run(input: RunInput, options?: RunOptions): Promise<string> {
-    return (await this.runDetailed(input, options)).text
+  run(input: RunInput, options?: RunOptions): Promise<string> {
+    return this.#start(input, options, textOf)
   }
 
   /** Runs one exchange and returns the validated value; throws `ReliabilityFailFastError` when the gate gives up. */
-  async runTyped(input: RunInput, options?: RunOptions): Promise<T> {
-    return (await this.runDetailed(input, options)).value
+  runTyped(input: RunInput, options?: RunOptions): Promise<T> {
+    return this.#start(input, options, valueOf<T>)
   }
 
   /** Runs one exchange (the whole tool loop) and returns everything it produced. */
-  async runDetailed(input: RunInput, options: RunOptions = {}): Promise<RunResult<T>> {
-    const user: Message = { role: 'user', content: messageOf(input) }
-    const result = await new AgentRun(this.#runtime, this.#history, user, options).run()
-    // Append to the history as it is now (not as it was when the run started), in one step.
-    this.#history = Object.freeze(this.#history.concat(result.exchange))
-    return result
+  runDetailed(input: RunInput, options?: RunOptions): Promise<RunResult<T>> {
+    return this.#start(input, options, whole<T>)
+  }
+
+  #start<R>(input: RunInput, options: RunOptions | undefined, project: (result: RunResult<T>) => R): Promise<R> {
+    let user: Message
+    try {
+      user = { role: 'user', content: messageOf(input) }
+    } catch (error) {
+      return Promise.reject(error)
+    }
+    return new AgentRun(this.#runtime, this.#history, user, options ?? NO_OPTIONS, this.#commit, project).run()
+  }
+
+  /** Appends a run's exchange to the history as it is now (not as it was when the run started), in one step. */
+  readonly #commit = (exchange: readonly Message[]): void => {
+    this.#history = Object.freeze(this.#history.concat(exchange))
   }
 
   /**
