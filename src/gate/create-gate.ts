@@ -16,6 +16,8 @@ import { streamGate } from './stream/stream-gate.ts'
 import type { GateStream } from './stream/gate-stream.ts'
 import type { GateStreamOptions } from './stream/gate-stream-event.ts'
 
+const NO_OPTIONS: GateRunOptions = Object.freeze({})
+
 /** The reliability gate: validated, retried, observable model calls. */
 export interface Gate<T = unknown> {
   /**
@@ -69,14 +71,14 @@ export function createGate<T = unknown>(config: GateConfig<T>): Gate<T> {
     fallback: config.fallback,
     priceUsage,
     events,
-    now: config.now ?? (() => performance.now()),
+    now: config.now ?? performance.now.bind(performance),
     chain,
     linked,
     call: providerCall(providers),
   }
   return {
-    run: (request, options = {}) => new GateRun(internals, request, options).run(),
-    stream: (request, options = {}) => streamGate(internals, request, options),
+    run: (request, options) => new GateRun(internals, request, options ?? NO_OPTIONS).run(),
+    stream: (request, options) => streamGate(internals, request, options ?? NO_OPTIONS),
     on: (name, listener) => events.on(name, listener),
     events$: events.events$,
     config: frozen,
