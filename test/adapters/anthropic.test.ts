@@ -106,7 +106,7 @@ describe('anthropic adapter', () => {
 
   it('maps a malformed body, a connection reset and a timeout', async () => {
     server.script([{ kind: 'raw', status: 200, contentType: 'application/json', body: '{"id": "msg_1", "content": [' }, { kind: 'reset' }, { kind: 'hang', ms: 2_000, then: anthropicText('late') }])
-    expect((await providerFailure(anthropic({ client: client(), model: 'claude-test' }).complete({ messages: base }))).kind).toBe('unknown')
+    expect((await providerFailure(anthropic({ client: client(), model: 'claude-test' }).complete({ messages: base }))).kind).toBe('malformed-response')
     expect((await providerFailure(anthropic({ client: client(), model: 'claude-test' }).complete({ messages: base }))).kind).toBe('network')
     expect((await providerFailure(anthropic({ client: client(150), model: 'claude-test' }).complete({ messages: base }))).kind).toBe('timeout')
   })

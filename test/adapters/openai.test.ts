@@ -102,11 +102,11 @@ describe('openai adapter', () => {
     expect(await providerFailure(provider.complete({ messages: base }))).toMatchObject({ kind: 'http-5xx', status: 529 })
   })
 
-  it('reports a malformed body as a provider error, not a crash', async () => {
+  it('reports a malformed body as a malformed-response provider error, not a crash', async () => {
     server.script([{ kind: 'raw', status: 200, contentType: 'application/json', body: '{"id": "chatcmpl-1", "choices": [' }])
     const e = await providerFailure(openai({ client: client(), model: 'gpt-test' }).complete({ messages: base }))
     expect(e.provider).toBe('openai')
-    expect(e.kind).toBe('unknown')
+    expect(e.kind).toBe('malformed-response')
   })
 
   it('maps a connection reset to network', async () => {
