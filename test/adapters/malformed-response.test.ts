@@ -1,11 +1,14 @@
 import Anthropic from '@anthropic-ai/sdk'
 import { createGateway } from 'ai'
+import AnthropicV0 from 'anthropic-sdk-v0'
+import { createGateway as createGatewayV6 } from 'ai-v6'
 import OpenAI from 'openai'
+import OpenAIv4 from 'openai-v4'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createGate, strictOutputRules, type Provider } from '../../src/index.ts'
-import { aiSdk } from '../../src/providers/ai-sdk/index.ts'
-import { anthropic } from '../../src/providers/anthropic/index.ts'
-import { openai } from '../../src/providers/openai/index.ts'
+import { aiSdk, type AiSdkLanguageModel } from '../../src/providers/ai-sdk/index.ts'
+import { anthropic, type AnthropicMessagesClient } from '../../src/providers/anthropic/index.ts'
+import { openai, type OpenAIChatClient } from '../../src/providers/openai/index.ts'
 import { failoverRule, retryTransient } from '../../src/rules/index.ts'
 import { Refund, validRefund, validRefundJson } from '../support/schemas.ts'
 import { gatewayText } from './support/ai-sdk-wire.ts'
@@ -24,6 +27,18 @@ const wires: readonly Wire[] = [
   { name: 'openai', provider: (s) => openai({ client: new OpenAI({ baseURL: `${s.url}/v1`, apiKey: 'k', maxRetries: 0 }), model: 'gpt-test' }), valid: openaiText(validRefundJson) },
   { name: 'anthropic', provider: (s) => anthropic({ client: new Anthropic({ baseURL: s.url, apiKey: 'k', maxRetries: 0 }), model: 'claude-test' }), valid: anthropicText(validRefundJson) },
   { name: 'ai-sdk', provider: (s) => aiSdk(createGateway({ baseURL: s.url, apiKey: 'k' })('openai/gpt-test')), valid: gatewayText(validRefundJson) },
+  // The oldest supported versions of each SDK read bodies differently (node-fetch, specification v3).
+  {
+    name: 'openai (openai 4)',
+    provider: (s) => openai({ client: new OpenAIv4({ baseURL: `${s.url}/v1`, apiKey: 'k', maxRetries: 0 }) as unknown as OpenAIChatClient, model: 'gpt-test' }),
+    valid: openaiText(validRefundJson),
+  },
+  {
+    name: 'anthropic (@anthropic-ai/sdk 0.40)',
+    provider: (s) => anthropic({ client: new AnthropicV0({ baseURL: s.url, apiKey: 'k', maxRetries: 0 }) as unknown as AnthropicMessagesClient, model: 'claude-test' }),
+    valid: anthropicText(validRefundJson),
+  },
+  { name: 'ai-sdk (ai 6)', provider: (s) => aiSdk(createGatewayV6({ baseURL: s.url, apiKey: 'k' })('openai/gpt-test') as AiSdkLanguageModel), valid: gatewayText(validRefundJson) },
 ]
 
 const html: Reply = { kind: 'raw', status: 200, contentType: 'text/html', body: '<html><body><h1>502 Bad Gateway</h1></body></html>' }

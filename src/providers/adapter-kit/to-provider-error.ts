@@ -1,5 +1,6 @@
 import type { ErrorKind } from '../../model/error-kind.ts'
 import { isProviderError, ProviderError } from '../../model/provider-error.ts'
+import { parseJsonSafe } from '../../validation/json/parse-json-safe.ts'
 import { retryAfterMs, type HeaderSource } from './retry-after.ts'
 
 /**
@@ -20,7 +21,8 @@ export function toProviderError(error: unknown, provider: string, signal?: Abort
   const headers = (e['headers'] ?? e['responseHeaders'] ?? cause['responseHeaders'] ?? cause['headers']) as HeaderSource
   const body = (e['error'] ?? e['data']) as Record<string, unknown> | undefined
   // Anthropic nests the error type: {type: 'error', error: {type: 'overloaded_error'}}.
-  const bodyType = nestedType(body) ?? (typeof body?.['type'] === 'string' ? body['type'] : undefined)
+  // Older SDKs put an SSE error event's JSON in the message instead.
+  const bodyType = nestedType(body) ?? (typeof body?.['type'] === 'string' ? body['type'] : undefined) ?? typeInMessage(message)
   const code = typeof e['code'] === 'string' ? e['code'] : bodyType
   const kind = signal?.aborted === true ? 'aborted' : kindOf(status, bodyType, e, message)
   const after = retryAfterMs(headers)
@@ -59,15 +61,24 @@ function kindOf(status: number | undefined, bodyType: string | undefined, e: Rec
   return 'unknown'
 }
 
-/** The error, or one of its first causes, says the body could not be parsed or had the wrong shape. */
+/**
+ * The error, or one of its first causes, says the body could not be parsed or had the wrong shape
+ * (node-fetch, used by older Stainless SDKs, says `type: 'invalid-json'`).
+ */
 function unreadableBody(e: Record<string, unknown>): boolean {
   let current: unknown = e
   for (let depth = 0; depth < 3 && typeof current === 'object' && current !== null; depth++) {
-    const name = (current as { name?: unknown }).name
-    if (typeof name === 'string' && UNREADABLE_BODY.has(name)) return true
+    const { name, type } = current as { name?: unknown; type?: unknown }
+    if ((typeof name === 'string' && UNREADABLE_BODY.has(name)) || type === 'invalid-json') return true
     current = (current as { cause?: unknown }).cause
   }
   return false
+}
+
+function typeInMessage(message: string): string | undefined {
+  if (!message.startsWith('{')) return undefined
+  const parsed = parseJsonSafe(message)
+  return parsed.ok && typeof parsed.value === 'object' && parsed.value !== null ? nestedType(parsed.value as Record<string, unknown>) : undefined
 }
 
 function nestedType(body: Record<string, unknown> | undefined): string | undefined {
