@@ -71,6 +71,9 @@ export interface ReliabilityMiddleware extends LanguageModelV4Middleware {
  * invalid or blocked by a guard), it throws a `ReliabilityFailFastError` that also passes the AI
  * SDK's `NoObjectGeneratedError.isInstance` (see `isNoObjectGenerated`).
  *
+ * Written to specification v4 (`ai` 7); `ai` 6 runs it as it is on its v3 calls, but types its
+ * middleware as v3: pass `reliabilityMiddleware(...) as never` to its `wrapLanguageModel`.
+ *
  * @example
  * const model = wrapLanguageModel({ model: openai('gpt-4o-mini'), middleware: reliabilityMiddleware({ postDecide: strictOutputRules(3) }) })
  * const { output } = await generateText({ model, output: Output.object({ schema }), prompt: 'refund order #42' })
