@@ -116,6 +116,7 @@ export type {
   ModelResponse,
   Provider,
   ProviderErrorOptions,
+  ReasoningBlock,
   Role,
   StopReason,
   StreamChunk,

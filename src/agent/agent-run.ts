@@ -128,10 +128,14 @@ export class AgentRun<T, R = RunResult<T>> {
   async #runTools(response: ModelResponse, messages: readonly Message[]): Promise<void> {
     const host = this.#toolHost()
     const settled = []
-    for (const call of response.toolCalls) settled.push(await runToolCall(host, call, messages))
+    for (const call of response.toolCalls) settled.push(await runToolCall(host, call, messages, response.reasoning))
     if (this.#turns === NO_MESSAGES) this.#turns = []
     if (this.#calls === NO_CALLS) this.#calls = []
-    this.#turns.push({ role: 'assistant', content: response.content, toolCalls: settled.map((s) => s.call) }, ...settled.map((s) => s.result))
+    // The turn keeps the reasoning of the answer it came from (never a retry's): extended thinking
+    // needs it back, unchanged, before the tool results.
+    const reasoning = response.reasoning
+    const turn: Message = { role: 'assistant', content: response.content, toolCalls: settled.map((s) => s.call), ...(reasoning !== undefined ? { reasoning } : {}) }
+    this.#turns.push(turn, ...settled.map((s) => s.result))
     this.#calls.push(...settled.map((s) => s.entry))
   }
 

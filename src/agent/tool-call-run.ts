@@ -1,4 +1,5 @@
 import type { Message } from '../model/message.ts'
+import type { ReasoningBlock } from '../model/reasoning.ts'
 import type { ModelResponse } from '../model/response.ts'
 import type { ToolCall } from '../model/tool-call.ts'
 import { formatFeedback, parseJsonSafe, validateToolArgs, type ValidationFailure } from '../validation/index.ts'
@@ -37,11 +38,13 @@ export interface SettledToolCall {
  * retry"). Arguments are validated against the tool's schema and every guard runs, on the first
  * attempt and on every retry input. Only a validation failure is retried, within the call's budget,
  * by asking the same model for the same tool with an ephemeral tail `[assistant(failing call),
- * tool(is_error feedback)]` rebuilt from `base` each time. Everything else (unknown tool, a guard's
- * rejection, a throwing `execute`) is answered to the model as an error result at once.
+ * tool(is_error feedback)]` rebuilt from `base` each time; the failing call's assistant message
+ * carries the reasoning blocks of the answer it came from (`reasoning`), which extended thinking
+ * requires back. Everything else (unknown tool, a guard's rejection, a throwing `execute`) is
+ * answered to the model as an error result at once.
  */
-export function runToolCall(host: ToolCallHost, call: ToolCall, base: readonly Message[]): Promise<SettledToolCall> {
-  return new LogicalToolCall(host, call, base).settle()
+export function runToolCall(host: ToolCallHost, call: ToolCall, base: readonly Message[], reasoning?: readonly ReasoningBlock[]): Promise<SettledToolCall> {
+  return new LogicalToolCall(host, call, base, reasoning).settle()
 }
 
 class LogicalToolCall {
@@ -52,11 +55,14 @@ class LogicalToolCall {
   readonly #seen = new Set<string>()
   #retry = 0
   #redundant = 0
+  /** The reasoning of the answer the current call came from (ephemeral once it is a retry's). */
+  #reasoning: readonly ReasoningBlock[] | undefined
 
-  constructor(host: ToolCallHost, original: ToolCall, base: readonly Message[]) {
+  constructor(host: ToolCallHost, original: ToolCall, base: readonly Message[], reasoning: readonly ReasoningBlock[] | undefined) {
     this.#host = host
     this.#original = original
     this.#base = base
+    this.#reasoning = reasoning
   }
 
   async settle(): Promise<SettledToolCall> {
@@ -110,13 +116,15 @@ class LogicalToolCall {
       toolName: tool.name,
       ...(rt.retryHint !== undefined ? { retryHint: rt.retryHint } : {}),
     })
+    const reasoning = this.#reasoning
     const tail: readonly Message[] = [
-      { role: 'assistant', content: '', toolCalls: [{ id: failing.id, name: failing.name, args: failing.args }], ephemeral: true },
+      { role: 'assistant', content: '', toolCalls: [{ id: failing.id, name: failing.name, args: failing.args }], ...(reasoning !== undefined ? { reasoning } : {}), ephemeral: true },
       { role: 'tool', content: feedback, toolCallId: failing.id, toolName: failing.name, isError: true, ephemeral: true },
     ]
     const response = await this.#host.askAgain(this.#base.concat(tail))
     const next = response.toolCalls.find((c) => c.name === tool.name)
     if (next === undefined) return undefined
+    this.#reasoning = response.reasoning
     if (this.#seen.has(stableKey(normalizeArgs(next.args)))) {
       this.#redundant++
       reportOutcome(rt.events, rt.logger, { runId: this.#host.runId, tool: tool.name, agent: rt.name, outcome: 'redundant', retryCount: this.#retry })

@@ -16,7 +16,11 @@ export interface ProviderEntry {
   readonly provider: Provider
   /** Display name; defaults to `provider.name`. */
   readonly name?: string
-  /** Model for this provider; defaults to the gate's `model`, then the request's. */
+  /**
+   * Model for this provider. Which model a provider is asked for, most specific first: this
+   * entry's `model`, the provider's own `model` (an adapter configured with one, e.g.
+   * `anthropic({ client, model })`), the request's `model`, then the gate's (or agent's) `model`.
+   */
   readonly model?: string
 }
 
@@ -32,7 +36,10 @@ export type FallbackAnswer = ModelResponse | string
 export interface GateConfig<T = unknown> extends ReliabilityConfig {
   /** One provider, or the failover order (first is used first). */
   readonly providers: Provider | readonly (Provider | ProviderEntry)[]
-  /** Default model name sent with every request. */
+  /**
+   * Default model name, for providers that name none themselves: a provider entry's `model` and an
+   * adapter's own configured model win over it, and so does a request's `model`.
+   */
   readonly model?: string
   /** Schema of the final answer: TypeBox, Standard Schema, raw JSON Schema, or `{parse}`. */
   readonly outputSchema?: OutputSchema<T>

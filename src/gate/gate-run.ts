@@ -21,7 +21,7 @@ import type { DecisionGuard, GateInternals, GateRunOptions, RunHooks } from './g
 import type { GateResult } from './gate-result.ts'
 import { nextTail } from './next-tail.ts'
 import { recordAttempt } from './record-attempt.ts'
-import type { ResolvedProvider } from './resolved-provider.ts'
+import { modelFor, type ResolvedProvider } from './resolved-provider.ts'
 import { settleAttempt, startAttempt } from './run-attempt.ts'
 import type { RunState } from './run-state.ts'
 
@@ -231,19 +231,25 @@ export class GateRun<T> implements RunState<T> {
 function reasonFor<T>(outcome: AttemptOutcome<T>, rule: ReliabilityRule | undefined): string {
   const by = rule !== undefined ? `rule ${rule.label ?? rule.kind} decided fail-fast` : 'no rule handled it'
   if (outcome.failure !== undefined) return `the answer failed validation (${outcome.failure.message}); ${by}`
+  if (outcome.kind === 'refusal') return `the model refused to answer (${JSON.stringify(preview(outcome.response?.content ?? ''))}); ${by}`
   if (outcome.error !== undefined) return `provider call failed (${outcome.kind}: ${messageOf(outcome.error)}); ${by}`
   return by
 }
 
+function preview(text: string): string {
+  return text.length > 200 ? `${text.slice(0, 200)}…` : text
+}
+
 /**
- * The request of a provider without the tail: the caller's, with the provider's model, the output
+ * The request of a provider without the tail: the caller's, with the provider's model (see
+ * `resolveProviders` for the order), the output
  * JSON Schema and the run's signal. When nothing changes it is the caller's own object (never
  * mutated): no copy at all.
  */
 function baseFor<T>(s: RunState<T>, providerIdx: number): ModelRequest {
   const entry = s.g.providers[providerIdx] as ResolvedProvider
   const request = s.request
-  const model = entry.model ?? request.model
+  const model = modelFor(entry, request.model)
   const responseSchema = request.responseSchema ?? s.schema?.jsonSchema
   if (model === request.model && responseSchema === request.responseSchema && s.signal === request.signal) return request
   const base: { -readonly [K in keyof ModelRequest]: ModelRequest[K] } = { ...request }

@@ -5,10 +5,18 @@ import type { ProviderEntry } from './gate-config.ts'
 export interface ResolvedProvider {
   readonly provider: Provider
   readonly name: string
+  /** The model of this provider: its entry's `model`, else the provider's own (an adapter's configured model). */
   readonly model: string | undefined
+  /** The gate's (or agent's) `model`, used when neither this provider nor the request names one. */
+  readonly defaultModel: string | undefined
 }
 
-/** Normalises the `providers` option to a non-empty failover list. */
+/**
+ * Normalises the `providers` option to a non-empty failover list. Which model a provider is asked
+ * for, most specific first: its `ProviderEntry.model`, the provider's own `model` (an adapter
+ * configured with one), the request's `model`, the gate's or agent's `model`. So a gate-wide
+ * default never sends one provider's model name to another.
+ */
 export function resolveProviders(
   providers: Provider | readonly (Provider | ProviderEntry)[],
   model: string | undefined,
@@ -20,8 +28,14 @@ export function resolveProviders(
     if (typeof entry.provider?.complete !== 'function') {
       throw new TypeError(`createGate: providers[${i}] has no complete() method`)
     }
-    return Object.freeze({ provider: entry.provider, name: entry.name ?? entry.provider.name, model: entry.model ?? model })
+    const own = typeof entry.provider.model === 'string' && entry.provider.model !== '' ? entry.provider.model : undefined
+    return Object.freeze({ provider: entry.provider, name: entry.name ?? entry.provider.name, model: entry.model ?? own, defaultModel: model })
   })
+}
+
+/** The model a provider is asked for on a request (see {@link resolveProviders} for the order). */
+export function modelFor(entry: ResolvedProvider, requested: string | undefined): string | undefined {
+  return entry.model ?? requested ?? entry.defaultModel
 }
 
 function isEntry(item: Provider | ProviderEntry): item is ProviderEntry {

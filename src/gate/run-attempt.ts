@@ -12,6 +12,7 @@ import { classifyError } from './classify-error.ts'
 import { withTail } from './ephemeral-tail.ts'
 import type { ResolvedProvider } from './resolved-provider.ts'
 import { checkedResponse, responseOf } from './response-shape.ts'
+import { isRefusal } from './refusal.ts'
 import type { RunState } from './run-state.ts'
 
 // Shared by every attempt that applied no repair (read-only, only its length is looked at).
@@ -82,6 +83,7 @@ export function settleAttempt<T>(s: RunState<T>, result: unknown, error: unknown
   if (g.events.has('cost_tick')) {
     g.events.emit('cost_tick', { runId: s.runId, attempt: s.attempt + 1, provider, model, attemptCostUsd: costUsd, cumulativeCostUsd: s.meter.costUsd, usage })
   }
+  if (isRefusal(response)) return ended(s, { response, error, kind: 'refusal', retryAfterMs, failure: undefined, value: undefined, repairs: NO_REPAIRS, latencyMs, usage, costUsd })
   // The common case, checked without building anything: a complete final answer that is exactly a
   // JSON value the compiled schema accepts as it is.
   const schema = s.schema

@@ -1,3 +1,4 @@
+import type { ReasoningBlock } from './reasoning.ts'
 import type { ToolCall } from './tool-call.ts'
 
 /** Who wrote a message. */
@@ -14,6 +15,11 @@ export interface Message {
   readonly content: string
   /** Tool calls requested by an assistant message. */
   readonly toolCalls?: readonly ToolCall[]
+  /**
+   * For `role: 'assistant'`: the reasoning blocks the model returned with this turn, sent back
+   * before its content (a tool loop with Anthropic extended thinking needs them unchanged).
+   */
+  readonly reasoning?: readonly ReasoningBlock[]
   /** For `role: 'tool'`: the id of the call this message answers. */
   readonly toolCallId?: string
   /** For `role: 'tool'`: the name of the tool that produced this result. */

@@ -10,6 +10,12 @@ import type { StreamChunk } from './stream-chunk.ts'
  */
 export interface Provider {
   readonly name: string
+  /**
+   * The model this provider calls unless its gate entry names another (an adapter's configured
+   * model). It wins over the gate's or agent's `model` and over `request.model`: see
+   * `ProviderEntry.model` for the whole order.
+   */
+  readonly model?: string
   complete(request: ModelRequest): Promise<ModelResponse>
   /** Optional streaming; yields text deltas and ends with a `done` chunk carrying the full response. */
   stream?(request: ModelRequest): AsyncIterable<StreamChunk>

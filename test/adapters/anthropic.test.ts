@@ -1,14 +1,19 @@
 import Anthropic from '@anthropic-ai/sdk'
+import AnthropicV0 from 'anthropic-sdk-v0'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Agent, createGate, strictOutputRules } from '../../src/index.ts'
-import { anthropic } from '../../src/providers/anthropic/index.ts'
+import { anthropic, type AnthropicMessagesClient } from '../../src/providers/anthropic/index.ts'
 import { Refund, validRefundJson } from '../support/schemas.ts'
 import { anthropicError, anthropicMessage, anthropicSse, anthropicSseOverloaded, anthropicText, anthropicToolSse } from './support/anthropic-wire.ts'
 import { startLoopback, type LoopbackServer } from './support/loopback-server.ts'
 import { providerFailure } from './support/provider-failure.ts'
 
 let server: LoopbackServer
-const client = (timeout = 5_000) => new Anthropic({ baseURL: server.url, apiKey: 'test-key', maxRetries: 0, timeout })
+// The adapter's suite runs against the newest and the oldest supported version of the SDK.
+const versions = [
+  { version: '1.x', Client: Anthropic as unknown as new (options: object) => AnthropicMessagesClient },
+  { version: '0.40', Client: AnthropicV0 as unknown as new (options: object) => AnthropicMessagesClient },
+]
 const base = [{ role: 'user' as const, content: 'refund order #42 for $50' }]
 const invalid = '{"orderId": "42", "action": "refund", "amount": "USD 50"}'
 
@@ -20,7 +25,9 @@ afterAll(() => server.close())
 const breakpoints = (body: any): string[] =>
   body.messages.flatMap((m: any, i: number) => m.content.flatMap((b: any, j: number) => (b.cache_control !== undefined ? [`${i}.${j}:${JSON.stringify(b.cache_control)}`] : [])))
 
-describe('anthropic adapter', () => {
+describe.each(versions)('anthropic adapter (@anthropic-ai/sdk $version)', ({ Client }) => {
+  const client = (timeout = 5_000) => new Client({ baseURL: server.url, apiKey: 'test-key', maxRetries: 0, timeout })
+
   it('retries with ephemeral feedback after the cache breakpoint, and the agent history keeps none of it', async () => {
     server.script([anthropicText(invalid), anthropicText(validRefundJson)])
     server.requests.length = 0
@@ -106,7 +113,7 @@ describe('anthropic adapter', () => {
 
   it('maps a malformed body, a connection reset and a timeout', async () => {
     server.script([{ kind: 'raw', status: 200, contentType: 'application/json', body: '{"id": "msg_1", "content": [' }, { kind: 'reset' }, { kind: 'hang', ms: 2_000, then: anthropicText('late') }])
-    expect((await providerFailure(anthropic({ client: client(), model: 'claude-test' }).complete({ messages: base }))).kind).toBe('unknown')
+    expect((await providerFailure(anthropic({ client: client(), model: 'claude-test' }).complete({ messages: base }))).kind).toBe('malformed-response')
     expect((await providerFailure(anthropic({ client: client(), model: 'claude-test' }).complete({ messages: base }))).kind).toBe('network')
     expect((await providerFailure(anthropic({ client: client(150), model: 'claude-test' }).complete({ messages: base }))).kind).toBe('timeout')
   })

@@ -1,7 +1,8 @@
 import OpenAI from 'openai'
+import OpenAIv4 from 'openai-v4'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createGate, strictOutputRules, type GateEvent } from '../../src/index.ts'
-import { openai } from '../../src/providers/openai/index.ts'
+import { openai, type OpenAIChatClient } from '../../src/providers/openai/index.ts'
 import { retryTransient } from '../../src/rules/index.ts'
 import { Refund, validRefundJson } from '../support/schemas.ts'
 import { startLoopback, type LoopbackServer } from './support/loopback-server.ts'
@@ -9,7 +10,11 @@ import { providerFailure } from './support/provider-failure.ts'
 import { openaiError, openaiSse, openaiText, openaiToolCalls } from './support/openai-wire.ts'
 
 let server: LoopbackServer
-const client = (timeout = 5_000) => new OpenAI({ baseURL: `${server.url}/v1`, apiKey: 'test-key', maxRetries: 0, timeout })
+// The adapter's suite runs against the newest and the oldest supported major of the SDK.
+const majors = [
+  { major: 7, Client: OpenAI as unknown as new (options: object) => OpenAIChatClient },
+  { major: 4, Client: OpenAIv4 as unknown as new (options: object) => OpenAIChatClient },
+]
 const base = [{ role: 'user' as const, content: 'refund order #42 for $50' }]
 
 beforeAll(async () => {
@@ -17,7 +22,9 @@ beforeAll(async () => {
 })
 afterAll(() => server.close())
 
-describe('openai adapter', () => {
+describe.each(majors)('openai adapter (openai $major)', ({ Client }) => {
+  const client = (timeout = 5_000) => new Client({ baseURL: `${server.url}/v1`, apiKey: 'test-key', maxRetries: 0, timeout })
+
   it('retries an invalid answer with ephemeral feedback that only the second request carries', async () => {
     server.script([openaiText('{"orderId": "42", "action": "refund", "amount": "USD 50"}'), openaiText(validRefundJson)])
     server.requests.length = 0
@@ -102,11 +109,11 @@ describe('openai adapter', () => {
     expect(await providerFailure(provider.complete({ messages: base }))).toMatchObject({ kind: 'http-5xx', status: 529 })
   })
 
-  it('reports a malformed body as a provider error, not a crash', async () => {
+  it('reports a malformed body as a malformed-response provider error, not a crash', async () => {
     server.script([{ kind: 'raw', status: 200, contentType: 'application/json', body: '{"id": "chatcmpl-1", "choices": [' }])
     const e = await providerFailure(openai({ client: client(), model: 'gpt-test' }).complete({ messages: base }))
     expect(e.provider).toBe('openai')
-    expect(e.kind).toBe('unknown')
+    expect(e.kind).toBe('malformed-response')
   })
 
   it('maps a connection reset to network', async () => {

@@ -1,3 +1,5 @@
 export { reliabilityMiddleware } from './reliability-middleware.ts'
 export type { ReliabilityMiddleware, ReliabilityMiddlewareOptions } from './reliability-middleware.ts'
 export { promptToMessages } from './prompt-to-messages.ts'
+export { isNoObjectGenerated } from './give-up-error.ts'
+export type { NoObjectGeneratedFields } from './give-up-error.ts'

@@ -1,26 +1,36 @@
 import type {
   LanguageModelV4CallOptions,
+  LanguageModelV4Content,
   LanguageModelV4FinishReason,
   LanguageModelV4GenerateResult,
   LanguageModelV4Middleware,
   LanguageModelV4StreamPart,
 } from '@ai-sdk/provider'
 import type { Observable } from 'rxjs'
+import type { Logger } from '../../agent/logger.ts'
+import type { ToolGuard } from '../../agent/tools/guard.ts'
+import { idShapeGuard } from '../../agent/tools/id-shape-guard.ts'
 import { EventHub } from '../../events/event-hub.ts'
 import type { GateEvent, GateEventMap, GateEventName } from '../../events/event-map.ts'
-import { createGate } from '../../gate/create-gate.ts'
+import { newRunId } from '../../events/run-id.ts'
+import { createGate, type Gate } from '../../gate/create-gate.ts'
 import type { GateConfig } from '../../gate/gate-config.ts'
+import { nonNegativeInteger } from '../../model/assert-number.ts'
 import type { Provider, StreamingProvider } from '../../model/provider.ts'
 import type { ModelRequest } from '../../model/request.ts'
 import type { StopReason } from '../../model/response.ts'
+import type { ToolCall } from '../../model/tool-call.ts'
 import { callSdk, streamSdk } from '../../providers/adapter-kit/sdk-call.ts'
 import { aiSdkStreamChunks } from '../../providers/ai-sdk/ai-sdk-stream.ts'
-import { fromAiSdkResult } from '../../providers/ai-sdk/from-ai-sdk-result.ts'
+import { fromAiSdkGenerateResult } from '../../providers/ai-sdk/from-ai-sdk-result.ts'
 import { toAiSdkMessage } from '../../providers/ai-sdk/to-ai-sdk-prompt.ts'
+import { asGiveUp, type LastAnswer } from './give-up-error.ts'
 import { promptToMessages } from './prompt-to-messages.ts'
+import { ToolArgsCall } from './tool-args-call.ts'
+import { toolSchemas } from './tool-schemas.ts'
 import { toV4Usage } from './v4-usage.ts'
 
-/** Options of {@link reliabilityMiddleware}: a gate configuration without providers. */
+/** Options of {@link reliabilityMiddleware}: a gate configuration without providers, and the tool-argument loop's. */
 export interface ReliabilityMiddlewareOptions<T = unknown> extends Omit<GateConfig<T>, 'providers' | 'model' | 'events'> {
   /**
    * How `streamText` receives text: `buffer` (only the validated answer, retries invisible) or
@@ -29,6 +39,14 @@ export interface ReliabilityMiddlewareOptions<T = unknown> extends Omit<GateConf
   readonly streamMode?: 'buffer' | 'passthrough'
   /** Event hub to emit on; a private one by default. */
   readonly events?: EventHub
+  /** Retries per tool call whose arguments fail the tool's input schema (as the Agent's). @default 2 */
+  readonly maxToolRetries?: number
+  /** Guards run on every tool call's arguments, retries included. @default [idShapeGuard()] */
+  readonly toolGuards?: readonly ToolGuard[]
+  /** Receives the `validation_retry_outcome ...` log lines. */
+  readonly logger?: Logger
+  /** The name in those log lines (`ext=`). @default 'ai-sdk' */
+  readonly name?: string
 }
 
 /** The middleware, plus the gate's typed events. */
@@ -44,50 +62,93 @@ export interface ReliabilityMiddleware extends LanguageModelV4Middleware {
  * retried with ephemeral feedback appended to the original prompt; stuck loops and every other
  * rule work as in `createGate`, and events are emitted before any decision.
  *
+ * Tool calls get the Agent's tool-argument loop before the AI SDK sees them: arguments are checked
+ * against the input schema of the tool the AI SDK passed and by `toolGuards` (the ID-shape guard by
+ * default) on every attempt; invalid ones are retried with feedback within `maxToolRetries`, with
+ * `validation_failed` and `tool_retry_outcome` events; the AI SDK receives the corrected call.
+ *
+ * When it gives up on an answer the model gave (retries spent, stuck loop, refusal, arguments still
+ * invalid or blocked by a guard), it throws a `ReliabilityFailFastError` that also passes the AI
+ * SDK's `NoObjectGeneratedError.isInstance` (see `isNoObjectGenerated`).
+ *
+ * Written to specification v4 (`ai` 7); `ai` 6 runs it as it is on its v3 calls, but types its
+ * middleware as v3: pass `reliabilityMiddleware(...) as never` to its `wrapLanguageModel`.
+ *
  * @example
  * const model = wrapLanguageModel({ model: openai('gpt-4o-mini'), middleware: reliabilityMiddleware({ postDecide: strictOutputRules(3) }) })
  * const { output } = await generateText({ model, output: Output.object({ schema }), prompt: 'refund order #42' })
  */
 export function reliabilityMiddleware<T = unknown>(options: ReliabilityMiddlewareOptions<T> = {}): ReliabilityMiddleware {
-  const { streamMode = 'buffer', events: hub, ...config } = options
+  const { streamMode = 'buffer', events: hub, maxToolRetries, toolGuards, logger, name, ...config } = options
   const events = hub ?? new EventHub()
-  const gateFor = (params: LanguageModelV4CallOptions, provider: Provider) => {
+  const toolSettings = {
+    maxToolRetries: nonNegativeInteger(maxToolRetries, 'reliabilityMiddleware: maxToolRetries', 2),
+    toolGuards: [...(toolGuards ?? [idShapeGuard()])],
+    retryHint: config.retryHint,
+    logger,
+    name: name ?? 'ai-sdk',
+  }
+  const gateFor = (params: LanguageModelV4CallOptions, provider: Provider): Gate<T> => {
     const format = params.responseFormat
     const schema = config.outputSchema ?? (format?.type === 'json' && format.schema !== undefined ? (format.schema as never) : undefined)
     return createGate<T>({ ...config, ...(schema !== undefined ? { outputSchema: schema } : {}), providers: provider, events })
   }
+  /** A provider over `doGenerate` that remembers the last raw result. */
+  const generating = (params: LanguageModelV4CallOptions, model: Parameters<NonNullable<LanguageModelV4Middleware['wrapGenerate']>>[0]['model']) => {
+    const state: { last: LanguageModelV4GenerateResult | undefined } = { last: undefined }
+    const provider: Provider = {
+      name: model.provider,
+      model: model.modelId,
+      async complete(request) {
+        state.last = undefined
+        const result = await callSdk(model.provider, request, () => model.doGenerate(withTail(params, request)))
+        state.last = result
+        return fromAiSdkGenerateResult(result, model.provider)
+      },
+    }
+    return { provider, state }
+  }
+
   return {
     specificationVersion: 'v4',
     on: (name, listener) => events.on(name, listener),
     events$: events.events$,
 
     async wrapGenerate({ params, model }) {
-      let accepted: LanguageModelV4GenerateResult | undefined
-      const provider: Provider = {
-        name: model.provider,
-        async complete(request) {
-          accepted = undefined
-          const result = await callSdk(model.provider, request, () => model.doGenerate(withTail(params, request)))
-          accepted = result
-          return fromAiSdkResult(result.content, result.finishReason, result.usage)
-        },
+      const runId = newRunId()
+      const { provider, state } = generating(params, model)
+      const gate = gateFor(params, provider)
+      const base = baseRequest(params)
+      const runOptions = { runId, ...(params.abortSignal !== undefined ? { signal: params.abortSignal } : {}) }
+      const result = await gate.run(base, runOptions).catch((error: unknown) => {
+        throw asGiveUp(error, lastAnswer(state.last))
+      })
+      const accepted = result.fromFallback ? undefined : state.last
+      if (accepted === undefined) {
+        return { content: [{ type: 'text', text: result.response.content }], finishReason: toFinishReason(result.response.stopReason), usage: toV4Usage(result.usage), warnings: [] }
       }
-      const result = await gateFor(params, provider).run(baseRequest(params), params.abortSignal !== undefined ? { signal: params.abortSignal } : {})
-      const usage = toV4Usage(result.usage)
-      if (accepted === undefined || result.fromFallback) {
-        return { content: [{ type: 'text', text: result.response.content }], finishReason: toFinishReason(result.response.stopReason), usage, warnings: [] }
+      const schemas = toolSchemas(params)
+      if (schemas.size === 0 || result.response.toolCalls.length === 0) {
+        // Usage covers every attempt, the rejected ones included: they were paid for.
+        return { ...accepted, usage: toV4Usage(result.usage) }
       }
-      // Usage covers every attempt, the rejected ones included: they were paid for.
-      return { ...accepted, usage }
+      const call = new ToolArgsCall(gate, base, runOptions, result, toolSettings, events, () => lastAnswer(state.last))
+      const calls = await call.settle(result.response.toolCalls, schemas)
+      return { ...accepted, content: withArgs(accepted.content, calls), usage: toV4Usage(call.usage) }
     },
 
     async wrapStream({ params, model }) {
+      const runId = newRunId()
+      const runOptions = { runId, ...(params.abortSignal !== undefined ? { signal: params.abortSignal } : {}) }
       const provider: StreamingProvider = {
         name: model.provider,
+        model: model.modelId,
         complete: () => Promise.reject(new Error('the stream path never calls complete()')),
-        stream: (request) => streamSdk(model.provider, request, () => model.doStream(withTail(params, request)), (result) => aiSdkStreamChunks(result.stream)),
+        stream: (request) => streamSdk(model.provider, request, () => model.doStream(withTail(params, request)), (result) => aiSdkStreamChunks(result.stream, model.provider)),
       }
-      const run = gateFor(params, provider).stream(baseRequest(params), { mode: streamMode, ...(params.abortSignal !== undefined ? { signal: params.abortSignal } : {}) })
+      const base = baseRequest(params)
+      const run = gateFor(params, provider).stream(base, { mode: streamMode, ...runOptions })
+      const schemas = toolSchemas(params)
       const stream = new ReadableStream<LanguageModelV4StreamPart>({
         async start(controller) {
           controller.enqueue({ type: 'stream-start', warnings: [] })
@@ -105,16 +166,23 @@ export function reliabilityMiddleware<T = unknown>(options: ReliabilityMiddlewar
               } else if (event.type === 'result') {
                 if (open !== undefined) controller.enqueue({ type: 'text-end', id: open })
                 open = undefined
-                const r = event.result
-                for (const call of r.response.toolCalls) {
-                  controller.enqueue({ type: 'tool-call', toolCallId: call.id, toolName: call.name, input: typeof call.args === 'string' ? call.args : JSON.stringify(call.args) })
+                let r = event.result
+                let calls: readonly ToolCall[] = r.response.toolCalls
+                let usage = r.usage
+                if (schemas.size > 0 && calls.length > 0) {
+                  // Retries of tool arguments are whole answers: asked for with doGenerate.
+                  const { provider: retries, state } = generating(params, model)
+                  const call = new ToolArgsCall(gateFor(params, retries), base, runOptions, r, toolSettings, events, () => lastAnswer(state.last))
+                  calls = await call.settle(calls, schemas)
+                  usage = call.usage
                 }
-                controller.enqueue({ type: 'finish', finishReason: toFinishReason(r.response.stopReason), usage: toV4Usage(r.usage) })
+                for (const c of calls) controller.enqueue({ type: 'tool-call', toolCallId: c.id, toolName: c.name, input: inputText(c.args) })
+                controller.enqueue({ type: 'finish', finishReason: toFinishReason(r.response.stopReason), usage: toV4Usage(usage) })
               }
             }
           } catch (error) {
             if (open !== undefined) controller.enqueue({ type: 'text-end', id: open })
-            controller.enqueue({ type: 'error', error })
+            controller.enqueue({ type: 'error', error: asGiveUp(error, undefined) })
           }
           controller.close()
         },
@@ -139,8 +207,28 @@ function baseRequest(params: LanguageModelV4CallOptions): ModelRequest {
   return { ...(system !== undefined ? { system } : {}), messages, ...(params.maxOutputTokens !== undefined ? { maxTokens: params.maxOutputTokens } : {}) }
 }
 
+/** The answer's content with each settled tool call's final arguments (same call ids). */
+function withArgs(content: readonly LanguageModelV4Content[], calls: readonly ToolCall[]): LanguageModelV4Content[] {
+  const byId = new Map(calls.map((c) => [c.id, c]))
+  return content.map((part) => {
+    const call = part.type === 'tool-call' ? byId.get(part.toolCallId) : undefined
+    return call === undefined || part.type !== 'tool-call' ? part : { ...part, input: inputText(call.args) }
+  })
+}
+
+/** Tool arguments as the AI SDK's `input` text: as the model sent them when they are text. */
+function inputText(args: unknown): string {
+  return typeof args === 'string' ? args : JSON.stringify(args ?? {})
+}
+
+function lastAnswer(result: LanguageModelV4GenerateResult | undefined): LastAnswer | undefined {
+  if (result === undefined) return undefined
+  const text = Array.isArray(result.content) ? result.content.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join('') : undefined
+  const finish = result.finishReason as LanguageModelV4FinishReason | string | undefined
+  return { text, finishReason: typeof finish === 'string' ? finish : finish?.unified, response: result.response }
+}
+
 function toFinishReason(stop: StopReason): LanguageModelV4FinishReason {
   const unified = ({ end: 'stop', max_tokens: 'length', tool_use: 'tool-calls', content_filter: 'content-filter', other: 'other' } as const)[stop]
   return { unified, raw: undefined }
 }
-

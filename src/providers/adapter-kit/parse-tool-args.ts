@@ -1,17 +1,33 @@
+import { findForbiddenKey } from '../../validation/json/forbidden-keys.ts'
+import { parseJsonSafe } from '../../validation/json/parse-json-safe.ts'
+
 /**
- * Parses a tool call's argument string. Unparseable arguments are kept as the raw string: the
- * agent's tool-argument validation treats a string where an object was expected as a validation
- * failure (fed back to the model), never as a crash.
+ * Parses a tool call's argument string with the library's safe parser. Arguments it refuses (not
+ * JSON, too long or deep, or holding a `__proto__` / `constructor.prototype` key) are kept as the
+ * raw string: the agent's tool-argument validation parses that string again, reports why it was
+ * refused and feeds that back to the model, so no such key ever reaches a tool.
  *
  * @example
- * parseToolArgs('{"id": 1}') // { id: 1 }
- * parseToolArgs('{"id": ')   // '{"id": '
+ * parseToolArgs('{"id": 1}')            // { id: 1 }
+ * parseToolArgs('{"id": ')              // '{"id": '
+ * parseToolArgs('{"__proto__": {"x": 1}}') // '{"__proto__": {"x": 1}}'
  */
 export function parseToolArgs(raw: string | null | undefined): unknown {
   if (raw === null || raw === undefined || raw.trim() === '') return {}
+  const parsed = parseJsonSafe(raw)
+  return parsed.ok ? parsed.value : raw
+}
+
+/**
+ * Tool arguments an SDK already parsed (Anthropic's `tool_use.input`): kept as they are, unless
+ * they hold a `__proto__` / `constructor.prototype` key, in which case they are handed on as their
+ * JSON text, refused by the agent's validation like any such string.
+ */
+export function checkToolInput(input: unknown): unknown {
+  if (typeof input !== 'object' || input === null || findForbiddenKey(input) === undefined) return input
   try {
-    return JSON.parse(raw) as unknown
+    return JSON.stringify(input)
   } catch {
-    return raw
+    return String(input)
   }
 }

@@ -2,7 +2,7 @@ import type { LanguageModelV3, LanguageModelV4 } from '@ai-sdk/provider'
 import type { StreamingProvider } from '../../model/provider.ts'
 import { callSdk, streamSdk } from '../adapter-kit/sdk-call.ts'
 import { aiSdkStreamChunks } from './ai-sdk-stream.ts'
-import { fromAiSdkResult } from './from-ai-sdk-result.ts'
+import { fromAiSdkGenerateResult } from './from-ai-sdk-result.ts'
 import { toAiSdkCallOptions } from './to-ai-sdk-prompt.ts'
 
 /** A language model of the AI SDK (specification v4, or v3 from older provider packages). */
@@ -19,7 +19,8 @@ export interface AiSdkProviderOptions {
 /**
  * A {@link Provider} over any AI SDK `LanguageModel` (`openai('gpt-4o')`, `anthropic(...)`,
  * `createGateway(...)(...)`, ...), so every AI SDK provider works behind the gate. The model id is
- * the model's own; `request.model` is ignored.
+ * the model's own (reported as the provider's `model`, so events and pricing name it);
+ * `request.model` is ignored.
  *
  * @example
  * import { createOpenAI } from '@ai-sdk/openai'
@@ -32,12 +33,13 @@ export function aiSdk(model: AiSdkLanguageModel, options: AiSdkProviderOptions =
   const v4 = model as LanguageModelV4
   return {
     name,
+    model: model.modelId,
     async complete(request) {
-      const result = await callSdk(name, request, () => v4.doGenerate(toAiSdkCallOptions(request, structured)))
-      return fromAiSdkResult(result.content, result.finishReason, result.usage)
+      const result: unknown = await callSdk(name, request, () => v4.doGenerate(toAiSdkCallOptions(request, structured)))
+      return fromAiSdkGenerateResult(result, name)
     },
     stream(request) {
-      return streamSdk(name, request, () => v4.doStream(toAiSdkCallOptions(request, structured)), (result) => aiSdkStreamChunks(result.stream))
+      return streamSdk(name, request, () => v4.doStream(toAiSdkCallOptions(request, structured)), (result) => aiSdkStreamChunks(result.stream, name))
     },
   }
 }

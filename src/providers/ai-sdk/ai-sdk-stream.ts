@@ -1,22 +1,29 @@
 import type { LanguageModelV4Content, LanguageModelV4FinishReason, LanguageModelV4StreamPart, LanguageModelV4Usage } from '@ai-sdk/provider'
 import type { StreamChunk } from '../../model/stream-chunk.ts'
+import { malformedStream } from '../adapter-kit/malformed-response.ts'
 import { fromAiSdkResult } from './from-ai-sdk-result.ts'
+
+type ProviderMetadata = NonNullable<LanguageModelV4Content & { type: 'reasoning' }>['providerMetadata']
 
 /**
  * Turns AI SDK stream parts into text chunks and a final `done` chunk. Complete `tool-call` parts
- * become tool calls (their `tool-input-*` deltas are not needed); an `error` part is thrown.
+ * become tool calls (their `tool-input-*` deltas are not needed); `reasoning-*` parts are joined per
+ * id, their provider metadata (Anthropic's signature arrives on a delta) merged; an `error` part is
+ * thrown. A stream that ends without a `finish` part is a `malformed-response` error.
  */
-export async function* aiSdkStreamChunks(stream: ReadableStream<LanguageModelV4StreamPart>): AsyncGenerator<StreamChunk> {
+export async function* aiSdkStreamChunks(stream: ReadableStream<LanguageModelV4StreamPart>, provider = 'ai-sdk'): AsyncGenerator<StreamChunk> {
   const reader = stream.getReader()
   const content: LanguageModelV4Content[] = []
+  const reasoning = new Map<string, { text: string; providerMetadata: ProviderMetadata }>()
   let text = ''
+  let finished = false
   let finish: LanguageModelV4FinishReason | undefined
   let usage: LanguageModelV4Usage | undefined
   try {
     for (;;) {
       const { done, value: part } = await reader.read()
       if (done) break
-      switch (part.type) {
+      switch (part?.type) {
         case 'text-delta':
           if (part.delta !== '') {
             text += part.delta
@@ -26,7 +33,17 @@ export async function* aiSdkStreamChunks(stream: ReadableStream<LanguageModelV4S
         case 'tool-call':
           content.push(part)
           break
+        case 'reasoning-start':
+        case 'reasoning-delta':
+        case 'reasoning-end': {
+          const block = reasoning.get(part.id) ?? { text: '', providerMetadata: undefined }
+          if (part.type === 'reasoning-delta') block.text += part.delta
+          if (part.providerMetadata !== undefined) block.providerMetadata = mergeMetadata(block.providerMetadata, part.providerMetadata)
+          reasoning.set(part.id, block)
+          break
+        }
         case 'finish':
+          finished = true
           finish = part.finishReason
           usage = part.usage
           break
@@ -41,5 +58,14 @@ export async function* aiSdkStreamChunks(stream: ReadableStream<LanguageModelV4S
     await reader.cancel().catch(() => undefined)
     reader.releaseLock()
   }
-  yield { type: 'done', response: fromAiSdkResult([{ type: 'text', text }, ...content], finish, usage) }
+  if (!finished) throw malformedStream(provider, 'a finish part')
+  const thoughts: LanguageModelV4Content[] = [...reasoning.values()].map((r) => ({ type: 'reasoning', text: r.text, ...(r.providerMetadata !== undefined ? { providerMetadata: r.providerMetadata } : {}) }))
+  yield { type: 'done', response: fromAiSdkResult([...thoughts, { type: 'text', text }, ...content], finish, usage, provider) }
+}
+
+function mergeMetadata(a: ProviderMetadata, b: NonNullable<ProviderMetadata>): NonNullable<ProviderMetadata> {
+  if (a === undefined) return b
+  const merged: Record<string, Record<string, unknown>> = { ...a }
+  for (const [key, value] of Object.entries(b)) merged[key] = { ...merged[key], ...value }
+  return merged as NonNullable<ProviderMetadata>
 }

@@ -1,23 +1,71 @@
 import type { LanguageModelV4Content, LanguageModelV4FinishReason, LanguageModelV4Usage } from '@ai-sdk/provider'
+import type { ReasoningBlock } from '../../model/reasoning.ts'
 import type { ModelResponse, StopReason } from '../../model/response.ts'
 import type { ToolCall } from '../../model/tool-call.ts'
 import type { Usage } from '../../model/usage.ts'
-import { parseToolArgs } from '../adapter-kit/parse-tool-args.ts'
+import { isRecord, malformedResponse } from '../adapter-kit/malformed-response.ts'
+import { checkToolInput, parseToolArgs } from '../adapter-kit/parse-tool-args.ts'
 
-/** Maps AI SDK content parts, finish reason and usage to a provider-neutral response. */
-export function fromAiSdkResult(content: readonly LanguageModelV4Content[], finishReason: LanguageModelV4FinishReason | string | undefined, usage: LanguageModelV4Usage | undefined): ModelResponse {
+/**
+ * Maps AI SDK content parts, finish reason and usage to a provider-neutral response; `reasoning`
+ * parts become {@link ReasoningBlock}s with their provider metadata (signatures included). Content
+ * that is not an array of parts is a `malformed-response` error.
+ */
+export function fromAiSdkResult(
+  content: readonly LanguageModelV4Content[],
+  finishReason: LanguageModelV4FinishReason | string | undefined,
+  usage: LanguageModelV4Usage | undefined,
+  provider = 'ai-sdk',
+): ModelResponse {
+  if (!Array.isArray(content) || !content.every((p) => isRecord(p) && typeof p['type'] === 'string')) {
+    throw malformedResponse(provider, 'a result with an array of content parts', content)
+  }
   let text = ''
   const toolCalls: ToolCall[] = []
+  const reasoning: ReasoningBlock[] = []
   for (const part of content) {
     if (part.type === 'text') text += part.text
-    else if (part.type === 'tool-call' && part.providerExecuted !== true) toolCalls.push({ id: part.toolCallId, name: part.toolName, args: parseToolArgs(part.input) })
+    else if (part.type === 'tool-call' && part.providerExecuted !== true) {
+      const args = typeof part.input === 'string' ? parseToolArgs(part.input) : checkToolInput(part.input)
+      toolCalls.push({ id: part.toolCallId, name: part.toolName, args })
+    } else if (part.type === 'reasoning') reasoning.push(fromAiSdkReasoning(part.text, part.providerMetadata))
   }
-  return { content: text, toolCalls, usage: fromAiSdkUsage(usage), stopReason: aiSdkStopReason(finishReason) }
+  const response: ModelResponse = { content: text, toolCalls, usage: fromAiSdkUsage(usage), stopReason: aiSdkStopReason(finishReason) }
+  return reasoning.length > 0 ? { ...response, reasoning } : response
 }
 
-/** Usage: `inputTokens` are the uncached input tokens, cache reads and writes apart. */
+/** A `doGenerate` result as a provider-neutral response; anything else is a `malformed-response` error. */
+export function fromAiSdkGenerateResult(result: unknown, provider: string): ModelResponse {
+  if (!isRecord(result) || !Array.isArray(result['content'])) throw malformedResponse(provider, 'a generate result with content parts', result)
+  const r = result as { content: LanguageModelV4Content[]; finishReason?: LanguageModelV4FinishReason; usage?: LanguageModelV4Usage }
+  return fromAiSdkResult(r.content, r.finishReason, r.usage, provider)
+}
+
+/** A reasoning part as a block; Anthropic's signature or redacted data is lifted out of the metadata. */
+export function fromAiSdkReasoning(text: string, metadata: ReasoningBlock['providerMetadata'] | undefined): ReasoningBlock {
+  const anthropic = metadata?.['anthropic']
+  const signature = anthropic?.['signature']
+  const redacted = anthropic?.['redactedData']
+  return {
+    text,
+    ...(typeof signature === 'string' ? { signature } : {}),
+    ...(typeof redacted === 'string' ? { redactedData: redacted } : {}),
+    ...(metadata !== undefined ? { providerMetadata: metadata } : {}),
+  }
+}
+
+/**
+ * Usage: `inputTokens` are the uncached input tokens, cache reads and writes apart. Reads the v3/v4
+ * nested shape and the flat numbers of older specifications.
+ */
 export function fromAiSdkUsage(usage: LanguageModelV4Usage | undefined): Usage {
-  if (usage === undefined) return { inputTokens: 0, outputTokens: 0 }
+  if (usage === undefined || usage === null) return { inputTokens: 0, outputTokens: 0 }
+  const flat = usage as unknown as { inputTokens?: unknown; outputTokens?: unknown; cachedInputTokens?: unknown }
+  if (typeof flat.inputTokens === 'number' || typeof flat.outputTokens === 'number') {
+    const cached = typeof flat.cachedInputTokens === 'number' ? flat.cachedInputTokens : 0
+    const total = typeof flat.inputTokens === 'number' ? flat.inputTokens : 0
+    return { inputTokens: Math.max(0, total - cached), outputTokens: typeof flat.outputTokens === 'number' ? flat.outputTokens : 0, ...(cached > 0 ? { cacheReadTokens: cached } : {}) }
+  }
   const read = usage.inputTokens?.cacheRead
   const write = usage.inputTokens?.cacheWrite
   const total = usage.inputTokens?.total ?? 0
@@ -30,7 +78,7 @@ export function fromAiSdkUsage(usage: LanguageModelV4Usage | undefined): Usage {
   }
 }
 
-/** Maps the unified finish reason (a plain string in older specifications). */
+/** Maps the unified finish reason (a plain string in older specifications); `content-filter` reads as `content_filter`. */
 export function aiSdkStopReason(reason: LanguageModelV4FinishReason | string | undefined): StopReason {
   const unified = typeof reason === 'string' ? reason : reason?.unified
   switch (unified) {

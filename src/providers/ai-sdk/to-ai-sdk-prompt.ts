@@ -1,6 +1,8 @@
-import type { LanguageModelV4CallOptions, LanguageModelV4FunctionTool, LanguageModelV4Message, LanguageModelV4Prompt } from '@ai-sdk/provider'
+import type { LanguageModelV4CallOptions, LanguageModelV4FunctionTool, LanguageModelV4Message, LanguageModelV4Prompt, LanguageModelV4ReasoningPart } from '@ai-sdk/provider'
 import type { Message } from '../../model/message.ts'
+import type { ReasoningBlock } from '../../model/reasoning.ts'
 import type { ModelRequest } from '../../model/request.ts'
+import { objectToolInput } from '../adapter-kit/object-tool-input.ts'
 
 /** Converts provider-neutral messages to an AI SDK prompt; gate-only fields are left behind. */
 export function toAiSdkPrompt(system: string | undefined, messages: readonly Message[]): LanguageModelV4Prompt {
@@ -10,7 +12,11 @@ export function toAiSdkPrompt(system: string | undefined, messages: readonly Mes
   return prompt
 }
 
-/** One message as an AI SDK prompt message. */
+/**
+ * One message as an AI SDK prompt message. An assistant message starts with its reasoning parts
+ * (provider metadata passed back as provider options, so an Anthropic model gets its signed
+ * thinking blocks back); tool arguments are sent as an object, or as sent under `_raw_arguments`.
+ */
 export function toAiSdkMessage(m: Message): LanguageModelV4Message {
   switch (m.role) {
     case 'system':
@@ -33,11 +39,18 @@ export function toAiSdkMessage(m: Message): LanguageModelV4Message {
       return {
         role: 'assistant',
         content: [
+          ...(m.reasoning ?? []).map(toReasoningPart),
           ...(m.content !== '' ? [{ type: 'text' as const, text: m.content }] : []),
-          ...(m.toolCalls ?? []).map((c) => ({ type: 'tool-call' as const, toolCallId: c.id, toolName: c.name, input: c.args })),
+          ...(m.toolCalls ?? []).map((c) => ({ type: 'tool-call' as const, toolCallId: c.id, toolName: c.name, input: objectToolInput(c.args) })),
         ],
       }
   }
+}
+
+function toReasoningPart(r: ReasoningBlock): LanguageModelV4ReasoningPart {
+  const anthropic = r.redactedData !== undefined ? { redactedData: r.redactedData } : r.signature !== undefined ? { signature: r.signature } : undefined
+  const options = r.providerMetadata ?? (anthropic !== undefined ? { anthropic } : undefined)
+  return { type: 'reasoning', text: r.text, ...(options !== undefined ? { providerOptions: options as NonNullable<LanguageModelV4ReasoningPart['providerOptions']> } : {}) }
 }
 
 /** Builds AI SDK call options for a request. */

@@ -11,7 +11,11 @@ import { toAnthropicRequest } from './to-anthropic-request.ts'
 export interface AnthropicProviderOptions {
   /** An `Anthropic` client instance. Give it `maxRetries: 0` so the gate, not the SDK, retries. */
   readonly client: AnthropicMessagesClient
-  /** Model used when neither the gate nor the request names one. */
+  /**
+   * This adapter's model. Behind a gate it wins over the gate's (or agent's) `model` and over
+   * `request.model`; only a provider entry's `model` overrides it. Called directly, a request's
+   * `model` is used first.
+   */
   readonly model?: string
   /** @default 'anthropic' */
   readonly name?: string
@@ -50,13 +54,14 @@ export function anthropic(options: AnthropicProviderOptions): StreamingProvider 
     })
   return {
     name,
+    ...(options.model !== undefined ? { model: options.model } : {}),
     async complete(request) {
       const message = await callSdk(name, request, () => options.client.messages.create({ ...body(request), stream: false }, signalOption(request)))
-      return fromAnthropicMessage(message)
+      return fromAnthropicMessage(message, name)
     },
     stream(request) {
       const open = (): PromiseLike<AsyncIterable<RawMessageStreamEvent>> => options.client.messages.create({ ...body(request), stream: true }, signalOption(request))
-      return streamSdk(name, request, open, anthropicStreamChunks)
+      return streamSdk(name, request, open, (events) => anthropicStreamChunks(events, name))
     },
   }
 }

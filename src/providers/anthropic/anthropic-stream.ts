@@ -1,44 +1,57 @@
 import type { RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages'
+import type { ReasoningBlock } from '../../model/reasoning.ts'
+import type { ModelResponse } from '../../model/response.ts'
 import type { StreamChunk } from '../../model/stream-chunk.ts'
 import type { ToolCall } from '../../model/tool-call.ts'
+import { malformedStream } from '../adapter-kit/malformed-response.ts'
 import { parseToolArgs } from '../adapter-kit/parse-tool-args.ts'
 import { anthropicStopReason, fromAnthropicUsage } from './from-anthropic-message.ts'
 
-interface PartialToolUse {
-  id: string
-  name: string
-  json: string
-}
+/** A content block being assembled, by its stream index. */
+type PartialBlock =
+  | { readonly type: 'tool_use'; readonly id: string; readonly name: string; json: string }
+  | { readonly type: 'thinking'; thinking: string; signature: string }
+  | { readonly type: 'redacted_thinking'; readonly data: string }
 
 /**
  * Turns Messages API stream events (`message_start`, `content_block_*`, `message_delta`,
  * `message_stop`) into text chunks and a final `done` chunk. Usage starts from `message_start`
- * (input and cache tokens) and is updated by `message_delta` (output tokens).
+ * (input and cache tokens) and is updated by `message_delta` (output tokens). Thinking blocks are
+ * assembled from `thinking_delta` and `signature_delta` events (redacted ones arrive whole) and kept
+ * as the response's reasoning. A stream without `message_start` is a `malformed-response` error.
  */
-export async function* anthropicStreamChunks(events: AsyncIterable<RawMessageStreamEvent>): AsyncGenerator<StreamChunk> {
+export async function* anthropicStreamChunks(events: AsyncIterable<RawMessageStreamEvent>, provider = 'anthropic'): AsyncGenerator<StreamChunk> {
   let content = ''
   let stop: string | null | undefined
   let usage = fromAnthropicUsage(undefined)
-  const tools = new Map<number, PartialToolUse>()
+  let started = false
+  const blocks = new Map<number, PartialBlock>()
   for await (const event of events) {
-    switch (event.type) {
+    switch (event?.type) {
       case 'message_start':
+        started = true
         usage = fromAnthropicUsage(event.message.usage)
         // Input and cache tokens are known now: a stream aborted later is still billed for them.
         yield { type: 'usage', usage }
         break
-      case 'content_block_start':
-        if (event.content_block.type === 'tool_use') tools.set(event.index, { id: event.content_block.id, name: event.content_block.name, json: '' })
+      case 'content_block_start': {
+        const b = event.content_block
+        if (b.type === 'tool_use') blocks.set(event.index, { type: 'tool_use', id: b.id, name: b.name, json: '' })
+        else if (b.type === 'thinking') blocks.set(event.index, { type: 'thinking', thinking: b.thinking ?? '', signature: b.signature ?? '' })
+        else if (b.type === 'redacted_thinking') blocks.set(event.index, { type: 'redacted_thinking', data: b.data })
         break
-      case 'content_block_delta':
-        if (event.delta.type === 'text_delta' && event.delta.text !== '') {
-          content += event.delta.text
-          yield { type: 'text', text: event.delta.text }
-        } else if (event.delta.type === 'input_json_delta') {
-          const tool = tools.get(event.index)
-          if (tool !== undefined) tool.json += event.delta.partial_json
-        }
+      }
+      case 'content_block_delta': {
+        const delta = event.delta
+        const block = blocks.get(event.index)
+        if (delta.type === 'text_delta' && delta.text !== '') {
+          content += delta.text
+          yield { type: 'text', text: delta.text }
+        } else if (delta.type === 'input_json_delta' && block?.type === 'tool_use') block.json += delta.partial_json
+        else if (delta.type === 'thinking_delta' && block?.type === 'thinking') block.thinking += delta.thinking
+        else if (delta.type === 'signature_delta' && block?.type === 'thinking') block.signature += delta.signature
         break
+      }
       case 'message_delta': {
         stop = event.delta.stop_reason ?? stop
         const delta = fromAnthropicUsage(event.usage)
@@ -55,8 +68,14 @@ export async function* anthropicStreamChunks(events: AsyncIterable<RawMessageStr
         break
     }
   }
-  const toolCalls: ToolCall[] = [...tools.entries()]
-    .sort(([a], [b]) => a - b)
-    .map(([, t]) => ({ id: t.id, name: t.name, args: parseToolArgs(t.json) }))
-  yield { type: 'done', response: { content, toolCalls, usage, stopReason: anthropicStopReason(stop) } }
+  if (!started) throw malformedStream(provider, 'a message_start event')
+  const toolCalls: ToolCall[] = []
+  const reasoning: ReasoningBlock[] = []
+  for (const [, b] of [...blocks.entries()].sort(([a], [z]) => a - z)) {
+    if (b.type === 'tool_use') toolCalls.push({ id: b.id, name: b.name, args: parseToolArgs(b.json) })
+    else if (b.type === 'thinking') reasoning.push({ text: b.thinking, signature: b.signature })
+    else reasoning.push({ text: '', redactedData: b.data })
+  }
+  const response: ModelResponse = { content, toolCalls, usage, stopReason: anthropicStopReason(stop) }
+  yield { type: 'done', response: reasoning.length > 0 ? { ...response, reasoning } : response }
 }

@@ -1,17 +1,33 @@
 import type { Message, MessageDeltaUsage, Usage as AnthropicUsage } from '@anthropic-ai/sdk/resources/messages'
+import type { ReasoningBlock } from '../../model/reasoning.ts'
 import type { ModelResponse, StopReason } from '../../model/response.ts'
 import type { ToolCall } from '../../model/tool-call.ts'
 import type { Usage } from '../../model/usage.ts'
+import { isRecord, malformedResponse } from '../adapter-kit/malformed-response.ts'
+import { checkToolInput } from '../adapter-kit/parse-tool-args.ts'
 
-/** Maps a Messages API response to a provider-neutral response. */
-export function fromAnthropicMessage(message: Message): ModelResponse {
+/**
+ * Maps a Messages API response to a provider-neutral response: text, tool calls, and the
+ * `thinking` / `redacted_thinking` blocks as {@link ReasoningBlock}s (kept whole, signature
+ * included, so a tool loop can send them back). Anything that is not a message with a `content`
+ * array is a `malformed-response` error, never an empty answer.
+ */
+export function fromAnthropicMessage(message: Message, provider = 'anthropic'): ModelResponse {
+  const blocks: unknown = isRecord(message) ? message.content : undefined
+  if (!Array.isArray(blocks) || !blocks.every((b) => isRecord(b) && typeof b['type'] === 'string')) {
+    throw malformedResponse(provider, 'a Messages API message with a content array', message)
+  }
   let content = ''
   const toolCalls: ToolCall[] = []
-  for (const block of message.content ?? []) {
+  const reasoning: ReasoningBlock[] = []
+  for (const block of message.content) {
     if (block.type === 'text') content += block.text
-    else if (block.type === 'tool_use') toolCalls.push({ id: block.id, name: block.name, args: block.input })
+    else if (block.type === 'tool_use') toolCalls.push({ id: block.id, name: block.name, args: checkToolInput(block.input) })
+    else if (block.type === 'thinking') reasoning.push({ text: block.thinking, signature: block.signature })
+    else if (block.type === 'redacted_thinking') reasoning.push({ text: '', redactedData: block.data })
   }
-  return { content, toolCalls, usage: fromAnthropicUsage(message.usage), stopReason: anthropicStopReason(message.stop_reason) }
+  const response: ModelResponse = { content, toolCalls, usage: fromAnthropicUsage(message.usage), stopReason: anthropicStopReason(message.stop_reason) }
+  return reasoning.length > 0 ? { ...response, reasoning } : response
 }
 
 /** Usage including prompt-cache reads and writes (`input_tokens` excludes both). */
@@ -26,7 +42,7 @@ export function fromAnthropicUsage(usage: Partial<AnthropicUsage> | Partial<Mess
   }
 }
 
-/** Maps `stop_reason`. */
+/** Maps `stop_reason` (`refusal` reads as `content_filter`, which the gate classifies as kind `refusal`). */
 export function anthropicStopReason(reason: string | null | undefined): StopReason {
   switch (reason) {
     case 'end_turn':

@@ -1,6 +1,8 @@
 import type { ContentBlockParam, MessageCreateParamsNonStreaming, MessageParam, Tool } from '@anthropic-ai/sdk/resources/messages'
 import type { Message } from '../../model/message.ts'
+import type { ReasoningBlock } from '../../model/reasoning.ts'
 import type { ModelRequest } from '../../model/request.ts'
+import { objectToolInput, RAW_ARGUMENTS_KEY } from '../adapter-kit/object-tool-input.ts'
 
 /** Settings of the body builder. */
 export interface AnthropicRequestSettings {
@@ -27,9 +29,13 @@ interface WireTurn {
 /**
  * Builds a Messages API body. System messages join the `system` parameter; tool results become
  * `tool_result` blocks of a user turn (with `is_error`); consecutive turns of one role are merged,
- * as the API expects. The `cache_control` breakpoint goes on the last block that belongs to the
- * base conversation, so a retry (base + ephemeral tail) re-reads the cached prefix and the tail is
- * never cached. Gate-only fields such as `ephemeral` never reach the wire.
+ * as the API expects. An assistant turn starts with its reasoning blocks as `thinking` /
+ * `redacted_thinking` blocks, unchanged (extended thinking rejects a tool loop without them; a block
+ * without a signature came from another provider and is left out). Tool arguments that are not a JSON
+ * object are echoed as sent, under {@link RAW_ARGUMENTS_KEY}. The `cache_control` breakpoint goes on
+ * the last block that belongs to the base conversation (never a thinking block), so a retry (base +
+ * ephemeral tail) re-reads the cached prefix and the tail is never cached. Gate-only fields such as
+ * `ephemeral` never reach the wire.
  */
 export function toAnthropicRequest(request: ModelRequest, settings: AnthropicRequestSettings): MessageCreateParamsNonStreaming {
   const system: string[] = request.system !== undefined && request.system !== '' ? [request.system] : []
@@ -70,25 +76,24 @@ function toBlocks(m: Message): ContentBlockParam[] {
     return [{ type: 'tool_result', tool_use_id: m.toolCallId ?? '', content: m.content, ...(m.isError === true ? { is_error: true } : {}) }]
   }
   const blocks: ContentBlockParam[] = []
+  if (m.role === 'assistant' && m.reasoning !== undefined) {
+    for (const r of m.reasoning) {
+      const block = thinkingBlock(r)
+      if (block !== undefined) blocks.push(block)
+    }
+  }
   // The API rejects empty text blocks.
   if (m.content !== '') blocks.push({ type: 'text', text: m.content })
   if (m.role === 'assistant') {
-    for (const c of m.toolCalls ?? []) blocks.push({ type: 'tool_use', id: c.id, name: c.name, input: toolInput(c.args) })
+    for (const c of m.toolCalls ?? []) blocks.push({ type: 'tool_use', id: c.id, name: c.name, input: objectToolInput(c.args) })
   }
   return blocks
 }
 
-/** `input` must be an object; unparseable raw arguments are sent as an empty object. */
-function toolInput(args: unknown): Record<string, unknown> {
-  let value = args
-  if (typeof args === 'string') {
-    try {
-      value = JSON.parse(args)
-    } catch {
-      value = {}
-    }
-  }
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {}
+function thinkingBlock(r: ReasoningBlock): ContentBlockParam | undefined {
+  if (r.redactedData !== undefined) return { type: 'redacted_thinking', data: r.redactedData }
+  if (r.signature !== undefined && r.signature !== '') return { type: 'thinking', thinking: r.text, signature: r.signature }
+  return undefined
 }
 
 function markCacheBreakpoint(turns: WireTurn[]): void {
@@ -96,7 +101,8 @@ function markCacheBreakpoint(turns: WireTurn[]): void {
     const blocks = (turns[t] as WireTurn).blocks
     for (let b = blocks.length - 1; b >= 0; b--) {
       const entry = blocks[b] as WireBlock
-      if (entry.ephemeral) continue
+      // The API accepts no cache_control on thinking blocks.
+      if (entry.ephemeral || entry.block.type === 'thinking' || entry.block.type === 'redacted_thinking') continue
       blocks[b] = { block: { ...entry.block, cache_control: { type: 'ephemeral' } } as ContentBlockParam, ephemeral: false }
       return
     }

@@ -1,25 +1,31 @@
 import type { ChatCompletion } from 'openai/resources/chat/completions'
 import type { CompletionUsage } from 'openai/resources/completions'
-import { ProviderError } from '../../model/provider-error.ts'
 import type { ModelResponse, StopReason } from '../../model/response.ts'
 import type { ToolCall } from '../../model/tool-call.ts'
 import type { Usage } from '../../model/usage.ts'
+import { isRecord, malformedResponse } from '../adapter-kit/malformed-response.ts'
 import { parseToolArgs } from '../adapter-kit/parse-tool-args.ts'
 
-/** Maps a Chat Completion to a provider-neutral response (first choice). */
+/**
+ * Maps a Chat Completion to a provider-neutral response (first choice). Whatever is not a
+ * completion with a choice (an HTML page, an empty body, another JSON shape) is a
+ * `malformed-response` error. A refusal keeps its text as the content and reads as stop reason
+ * `content_filter`, which the gate classifies as kind `refusal`.
+ */
 export function fromOpenAICompletion(completion: ChatCompletion, provider: string): ModelResponse {
-  const choice = completion.choices?.[0]
-  if (choice === undefined) throw new ProviderError(`${provider}: the response has no choices`, { kind: 'unknown', code: 'malformed_response', provider })
-  const message = choice.message
+  const choice: unknown = isRecord(completion) && Array.isArray(completion.choices) ? completion.choices[0] : undefined
+  if (!isRecord(choice) || !isRecord(choice['message'])) throw malformedResponse(provider, 'a chat.completion with a choice', completion)
+  const { message, finish_reason: finish } = choice as unknown as ChatCompletion.Choice
   const toolCalls: ToolCall[] = []
-  for (const call of message.tool_calls ?? []) {
+  for (const call of Array.isArray(message.tool_calls) ? message.tool_calls : []) {
     if (call.type === 'function') toolCalls.push({ id: call.id, name: call.function.name, args: parseToolArgs(call.function.arguments) })
   }
+  const refusal = typeof message.refusal === 'string' && message.refusal !== '' ? message.refusal : undefined
   return {
-    content: message.content ?? message.refusal ?? '',
+    content: typeof message.content === 'string' && message.content !== '' ? message.content : (refusal ?? ''),
     toolCalls,
     usage: fromOpenAIUsage(completion.usage),
-    stopReason: openAIStopReason(choice.finish_reason, message.refusal),
+    stopReason: openAIStopReason(finish, refusal),
   }
 }
 

@@ -11,7 +11,11 @@ import { toOpenAIRequest, type OpenAIStructuredOutput } from './to-openai-reques
 export interface OpenAIProviderOptions {
   /** An `OpenAI` client instance. Give it `maxRetries: 0` so the gate, not the SDK, retries. */
   readonly client: OpenAIChatClient
-  /** Model used when neither the gate nor the request names one. */
+  /**
+   * This adapter's model. Behind a gate it wins over the gate's (or agent's) `model` and over
+   * `request.model`; only a provider entry's `model` overrides it. Called directly, a request's
+   * `model` is used first.
+   */
   readonly model?: string
   /** @default 'openai' */
   readonly name?: string
@@ -49,6 +53,7 @@ export function openai(options: OpenAIProviderOptions): StreamingProvider {
     })
   return {
     name,
+    ...(options.model !== undefined ? { model: options.model } : {}),
     async complete(request) {
       const completion = await callSdk(name, request, () => options.client.chat.completions.create({ ...body(request), stream: false }, signalOption(request)))
       return fromOpenAICompletion(completion, name)
@@ -56,7 +61,7 @@ export function openai(options: OpenAIProviderOptions): StreamingProvider {
     stream(request) {
       const open = (): PromiseLike<AsyncIterable<ChatCompletionChunk>> =>
         options.client.chat.completions.create({ ...body(request), stream: true, stream_options: { include_usage: true } }, signalOption(request))
-      return streamSdk(name, request, open, openAIStreamChunks)
+      return streamSdk(name, request, open, (events) => openAIStreamChunks(events, name))
     },
   }
 }

@@ -61,3 +61,64 @@ export function anthropicSseOverloaded(): Reply {
     ],
   }
 }
+
+/** A thinking block as the Messages API returns it. */
+export const thinking = (text: string, signature: string) => ({ type: 'thinking', thinking: text, signature })
+/** A redacted thinking block as the Messages API returns it. */
+export const redactedThinking = (data: string) => ({ type: 'redacted_thinking', data })
+
+/**
+ * Answers like the Messages API with extended thinking on: a request whose last user turn holds
+ * tool results is refused (400 `invalid_request_error`) unless the assistant turn before it starts
+ * with thinking blocks, each exactly as issued earlier (same text and signature). Otherwise the
+ * request gets `replies[i]` and the thinking blocks in it count as issued.
+ */
+export function withThinkingRules(replies: readonly Reply[]): (request: { body: any }, index: number) => Reply {
+  const issued = new Map<string, string>()
+  let answered = 0
+  return (request) => {
+    const messages: any[] = request.body?.messages ?? []
+    const last = messages.at(-1)
+    const hasToolResult = last?.role === 'user' && Array.isArray(last.content) && last.content.some((b: any) => b.type === 'tool_result')
+    if (request.body?.thinking?.type === 'enabled' && hasToolResult) {
+      const assistant = messages.at(-2)
+      const first = assistant?.content?.[0]
+      if (first?.type !== 'thinking' && first?.type !== 'redacted_thinking') {
+        return anthropicError(400, 'invalid_request_error')
+      }
+      for (const block of assistant.content) {
+        if (block.type === 'thinking' && issued.get(block.signature) !== block.thinking) return anthropicError(400, 'invalid_request_error')
+        if (block.type === 'redacted_thinking' && !issued.has(`redacted:${block.data}`)) return anthropicError(400, 'invalid_request_error')
+      }
+    }
+    const reply = replies[Math.min(answered++, replies.length - 1)] as Reply
+    if (reply.kind === 'json') {
+      for (const block of (reply.body as any)?.content ?? []) {
+        if (block.type === 'thinking') issued.set(block.signature, block.thinking)
+        if (block.type === 'redacted_thinking') issued.set(`redacted:${block.data}`, '')
+      }
+    }
+    return reply
+  }
+}
+
+/** An SSE stream of a thinking block (text deltas, then its signature), a redacted block and a tool_use block. */
+export function anthropicThinkingSse(text: readonly string[], signature: string, redacted: string, tool: { id: string; name: string; json: string }): Reply {
+  return {
+    kind: 'sse',
+    frames: [
+      sse('message_start', { message: { id: 'msg_4', type: 'message', role: 'assistant', model: 'claude-test', content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 50, output_tokens: 1 } } }),
+      sse('content_block_start', { index: 0, content_block: { type: 'thinking', thinking: '', signature: '' } }),
+      ...text.map((t) => sse('content_block_delta', { index: 0, delta: { type: 'thinking_delta', thinking: t } })),
+      sse('content_block_delta', { index: 0, delta: { type: 'signature_delta', signature } }),
+      sse('content_block_stop', { index: 0 }),
+      sse('content_block_start', { index: 1, content_block: { type: 'redacted_thinking', data: redacted } }),
+      sse('content_block_stop', { index: 1 }),
+      sse('content_block_start', { index: 2, content_block: { type: 'tool_use', id: tool.id, name: tool.name, input: {} } }),
+      sse('content_block_delta', { index: 2, delta: { type: 'input_json_delta', partial_json: tool.json } }),
+      sse('content_block_stop', { index: 2 }),
+      sse('message_delta', { delta: { stop_reason: 'tool_use', stop_sequence: null }, usage: { output_tokens: 30 } }),
+      sse('message_stop', {}),
+    ],
+  }
+}

@@ -1,0 +1,73 @@
+import { isReliabilityFailFastError, ReliabilityFailFastError } from '../../gate/fail-fast-error.ts'
+import type { AttemptRecord } from '../../gate/attempt-record.ts'
+import type { Usage } from '../../model/usage.ts'
+import type { ToolArgsGiveUp } from './tool-args-loop.ts'
+
+const AI_SDK_ERROR = Symbol.for('vercel.ai.error')
+const NO_OBJECT_GENERATED = Symbol.for('vercel.ai.error.AI_NoObjectGeneratedError')
+
+/** What the AI SDK's `NoObjectGeneratedError` carries besides its message, from the last answer. */
+export interface NoObjectGeneratedFields {
+  /** The last answer's text. */
+  readonly text: string | undefined
+  /** The last answer's finish reason, as the AI SDK spells it (`stop`, `length`, `tool-calls`, ...). */
+  readonly finishReason: string | undefined
+  /** The last answer's response metadata (id, timestamp, model id), when the model reported it. */
+  readonly response: unknown
+}
+
+/** The last answer of a middleware call, as the AI SDK reported it. */
+export interface LastAnswer {
+  readonly text: string | undefined
+  readonly finishReason: string | undefined
+  readonly response: unknown
+}
+
+/**
+ * Makes a give-up of `reliabilityMiddleware` recognisable to code written for the AI SDK: when the
+ * model answered but no valid answer came out (validation, tool arguments, refusal, truncation...),
+ * the `ReliabilityFailFastError` also passes `NoObjectGeneratedError.isInstance(error)` and carries
+ * its `text`, `finishReason` and `response`. A failure without any answer (a provider error, an
+ * abort) is left as it is. Anything else is returned unchanged.
+ */
+export function asGiveUp(error: unknown, last: LastAnswer | undefined): unknown {
+  if (!isReliabilityFailFastError(error)) return error
+  const answered = error.attempts.some((a) => a.rawOutput !== undefined) || error.kind === 'tool-args-invalid'
+  if (!answered) return error
+  Object.defineProperties(error, {
+    [AI_SDK_ERROR]: { value: true },
+    [NO_OBJECT_GENERATED]: { value: true },
+    text: { value: last?.text ?? error.lastAttempt?.rawOutput, enumerable: true },
+    finishReason: { value: last?.finishReason, enumerable: true },
+    response: { value: last?.response, enumerable: true },
+  })
+  return error
+}
+
+/** The middleware's give-up on a tool call whose arguments stayed invalid, or that a guard blocked. */
+export function toolArgsGiveUp(giveUp: ToolArgsGiveUp, details: { runId: string; attempts: readonly AttemptRecord[]; usage: Usage; costUsd: number }): ReliabilityFailFastError {
+  return new ReliabilityFailFastError({
+    kind: 'tool-args-invalid',
+    reason: `${giveUp.reason} (outcome ${giveUp.outcome})`,
+    phase: 'post-decide',
+    runId: details.runId,
+    attempts: details.attempts,
+    usage: details.usage,
+    costUsd: details.costUsd,
+    validationError: giveUp.failure,
+    ...(giveUp.failure !== undefined ? { cause: giveUp.failure } : {}),
+  })
+}
+
+/**
+ * True for the errors `generateText` throws when no valid object came out: the AI SDK's own
+ * `NoObjectGeneratedError` and the give-up of `reliabilityMiddleware` (a `ReliabilityFailFastError`
+ * about an answer). One check for both, without importing `ai`.
+ *
+ * @example
+ * try { await generateText({ model, output: Output.object({ schema }), prompt }) }
+ * catch (error) { if (isNoObjectGenerated(error)) return fallbackAnswer; throw error }
+ */
+export function isNoObjectGenerated(error: unknown): error is Error & NoObjectGeneratedFields {
+  return typeof error === 'object' && error !== null && (error as Record<symbol, unknown>)[NO_OBJECT_GENERATED] === true
+}

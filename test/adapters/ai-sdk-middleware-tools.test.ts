@@ -1,0 +1,185 @@
+import { createGateway, generateText, isStepCount, jsonSchema, NoObjectGeneratedError, Output, streamText, tool, wrapLanguageModel } from 'ai'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { defaultStuckLoopRule, isReliabilityFailFastError, strictOutputRules, type GateEventMap } from '../../src/index.ts'
+import { isNoObjectGenerated, reliabilityMiddleware, type ReliabilityMiddleware } from '../../src/integrations/ai-sdk.ts'
+import { Refund } from '../support/schemas.ts'
+import { gatewayError, gatewayText, gatewayToolCall } from './support/ai-sdk-wire.ts'
+import { startLoopback, type LoopbackServer, type Reply } from './support/loopback-server.ts'
+
+let server: LoopbackServer
+beforeAll(async () => {
+  server = await startLoopback()
+})
+afterAll(() => server.close())
+
+const executed: unknown[] = []
+const lookup = tool({
+  description: 'find an order',
+  inputSchema: jsonSchema<{ orderId: string }>({ type: 'object', properties: { orderId: { type: 'string' } }, required: ['orderId'], additionalProperties: false }),
+  execute: async (input) => {
+    executed.push(input)
+    return { status: 'delivered' }
+  },
+})
+const getMessage = tool({
+  description: 'read one message',
+  inputSchema: jsonSchema<{ message_id: string }>({ type: 'object', properties: { message_id: { type: 'string' } }, required: ['message_id'] }),
+  execute: async (input) => {
+    executed.push(input)
+    return 'hello'
+  },
+})
+
+interface Seen {
+  readonly failed: GateEventMap['validation_failed'][]
+  readonly outcomes: string[]
+}
+
+function watch(middleware: ReliabilityMiddleware): Seen {
+  const seen: Seen = { failed: [], outcomes: [] }
+  middleware.on('validation_failed', (e) => seen.failed.push(e))
+  middleware.on('tool_retry_outcome', (e) => seen.outcomes.push(`${e.tool}:${e.outcome}:${e.retryCount}`))
+  return seen
+}
+
+const gatewayModel = () => createGateway({ baseURL: server.url, apiKey: 'k' })('openai/gpt-test')
+const call = (input: string, id = 'c1', name = 'lookup'): Reply => gatewayToolCall(id, name, input)
+
+async function runTools(replies: readonly Reply[], middleware = reliabilityMiddleware({ postDecide: strictOutputRules(3) })) {
+  executed.length = 0
+  server.script(replies)
+  server.requests.length = 0
+  const seen = watch(middleware)
+  const run = generateText({ model: wrapLanguageModel({ model: gatewayModel(), middleware }), tools: { lookup, getMessage }, stopWhen: isStepCount(3), prompt: 'where is order 42?', maxRetries: 0 })
+  return { seen, result: await run.then((r) => r, (e: unknown) => e) }
+}
+
+describe('reliabilityMiddleware with tools', () => {
+  it('retries invalid tool arguments with feedback before the AI SDK executes the call', async () => {
+    const { seen, result } = await runTools([call('{"orderId": 42}'), call('{"orderId": "42"}', 'c2'), gatewayText('It was delivered.')])
+    expect((result as { text: string }).text).toBe('It was delivered.')
+    expect(executed).toEqual([{ orderId: '42' }])
+    expect(seen.failed.map((f) => [f.stage, f.attempt])).toEqual([['tool-args', 1]])
+    expect(seen.outcomes).toEqual(['lookup:success:1'])
+    expect(server.requests).toHaveLength(3)
+    const retry = server.requests[1]?.body.prompt
+    expect(retry.at(-2)).toEqual({ role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'c1', toolName: 'lookup', input: { orderId: 42 } }] })
+    expect(retry.at(-1).content[0].output.type).toBe('error-text')
+    expect(retry.at(-1).content[0].output.value).toContain(`'orderId': expected string, got number`)
+    // The AI SDK saw the call under its first id, with the final arguments.
+    const next = server.requests[2]?.body.prompt
+    expect(next.at(-2).content[0]).toMatchObject({ type: 'tool-call', toolCallId: 'c1', input: { orderId: '42' } })
+    expect((result as { usage: { outputTokens: number } }).usage.outputTokens).toBe(30)
+  })
+
+  it('gives up after the feedback budget with an error the AI SDK recognises, never executing the call', async () => {
+    const { seen, result } = await runTools([call('{"orderId": 1}'), call('{"orderId": 2}', 'c2'), call('{"orderId": 3}', 'c3'), gatewayText('never')])
+    expect(isReliabilityFailFastError(result)).toBe(true)
+    expect(NoObjectGeneratedError.isInstance(result)).toBe(true)
+    expect(isNoObjectGenerated(result)).toBe(true)
+    expect(result).toMatchObject({ kind: 'tool-args-invalid', finishReason: 'tool-calls' })
+    expect(executed).toEqual([])
+    expect(seen.failed.map((f) => f.attempt)).toEqual([1, 2, 3])
+    expect(seen.outcomes).toEqual(['lookup:exhausted:2'])
+    expect(server.requests).toHaveLength(3)
+  })
+
+  it('honours maxToolRetries', async () => {
+    const { seen, result } = await runTools([call('{"orderId": 1}'), call('{"orderId": "1"}', 'c2')], reliabilityMiddleware({ maxToolRetries: 0 }))
+    expect(result).toMatchObject({ kind: 'tool-args-invalid' })
+    expect(seen.outcomes).toEqual(['lookup:exhausted:0'])
+    expect(server.requests).toHaveLength(1)
+  })
+
+  it('reports llm_gave_up when the retry answers without calling the tool', async () => {
+    const { seen, result } = await runTools([call('{"orderId": 1}'), gatewayText('I cannot look it up.')])
+    expect(result).toMatchObject({ kind: 'tool-args-invalid' })
+    expect(seen.outcomes).toEqual(['lookup:llm_gave_up:1'])
+  })
+
+  it('records a redundant retry that repeats the same arguments', async () => {
+    const { seen } = await runTools([call('{"orderId": 1}'), call('{ "orderId" : 1 }', 'c2'), call('{"orderId": "1"}', 'c3'), gatewayText('done')])
+    expect(seen.outcomes).toEqual(['lookup:redundant:1', 'lookup:success:2'])
+    expect(executed).toEqual([{ orderId: '1' }])
+  })
+
+  it('blocks a fabricated slug-shaped ID with the ID-shape guard, without retrying or executing', async () => {
+    const { seen, result } = await runTools([call('{"message_id": "msg-invoice-1"}', 'c1', 'getMessage'), gatewayText('never')])
+    expect(result).toMatchObject({ kind: 'tool-args-invalid' })
+    expect((result as Error).message).toContain('idShapeGuard')
+    expect(seen.outcomes).toEqual(['getMessage:no_retry:0'])
+    expect(executed).toEqual([])
+    expect(server.requests).toHaveLength(1)
+  })
+
+  it('reports fabricated_id_on_retry when the fixed call invents an ID', async () => {
+    const { seen } = await runTools([call('{"message_id": 7}', 'c1', 'getMessage'), call('{"message_id": "msg-invoice-1"}', 'c2', 'getMessage')])
+    expect(seen.outcomes).toEqual(['getMessage:fabricated_id_on_retry:1'])
+    expect(executed).toEqual([])
+  })
+
+  it('passes valid calls through untouched, with a no_retry outcome', async () => {
+    const { seen, result } = await runTools([call('{"orderId": "42"}'), gatewayText('It was delivered.')])
+    expect((result as { text: string }).text).toBe('It was delivered.')
+    expect(seen.outcomes).toEqual(['lookup:no_retry:0'])
+    expect(seen.failed).toEqual([])
+  })
+
+  it('settles streamed tool calls the same way', async () => {
+    executed.length = 0
+    server.script([call('{"orderId": 42}'), call('{"orderId": "42"}', 'c2'), gatewayText('It was delivered.')])
+    server.requests.length = 0
+    const middleware = reliabilityMiddleware()
+    const seen = watch(middleware)
+    const result = streamText({ model: wrapLanguageModel({ model: streamingFromGenerate(gatewayModel()), middleware }), tools: { lookup }, stopWhen: isStepCount(3), prompt: 'where is order 42?', maxRetries: 0 })
+    expect(await result.text).toBe('It was delivered.')
+    expect(executed).toEqual([{ orderId: '42' }])
+    expect(seen.outcomes).toEqual(['lookup:success:1'])
+  })
+})
+
+describe('reliabilityMiddleware give-up on final answers', () => {
+  const invalid = '{"orderId": "42", "action": "refund", "amount": "USD 50"}'
+
+  it('is recognisable as NoObjectGeneratedError, with the last text', async () => {
+    server.script([gatewayText(invalid)])
+    const middleware = reliabilityMiddleware({ outputSchema: Refund, postDecide: [defaultStuckLoopRule, ...strictOutputRules(5)] })
+    const error = await generateText({ model: wrapLanguageModel({ model: gatewayModel(), middleware }), output: Output.object({ schema: jsonSchema(JSON.parse(JSON.stringify(Refund))) }), prompt: 'refund #42', maxRetries: 0 }).catch((e: unknown) => e)
+    expect(NoObjectGeneratedError.isInstance(error)).toBe(true)
+    expect(isReliabilityFailFastError(error)).toBe(true)
+    expect(error).toMatchObject({ kind: 'schema-stuck-loop', text: invalid, finishReason: 'stop' })
+  })
+
+  it('leaves a provider failure without any answer as it is', async () => {
+    server.script([gatewayError(400, 'invalid_request_error')])
+    const middleware = reliabilityMiddleware({ outputSchema: Refund, postDecide: strictOutputRules(3) })
+    const error = await generateText({ model: wrapLanguageModel({ model: gatewayModel(), middleware }), prompt: 'refund #42', maxRetries: 0 }).catch((e: unknown) => e)
+    expect(isReliabilityFailFastError(error)).toBe(true)
+    expect(NoObjectGeneratedError.isInstance(error)).toBe(false)
+    expect(isNoObjectGenerated(error)).toBe(false)
+  })
+
+  it('recognises the AI SDK own error too', () => {
+    expect(isNoObjectGenerated(new NoObjectGeneratedError({ response: { id: 'r', timestamp: new Date(0), modelId: 'm' }, usage: undefined as never, finishReason: 'stop' }))).toBe(true)
+    expect(isNoObjectGenerated(new Error('no'))).toBe(false)
+  })
+})
+
+/** A model that streams each doGenerate answer as stream parts (tool calls and text). */
+function streamingFromGenerate(model: ReturnType<typeof gatewayModel>): typeof model {
+  return new Proxy(model, {
+    get(target, prop, receiver) {
+      if (prop !== 'doStream') return Reflect.get(target, prop, receiver)
+      return async (options: Parameters<typeof model.doStream>[0]) => {
+        const result = await target.doGenerate(options)
+        const parts: unknown[] = [{ type: 'stream-start', warnings: [] }]
+        for (const p of result.content) {
+          if (p.type === 'text') parts.push({ type: 'text-start', id: 't' }, { type: 'text-delta', id: 't', delta: p.text }, { type: 'text-end', id: 't' })
+          else parts.push(p)
+        }
+        parts.push({ type: 'finish', finishReason: result.finishReason, usage: result.usage })
+        return { stream: new ReadableStream({ start: (c) => { for (const p of parts) c.enqueue(p); c.close() } }) }
+      }
+    },
+  })
+}
