@@ -58,7 +58,7 @@ describe('buildValidationFeedback', () => {
   it('renders a Jinja string template with pyconveyor variables', () => {
     const template =
       'Attempt {{ attempt }} ({{ error_type }}):{% for e in errors %}\n* {{ e.loc_str }} [{{ e.type }}]: {{ e.msg }}{% endfor %}\nYou said: {{ previous_output }}\n{{ retry_hint }} / {{ max_feedback_tokens }}'
-    const text = buildValidationFeedback(schemaFailure, context({ errorTemplate: template, attempt: 2, retryHint: 'Be careful.', maxFeedbackTokens: 50 }))
+    const text = buildValidationFeedback(schemaFailure, context({ errorTemplate: template, attempt: 1, retryHint: 'Be careful.', maxFeedbackTokens: 50 }))
     expect(text).toBe(
       [
         'Attempt 2 (schema):',
@@ -97,7 +97,7 @@ describe('buildValidationFeedback', () => {
 
 describe('renderErrorTemplate', () => {
   it('renders the same template twice from its cached parse', () => {
-    const vars = feedbackTemplateVars(schemaFailure, { attempt: 3, previousOutput: 'x' })
+    const vars = feedbackTemplateVars(schemaFailure, { attempt: 2, previousOutput: 'x' })
     const first = renderErrorTemplate('n={{ errors | length }} a={{ attempt }}', vars)
     expect(first).toEqual({ ok: true, text: 'n=2 a=3' })
     expect(renderErrorTemplate('n={{ errors | length }} a={{ attempt }}', { ...vars, attempt: 4 })).toEqual({ ok: true, text: 'n=2 a=4' })
