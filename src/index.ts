@@ -107,9 +107,10 @@ export {
 } from './validation/index.ts'
 export type { CompiledSchema, InferSchema, IssueCode, OutputSchema, SchemaResult, ValidationIssue, ValidationStage } from './validation/index.ts'
 
-export { addUsage, ERROR_KINDS, isProviderError, ProviderError, ZERO_USAGE } from './model/index.ts'
+export { addUsage, ERROR_KINDS, FAIL_FAST_KINDS, FailFastKinds, isProviderError, ProviderError, ZERO_USAGE } from './model/index.ts'
 export type {
   ErrorKind,
+  FailFastKind,
   JsonSchema,
   Message,
   ModelRequest,

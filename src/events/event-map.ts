@@ -1,4 +1,5 @@
 import type { ErrorKind } from '../model/error-kind.ts'
+import type { FailFastKind } from '../model/fail-fast-kind.ts'
 import type { Usage } from '../model/usage.ts'
 import type { Decision } from '../rules/rule.ts'
 import type { Phase } from '../rules/scope.ts'
@@ -63,7 +64,7 @@ export interface GateEventMap {
   /** A run succeeded after at least one failed attempt. */
   recovered: { readonly runId: string; readonly attempt: number; readonly failedAttempts: number; readonly provider: string }
   /** The run is about to throw a ReliabilityFailFastError. */
-  fail_fast: { readonly runId: string; readonly attempt: number; readonly kind: string; readonly reason: string; readonly phase: Phase }
+  fail_fast: { readonly runId: string; readonly attempt: number; readonly kind: FailFastKind | (string & {}); readonly reason: string; readonly phase: Phase }
   /** The gate calls the configured fallback. */
   fallback: { readonly runId: string; readonly attempt: number; readonly kind: string }
   /** The JSON of an answer was repaired deterministically and then passed the schema. */
