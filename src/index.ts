@@ -2,13 +2,15 @@ export { Agent, AgentBuilder, Session } from './agent/index.ts'
 export type { AgentOptions, AgentReliability, RunInput, RunOptions, RunResult } from './agent/index.ts'
 
 // Tools (issue 3): tool(), guards, the ReAct loop with tool-argument retry, outputFallback, costBudget.
-export { DEFAULT_ID_FIELDS, DEFAULT_ID_PATTERN, idShapeGuard, stableKey, tool } from './agent/index.ts'
+export { DEFAULT_ID_FIELDS, DEFAULT_ID_PATTERN, guard, idShapeGuard, stableKey, tool } from './agent/index.ts'
 export type {
   AnyTool,
   CostBudget,
   FallbackOutcome,
   FunctionCall,
+  GuardCheck,
   GuardContext,
+  GuardOptions,
   GuardVerdict,
   IdShapeGuard,
   IdShapeGuardOptions,
