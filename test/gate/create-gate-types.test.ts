@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox'
-import { describe, expectTypeOf, it } from 'vitest'
+import { describe, expect, expectTypeOf, it } from 'vitest'
 import { createGate, type GateResult } from '../../src/index.ts'
 import { scripted } from '../../src/providers/index.ts'
 
@@ -9,9 +9,10 @@ const request = { messages: [{ role: 'user' as const, content: 'hi' }] }
 describe('createGate types', () => {
   it('types value as the text when there is no output schema', async () => {
     const gate = createGate({ providers: scripted(['hello']) })
-    expectTypeOf(gate.run(request)).resolves.toEqualTypeOf<GateResult<string>>()
+    expectTypeOf(gate.run).returns.resolves.toEqualTypeOf<GateResult<string>>()
     const { value } = await gate.run(request)
     expectTypeOf(value).toEqualTypeOf<string>()
+    expect(value).toBe('hello')
   })
 
   it("types value as the schema's type with an output schema", () => {
