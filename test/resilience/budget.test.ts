@@ -76,7 +76,7 @@ describe('maxCostRule in the gate', () => {
 
   it('with action warn, reports and lets the run go on', async () => {
     const provider = scripted([tenCents('nope'), tenCents(validRefundJson)])
-    const gate = createGate({ providers: provider, model: 'm', pricing, outputSchema: Refund, preCheck: [maxCostRule(0.05, { action: 'warn' })], postDecide: strictOutputRules(3) })
+    const gate = createGate({ providers: provider, model: 'm', pricing, outputSchema: Refund, preCheck: [maxCostRule(0.05, { onExceed: 'warn' })], postDecide: strictOutputRules(3) })
     const actions: string[] = []
     gate.on('budget_exceeded', (e) => actions.push(e.action))
     const result = await gate.run(ask('x'))

@@ -27,7 +27,6 @@ const scope = (history: string[], failing = true, attempt = history.length): Rel
   validationError: failing ? { message: history.at(-1) ?? '', stage: 'schema-validate', issues: [] } : undefined,
   validationErrorHistory: history,
   usage: { inputTokens: 0, outputTokens: 0 },
-  costUsd: 0,
   cumulativeInputTokens: 0,
   cumulativeOutputTokens: 0,
   cumulativeCostUsd: 0,
