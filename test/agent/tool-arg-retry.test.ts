@@ -1,6 +1,7 @@
 import { Type } from 'typebox'
 import { describe, expect, it, vi } from 'vitest'
-import { Agent, guard, tool, type GateEventMap, type Logger, type ToolGuard } from '../../src/index.ts'
+import { Agent, guard, tool, type GateEventMap, type ToolGuard } from '../../src/index.ts'
+import type { Logger } from '../../src/agent/index.ts'
 import { scripted, type ScriptedStep } from '../../src/providers/index.ts'
 import { call, invalidEvent, makeTools, turn, validEvent } from './tool-fixtures.ts'
 

@@ -2,7 +2,6 @@ import { Type } from 'typebox'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import {
   Agent,
-  countFeedbackTokens,
   createGate,
   isStepConfigError,
   ProviderError,
@@ -13,6 +12,7 @@ import {
   type ReliabilityFailFastError,
   type StepConfigError,
 } from '../../src/index.ts'
+import { countFeedbackTokens } from '../../src/validation/building-blocks.ts'
 import { scripted } from '../../src/providers/index.ts'
 import { TRUNCATION_MARKER } from '../../src/validation/index.ts'
 

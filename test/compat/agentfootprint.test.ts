@@ -1,5 +1,13 @@
 import { describe, expect, expectTypeOf, it } from 'vitest'
-import { Agent, createGate, defaultStuckLoopRule, ReliabilityFailFastError, strictOutputRules as libraryStrictOutputRules, type ReliabilityRule, type ReliabilityScope } from '../../src/index.ts'
+import {
+  Agent,
+  createGate,
+  defaultStuckLoopRule,
+  ReliabilityFailFastError,
+  strictOutputRules as libraryStrictOutputRules,
+  type ReliabilityRule,
+  type ReliabilityScope,
+} from '../../src/index.ts'
 import { scripted } from '../../src/providers/index.ts'
 
 // agentfootprint's strict-output recipe (examples/features/12-strict-output.ts), typed in as written;

@@ -3,11 +3,9 @@ import { join } from 'node:path'
 import { describe, expect, expectTypeOf, it } from 'vitest'
 import {
   defaultStuckLoopRule,
-  ERROR_KINDS,
   FAIL_FAST_KINDS,
   FailFastKinds,
   maxCostRule,
-  MID_STREAM_NOT_RETRYABLE,
   strictOutput,
   strictOutputRules,
   stuckLoopRule,
@@ -16,6 +14,8 @@ import {
   type ReliabilityFailFastError,
   type ReliabilityRule,
 } from '../../src/index.ts'
+import { MID_STREAM_NOT_RETRYABLE } from '../../src/gate/index.ts'
+import { ERROR_KINDS } from '../../src/model/index.ts'
 
 const SRC = join(import.meta.dirname, '../../src')
 

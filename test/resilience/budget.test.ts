@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { createGate, isBudgetRule, maxCostRule, memoryStore, sharedBudget, strictOutputRules, type GateEventMap, type ReliabilityScope } from '../../src/index.ts'
+import { createGate, maxCostRule, memoryStore, sharedBudget, strictOutputRules, type GateEventMap, type ReliabilityScope } from '../../src/index.ts'
+import { isBudgetRule } from '../../src/rules/index.ts'
 import { scripted } from '../../src/providers/index.ts'
 import { ask, Refund, validRefundJson } from '../support/schemas.ts'
 

@@ -1,5 +1,7 @@
 import { describe, expect, expectTypeOf, it } from 'vitest'
-import { createGate, maxCostRule, type CostBudget, type MaxCostOptions, type ReliabilityScope } from '../../src/index.ts'
+import { createGate, maxCostRule, type ReliabilityScope } from '../../src/index.ts'
+import type { CostBudget } from '../../src/agent/index.ts'
+import type { MaxCostOptions } from '../../src/rules/index.ts'
 import { scripted } from '../../src/providers/index.ts'
 
 describe('one name for one thing', () => {
