@@ -1,5 +1,6 @@
 import { getEventListeners } from 'node:events'
-import { createGate, EventHub, strictOutputRules, type Message, type ModelRequest, type ModelResponse, type Provider } from '../src/index.ts'
+import { createGate, strictOutputRules, type Message, type ModelRequest, type ModelResponse, type Provider } from '../src/index.ts'
+import { EventHub } from '../src/events/index.ts'
 import { PAYLOADS, Refund, USER_MESSAGE } from './scenarios.ts'
 import { timeCall } from './support/measure.ts'
 import { toModelResponse } from './support/script.ts'

@@ -25,8 +25,15 @@ const step = {
   retry_on: ['parse', 'schema', 'rate_limit'],
   schema_strict: true,
   max_feedback_tokens: 2000,
-  // Jinja2 whitespace rules (no trim_blocks), exactly as pyconveyor renders it.
-  error_template: "Attempt {{ attempt }} was rejected ({{ error_type }} error).{% for e in errors %}\n- '{{ e.loc_str }}': {{ e.msg }}{% endfor %}\n{{ retry_hint }}",
+  // Rendered as pyconveyor renders it: Jinja2 with trim_blocks and lstrip_blocks. In a pipeline this is
+  // usually a file path, e.g. 'prompts/retry_feedback.j2', read relative to fromStepConfig's baseDir.
+  error_template: [
+    'Attempt {{ attempt }}: your answer was rejected ({{ error_type }} error).',
+    '{% for e in errors %}',
+    "- '{{ e.loc_str }}': {{ e.msg }}",
+    '{% endfor %}',
+    '{{ retry_hint }}',
+  ].join('\n'),
 }
 
 export async function strictOutputConfigExample(): Promise<void> {

@@ -3,7 +3,7 @@
  * mistakes real models make on the first try; the gate feeds back precise, ephemeral feedback.
  */
 import { Type } from 'typebox'
-import { Agent, defaultStuckLoopRule, strictOutputRules } from '../src/index.ts'
+import { Agent, strictOutputRules } from '../src/index.ts'
 import { simulated } from '../src/providers/index.ts'
 import { section, traceAgent } from './trace.ts'
 
@@ -23,7 +23,7 @@ export async function strictOutputExample(): Promise<void> {
   const agent = Agent.create({ provider: simulated({ seed: 7, faults: ['number-as-string', 'extra-field', 'datetime-tomorrow'] }), model: 'sim-1', name: 'billing' })
     .system('You decide refund requests. Output JSON.')
     .outputSchema(Refund)
-    .reliability({ postDecide: [defaultStuckLoopRule, ...strictOutputRules(3)] })
+    .reliability({ postDecide: strictOutputRules(3) })
     .build()
   traceAgent(agent)
   const refund = await agent.runTyped({ message: 'refund order #42 for $50' })

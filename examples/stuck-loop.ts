@@ -3,18 +3,18 @@
  * stops after the second identical failure instead of paying for retries that cannot help.
  */
 import { Type } from 'typebox'
-import { Agent, defaultStuckLoopRule, isReliabilityFailFastError, strictOutputRules } from '../src/index.ts'
+import { Agent, isReliabilityFailFastError, strictOutputRules } from '../src/index.ts'
 import { simulated } from '../src/providers/index.ts'
 import { section, traceAgent } from './trace.ts'
 
 const Ticket = Type.Object({ title: Type.String(), priority: Type.Integer({ minimum: 1, maximum: 5 }) }, { additionalProperties: false })
 
 export async function stuckLoopExample(): Promise<void> {
-  section('stuck-loop detection', 'The model ignores feedback; defaultStuckLoopRule fails fast after 2 identical failures.')
+  section('stuck-loop detection', 'The model ignores feedback; strictOutputRules(5) still fails fast after 2 identical failures (its stuckAfter default).')
   const agent = Agent.create({ provider: simulated({ seed: 3, faults: ['number-as-string'], ignoreFeedback: true }), model: 'sim-1', name: 'triage' })
     .system('Turn the user message into a ticket. Output JSON.')
     .outputSchema(Ticket)
-    .reliability({ postDecide: [defaultStuckLoopRule, ...strictOutputRules(5)] })
+    .reliability({ postDecide: strictOutputRules(5) })
     .build()
   traceAgent(agent)
   try {

@@ -5,7 +5,7 @@
  * model plays the conversation so every step is visible and deterministic.
  */
 import { Type } from 'typebox'
-import { Agent, tool, type Logger } from '../src/index.ts'
+import { Agent, tool } from '../src/index.ts'
 import { scripted } from '../src/providers/index.ts'
 import { section } from './trace.ts'
 
@@ -33,7 +33,7 @@ const model = scripted([
 
 export async function toolsExample(): Promise<void> {
   section('tools', 'Tool-argument validation with bounded, ephemeral retries and an ID-shape guard on every retry.')
-  const logger: Logger = { info: (line) => console.log(`  log ${line}`), warn: (line) => console.log(`  log ${line}`) }
+  const logger = { info: (line: string) => console.log(`  log ${line}`), warn: (line: string) => console.log(`  log ${line}`) }
   const agent = Agent.create({ provider: model, model: 'scripted-1', name: 'mail', logger }).tools([findMessage, replyEmail]).build()
   agent.on('validation_failed', (e) => console.log(`  validation_failed stage=${e.stage} ${e.message}`))
   const result = await agent.runDetailed('Reply to Ana that Monday works.')

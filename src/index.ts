@@ -1,126 +1,50 @@
-export { Agent, AgentBuilder, Session } from './agent/index.ts'
+// The curated public surface: what users call. Building blocks of the validation layer are on the
+// `reliability-gate/validation` subpath; providers, adapters and the Redis store on their own.
+
+// The agent and its tools.
+export { Agent } from './agent/index.ts'
 export type { AgentOptions, AgentReliability, RunInput, RunOptions, RunResult } from './agent/index.ts'
+export { DEFAULT_ID_FIELDS, DEFAULT_ID_PATTERN, guard, idShapeGuard, tool } from './agent/index.ts'
+export type { FunctionCall, GuardVerdict, Tool, ToolConfig, ToolGuard } from './agent/index.ts'
 
-// Tools (issue 3): tool(), guards, the ReAct loop with tool-argument retry, outputFallback, costBudget.
-export { DEFAULT_ID_FIELDS, DEFAULT_ID_PATTERN, idShapeGuard, stableKey, tool } from './agent/index.ts'
-export type {
-  AnyTool,
-  CostBudget,
-  FallbackOutcome,
-  FunctionCall,
-  GuardContext,
-  GuardVerdict,
-  IdShapeGuard,
-  IdShapeGuardOptions,
-  Logger,
-  LogLevel,
-  OutputFallback,
-  Tool,
-  ToolCallStatus,
-  ToolConfig,
-  ToolContext,
-  ToolGuard,
-  ToolRetryOutcome,
-} from './agent/index.ts'
-export { validateToolArgs } from './validation/index.ts'
-export type { ToolArgsResult } from './validation/index.ts'
+// The gate.
+export { createGate } from './gate/index.ts'
+export type { AttemptRecord, Gate, GateConfig, GateResult, GateStream, GateStreamEvent } from './gate/index.ts'
 
+// Rules: stuck loops, strict output (agentfootprint's and pyconveyor's), transient errors, failover, budgets.
 export {
-  classifyError,
-  createGate,
-  GENERIC_FEEDBACK,
-  isReliabilityFailFastError,
-  parseRetryAfter,
-  ReliabilityFailFastError,
-  withTail,
-} from './gate/index.ts'
-export type {
-  AttemptRecord,
-  AttemptStatus,
-  ClassifiedError,
-  FailFastDetails,
-  FallbackAnswer,
-  Gate,
-  GateConfig,
-  GateResult,
-  GateRunOptions,
-  ProviderEntry,
-} from './gate/index.ts'
+  defaultStuckLoopRule,
+  exponentialBackoff,
+  failoverRule,
+  lastNValidationErrorsMatch,
+  maxCostRule,
+  retryTransient,
+  retryTruncated,
+  strictOutput,
+  strictOutputRules,
+  stuckLoopRule,
+  TRANSIENT_KINDS,
+  truncatedFailFast,
+} from './rules/index.ts'
+export type { ReliabilityConfig, ReliabilityRule, ReliabilityScope, StrictOutputOptions } from './rules/index.ts'
 
-export { defaultStuckLoopRule, lastNValidationErrorsMatch, strictOutputRules, stuckLoopRule } from './rules/index.ts'
-export type { Decision, FeedbackForLLM, FeedbackMode, Phase, ReliabilityConfig, ReliabilityRule, ReliabilityScope, ScopeValidationError } from './rules/index.ts'
+// Errors: one family with brands; fail-fast kinds by name.
+export { isReliabilityFailFastError, ReliabilityFailFastError } from './gate/index.ts'
+export { classifyError } from './gate/index.ts'
+export { FAIL_FAST_KINDS, FailFastKinds, isProviderError, ProviderError } from './model/index.ts'
+export type { ErrorKind, FailFastKind } from './model/index.ts'
+export { isValidationFailure, ValidationFailure } from './validation/index.ts'
+export type { OutputSchema, ValidationIssue } from './validation/index.ts'
+export { isStepConfigError, StepConfigError } from './rules/index.ts'
 
-// The attempt chain: user middleware with the contract of the built-in policies.
-export type { AttemptContext, AttemptResult, Middleware, Next } from './policies/index.ts'
-
-// Resilience (issue 3): pricing and cost, budget rules, transient retries, circuit breakers, the state store.
-export { circuitBreaker, costOf, isCircuitBreaker, pricingTable, sharedBudget, sharedRateLimit } from './policies/index.ts'
+// Policies of the attempt chain and the state they share across processes.
+export { circuitBreaker, pricingTable, sharedBudget, sharedRateLimit } from './policies/index.ts'
+export type { AttemptContext, AttemptResult, Middleware, Next, PricingTable } from './policies/index.ts'
 export { memoryStore } from './store/index.ts'
-export type { MemoryStoreOptions, StateStore } from './store/index.ts'
-export type {
-  BreakerPermit,
-  BreakerRecord,
-  BreakerResult,
-  BreakerState,
-  BreakerTransition,
-  CircuitBreaker,
-  CircuitBreakerOptions,
-  ModelPrice,
-  PriceUsage,
-  PricingTable,
-  PricingTableOptions,
-  RateLimitPermit,
-  SharedBudget,
-  SharedBudgetOptions,
-  SharedRateLimit,
-  SharedRateLimitOptions,
-} from './policies/index.ts'
-export { exponentialBackoff, FAILOVER_KINDS, failoverRule, isBudgetRule, maxCostRule, retryTransient, TRANSIENT_KINDS } from './rules/index.ts'
-export type { Backoff, BackoffOptions, BudgetRule, MaxCostOptions, RetryTransientOptions } from './rules/index.ts'
+export type { StateStore } from './store/index.ts'
 
-// Declarative strict output (issue 4): strictOutput and pyconveyor step configs, truncated-answer retries,
-// JSON repair, feedback templates, token-bounded echo.
-export { isStepConfigError, parseStepConfig, RETRY_ON_CATEGORIES, retryTruncated, StepConfigError, strictOutput, truncatedFailFast } from './rules/index.ts'
-export type { RequestAdjustingRule, RequestAdjustment, RetryOnCategory, RetryTruncatedOptions, StepConfig, StepConfigProblem, StrictOutput, StrictOutputOptions } from './rules/index.ts'
-export { countFeedbackTokens, renderErrorTemplate, repairFinalAnswer, repairJson, truncateEcho, validateFinalAnswer } from './validation/index.ts'
-export type { ErrorTemplate, FeedbackTemplateVars, RepairKind, RepairOutcome, TemplateError, TemplateRender } from './validation/index.ts'
+// Events.
+export type { GateEvent, GateEventMap } from './events/index.ts'
 
-// Streaming (issue 5): gate.stream in passthrough, buffer and progressive modes; incremental validation.
-export { MID_STREAM_NOT_RETRYABLE } from './gate/index.ts'
-export type { GateStream, GateStreamEvent, GateStreamOptions, StreamMode } from './gate/index.ts'
-export { IncrementalValidator } from './validation/stream/index.ts'
-export type { IncrementalState, StreamViolation } from './validation/stream/index.ts'
-
-export { EventHub } from './events/index.ts'
-export type { GateEvent, GateEventMap, GateEventName } from './events/index.ts'
-
-export {
-  compileSchema,
-  extractJson,
-  formatFeedback,
-  formatIssueLine,
-  isValidationFailure,
-  parseJsonSafe,
-  TRUNCATION_MARKER,
-  truncateForFeedback,
-  ValidationFailure,
-} from './validation/index.ts'
-export type { CompiledSchema, InferSchema, IssueCode, OutputSchema, SchemaResult, ValidationIssue, ValidationStage } from './validation/index.ts'
-
-export { addUsage, ERROR_KINDS, isProviderError, ProviderError, ZERO_USAGE } from './model/index.ts'
-export type {
-  ErrorKind,
-  JsonSchema,
-  Message,
-  ModelRequest,
-  ModelResponse,
-  Provider,
-  ProviderErrorOptions,
-  ReasoningBlock,
-  Role,
-  StopReason,
-  StreamChunk,
-  ToolCall,
-  ToolSpec,
-  Usage,
-} from './model/index.ts'
+// Provider-neutral model types.
+export type { Message, ModelRequest, ModelResponse, Provider, ReasoningBlock, Usage } from './model/index.ts'

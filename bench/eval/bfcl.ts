@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { gunzipSync } from 'node:zlib'
-import { compileSchema, extractJson, type IssueCode } from '../../src/index.ts'
+import { compileSchema, extractJson, type IssueCode } from '../../src/validation/building-blocks.ts'
 import { validateFinalAnswer } from '../../src/validation/index.ts'
 import { CORPORA, untar } from '../support/corpora.ts'
 import { bfclToJsonSchema } from './bfcl-schema.ts'

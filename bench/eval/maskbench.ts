@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
-import { compileSchema, type CompiledSchema, type ValidationIssue } from '../../src/index.ts'
+import type { ValidationIssue } from '../../src/index.ts'
+import { compileSchema, type CompiledSchema } from '../../src/validation/building-blocks.ts'
 import type { JsonSchemaObject } from '../../src/validation/index.ts'
 import { untar } from '../support/corpora.ts'
 import { shuffled } from '../support/prng.ts'

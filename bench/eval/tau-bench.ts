@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
-import { compileSchema, type CompiledSchema } from '../../src/index.ts'
+import { compileSchema, type CompiledSchema } from '../../src/validation/building-blocks.ts'
 import type { JsonSchemaObject } from '../../src/validation/index.ts'
 import { CORPORA } from '../support/corpora.ts'
 

@@ -46,6 +46,7 @@ export class AgentRun<T, R = RunResult<T>> {
   #messages: readonly Message[] = NO_MESSAGES
   #request: ModelRequest | undefined
   #turnCount = 0
+  /** Tool-argument validation failures so far (final-answer ones are in the ledger's attempts). */
   #toolArgFailures = 0
   #budgetWarned = false
 
@@ -183,7 +184,9 @@ export class AgentRun<T, R = RunResult<T>> {
       this.#request = request
       rt.runBudgets.set(request, (inCall) => this.#overBudget(this.#ledger.costUsd + inCall))
     }
-    const options = validateOutput ? this.#gateOptions : { ...this.#gateOptions, validateOutput: false }
+    // The first call of a run has no failures before it: it takes the shared options as they are.
+    const before = this.#ledger.gateCalls === 0 ? 0 : this.#validationFailures()
+    const options = validateOutput && before === 0 ? this.#gateOptions : { ...this.#gateOptions, validateOutput, validationFailuresBefore: before }
     return rt.gate.run(request, options)
   }
 
@@ -215,11 +218,17 @@ export class AgentRun<T, R = RunResult<T>> {
     return true
   }
 
+  /** Validation failures of the run so far: final answers (in the gate calls' attempts) and tool arguments. */
+  #validationFailures(): number {
+    let failures = this.#toolArgFailures
+    for (const attempt of this.#ledger.attempts) if (attempt.validationStage !== undefined) failures++
+    return failures
+  }
+
   #toolArgsFailed(failure: ValidationFailure, attempt: number): void {
     this.#toolArgFailures++
     const events = this.#rt.events
     if (!events.has('validation_failed')) return
-    const gateFailures = this.#ledger.attempts.filter((a) => a.validationStage !== undefined).length
     events.emit('validation_failed', {
       runId: this.#runId,
       message: failure.message,
@@ -228,7 +237,7 @@ export class AgentRun<T, R = RunResult<T>> {
       rawOutput: failure.rawOutput,
       issues: failure.issues,
       attempt,
-      cumulativeRetries: gateFailures + this.#toolArgFailures,
+      cumulativeRetries: this.#validationFailures(),
     })
   }
 

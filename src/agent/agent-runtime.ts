@@ -8,7 +8,7 @@ import { resolveCostBudget, type CostBudget } from './cost-budget.ts'
 import type { Logger } from './logger.ts'
 import { resolveOutputFallback, type ResolvedOutputFallback } from './output-fallback.ts'
 import { runBudgetRule, type RunBudgetChecks } from './run-budget-rule.ts'
-import type { ToolGuard } from './tools/guard.ts'
+import { assertGuards, type ToolGuard } from './tools/guard.ts'
 import { idShapeGuard } from './tools/id-shape-guard.ts'
 import type { AnyTool } from './tools/tool.ts'
 
@@ -52,6 +52,7 @@ export function createRuntime<T>(spec: AgentSpec): AgentRuntime<T> {
   const outputSchema = spec.outputSchema === undefined ? undefined : (compileSchema(spec.outputSchema) as CompiledSchema<T>)
   const tools = new Map<string, AnyTool>()
   for (const t of spec.tools) tools.set(t.name, t)
+  if (options.toolGuards !== undefined) assertGuards(options.toolGuards, 'Agent.create: toolGuards')
   return Object.freeze({
     name: options.name ?? 'agent',
     gate,

@@ -45,9 +45,17 @@ export class Agent<T = string> {
     return this.#default.run(input, options)
   }
 
-  /** Runs one exchange and returns the validated value; throws `ReliabilityFailFastError` when the gate gives up. */
-  runTyped(input: RunInput, options?: RunOptions): Promise<T> {
-    return this.#default.runTyped(input, options)
+  /**
+   * Runs one exchange and returns the validated value; throws `ReliabilityFailFastError` when the gate
+   * gives up. The value has the output schema's type; a type argument names it instead, as in
+   * agentfootprint (`runTyped<Refund>(...)`), for a schema whose type cannot be inferred (a raw
+   * JSON Schema, a `{parse}` object typed `unknown`). It is not checked against the schema.
+   *
+   * @example
+   * const refund = await agent.runTyped<Refund>({ message: 'refund order #42 for $50' })
+   */
+  runTyped<R = T>(input: RunInput, options?: RunOptions): Promise<R> {
+    return this.#default.runTyped<R>(input, options)
   }
 
   /** Runs one exchange and returns the text, value, `functionsCalled`, attempt logs, usage and cost. */

@@ -1,5 +1,6 @@
 import type { EventHub } from '../events/event-hub.ts'
 import type { ReliabilityFailFastError } from '../gate/fail-fast-error.ts'
+import type { FailFastKind } from '../model/fail-fast-kind.ts'
 import { validateFinalAnswer, type CompiledSchema, type SchemaResult } from '../validation/index.ts'
 
 /**
@@ -25,7 +26,7 @@ export interface OutputFallback<T> {
    * else is swallowed.
    * @default []
    */
-  readonly alsoOn?: readonly string[]
+  readonly alsoOn?: readonly (FailFastKind | (string & {}))[]
 }
 
 /** An answer produced by a fallback tier. */

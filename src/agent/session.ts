@@ -7,7 +7,7 @@ import type { RunResult } from './run-result.ts'
 
 const NO_OPTIONS: RunOptions = Object.freeze({})
 const textOf = (result: RunResult<unknown>): string => result.text
-const valueOf = <T>(result: RunResult<T>): T => result.value
+const valueOf = (result: RunResult<unknown>): unknown => result.value
 const whole = <T>(result: RunResult<T>): RunResult<T> => result
 
 /**
@@ -37,9 +37,12 @@ export class Session<T> {
     return this.#start(input, options, textOf)
   }
 
-  /** Runs one exchange and returns the validated value; throws `ReliabilityFailFastError` when the gate gives up. */
-  runTyped(input: RunInput, options?: RunOptions): Promise<T> {
-    return this.#start(input, options, valueOf<T>)
+  /**
+   * Runs one exchange and returns the validated value; throws `ReliabilityFailFastError` when the gate
+   * gives up. A type argument names the value's type instead of the schema's (see `Agent.runTyped`).
+   */
+  runTyped<R = T>(input: RunInput, options?: RunOptions): Promise<R> {
+    return this.#start(input, options, valueOf as (result: RunResult<T>) => R)
   }
 
   /** Runs one exchange (the whole tool loop) and returns everything it produced. */

@@ -3,6 +3,7 @@ import type { ReasoningBlock } from '../model/reasoning.ts'
 import type { ModelResponse } from '../model/response.ts'
 import type { ToolCall } from '../model/tool-call.ts'
 import { formatFeedback, parseJsonSafe, validateToolArgs, type ValidationFailure } from '../validation/index.ts'
+import { guardFailure } from './tools/guard-failure.ts'
 import type { AgentRuntime } from './agent-runtime.ts'
 import type { FunctionCall, ToolCallStatus, ToolRetryOutcome } from './function-call.ts'
 import { reportOutcome } from './report-outcome.ts'
@@ -84,12 +85,12 @@ class LogicalToolCall {
       const ctx: GuardContext = { tool: tool.name, callId: this.#original.id, retry: this.#retry, agent: rt.name }
 
       const rawRejection = await runGuards(rawGuards, args, ctx)
-      if (rawRejection !== undefined) return this.#blocked(rawRejection)
+      if (rawRejection !== undefined) return this.#blocked(rawRejection, current.args)
       let verdict = validateToolArgs(current.args, tool.input)
       if (verdict instanceof Promise) verdict = await verdict
       if (verdict.ok) {
         const rejection = await runGuards(typedGuards, verdict.value, ctx)
-        if (rejection !== undefined) return this.#blocked(rejection)
+        if (rejection !== undefined) return this.#blocked(rejection, current.args)
         return this.#execute(tool, verdict.value)
       }
 
@@ -132,7 +133,12 @@ class LogicalToolCall {
     return next
   }
 
-  #blocked(rejection: GuardRejection): SettledToolCall {
+  /**
+   * A guard rejected the arguments: never retried (DESIGN.md, the Imperal loop), but reported as a
+   * validation failure of the arguments, like a schema failure, before the call is settled.
+   */
+  #blocked(rejection: GuardRejection, args: unknown): SettledToolCall {
+    this.#host.validationFailed(guardFailure(rejection, args), this.#retry + 1)
     // A guard rejecting a retry's input means the model "fixed" the call by inventing something.
     const outcome = this.#retry === 0 ? 'no_retry' : 'fabricated_id_on_retry'
     return this.#settle('guard-rejected', outcome, toolMessages.guardRejected(this.#original.name, rejection.guard, rejection.reason))

@@ -1,4 +1,5 @@
 import type { ErrorKind } from '../model/error-kind.ts'
+import type { FailFastKind } from '../model/fail-fast-kind.ts'
 import type { Usage } from '../model/usage.ts'
 import type { Decision } from '../rules/rule.ts'
 import type { Phase } from '../rules/scope.ts'
@@ -31,9 +32,19 @@ export interface GateEventMap {
     readonly path?: string | undefined
     readonly rawOutput?: string | undefined
     readonly issues: readonly ValidationIssue[]
-    /** 1-indexed attempt that produced the invalid output. */
+    /**
+     * The attempt that produced the invalid output, numbered from 1: the gate's attempt for a final
+     * answer, the attempt within the logical tool call for tool arguments (`stage: 'tool-args'`).
+     */
     readonly attempt: number
-    /** Validation failures so far in this run, this one included. */
+    /**
+     * Validation failures so far in this run, this one included, as agentfootprint defines it
+     * ("total output-schema failures ... same as `validationErrorHistory.length`"): 1 on the first
+     * failure. In a `gate.run` it equals `scope.validationErrorHistory.length` at the PostDecide of
+     * this attempt; in an agent run it counts over the whole run, final answers and tool arguments
+     * alike (each asks the model for one more attempt, hence the name). Unlike `attempt`, transport
+     * failures (5xx, timeouts) never count. A leading indicator of model drift.
+     */
     readonly cumulativeRetries: number
   }
   /** A rule (or the default) decided what to do. */
@@ -63,7 +74,7 @@ export interface GateEventMap {
   /** A run succeeded after at least one failed attempt. */
   recovered: { readonly runId: string; readonly attempt: number; readonly failedAttempts: number; readonly provider: string }
   /** The run is about to throw a ReliabilityFailFastError. */
-  fail_fast: { readonly runId: string; readonly attempt: number; readonly kind: string; readonly reason: string; readonly phase: Phase }
+  fail_fast: { readonly runId: string; readonly attempt: number; readonly kind: FailFastKind | (string & {}); readonly reason: string; readonly phase: Phase }
   /** The gate calls the configured fallback. */
   fallback: { readonly runId: string; readonly attempt: number; readonly kind: string }
   /** The JSON of an answer was repaired deterministically and then passed the schema. */

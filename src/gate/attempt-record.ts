@@ -4,7 +4,12 @@ import type { Decision } from '../rules/rule.ts'
 import type { ValidationIssue } from '../validation/issue.ts'
 import type { ValidationStage } from '../validation/validation-failure.ts'
 
-/** How an attempt ended, in pyconveyor's vocabulary. */
+/**
+ * How an attempt ended, in pyconveyor's attempt-log vocabulary (`AttemptLog.status`), kept snake
+ * case so pyconveyor's log readers work unchanged (`attempt.status === 'schema_error'`). It is the
+ * one snake-case field of a record: the library's own kind of the same failure is `errorKind`
+ * (kebab case, `schema-fail`), and fail-fast kinds are kebab case too.
+ */
 export type AttemptStatus =
   | 'success'
   | 'parse_error'

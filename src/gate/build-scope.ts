@@ -28,7 +28,6 @@ export function scopeOf<T>(s: RunState<T>, phase: Phase, outcome: AttemptOutcome
     validationError: f === undefined ? undefined : { message: f.message, stage: f.stage, path: f.path, issues: f.issues, rawOutput: f.rawOutput },
     validationErrorHistory: s.history,
     usage,
-    costUsd: s.meter.costUsd,
     cumulativeInputTokens: usage.inputTokens,
     cumulativeOutputTokens: usage.outputTokens,
     cumulativeCostUsd: s.meter.costUsd,

@@ -3,7 +3,7 @@ import { positiveNumber } from '../model/assert-number.ts'
 import type { GateEvent, GateEventMap, GateEventName } from '../events/event-map.ts'
 import type { ModelRequest } from '../model/request.ts'
 import { pricingTable } from '../policies/pricing/pricing-table.ts'
-import { compileSchema } from '../validation/index.ts'
+import { compileSchema, type InferSchema, type OutputSchema } from '../validation/index.ts'
 import type { Observable } from 'rxjs'
 import { buildChain } from './build-chain.ts'
 import { providerCall } from './call-provider.ts'
@@ -40,13 +40,20 @@ export interface Gate<T = unknown> {
 
 /**
  * Creates a gate. The configuration is validated and frozen; the output schema is compiled and the
- * attempt chain composed once.
+ * attempt chain composed once. `value` has the output schema's type (`Static<typeof Refund>`, a
+ * Standard Schema's output, a `parse` function's return type, `unknown` for a raw JSON Schema), or
+ * is the answer's text (`string`) without a schema; a type argument names it instead.
  *
  * @example
  * const gate = createGate({ providers: simulated(), outputSchema: Refund, postDecide: strictOutputRules(3) })
  * const { value } = await gate.run({ messages: [{ role: 'user', content: 'refund order #42 for $50' }] })
  */
-export function createGate<T = unknown>(config: GateConfig<T>): Gate<T> {
+export function createGate<S extends OutputSchema<unknown>>(config: GateConfig<InferSchema<S>> & { readonly outputSchema: S }): Gate<InferSchema<S>>
+/** Without an output schema: `value` is the answer's text. */
+export function createGate(config: GateConfig<string> & { readonly outputSchema?: undefined }): Gate<string>
+/** With an explicit value type. */
+export function createGate<T>(config: GateConfig<T>): Gate<T>
+export function createGate<T>(config: GateConfig<T>): Gate<T> {
   const frozen = Object.freeze({ ...config })
   const events = config.events ?? new EventHub()
   const providers = resolveProviders(config.providers, config.model)

@@ -1,4 +1,5 @@
 import { hasBrand } from '../model/brand.ts'
+import type { FailFastKind } from '../model/fail-fast-kind.ts'
 import type { Usage } from '../model/usage.ts'
 import type { Phase } from '../rules/scope.ts'
 import type { ValidationFailure } from '../validation/validation-failure.ts'
@@ -8,7 +9,8 @@ const BRAND = Symbol.for('reliability-gate.ReliabilityFailFastError')
 
 /** Everything a {@link ReliabilityFailFastError} carries. */
 export interface FailFastDetails {
-  readonly kind: string
+  /** One of {@link FailFastKind}, or the `kind` of a rule of yours that decided `fail-fast`. */
+  readonly kind: FailFastKind | (string & {})
   readonly reason: string
   readonly phase: Phase
   /** The run that failed (as on its events); empty when the error was made outside a run. */
@@ -27,7 +29,11 @@ export interface FailFastDetails {
 export class ReliabilityFailFastError extends Error {
   override readonly name = 'ReliabilityFailFastError'
   readonly code = 'ERR_RELIABILITY_FAIL_FAST'
-  readonly kind: string
+  /**
+   * Why the run stopped: one of {@link FailFastKind} (`FailFastKinds.SchemaRetryExhausted`, ...),
+   * or the `kind` of a rule of yours that decided `fail-fast`.
+   */
+  readonly kind: FailFastKind | (string & {})
   readonly reason: string
   readonly phase: Phase
   /** The run that failed, as on its events. */

@@ -31,7 +31,7 @@ export type FallbackAnswer = ModelResponse | string
  * Configuration of a gate. Immutable once the gate is created.
  *
  * @example
- * createGate({ providers: [primary, backup], outputSchema: Refund, postDecide: [defaultStuckLoopRule, ...strictOutputRules(3)] })
+ * createGate({ providers: [primary, backup], outputSchema: Refund, postDecide: strictOutputRules(3) })
  */
 export interface GateConfig<T = unknown> extends ReliabilityConfig {
   /** One provider, or the failover order (first is used first). */

@@ -52,6 +52,12 @@ export interface GateRunOptions {
   readonly runId?: string
   /** The caller's facts about this run (tenant, request id, ...), handed to middleware as `ctx.metadata`. */
   readonly metadata?: Readonly<Record<string, unknown>>
+  /**
+   * Validation failures earlier in the same agent run (its other gate calls and tool arguments), so
+   * `validation_failed.cumulativeRetries` counts over the whole run. @internal set by the agent
+   * @default 0
+   */
+  readonly validationFailuresBefore?: number
 }
 
 /** Lets a caller overrule a decision (streaming: nothing can be retried once content was delivered). */

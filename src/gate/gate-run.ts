@@ -42,6 +42,7 @@ export class GateRun<T> implements RunState<T> {
   readonly signal: AbortSignal | undefined
   readonly runId: string
   readonly metadata: Readonly<Record<string, unknown>> | undefined
+  readonly failuresBefore: number
   readonly schema: CompiledSchema<T> | undefined
   readonly call: Terminal
   readonly direct: boolean
@@ -65,6 +66,7 @@ export class GateRun<T> implements RunState<T> {
     this.signal = options.signal ?? request.signal
     this.runId = options.runId ?? newRunId()
     this.metadata = options.metadata
+    this.failuresBefore = options.validationFailuresBefore ?? 0
     this.schema = options.validateOutput === false ? undefined : g.schema
     this.call = hooks?.call ?? g.call
     this.direct = !g.linked && hooks?.call === undefined

@@ -130,6 +130,6 @@ function validationFailed<T>(s: RunState<T>, failure: ValidationFailure, attempt
     rawOutput: failure.rawOutput,
     issues: failure.issues,
     attempt,
-    cumulativeRetries: s.history.length,
+    cumulativeRetries: s.failuresBefore + s.history.length,
   })
 }

@@ -14,6 +14,8 @@ export interface RunState<T> {
   readonly signal: AbortSignal | undefined
   readonly runId: string
   readonly metadata: Readonly<Record<string, unknown>> | undefined
+  /** Validation failures of the agent run before this gate call (`validation_failed.cumulativeRetries`). */
+  readonly failuresBefore: number
   readonly schema: CompiledSchema<T> | undefined
   /** The provider call at the end of the chain (a streaming one for `gate.stream`). */
   readonly call: Terminal

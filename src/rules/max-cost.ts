@@ -14,8 +14,12 @@ export interface MaxCostOptions {
    * @default 'none'
    */
   readonly estimate?: 'none' | 'last-attempt' | ((scope: ReliabilityScope) => number)
-  /** `halt` fails fast; `warn` lets the run go on and only reports `budget_exceeded`. @default 'halt' */
-  readonly action?: 'halt' | 'warn'
+  /**
+   * `halt` fails fast; `warn` lets the run go on and only reports `budget_exceeded`. The same name
+   * and values as the agent's `costBudget({ onExceed })`.
+   * @default 'halt'
+   */
+  readonly onExceed?: 'halt' | 'warn'
 }
 
 /**
@@ -31,7 +35,7 @@ export function maxCostRule(usd: number, options: MaxCostOptions = {}): BudgetRu
   const estimate = options.estimate ?? 'none'
   const next =
     estimate === 'none' ? () => 0 : estimate === 'last-attempt' ? (scope: ReliabilityScope) => scope.lastAttemptCostUsd : estimate
-  const halt = (options.action ?? 'halt') === 'halt'
+  const halt = (options.onExceed ?? 'halt') === 'halt'
   return {
     when: function maxCost(scope) {
       const spent = scope.cumulativeCostUsd

@@ -1,3 +1,4 @@
+import { isInlineTemplate, loadErrorTemplate } from './load-error-template.ts'
 import { RETRY_ON_CATEGORIES, type RetryOnCategory, type StrictOutputOptions } from './strict-output-options.ts'
 import { StepConfigError, type StepConfigProblem } from './step-config-error.ts'
 
@@ -9,7 +10,18 @@ export interface StepConfig {
   readonly retry_on?: readonly RetryOnCategory[]
   readonly schema_strict?: boolean
   readonly max_feedback_tokens?: number
+  /** A Jinja template, or the path of a template file (read relative to `baseDir`). */
   readonly error_template?: string
+}
+
+/** Options of {@link parseStepConfig}. */
+export interface ParseStepConfigOptions {
+  /**
+   * The folder an `error_template` path is read relative to (pyconveyor reads it relative to the
+   * pipeline's folder).
+   * @default process.cwd()
+   */
+  readonly baseDir?: string
 }
 
 type Check = (value: unknown) => boolean
@@ -25,7 +37,7 @@ const KEYS: Readonly<Record<keyof StepConfig, readonly [Check, string, keyof Str
   retry_on: [categories, `a list of ${RETRY_ON_CATEGORIES.map((c) => `'${c}'`).join(', ')}`, 'retryOn'],
   schema_strict: [isBool, 'a boolean', 'schemaStrict'],
   max_feedback_tokens: [positiveInt, 'a positive integer', 'maxFeedbackTokens'],
-  error_template: [isString, 'a string (a Jinja template)', 'errorTemplate'],
+  error_template: [isString, 'a string (a Jinja template or the path of a template file)', 'errorTemplate'],
 }
 
 /**
@@ -33,15 +45,21 @@ const KEYS: Readonly<Record<keyof StepConfig, readonly [Check, string, keyof Str
  * every wrong type is reported at once, each with what was expected. A `null` value means "not set",
  * as in YAML.
  *
+ * `error_template` is a file path, as in pyconveyor's docs (`prompts/retry_feedback.j2`), read
+ * relative to `baseDir`; a missing file is a `StepConfigError` naming the path. A value holding Jinja
+ * delimiters (`{{`, `{%`, `{#`) or a line break is the template itself.
+ *
  * @example
  * parseStepConfig({ max_attempts: 2, retry_on: ['parse'] }) // { maxAttempts: 2, retryOn: ['parse'] }
+ * @example
+ * parseStepConfig({ error_template: 'prompts/retry_feedback.j2' }, { baseDir: pipelineDir })
  */
-export function parseStepConfig(config: unknown): StrictOutputOptions {
+export function parseStepConfig(config: unknown, options: ParseStepConfigOptions = {}): StrictOutputOptions {
   if (typeof config !== 'object' || config === null || Array.isArray(config)) {
     throw new StepConfigError([{ key: '(root)', expected: 'an object of step keys', received: describe(config) }])
   }
   const problems: StepConfigProblem[] = []
-  const options: Record<string, unknown> = {}
+  const parsed: Record<string, unknown> = {}
   for (const [key, value] of Object.entries(config)) {
     const spec = Object.hasOwn(KEYS, key) ? KEYS[key as keyof StepConfig] : undefined
     if (spec === undefined) {
@@ -51,10 +69,14 @@ export function parseStepConfig(config: unknown): StrictOutputOptions {
     if (value === null || value === undefined) continue
     const [check, expected, camel] = spec
     if (!check(value)) problems.push({ key, expected, received: describe(value) })
-    else options[camel] = Array.isArray(value) ? Object.freeze([...value]) : value
+    else if (key === 'error_template' && !isInlineTemplate(value as string)) {
+      const loaded = loadErrorTemplate(value as string, options.baseDir)
+      if ('problem' in loaded) problems.push(loaded.problem)
+      else parsed[camel] = loaded.template
+    } else parsed[camel] = Array.isArray(value) ? Object.freeze([...value]) : value
   }
   if (problems.length > 0) throw new StepConfigError(problems)
-  return options as StrictOutputOptions
+  return parsed as StrictOutputOptions
 }
 
 function describe(value: unknown): string {

@@ -48,13 +48,11 @@ export interface ReliabilityScope {
   readonly validationErrorHistory: readonly string[]
   /** Usage summed over every attempt so far, failed ones included. */
   readonly usage: Usage
-  /** Cost in USD summed over every attempt so far (0 without a pricing table). */
-  readonly costUsd: number
   /** Uncached input tokens summed over every attempt so far, failed ones included. */
   readonly cumulativeInputTokens: number
   /** Output tokens summed over every attempt so far, failed ones included. */
   readonly cumulativeOutputTokens: number
-  /** Cost in USD summed over every attempt so far, failed ones included (same as `costUsd`). */
+  /** Cost in USD summed over every attempt so far, failed ones included (0 without a price). */
   readonly cumulativeCostUsd: number
   /** Cost in USD of the latest attempt that got an answer (0 before any): an estimate of the next one. */
   readonly lastAttemptCostUsd: number

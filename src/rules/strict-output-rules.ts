@@ -1,21 +1,36 @@
 import { positiveInteger } from '../model/assert-number.ts'
 import type { ReliabilityRule } from './rule.ts'
-import { defaultStuckLoopRule } from './stuck-loop.ts'
+import { defaultStuckLoopRule, stuckLoopRule } from './stuck-loop.ts'
+
+/** Options of {@link strictOutputRules}. */
+export interface StrictOutputRulesOptions {
+  /**
+   * Stuck-loop detection: fail fast with kind `schema-stuck-loop` once this many validation failures
+   * in a row have the identical message (see `stuckLoopRule(n)`); `false` leaves it out, e.g. to put
+   * your own stuck rule first.
+   * @default 2
+   */
+  readonly stuckAfter?: number | false
+}
 
 /**
- * The strict-output rule set: stuck-loop detection first, then retry with validation feedback while
- * fewer than `maxAttempts` attempts have been made, then fail fast with `schema-retry-exhausted`.
+ * The strict-output rule set: stuck-loop detection first (2 identical failures by default), then
+ * retry with validation feedback while fewer than `maxAttempts` attempts have been made, then fail
+ * fast with `schema-retry-exhausted`.
  *
- * A run therefore succeeds exactly when fewer than `maxAttempts` (distinct) failures precede the
- * first valid answer.
+ * A run therefore succeeds exactly when fewer than `maxAttempts` failures precede the first valid
+ * answer, and no `stuckAfter` of them in a row are identical.
  *
  * @example
  * agent.reliability({ postDecide: strictOutputRules(3) })
+ * @example
+ * agent.reliability({ postDecide: strictOutputRules(5, { stuckAfter: 3 }) }) // tolerate one repeat
  */
-export function strictOutputRules(maxAttempts: number): readonly ReliabilityRule[] {
+export function strictOutputRules(maxAttempts: number, options: StrictOutputRulesOptions = {}): readonly ReliabilityRule[] {
   positiveInteger(maxAttempts, 'strictOutputRules: maxAttempts')
+  const stuck = stuckRuleFor(options.stuckAfter, 'strictOutputRules: stuckAfter')
   return Object.freeze([
-    defaultStuckLoopRule,
+    ...(stuck === undefined ? [] : [stuck]),
     {
       when: function schemaRetry(scope) {
         return scope.validationError !== undefined && scope.attempt < maxAttempts
@@ -35,4 +50,13 @@ export function strictOutputRules(maxAttempts: number): readonly ReliabilityRule
       label: `validation still failing after ${maxAttempts} attempts`,
     },
   ] satisfies ReliabilityRule[])
+}
+
+/** The stuck-loop rule of a `stuckAfter` option (`undefined` for `false`); 2 is the shared default rule. */
+export function stuckRuleFor(stuckAfter: number | false | undefined, what: string, fallback: number | false = 2): ReliabilityRule | undefined {
+  const n = stuckAfter ?? fallback
+  if (n === false) return undefined
+  positiveInteger(n, what)
+  if (n < 2) throw new RangeError(`${what} must be at least 2 (identical failures in a row) or false, got ${n}`)
+  return n === 2 ? defaultStuckLoopRule : stuckLoopRule(n)
 }

@@ -2,10 +2,11 @@ import { positiveInteger } from '../model/assert-number.ts'
 import type { ErrorKind } from '../model/error-kind.ts'
 import type { ValidationStage } from '../validation/validation-failure.ts'
 import { exponentialBackoff, type Backoff } from './backoff.ts'
-import { parseStepConfig } from './parse-step-config.ts'
+import { parseStepConfig, type ParseStepConfigOptions } from './parse-step-config.ts'
 import type { ReliabilityConfig } from './reliability-config.ts'
 import type { ReliabilityRule } from './rule.ts'
-import { RETRY_ON_CATEGORIES, type RetryOnCategory, type StrictOutputOptions } from './strict-output-options.ts'
+import { stuckRuleFor } from './strict-output-rules.ts'
+import { DEFAULT_RETRY_ON, type StrictOutputOptions } from './strict-output-options.ts'
 
 /** Default of `maxFeedbackTokens`. */
 export const DEFAULT_MAX_FEEDBACK_TOKENS = 4000
@@ -13,12 +14,16 @@ export const DEFAULT_MAX_FEEDBACK_TOKENS = 4000
 // The character pre-cut only bounds the tokenizer's work: a token rarely spans more than 16 characters.
 const CHARS_PER_TOKEN_BOUND = 16
 
-// Transport categories and the error kinds they cover.
-const TRANSPORT: Readonly<Record<'timeout' | 'http_error' | 'rate_limit', readonly ErrorKind[]>> = {
-  timeout: ['timeout'],
-  http_error: ['http-5xx', 'network'],
-  rate_limit: ['rate-limit'],
+// Transport categories (pyconveyor's snake_case names, the config boundary), the error kinds they
+// cover, and the kebab-case kind of the rule that retries them.
+const TRANSPORT: Readonly<Record<'timeout' | 'http_error' | 'rate_limit', { readonly kinds: readonly ErrorKind[]; readonly rule: string }>> = {
+  timeout: { kinds: ['timeout'], rule: 'timeout-retry' },
+  http_error: { kinds: ['http-5xx', 'network'], rule: 'http-error-retry' },
+  rate_limit: { kinds: ['rate-limit'], rule: 'rate-limit-retry' },
 }
+
+/** Options of `strictOutput.fromStepConfig` besides the step keys. */
+export interface StepConfigExtras extends Pick<StrictOutputOptions, 'hasSchema' | 'backoff'>, ParseStepConfigOptions {}
 
 /** `strictOutput` plus its reader of pyconveyor step configs. */
 export interface StrictOutput {
@@ -26,9 +31,13 @@ export interface StrictOutput {
   /**
    * Builds the config from pyconveyor's snake_case step keys (`max_attempts`, `error_feedback`,
    * `retry_hint`, `retry_on`, `schema_strict`, `max_feedback_tokens`, `error_template`). Throws a
-   * `StepConfigError` naming every unknown key and wrong type.
+   * `StepConfigError` naming every unknown key, wrong type and unreadable `error_template` file.
+   * An `error_template` path is read relative to `baseDir` (default `process.cwd()`).
+   *
+   * @example
+   * strictOutput.fromStepConfig({ max_attempts: 3, error_template: 'prompts/retry_feedback.j2' }, { baseDir: pipelineDir })
    */
-  fromStepConfig(config: unknown, extra?: Pick<StrictOutputOptions, 'hasSchema' | 'backoff'>): ReliabilityConfig
+  fromStepConfig(config: unknown, extra?: StepConfigExtras): ReliabilityConfig
 }
 
 /**
@@ -48,10 +57,12 @@ export const strictOutput: StrictOutput = Object.assign(
     const hasSchema = options.hasSchema ?? true
     const maxAttempts = positiveInteger(options.maxAttempts ?? (hasSchema ? 3 : 1), 'strictOutput: maxAttempts')
     const maxFeedbackTokens = positiveInteger(options.maxFeedbackTokens ?? DEFAULT_MAX_FEEDBACK_TOKENS, 'strictOutput: maxFeedbackTokens')
-    const retryOn = new Set(options.retryOn ?? RETRY_ON_CATEGORIES)
+    const retryOn = new Set(options.retryOn ?? DEFAULT_RETRY_ON)
     const schedule = typeof options.backoff === 'function' ? options.backoff : exponentialBackoff(options.backoff)
     const postDecide: ReliabilityRule[] = []
     if (options.schemaStrict === false) postDecide.push(partialModeRule)
+    const stuck = stuckRuleFor(options.stuckAfter, 'strictOutput: stuckAfter', false)
+    if (stuck !== undefined) postDecide.push(stuck)
     if (retryOn.has('parse')) postDecide.push(validationRetry('json-parse', 'parse', maxAttempts))
     if (retryOn.has('schema')) postDecide.push(validationRetry('schema-validate', 'schema', maxAttempts))
     for (const category of ['timeout', 'http_error', 'rate_limit'] as const) {
@@ -71,8 +82,9 @@ export const strictOutput: StrictOutput = Object.assign(
     } satisfies ReliabilityConfig)
   },
   {
-    fromStepConfig(config: unknown, extra: Pick<StrictOutputOptions, 'hasSchema' | 'backoff'> = {}): ReliabilityConfig {
-      return strictOutput({ ...parseStepConfig(config), ...extra })
+    fromStepConfig(config: unknown, extra: StepConfigExtras = {}): ReliabilityConfig {
+      const { baseDir, ...rest } = extra
+      return strictOutput({ ...parseStepConfig(config, baseDir === undefined ? {} : { baseDir }), ...rest })
     },
   },
 )
@@ -88,7 +100,7 @@ const partialModeRule: ReliabilityRule = Object.freeze<ReliabilityRule>({
   label: 'partial mode: accept the parsed value, schema issues become warnings',
 })
 
-function validationRetry(stage: ValidationStage, category: RetryOnCategory, maxAttempts: number): ReliabilityRule {
+function validationRetry(stage: ValidationStage, category: 'parse' | 'schema', maxAttempts: number): ReliabilityRule {
   return {
     when: function strictOutputRetry(scope) {
       return scope.validationError?.stage === stage && scope.attempt < maxAttempts
@@ -101,14 +113,14 @@ function validationRetry(stage: ValidationStage, category: RetryOnCategory, maxA
 }
 
 function transportRetry(category: keyof typeof TRANSPORT, maxAttempts: number, schedule: Backoff): ReliabilityRule {
-  const kinds = TRANSPORT[category]
+  const { kinds, rule } = TRANSPORT[category]
   return {
     when: function strictOutputTransportRetry(scope) {
       return kinds.includes(scope.errorKind) && scope.attempt < maxAttempts
     },
     then: 'retry',
     failuresOnly: true,
-    kind: `${category}-retry`,
+    kind: rule,
     label: `retry ${category} with backoff (up to ${maxAttempts} attempts)`,
     delayMs: function strictOutputBackoff(scope) {
       // The provider's retry-after wins over the schedule: retrying earlier is refused anyway.

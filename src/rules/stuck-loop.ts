@@ -17,7 +17,18 @@ export function lastNValidationErrorsMatch(scope: ReliabilityScope, n: number = 
   return true
 }
 
-/** Builds a stuck-loop rule that fails fast once the last `n` validation failures are identical. */
+/**
+ * A PostDecide rule that fails fast with kind `schema-stuck-loop` once the last `n` validation
+ * failures of the run are identical (`lastNValidationErrorsMatch(scope, n)`): more feedback will not
+ * help a model that repeats itself. `strictOutputRules(max, { stuckAfter: n })` puts it first in its
+ * set; alone, put it before your retry rules.
+ *
+ * @default n = 2
+ * @example
+ * agent.reliability({ postDecide: strictOutputRules(5, { stuckAfter: 3 }) })
+ * @example
+ * agent.reliability({ postDecide: [stuckLoopRule(3), myRetryRule, myGiveUpRule] })
+ */
 export const stuckLoopRule = (n: number = 2): ReliabilityRule => ({
   when: function stuckLoop(scope) {
     // Only the attempt that just failed can be stuck; a valid answer after repeats is a success.
@@ -29,5 +40,8 @@ export const stuckLoopRule = (n: number = 2): ReliabilityRule => ({
   label: `stuck loop: the last ${n} validation errors are identical`,
 })
 
-/** Fails fast with kind `schema-stuck-loop` when the last 2 validation failures are identical. */
+/**
+ * `stuckLoopRule(2)`: fails fast with kind `schema-stuck-loop` when the last 2 validation failures
+ * are identical. `strictOutputRules(n)` already starts with it; do not list it again.
+ */
 export const defaultStuckLoopRule: ReliabilityRule = Object.freeze(stuckLoopRule(2))

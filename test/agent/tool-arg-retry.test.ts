@@ -1,6 +1,7 @@
 import { Type } from 'typebox'
 import { describe, expect, it, vi } from 'vitest'
-import { Agent, tool, type GateEventMap, type Logger, type ToolGuard } from '../../src/index.ts'
+import { Agent, guard, tool, type GateEventMap, type ToolGuard } from '../../src/index.ts'
+import type { Logger } from '../../src/agent/index.ts'
 import { scripted, type ScriptedStep } from '../../src/providers/index.ts'
 import { call, invalidEvent, makeTools, turn, validEvent } from './tool-fixtures.ts'
 
@@ -176,7 +177,7 @@ describe('Agent tool-argument retry', () => {
   })
 
   it('does not retry a guard rejection on the first attempt (1 model call for the call)', async () => {
-    const noStandups: ToolGuard = (args) => ((args as { title: string }).title === 'Standup' ? { ok: false, reason: 'standups are cancelled' } : { ok: true })
+    const noStandups = guard('noStandups', (args) => ((args as { title: string }).title === 'Standup' ? { ok: false, reason: 'standups are cancelled' } : { ok: true }))
     const { provider, agent, createEvent } = setup([turn(call('create_event', validEvent)), 'Done.'], { toolGuards: [noStandups] })
     const result = await agent.runDetailed('book standup')
     expect(provider.calls).toBe(2)
@@ -234,10 +235,10 @@ describe('Agent tool-argument retry', () => {
 
   it('runs user guards on retry inputs too, not only the ID-shape guard', async () => {
     const seen: number[] = []
-    const noStandups: ToolGuard = (args, ctx) => {
+    const noStandups: ToolGuard = guard('noStandups', (args, ctx) => {
       seen.push(ctx.retry)
       return (args as { title: string }).title === 'Standup' ? { ok: false, reason: 'no standups' } : { ok: true }
-    }
+    })
     const { agent, createEvent } = setup([turn(call('create_event', invalidEvent)), turn(call('create_event', validEvent)), 'Done.'], { toolGuards: [noStandups] })
     const result = await agent.runDetailed('book')
     expect(seen).toEqual([1]) // the first attempt failed the schema; the retry's valid input met the guard
@@ -246,9 +247,9 @@ describe('Agent tool-argument retry', () => {
   })
 
   it('treats a throwing guard as a rejection carrying its message', async () => {
-    const broken: ToolGuard = () => {
+    const broken = guard('policyService', () => {
       throw new Error('policy service unreachable')
-    }
+    })
     const { agent } = setup([turn(call('create_event', validEvent)), 'Done.'], { toolGuards: [broken] })
     const result = await agent.runDetailed('book')
     expect(result.functionsCalled[0]).toMatchObject({ status: 'guard-rejected' })

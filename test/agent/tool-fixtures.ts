@@ -1,6 +1,7 @@
 import { Type } from 'typebox'
 import { vi } from 'vitest'
-import { tool, type ToolCall } from '../../src/index.ts'
+import { tool } from '../../src/index.ts'
+import type { ToolCall } from '../../src/model/index.ts'
 
 /** The event-creation tool of the scenarios: a title, a date-time, an integer, a list. */
 export const EventInput = Type.Object(

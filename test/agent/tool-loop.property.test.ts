@@ -1,7 +1,9 @@
 import fc from 'fast-check'
 import { Type } from 'typebox'
 import { describe, expect, it } from 'vitest'
-import { Agent, tool, type ModelResponse, type ToolCall, type ToolRetryOutcome, type Usage } from '../../src/index.ts'
+import { Agent, tool, type ModelResponse, type Usage } from '../../src/index.ts'
+import type { ToolRetryOutcome } from '../../src/agent/index.ts'
+import type { ToolCall } from '../../src/model/index.ts'
 import { scripted, type ScriptedStepFunction } from '../../src/providers/index.ts'
 
 type Reply = 'valid' | 'invalid' | 'text' | 'switch'

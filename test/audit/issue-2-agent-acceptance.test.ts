@@ -1,6 +1,14 @@
 import { Type } from 'typebox'
 import { describe, expect, it } from 'vitest'
-import { Agent, defaultStuckLoopRule, isReliabilityFailFastError, ReliabilityFailFastError, strictOutputRules, tool, type GateEventMap } from '../../src/index.ts'
+import {
+  Agent,
+  defaultStuckLoopRule,
+  isReliabilityFailFastError,
+  ReliabilityFailFastError,
+  strictOutputRules,
+  tool,
+  type GateEventMap,
+} from '../../src/index.ts'
 import { scripted } from '../../src/providers/index.ts'
 import { Refund, validRefund, validRefundJson } from '../support/schemas.ts'
 

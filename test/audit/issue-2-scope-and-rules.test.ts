@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest'
 import {
   Agent,
   createGate,
-  GENERIC_FEEDBACK,
   isReliabilityFailFastError,
   ProviderError,
   ReliabilityFailFastError,
@@ -11,6 +10,7 @@ import {
   type ReliabilityRule,
   type ReliabilityScope,
 } from '../../src/index.ts'
+import { GENERIC_FEEDBACK } from '../../src/gate/index.ts'
 import { scripted, type ScriptedStep } from '../../src/providers/index.ts'
 import { ask, Refund, validRefundJson } from '../support/schemas.ts'
 

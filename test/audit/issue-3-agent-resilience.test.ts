@@ -1,6 +1,7 @@
 import { Type } from 'typebox'
 import { describe, expect, it } from 'vitest'
-import { Agent, isReliabilityFailFastError, ProviderError, strictOutputRules, tool, type GateEventMap, type Logger, type Usage } from '../../src/index.ts'
+import { Agent, isReliabilityFailFastError, ProviderError, strictOutputRules, tool, type GateEventMap, type Usage } from '../../src/index.ts'
+import type { Logger } from '../../src/agent/index.ts'
 import { scripted, type ScriptedStep, type ScriptedStepFunction } from '../../src/providers/index.ts'
 import { call, invalidEvent, makeTools, turn, validEvent } from '../agent/tool-fixtures.ts'
 

@@ -2,7 +2,6 @@ import { Type } from 'typebox'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import {
   Agent,
-  countFeedbackTokens,
   createGate,
   isStepConfigError,
   ProviderError,
@@ -13,6 +12,7 @@ import {
   type ReliabilityFailFastError,
   type StepConfigError,
 } from '../../src/index.ts'
+import { countFeedbackTokens } from '../../src/validation/building-blocks.ts'
 import { scripted } from '../../src/providers/index.ts'
 import { TRUNCATION_MARKER } from '../../src/validation/index.ts'
 
@@ -38,7 +38,7 @@ describe('strictOutput retryOn', () => {
   it('retries a timeout after the backoff when timeout is listed', async () => {
     vi.useFakeTimers()
     const provider = scripted([new ProviderError('slow', { kind: 'timeout' }), '{"message": "hi"}'])
-    const gate = createGate({ providers: provider, outputSchema: Message, ...strictOutput({ backoff: () => 300 }) })
+    const gate = createGate({ providers: provider, outputSchema: Message, ...strictOutput({ retryOn: ['timeout'], backoff: () => 300 }) })
     const run = gate.run(request)
     await vi.advanceTimersByTimeAsync(299)
     expect(provider.calls).toBe(1)
@@ -74,7 +74,7 @@ describe('strictOutput retryOn', () => {
     vi.useFakeTimers()
     const provider = scripted([new ProviderError('429', { kind: 'rate-limit', status: 429 }), '{"message": "hi"}'])
     const delays: number[] = []
-    const gate = createGate({ providers: provider, outputSchema: Message, ...strictOutput({ backoff: { initialMs: 800, jitter: 0 } }) })
+    const gate = createGate({ providers: provider, outputSchema: Message, ...strictOutput({ retryOn: ['rate_limit'], backoff: { initialMs: 800, jitter: 0 } }) })
     gate.on('retry', (e) => delays.push(e.delayMs))
     const run = gate.run(request)
     await vi.advanceTimersByTimeAsync(799)
@@ -89,7 +89,7 @@ describe('strictOutput retryOn', () => {
     const fail = () => new ProviderError('bad gateway', { kind: 'http-5xx', status: 502 })
     const provider = scripted([fail(), fail(), '{"message": "hi"}'])
     const delays: number[] = []
-    const gate = createGate({ providers: provider, outputSchema: Message, ...strictOutput({ backoff: { initialMs: 100, factor: 3, jitter: 0 } }) })
+    const gate = createGate({ providers: provider, outputSchema: Message, ...strictOutput({ retryOn: ['http_error'], backoff: { initialMs: 100, factor: 3, jitter: 0 } }) })
     gate.on('retry', (e) => delays.push(e.delayMs))
     const outcome = await settle(gate.run(request))
     expect(outcome.value?.value).toEqual({ message: 'hi' })
@@ -107,7 +107,7 @@ describe('strictOutput retryOn', () => {
     vi.useFakeTimers()
     const slow = () => new ProviderError('slow', { kind: 'timeout' })
     const provider = scripted([slow(), slow(), slow(), '{"message": "hi"}'])
-    const gate = createGate({ providers: provider, outputSchema: Message, ...strictOutput({ backoff: () => 10 }) })
+    const gate = createGate({ providers: provider, outputSchema: Message, ...strictOutput({ retryOn: ['timeout'], backoff: () => 10 }) })
     const outcome = await settle(gate.run(request))
     expect(outcome.error?.kind).toBe('timeout')
     expect(outcome.error?.attempts.map((a) => a.status)).toEqual(['timeout', 'timeout', 'timeout'])
@@ -221,7 +221,7 @@ describe('strictOutput.fromStepConfig validation', () => {
       ['retry_on', "a list of 'parse', 'schema', 'timeout', 'http_error', 'rate_limit'"],
       ['schema_strict', 'a boolean'],
       ['max_feedback_tokens', 'a positive integer'],
-      ['error_template', 'a string (a Jinja template)'],
+      ['error_template', 'a string (a Jinja template or the path of a template file)'],
     ])
     for (const key of ['max_attempts', 'error_feedback', 'retry_hint', 'retry_on', 'schema_strict', 'max_feedback_tokens', 'error_template']) {
       expect(error?.message).toContain(`- '${key}': expected`)
@@ -247,12 +247,12 @@ describe('strictOutput.fromStepConfig validation', () => {
 })
 
 describe('strictOutput templates', () => {
-  it('renders a pyconveyor Jinja template with bracketed index paths and the 1-indexed attempt', async () => {
+  it('renders a pyconveyor Jinja template with bracketed index paths and the attempt about to be made', async () => {
     const provider = scripted(['{"entries": [{"evidence": 1}]}', '{"entries": [{"evidence": 2}]}', '{"entries": [{"evidence": "x"}]}'])
     const template = '[{{ attempt }}] {{ error_type }}{% for e in errors %} {{ e.loc_str }}={{ e.type }}{% endfor %}'
     const gate = createGate({ providers: provider, outputSchema: Report, ...strictOutput({ errorTemplate: template }) })
     const result = await gate.run(request)
-    expect(result.attempts.map((a) => a.feedbackSent)).toEqual(['[1] schema entries[0].evidence=invalid_type', '[2] schema entries[0].evidence=invalid_type', undefined])
+    expect(result.attempts.map((a) => a.feedbackSent)).toEqual(['[2] schema entries[0].evidence=invalid_type', '[3] schema entries[0].evidence=invalid_type', undefined])
     expect(result.attempts[0]?.errors).toEqual(['entries[0].evidence: must be string'])
   })
 

@@ -15,8 +15,8 @@ import {
   type GateEventMap,
   type GateStreamEvent,
   type Provider,
-  type StreamChunk,
 } from '../../src/index.ts'
+import type { StreamChunk } from '../../src/model/index.ts'
 import { reliabilityMiddleware } from '../../src/integrations/ai-sdk-middleware/index.ts'
 import { anthropic } from '../../src/providers/anthropic/index.ts'
 import { openai } from '../../src/providers/openai/index.ts'

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { EventHub } from '../../src/index.ts'
+import { EventHub } from '../../src/events/index.ts'
 
 describe('EventHub', () => {
   it('reports no listeners until someone subscribes', () => {

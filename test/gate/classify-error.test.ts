@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { classifyError, parseRetryAfter, ProviderError } from '../../src/index.ts'
+import { classifyError, ProviderError } from '../../src/index.ts'
+import { parseRetryAfter } from '../../src/gate/index.ts'
 
 describe('classifyError', () => {
   it('trusts an already classified ProviderError', () => {

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { createGate, strictOutputRules, TRUNCATION_MARKER, withTail, type Message, type ModelRequest } from '../../src/index.ts'
+import { createGate, strictOutputRules, type Message, type ModelRequest } from '../../src/index.ts'
+import { withTail } from '../../src/gate/index.ts'
+import { TRUNCATION_MARKER } from '../../src/validation/building-blocks.ts'
 import { scripted } from '../../src/providers/index.ts'
 import { ask, Refund, validRefundJson } from '../support/schemas.ts'
 

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest'
-import { createGate, defaultStuckLoopRule, isReliabilityFailFastError, ReliabilityFailFastError, strictOutputRules, type GateEvent } from '../../src/index.ts'
+import {
+  createGate,
+  defaultStuckLoopRule,
+  isReliabilityFailFastError,
+  ReliabilityFailFastError,
+  strictOutputRules,
+  type GateEvent,
+} from '../../src/index.ts'
 import { scripted } from '../../src/providers/index.ts'
 import { ask, Refund, validRefund, validRefundJson } from '../support/schemas.ts'
 

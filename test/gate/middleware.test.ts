@@ -7,10 +7,10 @@ import {
   ProviderError,
   retryTransient,
   strictOutputRules,
-  type AttemptContext,
   type Middleware,
   type ModelResponse,
 } from '../../src/index.ts'
+import type { AttemptContext } from '../../src/policies/index.ts'
 import { scripted } from '../../src/providers/index.ts'
 import { ask, Refund, validRefund, validRefundJson } from '../support/schemas.ts'
 

@@ -1,5 +1,14 @@
 import { describe, expect, it, vi } from 'vitest'
-import { circuitBreaker, createGate, failoverRule, memoryStore, ProviderError, strictOutputRules, type GateEventMap, type ReliabilityRule } from '../../src/index.ts'
+import {
+  circuitBreaker,
+  createGate,
+  failoverRule,
+  memoryStore,
+  ProviderError,
+  strictOutputRules,
+  type GateEventMap,
+  type ReliabilityRule,
+} from '../../src/index.ts'
 import { scripted, type ScriptedStep } from '../../src/providers/index.ts'
 import { ask, Refund, validRefundJson } from '../support/schemas.ts'
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { createGate, isBudgetRule, maxCostRule, memoryStore, sharedBudget, strictOutputRules, type GateEventMap, type ReliabilityScope } from '../../src/index.ts'
+import { createGate, maxCostRule, memoryStore, sharedBudget, strictOutputRules, type GateEventMap, type ReliabilityScope } from '../../src/index.ts'
+import { isBudgetRule } from '../../src/rules/index.ts'
 import { scripted } from '../../src/providers/index.ts'
 import { ask, Refund, validRefundJson } from '../support/schemas.ts'
 
@@ -76,7 +77,7 @@ describe('maxCostRule in the gate', () => {
 
   it('with action warn, reports and lets the run go on', async () => {
     const provider = scripted([tenCents('nope'), tenCents(validRefundJson)])
-    const gate = createGate({ providers: provider, model: 'm', pricing, outputSchema: Refund, preCheck: [maxCostRule(0.05, { action: 'warn' })], postDecide: strictOutputRules(3) })
+    const gate = createGate({ providers: provider, model: 'm', pricing, outputSchema: Refund, preCheck: [maxCostRule(0.05, { onExceed: 'warn' })], postDecide: strictOutputRules(3) })
     const actions: string[] = []
     gate.on('budget_exceeded', (e) => actions.push(e.action))
     const result = await gate.run(ask('x'))

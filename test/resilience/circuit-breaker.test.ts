@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { circuitBreaker, memoryStore, type BreakerPermit, type CircuitBreaker } from '../../src/index.ts'
+import { circuitBreaker, memoryStore } from '../../src/index.ts'
+import type { BreakerPermit, CircuitBreaker } from '../../src/policies/index.ts'
 
 const clock = () => {
   let t = 0

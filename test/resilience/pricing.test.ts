@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest'
-import { costOf, createGate, pricingTable, strictOutputRules, type GateEventMap, type ReliabilityScope } from '../../src/index.ts'
+import { createGate, pricingTable, strictOutputRules, type GateEventMap, type ReliabilityScope } from '../../src/index.ts'
+import { costOf } from '../../src/policies/index.ts'
 import { scripted } from '../../src/providers/index.ts'
 import { ask, Refund, validRefundJson } from '../support/schemas.ts'
 

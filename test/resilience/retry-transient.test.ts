@@ -1,6 +1,15 @@
 import fc from 'fast-check'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { createGate, exponentialBackoff, failoverRule, ProviderError, retryTransient, type ErrorKind, type GateEventMap, type ReliabilityScope } from '../../src/index.ts'
+import {
+  createGate,
+  exponentialBackoff,
+  failoverRule,
+  ProviderError,
+  retryTransient,
+  type ErrorKind,
+  type GateEventMap,
+  type ReliabilityScope,
+} from '../../src/index.ts'
 import { scripted } from '../../src/providers/index.ts'
 import { ask } from '../support/schemas.ts'
 

@@ -1,5 +1,17 @@
 import { describe, expect, it } from 'vitest'
-import { defaultStuckLoopRule, lastNValidationErrorsMatch, strictOutputRules, stuckLoopRule, type ReliabilityScope } from '../../src/index.ts'
+import {
+  createGate,
+  defaultStuckLoopRule,
+  lastNValidationErrorsMatch,
+  strictOutput,
+  strictOutputRules,
+  stuckLoopRule,
+  type ReliabilityFailFastError,
+  type ReliabilityRule,
+  type ReliabilityScope,
+} from '../../src/index.ts'
+import { scripted } from '../../src/providers/index.ts'
+import { Type } from 'typebox'
 
 const scope = (history: string[], failing = true, attempt = history.length): ReliabilityScope => ({
   phase: 'post-decide',
@@ -15,7 +27,6 @@ const scope = (history: string[], failing = true, attempt = history.length): Rel
   validationError: failing ? { message: history.at(-1) ?? '', stage: 'schema-validate', issues: [] } : undefined,
   validationErrorHistory: history,
   usage: { inputTokens: 0, outputTokens: 0 },
-  costUsd: 0,
   cumulativeInputTokens: 0,
   cumulativeOutputTokens: 0,
   cumulativeCostUsd: 0,
@@ -71,5 +82,37 @@ describe('strictOutputRules', () => {
 
   it('rejects a non-positive count', () => {
     expect(() => strictOutputRules(0)).toThrow(RangeError)
+  })
+})
+
+describe('strictOutputRules stuck detection', () => {
+  const Answer = Type.Object({ n: Type.Number() })
+  const same = '{"n": "one"}'
+  const run = async (postDecide: readonly ReliabilityRule[]): Promise<{ kind: string; calls: number }> => {
+    const provider = scripted([same, same, same, same, same])
+    const error = (await createGate({ providers: provider, outputSchema: Answer, postDecide }).run({ messages: [] }).catch((e: unknown) => e)) as ReliabilityFailFastError
+    return { kind: error.kind, calls: provider.calls }
+  }
+
+  it('stops at the stuckAfter-th identical failure', async () => {
+    expect(await run(strictOutputRules(5, { stuckAfter: 3 }))).toEqual({ kind: 'schema-stuck-loop', calls: 3 })
+  })
+
+  it('stops at 2 identical failures by default', async () => {
+    expect(await run(strictOutputRules(5))).toEqual({ kind: 'schema-stuck-loop', calls: 2 })
+  })
+
+  it('leaves stuck detection to the caller with stuckAfter: false', async () => {
+    expect(await run([stuckLoopRule(3), ...strictOutputRules(5, { stuckAfter: false })])).toEqual({ kind: 'schema-stuck-loop', calls: 3 })
+    expect(await run(strictOutputRules(4, { stuckAfter: false }))).toEqual({ kind: 'schema-retry-exhausted', calls: 4 })
+  })
+
+  it('rejects a stuckAfter below 2', () => {
+    expect(() => strictOutputRules(3, { stuckAfter: 1 })).toThrow(RangeError)
+  })
+
+  it('gives strictOutput() the same option, off by default as in pyconveyor', async () => {
+    expect(await run(strictOutput({ maxAttempts: 4 }).postDecide ?? [])).toEqual({ kind: 'schema-retry-exhausted', calls: 4 })
+    expect(await run(strictOutput({ maxAttempts: 4, stuckAfter: 2 }).postDecide ?? [])).toEqual({ kind: 'schema-stuck-loop', calls: 2 })
   })
 })

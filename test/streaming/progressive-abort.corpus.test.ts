@@ -1,6 +1,6 @@
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { compileSchema, IncrementalValidator, validateFinalAnswer, type CompiledSchema } from '../../src/index.ts'
+import { compileSchema, IncrementalValidator, validateFinalAnswer, type CompiledSchema } from '../../src/validation/building-blocks.ts'
 import { simulated, type SimulatedFault } from '../../src/providers/index.ts'
 import { Refund } from '../support/schemas.ts'
 import { readTarGz } from './support/read-tar.ts'

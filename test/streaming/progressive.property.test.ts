@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { Type } from 'typebox'
 import { describe, expect, it } from 'vitest'
-import { compileSchema, IncrementalValidator, validateFinalAnswer } from '../../src/index.ts'
+import { compileSchema, IncrementalValidator, validateFinalAnswer } from '../../src/validation/building-blocks.ts'
 
 const Order = Type.Object(
   {

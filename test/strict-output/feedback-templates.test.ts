@@ -56,9 +56,17 @@ describe('buildValidationFeedback', () => {
   })
 
   it('renders a Jinja string template with pyconveyor variables', () => {
-    const template =
-      'Attempt {{ attempt }} ({{ error_type }}):{% for e in errors %}\n* {{ e.loc_str }} [{{ e.type }}]: {{ e.msg }}{% endfor %}\nYou said: {{ previous_output }}\n{{ retry_hint }} / {{ max_feedback_tokens }}'
-    const text = buildValidationFeedback(schemaFailure, context({ errorTemplate: template, attempt: 2, retryHint: 'Be careful.', maxFeedbackTokens: 50 }))
+    // Block tags on lines of their own, as pyconveyor writes them: trim_blocks drops their newlines.
+    const template = [
+      'Attempt {{ attempt }} ({{ error_type }}):',
+      '{% for e in errors %}',
+      '* {{ e.loc_str }} [{{ e.type }}]: {{ e.msg }}',
+      '{% endfor %}',
+      'You said: {{ previous_output }}',
+      '{{ retry_hint }} / {{ max_feedback_tokens }}',
+      '',
+    ].join('\n')
+    const text = buildValidationFeedback(schemaFailure, context({ errorTemplate: template, attempt: 1, retryHint: 'Be careful.', maxFeedbackTokens: 50 }))
     expect(text).toBe(
       [
         'Attempt 2 (schema):',
@@ -96,8 +104,25 @@ describe('buildValidationFeedback', () => {
 })
 
 describe('renderErrorTemplate', () => {
+  it('drops the newline after a block tag and the indentation before it, as Jinja2 trim_blocks and lstrip_blocks do', () => {
+    const vars = feedbackTemplateVars(schemaFailure, { attempt: 1, previousOutput: 'x' })
+    // Each expected text is what Python's Jinja2 3.1 renders with trim_blocks=True, lstrip_blocks=True.
+    const cases: [string, string][] = [
+      ['Attempt {{ attempt }}:\n  {% for e in errors %}\n    - {{ e.loc_str }}\n  {% endfor %}\nend\n', 'Attempt 2:\n    - entries[0].evidence\n    - entries[0].score\nend'],
+      ['a {% if retry_hint == "" %}no hint{% endif %} b\n{% if true %}x{% endif %}\ny', 'a no hint b\nxy'],
+      ['  {# note #}\nline\n{#- c -#}\n  z', 'linez'],
+      ['a\n{% if true %}\nb\n{% endif %}\n\n', 'a\nb\n'],
+      ['  {{ attempt }}\n  {{ attempt }}\n', '  2\n  2'],
+      ['{%- if true -%}\n  x\n{%- endif %}\n!', 'x!'],
+      ['{% if true %}\r\nx\r\n{% endif %}\r\ny', 'x\ny'],
+      ['\t{% for e in errors %}\n\t* {{ e.type }}\n\t{% endfor %}\n', '\t* invalid_type\n\t* invalid_type\n'],
+      ['x  {% if true %}\ny{% endif %}\n', 'x  y'],
+    ]
+    for (const [template, expected] of cases) expect(renderErrorTemplate(template, vars)).toEqual({ ok: true, text: expected })
+  })
+
   it('renders the same template twice from its cached parse', () => {
-    const vars = feedbackTemplateVars(schemaFailure, { attempt: 3, previousOutput: 'x' })
+    const vars = feedbackTemplateVars(schemaFailure, { attempt: 2, previousOutput: 'x' })
     const first = renderErrorTemplate('n={{ errors | length }} a={{ attempt }}', vars)
     expect(first).toEqual({ ok: true, text: 'n=2 a=3' })
     expect(renderErrorTemplate('n={{ errors | length }} a={{ attempt }}', { ...vars, attempt: 4 })).toEqual({ ok: true, text: 'n=2 a=4' })

@@ -105,7 +105,7 @@ describe('strictOutput', () => {
     vi.useFakeTimers()
     const limited = new ProviderError('slow down', { kind: 'rate-limit', status: 429, retryAfterMs: 7000 })
     const provider = scripted([limited, '{"message": "hi"}'])
-    const gate = createGate({ providers: provider, outputSchema: Message, ...strictOutput() })
+    const gate = createGate({ providers: provider, outputSchema: Message, ...strictOutput({ retryOn: ['rate_limit'] }) })
     const run = gate.run(request)
     await vi.advanceTimersByTimeAsync(6999)
     expect(provider.calls).toBe(1)
@@ -117,7 +117,7 @@ describe('strictOutput', () => {
   it('retries timeouts and 5xx with backoff when listed, and fails fast when not', async () => {
     vi.useFakeTimers()
     const provider = scripted([new ProviderError('gateway', { kind: 'http-5xx', status: 502 }), '{"message": "hi"}'])
-    const gate = createGate({ providers: provider, outputSchema: Message, ...strictOutput({ backoff: () => 500 }) })
+    const gate = createGate({ providers: provider, outputSchema: Message, ...strictOutput({ retryOn: ['http_error'], backoff: () => 500 }) })
     const run = gate.run(request)
     await vi.advanceTimersByTimeAsync(500)
     await expect(run).resolves.toMatchObject({ attempts: [{ status: 'http_error', errorType: 'ProviderError' }, { status: 'success' }] })

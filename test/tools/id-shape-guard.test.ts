@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { DEFAULT_ID_FIELDS, idShapeGuard, type GuardContext } from '../../src/index.ts'
+import { DEFAULT_ID_FIELDS, idShapeGuard } from '../../src/index.ts'
+import type { GuardContext } from '../../src/agent/index.ts'
 
 const ctx: GuardContext = { tool: 'read_email', callId: 'c1', retry: 0, agent: 'a' }
 const guard = idShapeGuard()

@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { idShapeGuard, tool, validateToolArgs, type GuardContext, type ToolArgsResult } from '../../src/index.ts'
+import { idShapeGuard, tool } from '../../src/index.ts'
+import type { GuardContext } from '../../src/agent/index.ts'
+import { validateToolArgs, type ToolArgsResult } from '../../src/validation/building-blocks.ts'
 
 const dir = path.resolve(import.meta.dirname, '../../../shared/corpora/tau-bench')
 

@@ -1,7 +1,8 @@
 import { Type } from 'typebox'
 import { describe, expect, expectTypeOf, it } from 'vitest'
 import { z } from 'zod'
-import { Agent, compileSchema, formatFeedback, tool, validateToolArgs, type ToolArgsResult } from '../../src/index.ts'
+import { Agent, tool } from '../../src/index.ts'
+import { compileSchema, formatFeedback, validateToolArgs, type ToolArgsResult } from '../../src/validation/building-blocks.ts'
 import { scripted } from '../../src/providers/index.ts'
 
 function failureOf<T>(verdict: ToolArgsResult<T> | Promise<ToolArgsResult<T>>) {

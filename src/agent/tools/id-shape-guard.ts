@@ -1,4 +1,8 @@
+import { renderPath } from '../../validation/schema/path.ts'
 import type { GuardContext, GuardVerdict } from './guard.ts'
+
+/** The name of {@link idShapeGuard} in tool results, events and logs. */
+export const ID_SHAPE_GUARD_NAME = 'idShapeGuard'
 
 /** Options of {@link idShapeGuard}. */
 export interface IdShapeGuardOptions {
@@ -8,8 +12,8 @@ export interface IdShapeGuardOptions {
   readonly pattern?: RegExp
 }
 
-/** The guard {@link idShapeGuard} returns: synchronous, and marked to check raw input. */
-export type IdShapeGuard = ((args: unknown, ctx?: GuardContext) => GuardVerdict) & { readonly checksRawInput: true }
+/** The guard {@link idShapeGuard} returns: synchronous, named `idShapeGuard`, and marked to check raw input. */
+export type IdShapeGuard = ((args: unknown, ctx?: GuardContext) => GuardVerdict) & { readonly guardName: string; readonly checksRawInput: true }
 
 /** Fields the default guard checks: the ID fields of mail tools, where models invent slugs most. */
 export const DEFAULT_ID_FIELDS: readonly string[] = Object.freeze(['message_id', 'thread_id', 'email_id', 'msg_id'])
@@ -42,29 +46,26 @@ export function idShapeGuard(options: IdShapeGuardOptions = {}): IdShapeGuard {
     if (hit === undefined) return { ok: true }
     return {
       ok: false,
-      reason: `'${hit.path}' = "${hit.value}" looks fabricated (shaped like an invented slug, not a real ID): use an ID returned by a previous tool call`,
+      reason: `'${renderPath(hit.segments)}' = "${hit.value}" looks fabricated (shaped like an invented slug, not a real ID): use an ID returned by a previous tool call`,
+      path: hit.segments,
     }
   }
-  return Object.assign(guard, { checksRawInput: true as const })
+  return Object.assign(guard, { guardName: ID_SHAPE_GUARD_NAME, checksRawInput: true as const })
 }
 
-function findFabricated(
-  value: unknown,
-  fields: ReadonlySet<string>,
-  pattern: RegExp,
-  depth: number,
-  path = '',
-): { path: string; value: string } | undefined {
+type Hit = { segments: (string | number)[]; value: string }
+
+function findFabricated(value: unknown, fields: ReadonlySet<string>, pattern: RegExp, depth: number, path: readonly (string | number)[] = []): Hit | undefined {
   if (depth > MAX_DEPTH || typeof value !== 'object' || value === null) return undefined
   if (Array.isArray(value)) {
     for (const [i, item] of value.entries()) {
-      const hit = findFabricated(item, fields, pattern, depth + 1, `${path}[${i}]`)
+      const hit = findFabricated(item, fields, pattern, depth + 1, [...path, i])
       if (hit !== undefined) return hit
     }
     return undefined
   }
   for (const [key, item] of Object.entries(value)) {
-    const at = path === '' ? key : `${path}.${key}`
+    const at = [...path, key]
     if (fields.has(key)) {
       const hit = matchId(item, pattern, at)
       if (hit !== undefined) return hit
@@ -76,9 +77,9 @@ function findFabricated(
 }
 
 /** An ID field holds one ID or a list of them. */
-function matchId(item: unknown, pattern: RegExp, path: string): { path: string; value: string } | undefined {
-  if (typeof item === 'string') return pattern.test(item) ? { path, value: item } : undefined
+function matchId(item: unknown, pattern: RegExp, path: (string | number)[]): Hit | undefined {
+  if (typeof item === 'string') return pattern.test(item) ? { segments: path, value: item } : undefined
   if (!Array.isArray(item)) return undefined
   const at = item.findIndex((id) => typeof id === 'string' && pattern.test(id))
-  return at < 0 ? undefined : { path: `${path}[${at}]`, value: item[at] as string }
+  return at < 0 ? undefined : { segments: [...path, at], value: item[at] as string }
 }

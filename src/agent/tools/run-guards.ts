@@ -4,6 +4,8 @@ import type { GuardContext, GuardVerdict, ToolGuard } from './guard.ts'
 export interface GuardRejection {
   readonly guard: string
   readonly reason: string
+  /** Where the problem is, when the guard said. */
+  readonly path: readonly (string | number)[] | undefined
 }
 
 /**
@@ -16,15 +18,12 @@ export async function runGuards<I>(guards: readonly ToolGuard<I>[], args: I, ctx
     try {
       verdict = await guard(args, ctx)
     } catch (error) {
-      return { guard: nameOf(guard), reason: error instanceof Error ? error.message : String(error) }
+      return { guard: guard.guardName, reason: error instanceof Error ? error.message : String(error), path: undefined }
     }
     if (verdict?.ok === true) continue
     const reason = typeof verdict?.reason === 'string' && verdict.reason !== '' ? verdict.reason : 'rejected by a guard'
-    return { guard: nameOf(guard), reason }
+    const path = Array.isArray(verdict?.path) ? verdict.path : undefined
+    return { guard: guard.guardName, reason, path }
   }
   return undefined
-}
-
-function nameOf(guard: ToolGuard<never>): string {
-  return guard.name === '' ? 'anonymous guard' : guard.name
 }

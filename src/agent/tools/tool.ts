@@ -1,7 +1,7 @@
 import { nonNegativeInteger } from '../../model/assert-number.ts'
 import type { ToolSpec } from '../../model/tool-call.ts'
 import { compileSchema, type CompiledSchema, type InferSchema, type OutputSchema } from '../../validation/index.ts'
-import type { ToolGuard } from './guard.ts'
+import { assertGuards, type ToolGuard } from './guard.ts'
 
 /** What `execute` receives besides the arguments. */
 export interface ToolContext {
@@ -70,9 +70,7 @@ export function tool<S extends OutputSchema<unknown>, O>(config: ToolConfig<S, O
   }
   if (typeof description !== 'string') throw new TypeError(`tool '${name}': description must be a string`)
   if (typeof execute !== 'function') throw new TypeError(`tool '${name}': execute must be a function`)
-  if (!Array.isArray(guards) || guards.some((g) => typeof g !== 'function')) {
-    throw new TypeError(`tool '${name}': guards must be an array of functions`)
-  }
+  assertGuards(guards, `tool '${name}': guards`)
   if (maxRetries !== undefined) nonNegativeInteger(maxRetries, `tool '${name}': maxRetries`)
   const input = compileSchema(config.input) as CompiledSchema<InferSchema<S>>
   return Object.freeze({

@@ -13,8 +13,6 @@ export interface GateStream<T> extends AsyncIterable<GateStreamEvent<T>> {
   readonly result: Promise<GateResult<T>>
   /** The events as an rxjs Observable (errors with the fail-fast error); rxjs loads on its first use. */
   readonly observable: Observable<GateStreamEvent<T>>
-  /** Same as `observable`. */
-  toObservable(): Observable<GateStreamEvent<T>>
 }
 
 /**
@@ -35,7 +33,6 @@ export function createGateStream<T>(source: GateStreamSource<GateStreamEvent<T>>
   return {
     result,
     observable,
-    toObservable: () => observable,
     [Symbol.asyncIterator]: () => iterate(subscribe),
   }
 }

@@ -12,7 +12,7 @@ export interface FeedbackTemplateVars {
   readonly previous_output: string
   readonly errors: readonly TemplateError[]
   readonly parse_error_message: string
-  /** 1-indexed attempt that failed. */
+  /** The attempt this feedback is sent with (the failed one + 1), as pyconveyor numbers it. */
   readonly attempt: number
   readonly retry_hint: string
   readonly max_feedback_tokens: number

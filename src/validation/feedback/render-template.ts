@@ -10,7 +10,8 @@ const compiled = new Map<string, Template>()
 
 /**
  * Renders a feedback template: a function of the variables, or a Jinja-style string rendered by
- * `@huggingface/jinja` (so pyconveyor's templates work unchanged). Never throws: a template that
+ * `@huggingface/jinja` with the whitespace rules of pyconveyor's Jinja2 environment (`trim_blocks`,
+ * `lstrip_blocks`), so pyconveyor's templates render unchanged. Never throws: a template that
  * throws, fails to parse, or renders something other than a non-blank string is reported as
  * `{ ok: false, error }` and the caller falls back to the built-in feedback.
  *
@@ -19,8 +20,7 @@ const compiled = new Map<string, Template>()
  */
 export function renderErrorTemplate(template: ErrorTemplate, vars: FeedbackTemplateVars): TemplateRender {
   try {
-    // Jinja2 drops one trailing newline by default (keep_trailing_newline=False).
-    const text: unknown = typeof template === 'function' ? template(vars) : jinja(template).render(toJinjaValues(vars)).replace(/\n$/, '')
+    const text: unknown = typeof template === 'function' ? template(vars) : jinja(template).render(toJinjaValues(vars))
     if (typeof text !== 'string') return { ok: false, error: new TypeError(`the error template returned ${typeof text}, expected a string`) }
     if (text.trim() === '') return { ok: false, error: new TypeError('the error template rendered empty feedback') }
     return { ok: true, text }
@@ -30,14 +30,16 @@ export function renderErrorTemplate(template: ErrorTemplate, vars: FeedbackTempl
 }
 
 /**
- * A template lexed with Python Jinja2's defaults (no `trim_blocks`, no `lstrip_blocks`): the
- * package's own `Template` trims like Hugging Face chat templates, which would change the
- * whitespace of a template written for pyconveyor.
+ * A template lexed as pyconveyor's Jinja2 environment lexes it: `trim_blocks` (the newline after a
+ * block or comment tag is dropped), `lstrip_blocks` (spaces and tabs before a block or comment tag
+ * at the start of a line are dropped), newlines normalised to `\n`, and one trailing newline of the
+ * source dropped (`keep_trailing_newline=False`), so a template file ending in a newline renders
+ * as Jinja2 renders it.
  */
 class Jinja2Template extends Template {
   constructor(source: string) {
     super('')
-    this.parsed = parse(tokenize(source, {}))
+    this.parsed = parse(tokenize(source.replace(/\r\n?/g, '\n'), { trim_blocks: true, lstrip_blocks: true }))
   }
 }
 

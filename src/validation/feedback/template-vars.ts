@@ -4,7 +4,7 @@ import type { FeedbackTemplateVars, TemplateError } from './error-template.ts'
 
 /** What {@link feedbackTemplateVars} needs besides the failure. */
 export interface TemplateVarsInput {
-  /** 1-indexed attempt that failed. */
+  /** The attempt that failed, numbered from 1 (the template's `attempt` is the next one). */
   readonly attempt: number
   /** The previous output as echoed to the model (already cut to length). */
   readonly previousOutput: string
@@ -16,7 +16,8 @@ export interface TemplateVarsInput {
 /**
  * The variables of a feedback template, with pyconveyor's names: `error_type`, `previous_output`,
  * `errors` (each `loc_str`, `msg`, `type`), `parse_error_message`, `attempt`, `retry_hint`,
- * `max_feedback_tokens`.
+ * `max_feedback_tokens`. `attempt` is the number of the attempt about to be made, as pyconveyor
+ * passes it (`attempt_num + 1`): 2 in the feedback of the first failure.
  *
  * @example
  * feedbackTemplateVars(failure, { attempt: 1, previousOutput: '{"amount": "USD 50"}' })
@@ -28,7 +29,7 @@ export function feedbackTemplateVars(failure: ValidationFailure, input: Template
     previous_output: input.previousOutput,
     errors: failure.issues.map(templateError),
     parse_error_message: parse ? (failure.parseError ?? failure.message) : '',
-    attempt: input.attempt,
+    attempt: input.attempt + 1,
     retry_hint: input.retryHint ?? '',
     max_feedback_tokens: input.maxFeedbackTokens ?? 0,
   }

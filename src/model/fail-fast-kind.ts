@@ -1,0 +1,67 @@
+import type { ErrorKind } from './error-kind.ts'
+
+/**
+ * Every `kind` the library gives a `ReliabilityFailFastError`, by name. Kinds are kebab case
+ * everywhere; an error kind of the attempt (`scope.errorKind`) becomes the fail-fast kind when no
+ * rule handles it. Rules you write may add kinds of their own.
+ *
+ * @example
+ * if (isReliabilityFailFastError(error) && error.kind === FailFastKinds.SchemaStuckLoop) alertModelDrift()
+ */
+export const FailFastKinds = Object.freeze({
+  /** `strictOutputRules` / `strictOutput`: validation still failing after the last allowed attempt. */
+  SchemaRetryExhausted: 'schema-retry-exhausted',
+  /** `stuckLoopRule(n)`: the last `n` validation failures were identical. */
+  SchemaStuckLoop: 'schema-stuck-loop',
+  /** The gate's safety cap on attempts (`maxAttempts`) was reached. */
+  MaxAttempts: 'max-attempts',
+  /** A rule asked for `retry-other` after the last provider. */
+  NoMoreProviders: 'no-more-providers',
+  /** The agent made `maxIterations` model turns without a final answer. */
+  MaxIterations: 'max-iterations',
+  /** A cost budget stopped the run (`maxCostRule`, `costBudget`, a shared budget). */
+  BudgetExceeded: 'budget-exceeded',
+  /** The gate's `fallback` threw. */
+  FallbackFailed: 'fallback-failed',
+  /** The gate's `fallback` answered something that failed validation. */
+  FallbackInvalid: 'fallback-invalid',
+  /** A rule decided `fallback` but the gate has none. */
+  NoFallback: 'no-fallback',
+  /** A stream failed after text was delivered: only `ok` or `fail-fast` can follow. */
+  MidStreamNotRetryable: 'mid-stream-not-retryable',
+  /** A provider's circuit breaker is open and no rule failed over or waited out its cooldown. */
+  CircuitOpen: 'circuit-open',
+  /** The run's signal aborted it. */
+  Aborted: 'aborted',
+  /** The answer was cut by the token limit (`truncatedFailFast`, or no rule handled it). */
+  Truncated: 'truncated',
+  /** The final answer failed its schema or JSON parsing and no rule handled it. */
+  SchemaFail: 'schema-fail',
+  /** Tool-call arguments failed their schema and no rule handled it. */
+  ToolArgsInvalid: 'tool-args-invalid',
+  /** The model refused to answer. */
+  Refusal: 'refusal',
+  /** The provider's answer had the wrong shape (an HTML page, an empty body). */
+  MalformedResponse: 'malformed-response',
+  /** The provider (or a shared rate limit) refused the call: 429. */
+  RateLimit: 'rate-limit',
+  /** The provider did not answer in time. */
+  Timeout: 'timeout',
+  /** The provider answered 5xx. */
+  Http5xx: 'http-5xx',
+  /** The connection failed. */
+  Network: 'network',
+  /** Anything else a provider threw. */
+  Unknown: 'unknown',
+} as const)
+
+/** A kind the library gives a `ReliabilityFailFastError` (see {@link FailFastKinds}). */
+export type FailFastKind = (typeof FailFastKinds)[keyof typeof FailFastKinds]
+
+/** Every {@link FailFastKind}. */
+export const FAIL_FAST_KINDS: readonly FailFastKind[] = Object.freeze(Object.values(FailFastKinds))
+
+// Every error kind but `ok` can end a run: the compiler keeps the two lists in step.
+type Missing = Exclude<Exclude<ErrorKind, 'ok'>, FailFastKind>
+const everyErrorKindIsAFailFastKind: [Missing] extends [never] ? true : Missing = true
+void everyErrorKindIsAFailFastKind

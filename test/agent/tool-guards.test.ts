@@ -1,0 +1,87 @@
+import { describe, expect, it } from 'vitest'
+import { Agent, guard, idShapeGuard, tool, type GateEventMap, type ToolGuard } from '../../src/index.ts'
+import { scripted } from '../../src/providers/index.ts'
+import { call, EventInput, makeTools, turn, validEvent } from './tool-fixtures.ts'
+
+type Failed = GateEventMap['validation_failed']
+type Outcome = GateEventMap['tool_retry_outcome']
+
+function setup(steps: Parameters<typeof scripted>[0], toolGuards?: readonly ToolGuard[]) {
+  const provider = scripted(steps)
+  const tools = makeTools()
+  const agent = Agent.create({ provider, model: 'm', ...(toolGuards !== undefined ? { toolGuards } : {}) })
+    .tools([tools.eventTool, tools.replyTool])
+    .build()
+  const failed: Failed[] = []
+  const outcomes: Outcome[] = []
+  agent.on('validation_failed', (e) => failed.push(e))
+  agent.on('tool_retry_outcome', (e) => outcomes.push(e))
+  return { provider, agent, failed, outcomes, ...tools }
+}
+
+/** What a bundler does to a function whose name collides with another in the bundle. */
+function renamedByBundler<G extends ToolGuard>(g: G, name: string): G {
+  Object.defineProperty(g, 'name', { value: name })
+  return g
+}
+
+describe('tool guards', () => {
+  it('name themselves to the model by their stable name, whatever a bundler calls the function', async () => {
+    const fabricated = { message_id: 'webhostmost-outlook-1', body: 'ok' }
+    const { provider, agent } = setup([turn(call('reply_email', fabricated)), 'Done.'], [renamedByBundler(idShapeGuard(), 'idShapeGuard2')])
+    await agent.run('reply')
+    const result = provider.requests[1]?.messages.at(-1)?.content ?? ''
+    expect(result).toMatch(/^BLOCKED: the call to tool 'reply_email' was not executed: guard idShapeGuard rejected its arguments: /)
+    expect(result).not.toContain('idShapeGuard2')
+  })
+
+  it('carry the name given to guard()', async () => {
+    // The check as a bundler leaves it: its own name changed.
+    const noStandups = guard('noStandups', function noStandups3(args) {
+      return (args as { title?: string }).title === 'Standup' ? { ok: false, reason: 'standups are cancelled' } : { ok: true }
+    })
+    const { provider, agent } = setup([turn(call('create_event', validEvent)), 'Done.'], [noStandups])
+    await agent.run('book')
+    expect(provider.requests[1]?.messages.at(-1)?.content).toBe("BLOCKED: the call to tool 'create_event' was not executed: guard noStandups rejected its arguments: standups are cancelled")
+  })
+
+  it('refuse a guard without a name when the agent is built or the tool defined', () => {
+    const anonymous = (() => ({ ok: true })) as unknown as ToolGuard
+    expect(() => Agent.create({ provider: scripted([]), toolGuards: [anonymous] }).build()).toThrow(/guard #0 has no name: make it with guard\('name', check\)/)
+    expect(() => tool({ name: 't', description: '', input: EventInput, guards: [anonymous], execute: () => 'ok' })).toThrow(TypeError)
+    expect(() => guard('', () => ({ ok: true }))).toThrow(TypeError)
+  })
+
+  it('report a first-attempt rejection as a tool-args validation failure, not retried, logged no_retry', async () => {
+    const { provider, agent, failed, outcomes } = setup([turn(call('reply_email', { message_id: 'ivalik-gmail-4', body: 'ok' })), 'Done.'])
+    const result = await agent.runDetailed('reply')
+    expect(provider.calls).toBe(2)
+    expect(outcomes.map((o) => o.outcome)).toEqual(['no_retry'])
+    expect(result.functionsCalled[0]).toMatchObject({ status: 'guard-rejected', outcome: 'no_retry', retryCount: 0 })
+    expect(failed).toEqual([
+      expect.objectContaining({
+        stage: 'tool-args',
+        attempt: 1,
+        cumulativeRetries: 1,
+        path: 'message_id',
+        message: expect.stringMatching(/^guard idShapeGuard rejected the arguments: 'message_id' = "ivalik-gmail-4" looks fabricated/),
+        rawOutput: '{"message_id":"ivalik-gmail-4","body":"ok"}',
+      }),
+    ])
+    expect(failed[0]?.issues).toEqual([expect.objectContaining({ path: 'message_id', segments: ['message_id'], code: 'other' })])
+  })
+
+  it('report a rejection of a retry input after the schema failure that caused the retry', async () => {
+    const { agent, failed, outcomes } = setup([
+      turn(call('reply_email', { body: 'ok' })),
+      turn(call('reply_email', { message_id: 'ivalik-gmail-4', body: 'ok' })),
+      'Done.',
+    ])
+    await agent.run('reply')
+    expect(failed.map((e) => [e.stage, e.attempt, e.path, e.cumulativeRetries])).toEqual([
+      ['tool-args', 1, 'message_id', 1],
+      ['tool-args', 2, 'message_id', 2],
+    ])
+    expect(outcomes.map((o) => o.outcome)).toEqual(['fabricated_id_on_retry'])
+  })
+})

@@ -1,0 +1,147 @@
+import { describe, expect, expectTypeOf, it } from 'vitest'
+import {
+  Agent,
+  createGate,
+  defaultStuckLoopRule,
+  ReliabilityFailFastError,
+  strictOutputRules as libraryStrictOutputRules,
+  type ReliabilityRule,
+  type ReliabilityScope,
+} from '../../src/index.ts'
+import { scripted } from '../../src/providers/index.ts'
+
+// agentfootprint's strict-output recipe (examples/features/12-strict-output.ts), typed in as written;
+// only the imports and the scripted provider are ours.
+interface Refund {
+  action: 'refund' | 'reject'
+  amount: number
+}
+const refundParser = {
+  parse: (raw: unknown): Refund => {
+    if (typeof raw !== 'object' || raw === null) {
+      throw new Error('expected object')
+    }
+    const r = raw as { action?: unknown; amount?: unknown }
+    if (r.action !== 'refund' && r.action !== 'reject') {
+      throw new Error(`action must be 'refund' or 'reject' (got ${JSON.stringify(r.action)})`)
+    }
+    if (typeof r.amount !== 'number') {
+      throw new Error(`amount must be a number (got ${JSON.stringify(r.amount)})`)
+    }
+    return { action: r.action, amount: r.amount }
+  },
+  description: 'Refund decision: { action: "refund" | "reject", amount: number }',
+}
+
+function strictOutputRules(maxRetries: number): ReliabilityRule[] {
+  return [
+    defaultStuckLoopRule, // fail-fast on 2 identical errors in a row
+    {
+      when: (s: ReliabilityScope) => s.validationError !== undefined && s.attempt < maxRetries,
+      then: 'retry',
+      kind: 'schema-retry',
+      feedbackForLLM: (s: ReliabilityScope) => `Previous output failed validation: ${s.validationError!.message}. Return valid JSON conforming to the schema.`,
+    },
+    {
+      when: (s: ReliabilityScope) => s.validationError !== undefined,
+      then: 'fail-fast',
+      kind: 'schema-retry-exhausted',
+    },
+  ]
+}
+
+// Distinct bad answers, so the stuck-loop rule stays out of the way.
+const bad = (n: number): string => `{"action":"refund","amount":"USD ${n}"}`
+
+describe('agentfootprint strict-output recipe', () => {
+  it('makes exactly maxRetries provider calls: retry runs out at attempt === 3', async () => {
+    const provider = scripted([bad(1), bad(2), bad(3), bad(4)])
+    const agent = Agent.create({ provider, model: 'mock' })
+      .system('You decide refund requests. Output JSON.')
+      .outputSchema(refundParser)
+      .reliability({ postDecide: strictOutputRules(3) })
+      .build()
+    const error = await agent.runTyped<Refund>({ message: 'refund order #42 for $50' }).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(ReliabilityFailFastError)
+    expect((error as ReliabilityFailFastError).kind).toBe('schema-retry-exhausted')
+    expect(provider.calls).toBe(3)
+  })
+
+  it('returns the parsed value after a retry, typed by runTyped<Refund>', async () => {
+    const provider = scripted([bad(50), '{"action":"refund","amount":50}'])
+    const agent = Agent.create({ provider, model: 'mock' })
+      .system('You decide refund requests. Output JSON.')
+      .outputSchema(refundParser)
+      .reliability({ postDecide: strictOutputRules(3) })
+      .build()
+    const result = await agent.runTyped<Refund>({ message: 'refund order #42 for $50' })
+    expectTypeOf(result).toEqualTypeOf<Refund>()
+    expect(result).toEqual({ action: 'refund', amount: 50 })
+  })
+
+  it('stops a stuck loop after the second identical failure, not after maxRetries = 5', async () => {
+    const provider = scripted([bad(50), bad(50), bad(50), bad(50)])
+    let validationFailures = 0
+    const agent = Agent.create({ provider, model: 'mock' })
+      .system('You decide refund requests. Output JSON.')
+      .outputSchema(refundParser)
+      .reliability({ postDecide: strictOutputRules(5) })
+      .build()
+    agent.on('validation_failed', () => {
+      validationFailures += 1
+    })
+    const error = await agent.runTyped<Refund>({ message: 'refund order #42 for $50' }).catch((e: unknown) => e)
+    expect((error as ReliabilityFailFastError).kind).toBe('schema-stuck-loop')
+    expect(validationFailures).toBe(2)
+  })
+})
+
+describe('attempt numbering', () => {
+  it('is one numbering in the scope, the events, the attempt logs and the templates', async () => {
+    const seen: { phase: string; attempt: number }[] = []
+    const record = (s: ReliabilityScope): boolean => {
+      seen.push({ phase: s.phase, attempt: s.attempt })
+      return false
+    }
+    const templateAttempts: number[] = []
+    const provider = scripted([bad(1), bad(2), '{"action":"refund","amount":3}'])
+    const gate = createGate({
+      providers: provider,
+      outputSchema: refundParser,
+      preCheck: [{ when: record, then: 'fail-fast', kind: 'never' }],
+      postDecide: [{ when: record, then: 'fail-fast', kind: 'never' }, ...libraryStrictOutputRules(3)],
+      errorTemplate: (vars) => {
+        templateAttempts.push(vars.attempt)
+        return `fix it (attempt ${vars.attempt})`
+      },
+    })
+    const events: { name: string; attempt: number }[] = []
+    gate.on('attempt_start', (e) => events.push({ name: 'attempt_start', attempt: e.attempt }))
+    gate.on('validation_failed', (e) => events.push({ name: 'validation_failed', attempt: e.attempt }))
+    gate.on('retry', (e) => events.push({ name: 'retry', attempt: e.nextAttempt }))
+    const result = await gate.run({ messages: [{ role: 'user', content: 'refund order #42' }] })
+
+    // PreCheck before call n sees n - 1 calls made; PostDecide after call n sees n.
+    expect(seen).toEqual([
+      { phase: 'pre-check', attempt: 0 },
+      { phase: 'post-decide', attempt: 1 },
+      { phase: 'pre-check', attempt: 1 },
+      { phase: 'post-decide', attempt: 2 },
+      { phase: 'pre-check', attempt: 2 },
+      { phase: 'post-decide', attempt: 3 },
+    ])
+    expect(result.attempts.map((a) => a.attempt)).toEqual([1, 2, 3])
+    expect(events).toEqual([
+      { name: 'attempt_start', attempt: 1 },
+      { name: 'validation_failed', attempt: 1 },
+      { name: 'retry', attempt: 2 },
+      { name: 'attempt_start', attempt: 2 },
+      { name: 'validation_failed', attempt: 2 },
+      { name: 'retry', attempt: 3 },
+      { name: 'attempt_start', attempt: 3 },
+    ])
+    // The template's `attempt` is the attempt about to be made (pyconveyor passes attempt_num + 1).
+    expect(templateAttempts).toEqual([2, 3])
+    expect(provider.requests[1]?.messages.at(-1)?.content).toBe('fix it (attempt 2)')
+  })
+})

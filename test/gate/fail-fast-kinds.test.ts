@@ -1,0 +1,70 @@
+import { readdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { describe, expect, expectTypeOf, it } from 'vitest'
+import {
+  defaultStuckLoopRule,
+  FAIL_FAST_KINDS,
+  FailFastKinds,
+  maxCostRule,
+  strictOutput,
+  strictOutputRules,
+  stuckLoopRule,
+  truncatedFailFast,
+  type FailFastKind,
+  type ReliabilityFailFastError,
+  type ReliabilityRule,
+} from '../../src/index.ts'
+import { MID_STREAM_NOT_RETRYABLE } from '../../src/gate/index.ts'
+import { ERROR_KINDS } from '../../src/model/index.ts'
+
+const SRC = join(import.meta.dirname, '../../src')
+
+function sources(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name)
+    if (entry.isDirectory()) return sources(path)
+    return entry.name.endsWith('.ts') ? [readFileSync(path, 'utf8')] : []
+  })
+}
+
+const failFastRules = (rules: readonly ReliabilityRule[] | undefined): string[] => (rules ?? []).filter((r) => r.then === 'fail-fast').map((r) => r.kind)
+
+describe('FailFastKind', () => {
+  it('types the error kind as the known kinds, open to the kinds of your rules', () => {
+    expectTypeOf<'schema-retry-exhausted'>().toExtend<ReliabilityFailFastError['kind']>()
+    expectTypeOf<'my-rule'>().toExtend<ReliabilityFailFastError['kind']>()
+    expectTypeOf(FailFastKinds.SchemaStuckLoop).toEqualTypeOf<'schema-stuck-loop'>()
+    expectTypeOf<(typeof FAIL_FAST_KINDS)[number]>().toEqualTypeOf<FailFastKind>()
+  })
+
+  it('lists every error kind a run can end with', () => {
+    for (const kind of ERROR_KINDS.filter((k) => k !== 'ok')) expect(FAIL_FAST_KINDS).toContain(kind)
+  })
+
+  it('lists the kind of every built-in fail-fast rule', () => {
+    const kinds = [
+      defaultStuckLoopRule.kind,
+      stuckLoopRule(3).kind,
+      maxCostRule(1).kind,
+      truncatedFailFast.kind,
+      MID_STREAM_NOT_RETRYABLE,
+      ...failFastRules(strictOutputRules(3)),
+      ...failFastRules(strictOutput({ stuckAfter: 2 }).postDecide),
+    ]
+    for (const kind of kinds) expect(FAIL_FAST_KINDS).toContain(kind)
+  })
+
+  it('lists every kind the gate and the agent raise by name', () => {
+    const raised = sources(SRC).flatMap((text) => [...text.matchAll(/(?:failFast\(\w+, |#fail\()'([a-z0-9-]+)'/g)].map((m) => m[1]))
+    expect(raised.length).toBeGreaterThan(6)
+    for (const kind of raised) expect(FAIL_FAST_KINDS).toContain(kind)
+  })
+
+  it('spells every kind of the library in kebab case', () => {
+    const kinds = sources(SRC).flatMap((text) => [...text.matchAll(/\bkind: '([^']+)'/g)].map((m) => m[1] as string))
+    expect(kinds.length).toBeGreaterThan(10)
+    for (const kind of [...kinds, ...FAIL_FAST_KINDS, ...(strictOutput({ retryOn: ['parse', 'schema', 'timeout', 'http_error', 'rate_limit'] }).postDecide ?? []).map((r) => r.kind)]) {
+      expect(kind).toMatch(/^[a-z0-9]+(-[a-z0-9]+)*$/)
+    }
+  })
+})
