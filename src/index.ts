@@ -12,6 +12,8 @@ export type {
   GuardVerdict,
   IdShapeGuard,
   IdShapeGuardOptions,
+  LogFields,
+  LogFormat,
   Logger,
   LogLevel,
   OutputFallback,
@@ -20,6 +22,7 @@ export type {
   ToolConfig,
   ToolContext,
   ToolGuard,
+  StructuredLogger,
   ToolRetryOutcome,
 } from './agent/index.ts'
 export { validateToolArgs } from './validation/index.ts'
@@ -92,7 +95,7 @@ export { IncrementalValidator } from './validation/stream/index.ts'
 export type { IncrementalState, StreamViolation } from './validation/stream/index.ts'
 
 export { EventHub } from './events/index.ts'
-export type { GateEvent, GateEventMap, GateEventName } from './events/index.ts'
+export type { EventTags, GateEvent, GateEventMap, GateEventName, RunOutcome } from './events/index.ts'
 
 export {
   compileSchema,

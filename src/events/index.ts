@@ -1,2 +1,2 @@
 export { EventHub } from './event-hub.ts'
-export type { GateEvent, GateEventMap, GateEventName } from './event-map.ts'
+export type { EventTags, GateEvent, GateEventMap, GateEventName, RunOutcome } from './event-map.ts'

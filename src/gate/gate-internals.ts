@@ -50,8 +50,10 @@ export interface GateRunOptions {
   readonly validateOutput?: boolean
   /** The run's id on every event, the result and the error. @default a new unique id */
   readonly runId?: string
-  /** The caller's facts about this run (tenant, request id, ...), handed to middleware as `ctx.metadata`. */
+  /** The caller's facts about this run (tenant, request id, ...), handed to middleware as `ctx.metadata` and put on every event. */
   readonly metadata?: Readonly<Record<string, unknown>>
+  /** The agent's model turn this gate run belongs to, put on every event (the agent sets it). */
+  readonly turn?: number
 }
 
 /** Lets a caller overrule a decision (streaming: nothing can be retried once content was delivered). */

@@ -1,3 +1,4 @@
+import type { EventTags } from '../events/event-map.ts'
 import { newRunId } from '../events/run-id.ts'
 import type { ModelRequest } from '../model/request.ts'
 import type { ModelResponse } from '../model/response.ts'
@@ -42,6 +43,7 @@ export class GateRun<T> implements RunState<T> {
   readonly signal: AbortSignal | undefined
   readonly runId: string
   readonly metadata: Readonly<Record<string, unknown>> | undefined
+  readonly tags: EventTags | undefined
   readonly schema: CompiledSchema<T> | undefined
   readonly call: Terminal
   readonly direct: boolean
@@ -65,6 +67,7 @@ export class GateRun<T> implements RunState<T> {
     this.signal = options.signal ?? request.signal
     this.runId = options.runId ?? newRunId()
     this.metadata = options.metadata
+    this.tags = options.turn === undefined && options.metadata === undefined ? undefined : tagsOf(options)
     this.schema = options.validateOutput === false ? undefined : g.schema
     this.call = hooks?.call ?? g.call
     this.direct = !g.linked && hooks?.call === undefined
@@ -73,6 +76,9 @@ export class GateRun<T> implements RunState<T> {
     this.started = this.lastTime = this.attemptStarted = g.now()
     this.base = request
     this.base = baseFor(this, 0)
+    if (g.events.has('run_start')) {
+      g.events.emit('run_start', { runId: this.runId, ...this.tags, provider: (g.providers[0] as ResolvedProvider).name, model: this.base.model })
+    }
   }
 
   /**
@@ -153,7 +159,7 @@ export class GateRun<T> implements RunState<T> {
     this.#emitDecision(rule.then, rule.kind, rule, 'pre-check')
     const events = s.g.events
     if (isBudgetRule(rule) && events.has('budget_exceeded')) {
-      events.emit('budget_exceeded', { runId: s.runId, budgetUsd: rule.budgetUsd, spentUsd: s.meter.costUsd, action: rule.then === 'fail-fast' ? 'halt' : 'warn' })
+      events.emit('budget_exceeded', { runId: s.runId, ...s.tags, budgetUsd: rule.budgetUsd, spentUsd: s.meter.costUsd, action: rule.then === 'fail-fast' ? 'halt' : 'warn' })
     }
     if (rule.then === 'fail-fast') {
       throw failFast(s, rule.kind, `PreCheck rule ${rule.label ?? rule.kind} stopped attempt ${s.attempt + 1} before the provider was called`, 'pre-check')
@@ -190,7 +196,7 @@ export class GateRun<T> implements RunState<T> {
     s.base = adjustRequestFor(rule, scope, s.base)
     const to = g.providers[s.providerIdx] as ResolvedProvider
     if (g.events.has('retry')) {
-      g.events.emit('retry', { runId: s.runId, attempt: s.attempt + 1, nextAttempt: s.attempt + 2, decision, fromProvider: from.name, toProvider: to.name, delayMs, feedback })
+      g.events.emit('retry', { runId: s.runId, ...s.tags, attempt: s.attempt + 1, nextAttempt: s.attempt + 2, decision, fromProvider: from.name, toProvider: to.name, delayMs, feedback, tail: s.tail })
     }
     s.attempt++
     if (delayMs > 0) {
@@ -219,13 +225,21 @@ export class GateRun<T> implements RunState<T> {
   #emitDecision(decision: Decision, kind: string, rule: ReliabilityRule | undefined, phase: Phase): void {
     const s = this
     if (!s.g.events.has('decision')) return
-    s.g.events.emit('decision', { runId: s.runId, attempt: s.attempt + 1, phase, decision, kind, label: rule?.label, matched: rule !== undefined })
+    s.g.events.emit('decision', { runId: s.runId, ...s.tags, attempt: s.attempt + 1, phase, decision, kind, label: rule?.label, matched: rule !== undefined })
   }
 
   #ruleError(rule: ReliabilityRule, where: 'when' | 'feedbackForLLM' | 'delayMs', error: unknown): void {
     const s = this
-    if (s.g.events.has('rule_error')) s.g.events.emit('rule_error', { runId: s.runId, attempt: s.attempt + 1, kind: rule.kind, where, error })
+    if (s.g.events.has('rule_error')) s.g.events.emit('rule_error', { runId: s.runId, ...s.tags, attempt: s.attempt + 1, kind: rule.kind, where, error })
   }
+}
+
+/** The run's event tags: built once per run, and only when the run has a turn or metadata. */
+function tagsOf(options: GateRunOptions): EventTags {
+  const tags: { -readonly [K in keyof EventTags]: EventTags[K] } = {}
+  if (options.turn !== undefined) tags.turn = options.turn
+  if (options.metadata !== undefined) tags.metadata = options.metadata
+  return tags
 }
 
 function reasonFor<T>(outcome: AttemptOutcome<T>, rule: ReliabilityRule | undefined): string {
