@@ -1,5 +1,7 @@
 import type { Observable } from 'rxjs'
 import type { GateEvent, GateEventMap, GateEventName } from '../events/event-map.ts'
+import { EVENT_HUB } from '../events/event-source.ts'
+import type { EventHub } from '../events/event-hub.ts'
 import type { GateStream, GateStreamOptions } from '../gate/stream/index.ts'
 import type { Message } from '../model/message.ts'
 import { createAgentBuilder, type AgentBuilder } from './agent-builder.ts'
@@ -73,5 +75,10 @@ export class Agent<T = string> {
   /** Every event of every run of this agent, as an rxjs Observable. */
   get events$(): Observable<GateEvent> {
     return this.#runtime.events.events$
+  }
+
+  /** @internal the hub behind `on` and `events$`, for the library's own monitors (`driftMonitor`). */
+  get [EVENT_HUB](): EventHub {
+    return this.#runtime.events
   }
 }

@@ -1,4 +1,5 @@
 import { EventHub } from '../events/event-hub.ts'
+import { EVENT_HUB } from '../events/event-source.ts'
 import { positiveNumber } from '../model/assert-number.ts'
 import type { GateEvent, GateEventMap, GateEventName } from '../events/event-map.ts'
 import type { ModelRequest } from '../model/request.ts'
@@ -82,5 +83,6 @@ export function createGate<T = unknown>(config: GateConfig<T>): Gate<T> {
     on: (name, listener) => events.on(name, listener),
     events$: events.events$,
     config: frozen,
-  }
+    [EVENT_HUB]: events,
+  } as Gate<T>
 }
