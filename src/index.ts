@@ -94,7 +94,8 @@ export type { GateStream, GateStreamEvent, GateStreamOptions, StreamMode } from 
 export { IncrementalValidator } from './validation/stream/index.ts'
 export type { IncrementalState, StreamViolation } from './validation/stream/index.ts'
 
-export { EventHub } from './events/index.ts'
+export { driftMonitor, EventHub } from './events/index.ts'
+export type { DriftEvent, DriftMonitor, DriftMonitorOptions, DriftThreshold, EventSource } from './events/index.ts'
 export type { EventTags, GateEvent, GateEventMap, GateEventName, RunOutcome } from './events/index.ts'
 
 export {
