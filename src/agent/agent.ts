@@ -1,7 +1,6 @@
 import type { Observable } from 'rxjs'
 import type { GateEvent, GateEventMap, GateEventName } from '../events/event-map.ts'
-import { EVENT_HUB } from '../events/event-source.ts'
-import type { EventHub } from '../events/event-hub.ts'
+import { registerHub } from '../events/event-source.ts'
 import type { GateStream, GateStreamOptions } from '../gate/stream/index.ts'
 import type { Message } from '../model/message.ts'
 import { createAgentBuilder, type AgentBuilder } from './agent-builder.ts'
@@ -25,6 +24,7 @@ export class Agent<T = string> {
     this.#runtime = createRuntime<T>(spec)
     this.name = this.#runtime.name
     this.#default = new Session(this.#runtime)
+    registerHub(this, this.#runtime.events)
   }
 
   /**
@@ -75,10 +75,5 @@ export class Agent<T = string> {
   /** Every event of every run of this agent, as an rxjs Observable. */
   get events$(): Observable<GateEvent> {
     return this.#runtime.events.events$
-  }
-
-  /** @internal the hub behind `on` and `events$`, for the library's own monitors (`driftMonitor`). */
-  get [EVENT_HUB](): EventHub {
-    return this.#runtime.events
   }
 }

@@ -2,8 +2,14 @@ import type { Observable } from 'rxjs'
 import type { EventHub } from './event-hub.ts'
 import type { GateEvent, GateEventMap, GateEventName } from './event-map.ts'
 
-/** Where a gate or an agent keeps its event hub, for the library's own monitors (not public). */
-export const EVENT_HUB: unique symbol = Symbol.for('reliability-gate.eventHub') as never
+// The hub of each gate and agent of this library, for its own monitors (not public).
+const hubs = new WeakMap<object, EventHub>()
+
+/** Remembers the hub behind a gate or an agent (see {@link hubOf}). */
+export function registerHub<S extends object>(source: S, hub: EventHub): S {
+  hubs.set(source, hub)
+  return source
+}
 
 /**
  * What observability tools need of a gate or an agent: its public event subscription. Both
@@ -18,5 +24,5 @@ export interface EventSource {
 
 /** The hub behind a gate or an agent of this library; `undefined` for any other event source. */
 export function hubOf(source: EventSource): EventHub | undefined {
-  return (source as { readonly [EVENT_HUB]?: EventHub })[EVENT_HUB]
+  return hubs.get(source)
 }

@@ -1,5 +1,5 @@
 import { EventHub } from '../events/event-hub.ts'
-import { EVENT_HUB } from '../events/event-source.ts'
+import { registerHub } from '../events/event-source.ts'
 import { positiveNumber } from '../model/assert-number.ts'
 import type { GateEvent, GateEventMap, GateEventName } from '../events/event-map.ts'
 import type { ModelRequest } from '../model/request.ts'
@@ -77,12 +77,12 @@ export function createGate<T = unknown>(config: GateConfig<T>): Gate<T> {
     linked,
     call: providerCall(providers),
   }
-  return {
+  const gate: Gate<T> = {
     run: (request, options) => new GateRun(internals, request, options ?? NO_OPTIONS).run(),
     stream: (request, options) => streamGate(internals, request, options ?? NO_OPTIONS),
     on: (name, listener) => events.on(name, listener),
     events$: events.events$,
     config: frozen,
-    [EVENT_HUB]: events,
-  } as Gate<T>
+  }
+  return registerHub(gate, events)
 }
