@@ -39,8 +39,8 @@ export class AgentRun<T, R = RunResult<T>> {
   readonly #signal: AbortSignal | undefined
   readonly #runId: string
   readonly #metadata: Readonly<Record<string, unknown>> | undefined
-  /** What every gate call of the run is given (run id, signal, metadata). */
-  readonly #gateOptions: GateRunOptions
+  /** What every gate call of the run is given (run id, signal, metadata, and the current turn, set before each call). */
+  readonly #gateOptions: { -readonly [K in keyof GateRunOptions]: GateRunOptions[K] }
   readonly #ledger = new RunLedger()
   /** The accepted messages of this run after the user's: tool turns and their results. */
   #turns: Message[] = NO_MESSAGES
@@ -68,7 +68,7 @@ export class AgentRun<T, R = RunResult<T>> {
     this.#signal = options.signal
     this.#runId = options.runId ?? newRunId()
     this.#metadata = options.metadata
-    const gateOptions: { -readonly [K in keyof GateRunOptions]: GateRunOptions[K] } = { runId: this.#runId }
+    const gateOptions: { -readonly [K in keyof GateRunOptions]: GateRunOptions[K] } = { runId: this.#runId, turn: 0 }
     if (options.signal !== undefined) gateOptions.signal = options.signal
     if (options.metadata !== undefined) gateOptions.metadata = options.metadata
     this.#gateOptions = gateOptions
@@ -202,10 +202,9 @@ export class AgentRun<T, R = RunResult<T>> {
       this.#request = request
       rt.runBudgets.set(request, (inCall) => this.#overBudget(this.#ledger.costUsd + inCall))
     }
-    // The turn goes on the gate's events; nobody listening, nothing to tag (no options object per call).
-    let options = this.#gateOptions
-    if (rt.events.listenerCount > 0) options = { ...options, turn: this.#turnCount }
-    if (!validateOutput) options = { ...options, validateOutput: false }
+    // The gate reads its options when the call starts: one object per run, its turn updated in place.
+    this.#gateOptions.turn = this.#turnCount
+    const options = validateOutput ? this.#gateOptions : { ...this.#gateOptions, validateOutput: false }
     return rt.gate.run(request, options)
   }
 

@@ -43,7 +43,8 @@ export class GateRun<T> implements RunState<T> {
   readonly signal: AbortSignal | undefined
   readonly runId: string
   readonly metadata: Readonly<Record<string, unknown>> | undefined
-  readonly tags: EventTags | undefined
+  // The agent's turn until the first event that carries the tags builds them (most runs emit none).
+  #tags: EventTags | number | undefined
   readonly schema: CompiledSchema<T> | undefined
   readonly call: Terminal
   readonly direct: boolean
@@ -67,7 +68,7 @@ export class GateRun<T> implements RunState<T> {
     this.signal = options.signal ?? request.signal
     this.runId = options.runId ?? newRunId()
     this.metadata = options.metadata
-    this.tags = options.turn === undefined && options.metadata === undefined ? undefined : tagsOf(options)
+    this.#tags = options.turn
     this.schema = options.validateOutput === false ? undefined : g.schema
     this.call = hooks?.call ?? g.call
     this.direct = !g.linked && hooks?.call === undefined
@@ -79,6 +80,14 @@ export class GateRun<T> implements RunState<T> {
     if (g.events.has('run_start')) {
       g.events.emit('run_start', { runId: this.runId, ...this.tags, provider: (g.providers[0] as ResolvedProvider).name, model: this.base.model })
     }
+  }
+
+  /** The turn and metadata every event of the run carries; `undefined` when the run has neither. */
+  get tags(): EventTags | undefined {
+    const tags = this.#tags
+    if (typeof tags === 'object') return tags
+    if (tags === undefined && this.metadata === undefined) return undefined
+    return (this.#tags = tagsOf(tags, this.metadata))
   }
 
   /**
@@ -234,11 +243,11 @@ export class GateRun<T> implements RunState<T> {
   }
 }
 
-/** The run's event tags: built once per run, and only when the run has a turn or metadata. */
-function tagsOf(options: GateRunOptions): EventTags {
+/** The run's event tags: built once per run, and only when the run has a turn or metadata and emits an event. */
+function tagsOf(turn: number | undefined, metadata: Readonly<Record<string, unknown>> | undefined): EventTags {
   const tags: { -readonly [K in keyof EventTags]: EventTags[K] } = {}
-  if (options.turn !== undefined) tags.turn = options.turn
-  if (options.metadata !== undefined) tags.metadata = options.metadata
+  if (turn !== undefined) tags.turn = turn
+  if (metadata !== undefined) tags.metadata = metadata
   return tags
 }
 
