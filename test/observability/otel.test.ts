@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { Agent, createGate, strictOutputRules, tool } from '../../src/index.ts'
+import { Agent, createGate, driftMonitor, strictOutputRules, tool } from '../../src/index.ts'
 import { instrument } from '../../src/otel/index.ts'
 import { scripted } from '../../src/providers/index.ts'
 import { call, EventInput, invalidEvent, turn, validEvent } from '../agent/tool-fixtures.ts'
@@ -181,5 +181,17 @@ describe('instrument metrics', () => {
     stop()
     const points = await h.points('reliability_gate.fail_fast')
     expect(points.map((p) => [p.attributes['reliability_gate.fail_fast.kind'], p.value])).toEqual([['schema-fail', 1]])
+  })
+
+  it('counts drift threshold crossings by signal, state and model', async () => {
+    const h = otelHarness()
+    const gate = createGate({ providers: scripted(['{}', validRefundJson]), model: 'm1', outputSchema: Refund, postDecide: strictOutputRules(3) })
+    const stop = instrument(gate, h)
+    const monitor = driftMonitor(gate, { window: 1, threshold: 0.4 })
+    await gate.run(ask('x'))
+    monitor.stop()
+    stop()
+    const points = await h.points('reliability_gate.drift')
+    expect(points.map((p) => [p.attributes['reliability_gate.drift.signal'], p.attributes['reliability_gate.drift.state'], p.attributes['gen_ai.request.model'], p.value])).toEqual([['validation_failure_rate', 'above', 'm1', 1]])
   })
 })
