@@ -9,7 +9,7 @@
 import { Type } from 'typebox'
 import { createGate, failoverRule, maxCostRule, ProviderError, strictOutputRules, type Provider } from '../src/index.ts'
 import { simulated } from '../src/providers/index.ts'
-import { section } from './trace.ts'
+import { section, watch } from './trace.ts'
 
 const Summary = Type.Object({ headline: Type.String(), sentiment: Type.Union([Type.Literal('positive'), Type.Literal('neutral'), Type.Literal('negative')]) })
 
@@ -48,6 +48,7 @@ export async function circuitBreakerExample(): Promise<void> {
     // Fail over at once; put retryTransient() first to retry the same provider a few times before.
     postDecide: [failoverRule(), ...strictOutputRules(3)],
   })
+  watch(gate)
   gate.on('breaker_state', (e) => console.log(`    breaker ${e.provider}: ${e.from} → ${e.to} (failures: ${e.failures})`))
 
   const ask = async (label: string): Promise<void> => {

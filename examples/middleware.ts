@@ -6,7 +6,7 @@
 import { Type } from 'typebox'
 import { Agent, createGate, strictOutputRules, type Middleware, type ModelRequest, type ModelResponse, type Provider } from '../src/index.ts'
 import { simulated } from '../src/providers/index.ts'
-import { section, traceAgent } from './trace.ts'
+import { section, traceAgent, watch } from './trace.ts'
 
 const Ticket = Type.Object(
   { category: Type.Union([Type.Literal('billing'), Type.Literal('bug'), Type.Literal('other')]), priority: Type.Integer({ minimum: 1, maximum: 5 }) },
@@ -85,6 +85,7 @@ export async function middlewareExample(): Promise<void> {
     postDecide: strictOutputRules(3),
     middleware: [routeByTenant({ acme: { name: 'acme', complete: (r) => (routed.push('acme'), dedicated.complete(r)) } })],
   })
+  watch(gate)
   const ask = { messages: [{ role: 'user' as const, content: 'The export button crashes the app.' }] }
   const acme = await gate.run(ask, { metadata: { tenant: 'acme' } })
   console.log(`  tenant acme answered by its own deployment (${routed.length} call): ${JSON.stringify(acme.value)}`)

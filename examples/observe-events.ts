@@ -6,7 +6,7 @@ import { filter, map } from 'rxjs'
 import { Type } from 'typebox'
 import { Agent, strictOutputRules } from '../src/index.ts'
 import { simulated } from '../src/providers/index.ts'
-import { section } from './trace.ts'
+import { section, watch } from './trace.ts'
 
 const Contact = Type.Object({ name: Type.String(), email: Type.String({ format: 'email' }), tags: Type.Array(Type.String()) })
 
@@ -16,6 +16,7 @@ export async function observeEventsExample(): Promise<void> {
     .outputSchema(Contact)
     .reliability({ postDecide: strictOutputRules(4) })
     .build()
+  watch(agent)
 
   const failuresByStage = new Map<string, number>()
   agent.on('validation_failed', (e) => failuresByStage.set(e.stage, (failuresByStage.get(e.stage) ?? 0) + 1))

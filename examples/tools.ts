@@ -7,7 +7,7 @@
 import { Type } from 'typebox'
 import { Agent, tool } from '../src/index.ts'
 import { scripted } from '../src/providers/index.ts'
-import { section } from './trace.ts'
+import { section, watch } from './trace.ts'
 
 const findMessage = tool({
   name: 'find_message',
@@ -35,6 +35,7 @@ export async function toolsExample(): Promise<void> {
   section('tools', 'Tool-argument validation with bounded, ephemeral retries and an ID-shape guard on every retry.')
   const logger = { info: (line: string) => console.log(`  log ${line}`), warn: (line: string) => console.log(`  log ${line}`) }
   const agent = Agent.create({ provider: model, model: 'scripted-1', name: 'mail', logger }).tools([findMessage, replyEmail]).build()
+  watch(agent)
   agent.on('validation_failed', (e) => console.log(`  validation_failed stage=${e.stage} ${e.message}`))
   const result = await agent.runDetailed('Reply to Ana that Monday works.')
   for (const f of result.functionsCalled) {

@@ -3,6 +3,20 @@
  * to watch the gate work.
  */
 import type { Agent, GateEventMap } from '../src/index.ts'
+import type { EventSource, TraceRecorder } from '../src/trace/index.ts'
+
+// `npm run demo -- --trace demo.jsonl` records every agent and gate the examples watch.
+let recorder: TraceRecorder | undefined
+
+/** Records every source passed to {@link watch} (and {@link traceAgent}) from now on. */
+export function recordInto(r: TraceRecorder | undefined): void {
+  recorder = r
+}
+
+/** Adds an agent or a gate to the demo's trace recording, when one is on. */
+export function watch(source: EventSource): void {
+  recorder?.add(source)
+}
 
 const dim = (s: string) => (process.stdout.isTTY ? `\x1b[2m${s}\x1b[0m` : s)
 const bold = (s: string) => (process.stdout.isTTY ? `\x1b[1m${s}\x1b[0m` : s)
@@ -10,7 +24,8 @@ const indent = (text: string, by = '      ') => text.split('\n').map((l) => by +
 const clip = (text: string, max = 400) => (text.length > max ? `${text.slice(0, max)}…` : text)
 
 /** Prints every attempt of `agent`'s runs; returns the unsubscribe function. */
-export function traceAgent(agent: Pick<Agent<unknown>, 'on'>): () => void {
+export function traceAgent(agent: Pick<Agent<unknown>, 'on' | 'events$'>): () => void {
+  watch(agent)
   const offs = [
     agent.on('attempt_start', (e) => console.log(bold(`  attempt ${e.attempt}`) + dim(` → ${e.provider}${e.model ? ` (${e.model})` : ''}`))),
     agent.on('attempt_end', (e: GateEventMap['attempt_end']) => {

@@ -5,7 +5,7 @@
 export { Agent } from './agent/index.ts'
 export type { AgentOptions, AgentReliability, RunInput, RunOptions, RunResult } from './agent/index.ts'
 export { DEFAULT_ID_FIELDS, DEFAULT_ID_PATTERN, guard, idShapeGuard, tool } from './agent/index.ts'
-export type { FunctionCall, GuardVerdict, Tool, ToolConfig, ToolGuard } from './agent/index.ts'
+export type { FunctionCall, GuardVerdict, LogFormat, StructuredLogger, Tool, ToolConfig, ToolGuard } from './agent/index.ts'
 
 // The gate.
 export { createGate } from './gate/index.ts'
@@ -43,8 +43,9 @@ export type { AttemptContext, AttemptResult, Middleware, Next, PricingTable } fr
 export { memoryStore } from './store/index.ts'
 export type { StateStore } from './store/index.ts'
 
-// Events.
-export type { GateEvent, GateEventMap } from './events/index.ts'
+// Events and what is built on them (tracing and metrics are on the ./otel and ./trace subpaths).
+export { driftMonitor } from './events/index.ts'
+export type { DriftEvent, DriftMonitor, DriftMonitorOptions, DriftThreshold, EventSource, EventTags, GateEvent, GateEventMap, RunOutcome } from './events/index.ts'
 
 // Provider-neutral model types.
 export type { Message, ModelRequest, ModelResponse, Provider, ReasoningBlock, Usage } from './model/index.ts'

@@ -4,7 +4,7 @@ import type { Provider } from '../model/provider.ts'
 import type { Middleware } from '../policies/middleware.ts'
 import type { OutputSchema } from '../validation/index.ts'
 import type { CostBudget } from './cost-budget.ts'
-import type { Logger } from './logger.ts'
+import type { LogFormat, Logger, StructuredLogger } from './logger.ts'
 import type { OutputFallback } from './output-fallback.ts'
 import type { ToolGuard } from './tools/guard.ts'
 import type { AnyTool } from './tools/tool.ts'
@@ -15,8 +15,13 @@ export interface AgentOptions {
   readonly model?: string
   /** The agent's name, used in logs (`ext=`) and events. @default 'agent' */
   readonly name?: string
-  /** Receives the structured log lines, e.g. `validation_retry_outcome ...`; `console` fits. */
-  readonly logger?: Logger
+  /**
+   * Receives the log lines, e.g. `validation_retry_outcome ...`: `console` fits, and so does a
+   * pino-style structured logger, called as `info(fields, line)` (see `logFormat`).
+   */
+  readonly logger?: Logger | StructuredLogger
+  /** How `logger` is called: `line`, `fields`, or `auto` (`fields` for a logger with `child()`, like pino). @default 'auto' */
+  readonly logFormat?: LogFormat
   /** Model turns of one run before it fails with kind `max-iterations`. @default 10 */
   readonly maxIterations?: number
   /** Argument retries per logical tool call (a tool's own `maxRetries` wins). 0 disables. @default 2 */

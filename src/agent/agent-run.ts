@@ -1,3 +1,4 @@
+import type { EventTags } from '../events/event-map.ts'
 import { newRunId } from '../events/run-id.ts'
 import { isReliabilityFailFastError, ReliabilityFailFastError } from '../gate/fail-fast-error.ts'
 import type { GateRunOptions } from '../gate/gate-internals.ts'
@@ -14,6 +15,7 @@ import { applyOutputFallback, handlesError } from './output-fallback.ts'
 import { RunLedger } from './run-ledger.ts'
 import type { RunOptions } from './run-input.ts'
 import type { RunResult } from './run-result.ts'
+import { emitAgentRunEnd, emitToolArgsFailure, type RunIdentity } from './run-events.ts'
 import { runToolCall, type ToolCallHost } from './tool-call-run.ts'
 
 // Shared until a run has tool turns to keep (replaced, never mutated, before the first push).
@@ -36,8 +38,9 @@ export class AgentRun<T, R = RunResult<T>> {
   readonly #user: Message
   readonly #signal: AbortSignal | undefined
   readonly #runId: string
-  /** What every gate call of the run is given (run id, signal, metadata). */
-  readonly #gateOptions: GateRunOptions
+  readonly #metadata: Readonly<Record<string, unknown>> | undefined
+  /** What every gate call of the run is given (run id, signal, metadata, and the current turn, set before each call). */
+  readonly #gateOptions: { -readonly [K in keyof GateRunOptions]: GateRunOptions[K] }
   readonly #ledger = new RunLedger()
   /** The accepted messages of this run after the user's: tool turns and their results. */
   #turns: Message[] = NO_MESSAGES
@@ -65,7 +68,8 @@ export class AgentRun<T, R = RunResult<T>> {
     this.#user = user
     this.#signal = options.signal
     this.#runId = options.runId ?? newRunId()
-    const gateOptions: { -readonly [K in keyof GateRunOptions]: GateRunOptions[K] } = { runId: this.#runId }
+    this.#metadata = options.metadata
+    const gateOptions: { -readonly [K in keyof GateRunOptions]: GateRunOptions[K] } = { runId: this.#runId, turn: 0 }
     if (options.signal !== undefined) gateOptions.signal = options.signal
     if (options.metadata !== undefined) gateOptions.metadata = options.metadata
     this.#gateOptions = gateOptions
@@ -76,8 +80,26 @@ export class AgentRun<T, R = RunResult<T>> {
    * one turn allocates no async frame of its own.
    */
   run(): Promise<R> {
+    const events = this.#rt.events
+    if (events.has('agent_run_start')) events.emit('agent_run_start', { runId: this.#runId, ...this.#tags(), agent: this.#rt.name })
     const done = this.#turn()
-    return this.#rt.outputFallback === undefined ? done : done.catch((error: unknown) => this.#useOutputFallback(error))
+    const answered = this.#rt.outputFallback === undefined ? done : done.catch((error: unknown) => this.#useOutputFallback(error))
+    return events.has('agent_run_end') ? answered.catch(this.#endFailed) : answered
+  }
+
+  /** What the run's own events carry besides its id: the current turn and the caller's metadata. */
+  #tags(): EventTags {
+    return this.#metadata === undefined ? { turn: this.#turnCount } : { turn: this.#turnCount, metadata: this.#metadata }
+  }
+
+  #who(): RunIdentity {
+    return { runId: this.#runId, tags: this.#tags(), agent: this.#rt.name }
+  }
+
+  readonly #endFailed = (error: unknown): never => {
+    const kind = isReliabilityFailFastError(error) ? error.kind : 'unknown'
+    if (this.#rt.events.has('agent_run_end')) emitAgentRunEnd(this.#rt.events, this.#who(), { outcome: 'fail-fast', kind, turns: this.#turnCount, outputFallback: undefined }, this.#ledger)
+    throw error
   }
 
   /** One model turn: the gate call, then the answer or the turn's tool calls and the next turn. */
@@ -159,6 +181,7 @@ export class AgentRun<T, R = RunResult<T>> {
     return {
       runtime: this.#rt as AgentRuntime<unknown>,
       runId: this.#runId,
+      tags: this.#tags(),
       signal: this.#signal,
       askAgain: async (messages) => {
         const result = await this.#callGate(messages, false).catch(this.#onGateError)
@@ -184,6 +207,8 @@ export class AgentRun<T, R = RunResult<T>> {
       this.#request = request
       rt.runBudgets.set(request, (inCall) => this.#overBudget(this.#ledger.costUsd + inCall))
     }
+    // The gate reads its options when the call starts: one object per run, its turn updated in place.
+    this.#gateOptions.turn = this.#turnCount
     // The first call of a run has no failures before it: it takes the shared options as they are.
     const before = this.#ledger.gateCalls === 0 ? 0 : this.#validationFailures()
     const options = validateOutput && before === 0 ? this.#gateOptions : { ...this.#gateOptions, validateOutput, validationFailuresBefore: before }
@@ -211,10 +236,10 @@ export class AgentRun<T, R = RunResult<T>> {
     if (budget.onExceed === 'warn') {
       if (this.#budgetWarned) return false
       this.#budgetWarned = true
-      if (events.has('budget_exceeded')) events.emit('budget_exceeded', { runId: this.#runId, budgetUsd: budget.usd, spentUsd: spent, action: 'warn' })
+      if (events.has('budget_exceeded')) events.emit('budget_exceeded', { runId: this.#runId, ...this.#tags(), budgetUsd: budget.usd, spentUsd: spent, action: 'warn' })
       return false
     }
-    if (events.has('budget_exceeded')) events.emit('budget_exceeded', { runId: this.#runId, budgetUsd: budget.usd, spentUsd: spent, action: 'halt' })
+    if (events.has('budget_exceeded')) events.emit('budget_exceeded', { runId: this.#runId, ...this.#tags(), budgetUsd: budget.usd, spentUsd: spent, action: 'halt' })
     return true
   }
 
@@ -229,21 +254,12 @@ export class AgentRun<T, R = RunResult<T>> {
     this.#toolArgFailures++
     const events = this.#rt.events
     if (!events.has('validation_failed')) return
-    events.emit('validation_failed', {
-      runId: this.#runId,
-      message: failure.message,
-      stage: failure.stage,
-      path: failure.path,
-      rawOutput: failure.rawOutput,
-      issues: failure.issues,
-      attempt,
-      cumulativeRetries: this.#validationFailures(),
-    })
+    emitToolArgsFailure(events, this.#who(), this.#ledger.attempts, this.#toolArgFailures, failure, attempt)
   }
 
   #fail(kind: string, reason: string, phase: Phase): ReliabilityFailFastError {
     const events = this.#rt.events
-    if (events.has('fail_fast')) events.emit('fail_fast', { runId: this.#runId, attempt: this.#ledger.attempts.length + 1, kind, reason, phase })
+    if (events.has('fail_fast')) events.emit('fail_fast', { runId: this.#runId, ...this.#tags(), attempt: this.#ledger.attempts.length + 1, kind, reason, phase })
     return new ReliabilityFailFastError({ kind, reason, phase, runId: this.#runId, attempts: [...this.#ledger.attempts], usage: this.#ledger.usage, costUsd: this.#ledger.costUsd })
   }
 
@@ -274,6 +290,8 @@ export class AgentRun<T, R = RunResult<T>> {
       warnings,
     }
     this.#commit(result.exchange)
+    const events = this.#rt.events
+    if (events.has('agent_run_end')) emitAgentRunEnd(events, this.#who(), { outcome: 'ok', kind: 'ok', turns: result.turns, outputFallback }, result)
     return this.#project(result)
   }
 }

@@ -5,7 +5,7 @@ import type { ToolSpec } from '../model/tool-call.ts'
 import { compileSchema, type CompiledSchema } from '../validation/index.ts'
 import type { AgentSpec } from './agent-options.ts'
 import { resolveCostBudget, type CostBudget } from './cost-budget.ts'
-import type { Logger } from './logger.ts'
+import { logSink, type LogSink } from './logger.ts'
 import { resolveOutputFallback, type ResolvedOutputFallback } from './output-fallback.ts'
 import { runBudgetRule, type RunBudgetChecks } from './run-budget-rule.ts'
 import { assertGuards, type ToolGuard } from './tools/guard.ts'
@@ -18,7 +18,8 @@ export interface AgentRuntime<T> {
   readonly gate: Gate<T>
   readonly system: string | undefined
   readonly events: EventHub
-  readonly logger: Logger | undefined
+  /** The agent's logger and the form it is called in. */
+  readonly logger: LogSink | undefined
   readonly tools: ReadonlyMap<string, AnyTool>
   /** What the provider is told about the tools (empty when the agent has none). */
   readonly toolSpecs: readonly ToolSpec[]
@@ -58,7 +59,7 @@ export function createRuntime<T>(spec: AgentSpec): AgentRuntime<T> {
     gate,
     system: spec.system,
     events: spec.events,
-    logger: options.logger,
+    logger: logSink(options.logger, options.logFormat),
     tools,
     toolSpecs: Object.freeze(spec.tools.map((t) => t.spec)),
     toolGuards: Object.freeze([...(options.toolGuards ?? [idShapeGuard()])]),

@@ -1,5 +1,6 @@
 import type { Observable } from 'rxjs'
 import type { GateEvent, GateEventMap, GateEventName } from '../events/event-map.ts'
+import { registerHub } from '../events/event-source.ts'
 import type { GateStream, GateStreamOptions } from '../gate/stream/index.ts'
 import type { Message } from '../model/message.ts'
 import { createAgentBuilder, type AgentBuilder } from './agent-builder.ts'
@@ -23,6 +24,7 @@ export class Agent<T = string> {
     this.#runtime = createRuntime<T>(spec)
     this.name = this.#runtime.name
     this.#default = new Session(this.#runtime)
+    registerHub(this, this.#runtime.events)
   }
 
   /**

@@ -1,6 +1,7 @@
 import type { EventHub } from '../events/event-hub.ts'
+import type { EventTags } from '../events/event-map.ts'
 import type { ToolRetryOutcome } from './function-call.ts'
-import { writeLog, type Logger, type LogLevel } from './logger.ts'
+import { writeLog, type LogFields, type LogLevel, type LogSink } from './logger.ts'
 
 // Routine outcomes are debug noise; a model that recovered or stopped is worth an info line; the rest
 // (budget spent, repeated arguments, a fabricated ID) is what an operator must see.
@@ -13,16 +14,40 @@ const LEVELS: Readonly<Record<ToolRetryOutcome, LogLevel>> = {
   fabricated_id_on_retry: 'warn',
 }
 
+/** One tool-argument outcome, as reported. */
+export interface OutcomeReport extends EventTags {
+  readonly runId: string
+  readonly tool: string
+  readonly agent: string
+  readonly outcome: ToolRetryOutcome
+  readonly retryCount: number
+}
+
 /**
  * Reports one tool-argument outcome: the `tool_retry_outcome` event and Imperal's log line
- * `validation_retry_outcome tool=<name> ext=<agent> outcome=<outcome> retry_count=<n>`.
+ * `validation_retry_outcome tool=<name> ext=<agent> outcome=<outcome> retry_count=<n>`; a structured
+ * logger gets the same facts as fields (`event`, `tool`, `ext`, `outcome`, `retry_count`, plus
+ * `run_id`, `turn` and the run's metadata).
  */
-export function reportOutcome(
-  events: EventHub,
-  logger: Logger | undefined,
-  report: { readonly runId: string; readonly tool: string; readonly agent: string; readonly outcome: ToolRetryOutcome; readonly retryCount: number },
-): void {
+export function reportOutcome(events: EventHub, sink: LogSink | undefined, report: OutcomeReport): void {
   if (events.has('tool_retry_outcome')) events.emit('tool_retry_outcome', report)
+  if (sink === undefined) return
   const line = `validation_retry_outcome tool=${report.tool} ext=${report.agent} outcome=${report.outcome} retry_count=${report.retryCount}`
-  writeLog(logger, LEVELS[report.outcome], line)
+  writeLog(sink, LEVELS[report.outcome], line, sink.structured ? outcomeFields(report) : NO_FIELDS)
+}
+
+const NO_FIELDS: LogFields = Object.freeze({})
+
+function outcomeFields(report: OutcomeReport): LogFields {
+  const fields: Record<string, unknown> = {
+    event: 'validation_retry_outcome',
+    tool: report.tool,
+    ext: report.agent,
+    outcome: report.outcome,
+    retry_count: report.retryCount,
+    run_id: report.runId,
+  }
+  if (report.turn !== undefined) fields.turn = report.turn
+  if (report.metadata !== undefined) fields.metadata = report.metadata
+  return fields
 }

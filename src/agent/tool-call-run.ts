@@ -1,3 +1,4 @@
+import type { EventTags } from '../events/event-map.ts'
 import type { Message } from '../model/message.ts'
 import type { ReasoningBlock } from '../model/reasoning.ts'
 import type { ModelResponse } from '../model/response.ts'
@@ -18,6 +19,8 @@ export interface ToolCallHost {
   readonly runtime: AgentRuntime<unknown>
   /** The agent run this call belongs to, for its events. */
   readonly runId: string
+  /** The run's turn and metadata, for its events. */
+  readonly tags: EventTags
   readonly signal: AbortSignal | undefined
   /** One tool-argument retry: a gate call on `messages` (output validation off), budget-checked and billed to the run. */
   askAgain(messages: readonly Message[]): Promise<ModelResponse>
@@ -68,6 +71,11 @@ class LogicalToolCall {
 
   async settle(): Promise<SettledToolCall> {
     const rt = this.#host.runtime
+    const events = rt.events
+    if (events.has('tool_start')) {
+      const { id, name, args } = this.#original
+      events.emit('tool_start', { runId: this.#host.runId, ...this.#host.tags, agent: rt.name, tool: name, callId: id, args })
+    }
     const tool = rt.tools.get(this.#original.name)
     if (tool === undefined) {
       this.#tried.push(normalizeArgs(this.#original.args))
@@ -128,7 +136,7 @@ class LogicalToolCall {
     this.#reasoning = response.reasoning
     if (this.#seen.has(stableKey(normalizeArgs(next.args)))) {
       this.#redundant++
-      reportOutcome(rt.events, rt.logger, { runId: this.#host.runId, tool: tool.name, agent: rt.name, outcome: 'redundant', retryCount: this.#retry })
+      reportOutcome(rt.events, rt.logger, { runId: this.#host.runId, ...this.#host.tags, tool: tool.name, agent: rt.name, outcome: 'redundant', retryCount: this.#retry })
     }
     return next
   }
@@ -161,7 +169,7 @@ class LogicalToolCall {
     const { id, name } = this.#original
     const args = this.#tried.at(-1)
     const ok = status === 'ok'
-    reportOutcome(rt.events, rt.logger, { runId: this.#host.runId, tool: name, agent: rt.name, outcome, retryCount: this.#retry })
+    reportOutcome(rt.events, rt.logger, { runId: this.#host.runId, ...this.#host.tags, tool: name, agent: rt.name, outcome, retryCount: this.#retry })
     const entry: FunctionCall = Object.freeze({
       id,
       name,
@@ -175,6 +183,10 @@ class LogicalToolCall {
       intercepted: status !== 'ok' && status !== 'execute-failed' && status !== 'aborted',
       argsTried: Object.freeze([...this.#tried]),
     })
+    if (rt.events.has('tool_end')) {
+      const error = entry.error
+      rt.events.emit('tool_end', { runId: this.#host.runId, ...this.#host.tags, agent: rt.name, tool: name, callId: id, args, status, outcome, retryCount: this.#retry, result: entry.result, error })
+    }
     return {
       entry,
       result: { role: 'tool', content, toolCallId: id, toolName: name, ...(ok ? {} : { isError: true }) },

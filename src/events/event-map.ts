@@ -1,5 +1,8 @@
 import type { ErrorKind } from '../model/error-kind.ts'
 import type { FailFastKind } from '../model/fail-fast-kind.ts'
+import type { Message } from '../model/message.ts'
+import type { ModelRequest } from '../model/request.ts'
+import type { ModelResponse, StopReason } from '../model/response.ts'
 import type { Usage } from '../model/usage.ts'
 import type { Decision } from '../rules/rule.ts'
 import type { Phase } from '../rules/scope.ts'
@@ -7,26 +10,110 @@ import type { ValidationIssue } from '../validation/issue.ts'
 import type { ValidationStage } from '../validation/validation-failure.ts'
 
 /**
- * Payloads of every event the gate and the agent emit, keyed by event name. Every payload carries
- * the `runId` of its run, so events of concurrent runs on one gate or agent can be told apart.
+ * What an event tells about the run it belongs to besides its `runId`, present only when known: an
+ * agent run's model `turn` (1 for the first model call; tool-argument retries belong to the turn
+ * whose call they fix), and the `metadata` the caller passed to `run(..., { metadata })`.
  */
-export interface GateEventMap {
+export interface EventTags {
+  /** The agent run's model turn (absent on the events of a plain `gate.run`). */
+  readonly turn?: number
+  /** The caller's run metadata, as given (absent when none was given). */
+  readonly metadata?: Readonly<Record<string, unknown>>
+}
+
+/** How a gate run or an agent run ended. */
+export type RunOutcome = 'ok' | 'fail-fast'
+
+/** Payloads as the emitters build them; {@link GateEventMap} adds the {@link EventTags}. */
+interface Payloads {
+  /**
+   * A gate run starts (`gate.run`, `gate.stream`, and each model call of an agent run, its
+   * tool-argument retries included: they share the agent run's `runId`, and never overlap).
+   */
+  run_start: { readonly runId: string; readonly provider: string; readonly model: string | undefined }
+  /** A gate run ended: accepted (`ok`) or about to throw its `ReliabilityFailFastError` (`fail-fast`). */
+  run_end: {
+    readonly runId: string
+    readonly outcome: RunOutcome
+    /** `ok`, or the fail-fast error's kind. */
+    readonly kind: string
+    /** Attempts made (0 when a PreCheck rule stopped the run before the first call). */
+    readonly attempts: number
+    /** The provider of the last attempt (`fallback` when the configured fallback answered). */
+    readonly provider: string
+    readonly usage: Usage
+    readonly costUsd: number
+    readonly durationMs: number
+    readonly fromFallback: boolean
+  }
+  /** An agent run starts (`agent.run`, `runTyped`, `runDetailed`). */
+  agent_run_start: { readonly runId: string; readonly agent: string }
+  /** An agent run ended, with what the whole run spent. */
+  agent_run_end: {
+    readonly runId: string
+    readonly agent: string
+    readonly outcome: RunOutcome
+    /** `ok`, or the error's kind. */
+    readonly kind: string
+    /** Model turns made. */
+    readonly turns: number
+    /** Attempts of every model call of the run. */
+    readonly attempts: number
+    readonly usage: Usage
+    readonly costUsd: number
+    /** Which output-fallback tier answered, if any. */
+    readonly outputFallback: 'fallback' | 'canned' | undefined
+  }
+  /** One logical tool call starts (before its arguments are validated). */
+  tool_start: { readonly runId: string; readonly agent: string; readonly tool: string; readonly callId: string; readonly args: unknown }
+  /** One logical tool call is settled (argument retries folded in). */
+  tool_end: {
+    readonly runId: string
+    readonly agent: string
+    readonly tool: string
+    readonly callId: string
+    /** The final arguments. */
+    readonly args: unknown
+    readonly status: 'ok' | 'unknown-tool' | 'invalid-args' | 'guard-rejected' | 'execute-failed' | 'aborted'
+    readonly outcome: 'no_retry' | 'success' | 'exhausted' | 'llm_gave_up' | 'fabricated_id_on_retry'
+    readonly retryCount: number
+    /** What `execute` returned (when `status` is `ok`). */
+    readonly result: unknown
+    /** The error message the model was given (when `status` is not `ok`). */
+    readonly error: string | undefined
+  }
   /** An attempt is about to call a provider. `attempt` is 1-indexed. */
-  attempt_start: { readonly runId: string; readonly attempt: number; readonly provider: string; readonly providerIdx: number; readonly model: string | undefined }
+  attempt_start: {
+    readonly runId: string
+    readonly attempt: number
+    readonly provider: string
+    readonly providerIdx: number
+    readonly model: string | undefined
+    /** What the provider is sent: the base request plus this attempt's ephemeral tail. */
+    readonly request: ModelRequest
+  }
   /** An attempt's provider call and validation are over (before the decision). */
   attempt_end: {
     /** The run this event belongs to (as on its result and error). */
     readonly runId: string
     readonly attempt: number
     readonly provider: string
+    readonly model: string | undefined
     readonly errorKind: ErrorKind
     readonly latencyMs: number
     readonly usage: Usage
+    /** Why the model stopped (absent when the provider call failed). */
+    readonly finishReason: StopReason | undefined
+    /** The model's raw response (absent when the provider call failed). */
+    readonly response: ModelResponse | undefined
   }
   /** The model's output failed validation. Fired before any rule decides. */
   validation_failed: {
     /** The run this event belongs to (as on its result and error). */
     readonly runId: string
+    /** The provider and model that produced the invalid output. */
+    readonly provider: string
+    readonly model: string | undefined
     readonly message: string
     readonly stage: ValidationStage
     readonly path?: string | undefined
@@ -70,6 +157,8 @@ export interface GateEventMap {
     readonly toProvider: string
     readonly delayMs: number
     readonly feedback: string | undefined
+    /** The ephemeral tail the next attempt is sent after the base request; never persisted. */
+    readonly tail: readonly Message[]
   }
   /** A run succeeded after at least one failed attempt. */
   recovered: { readonly runId: string; readonly attempt: number; readonly failedAttempts: number; readonly provider: string }
@@ -106,7 +195,29 @@ export interface GateEventMap {
   listener_error: { readonly runId: string; readonly event: string; readonly error: unknown }
   /** A rule's `when` or `feedbackForLLM` threw; the run went on with a safe default. */
   rule_error: { readonly runId: string; readonly attempt: number; readonly kind: string; readonly where: 'when' | 'feedbackForLLM' | 'delayMs'; readonly error: unknown }
+  /**
+   * A drift monitor's rolling signal crossed its threshold for a provider and model (`state`
+   * `above`), or came back under it (`below`). `runId` is the run whose end moved the signal.
+   */
+  drift: {
+    readonly runId: string
+    readonly signal: 'validation_failure_rate' | 'mean_attempts'
+    readonly provider: string
+    readonly model: string | undefined
+    readonly value: number
+    readonly threshold: number
+    readonly state: 'above' | 'below'
+    /** Runs in the window the value was computed over. */
+    readonly runs: number
+  }
 }
+
+/**
+ * Payloads of every event the gate and the agent emit, keyed by event name. Every payload carries
+ * the `runId` of its run, so events of concurrent runs on one gate or agent can be told apart, and
+ * the run's {@link EventTags} when it has them.
+ */
+export type GateEventMap = { readonly [K in keyof Payloads]: Payloads[K] & EventTags }
 
 /** Name of an event. */
 export type GateEventName = keyof GateEventMap

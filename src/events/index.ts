@@ -1,2 +1,6 @@
 export { EventHub } from './event-hub.ts'
-export type { GateEvent, GateEventMap, GateEventName } from './event-map.ts'
+export { driftMonitor } from './drift-monitor.ts'
+export type { DriftMonitor, DriftMonitorOptions } from './drift-monitor.ts'
+export type { DriftEvent, DriftThreshold } from './drift-window.ts'
+export type { EventSource } from './event-source.ts'
+export type { EventTags, GateEvent, GateEventMap, GateEventName, RunOutcome } from './event-map.ts'

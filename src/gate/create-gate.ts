@@ -1,4 +1,5 @@
 import { EventHub } from '../events/event-hub.ts'
+import { registerHub } from '../events/event-source.ts'
 import { positiveNumber } from '../model/assert-number.ts'
 import type { GateEvent, GateEventMap, GateEventName } from '../events/event-map.ts'
 import type { ModelRequest } from '../model/request.ts'
@@ -83,11 +84,12 @@ export function createGate<T>(config: GateConfig<T>): Gate<T> {
     linked,
     call: providerCall(providers),
   }
-  return {
+  const gate: Gate<T> = {
     run: (request, options) => new GateRun(internals, request, options ?? NO_OPTIONS).run(),
     stream: (request, options) => streamGate(internals, request, options ?? NO_OPTIONS),
     on: (name, listener) => events.on(name, listener),
     events$: events.events$,
     config: frozen,
   }
+  return registerHub(gate, events)
 }

@@ -13,7 +13,11 @@ export function succeed<T>(s: RunState<T>, response: ModelResponse, value: T | s
   const events = s.g.events
   const failed = s.records.length - 1
   const provider = fromFallback ? 'fallback' : (s.g.providers[s.providerIdx] as ResolvedProvider).name
-  if (failed > 0 && events.has('recovered')) events.emit('recovered', { runId: s.runId, attempt: s.attempt + 1, failedAttempts: failed, provider })
+  if (failed > 0 && events.has('recovered')) events.emit('recovered', { runId: s.runId, ...s.tags, attempt: s.attempt + 1, failedAttempts: failed, provider })
+  if (events.has('run_end')) {
+    const durationMs = s.g.now() - s.started
+    events.emit('run_end', { runId: s.runId, ...s.tags, outcome: 'ok', kind: 'ok', attempts: s.records.length, provider, usage: s.meter.usage, costUsd: s.meter.costUsd, durationMs, fromFallback })
+  }
   return {
     runId: s.runId,
     response,
@@ -33,7 +37,7 @@ export function succeed<T>(s: RunState<T>, response: ModelResponse, value: T | s
 export async function useFallback<T>(s: RunState<T>, scope: ReliabilityScope, ruleKind: string): Promise<GateResult<T>> {
   const g = s.g
   if (g.fallback === undefined) throw failFast(s, 'no-fallback', `rule ${ruleKind} decided fallback, but no fallback is configured`, 'post-decide')
-  if (g.events.has('fallback')) g.events.emit('fallback', { runId: s.runId, attempt: s.attempt + 1, kind: ruleKind })
+  if (g.events.has('fallback')) g.events.emit('fallback', { runId: s.runId, ...s.tags, attempt: s.attempt + 1, kind: ruleKind })
   const verdict = await runFallback(g.fallback, scope, s.schema, g.repair)
   if (!verdict.ok) throw failFast(s, verdict.kind, verdict.reason, 'post-decide', verdict.cause, verdict.failure)
   return succeed(s, verdict.response, verdict.value, undefined, true)

@@ -50,7 +50,7 @@ export interface GateRunOptions {
   readonly validateOutput?: boolean
   /** The run's id on every event, the result and the error. @default a new unique id */
   readonly runId?: string
-  /** The caller's facts about this run (tenant, request id, ...), handed to middleware as `ctx.metadata`. */
+  /** The caller's facts about this run (tenant, request id, ...), handed to middleware as `ctx.metadata` and put on every event. */
   readonly metadata?: Readonly<Record<string, unknown>>
   /**
    * Validation failures earlier in the same agent run (its other gate calls and tool arguments), so
@@ -58,6 +58,8 @@ export interface GateRunOptions {
    * @default 0
    */
   readonly validationFailuresBefore?: number
+  /** The agent's model turn this gate run belongs to, put on every event (the agent sets it). */
+  readonly turn?: number
 }
 
 /** Lets a caller overrule a decision (streaming: nothing can be retried once content was delivered). */

@@ -1,3 +1,4 @@
+import type { EventTags } from '../events/event-map.ts'
 import { newRunId } from '../events/run-id.ts'
 import type { ModelRequest } from '../model/request.ts'
 import type { ModelResponse } from '../model/response.ts'
@@ -43,6 +44,8 @@ export class GateRun<T> implements RunState<T> {
   readonly runId: string
   readonly metadata: Readonly<Record<string, unknown>> | undefined
   readonly failuresBefore: number
+  // The agent's turn until the first event that carries the tags builds them (most runs emit none).
+  #tags: EventTags | number | undefined
   readonly schema: CompiledSchema<T> | undefined
   readonly call: Terminal
   readonly direct: boolean
@@ -67,6 +70,7 @@ export class GateRun<T> implements RunState<T> {
     this.runId = options.runId ?? newRunId()
     this.metadata = options.metadata
     this.failuresBefore = options.validationFailuresBefore ?? 0
+    this.#tags = options.turn
     this.schema = options.validateOutput === false ? undefined : g.schema
     this.call = hooks?.call ?? g.call
     this.direct = !g.linked && hooks?.call === undefined
@@ -75,6 +79,17 @@ export class GateRun<T> implements RunState<T> {
     this.started = this.lastTime = this.attemptStarted = g.now()
     this.base = request
     this.base = baseFor(this, 0)
+    if (g.events.has('run_start')) {
+      g.events.emit('run_start', { runId: this.runId, ...this.tags, provider: (g.providers[0] as ResolvedProvider).name, model: this.base.model })
+    }
+  }
+
+  /** The turn and metadata every event of the run carries; `undefined` when the run has neither. */
+  get tags(): EventTags | undefined {
+    const tags = this.#tags
+    if (typeof tags === 'object') return tags
+    if (tags === undefined && this.metadata === undefined) return undefined
+    return (this.#tags = tagsOf(tags, this.metadata))
   }
 
   /**
@@ -155,7 +170,7 @@ export class GateRun<T> implements RunState<T> {
     this.#emitDecision(rule.then, rule.kind, rule, 'pre-check')
     const events = s.g.events
     if (isBudgetRule(rule) && events.has('budget_exceeded')) {
-      events.emit('budget_exceeded', { runId: s.runId, budgetUsd: rule.budgetUsd, spentUsd: s.meter.costUsd, action: rule.then === 'fail-fast' ? 'halt' : 'warn' })
+      events.emit('budget_exceeded', { runId: s.runId, ...s.tags, budgetUsd: rule.budgetUsd, spentUsd: s.meter.costUsd, action: rule.then === 'fail-fast' ? 'halt' : 'warn' })
     }
     if (rule.then === 'fail-fast') {
       throw failFast(s, rule.kind, `PreCheck rule ${rule.label ?? rule.kind} stopped attempt ${s.attempt + 1} before the provider was called`, 'pre-check')
@@ -192,7 +207,7 @@ export class GateRun<T> implements RunState<T> {
     s.base = adjustRequestFor(rule, scope, s.base)
     const to = g.providers[s.providerIdx] as ResolvedProvider
     if (g.events.has('retry')) {
-      g.events.emit('retry', { runId: s.runId, attempt: s.attempt + 1, nextAttempt: s.attempt + 2, decision, fromProvider: from.name, toProvider: to.name, delayMs, feedback })
+      g.events.emit('retry', { runId: s.runId, ...s.tags, attempt: s.attempt + 1, nextAttempt: s.attempt + 2, decision, fromProvider: from.name, toProvider: to.name, delayMs, feedback, tail: s.tail })
     }
     s.attempt++
     if (delayMs > 0) {
@@ -221,13 +236,21 @@ export class GateRun<T> implements RunState<T> {
   #emitDecision(decision: Decision, kind: string, rule: ReliabilityRule | undefined, phase: Phase): void {
     const s = this
     if (!s.g.events.has('decision')) return
-    s.g.events.emit('decision', { runId: s.runId, attempt: s.attempt + 1, phase, decision, kind, label: rule?.label, matched: rule !== undefined })
+    s.g.events.emit('decision', { runId: s.runId, ...s.tags, attempt: s.attempt + 1, phase, decision, kind, label: rule?.label, matched: rule !== undefined })
   }
 
   #ruleError(rule: ReliabilityRule, where: 'when' | 'feedbackForLLM' | 'delayMs', error: unknown): void {
     const s = this
-    if (s.g.events.has('rule_error')) s.g.events.emit('rule_error', { runId: s.runId, attempt: s.attempt + 1, kind: rule.kind, where, error })
+    if (s.g.events.has('rule_error')) s.g.events.emit('rule_error', { runId: s.runId, ...s.tags, attempt: s.attempt + 1, kind: rule.kind, where, error })
   }
+}
+
+/** The run's event tags: built once per run, and only when the run has a turn or metadata and emits an event. */
+function tagsOf(turn: number | undefined, metadata: Readonly<Record<string, unknown>> | undefined): EventTags {
+  const tags: { -readonly [K in keyof EventTags]: EventTags[K] } = {}
+  if (turn !== undefined) tags.turn = turn
+  if (metadata !== undefined) tags.metadata = metadata
+  return tags
 }
 
 function reasonFor<T>(outcome: AttemptOutcome<T>, rule: ReliabilityRule | undefined): string {

@@ -51,7 +51,7 @@ function feedbackContext<T>(s: RunState<T>): FeedbackContext {
     maxFeedbackChars: g.maxFeedbackChars,
     maxFeedbackTokens: g.maxFeedbackTokens,
     onTemplateError: (error: unknown) => {
-      if (g.events.has('template_error')) g.events.emit('template_error', { runId: s.runId, attempt, error })
+      if (g.events.has('template_error')) g.events.emit('template_error', { runId: s.runId, ...s.tags, attempt, error })
     },
   }
 }

@@ -27,9 +27,9 @@ export function startAttempt<T>(s: RunState<T>): Promise<unknown> {
   const g = s.g
   const entry = g.providers[s.providerIdx] as ResolvedProvider
   const attempt = s.attempt + 1
-  if (g.events.has('attempt_start')) g.events.emit('attempt_start', { runId: s.runId, attempt, provider: entry.name, providerIdx: s.providerIdx, model: s.base.model })
-  s.attemptStarted = attempt === 1 ? s.started : g.now()
   const request = withTail(s.base, s.tail)
+  if (g.events.has('attempt_start')) g.events.emit('attempt_start', { runId: s.runId, ...s.tags, attempt, provider: entry.name, providerIdx: s.providerIdx, model: s.base.model, request })
+  s.attemptStarted = attempt === 1 ? s.started : g.now()
   let pending: Promise<unknown>
   try {
     if (s.direct) {
@@ -81,7 +81,7 @@ export function settleAttempt<T>(s: RunState<T>, result: unknown, error: unknown
   const usage = finiteUsage(response.usage)
   const costUsd = s.meter.add(usage, model, provider)
   if (g.events.has('cost_tick')) {
-    g.events.emit('cost_tick', { runId: s.runId, attempt: s.attempt + 1, provider, model, attemptCostUsd: costUsd, cumulativeCostUsd: s.meter.costUsd, usage })
+    g.events.emit('cost_tick', { runId: s.runId, ...s.tags, attempt: s.attempt + 1, provider, model, attemptCostUsd: costUsd, cumulativeCostUsd: s.meter.costUsd, usage })
   }
   if (isRefusal(response)) return ended(s, { response, error, kind: 'refusal', retryAfterMs, failure: undefined, value: undefined, repairs: NO_REPAIRS, latencyMs, usage, costUsd })
   // The common case, checked without building anything: a complete final answer that is exactly a
@@ -102,7 +102,7 @@ function checked<T>(s: RunState<T>, c: ResponseCheck<T>, response: ModelResponse
   const events = s.g.events
   const attempt = s.attempt + 1
   if (c.repairs.length > 0 && events.has('repaired')) {
-    events.emit('repaired', { runId: s.runId, attempt, provider: (s.g.providers[s.providerIdx] as ResolvedProvider).name, repairs: c.repairs })
+    events.emit('repaired', { runId: s.runId, ...s.tags, attempt, provider: (s.g.providers[s.providerIdx] as ResolvedProvider).name, repairs: c.repairs })
   }
   if (c.failure !== undefined) validationFailed(s, c.failure, attempt)
   return ended(s, { response, error: undefined, kind: c.kind, retryAfterMs, failure: c.failure, value: c.value, repairs: c.repairs, latencyMs, usage, costUsd })
@@ -112,7 +112,19 @@ function ended<T>(s: RunState<T>, outcome: AttemptOutcome<T>): AttemptOutcome<T>
   const events = s.g.events
   if (events.has('attempt_end')) {
     const provider = (s.g.providers[s.providerIdx] as ResolvedProvider).name
-    events.emit('attempt_end', { runId: s.runId, attempt: s.attempt + 1, provider, errorKind: outcome.kind, latencyMs: outcome.latencyMs, usage: outcome.usage })
+    const response = outcome.response
+    events.emit('attempt_end', {
+      runId: s.runId,
+      ...s.tags,
+      attempt: s.attempt + 1,
+      provider,
+      model: s.base.model,
+      errorKind: outcome.kind,
+      latencyMs: outcome.latencyMs,
+      usage: outcome.usage,
+      finishReason: response?.stopReason,
+      response,
+    })
   }
   return outcome
 }
@@ -124,6 +136,9 @@ function validationFailed<T>(s: RunState<T>, failure: ValidationFailure, attempt
   if (!events.has('validation_failed')) return
   events.emit('validation_failed', {
     runId: s.runId,
+    ...s.tags,
+    provider: (s.g.providers[s.providerIdx] as ResolvedProvider).name,
+    model: s.base.model,
     message: failure.message,
     stage: failure.stage,
     path: failure.path,

@@ -1,3 +1,4 @@
+import type { EventTags } from '../events/event-map.ts'
 import type { Message } from '../model/message.ts'
 import type { ModelRequest } from '../model/request.ts'
 import type { Terminal } from '../policies/middleware.ts'
@@ -16,6 +17,8 @@ export interface RunState<T> {
   readonly metadata: Readonly<Record<string, unknown>> | undefined
   /** Validation failures of the agent run before this gate call (`validation_failed.cumulativeRetries`). */
   readonly failuresBefore: number
+  /** The turn and metadata every event of the run carries; `undefined` when the run has neither. */
+  readonly tags: EventTags | undefined
   readonly schema: CompiledSchema<T> | undefined
   /** The provider call at the end of the chain (a streaming one for `gate.stream`). */
   readonly call: Terminal

@@ -60,7 +60,7 @@ describe('Agent cost', () => {
     const error = await agent.run('book').catch((e: unknown) => e)
     expect(error).toMatchObject({ kind: 'budget-exceeded', phase: 'pre-check', costUsd: 0.5 })
     expect(provider.calls).toBe(1)
-    expect(exceeded).toEqual([{ runId: expect.any(String), budgetUsd: 0.5, spentUsd: 0.5, action: 'halt' }])
+    expect(exceeded).toEqual([{ runId: expect.any(String), turn: 2, budgetUsd: 0.5, spentUsd: 0.5, action: 'halt' }])
     expect(agent.history).toEqual([])
   })
 
@@ -83,7 +83,7 @@ describe('Agent cost', () => {
     const exceeded: GateEventMap['budget_exceeded'][] = []
     agent.on('budget_exceeded', (e) => exceeded.push(e))
     expect(await agent.run('book')).toBe('Done.')
-    expect(exceeded).toEqual([{ runId: expect.any(String), budgetUsd: 0.5, spentUsd: 1, action: 'warn' }])
+    expect(exceeded).toEqual([{ runId: expect.any(String), turn: 2, budgetUsd: 0.5, spentUsd: 1, action: 'warn' }])
   })
 
   it('passes a pricing table through to the gate', async () => {

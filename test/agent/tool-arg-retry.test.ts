@@ -33,7 +33,7 @@ describe('Agent tool-argument retry', () => {
     expect(result.functionsCalled).toEqual([
       expect.objectContaining({ name: 'create_event', args: validEvent, status: 'ok', outcome: 'no_retry', retryCount: 0, intercepted: false, result: { created: 'Standup' } }),
     ])
-    expect(outcomes).toEqual([{ runId: expect.any(String), tool: 'create_event', outcome: 'no_retry', retryCount: 0, agent: 'mailbot' }])
+    expect(outcomes).toEqual([{ runId: expect.any(String), turn: 1, tool: 'create_event', outcome: 'no_retry', retryCount: 0, agent: 'mailbot' }])
   })
 
   it('succeeds on the first retry with exactly 2 model calls for the tool call and one entry holding the retry arguments', async () => {
@@ -95,7 +95,7 @@ describe('Agent tool-argument retry', () => {
     expect(answer?.content).toContain("INVALID_ARGUMENTS: the call to tool 'create_event' was not executed")
     expect(answer?.content).toContain("- 'title': expected string, got number")
     expect(answer?.content).toContain("- 'at': expected ISO datetime")
-    expect(outcomes.at(-1)).toEqual({ runId: expect.any(String), tool: 'create_event', outcome: 'exhausted', retryCount: 2, agent: 'mailbot' })
+    expect(outcomes.at(-1)).toEqual({ runId: expect.any(String), turn: 1, tool: 'create_event', outcome: 'exhausted', retryCount: 2, agent: 'mailbot' })
     expect(lines).toContainEqual({ level: 'warn', line: 'validation_retry_outcome tool=create_event ext=mailbot outcome=exhausted retry_count=2' })
     expect(result.text).toBe('Sorry, I could not book it.')
   })
@@ -173,7 +173,7 @@ describe('Agent tool-argument retry', () => {
       content: "UNKNOWN_TOOL: there is no tool named 'delete_everything'. Available tools: create_event, reply_email.",
     })
     expect(result.functionsCalled[0]).toMatchObject({ status: 'unknown-tool', outcome: 'no_retry', retryCount: 0, intercepted: true })
-    expect(outcomes).toEqual([{ runId: expect.any(String), tool: 'delete_everything', outcome: 'no_retry', retryCount: 0, agent: 'mailbot' }])
+    expect(outcomes).toEqual([{ runId: expect.any(String), turn: 1, tool: 'delete_everything', outcome: 'no_retry', retryCount: 0, agent: 'mailbot' }])
   })
 
   it('does not retry a guard rejection on the first attempt (1 model call for the call)', async () => {

@@ -68,9 +68,12 @@ describe('Agent (issue 2 acceptance)', () => {
     expect(result.value).toEqual(validRefund)
     expect(payloads).toHaveLength(1)
     const payload = payloads[0] as GateEventMap['validation_failed']
-    expect(Object.keys(payload).sort()).toEqual(['attempt', 'cumulativeRetries', 'issues', 'message', 'path', 'rawOutput', 'runId', 'stage'])
+    expect(Object.keys(payload).sort()).toEqual(['attempt', 'cumulativeRetries', 'issues', 'message', 'model', 'path', 'provider', 'rawOutput', 'runId', 'stage', 'turn'])
     expect(payload).toEqual({
       runId: result.runId,
+      turn: 1,
+      provider: 'scripted',
+      model: undefined,
       message: expect.stringContaining("'amount': expected number, got \"USD 50\""),
       stage: 'schema-validate',
       path: 'amount',

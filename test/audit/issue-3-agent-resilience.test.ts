@@ -157,7 +157,7 @@ describe('Agent costBudget inside one model turn (issue 3)', () => {
     expect(error).toMatchObject({ kind: 'budget-exceeded', phase: 'pre-check', costUsd: 1 })
     expect(isReliabilityFailFastError(error) && error.attempts).toHaveLength(1)
     expect(provider.calls).toBe(1)
-    expect(exceeded).toEqual([{ runId: expect.any(String), budgetUsd: 0.5, spentUsd: 1, action: 'halt' }])
+    expect(exceeded).toEqual([{ runId: expect.any(String), turn: 1, budgetUsd: 0.5, spentUsd: 1, action: 'halt' }])
   })
 
   it('counts earlier turns of the run against a retry of a later turn', async () => {
@@ -190,7 +190,7 @@ describe('Agent costBudget inside one model turn (issue 3)', () => {
     agent.on('budget_exceeded', (e) => exceeded.push(e))
     expect(await agent.runTyped('refund?')).toEqual({ action: 'refund' })
     expect(provider.calls).toBe(3)
-    expect(exceeded).toEqual([{ runId: expect.any(String), budgetUsd: 0.5, spentUsd: 1, action: 'warn' }])
+    expect(exceeded).toEqual([{ runId: expect.any(String), turn: 1, budgetUsd: 0.5, spentUsd: 1, action: 'warn' }])
   })
 
   it('starts every run with a fresh budget', async () => {

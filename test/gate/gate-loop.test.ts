@@ -99,12 +99,12 @@ describe('gate.run', () => {
     expect(error.attempts[0]?.status).toBe('truncated')
   })
 
-  it('emits attempt_start, attempt_end, validation_failed, decision, retry and recovered in order', async () => {
+  it('emits run_start, attempt_start, attempt_end, validation_failed, decision, retry, recovered and run_end in order', async () => {
     const gate = createGate({ providers: scripted(['{}', validRefundJson]), outputSchema: Refund, postDecide: strictOutputRules(3) })
     const seen: GateEvent['type'][] = []
     const sub = gate.events$.subscribe((e) => seen.push(e.type))
     await gate.run(ask('x'))
     sub.unsubscribe()
-    expect(seen).toEqual(['attempt_start', 'cost_tick', 'validation_failed', 'attempt_end', 'decision', 'retry', 'attempt_start', 'cost_tick', 'attempt_end', 'decision', 'recovered'])
+    expect(seen).toEqual(['run_start', 'attempt_start', 'cost_tick', 'validation_failed', 'attempt_end', 'decision', 'retry', 'attempt_start', 'cost_tick', 'attempt_end', 'decision', 'recovered', 'run_end'])
   })
 })

@@ -18,6 +18,7 @@ const ROOT_VALUES = [
   'classifyError',
   'createGate',
   'defaultStuckLoopRule',
+  'driftMonitor',
   'exponentialBackoff',
   'failoverRule',
   'guard',

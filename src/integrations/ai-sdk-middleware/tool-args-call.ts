@@ -47,8 +47,11 @@ export class ToolArgsCall {
 
   /** The calls with their final arguments; throws the give-up error when one cannot be settled. */
   async settle(calls: readonly ToolCall[], schemas: ReadonlyMap<string, CompiledSchema<unknown>>): Promise<readonly ToolCall[]> {
+    const last = this.#attempts.at(-1)
     const host: ToolArgsHost = {
       runId: this.#options.runId ?? '',
+      provider: last?.provider ?? 'unknown',
+      model: last?.model,
       events: this.#events,
       failures: this.#attempts.filter((a) => a.validationStage !== undefined).length,
       askAgain: (tail) => this.#askAgain(tail),

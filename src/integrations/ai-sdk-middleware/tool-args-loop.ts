@@ -1,5 +1,5 @@
 import type { ToolRetryOutcome } from '../../agent/function-call.ts'
-import type { Logger } from '../../agent/logger.ts'
+import { logSink, type Logger } from '../../agent/logger.ts'
 import { reportOutcome } from '../../agent/report-outcome.ts'
 import { stableKey } from '../../agent/stable-key.ts'
 import type { ToolGuard } from '../../agent/tools/guard.ts'
@@ -25,6 +25,9 @@ export interface ToolArgsSettings {
 /** What the loop needs from the model call it runs in. */
 export interface ToolArgsHost {
   readonly runId: string
+  /** The provider and model whose answer holds the calls (the latest attempt's), for `validation_failed`. */
+  readonly provider: string
+  readonly model: string | undefined
   readonly events: EventHub
   /** Asks the model again on the call's prompt plus the ephemeral `tail`, through the gate. */
   askAgain(tail: readonly Message[]): Promise<ModelResponse>
@@ -71,8 +74,9 @@ async function settleOne(original: ToolCall, schema: CompiledSchema<unknown>, se
   const rawGuards = settings.toolGuards.filter((g) => g.checksRawInput === true)
   const typedGuards = settings.toolGuards.filter((g) => g.checksRawInput !== true)
   const seen = new Set<string>()
+  const sink = logSink(settings.logger)
   const report = (outcome: ToolRetryOutcome, retryCount: number) =>
-    reportOutcome(host.events, settings.logger, { runId: host.runId, tool: original.name, agent: settings.name, outcome, retryCount })
+    reportOutcome(host.events, sink, { runId: host.runId, tool: original.name, agent: settings.name, outcome, retryCount })
   const stop = (outcome: ToolArgsGiveUp['outcome'], retries: number, reason: string, failure?: ValidationFailure) => {
     report(outcome, retries)
     return { ok: false as const, giveUp: { call: original, outcome, retries, reason, failure } }
@@ -122,6 +126,8 @@ function validationFailed(host: ToolArgsHost, failure: ValidationFailure, attemp
   if (!host.events.has('validation_failed')) return
   host.events.emit('validation_failed', {
     runId: host.runId,
+    provider: host.provider,
+    model: host.model,
     message: failure.message,
     stage: failure.stage,
     path: failure.path,

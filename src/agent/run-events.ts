@@ -1,0 +1,64 @@
+import type { EventHub } from '../events/event-hub.ts'
+import type { EventTags, GateEventMap } from '../events/event-map.ts'
+import type { AttemptRecord } from '../gate/attempt-record.ts'
+import type { Usage } from '../model/usage.ts'
+import type { ValidationFailure } from '../validation/validation-failure.ts'
+
+/** Who an agent run's own events are about: its id, its tags and the agent's name. */
+export interface RunIdentity {
+  readonly runId: string
+  readonly tags: EventTags
+  readonly agent: string
+}
+
+/** What a run spent, as its ledger or its result tells it. */
+interface Spent {
+  readonly attempts: readonly AttemptRecord[]
+  readonly usage: Usage
+  readonly costUsd: number
+}
+
+/** Emits `agent_run_end` (callers check `events.has('agent_run_end')` first). */
+export function emitAgentRunEnd(
+  events: EventHub,
+  who: RunIdentity,
+  end: { readonly outcome: GateEventMap['agent_run_end']['outcome']; readonly kind: string; readonly turns: number; readonly outputFallback: 'fallback' | 'canned' | undefined },
+  spent: Spent,
+): void {
+  events.emit('agent_run_end', {
+    runId: who.runId,
+    ...who.tags,
+    agent: who.agent,
+    outcome: end.outcome,
+    kind: end.kind,
+    turns: end.turns,
+    attempts: spent.attempts.length,
+    usage: spent.usage,
+    costUsd: spent.costUsd,
+    outputFallback: end.outputFallback,
+  })
+}
+
+/**
+ * Emits `validation_failed` for a tool call's arguments, attributed to the latest model call of the
+ * run (the one that produced them). `cumulativeRetries` counts the run's gate validation failures
+ * and its argument failures so far.
+ */
+export function emitToolArgsFailure(events: EventHub, who: RunIdentity, attempts: readonly AttemptRecord[], toolArgFailures: number, failure: ValidationFailure, attempt: number): void {
+  let gateFailures = 0
+  for (const a of attempts) if (a.validationStage !== undefined) gateFailures++
+  const last = attempts.at(-1)
+  events.emit('validation_failed', {
+    runId: who.runId,
+    ...who.tags,
+    provider: last?.provider ?? 'unknown',
+    model: last?.model,
+    message: failure.message,
+    stage: failure.stage,
+    path: failure.path,
+    rawOutput: failure.rawOutput,
+    issues: failure.issues,
+    attempt,
+    cumulativeRetries: gateFailures + toolArgFailures,
+  })
+}

@@ -1,0 +1,11 @@
+#!/usr/bin/env node
+// The package's bin: `npx reliability-gate view trace.jsonl [--html out.html]`.
+import { main } from './viewer/cli-main.ts'
+
+main(process.argv.slice(2)).then(
+  (code) => (process.exitCode = code),
+  (error: unknown) => {
+    console.error(error instanceof Error ? error.message : error)
+    process.exitCode = 1
+  },
+)

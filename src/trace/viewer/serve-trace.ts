@@ -1,0 +1,42 @@
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { tracePageOf } from './trace-page.ts'
+
+/** Options of {@link serveTrace}. */
+export interface ServeTraceOptions {
+  /** @default 0 (any free port) */
+  readonly port?: number
+  /** Only the loopback interface by default: a trace holds model outputs and may hold personal data. @default '127.0.0.1' */
+  readonly host?: string
+}
+
+/** A running viewer. */
+export interface TraceServer {
+  /** Where the page is, e.g. `http://127.0.0.1:43121/`. */
+  readonly url: string
+  close(): Promise<void>
+}
+
+/** Serves the viewer page of a trace file; the file is read again on every page load. */
+export async function serveTrace(path: string, options: ServeTraceOptions = {}): Promise<TraceServer> {
+  const server: Server = createServer((req, res) => {
+    if (req.method !== 'GET' || (req.url !== '/' && req.url !== '/index.html')) {
+      res.writeHead(404, { 'content-type': 'text/plain' }).end('not found')
+      return
+    }
+    tracePageOf(path).then(
+      (html) => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }).end(html),
+      (error: unknown) => res.writeHead(500, { 'content-type': 'text/plain' }).end(`cannot read ${path}: ${error instanceof Error ? error.message : String(error)}`),
+    )
+  })
+  const host = options.host ?? '127.0.0.1'
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(options.port ?? 0, host, () => resolve())
+  })
+  const { port } = server.address() as AddressInfo
+  return {
+    url: `http://${host}:${port}/`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  }
+}

@@ -1,0 +1,84 @@
+/** An issue of a failed validation, as the viewer shows it. */
+export interface ViewIssue {
+  readonly path: string
+  readonly message: string
+}
+
+/** A validation failure of an attempt (or of a tool call's arguments). */
+export interface ViewFailure {
+  readonly stage: string
+  readonly message: string
+  readonly issues: readonly ViewIssue[]
+}
+
+/** A message of an ephemeral tail. */
+export interface ViewMessage {
+  readonly role: string
+  readonly content: string
+}
+
+/** One attempt: one provider call and what was decided about it. */
+export interface ViewAttempt {
+  readonly item: 'attempt'
+  readonly turn: number | undefined
+  readonly attempt: number
+  readonly provider: string
+  readonly model: string | undefined
+  errorKind: string
+  latencyMs: number | undefined
+  inputTokens: number
+  outputTokens: number
+  costUsd: number
+  rawOutput: string | undefined
+  toolCalls: readonly { readonly name: string; readonly args: unknown }[]
+  finishReason: string | undefined
+  readonly failures: ViewFailure[]
+  repairs: readonly string[]
+  decision: { readonly decision: string; readonly kind: string; readonly label: string | undefined; readonly matched: boolean } | undefined
+  /** The tail the next attempt was sent with; ephemeral, never persisted. */
+  tail: readonly ViewMessage[] | undefined
+  feedback: string | undefined
+  failover: string | undefined
+}
+
+/** One logical tool call of an agent run. */
+export interface ViewTool {
+  readonly item: 'tool'
+  readonly turn: number | undefined
+  readonly tool: string
+  readonly callId: string
+  args: unknown
+  status: string | undefined
+  outcome: string | undefined
+  retryCount: number
+  error: string | undefined
+  readonly failures: ViewFailure[]
+}
+
+/** Something the run reported that is neither an attempt nor a tool call (fallbacks, budgets, drift...). */
+export interface ViewNote {
+  readonly item: 'note'
+  readonly type: string
+  readonly text: string
+}
+
+/** One run (an agent run, or a plain gate run) as a timeline. */
+export interface ViewRun {
+  readonly runId: string
+  kind: 'agent' | 'gate'
+  name: string | undefined
+  readonly startedAt: number
+  endedAt: number | undefined
+  outcome: 'ok' | 'fail-fast' | 'unfinished'
+  /** The fail-fast kind, when the run failed. */
+  failKind: string | undefined
+  reason: string | undefined
+  metadata: Readonly<Record<string, unknown>> | undefined
+  inputTokens: number
+  outputTokens: number
+  costUsd: number
+  readonly models: string[]
+  /** Every kind seen in the run: error kinds of attempts, rule kinds, fail-fast kinds. */
+  readonly kinds: string[]
+  readonly timeline: (ViewAttempt | ViewTool | ViewNote)[]
+}

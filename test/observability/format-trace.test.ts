@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest'
+import { createGate, strictOutputRules, type ReliabilityFailFastError } from '../../src/index.ts'
+import { scripted } from '../../src/providers/index.ts'
+import { formatTrace } from '../../src/trace/index.ts'
+import { ask, Refund, validRefundJson } from '../support/schemas.ts'
+
+const pricing = { m: { input: 1_000_000, output: 1_000_000 } }
+
+describe('formatTrace', () => {
+  it('prints each attempt of a result with its verdict, issues, decision and feedback', async () => {
+    const gate = createGate({ providers: scripted([{ content: '{"orderId": 42}', usage: { inputTokens: 3, outputTokens: 2 } }, { content: validRefundJson, usage: { inputTokens: 0, outputTokens: 0 } }]), model: 'm', outputSchema: Refund, postDecide: strictOutputRules(3), pricing })
+    const result = await gate.run(ask('x'), { runId: 'run-1' })
+    const text = formatTrace(result)
+    expect(text.split('\n')[0]).toBe('run run-1: ok after 2 attempts; 3 in / 2 out tokens, $5.0000')
+    expect(text).toContain('attempt 1 → scripted (m): schema_error  [3 in / 2 out tokens, $5.0000, ')
+    expect(text).toContain('    - orderId: ')
+    expect(text).toContain('  decision: retry (rule ')
+    expect(text).toContain('  ephemeral feedback sent to the next attempt (never persisted):\n    Your previous response failed schema validation.')
+    expect(text).toContain('attempt 2 → scripted (m): valid')
+    expect(text.split('\n').at(-1)).toBe('accepted from scripted')
+  })
+
+  it('prints how a failed run ended from its error', async () => {
+    const gate = createGate({ providers: scripted(['not json at all']), outputSchema: Refund })
+    const error = (await gate.run(ask('x'), { runId: 'run-2' }).catch((e: unknown) => e)) as ReliabilityFailFastError
+    const text = formatTrace(error)
+    expect(text.split('\n')[0]).toMatch(/^run run-2: fail-fast \(schema-fail\) after 1 attempt;/)
+    expect(text).toContain('  raw output:\n    not json at all')
+    expect(text).toContain('  decision: fail-fast (no rule matched, default for schema-fail)')
+    expect(text).toContain('fail-fast: kind=schema-fail phase=post-decide')
+  })
+
+  it('clips long raw outputs', async () => {
+    const gate = createGate({ providers: scripted(['x'.repeat(1000)]), outputSchema: Refund })
+    const error = (await gate.run(ask('x')).catch((e: unknown) => e)) as ReliabilityFailFastError
+    expect(formatTrace(error, { maxChars: 10 })).toContain(`    ${'x'.repeat(10)}…`)
+  })
+})
