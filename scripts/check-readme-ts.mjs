@@ -2,8 +2,9 @@
 // README.md against the library's sources, as a consumer would write it. Each block becomes a module in
 // a temporary folder inside the project (so `openai`, `typebox`, ... resolve from node_modules), and a
 // generated tsconfig maps `reliability-gate` and each of its subpaths (package.json `exports` -> dist
-// file -> tsup entry) to the source file. Errors are reported at their README line. A block that is a fragment can be
-// skipped with `<!-- ts-check: skip -->` on the line before its fence. `--keep` keeps the folder.
+// file -> tsup entry) to the source file. Errors are reported at their README line. A block that is
+// a fragment can be skipped with `<!-- ts-check: skip -->` on the line before its fence. `--keep`
+// keeps the folder.
 import { spawnSync } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
