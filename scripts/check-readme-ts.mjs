@@ -8,7 +8,7 @@
 import { spawnSync } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { fileURLToPath, pathToFileURL } from 'node:url'
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const SKIP = '<!-- ts-check: skip -->'
@@ -32,7 +32,7 @@ function tsBlocks(markdown) {
 /** `reliability-gate[/subpath]` -> the source file it is built from, following `exports` and tsup's entries. */
 async function sourcePaths() {
   const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8'))
-  const { default: config } = await import(path.join(ROOT, 'tsup.config.ts'))
+  const { default: config } = await import(pathToFileURL(path.join(ROOT, 'tsup.config.ts')).href)
   const configs = [typeof config === 'function' ? await config({}) : config].flat()
   const entries = Object.assign({}, ...configs.map((c) => c.entry ?? {}))
   const paths = {}
