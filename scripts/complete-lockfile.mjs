@@ -1,6 +1,7 @@
-// The npm registry mirror this project is built against lacks rollup's platform binaries for
-// platforms other than Linux glibc (it answers 404), so `npm install` silently leaves them out of
-// package-lock.json and `npm ci` then rejects the lock ("Missing: @rollup/rollup-… from lock file").
+// The npm registry mirror this project is built against lacks some platform binaries (rollup's for
+// platforms other than Linux glibc, and some of deno's and workerd's: it answers 404), so `npm
+// install` silently leaves them out of package-lock.json and `npm ci` then rejects the lock
+// ("Missing: @rollup/rollup-… from lock file").
 // This records each missing optional platform package with its os/cpu/libc, exactly as npm would
 // have, so `npm ci` skips them on this platform and installs them where they apply.
 // Run after any `npm install` that changes the lock: `node scripts/complete-lockfile.mjs`.
@@ -14,6 +15,24 @@ const CPU = { arm: 'arm', 'arm-eabi': 'arm', gnueabihf: 'arm', musleabihf: 'arm'
 const OS = { android: 'android', darwin: 'darwin', freebsd: 'freebsd', linux: 'linux', openbsd: 'openbsd', openharmony: 'openharmony', win32: 'win32' }
 
 function platformOf(name) {
+  return rollupPlatform(name) ?? denoPlatform(name) ?? workerdPlatform(name)
+}
+
+// @deno/<os>-<cpu>[-glibc]
+function denoPlatform(name) {
+  const match = /^@deno\/(darwin|linux|win32)-(x64|arm64)(-glibc)?$/.exec(name)
+  if (!match) return undefined
+  return { os: [match[1]], cpu: [match[2]], ...(match[3] ? { libc: ['glibc'] } : {}) }
+}
+
+// @cloudflare/workerd-<os>-<64|arm64>
+function workerdPlatform(name) {
+  const match = /^@cloudflare\/workerd-(darwin|linux|windows)-(64|arm64)$/.exec(name)
+  if (!match) return undefined
+  return { os: [match[1] === 'windows' ? 'win32' : match[1]], cpu: [match[2] === '64' ? 'x64' : 'arm64'] }
+}
+
+function rollupPlatform(name) {
   // @rollup/rollup-<os>-<cpu>[-<abi>]
   const match = /^@rollup\/rollup-([a-z0-9]+)-([a-z0-9]+)(?:-([a-z0-9]+))?$/.exec(name)
   if (!match) return undefined
@@ -34,7 +53,7 @@ for (const [path, meta] of Object.entries(packages)) {
     if (packages[`${base}${name}`] || packages[`node_modules/${name}`]) continue
     const platform = platformOf(name)
     if (!platform) continue
-    packages[`node_modules/${name}`] = { version, ...platform, dev: meta.dev, optional: true, license: 'MIT' }
+    packages[`node_modules/${name}`] = { version, ...platform, dev: meta.dev, optional: true, license: meta.license ?? 'MIT' }
     added++
   }
 }

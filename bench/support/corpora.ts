@@ -4,10 +4,10 @@ import os from 'node:os'
 import path from 'node:path'
 
 /**
- * The shared corpora beside the project (`../shared/corpora`). They are read in place or unpacked
- * into a temporary folder, never copied into the project.
+ * The shared corpora beside the project (`../shared/corpora`, or the folder `RG_CORPORA_DIR` names).
+ * They are read in place or unpacked into a temporary folder, never copied into the project.
  */
-export const CORPORA = path.resolve(import.meta.dirname, '../../../shared/corpora')
+export const CORPORA = path.resolve(process.env['RG_CORPORA_DIR'] || path.resolve(import.meta.dirname, '../../../shared/corpora'))
 
 const unpacked = new Map<string, string>()
 

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
-import path from 'node:path'
-import { describe, expect, it } from 'vitest'
+import { expect, it } from 'vitest'
 import { compileSchema, validateFinalAnswer, type JsonSchemaObject } from '../../src/validation/index.ts'
+import { corpora, corpusPath, describeWith } from '../support/requirements.ts'
 import { toJsonSchema, type BfclFunction } from './bfcl-oracle.ts'
 
 interface BrokenArgs {
@@ -9,11 +9,11 @@ interface BrokenArgs {
   readonly function_schema: BfclFunction | null
 }
 
-const file = path.resolve(import.meta.dirname, '../../../shared/corpora/bfcl/derived/fc_tool_args_unparseable.jsonl')
-const cases = readFileSync(file, 'utf8')
-  .split('\n')
-  .filter((l) => l.trim() !== '')
-  .map((l) => JSON.parse(l) as BrokenArgs)
+const readCases = (): BrokenArgs[] =>
+  readFileSync(corpusPath('bfcl/derived/fc_tool_args_unparseable.jsonl'), 'utf8')
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map((l) => JSON.parse(l) as BrokenArgs)
 const anyObject = compileSchema({ type: 'object' })
 
 function accepted(text: string, schema: ReturnType<typeof compileSchema>): boolean {
@@ -22,7 +22,8 @@ function accepted(text: string, schema: ReturnType<typeof compileSchema>): boole
   return verdict.ok
 }
 
-describe('BFCL tool arguments that JSON.parse rejects (75 real cases)', () => {
+describeWith(corpora)('BFCL tool arguments that JSON.parse rejects (75 real cases)', () => {
+  const cases = readCases()
   const repaired = cases.filter((c) => accepted(c.arguments_raw, anyObject)).length
   const withSchema = cases.filter((c) => c.function_schema !== null)
   const passing = withSchema.filter((c) => accepted(c.arguments_raw, compileSchema(toJsonSchema((c.function_schema as BfclFunction).parameters) as JsonSchemaObject))).length

@@ -1,11 +1,10 @@
 import { readFileSync } from 'node:fs'
-import path from 'node:path'
 import { gunzipSync } from 'node:zlib'
-import { describe, expect, it } from 'vitest'
+import { expect, it } from 'vitest'
 import { compileSchema, validateFinalAnswer } from '../../src/validation/index.ts'
+import { corpora, corpusPath, describeWith } from '../support/requirements.ts'
 import { callSchema, faithfulTo, matchesGroundTruth, type BfclFunction, type Call } from './bfcl-oracle.ts'
 
-const corpora = path.resolve(import.meta.dirname, '../../../shared/corpora')
 // The four Python AST categories carry a possible_answer; executable, REST and relevance ones do not,
 // and Java/JavaScript answers hold language-typed strings that BFCL checks with its own parsers.
 const SCORED = ['simple', 'multiple_function', 'parallel_function', 'parallel_multiple_function'] as const
@@ -22,11 +21,19 @@ function readJsonl<T>(text: string): T[] {
   return text.split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l) as T)
 }
 
-const outputs = readJsonl<TextOutput>(gunzipSync(readFileSync(path.join(corpora, 'bfcl/derived/text_outputs_with_json.jsonl.gz'))).toString('utf8'))
-const answers = new Map<string, Record<string, Record<string, unknown[]>>>()
-for (const category of SCORED) {
-  const file = path.join(corpora, `bfcl/dataset-v1-2024-08/possible_answer/gorilla_openfunctions_v1_test_${category}.json`)
-  for (const row of readJsonl<{ id: string; ground_truth: Record<string, Record<string, unknown[]>> }>(readFileSync(file, 'utf8'))) answers.set(row.id, row.ground_truth)
+interface Corpus {
+  readonly outputs: readonly TextOutput[]
+  readonly answers: ReadonlyMap<string, Record<string, Record<string, unknown[]>>>
+}
+
+function readCorpus(): Corpus {
+  const outputs = readJsonl<TextOutput>(gunzipSync(readFileSync(corpusPath('bfcl/derived/text_outputs_with_json.jsonl.gz'))).toString('utf8'))
+  const answers = new Map<string, Record<string, Record<string, unknown[]>>>()
+  for (const category of SCORED) {
+    const file = corpusPath(`bfcl/dataset-v1-2024-08/possible_answer/gorilla_openfunctions_v1_test_${category}.json`)
+    for (const row of readJsonl<{ id: string; ground_truth: Record<string, Record<string, unknown[]>> }>(readFileSync(file, 'utf8'))) answers.set(row.id, row.ground_truth)
+  }
+  return { outputs, answers }
 }
 
 interface Figures {
@@ -40,7 +47,7 @@ interface Figures {
   falseRepairs: number
 }
 
-function measure(): Figures {
+function measure({ outputs, answers }: Corpus): Figures {
   const f: Figures = { scored: 0, strictCorrect: 0, repairCorrect: 0, repairedAccepted: 0, repairedCorrect: 0, repairedWrong: 0, falseRepairs: 0 }
   for (const out of outputs) {
     const truth = answers.get(out.id)
@@ -68,8 +75,10 @@ function measure(): Figures {
   return f
 }
 
-describe('BFCL text outputs (16,254 real model answers)', () => {
-  const figures = measure()
+describeWith(corpora)('BFCL text outputs (16,254 real model answers)', () => {
+  const corpus = readCorpus()
+  const { outputs } = corpus
+  const figures = measure(corpus)
   const share = (n: number) => `${((100 * n) / figures.scored).toFixed(1)}%`
   console.log(
     `[bfcl text outputs] ${outputs.length} outputs, ${figures.scored} with a possible_answer; ` +

@@ -1,15 +1,14 @@
 import { readFileSync } from 'node:fs'
-import path from 'node:path'
 import { isDeepStrictEqual } from 'node:util'
-import { describe, expect, it } from 'vitest'
+import { expect, it } from 'vitest'
 import { compileSchema, validateFinalAnswer } from '../../src/validation/index.ts'
+import { corpora, corpusPath, describeWith } from '../support/requirements.ts'
 
-const fixtures = path.resolve(import.meta.dirname, '../../../shared/corpora/repair-fixtures')
 // Any value passes: the comparison measures extraction and repair alone, not a schema.
 const anyValue = compileSchema({ parse: (value: unknown) => value })
 
 function readJsonl(file: string): Record<string, unknown>[] {
-  return readFileSync(path.join(fixtures, file), 'utf8')
+  return readFileSync(corpusPath('repair-fixtures', file), 'utf8')
     .split('\n')
     .filter((l) => l.trim() !== '')
     .map((l) => JSON.parse(l) as Record<string, unknown>)
@@ -44,7 +43,7 @@ function agreement(cases: readonly { input: string; expected: { ok: true; value:
   return { cases: cases.length, agree }
 }
 
-const suites = {
+const measure = () => ({
   // josdejong/jsonrepair: a repaired string (compared parsed) or an expected throw.
   jsonrepair: agreement(
     readJsonl('jsonrepair_js_cases.jsonl').map((c) => ({
@@ -63,9 +62,10 @@ const suites = {
         expected: String(c.kind).includes('failing') ? ({ ok: false } as const) : parseOr(typeof c.expected === 'string' ? c.expected : JSON.stringify(c.expected)),
       })),
   ),
-}
+})
 
-describe('repair fixtures of peer libraries', () => {
+describeWith(corpora)('repair fixtures of peer libraries', () => {
+  const suites = measure()
   for (const [name, a] of Object.entries(suites)) console.log(`[repair fixtures] ${name}: ${a.agree}/${a.cases} agree (${((100 * a.agree) / a.cases).toFixed(1)}%)`)
 
   it('agrees with the jsonrepair cases at least as often as pinned', () => {

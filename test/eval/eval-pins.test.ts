@@ -3,11 +3,12 @@ import pins from '../../bench/eval-pins.json' with { type: 'json' }
 import { runJsonSchemaSuite } from '../../bench/eval/json-schema-suite.ts'
 import { pythonInstancePath, runMaskBench, splitOf } from '../../bench/eval/maskbench.ts'
 import { runTauBench } from '../../bench/eval/tau-bench.ts'
+import { corpora, describeWith } from '../support/requirements.ts'
 
 // The real-data figures `npm run eval` reports, recomputed on the cheap parts so that a regression in
 // the validation layer fails CI. Pins live in bench/eval-pins.json; raise them when behaviour improves.
 
-describe('JSON-Schema-Test-Suite pass counts', () => {
+describeWith(corpora)('JSON-Schema-Test-Suite pass counts', () => {
   for (const draft of ['draft2020-12', 'draft7'] as const) {
     it(`passes at least the pinned ${draft} tests`, () => {
       const result = runJsonSchemaSuite(draft)
@@ -20,7 +21,7 @@ describe('JSON-Schema-Test-Suite pass counts', () => {
   }
 })
 
-describe('tau-bench tool calls', () => {
+describeWith(corpora)('tau-bench tool calls', () => {
   it('accepts every real tool call (zero false rejections)', () => {
     const result = runTauBench()
     expect(result.calls).toBe(pins.tauBench.calls)
@@ -29,7 +30,7 @@ describe('tau-bench tool calls', () => {
   })
 })
 
-describe('MaskBench subsample', () => {
+describeWith(corpora)('MaskBench subsample', () => {
   it('agrees with the reference labels at least as often as pinned', () => {
     const pinned = pins.maskBench.subsample
     const result = runMaskBench({ sampleSize: pinned.sampleSize, seed: pinned.seed })

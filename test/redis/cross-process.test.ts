@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
-import { describe, expect, it } from 'vitest'
+import { expect, it } from 'vitest'
+import { describeWith, redisServer } from '../support/requirements.ts'
 import { useRedis } from './support/use-redis.ts'
 
 const WORKER = fileURLToPath(new URL('./support/fleet-worker.ts', import.meta.url))
@@ -30,7 +31,7 @@ function runWorker(role: 'first' | 'second' | 'race', now: number): Promise<Reco
   })
 }
 
-describe('a fleet of processes on one Redis', () => {
+describeWith(redisServer)('a fleet of processes on one Redis', () => {
   it('shares budget, breaker and rate-limit window from one process to the next', async () => {
     await redis.client.flushdb()
     const now = 1_800_000_000_000

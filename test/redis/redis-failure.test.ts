@@ -3,6 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { circuitBreaker, createGate, sharedBudget, sharedRateLimit, type StateStore } from '../../src/index.ts'
 import { scripted } from '../../src/providers/index.ts'
 import { isRedisStoreError, redisStore } from '../../src/store/redis/index.ts'
+import { describeWith, redisServer } from '../support/requirements.ts'
 import { ask, Refund, validRefundJson } from '../support/schemas.ts'
 import { connectClient, deadClient } from './support/redis-client.ts'
 import { freePort, startRedisServer, type RedisServer } from './support/redis-server.ts'
@@ -64,7 +65,7 @@ describe('redisStore without a server', () => {
   })
 })
 
-describe('redisStore when its server stops', () => {
+describeWith(redisServer)('redisStore when its server stops', () => {
   let server: RedisServer | undefined
   let client: Redis
 

@@ -1,17 +1,19 @@
 import { createHash } from 'node:crypto'
 import type { Redis } from 'ioredis'
-import { beforeEach, describe, expect, expectTypeOf, it } from 'vitest'
+import { beforeEach, expect, expectTypeOf, it } from 'vitest'
 import { isRedisStoreError, redisStore, RedisStoreError, type RedisLike } from '../../src/store/redis/index.ts'
 import { SET_SCRIPT } from '../../src/store/redis/redis-scripts.ts'
+import { describeWith, redisServer } from '../support/requirements.ts'
 import { useRedis } from './support/use-redis.ts'
 
 const redis = useRedis()
-beforeEach(async () => {
-  await redis.client.flushdb()
-  await redis.client.script('FLUSH')
-})
 
-describe('redisStore', () => {
+describeWith(redisServer)('redisStore', () => {
+  beforeEach(async () => {
+    await redis.client.flushdb()
+    await redis.client.script('FLUSH')
+  })
+
   it('accepts an ioredis client as it is', () => {
     expectTypeOf<Redis>().toExtend<RedisLike>()
   })

@@ -1,8 +1,9 @@
 import type { Redis } from 'ioredis'
-import { beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { beforeAll, beforeEach, expect, it } from 'vitest'
 import { circuitBreaker, createGate, failoverRule, ProviderError, sharedBudget, sharedRateLimit, type StateStore } from '../../src/index.ts'
 import { scripted } from '../../src/providers/index.ts'
 import { redisStore } from '../../src/store/redis/index.ts'
+import { describeWith, redisServer } from '../support/requirements.ts'
 import { ask, Refund, validRefundJson } from '../support/schemas.ts'
 import { useRedis } from './support/use-redis.ts'
 
@@ -11,21 +12,21 @@ const redis = useRedis(2)
 let storeA: StateStore
 let storeB: StateStore
 
-beforeAll(() => {
-  const [clientA, clientB] = redis.clients as [Redis, Redis]
-  storeA = redisStore(clientA, { keyPrefix: 'fleet:' })
-  storeB = redisStore(clientB, { keyPrefix: 'fleet:' })
-})
-beforeEach(async () => {
-  await redis.client.flushdb()
-})
-
 // 1 USD per million input tokens: an answer of 100_000 input tokens costs $0.10.
 const pricing = { m: { input: 1, output: 0 } }
 const tenCents = { content: validRefundJson, usage: { inputTokens: 100_000, outputTokens: 0 } }
 const down = () => new ProviderError('overloaded', { kind: 'http-5xx', status: 503 })
 
-describe('two gates on one Redis store', () => {
+describeWith(redisServer)('two gates on one Redis store', () => {
+  beforeAll(() => {
+    const [clientA, clientB] = redis.clients as [Redis, Redis]
+    storeA = redisStore(clientA, { keyPrefix: 'fleet:' })
+    storeB = redisStore(clientB, { keyPrefix: 'fleet:' })
+  })
+  beforeEach(async () => {
+    await redis.client.flushdb()
+  })
+
   it('share a budget: spending by one stops the other before its provider is called', async () => {
     const providerA = scripted([tenCents, tenCents])
     const providerB = scripted([tenCents])

@@ -1,11 +1,11 @@
-import path from 'node:path'
-import { describe, expect, it } from 'vitest'
+import { expect, it } from 'vitest'
 import { compileSchema, IncrementalValidator, validateFinalAnswer, type CompiledSchema } from '../../src/validation/building-blocks.ts'
 import { simulated, type SimulatedFault } from '../../src/providers/index.ts'
+import { corpora, corpusPath, describeWith } from '../support/requirements.ts'
 import { Refund } from '../support/schemas.ts'
 import { readTarGz } from './support/read-tar.ts'
 
-const MASKBENCH = path.resolve(import.meta.dirname, '../../../shared/corpora/jsonschemabench-maskbench/maskbench-data.tar.gz')
+const MASKBENCH = corpusPath('jsonschemabench-maskbench/maskbench-data.tar.gz')
 
 // Pinned figures (see the printed report): a change that makes progressive mode read more of a
 // failing stream before aborting, or abort fewer failing streams, fails here.
@@ -109,7 +109,7 @@ async function simulatedFailures(): Promise<Case[]> {
   return out
 }
 
-describe('progressive mode on a corpus of failing streams', () => {
+describeWith(corpora)('progressive mode on a corpus of failing streams', () => {
   it('aborts early on real invalid instances and simulated failures, and never on valid ones', async () => {
     const { invalid, valid, compiled } = maskBench()
     const sim = await simulatedFailures()

@@ -1,11 +1,9 @@
 import { readFileSync } from 'node:fs'
-import path from 'node:path'
-import { describe, expect, it } from 'vitest'
+import { expect, it } from 'vitest'
 import { idShapeGuard, tool } from '../../src/index.ts'
 import type { GuardContext } from '../../src/agent/index.ts'
 import { validateToolArgs, type ToolArgsResult } from '../../src/validation/building-blocks.ts'
-
-const dir = path.resolve(import.meta.dirname, '../../../shared/corpora/tau-bench')
+import { corpora, corpusPath, describeWith } from '../support/requirements.ts'
 
 interface FunctionSchema {
   readonly type: 'function'
@@ -21,23 +19,23 @@ interface Trajectory {
   readonly traj: readonly { readonly role: string; readonly tool_calls?: readonly RecordedCall[] | null }[]
 }
 
-const schemas = JSON.parse(readFileSync(path.join(dir, 'tool_schemas_from_get_info.json'), 'utf8')) as Record<string, Record<string, FunctionSchema>>
-const trajectories = JSON.parse(readFileSync(path.join(dir, 'gpt-4o-airline.json'), 'utf8')) as readonly Trajectory[]
-// Arguments exactly as GPT-4o sent them: JSON strings, the way the OpenAI API delivers them.
-const calls = trajectories.flatMap((t) => t.traj.flatMap((m) => m.tool_calls ?? []))
-const tools = new Map(
-  Object.values(schemas.airline ?? {}).map((s) => [
-    s.function.name,
-    tool({ name: s.function.name, description: s.function.description, input: s.function.parameters, execute: () => null }),
-  ]),
-)
-
 function settle<T>(verdict: ToolArgsResult<T> | Promise<ToolArgsResult<T>>): ToolArgsResult<T> {
   if (verdict instanceof Promise) throw new Error('JSON Schema validation is synchronous')
   return verdict
 }
 
-describe('tau-bench GPT-4o airline tool calls', () => {
+describeWith(corpora)('tau-bench GPT-4o airline tool calls', () => {
+  const schemas = JSON.parse(readFileSync(corpusPath('tau-bench', 'tool_schemas_from_get_info.json'), 'utf8')) as Record<string, Record<string, FunctionSchema>>
+  const trajectories = JSON.parse(readFileSync(corpusPath('tau-bench', 'gpt-4o-airline.json'), 'utf8')) as readonly Trajectory[]
+  // Arguments exactly as GPT-4o sent them: JSON strings, the way the OpenAI API delivers them.
+  const calls = trajectories.flatMap((t) => t.traj.flatMap((m) => m.tool_calls ?? []))
+  const tools = new Map(
+    Object.values(schemas.airline ?? {}).map((s) => [
+      s.function.name,
+      tool({ name: s.function.name, description: s.function.description, input: s.function.parameters, execute: () => null }),
+    ]),
+  )
+
   it('holds the 1,164 recorded calls of 200 trajectories, all to known airline tools', () => {
     expect(trajectories).toHaveLength(200)
     expect(calls).toHaveLength(1164)

@@ -1,26 +1,29 @@
 import { readFileSync } from 'node:fs'
-import path from 'node:path'
 import { gunzipSync } from 'node:zlib'
-import { describe, expect, it } from 'vitest'
+import { expect, it } from 'vitest'
 import { extractJson } from '../../src/validation/index.ts'
+import { corpora, corpusPath, describeWith } from '../support/requirements.ts'
 
 // Real model outputs from the Berkeley Function Calling Leaderboard (results of 2024-08-11): one JSON
 // record per line with the model's `raw` text and whether it parsed as strict JSON. Read in place,
 // never copied into the project.
-const CORPUS = path.resolve(import.meta.dirname, '../../../shared/corpora/bfcl/derived/text_outputs_with_json.jsonl.gz')
+const CORPUS = corpusPath('bfcl/derived/text_outputs_with_json.jsonl.gz')
 
 interface CorpusRecord {
   readonly raw: string
   readonly strict_json_parse_ok: boolean
 }
 
-const records: CorpusRecord[] = gunzipSync(readFileSync(CORPUS))
-  .toString('utf8')
-  .split('\n')
-  .filter((line) => line.trim() !== '')
-  .map((line) => JSON.parse(line) as CorpusRecord)
+const readRecords = (): CorpusRecord[] =>
+  gunzipSync(readFileSync(CORPUS))
+    .toString('utf8')
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => JSON.parse(line) as CorpusRecord)
 
-describe('extractJson (BFCL corpus)', () => {
+describeWith(corpora)('extractJson (BFCL corpus)', () => {
+  const records = readRecords()
+
   it('reads the whole corpus', () => {
     expect(records.length).toBeGreaterThan(16_000)
   })

@@ -13,8 +13,8 @@ export interface RedisServer {
 const READY_TIMEOUT_MS = 5_000
 
 /**
- * Starts a real `redis-server`. Throws (so the suite fails, never skips) when the binary is missing:
- * CI installs it with apt (see .ci/run).
+ * Starts a real `redis-server`; throws when the binary is missing. Suites that need one are declared
+ * with `describeWith(redisServer)` (test/support/requirements.ts): skipped without it, failed under CI.
  */
 export async function startRedisServer(): Promise<RedisServer> {
   const probe = spawnSync('redis-server', ['--version'], { encoding: 'utf8' })

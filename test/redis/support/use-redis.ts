@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis'
 import { afterAll, beforeAll } from 'vitest'
+import { redisServer } from '../../support/requirements.ts'
 import { connectClient } from './redis-client.ts'
 import { startRedisServer, type RedisServer } from './redis-server.ts'
 
@@ -10,11 +11,15 @@ export interface RedisFixture {
   readonly clients: readonly Redis[]
 }
 
-/** Starts a redis-server (and its clients) before the file's tests and stops it after them. */
+/**
+ * Starts a redis-server (and its clients) before the file's tests and stops it after them. Without
+ * a redis-server it starts nothing: the file's suites are skipped (or failed, under CI) by `describeWith`.
+ */
 export function useRedis(count = 1): RedisFixture {
   let server: RedisServer | undefined
   let clients: Redis[] = []
   beforeAll(async () => {
+    if (!redisServer.met) return
     server = await startRedisServer()
     const running = server
     clients = await Promise.all(Array.from({ length: count }, () => connectClient(running)))

@@ -1,0 +1,93 @@
+// `npm run check:readme` (also run by test/docs/readme.test.ts): type-checks every ```ts block of
+// README.md against the library's sources, as a consumer would write it. Each block becomes a module in
+// a temporary folder inside the project (so `openai`, `typebox`, ... resolve from node_modules), and a
+// generated tsconfig maps `reliability-gate` and each of its subpaths (package.json `exports` -> dist
+// file -> tsup entry) to the source file. Errors are reported at their README line. A block that is
+// a fragment can be skipped with `<!-- ts-check: skip -->` on the line before its fence. `--keep`
+// keeps the folder.
+import { spawnSync } from 'node:child_process'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import path from 'node:path'
+import { fileURLToPath, pathToFileURL } from 'node:url'
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
+const SKIP = '<!-- ts-check: skip -->'
+
+/** The ```ts blocks of a markdown text, with the README line of their first code line. */
+function tsBlocks(markdown) {
+  const lines = markdown.split('\n')
+  const blocks = []
+  for (let i = 0; i < lines.length; i++) {
+    if (lines[i].trim() !== '```ts') continue
+    let end = i + 1
+    while (end < lines.length && lines[end].trim() !== '```') end++
+    let before = i - 1
+    while (before >= 0 && lines[before].trim() === '') before--
+    blocks.push({ line: i + 2, code: lines.slice(i + 1, end).join('\n'), skip: lines[before]?.trim() === SKIP })
+    i = end
+  }
+  return blocks
+}
+
+/** `reliability-gate[/subpath]` -> the source file it is built from, following `exports` and tsup's entries. */
+async function sourcePaths() {
+  const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8'))
+  const { default: config } = await import(pathToFileURL(path.join(ROOT, 'tsup.config.ts')).href)
+  const configs = [typeof config === 'function' ? await config({}) : config].flat()
+  const entries = Object.assign({}, ...configs.map((c) => c.entry ?? {}))
+  const paths = {}
+  for (const [subpath, target] of Object.entries(pkg.exports)) {
+    const file = typeof target === 'string' ? target : target.import
+    const match = /^\.\/dist\/(.+)\.js$/.exec(file ?? '')
+    if (match === null) continue
+    const source = entries[match[1]]
+    if (source === undefined) throw new Error(`package.json exports "${subpath}" -> ${file}, but tsup.config.ts has no entry "${match[1]}"`)
+    paths[path.posix.join(pkg.name, subpath)] = [path.posix.join('..', source)]
+  }
+  return paths
+}
+
+const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8')
+const blocks = tsBlocks(readme)
+// One folder per run (runs may overlap); .gitignore lists the pattern.
+const OUT = mkdtempSync(path.join(ROOT, '.readme-check-'))
+const files = new Map()
+for (const [n, block] of blocks.entries()) {
+  if (block.skip) continue
+  const name = `block-${String(n + 1).padStart(2, '0')}.ts`
+  // `export {}` makes every block a module of its own: top-level await, no clashes between blocks.
+  writeFileSync(path.join(OUT, name), `${block.code}\nexport {}\n`)
+  files.set(name, block)
+}
+writeFileSync(
+  path.join(OUT, 'tsconfig.json'),
+  JSON.stringify(
+    {
+      extends: '../tsconfig.json',
+      // Snippets show a value without always using it.
+      compilerOptions: { noUnusedLocals: false, noUnusedParameters: false, paths: await sourcePaths() },
+      include: ['*.ts'],
+    },
+    null,
+    2,
+  ),
+)
+
+const tsc = spawnSync(process.execPath, [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '--noEmit', '--pretty', 'false', '-p', path.join(OUT, 'tsconfig.json')], {
+  cwd: ROOT,
+  encoding: 'utf8',
+})
+const skipped = blocks.length - files.size
+// tsc names a block file and a line in it: point at the README line instead.
+const report = `${tsc.stdout}${tsc.stderr}`.replace(/\.readme-check-\w+\/(block-\d+\.ts)\((\d+),(\d+)\)/g, (all, file, line, column) => {
+  const block = files.get(file)
+  return block === undefined ? all : `README.md(${block.line + Number(line) - 1},${column})`
+})
+if (process.argv.includes('--keep')) console.log(`kept ${path.relative(ROOT, OUT)}`)
+else rmSync(OUT, { recursive: true, force: true })
+if (tsc.status !== 0) {
+  process.stderr.write(report)
+  console.error(`README.md: ${files.size} ts blocks checked, type errors above (${skipped} skipped with "${SKIP}")`)
+  process.exit(1)
+}
+console.log(`README.md: ${files.size} ts blocks type-check (${skipped} skipped with "${SKIP}")`)

@@ -1,0 +1,154 @@
+import fc from 'fast-check'
+import { beforeEach, expect, it } from 'vitest'
+import type { StateStore } from '../../src/index.ts'
+
+/** A store under test plus a way to let its TTL clock run forward without waiting. */
+export interface StoreHarness {
+  readonly store: StateStore
+  advance(ms: number): Promise<void>
+}
+
+// TTLs are minutes and steps leave a second of slack, so the real time a Redis round trip takes
+// never decides an outcome.
+const MINUTE = 60_000
+
+/**
+ * The behaviour every {@link StateStore} shares, registered in the current `describe`: `make` gives a
+ * fresh, empty store before each test.
+ */
+export function stateStoreContract(make: () => StoreHarness | Promise<StoreHarness>): void {
+  let h: StoreHarness
+  beforeEach(async () => {
+    h = await make()
+  })
+
+  it('returns undefined for an absent key and the value after set', async () => {
+    expect(await h.store.get('k')).toBeUndefined()
+    await h.store.set('k', 'v')
+    expect(await h.store.get('k')).toBe('v')
+  })
+
+  it('stores any string unchanged', async () => {
+    const value = '{"state":"open","note":"ünïcødé \\n line","empty":""}'
+    await h.store.set('k:with spaces/and:colons', value)
+    expect(await h.store.get('k:with spaces/and:colons')).toBe(value)
+    await h.store.set('empty', '')
+    expect(await h.store.get('empty')).toBe('')
+  })
+
+  it('expires a key once its ttl has elapsed', async () => {
+    await h.store.set('k', 'v', MINUTE)
+    await h.advance(MINUTE - 1_000)
+    expect(await h.store.get('k')).toBe('v')
+    await h.advance(1_000)
+    expect(await h.store.get('k')).toBeUndefined()
+  })
+
+  it('drops an earlier ttl when set again without one', async () => {
+    await h.store.set('k', 'v1', MINUTE)
+    await h.store.set('k', 'v2')
+    await h.advance(10 * MINUTE)
+    expect(await h.store.get('k')).toBe('v2')
+  })
+
+  it('treats a ttl of zero or less as already expired', async () => {
+    await h.store.set('a', 'v', 0)
+    await h.store.set('b', 'v', -5)
+    expect(await h.store.get('a')).toBeUndefined()
+    expect(await h.store.get('b')).toBeUndefined()
+  })
+
+  it('increments from zero, adds fractions and returns the new total', async () => {
+    expect(await h.store.increment('spend', 0.25)).toBe(0.25)
+    expect(await h.store.increment('spend', 0.5)).toBe(0.75)
+    expect(await h.store.get('spend')).toBe('0.75')
+  })
+
+  it('adds with double precision and reads the total back as JavaScript prints it', async () => {
+    expect(await h.store.increment('n', 0.1)).toBe(0.1)
+    expect(await h.store.increment('n', 0.2)).toBe(0.1 + 0.2)
+    expect(await h.store.get('n')).toBe(String(0.1 + 0.2))
+    expect(await h.store.increment('n', -0.30000000000000004)).toBe(0)
+    expect(await h.store.get('n')).toBe('0')
+  })
+
+  it.each([3, -7, 1e21, 123456789012345680000, 1e-7, 0.000001, 2.5e-300, 1.7976931348623157e308, 5e-324, 0.1234567890123])(
+    'reads back an increment of %s exactly as String() prints it',
+    async (by) => {
+      await h.store.increment('x', by)
+      expect(await h.store.get('x')).toBe(String(by))
+    },
+  )
+
+  it('prints every double as String() does', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.double({ noNaN: true, noDefaultInfinity: true }), async (by) => {
+        await h.store.set('p', '0')
+        expect(await h.store.increment('p', by)).toBe(by + 0)
+        expect(await h.store.get('p')).toBe(String(by + 0))
+      }),
+      { numRuns: 200 },
+    )
+  })
+
+  it('counts an unreadable value as zero', async () => {
+    await h.store.set('n', 'not a number')
+    expect(await h.store.increment('n', 2)).toBe(2)
+  })
+
+  it('keeps an existing expiry on increment without ttl and restarts from zero once expired', async () => {
+    await h.store.increment('n', 1, MINUTE)
+    await h.advance(MINUTE / 2)
+    expect(await h.store.increment('n', 1)).toBe(2)
+    await h.advance(MINUTE / 2)
+    expect(await h.store.get('n')).toBeUndefined()
+    expect(await h.store.increment('n', 1)).toBe(1)
+  })
+
+  it('restarts the expiry on increment with a ttl', async () => {
+    await h.store.increment('n', 1, MINUTE)
+    await h.advance(MINUTE - 1_000)
+    await h.store.increment('n', 1, MINUTE)
+    await h.advance(MINUTE - 1_000)
+    expect(await h.store.get('n')).toBe('2')
+  })
+
+  it('returns the total of an increment whose ttl has already run out, and keeps nothing', async () => {
+    expect(await h.store.increment('n', 4, 0)).toBe(4)
+    expect(await h.store.get('n')).toBeUndefined()
+  })
+
+  it('never loses one of many concurrent increments', async () => {
+    const totals = await Promise.all(Array.from({ length: 50 }, () => h.store.increment('hits', 1)))
+    expect(new Set(totals).size).toBe(50)
+    expect(await h.store.get('hits')).toBe('50')
+  })
+
+  it('writes on compareAndSet only when the current value matches', async () => {
+    expect(await h.store.compareAndSet('k', undefined, 'a')).toBe(true)
+    expect(await h.store.compareAndSet('k', undefined, 'b')).toBe(false)
+    expect(await h.store.compareAndSet('k', 'stale', 'b')).toBe(false)
+    expect(await h.store.compareAndSet('k', 'a', 'b')).toBe(true)
+    expect(await h.store.get('k')).toBe('b')
+  })
+
+  it('tells an empty string from an absent key on compareAndSet', async () => {
+    expect(await h.store.compareAndSet('k', '', 'a')).toBe(false)
+    await h.store.set('k', '')
+    expect(await h.store.compareAndSet('k', undefined, 'a')).toBe(false)
+    expect(await h.store.compareAndSet('k', '', 'a')).toBe(true)
+  })
+
+  it('expires a value written by compareAndSet with a ttl, after which absent matches again', async () => {
+    expect(await h.store.compareAndSet('lock', undefined, 'me', MINUTE)).toBe(true)
+    await h.advance(MINUTE)
+    expect(await h.store.get('lock')).toBeUndefined()
+    expect(await h.store.compareAndSet('lock', undefined, 'you')).toBe(true)
+  })
+
+  it('lets exactly one of many concurrent compareAndSet calls win', async () => {
+    const wins = await Promise.all(Array.from({ length: 20 }, (_, i) => h.store.compareAndSet('lock', undefined, String(i))))
+    expect(wins.filter(Boolean)).toHaveLength(1)
+    expect(await h.store.get('lock')).toBe(String(wins.indexOf(true)))
+  })
+}
