@@ -76,7 +76,7 @@ export type {
   SharedRateLimitOptions,
 } from './policies/index.ts'
 export { exponentialBackoff, FAILOVER_KINDS, failoverRule, isBudgetRule, maxCostRule, retryTransient, TRANSIENT_KINDS } from './rules/index.ts'
-export type { Backoff, BackoffOptions, BudgetRule, MaxCostOptions, RetryTransientOptions } from './rules/index.ts'
+export type { Backoff, BackoffOptions, BudgetRule, MaxCostOptions, OnUnpriced, RetryTransientOptions } from './rules/index.ts'
 
 // Declarative strict output (issue 4): strictOutput and pyconveyor step configs, truncated-answer retries,
 // JSON repair, feedback templates, token-bounded echo.

@@ -124,22 +124,38 @@ export class AgentRun<T, R = RunResult<T>> {
     return this.#runTools(response, this.#messages).then(() => this.#turn())
   }
 
-  /** Settles the turn's tool calls one by one (argument retries included) and keeps the accepted turn. */
+  /**
+   * Settles the turn's tool calls one by one (argument retries included) and keeps the accepted
+   * turn. An aborted run stops here with kind `aborted`, whatever its tools do with the signal.
+   */
   async #runTools(response: ModelResponse, messages: readonly Message[]): Promise<void> {
     const host = this.#toolHost()
     const settled = []
-    for (const call of response.toolCalls) settled.push(await runToolCall(host, call, messages))
+    for (const call of response.toolCalls) {
+      try {
+        settled.push(await runToolCall(host, call, messages))
+      } catch (error) {
+        if (!this.#aborted()) throw error
+      }
+      if (this.#aborted()) throw this.#fail('aborted', `the run was aborted while running the tool calls of model turn ${this.#turnCount}`, 'post-decide')
+    }
     if (this.#turns === NO_MESSAGES) this.#turns = []
     if (this.#calls === NO_CALLS) this.#calls = []
     this.#turns.push({ role: 'assistant', content: response.content, toolCalls: settled.map((s) => s.call) }, ...settled.map((s) => s.result))
     this.#calls.push(...settled.map((s) => s.entry))
   }
 
+  #aborted(): boolean {
+    return this.#signal?.aborted === true
+  }
+
   /** Tiers 2 and 3 for a failure the output fallback handles; anything else is rethrown as it is. */
   async #useOutputFallback(error: unknown): Promise<R> {
     const fallback = this.#rt.outputFallback
     if (fallback === undefined || !isReliabilityFailFastError(error) || !handlesError(fallback, error)) throw error
-    const answer = await applyOutputFallback(fallback, error, this.#rt.outputSchema, this.#rt.events, this.#runId)
+    const answer = await applyOutputFallback(fallback, error, this.#rt.outputSchema, this.#rt.events, this.#runId, this.#signal)
+    // An aborted run ends aborted, not with an answer of its fallback.
+    if (this.#aborted()) throw this.#fail('aborted', 'the run was aborted while its output fallback was answering', 'post-decide')
     if (answer === undefined) throw error
     const response: ModelResponse = { content: answer.text, toolCalls: [], usage: ZERO_USAGE, stopReason: 'end' }
     return this.#finish(response, answer.value, answer.tier === 'canned' ? 'canned' : 'output-fallback', true, answer.tier, undefined)
@@ -177,7 +193,7 @@ export class AgentRun<T, R = RunResult<T>> {
     // The gate's run-budget rule checks the retries of this call too, adding what the run spent before it.
     if (rt.runBudgets !== undefined) {
       this.#request = request
-      rt.runBudgets.set(request, (inCall) => this.#overBudget(this.#ledger.costUsd + inCall))
+      rt.runBudgets.set(request, (inCall, unpricedInCall) => this.#overBudget(this.#ledger.costUsd + inCall, this.#ledger.unpricedAttempts + unpricedInCall))
     }
     const options = validateOutput ? this.#gateOptions : { ...this.#gateOptions, validateOutput: false }
     return rt.gate.run(request, options)
@@ -192,15 +208,26 @@ export class AgentRun<T, R = RunResult<T>> {
   /** The run's cumulative cost against the agent's budget, before every gate call. */
   #checkBudget(): void {
     const budget = this.#rt.costBudget
-    if (budget === undefined || !this.#overBudget(this.#ledger.costUsd)) return
-    throw this.#fail('budget-exceeded', `the run has spent $${this.#ledger.costUsd} of its $${budget.usd} budget; model call #${this.#ledger.gateCalls + 1} was not made`, 'pre-check')
+    if (budget === undefined) return
+    const unpriced = this.#ledger.unpricedAttempts
+    if (!this.#overBudget(this.#ledger.costUsd, unpriced)) return
+    const why =
+      budget.onUnpriced === 'fail' && unpriced > 0
+        ? `the cost of ${unpriced} model ${unpriced === 1 ? 'call' : 'calls'} of the run could not be priced and the budget fails closed (onUnpriced: 'fail')`
+        : `the run has spent $${this.#ledger.costUsd} of its $${budget.usd} budget`
+    throw this.#fail('budget-exceeded', `${why}; model call #${this.#ledger.gateCalls + 1} was not made`, 'pre-check')
   }
 
-  /** True when the run must halt at `spent`; reports the budget once when it only warns. */
-  #overBudget(spent: number): boolean {
+  /** True when the run must halt at `spent` (or with unpriced calls, failing closed); reports the budget once when it only warns. */
+  #overBudget(spent: number, unpriced: number): boolean {
     const budget = this.#rt.costBudget
-    if (budget === undefined || spent < budget.usd) return false
+    if (budget === undefined) return false
     const events = this.#rt.events
+    if (budget.onUnpriced === 'fail' && unpriced > 0) {
+      if (events.has('budget_exceeded')) events.emit('budget_exceeded', { runId: this.#runId, budgetUsd: budget.usd, spentUsd: spent, action: 'halt' })
+      return true
+    }
+    if (spent < budget.usd) return false
     if (budget.onExceed === 'warn') {
       if (this.#budgetWarned) return false
       this.#budgetWarned = true

@@ -5,7 +5,7 @@ import type { ToolSpec } from '../model/tool-call.ts'
 import { compileSchema, type CompiledSchema } from '../validation/index.ts'
 import type { AgentSpec } from './agent-options.ts'
 import { resolveCostBudget, type CostBudget } from './cost-budget.ts'
-import type { Logger } from './logger.ts'
+import { writeLog, type Logger } from './logger.ts'
 import { resolveOutputFallback, type ResolvedOutputFallback } from './output-fallback.ts'
 import { runBudgetRule, type RunBudgetChecks } from './run-budget-rule.ts'
 import type { ToolGuard } from './tools/guard.ts'
@@ -42,13 +42,14 @@ export function createRuntime<T>(spec: AgentSpec): AgentRuntime<T> {
   const gate = createGate<T>({
     ...gateOptions,
     // The run's budget first: a user's matching non-fail-fast PreCheck rule must not shadow it.
-    ...(runBudgets !== undefined ? { preCheck: [runBudgetRule(runBudgets), ...(gateOptions.preCheck ?? [])] } : {}),
+    ...(runBudgets !== undefined && costBudget !== undefined ? { preCheck: [runBudgetRule(runBudgets, costBudget.onUnpriced), ...(gateOptions.preCheck ?? [])] } : {}),
     providers: providers ?? options.provider,
     ...(spec.middleware.length > 0 ? { middleware: [...(gateOptions.middleware ?? []), ...spec.middleware] } : {}),
     ...(options.model !== undefined ? { model: options.model } : {}),
     ...(spec.outputSchema !== undefined ? { outputSchema: spec.outputSchema as never } : {}),
     events: spec.events,
   })
+  if (options.logger !== undefined) logUnpriced(spec.events, options.logger, options.name ?? 'agent')
   const outputSchema = spec.outputSchema === undefined ? undefined : (compileSchema(spec.outputSchema) as CompiledSchema<T>)
   const tools = new Map<string, AnyTool>()
   for (const t of spec.tools) tools.set(t.name, t)
@@ -68,5 +69,12 @@ export function createRuntime<T>(spec: AgentSpec): AgentRuntime<T> {
     outputFallback: spec.outputFallback === undefined ? undefined : resolveOutputFallback(spec.outputFallback as never, outputSchema),
     costBudget,
     runBudgets,
+  })
+}
+
+/** Writes every attempt that could not be priced to the agent's logger: a budget must not go quiet. */
+function logUnpriced(events: EventHub, logger: Logger, agent: string): void {
+  events.on('cost_unknown', (e) => {
+    writeLog(logger, 'warn', `cost_unknown agent=${agent} run=${e.runId} attempt=${e.attempt} provider=${e.provider} model=${e.model ?? '-'} source=${e.source} reason=${JSON.stringify(e.reason)}`)
   })
 }

@@ -1,6 +1,7 @@
 import { nonNegativeNumber } from '../model/assert-number.ts'
 import { BUDGET_TOLERANCE_USD } from '../model/budget-tolerance.ts'
-import type { BudgetRule } from './budget-rule.ts'
+import { onUnpricedOption } from '../model/on-unpriced.ts'
+import type { BudgetRule, OnUnpriced } from './budget-rule.ts'
 import type { ReliabilityScope } from './scope.ts'
 
 /** Options of {@link maxCostRule}. */
@@ -16,15 +17,24 @@ export interface MaxCostOptions {
   readonly estimate?: 'none' | 'last-attempt' | ((scope: ReliabilityScope) => number)
   /** `halt` fails fast; `warn` lets the run go on and only reports `budget_exceeded`. @default 'halt' */
   readonly action?: 'halt' | 'warn'
+  /**
+   * What an attempt whose cost cannot be priced (unknown model, failing price function) means:
+   * `warn` counts it as $0 and the gate reports `cost_unknown` (or a process warning when nobody
+   * listens); `fail` stops the run before its next attempt (fail closed), with kind
+   * `budget-exceeded`. `fail` needs `action: 'halt'` and a price (`pricing` or `priceUsage`).
+   * @default 'warn'
+   */
+  readonly onUnpriced?: OnUnpriced
 }
 
 /**
  * A PreCheck rule that fails fast with kind `budget-exceeded` before an attempt starts over budget.
  * Every attempt counts towards the spend, failed ones included (`scope.cumulativeCostUsd`), so it can
- * stop a retry before the provider is called. Needs a price (`GateConfig.pricing` or `priceUsage`).
+ * stop a retry before the provider is called. Needs a price (`GateConfig.pricing` or `priceUsage`);
+ * a usage the provider did not report is estimated, never counted as 0.
  *
  * @example
- * createGate({ providers, pricing, preCheck: [maxCostRule(0.5, { estimate: 'last-attempt' })], postDecide: strictOutputRules(3) })
+ * createGate({ providers, pricing, preCheck: [maxCostRule(0.5, { estimate: 'last-attempt', onUnpriced: 'fail' })], postDecide: strictOutputRules(3) })
  */
 export function maxCostRule(usd: number, options: MaxCostOptions = {}): BudgetRule {
   nonNegativeNumber(usd, 'maxCostRule: usd')
@@ -32,8 +42,12 @@ export function maxCostRule(usd: number, options: MaxCostOptions = {}): BudgetRu
   const next =
     estimate === 'none' ? () => 0 : estimate === 'last-attempt' ? (scope: ReliabilityScope) => scope.lastAttemptCostUsd : estimate
   const halt = (options.action ?? 'halt') === 'halt'
+  const onUnpriced = onUnpricedOption(options.onUnpriced, 'maxCostRule: onUnpriced')
+  if (onUnpriced === 'fail' && !halt) throw new TypeError("maxCostRule: onUnpriced 'fail' stops the run, so it needs action 'halt'")
+  const failClosed = onUnpriced === 'fail'
   return {
     when: function maxCost(scope) {
+      if (failClosed && scope.unpricedAttempts > 0) return true
       const spent = scope.cumulativeCostUsd
       if (spent >= usd - BUDGET_TOLERANCE_USD) return true
       const more = next(scope)
@@ -41,7 +55,8 @@ export function maxCostRule(usd: number, options: MaxCostOptions = {}): BudgetRu
     },
     then: halt ? 'fail-fast' : 'ok',
     kind: 'budget-exceeded',
-    label: `cost budget of $${usd}`,
+    label: failClosed ? `cost budget of $${usd} (unpriced attempts fail closed)` : `cost budget of $${usd}`,
     budgetUsd: usd,
+    onUnpriced,
   }
 }
