@@ -50,7 +50,8 @@ export function attemptRecord(
     validationStage: f?.stage,
     issues: f?.issues ?? NONE,
     errorType: f !== undefined ? (f.stage === 'json-parse' ? 'parse' : 'schema') : errorName(outcome.error),
-    errors: f !== undefined ? errorLines(f) : outcome.error !== undefined ? [messageOf(outcome.error)] : NONE,
+    // A call that failed has an error line even when what it threw was `undefined`.
+    errors: f !== undefined ? errorLines(f) : outcome.error !== undefined || outcome.response === undefined ? [messageOf(outcome.error)] : NONE,
     error: outcome.error,
     decision,
     ruleKind,

@@ -265,7 +265,7 @@ export class GateRun<T> implements RunState<T> {
 function reasonFor<T>(outcome: AttemptOutcome<T>, rule: ReliabilityRule | undefined): string {
   const by = rule !== undefined ? `rule ${rule.label ?? rule.kind} decided fail-fast` : 'no rule handled it'
   if (outcome.failure !== undefined) return `the answer failed validation (${outcome.failure.message}); ${by}`
-  if (outcome.error !== undefined) return `provider call failed (${outcome.kind}: ${messageOf(outcome.error)}); ${by}`
+  if (outcome.error !== undefined || outcome.response === undefined) return `provider call failed (${outcome.kind}: ${messageOf(outcome.error)}); ${by}`
   return by
 }
 

@@ -33,11 +33,9 @@ export function messageOf(thrown: unknown): string {
  */
 export function errorName(thrown: unknown): string | undefined {
   if (typeof thrown !== 'object' || thrown === null) return undefined
-  return safely(() => {
-    if (!(thrown instanceof Error)) return undefined
-    const name: unknown = thrown.name
-    return typeof name === 'string' ? name : 'Error'
-  })
+  if (safely(() => thrown instanceof Error) !== true) return undefined
+  const name = safely(() => (thrown as Error).name)
+  return typeof name === 'string' ? name : 'Error'
 }
 
 function safely<T>(read: () => T): T | undefined {
