@@ -56,7 +56,7 @@ export type { AttemptContext, AttemptResult, Middleware, Next } from './policies
 // Resilience (issue 3): pricing and cost, budget rules, transient retries, circuit breakers, the state store.
 export { circuitBreaker, costOf, isCircuitBreaker, pricingTable, sharedBudget, sharedRateLimit } from './policies/index.ts'
 export { memoryStore } from './store/index.ts'
-export type { MemoryStoreOptions, StateStore } from './store/index.ts'
+export type { MemoryStoreOptions, Reservation, StateStore } from './store/index.ts'
 export type {
   BreakerPermit,
   BreakerRecord,
