@@ -19,7 +19,7 @@ export function messageOf(thrown: unknown): string {
       const message = safely(() => (thrown as { message?: unknown }).message)
       if (typeof message === 'string') return message
       const text = safely(() => String(thrown))
-      return typeof text === 'string' ? text : `a thrown ${typeof thrown} that cannot be read`
+      return typeof text === 'string' ? text : `an unreadable ${typeof thrown}`
     }
     default:
       // number, bigint, boolean, undefined: String() never throws for them.

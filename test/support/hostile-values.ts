@@ -56,10 +56,10 @@ export function circularError(): Error {
  * piece of error handling must turn each into a typed failure without throwing itself.
  */
 export const THROWN_VALUES: readonly (readonly [name: string, make: () => unknown, message: string | RegExp])[] = [
-  ['an object without prototype', bareObject, 'a thrown object that cannot be read'],
+  ['an object without prototype', bareObject, 'an unreadable object'],
   ['an object without prototype holding a message', () => Object.assign(Object.create(null) as object, { message: 'bare message' }), 'bare message'],
-  ['an Error whose getters throw', errorWithThrowingGetters, 'a thrown object that cannot be read'],
-  ['a Proxy that throws on every trap', hostileProxy, 'a thrown object that cannot be read'],
+  ['an Error whose getters throw', errorWithThrowingGetters, 'an unreadable object'],
+  ['a Proxy that throws on every trap', hostileProxy, 'an unreadable object'],
   ['a Symbol', () => Symbol('boom'), 'Symbol(boom)'],
   ['a BigInt', () => 10n ** 30n, '1000000000000000000000000000000'],
   ['null', () => null, 'null'],
@@ -67,7 +67,7 @@ export const THROWN_VALUES: readonly (readonly [name: string, make: () => unknow
   ['a number', () => 42, '42'],
   ['a string', () => 'plain string', 'plain string'],
   ['a boolean', () => false, 'false'],
-  ['an object whose toString throws', () => ({ toString: () => { throw new Error('no') } }), 'a thrown object that cannot be read'],
+  ['an object whose toString throws', () => ({ toString: () => { throw new Error('no') } }), 'an unreadable object'],
   ['a frozen Error', () => Object.freeze(new Error('frozen')), 'frozen'],
   ['an Error caused by itself', circularError, 'loop'],
   ['a function', () => function thrownFunction() {}, /thrownFunction/],
