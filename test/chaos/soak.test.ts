@@ -56,7 +56,7 @@ describe('chaos soak', () => {
     const agent = Agent.create({ provider, maxIterations: 6 })
       .outputSchema(Answer)
       .tool(lookup)
-      .reliability({ timeoutMs: 40, maxAttempts: 12, postDecide: [retryTransient({ maxRetries: 6, backoff: () => 1 }), ...strictOutputRules(4)] })
+      .reliability({ timeoutMs: 150, maxAttempts: 12, postDecide: [retryTransient({ maxRetries: 6, backoff: () => 1 }), ...strictOutputRules(4)] })
       .build()
     agent.on('retry', () => undefined)
     const hub = onSpy.mock.contexts[0] as EventHub
