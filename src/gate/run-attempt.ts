@@ -2,7 +2,7 @@ import { isTransientKind, type ErrorKind } from '../model/error-kind.ts'
 import type { ModelResponse } from '../model/response.ts'
 import { ZERO_USAGE, type Usage } from '../model/usage.ts'
 import { raceAbort } from '../policies/deadline/race-abort.ts'
-import { finiteUsage } from '../policies/usage-estimate.ts'
+import { finiteUsage, isSoundUsage } from '../policies/usage-estimate.ts'
 import { warnOnce } from './warn-once.ts'
 import type { AttemptContext } from '../policies/middleware.ts'
 import { NOT_PARSED, parseJsonFast } from '../validation/json/parse-json-fast.ts'
@@ -79,7 +79,8 @@ export function settleAttempt<T>(s: RunState<T>, result: unknown, error: unknown
 
   const model = s.base.model
   // Missing or broken counts are estimated from what was sent and answered, never taken as 0.
-  const usage = finiteUsage(response.usage, withTail(s.base, s.tail), response)
+  const reported = response.usage
+  const usage = isSoundUsage(reported) ? reported : finiteUsage(reported, withTail(s.base, s.tail), response)
   const costUsd = s.meter.add(usage, model, provider)
   const unpriced = s.meter.lastUnpriced !== undefined
   if (unpriced) costUnknown(s, provider, model, s.meter.lastUnpriced as string, usage)

@@ -21,13 +21,12 @@ export interface AnswerText {
  * A usage that is already sound is returned as it is.
  */
 export function finiteUsage(usage: unknown, request: ModelRequest | undefined, answer: AnswerText | undefined): Usage {
+  if (isSoundUsage(usage)) return usage
   const u = typeof usage === 'object' && usage !== null ? (usage as Partial<Record<keyof Usage, unknown>>) : undefined
   const input = u?.inputTokens
   const output = u?.outputTokens
   const cacheRead = u?.cacheReadTokens
   const cacheWrite = u?.cacheWriteTokens
-  const sound = count(input) && count(output) && (cacheRead === undefined || count(cacheRead)) && (cacheWrite === undefined || count(cacheWrite))
-  if (sound) return usage as Usage
   const clean: { -readonly [K in keyof Usage]: Usage[K] } = {
     inputTokens: count(input) ? input : request === undefined ? 0 : estimateTokens(requestChars(request)),
     outputTokens: count(output) ? output : answer === undefined ? 0 : estimateTokens(answerChars(answer)),
@@ -36,6 +35,13 @@ export function finiteUsage(usage: unknown, request: ModelRequest | undefined, a
   if (cacheRead !== undefined) clean.cacheReadTokens = count(cacheRead) ? cacheRead : 0
   if (cacheWrite !== undefined) clean.cacheWriteTokens = count(cacheWrite) ? cacheWrite : 0
   return clean
+}
+
+/** Whether every count of `usage` is a finite, non-negative number (nothing to estimate). */
+export function isSoundUsage(usage: unknown): usage is Usage {
+  if (typeof usage !== 'object' || usage === null) return false
+  const { inputTokens, outputTokens, cacheReadTokens, cacheWriteTokens } = usage as Partial<Record<keyof Usage, unknown>>
+  return count(inputTokens) && count(outputTokens) && (cacheReadTokens === undefined || count(cacheReadTokens)) && (cacheWriteTokens === undefined || count(cacheWriteTokens))
 }
 
 /** Tokens of `chars` characters, by the {@link CHARS_PER_TOKEN} estimate. */
