@@ -56,7 +56,10 @@ export interface GateConfig<T = unknown> extends ReliabilityConfig {
    * @default no breaker
    */
   readonly breaker?: CircuitBreakerOptions | CircuitBreaker | false
-  /** A budget shared across runs and processes: checked before every attempt, charged after each. */
+  /**
+   * A budget shared across runs and processes, never overspent: each attempt reserves what it may
+   * cost before the provider is called and commits its real cost after (see `sharedBudget`).
+   */
   readonly budget?: SharedBudget
   /**
    * Calls per window per provider, shared across runs and processes (`sharedRateLimit(...)`). A full
