@@ -47,7 +47,8 @@ export function budgetLink(budget: SharedBudget, price: PriceUsage | undefined, 
     await acquire(budget, id, amount, ctx, onExceeded)
     let result: AttemptResult
     try {
-      // Released at once when the run is aborted, even if the provider never settles.
+      // Released at once when the run is aborted, even if the provider never settles: the call is
+      // abandoned (its signal aborted), and what a provider may still bill for it is unknown here.
       result = await raceAbort(next(), ctx.request.signal)
     } catch (error) {
       await budget.settle(id, 0).catch(() => undefined) // the reservation expires anyway
