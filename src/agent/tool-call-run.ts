@@ -83,7 +83,8 @@ class LogicalToolCall {
       const rawRejection = await runGuards(rawGuards, args, ctx, this.#host.signal)
       if (rawRejection !== undefined) return this.#blocked(rawRejection)
       let verdict = validateToolArgs(current.args, tool.input)
-      if (verdict instanceof Promise) verdict = await verdict
+      // An async schema is user code: it never holds the run past its signal.
+      if (verdict instanceof Promise) verdict = await raceAbort(verdict, this.#host.signal)
       if (verdict.ok) {
         const rejection = await runGuards(typedGuards, verdict.value, ctx, this.#host.signal)
         if (rejection !== undefined) return this.#blocked(rejection)

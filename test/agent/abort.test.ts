@@ -95,3 +95,14 @@ describe('an aborted gate run', () => {
     await expect(gate.run(ask('x'), { signal: controller.signal })).rejects.toMatchObject({ kind: 'aborted', attempts: [{ status: 'aborted' }] })
   })
 })
+
+describe('an aborted agent run with an async tool schema', () => {
+  it('settles with kind aborted while the tool input schema never answers', async () => {
+    const pending = { '~standard': { version: 1 as const, vendor: 'test', validate: never } }
+    const t = tool({ name: 't', description: 't', input: pending, execute: async () => 'ok' })
+    const agent = Agent.create({ provider: scripted([turn(call('t', { q: 'x' })), 'x']) }).tool(t).build()
+    const controller = new AbortController()
+    abortSoon(controller)
+    await expect(agent.run('go', { signal: controller.signal })).rejects.toMatchObject({ kind: 'aborted' })
+  })
+})
