@@ -3,7 +3,6 @@ import type { ModelResponse } from '../model/response.ts'
 import { ZERO_USAGE, type Usage } from '../model/usage.ts'
 import { raceAbort } from '../policies/deadline/race-abort.ts'
 import { finiteUsage, isSoundUsage } from '../policies/usage-estimate.ts'
-import { warnOnce } from './warn-once.ts'
 import type { AttemptContext } from '../policies/middleware.ts'
 import { NOT_PARSED, parseJsonFast } from '../validation/json/parse-json-fast.ts'
 import type { ValidationFailure } from '../validation/validation-failure.ts'
@@ -14,6 +13,7 @@ import { withTail } from './ephemeral-tail.ts'
 import type { ResolvedProvider } from './resolved-provider.ts'
 import { checkedResponse, responseOf } from './response-shape.ts'
 import type { RunState } from './run-state.ts'
+import { warnOnce } from './warn-once.ts'
 
 // Shared by every attempt that applied no repair (read-only, only its length is looked at).
 const NO_REPAIRS: readonly string[] = Object.freeze([])
