@@ -41,7 +41,7 @@ export { isStepConfigError, StepConfigError } from './rules/index.ts'
 export { circuitBreaker, pricingTable, sharedBudget, sharedRateLimit } from './policies/index.ts'
 export type { AttemptContext, AttemptResult, Middleware, Next, PricingTable } from './policies/index.ts'
 export { memoryStore } from './store/index.ts'
-export type { StateStore } from './store/index.ts'
+export type { Reservation, StateStore } from './store/index.ts'
 
 // Events and what is built on them (tracing and metrics are on the ./otel and ./trace subpaths).
 export { driftMonitor } from './events/index.ts'

@@ -15,8 +15,10 @@ import { applyOutputFallback, handlesError } from './output-fallback.ts'
 import { RunLedger } from './run-ledger.ts'
 import type { RunOptions } from './run-input.ts'
 import type { RunResult } from './run-result.ts'
+import { RunCostBudget } from './run-cost-budget.ts'
 import { emitAgentRunEnd, emitToolArgsFailure, type RunIdentity } from './run-events.ts'
 import { runToolCall, type ToolCallHost } from './tool-call-run.ts'
+import { toolTurnMessages } from './tool-turn.ts'
 
 // Shared until a run has tool turns to keep (replaced, never mutated, before the first push).
 const NO_MESSAGES: Message[] = Object.freeze([]) as unknown as Message[]
@@ -51,7 +53,8 @@ export class AgentRun<T, R = RunResult<T>> {
   #turnCount = 0
   /** Tool-argument validation failures so far (final-answer ones are in the ledger's attempts). */
   #toolArgFailures = 0
-  #budgetWarned = false
+  /** The agent's cost budget for this run (only when the agent has one). */
+  readonly #budget: RunCostBudget | undefined
 
   constructor(
     rt: AgentRuntime<T>,
@@ -62,6 +65,7 @@ export class AgentRun<T, R = RunResult<T>> {
     project: (result: RunResult<T>) => R,
   ) {
     this.#rt = rt
+    this.#budget = rt.costBudget === undefined ? undefined : new RunCostBudget(rt.costBudget, rt.events)
     this.#commit = commit
     this.#project = project
     this.#history = history
@@ -147,26 +151,36 @@ export class AgentRun<T, R = RunResult<T>> {
     return this.#runTools(response, this.#messages).then(() => this.#turn())
   }
 
-  /** Settles the turn's tool calls one by one (argument retries included) and keeps the accepted turn. */
+  /**
+   * Settles the turn's tool calls one by one (argument retries included) and keeps the accepted
+   * turn. An aborted run stops here with kind `aborted`, whatever its tools do with the signal.
+   */
   async #runTools(response: ModelResponse, messages: readonly Message[]): Promise<void> {
     const host = this.#toolHost()
     const settled = []
-    for (const call of response.toolCalls) settled.push(await runToolCall(host, call, messages, response.reasoning))
-    if (this.#turns === NO_MESSAGES) this.#turns = []
-    if (this.#calls === NO_CALLS) this.#calls = []
-    // The turn keeps the reasoning of the answer it came from (never a retry's): extended thinking
-    // needs it back, unchanged, before the tool results.
-    const reasoning = response.reasoning
-    const turn: Message = { role: 'assistant', content: response.content, toolCalls: settled.map((s) => s.call), ...(reasoning !== undefined ? { reasoning } : {}) }
-    this.#turns.push(turn, ...settled.map((s) => s.result))
-    this.#calls.push(...settled.map((s) => s.entry))
+    for (const call of response.toolCalls) {
+      try {
+        settled.push(await runToolCall(host, call, messages, response.reasoning))
+      } catch (error) {
+        if (!this.#aborted()) throw error
+      }
+      if (this.#aborted()) throw this.#fail('aborted', `the run was aborted while running the tool calls of model turn ${this.#turnCount}`, 'post-decide')
+    }
+    this.#turns = this.#turns.concat(toolTurnMessages(response, settled))
+    this.#calls = this.#calls.concat(settled.map((s) => s.entry))
+  }
+
+  #aborted(): boolean {
+    return this.#signal?.aborted === true
   }
 
   /** Tiers 2 and 3 for a failure the output fallback handles; anything else is rethrown as it is. */
   async #useOutputFallback(error: unknown): Promise<R> {
     const fallback = this.#rt.outputFallback
     if (fallback === undefined || !isReliabilityFailFastError(error) || !handlesError(fallback, error)) throw error
-    const answer = await applyOutputFallback(fallback, error, this.#rt.outputSchema, this.#rt.events, this.#runId)
+    const answer = await applyOutputFallback(fallback, error, this.#rt.outputSchema, this.#rt.events, this.#runId, this.#signal)
+    // An aborted run ends aborted, not with an answer of its fallback.
+    if (this.#aborted()) throw this.#fail('aborted', 'the run was aborted while its output fallback was answering', 'post-decide')
     if (answer === undefined) throw error
     const response: ModelResponse = { content: answer.text, toolCalls: [], usage: ZERO_USAGE, stopReason: 'end' }
     return this.#finish(response, answer.value, answer.tier === 'canned' ? 'canned' : 'output-fallback', true, answer.tier, undefined)
@@ -205,7 +219,7 @@ export class AgentRun<T, R = RunResult<T>> {
     // The gate's run-budget rule checks the retries of this call too, adding what the run spent before it.
     if (rt.runBudgets !== undefined) {
       this.#request = request
-      rt.runBudgets.set(request, (inCall) => this.#overBudget(this.#ledger.costUsd + inCall))
+      rt.runBudgets.set(request, (inCall, unpricedInCall) => this.#budget?.over(this.#ledger.costUsd + inCall, this.#ledger.unpricedAttempts + unpricedInCall, this.#whoFn) === true)
     }
     // The gate reads its options when the call starts: one object per run, its turn updated in place.
     this.#gateOptions.turn = this.#turnCount
@@ -223,25 +237,11 @@ export class AgentRun<T, R = RunResult<T>> {
 
   /** The run's cumulative cost against the agent's budget, before every gate call. */
   #checkBudget(): void {
-    const budget = this.#rt.costBudget
-    if (budget === undefined || !this.#overBudget(this.#ledger.costUsd)) return
-    throw this.#fail('budget-exceeded', `the run has spent $${this.#ledger.costUsd} of its $${budget.usd} budget; model call #${this.#ledger.gateCalls + 1} was not made`, 'pre-check')
+    const refusal = this.#budget?.refusal(this.#ledger, this.#whoFn)
+    if (refusal !== undefined) throw this.#fail('budget-exceeded', refusal, 'pre-check')
   }
 
-  /** True when the run must halt at `spent`; reports the budget once when it only warns. */
-  #overBudget(spent: number): boolean {
-    const budget = this.#rt.costBudget
-    if (budget === undefined || spent < budget.usd) return false
-    const events = this.#rt.events
-    if (budget.onExceed === 'warn') {
-      if (this.#budgetWarned) return false
-      this.#budgetWarned = true
-      if (events.has('budget_exceeded')) events.emit('budget_exceeded', { runId: this.#runId, ...this.#tags(), budgetUsd: budget.usd, spentUsd: spent, action: 'warn' })
-      return false
-    }
-    if (events.has('budget_exceeded')) events.emit('budget_exceeded', { runId: this.#runId, ...this.#tags(), budgetUsd: budget.usd, spentUsd: spent, action: 'halt' })
-    return true
-  }
+  readonly #whoFn = (): RunIdentity => this.#who()
 
   /** Validation failures of the run so far: final answers (in the gate calls' attempts) and tool arguments. */
   #validationFailures(): number {

@@ -5,7 +5,7 @@ import type { ToolSpec } from '../model/tool-call.ts'
 import { compileSchema, type CompiledSchema } from '../validation/index.ts'
 import type { AgentSpec } from './agent-options.ts'
 import { resolveCostBudget, type CostBudget } from './cost-budget.ts'
-import { logSink, type LogSink } from './logger.ts'
+import { logSink, writeLog, type LogSink } from './logger.ts'
 import { resolveOutputFallback, type ResolvedOutputFallback } from './output-fallback.ts'
 import { runBudgetRule, type RunBudgetChecks } from './run-budget-rule.ts'
 import { assertGuards, type ToolGuard } from './tools/guard.ts'
@@ -43,13 +43,15 @@ export function createRuntime<T>(spec: AgentSpec): AgentRuntime<T> {
   const gate = createGate<T>({
     ...gateOptions,
     // The run's budget first: a user's matching non-fail-fast PreCheck rule must not shadow it.
-    ...(runBudgets !== undefined ? { preCheck: [runBudgetRule(runBudgets), ...(gateOptions.preCheck ?? [])] } : {}),
+    ...(runBudgets !== undefined && costBudget !== undefined ? { preCheck: [runBudgetRule(runBudgets, costBudget.onUnpriced), ...(gateOptions.preCheck ?? [])] } : {}),
     providers: providers ?? options.provider,
     ...(spec.middleware.length > 0 ? { middleware: [...(gateOptions.middleware ?? []), ...spec.middleware] } : {}),
     ...(options.model !== undefined ? { model: options.model } : {}),
     ...(spec.outputSchema !== undefined ? { outputSchema: spec.outputSchema as never } : {}),
     events: spec.events,
   })
+  const logger = logSink(options.logger, options.logFormat)
+  if (logger !== undefined) logUnpriced(spec.events, logger, options.name ?? 'agent')
   const outputSchema = spec.outputSchema === undefined ? undefined : (compileSchema(spec.outputSchema) as CompiledSchema<T>)
   const tools = new Map<string, AnyTool>()
   for (const t of spec.tools) tools.set(t.name, t)
@@ -59,7 +61,7 @@ export function createRuntime<T>(spec: AgentSpec): AgentRuntime<T> {
     gate,
     system: spec.system,
     events: spec.events,
-    logger: logSink(options.logger, options.logFormat),
+    logger,
     tools,
     toolSpecs: Object.freeze(spec.tools.map((t) => t.spec)),
     toolGuards: Object.freeze([...(options.toolGuards ?? [idShapeGuard()])]),
@@ -70,5 +72,13 @@ export function createRuntime<T>(spec: AgentSpec): AgentRuntime<T> {
     outputFallback: spec.outputFallback === undefined ? undefined : resolveOutputFallback(spec.outputFallback as never, outputSchema),
     costBudget,
     runBudgets,
+  })
+}
+
+/** Writes every attempt that could not be priced to the agent's logger: a budget must not go quiet. */
+function logUnpriced(events: EventHub, logger: LogSink, agent: string): void {
+  events.on('cost_unknown', (e) => {
+    const line = `cost_unknown agent=${agent} run=${e.runId} attempt=${e.attempt} provider=${e.provider} model=${e.model ?? '-'} source=${e.source} reason=${JSON.stringify(e.reason)}`
+    writeLog(logger, 'warn', line, { event: 'cost_unknown', agent, run_id: e.runId, attempt: e.attempt, provider: e.provider, model: e.model, source: e.source, reason: e.reason })
   })
 }

@@ -1,4 +1,5 @@
 import { positiveNumber } from '../model/assert-number.ts'
+import { onUnpricedOption, type OnUnpriced } from '../model/on-unpriced.ts'
 
 /**
  * A cost budget for one agent run, across every model call the run makes (tool turns and
@@ -17,6 +18,14 @@ export interface CostBudget {
    * @default 'halt'
    */
   readonly onExceed?: 'warn' | 'halt'
+  /**
+   * A model call whose cost cannot be priced (no pricing, an unknown model, a failing price
+   * function): `warn` counts it as $0 and reports `cost_unknown` (and a `warn` line on the agent's
+   * logger); `fail` halts the run before its next model call (fail closed), with kind
+   * `budget-exceeded`. `fail` needs a price (`reliability({ pricing })` or `priceUsage`).
+   * @default 'warn'
+   */
+  readonly onUnpriced?: OnUnpriced
 }
 
 /** Validates and freezes a {@link CostBudget}. */
@@ -25,5 +34,6 @@ export function resolveCostBudget(budget: CostBudget): Required<CostBudget> {
   const usd = positiveNumber(budget.usd, 'Agent.costBudget: usd')
   const onExceed = budget.onExceed ?? 'halt'
   if (onExceed !== 'warn' && onExceed !== 'halt') throw new TypeError(`Agent.costBudget: onExceed must be 'warn' or 'halt', got ${String(onExceed)}`)
-  return Object.freeze({ usd, onExceed })
+  const onUnpriced = onUnpricedOption(budget.onUnpriced, 'Agent.costBudget: onUnpriced')
+  return Object.freeze({ usd, onExceed, onUnpriced })
 }

@@ -1,4 +1,5 @@
 import type { EventHub } from '../events/event-hub.ts'
+import { raceAbort } from '../policies/deadline/race-abort.ts'
 import type { ReliabilityFailFastError } from '../gate/fail-fast-error.ts'
 import type { FailFastKind } from '../model/fail-fast-kind.ts'
 import { validateFinalAnswer, type CompiledSchema, type SchemaResult } from '../validation/index.ts'
@@ -78,15 +79,18 @@ export async function applyOutputFallback<T>(
   schema: CompiledSchema<T> | undefined,
   events: EventHub,
   runId: string,
+  signal?: AbortSignal,
 ): Promise<FallbackOutcome<T> | undefined> {
   const rawOutput = error.validationError?.rawOutput ?? error.lastAttempt?.rawOutput
   if (config.fallback !== undefined) {
     if (events.has('output_fallback_triggered')) events.emit('output_fallback_triggered', { runId, kind: error.kind, reason: error.reason })
     try {
-      const checked = await checkValue(await config.fallback(error, rawOutput), schema)
+      // Tier 2 is user code (often another model call): it never holds the run past its signal.
+      const answer = await raceAbort(callTier(config.fallback, error, rawOutput), signal)
+      const checked = await raceAbort(Promise.resolve(checkValue(answer, schema)), signal)
       if (checked.ok) return { tier: 'fallback', text: checked.text, value: checked.value }
     } catch {
-      // A failing tier 2 is exactly what tier 3 is for.
+      // A failing tier 2 is exactly what tier 3 is for (an aborted run is ended by the caller).
     }
   }
   if (config.canned === undefined) return undefined
@@ -108,4 +112,12 @@ function checkValue<T>(answer: unknown, schema: CompiledSchema<T> | undefined): 
   const verdict = schema.validate(answer)
   const settle = (v: SchemaResult<T>): Checked<T> => (v.ok ? { ok: true, text, value: v.value } : { ok: false, message: v.issues.map((i) => `'${i.path}': ${i.message}`).join('; ') })
   return verdict instanceof Promise ? verdict.then(settle) : settle(verdict)
+}
+
+function callTier(fallback: NonNullable<OutputFallback<unknown>['fallback']>, error: ReliabilityFailFastError, rawOutput: string | undefined): Promise<unknown> {
+  try {
+    return Promise.resolve(fallback(error, rawOutput))
+  } catch (thrown) {
+    return Promise.reject(thrown)
+  }
 }

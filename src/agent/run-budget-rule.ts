@@ -1,3 +1,4 @@
+import type { OnUnpriced } from '../model/on-unpriced.ts'
 import type { ModelRequest } from '../model/request.ts'
 import type { ReliabilityRule } from '../rules/rule.ts'
 
@@ -5,7 +6,7 @@ import type { ReliabilityRule } from '../rules/rule.ts'
  * How a run answers "is my budget spent?" for one of its gate calls, given what that gate call has
  * spent so far: true halts the call before its next attempt.
  */
-export type RunBudgetCheck = (spentInGateCallUsd: number) => boolean
+export type RunBudgetCheck = (spentInGateCallUsd: number, unpricedInGateCall: number) => boolean
 
 /** The checks of the gate calls in flight, keyed by the base request each run handed to the gate. */
 export type RunBudgetChecks = WeakMap<ModelRequest, RunBudgetCheck>
@@ -16,13 +17,14 @@ export type RunBudgetChecks = WeakMap<ModelRequest, RunBudgetCheck>
  * its own gate call; the run adds what its earlier calls spent, found through the base request
  * (`scope.request` is the very object the run passed to `gate.run`).
  */
-export function runBudgetRule(checks: RunBudgetChecks): ReliabilityRule {
+export function runBudgetRule(checks: RunBudgetChecks, onUnpriced: OnUnpriced): ReliabilityRule & { readonly onUnpriced: OnUnpriced } {
   return {
     when: function runCostBudget(scope) {
-      return checks.get(scope.request)?.(scope.cumulativeCostUsd) === true
+      return checks.get(scope.request)?.(scope.cumulativeCostUsd, scope.unpricedAttempts) === true
     },
     then: 'fail-fast',
     kind: 'budget-exceeded',
     label: 'the run cost budget',
+    onUnpriced,
   }
 }

@@ -31,6 +31,12 @@ export class RunLedger {
   get costUsd(): number {
     return this.#costUsd
   }
+  /** Attempts so far whose cost could not be priced. */
+  get unpricedAttempts(): number {
+    let n = 0
+    for (const a of this.#attempts) if (a.unpriced) n++
+    return n
+  }
   /** Gate calls so far; 0 before the first. */
   get gateCalls(): number {
     return this.#gateCalls

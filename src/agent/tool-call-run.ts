@@ -1,6 +1,9 @@
 import type { EventTags } from '../events/event-map.ts'
 import type { Message } from '../model/message.ts'
 import type { ReasoningBlock } from '../model/reasoning.ts'
+import { errorName } from '../model/message-of.ts'
+import { abortReason } from '../policies/deadline/abort-reason.ts'
+import { raceAbort } from '../policies/deadline/race-abort.ts'
 import type { ModelResponse } from '../model/response.ts'
 import type { ToolCall } from '../model/tool-call.ts'
 import { formatFeedback, parseJsonSafe, validateToolArgs, type ValidationFailure } from '../validation/index.ts'
@@ -12,7 +15,7 @@ import { stableKey } from './stable-key.ts'
 import { toolMessages, toolResultContent } from './tool-messages.ts'
 import type { GuardContext, ToolGuard } from './tools/guard.ts'
 import { runGuards, type GuardRejection } from './tools/run-guards.ts'
-import type { AnyTool } from './tools/tool.ts'
+import type { AnyTool, ToolContext } from './tools/tool.ts'
 
 /** What a logical tool call needs from the run it belongs to. */
 export interface ToolCallHost {
@@ -92,12 +95,13 @@ class LogicalToolCall {
       this.#seen.add(stableKey(args))
       const ctx: GuardContext = { tool: tool.name, callId: this.#original.id, retry: this.#retry, agent: rt.name }
 
-      const rawRejection = await runGuards(rawGuards, args, ctx)
+      const rawRejection = await runGuards(rawGuards, args, ctx, this.#host.signal)
       if (rawRejection !== undefined) return this.#blocked(rawRejection, current.args)
       let verdict = validateToolArgs(current.args, tool.input)
-      if (verdict instanceof Promise) verdict = await verdict
+      // An async schema is user code: it never holds the run past its signal.
+      if (verdict instanceof Promise) verdict = await raceAbort(verdict, this.#host.signal)
       if (verdict.ok) {
-        const rejection = await runGuards(typedGuards, verdict.value, ctx)
+        const rejection = await runGuards(typedGuards, verdict.value, ctx, this.#host.signal)
         if (rejection !== undefined) return this.#blocked(rejection, current.args)
         return this.#execute(tool, verdict.value)
       }
@@ -152,14 +156,20 @@ class LogicalToolCall {
     return this.#settle('guard-rejected', outcome, toolMessages.guardRejected(this.#original.name, rejection.guard, rejection.reason))
   }
 
+  /**
+   * Runs the tool under the run's signal: an aborted run settles the call as `aborted` at once, even
+   * when `execute` ignores the signal and never returns (its late result is dropped).
+   */
   async #execute(tool: AnyTool, value: unknown): Promise<SettledToolCall> {
     const outcome = this.#retry === 0 ? 'no_retry' : 'success'
     const rt = this.#host.runtime
+    const signal = this.#host.signal
+    if (signal?.aborted === true) return this.#settle('aborted', outcome, toolMessages.aborted(tool.name, abortReason(signal)))
     try {
-      const result: unknown = await tool.execute(value, { signal: this.#host.signal, callId: this.#original.id, agent: rt.name, retryCount: this.#retry })
+      const result: unknown = await raceAbort(executeTool(tool, value, { signal, callId: this.#original.id, agent: rt.name, retryCount: this.#retry }), signal)
       return this.#settle('ok', outcome, toolResultContent(result), result)
     } catch (error) {
-      if (isAbortError(error)) return this.#settle('aborted', outcome, toolMessages.aborted(tool.name, error))
+      if (isAborted(signal) || isAbortError(error)) return this.#settle('aborted', outcome, toolMessages.aborted(tool.name, error))
       return this.#settle('execute-failed', outcome, toolMessages.executeFailed(tool.name, error))
     }
   }
@@ -202,6 +212,21 @@ function normalizeArgs(args: unknown): unknown {
   return parsed.ok ? parsed.value : args
 }
 
+// A function, not an inline check: the signal may have aborted since TypeScript last looked.
+function isAborted(signal: AbortSignal | undefined): boolean {
+  return signal?.aborted === true
+}
+
 function isAbortError(error: unknown): boolean {
-  return error instanceof Error && (error.name === 'AbortError' || error.name === 'TimeoutError')
+  const name = errorName(error)
+  return name === 'AbortError' || name === 'TimeoutError'
+}
+
+/** `tool.execute` as a promise, a synchronous throw included. */
+function executeTool(tool: AnyTool, value: unknown, ctx: ToolContext): Promise<unknown> {
+  try {
+    return Promise.resolve(tool.execute(value, ctx))
+  } catch (error) {
+    return Promise.reject(error)
+  }
 }

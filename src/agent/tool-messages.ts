@@ -1,3 +1,4 @@
+import { messageOf } from '../model/message-of.ts'
 import { formatIssueLine, type ValidationFailure } from '../validation/index.ts'
 
 /**
@@ -33,17 +34,18 @@ export const toolMessages = {
   },
 } as const
 
-/** The content of a successful tool result: a string as it is, anything else as JSON. */
+/**
+ * The content of a successful tool result: a string as it is, anything else as JSON (its string
+ * form when it has no JSON: a BigInt, a cycle, a throwing `toJSON`, an object without prototype).
+ */
 export function toolResultContent(result: unknown): string {
   if (typeof result === 'string') return result
   if (result === undefined) return '(no result)'
   try {
-    return JSON.stringify(result) ?? String(result)
+    const json = JSON.stringify(result)
+    if (typeof json === 'string') return json
   } catch {
-    return String(result)
+    // Not JSON: described below.
   }
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error)
+  return messageOf(result)
 }

@@ -193,8 +193,27 @@ interface Payloads {
   stream_aborted: { readonly runId: string; readonly attempt: number; readonly path: string; readonly reason: string; readonly consumedChars: number; readonly consumedShare: number | undefined }
   /** A listener threw; the run went on. */
   listener_error: { readonly runId: string; readonly event: string; readonly error: unknown }
-  /** A rule's `when` or `feedbackForLLM` threw; the run went on with a safe default. */
-  rule_error: { readonly runId: string; readonly attempt: number; readonly kind: string; readonly where: 'when' | 'feedbackForLLM' | 'delayMs'; readonly error: unknown }
+  /**
+   * A rule misbehaved: its `when`, `feedbackForLLM` or `delayMs` threw or gave something unusable
+   * (the run went on with a safe default), or a matching rule's `then` was no Decision (`where:
+   * 'then'`, the run fails with kind `invalid-rule`).
+   */
+  rule_error: { readonly runId: string; readonly attempt: number; readonly kind: string; readonly where: 'when' | 'then' | 'feedbackForLLM' | 'delayMs'; readonly error: unknown }
+  /**
+   * An attempt's cost could not be priced (no price for its model, a price function that threw or
+   * answered something other than a finite, non-negative number, or no pricing at all while a budget
+   * needs one). Its cost counts as 0 in `costUsd`; budgets warn or fail closed as configured
+   * (`onUnpriced`). `source` says who could not price: the run's meter or a shared budget.
+   */
+  cost_unknown: {
+    readonly runId: string
+    readonly attempt: number
+    readonly provider: string
+    readonly model: string | undefined
+    readonly source: 'meter' | 'shared-budget'
+    readonly reason: string
+    readonly usage: Usage
+  }
   /**
    * A drift monitor's rolling signal crossed its threshold for a provider and model (`state`
    * `above`), or came back under it (`below`). `runId` is the run whose end moved the signal.

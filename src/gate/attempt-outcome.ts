@@ -5,7 +5,7 @@ import type { Decision, ReliabilityRule } from '../rules/rule.ts'
 import type { ValidationFailure } from '../validation/validation-failure.ts'
 import type { AttemptRecord } from './attempt-record.ts'
 import { attemptStatus } from './attempt-status.ts'
-import { messageOf } from './error-message.ts'
+import { errorName, messageOf } from '../model/message-of.ts'
 
 /** The outcome of one provider call plus validation, before any decision. */
 export interface AttemptOutcome<T> {
@@ -20,6 +20,8 @@ export interface AttemptOutcome<T> {
   readonly latencyMs: number
   readonly usage: Usage
   readonly costUsd: number
+  /** The answer's cost could not be priced (`costUsd` is then 0). */
+  readonly unpriced: boolean
 }
 
 // Shared by every log entry with nothing to list (read-only).
@@ -47,8 +49,9 @@ export function attemptRecord(
     rawOutput: outcome.response?.content,
     validationStage: f?.stage,
     issues: f?.issues ?? NONE,
-    errorType: f !== undefined ? (f.stage === 'json-parse' ? 'parse' : 'schema') : outcome.error instanceof Error ? outcome.error.name : undefined,
-    errors: f !== undefined ? errorLines(f) : outcome.error !== undefined ? [messageOf(outcome.error)] : NONE,
+    errorType: f !== undefined ? (f.stage === 'json-parse' ? 'parse' : 'schema') : errorName(outcome.error),
+    // A call that failed has an error line even when what it threw was `undefined`.
+    errors: f !== undefined ? errorLines(f) : outcome.error !== undefined || outcome.response === undefined ? [messageOf(outcome.error)] : NONE,
     error: outcome.error,
     decision,
     ruleKind,
@@ -59,6 +62,7 @@ export function attemptRecord(
     elapsedMs,
     usage: outcome.usage,
     costUsd: outcome.costUsd,
+    unpriced: outcome.unpriced,
   }
 }
 

@@ -60,6 +60,9 @@ export interface AttemptRecord {
   readonly latencyMs: number
   /** Time since the run started, at the end of this attempt, in ms. */
   readonly elapsedMs: number
+  /** Token usage; `usage.estimated` when the provider's counts were missing or unusable. */
   readonly usage: Usage
   readonly costUsd: number
+  /** The cost could not be priced (an unknown model, a failing price function): `costUsd` is 0. */
+  readonly unpriced: boolean
 }

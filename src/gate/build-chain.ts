@@ -10,6 +10,7 @@ import type { PriceUsage } from '../policies/pricing/price-usage.ts'
 import { rateLimitLink } from '../policies/rate-limit/rate-limit-link.ts'
 import { isProviderError } from '../model/provider-error.ts'
 import { classifyError } from './classify-error.ts'
+import { warnOnce } from './warn-once.ts'
 import type { GateConfig } from './gate-config.ts'
 
 /**
@@ -17,7 +18,13 @@ import type { GateConfig } from './gate-config.ts'
  * user's links -> (the provider call, supplied per run). Only configured policies are links, so a
  * gate without any pays nothing for them.
  */
-export function buildChain(config: GateConfig<unknown>, events: EventHub, price: PriceUsage | undefined, timeoutMs: number | undefined): { readonly chain: Chain; readonly linked: boolean } {
+export function buildChain(
+  config: GateConfig<unknown>,
+  events: EventHub,
+  price: PriceUsage | undefined,
+  timeoutMs: number | undefined,
+  warned: Set<string>,
+): { readonly chain: Chain; readonly linked: boolean } {
   const links: Middleware[] = []
   if (config.rateLimit !== undefined) links.push(rateLimitLink(config.rateLimit))
   if (config.breaker !== undefined && config.breaker !== false) {
@@ -31,9 +38,20 @@ export function buildChain(config: GateConfig<unknown>, events: EventHub, price:
   if (config.budget !== undefined) {
     const budget = config.budget
     links.push(
-      budgetLink(budget, price, (spentUsd, runId) => {
-        if (events.has('budget_exceeded')) events.emit('budget_exceeded', { runId, budgetUsd: budget.usd, spentUsd, action: 'halt' })
-      }),
+      budgetLink(
+        budget,
+        price,
+        (spentUsd, runId) => {
+          if (events.has('budget_exceeded')) events.emit('budget_exceeded', { runId, budgetUsd: budget.usd, spentUsd, action: 'halt' })
+        },
+        (ctx, reason, usage) => {
+          if (events.has('cost_unknown')) {
+            events.emit('cost_unknown', { runId: ctx.runId, attempt: ctx.attempt, provider: ctx.provider, model: ctx.model, source: 'shared-budget', reason, usage })
+          } else {
+            warnOnce(warned, `budget\u0000${ctx.provider}\u0000${reason}`, `reliability-gate: the shared budget "${budget.key}" could not price an attempt of provider "${ctx.provider}": ${reason}.`)
+          }
+        },
+      ),
     )
   }
   if (timeoutMs !== undefined) links.push(deadline(timeoutMs))

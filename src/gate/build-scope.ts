@@ -32,6 +32,7 @@ export function scopeOf<T>(s: RunState<T>, phase: Phase, outcome: AttemptOutcome
     cumulativeOutputTokens: usage.outputTokens,
     cumulativeCostUsd: s.meter.costUsd,
     lastAttemptCostUsd: s.meter.lastCostUsd,
+    unpricedAttempts: s.meter.unpricedAttempts,
     // After an attempt its end time is now; before one, a retry delay may have passed.
     elapsedMs: (outcome === undefined ? g.now() : s.lastTime) - s.started,
     retryAfterMs: s.retryAfterMs,

@@ -1,4 +1,4 @@
-import type { ErrorKind } from '../model/error-kind.ts'
+import { ERROR_KINDS, type ErrorKind } from '../model/error-kind.ts'
 import { isProviderError } from '../model/provider-error.ts'
 
 /** What the gate knows about a provider error after classification. */
@@ -29,13 +29,29 @@ const BODY_TYPES: Readonly<Record<string, ErrorKind>> = {
   timeout_error: 'timeout',
 }
 
+const KNOWN_KINDS: ReadonlySet<string> = new Set(ERROR_KINDS)
+const UNKNOWN: ClassifiedError = Object.freeze({ kind: 'unknown', status: undefined, retryAfterMs: undefined })
+
 /**
  * Classifies a thrown provider error: an already classified {@link ProviderError} first, then the
- * HTTP status, then error codes and names, and message patterns last.
+ * HTTP status, then error codes and names, and message patterns last. Never throws: a value that
+ * cannot be read (a Proxy whose traps throw, getters that throw) is kind `unknown`.
  */
 export function classifyError(error: unknown): ClassifiedError {
-  if (isProviderError(error)) return { kind: error.kind, status: error.status, retryAfterMs: error.retryAfterMs }
-  if (typeof error !== 'object' || error === null) return { kind: 'unknown', status: undefined, retryAfterMs: undefined }
+  try {
+    return classify(error)
+  } catch {
+    return UNKNOWN
+  }
+}
+
+function classify(error: unknown): ClassifiedError {
+  if (isProviderError(error)) {
+    // A branded look-alike may carry any kind: only the known ones are trusted.
+    const kind = KNOWN_KINDS.has(error.kind) ? error.kind : 'unknown'
+    return { kind, status: finite(error.status), retryAfterMs: nonNegative(error.retryAfterMs) }
+  }
+  if (typeof error !== 'object' || error === null) return UNKNOWN
   const e = error as Record<string, unknown>
   const status = numberField(e, 'status') ?? numberField(e, 'statusCode')
   const retryAfterMs = readRetryAfter(e)
@@ -84,14 +100,21 @@ function bodyType(e: Record<string, unknown>): ErrorKind | undefined {
   return undefined
 }
 
-function numberField(e: Record<string, unknown>, key: string): number | undefined {
-  const v = e[key]
+function finite(v: unknown): number | undefined {
   return typeof v === 'number' && Number.isFinite(v) ? v : undefined
+}
+
+function nonNegative(v: unknown): number | undefined {
+  return typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : undefined
+}
+
+function numberField(e: Record<string, unknown>, key: string): number | undefined {
+  return finite(e[key])
 }
 
 /** Reads `retry-after-ms` / `retry-after` (seconds or an HTTP date) from an error's headers. */
 function readRetryAfter(e: Record<string, unknown>): number | undefined {
-  const direct = numberField(e, 'retryAfterMs')
+  const direct = nonNegative(e['retryAfterMs'])
   if (direct !== undefined) return direct
   const headers = e['headers'] ?? (e['response'] as Record<string, unknown> | undefined)?.['headers']
   const get = (key: string): string | undefined => {

@@ -7,6 +7,8 @@ import { pricingTable } from '../policies/pricing/pricing-table.ts'
 import { compileSchema, type InferSchema, type OutputSchema } from '../validation/index.ts'
 import type { Observable } from 'rxjs'
 import { buildChain } from './build-chain.ts'
+import { checkBudgetPricing } from './check-budget-pricing.ts'
+import { checkRules } from './check-rules.ts'
 import { providerCall } from './call-provider.ts'
 import type { GateConfig } from './gate-config.ts'
 import type { GateInternals, GateRunOptions } from './gate-internals.ts'
@@ -60,12 +62,15 @@ export function createGate<T>(config: GateConfig<T>): Gate<T> {
   const providers = resolveProviders(config.providers, config.model)
   const priceUsage = config.priceUsage ?? (config.pricing !== undefined ? pricingTable(config.pricing) : undefined)
   const timeoutMs = config.timeoutMs === undefined ? undefined : positiveNumber(config.timeoutMs, 'createGate: timeoutMs')
-  const { chain, linked } = buildChain(config as GateConfig<unknown>, events, priceUsage, timeoutMs)
-  const postDecide = [...(config.postDecide ?? [])]
+  const warned = new Set<string>()
+  const { chain, linked } = buildChain(config as GateConfig<unknown>, events, priceUsage, timeoutMs, warned)
+  const preCheck = checkRules(config.preCheck, 'createGate: preCheck')
+  const postDecide = checkRules(config.postDecide, 'createGate: postDecide')
+  const needsPrice = checkBudgetPricing(config as GateConfig<unknown>, [...preCheck, ...postDecide], priceUsage !== undefined)
   const internals: GateInternals<T> = {
     providers,
     schema: config.outputSchema === undefined ? undefined : compileSchema<T>(config.outputSchema),
-    preCheck: [...(config.preCheck ?? [])],
+    preCheck,
     postDecide,
     postDecideOnOk: postDecide.filter((rule) => rule.failuresOnly !== true),
     feedbackMode: config.feedbackMode ?? 'latest',
@@ -78,6 +83,8 @@ export function createGate<T>(config: GateConfig<T>): Gate<T> {
     maxAttempts: positiveNumber(config.maxAttempts, 'createGate: maxAttempts', 10),
     fallback: config.fallback,
     priceUsage,
+    needsPrice,
+    warned,
     events,
     now: config.now ?? performance.now.bind(performance),
     chain,

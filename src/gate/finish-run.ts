@@ -38,7 +38,7 @@ export async function useFallback<T>(s: RunState<T>, scope: ReliabilityScope, ru
   const g = s.g
   if (g.fallback === undefined) throw failFast(s, 'no-fallback', `rule ${ruleKind} decided fallback, but no fallback is configured`, 'post-decide')
   if (g.events.has('fallback')) g.events.emit('fallback', { runId: s.runId, ...s.tags, attempt: s.attempt + 1, kind: ruleKind })
-  const verdict = await runFallback(g.fallback, scope, s.schema, g.repair)
+  const verdict = await runFallback(g.fallback, scope, s.schema, g.repair, s.signal)
   if (!verdict.ok) throw failFast(s, verdict.kind, verdict.reason, 'post-decide', verdict.cause, verdict.failure)
   return succeed(s, verdict.response, verdict.value, undefined, true)
 }

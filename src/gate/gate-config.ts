@@ -45,11 +45,15 @@ export interface GateConfig<T = unknown> extends ReliabilityConfig {
   readonly outputSchema?: OutputSchema<T>
   /** Called on a `fallback` decision; its answer is validated like a model answer. */
   readonly fallback?: (scope: ReliabilityScope) => FallbackAnswer | Promise<FallbackAnswer>
-  /** Prices one attempt's usage in USD. Wins over `pricing` when both are given. */
+  /**
+   * Prices one attempt's usage in USD. Wins over `pricing` when both are given. An answer that is
+   * not a finite, non-negative number (or a throw) leaves the attempt unpriced: 0 in `costUsd`, and a
+   * `cost_unknown` event.
+   */
   readonly priceUsage?: (usage: Usage, model: string | undefined, provider: string) => number
   /**
    * Prices per model in USD per million tokens; sugar for `priceUsage: pricingTable(pricing)`.
-   * Unknown models cost 0.
+   * An attempt of an unknown model counts as 0 in `costUsd` and is reported as `cost_unknown`.
    */
   readonly pricing?: PricingTable
   /**
@@ -59,7 +63,10 @@ export interface GateConfig<T = unknown> extends ReliabilityConfig {
    * @default no breaker
    */
   readonly breaker?: CircuitBreakerOptions | CircuitBreaker | false
-  /** A budget shared across runs and processes: checked before every attempt, charged after each. */
+  /**
+   * A budget shared across runs and processes, never overspent: each attempt reserves what it may
+   * cost before the provider is called and commits its real cost after (see `sharedBudget`).
+   */
   readonly budget?: SharedBudget
   /**
    * Calls per window per provider, shared across runs and processes (`sharedRateLimit(...)`). A full

@@ -28,6 +28,10 @@ export interface GateInternals<T> {
   readonly maxAttempts: number
   readonly fallback: ((scope: ReliabilityScope) => FallbackAnswer | Promise<FallbackAnswer>) | undefined
   readonly priceUsage: PriceUsage | undefined
+  /** A budget relies on prices: attempts are unpriced (and reported) even without a price function. */
+  readonly needsPrice: boolean
+  /** Process warnings already written by this gate (see `warnOnce`). */
+  readonly warned: Set<string>
   readonly events: EventHub
   readonly now: () => number
   /** The attempt chain (policies, then the user's links), composed once. */

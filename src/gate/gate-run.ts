@@ -2,6 +2,7 @@ import type { EventTags } from '../events/event-map.ts'
 import { newRunId } from '../events/run-id.ts'
 import type { ModelRequest } from '../model/request.ts'
 import type { ModelResponse } from '../model/response.ts'
+import { raceAbort } from '../policies/deadline/race-abort.ts'
 import { sleep } from '../policies/deadline/sleep.ts'
 import { RunMeter } from '../policies/meter.ts'
 import { isBudgetRule } from '../rules/budget-rule.ts'
@@ -10,7 +11,7 @@ import type { Decision, ReliabilityRule } from '../rules/rule.ts'
 import type { Phase, ReliabilityScope } from '../rules/scope.ts'
 import type { AttemptOutcome } from './attempt-outcome.ts'
 import { scopeOf } from './build-scope.ts'
-import { messageOf } from './error-message.ts'
+import { INVALID_RULE, kindOf, ruleProblem } from './check-rules.ts'
 import { firstMatchingRule } from './evaluate-rules.ts'
 import { failFast } from './fail-fast.ts'
 import { succeed, useFallback } from './finish-run.ts'
@@ -22,7 +23,9 @@ import type { DecisionGuard, GateInternals, GateRunOptions, RunHooks } from './g
 import type { GateResult } from './gate-result.ts'
 import { nextTail } from './next-tail.ts'
 import { recordAttempt } from './record-attempt.ts'
-import { modelFor, type ResolvedProvider } from './resolved-provider.ts'
+import type { ResolvedProvider } from './resolved-provider.ts'
+import { baseFor } from './base-request.ts'
+import { reasonFor } from './fail-reason.ts'
 import { settleAttempt, startAttempt } from './run-attempt.ts'
 import type { RunState } from './run-state.ts'
 
@@ -75,7 +78,7 @@ export class GateRun<T> implements RunState<T> {
     this.call = hooks?.call ?? g.call
     this.direct = !g.linked && hooks?.call === undefined
     this.guard = hooks?.guardDecision
-    this.meter = new RunMeter(g.priceUsage)
+    this.meter = new RunMeter(g.priceUsage, g.needsPrice)
     this.started = this.lastTime = this.attemptStarted = g.now()
     this.base = request
     this.base = baseFor(this, 0)
@@ -133,6 +136,7 @@ export class GateRun<T> implements RunState<T> {
     const rules = outcome.kind === 'ok' ? g.postDecideOnOk : g.postDecide
     let scope = rules.length > 0 ? scopeOf(this, 'post-decide', outcome) : undefined
     const rule = scope !== undefined ? firstMatchingRule(rules, scope, this.#onWhenError) : undefined
+    if (rule !== undefined) this.#checkMatched(rule, 'post-decide', outcome)
     let decision: Decision = rule !== undefined ? rule.then : outcome.kind === 'ok' ? 'ok' : 'fail-fast'
     // A cancelled run is never retried, and `ok` needs an answer to return.
     if (outcome.kind === 'aborted' || (decision === 'ok' && outcome.response === undefined)) decision = 'fail-fast'
@@ -167,6 +171,7 @@ export class GateRun<T> implements RunState<T> {
     const scope = scopeOf(s, 'pre-check', undefined)
     const rule = firstMatchingRule(s.g.preCheck, scope, this.#onWhenError)
     if (rule === undefined) return
+    this.#checkMatched(rule, 'pre-check', undefined)
     this.#emitDecision(rule.then, rule.kind, rule, 'pre-check')
     const events = s.g.events
     if (isBudgetRule(rule) && events.has('budget_exceeded')) {
@@ -196,7 +201,15 @@ export class GateRun<T> implements RunState<T> {
       recordAttempt(s, outcome, 'fail-fast', 'circuit-open', rule, undefined)
       throw failFast(s, 'circuit-open', `the circuit breaker of provider "${from.name}" is open and no rule failed over or waited out its cooldown`, 'post-decide', outcome.error)
     }
-    const feedback = await nextTail(s, rule, scope, outcome, (r, e) => this.#ruleError(r, 'feedbackForLLM', e))
+    let feedback: string | undefined
+    try {
+      // An async feedbackForLLM is user code: it must not hold the run past its signal.
+      feedback = await raceAbort(nextTail(s, rule, scope, outcome, (r, e) => this.#ruleError(r, 'feedbackForLLM', e)), s.signal)
+    } catch (error) {
+      if (s.signal?.aborted !== true) throw error
+      recordAttempt(s, outcome, 'fail-fast', 'aborted', rule, undefined)
+      throw failFast(s, 'aborted', 'the run was aborted while the feedback for the next attempt was being built', 'post-decide', error)
+    }
     recordAttempt(s, outcome, decision, ruleKind, rule, feedback)
 
     if (decision === 'retry-other') {
@@ -220,17 +233,39 @@ export class GateRun<T> implements RunState<T> {
     return undefined
   }
 
+  /**
+   * The wait a rule asks for before the next attempt: any finite length (long ones are slept in
+   * chunks). A delay that is not a finite number (NaN, Infinity, a string) or a function that throws
+   * is reported as `rule_error` and means no wait.
+   */
   #delayFor(rule: ReliabilityRule | undefined, scope: ReliabilityScope): number {
     const d = rule?.delayMs
     if (d === undefined) return 0
-    if (typeof d === 'number') return Number.isFinite(d) && d > 0 ? d : 0
+    let ms: unknown
     try {
-      const ms = d(scope)
-      return Number.isFinite(ms) && ms > 0 ? ms : 0
+      ms = typeof d === 'function' ? d(scope) : d
     } catch (error) {
       this.#ruleError(rule as ReliabilityRule, 'delayMs', error)
       return 0
     }
+    if (typeof ms === 'number' && Number.isFinite(ms)) return ms > 0 ? ms : 0
+    this.#ruleError(rule as ReliabilityRule, 'delayMs', new RangeError(`delayMs must be a finite number of ms, got ${typeof ms === 'number' ? String(ms) : typeof ms}`))
+    return 0
+  }
+
+  /**
+   * A matching rule must be a rule: a `then` that is no Decision (or a `kind` that is no string)
+   * fails the run with kind `invalid-rule` rather than acting on nonsense.
+   */
+  #checkMatched(rule: ReliabilityRule, phase: Phase, outcome: AttemptOutcome<T> | undefined): void {
+    const problem = ruleProblem(rule)
+    if (problem === undefined) return
+    this.#ruleError(rule, 'then', new TypeError(problem))
+    this.#emitDecision('fail-fast', INVALID_RULE, undefined, phase)
+    const reason = `a matching ${phase === 'pre-check' ? 'PreCheck' : 'PostDecide'} rule is not a valid rule: ${problem}`
+    if (outcome === undefined) throw failFast(this, INVALID_RULE, reason, phase)
+    recordAttempt(this, outcome, 'fail-fast', INVALID_RULE, undefined, undefined)
+    throw failFast(this, INVALID_RULE, reason, phase, outcome.error, outcome.failure)
   }
 
   #emitDecision(decision: Decision, kind: string, rule: ReliabilityRule | undefined, phase: Phase): void {
@@ -239,9 +274,9 @@ export class GateRun<T> implements RunState<T> {
     s.g.events.emit('decision', { runId: s.runId, ...s.tags, attempt: s.attempt + 1, phase, decision, kind, label: rule?.label, matched: rule !== undefined })
   }
 
-  #ruleError(rule: ReliabilityRule, where: 'when' | 'feedbackForLLM' | 'delayMs', error: unknown): void {
+  #ruleError(rule: ReliabilityRule, where: 'when' | 'then' | 'feedbackForLLM' | 'delayMs', error: unknown): void {
     const s = this
-    if (s.g.events.has('rule_error')) s.g.events.emit('rule_error', { runId: s.runId, ...s.tags, attempt: s.attempt + 1, kind: rule.kind, where, error })
+    if (s.g.events.has('rule_error')) s.g.events.emit('rule_error', { runId: s.runId, ...s.tags, attempt: s.attempt + 1, kind: kindOf(rule), where, error })
   }
 }
 
@@ -251,36 +286,4 @@ function tagsOf(turn: number | undefined, metadata: Readonly<Record<string, unkn
   if (turn !== undefined) tags.turn = turn
   if (metadata !== undefined) tags.metadata = metadata
   return tags
-}
-
-function reasonFor<T>(outcome: AttemptOutcome<T>, rule: ReliabilityRule | undefined): string {
-  const by = rule !== undefined ? `rule ${rule.label ?? rule.kind} decided fail-fast` : 'no rule handled it'
-  if (outcome.failure !== undefined) return `the answer failed validation (${outcome.failure.message}); ${by}`
-  if (outcome.kind === 'refusal') return `the model refused to answer (${JSON.stringify(preview(outcome.response?.content ?? ''))}); ${by}`
-  if (outcome.error !== undefined) return `provider call failed (${outcome.kind}: ${messageOf(outcome.error)}); ${by}`
-  return by
-}
-
-function preview(text: string): string {
-  return text.length > 200 ? `${text.slice(0, 200)}…` : text
-}
-
-/**
- * The request of a provider without the tail: the caller's, with the provider's model (see
- * `resolveProviders` for the order), the output
- * JSON Schema and the run's signal. When nothing changes it is the caller's own object (never
- * mutated): no copy at all.
- */
-function baseFor<T>(s: RunState<T>, providerIdx: number): ModelRequest {
-  const entry = s.g.providers[providerIdx] as ResolvedProvider
-  const request = s.request
-  const model = modelFor(entry, request.model)
-  const responseSchema = request.responseSchema ?? s.schema?.jsonSchema
-  if (model === request.model && responseSchema === request.responseSchema && s.signal === request.signal) return request
-  const base: { -readonly [K in keyof ModelRequest]: ModelRequest[K] } = { ...request }
-  if (model !== undefined) base.model = model
-  if (responseSchema !== undefined) base.responseSchema = responseSchema
-  if (s.signal !== undefined) base.signal = s.signal
-  else if ('signal' in base) delete base.signal
-  return base
 }

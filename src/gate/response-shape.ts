@@ -7,15 +7,36 @@ import type { ModelResponse } from '../model/response.ts'
  * `null`) fails the attempt with kind `malformed-response` instead of crashing the gate later.
  */
 export function responseOf(result: unknown, provider: string): ModelResponse {
-  const response = typeof result === 'object' && result !== null ? (result as { response?: unknown }).response : undefined
+  let response: unknown
+  try {
+    response = typeof result === 'object' && result !== null ? (result as { response?: unknown }).response : undefined
+  } catch {
+    throw malformed(provider, 'its fields cannot be read')
+  }
   return checkedResponse(response, provider)
 }
 
 /** A provider's own answer, checked at the boundary like {@link responseOf}'s. */
 export function checkedResponse(response: unknown, provider: string): ModelResponse {
-  const problem = shapeProblem(response)
+  const problem = responseShapeProblem(response)
   if (problem === undefined) return response as ModelResponse
-  throw new ProviderError(`provider "${provider}" answered with a malformed response: ${problem}`, { kind: 'malformed-response', provider })
+  throw malformed(provider, problem)
+}
+
+function malformed(provider: string, problem: string): ProviderError {
+  return new ProviderError(`provider "${provider}" answered with a malformed response: ${problem}`, { kind: 'malformed-response', provider })
+}
+
+/**
+ * What is wrong with the shape of a would-be `ModelResponse`, or `undefined` when nothing is. Never
+ * throws: a value whose properties cannot be read (throwing getters, a hostile Proxy) is a problem.
+ */
+export function responseShapeProblem(r: unknown): string | undefined {
+  try {
+    return shapeProblem(r)
+  } catch {
+    return 'its fields cannot be read'
+  }
 }
 
 function shapeProblem(r: unknown): string | undefined {

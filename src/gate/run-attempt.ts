@@ -2,7 +2,7 @@ import { isTransientKind, type ErrorKind } from '../model/error-kind.ts'
 import type { ModelResponse } from '../model/response.ts'
 import { ZERO_USAGE, type Usage } from '../model/usage.ts'
 import { raceAbort } from '../policies/deadline/race-abort.ts'
-import { finiteUsage } from '../policies/meter.ts'
+import { finiteUsage, isSoundUsage } from '../policies/usage-estimate.ts'
 import type { AttemptContext } from '../policies/middleware.ts'
 import { NOT_PARSED, parseJsonFast } from '../validation/json/parse-json-fast.ts'
 import type { ValidationFailure } from '../validation/validation-failure.ts'
@@ -14,6 +14,7 @@ import type { ResolvedProvider } from './resolved-provider.ts'
 import { checkedResponse, responseOf } from './response-shape.ts'
 import { isRefusal } from './refusal.ts'
 import type { RunState } from './run-state.ts'
+import { warnOnce } from './warn-once.ts'
 
 // Shared by every attempt that applied no repair (read-only, only its length is looked at).
 const NO_REPAIRS: readonly string[] = Object.freeze([])
@@ -75,37 +76,67 @@ export function settleAttempt<T>(s: RunState<T>, result: unknown, error: unknown
   s.lastTime = t1
   s.retryAfterMs = retryAfterMs
   const latencyMs = t1 - s.attemptStarted
-  if (response === undefined) return ended(s, { response, error, kind, retryAfterMs, failure: undefined, value: undefined, repairs: NO_REPAIRS, latencyMs, usage: ZERO_USAGE, costUsd: 0 })
+  if (response === undefined) return ended(s, { response, error, kind, retryAfterMs, failure: undefined, value: undefined, repairs: NO_REPAIRS, latencyMs, usage: ZERO_USAGE, costUsd: 0, unpriced: false })
 
   const model = s.base.model
-  const usage = finiteUsage(response.usage)
+  // Missing or broken counts are estimated from what was sent and answered, never taken as 0.
+  const reported = response.usage
+  const usage = isSoundUsage(reported) ? reported : finiteUsage(reported, withTail(s.base, s.tail), response)
   const costUsd = s.meter.add(usage, model, provider)
+  const unpriced = s.meter.lastUnpriced !== undefined
+  if (unpriced) costUnknown(s, provider, model, s.meter.lastUnpriced as string, usage)
   if (g.events.has('cost_tick')) {
     g.events.emit('cost_tick', { runId: s.runId, ...s.tags, attempt: s.attempt + 1, provider, model, attemptCostUsd: costUsd, cumulativeCostUsd: s.meter.costUsd, usage })
   }
-  if (isRefusal(response)) return ended(s, { response, error, kind: 'refusal', retryAfterMs, failure: undefined, value: undefined, repairs: NO_REPAIRS, latencyMs, usage, costUsd })
+  if (isRefusal(response)) return ended(s, { response, error, kind: 'refusal', retryAfterMs, failure: undefined, value: undefined, repairs: NO_REPAIRS, latencyMs, usage, costUsd, unpriced })
   // The common case, checked without building anything: a complete final answer that is exactly a
   // JSON value the compiled schema accepts as it is.
   const schema = s.schema
   if (schema?.test !== undefined && response.toolCalls.length === 0 && response.stopReason !== 'max_tokens') {
     const parsed = parseJsonFast(response.content)
     if (parsed !== NOT_PARSED && schema.test(parsed)) {
-      return ended(s, { response, error, kind, retryAfterMs, failure: undefined, value: parsed as T, repairs: NO_REPAIRS, latencyMs, usage, costUsd })
+      return ended(s, { response, error, kind, retryAfterMs, failure: undefined, value: parsed as T, repairs: NO_REPAIRS, latencyMs, usage, costUsd, unpriced })
     }
   }
   const check = checkResponse(response, schema, g.repair)
-  if (check instanceof Promise) return check.then((c) => checked(s, c, response, retryAfterMs, latencyMs, usage, costUsd))
-  return checked(s, check, response, retryAfterMs, latencyMs, usage, costUsd)
+  if (!(check instanceof Promise)) return checked(s, check, response, retryAfterMs, latencyMs, usage, costUsd, unpriced)
+  // An async schema is user code: it must not hold the run past its signal.
+  return raceAbort(check, s.signal).then(
+    (c) => checked(s, c, response, retryAfterMs, latencyMs, usage, costUsd, unpriced),
+    (e: unknown) => {
+      if (s.signal?.aborted !== true) throw e
+      return ended(s, { response, error: e, kind: 'aborted', retryAfterMs, failure: undefined, value: undefined, repairs: NO_REPAIRS, latencyMs, usage, costUsd, unpriced })
+    },
+  )
 }
 
-function checked<T>(s: RunState<T>, c: ResponseCheck<T>, response: ModelResponse, retryAfterMs: number | undefined, latencyMs: number, usage: Usage, costUsd: number): AttemptOutcome<T> {
+function checked<T>(
+  s: RunState<T>,
+  c: ResponseCheck<T>,
+  response: ModelResponse,
+  retryAfterMs: number | undefined,
+  latencyMs: number,
+  usage: Usage,
+  costUsd: number,
+  unpriced: boolean,
+): AttemptOutcome<T> {
   const events = s.g.events
   const attempt = s.attempt + 1
   if (c.repairs.length > 0 && events.has('repaired')) {
     events.emit('repaired', { runId: s.runId, ...s.tags, attempt, provider: (s.g.providers[s.providerIdx] as ResolvedProvider).name, repairs: c.repairs })
   }
   if (c.failure !== undefined) validationFailed(s, c.failure, attempt)
-  return ended(s, { response, error: undefined, kind: c.kind, retryAfterMs, failure: c.failure, value: c.value, repairs: c.repairs, latencyMs, usage, costUsd })
+  return ended(s, { response, error: undefined, kind: c.kind, retryAfterMs, failure: c.failure, value: c.value, repairs: c.repairs, latencyMs, usage, costUsd, unpriced })
+}
+
+/** Reports an attempt that could not be priced: `cost_unknown`, or a process warning (once per reason) when nobody listens. */
+function costUnknown<T>(s: RunState<T>, provider: string, model: string | undefined, reason: string, usage: Usage): void {
+  const events = s.g.events
+  if (events.has('cost_unknown')) {
+    events.emit('cost_unknown', { runId: s.runId, attempt: s.attempt + 1, provider, model, source: 'meter', reason, usage })
+    return
+  }
+  warnOnce(s.g.warned, `${provider}\u0000${reason}`, `reliability-gate: the cost of an attempt of provider "${provider}" could not be priced: ${reason}. It counts as $0; listen to 'cost_unknown' or set onUnpriced: 'fail' on the budget.`)
 }
 
 function ended<T>(s: RunState<T>, outcome: AttemptOutcome<T>): AttemptOutcome<T> {

@@ -1,33 +1,60 @@
+import { messageOf } from '../model/message-of.ts'
 import type { ModelResponse } from '../model/response.ts'
 import { ZERO_USAGE } from '../model/usage.ts'
+import { raceAbort } from '../policies/deadline/race-abort.ts'
 import type { ReliabilityScope } from '../rules/scope.ts'
 import { validateFinalAnswer, type CompiledSchema } from '../validation/index.ts'
 import type { ValidationFailure } from '../validation/validation-failure.ts'
-import { messageOf } from './error-message.ts'
 import type { FallbackAnswer } from './gate-config.ts'
+import { responseShapeProblem } from './response-shape.ts'
 
 /** The fallback's verdict: an accepted answer, or why it could not be used. */
 export type FallbackVerdict<T> =
   | { readonly ok: true; readonly response: ModelResponse; readonly value: T | string }
-  | { readonly ok: false; readonly kind: 'fallback-failed' | 'fallback-invalid'; readonly reason: string; readonly cause?: unknown; readonly failure?: ValidationFailure }
+  | { readonly ok: false; readonly kind: 'fallback-failed' | 'fallback-invalid' | 'aborted'; readonly reason: string; readonly cause?: unknown; readonly failure?: ValidationFailure }
 
-/** Calls the configured fallback and validates its answer like a model answer. */
+/**
+ * Calls the configured fallback and validates its answer like a model answer. An answer that is
+ * neither a string nor a `ModelResponse` (`null`, a number, an object of another shape) is
+ * `fallback-invalid`; a fallback still pending when the run's signal aborts is `aborted`.
+ */
 export async function runFallback<T>(
   fallback: (scope: ReliabilityScope) => FallbackAnswer | Promise<FallbackAnswer>,
   scope: ReliabilityScope,
   schema: CompiledSchema<T> | undefined,
   repair: boolean,
+  signal?: AbortSignal,
 ): Promise<FallbackVerdict<T>> {
-  let answer: FallbackAnswer
+  let answer: unknown
   try {
-    answer = await fallback(scope)
+    answer = await raceAbort(callFallback(fallback, scope), signal)
   } catch (error) {
+    if (signal?.aborted === true) return { ok: false, kind: 'aborted', reason: 'the run was aborted while the fallback was answering', cause: error }
     return { ok: false, kind: 'fallback-failed', reason: `the fallback threw: ${messageOf(error)}`, cause: error }
   }
-  const response: ModelResponse = typeof answer === 'string' ? { content: answer, toolCalls: [], usage: ZERO_USAGE, stopReason: 'end' } : answer
-  const verdict = await validateFinalAnswer(response.content, schema, { repair })
+  const problem = typeof answer === 'string' ? undefined : responseShapeProblem(answer)
+  if (problem !== undefined) {
+    return { ok: false, kind: 'fallback-invalid', reason: `the fallback answered neither a string nor a ModelResponse: ${problem}` }
+  }
+  const response: ModelResponse = typeof answer === 'string' ? { content: answer, toolCalls: [], usage: ZERO_USAGE, stopReason: 'end' } : (answer as ModelResponse)
+  let verdict: Awaited<ReturnType<typeof validateFinalAnswer<T>>>
+  try {
+    verdict = await raceAbort(Promise.resolve(validateFinalAnswer(response.content, schema, { repair })), signal)
+  } catch (error) {
+    if (signal?.aborted === true) return { ok: false, kind: 'aborted', reason: 'the run was aborted while the fallback answer was being validated', cause: error }
+    return { ok: false, kind: 'fallback-invalid', reason: `the fallback's answer could not be validated: ${messageOf(error)}`, cause: error }
+  }
   if (!verdict.ok) {
     return { ok: false, kind: 'fallback-invalid', reason: `the fallback's answer failed validation: ${verdict.failure.message}`, failure: verdict.failure }
   }
   return { ok: true, response, value: verdict.value }
+}
+
+/** The fallback's answer as a promise, a synchronous throw included. */
+function callFallback(fallback: (scope: ReliabilityScope) => FallbackAnswer | Promise<FallbackAnswer>, scope: ReliabilityScope): Promise<unknown> {
+  try {
+    return Promise.resolve(fallback(scope))
+  } catch (error) {
+    return Promise.reject(error)
+  }
 }

@@ -24,5 +24,11 @@ export function brand<T extends object>(target: T, key: symbol): T {
  * export const isProviderError = (value: unknown): value is ProviderError => hasBrand(value, BRAND)
  */
 export function hasBrand(value: unknown, key: symbol): boolean {
-  return (typeof value === 'object' || typeof value === 'function') && value !== null && (value as Record<symbol, unknown>)[key] === true
+  if ((typeof value !== 'object' && typeof value !== 'function') || value === null) return false
+  try {
+    return (value as Record<symbol, unknown>)[key] === true
+  } catch {
+    // A Proxy whose traps throw, or a getter that does: not one of ours.
+    return false
+  }
 }

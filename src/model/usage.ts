@@ -4,12 +4,17 @@ export interface Usage {
   readonly outputTokens: number
   readonly cacheReadTokens?: number
   readonly cacheWriteTokens?: number
+  /**
+   * Some count was missing or not a usable number in the provider's report and was estimated (at 4
+   * characters per token of the request and the answer) rather than taken as 0.
+   */
+  readonly estimated?: boolean
 }
 
 /** The usage of nothing at all. */
 export const ZERO_USAGE: Usage = Object.freeze({ inputTokens: 0, outputTokens: 0 })
 
-/** Adds two usages; cache fields are kept only when either side reports them. */
+/** Adds two usages; cache fields are kept only when either side reports them, `estimated` when either is. */
 export function addUsage(a: Usage, b: Usage): Usage {
   const sum: { -readonly [K in keyof Usage]: Usage[K] } = {
     inputTokens: a.inputTokens + b.inputTokens,
@@ -21,5 +26,6 @@ export function addUsage(a: Usage, b: Usage): Usage {
   if (a.cacheWriteTokens !== undefined || b.cacheWriteTokens !== undefined) {
     sum.cacheWriteTokens = (a.cacheWriteTokens ?? 0) + (b.cacheWriteTokens ?? 0)
   }
+  if (a.estimated === true || b.estimated === true) sum.estimated = true
   return sum
 }

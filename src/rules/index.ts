@@ -10,7 +10,7 @@ export type { RetryTransientOptions } from './retry-transient.ts'
 export { maxCostRule } from './max-cost.ts'
 export type { MaxCostOptions } from './max-cost.ts'
 export { isBudgetRule } from './budget-rule.ts'
-export type { BudgetRule } from './budget-rule.ts'
+export type { BudgetRule, OnUnpriced } from './budget-rule.ts'
 export { failoverRule, FAILOVER_KINDS } from './failover-rule.ts'
 // Declarative strict output (issue 4): pyconveyor's step config, truncated-answer retries.
 export { strictOutput, DEFAULT_MAX_FEEDBACK_TOKENS } from './strict-output.ts'

@@ -1,6 +1,7 @@
 import { nonNegativeNumber } from '../model/assert-number.ts'
 import { BUDGET_TOLERANCE_USD } from '../model/budget-tolerance.ts'
-import type { BudgetRule } from './budget-rule.ts'
+import { onUnpricedOption } from '../model/on-unpriced.ts'
+import type { BudgetRule, OnUnpriced } from './budget-rule.ts'
 import type { ReliabilityScope } from './scope.ts'
 
 /** Options of {@link maxCostRule}. */
@@ -20,15 +21,24 @@ export interface MaxCostOptions {
    * @default 'halt'
    */
   readonly onExceed?: 'halt' | 'warn'
+  /**
+   * What an attempt whose cost cannot be priced (unknown model, failing price function) means:
+   * `warn` counts it as $0 and the gate reports `cost_unknown` (or a process warning when nobody
+   * listens); `fail` stops the run before its next attempt (fail closed), with kind
+   * `budget-exceeded`. `fail` needs `onExceed: 'halt'` and a price (`pricing` or `priceUsage`).
+   * @default 'warn'
+   */
+  readonly onUnpriced?: OnUnpriced
 }
 
 /**
  * A PreCheck rule that fails fast with kind `budget-exceeded` before an attempt starts over budget.
  * Every attempt counts towards the spend, failed ones included (`scope.cumulativeCostUsd`), so it can
- * stop a retry before the provider is called. Needs a price (`GateConfig.pricing` or `priceUsage`).
+ * stop a retry before the provider is called. Needs a price (`GateConfig.pricing` or `priceUsage`);
+ * a usage the provider did not report is estimated, never counted as 0.
  *
  * @example
- * createGate({ providers, pricing, preCheck: [maxCostRule(0.5, { estimate: 'last-attempt' })], postDecide: strictOutputRules(3) })
+ * createGate({ providers, pricing, preCheck: [maxCostRule(0.5, { estimate: 'last-attempt', onUnpriced: 'fail' })], postDecide: strictOutputRules(3) })
  */
 export function maxCostRule(usd: number, options: MaxCostOptions = {}): BudgetRule {
   nonNegativeNumber(usd, 'maxCostRule: usd')
@@ -36,8 +46,12 @@ export function maxCostRule(usd: number, options: MaxCostOptions = {}): BudgetRu
   const next =
     estimate === 'none' ? () => 0 : estimate === 'last-attempt' ? (scope: ReliabilityScope) => scope.lastAttemptCostUsd : estimate
   const halt = (options.onExceed ?? 'halt') === 'halt'
+  const onUnpriced = onUnpricedOption(options.onUnpriced, 'maxCostRule: onUnpriced')
+  if (onUnpriced === 'fail' && !halt) throw new TypeError("maxCostRule: onUnpriced 'fail' stops the run, so it needs onExceed 'halt'")
+  const failClosed = onUnpriced === 'fail'
   return {
     when: function maxCost(scope) {
+      if (failClosed && scope.unpricedAttempts > 0) return true
       const spent = scope.cumulativeCostUsd
       if (spent >= usd - BUDGET_TOLERANCE_USD) return true
       const more = next(scope)
@@ -45,7 +59,8 @@ export function maxCostRule(usd: number, options: MaxCostOptions = {}): BudgetRu
     },
     then: halt ? 'fail-fast' : 'ok',
     kind: 'budget-exceeded',
-    label: `cost budget of $${usd}`,
+    label: failClosed ? `cost budget of $${usd} (unpriced attempts fail closed)` : `cost budget of $${usd}`,
     budgetUsd: usd,
+    onUnpriced,
   }
 }

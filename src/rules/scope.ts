@@ -56,6 +56,12 @@ export interface ReliabilityScope {
   readonly cumulativeCostUsd: number
   /** Cost in USD of the latest attempt that got an answer (0 before any): an estimate of the next one. */
   readonly lastAttemptCostUsd: number
+  /**
+   * Answered attempts so far whose cost could not be priced (an unknown model, a price function
+   * that failed, no pricing while a budget needs it). They count as 0 in `costUsd`; a budget rule
+   * with `onUnpriced: 'fail'` stops the run on them.
+   */
+  readonly unpricedAttempts: number
   /** Time since `gate.run` started, in ms. */
   readonly elapsedMs: number
   /** Transport failures (rate limit, 5xx, timeout, network) so far in this run, this attempt's included. */

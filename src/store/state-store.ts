@@ -2,8 +2,8 @@
  * Where budgets and breaker state live, so that a fleet of processes can share them.
  *
  * Deliberately small: every method is one atomic operation that a Redis server can run as a single
- * command or Lua script (`GET`, `SET PX`, `INCRBYFLOAT` + `PEXPIRE`, and a compare-and-set script), so
- * a shared store never changes the engine. Values are strings, as on the wire; callers encode
+ * command or Lua script (`GET`, `SET PX`, `INCRBYFLOAT` + `PEXPIRE`, a compare-and-set script, and
+ * the reserve and settle scripts of shared budgets), so a shared store never changes the engine. Values are strings, as on the wire; callers encode
  * structured state themselves.
  *
  * @example
@@ -27,4 +27,29 @@ export interface StateStore {
    * Returns whether it wrote: the read-modify-write primitive for state richer than a counter.
    */
   compareAndSet(key: string, expected: string | undefined, next: string, ttlMs?: number): Promise<boolean>
+  /**
+   * Atomically holds `amount` against the counter under `key` as reservation `id`, if it fits:
+   * granted when the counter (absent = 0) plus every live reservation plus `amount` is at most
+   * `limit`. A reservation lives `ttlMs` unless {@link settle}d first, so one held by a process that
+   * crashed expires on its own. Returns the verdict with the counter and the sum of the other live
+   * reservations, as they were when it was taken. The check-and-hold of a budget that never
+   * overspends, however many processes share it.
+   */
+  reserve(key: string, id: string, amount: number, limit: number, ttlMs: number): Promise<Reservation>
+  /**
+   * Atomically ends reservation `id` (released whether it is live or has expired) and adds `amount`,
+   * the real cost, to the counter under `key`; returns the new total. `ttlMs` sets the counter's
+   * expiry as {@link increment} does. Settling with 0 just releases.
+   */
+  settle(key: string, id: string, amount: number, ttlMs?: number): Promise<number>
+}
+
+/** The verdict of {@link StateStore.reserve}. */
+export interface Reservation {
+  /** The amount is held. */
+  readonly granted: boolean
+  /** The counter (what was committed) when the reservation was asked for. */
+  readonly spent: number
+  /** The sum of the other live reservations at that moment. */
+  readonly held: number
 }

@@ -20,6 +20,8 @@ const failingStore: StateStore = {
   set: () => Promise.reject(new Error('store down')),
   increment: () => Promise.reject(new Error('store down')),
   compareAndSet: () => Promise.reject(new Error('store down')),
+  reserve: () => Promise.reject(new Error('store down')),
+  settle: () => Promise.reject(new Error('store down')),
 }
 
 afterEach(() => {

@@ -109,8 +109,8 @@ describe('sharedBudget', () => {
     expect(events).toEqual([{ runId: expect.any(String), budgetUsd: 0.1, spentUsd: expect.closeTo(0.1, 12), action: 'halt' }])
   })
 
-  it('fails fast with a typed error when its store cannot be read', async () => {
-    const store = { ...memoryStore(), get: () => Promise.reject(new Error('redis down')) }
+  it('fails fast with a typed error when its store cannot reserve', async () => {
+    const store = { ...memoryStore(), reserve: () => Promise.reject(new Error('redis down')) }
     const gate = createGate({ providers: scripted(['hi']), budget: sharedBudget({ store, key: 'b', usd: 1 }) })
     await expect(gate.run(ask('x'))).rejects.toMatchObject({ name: 'ReliabilityFailFastError', kind: 'unknown', reason: expect.stringContaining('redis down') })
   })

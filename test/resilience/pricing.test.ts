@@ -34,13 +34,13 @@ describe('pricingTable', () => {
     expect(price({ inputTokens: 1_000_000, outputTokens: 0 }, 'model-a-2025-01-01', 'p')).toBe(2)
   })
 
-  it('prices unknown models at 0 and reports each one once', () => {
+  it('prices unknown models NaN (cannot price) and reports each one once', () => {
     const onUnknownModel = vi.fn()
     const price = pricingTable(table, { onUnknownModel })
     const usage = { inputTokens: 100, outputTokens: 100 }
-    expect(price(usage, 'mystery', 'p1')).toBe(0)
-    expect(price(usage, 'mystery', 'p1')).toBe(0)
-    expect(price(usage, undefined, 'p2')).toBe(0)
+    expect(price(usage, 'mystery', 'p1')).toBeNaN()
+    expect(price(usage, 'mystery', 'p1')).toBeNaN()
+    expect(price(usage, undefined, 'p2')).toBeNaN()
     expect(onUnknownModel.mock.calls).toEqual([
       ['mystery', 'p1'],
       [undefined, 'p2'],

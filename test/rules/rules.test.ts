@@ -31,6 +31,7 @@ const scope = (history: string[], failing = true, attempt = history.length): Rel
   cumulativeOutputTokens: 0,
   cumulativeCostUsd: 0,
   lastAttemptCostUsd: 0,
+  unpricedAttempts: 0,
   elapsedMs: 0,
   transientFailures: 0,
 })

@@ -151,4 +151,46 @@ export function stateStoreContract(make: () => StoreHarness | Promise<StoreHarne
     expect(wins.filter(Boolean)).toHaveLength(1)
     expect(await h.store.get('lock')).toBe(String(wins.indexOf(true)))
   })
+
+  it('grants a reservation that fits the limit with what is spent and held, and refuses one that does not', async () => {
+    await h.store.increment('b', 0.25)
+    expect(await h.store.reserve('b', 'r1', 0.5, 1, MINUTE)).toEqual({ granted: true, spent: 0.25, held: 0 })
+    expect(await h.store.reserve('b', 'r2', 0.3, 1, MINUTE)).toEqual({ granted: false, spent: 0.25, held: 0.5 })
+    expect(await h.store.reserve('b', 'r3', 0.25, 1, MINUTE)).toEqual({ granted: true, spent: 0.25, held: 0.5 })
+    // A reservation is not spend.
+    expect(await h.store.get('b')).toBe('0.25')
+  })
+
+  it('commits the real cost on settle, releases the reservation and returns the new spend', async () => {
+    await h.store.reserve('b', 'r1', 0.5, 1, MINUTE)
+    expect(await h.store.settle('b', 'r1', 0.125)).toBe(0.125)
+    expect(await h.store.reserve('b', 'r2', 0.875, 1, MINUTE)).toEqual({ granted: true, spent: 0.125, held: 0 })
+    expect(await h.store.settle('b', 'r2', 0)).toBe(0.125)
+    expect(await h.store.get('b')).toBe('0.125')
+  })
+
+  it('frees the reservation of a process that never settles once its ttl has run out', async () => {
+    expect((await h.store.reserve('b', 'crashed', 0.9, 1, MINUTE)).granted).toBe(true)
+    expect(await h.store.reserve('b', 'r', 0.5, 1, MINUTE)).toEqual({ granted: false, spent: 0, held: 0.9 })
+    await h.advance(MINUTE)
+    expect(await h.store.reserve('b', 'r', 0.5, 1, MINUTE)).toEqual({ granted: true, spent: 0, held: 0 })
+  })
+
+  it('still commits a late settle whose reservation has expired', async () => {
+    await h.store.reserve('b', 'slow', 0.5, 1, MINUTE)
+    await h.advance(2 * MINUTE)
+    expect(await h.store.settle('b', 'slow', 0.5)).toBe(0.5)
+  })
+
+  it('sets the expiry of the counter on settle with a ttl, as increment does', async () => {
+    await h.store.reserve('b', 'r', 0.5, 1, MINUTE)
+    await h.store.settle('b', 'r', 0.5, MINUTE)
+    await h.advance(MINUTE)
+    expect(await h.store.get('b')).toBeUndefined()
+  })
+
+  it('never grants more than the limit to many concurrent reservations', async () => {
+    const verdicts = await Promise.all(Array.from({ length: 40 }, (_, i) => h.store.reserve('b', `r${i}`, 0.1, 1, MINUTE)))
+    expect(verdicts.filter((v) => v.granted)).toHaveLength(10)
+  })
 }

@@ -1,3 +1,5 @@
+import { messageOf } from '../../model/message-of.ts'
+import { raceAbort } from '../../policies/deadline/race-abort.ts'
 import type { GuardContext, GuardVerdict, ToolGuard } from './guard.ts'
 
 /** The first rejection among guards, with the guard's name for logs; `undefined` when all accept. */
@@ -10,20 +12,48 @@ export interface GuardRejection {
 
 /**
  * Runs guards in order and stops at the first rejection. A guard that throws, or answers something
- * that is not a verdict, rejects: a broken check must not let a call through.
+ * that is not a verdict, rejects: a broken check must not let a call through. A guard still
+ * pending when `signal` aborts makes this reject with the abort (a guard never holds a run past its
+ * signal).
  */
-export async function runGuards<I>(guards: readonly ToolGuard<I>[], args: I, ctx: GuardContext): Promise<GuardRejection | undefined> {
+export async function runGuards<I>(guards: readonly ToolGuard<I>[], args: I, ctx: GuardContext, signal?: AbortSignal): Promise<GuardRejection | undefined> {
   for (const guard of guards) {
-    let verdict: GuardVerdict
+    let verdict: unknown
     try {
-      verdict = await guard(args, ctx)
+      verdict = await raceAbort(callGuard(guard, args, ctx), signal)
     } catch (error) {
-      return { guard: guard.guardName, reason: error instanceof Error ? error.message : String(error), path: undefined }
+      if (signal?.aborted === true) throw error
+      return { guard: nameOf(guard), reason: messageOf(error), path: undefined }
     }
-    if (verdict?.ok === true) continue
-    const reason = typeof verdict?.reason === 'string' && verdict.reason !== '' ? verdict.reason : 'rejected by a guard'
-    const path = Array.isArray(verdict?.path) ? verdict.path : undefined
-    return { guard: guard.guardName, reason, path }
+    const rejection = rejectionOf(verdict)
+    if (rejection !== undefined) return { guard: nameOf(guard), ...rejection }
   }
   return undefined
+}
+
+/** `undefined` for an accepting verdict, else the reason (and path) of the rejection: anything that is not `{ ok: true }` rejects. */
+function rejectionOf(verdict: unknown): { readonly reason: string; readonly path: readonly (string | number)[] | undefined } | undefined {
+  try {
+    const v = verdict as Partial<GuardVerdict & { reason: unknown; path: unknown }> | null | undefined
+    if (typeof v !== 'object' || v === null) return { reason: 'rejected by a guard', path: undefined }
+    if (v.ok === true) return undefined
+    const reason = typeof v.reason === 'string' && v.reason !== '' ? v.reason : 'rejected by a guard'
+    return { reason, path: Array.isArray(v.path) ? (v.path as readonly (string | number)[]) : undefined }
+  } catch {
+    return { reason: 'rejected by a guard (its verdict cannot be read)', path: undefined }
+  }
+}
+
+function callGuard<I>(guard: ToolGuard<I>, args: I, ctx: GuardContext): Promise<unknown> {
+  try {
+    return Promise.resolve(guard(args, ctx))
+  } catch (error) {
+    return Promise.reject(error)
+  }
+}
+
+/** The guard's stable name (set by `guard(name, check)`; never the function's, which bundlers rename). */
+function nameOf(guard: ToolGuard<never>): string {
+  const name: unknown = (guard as { guardName?: unknown }).guardName
+  return typeof name === 'string' && name !== '' ? name : 'anonymous guard'
 }

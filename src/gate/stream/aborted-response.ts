@@ -1,27 +1,33 @@
 import type { ModelRequest } from '../../model/request.ts'
 import type { ModelResponse } from '../../model/response.ts'
 import type { Usage } from '../../model/usage.ts'
+import { CHARS_PER_TOKEN, estimateTokens, requestChars } from '../../policies/usage-estimate.ts'
 import { validateFinalAnswer, type CompiledSchema } from '../../validation/index.ts'
 import type { StreamViolation } from '../../validation/stream/index.ts'
 
-/** Characters per token when a provider reported no usage for an attempt it never finished. */
-export const CHARS_PER_TOKEN = 4
+export { CHARS_PER_TOKEN }
 
 /**
  * Usage of an attempt that was cut short. Providers report usage at the end of a stream, so an
  * aborted attempt usually has none: the missing figures are estimated at
  * {@link CHARS_PER_TOKEN} characters per token (input: system and messages; output: the
- * characters received). Whatever the provider did report (e.g. Anthropic's input and cache
- * tokens at `message_start`) is kept.
+ * characters received), and the usage is marked `estimated`. Whatever usable counts the provider
+ * did report (e.g. Anthropic's input and cache tokens at `message_start`) are kept.
  */
-export function abortedUsage(request: ModelRequest, consumedChars: number, reported: Usage | undefined): Usage {
-  const inputChars = (request.system?.length ?? 0) + request.messages.reduce((n, m) => n + m.content.length, 0)
-  const estimatedOutput = Math.ceil(consumedChars / CHARS_PER_TOKEN)
-  return {
-    ...reported,
-    inputTokens: reported !== undefined && reported.inputTokens > 0 ? reported.inputTokens : Math.ceil(inputChars / CHARS_PER_TOKEN),
-    outputTokens: Math.max(reported?.outputTokens ?? 0, estimatedOutput),
+export function abortedUsage(request: ModelRequest, consumedChars: number, reported: unknown): Usage {
+  const r = typeof reported === 'object' && reported !== null ? (reported as Partial<Record<keyof Usage, unknown>>) : {}
+  const usage: { -readonly [K in keyof Usage]: Usage[K] } = {
+    inputTokens: count(r.inputTokens) && r.inputTokens > 0 ? r.inputTokens : estimateTokens(requestChars(request)),
+    outputTokens: Math.max(count(r.outputTokens) ? r.outputTokens : 0, estimateTokens(consumedChars)),
+    estimated: true,
   }
+  if (count(r.cacheReadTokens)) usage.cacheReadTokens = r.cacheReadTokens
+  if (count(r.cacheWriteTokens)) usage.cacheWriteTokens = r.cacheWriteTokens
+  return usage
+}
+
+function count(n: unknown): n is number {
+  return typeof n === 'number' && Number.isFinite(n) && n >= 0
 }
 
 /**

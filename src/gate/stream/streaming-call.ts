@@ -1,7 +1,6 @@
 import type { EventHub } from '../../events/event-hub.ts'
 import type { ModelRequest } from '../../model/request.ts'
 import type { ModelResponse } from '../../model/response.ts'
-import type { Usage } from '../../model/usage.ts'
 import type { CompiledSchema } from '../../validation/index.ts'
 import { IncrementalValidator, type StreamViolation } from '../../validation/stream/index.ts'
 import type { AttemptResult, Terminal } from '../../policies/middleware.ts'
@@ -44,8 +43,9 @@ export function streamingCall<T>(ctx: StreamingCallContext<T>): Terminal {
     lastEmitted = 0
     const validator = ctx.mode === 'progressive' && ctx.schema?.jsonSchema !== undefined ? new IncrementalValidator(ctx.schema.jsonSchema) : undefined
     let text = ''
-    let response: ModelResponse | undefined
-    let reported: Usage | undefined
+    let response: unknown
+    let ended = false
+    let reported: unknown
     let violation: StreamViolation | undefined
 
     const onText = (piece: string): 'continue' | 'stop' => {
@@ -82,8 +82,11 @@ export function streamingCall<T>(ctx: StreamingCallContext<T>): Terminal {
     const streaming = provider as typeof provider & { stream: NonNullable<typeof provider.stream> }
     const how = await consumeProviderStream(streaming, request, (chunk) => {
       if (chunk.type === 'usage') reported = chunk.usage
-      else if (chunk.type === 'done') response = chunk.response
-      else if (chunk.text !== '') return onText(chunk.text)
+      else if (chunk.type === 'done') {
+        // Shape-checked by the gate like any answer: a `done` with a malformed response is no answer.
+        ended = true
+        response = chunk.response
+      } else if (chunk.text !== '') return onText(chunk.text)
       return 'continue'
     })
     if (how === 'stopped' && violation !== undefined && validator !== undefined && ctx.schema !== undefined) {
@@ -93,11 +96,11 @@ export function streamingCall<T>(ctx: StreamingCallContext<T>): Terminal {
       }
       return { response: await abortedResponse(text, validator.partial, violation, ctx.schema, ctx.repair, abortedUsage(request, text.length, reported)) }
     }
-    return { response: response ?? endedWithoutDone(request, text, reported) }
+    return { response: (ended ? response : endedWithoutDone(request, text, reported)) as ModelResponse }
   }
 }
 
 /** A stream that ended without its `done` chunk: the text received, usage estimated. */
-function endedWithoutDone(request: ModelRequest, text: string, reported: Usage | undefined): ModelResponse {
+function endedWithoutDone(request: ModelRequest, text: string, reported: unknown): ModelResponse {
   return { content: text, toolCalls: [], usage: abortedUsage(request, text.length, reported), stopReason: 'other' }
 }

@@ -1,47 +1,131 @@
 import { BUDGET_TOLERANCE_USD } from '../../model/budget-tolerance.ts'
+import { messageOf } from '../../model/message-of.ts'
 import { ProviderError } from '../../model/provider-error.ts'
-import type { Middleware } from '../middleware.ts'
+import type { Usage } from '../../model/usage.ts'
+import { raceAbort } from '../deadline/race-abort.ts'
+import { sleep } from '../deadline/sleep.ts'
+import { priceOrReason } from '../meter.ts'
+import type { AttemptContext, AttemptResult, Middleware } from '../middleware.ts'
 import type { PriceUsage } from '../pricing/price-usage.ts'
+import { finiteUsage } from '../usage-estimate.ts'
+import { reservationFor } from './reservation-estimate.ts'
 import type { SharedBudget } from './shared-budget.ts'
-
 
 /** The code of the `ProviderError` raised when a budget's store fails: the provider is not to blame. */
 export const BUDGET_STORE_FAILED = 'budget-store-failed'
 
+/** The code of the `ProviderError` of a budget that fails closed on an attempt it cannot price. */
+export const BUDGET_UNPRICED = 'budget-unpriced'
+
 /** Reports a spent budget (the gate emits `budget_exceeded`). */
 export type OnBudgetExceeded = (spentUsd: number, runId: string) => void
 
+/** Reports an attempt the budget could not price (the gate emits `cost_unknown`). */
+export type OnBudgetUnpriced = (ctx: AttemptContext, reason: string, usage: Usage) => void
+
+// Waits for attempts in flight to settle: from 5 ms, doubling, at most 250 ms, with jitter.
+const FIRST_WAIT_MS = 5
+const LONGEST_WAIT_MS = 250
+
 /**
- * The shared-budget policy: a spent budget fails the attempt before the provider is called (kind
- * `budget-exceeded`); an answered attempt's cost is charged to it. A store that cannot be read or
- * charged fails the attempt (kind `unknown`, code {@link BUDGET_STORE_FAILED}): a budget fails closed.
+ * The shared-budget policy, reserve then commit: before the call it reserves what the attempt may
+ * cost (atomically against the spend and every reservation in flight, across processes); the
+ * provider is called only once the reservation is granted; after the call the real cost is
+ * committed and the rest released (all of it when the call failed). A spent budget fails the attempt
+ * before the provider is called (kind `budget-exceeded`). A store that cannot be reached fails the
+ * attempt (kind `unknown`, code {@link BUDGET_STORE_FAILED}): a budget fails closed.
  */
-export function budgetLink(budget: SharedBudget, price: PriceUsage | undefined, onExceeded: OnBudgetExceeded): Middleware {
+export function budgetLink(budget: SharedBudget, price: PriceUsage | undefined, onExceeded: OnBudgetExceeded, onUnpriced: OnBudgetUnpriced): Middleware {
   return async function budget_(ctx, next) {
-    let spent: number
+    const estimate = reservationFor(budget, price, ctx)
+    if (typeof estimate.usd === 'string') {
+      onUnpriced(ctx, estimate.usd, estimate.usage)
+      if (budget.onUnpriced === 'fail') throw unpricedError(budget, ctx, estimate.usd, 'before')
+    }
+    const amount = typeof estimate.usd === 'number' ? estimate.usd : 0
+    const id = reservationId(ctx)
+    await acquire(budget, id, amount, ctx, onExceeded)
+    let result: AttemptResult
     try {
-      spent = await budget.spent()
+      // Released at once when the run is aborted, even if the provider never settles: the call is
+      // abandoned (its signal aborted), and what a provider may still bill for it is unknown here.
+      result = await raceAbort(next(), ctx.request.signal)
     } catch (error) {
-      throw storeFailed(budget, 'read', error)
+      await budget.settle(id, 0).catch(() => undefined) // the reservation expires anyway
+      throw error
     }
-    if (!(spent < budget.usd - BUDGET_TOLERANCE_USD)) {
-      onExceeded(spent, ctx.runId)
-      throw new ProviderError(`the shared budget "${budget.key}" of $${budget.usd} is spent ($${spent}) before attempt ${ctx.attempt}`, { kind: 'budget-exceeded', code: 'shared-budget' })
+    const cost = costOf(result, ctx, price)
+    // An attempt whose reservation could not be priced was reported already.
+    // An answer that cannot be priced is charged what was reserved for it.
+    try {
+      await budget.settle(id, typeof cost.usd === 'number' ? cost.usd : amount)
+    } catch (error) {
+      throw storeFailed(budget, 'charged', error)
     }
-    const result = await next()
-    const cost = price?.(result.response.usage, ctx.model, ctx.provider) ?? 0
-    if (cost > 0) {
-      try {
-        await budget.charge(cost)
-      } catch (error) {
-        throw storeFailed(budget, 'charged', error)
-      }
+    if (typeof cost.usd === 'string') {
+      if (typeof estimate.usd === 'number') onUnpriced(ctx, cost.usd, cost.usage)
+      if (budget.onUnpriced === 'fail') throw unpricedError(budget, ctx, cost.usd, 'after')
     }
     return result
   }
 }
 
-function storeFailed(budget: SharedBudget, what: 'read' | 'charged', error: unknown): ProviderError {
-  const detail = error instanceof Error ? error.message : String(error)
-  return new ProviderError(`the shared budget "${budget.key}" could not be ${what}: ${detail}`, { kind: 'unknown', code: BUDGET_STORE_FAILED, cause: error })
+/** Reserves `amount`, waiting while the remainder is only held by attempts in flight; throws when it cannot fit. */
+async function acquire(budget: SharedBudget, id: string, amount: number, ctx: AttemptContext, onExceeded: OnBudgetExceeded): Promise<void> {
+  let waited = 0
+  let wait = FIRST_WAIT_MS
+  for (;;) {
+    let r
+    try {
+      r = await budget.reserve(id, amount)
+    } catch (error) {
+      throw storeFailed(budget, 'reserved', error)
+    }
+    const spent = r.spent >= budget.usd - BUDGET_TOLERANCE_USD
+    if (r.granted && !spent) return
+    if (r.granted) await budget.settle(id, 0).catch(() => undefined)
+    // Only the spend decides that the budget cannot fit the attempt; reservations come and go.
+    if (spent || r.spent + amount > budget.usd + BUDGET_TOLERANCE_USD || waited >= budget.maxWaitMs) {
+      onExceeded(r.spent, ctx.runId)
+      const held = r.held > 0 ? `, $${r.held} held by attempts in flight` : ''
+      throw new ProviderError(`the shared budget "${budget.key}" of $${budget.usd} cannot fit attempt ${ctx.attempt} (reserving $${amount}; $${r.spent} spent${held})`, {
+        kind: 'budget-exceeded',
+        code: 'shared-budget',
+      })
+    }
+    const ms = Math.min(wait, budget.maxWaitMs - waited) * (0.5 + Math.random() / 2)
+    await sleep(ms, ctx.request.signal)
+    waited += ms
+    wait = Math.min(wait * 2, LONGEST_WAIT_MS)
+  }
+}
+
+/** The real cost of an answered attempt; a string when it cannot be priced (or the answer cannot be read). */
+function costOf(result: AttemptResult, ctx: AttemptContext, price: PriceUsage | undefined): { readonly usd: number | string; readonly usage: Usage } {
+  let usage: Usage
+  try {
+    const response = result.response
+    const answer = typeof response?.content === 'string' ? { content: response.content, toolCalls: Array.isArray(response.toolCalls) ? response.toolCalls : [] } : undefined
+    usage = finiteUsage(response?.usage, ctx.request, answer)
+  } catch {
+    return { usd: 'the answer cannot be read', usage: { inputTokens: 0, outputTokens: 0, estimated: true } }
+  }
+  if (price === undefined) return { usd: 'no pricing is configured (give pricing or priceUsage)', usage }
+  return { usd: priceOrReason(price, usage, ctx.model, ctx.provider), usage }
+}
+
+function reservationId(ctx: AttemptContext): string {
+  return `${ctx.runId}:${ctx.attempt}:${globalThis.crypto.randomUUID()}`
+}
+
+function unpricedError(budget: SharedBudget, ctx: AttemptContext, reason: string, when: 'before' | 'after'): ProviderError {
+  const what = when === 'before' ? 'cannot price the reservation of' : 'cannot price'
+  return new ProviderError(`the shared budget "${budget.key}" ${what} attempt ${ctx.attempt} (${reason}) and fails closed (onUnpriced: 'fail')`, {
+    kind: 'budget-exceeded',
+    code: BUDGET_UNPRICED,
+  })
+}
+
+function storeFailed(budget: SharedBudget, what: 'reserved' | 'charged', error: unknown): ProviderError {
+  return new ProviderError(`the shared budget "${budget.key}" could not be ${what}: ${messageOf(error)}`, { kind: 'unknown', code: BUDGET_STORE_FAILED, cause: error })
 }

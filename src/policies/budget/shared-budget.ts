@@ -1,5 +1,7 @@
-import { nonNegativeNumber } from '../../model/assert-number.ts'
-import type { StateStore } from '../../store/state-store.ts'
+import { nonNegativeNumber, positiveInteger, positiveNumber } from '../../model/assert-number.ts'
+import { BUDGET_TOLERANCE_USD } from '../../model/budget-tolerance.ts'
+import { onUnpricedOption, type OnUnpriced } from '../../model/on-unpriced.ts'
+import type { Reservation, StateStore } from '../../store/state-store.ts'
 
 /** Options of {@link sharedBudget}. */
 export interface SharedBudgetOptions {
@@ -11,38 +13,87 @@ export interface SharedBudgetOptions {
   readonly usd: number
   /** Expiry of the counter, in ms (a rolling window); none by default. */
   readonly ttlMs?: number
+  /**
+   * USD reserved before each attempt. By default the reservation is priced from the request: its
+   * UTF-8 bytes as input tokens (a tokenizer never makes more tokens than bytes) and `maxTokens` (or
+   * `assumedOutputTokens`) as output tokens, so it bounds what the attempt can cost.
+   */
+  readonly reserveUsd?: number
+  /** Output tokens reserved for a request without `maxTokens`. @default 4096 */
+  readonly assumedOutputTokens?: number
+  /**
+   * Life of a reservation, in ms: one held by a process that crashed expires after it. Keep it above
+   * your longest attempt (the gate's `timeoutMs`). @default 600_000 (10 minutes)
+   */
+  readonly reservationTtlMs?: number
+  /**
+   * Longest wait, in ms, for attempts in flight to settle when the rest of the budget is reserved
+   * by them but not yet spent; after it the attempt fails with kind `budget-exceeded`. @default 30_000
+   */
+  readonly maxWaitMs?: number
+  /**
+   * An attempt whose cost cannot be priced (no pricing, an unknown model, a failing price function):
+   * `warn` reserves and charges what it can and reports `cost_unknown`; `fail` fails the attempt
+   * closed with kind `budget-exceeded` (before the call when the reservation cannot be priced).
+   * @default 'warn'
+   */
+  readonly onUnpriced?: OnUnpriced
 }
 
 /** A cost budget shared by every run that uses it, counted in a {@link StateStore}. */
 export interface SharedBudget {
   readonly key: string
   readonly usd: number
-  /** USD spent so far under this key. */
+  /** A fixed reservation per attempt, when configured. */
+  readonly reserveUsd: number | undefined
+  readonly assumedOutputTokens: number
+  readonly reservationTtlMs: number
+  readonly maxWaitMs: number
+  readonly onUnpriced: OnUnpriced
+  /** USD spent (committed) so far under this key. */
   spent(): Promise<number>
-  /** Adds `usd` to the spend atomically and returns the new total. */
+  /** Adds `usd` to the spend atomically and returns the new total (a charge without reservation). */
   charge(usd: number): Promise<number>
+  /** Holds `usd` for one attempt (`id`) if spend plus live reservations plus it stay within the budget. */
+  reserve(id: string, usd: number): Promise<Reservation>
+  /** Ends reservation `id` and commits `usd`, the attempt's real cost; returns the new spend. */
+  settle(id: string, usd: number): Promise<number>
 }
 
 /**
- * A budget shared across runs, gates and processes. Given as `GateConfig.budget`, the gate checks it
- * before every attempt (a spent budget fails fast with kind `budget-exceeded` before the provider is
- * called) and charges every attempt's cost to it, failed attempts included. Concurrent runs may
- * overshoot by the attempts already in flight: the check is before the call, the charge after it.
+ * A budget shared across runs, gates and processes, that is never overspent: reserve, then commit.
+ * Given as `GateConfig.budget`, the gate reserves an estimate before every attempt (atomically
+ * against what is spent and what other attempts in flight hold), calls the provider only when it
+ * fits, then commits the attempt's real cost and releases the rest. A spent budget fails the
+ * attempt with kind `budget-exceeded` before the provider is called; when the remainder is only
+ * held by attempts in flight, the attempt waits for them (up to `maxWaitMs`). Reservations of a
+ * process that crashed expire after `reservationTtlMs`.
  *
  * @example
- * const budget = sharedBudget({ store: memoryStore(), key: 'budget:team-a', usd: 25 })
+ * const budget = sharedBudget({ store: redisStore(client), key: 'budget:team-a', usd: 25 })
  * createGate({ providers, pricing, budget })
  */
 export function sharedBudget(options: SharedBudgetOptions): SharedBudget {
   const { store, key, usd, ttlMs } = options
   nonNegativeNumber(usd, 'sharedBudget: usd')
+  const reserveUsd = options.reserveUsd === undefined ? undefined : nonNegativeNumber(options.reserveUsd, 'sharedBudget: reserveUsd')
+  const reservationTtlMs = positiveNumber(options.reservationTtlMs, 'sharedBudget: reservationTtlMs', 600_000)
+  // Sums of float prices drift: spend within the tolerance of the budget still fits it.
+  const limit = usd + BUDGET_TOLERANCE_USD
   return {
     key,
     usd,
+    reserveUsd,
+    assumedOutputTokens: positiveInteger(options.assumedOutputTokens, 'sharedBudget: assumedOutputTokens', 4096),
+    reservationTtlMs,
+    maxWaitMs: nonNegativeNumber(options.maxWaitMs, 'sharedBudget: maxWaitMs', 30_000),
+    onUnpriced: onUnpricedOption(options.onUnpriced, 'sharedBudget: onUnpriced'),
     async spent() {
       const n = Number((await store.get(key)) ?? 0)
       return Number.isFinite(n) ? n : 0
     },
     charge: (cost) => store.increment(key, cost, ttlMs),
+    reserve: (id, cost) => store.reserve(key, id, cost, limit, reservationTtlMs),
+    settle: (id, cost) => store.settle(key, id, cost, ttlMs),
   }
 }

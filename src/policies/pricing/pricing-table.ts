@@ -6,7 +6,8 @@ import type { PriceUsage } from './price-usage.ts'
 export interface PricingTableOptions {
   /**
    * Called once per model name that is not in the table (and once for attempts with no model at all,
-   * with `undefined`); such attempts cost 0.
+   * with `undefined`). Such attempts are priced `NaN`: the gate counts them as 0 in `costUsd`, marks
+   * them unpriced and reports `cost_unknown`, and budgets warn or fail closed (`onUnpriced`).
    * @default nothing
    */
   readonly onUnknownModel?: (model: string | undefined, provider: string) => void
@@ -15,8 +16,8 @@ export interface PricingTableOptions {
 /**
  * Turns a table of prices (USD per million tokens) into a {@link PriceUsage} function for
  * `GateConfig.priceUsage`. A model is looked up by its exact name first, then by the longest table
- * key it starts with, so `'gpt-4o'` also prices `'gpt-4o-2024-08-06'`. Unknown models cost 0 and are
- * reported once through `onUnknownModel`.
+ * key it starts with, so `'gpt-4o'` also prices `'gpt-4o-2024-08-06'`. An unknown model is priced
+ * `NaN` ("cannot price", never a silent 0) and reported once through `onUnknownModel`.
  *
  * @example
  * // Example prices only: check your provider's current price list.
@@ -46,7 +47,7 @@ export function pricingTable(table: PricingTable, options: PricingTableOptions =
         reported.add(model)
         options.onUnknownModel?.(model, provider)
       }
-      return 0
+      return Number.NaN
     }
     return costOf(usage, price)
   }

@@ -1,9 +1,10 @@
 import { hasBrand } from '../../model/brand.ts'
+import { messageOf } from '../../model/message-of.ts'
 
 const BRAND = Symbol.for('reliability-gate.RedisStoreError')
 
 /** Which store operation failed. */
-export type RedisStoreOperation = 'get' | 'set' | 'increment' | 'compareAndSet'
+export type RedisStoreOperation = 'get' | 'set' | 'increment' | 'compareAndSet' | 'reserve' | 'settle'
 
 /**
  * A Redis store operation failed: the server is unreachable, refused the command, or answered
@@ -18,7 +19,7 @@ export class RedisStoreError extends Error {
   readonly [BRAND] = true
 
   constructor(operation: RedisStoreOperation, key: string, cause: unknown) {
-    super(`redisStore: ${operation} of "${key}" failed: ${cause instanceof Error ? cause.message : String(cause)}`, { cause })
+    super(`redisStore: ${operation} of "${key}" failed: ${messageOf(cause)}`, { cause })
     this.operation = operation
     this.key = key
   }

@@ -1,6 +1,6 @@
 import type { StateStore } from '../state-store.ts'
 import type { RedisLike } from './redis-like.ts'
-import { COMPARE_AND_SET_SCRIPT, GET_SCRIPT, INCREMENT_SCRIPT, SET_SCRIPT } from './redis-scripts.ts'
+import { COMPARE_AND_SET_SCRIPT, GET_SCRIPT, INCREMENT_SCRIPT, RESERVE_SCRIPT, SET_SCRIPT, SETTLE_SCRIPT } from './redis-scripts.ts'
 import { RedisStoreError, type RedisStoreOperation } from './redis-store-error.ts'
 import { luaScript, runScript, type LuaScript } from './run-script.ts'
 
@@ -15,6 +15,8 @@ const scripts = {
   set: luaScript(SET_SCRIPT),
   increment: luaScript(INCREMENT_SCRIPT),
   compareAndSet: luaScript(COMPARE_AND_SET_SCRIPT),
+  reserve: luaScript(RESERVE_SCRIPT),
+  settle: luaScript(SETTLE_SCRIPT),
 } as const satisfies Record<RedisStoreOperation, LuaScript>
 
 /**
@@ -65,6 +67,29 @@ export function redisStore(client: RedisLike, options: RedisStoreOptions = {}): 
       const reply = await run('compareAndSet', key, [expected === undefined ? '0' : '1', expected ?? '', next, ttlArg(ttlMs)])
       return reply === 1
     },
+    async reserve(key, id, amount, limit, ttlMs) {
+      finiteArg('reserve', key, 'amount', amount)
+      finiteArg('reserve', key, 'limit', limit)
+      if (!(ttlMs > 0) || !Number.isFinite(ttlMs)) throw new RangeError(`redisStore: reserve of "${prefix + key}" needs a finite ttlMs above 0, got ${ttlMs}`)
+      const reply = await run('reserve', key, [id, String(amount), String(limit), String(Math.ceil(ttlMs))])
+      const [granted, spent, held] = Array.isArray(reply) ? (reply as unknown[]) : []
+      const result = { granted: granted === 1, spent: Number(spent), held: Number(held) }
+      if (typeof spent !== 'string' || typeof held !== 'string' || Number.isNaN(result.spent) || Number.isNaN(result.held)) {
+        throw new RedisStoreError('reserve', prefix + key, new Error(`unexpected reply ${JSON.stringify(reply)}`))
+      }
+      return result
+    },
+    async settle(key, id, amount, ttlMs) {
+      finiteArg('settle', key, 'amount', amount)
+      const reply = await run('settle', key, [id, String(amount), ttlArg(ttlMs)])
+      const total = Number(reply)
+      if (typeof reply !== 'string' || Number.isNaN(total)) throw new RedisStoreError('settle', prefix + key, new Error(`unexpected reply ${String(reply)}`))
+      return total
+    },
+  }
+
+  function finiteArg(operation: RedisStoreOperation, key: string, name: string, value: number): void {
+    if (!Number.isFinite(value)) throw new RangeError(`redisStore: ${operation} of "${prefix + key}" needs a finite ${name}, got ${value}`)
   }
 }
 

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto'
+import { messageOf } from '../../model/message-of.ts'
 import type { RedisLike } from './redis-like.ts'
 
 /** A Lua script with its SHA1, run by {@link runScript}. */
@@ -26,5 +27,5 @@ export async function runScript(client: RedisLike, script: LuaScript, key: strin
 }
 
 function isNoScript(error: unknown): boolean {
-  return error instanceof Error && error.message.startsWith('NOSCRIPT')
+  return messageOf(error).startsWith('NOSCRIPT')
 }

@@ -1,0 +1,56 @@
+import type { Decision, ReliabilityRule } from '../rules/rule.ts'
+
+const DECISIONS: ReadonlySet<unknown> = new Set<Decision>(['ok', 'retry', 'retry-other', 'fallback', 'fail-fast'])
+
+/** The kind a run fails with when a matching rule turns out not to be a rule (its `then` is no Decision). */
+export const INVALID_RULE = 'invalid-rule'
+
+/**
+ * What is wrong with a rule, or `undefined` when nothing is: `when` must be a function, `then` a
+ * {@link Decision}, `kind` a non-empty string. Never throws (a rule whose fields cannot be read is
+ * a problem too).
+ */
+export function ruleProblem(rule: unknown): string | undefined {
+  try {
+    if (typeof rule !== 'object' || rule === null) return `expected a rule object, got ${rule === null ? 'null' : typeof rule}`
+    const { when, then, kind } = rule as Partial<Record<keyof ReliabilityRule, unknown>>
+    if (typeof when !== 'function') return `its when must be a function, got ${typeof when}`
+    if (!DECISIONS.has(then)) return `its then must be one of ${[...DECISIONS].join(', ')}, got ${describe(then)}`
+    if (typeof kind !== 'string' || kind === '') return `its kind must be a non-empty string, got ${describe(kind)}`
+    const { label, delayMs, feedbackForLLM } = rule as Partial<Record<keyof ReliabilityRule, unknown>>
+    if (label !== undefined && typeof label !== 'string') return `its label must be a string, got ${describe(label)}`
+    if (delayMs !== undefined && typeof delayMs !== 'number' && typeof delayMs !== 'function') return `its delayMs must be a number or a function, got ${describe(delayMs)}`
+    if (feedbackForLLM !== undefined && typeof feedbackForLLM !== 'string' && typeof feedbackForLLM !== 'function') {
+      return `its feedbackForLLM must be a string or a function, got ${describe(feedbackForLLM)}`
+    }
+    return undefined
+  } catch {
+    return 'its fields cannot be read'
+  }
+}
+
+/** Checks a configured list of rules once, at creation: a broken rule fails there, not mid-run. */
+export function checkRules(rules: readonly ReliabilityRule[] | undefined, label: string): readonly ReliabilityRule[] {
+  if (rules === undefined) return []
+  if (!Array.isArray(rules)) throw new TypeError(`${label} must be an array of rules`)
+  rules.forEach((rule: unknown, i) => {
+    const problem = ruleProblem(rule)
+    if (problem !== undefined) throw new TypeError(`${label}[${i}] is not a rule: ${problem}`)
+  })
+  return [...rules]
+}
+
+/** A rule's `kind` for events and logs: {@link INVALID_RULE} when it is not a string or cannot be read. */
+export function kindOf(rule: ReliabilityRule): string {
+  try {
+    return typeof rule.kind === 'string' ? rule.kind : INVALID_RULE
+  } catch {
+    return INVALID_RULE
+  }
+}
+
+function describe(value: unknown): string {
+  if (typeof value === 'string') return JSON.stringify(value)
+  if (typeof value === 'symbol' || typeof value === 'bigint') return typeof value
+  return value === null ? 'null' : typeof value === 'object' || typeof value === 'function' ? typeof value : String(value)
+}

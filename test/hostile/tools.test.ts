@@ -1,0 +1,85 @@
+import { Type } from 'typebox'
+import { describe, expect, it } from 'vitest'
+import { Agent, tool, type RunResult } from '../../src/index.ts'
+import { scripted } from '../../src/providers/index.ts'
+import { hostileProxy, THROWN_VALUES } from '../support/hostile-values.ts'
+import { noEphemeral } from './support.ts'
+
+const Input = Type.Object({ q: Type.String() })
+const callT = { content: '', toolCalls: [{ id: 'c1', name: 't', args: { q: 'x' } }] }
+
+/** Runs one tool turn with `execute`, then a final answer; returns the run's result and the agent's history. */
+async function withTool(
+  execute: (args: { q: string }) => unknown,
+  signal?: AbortSignal,
+): Promise<{ result: RunResult<string> | undefined; error: unknown; history: readonly unknown[]; toolMessage: string | undefined }> {
+  const provider = scripted([callT, 'done'])
+  const agent = Agent.create({ provider })
+    .tool(tool({ name: 't', description: 't', input: Input, execute }))
+    .build()
+  const toolMessage = (): string | undefined => provider.requests[1]?.messages.find((m) => m.role === 'tool')?.content
+  try {
+    const result = await agent.runDetailed('go', signal === undefined ? undefined : { signal })
+    return { result, error: undefined, history: agent.history, toolMessage: toolMessage() }
+  } catch (error) {
+    return { result: undefined, error, history: agent.history, toolMessage: toolMessage() }
+  }
+}
+
+describe('hostile tools: execute throws anything', () => {
+  it.each(THROWN_VALUES)('answer a tool that throws %s as execute-failed with a readable message, and go on', async (_name, make, message) => {
+    const { result, history } = await withTool(() => Promise.reject(make()))
+    expect(result?.text).toBe('done')
+    expect(result?.functionsCalled.map((f) => [f.status, f.outcome])).toEqual([['execute-failed', 'no_retry']])
+    const content = result?.functionsCalled[0]?.error ?? ''
+    expect(content.startsWith("TOOL_ERROR: tool 't' failed: ")).toBe(true)
+    if (typeof message === 'string') expect(content).toBe(`TOOL_ERROR: tool 't' failed: ${message}`)
+    expect(noEphemeral(history as never)).toBe(true)
+  })
+
+  it('answers a tool that throws synchronously the same way', async () => {
+    const { result } = await withTool(() => {
+      throw new RangeError('sync boom')
+    })
+    expect(result?.functionsCalled[0]).toMatchObject({ status: 'execute-failed', error: "TOOL_ERROR: tool 't' failed: sync boom" })
+  })
+})
+
+describe('hostile tools: results that are not JSON', () => {
+  const cyclic = (): unknown => {
+    const o: Record<string, unknown> = { a: 1 }
+    o['self'] = o
+    return o
+  }
+  it.each([
+    ['a BigInt', () => 10n, '10'],
+    ['an object with a cycle', cyclic, '[object Object]'],
+    ['an object without prototype', () => Object.assign(Object.create(null) as object, { a: 1 }), '{"a":1}'],
+    ['a Symbol', () => Symbol('s'), 'Symbol(s)'],
+    ['undefined', () => undefined, '(no result)'],
+    ['null', () => null, 'null'],
+    ['an object whose toJSON throws', () => ({ toJSON: () => { throw new Error('no') } }), '[object Object]'],
+    ['a string as it is', () => 'plain', 'plain'],
+  ])('send %s back to the model as readable text', async (_name, make, content) => {
+    const { result, toolMessage } = await withTool(() => make())
+    expect(result?.functionsCalled[0]?.status).toBe('ok')
+    expect(result?.text).toBe('done')
+    expect(toolMessage).toBe(content)
+  })
+
+  it('answers a hostile Proxy result as execute-failed: awaiting it reads its then, which throws', async () => {
+    const { result, toolMessage } = await withTool(() => hostileProxy())
+    expect(result?.functionsCalled[0]?.status).toBe('execute-failed')
+    expect(toolMessage).toBe("TOOL_ERROR: tool 't' failed: trap")
+  })
+})
+
+describe('hostile tools: hangs', () => {
+  it('settles the run with kind aborted when execute ignores the signal and never returns', async () => {
+    const controller = new AbortController()
+    setTimeout(() => controller.abort(), 5)
+    const { error, history } = await withTool(() => new Promise(() => {}), controller.signal)
+    expect(error).toMatchObject({ name: 'ReliabilityFailFastError', kind: 'aborted' })
+    expect(history).toEqual([])
+  })
+})
