@@ -25,7 +25,7 @@ export async function runFallback<T>(
     return { ok: false, kind: 'fallback-failed', reason: `the fallback threw: ${messageOf(error)}`, cause: error }
   }
   const response: ModelResponse = typeof answer === 'string' ? { content: answer, toolCalls: [], usage: ZERO_USAGE, stopReason: 'end' } : answer
-  const verdict = await validateFinalAnswer(response.content, schema, { repair })
+  const verdict = await validateFinalAnswer(response.content, schema, { repair, truncated: response.stopReason === 'max_tokens' })
   if (!verdict.ok) {
     return { ok: false, kind: 'fallback-invalid', reason: `the fallback's answer failed validation: ${verdict.failure.message}`, failure: verdict.failure }
   }

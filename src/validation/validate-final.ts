@@ -10,8 +10,8 @@ import { ValidationFailure } from './validation-failure.ts'
 /** Options of {@link validateFinalAnswer}. */
 export interface ValidateFinalOptions extends JsonLimits {
   /**
-   * Try the deterministic repair stage before a parse or schema failure counts: a repaired value is
-   * accepted only if it passes the schema, otherwise the original failure stands.
+   * Try the deterministic repair stage before a parse failure counts: a repaired value is accepted
+   * only if it passes the schema, otherwise the original failure stands.
    * @default false
    */
   readonly repair?: boolean

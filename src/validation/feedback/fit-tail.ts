@@ -22,6 +22,7 @@ const MARKER_LINE = `\n${TRUNCATION_MARKER}`
  * fitTail(feedback, response.content, { maxChars: 4000, maxTokens: 1000 })
  */
 export function fitTail(feedback: string, echo: string, limits: EchoLimits): FittedTail<string> {
+  if (fitsTogether(feedback, echo, limits)) return { feedback, echo }
   const fitted = fitFeedback(feedback, limits)
   return { feedback: fitted.text, echo: truncateEcho(echo, fitted.rest) }
 }
@@ -31,8 +32,14 @@ export function fitTail(feedback: string, echo: string, limits: EchoLimits): Fit
  * a JSON value, cut by {@link boundJsonValue} so that adapters still receive an object).
  */
 export function fitToolTail(feedback: string, args: unknown, limits: EchoLimits): FittedTail<unknown> {
+  if (fitsTogether(feedback, jsonText(args), limits)) return { feedback, echo: args }
   const fitted = fitFeedback(feedback, limits)
   return { feedback: fitted.text, echo: boundJsonValue(args, fitted.rest) }
+}
+
+function fitsTogether(a: string, b: string, limits: EchoLimits): boolean {
+  if (a.length + b.length > limits.maxChars) return false
+  return limits.maxTokens === undefined || countFeedbackTokens(a) + countFeedbackTokens(b) <= limits.maxTokens
 }
 
 function fitFeedback(feedback: string, limits: EchoLimits): { text: string; rest: EchoLimits } {

@@ -32,5 +32,10 @@ export function truncateEcho(text: string, limits: EchoLimits): string {
     const joined = `${cutToTokens(base, room).text}${SUFFIX}`
     if (countFeedbackTokens(joined) <= maxTokens) return joined
   }
-  return cutToTokens(TRUNCATION_MARKER, Math.max(0, maxTokens)).text
+  // Bounds below the marker's own size: as much of the marker as fits both (it is 24 characters).
+  for (let n = Math.min(TRUNCATION_MARKER.length, Math.floor(limits.maxChars)); n > 0; n--) {
+    const head = cutAt(TRUNCATION_MARKER, n)
+    if (countFeedbackTokens(head) <= maxTokens) return head
+  }
+  return ''
 }
