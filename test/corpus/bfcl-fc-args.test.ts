@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { compileSchema, validateFinalAnswer, type JsonSchemaObject } from '../../src/validation/index.ts'
-import { toJsonSchema, type BfclFunction } from './bfcl-oracle.ts'
+import { toJsonSchema, type BfclFunction } from '../../bench/eval/bfcl-oracle.ts'
 
 interface BrokenArgs {
   readonly arguments_raw: string
