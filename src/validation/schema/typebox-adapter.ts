@@ -2,7 +2,7 @@ import type { JsonSchema } from '../../model/request.ts'
 import type { CompiledSchema, SchemaResult } from './compiled-schema.ts'
 import { PatternPropertiesCheck } from './pattern-properties.ts'
 import { prepareSchema, type FormatMode } from './prepare-schema.ts'
-import { PATTERN_BUDGET, withPatternBudget } from './regex/pattern-budget.ts'
+import { closePatternBudget, openPatternBudget, PATTERN_BUDGET } from './regex/pattern-budget.ts'
 import { scanSchema } from './schema-patterns.ts'
 import { rejected, rejectedByThrow } from './schema-failure.ts'
 import { canonicalUri, nextUri, ROOT_URI } from './schema-uri.ts'
@@ -53,10 +53,10 @@ export function compileTypeBox<T>(schema: object, vendor: 'typebox' | 'json-sche
   const needs: EngineNeeds = { re2: meta || scans.some((s) => s.hasPatterns), meta }
   const formats = options.formats ?? 'assert'
   const ready = enginesNow(needs)
-  let check: Check<T> | undefined = ready === undefined ? undefined : checkOf<T>(ready, schema, registry, formats, what)
+  let check: Check<T> | undefined = ready === undefined ? undefined : checkOf<T>(ready, schema, registry, formats, needs.re2, what)
   let pending: Promise<Check<T>> | undefined
   if (check === undefined) {
-    pending = loadEngines(needs).then((loaded) => (check = checkOf<T>(loaded, schema, registry, formats, what)))
+    pending = loadEngines(needs).then((loaded) => (check = checkOf<T>(loaded, schema, registry, formats, needs.re2, what)))
     // Nobody may validate before a compile error surfaces; whoever does sees the rejection.
     pending.catch(() => undefined)
   }
@@ -74,7 +74,7 @@ export function compileTypeBox<T>(schema: object, vendor: 'typebox' | 'json-sche
   }
 }
 
-function checkOf<T>(engines: Engines, schema: object, registry: Readonly<Record<string, object | boolean>>, formats: FormatMode, what: string): Check<T> {
+function checkOf<T>(engines: Engines, schema: object, registry: Readonly<Record<string, object | boolean>>, formats: FormatMode, patterns: boolean, what: string): Check<T> {
   let validator: Validator
   const checks = new Map<string, PatternPropertiesCheck>()
   try {
@@ -101,14 +101,32 @@ function checkOf<T>(engines: Engines, schema: object, registry: Readonly<Record<
   } catch (error) {
     throw compileError(what, error)
   }
+  // Only a schema holding patterns opens a pattern budget: nothing is added to the others' checks.
+  const check = (value: unknown): boolean => {
+    if (!patterns) return validator.Check(value)
+    const opened = openPatternBudget()
+    try {
+      return validator.Check(value)
+    } finally {
+      closePatternBudget(opened)
+    }
+  }
+  const errorsOf = (value: unknown): TypeBoxError[] => {
+    const opened = patterns && openPatternBudget()
+    let refused: ReadonlySet<string> | undefined
+    let errors: TypeBoxError[]
+    try {
+      // The interpretive walk directly: `validator.Errors` would check the value once more first.
+      errors = withMaxErrors(engines, MAX_COLLECTED_ERRORS, () => expand(engines.value.Errors(validator.Context(), validator.Type(), value) as TypeBoxError[], value, checks))
+    } finally {
+      refused = closePatternBudget(opened)
+    }
+    return refused === undefined ? errors : errors.map((e) => unchecked(e, value, refused))
+  }
   const validate = (value: unknown): SchemaResult<T> => {
     try {
-      const accepted = withPatternBudget(() => validator.Check(value))
-      if (accepted.result) return { ok: true, value: value as T }
-      // The interpretive walk directly: `validator.Errors` would check the value once more first.
-      const walk = () => expand(engines.value.Errors(validator.Context(), validator.Type(), value) as TypeBoxError[], value, checks)
-      const { result: errors, refused } = withPatternBudget(() => withMaxErrors(engines, MAX_COLLECTED_ERRORS, walk))
-      return rejected(typeboxIssues(refused === undefined ? errors : errors.map((e) => unchecked(e, value, refused)), value), 'the value does not match the schema')
+      if (check(value)) return { ok: true, value: value as T }
+      return rejected(typeboxIssues(errorsOf(value), value), 'the value does not match the schema')
     } catch (error) {
       // A schema TypeBox cannot evaluate for this value is reported, not thrown.
       return rejectedByThrow(error, value)
@@ -116,7 +134,7 @@ function checkOf<T>(engines: Engines, schema: object, registry: Readonly<Record<
   }
   const test = (value: unknown): boolean => {
     try {
-      return withPatternBudget(() => validator.Check(value)).result
+      return check(value)
     } catch {
       return false
     }
