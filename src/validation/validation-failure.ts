@@ -11,7 +11,8 @@ const BRAND = Symbol.for('reliability-gate.ValidationFailure')
  * A validation verdict carried as data: the model's output was rejected. Never thrown by the gate;
  * rules read it from `scope.validationError`. It is an `Error` (agentfootprint's sentinel error
  * class), so it can be thrown, logged and matched like one where that is convenient; check it with
- * {@link isValidationFailure}, which also works across realms and duplicate package copies.
+ * {@link isValidationFailure}, which also works across realms and duplicate package copies. Being a
+ * verdict rather than a crash, it carries no stack trace.
  *
  * @example
  * if (isValidationFailure(error)) console.log(error.stage, error.issues)
@@ -50,7 +51,14 @@ export class ValidationFailure extends Error {
     parsed?: unknown
     truncated?: boolean
   }) {
-    super(init.message)
+    // A verdict, not a crash: no stack is captured (that would cost microseconds on every failed attempt).
+    const limit = Error.stackTraceLimit
+    Error.stackTraceLimit = 0
+    try {
+      super(init.message)
+    } finally {
+      Error.stackTraceLimit = limit
+    }
     this.stage = init.stage
     this.issues = init.issues ?? []
     this.rawOutput = init.rawOutput
