@@ -54,6 +54,12 @@ describe('extractJson', () => {
     expect(extractJson(imStart)).toMatchObject({ ok: true, value: [{ name: 'a' }, { name: 'b' }] })
   })
 
+  it('refuses an answer of more than a thousand values whole, instead of keeping the first thousand', () => {
+    const calls = (n: number) => Array.from({ length: n }, (_, i) => `<tool_call>{"i": ${i}}</tool_call>`).join('')
+    expect(extractJson(calls(1000))).toMatchObject({ ok: true, count: 1000 })
+    expect(extractJson(calls(1001))).toEqual({ ok: false, message: 'the response holds more than 1000 separate JSON values' })
+  })
+
   it('fails when one of several values does not parse, naming each broken one', () => {
     const text = '<tool_call>{"name": "a"}</tool_call><tool_call>{"name": "b",}</tool_call><tool_call>{"name": \'c\'}</tool_call>'
     const result = extractJson(text)

@@ -1,5 +1,5 @@
 import type { ValidationIssue } from '../issue.ts'
-import { findJsonSegments, type JsonSegment } from './json-segments.ts'
+import { findJsonSegments, MAX_JSON_VALUES, type JsonSegment } from './json-segments.ts'
 import { DEFAULT_MAX_LENGTH, type JsonLimits } from './json-limits.ts'
 import { parseJsonSafe, type JsonParseResult } from './parse-json-safe.ts'
 
@@ -59,6 +59,7 @@ export function extractJson(text: string, options?: JsonLimits): ExtractJsonResu
   if (direct.reason !== 'syntax') return failure(direct, leading)
 
   const segments = findJsonSegments(text)
+  if (segments.length > MAX_JSON_VALUES) return { ok: false, message: `the response holds more than ${MAX_JSON_VALUES} separate JSON values` }
   if (segments.length === 0) {
     // Prose fails the direct parse too; only a text that looks like JSON makes its error the one to report.
     return /^[{["]/.test(trimmed) ? failure(direct, leading) : { ok: false, message: 'no JSON object or array found in the response' }

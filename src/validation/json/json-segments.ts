@@ -14,6 +14,12 @@ export interface JsonSegment {
   readonly tagged: boolean
 }
 
+/**
+ * Most JSON values one answer may hold: an answer with more is refused whole (never cut to this
+ * many, which would drop the rest), so hostile answers of millions of tiny values cost little.
+ */
+export const MAX_JSON_VALUES = 1000
+
 const QUOTE = 34
 const BACKSLASH = 92
 const CLOSER_OF: Readonly<Record<number, number>> = { 123: 125, 91: 93 }
@@ -30,7 +36,8 @@ const TAG_OPEN = /<([A-Za-z_][\w-]*)>/g
  * A value whose brackets never balance is cut where its block ends: at a tool-call tag, a chat
  * control token (`<|im_start|>`) or a code fence outside any string, else at the end of the
  * answer. A JSON code fence (```json or untagged) holding a bare string, number or literal is one
- * value too. One linear pass: no cap on the number of values.
+ * value too. One linear pass; it stops after `MAX_JSON_VALUES + 1` values, for the caller to refuse
+ * the answer (the list is never cut to a number of values to accept).
  *
  * The extraction and the repair stage take every value listed here or none (DESIGN.md: repair is
  * all or nothing), so no call the model wrote is dropped silently.
@@ -40,7 +47,8 @@ const TAG_OPEN = /<([A-Za-z_][\w-]*)>/g
  * // ['{"name": "a"}', '{"name": "b"}']
  */
 export function findJsonSegments(text: string): JsonSegment[] {
-  const fences = findFencedBlocks(text, Number.POSITIVE_INFINITY)
+  // Blocks beyond these many only label values of an answer that is refused for holding too many.
+  const fences = findFencedBlocks(text, 4 * MAX_JSON_VALUES)
   const fenced = rangeCursor(fences.map((b) => [b.start, b.start + b.content.length] as const))
   const tagged = rangeCursor(taggedRanges(text))
   // A JSON fence may hold a bare string or number: the whole body is then the value.
@@ -71,7 +79,7 @@ export function findJsonSegments(text: string): JsonSegment[] {
       from = scalar.start + scalar.content.length
       continue
     }
-    if (start < 0) break
+    if (start < 0 || segments.length > MAX_JSON_VALUES) break
     const end = scanValue(text, start)
     const closed = end > 0
     const stop = closed ? end : -end
@@ -165,7 +173,7 @@ function taggedRanges(text: string): (readonly [number, number])[] {
     return at
   }
   TAG_OPEN.lastIndex = 0
-  for (let match = TAG_OPEN.exec(text); match !== null; match = TAG_OPEN.exec(text)) {
+  for (let match = TAG_OPEN.exec(text); match !== null && ranges.length < 4 * MAX_JSON_VALUES; match = TAG_OPEN.exec(text)) {
     const tag = match[1] as string
     if (!TOOL_TAG.test(tag)) continue
     const start = match.index + match[0].length

@@ -1,4 +1,5 @@
 import type { JsonLimits } from '../json/json-limits.ts'
+import { MAX_JSON_VALUES } from '../json/json-segments.ts'
 import { parseJsonSafe } from '../json/parse-json-safe.ts'
 import type { CompiledSchema, SchemaResult } from '../schema/compiled-schema.ts'
 import type { RepairKind } from './detect-repairs.ts'
@@ -42,7 +43,7 @@ export function repairFinalAnswer<T>(
 ): RepairOutcome<T> | Promise<RepairOutcome<T>> {
   if (text.length > (options.maxRepairLength ?? DEFAULT_MAX_REPAIR_LENGTH)) return NOT_REPAIRED
   const candidates = findRepairCandidates(text)
-  if (candidates.length === 0) return NOT_REPAIRED
+  if (candidates.length === 0 || candidates.length > MAX_JSON_VALUES) return NOT_REPAIRED
   const values: unknown[] = []
   const labels = new Set<RepairKind>()
   for (const candidate of candidates) {
