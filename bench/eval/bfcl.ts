@@ -4,10 +4,12 @@ import { gunzipSync } from 'node:zlib'
 import { compileSchema, extractJson, type IssueCode } from '../../src/validation/building-blocks.ts'
 import { validateFinalAnswer } from '../../src/validation/index.ts'
 import { CORPORA, untar } from '../support/corpora.ts'
+import { measureBfclCorrectness, type BfclCorrectness } from './bfcl-correctness.ts'
 import { bfclToJsonSchema } from './bfcl-schema.ts'
 
 export interface ExtractionResult {
   readonly outputs: number
+  /** Parsed at all (every JSON value of the answer, or none). */
   readonly extracted: number
   readonly bySource: Readonly<Record<string, number>>
   /** With the repair stage (`validateFinalAnswer(..., {repair: true})` against the empty schema). */
@@ -15,6 +17,8 @@ export interface ExtractionResult {
   /** False when `repair: true` does not repair a known-repairable text yet. */
   readonly repairAvailable: boolean
   readonly unparseableToolArgs: { readonly total: number; readonly extracted: number; readonly extractedWithRepair: number }
+  /** The scored outputs judged against BFCL's possible_answer: what counts, beyond "it parsed". */
+  readonly correctness: BfclCorrectness
 }
 
 const ANY = compileSchema({})
@@ -25,7 +29,11 @@ function acceptsWithRepair(text: string): boolean {
   return verdict.ok
 }
 
-/** BFCL text outputs (16,254 real model answers with JSON in them) through extraction, and repair. */
+/**
+ * BFCL text outputs (16,254 real model answers with JSON in them) through extraction, and repair:
+ * how many parse, and (on the 9,881 with a possible answer) how many are correct against it, with
+ * the false repairs (an invented value, or a dropped call).
+ */
 export function runBfclExtraction(): ExtractionResult {
   const derived = path.join(CORPORA, 'bfcl/derived')
   const outputs = gunzipSync(readFileSync(path.join(derived, 'text_outputs_with_json.jsonl.gz')))
@@ -59,6 +67,7 @@ export function runBfclExtraction(): ExtractionResult {
       extracted: args.filter((a) => extractJson(a).ok).length,
       extractedWithRepair: args.filter((a) => extractJson(a).ok || acceptsWithRepair(a)).length,
     },
+    correctness: measureBfclCorrectness(),
   }
 }
 

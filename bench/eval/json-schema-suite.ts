@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import path from 'node:path'
 import { compileSchema, type CompiledSchema } from '../../src/validation/building-blocks.ts'
-import type { JsonSchemaObject } from '../../src/validation/index.ts'
+import type { CompileOptions, JsonSchemaObject } from '../../src/validation/index.ts'
 import { CORPORA } from '../support/corpora.ts'
 
 interface SuiteGroup {
@@ -29,7 +29,11 @@ export interface SuiteResult {
   readonly required: PassCount
   readonly optional: PassCount
   readonly failingGroups: readonly FailingGroup[]
+  /** Remote documents registered (`http://localhost:1234/...`, from the suite's `remotes/`). */
+  readonly remotes: number
 }
+
+const SUITE = path.join(CORPORA, 'json-schema-test-suite')
 
 function files(dir: string): string[] {
   return readdirSync(dir)
@@ -41,23 +45,39 @@ function files(dir: string): string[] {
 }
 
 /**
+ * The suite's remote documents, as its README asks: each file under `remotes/` at
+ * `http://localhost:1234/<its path>`.
+ */
+export function suiteRemotes(): Record<string, JsonSchemaObject> {
+  const root = path.join(SUITE, 'remotes')
+  const out: Record<string, JsonSchemaObject> = {}
+  for (const file of files(root)) out[`http://localhost:1234/${path.relative(root, file).split(path.sep).join('/')}`] = JSON.parse(readFileSync(file, 'utf8')) as JsonSchemaObject
+  return out
+}
+
+/**
  * Runs the official JSON-Schema-Test-Suite for one draft through the raw-JSON-Schema path
- * (`compileSchema(schema).validate(data)`). A test passes when the verdict matches `valid`; a schema
- * that does not compile fails all its tests. Tests under `optional/` are counted apart.
+ * (`compileSchema(schema, { registry }).validate(data)`), with the suite's remotes registered. A
+ * test passes when the verdict matches `valid`; a schema that does not compile fails all its tests.
+ * Tests under `optional/` are counted apart. Each file runs with the `format` behaviour it assumes:
+ * the required `format.json` with `format` as an annotation (the specification's default), the
+ * optional `format/` files with `format` asserted (the library's default for model output).
  */
 export function runJsonSchemaSuite(draft: 'draft2020-12' | 'draft7'): SuiteResult {
-  const root = path.join(CORPORA, 'json-schema-test-suite/tests', draft)
+  const root = path.join(SUITE, 'tests', draft)
+  const registry = suiteRemotes()
   const required = { passed: 0, total: 0 }
   const optional = { passed: 0, total: 0 }
   const failingGroups: FailingGroup[] = []
   for (const file of files(root)) {
     const rel = path.relative(root, file)
     const count = rel.startsWith('optional') ? optional : required
+    const options: CompileOptions = { registry, formats: rel === 'format.json' ? 'annotate' : 'assert' }
     for (const group of JSON.parse(readFileSync(file, 'utf8')) as SuiteGroup[]) {
       let compiled: CompiledSchema | undefined
       let compileError: string | undefined
       try {
-        compiled = compileSchema(group.schema as JsonSchemaObject)
+        compiled = compileSchema(group.schema as JsonSchemaObject, options)
       } catch (error) {
         compileError = (error as Error).message.slice(0, 160)
       }
@@ -78,5 +98,5 @@ export function runJsonSchemaSuite(draft: 'draft2020-12' | 'draft7'): SuiteResul
       }
     }
   }
-  return { draft, required, optional, failingGroups }
+  return { draft, required, optional, failingGroups, remotes: Object.keys(registry).length }
 }

@@ -22,7 +22,10 @@ export function evalSections(r: EvalResults): string[] {
   out.push('Corpora are read in place from `../shared/corpora` (archives unpacked into a temporary folder); nothing is copied into the project.', '')
 
   out.push('### JSON-Schema-Test-Suite (raw-JSON-Schema path)', '')
-  out.push('`compileSchema(schema).validate(data)` on every test; a schema that does not compile fails all its tests.', '')
+  out.push(
+    `\`compileSchema(schema, { registry }).validate(data)\` on every test, with the suite's ${r.jsonSchemaSuite[0]?.remotes ?? 0} remote documents registered at \`http://localhost:1234/\`; a schema that does not compile fails all its tests. The required \`format.json\` runs with \`formats: 'annotate'\` (the specification's default), the optional \`format/\` files with \`format\` asserted (the library's default).`,
+    '',
+  )
   out.push(...table(['draft', 'required tests', 'optional tests'], r.jsonSchemaSuite.map((s) => [s.draft, frac(s.required.passed, s.required.total), frac(s.optional.passed, s.optional.total)])), '')
   for (const s of r.jsonSchemaSuite) {
     out.push(`<details><summary>${s.draft}: ${s.failingGroups.length} failing groups</summary>`, '')
@@ -55,7 +58,28 @@ export function evalSections(r: EvalResults): string[] {
   out.push(`${t.calls.toLocaleString('en-US')} real tool calls (gpt-4o, 200 airline trajectories) checked against their tools' JSON Schemas: **${t.accepted.toLocaleString('en-US')} accepted, ${t.rejected.length} false rejections**${t.unknownTools.length > 0 ? `; unknown tools: ${t.unknownTools.join(', ')}` : ''}.`, '')
 
   const x = r.bfclExtraction
-  out.push('### BFCL: extraction and repair', '')
+  const c = x.correctness
+  out.push('### BFCL: extraction and repair, judged against the possible answer', '')
+  out.push(
+    `The ${c.scored.toLocaleString('en-US')} text outputs of the four Python AST categories, through \`validateFinalAnswer\` against the question's call schema; "correct" = the accepted calls match BFCL's \`possible_answer\`. A false repair invents a name or value, or accepts fewer calls than the raw text holds (counted independently from the quoted function names).`,
+    '',
+  )
+  out.push(
+    ...table(
+      ['measure', 'value'],
+      [
+        ['correct, no repair', frac(c.strictCorrect, c.scored)],
+        ['correct, with repair', frac(c.repairCorrect, c.scored)],
+        ['accepted thanks to a repair', c.repairedAccepted.toLocaleString('en-US')],
+        ['… of which correct', c.repairedCorrect.toLocaleString('en-US')],
+        ['… of which faithful to a wrong call', c.repairedWrong.toLocaleString('en-US')],
+        ['false repairs (invented value or dropped call)', c.falseRepairs.toLocaleString('en-US')],
+        ['accepted answers holding fewer calls than written', c.droppedCalls.toLocaleString('en-US')],
+      ],
+    ),
+    '',
+  )
+  out.push('Parsed at all (every JSON value of an answer, or none):', '')
   out.push(
     ...table(
       ['corpus', 'extracted (extractJson)', `with repair${x.repairAvailable ? '' : ' (repair stage not available yet)'}`],

@@ -2,7 +2,7 @@ import type { EventHub } from '../events/event-hub.ts'
 import { raceAbort } from '../policies/deadline/race-abort.ts'
 import type { ReliabilityFailFastError } from '../gate/fail-fast-error.ts'
 import type { FailFastKind } from '../model/fail-fast-kind.ts'
-import { validateFinalAnswer, type CompiledSchema, type SchemaResult } from '../validation/index.ts'
+import { checkForbiddenKeys, issueText, validateFinalAnswer, type CompiledSchema, type SchemaResult } from '../validation/index.ts'
 
 /**
  * The agent's last lines of defence when the gate fails fast on the final answer's format.
@@ -16,7 +16,9 @@ import { validateFinalAnswer, type CompiledSchema, type SchemaResult } from '../
 export interface OutputFallback<T> {
   /**
    * Tier 2: called with the gate's error and the last raw output. Its answer (a JSON text, or the
-   * value itself) is validated against the output schema; if it throws or fails, tier 3 is used.
+   * value itself) is validated against the output schema, and refused like model JSON when it holds
+   * a forbidden key (`__proto__`, `constructor` or `prototype` holding an object); if it throws or
+   * fails, tier 3 is used.
    */
   readonly fallback?: (error: ReliabilityFailFastError, rawOutput: string | undefined) => unknown
   /** Tier 3: a fixed answer, validated against the output schema when the agent is built. */
@@ -108,9 +110,12 @@ function checkValue<T>(answer: unknown, schema: CompiledSchema<T> | undefined): 
     return verdict instanceof Promise ? verdict.then(settle) : settle(verdict)
   }
   if (schema === undefined) return { ok: false, message: `expected a string answer (no output schema), got ${typeof answer}` }
+  // A value (often parsed model JSON) is held to the same rule as text: no prototype-polluting keys.
+  const forbidden = checkForbiddenKeys(answer)
+  if (forbidden !== undefined) return { ok: false, message: forbidden.message }
   const text = JSON.stringify(answer) ?? String(answer)
   const verdict = schema.validate(answer)
-  const settle = (v: SchemaResult<T>): Checked<T> => (v.ok ? { ok: true, text, value: v.value } : { ok: false, message: v.issues.map((i) => `'${i.path}': ${i.message}`).join('; ') })
+  const settle = (v: SchemaResult<T>): Checked<T> => (v.ok ? { ok: true, text, value: v.value } : { ok: false, message: v.issues.map((i) => issueText(i, false)).join('; ') })
   return verdict instanceof Promise ? verdict.then(settle) : settle(verdict)
 }
 

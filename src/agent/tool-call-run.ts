@@ -6,7 +6,7 @@ import { abortReason } from '../policies/deadline/abort-reason.ts'
 import { raceAbort } from '../policies/deadline/race-abort.ts'
 import type { ModelResponse } from '../model/response.ts'
 import type { ToolCall } from '../model/tool-call.ts'
-import { formatFeedback, parseJsonSafe, validateToolArgs, type ValidationFailure } from '../validation/index.ts'
+import { checkForbiddenKeys, DEFAULT_MAX_FEEDBACK_CHARS, fitToolTail, formatFeedback, parseJsonSafe, validateToolArgs, type ValidationFailure } from '../validation/index.ts'
 import { guardFailure } from './tools/guard-failure.ts'
 import type { AgentRuntime } from './agent-runtime.ts'
 import type { FunctionCall, ToolCallStatus, ToolRetryOutcome } from './function-call.ts'
@@ -122,16 +122,18 @@ class LogicalToolCall {
   async #askAgain(tool: AnyTool, failing: ToolCall, failure: ValidationFailure): Promise<ToolCall | undefined> {
     const rt = this.#host.runtime
     this.#retry++
-    const feedback = formatFeedback({
+    const prose = formatFeedback({
       target: 'tool',
       stage: 'tool-args',
       issues: failure.issues,
       toolName: tool.name,
       ...(rt.retryHint !== undefined ? { retryHint: rt.retryHint } : {}),
     })
+    // The echoed call and the feedback together fit the gate's feedback bounds, whatever the model sent.
+    const { feedback, echo: args } = fitToolTail(prose, failing.args, feedbackLimits(rt))
     const reasoning = this.#reasoning
     const tail: readonly Message[] = [
-      { role: 'assistant', content: '', toolCalls: [{ id: failing.id, name: failing.name, args: failing.args }], ...(reasoning !== undefined ? { reasoning } : {}), ephemeral: true },
+      { role: 'assistant', content: '', toolCalls: [{ id: failing.id, name: failing.name, args }], ...(reasoning !== undefined ? { reasoning } : {}), ephemeral: true },
       { role: 'tool', content: feedback, toolCallId: failing.id, toolName: failing.name, isError: true, ephemeral: true },
     ]
     const response = await this.#host.askAgain(this.#base.concat(tail))
@@ -205,9 +207,13 @@ class LogicalToolCall {
   }
 }
 
-/** Arguments as an object when a provider left them as a JSON string; anything else as it is. */
+/**
+ * Arguments as an object when a provider left them as a JSON string; anything else as it is, except
+ * an object holding a forbidden key (`__proto__`, ...), which is kept as its JSON text so that it
+ * never reaches user code as an object (`functionsCalled`, guards).
+ */
 function normalizeArgs(args: unknown): unknown {
-  if (typeof args !== 'string') return args
+  if (typeof args !== 'string') return checkForbiddenKeys(args) === undefined ? args : safeJson(args)
   const parsed = parseJsonSafe(args)
   return parsed.ok ? parsed.value : args
 }
@@ -229,4 +235,18 @@ function executeTool(tool: AnyTool, value: unknown, ctx: ToolContext): Promise<u
   } catch (error) {
     return Promise.reject(error)
   }
+}
+
+function safeJson(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? String(value)
+  } catch {
+    return String(value)
+  }
+}
+
+/** The gate's feedback bounds, which the tool-argument tail honours too. */
+function feedbackLimits(rt: AgentRuntime<unknown>): { maxChars: number; maxTokens: number | undefined } {
+  const config = rt.gate.config
+  return { maxChars: config.maxFeedbackChars ?? DEFAULT_MAX_FEEDBACK_CHARS, maxTokens: config.maxFeedbackTokens }
 }

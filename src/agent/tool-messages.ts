@@ -1,19 +1,23 @@
 import { messageOf } from '../model/message-of.ts'
-import { formatIssueLine, type ValidationFailure } from '../validation/index.ts'
+import { DEFAULT_MAX_ISSUES, formatIssueLine, MAX_PROBLEM, MAX_QUOTED_PATH, oneLine, type ValidationFailure } from '../validation/index.ts'
 
 /**
  * The tool results the agent writes itself when a call is not executed or fails: each one says
  * what happened and what the model can do next, in the prose style of the validation feedback.
+ * Every model-controlled part (an invented tool name, the issues) is bounded.
  */
 export const toolMessages = {
   unknownTool(name: string, available: readonly string[]): string {
     const list = available.length === 0 ? 'none' : available.join(', ')
-    return `UNKNOWN_TOOL: there is no tool named '${name}'. Available tools: ${list}.`
+    return `UNKNOWN_TOOL: there is no tool named '${oneLine(name, MAX_QUOTED_PATH)}'. Available tools: ${list}.`
   },
 
   invalidArgs(name: string, failure: ValidationFailure, retries: number, why: 'exhausted' | 'gave-up'): string {
     const after = why === 'gave-up' ? 'the retry did not call it again' : retries === 0 ? 'not retried' : `after ${retries} ${retries === 1 ? 'retry' : 'retries'}`
-    const lines = failure.issues.length > 0 ? failure.issues.map(formatIssueLine) : [`- ${failure.message}`]
+    const shown = failure.issues.slice(0, DEFAULT_MAX_ISSUES).map(formatIssueLine)
+    const hidden = failure.issues.length - shown.length
+    if (hidden > 0) shown.push(`- … and ${hidden} more issue${hidden === 1 ? '' : 's'}`)
+    const lines = failure.issues.length > 0 ? shown : [`- ${failure.message}`]
     return [
       `INVALID_ARGUMENTS: the call to tool '${name}' was not executed: its arguments are invalid (${after}):`,
       ...lines,
@@ -22,7 +26,7 @@ export const toolMessages = {
   },
 
   guardRejected(name: string, guard: string, reason: string): string {
-    return `BLOCKED: the call to tool '${name}' was not executed: guard ${guard} rejected its arguments: ${reason}`
+    return `BLOCKED: the call to tool '${name}' was not executed: guard ${guard} rejected its arguments: ${oneLine(reason, MAX_PROBLEM)}`
   },
 
   executeFailed(name: string, error: unknown): string {

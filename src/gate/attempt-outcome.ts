@@ -2,6 +2,7 @@ import type { ErrorKind } from '../model/error-kind.ts'
 import type { ModelResponse } from '../model/response.ts'
 import type { Usage } from '../model/usage.ts'
 import type { Decision, ReliabilityRule } from '../rules/rule.ts'
+import { issueText } from '../validation/feedback/describe-issue.ts'
 import type { ValidationFailure } from '../validation/validation-failure.ts'
 import type { AttemptRecord } from './attempt-record.ts'
 import { attemptStatus } from './attempt-status.ts'
@@ -66,8 +67,8 @@ export function attemptRecord(
   }
 }
 
-/** `"loc: msg"` lines of a validation failure (the failure's summary when it has no issues). */
+/** One line per issue, worded as in the feedback and the failure's message (its summary when it has no issues). */
 function errorLines(f: ValidationFailure): string[] {
   if (f.issues.length === 0) return [f.message]
-  return f.issues.map((i) => `${i.path === '' ? '(root)' : i.path}: ${i.message}`)
+  return f.issues.map((i) => issueText(i, false))
 }

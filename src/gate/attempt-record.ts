@@ -44,7 +44,10 @@ export interface AttemptRecord {
    * `undefined` for a success.
    */
   readonly errorType: string | undefined
-  /** `"loc: msg"` strings, one per issue (or the parse / provider error message). */
+  /**
+   * One line per issue, in the words of the feedback and of the failure's `message`
+   * (`'amount': required field is missing`), or the parse / provider error message.
+   */
   readonly errors: readonly string[]
   /** The provider error of this attempt, if any. */
   readonly error: unknown

@@ -21,7 +21,7 @@ export interface FeedbackContext {
  * The feedback for a failed final answer: the user's `errorTemplate` when one is set and renders,
  * else the built-in prose. The built-in prose leaves out the previous output, because the retry
  * conversation already echoes it as the assistant message; a template may still use
- * `previous_output`.
+ * `previous_output`. Not bounded here: the caller fits the whole tail to the feedback bounds.
  */
 export function buildValidationFeedback(failure: ValidationFailure, ctx: FeedbackContext): string {
   if (ctx.errorTemplate !== undefined) {
@@ -39,14 +39,16 @@ export function buildValidationFeedback(failure: ValidationFailure, ctx: Feedbac
     target: 'final',
     stage: failure.stage,
     issues: failure.issues,
+    truncated: failure.truncated,
     ...(failure.stage === 'json-parse' ? { parseError: failure.parseError ?? failure.message } : {}),
     ...(ctx.retryHint !== undefined ? { retryHint: ctx.retryHint } : {}),
   })
 }
 
 /**
- * The previous raw output as echoed in the tail: cut to `maxFeedbackChars` characters and to
- * `maxFeedbackTokens` tokens (o200k_base; an estimate for non-OpenAI models), with the marker.
+ * The previous raw output as a template's `previous_output`: cut to `maxFeedbackChars` characters
+ * and to `maxFeedbackTokens` tokens (o200k_base; an estimate for non-OpenAI models), with the
+ * marker. (The echo in the tail itself gets what the feedback leaves of those bounds.)
  */
 export function echoPreviousOutput(text: string, ctx: Pick<FeedbackContext, 'maxFeedbackChars' | 'maxFeedbackTokens'>): string {
   return truncateEcho(text, { maxChars: ctx.maxFeedbackChars, maxTokens: ctx.maxFeedbackTokens })

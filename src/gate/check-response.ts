@@ -16,8 +16,11 @@ const NO_REPAIRS: readonly string[] = Object.freeze([])
 
 /**
  * Validates a response: only a final turn is checked against the output schema (tool calls are the
- * agent's business). A failure cut by the token limit is `truncated`, any other is `schema-fail`.
- * Synchronous unless the schema answers with a promise: this runs on every attempt.
+ * agent's business). An answer cut by the token limit (stop reason `max_tokens`) is never accepted
+ * as complete: its kind is `truncated` (so `retryTruncated` / `truncatedFailFast` decide), and with
+ * a schema it also fails validation with feedback saying it was cut (no repair is tried on it).
+ * Any other failure is `schema-fail`. Synchronous unless the schema answers with a promise: this
+ * runs on every attempt.
  */
 export function checkResponse<T>(
   response: ModelResponse,
@@ -25,19 +28,15 @@ export function checkResponse<T>(
   repair: boolean,
 ): ResponseCheck<T> | Promise<ResponseCheck<T>> {
   if (response.toolCalls.length > 0) return { kind: 'ok', value: undefined, failure: undefined, repairs: NO_REPAIRS }
-  const verdict = validateFinalAnswer(response.content, schema, { repair })
-  if (verdict instanceof Promise) return verdict.then((v) => toCheck(v, response, schema))
-  return toCheck(verdict, response, schema)
+  const verdict = validateFinalAnswer(response.content, schema, { repair, truncated: response.stopReason === 'max_tokens' })
+  if (verdict instanceof Promise) return verdict.then((v) => toCheck(v, response))
+  return toCheck(verdict, response)
 }
 
-function toCheck<T>(
-  verdict: Awaited<ReturnType<typeof validateFinalAnswer<T>>>,
-  response: ModelResponse,
-  schema: CompiledSchema<T> | undefined,
-): ResponseCheck<T> {
+function toCheck<T>(verdict: Awaited<ReturnType<typeof validateFinalAnswer<T>>>, response: ModelResponse): ResponseCheck<T> {
   const truncated = response.stopReason === 'max_tokens'
   if (!verdict.ok) return { kind: truncated ? 'truncated' : 'schema-fail', value: undefined, failure: verdict.failure, repairs: NO_REPAIRS }
-  // Without a schema a cut answer cannot prove it is complete.
-  const kind: ErrorKind = truncated && schema === undefined ? 'truncated' : 'ok'
+  // Only a text without a schema gets here cut: it is the value, but not a complete one.
+  const kind: ErrorKind = truncated ? 'truncated' : 'ok'
   return { kind, value: verdict.value, failure: undefined, repairs: verdict.repairs ?? NO_REPAIRS }
 }

@@ -60,6 +60,7 @@ export class GateRun<T> implements RunState<T> {
   base: ModelRequest
   tail: readonly Message[] = NONE
   history: readonly string[] = NONE
+  signatures: readonly string[] = NONE
   records: AttemptRecord[] = NO_RECORDS
   retryAfterMs: number | undefined = undefined
   transientFailures = 0

@@ -1,8 +1,10 @@
 import type { Message } from '../model/message.ts'
 import type { ReliabilityRule } from '../rules/rule.ts'
 import type { ReliabilityScope } from '../rules/scope.ts'
+import { fitTail } from '../validation/feedback/fit-tail.ts'
+import { truncateEcho } from '../validation/feedback/truncate-echo.ts'
 import type { AttemptOutcome } from './attempt-outcome.ts'
-import { buildValidationFeedback, echoPreviousOutput, type FeedbackContext } from './build-feedback.ts'
+import { buildValidationFeedback, type FeedbackContext } from './build-feedback.ts'
 import { validationTail } from './ephemeral-tail.ts'
 import { resolveFeedback } from './resolve-feedback.ts'
 import type { RunState } from './run-state.ts'
@@ -10,8 +12,11 @@ import type { RunState } from './run-state.ts'
 /**
  * Builds the ephemeral tail of the next attempt and returns the feedback it carries: the rule's
  * `feedbackForLLM` when it has one, else the built-in validation prose (or the user's template).
- * `latest` replaces the previous tail, `accumulate` appends to it; without `errorFeedback` the
- * next attempt resends the base request alone.
+ * The tail (echo of the previous output and feedback together) fits `maxFeedbackChars` and
+ * `maxFeedbackTokens`, whatever the model invented; the feedback is kept whole first, the echo gets
+ * the rest, and whatever is cut ends with the marker. `latest` replaces the previous tail,
+ * `accumulate` appends to it (each pair bounded); without `errorFeedback` the next attempt resends
+ * the base request alone.
  */
 export async function nextTail<T>(
   s: RunState<T>,
@@ -32,10 +37,16 @@ export async function nextTail<T>(
     feedback = buildValidationFeedback(outcome.failure, feedbackContext(s))
   }
   if (feedback === undefined) return undefined
-  const pair: readonly Message[] =
-    outcome.response !== undefined
-      ? validationTail(echoPreviousOutput(outcome.response.content, g), feedback)
-      : [{ role: 'user', content: feedback, ephemeral: true }]
+  const limits = { maxChars: g.maxFeedbackChars, maxTokens: g.maxFeedbackTokens }
+  let pair: readonly Message[]
+  if (outcome.response !== undefined) {
+    const fitted = fitTail(feedback, outcome.response.content, limits)
+    feedback = fitted.feedback
+    pair = validationTail(fitted.echo, feedback)
+  } else {
+    feedback = truncateEcho(feedback, limits)
+    pair = [{ role: 'user', content: feedback, ephemeral: true }]
+  }
   s.tail = g.feedbackMode === 'accumulate' ? s.tail.concat(pair) : pair
   return feedback
 }

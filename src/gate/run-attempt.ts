@@ -163,6 +163,7 @@ function ended<T>(s: RunState<T>, outcome: AttemptOutcome<T>): AttemptOutcome<T>
 /** Records a validation failure in the run's history and reports it, before any decision. */
 function validationFailed<T>(s: RunState<T>, failure: ValidationFailure, attempt: number): void {
   s.history = s.history.concat(failure.message)
+  s.signatures = s.signatures.concat(failure.signature)
   const events = s.g.events
   if (!events.has('validation_failed')) return
   events.emit('validation_failed', {

@@ -39,7 +39,7 @@ export async function runFallback<T>(
   const response: ModelResponse = typeof answer === 'string' ? { content: answer, toolCalls: [], usage: ZERO_USAGE, stopReason: 'end' } : (answer as ModelResponse)
   let verdict: Awaited<ReturnType<typeof validateFinalAnswer<T>>>
   try {
-    verdict = await raceAbort(Promise.resolve(validateFinalAnswer(response.content, schema, { repair })), signal)
+    verdict = await raceAbort(Promise.resolve(validateFinalAnswer(response.content, schema, { repair, truncated: response.stopReason === 'max_tokens' })), signal)
   } catch (error) {
     if (signal?.aborted === true) return { ok: false, kind: 'aborted', reason: 'the run was aborted while the fallback answer was being validated', cause: error }
     return { ok: false, kind: 'fallback-invalid', reason: `the fallback's answer could not be validated: ${messageOf(error)}`, cause: error }

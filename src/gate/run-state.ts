@@ -36,6 +36,8 @@ export interface RunState<T> {
   tail: readonly Message[]
   /** Replaced, never mutated: every scope handed to a rule keeps the history it was given. */
   history: readonly string[]
+  /** The signature of each failure in `history` (its full issue set), same order; replaced, never mutated. */
+  signatures: readonly string[]
   records: AttemptRecord[]
   retryAfterMs: number | undefined
   transientFailures: number

@@ -24,9 +24,17 @@ export interface ReliabilityConfig {
    * @default true
    */
   readonly errorFeedback?: boolean
-  /** Longest echo of the previous raw output in the tail, in characters. @default 4000 */
+  /**
+   * Longest retry tail in characters: the echo of the previous raw output and the feedback together
+   * (for a tool-argument retry, the echoed call and the feedback). The feedback is kept whole first,
+   * the echo gets the rest; whatever is cut ends with `[…truncated for length…]`. Each retry's pair is
+   * bounded (`accumulate` keeps one bounded pair per retry). @default 4000
+   */
   readonly maxFeedbackChars?: number
-  /** Longest echo of the previous raw output in the tail, in tokens (applied with `maxFeedbackChars`). */
+  /**
+   * Longest retry tail in tokens (o200k_base with the optional `gpt-tokenizer`, UTF-8 bytes without),
+   * applied with `maxFeedbackChars`.
+   */
   readonly maxFeedbackTokens?: number
   /** Replaces the built-in validation feedback: a function of the variables or a Jinja-style template. */
   readonly errorTemplate?: ErrorTemplate

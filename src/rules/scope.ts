@@ -15,6 +15,8 @@ export interface ScopeValidationError {
   readonly path?: string | undefined
   readonly issues: readonly ValidationIssue[]
   readonly rawOutput?: string | undefined
+  /** A digest of the full issue set (`ValidationFailure.signature`): equal only for identical failures. */
+  readonly signature?: string | undefined
 }
 
 /**
@@ -44,8 +46,15 @@ export interface ReliabilityScope {
   /** Provider latency of this attempt in ms (0 in PreCheck). */
   readonly latencyMs: number
   readonly validationError?: ScopeValidationError | undefined
-  /** Messages of every validation failure so far, oldest first. */
+  /** Messages of every validation failure so far, oldest first (one bounded line each). */
   readonly validationErrorHistory: readonly string[]
+  /**
+   * The signature of every validation failure so far, in the order of `validationErrorHistory`: a
+   * digest of each failure's full issue set, which stuck-loop detection compares (two failures with
+   * the same first issues but different others have the same message, not the same signature).
+   * Absent in a scope built by hand: `lastNValidationErrorsMatch` then compares the messages.
+   */
+  readonly validationErrorSignatures?: readonly string[]
   /** Usage summed over every attempt so far, failed ones included. */
   readonly usage: Usage
   /** Uncached input tokens summed over every attempt so far, failed ones included. */

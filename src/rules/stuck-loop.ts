@@ -2,13 +2,16 @@ import type { ReliabilityRule } from './rule.ts'
 import type { ReliabilityScope } from './scope.ts'
 
 /**
- * True when the last `n` validation failures of the run have the identical message: the model is
- * repeating itself and more feedback will not help.
+ * True when the last `n` validation failures of the run are identical: the model is repeating
+ * itself and more feedback will not help. Identical means the same full set of issues (the gate's
+ * `validationErrorSignatures`), not just the same one-line message, which names only the first few
+ * issues and cuts long keys; a scope without signatures (built by hand) compares the messages.
  *
  * @default n = 2
  */
 export function lastNValidationErrorsMatch(scope: ReliabilityScope, n: number = 2): boolean {
-  const history = scope.validationErrorHistory
+  const signatures = scope.validationErrorSignatures
+  const history = signatures !== undefined && signatures.length === scope.validationErrorHistory.length ? signatures : scope.validationErrorHistory
   if (n < 1 || history.length < n) return false
   const last = history[history.length - 1]
   for (let i = history.length - n; i < history.length - 1; i++) {

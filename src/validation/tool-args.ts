@@ -1,5 +1,6 @@
 import { summarizeFailure } from './feedback/summarize-failure.ts'
 import type { ValidationIssue } from './issue.ts'
+import { checkForbiddenKeys } from './json/forbidden-keys.ts'
 import { parseJsonSafe } from './json/parse-json-safe.ts'
 import type { CompiledSchema, SchemaResult } from './schema/compiled-schema.ts'
 import { makeIssue } from './schema/make-issue.ts'
@@ -15,6 +16,9 @@ export type ToolArgsResult<T> =
  *
  * Arguments that arrived as a string (a provider that did not parse them) are parsed safely first;
  * a string that is not JSON is a failure with a root issue saying so, so the model is told why.
+ * Arguments a provider SDK already parsed are refused when they hold a forbidden key (`__proto__`,
+ * `constructor` or `prototype` holding an object), exactly as parsed text is: a `forbidden_key`
+ * issue, never a value that reaches the tool.
  * Synchronous unless the schema answers with a promise, since it runs on every tool call.
  *
  * @example
@@ -27,10 +31,14 @@ export function validateToolArgs<T>(args: unknown, schema: CompiledSchema<T>): T
   if (typeof args === 'string') {
     const parsed = parseJsonSafe(args)
     if (!parsed.ok) {
-      const issue = parsed.issue ?? makeIssue({ segments: [], code: 'other', message: `the arguments are not valid JSON (${parsed.message})` })
+      const detail = parsed.message.replace(/^not valid JSON:\s*/, '')
+      const issue = parsed.issue ?? makeIssue({ segments: [], code: 'other', message: `the arguments are not valid JSON: ${detail}` })
       return { ok: false, failure: failureOf([issue], rawOutput, args), parsed: args }
     }
     value = parsed.value
+  } else {
+    const forbidden = checkForbiddenKeys(args)
+    if (forbidden !== undefined) return { ok: false, failure: failureOf([forbidden], rawOutput, args), parsed: args }
   }
   const verdict = schema.validate(value)
   if (verdict instanceof Promise) return verdict.then((settled) => toResult(settled, rawOutput, value))

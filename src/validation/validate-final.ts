@@ -1,20 +1,31 @@
 import { summarizeFailure } from './feedback/summarize-failure.ts'
+import type { ValidationIssue } from './issue.ts'
 import { extractJson, type JsonSource } from './json/extract-json.ts'
 import type { JsonLimits } from './json/json-limits.ts'
 import { repairFinalAnswer, type RepairOutcome } from './repair/repair-final-answer.ts'
 import type { CompiledSchema, SchemaResult } from './schema/compiled-schema.ts'
+import { makeIssue } from './schema/make-issue.ts'
 import { ValidationFailure } from './validation-failure.ts'
 
 /** Options of {@link validateFinalAnswer}. */
 export interface ValidateFinalOptions extends JsonLimits {
   /**
-   * Try the deterministic repair stage before a parse or schema failure counts: a repaired value is
-   * accepted only if it passes the schema, otherwise the original failure stands.
+   * Try the deterministic repair stage before a parse failure counts: a repaired value is accepted
+   * only if it passes the schema, otherwise the original failure stands.
    * @default false
    */
   readonly repair?: boolean
   /** Longest answer the repair stage works on, in characters. @default 100_000 */
   readonly maxRepairLength?: number
+  /**
+   * The provider cut the answer at its output token limit (stop reason `max_tokens`). Such an answer
+   * is never accepted as complete, even when its JSON parses and passes the schema (the value may
+   * have been cut short, or the answer may have gone on): with a schema the verdict is a `json-parse`
+   * failure with `truncated: true`, whose feedback says the answer was cut, and no repair is tried
+   * (closing the brackets of a cut answer would accept cut data).
+   * @default false
+   */
+  readonly truncated?: boolean
 }
 
 /** The verdict on a final answer: the typed value (or the text, without a schema), or a failure. */
@@ -28,10 +39,16 @@ export type FinalAnswerResult<T> =
     }
   | { readonly ok: false; readonly failure: ValidationFailure }
 
+/** Said of every answer cut by the provider's output token limit. */
+export const CUT_BY_TOKEN_LIMIT = "the answer was cut off by the output token limit (stop reason 'max_tokens') before it was complete"
+
 /**
  * Validates a model's final answer: without a schema the text itself is the value; with one, the
- * JSON value is extracted and then checked; with `repair`, a failure first goes through the repair
- * stage. Synchronous unless the schema answers with a promise, since this runs on every response.
+ * JSON is extracted (every value of the answer, see `extractJson`) and then checked; with
+ * `repair`, an answer whose JSON does not parse goes through the repair stage (an answer that
+ * parses has nothing to repair: the schema's verdict on it is final). An answer cut by the token limit
+ * (`truncated`) always fails. Synchronous unless the schema answers with a promise, since this
+ * runs on every response.
  *
  * @example
  * const verdict = validateFinalAnswer(response.content, compileSchema(Refund), { repair: true })
@@ -43,6 +60,7 @@ export function validateFinalAnswer<T>(
 ): FinalAnswerResult<T> | Promise<FinalAnswerResult<T>> {
   if (schema === undefined) return { ok: true, value: content }
   const extracted = extractJson(content, options)
+  if (options?.truncated === true) return { ok: false, failure: cutFailure(content, extracted.ok ? undefined : extracted.message) }
   if (!extracted.ok) {
     const issues = extracted.issue === undefined ? [] : [extracted.issue]
     const failure = new ValidationFailure({
@@ -54,20 +72,21 @@ export function validateFinalAnswer<T>(
     })
     // A refused key is a security verdict, not a syntax slip: never repaired.
     if (options?.repair !== true || extracted.issue !== undefined) return { ok: false, failure }
-    return afterRepair(repairFinalAnswer(content, schema, repairOptions(options, undefined)), failure)
+    return afterRepair(repairFinalAnswer(content, schema, repairOptions(options)), failure)
   }
+  // Every value of the answer parsed: the repair stage would rebuild this same value, so the schema's verdict is final.
   const verdict = schema.validate(extracted.value)
-  const settle = (settled: SchemaResult<T>): FinalAnswerResult<T> | Promise<FinalAnswerResult<T>> => {
-    const final = toFinal(settled, extracted.source, content, extracted.value)
-    // The whole answer parsed as JSON: every repair candidate would yield this same value.
-    if (final.ok || options?.repair !== true || extracted.source === 'direct') return final
-    return afterRepair(repairFinalAnswer(content, schema, repairOptions(options, extracted.candidate)), final.failure)
-  }
+  const settle = (settled: SchemaResult<T>): FinalAnswerResult<T> => toFinal(settled, extracted.source, extracted.count, content, extracted.value)
   return verdict instanceof Promise ? verdict.then(settle) : settle(verdict)
 }
 
-function repairOptions(options: ValidateFinalOptions, skip: string | undefined) {
-  return { maxDepth: options.maxDepth, maxLength: options.maxLength, maxRepairLength: options.maxRepairLength, skip }
+function repairOptions(options: ValidateFinalOptions) {
+  return { maxDepth: options.maxDepth, maxLength: options.maxLength, maxRepairLength: options.maxRepairLength }
+}
+
+function cutFailure(content: string, parseError: string | undefined): ValidationFailure {
+  const detail = parseError === undefined ? CUT_BY_TOKEN_LIMIT : `${CUT_BY_TOKEN_LIMIT}; ${parseError}`
+  return new ValidationFailure({ stage: 'json-parse', message: summarizeFailure('json-parse', [], detail), rawOutput: content, parseError: detail, truncated: true })
 }
 
 function afterRepair<T>(
@@ -78,14 +97,26 @@ function afterRepair<T>(
   return outcome instanceof Promise ? outcome.then(settle) : settle(outcome)
 }
 
-function toFinal<T>(verdict: SchemaResult<T>, source: JsonSource, content: string, parsed: unknown): FinalAnswerResult<T> {
+function toFinal<T>(verdict: SchemaResult<T>, source: JsonSource, count: number, content: string, parsed: unknown): FinalAnswerResult<T> {
   if (verdict.ok) return { ok: true, value: verdict.value, extractedFrom: source }
+  const issues = source === 'joined' ? joinedIssues(verdict.issues, count) : verdict.issues
   const failure = new ValidationFailure({
     stage: 'schema-validate',
-    message: summarizeFailure('schema-validate', verdict.issues),
-    issues: verdict.issues,
+    message: summarizeFailure('schema-validate', issues),
+    issues,
     rawOutput: content,
     parsed,
   })
   return { ok: false, failure }
+}
+
+/**
+ * Several values were checked as one list: when the schema wants something else at the root, say
+ * so in the model's terms (it wrote separate values, not a list).
+ */
+function joinedIssues(issues: readonly ValidationIssue[], count: number): readonly ValidationIssue[] {
+  const root = issues.find((i) => i.path === '' && i.code === 'invalid_type')
+  if (root === undefined) return issues
+  const wanted = root.expected === undefined ? 'one JSON value' : `one JSON ${root.expected}`
+  return [makeIssue({ segments: [], code: 'other', message: `the answer holds ${count} separate JSON values; return exactly ${wanted}` })]
 }

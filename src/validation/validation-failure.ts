@@ -1,5 +1,6 @@
 import { hasBrand } from '../model/brand.ts'
 import type { ValidationIssue } from './issue.ts'
+import { issueSignature } from './issue-signature.ts'
 
 /** Where validation failed: extracting JSON, checking the output schema, or checking tool-call arguments. */
 export type ValidationStage = 'json-parse' | 'schema-validate' | 'tool-args'
@@ -8,13 +9,17 @@ const BRAND = Symbol.for('reliability-gate.ValidationFailure')
 
 /**
  * A validation verdict carried as data: the model's output was rejected. Never thrown by the gate;
- * rules read it from `scope.validationError`.
+ * rules read it from `scope.validationError`. It is an `Error` (agentfootprint's sentinel error
+ * class), so it can be thrown, logged and matched like one where that is convenient; check it with
+ * {@link isValidationFailure}, which also works across realms and duplicate package copies. Being a
+ * verdict rather than a crash, it carries no stack trace.
+ *
+ * @example
+ * if (isValidationFailure(error)) console.log(error.stage, error.issues)
  */
-export class ValidationFailure {
-  readonly name = 'ValidationFailure'
+export class ValidationFailure extends Error {
+  override readonly name = 'ValidationFailure'
   readonly stage: ValidationStage
-  /** One-line summary, stable for identical failures (stuck-loop detection compares it). */
-  readonly message: string
   /** Path of the first issue, when there is one. */
   readonly path: string | undefined
   readonly issues: readonly ValidationIssue[]
@@ -23,8 +28,19 @@ export class ValidationFailure {
   readonly parseError: string | undefined
   /** For `schema-validate`: the extracted JSON value the schema rejected (partial mode returns it). */
   readonly parsed: unknown
+  /** The provider cut the answer at its output token limit: it was refused as incomplete. */
+  readonly truncated: boolean
+  /**
+   * A digest of the full issue set (every issue, not just those the one-line `message` names):
+   * equal for failures that report exactly the same problems. Stuck-loop detection compares it.
+   */
+  readonly signature: string
   readonly [BRAND] = true
 
+  /**
+   * @param init.message One-line summary, bounded (see `summarizeFailure`); `signature` tells
+   * failures apart beyond what it names.
+   */
   constructor(init: {
     stage: ValidationStage
     message: string
@@ -33,14 +49,24 @@ export class ValidationFailure {
     path?: string | undefined
     parseError?: string | undefined
     parsed?: unknown
+    truncated?: boolean
   }) {
+    // A verdict, not a crash: no stack is captured (that would cost microseconds on every failed attempt).
+    const limit = Error.stackTraceLimit
+    Error.stackTraceLimit = 0
+    try {
+      super(init.message)
+    } finally {
+      Error.stackTraceLimit = limit
+    }
     this.stage = init.stage
-    this.message = init.message
     this.issues = init.issues ?? []
     this.rawOutput = init.rawOutput
     this.path = init.path ?? this.issues[0]?.path
     this.parseError = init.parseError
     this.parsed = init.parsed
+    this.truncated = init.truncated === true
+    this.signature = issueSignature(init.stage, this.issues, init.parseError ?? (this.issues.length === 0 ? init.message : undefined))
   }
 }
 

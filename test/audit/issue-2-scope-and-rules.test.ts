@@ -98,8 +98,10 @@ describe('ReliabilityScope (issue 2)', () => {
       path: 'amount',
       issues: [expect.objectContaining({ path: 'amount' })],
       rawOutput: bad(1),
+      signature: expect.stringMatching(/^schema-validate\/1\//),
     })
     expect(invalid.validationErrorHistory).toEqual([invalid.validationError?.message])
+    expect(invalid.validationErrorSignatures).toEqual([invalid.validationError?.signature])
     expect(invalid.latencyMs).toBe(11)
     const last = seen.at(-1) as ReliabilityScope
     // Usage sums every attempt, the failed one included.

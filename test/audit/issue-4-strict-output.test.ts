@@ -168,15 +168,16 @@ describe('strictOutput through the agent', () => {
 describe('strictOutput feedback echo', () => {
   const longAnswer = `{"message": 1, "filler": "${Array.from({ length: 6000 }, (_, i) => `w${i}`).join(' ')}"}`
 
-  it('cuts the echoed previous output at 4000 real tokens by default, with the marker', async () => {
+  it('cuts the retry tail (echoed previous output and feedback) at 4000 real tokens by default, with the marker', async () => {
     const provider = scripted([longAnswer, '{"message": "hi"}'])
     await createGate({ providers: provider, outputSchema: Message, ...strictOutput() }).run(request)
     const echo = provider.requests[1]?.messages[1]?.content ?? ''
+    const feedback = provider.requests[1]?.messages[2]?.content ?? ''
     expect(echo.endsWith(`\n${TRUNCATION_MARKER}`)).toBe(true)
     expect(TRUNCATION_MARKER).toBe('[…truncated for length…]')
     const body = echo.slice(0, -TRUNCATION_MARKER.length - 1)
     expect(longAnswer.startsWith(body)).toBe(true)
-    const tokens = countFeedbackTokens(body)
+    const tokens = countFeedbackTokens(echo) + countFeedbackTokens(feedback)
     expect(tokens).toBeLessThanOrEqual(4000)
     expect(tokens).toBeGreaterThan(3990)
   })
@@ -187,8 +188,12 @@ describe('strictOutput feedback echo', () => {
     const gate = createGate({ providers: provider, outputSchema: Message, ...strictOutput({ maxFeedbackTokens: 25, errorTemplate: template }) })
     const result = await gate.run(request)
     const echo = provider.requests[1]?.messages[1]?.content ?? ''
-    expect(countFeedbackTokens(echo.slice(0, -TRUNCATION_MARKER.length - 1))).toBeLessThanOrEqual(25)
-    expect(result.attempts[0]?.feedbackSent).toBe(`cap=25 echoed=${echo.length}`)
+    const feedback = provider.requests[1]?.messages[2]?.content ?? ''
+    // The template sees the echo cut to the whole bound; the tail itself, echo and feedback together, fits it.
+    expect(feedback).toMatch(/^cap=25 echoed=\d+$/)
+    expect(result.attempts[0]?.feedbackSent).toBe(feedback)
+    expect(countFeedbackTokens(echo) + countFeedbackTokens(feedback)).toBeLessThanOrEqual(25)
+    expect(echo.endsWith(`\n${TRUNCATION_MARKER}`)).toBe(true)
   })
 
   it('leaves the base request unchanged on a blind retry even after earlier feedback', async () => {
@@ -253,7 +258,7 @@ describe('strictOutput templates', () => {
     const gate = createGate({ providers: provider, outputSchema: Report, ...strictOutput({ errorTemplate: template }) })
     const result = await gate.run(request)
     expect(result.attempts.map((a) => a.feedbackSent)).toEqual(['[2] schema entries[0].evidence=invalid_type', '[3] schema entries[0].evidence=invalid_type', undefined])
-    expect(result.attempts[0]?.errors).toEqual(['entries[0].evidence: must be string'])
+    expect(result.attempts[0]?.errors).toEqual(["'entries[0].evidence': expected string, got number"])
   })
 
   it('emits template_error with the attempt and keeps running on the built-in feedback', async () => {
@@ -358,7 +363,7 @@ describe('attempt log', () => {
       attempt: 2,
       status: 'schema_error',
       errorType: 'schema',
-      errors: ['message: must be string'],
+      errors: ["'message': expected string, got number"],
       issues: [expect.objectContaining({ path: 'message' })],
       rawOutput: '{"message": 1}',
       costUsd: 10,

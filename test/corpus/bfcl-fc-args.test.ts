@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import { expect, it } from 'vitest'
 import { compileSchema, validateFinalAnswer, type JsonSchemaObject } from '../../src/validation/index.ts'
 import { corpora, corpusPath, describeWith } from '../support/requirements.ts'
-import { toJsonSchema, type BfclFunction } from './bfcl-oracle.ts'
+import { toJsonSchema, type BfclFunction } from '../../bench/eval/bfcl-oracle.ts'
 
 interface BrokenArgs {
   readonly arguments_raw: string

@@ -59,11 +59,41 @@ describe('repairFinalAnswer', () => {
     expect(result).toEqual({ ok: true, value: [{ name: 'f', arguments: { x: 1 } }, { name: 'g', arguments: {} }], repairs: ['tool-call-tags', 'joined-blocks'] })
   })
 
-  it('takes the first fenced block that repairs into a schema-valid value', () => {
-    const text = "Here:\n```python\nprint('hi')\n```\n```json\n{'wrong': 1}\n```\n```json\n{'name': 'x', 'ok': False, 'note': None}\n```"
+  it('repairs a fenced block and names where it came from', () => {
+    const text = "Here:\n```python\nprint('hi')\n```\n```json\n{'name': 'x', 'ok': False, 'note': None}\n```"
     const result = repairFinalAnswer(text, Answer)
     expect(result).toMatchObject({ ok: true, value: { name: 'x', ok: false, note: null } })
     expect(result).toHaveProperty('repairs', expect.arrayContaining(['fenced-block', 'python-literals']))
+  })
+
+  it('never picks one value out of several: all are accepted together or none', () => {
+    const text = "```json\n{'wrong': 1}\n```\n```json\n{'name': 'x', 'ok': False, 'note': None}\n```"
+    expect(repairFinalAnswer(text, Answer)).toEqual({ ok: false })
+  })
+
+  it('accepts all sixteen tool-call blocks, not the first eight', () => {
+    const text = Array.from({ length: 16 }, (_, i) => `<tool_call>\n{'name': 'f', 'arguments': {'i': ${i}}}\n</tool_call>`).join('\n')
+    const result = repairFinalAnswer(text, Calls)
+    expect(result).toMatchObject({ ok: true, value: Array.from({ length: 16 }, (_, i) => ({ name: 'f', arguments: { i } })) })
+  })
+
+  it('fails when the third of three blocks is invalid, instead of falling back to the first', () => {
+    const text = "<tool_call>{'name': 'f', 'arguments': {}}</tool_call><tool_call>{'name': 'g', 'arguments': {}}</tool_call><tool_call>{'name': 3}</tool_call>"
+    expect(repairFinalAnswer(text, Calls)).toEqual({ ok: false })
+    expect(repairFinalAnswer(text, compileSchema(Type.Object({ name: Type.String(), arguments: Type.Record(Type.String(), Type.Unknown()) })))).toEqual({ ok: false })
+  })
+
+  it('joins calls that follow each other in prose or across <|im_start|> turns', () => {
+    const prose = "First {'name': 'f', 'arguments': {}} and then {'name': 'g', 'arguments': {}}."
+    expect(repairFinalAnswer(prose, Calls)).toMatchObject({ ok: true, value: [{ name: 'f' }, { name: 'g' }] })
+    const turns = "{'name': 'f', 'arguments': {}}<|im_end|>\n<|im_start|>assistant\n{'name': 'g', 'arguments': {}}"
+    expect(repairFinalAnswer(turns, Calls)).toMatchObject({ ok: true, value: [{ name: 'f' }, { name: 'g' }] })
+  })
+
+  it('refuses to drop an ellipsis, which would invent a shorter value', () => {
+    expect(repairJson('{"entries": [{"n": "A"}, ...]}')).toMatchObject({ ok: false, message: /ellipsis/ })
+    expect(repairFinalAnswer('Here is the extracted data: { "entries": [...', compileSchema(Type.Object({ entries: Type.Array(Type.Unknown()) })))).toEqual({ ok: false })
+    expect(repairJson("{'note': 'wait...', 'ok': True}")).toMatchObject({ ok: true, value: { note: 'wait...', ok: true } })
   })
 
   it('rejects a repair the schema rejects', () => {
@@ -80,10 +110,10 @@ describe('repairFinalAnswer', () => {
     expect(repairFinalAnswer(long, Answer)).toMatchObject({ ok: true })
   })
 
-  it('waits for an asynchronous schema and tries the next candidate when it rejects', async () => {
+  it('waits for an asynchronous schema', async () => {
     const asyncSchema = { ...Answer, validate: (v: unknown) => Promise.resolve(Answer.validate(v)) }
-    const text = "```json\n{'name': 2}\n```\n```json\n{'name': 'y', 'ok': True, 'note': None}\n```"
-    await expect(repairFinalAnswer(text, asyncSchema)).resolves.toMatchObject({ ok: true, value: { name: 'y' } })
+    await expect(repairFinalAnswer("```json\n{'name': 'y', 'ok': True, 'note': None}\n```", asyncSchema)).resolves.toMatchObject({ ok: true, value: { name: 'y' } })
+    await expect(repairFinalAnswer("```json\n{'name': 2, 'ok': True, 'note': None}\n```", asyncSchema)).resolves.toEqual({ ok: false })
   })
 
   it('never accepts a value the schema rejects, whatever the text', () => {

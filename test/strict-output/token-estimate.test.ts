@@ -74,11 +74,13 @@ describe('maxFeedbackTokens without gpt-tokenizer', () => {
     const gate = createGate({ providers: provider, outputSchema: Message, ...strictOutput({ maxFeedbackTokens: 300 }) })
     await gate.run({ messages: [{ role: 'user', content: 'Say hi.' }] })
     const echo = provider.requests[1]?.messages[1]?.content ?? ''
+    const feedback = provider.requests[1]?.messages[2]?.content ?? ''
     expect(echo.endsWith(`\n${TRUNCATION_MARKER}`)).toBe(true)
     const body = echo.slice(0, -TRUNCATION_MARKER.length - 1)
     expect(longAnswer.startsWith(body)).toBe(true)
-    expect(utf8(body)).toBeLessThanOrEqual(300)
-    expect(utf8(body)).toBeGreaterThan(296)
-    expect(exactTokens(body)).toBeLessThanOrEqual(300)
+    // The whole tail (echo, marker and feedback) fits the bound, counted as UTF-8 bytes; the echo takes what the feedback leaves.
+    expect(utf8(echo) + utf8(feedback)).toBeLessThanOrEqual(300)
+    expect(utf8(echo) + utf8(feedback)).toBeGreaterThan(290)
+    expect(exactTokens(echo) + exactTokens(feedback)).toBeLessThanOrEqual(300)
   })
 })

@@ -7,7 +7,7 @@ afterEach(() => {
 
 describe('extractJson', () => {
   it('parses the trimmed text directly', () => {
-    expect(extractJson('  \n{"a": 1}\n ')).toEqual({ ok: true, value: { a: 1 }, source: 'direct', candidate: '{"a": 1}' })
+    expect(extractJson('  \n{"a": 1}\n ')).toEqual({ ok: true, value: { a: 1 }, source: 'direct', candidate: '{"a": 1}', count: 1 })
   })
 
   it('parses a scalar answer directly', () => {
@@ -16,25 +16,59 @@ describe('extractJson', () => {
 
   it('takes a fenced block surrounded by prose', () => {
     const text = 'Here is the refund:\n```json\n{"action": "refund"}\n```\nLet me know!'
-    expect(extractJson(text)).toEqual({ ok: true, value: { action: 'refund' }, source: 'fenced', candidate: '{"action": "refund"}' })
+    expect(extractJson(text)).toEqual({ ok: true, value: { action: 'refund' }, source: 'fenced', candidate: '{"action": "refund"}', count: 1 })
   })
 
   it('takes a plain fence without a language tag', () => {
     expect(extractJson('Result:\n```\n[1, 2]\n```')).toMatchObject({ ok: true, value: [1, 2], source: 'fenced' })
   })
 
-  it('takes the first fence that parses when earlier fences hold code', () => {
+  it('takes every JSON fence, in order, as a list, and skips fences that hold no JSON', () => {
     const text = 'Code:\n```python\nprint("hi")\n```\nData:\n```json\n{"first": true}\n```\n```json\n{"second": true}\n```'
-    expect(extractJson(text)).toMatchObject({ ok: true, value: { first: true }, source: 'fenced' })
+    expect(extractJson(text)).toMatchObject({ ok: true, value: [{ first: true }, { second: true }], source: 'joined', count: 2 })
+  })
+
+  it('takes a bare string or number from a JSON fence', () => {
+    expect(extractJson('The answer:\n```json\n"yes"\n```')).toMatchObject({ ok: true, value: 'yes', source: 'fenced' })
+    expect(extractJson('```\n42\n```')).toMatchObject({ ok: true, value: 42, source: 'fenced' })
   })
 
   it('takes a fence left open by a truncated answer', () => {
     expect(extractJson('Sure:\n```json\n{"a": 1}\n')).toMatchObject({ ok: true, value: { a: 1 }, source: 'fenced' })
   })
 
-  it('takes the first balanced object embedded in prose', () => {
-    const text = 'I think the answer is {"a": {"b": "}"}} and also {"c": 2}.'
-    expect(extractJson(text)).toEqual({ ok: true, value: { a: { b: '}' } }, source: 'embedded', candidate: '{"a": {"b": "}"}}' })
+  it('takes the balanced object embedded in prose', () => {
+    const text = 'I think the answer is {"a": {"b": "}"}} as asked.'
+    expect(extractJson(text)).toEqual({ ok: true, value: { a: { b: '}' } }, source: 'embedded', candidate: '{"a": {"b": "}"}}', count: 1 })
+  })
+
+  it('takes every object of the prose, never only the first', () => {
+    const text = 'I think the answer is {"a": 1} and also {"c": 2}.'
+    expect(extractJson(text)).toMatchObject({ ok: true, value: [{ a: 1 }, { c: 2 }], source: 'joined', count: 2 })
+  })
+
+  it('takes every tool-call block, whatever separates them', () => {
+    const blocks = Array.from({ length: 16 }, (_, i) => `<tool_call>\n{"name": "f", "arguments": {"i": ${i}}}\n</tool_call>`).join('\n')
+    expect(extractJson(blocks)).toMatchObject({ ok: true, count: 16, value: Array.from({ length: 16 }, (_, i) => ({ name: 'f', arguments: { i } })) })
+    const imStart = '{"name": "a", "arguments": {}}<|im_end|>\n<|im_start|>assistant\n{"name": "b", "arguments": {}}'
+    expect(extractJson(imStart)).toMatchObject({ ok: true, value: [{ name: 'a' }, { name: 'b' }] })
+  })
+
+  it('refuses an answer of more than a thousand values whole, instead of keeping the first thousand', () => {
+    const calls = (n: number) => Array.from({ length: n }, (_, i) => `<tool_call>{"i": ${i}}</tool_call>`).join('')
+    expect(extractJson(calls(1000))).toMatchObject({ ok: true, count: 1000 })
+    expect(extractJson(calls(1001))).toEqual({ ok: false, message: 'the response holds more than 1000 separate JSON values' })
+  })
+
+  it('fails when one of several values does not parse, naming each broken one', () => {
+    const text = '<tool_call>{"name": "a"}</tool_call><tool_call>{"name": "b",}</tool_call><tool_call>{"name": \'c\'}</tool_call>'
+    const result = extractJson(text)
+    expect(result).toMatchObject({ ok: false, message: /^2 of the 3 JSON values in the response are not valid JSON: value 2 \(at character \d+\): .+; value 3 \(at character \d+\): / })
+  })
+
+  it('ends a value left open at the next tool-call tag, not at the end of the answer', () => {
+    const text = '<tool_call>{"name": "a", "arguments": {"x": 1}</tool_call>\n<tool_call>{"name": "b"}</tool_call>'
+    expect(extractJson(text)).toMatchObject({ ok: false, message: /^1 of the 2 JSON values .* value 1 \(at character 11\)/ })
   })
 
   it('skips prose brackets before the embedded value', () => {
@@ -86,6 +120,11 @@ describe('extractJson', () => {
 
   it('refuses constructor.prototype', () => {
     expect(extractJson('{"constructor": {"prototype": {"x": 1}}}')).toMatchObject({ ok: false, message: /forbidden key 'constructor'/ })
+  })
+
+  it('refuses a prototype key holding an object, and allows one holding a string', () => {
+    expect(extractJson('{"a": {"prototype": {"polluted": true}}}')).toMatchObject({ ok: false, issue: { code: 'forbidden_key', path: 'a.prototype' } })
+    expect(extractJson('{"prototype": "v2", "constructor": "Ford"}')).toMatchObject({ ok: true, value: { prototype: 'v2', constructor: 'Ford' } })
   })
 
   it('handles lone surrogates and NUL bytes without throwing', () => {

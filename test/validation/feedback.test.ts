@@ -111,13 +111,19 @@ describe('truncateForFeedback', () => {
     expect(truncateForFeedback('hello', 5)).toBe('hello')
   })
 
-  it('cuts a long text and appends the marker on its own line', () => {
-    expect(truncateForFeedback('abcdefgh', 3)).toBe(`abc\n${TRUNCATION_MARKER}`)
+  it('cuts a long text and ends it with the marker on its own line, the whole within the bound', () => {
+    const cut = truncateForFeedback('abcdefgh'.repeat(10), TRUNCATION_MARKER.length + 4)
+    expect(cut).toBe(`abc\n${TRUNCATION_MARKER}`)
+    expect(cut).toHaveLength(TRUNCATION_MARKER.length + 4)
     expect(TRUNCATION_MARKER).toBe('[…truncated for length…]')
   })
 
   it('does not split a surrogate pair', () => {
-    expect(truncateForFeedback('a😀b', 2)).toBe(`a\n${TRUNCATION_MARKER}`)
+    expect(truncateForFeedback('a😀b'.repeat(20), TRUNCATION_MARKER.length + 3)).toBe(`a\n${TRUNCATION_MARKER}`)
+  })
+
+  it('keeps a bound smaller than the marker', () => {
+    expect(truncateForFeedback('abcdefgh'.repeat(10), 5)).toHaveLength(5)
   })
 })
 

@@ -32,8 +32,25 @@ describe('compileSchema (TypeBox compiler loading)', () => {
     const { compileSchema } = await freshValidation()
     expect(requested).toEqual([])
     const verdict = compileSchema(Refund).validate({ action: 'refund', amount: 50 })
-    expect(requested).toEqual(['typebox/compile'])
+    expect(requested).toEqual(['typebox/compile', 'typebox/system', 'typebox/value'])
     expect(verdict).toEqual({ ok: true, value: { action: 'refund', amount: 50 } })
+  })
+
+  it('loads the RE2 engine only for a schema that holds a pattern', async () => {
+    const requested = mockSyncRequire('record')
+    const { compileSchema } = await freshValidation()
+    compileSchema(Refund).validate({ action: 'refund', amount: 50 })
+    expect(requested).not.toContain('re2js')
+    expect(compileSchema(Type.String({ pattern: '^(a+)+$' })).validate('a'.repeat(26) + '!')).toMatchObject({ ok: false })
+    expect(requested).toContain('re2js')
+  })
+
+  it('checks patterns on RE2 where the engines load asynchronously too', async () => {
+    mockSyncRequire('none')
+    const { compileSchema } = await freshValidation()
+    const schema = compileSchema({ type: 'object', patternProperties: { '^(a+)+$': { type: 'number' } }, additionalProperties: false })
+    expect(await schema.validate({ aaaa: 1 })).toEqual({ ok: true, value: { aaaa: 1 } })
+    expect(await schema.validate({ ['a'.repeat(26) + '!']: 1 })).toMatchObject({ ok: false, issues: [{ code: 'unknown_property' }] })
   })
 
   it('answers the first validation with a promise where the compiler cannot load synchronously', async () => {

@@ -58,7 +58,7 @@ describe('parseJsonSafe', () => {
   it('rejects constructor.prototype', () => {
     expect(parseJsonSafe('{"constructor": {"prototype": {"x": 1}}}')).toMatchObject({
       ok: false,
-      message: "forbidden key 'constructor' holding a 'prototype' at 'constructor'",
+      message: "forbidden key 'constructor' holding an object at 'constructor'",
     })
   })
 

@@ -1,7 +1,9 @@
 import type { ValidationIssue } from '../issue.ts'
+import { MAX_PROBLEM, MAX_QUOTED_PATH, oneLine } from './feedback-limits.ts'
 
 /** An issue in words: what is wrong, and (for some codes) what to do about it. */
 export interface IssueDescription {
+  /** One line, at most `MAX_PROBLEM` characters (plus `…`). */
   readonly problem: string
   readonly action?: string
 }
@@ -9,8 +11,14 @@ export interface IssueDescription {
 // The words a model understands best for each expected type.
 const TYPE_WORDS: Readonly<Record<string, string>> = { array: 'list/array' }
 
-/** Describes one issue in prose, shared by the feedback lines and the one-line failure summary. */
+/** Describes one issue in prose, shared by the feedback lines, the failure summary and the attempt log. */
 export function describeIssue(issue: ValidationIssue): IssueDescription {
+  const { problem, action } = words(issue)
+  const bounded = oneLine(problem, MAX_PROBLEM)
+  return action === undefined ? { problem: bounded } : { problem: bounded, action }
+}
+
+function words(issue: ValidationIssue): { problem: string; action?: string } {
   const got = issue.received === undefined ? '' : `, got ${issue.received}`
   switch (issue.code) {
     case 'missing_required':
@@ -40,7 +48,21 @@ function formatWords(format: string): string {
   return `${format} format`
 }
 
-/** The path as the prose quotes it: `(root)` for the value itself. */
+/** The path as the prose quotes it: `(root)` for the value itself, cut to `MAX_QUOTED_PATH` characters. */
 export function pathLabel(issue: ValidationIssue): string {
-  return issue.path === '' ? '(root)' : issue.path
+  return issue.path === '' ? '(root)' : oneLine(issue.path, MAX_QUOTED_PATH)
+}
+
+/**
+ * One issue as every report words it, path first: `'amount': expected number, got "USD 50"`, with
+ * the action (`— remove it`) when `withAction`. Feedback lines, failure summaries, attempt logs and
+ * template errors all come from here, so an issue reads the same everywhere. Bounded.
+ *
+ * @example
+ * issueText(issue) // "'extra': unknown field — remove it"
+ */
+export function issueText(issue: ValidationIssue, withAction = true): string {
+  const { problem, action } = describeIssue(issue)
+  const text = `'${pathLabel(issue)}': ${problem}`
+  return withAction && action !== undefined ? `${text} — ${action}` : text
 }

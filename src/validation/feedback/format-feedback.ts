@@ -1,5 +1,6 @@
 import type { ValidationIssue } from '../issue.ts'
 import type { ValidationStage } from '../validation-failure.ts'
+import { DEFAULT_MAX_ISSUES, oneLine } from './feedback-limits.ts'
 import { formatIssueLine } from './format-issue-line.ts'
 
 /** Everything {@link formatFeedback} needs to tell the model what to fix. */
@@ -9,6 +10,8 @@ export interface FeedbackInput {
   readonly issues: readonly ValidationIssue[]
   /** The parse error, for the `json-parse` stage. */
   readonly parseError?: string | undefined
+  /** The answer was cut off by the output token limit (`ValidationFailure.truncated`): the feedback says so. */
+  readonly truncated?: boolean | undefined
   /** The tool whose arguments failed, for tool calls. */
   readonly toolName?: string | undefined
   /** A user-supplied hint, appended on its own line. */
@@ -23,11 +26,15 @@ export interface FeedbackInput {
   readonly maxIssues?: number | undefined
 }
 
-const DEFAULT_MAX_ISSUES = 20
+// A parse error may list several broken values; it stays one bounded line.
+const MAX_PARSE_ERROR = 600
 
 /**
- * The built-in feedback prose: a header, one line per issue, a closing instruction, and the retry
- * hint. Never includes URLs; includes the rejected output only when `previousOutput` is given.
+ * The built-in feedback prose: a header, one line per issue (at most `maxIssues`, then
+ * `- … and N more issues`), a closing instruction, and the retry hint. Every quoted path, value and
+ * message is bounded, so its size depends on `maxIssues`, not on what the model invented. Never
+ * includes URLs; includes the rejected output only when `previousOutput` is given (not bounded here:
+ * the gate bounds the whole retry tail).
  *
  * @example
  * formatFeedback({ target: 'final', stage: 'schema-validate', issues })
@@ -53,8 +60,14 @@ function frame(input: FeedbackInput): [string[], string] {
   }
   // pyconveyor's wording for final answers, so prompts tuned for it read the same.
   const echo = input.previousOutput === undefined ? [] : ['Here is what you returned:', input.previousOutput]
+  if (input.stage === 'json-parse' && input.truncated === true) {
+    return [
+      ['Your previous response was cut off by the output token limit before it was complete, so it could not be used.', ...echo],
+      'Please return the complete JSON object again, more concisely so that it fits: no prose, no markdown fences, short values.',
+    ]
+  }
   if (input.stage === 'json-parse') {
-    const reason = (input.parseError ?? 'no JSON value found').replace(/^not valid JSON:\s*/, '')
+    const reason = oneLine((input.parseError ?? 'no JSON value found').replace(/^not valid JSON:\s*/, ''), MAX_PARSE_ERROR)
     return [
       [`Your previous response was not valid JSON: ${reason}`, ...echo],
       'Please return only a valid JSON object, with no surrounding prose or markdown fences.',

@@ -1,13 +1,21 @@
 import { cutAt } from '../schema/received.ts'
 
-/** Appended to a text cut by {@link truncateForFeedback}, so the model knows it was cut. */
+/** Ends a text cut to fit the retry tail, so the model knows it was cut. */
 export const TRUNCATION_MARKER = '[…truncated for length…]'
 
+const SUFFIX = `\n${TRUNCATION_MARKER}`
+
 /**
- * Bounds a text echoed back to the model (its previous answer): unchanged when it fits, else the
- * first `maxChars` characters (never half a surrogate pair) and the marker on its own line.
+ * Bounds a text sent back to the model: unchanged when it fits in `maxChars`, else its head (never
+ * half a surrogate pair) and the marker on its own line, the whole at most `maxChars` characters.
+ * Below the marker's own length only a prefix of the marker fits: the bound always holds.
+ *
+ * @example
+ * truncateForFeedback('x'.repeat(100), 40) // 'xxxxxxxxxxxxxx\n[…truncated for length…]' (40 characters)
  */
 export function truncateForFeedback(text: string, maxChars: number): string {
-  if (text.length <= maxChars) return text
-  return `${cutAt(text, maxChars)}\n${TRUNCATION_MARKER}`
+  const max = Math.max(0, Math.floor(maxChars))
+  if (text.length <= max) return text
+  if (max <= SUFFIX.length) return cutAt(TRUNCATION_MARKER, max)
+  return `${cutAt(text, max - SUFFIX.length)}${SUFFIX}`
 }

@@ -1,15 +1,25 @@
 import type { ValidationIssue } from '../issue.ts'
-import { scanBalanced, nextCandidateStart } from './balanced-scan.ts'
-import { findFencedBlocks } from './fenced-blocks.ts'
+import { findJsonSegments, MAX_JSON_VALUES, type JsonSegment } from './json-segments.ts'
 import { DEFAULT_MAX_LENGTH, type JsonLimits } from './json-limits.ts'
 import { parseJsonSafe, type JsonParseResult } from './parse-json-safe.ts'
 
-/** Where the JSON value was found in a model's answer. */
-export type JsonSource = 'direct' | 'fenced' | 'embedded'
+/**
+ * Where the JSON value was found in a model's answer: the whole text, one fenced block, one value
+ * inside prose, or several values (tool-call blocks, objects one after another) joined into a list.
+ */
+export type JsonSource = 'direct' | 'fenced' | 'embedded' | 'joined'
 
 /** The verdict of {@link extractJson}. */
 export type ExtractJsonResult =
-  | { readonly ok: true; readonly value: unknown; readonly source: JsonSource; readonly candidate: string }
+  | {
+      readonly ok: true
+      readonly value: unknown
+      readonly source: JsonSource
+      /** The text the value was parsed from (for `joined`, the values' texts, one per line). */
+      readonly candidate: string
+      /** How many values the answer held: more than 1 only for `joined`. */
+      readonly count: number
+    }
   | {
       readonly ok: false
       readonly message: string
@@ -19,18 +29,23 @@ export type ExtractJsonResult =
       readonly issue?: ValidationIssue
     }
 
-// Bounds the work on pathological input: each attempt is one linear scan and parse.
-const MAX_FENCES = 8
-const MAX_EMBEDDED_ATTEMPTS = 8
-
 type Failure = Extract<JsonParseResult, { ok: false }>
+type Refusal = Extract<ExtractJsonResult, { ok: false }>
+
+// Broken values named one by one in a failure message, then "and N more".
+const MAX_NAMED = 3
 
 /**
- * Finds the JSON value in a model's answer: the whole (trimmed) text, else the first fenced block
- * that parses, else the first balanced object or array inside prose. Never throws.
+ * Finds the JSON in a model's answer: the whole (trimmed) text when it parses; otherwise every
+ * JSON-looking value in it (in fences, in tool-call tags, in prose: see `findJsonSegments`).
+ * One value is the answer; several (a model writing one `<tool_call>` block per call, or objects
+ * one after another) are all taken, as a list in order, and if any of them does not parse the
+ * answer fails, naming each broken value. Never one value picked out of several: that would drop
+ * the others silently. Never throws.
  *
  * @example
  * extractJson('Sure!\n```json\n{"a": 1}\n```') // { ok: true, value: { a: 1 }, source: 'fenced', ... }
+ * extractJson('<tool_call>{"n": 1}</tool_call><tool_call>{"n": 2}</tool_call>') // value [{ n: 1 }, { n: 2 }], source 'joined'
  */
 export function extractJson(text: string, options?: JsonLimits): ExtractJsonResult {
   const trimmed = text.trim()
@@ -38,46 +53,46 @@ export function extractJson(text: string, options?: JsonLimits): ExtractJsonResu
   const maxLength = options?.maxLength ?? DEFAULT_MAX_LENGTH
   if (text.length > maxLength) return { ok: false, message: `the response is too long (${text.length} characters, limit ${maxLength})` }
 
-  let firstError: ExtractJsonResult | undefined
   const leading = text.length - text.trimStart().length
   const direct = parseJsonSafe(trimmed, options)
-  if (direct.ok) return { ok: true, value: direct.value, source: 'direct', candidate: trimmed }
-  // Prose fails here too; only a text that looks like JSON makes its error the one to report.
-  if (direct.reason !== 'syntax' || /^[{["]/.test(trimmed)) {
-    if (direct.reason !== 'syntax') return failure(direct, leading)
-    firstError = failure(direct, leading)
-  }
+  if (direct.ok) return { ok: true, value: direct.value, source: 'direct', candidate: trimmed, count: 1 }
+  if (direct.reason !== 'syntax') return failure(direct, leading)
 
-  for (const block of findFencedBlocks(text, MAX_FENCES)) {
-    const candidate = block.content.trim()
-    if (candidate === '') continue
-    const parsed = parseJsonSafe(candidate, options)
-    if (parsed.ok) return { ok: true, value: parsed.value, source: 'fenced', candidate }
-    const offset = block.start + (block.content.length - block.content.trimStart().length)
-    if (parsed.reason !== 'syntax') return failure(parsed, offset)
-    firstError ??= failure(parsed, offset)
+  const segments = findJsonSegments(text)
+  if (segments.length > MAX_JSON_VALUES) return { ok: false, message: `the response holds more than ${MAX_JSON_VALUES} separate JSON values` }
+  if (segments.length === 0) {
+    // Prose fails the direct parse too; only a text that looks like JSON makes its error the one to report.
+    return /^[{["]/.test(trimmed) ? failure(direct, leading) : { ok: false, message: 'no JSON object or array found in the response' }
   }
-
-  let from = 0
-  for (let attempt = 0; attempt < MAX_EMBEDDED_ATTEMPTS; attempt++) {
-    const start = nextCandidateStart(text, from)
-    if (start < 0) break
-    const end = scanBalanced(text, start)
-    if (end < 0) {
-      from = start + 1
-      continue
-    }
-    const candidate = text.slice(start, end)
-    const parsed = parseJsonSafe(candidate, options)
-    if (parsed.ok) return { ok: true, value: parsed.value, source: 'embedded', candidate }
-    if (parsed.reason !== 'syntax') return failure(parsed, start)
-    firstError ??= failure(parsed, start)
-    from = end
+  const values: unknown[] = []
+  const broken: { segment: JsonSegment; index: number; error: Failure }[] = []
+  for (const [index, segment] of segments.entries()) {
+    const parsed = parseJsonSafe(segment.text, options)
+    if (parsed.ok) values.push(parsed.value)
+    else if (parsed.reason !== 'syntax') return failure(parsed, segment.start)
+    else broken.push({ segment, index, error: parsed })
   }
-  return firstError ?? { ok: false, message: 'no JSON object or array found in the response' }
+  if (broken.length > 0) return brokenValues(broken, segments.length)
+  const only = segments[0] as JsonSegment
+  if (segments.length === 1) return { ok: true, value: values[0], source: only.fenced ? 'fenced' : 'embedded', candidate: only.text, count: 1 }
+  return { ok: true, value: values, source: 'joined', candidate: segments.map((s) => s.text).join('\n'), count: segments.length }
 }
 
-function failure(parsed: Failure, offset: number): ExtractJsonResult {
+function brokenValues(broken: readonly { segment: JsonSegment; index: number; error: Failure }[], total: number): Refusal {
+  const first = broken[0] as (typeof broken)[number]
+  if (total === 1) return failure(first.error, first.segment.start)
+  const named = broken.slice(0, MAX_NAMED).map(({ segment, index, error }) => `value ${index + 1} (at character ${segment.start}): ${detail(error)}`)
+  const more = broken.length - named.length
+  const message = `${broken.length} of the ${total} JSON values in the response are not valid JSON: ${named.join('; ')}${more > 0 ? `; and ${more} more` : ''}`
+  const position = first.error.position === undefined ? undefined : first.error.position + first.segment.start
+  return position === undefined ? { ok: false, message } : { ok: false, message, position }
+}
+
+function detail(error: Failure): string {
+  return error.message.replace(/^not valid JSON:\s*/, '')
+}
+
+function failure(parsed: Failure, offset: number): Refusal {
   const result: { ok: false; message: string; position?: number; issue?: ValidationIssue } = { ok: false, message: parsed.message }
   if (parsed.position !== undefined) result.position = parsed.position + offset
   if (parsed.issue !== undefined) result.issue = parsed.issue

@@ -1,39 +1,77 @@
-import type { PathSegment } from '../schema/path.ts'
+import type { ValidationIssue } from '../issue.ts'
+import { makeIssue } from '../schema/make-issue.ts'
+import { renderPath, type PathSegment } from '../schema/path.ts'
 
-/** Where a parsed value holds a key that could pollute prototypes once merged into other objects. */
+/** The keys refused in model JSON: the ways into an object's prototype chain or its constructor. */
+export type ForbiddenKeyName = '__proto__' | 'constructor' | 'prototype'
+
+/** Where a value holds a key that could pollute prototypes once merged into other objects. */
 export interface ForbiddenKey {
   readonly segments: readonly PathSegment[]
-  readonly key: '__proto__' | 'constructor'
+  readonly key: ForbiddenKeyName
 }
 
 /**
- * Finds the first `__proto__` key, or `constructor` key whose value holds a `prototype` (the
- * secure-json-parse policy), in a value produced by `JSON.parse`. `JSON.parse` itself creates such
- * keys as plain own properties; the danger is a later merge or assignment, so the value is refused.
+ * Whether `key` holding `child` is refused: `__proto__` whatever it holds; `constructor` and
+ * `prototype` when they hold an object or an array (a deep merge would walk into
+ * `target.constructor` or `target.prototype`). A `constructor` or `prototype` holding a string, a
+ * number, a boolean or null cannot reach a prototype and is allowed (`{"prototype": "v2"}`).
+ */
+export function isForbiddenKey(key: string, child: unknown): key is ForbiddenKeyName {
+  if (key === '__proto__') return true
+  return (key === 'constructor' || key === 'prototype') && typeof child === 'object' && child !== null
+}
+
+/**
+ * Finds the first forbidden key (see {@link isForbiddenKey}) in a value, depth first. `JSON.parse`
+ * creates such keys as plain own properties; the danger is a later merge or assignment in user
+ * code, so the whole value is refused. Cycles (possible in values built by code) are walked once.
  */
 export function findForbiddenKey(root: unknown): ForbiddenKey | undefined {
   const stack: { value: unknown; segments: PathSegment[] }[] = [{ value: root, segments: [] }]
+  const seen = new Set<object>()
   while (stack.length > 0) {
     const { value, segments } = stack.pop() as { value: unknown; segments: PathSegment[] }
-    if (typeof value !== 'object' || value === null) continue
+    if (typeof value !== 'object' || value === null || seen.has(value)) continue
+    seen.add(value)
     if (Array.isArray(value)) {
       value.forEach((item: unknown, index) => stack.push({ value: item, segments: [...segments, index] }))
       continue
     }
     for (const key of Object.keys(value)) {
       const child: unknown = (value as Record<string, unknown>)[key]
-      if (key === '__proto__') return { segments: [...segments, key], key }
-      if (key === 'constructor' && typeof child === 'object' && child !== null && Object.hasOwn(child, 'prototype')) {
-        return { segments: [...segments, key], key }
-      }
+      if (isForbiddenKey(key, child)) return { segments: [...segments, key], key }
       stack.push({ value: child, segments: [...segments, key] })
     }
   }
   return undefined
 }
 
+/**
+ * The issue a forbidden key is reported with, the same on every path model JSON enters by (final
+ * answers, tool arguments, fallback values, streamed partial values): code `forbidden_key`.
+ */
+export function forbiddenKeyIssue(found: ForbiddenKey): ValidationIssue {
+  const path = renderPath(found.segments)
+  const what = found.key === '__proto__' ? "key '__proto__'" : `key '${found.key}' holding an object`
+  return makeIssue({ segments: found.segments, code: 'forbidden_key', message: `forbidden ${what} at '${path}'` })
+}
+
+/**
+ * Refuses a value that holds a forbidden key: `undefined` when the value is safe, else the
+ * `forbidden_key` issue. For values parsed by someone else (a provider SDK's tool arguments, a
+ * fallback's answer); text parsed with `parseJsonSafe` is already checked.
+ *
+ * @example
+ * checkForbiddenKeys(JSON.parse('{"__proto__": {"admin": true}}')) // { code: 'forbidden_key', path: '__proto__', ... }
+ */
+export function checkForbiddenKeys(value: unknown): ValidationIssue | undefined {
+  const found = findForbiddenKey(value)
+  return found === undefined ? undefined : forbiddenKeyIssue(found)
+}
+
 // A forbidden key can only appear in the text literally or behind a `\u` escape.
-const MAY_HOLD_FORBIDDEN_KEY = /__proto__|constructor|\\u/
+const MAY_HOLD_FORBIDDEN_KEY = /__proto__|constructor|prototype|\\u/
 
 /** Whether a JSON text could hold a forbidden key: one linear scan, before any parsed value is walked. */
 export function mayHoldForbiddenKey(text: string): boolean {

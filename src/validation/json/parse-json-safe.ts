@@ -1,7 +1,5 @@
 import type { ValidationIssue } from '../issue.ts'
-import { makeIssue } from '../schema/make-issue.ts'
-import { renderPath } from '../schema/path.ts'
-import { findForbiddenKey, mayHoldForbiddenKey } from './forbidden-keys.ts'
+import { findForbiddenKey, forbiddenKeyIssue, mayHoldForbiddenKey } from './forbidden-keys.ts'
 import { DEFAULT_MAX_DEPTH, DEFAULT_MAX_LENGTH, type JsonLimits } from './json-limits.ts'
 import { findExcessiveNesting } from './nesting-depth.ts'
 
@@ -23,7 +21,8 @@ export type JsonParseResult =
 /**
  * `JSON.parse` for untrusted text: never overflows the stack, never pollutes a prototype, never
  * throws. Checks the length, then the nesting depth (a linear pre-scan), then parses, then refuses
- * `__proto__` keys and `constructor.prototype`.
+ * forbidden keys (`__proto__`, and `constructor` or `prototype` holding an object: see
+ * `checkForbiddenKeys`).
  *
  * @example
  * parseJsonSafe('{"a": 1}') // { ok: true, value: { a: 1 } }
@@ -51,10 +50,8 @@ export function parseJsonSafe(text: string, options?: JsonLimits): JsonParseResu
   if (mayHoldForbiddenKey(text)) {
     const forbidden = findForbiddenKey(value)
     if (forbidden !== undefined) {
-      const path = renderPath(forbidden.segments)
-      const what = forbidden.key === '__proto__' ? "key '__proto__'" : "key 'constructor' holding a 'prototype'"
-      const message = `forbidden ${what} at '${path}'`
-      return { ok: false, reason: 'forbidden-key', message, issue: makeIssue({ segments: forbidden.segments, code: 'forbidden_key', message }) }
+      const issue = forbiddenKeyIssue(forbidden)
+      return { ok: false, reason: 'forbidden-key', message: issue.message, issue }
     }
   }
   return { ok: true, value }

@@ -1,7 +1,9 @@
 import type { JsonLimits } from '../json/json-limits.ts'
+import { MAX_JSON_VALUES } from '../json/json-segments.ts'
+import { parseJsonSafe } from '../json/parse-json-safe.ts'
 import type { CompiledSchema, SchemaResult } from '../schema/compiled-schema.ts'
 import type { RepairKind } from './detect-repairs.ts'
-import { findRepairCandidates, type RepairCandidate } from './repair-candidates.ts'
+import { findRepairCandidates } from './repair-candidates.ts'
 import { repairJson } from './repair-json.ts'
 
 /** The verdict of {@link repairFinalAnswer}: a schema-valid value and what was repaired, or nothing. */
@@ -9,10 +11,10 @@ export type RepairOutcome<T> = { readonly ok: true; readonly value: T; readonly 
 
 /** Options of {@link repairFinalAnswer}. */
 export interface RepairOptions extends JsonLimits {
-  /** A candidate already parsed and rejected by the schema; not tried again. */
-  readonly skip?: string | undefined
   /** Longest answer the repair stage works on, in characters. @default 100_000 */
   readonly maxRepairLength?: number | undefined
+  /** @deprecated Ignored: the answer's values are repaired together, so there is no other candidate to skip to. */
+  readonly skip?: string | undefined
 }
 
 /** Default for {@link RepairOptions.maxRepairLength}: repairs are for model answers, not documents. */
@@ -20,10 +22,14 @@ export const DEFAULT_MAX_REPAIR_LENGTH = 100_000
 const NOT_REPAIRED = { ok: false } as const
 
 /**
- * The deterministic repair stage: each candidate slice of the answer (tool-call tags, fenced blocks,
- * the whole text, the first object in prose) is repaired with `jsonrepair`, and the first whose
- * value passes the schema wins. A repair the schema rejects is never accepted, so the caller's
- * original parse or schema error stands. Bounded: at most a few linear passes over at most
+ * The deterministic repair stage, all or nothing: every JSON-looking value of the answer (each
+ * `<tool_call>` block, fenced block or object in prose: see `findJsonSegments`) is repaired with
+ * `jsonrepair`; one value is the answer, several are a list in order. If any value cannot be
+ * repaired, or the result fails the schema, nothing is accepted and the caller's original parse or
+ * schema error stands (it names the broken values): no value is ever picked out of several, so no
+ * call the model wrote is dropped. Brackets are closed only at the end of a value's block, where the
+ * model stopped writing; an answer cut by the provider's token limit never reaches this stage
+ * (`validateFinalAnswer` with `truncated`). Bounded: a few linear passes over at most
  * `maxRepairLength` characters.
  *
  * @example
@@ -36,37 +42,30 @@ export function repairFinalAnswer<T>(
   options: RepairOptions = {},
 ): RepairOutcome<T> | Promise<RepairOutcome<T>> {
   if (text.length > (options.maxRepairLength ?? DEFAULT_MAX_REPAIR_LENGTH)) return NOT_REPAIRED
-  const skip = options.skip?.trim()
-  const candidates = findRepairCandidates(text).filter((c) => c.text !== skip)
-  return tryFrom(0, candidates, schema, options)
-}
-
-function tryFrom<T>(
-  from: number,
-  candidates: readonly RepairCandidate[],
-  schema: CompiledSchema<T>,
-  limits: JsonLimits,
-): RepairOutcome<T> | Promise<RepairOutcome<T>> {
-  for (let i = from; i < candidates.length; i++) {
-    const candidate = candidates[i] as RepairCandidate
-    const repaired = repairJson(candidate.text, limits)
-    if (!repaired.ok) continue
-    const repairs = labels(candidate.via, repaired.repairs)
-    const verdict = schema.validate(repaired.value)
-    if (verdict instanceof Promise) {
-      return verdict.then((settled) => accept(settled, repairs) ?? tryFrom(i + 1, candidates, schema, limits))
+  const candidates = findRepairCandidates(text)
+  if (candidates.length === 0 || candidates.length > MAX_JSON_VALUES) return NOT_REPAIRED
+  const values: unknown[] = []
+  const labels = new Set<RepairKind>()
+  for (const candidate of candidates) {
+    const strict = parseJsonSafe(candidate.text, options)
+    // A refused key is a security verdict, not a syntax slip: never repaired around.
+    if (!strict.ok && strict.reason !== 'syntax') return NOT_REPAIRED
+    for (const kind of candidate.via) labels.add(kind)
+    if (strict.ok) {
+      values.push(strict.value)
+      continue
     }
-    const accepted = accept(verdict, repairs)
-    if (accepted !== undefined) return accepted
+    const fixed = repairJson(candidate.text, options)
+    if (!fixed.ok) return NOT_REPAIRED
+    values.push(fixed.value)
+    for (const kind of fixed.repairs) labels.add(kind)
   }
-  return NOT_REPAIRED
+  if (candidates.length > 1) labels.add('joined-blocks')
+  const repairs: readonly RepairKind[] = labels.size > 0 ? [...labels] : ['other-syntax']
+  const verdict = schema.validate(candidates.length === 1 ? values[0] : values)
+  return verdict instanceof Promise ? verdict.then((settled) => accept(settled, repairs)) : accept(verdict, repairs)
 }
 
-function accept<T>(verdict: SchemaResult<T>, repairs: readonly RepairKind[]): RepairOutcome<T> | undefined {
-  return verdict.ok ? { ok: true, value: verdict.value, repairs } : undefined
-}
-
-function labels(via: readonly RepairKind[], fixed: readonly RepairKind[]): readonly RepairKind[] {
-  const all = [...new Set([...via, ...fixed])]
-  return all.length > 0 ? all : ['other-candidate']
+function accept<T>(verdict: SchemaResult<T>, repairs: readonly RepairKind[]): RepairOutcome<T> {
+  return verdict.ok ? { ok: true, value: verdict.value, repairs } : NOT_REPAIRED
 }

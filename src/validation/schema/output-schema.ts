@@ -1,4 +1,5 @@
 import type { Static, TSchema } from 'typebox'
+import type { CompiledSchema } from './compiled-schema.ts'
 import type { StandardSchemaV1 } from './standard-schema.ts'
 
 /** A TypeBox (1.x) schema: TypeBox marks every schema it builds with a `~kind`. */
@@ -17,13 +18,14 @@ export type JsonSchemaObject = Readonly<Record<string, unknown>> | boolean
 
 /**
  * Every kind of schema accepted for an output or a tool's input: a TypeBox schema, a Standard
- * Schema (Zod, Valibot, ArkType, ...), an object with a `parse` function, or a raw JSON Schema.
+ * Schema (Zod, Valibot, ArkType, ...), an object with a `parse` function, a raw JSON Schema, or a
+ * schema already compiled by `compileSchema` (to pass a `registry` or `formats` option).
  */
-export type OutputSchema<T = unknown> = TypeBoxSchema | StandardSchemaV1<unknown, T> | ParseSchema<T> | JsonSchemaObject
+export type OutputSchema<T = unknown> = TypeBoxSchema | StandardSchemaV1<unknown, T> | ParseSchema<T> | JsonSchemaObject | CompiledSchema<T>
 
 /**
  * The value type a schema produces: `Static<S>` for TypeBox, the output type of a Standard Schema,
- * the return type of `parse`, and `unknown` for a raw JSON Schema.
+ * the return type of `parse`, the type of a compiled schema, and `unknown` for a raw JSON Schema.
  *
  * @example
  * type Refund = InferSchema<typeof RefundSchema>
@@ -36,4 +38,6 @@ export type InferSchema<S> = S extends { readonly '~kind': string }
     ? O
     : S extends ParseSchema<infer R>
       ? R
-      : unknown
+      : S extends CompiledSchema<infer C>
+        ? C
+        : unknown

@@ -2,17 +2,36 @@
 const DATA_KEYWORDS = new Set(['const', 'default', 'enum', 'examples'])
 // Keywords whose keys are names (of properties or definitions), so a key there is never a keyword.
 const NAME_MAPS = new Set(['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas'])
+// The meta-schemas TypeBox ships, by canonical URI: a `$ref` to one of them resolves without a registry.
+const METASCHEMAS = new Set([
+  'http://json-schema.org/draft-03/schema',
+  'http://json-schema.org/draft-04/schema',
+  'http://json-schema.org/draft-06/schema',
+  'http://json-schema.org/draft-07/schema',
+  'https://json-schema.org/draft/2019-09/schema',
+  'https://json-schema.org/draft/2020-12/schema',
+])
+
+/** What compiling a schema needs, found without the compiler. */
+export interface SchemaScan {
+  /** The first `pattern` or `patternProperties` key that is not a valid ECMAScript regex (`u` flag). */
+  readonly patternError: SyntaxError | undefined
+  /** It holds a `pattern` or `patternProperties`: the RE2 engine is needed. */
+  readonly hasPatterns: boolean
+  /** It `$ref`s a well-known meta-schema (draft-03 to 2020-12). */
+  readonly refsMetaschema: boolean
+}
 
 /**
- * Finds the first `pattern` or `patternProperties` key of a schema that is not a valid regular
- * expression (with the `u` flag, as TypeBox compiles them), without the compiler: compiling is
- * deferred, but a schema this broken must still be rejected at once.
- *
- * @returns the `SyntaxError`, or undefined when every pattern compiles.
+ * Walks a schema once, without the compiler: is every `pattern` and `patternProperties` key a
+ * valid regular expression (with the `u` flag, as JSON Schema means them), and what will
+ * compiling it need. Compiling is deferred, but a schema this broken must still be rejected at once.
  */
-export function schemaPatternError(schema: object): SyntaxError | undefined {
+export function scanSchema(schema: object): SchemaScan {
   const stack: { node: unknown; names: boolean }[] = [{ node: schema, names: false }]
   const seen = new Set<object>()
+  let hasPatterns = false
+  let refsMetaschema = false
   while (stack.length > 0) {
     const { node, names } = stack.pop() as { node: unknown; names: boolean }
     if (typeof node !== 'object' || node === null || seen.has(node)) continue
@@ -27,16 +46,32 @@ export function schemaPatternError(schema: object): SyntaxError | undefined {
         continue
       }
       if (DATA_KEYWORDS.has(key)) continue
-      const error = key === 'pattern' && typeof value === 'string' ? regexError(value) : key === 'patternProperties' ? keyError(value) : undefined
-      if (error !== undefined) return error
+      if (key === 'pattern' && (typeof value === 'string' || value instanceof RegExp)) {
+        hasPatterns = true
+        const error = typeof value === 'string' ? regexError(value) : undefined
+        if (error !== undefined) return { patternError: error, hasPatterns, refsMetaschema }
+      } else if (key === 'patternProperties' && typeof value === 'object' && value !== null) {
+        hasPatterns ||= Object.keys(value).length > 0
+        const error = keyError(value)
+        if (error !== undefined) return { patternError: error, hasPatterns, refsMetaschema }
+      } else if ((key === '$ref' || key === '$dynamicRef') && typeof value === 'string') {
+        refsMetaschema ||= METASCHEMAS.has(value.split('#')[0] as string)
+      }
       stack.push({ node: value, names: NAME_MAPS.has(key) })
     }
   }
-  return undefined
+  return { patternError: undefined, hasPatterns, refsMetaschema }
 }
 
-function keyError(map: unknown): SyntaxError | undefined {
-  if (typeof map !== 'object' || map === null) return undefined
+/**
+ * The first `pattern` or `patternProperties` key of a schema that is not a valid regular
+ * expression, or undefined when every pattern compiles.
+ */
+export function schemaPatternError(schema: object): SyntaxError | undefined {
+  return scanSchema(schema).patternError
+}
+
+function keyError(map: object): SyntaxError | undefined {
   for (const source of Object.keys(map)) {
     const error = regexError(source)
     if (error !== undefined) return error
@@ -46,6 +81,7 @@ function keyError(map: unknown): SyntaxError | undefined {
 
 function regexError(source: string): SyntaxError | undefined {
   try {
+    // Parsed, never run: the JS engine only checks the syntax the schema promises.
     new RegExp(source, 'u')
     return undefined
   } catch (error) {

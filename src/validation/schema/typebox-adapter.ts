@@ -1,60 +1,62 @@
-import type { TSchema } from 'typebox'
 import type { JsonSchema } from '../../model/request.ts'
-import { syncRequire } from '../../model/sync-require.ts'
 import type { CompiledSchema, SchemaResult } from './compiled-schema.ts'
-import { schemaPatternError } from './schema-patterns.ts'
+import { PatternPropertiesCheck } from './pattern-properties.ts'
+import { prepareSchema, type FormatMode } from './prepare-schema.ts'
+import { closePatternBudget, openPatternBudget, PATTERN_BUDGET } from './regex/pattern-budget.ts'
+import { scanSchema } from './schema-patterns.ts'
 import { rejected, rejectedByThrow } from './schema-failure.ts'
+import { canonicalUri, nextUri, ROOT_URI } from './schema-uri.ts'
+import { enginesNow, loadEngines, withMaxErrors, type EngineNeeds, type Engines, type Validator } from './typebox-engines.ts'
 import { typeboxIssues, type TypeBoxError } from './typebox-issues.ts'
+import { pointerToSegments, valueAt } from './path.ts'
 
-type Compiler = typeof import('typebox/compile')
 type Check<T> = ((value: unknown) => SchemaResult<T>) & { readonly test: (value: unknown) => boolean }
 
-// TypeBox's compiler is ~680 modules: it loads on the first TypeBox or JSON Schema compiled, never on
-// import, so Zod, Valibot and `{parse}` users never pay for it. Where the runtime can require an ES
-// module synchronously (Node >= 22.12, Bun, Deno) it loads right there and `validate` stays synchronous.
-// Elsewhere (workerd, browser bundles) `import()` starts instead, and `validate` answers with a promise
-// until it lands (the contract allows it), then synchronously with no extra await on the hot path.
-let compiler: Compiler | undefined
-let loading: Promise<Compiler> | undefined
-let triedRequire = false
+/**
+ * Errors TypeBox collects for one rejected value (its own default stops at 8, which would lose
+ * issues and make different answers look alike); the feedback lists the first ones, then "and N more".
+ */
+export const MAX_COLLECTED_ERRORS = 1000
 
-function compilerNow(): Compiler | undefined {
-  if (compiler !== undefined || triedRequire) return compiler
-  triedRequire = true
-  const require = syncRequire()
-  try {
-    if (require !== undefined) compiler = require('typebox/compile') as Compiler
-  } catch {
-    // Node 22 before 22.12 cannot require an ES module: the `import()` path below serves it.
-  }
-  return compiler
-}
+/** Schemas a document may `$ref` by URI, keyed by their `$id` (or by the URI they are fetched from). */
+export type SchemaRegistry = Readonly<Record<string, object | boolean>> | readonly object[]
 
-function loadCompiler(): Promise<Compiler> {
-  return (loading ??= import('typebox/compile').then((loaded) => (compiler = loaded)))
+/** How a TypeBox or JSON Schema document is compiled. */
+export interface TypeBoxCompileOptions {
+  readonly registry?: SchemaRegistry | undefined
+  readonly formats?: FormatMode | undefined
 }
 
 /**
  * Compiles a TypeBox schema or a raw JSON Schema once. `validate` runs the compiled `Check` first
  * and builds errors only for a rejected value, so accepting is as cheap as TypeBox allows.
+ * Regular expressions (`pattern`, `patternProperties`) run on RE2 in linear time, within a budget of
+ * characters per validation (see `prepareSchema`, `PATTERN_BUDGET`); every issue is collected (up
+ * to `MAX_COLLECTED_ERRORS`); `$ref`s resolve into the `registry` and to the well-known meta-schemas.
  *
  * Where the compiler cannot load synchronously, `validate` returns a promise until it has loaded;
  * every call after that is synchronous.
  *
- * @throws Error when a `pattern` or a `patternProperties` key is not a valid regular expression, or
- * (once the compiler is loaded) when TypeBox cannot compile the schema.
+ * @throws Error when a `pattern` or a `patternProperties` key is not a valid regular expression or
+ * uses what RE2 cannot run (backreferences, lookaheads other than at the start of an anchored
+ * pattern), or (once the compiler is loaded) when TypeBox cannot compile the schema.
  */
-export function compileTypeBox<T>(schema: object, vendor: 'typebox' | 'json-schema'): CompiledSchema<T> {
+export function compileTypeBox<T>(schema: object, vendor: 'typebox' | 'json-schema', options: TypeBoxCompileOptions = {}): CompiledSchema<T> {
   const what = vendor === 'typebox' ? 'TypeBox schema' : 'JSON Schema'
+  const registry = registryEntries(options.registry)
+  const scans = [schema, ...Object.values(registry)].filter((s): s is object => typeof s === 'object').map(scanSchema)
   // TypeBox's usual compile errors are bad regexes (and unresolvable `$ref`s, which `assertJsonSchemaShape`
   // checks for raw JSON Schema): reported now, even when compiling itself waits for the compiler.
-  const badPattern = schemaPatternError(schema)
+  const badPattern = scans.find((s) => s.patternError !== undefined)?.patternError
   if (badPattern !== undefined) throw compileError(what, badPattern)
-  const ready = compilerNow()
-  let check: Check<T> | undefined = ready === undefined ? undefined : checkOf<T>(ready, schema, what)
+  const meta = scans.some((s) => s.refsMetaschema)
+  const needs: EngineNeeds = { re2: meta || scans.some((s) => s.hasPatterns), meta }
+  const formats = options.formats ?? 'assert'
+  const ready = enginesNow(needs)
+  let check: Check<T> | undefined = ready === undefined ? undefined : checkOf<T>(ready, schema, registry, formats, needs.re2, what)
   let pending: Promise<Check<T>> | undefined
   if (check === undefined) {
-    pending = loadCompiler().then((loaded) => (check = checkOf<T>(loaded, schema, what)))
+    pending = loadEngines(needs).then((loaded) => (check = checkOf<T>(loaded, schema, registry, formats, needs.re2, what)))
     // Nobody may validate before a compile error surfaces; whoever does sees the rejection.
     pending.catch(() => undefined)
   }
@@ -72,18 +74,59 @@ export function compileTypeBox<T>(schema: object, vendor: 'typebox' | 'json-sche
   }
 }
 
-function checkOf<T>(loaded: Compiler, schema: object, what: string): Check<T> {
-  let validator: ReturnType<Compiler['Compile']>
+function checkOf<T>(engines: Engines, schema: object, registry: Readonly<Record<string, object | boolean>>, formats: FormatMode, patterns: boolean, what: string): Check<T> {
+  let validator: Validator
+  const checks = new Map<string, PatternPropertiesCheck>()
   try {
-    validator = loaded.Compile(schema as TSchema)
+    const prepare = (doc: object) => {
+      const prepared = prepareSchema(doc, { re2: engines.re2, formats })
+      for (const [token, c] of prepared.checks) checks.set(token, c)
+      return prepared
+    }
+    const main = prepare(schema)
+    const context: Record<string, unknown> = metaschemas(engines, prepare)
+    for (const [uri, doc] of Object.entries(registry)) {
+      const prepared = typeof doc === 'object' ? prepare(doc) : undefined
+      context[uri] = prepared?.schema ?? doc
+      Object.assign(context, prepared?.resources)
+    }
+    validator = engines.compiler.Compile(context, main.schema)
+    if (checks.size > 0) {
+      // Subschemas of patternProperties compile as `$ref`s into the prepared documents, so their own refs resolve alike.
+      const documents = { ...context, ...main.resources }
+      let n = 0
+      const compileAt = (uri: string) => engines.compiler.Compile(documents, { $id: `urn:reliability-gate:sub:${++n}`, $ref: uri })
+      for (const c of checks.values()) c.bind(compileAt)
+    }
   } catch (error) {
     throw compileError(what, error)
   }
+  // Only a schema holding patterns opens a pattern budget: nothing is added to the others' checks.
+  const check = (value: unknown): boolean => {
+    if (!patterns) return validator.Check(value)
+    const opened = openPatternBudget()
+    try {
+      return validator.Check(value)
+    } finally {
+      closePatternBudget(opened)
+    }
+  }
+  const errorsOf = (value: unknown): TypeBoxError[] => {
+    const opened = patterns && openPatternBudget()
+    let refused: ReadonlySet<string> | undefined
+    let errors: TypeBoxError[]
+    try {
+      // The interpretive walk directly: `validator.Errors` would check the value once more first.
+      errors = withMaxErrors(engines, MAX_COLLECTED_ERRORS, () => expand(engines.value.Errors(validator.Context(), validator.Type(), value) as TypeBoxError[], value, checks))
+    } finally {
+      refused = closePatternBudget(opened)
+    }
+    return refused === undefined ? errors : errors.map((e) => unchecked(e, value, refused))
+  }
   const validate = (value: unknown): SchemaResult<T> => {
     try {
-      if (validator.Check(value)) return { ok: true, value: value as T }
-      const errors = validator.Errors(value) as unknown as readonly TypeBoxError[]
-      return rejected(typeboxIssues(errors, value), 'the value does not match the schema')
+      if (check(value)) return { ok: true, value: value as T }
+      return rejected(typeboxIssues(errorsOf(value), value), 'the value does not match the schema')
     } catch (error) {
       // A schema TypeBox cannot evaluate for this value is reported, not thrown.
       return rejectedByThrow(error, value)
@@ -91,12 +134,56 @@ function checkOf<T>(loaded: Compiler, schema: object, what: string): Check<T> {
   }
   const test = (value: unknown): boolean => {
     try {
-      return validator.Check(value)
+      return check(value)
     } catch {
       return false
     }
   }
   return Object.assign(validate, { test })
+}
+
+/** The meta-schemas a document `$ref`s, prepared like it (they hold patterns, which run on RE2 too). */
+function metaschemas(engines: Engines, prepare: (doc: object) => { readonly schema: object }): Record<string, unknown> {
+  const docs: Record<string, unknown> = {}
+  for (const [uri, doc] of Object.entries(engines.meta ?? {})) docs[canonicalUri(uri)] = docs[uri] = prepare(doc).schema
+  return docs
+}
+
+/** Replaces each `patternProperties` check's error by the errors TypeBox would have reported for the keyword. */
+function expand(errors: readonly TypeBoxError[], root: unknown, checks: ReadonlyMap<string, PatternPropertiesCheck>): TypeBoxError[] {
+  if (checks.size === 0) return errors as TypeBoxError[]
+  const out: TypeBoxError[] = []
+  for (const error of errors) {
+    const check = error.keyword === '~refine' ? checks.get(String(error.params['message'])) : undefined
+    if (check === undefined) out.push(error)
+    else out.push(...expand(check.errors(valueAt(root, pointerToSegments(error.instancePath, root)), error.instancePath, error.schemaPath), root, checks))
+  }
+  return out
+}
+
+/** A pattern failure on a string the budget did not let RE2 read says so, instead of "must match". */
+function unchecked(error: TypeBoxError, root: unknown, refused: ReadonlySet<string>): TypeBoxError {
+  if (error.keyword !== 'pattern') return error
+  const value = valueAt(root, pointerToSegments(error.instancePath, root))
+  if (typeof value !== 'string' || !refused.has(value)) return error
+  return { ...error, message: `not checked against its pattern: the answer holds more text to check against patterns than the ${PATTERN_BUDGET} characters allowed` }
+}
+
+/** The registry as documents by canonical URI: a list is keyed by each schema's absolute `$id`. */
+function registryEntries(registry: SchemaRegistry | undefined): Readonly<Record<string, object | boolean>> {
+  if (registry === undefined) return {}
+  if (!Array.isArray(registry)) {
+    const out: Record<string, object | boolean> = {}
+    for (const [uri, doc] of Object.entries(registry)) out[canonicalUri(uri)] = doc as object | boolean
+    return out
+  }
+  const out: Record<string, object> = {}
+  for (const doc of registry as readonly object[]) {
+    const id = (doc as { $id?: unknown }).$id
+    if (typeof id !== 'string' || !URL.canParse(id)) throw new TypeError(`compileSchema: every schema of a registry list needs an absolute $id; got ${JSON.stringify(id)}`)
+    out[canonicalUri(nextUri(id, ROOT_URI))] = doc
+  }
+  return out
 }
 
 function compileError(what: string, cause: unknown): Error {

@@ -1,5 +1,6 @@
 import { Tokenizer, TokenType } from '@streamparser/json'
 import type { ParsedTokenInfo } from '@streamparser/json'
+import { isForbiddenKey } from '../json/forbidden-keys.ts'
 import { renderPath } from '../schema/path.ts'
 import { describeExpected } from './describe-expected.ts'
 import { findJsonStart } from './json-start.ts'
@@ -21,14 +22,17 @@ import {
 import type { Frame, Segments } from './stream-frame.ts'
 import type { StreamViolation } from './stream-violation.ts'
 
+const FORBIDDEN = 'forbidden key (a way into prototypes): remove it'
+
 /** Where the validator is: looking for the JSON, inside it, done, or given up (no checks). */
 export type IncrementalState = 'prelude' | 'active' | 'complete' | 'inactive'
 
 /**
  * Validates a JSON answer while it streams and reports the first *definite* violation: a value
  * of a type the schema cannot accept, an unknown key under `additionalProperties: false`, an
- * object closed without a required key, or a string that can no longer match its `enum` /
- * `const`. Only necessary conditions of the schema are checked, so a violation reported here is
+ * object closed without a required key, a string that can no longer match its `enum` /
+ * `const`, or a forbidden key (`__proto__`, or `constructor` / `prototype` opening an object or
+ * array), which never enters the partial value. Only necessary conditions of the schema are checked, so a violation reported here is
  * one that validating the whole answer reports too (no false aborts).
  *
  * It engages only when the answer starts with an object or array (after whitespace and an
@@ -141,6 +145,8 @@ export class IncrementalValidator {
         const t: JsonType = info.token === TokenType.LEFT_BRACE ? 'object' : 'array'
         const slot = this.#slot(frame)
         if (slot === undefined) return
+        // `constructor` or `prototype` holding an object: refused before it enters the partial value.
+        if (frame?.kind === 'object' && frame.key !== undefined && isForbiddenKey(frame.key, {})) return this.#fail(slot.segments, 'forbidden_key', FORBIDDEN)
         const container = t === 'object' ? {} : []
         // The offending value stays in the partial value, so it can be shown to the model.
         this.#place(frame, container)
@@ -182,6 +188,7 @@ export class IncrementalValidator {
         if (frame?.kind === 'object' && frame.expectKey) {
           if (info.partial === true) return
           const key = info.value as string
+          if (key === '__proto__') return this.#fail([...frame.segments, key], 'forbidden_key', FORBIDDEN)
           if (unknownKey(frame.view, key)) return this.#fail([...frame.segments, key], 'unknown_property', 'unknown field')
           frame.key = key
           frame.expectKey = false
@@ -233,10 +240,7 @@ export class IncrementalValidator {
     this.#changed = true
     if (frame === undefined) this.#value = value
     else if (frame.kind === 'array') frame.value[frame.index] = value
-    else if (frame.key !== undefined) {
-      if (frame.key === '__proto__') Object.defineProperty(frame.value, frame.key, { value, enumerable: true, configurable: true, writable: true })
-      else frame.value[frame.key] = value
-    }
+    else if (frame.key !== undefined) frame.value[frame.key] = value
   }
 
   #close(): void {

@@ -150,6 +150,23 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 /**
+ * How many calls the raw text holds as data, read independently of the library's extraction: each
+ * known function name written as a quoted value or key (`"name": "f"`, `{"f": {...}}`,
+ * `('f', {...})`: the quoted name followed by `,` `:` `}` `]` or `)`). Names compare with dots as
+ * underscores, as everywhere here. Prose that quotes a name (`use 'f' to ...`) and Python call
+ * syntax (`f(x=1)`, which is code, not a JSON value) do not count.
+ */
+export function callsWritten(raw: string, functions: readonly BfclFunction[]): number {
+  const names = new Set(functions.flatMap((f) => [f.name, normName(f.name)]))
+  let count = 0
+  for (const name of names) {
+    const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+    count += raw.match(new RegExp(`["']${escaped}["']\\s*[,:}\\])]`, 'g'))?.length ?? 0
+  }
+  return count
+}
+
+/**
  * Whether every function name and every string and number of `calls` appears in the raw text: the
  * repair only fixed syntax. A call that is not faithful holds content the model never wrote.
  */
@@ -167,6 +184,7 @@ export function faithfulTo(raw: string, calls: readonly Call[]): boolean {
     } else leaves.push(v)
   }
   for (const call of calls) walk(call.args)
-  const namesOk = calls.every((c) => flat.includes(c.name) || flat.includes(normName(c.name)))
+  const normalised = normName(flat)
+  const namesOk = calls.every((c) => flat.includes(c.name) || normalised.includes(normName(c.name)))
   return namesOk && leaves.every((leaf) => (typeof leaf === 'string' ? flat.includes(leaf) : typeof leaf === 'number' ? numbers.has(leaf) : true))
 }

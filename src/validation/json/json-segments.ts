@@ -1,0 +1,204 @@
+import { findFencedBlocks } from './fenced-blocks.ts'
+
+/** One JSON-looking value in a model's answer, in order of appearance. */
+export interface JsonSegment {
+  /** The value's text: from its opening bracket to its closing one, or to where it was cut off. */
+  readonly text: string
+  /** Offset of the opening bracket in the answer. */
+  readonly start: number
+  /** Whether its brackets balanced; an unclosed value runs to the next block boundary or the end. */
+  readonly closed: boolean
+  /** Inside a markdown code fence. */
+  readonly fenced: boolean
+  /** Inside a tool-call tag block (`<tool_call>…`). */
+  readonly tagged: boolean
+}
+
+/**
+ * Most JSON values one answer may hold: an answer with more is refused whole (never cut to this
+ * many, which would drop the rest), so hostile answers of millions of tiny values cost little.
+ */
+export const MAX_JSON_VALUES = 1000
+
+const QUOTE = 34
+const BACKSLASH = 92
+const CLOSER_OF: Readonly<Record<number, number>> = { 123: 125, 91: 93 }
+// Tags that open-weight models wrap calls in (<tool_call>, <function_call>, <tools>...), their
+// closers, and chat-template control tokens (<|im_start|>): where one block of an answer ends.
+const TOOL_TAG = /^(?:[a-z_]*(?:tool|function)[a-z_]*s?|calls?)$/i
+const BOUNDARY_AT = /<\/?([A-Za-z_][\w-]*)>|<\|[^|<>\n]{0,64}\|>|```/y
+const TAG_OPEN = /<([A-Za-z_][\w-]*)>/g
+
+/**
+ * Lists every JSON-looking value of an answer, in order: each object or array that starts like
+ * JSON (`{"`, `{'`, `{}`, `{key:`, `[{`, `[[`, `["`, `[1`, `[-`, `[]`, `[true`, a comment...; prose brackets
+ * such as `[note]` or `{name}` are skipped), scanned to its balanced end, strings respected.
+ * A value whose brackets never balance is cut where its block ends: at a tool-call tag, a chat
+ * control token (`<|im_start|>`) or a code fence outside any string, else at the end of the
+ * answer. A JSON code fence (```json or untagged) holding a bare string, number or literal is one
+ * value too. One linear pass; it stops after `MAX_JSON_VALUES + 1` values, for the caller to refuse
+ * the answer (the list is never cut to a number of values to accept).
+ *
+ * The extraction and the repair stage take every value listed here or none (DESIGN.md: repair is
+ * all or nothing), so no call the model wrote is dropped silently.
+ *
+ * @example
+ * findJsonSegments('<tool_call>{"name": "a"}</tool_call>\n<tool_call>{"name": "b"}</tool_call>').map((s) => s.text)
+ * // ['{"name": "a"}', '{"name": "b"}']
+ */
+export function findJsonSegments(text: string): JsonSegment[] {
+  // Blocks beyond these many only label values of an answer that is refused for holding too many.
+  const fences = findFencedBlocks(text, 4 * MAX_JSON_VALUES)
+  const fenced = rangeCursor(fences.map((b) => [b.start, b.start + b.content.length] as const))
+  const tagged = rangeCursor(taggedRanges(text))
+  // A JSON fence may hold a bare string or number: the whole body is then the value.
+  const scalars = fences.filter(isScalarFence)
+  const segments: JsonSegment[] = []
+  let from = 0
+  // An answer that opens with a bracket and holds nothing else that looks like JSON is that value,
+  // however unlike JSON it starts (`[a, b]`, `{2: 3}`); a bracketed label before JSON (`[Answer]
+  // {...}`) is not, and neither is a wrapper around JSON-looking values, which are taken themselves.
+  const lead = text.length - text.trimStart().length
+  const leadCode = text.charCodeAt(lead)
+  if ((leadCode === 123 || leadCode === 91) && nextJsonStart(text, lead) !== lead && nextJsonStart(text, lead + 1) < 0) {
+    const end = scanValue(text, lead)
+    const stop = end > 0 ? end : -end
+    if (stop - lead > 1) {
+      segments.push({ text: text.slice(lead, stop), start: lead, closed: end > 0, fenced: fenced(lead), tagged: tagged(lead) })
+      from = stop
+    }
+  }
+  for (let s = 0; ; ) {
+    const start = nextJsonStart(text, from)
+    const scalar = scalars[s]
+    if (scalar !== undefined && (start < 0 || scalar.start < start)) {
+      s++
+      if (scalar.start < from) continue
+      const lead = scalar.content.length - scalar.content.trimStart().length
+      segments.push({ text: scalar.content.trim(), start: scalar.start + lead, closed: true, fenced: true, tagged: tagged(scalar.start + lead) })
+      from = scalar.start + scalar.content.length
+      continue
+    }
+    if (start < 0 || segments.length > MAX_JSON_VALUES) break
+    const end = scanValue(text, start)
+    const closed = end > 0
+    const stop = closed ? end : -end
+    const value = text.slice(start, stop)
+    // A lone bracket cut off by a block boundary (`[```json ...```]`) holds nothing.
+    if (closed || value.trim().length > 1) segments.push({ text: value, start, closed, fenced: fenced(start), tagged: tagged(start) })
+    from = stop
+  }
+  return segments
+}
+
+/**
+ * From an opening bracket at `start`: the end (exclusive) of the balanced value as a positive
+ * number, or, when it never balances, minus the position where its block ends (a boundary outside
+ * any string, a closer that does not match, or the end of the text).
+ */
+function scanValue(text: string, start: number): number {
+  const expected: number[] = []
+  let inString = false
+  for (let i = start; i < text.length; i++) {
+    const code = text.charCodeAt(i)
+    if (inString) {
+      if (code === BACKSLASH) i++
+      else if (code === QUOTE) inString = false
+      continue
+    }
+    if (code === QUOTE) inString = true
+    else if (code === 123 || code === 91) expected.push(CLOSER_OF[code] as number)
+    else if (code === 125 || code === 93) {
+      if (expected.pop() !== code) return -boundaryAfter(text, i)
+      if (expected.length === 0) return i + 1
+    } else if ((code === 60 || code === 96) && isBoundary(text, i)) return -i
+  }
+  return -text.length
+}
+
+/** After a closer that does not match, the value's block still runs to the next boundary. */
+function boundaryAfter(text: string, from: number): number {
+  for (let i = from; i < text.length; i++) {
+    const code = text.charCodeAt(i)
+    if ((code === 60 || code === 96) && isBoundary(text, i)) return i
+  }
+  return text.length
+}
+
+function isBoundary(text: string, at: number): boolean {
+  BOUNDARY_AT.lastIndex = at
+  const match = BOUNDARY_AT.exec(text)
+  if (match === null) return false
+  return match[1] === undefined || TOOL_TAG.test(match[1])
+}
+
+/**
+ * The next position at or after `from` where a value starts like JSON: `{` followed by `"`, `'`,
+ * `}` or `key:`, or `[` followed by a value start (`{ [ " ' ] - digit`, `true`, `false`, `null`),
+ * or either followed by a comment (`//`, `/*`).
+ */
+function nextJsonStart(text: string, from: number): number {
+  for (let i = from; i < text.length; i++) {
+    const code = text.charCodeAt(i)
+    if (code !== 123 && code !== 91) continue
+    let j = i + 1
+    while (j < text.length && isSpace(text.charCodeAt(j))) j++
+    const next = text[j]
+    // A bracket with nothing after it opens nothing.
+    if (next === undefined) return -1
+    const ahead = text.slice(j, j + 80)
+    if (COMMENT.test(ahead) || (code === 123 ? next === '"' || next === "'" || next === '}' || UNQUOTED_KEY.test(ahead) : ARRAY_START.test(ahead))) return i
+  }
+  return -1
+}
+
+const UNQUOTED_KEY = /^[A-Za-z_$][\w$]*\s*:/
+const COMMENT = /^\/[/*]/
+const ARRAY_START = /^(?:["'{[\]\d-]|(?:true|false|null)(?![\w$]))/
+
+function isSpace(code: number): boolean {
+  return code === 32 || code === 9 || code === 10 || code === 13
+}
+
+/** The body ranges of tool-call tag blocks: from an opening tag to its closer, the next opener, or the end. */
+function taggedRanges(text: string): (readonly [number, number])[] {
+  const ranges: (readonly [number, number])[] = []
+  // Where each tag's next closer / opener is, so that many unclosed blocks stay one linear pass.
+  const next = new Map<string, number>()
+  const find = (needle: string, from: number): number => {
+    const known = next.get(needle)
+    if (known !== undefined && (known < 0 || known >= from)) return known
+    const at = text.indexOf(needle, from)
+    next.set(needle, at)
+    return at
+  }
+  TAG_OPEN.lastIndex = 0
+  for (let match = TAG_OPEN.exec(text); match !== null && ranges.length < 4 * MAX_JSON_VALUES; match = TAG_OPEN.exec(text)) {
+    const tag = match[1] as string
+    if (!TOOL_TAG.test(tag)) continue
+    const start = match.index + match[0].length
+    const close = find(`</${tag}>`, start)
+    const reopen = find(`<${tag}>`, start)
+    const end = Math.min(close < 0 ? text.length : close, reopen < 0 ? text.length : reopen)
+    ranges.push([start, end])
+    TAG_OPEN.lastIndex = end
+  }
+  return ranges
+}
+
+const JSON_FENCE = /^(?:json[5c]?)?$/
+const SCALAR = /^(?:["\d-]|(?:true|false|null)$)/
+
+function isScalarFence(block: { readonly content: string; readonly lang: string }): boolean {
+  return JSON_FENCE.test(block.lang) && SCALAR.test(block.content.trim())
+}
+
+/** Whether a position lies in one of sorted, disjoint ranges, for positions asked in increasing order. */
+function rangeCursor(ranges: readonly (readonly [number, number])[]): (at: number) => boolean {
+  let i = 0
+  return (at) => {
+    while (i < ranges.length && (ranges[i] as readonly [number, number])[1] <= at) i++
+    const range = ranges[i]
+    return range !== undefined && at >= range[0] && at < range[1]
+  }
+}

@@ -1,0 +1,79 @@
+import { Type } from 'typebox'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { Agent, createGate, isReliabilityFailFastError, tool } from '../../src/index.ts'
+import { scripted } from '../../src/providers/index.ts'
+import { checkForbiddenKeys, compileSchema, validateFinalAnswer, validateToolArgs } from '../../src/validation/index.ts'
+import { IncrementalValidator } from '../../src/validation/stream/index.ts'
+import { ask } from '../support/schemas.ts'
+
+const Anything = compileSchema({})
+// Parsed the way a provider SDK parses tool arguments: `__proto__` becomes an own property.
+const parsed = (text: string): unknown => JSON.parse(text)
+const HOSTILE = ['{"__proto__": {"polluted": true}}', '{"a": {"constructor": {"prototype": {"polluted": true}}}}', '{"list": [{"prototype": {"polluted": true}}]}']
+
+afterEach(() => {
+  expect(({} as Record<string, unknown>)['polluted']).toBeUndefined()
+})
+
+describe('Prototype keys', () => {
+  it('refuses them in final answers with a forbidden_key issue', () => {
+    for (const text of HOSTILE) expect(validateFinalAnswer(text, Anything, { repair: true })).toMatchObject({ ok: false, failure: { issues: [{ code: 'forbidden_key' }] } })
+  })
+
+  it('refuses them in tool arguments a provider SDK already parsed, as in raw string arguments', () => {
+    for (const text of HOSTILE) {
+      expect(validateToolArgs(parsed(text), Anything)).toMatchObject({ ok: false, failure: { stage: 'tool-args', issues: [{ code: 'forbidden_key' }] } })
+      expect(validateToolArgs(text, Anything)).toMatchObject({ ok: false, failure: { issues: [{ code: 'forbidden_key' }] } })
+    }
+  })
+
+  it('allows constructor and prototype keys that hold plain values', () => {
+    expect(validateToolArgs(parsed('{"constructor": "Ford", "prototype": "v2"}'), Anything)).toMatchObject({ ok: true })
+  })
+
+  it('offers the check to code that parses JSON itself', () => {
+    expect(checkForbiddenKeys(parsed('{"x": [{"__proto__": 1}]}'))).toMatchObject({ code: 'forbidden_key', path: 'x[0].__proto__' })
+    expect(checkForbiddenKeys({ ok: true })).toBeUndefined()
+  })
+
+  it('never runs a tool with such arguments, nor hands them to user code as an object', async () => {
+    const execute = vi.fn(async () => 'done')
+    const lookup = tool({ name: 'lookup', description: 'Look up', input: Type.Object({ id: Type.String() }), execute })
+    const provider = scripted([{ content: '', toolCalls: [{ id: 'c1', name: 'lookup', args: parsed('{"id": "1", "__proto__": {"admin": true}}') }] }, 'Done.'])
+    const result = await Agent.create({ provider, model: 'm', maxToolRetries: 0 }).tools([lookup]).build().runDetailed('go')
+    expect(execute).not.toHaveBeenCalled()
+    expect(result.functionsCalled[0]).toMatchObject({ status: 'invalid-args', args: '{"id":"1","__proto__":{"admin":true}}' })
+  })
+
+  it("refuses them in the gate fallback's answer", async () => {
+    const gate = createGate({
+      providers: scripted(['not json']),
+      outputSchema: Type.Object({}),
+      postDecide: [{ when: () => true, then: 'fallback', kind: 'fallback' }],
+      fallback: () => HOSTILE[0] as string,
+    })
+    const error = await gate.run(ask('x')).then(() => undefined, (e: unknown) => e)
+    expect(isReliabilityFailFastError(error) && error.kind).toBe('fallback-invalid')
+  })
+
+  it("refuses them in the agent's output fallback value, falling back to the canned answer", async () => {
+    const Out = Type.Object({ action: Type.String() })
+    const agent = Agent.create({ provider: scripted(['nope']), model: 'm' })
+      .outputSchema(Out)
+      .outputFallback({ fallback: () => parsed('{"action": "refund", "__proto__": {"admin": true}}'), canned: { action: 'reject' } })
+      .build()
+    expect(await agent.runDetailed('go')).toMatchObject({ value: { action: 'reject' }, outputFallback: 'canned' })
+  })
+
+  it('stops a streamed answer at a forbidden key and keeps it out of the partial value', () => {
+    for (const [text, path] of [['{"a": 1, "__proto__": {"polluted": true}}', '__proto__'], ['{"a": {"constructor": {"prototype": {}}}}', 'a.constructor'], ['{"prototype": [1]}', 'prototype']] as const) {
+      const v = new IncrementalValidator({})
+      for (const ch of text) if (v.push(ch) !== undefined) break
+      expect(v.violation).toMatchObject({ code: 'forbidden_key', path })
+      expect(JSON.stringify(v.partial)).not.toMatch(/__proto__|prototype/)
+    }
+    const fine = new IncrementalValidator({})
+    fine.push('{"constructor": "Ford"}')
+    expect(fine.violation).toBeUndefined()
+  })
+})

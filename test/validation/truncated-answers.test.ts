@@ -1,0 +1,93 @@
+import { Type } from 'typebox'
+import { describe, expect, it } from 'vitest'
+import { createGate, isReliabilityFailFastError, retryTruncated, strictOutputRules, truncatedFailFast } from '../../src/index.ts'
+import { scripted } from '../../src/providers/index.ts'
+import { compileSchema, validateFinalAnswer } from '../../src/validation/index.ts'
+import { ask } from '../support/schemas.ts'
+
+const Entries = Type.Object({ entries: Type.Array(Type.Object({ n: Type.String() })) })
+const cut = '{"entries":[{"n":"A"},{"n":"B"},'
+const complete = '{"entries":[{"n":"A"},{"n":"B"},{"n":"C"}]}'
+const pyconveyor = 'Here is the extracted data: { "entries": [...'
+
+async function failure(run: Promise<unknown>) {
+  try {
+    await run
+  } catch (error) {
+    if (isReliabilityFailFastError(error)) return error
+    throw error
+  }
+  throw new Error('the run did not fail')
+}
+
+describe('Truncated answers', () => {
+  it('never accepts a cut answer as a shorter complete value, even without any rule', async () => {
+    const provider = scripted([{ content: cut, stopReason: 'max_tokens' }])
+    const error = await failure(createGate({ providers: provider, outputSchema: Entries }).run(ask('list')))
+    expect(error.kind).toBe('truncated')
+    expect(provider.calls).toBe(1)
+  })
+
+  it('fails fast with kind truncated under truncatedFailFast', async () => {
+    const provider = scripted([{ content: cut, stopReason: 'max_tokens' }, complete])
+    const error = await failure(createGate({ providers: provider, outputSchema: Entries, postDecide: [truncatedFailFast, ...strictOutputRules(3)] }).run(ask('list')))
+    expect(error.kind).toBe('truncated')
+    expect(error.attempts).toHaveLength(1)
+    expect(error.attempts[0]).toMatchObject({ status: 'truncated', errorKind: 'truncated', validationStage: 'json-parse' })
+  })
+
+  it('retries a cut answer with a larger maxTokens under retryTruncated and returns the complete one', async () => {
+    const provider = scripted([{ content: cut, stopReason: 'max_tokens' }, complete])
+    const gate = createGate({ providers: provider, outputSchema: Entries, postDecide: [retryTruncated(), truncatedFailFast] })
+    const result = await gate.run({ ...ask('list'), maxTokens: 100 })
+    expect(result.value).toEqual({ entries: [{ n: 'A' }, { n: 'B' }, { n: 'C' }] })
+    expect(provider.requests[1]?.maxTokens).toBe(200)
+  })
+
+  it('tells the model its answer was cut when a schema rule retries it', async () => {
+    const provider = scripted([{ content: cut, stopReason: 'max_tokens' }, complete])
+    await createGate({ providers: provider, outputSchema: Entries, postDecide: strictOutputRules(3) }).run(ask('list'))
+    const feedback = provider.requests[1]?.messages.at(-1)?.content ?? ''
+    expect(feedback).toMatch(/^Your previous response was cut off by the output token limit before it was complete/)
+    expect(feedback).toContain('more concisely')
+  })
+
+  it('does not accept a complete-looking JSON answer the provider cut after it', async () => {
+    const provider = scripted([{ content: `${complete}\n\nLet me explain each entry: the first`, stopReason: 'max_tokens' }])
+    const error = await failure(createGate({ providers: provider, outputSchema: Entries }).run(ask('list')))
+    expect(error.kind).toBe('truncated')
+  })
+
+  it("does not turn pyconveyor's cut example into an empty list", async () => {
+    const provider = scripted([{ content: pyconveyor, stopReason: 'max_tokens' }])
+    expect((await failure(createGate({ providers: provider, outputSchema: Entries }).run(ask('list')))).kind).toBe('truncated')
+    const ended = scripted([pyconveyor])
+    const error = await failure(createGate({ providers: ended, outputSchema: Entries }).run(ask('list')))
+    expect(error.kind).toBe('schema-fail')
+    expect(error.validationError?.stage).toBe('json-parse')
+  })
+
+  it('still closes the brackets of an answer the model itself ended', async () => {
+    const result = await createGate({ providers: scripted(['{"entries":[{"n":"A"},{"n":"B"}']), outputSchema: Entries }).run(ask('list'))
+    expect(result.value).toEqual({ entries: [{ n: 'A' }, { n: 'B' }] })
+    expect(result.attempts[0]?.repaired).toBe(true)
+  })
+})
+
+describe('validateFinalAnswer with truncated', () => {
+  const schema = compileSchema(Entries)
+
+  it('fails a cut answer at json-parse, marked truncated, without trying the repair', () => {
+    const verdict = validateFinalAnswer(cut, schema, { repair: true, truncated: true })
+    expect(verdict).toMatchObject({ ok: false, failure: { stage: 'json-parse', truncated: true, parseError: expect.stringMatching(/cut off by the output token limit.*not valid JSON/) } })
+  })
+
+  it('fails even an answer whose JSON parses and passes the schema', () => {
+    expect(validateFinalAnswer(complete, schema, { truncated: true })).toMatchObject({ ok: false, failure: { truncated: true } })
+  })
+
+  it('leaves answers the model ended alone', () => {
+    expect(validateFinalAnswer(complete, schema, { truncated: false })).toMatchObject({ ok: true })
+    expect(validateFinalAnswer(cut, schema, { repair: true })).toMatchObject({ ok: true, value: { entries: [{ n: 'A' }, { n: 'B' }] } })
+  })
+})

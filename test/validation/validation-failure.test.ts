@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest'
+import { isValidationFailure, ValidationFailure, type ValidationIssue } from '../../src/validation/index.ts'
+
+const failure = () =>
+  new ValidationFailure({
+    stage: 'schema-validate',
+    message: "schema-validate: 'amount': required field is missing",
+    issues: [{ path: 'amount', segments: ['amount'], code: 'missing_required', message: 'must have required properties amount' }],
+    rawOutput: '{}',
+    parsed: {},
+  })
+
+describe('ValidationFailure', () => {
+  it('is an Error named ValidationFailure, as agentfootprint documents its sentinel class', () => {
+    const f = failure()
+    expect(f).toBeInstanceOf(Error)
+    expect(f.name).toBe('ValidationFailure')
+    expect(f.message).toBe("schema-validate: 'amount': required field is missing")
+    expect(typeof f.stack).toBe('string')
+    expect(() => {
+      throw f
+    }).toThrow(ValidationFailure)
+  })
+
+  it('keeps its fields and its brand check', () => {
+    const f = failure()
+    expect(f).toMatchObject({ stage: 'schema-validate', path: 'amount', rawOutput: '{}', parseError: undefined, parsed: {}, truncated: false })
+    expect(f.issues).toHaveLength(1)
+    expect(isValidationFailure(f)).toBe(true)
+    expect(isValidationFailure(new Error('x'))).toBe(false)
+  })
+
+  it('signs its full issue set: equal for the same issues, different for any other', () => {
+    const same = failure()
+    const other = new ValidationFailure({ stage: 'schema-validate', message: same.message, issues: [{ ...(same.issues[0] as ValidationIssue), path: 'amount2' }] })
+    expect(failure().signature).toBe(same.signature)
+    expect(other.signature).not.toBe(same.signature)
+    expect(other.message).toBe(same.message)
+  })
+})
