@@ -188,7 +188,8 @@ export class AgentRun<T, R = RunResult<T>> {
 
   /** The conversation of the next turn: history, the user's message, and this run's accepted turns. */
   #conversation(): readonly Message[] {
-    return this.#turns.length === 0 ? this.#history.concat(this.#user) : this.#history.concat(this.#user, this.#turns)
+    if (this.#turns.length === 0) return this.#history.length === 0 ? [this.#user] : this.#history.concat(this.#user)
+    return this.#history.concat(this.#user, this.#turns)
   }
 
   #toolHost(): ToolCallHost {

@@ -6,6 +6,9 @@ import { messageOf, type RunInput, type RunOptions } from './run-input.ts'
 import type { RunResult } from './run-result.ts'
 
 const NO_OPTIONS: RunOptions = Object.freeze({})
+// Never mutated: the first commit replaces it.
+const NO_HISTORY: readonly Message[] = []
+const FROZEN_EMPTY: readonly Message[] = Object.freeze([])
 const textOf = (result: RunResult<unknown>): string => result.text
 const valueOf = (result: RunResult<unknown>): unknown => result.value
 const whole = <T>(result: RunResult<T>): RunResult<T> => result
@@ -20,7 +23,9 @@ const whole = <T>(result: RunResult<T>): RunResult<T> => result
  */
 export class Session<T> {
   readonly #runtime: AgentRuntime<T>
-  #history: readonly Message[] = Object.freeze([])
+  // Replaced, never mutated, on each commit; frozen when first read (freezing on every commit would
+  // cost each run, and a frozen array takes the slow path of the next commit's concat).
+  #history: readonly Message[] = NO_HISTORY
 
   /** @internal use `agent.session()` */
   constructor(runtime: AgentRuntime<T>) {
@@ -29,7 +34,9 @@ export class Session<T> {
 
   /** The persisted history (a frozen snapshot). */
   get history(): readonly Message[] {
-    return this.#history
+    const history = this.#history
+    if (history.length === 0) return FROZEN_EMPTY
+    return Object.isFrozen(history) ? history : Object.freeze(history)
   }
 
   /** Runs one exchange and returns the answer's text. */
@@ -62,7 +69,7 @@ export class Session<T> {
 
   /** Appends a run's exchange to the history as it is now (not as it was when the run started), in one step. */
   readonly #commit = (exchange: readonly Message[]): void => {
-    this.#history = Object.freeze(this.#history.concat(exchange))
+    this.#history = this.#history.length === 0 ? exchange.slice() : this.#history.concat(exchange)
   }
 
   /**
@@ -75,7 +82,7 @@ export class Session<T> {
     const rt = this.#runtime
     const s = rt.gate.stream({ ...(rt.system !== undefined ? { system: rt.system } : {}), messages: this.#history.concat(user) }, options)
     const result = s.result.then((r) => {
-      this.#history = Object.freeze(this.#history.concat(user, { role: 'assistant', content: r.response.content }))
+      this.#history = this.#history.concat(user, { role: 'assistant', content: r.response.content })
       return r
     })
     result.catch(() => undefined)
@@ -84,6 +91,6 @@ export class Session<T> {
 
   /** Forgets the persisted history. */
   reset(): void {
-    this.#history = Object.freeze([])
+    this.#history = NO_HISTORY
   }
 }
