@@ -88,7 +88,7 @@ export class AgentRun<T, R = RunResult<T>> {
     if (events.has('agent_run_start')) events.emit('agent_run_start', { runId: this.#runId, ...this.#tags(), agent: this.#rt.name })
     const done = this.#turn()
     const answered = this.#rt.outputFallback === undefined ? done : done.catch((error: unknown) => this.#useOutputFallback(error))
-    return events.has('agent_run_end') ? answered.catch(this.#endFailed) : answered
+    return events.has('agent_run_end') ? answered.catch((error: unknown) => this.#endFailed(error)) : answered
   }
 
   /** What the run's own events carry besides its id: the current turn and the caller's metadata. */
@@ -100,7 +100,7 @@ export class AgentRun<T, R = RunResult<T>> {
     return { runId: this.#runId, tags: this.#tags(), agent: this.#rt.name }
   }
 
-  readonly #endFailed = (error: unknown): never => {
+  #endFailed(error: unknown): never {
     const kind = isReliabilityFailFastError(error) ? error.kind : 'unknown'
     if (this.#rt.events.has('agent_run_end')) emitAgentRunEnd(this.#rt.events, this.#who(), { outcome: 'fail-fast', kind, turns: this.#turnCount, outputFallback: undefined }, this.#ledger)
     throw error
@@ -242,7 +242,12 @@ export class AgentRun<T, R = RunResult<T>> {
     if (refusal !== undefined) throw this.#fail('budget-exceeded', refusal, 'pre-check')
   }
 
-  readonly #whoFn = (): RunIdentity => this.#who()
+  // Made on first use: only a run under a cost budget needs it.
+  #whoCallback: (() => RunIdentity) | undefined
+
+  get #whoFn(): () => RunIdentity {
+    return (this.#whoCallback ??= () => this.#who())
+  }
 
   /** Validation failures of the run so far: final answers (in the gate calls' attempts) and tool arguments. */
   #validationFailures(): number {

@@ -1,5 +1,6 @@
 import type { Observable } from 'rxjs'
 import type { GateEvent, GateEventMap, GateEventName } from './event-map.ts'
+import { GATE_EVENT_NAMES } from './event-names.ts'
 import { lazyObservable } from './lazy-observable.ts'
 
 type Listener<K extends GateEventName> = (payload: GateEventMap[K]) => void
@@ -21,6 +22,9 @@ export class EventHub {
   readonly #byName = new Map<string, readonly Fn[]>()
   #any: readonly Fn[] = NONE
   #listenerCount = 0
+  // One flag per event name, in an object of fixed shape: `has('x')` at a call site is one
+  // monomorphic property load (it runs several times per attempt). Recomputed on (un)subscribe.
+  readonly #wants: Record<string, boolean> = noneWanted()
 
   /** Subscribes to one event; returns the unsubscribe function. */
   on<K extends GateEventName>(name: K, listener: Listener<K>): () => void {
@@ -40,7 +44,7 @@ export class EventHub {
 
   /** True when anyone listens to `name` (or to every event). */
   has(name: GateEventName): boolean {
-    return this.#listenerCount > 0 && (this.#any.length > 0 || this.#byName.has(name))
+    return this.#wants[name] === true
   }
 
   /** Number of listeners currently attached (all events). */
@@ -72,6 +76,7 @@ export class EventHub {
     if (name === undefined) this.#any = [...this.#any, fn]
     else this.#byName.set(name, [...(this.#byName.get(name) ?? NONE), fn])
     this.#listenerCount++
+    this.#refresh()
     let active = true
     return () => {
       if (!active) return
@@ -83,8 +88,20 @@ export class EventHub {
         if (rest.length === 0) this.#byName.delete(name)
         else this.#byName.set(name, rest)
       }
+      this.#refresh()
     }
   }
+
+  #refresh(): void {
+    const all = this.#any.length > 0
+    for (const name of GATE_EVENT_NAMES) this.#wants[name] = all || this.#byName.has(name)
+  }
+}
+
+function noneWanted(): Record<string, boolean> {
+  const wants: Record<string, boolean> = {}
+  for (const name of GATE_EVENT_NAMES) wants[name] = false
+  return wants
 }
 
 // Removes one registration of `fn` (the same function may be registered twice, like with an EventEmitter).

@@ -136,7 +136,7 @@ export class GateRun<T> implements RunState<T> {
     // skips the rules that only judge failures), it is built only if a retry or a fallback needs it.
     const rules = outcome.kind === 'ok' ? g.postDecideOnOk : g.postDecide
     let scope = rules.length > 0 ? scopeOf(this, 'post-decide', outcome) : undefined
-    const rule = scope !== undefined ? firstMatchingRule(rules, scope, this.#onWhenError) : undefined
+    const rule = scope !== undefined ? firstMatchingRule(rules, scope, (this.#onWhenError ??= this.#whenErrorReporter())) : undefined
     if (rule !== undefined) this.#checkMatched(rule, 'post-decide', outcome)
     let decision: Decision = rule !== undefined ? rule.then : outcome.kind === 'ok' ? 'ok' : 'fail-fast'
     // A cancelled run is never retried, and `ok` needs an answer to return.
@@ -165,12 +165,17 @@ export class GateRun<T> implements RunState<T> {
     }
   }
 
-  readonly #onWhenError = (rule: ReliabilityRule, error: unknown): void => this.#ruleError(rule, 'when', error)
+  // Made on first use: most runs evaluate no rule whose `when` throws, and many no rule at all.
+  #onWhenError: ((rule: ReliabilityRule, error: unknown) => void) | undefined
+
+  #whenErrorReporter(): (rule: ReliabilityRule, error: unknown) => void {
+    return (rule, error) => this.#ruleError(rule, 'when', error)
+  }
 
   #preCheck(): void {
     const s = this
     const scope = scopeOf(s, 'pre-check', undefined)
-    const rule = firstMatchingRule(s.g.preCheck, scope, this.#onWhenError)
+    const rule = firstMatchingRule(s.g.preCheck, scope, (this.#onWhenError ??= this.#whenErrorReporter()))
     if (rule === undefined) return
     this.#checkMatched(rule, 'pre-check', undefined)
     this.#emitDecision(rule.then, rule.kind, rule, 'pre-check')
