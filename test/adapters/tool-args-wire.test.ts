@@ -23,6 +23,8 @@ const anthropicProvider = () => anthropic({ client: new Anthropic({ baseURL: ser
 const gatewayProvider = () => aiSdk(createGateway({ baseURL: server.url, apiKey: 'k' })('openai/gpt-test'))
 
 const Lookup = Type.Object({ orderId: Type.String() }, { additionalProperties: false })
+/** An Anthropic request message as the loopback server received it. */
+type AnthropicWireMessage = { readonly content: readonly { readonly type: string; readonly cache_control?: unknown }[] }
 
 const received: unknown[] = []
 const lookup = tool({
@@ -149,7 +151,7 @@ describe('unparseable and invalid tool arguments through the adapters', () => {
     const agent = Agent.create({ provider: anthropic({ client: new Anthropic({ baseURL: server.url, apiKey: 'k', maxRetries: 0 }) }), model: 'claude-test' }).tool(lookup).build()
     await agent.run('look up order 42')
     const marks = server.requests.map((r) =>
-      r.body.messages.flatMap((m: any, i: number) => m.content.flatMap((b: any, j: number) => (b.cache_control !== undefined ? [`${i}.${j}:${b.type}`] : []))),
+      (r.body.messages as AnthropicWireMessage[]).flatMap((m, i) => m.content.flatMap((b, j) => (b.cache_control !== undefined ? [`${i}.${j}:${b.type}`] : []))),
     )
     // Request 2 is the retry: base [user] + tail [assistant tool_use, user tool_result is_error]; the tail is never cached.
     expect(marks).toEqual([['0.0:text'], ['0.0:text'], ['2.0:tool_result']])

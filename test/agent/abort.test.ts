@@ -2,7 +2,8 @@ import { Type } from 'typebox'
 import { getEventListeners } from 'node:events'
 import { describe, expect, it, vi } from 'vitest'
 import { Agent, createGate, guard, isReliabilityFailFastError, tool, type ToolGuard } from '../../src/index.ts'
-import { scripted, type ScriptedStepFunction } from '../../src/providers/index.ts'
+import { scripted } from '../../src/providers/index.ts'
+import { abortThenHang } from '../support/abort-then-hang.ts'
 import { ask, Refund, validRefundJson } from '../support/schemas.ts'
 import { call, turn } from './tool-fixtures.ts'
 
@@ -71,7 +72,7 @@ describe('an aborted agent run', () => {
 
   it('rejects an agent run aborted mid-call with kind aborted and leaves the history unchanged', async () => {
     const controller = new AbortController()
-    const provider = scripted(['first', () => (controller.abort(), new Promise<never>(() => {})), 'never'])
+    const provider = scripted(['first', abortThenHang(controller), 'never'])
     const agent = Agent.create({ provider }).reliability({ postDecide: [{ when: (s) => s.errorKind !== 'ok', then: 'retry', kind: 'retry-any-error' }] }).build()
     await agent.run('one')
     const before = agent.history
@@ -82,8 +83,7 @@ describe('an aborted agent run', () => {
 
   it('never counts an aborted agent run as a breaker failure', async () => {
     const controller = new AbortController()
-    const hang: ScriptedStepFunction = () => (controller.abort(), new Promise<never>(() => {}))
-    const provider = scripted([hang, 'answer'])
+    const provider = scripted([abortThenHang(controller), 'answer'])
     const agent = Agent.create({ provider }).reliability({ breaker: { failureThreshold: 1, cooldownMs: 60_000 } }).build()
     await expect(agent.run('one', { signal: controller.signal })).rejects.toMatchObject({ kind: 'aborted' })
     expect(await agent.run('two')).toBe('answer')

@@ -14,11 +14,7 @@ describe('Agent provider failover', () => {
     const agent = Agent.create({ provider: primary, model: 'agent-default' })
       .outputSchema(Verdict)
       .reliability({
-        providers: [
-          { provider: primary, model: 'primary-large' },
-          { provider: backup, model: 'backup-small' },
-          { provider: third },
-        ],
+        providers: [{ provider: primary, model: 'primary-large' }, { provider: backup, model: 'backup-small' }, { provider: third }],
         postDecide: [{ when: (s) => s.errorKind === 'http-5xx' && s.canSwitchProvider, then: 'retry-other', kind: 'failover' }],
       })
       .build()
@@ -36,7 +32,10 @@ describe('Agent provider failover', () => {
     const primary = scripted([down()], { name: 'primary' })
     const backup = scripted(['ok'], { name: 'backup' })
     await Agent.create({ provider: primary, model: 'agent-default' })
-      .reliability({ providers: [{ provider: primary, model: 'primary-large' }, backup], postDecide: [{ when: (s) => s.errorKind !== 'ok', then: 'retry-other', kind: 'failover' }] })
+      .reliability({
+        providers: [{ provider: primary, model: 'primary-large' }, backup],
+        postDecide: [{ when: (s) => s.errorKind !== 'ok', then: 'retry-other', kind: 'failover' }],
+      })
       .build()
       .run('hi')
     expect(backup.requests[0]?.model).toBe('agent-default')

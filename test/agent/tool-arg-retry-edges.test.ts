@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { Agent } from '../../src/index.ts'
 import type { Logger } from '../../src/agent/index.ts'
 import { scripted } from '../../src/providers/index.ts'
+import { abortThenHang } from '../support/abort-then-hang.ts'
 import { call, invalidEvent, makeTools, turn, validEvent } from './tool-fixtures.ts'
 
 function recordingLogger() {
@@ -18,7 +19,9 @@ describe('Agent tool-argument retry log levels', () => {
   it('logs llm_gave_up at info when the retry answers in text', async () => {
     const { lines, logger } = recordingLogger()
     const tools = makeTools()
-    const agent = Agent.create({ provider: scripted([turn(call('create_event', invalidEvent)), 'I cannot.', 'Done.']), name: 'cal', logger }).tool(tools.eventTool).build()
+    const agent = Agent.create({ provider: scripted([turn(call('create_event', invalidEvent)), 'I cannot.', 'Done.']), name: 'cal', logger })
+      .tool(tools.eventTool)
+      .build()
     await agent.run('book')
     expect(lines).toEqual(['info validation_retry_outcome tool=create_event ext=cal outcome=llm_gave_up retry_count=1'])
   })
@@ -37,7 +40,9 @@ describe('Agent tool-argument retry log levels', () => {
     }
     const tools = makeTools()
     const provider = scripted([turn(call('create_event', invalidEvent)), turn(call('create_event', validEvent)), 'Booked.'])
-    const agent = Agent.create({ provider, logger: { debug: explode, info: explode, warn: explode, error: explode } }).tool(tools.eventTool).build()
+    const agent = Agent.create({ provider, logger: { debug: explode, info: explode, warn: explode, error: explode } })
+      .tool(tools.eventTool)
+      .build()
     const result = await agent.runDetailed('book')
     expect(result.text).toBe('Booked.')
     expect(result.functionsCalled[0]).toMatchObject({ outcome: 'success', status: 'ok' })
@@ -50,14 +55,16 @@ describe('Agent tool-argument retry edges', () => {
     const provider = scripted([turn(call('reply_email', { body: 'ok' })), turn(call('reply_email', { message_id: 'acme-mail-2' })), 'Done.'])
     const result = await Agent.create({ provider }).tool(tools.replyTool).build().runDetailed('reply')
     expect(provider.calls).toBe(3)
-    expect(result.functionsCalled).toEqual([expect.objectContaining({ outcome: 'fabricated_id_on_retry', status: 'guard-rejected', retryCount: 1, args: { message_id: 'acme-mail-2' } })])
+    expect(result.functionsCalled).toEqual([
+      expect.objectContaining({ outcome: 'fabricated_id_on_retry', status: 'guard-rejected', retryCount: 1, args: { message_id: 'acme-mail-2' } }),
+    ])
     expect(tools.reply).not.toHaveBeenCalled()
   })
 
   it('stops with kind aborted, without another model call, when the run is aborted during an argument retry', async () => {
     const controller = new AbortController()
     const tools = makeTools()
-    const provider = scripted([turn(call('create_event', invalidEvent)), () => (controller.abort(), new Promise<never>(() => {})), 'never'])
+    const provider = scripted([turn(call('create_event', invalidEvent)), abortThenHang(controller), 'never'])
     const agent = Agent.create({ provider }).tool(tools.eventTool).build()
     await expect(agent.run('book', { signal: controller.signal })).rejects.toMatchObject({ kind: 'aborted' })
     expect(provider.calls).toBe(2)

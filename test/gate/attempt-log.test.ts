@@ -69,7 +69,16 @@ describe('attempt log', () => {
     const { gate } = setup(3)
     const result = await gate.run(request)
     expect(result.attempts[0]).toMatchObject(expectedFirst)
-    expect(result.lastAttempt).toMatchObject({ attempt: 3, status: 'success', errorType: undefined, errors: [], decision: 'ok', ruleKind: 'ok', feedbackSent: undefined, rawOutput: '{"message": "hi"}' })
+    expect(result.lastAttempt).toMatchObject({
+      attempt: 3,
+      status: 'success',
+      errorType: undefined,
+      errors: [],
+      decision: 'ok',
+      ruleKind: 'ok',
+      feedbackSent: undefined,
+      rawOutput: '{"message": "hi"}',
+    })
     expect(result.costUsd).toBeGreaterThan(12)
   })
 })

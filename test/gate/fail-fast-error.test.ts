@@ -6,7 +6,11 @@ import { ask, Refund } from '../support/schemas.ts'
 describe('ReliabilityFailFastError', () => {
   it('carries kind, reason, phase, attempts, usage and the provider error as cause', async () => {
     const down = new ProviderError('bad gateway', { kind: 'http-5xx', status: 502 })
-    const gate = createGate({ providers: scripted([{ content: 'nope', usage: { inputTokens: 4, outputTokens: 2 } }, down]), outputSchema: Refund, postDecide: [{ when: (s) => s.validationError !== undefined, then: 'retry', kind: 'r' }] })
+    const gate = createGate({
+      providers: scripted([{ content: 'nope', usage: { inputTokens: 4, outputTokens: 2 } }, down]),
+      outputSchema: Refund,
+      postDecide: [{ when: (s) => s.validationError !== undefined, then: 'retry', kind: 'r' }],
+    })
     const error = (await gate.run(ask('x')).catch((e: unknown) => e)) as ReliabilityFailFastError
     expect(error).toBeInstanceOf(Error)
     expect(error.name).toBe('ReliabilityFailFastError')

@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest'
 import { createGate, isReliabilityFailFastError, ProviderError, retryTransient, strictOutputRules, type GateEventMap, type ReliabilityRule } from '../../src/index.ts'
 import { scripted } from '../../src/providers/index.ts'
+import { abortThenHang } from '../support/abort-then-hang.ts'
 import { ask, Refund, validRefundJson } from '../support/schemas.ts'
 
 const failOver: ReliabilityRule = { when: (s) => s.errorKind !== 'ok' && s.canSwitchProvider, then: 'retry-other', kind: 'failover' }
@@ -184,7 +185,7 @@ describe('abort and timeout', () => {
 
   it('never retries an aborted call, whatever the rules decide, and never fails over', async () => {
     const controller = new AbortController()
-    const primary = scripted([() => (controller.abort(), new Promise<never>(() => {}))], { name: 'primary' })
+    const primary = scripted([abortThenHang(controller)], { name: 'primary' })
     const backup = scripted([validRefundJson], { name: 'backup' })
     const gate = createGate({
       providers: [primary, backup],

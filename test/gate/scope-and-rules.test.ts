@@ -19,7 +19,14 @@ function scopedRun() {
     { name: 'backup' },
   )
   const seen: ReliabilityScope[] = []
-  const spy: ReliabilityRule = { when: (s) => (seen.push(s), false), then: 'fail-fast', kind: 'spy' }
+  const spy: ReliabilityRule = {
+    when: (s) => {
+      seen.push(s)
+      return false
+    },
+    then: 'fail-fast',
+    kind: 'spy',
+  }
   const gate = createGate({
     providers: [
       { provider: primary, model: 'big' },

@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest'
-import { createGate, failoverRule, ProviderError, retryTransient, strictOutputRules, type GateEventMap, type GateStreamEvent, type Provider } from '../../src/index.ts'
+import {
+  createGate,
+  failoverRule,
+  ProviderError,
+  retryTransient,
+  strictOutputRules,
+  type GateEventMap,
+  type GateStreamEvent,
+  type Provider,
+} from '../../src/index.ts'
 import type { StreamChunk } from '../../src/model/index.ts'
 import { collect } from '../support/collect-stream.ts'
 import { ask, Refund, validRefund, validRefundJson } from '../support/schemas.ts'
@@ -43,7 +52,11 @@ describe('passthrough arbitration', () => {
   it('fails fast mid-stream-not-retryable on a transient error after the first content chunk', async () => {
     const reset = new ProviderError('socket hang up', { kind: 'network' })
     const provider = streamer('p', [{ text: validRefundJson, failAfter: { after: 2, error: reset } }, { text: validRefundJson }])
-    const gate = createGate({ providers: provider, outputSchema: Refund, postDecide: [retryTransient({ maxRetries: 3, backoff: () => 0 }), ...strictOutputRules(3)] })
+    const gate = createGate({
+      providers: provider,
+      outputSchema: Refund,
+      postDecide: [retryTransient({ maxRetries: 3, backoff: () => 0 }), ...strictOutputRules(3)],
+    })
     const stream = gate.stream(ask('x'), { mode: 'passthrough' })
     await expect(collect(stream)).rejects.toMatchObject({ kind: 'mid-stream-not-retryable', attempts: [{ errorKind: 'network' }] })
     expect(provider.calls).toBe(1)
@@ -62,7 +75,9 @@ describe('passthrough arbitration', () => {
   })
 
   it('refuses to fail over once content was delivered', async () => {
-    const primary = streamer('primary', [{ text: validRefundJson, failAfter: { after: 1, error: new ProviderError('overloaded', { kind: 'http-5xx', status: 529 }) } }])
+    const primary = streamer('primary', [
+      { text: validRefundJson, failAfter: { after: 1, error: new ProviderError('overloaded', { kind: 'http-5xx', status: 529 }) } },
+    ])
     const backup = streamer('backup', [{ text: validRefundJson }])
     const gate = createGate({ providers: [primary, backup], outputSchema: Refund, postDecide: [failoverRule(), ...strictOutputRules(3)] })
     await expect(gate.stream(ask('x'), { mode: 'passthrough' }).result).rejects.toMatchObject({ kind: 'mid-stream-not-retryable' })
