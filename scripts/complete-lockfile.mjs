@@ -1,5 +1,5 @@
 // The npm registry mirror this project is built against lacks some platform binaries (rollup's for
-// platforms other than Linux glibc, and some of deno's and workerd's: it answers 404), so `npm
+// platforms other than Linux glibc, some of deno's, workerd's and Biome's: it answers 404), so `npm
 // install` silently leaves them out of package-lock.json and `npm ci` then rejects the lock
 // ("Missing: @rollup/rollup-… from lock file").
 // This records each missing optional platform package with its os/cpu/libc, exactly as npm would
@@ -15,7 +15,15 @@ const CPU = { arm: 'arm', 'arm-eabi': 'arm', gnueabihf: 'arm', musleabihf: 'arm'
 const OS = { android: 'android', darwin: 'darwin', freebsd: 'freebsd', linux: 'linux', openbsd: 'openbsd', openharmony: 'openharmony', win32: 'win32' }
 
 function platformOf(name) {
-  return rollupPlatform(name) ?? denoPlatform(name) ?? workerdPlatform(name)
+  return rollupPlatform(name) ?? denoPlatform(name) ?? workerdPlatform(name) ?? biomePlatform(name)
+}
+
+// @biomejs/cli-<os>-<cpu>[-musl] (Linux builds without -musl are glibc ones)
+function biomePlatform(name) {
+  const match = /^@biomejs\/cli-(android|darwin|linux|win32)-(x64|arm64)(-musl)?$/.exec(name)
+  if (!match) return undefined
+  const libc = match[1] === 'linux' ? { libc: [match[3] ? 'musl' : 'glibc'] } : {}
+  return { os: [match[1]], cpu: [match[2]], ...libc }
 }
 
 // @deno/<os>-<cpu>[-glibc]

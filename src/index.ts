@@ -1,15 +1,19 @@
-// The curated public surface: what users call. Building blocks of the validation layer are on the
+// The curated public surface: what users call, and as types everything a public signature names
+// (`npm run docs` fails on a missing one). Building blocks of the validation layer are on the
 // `reliability-gate/validation` subpath; providers, adapters and the Redis store on their own.
 
 // The agent and its tools.
 export { Agent } from './agent/index.ts'
-export type { AgentOptions, AgentReliability, RunInput, RunOptions, RunResult } from './agent/index.ts'
+export type { AgentBuilder, AgentOptions, AgentReliability, CostBudget, OutputFallback, RunInput, RunOptions, RunResult, Session } from './agent/index.ts'
 export { DEFAULT_ID_FIELDS, DEFAULT_ID_PATTERN, guard, idShapeGuard, tool } from './agent/index.ts'
-export type { FunctionCall, GuardVerdict, LogFormat, StructuredLogger, Tool, ToolConfig, ToolGuard } from './agent/index.ts'
+export type { FunctionCall, ToolCallStatus, ToolRetryOutcome } from './agent/index.ts'
+export type { AnyTool, GuardCheck, GuardContext, GuardOptions, GuardVerdict, IdShapeGuard, IdShapeGuardOptions, Tool, ToolConfig, ToolContext, ToolGuard } from './agent/index.ts'
+export type { LogFields, LogFormat, Logger, LogLevel, StructuredLogger } from './agent/index.ts'
 
 // The gate.
 export { createGate } from './gate/index.ts'
-export type { AttemptRecord, Gate, GateConfig, GateResult, GateStream, GateStreamEvent } from './gate/index.ts'
+export type { AttemptRecord, AttemptStatus, FallbackAnswer, Gate, GateConfig, GateResult, GateRunOptions, ProviderEntry } from './gate/index.ts'
+export type { GateStream, GateStreamEvent, GateStreamOptions, StreamMode } from './gate/index.ts'
 
 // Rules: stuck loops, strict output (agentfootprint's and pyconveyor's), transient errors, failover, budgets.
 export {
@@ -26,26 +30,37 @@ export {
   TRANSIENT_KINDS,
   truncatedFailFast,
 } from './rules/index.ts'
-export type { ReliabilityConfig, ReliabilityRule, ReliabilityScope, StrictOutputOptions } from './rules/index.ts'
+export type { Decision, FeedbackForLLM, FeedbackMode, Phase, ReliabilityConfig, ReliabilityRule, ReliabilityScope, ScopeValidationError } from './rules/index.ts'
+export type { RequestAdjustingRule, RequestAdjustment, RetryTransientOptions, RetryTruncatedOptions } from './rules/index.ts'
+export type { Backoff, BackoffOptions, BudgetRule, MaxCostOptions, OnUnpriced } from './rules/index.ts'
+export type { RetryOnCategory, StepConfigExtras, StrictOutput, StrictOutputOptions, StrictOutputRulesOptions } from './rules/index.ts'
 
 // Errors: one family with brands; fail-fast kinds by name.
 export { isReliabilityFailFastError, ReliabilityFailFastError } from './gate/index.ts'
+export type { FailFastDetails } from './gate/index.ts'
 export { classifyError } from './gate/index.ts'
+export type { ClassifiedError } from './gate/index.ts'
 export { FAIL_FAST_KINDS, FailFastKinds, isProviderError, ProviderError } from './model/index.ts'
-export type { ErrorKind, FailFastKind } from './model/index.ts'
+export type { ErrorKind, FailFastKind, ProviderErrorOptions } from './model/index.ts'
 export { isValidationFailure, ValidationFailure } from './validation/index.ts'
 export type { OutputSchema, ValidationIssue } from './validation/index.ts'
 export { isStepConfigError, StepConfigError } from './rules/index.ts'
+export type { StepConfigProblem } from './rules/index.ts'
 
 // Policies of the attempt chain and the state they share across processes.
 export { circuitBreaker, pricingTable, sharedBudget, sharedRateLimit } from './policies/index.ts'
-export type { AttemptContext, AttemptResult, Middleware, Next, PricingTable } from './policies/index.ts'
+export type { AttemptContext, AttemptResult, Middleware, Next } from './policies/index.ts'
+export type { ModelPrice, PriceUsage, PricingTable, PricingTableOptions } from './policies/index.ts'
+export type { BreakerPermit, BreakerRecord, BreakerResult, BreakerState, BreakerTransition, CircuitBreaker, CircuitBreakerOptions } from './policies/index.ts'
+export type { RateLimitPermit, SharedBudget, SharedBudgetOptions, SharedRateLimit, SharedRateLimitOptions } from './policies/index.ts'
 export { memoryStore } from './store/index.ts'
-export type { Reservation, StateStore } from './store/index.ts'
+export type { MemoryStoreOptions, Reservation, StateStore } from './store/index.ts'
 
 // Events and what is built on them (tracing and metrics are on the ./otel and ./trace subpaths).
 export { driftMonitor } from './events/index.ts'
-export type { DriftEvent, DriftMonitor, DriftMonitorOptions, DriftThreshold, EventSource, EventTags, GateEvent, GateEventMap, RunOutcome } from './events/index.ts'
+export type { DriftEvent, DriftMonitor, DriftMonitorOptions, DriftThreshold, EventSource } from './events/index.ts'
+export type { EventTags, GateEvent, GateEventMap, GateEventName, GateEventPayloads, RunOutcome } from './events/index.ts'
 
 // Provider-neutral model types.
-export type { Message, ModelRequest, ModelResponse, Provider, ReasoningBlock, Usage } from './model/index.ts'
+export type { Message, ModelRequest, ModelResponse, ReasoningBlock, Role, StopReason, ToolCall, ToolSpec, Usage } from './model/index.ts'
+export type { Provider, StreamChunk, StreamingProvider } from './model/index.ts'

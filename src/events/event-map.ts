@@ -25,7 +25,7 @@ export interface EventTags {
 export type RunOutcome = 'ok' | 'fail-fast'
 
 /** Payloads as the emitters build them; {@link GateEventMap} adds the {@link EventTags}. */
-interface Payloads {
+export interface GateEventPayloads {
   /**
    * A gate run starts (`gate.run`, `gate.stream`, and each model call of an agent run, its
    * tool-argument retries included: they share the agent run's `runId`, and never overlap).
@@ -236,7 +236,7 @@ interface Payloads {
  * the `runId` of its run, so events of concurrent runs on one gate or agent can be told apart, and
  * the run's {@link EventTags} when it has them.
  */
-export type GateEventMap = { readonly [K in keyof Payloads]: Payloads[K] & EventTags }
+export type GateEventMap = { readonly [K in keyof GateEventPayloads]: GateEventPayloads[K] & EventTags }
 
 /** Name of an event. */
 export type GateEventName = keyof GateEventMap

@@ -83,7 +83,7 @@ export interface GateConfig<T = unknown> extends ReliabilityConfig {
    * createGate({ providers, middleware: [redactPii, cacheByBaseRequest] })
    */
   readonly middleware?: readonly Middleware[]
-  /** Event hub to emit on (the agent shares its own); a private one by default. */
+  /** Event hub to emit on (the agent shares its own); a private one by default. @internal */
   readonly events?: EventHub
   /** Clock in ms, for tests. @default performance.now */
   readonly now?: () => number

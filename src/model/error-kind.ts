@@ -2,6 +2,23 @@
  * What went wrong in an attempt, as rules see it (`scope.errorKind`).
  * Classification uses status codes and error codes first, message patterns last.
  */
+export type ErrorKind =
+  | 'ok'
+  | 'schema-fail'
+  | 'tool-args-invalid'
+  | 'truncated'
+  | 'refusal'
+  | 'malformed-response'
+  | 'rate-limit'
+  | 'timeout'
+  | 'http-5xx'
+  | 'network'
+  | 'circuit-open'
+  | 'aborted'
+  | 'budget-exceeded'
+  | 'unknown'
+
+/** Every {@link ErrorKind}, in the order above (a type test checks that none is missing). */
 export const ERROR_KINDS = [
   'ok',
   'schema-fail',
@@ -17,9 +34,7 @@ export const ERROR_KINDS = [
   'aborted',
   'budget-exceeded',
   'unknown',
-] as const
-
-export type ErrorKind = (typeof ERROR_KINDS)[number]
+] as const satisfies readonly ErrorKind[]
 
 /**
  * Failures worth retrying as they are: rate limits, 5xx, timeouts, network errors, and answers of the

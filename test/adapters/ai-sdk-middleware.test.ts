@@ -9,6 +9,7 @@ import { gatewayText } from './support/ai-sdk-wire.ts'
 import { startLoopback, type LoopbackServer } from './support/loopback-server.ts'
 
 const invalid = '{"orderId": "42", "action": "refund", "amount": "USD 50"}'
+const invalidWithNote = '{"orderId": "42", "action": "refund", "amount": "USD 50", "note": "never read"}'
 const refundSchema = JSON.parse(JSON.stringify(Refund)) as Record<string, unknown>
 
 let server: LoopbackServer
@@ -72,5 +73,31 @@ describe('reliabilityMiddleware', () => {
     expect(retries).toEqual([1])
     expect(mock.doStreamCalls).toHaveLength(2)
     expect((await result.usage).outputTokens).toBe(10)
+  })
+})
+
+describe('reliabilityMiddleware in streamText', () => {
+  it('in passthrough, surfaces mid-stream-not-retryable instead of retrying delivered text', async () => {
+    const mock = new MockLanguageModelV4({ doStream: [streamed(invalidWithNote), streamed(validRefundJson)] })
+    const middleware = reliabilityMiddleware({ outputSchema: Refund, postDecide: strictOutputRules(3), streamMode: 'passthrough' })
+    const errors: unknown[] = []
+    const result = streamText({ model: wrapLanguageModel({ model: mock, middleware }), prompt: 'refund #42', onError: ({ error }) => void errors.push(error) })
+    let text = ''
+    for await (const delta of result.textStream) text += delta
+    expect(text).toBe(invalidWithNote)
+    expect(errors).toEqual([expect.objectContaining({ kind: 'mid-stream-not-retryable' })])
+    expect(mock.doStreamCalls).toHaveLength(1)
+  })
+
+  it('appends the feedback to the original prompt of the second stream call, without the ephemeral flag', async () => {
+    const mock = new MockLanguageModelV4({ doStream: [streamed(invalidWithNote), streamed(validRefundJson)] })
+    const middleware = reliabilityMiddleware({ outputSchema: Refund, postDecide: strictOutputRules(3) })
+    const result = streamText({ model: wrapLanguageModel({ model: mock, middleware }), system: 'Output JSON.', prompt: 'refund #42' })
+    await result.consumeStream()
+    const [first, second] = mock.doStreamCalls
+    expect(second?.prompt.slice(0, first?.prompt.length)).toEqual(first?.prompt)
+    expect(second?.prompt.slice(first?.prompt.length ?? 0).map((m) => m.role)).toEqual(['assistant', 'user'])
+    expect(JSON.stringify(second?.prompt)).toContain(`- 'amount': expected number, got \\"USD 50\\"`)
+    expect(JSON.stringify(second?.prompt)).not.toContain('ephemeral')
   })
 })

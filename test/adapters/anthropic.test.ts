@@ -3,7 +3,7 @@ import AnthropicV0 from 'anthropic-sdk-v0'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Agent, createGate, strictOutputRules } from '../../src/index.ts'
 import { anthropic, type AnthropicMessagesClient } from '../../src/providers/anthropic/index.ts'
-import { Refund, validRefundJson } from '../support/schemas.ts'
+import { ask, Refund, validRefundJson } from '../support/schemas.ts'
 import { anthropicError, anthropicMessage, anthropicSse, anthropicSseOverloaded, anthropicText, anthropicToolSse } from './support/anthropic-wire.ts'
 import { startLoopback, type LoopbackServer } from './support/loopback-server.ts'
 import { providerFailure } from './support/provider-failure.ts'
@@ -154,5 +154,21 @@ describe.each(versions)('anthropic adapter (@anthropic-ai/sdk $version)', ({ Cli
     const gate = createGate({ providers: anthropic({ client: client(), model: 'claude-test' }), outputSchema: Refund, postDecide: strictOutputRules(3) })
     await expect(gate.run({ messages: base })).rejects.toMatchObject({ kind: 'unknown' })
     expect(server.requests).toHaveLength(1)
+  })
+})
+
+describe('anthropic adapter in progressive mode', () => {
+  it('keeps the input and cache tokens Anthropic reported before the abort', async () => {
+    const invalid = `{"orderId": "42", "amount": "USD 50", "action": "refund", "reason": "${'x'.repeat(300)}"}`
+    server.script([anthropicSse(invalid, { frameDelayMs: 2 }), anthropicSse(validRefundJson)])
+    server.requests.length = 0
+    const provider = anthropic({ client: new Anthropic({ baseURL: server.url, apiKey: 'k', maxRetries: 0 }), model: 'claude-test' })
+    const gate = createGate({ providers: provider, outputSchema: Refund, postDecide: strictOutputRules(3) })
+    const result = await gate.stream(ask('refund #42'), { mode: 'progressive' }).result
+    const first = result.attempts[0]
+    expect(first?.errorKind).toBe('schema-fail')
+    expect(first?.usage).toMatchObject({ inputTokens: 40, cacheReadTokens: 30 })
+    expect(first?.usage.outputTokens).toBeGreaterThan(0)
+    expect(result.usage.inputTokens).toBe(80)
   })
 })

@@ -22,6 +22,10 @@ const openaiProvider = () => openai({ client: new OpenAI({ baseURL: `${server.ur
 const anthropicProvider = () => anthropic({ client: new Anthropic({ baseURL: server.url, apiKey: 'k', maxRetries: 0 }), model: 'claude-test' })
 const gatewayProvider = () => aiSdk(createGateway({ baseURL: server.url, apiKey: 'k' })('openai/gpt-test'))
 
+const Lookup = Type.Object({ orderId: Type.String() }, { additionalProperties: false })
+/** An Anthropic request message as the loopback server received it. */
+type AnthropicWireMessage = { readonly content: readonly { readonly type: string; readonly cache_control?: unknown }[] }
+
 const received: unknown[] = []
 const lookup = tool({
   name: 'lookup',
@@ -107,5 +111,55 @@ describe.each([
     expect(received).toEqual([{ orderId: '42' }])
     expect(received.every((r) => !Object.hasOwn(r as object, '__proto__'))).toBe(true)
     expect(failures).toEqual(['forbidden_key'])
+  })
+})
+
+describe('unparseable and invalid tool arguments through the adapters', () => {
+  it('turns unparseable OpenAI tool arguments into an argument retry with feedback, not a crash', async () => {
+    server.script([
+      openaiToolCalls([{ id: 'call_1', name: 'lookup', arguments: '{"orderId": "42",' }]),
+      openaiToolCalls([{ id: 'call_2', name: 'lookup', arguments: '{"orderId": "42"}' }]),
+      openaiText('done'),
+    ])
+    server.requests.length = 0
+    const seen: unknown[] = []
+    const lookup = tool({ name: 'lookup', description: 'find an order', input: Lookup, execute: async (args) => seen.push(args) })
+    const agent = Agent.create({ provider: openai({ client: new OpenAI({ baseURL: `${server.url}/v1`, apiKey: 'k', maxRetries: 0 }) }), model: 'gpt-test' }).tool(lookup).build()
+    const stages: string[] = []
+    agent.on('validation_failed', (e) => stages.push(e.stage))
+    const result = await agent.runDetailed('look up order 42')
+
+    expect(result.text).toBe('done')
+    expect(stages).toEqual(['tool-args'])
+    expect(seen).toEqual([{ orderId: '42' }])
+    expect(result.functionsCalled).toEqual([expect.objectContaining({ name: 'lookup', args: { orderId: '42' }, retryCount: 1, outcome: 'success' })])
+    const retry = server.requests[1]?.body
+    expect(retry.messages.at(-2).tool_calls[0].function.arguments).toBe('{"orderId": "42",')
+    expect(retry.messages.at(-1)).toMatchObject({ role: 'tool', tool_call_id: 'call_1' })
+    expect(retry.messages.at(-1).content).toContain('not valid JSON')
+    expect(JSON.stringify(server.requests.map((r) => r.body))).not.toMatch(/ephemeral|isError|toolName/)
+  })
+
+  it('keeps the Anthropic cache breakpoint on the last base block through a tool-argument retry', async () => {
+    server.script([
+      anthropicMessage([{ type: 'tool_use', id: 'toolu_1', name: 'lookup', input: { orderId: 42 } }], 'tool_use'),
+      anthropicMessage([{ type: 'tool_use', id: 'toolu_2', name: 'lookup', input: { orderId: '42' } }], 'tool_use'),
+      anthropicText('done'),
+    ])
+    server.requests.length = 0
+    const lookup = tool({ name: 'lookup', description: 'find an order', input: Lookup, execute: async () => 'found' })
+    const agent = Agent.create({ provider: anthropic({ client: new Anthropic({ baseURL: server.url, apiKey: 'k', maxRetries: 0 }) }), model: 'claude-test' }).tool(lookup).build()
+    await agent.run('look up order 42')
+    const marks = server.requests.map((r) =>
+      (r.body.messages as AnthropicWireMessage[]).flatMap((m, i) => m.content.flatMap((b, j) => (b.cache_control !== undefined ? [`${i}.${j}:${b.type}`] : []))),
+    )
+    // Request 2 is the retry: base [user] + tail [assistant tool_use, user tool_result is_error]; the tail is never cached.
+    expect(marks).toEqual([['0.0:text'], ['0.0:text'], ['2.0:tool_result']])
+    expect(server.requests[1]?.body.messages[2].content[0]).toMatchObject({ type: 'tool_result', tool_use_id: 'toolu_1', is_error: true })
+    // The committed turn holds the one logical call with its final arguments, answered by its result.
+    expect(server.requests[2]?.body.messages.slice(1)).toEqual([
+      { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'lookup', input: { orderId: '42' } }] },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: expect.stringContaining('found'), cache_control: { type: 'ephemeral' } }] },
+    ])
   })
 })

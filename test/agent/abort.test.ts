@@ -3,6 +3,7 @@ import { getEventListeners } from 'node:events'
 import { describe, expect, it, vi } from 'vitest'
 import { Agent, createGate, guard, isReliabilityFailFastError, tool, type ToolGuard } from '../../src/index.ts'
 import { scripted } from '../../src/providers/index.ts'
+import { abortThenHang } from '../support/abort-then-hang.ts'
 import { ask, Refund, validRefundJson } from '../support/schemas.ts'
 import { call, turn } from './tool-fixtures.ts'
 
@@ -67,6 +68,26 @@ describe('an aborted agent run', () => {
     const agent = Agent.create({ provider: scripted(Array.from({ length: 40 }, (_, i) => (i % 2 === 0 ? turn(call('t', { q: 'x' })) : 'answer'))) }).tool(t).build()
     for (let i = 0; i < 20; i++) await agent.run('go', { signal: controller.signal })
     expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0)
+  })
+
+  it('rejects an agent run aborted mid-call with kind aborted and leaves the history unchanged', async () => {
+    const controller = new AbortController()
+    const provider = scripted(['first', abortThenHang(controller), 'never'])
+    const agent = Agent.create({ provider }).reliability({ postDecide: [{ when: (s) => s.errorKind !== 'ok', then: 'retry', kind: 'retry-any-error' }] }).build()
+    await agent.run('one')
+    const before = agent.history
+    await expect(agent.run('two', { signal: controller.signal })).rejects.toMatchObject({ kind: 'aborted' })
+    expect(provider.calls).toBe(2)
+    expect(agent.history).toBe(before)
+  })
+
+  it('never counts an aborted agent run as a breaker failure', async () => {
+    const controller = new AbortController()
+    const provider = scripted([abortThenHang(controller), 'answer'])
+    const agent = Agent.create({ provider }).reliability({ breaker: { failureThreshold: 1, cooldownMs: 60_000 } }).build()
+    await expect(agent.run('one', { signal: controller.signal })).rejects.toMatchObject({ kind: 'aborted' })
+    expect(await agent.run('two')).toBe('answer')
+    expect(provider.calls).toBe(2)
   })
 })
 

@@ -1,9 +1,10 @@
 import { Type } from 'typebox'
 import { describe, expect, expectTypeOf, it } from 'vitest'
 import { z } from 'zod'
-import { Agent, isReliabilityFailFastError, strictOutputRules } from '../../src/index.ts'
-import { scripted } from '../../src/providers/index.ts'
+import { Agent, isReliabilityFailFastError, ProviderError, strictOutputRules } from '../../src/index.ts'
+import { scripted, type ScriptedStepFunction } from '../../src/providers/index.ts'
 import { Refund, validRefund, validRefundJson } from '../support/schemas.ts'
+import { call, invalidEvent, makeTools, turn, validEvent } from './tool-fixtures.ts'
 
 describe('Agent', () => {
   it('returns the validated value from runTyped and the text from run', async () => {
@@ -98,5 +99,43 @@ describe('Agent', () => {
     sub.unsubscribe()
     expect(stages).toEqual(['json-parse'])
     expect(types).toContain('recovered')
+  })
+})
+
+describe('Agent sessions under concurrency', () => {
+  it('keeps a failing and a succeeding concurrent run apart, leaving the failed session untouched', async () => {
+    let release: () => void = () => {}
+    const started = new Promise<void>((resolve) => (release = resolve))
+    const seenBy = { alpha: [] as string[], beta: [] as string[] }
+    // The model answers from what it sees; both sessions' first turns wait so the runs interleave.
+    const step: ScriptedStepFunction = async (request) => {
+      const who = request.messages.some((m) => m.content.includes('alpha')) ? 'alpha' : 'beta'
+      seenBy[who].push(...request.messages.map((m) => m.content))
+      const last = request.messages.at(-1)
+      if (last?.content === 'warm up alpha') return 'alpha is warm'
+      if (last?.role === 'user' && last.ephemeral !== true) {
+        await started
+        // alpha keeps sending broken arguments; beta's are fine.
+        return turn(call('create_event', who === 'alpha' ? invalidEvent : { ...validEvent, title: 'beta' }, `id-${who}`))
+      }
+      if (who === 'alpha' && last?.ephemeral === true) return turn(call('create_event', { ...invalidEvent, at: `later ${request.messages.length}` }, 'r'))
+      if (who === 'alpha') throw new ProviderError('model down', { kind: 'http-5xx', status: 500 })
+      return 'beta booked'
+    }
+    const tools = makeTools()
+    const agent = Agent.create({ provider: scripted(Array.from({ length: 10 }, () => step)) }).tool(tools.eventTool).build()
+    const one = agent.session()
+    const two = agent.session()
+    await one.run('warm up alpha')
+    const alphaBefore = one.history
+    expect(alphaBefore).toHaveLength(2)
+    release()
+    const [a, b] = await Promise.allSettled([one.run('alpha again'), two.run('beta please')])
+    expect(a.status).toBe('rejected')
+    expect(b).toEqual({ status: 'fulfilled', value: 'beta booked' })
+    expect(one.history).toBe(alphaBefore)
+    expect(two.history.map((m) => m.content)).toEqual(['beta please', '', '{"created":"beta"}', 'beta booked'])
+    expect(seenBy.beta.some((c) => c.includes('alpha') || c.includes('later'))).toBe(false)
+    expect(seenBy.alpha.some((c) => c.includes('beta'))).toBe(false)
   })
 })

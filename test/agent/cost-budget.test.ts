@@ -7,6 +7,8 @@ import { call, invalidEvent, makeTools, turn, validEvent } from './tool-fixtures
 // Dyadic prices keep every sum exact, so totals can be compared with toBe.
 const priceUsage = (usage: Usage) => (usage.inputTokens + usage.outputTokens) / 1024
 const usage = (inputTokens: number, outputTokens: number): Usage => ({ inputTokens, outputTokens })
+const costing = (usd: number, step: string): ScriptedStep => ({ content: step, usage: { inputTokens: usd * 1024, outputTokens: 0 } })
+const Verdict = Type.Object({ action: Type.Union([Type.Literal('refund'), Type.Literal('reject')]) }, { additionalProperties: false })
 
 function billed(steps: readonly ScriptedStep[]) {
   const provider = scripted(steps)
@@ -94,5 +96,67 @@ describe('Agent cost', () => {
 
   it('rejects a budget that is not a positive number', () => {
     expect(() => Agent.create({ provider: scripted([]) }).costBudget({ usd: 0 }).build()).toThrow(/usd must be a positive number/)
+  })
+})
+
+describe('Agent costBudget inside one model turn', () => {
+  it('halts a schema retry before the provider is called once the run has spent its budget', async () => {
+    const provider = scripted([costing(1, 'nope'), costing(1, '{"action": 1}'), '{"action": "refund"}'])
+    const agent = Agent.create({ provider })
+      .outputSchema(Verdict)
+      .reliability({ postDecide: strictOutputRules(3), priceUsage })
+      .costBudget({ usd: 0.5, onExceed: 'halt' })
+      .build()
+    const exceeded: GateEventMap['budget_exceeded'][] = []
+    agent.on('budget_exceeded', (e) => exceeded.push(e))
+    const error = await agent.run('refund?').catch((e: unknown) => e)
+    expect(error).toMatchObject({ kind: 'budget-exceeded', phase: 'pre-check', costUsd: 1 })
+    expect(isReliabilityFailFastError(error) && error.attempts).toHaveLength(1)
+    expect(provider.calls).toBe(1)
+    expect(exceeded).toEqual([{ runId: expect.any(String), turn: 1, budgetUsd: 0.5, spentUsd: 1, action: 'halt' }])
+  })
+
+  it('counts earlier turns of the run against a retry of a later turn', async () => {
+    const tools = makeTools()
+    const provider = scripted([
+      { ...turn(call('create_event', validEvent)), usage: { inputTokens: 512, outputTokens: 0 } },
+      costing(0.25, 'nope'),
+      costing(0.25, '{"action": 1}'),
+      '{"action": "refund"}',
+    ])
+    const agent = Agent.create({ provider })
+      .outputSchema(Verdict)
+      .tool(tools.eventTool)
+      .reliability({ postDecide: strictOutputRules(5), priceUsage })
+      .costBudget({ usd: 0.75 })
+      .build()
+    // $0.50 for the tool turn + $0.25 for the answer turn's first attempt: its retry is never made.
+    await expect(agent.run('book and refund')).rejects.toMatchObject({ kind: 'budget-exceeded', costUsd: 0.75 })
+    expect(provider.calls).toBe(2)
+  })
+
+  it('warns once within a turn and lets the retries go on', async () => {
+    const provider = scripted([costing(1, 'nope'), costing(1, '{"action": 1}'), '{"action": "refund"}'])
+    const agent = Agent.create({ provider })
+      .outputSchema(Verdict)
+      .reliability({ postDecide: strictOutputRules(3), priceUsage })
+      .costBudget({ usd: 0.5, onExceed: 'warn' })
+      .build()
+    const exceeded: GateEventMap['budget_exceeded'][] = []
+    agent.on('budget_exceeded', (e) => exceeded.push(e))
+    expect(await agent.runTyped('refund?')).toEqual({ action: 'refund' })
+    expect(provider.calls).toBe(3)
+    expect(exceeded).toEqual([{ runId: expect.any(String), turn: 1, budgetUsd: 0.5, spentUsd: 1, action: 'warn' }])
+  })
+
+  it('starts every run with a fresh budget', async () => {
+    const provider = scripted([costing(0.25, 'nope'), '{"action": "refund"}', costing(0.25, 'nope'), '{"action": "reject"}'])
+    const agent = Agent.create({ provider })
+      .outputSchema(Verdict)
+      .reliability({ postDecide: strictOutputRules(3), priceUsage })
+      .costBudget({ usd: 0.5 })
+      .build()
+    expect(await agent.runTyped('one')).toEqual({ action: 'refund' })
+    expect(await agent.runTyped('two')).toEqual({ action: 'reject' })
   })
 })

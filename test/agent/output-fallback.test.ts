@@ -5,6 +5,7 @@ import { scripted, type ScriptedStep } from '../../src/providers/index.ts'
 
 const Verdict = Type.Object({ action: Type.Union([Type.Literal('refund'), Type.Literal('reject')]) }, { additionalProperties: false })
 const canned = { action: 'reject' } as const
+const down = () => new ProviderError('overloaded', { kind: 'http-5xx', status: 503 })
 
 function agentFor(steps: readonly ScriptedStep[], fallback?: (error: unknown, raw: string | undefined) => unknown) {
   const provider = scripted(steps)
@@ -86,5 +87,26 @@ describe('Agent outputFallback', () => {
     expect(() => builder.outputFallback({ canned: { action: 'maybe' } as never }).build()).toThrow(/canned answer does not match the output schema/)
     expect(() => builder.outputFallback({}).build()).toThrow(/fallback function, a canned answer, or both/)
     expect(() => Agent.create({ provider: scripted([]) }).outputFallback({ canned: 'Sorry.' }).build()).not.toThrow()
+  })
+
+  it('does not swallow an open circuit breaker unless configured', async () => {
+    const build = (alsoOn: readonly string[]) => {
+      const provider = scripted([down(), 'unreached'])
+      const agent = Agent.create({ provider })
+        .outputSchema(Verdict)
+        .reliability({ breaker: { failureThreshold: 1, cooldownMs: 60_000 } })
+        .outputFallback({ canned: { action: 'reject' }, alsoOn })
+        .build()
+      return { agent, provider }
+    }
+    const plain = build([])
+    await expect(plain.agent.run('one')).rejects.toMatchObject({ kind: 'http-5xx' })
+    await expect(plain.agent.run('two')).rejects.toMatchObject({ kind: 'circuit-open' })
+    expect(plain.provider.calls).toBe(1)
+
+    const configured = build(['circuit-open'])
+    await expect(configured.agent.run('one')).rejects.toMatchObject({ kind: 'http-5xx' })
+    expect(await configured.agent.runTyped('two')).toEqual({ action: 'reject' })
+    expect(configured.provider.calls).toBe(1)
   })
 })

@@ -189,3 +189,17 @@ describe('Agent tool loop', () => {
     expect(agent.history).toEqual([])
   })
 })
+
+describe('Agent maxIterations', () => {
+  it('names the limit and the tools still called in its error', async () => {
+    const noop = tool({ name: 'noop', description: '', input: Type.Object({}), execute: () => 'ok' })
+    const provider = scripted([turn(call('noop', {}, 'a'))])
+    const error = await Agent.create({ provider, maxIterations: 1 }).tool(noop).build().run('go').catch((e: unknown) => e)
+    expect(isReliabilityFailFastError(error)).toBe(true)
+    expect((error as Error).message).toMatch(/max-iterations.*no final answer after 1 model turns \(maxIterations = 1\).*noop/)
+  })
+
+  it('rejects a maxIterations below 1 when the agent is built', () => {
+    expect(() => Agent.create({ provider: scripted([]), maxIterations: 0 }).build()).toThrow(/maxIterations must be a positive integer/)
+  })
+})

@@ -10,6 +10,7 @@ import {
   strictOutputRules,
   stuckLoopRule,
   truncatedFailFast,
+  type ErrorKind,
   type FailFastKind,
   type ReliabilityFailFastError,
   type ReliabilityRule,
@@ -66,5 +67,11 @@ describe('FailFastKind', () => {
     for (const kind of [...kinds, ...FAIL_FAST_KINDS, ...(strictOutput({ retryOn: ['parse', 'schema', 'timeout', 'http_error', 'rate_limit'] }).postDecide ?? []).map((r) => r.kind)]) {
       expect(kind).toMatch(/^[a-z0-9]+(-[a-z0-9]+)*$/)
     }
+  })
+})
+
+describe('ErrorKind', () => {
+  it('is listed whole by ERROR_KINDS', () => {
+    expectTypeOf<(typeof ERROR_KINDS)[number]>().toEqualTypeOf<ErrorKind>()
   })
 })

@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest'
-import { createGate, ProviderError, strictOutputRules, type GateEventMap, type ReliabilityRule } from '../../src/index.ts'
+import { createGate, isReliabilityFailFastError, ProviderError, retryTransient, strictOutputRules, type GateEventMap, type ReliabilityRule } from '../../src/index.ts'
 import { scripted } from '../../src/providers/index.ts'
+import { abortThenHang } from '../support/abort-then-hang.ts'
 import { ask, Refund, validRefundJson } from '../support/schemas.ts'
 
 const failOver: ReliabilityRule = { when: (s) => s.errorKind !== 'ok' && s.canSwitchProvider, then: 'retry-other', kind: 'failover' }
@@ -180,6 +181,21 @@ describe('abort and timeout', () => {
     } finally {
       vi.useRealTimers()
     }
+  })
+
+  it('never retries an aborted call, whatever the rules decide, and never fails over', async () => {
+    const controller = new AbortController()
+    const primary = scripted([abortThenHang(controller)], { name: 'primary' })
+    const backup = scripted([validRefundJson], { name: 'backup' })
+    const gate = createGate({
+      providers: [primary, backup],
+      outputSchema: Refund,
+      postDecide: [retryTransient({ backoff: () => 0 }), { when: () => true, then: 'retry-other', kind: 'failover-anything' }],
+    })
+    const error = await gate.run(ask('x'), { signal: controller.signal }).catch((e: unknown) => e)
+    expect(error).toMatchObject({ kind: 'aborted' })
+    expect(isReliabilityFailFastError(error) && error.attempts.map((a) => [a.provider, a.decision])).toEqual([['primary', 'fail-fast']])
+    expect(backup.calls).toBe(0)
   })
 })
 

@@ -1,15 +1,16 @@
 import { describe, expect, it } from 'vitest'
-import { createGate, maxCostRule, memoryStore, sharedBudget, strictOutputRules, type GateEventMap, type ReliabilityScope } from '../../src/index.ts'
+import { createGate, maxCostRule, memoryStore, sharedBudget, strictOutputRules, type GateEventMap } from '../../src/index.ts'
 import { isBudgetRule } from '../../src/rules/index.ts'
 import { scripted } from '../../src/providers/index.ts'
 import { ask, Refund, validRefundJson } from '../support/schemas.ts'
+import { scopeOf } from '../support/scope-of.ts'
 
 // 1 USD per million input tokens, nothing for output: an attempt of 100_000 input tokens costs $0.10.
 const pricing = { m: { input: 1, output: 0 } }
 const tenCents = (content: string) => ({ content, usage: { inputTokens: 100_000, outputTokens: 0 } })
 const invalid = ['nope', '{"orderId": 1}', '{"orderId": 2}', '{"orderId": 3}', '{"orderId": 4}']
 
-const scope = (cumulativeCostUsd: number, lastAttemptCostUsd = 0) => ({ cumulativeCostUsd, lastAttemptCostUsd }) as ReliabilityScope
+const scope = (cumulativeCostUsd: number, lastAttemptCostUsd = 0) => scopeOf({ cumulativeCostUsd, lastAttemptCostUsd })
 
 describe('maxCostRule', () => {
   it('matches once the spend has reached the budget', () => {

@@ -8,10 +8,10 @@ import {
   retryTransient,
   type ErrorKind,
   type GateEventMap,
-  type ReliabilityScope,
 } from '../../src/index.ts'
 import { scripted } from '../../src/providers/index.ts'
 import { ask } from '../support/schemas.ts'
+import { scopeOf } from '../support/scope-of.ts'
 
 const transient = (kind: ErrorKind, retryAfterMs?: number) => new ProviderError(kind, { kind, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) })
 const noJitter = { initialMs: 100, factor: 2, jitter: 0 }
@@ -111,7 +111,7 @@ describe('retryTransient', () => {
 
   it('does not retry an open circuit breaker', () => {
     const rule = retryTransient()
-    expect(rule.when({ errorKind: 'circuit-open', transientFailures: 0 } as ReliabilityScope)).toBe(false)
+    expect(rule.when(scopeOf({ errorKind: 'circuit-open', transientFailures: 0 }))).toBe(false)
   })
 
   it('retries only the kinds it is given', async () => {

@@ -11,30 +11,16 @@ import {
   type ReliabilityScope,
 } from '../../src/index.ts'
 import { scripted } from '../../src/providers/index.ts'
+import { scopeOf } from '../support/scope-of.ts'
 import { Type } from 'typebox'
 
-const scope = (history: string[], failing = true, attempt = history.length): ReliabilityScope => ({
-  phase: 'post-decide',
-  attempt,
-  runId: 'run-1',
-  request: { messages: [] },
-  providerIdx: 0,
-  providerName: 'p',
-  providersCount: 1,
-  canSwitchProvider: false,
-  errorKind: failing ? 'schema-fail' : 'ok',
-  latencyMs: 0,
-  validationError: failing ? { message: history.at(-1) ?? '', stage: 'schema-validate', issues: [] } : undefined,
-  validationErrorHistory: history,
-  usage: { inputTokens: 0, outputTokens: 0 },
-  cumulativeInputTokens: 0,
-  cumulativeOutputTokens: 0,
-  cumulativeCostUsd: 0,
-  lastAttemptCostUsd: 0,
-  unpricedAttempts: 0,
-  elapsedMs: 0,
-  transientFailures: 0,
-})
+const scope = (history: string[], failing = true, attempt = history.length): ReliabilityScope =>
+  scopeOf({
+    attempt,
+    errorKind: failing ? 'schema-fail' : 'ok',
+    validationError: failing ? { message: history.at(-1) ?? '', stage: 'schema-validate', issues: [] } : undefined,
+    validationErrorHistory: history,
+  })
 
 describe('lastNValidationErrorsMatch', () => {
   it('is true when the last n messages are identical', () => {

@@ -27,7 +27,8 @@ function requirement(suites: string, missing: string, check: () => boolean): Req
     suites,
     missing,
     get met() {
-      return (met ??= check())
+      met ??= check()
+      return met
     },
   }
 }

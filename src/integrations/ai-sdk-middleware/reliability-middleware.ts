@@ -37,7 +37,7 @@ export interface ReliabilityMiddlewareOptions<T = unknown> extends Omit<GateConf
    * `passthrough` (as it comes; no retry once text was delivered). @default 'buffer'
    */
   readonly streamMode?: 'buffer' | 'passthrough'
-  /** Event hub to emit on; a private one by default. */
+  /** Event hub to emit on; a private one by default. @internal */
   readonly events?: EventHub
   /** Retries per tool call whose arguments fail the tool's input schema (as the Agent's). @default 2 */
   readonly maxToolRetries?: number

@@ -17,7 +17,7 @@ export interface AiSdkProviderOptions {
 }
 
 /**
- * A {@link Provider} over any AI SDK `LanguageModel` (`openai('gpt-4o')`, `anthropic(...)`,
+ * A {@link StreamingProvider} over any AI SDK `LanguageModel` (`openai('gpt-4o')`, `anthropic(...)`,
  * `createGateway(...)(...)`, ...), so every AI SDK provider works behind the gate. The model id is
  * the model's own (reported as the provider's `model`, so events and pricing name it);
  * `request.model` is ignored.

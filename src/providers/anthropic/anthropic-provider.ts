@@ -33,7 +33,7 @@ export interface AnthropicProviderOptions {
 }
 
 /**
- * A {@link Provider} over an `Anthropic` client (Messages API): system, messages, `tool_use` /
+ * A {@link StreamingProvider} over an `Anthropic` client (Messages API): system, messages, `tool_use` /
  * `tool_result` blocks (with `is_error` for feedback), usage with cache reads and writes, stop
  * reasons, streaming, errors mapped to error kinds (429, 5xx, 529 overloaded, `retry-after`), and a
  * prompt-cache breakpoint at the end of the base conversation.

@@ -1,6 +1,6 @@
 export { openai } from './openai-provider.ts'
 export type { OpenAIProviderOptions } from './openai-provider.ts'
 export type { OpenAICallOptions, OpenAIChatClient } from './openai-client.ts'
-export type { OpenAIStructuredOutput } from './to-openai-request.ts'
+export type { OpenAIRequestSettings, OpenAIStructuredOutput } from './to-openai-request.ts'
 export { fromOpenAICompletion, fromOpenAIUsage } from './from-openai-completion.ts'
 export { toOpenAIRequest } from './to-openai-request.ts'

@@ -33,7 +33,7 @@ export interface OpenAIProviderOptions {
 }
 
 /**
- * A {@link Provider} over an `OpenAI` client (Chat Completions): messages, tools and tool calls,
+ * A {@link StreamingProvider} over an `OpenAI` client (Chat Completions): messages, tools and tool calls,
  * structured outputs, usage, stop reasons, streaming, and API errors mapped to error kinds with
  * status and `retry-after`. Unparseable tool-call arguments are kept as the raw string.
  *

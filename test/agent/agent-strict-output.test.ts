@@ -12,11 +12,11 @@ import {
 import { scripted } from '../../src/providers/index.ts'
 import { Refund, validRefund, validRefundJson } from '../support/schemas.ts'
 
-// Issue 2's "Tests that must exist", driven through the Agent (the gate has its own in test/gate).
+// The strict-output loop driven through the Agent (the gate's own runs are in test/gate/gate-loop.test.ts).
 
 const badAmount = '{"orderId": "42", "action": "refund", "amount": "USD 50"}'
 
-describe('Agent (issue 2 acceptance)', () => {
+describe('Agent with strictOutputRules', () => {
   it('returns the content of a first-call success after one provider call', async () => {
     const provider = scripted([validRefundJson])
     const agent = Agent.create({ provider }).outputSchema(Refund).reliability({ postDecide: strictOutputRules(3) }).build()

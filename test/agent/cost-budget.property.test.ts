@@ -31,7 +31,7 @@ const toStep = (s: Step): ScriptedStep => {
   }
 }
 
-describe('Agent costBudget (issue 3, property)', () => {
+describe('Agent costBudget (property)', () => {
   it('with halt, never starts a model call once the run has spent its budget, retries of every kind included', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(stepArb, { minLength: 1, maxLength: 16 }), fc.integer({ min: 1, max: 4096 }), async (steps, budgetTokens) => {
