@@ -39,7 +39,9 @@ function runScenario(scenario: Scenario): ScenarioResult {
     const row = toRow(contender.name, reports.get(contender.name))
     if (row.time !== undefined) {
       const heap = row.heapBytesPerCall
-      process.stdout.write(`  ${scenario.id} ${contender.name}: ${(row.time.medianNs / 1000).toFixed(2)} us, ${heap === undefined ? '?' : Math.round(heap)} B\n`)
+      process.stdout.write(
+        `  ${scenario.id} ${contender.name}: ${(row.time.medianNs / 1000).toFixed(2)} us, ${heap === undefined ? '?' : Math.round(heap)} B\n`,
+      )
     }
     return row
   })

@@ -25,7 +25,10 @@ function timed<T>(label: string, run: () => T): T {
 
 const results = {
   machine: machine(),
-  jsonSchemaSuite: [timed('JSON-Schema-Test-Suite draft2020-12', () => runJsonSchemaSuite('draft2020-12')), timed('JSON-Schema-Test-Suite draft7', () => runJsonSchemaSuite('draft7'))],
+  jsonSchemaSuite: [
+    timed('JSON-Schema-Test-Suite draft2020-12', () => runJsonSchemaSuite('draft2020-12')),
+    timed('JSON-Schema-Test-Suite draft7', () => runJsonSchemaSuite('draft7')),
+  ],
   maskBench: timed('MaskBench', () => runMaskBench(pins.maskBench.full)),
   tauBench: timed('tau-bench', () => runTauBench()),
   bfclExtraction: timed('BFCL extraction', () => runBfclExtraction()),

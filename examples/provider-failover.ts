@@ -26,7 +26,12 @@ export async function failoverExample(): Promise<void> {
         { provider: simulated({ seed: 5, faults: [], name: 'backup' }), model: 'small-1' },
       ],
       postDecide: [
-        { when: (s) => (s.errorKind === 'http-5xx' || s.errorKind === 'rate-limit') && s.canSwitchProvider, then: 'retry-other', kind: 'failover', label: 'fail over on overload' },
+        {
+          when: (s) => (s.errorKind === 'http-5xx' || s.errorKind === 'rate-limit') && s.canSwitchProvider,
+          then: 'retry-other',
+          kind: 'failover',
+          label: 'fail over on overload',
+        },
         ...strictOutputRules(3),
       ],
     })

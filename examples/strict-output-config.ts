@@ -46,7 +46,8 @@ export async function strictOutputConfigExample(): Promise<void> {
   traceAgent(agent)
   const result = await agent.runDetailed({ message: 'refund order #42 for $50' })
   console.log('  final value:', result.value)
-  for (const a of result.attempts) console.log(`  attempt ${a.attempt}: ${a.status}${a.errorType === undefined ? '' : ` (${a.errorType})`} ${a.errors.join('; ')}`)
+  for (const a of result.attempts)
+    console.log(`  attempt ${a.attempt}: ${a.status}${a.errorType === undefined ? '' : ` (${a.errorType})`} ${a.errors.join('; ')}`)
 }
 
 if (import.meta.main) await strictOutputConfigExample()

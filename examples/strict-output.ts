@@ -20,7 +20,11 @@ export const Refund = Type.Object(
 
 export async function strictOutputExample(): Promise<void> {
   section('strict output', 'A refund decision validated against a TypeBox schema, with feedback on each retry.')
-  const agent = Agent.create({ provider: simulated({ seed: 7, faults: ['number-as-string', 'extra-field', 'datetime-tomorrow'] }), model: 'sim-1', name: 'billing' })
+  const agent = Agent.create({
+    provider: simulated({ seed: 7, faults: ['number-as-string', 'extra-field', 'datetime-tomorrow'] }),
+    model: 'sim-1',
+    name: 'billing',
+  })
     .system('You decide refund requests. Output JSON.')
     .outputSchema(Refund)
     .reliability({ postDecide: strictOutputRules(3) })

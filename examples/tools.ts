@@ -42,7 +42,9 @@ export async function toolsExample(): Promise<void> {
     console.log(`  ${f.name}(${JSON.stringify(f.args)}) -> ${f.status}, outcome=${f.outcome}, retries=${f.retryCount}${f.intercepted ? ', intercepted' : ''}`)
   }
   console.log(`  answer: ${result.text}`)
-  console.log(`  model calls: ${result.attempts.length}; persisted history: ${agent.history.length} messages, ephemeral ones: ${agent.history.filter((m) => m.ephemeral).length}`)
+  console.log(
+    `  model calls: ${result.attempts.length}; persisted history: ${agent.history.length} messages, ephemeral ones: ${agent.history.filter((m) => m.ephemeral).length}`,
+  )
 }
 
 if (import.meta.main) await toolsExample()

@@ -20,7 +20,11 @@ export function watch(source: EventSource): void {
 
 const dim = (s: string) => (process.stdout.isTTY ? `\x1b[2m${s}\x1b[0m` : s)
 const bold = (s: string) => (process.stdout.isTTY ? `\x1b[1m${s}\x1b[0m` : s)
-const indent = (text: string, by = '      ') => text.split('\n').map((l) => by + l).join('\n')
+const indent = (text: string, by = '      ') =>
+  text
+    .split('\n')
+    .map((l) => by + l)
+    .join('\n')
 const clip = (text: string, max = 400) => (text.length > max ? `${text.slice(0, max)}…` : text)
 
 /** Prints every attempt of `agent`'s runs; returns the unsubscribe function. */
@@ -30,14 +34,16 @@ export function traceAgent(agent: Pick<Agent<unknown>, 'on' | 'events$'>): () =>
     agent.on('attempt_start', (e) => console.log(bold(`  attempt ${e.attempt}`) + dim(` → ${e.provider}${e.model ? ` (${e.model})` : ''}`))),
     agent.on('attempt_end', (e: GateEventMap['attempt_end']) => {
       const verdict = e.errorKind === 'ok' ? 'valid' : e.errorKind
-      console.log(`    result: ${verdict}` + dim(`  (${e.usage.inputTokens} in / ${e.usage.outputTokens} out tokens)`))
+      console.log(`    result: ${verdict}${dim(`  (${e.usage.inputTokens} in / ${e.usage.outputTokens} out tokens)`)}`)
     }),
     agent.on('validation_failed', (e) => {
       console.log('    raw output:')
       console.log(dim(indent(clip(e.rawOutput ?? ''))))
       console.log(`    event validation_failed  stage=${e.stage} attempt=${e.attempt} cumulativeRetries=${e.cumulativeRetries}`)
     }),
-    agent.on('decision', (e) => console.log(`    decision: ${e.decision}` + dim(`  (${e.matched ? `rule ${e.kind}` : `no rule matched, default for ${e.kind}`})`))),
+    agent.on('decision', (e) =>
+      console.log(`    decision: ${e.decision}${dim(`  (${e.matched ? `rule ${e.kind}` : `no rule matched, default for ${e.kind}`})`)}`),
+    ),
     agent.on('retry', (e) => {
       if (e.fromProvider !== e.toProvider) console.log(`    failover: ${e.fromProvider} → ${e.toProvider}`)
       if (e.feedback !== undefined) {
@@ -46,9 +52,11 @@ export function traceAgent(agent: Pick<Agent<unknown>, 'on' | 'events$'>): () =>
       }
     }),
     agent.on('recovered', (e) => console.log(`  recovered on attempt ${e.attempt} after ${e.failedAttempts} failed attempt(s)`)),
-    agent.on('fail_fast', (e) => console.log(`  fail-fast: kind=${e.kind}` + dim(`  ${e.reason}`))),
+    agent.on('fail_fast', (e) => console.log(`  fail-fast: kind=${e.kind}${dim(`  ${e.reason}`)}`)),
   ]
-  return () => offs.forEach((off) => off())
+  return () => {
+    for (const off of offs) off()
+  }
 }
 
 /** Prints a section title. */

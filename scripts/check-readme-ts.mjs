@@ -73,10 +73,14 @@ writeFileSync(
   ),
 )
 
-const tsc = spawnSync(process.execPath, [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '--noEmit', '--pretty', 'false', '-p', path.join(OUT, 'tsconfig.json')], {
-  cwd: ROOT,
-  encoding: 'utf8',
-})
+const tsc = spawnSync(
+  process.execPath,
+  [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '--noEmit', '--pretty', 'false', '-p', path.join(OUT, 'tsconfig.json')],
+  {
+    cwd: ROOT,
+    encoding: 'utf8',
+  },
+)
 const skipped = blocks.length - files.size
 // tsc names a block file and a line in it: point at the README line instead.
 const report = `${tsc.stdout}${tsc.stderr}`.replace(/\.readme-check-\w+\/(block-\d+\.ts)\((\d+),(\d+)\)/g, (all, file, line, column) => {

@@ -11,7 +11,19 @@ const lockPath = new URL('../package-lock.json', import.meta.url)
 const lock = JSON.parse(readFileSync(lockPath, 'utf8'))
 const packages = lock.packages
 
-const CPU = { arm: 'arm', 'arm-eabi': 'arm', gnueabihf: 'arm', musleabihf: 'arm', arm64: 'arm64', x64: 'x64', ia32: 'ia32', loong64: 'loong64', ppc64: 'ppc64', riscv64: 'riscv64', s390x: 's390x' }
+const CPU = {
+  arm: 'arm',
+  'arm-eabi': 'arm',
+  gnueabihf: 'arm',
+  musleabihf: 'arm',
+  arm64: 'arm64',
+  x64: 'x64',
+  ia32: 'ia32',
+  loong64: 'loong64',
+  ppc64: 'ppc64',
+  riscv64: 'riscv64',
+  s390x: 's390x',
+}
 const OS = { android: 'android', darwin: 'darwin', freebsd: 'freebsd', linux: 'linux', openbsd: 'openbsd', openharmony: 'openharmony', win32: 'win32' }
 
 function platformOf(name) {

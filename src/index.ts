@@ -7,7 +7,19 @@ export { Agent } from './agent/index.ts'
 export type { AgentBuilder, AgentOptions, AgentReliability, CostBudget, OutputFallback, RunInput, RunOptions, RunResult, Session } from './agent/index.ts'
 export { DEFAULT_ID_FIELDS, DEFAULT_ID_PATTERN, guard, idShapeGuard, tool } from './agent/index.ts'
 export type { FunctionCall, ToolCallStatus, ToolRetryOutcome } from './agent/index.ts'
-export type { AnyTool, GuardCheck, GuardContext, GuardOptions, GuardVerdict, IdShapeGuard, IdShapeGuardOptions, Tool, ToolConfig, ToolContext, ToolGuard } from './agent/index.ts'
+export type {
+  AnyTool,
+  GuardCheck,
+  GuardContext,
+  GuardOptions,
+  GuardVerdict,
+  IdShapeGuard,
+  IdShapeGuardOptions,
+  Tool,
+  ToolConfig,
+  ToolContext,
+  ToolGuard,
+} from './agent/index.ts'
 export type { LogFields, LogFormat, Logger, LogLevel, StructuredLogger } from './agent/index.ts'
 
 // The gate.
@@ -30,7 +42,16 @@ export {
   TRANSIENT_KINDS,
   truncatedFailFast,
 } from './rules/index.ts'
-export type { Decision, FeedbackForLLM, FeedbackMode, Phase, ReliabilityConfig, ReliabilityRule, ReliabilityScope, ScopeValidationError } from './rules/index.ts'
+export type {
+  Decision,
+  FeedbackForLLM,
+  FeedbackMode,
+  Phase,
+  ReliabilityConfig,
+  ReliabilityRule,
+  ReliabilityScope,
+  ScopeValidationError,
+} from './rules/index.ts'
 export type { RequestAdjustingRule, RequestAdjustment, RetryTransientOptions, RetryTruncatedOptions } from './rules/index.ts'
 export type { Backoff, BackoffOptions, BudgetRule, MaxCostOptions, OnUnpriced } from './rules/index.ts'
 export type { RetryOnCategory, StepConfigExtras, StrictOutput, StrictOutputOptions, StrictOutputRulesOptions } from './rules/index.ts'

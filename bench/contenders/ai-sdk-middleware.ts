@@ -18,7 +18,8 @@ import type { Contender, Runnable, Unsupported } from './contender.ts'
 export const aiSdkMiddlewareContender: Contender = {
   name: 'Vercel AI SDK + reliability-gate middleware',
   prepare(scenario: Scenario): Runnable | Unsupported {
-    if (scenario.id === 'd') return { unsupported: 'n/a: the middleware checks final answers; tool inputs go back to the model through the AI SDK\'s multi-step tool loop' }
+    if (scenario.id === 'd')
+      return { unsupported: "n/a: the middleware checks final answers; tool inputs go back to the model through the AI SDK's multi-step tool loop" }
     const primaryScript = script(scenario.primary, toAiSdkResult)
     const secondaryScript = script(scenario.secondary ?? scenario.primary, toAiSdkResult)
     const mock = (s: typeof primaryScript) => new MockLanguageModelV4({ doGenerate: async () => s.next() })

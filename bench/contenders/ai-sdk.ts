@@ -18,7 +18,8 @@ const MAX_ATTEMPTS = 3
 export const aiSdkContender: Contender = {
   name: 'Vercel AI SDK generateText + Output.object',
   prepare(scenario: Scenario): Runnable | Unsupported {
-    if (scenario.id === 'd') return { unsupported: 'not measured: tool-input errors go back to the model only through a multi-step tool loop, not comparable here' }
+    if (scenario.id === 'd')
+      return { unsupported: 'not measured: tool-input errors go back to the model only through a multi-step tool loop, not comparable here' }
     const primaryScript = script(scenario.primary, toAiSdkResult)
     const secondaryScript = script(scenario.secondary ?? scenario.primary, toAiSdkResult)
     const model = (s: typeof primaryScript) => new MockLanguageModelV4({ doGenerate: async () => s.next() })

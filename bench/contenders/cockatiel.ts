@@ -30,7 +30,10 @@ export const cockatielContender: Contender = {
       try {
         value = JSON.parse(raw)
       } catch (error) {
-        messages.push({ role: 'assistant', content: raw }, { role: feedbackRole, content: `Invalid JSON: ${(error as Error).message}. Answer with the JSON only.` })
+        messages.push(
+          { role: 'assistant', content: raw },
+          { role: feedbackRole, content: `Invalid JSON: ${(error as Error).message}. Answer with the JSON only.` },
+        )
         return REJECTED
       }
       if (validator.Check(value)) return value

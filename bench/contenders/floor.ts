@@ -56,7 +56,10 @@ export function floorLoop(models: readonly StubModel[], tool: boolean): () => Pr
       try {
         value = JSON.parse(raw)
       } catch (error) {
-        messages.push({ role: 'assistant', content: raw }, { role: feedbackRole, content: `Invalid JSON: ${(error as Error).message}. Answer with the JSON only.` })
+        messages.push(
+          { role: 'assistant', content: raw },
+          { role: feedbackRole, content: `Invalid JSON: ${(error as Error).message}. Answer with the JSON only.` },
+        )
         continue
       }
       if (validator.Check(value)) return value

@@ -36,7 +36,7 @@ export function gateContender(events: boolean): Contender {
   return {
     name: events ? 'reliability-gate: gate + events' : 'reliability-gate: gate',
     prepare(scenario: Scenario): Runnable | Unsupported {
-      if (scenario.id === 'd') return { unsupported: 'n/a: the gate checks final answers; tool arguments are the Agent tool loop\'s job' }
+      if (scenario.id === 'd') return { unsupported: "n/a: the gate checks final answers; tool arguments are the Agent tool loop's job" }
       const { providers, reset } = scenarioProviders(scenario)
       const gate = createGate({ providers, outputSchema: Refund, postDecide: postDecide(scenario) })
       if (events) gate.on('validation_failed', noop)

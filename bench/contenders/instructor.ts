@@ -11,7 +11,9 @@ function toCompletion(step: Step) {
     object: 'chat.completion',
     created: 0,
     model: 'bench',
-    choices: [{ index: 0, finish_reason: 'stop', logprobs: null, message: { role: 'assistant', content: step.kind === 'text' ? step.text : '', refusal: null } }],
+    choices: [
+      { index: 0, finish_reason: 'stop', logprobs: null, message: { role: 'assistant', content: step.kind === 'text' ? step.text : '', refusal: null } },
+    ],
     usage: { prompt_tokens: 20, completion_tokens: 20, total_tokens: 40 },
   }
 }

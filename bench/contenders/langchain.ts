@@ -48,11 +48,13 @@ export const langchainContender: Contender = {
   prepare(scenario: Scenario): Runnable | Unsupported {
     if (scenario.id === 'd') return { unsupported: 'cannot: no tool-argument validation with retry in @langchain/core' }
     const parser = StructuredOutputParser.fromZodSchema(RefundZod)
-    const primary = scenario.id === 'e' ? new RateLimitedChatModel({ responses: ['unused'] }) : new FakeListChatModel({ responses: answersOf(scenario, 'primary') })
+    const primary =
+      scenario.id === 'e' ? new RateLimitedChatModel({ responses: ['unused'] }) : new FakeListChatModel({ responses: answersOf(scenario, 'primary') })
     const secondary = new FakeListChatModel({ responses: answersOf(scenario, 'secondary') })
     const model: LcRunnable = scenario.id === 'e' ? primary.withFallbacks([secondary]) : primary
     const chain = new NoDelayRetry({ bound: model.pipe(parser), kwargs: {}, config: {}, maxAttemptNumber: 3 })
-    const note = scenario.id === 'b' || scenario.id === 'c' ? 'retry re-runs the chain: no feedback to the model' : scenario.id === 'e' ? 'withFallbacks' : undefined
+    const note =
+      scenario.id === 'b' || scenario.id === 'c' ? 'retry re-runs the chain: no feedback to the model' : scenario.id === 'e' ? 'withFallbacks' : undefined
     return {
       ...(note !== undefined ? { note } : {}),
       call: () => {

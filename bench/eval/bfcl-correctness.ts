@@ -42,16 +42,23 @@ export interface BfclCorrectness {
 }
 
 function readJsonl<T>(text: string): T[] {
-  return text.split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l) as T)
+  return text
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map((l) => JSON.parse(l) as T)
 }
 
 /** Loads the BFCL text outputs (16,254 real answers with JSON in them) and the possible answers. */
-export function bfclTextOutputs(): { readonly outputs: readonly TextOutput[]; readonly answers: ReadonlyMap<string, Record<string, Record<string, unknown[]>>> } {
+export function bfclTextOutputs(): {
+  readonly outputs: readonly TextOutput[]
+  readonly answers: ReadonlyMap<string, Record<string, Record<string, unknown[]>>>
+} {
   const outputs = readJsonl<TextOutput>(gunzipSync(readFileSync(path.join(CORPORA, 'bfcl/derived/text_outputs_with_json.jsonl.gz'))).toString('utf8'))
   const answers = new Map<string, Record<string, Record<string, unknown[]>>>()
   for (const category of SCORED) {
     const file = path.join(CORPORA, `bfcl/dataset-v1-2024-08/possible_answer/gorilla_openfunctions_v1_test_${category}.json`)
-    for (const row of readJsonl<{ id: string; ground_truth: Record<string, Record<string, unknown[]>> }>(readFileSync(file, 'utf8'))) answers.set(row.id, row.ground_truth)
+    for (const row of readJsonl<{ id: string; ground_truth: Record<string, Record<string, unknown[]>> }>(readFileSync(file, 'utf8')))
+      answers.set(row.id, row.ground_truth)
   }
   return { outputs, answers }
 }
@@ -64,7 +71,17 @@ export function bfclTextOutputs(): { readonly outputs: readonly TextOutput[]; re
  */
 export function measureBfclCorrectness(): BfclCorrectness {
   const { outputs, answers } = bfclTextOutputs()
-  const f = { outputs: outputs.length, scored: 0, strictCorrect: 0, repairCorrect: 0, repairedAccepted: 0, repairedCorrect: 0, repairedWrong: 0, falseRepairs: 0, droppedCalls: 0 }
+  const f = {
+    outputs: outputs.length,
+    scored: 0,
+    strictCorrect: 0,
+    repairCorrect: 0,
+    repairedAccepted: 0,
+    repairedCorrect: 0,
+    repairedWrong: 0,
+    falseRepairs: 0,
+    droppedCalls: 0,
+  }
   const examples: { kind: 'invented' | 'dropped'; raw: string; accepted: string }[] = []
   for (const out of outputs) {
     const truth = answers.get(out.id)
@@ -87,7 +104,8 @@ export function measureBfclCorrectness(): BfclCorrectness {
     else if (faithfulTo(out.raw, calls) && !dropped) f.repairedWrong++
     if (!dropped && (correct || faithfulTo(out.raw, calls))) continue
     f.falseRepairs++
-    if (examples.length < 5) examples.push({ kind: dropped ? 'dropped' : 'invented', raw: out.raw.slice(0, 300), accepted: JSON.stringify(calls).slice(0, 300) })
+    if (examples.length < 5)
+      examples.push({ kind: dropped ? 'dropped' : 'invented', raw: out.raw.slice(0, 300), accepted: JSON.stringify(calls).slice(0, 300) })
   }
   return { ...f, examples }
 }

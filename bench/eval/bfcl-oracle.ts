@@ -12,7 +12,15 @@ export interface Call {
   readonly args: Record<string, unknown>
 }
 
-const TYPES: Readonly<Record<string, string>> = { dict: 'object', float: 'number', tuple: 'array', integer: 'integer', string: 'string', boolean: 'boolean', array: 'array' }
+const TYPES: Readonly<Record<string, string>> = {
+  dict: 'object',
+  float: 'number',
+  tuple: 'array',
+  integer: 'integer',
+  string: 'string',
+  boolean: 'boolean',
+  array: 'array',
+}
 
 /** BFCL's pseudo-JSON-Schema (`dict`, `float`, `tuple`, `any`) as a JSON Schema. */
 export function toJsonSchema(node: unknown): Record<string, unknown> {
@@ -89,7 +97,10 @@ export function callSchema(functions: readonly BfclFunction[]): { parse(value: u
 
 /** BFCL's string standardisation: case, spaces and `,./-_*^` do not count. */
 function standardize(s: string): string {
-  return s.replace(/[ ,./\-_*^]/g, '').toLowerCase().replace(/'/g, '"')
+  return s
+    .replace(/[ ,./\-_*^]/g, '')
+    .toLowerCase()
+    .replace(/'/g, '"')
 }
 
 function matches(value: unknown, accepted: unknown): boolean {
@@ -123,7 +134,11 @@ function matchesCall(call: Call, name: string, params: Record<string, unknown[]>
  * BFCL's AST check, simplified: the calls match the ground truth one to one, in any order; each
  * parameter holds one of its accepted values (`""` = may be left out); no unexpected parameter.
  */
-export function matchesGroundTruth(calls: readonly Call[], groundTruth: Record<string, Record<string, unknown[]>>, functions: readonly BfclFunction[]): boolean {
+export function matchesGroundTruth(
+  calls: readonly Call[],
+  groundTruth: Record<string, Record<string, unknown[]>>,
+  functions: readonly BfclFunction[],
+): boolean {
   const known = new Set(functions.map((f) => normName(f.name)))
   const expected = Object.entries(groundTruth).map(([key, params]) => {
     const stripped = key.replace(/[ _]\d+$/, '')

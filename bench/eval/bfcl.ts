@@ -146,7 +146,17 @@ export function runBfclAgreement(): AgreementResult {
       if (agree) count.agree++
       else if (issues.length === 0 && /float/.test(record.error?.[0] ?? '')) count.intForFloat++
       if (!agree && examples.filter((e) => e.verdict === verdict.label).length < 3) {
-        examples.push({ verdict: verdict.label, bfcl: (record.error?.[0] ?? '').slice(0, 160), ours: issues.length === 0 ? 'accepted' : issues.map((i) => `${i.code} at '${i.path}'`).join('; ').slice(0, 160) })
+        examples.push({
+          verdict: verdict.label,
+          bfcl: (record.error?.[0] ?? '').slice(0, 160),
+          ours:
+            issues.length === 0
+              ? 'accepted'
+              : issues
+                  .map((i) => `${i.code} at '${i.path}'`)
+                  .join('; ')
+                  .slice(0, 160),
+        })
       }
     }
   }

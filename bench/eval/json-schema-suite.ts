@@ -51,7 +51,8 @@ function files(dir: string): string[] {
 export function suiteRemotes(): Record<string, JsonSchemaObject> {
   const root = path.join(SUITE, 'remotes')
   const out: Record<string, JsonSchemaObject> = {}
-  for (const file of files(root)) out[`http://localhost:1234/${path.relative(root, file).split(path.sep).join('/')}`] = JSON.parse(readFileSync(file, 'utf8')) as JsonSchemaObject
+  for (const file of files(root))
+    out[`http://localhost:1234/${path.relative(root, file).split(path.sep).join('/')}`] = JSON.parse(readFileSync(file, 'utf8')) as JsonSchemaObject
   return out
 }
 

@@ -29,7 +29,14 @@ export interface MaskBenchResult {
   readonly compileFailures: number
   readonly compileFailureReasons: readonly { readonly reason: string; readonly count: number }[]
   /** Instances of compiled schemas: how many our verdict agrees with the reference label on. */
-  readonly instances: { readonly total: number; readonly agree: number; readonly validTotal: number; readonly validAgree: number; readonly invalidTotal: number; readonly invalidAgree: number }
+  readonly instances: {
+    readonly total: number
+    readonly agree: number
+    readonly validTotal: number
+    readonly validAgree: number
+    readonly invalidTotal: number
+    readonly invalidAgree: number
+  }
   /** Invalid instances we rejected and whose reference error names an instance path. */
   readonly pathNamed: { readonly total: number; readonly exact: number; readonly exactOrChild: number }
   /** A few disagreements, for reading. */
@@ -97,7 +104,11 @@ const same = (a: readonly unknown[], b: readonly unknown[]) => a.length === b.le
  */
 export function runMaskBench(options: MaskBenchOptions): MaskBenchResult {
   const dir = path.join(untar('jsonschemabench-maskbench/maskbench-data.tar.gz'), 'data')
-  const { picked, splits } = sampleFiles(readdirSync(dir).filter((f) => f.endsWith('.json')), options.sampleSize, options.seed)
+  const { picked, splits } = sampleFiles(
+    readdirSync(dir).filter((f) => f.endsWith('.json')),
+    options.sampleSize,
+    options.seed,
+  )
   const reasons = new Map<string, number>()
   const inst = { total: 0, agree: 0, validTotal: 0, validAgree: 0, invalidTotal: 0, invalidAgree: 0 }
   const named = { total: 0, exact: 0, exactOrChild: 0 }
@@ -128,7 +139,7 @@ export function runMaskBench(options: MaskBenchOptions): MaskBenchResult {
         if (agree) inst.invalidAgree++
       }
       if (!agree && examples.length < 12) {
-        const detail = verdict.ok ? (test.python_error ?? '').split('\n')[0] ?? '' : verdict.issues.map((i) => `${i.path}: ${i.message}`).join('; ')
+        const detail = verdict.ok ? ((test.python_error ?? '').split('\n')[0] ?? '') : verdict.issues.map((i) => `${i.path}: ${i.message}`).join('; ')
         examples.push({ file, label: test.valid, ours: verdict.ok, detail: detail.slice(0, 200) })
       }
       if (!test.valid && !verdict.ok && test.python_error !== undefined) {
@@ -137,7 +148,8 @@ export function runMaskBench(options: MaskBenchOptions): MaskBenchResult {
         named.total++
         const issues: readonly ValidationIssue[] = verdict.issues
         if (issues.some((i) => same(i.segments, reference))) named.exact++
-        if (issues.some((i) => same(i.segments, reference) || (i.segments.length === reference.length + 1 && same(i.segments.slice(0, -1), reference)))) named.exactOrChild++
+        if (issues.some((i) => same(i.segments, reference) || (i.segments.length === reference.length + 1 && same(i.segments.slice(0, -1), reference))))
+          named.exactOrChild++
       }
     }
   }

@@ -66,7 +66,10 @@ export function importCost(runs = 10): ImportCost {
   const times = Object.fromEntries(
     names.map((name) => [name, { importMs: median(samples[name].importMs) ?? NaN, processMs: median(samples[name].processMs) ?? NaN, runs }]),
   ) as Record<EntryName, ImportTime>
-  const modules = Object.fromEntries(names.map((name) => [name, classify(probe(['files', ENTRIES[name]]).report.files as string[])])) as Record<EntryName, LoadedModules>
+  const modules = Object.fromEntries(names.map((name) => [name, classify(probe(['files', ENTRIES[name]]).report.files as string[])])) as Record<
+    EntryName,
+    LoadedModules
+  >
   const firstRun = (kind: 'typebox' | 'zod') => {
     const { report } = probe(['first-run', ENTRIES['reliability-gate'], kind])
     return { onImport: classify(report.onImport as string[]), afterRun: classify(report.afterRun as string[]) }

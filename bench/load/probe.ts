@@ -37,7 +37,12 @@ async function firstRun(loaded: Set<string>): Promise<unknown> {
   }
   const provider = {
     name: 'stub',
-    complete: async () => ({ content: '{"action":"refund","amount":50}', toolCalls: [], usage: { inputTokens: 1, outputTokens: 1 }, stopReason: 'end' as const }),
+    complete: async () => ({
+      content: '{"action":"refund","amount":50}',
+      toolCalls: [],
+      usage: { inputTokens: 1, outputTokens: 1 },
+      stopReason: 'end' as const,
+    }),
   }
   const gate = main.createGate({ providers: provider, outputSchema: outputSchema as never, postDecide: main.strictOutputRules(3) })
   gate.on('validation_failed', () => {})

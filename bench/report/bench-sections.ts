@@ -38,7 +38,7 @@ export function benchSections(r: BenchResults): string[] {
   const out: string[] = ['## `npm run bench`: per-call overhead against peers', '', ...machineLines(r.machine, r.flags)]
   out.push(
     'Every contender does the same job on the same scripted answers and must return the same accepted value before it is',
-    'timed. The schema is `{action: \'refund\' | \'reject\', amount: number}`, closed to unknown fields (TypeBox; the Zod',
+    "timed. The schema is `{action: 'refund' | 'reject', amount: number}`, closed to unknown fields (TypeBox; the Zod",
     'equivalent for peers that take Zod); the invalid answer of (c) carries one issue (`amount: "USD 50"`).',
     '',
     '**The floor** (`bench/contenders/floor.ts`) is the minimal loop a user would write by hand: a synchronous stub model',
@@ -48,10 +48,10 @@ export function benchSections(r: BenchResults): string[] {
     '',
     '**reliability-gate** runs at its defaults (JSON repair on, attempt logs kept, `latest` feedback) with',
     '`strictOutputRules(3)` (scenario (e) adds `failoverRule()`); "+ events" rows attach a `validation_failed` listener.',
-    'Its providers and the peers\' mock models return pre-built answers (zero latency); backoff delays are zeroed.',
+    "Its providers and the peers' mock models return pre-built answers (zero latency); backoff delays are zeroed.",
     '',
     'Each contender is measured alone, in a fresh Node process per scenario (`bench/measure-one.ts`), after a warm-up.',
-    'Time is mitata\'s median of per-batch means, with the 25th–75th percentile spread, best of 3 interleaved rounds',
+    "Time is mitata's median of per-batch means, with the 25th–75th percentile spread, best of 3 interleaved rounds",
     '(the machine is shared, so the load average is printed above); "x floor" is the median over the floor\'s median.',
     'Heap per call: V8 `used_heap_size` growth over batches of 100 calls, each batch after a forced full',
     'GC, median of 25 batches (the process runs with `--expose-gc --max-semi-space-size=64`, so a batch is rarely',
@@ -62,7 +62,8 @@ export function benchSections(r: BenchResults): string[] {
     const floor = scenario.rows.find((row) => row.contender === FLOOR)
     out.push(`### ${scenario.title}`, '')
     const rows = scenario.rows.map((row) => {
-      if (row.status !== 'ok' || row.time === undefined) return [row.contender, row.status === 'error' ? `error: ${row.reason ?? ''}` : (row.reason ?? ''), '', '', '', '']
+      if (row.status !== 'ok' || row.time === undefined)
+        return [row.contender, row.status === 'error' ? `error: ${row.reason ?? ''}` : (row.reason ?? ''), '', '', '', '']
       const t = row.time
       const fr = floor?.time !== undefined ? ratio(t.medianNs / floor.time.medianNs) : '–'
       const hr = floor?.heapBytesPerCall !== undefined && row.heapBytesPerCall !== undefined ? ratio(row.heapBytesPerCall / floor.heapBytesPerCall) : '–'
@@ -73,11 +74,30 @@ export function benchSections(r: BenchResults): string[] {
   out.push(...targetsSection(r))
   const s = r.scaling
   out.push('## Scaling and memory', '', '### Retry assembly against base history size', '')
-  out.push('Scenario (c) (one schema retry) through the gate with a base history of N messages; the provider does not read the messages, so the difference is the gate\'s own assembly of the retry request.', '')
-  out.push(...table(['history', 'median µs per run'], s.retryAssembly.rows.map((row) => [row.historySize.toLocaleString('en-US'), us(row.medianNs)])))
+  out.push(
+    "Scenario (c) (one schema retry) through the gate with a base history of N messages; the provider does not read the messages, so the difference is the gate's own assembly of the retry request.",
+    '',
+  )
+  out.push(
+    ...table(
+      ['history', 'median µs per run'],
+      s.retryAssembly.rows.map((row) => [row.historySize.toLocaleString('en-US'), us(row.medianNs)]),
+    ),
+  )
   out.push('', `Ratio 10,000 : 10 = **${ratio(s.retryAssembly.ratio)}** (flat means ≈ 1x).`, '')
-  out.push('### Bytes sent to the model per retry', '', 'UTF-8 bytes of `messages` (JSON) on the n-th retry, each retry answering a different schema error.', '')
-  out.push(...table(['retry', '`latest` (default)', '`accumulate`'], s.bytesPerRetry.map((row) => [String(row.retries), bytes(row.latestBytes), bytes(row.accumulateBytes)])), '')
+  out.push(
+    '### Bytes sent to the model per retry',
+    '',
+    'UTF-8 bytes of `messages` (JSON) on the n-th retry, each retry answering a different schema error.',
+    '',
+  )
+  out.push(
+    ...table(
+      ['retry', '`latest` (default)', '`accumulate`'],
+      s.bytesPerRetry.map((row) => [String(row.retries), bytes(row.latestBytes), bytes(row.accumulateBytes)]),
+    ),
+    '',
+  )
   const k = s.soak
   out.push(`### ${k.runs.toLocaleString('en-US')} gate runs in one process`, '')
   out.push('Scenario (c) on one gate with two listeners, an rxjs subscription, a timeout and one long-lived AbortSignal; heap after a full GC.', '')
@@ -109,7 +129,11 @@ function targetsSection(r: BenchResults): string[] {
   const growth = s.soak.heapAfterBytes - s.soak.heapBeforeBytes
   const listenersKept = s.soak.hubListenersAfter === s.soak.hubListenersBefore && s.soak.signalListenersAfter === s.soak.signalListenersBefore
   rows.push(
-    [`retry assembly, 10,000 : 10 history messages ≤ ${FLAT.retryAssemblyMax}x`, ratio(s.retryAssembly.ratio), s.retryAssembly.ratio <= FLAT.retryAssemblyMax ? 'met' : 'missed'],
+    [
+      `retry assembly, 10,000 : 10 history messages ≤ ${FLAT.retryAssemblyMax}x`,
+      ratio(s.retryAssembly.ratio),
+      s.retryAssembly.ratio <= FLAT.retryAssemblyMax ? 'met' : 'missed',
+    ],
     ['bytes per retry in `latest` mode, retries 1–5 equal', latest.map((b) => bytes(b)).join(' / '), latestFlat ? 'met' : 'missed'],
     [`heap growth over ${s.soak.runs.toLocaleString('en-US')} runs ≤ 1 MiB`, bytes(growth), growth <= FLAT.soakHeapGrowthMaxBytes ? 'met' : 'missed'],
     [
@@ -122,7 +146,7 @@ function targetsSection(r: BenchResults): string[] {
     const { importCost, install } = r.load
     const installMiB = install.gate.totalBytes / 2 ** 20
     rows.push(
-      ['main entry cold import ≤ `ai`\'s (median of fresh processes)', ratio(importCost.ratio), importCost.ratio <= 1 ? 'met' : 'missed'],
+      ["main entry cold import ≤ `ai`'s (median of fresh processes)", ratio(importCost.ratio), importCost.ratio <= 1 ? 'met' : 'missed'],
       [`install with runtime dependencies ≤ ${INSTALL_TARGET_MIB} MiB`, `${installMiB.toFixed(2)} MiB`, installMiB <= INSTALL_TARGET_MIB ? 'met' : 'missed'],
     )
   }

@@ -19,6 +19,6 @@ export function pct(part: number, whole: number): string {
 }
 
 export function table(header: readonly string[], rows: readonly (readonly string[])[]): string[] {
-  const escape = (cell: string) => cell.replace(/\|/g, '\\|')
-  return [`| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.map(escape).join(' | ')} |`)]
+  const escapeCell = (cell: string) => cell.replace(/\|/g, '\\|')
+  return [`| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.map(escapeCell).join(' | ')} |`)]
 }

@@ -34,7 +34,7 @@ export function loadSections(r: LoadResults): string[] {
   const out: string[] = ['## Load and install cost', '', '### Cold import of the main entry', '']
   out.push(
     `\`await import()\` of the built main entry (\`dist/index.js\`, what users import; \`npm run build\` runs first when`,
-    '`dist/` is stale) against the AI SDK\'s main entry `ai`, each in a fresh `node` process with nothing cached, the two',
+    "`dist/` is stale) against the AI SDK's main entry `ai`, each in a fresh `node` process with nothing cached, the two",
     `interleaved, median of ${gate.runs}. "Process" is the whole process's wall time (Node start, the import, exit).`,
     '',
   )
@@ -65,18 +65,32 @@ export function loadSections(r: LoadResults): string[] {
   out.push('### Install size', '')
   out.push(
     '`npm pack` of this repository installed into an empty folder with `npm install --omit=dev --omit=peer --omit=optional`',
-    '(the runtime `dependencies` closure), file sizes summed per installed package; `ai` (the lockfile\'s version) installed',
+    "(the runtime `dependencies` closure), file sizes summed per installed package; `ai` (the lockfile's version) installed",
     `the same way for comparison. The tarball itself: ${bytes(install.tarball.bytes)} packed, ${bytes(install.tarball.unpackedBytes)} unpacked.`,
     '',
   )
   out.push(
     ...table(
       ['install', 'total', 'files', 'largest packages'],
-      [install.gate, install.ai].map((s) => [s.spec, mib(s.totalBytes), String(s.files), s.packages.slice(0, 4).map((p) => `${p.name} ${mib(p.bytes)}`).join(', ')]),
+      [install.gate, install.ai].map((s) => [
+        s.spec,
+        mib(s.totalBytes),
+        String(s.files),
+        s.packages
+          .slice(0, 4)
+          .map((p) => `${p.name} ${mib(p.bytes)}`)
+          .join(', '),
+      ]),
     ),
     '',
   )
-  out.push(...table(['package (reliability-gate install)', 'size', 'files'], install.gate.packages.map((p) => [p.name, mib(p.bytes), String(p.files)])), '')
+  out.push(
+    ...table(
+      ['package (reliability-gate install)', 'size', 'files'],
+      install.gate.packages.map((p) => [p.name, mib(p.bytes), String(p.files)]),
+    ),
+    '',
+  )
   const total = install.gate.totalBytes / MiB
   out.push(`Target ≤ ${INSTALL_TARGET_MIB} MiB: ${total.toFixed(2)} MiB, **${total <= INSTALL_TARGET_MIB ? 'met' : 'missed'}**.`, '')
 
@@ -86,6 +100,12 @@ export function loadSections(r: LoadResults): string[] {
     '`{action, amount}` answer from a stub model, and is run once to check the bundle works. gzip at level 9.',
     '',
   )
-  out.push(...table(['program', 'minified', 'gzip', 'runs'], bundles.map((b) => [b.name, bytes(b.bytes), bytes(b.gzipBytes), b.ran.startsWith('failed') ? b.ran : 'ok'])), '')
+  out.push(
+    ...table(
+      ['program', 'minified', 'gzip', 'runs'],
+      bundles.map((b) => [b.name, bytes(b.bytes), bytes(b.gzipBytes), b.ran.startsWith('failed') ? b.ran : 'ok']),
+    ),
+    '',
+  )
   return out
 }

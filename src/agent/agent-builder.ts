@@ -126,14 +126,17 @@ export function createAgentBuilder(options: AgentOptions, make: AgentFactory): A
   if (options === null || typeof options !== 'object' || typeof options.provider?.complete !== 'function') {
     throw new TypeError('Agent.create: options.provider must be an object with a complete() method')
   }
-  return new AgentBuilder<string>({
-    options: Object.freeze({ ...options }),
-    system: undefined,
-    outputSchema: undefined,
-    reliability: undefined,
-    tools: Object.freeze([]),
-    outputFallback: undefined,
-    costBudget: undefined,
-    middleware: Object.freeze([]),
-  }, make)
+  return new AgentBuilder<string>(
+    {
+      options: Object.freeze({ ...options }),
+      system: undefined,
+      outputSchema: undefined,
+      reliability: undefined,
+      tools: Object.freeze([]),
+      outputFallback: undefined,
+      costBudget: undefined,
+      middleware: Object.freeze([]),
+    },
+    make,
+  )
 }

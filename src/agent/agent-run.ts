@@ -1,7 +1,8 @@
 import type { EventTags } from '../events/event-map.ts'
+import { eventTags } from '../events/event-tags.ts'
+import { agentGateOptions, type AgentGateOptions } from './agent-gate-options.ts'
 import { newRunId } from '../events/run-id.ts'
-import { isReliabilityFailFastError, ReliabilityFailFastError } from '../gate/fail-fast-error.ts'
-import type { GateRunOptions } from '../gate/gate-internals.ts'
+import { isReliabilityFailFastError, type ReliabilityFailFastError } from '../gate/fail-fast-error.ts'
 import type { GateResult } from '../gate/gate-result.ts'
 import type { Message } from '../model/message.ts'
 import type { ModelRequest } from '../model/request.ts'
@@ -16,9 +17,9 @@ import { RunLedger } from './run-ledger.ts'
 import type { RunOptions } from './run-input.ts'
 import type { RunResult } from './run-result.ts'
 import { RunCostBudget } from './run-cost-budget.ts'
-import { emitAgentRunEnd, emitToolArgsFailure, type RunIdentity } from './run-events.ts'
-import { runToolCall, type ToolCallHost } from './tool-call-run.ts'
-import { toolTurnMessages } from './tool-turn.ts'
+import { emitAgentRunEnd, emitToolArgsFailure, runFailure, type RunIdentity } from './run-events.ts'
+import type { ToolCallHost } from './tool-call-run.ts'
+import { settleToolCalls, toolTurnMessages } from './tool-turn.ts'
 
 // Shared until a run has tool turns to keep (replaced, never mutated, before the first push).
 const NO_MESSAGES: Message[] = Object.freeze([]) as unknown as Message[]
@@ -42,7 +43,7 @@ export class AgentRun<T, R = RunResult<T>> {
   readonly #runId: string
   readonly #metadata: Readonly<Record<string, unknown>> | undefined
   /** What every gate call of the run is given (run id, signal, metadata, and the current turn, set before each call). */
-  readonly #gateOptions: { -readonly [K in keyof GateRunOptions]: GateRunOptions[K] }
+  readonly #gateOptions: AgentGateOptions
   readonly #ledger = new RunLedger()
   /** The accepted messages of this run after the user's: tool turns and their results. */
   #turns: Message[] = NO_MESSAGES
@@ -52,7 +53,6 @@ export class AgentRun<T, R = RunResult<T>> {
   #request: ModelRequest | undefined
   #turnCount = 0
   /** Tool-argument validation failures so far (final-answer ones are in the ledger's attempts). */
-  #toolArgFailures = 0
   /** The agent's cost budget for this run (only when the agent has one). */
   readonly #budget: RunCostBudget | undefined
 
@@ -73,10 +73,7 @@ export class AgentRun<T, R = RunResult<T>> {
     this.#signal = options.signal
     this.#runId = options.runId ?? newRunId()
     this.#metadata = options.metadata
-    const gateOptions: { -readonly [K in keyof GateRunOptions]: GateRunOptions[K] } = { runId: this.#runId, turn: 0 }
-    if (options.signal !== undefined) gateOptions.signal = options.signal
-    if (options.metadata !== undefined) gateOptions.metadata = options.metadata
-    this.#gateOptions = gateOptions
+    this.#gateOptions = agentGateOptions(this.#runId, options)
   }
 
   /**
@@ -93,7 +90,7 @@ export class AgentRun<T, R = RunResult<T>> {
 
   /** What the run's own events carry besides its id: the current turn and the caller's metadata. */
   #tags(): EventTags {
-    return this.#metadata === undefined ? { turn: this.#turnCount } : { turn: this.#turnCount, metadata: this.#metadata }
+    return eventTags(this.#turnCount, this.#metadata)
   }
 
   #who(): RunIdentity {
@@ -102,7 +99,8 @@ export class AgentRun<T, R = RunResult<T>> {
 
   #endFailed(error: unknown): never {
     const kind = isReliabilityFailFastError(error) ? error.kind : 'unknown'
-    if (this.#rt.events.has('agent_run_end')) emitAgentRunEnd(this.#rt.events, this.#who(), { outcome: 'fail-fast', kind, turns: this.#turnCount, outputFallback: undefined }, this.#ledger)
+    if (this.#rt.events.has('agent_run_end'))
+      emitAgentRunEnd(this.#rt.events, this.#who(), { outcome: 'fail-fast', kind, turns: this.#turnCount, outputFallback: undefined }, this.#ledger)
     throw error
   }
 
@@ -146,7 +144,11 @@ export class AgentRun<T, R = RunResult<T>> {
     // Tool results of the last allowed turn could never be read: stop before running them.
     if (this.#turnCount >= this.#rt.maxIterations) {
       const names = [...new Set(response.toolCalls.map((c) => c.name))].join(', ')
-      throw this.#fail('max-iterations', `no final answer after ${this.#turnCount} model turns (maxIterations = ${this.#rt.maxIterations}); the last turn still called: ${names}`, 'post-decide')
+      throw this.#fail(
+        'max-iterations',
+        `no final answer after ${this.#turnCount} model turns (maxIterations = ${this.#rt.maxIterations}); the last turn still called: ${names}`,
+        'post-decide',
+      )
     }
     return this.#runTools(response, this.#messages).then(() => this.#turn())
   }
@@ -156,16 +158,9 @@ export class AgentRun<T, R = RunResult<T>> {
    * turn. An aborted run stops here with kind `aborted`, whatever its tools do with the signal.
    */
   async #runTools(response: ModelResponse, messages: readonly Message[]): Promise<void> {
-    const host = this.#toolHost()
-    const settled = []
-    for (const call of response.toolCalls) {
-      try {
-        settled.push(await runToolCall(host, call, messages, response.reasoning))
-      } catch (error) {
-        if (!this.#aborted()) throw error
-      }
-      if (this.#aborted()) throw this.#fail('aborted', `the run was aborted while running the tool calls of model turn ${this.#turnCount}`, 'post-decide')
-    }
+    const settled = await settleToolCalls(this.#toolHost(), response, messages, () =>
+      this.#fail('aborted', `the run was aborted while running the tool calls of model turn ${this.#turnCount}`, 'post-decide'),
+    )
     this.#turns = this.#turns.concat(toolTurnMessages(response, settled))
     this.#calls = this.#calls.concat(settled.map((s) => s.entry))
   }
@@ -220,12 +215,15 @@ export class AgentRun<T, R = RunResult<T>> {
     // The gate's run-budget rule checks the retries of this call too, adding what the run spent before it.
     if (rt.runBudgets !== undefined) {
       this.#request = request
-      rt.runBudgets.set(request, (inCall, unpricedInCall) => this.#budget?.over(this.#ledger.costUsd + inCall, this.#ledger.unpricedAttempts + unpricedInCall, this.#whoFn) === true)
+      rt.runBudgets.set(
+        request,
+        (inCall, unpricedInCall) => this.#budget?.over(this.#ledger.costUsd + inCall, this.#ledger.unpricedAttempts + unpricedInCall, this.#whoFn) === true,
+      )
     }
     // The gate reads its options when the call starts: one object per run, its turn updated in place.
     this.#gateOptions.turn = this.#turnCount
     // The first call of a run has no failures before it: it takes the shared options as they are.
-    const before = this.#ledger.gateCalls === 0 ? 0 : this.#validationFailures()
+    const before = this.#ledger.gateCalls === 0 ? 0 : this.#ledger.validationFailures
     const options = validateOutput && before === 0 ? this.#gateOptions : { ...this.#gateOptions, validateOutput, validationFailuresBefore: before }
     return rt.gate.run(request, options)
   }
@@ -249,24 +247,16 @@ export class AgentRun<T, R = RunResult<T>> {
     return (this.#whoCallback ??= () => this.#who())
   }
 
-  /** Validation failures of the run so far: final answers (in the gate calls' attempts) and tool arguments. */
-  #validationFailures(): number {
-    let failures = this.#toolArgFailures
-    for (const attempt of this.#ledger.attempts) if (attempt.validationStage !== undefined) failures++
-    return failures
-  }
-
+  /** Counts a tool call's argument failure and reports it as `validation_failed`. */
   #toolArgsFailed(failure: ValidationFailure, attempt: number): void {
-    this.#toolArgFailures++
+    this.#ledger.toolArgsFailed()
     const events = this.#rt.events
     if (!events.has('validation_failed')) return
-    emitToolArgsFailure(events, this.#who(), this.#ledger.attempts, this.#toolArgFailures, failure, attempt)
+    emitToolArgsFailure(events, this.#who(), this.#ledger.attempts, this.#ledger.toolArgFailures, failure, attempt)
   }
 
   #fail(kind: string, reason: string, phase: Phase): ReliabilityFailFastError {
-    const events = this.#rt.events
-    if (events.has('fail_fast')) events.emit('fail_fast', { runId: this.#runId, ...this.#tags(), attempt: this.#ledger.attempts.length + 1, kind, reason, phase })
-    return new ReliabilityFailFastError({ kind, reason, phase, runId: this.#runId, attempts: [...this.#ledger.attempts], usage: this.#ledger.usage, costUsd: this.#ledger.costUsd })
+    return runFailure(this.#rt.events, this.#who(), this.#ledger, kind, reason, phase)
   }
 
   #finish(

@@ -43,7 +43,9 @@ export function createRuntime<T>(spec: AgentSpec): AgentRuntime<T> {
   const gate = createGate<T>({
     ...gateOptions,
     // The run's budget first: a user's matching non-fail-fast PreCheck rule must not shadow it.
-    ...(runBudgets !== undefined && costBudget !== undefined ? { preCheck: [runBudgetRule(runBudgets, costBudget.onUnpriced), ...(gateOptions.preCheck ?? [])] } : {}),
+    ...(runBudgets !== undefined && costBudget !== undefined
+      ? { preCheck: [runBudgetRule(runBudgets, costBudget.onUnpriced), ...(gateOptions.preCheck ?? [])] }
+      : {}),
     providers: providers ?? options.provider,
     ...(spec.middleware.length > 0 ? { middleware: [...(gateOptions.middleware ?? []), ...spec.middleware] } : {}),
     ...(options.model !== undefined ? { model: options.model } : {}),
@@ -79,6 +81,15 @@ export function createRuntime<T>(spec: AgentSpec): AgentRuntime<T> {
 function logUnpriced(events: EventHub, logger: LogSink, agent: string): void {
   events.on('cost_unknown', (e) => {
     const line = `cost_unknown agent=${agent} run=${e.runId} attempt=${e.attempt} provider=${e.provider} model=${e.model ?? '-'} source=${e.source} reason=${JSON.stringify(e.reason)}`
-    writeLog(logger, 'warn', line, { event: 'cost_unknown', agent, run_id: e.runId, attempt: e.attempt, provider: e.provider, model: e.model, source: e.source, reason: e.reason })
+    writeLog(logger, 'warn', line, {
+      event: 'cost_unknown',
+      agent,
+      run_id: e.runId,
+      attempt: e.attempt,
+      provider: e.provider,
+      model: e.model,
+      source: e.source,
+      reason: e.reason,
+    })
   })
 }

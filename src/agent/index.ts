@@ -10,4 +10,16 @@ export type { CostBudget } from './cost-budget.ts'
 export type { FallbackOutcome, OutputFallback } from './output-fallback.ts'
 export { stableKey } from './stable-key.ts'
 export { DEFAULT_ID_FIELDS, DEFAULT_ID_PATTERN, guard, idShapeGuard, tool } from './tools/index.ts'
-export type { AnyTool, GuardCheck, GuardContext, GuardOptions, GuardVerdict, IdShapeGuard, IdShapeGuardOptions, Tool, ToolConfig, ToolContext, ToolGuard } from './tools/index.ts'
+export type {
+  AnyTool,
+  GuardCheck,
+  GuardContext,
+  GuardOptions,
+  GuardVerdict,
+  IdShapeGuard,
+  IdShapeGuardOptions,
+  Tool,
+  ToolConfig,
+  ToolContext,
+  ToolGuard,
+} from './tools/index.ts'

@@ -58,7 +58,8 @@ export function resolveOutputFallback<T>(config: OutputFallback<T>, schema: Comp
   let canned: ResolvedOutputFallback<T>['canned']
   if (hasCanned) {
     const checked = checkValue(config.canned, schema)
-    if (checked instanceof Promise) throw new TypeError('Agent.outputFallback: the canned answer must be checkable synchronously (the output schema validates asynchronously)')
+    if (checked instanceof Promise)
+      throw new TypeError('Agent.outputFallback: the canned answer must be checkable synchronously (the output schema validates asynchronously)')
     if (!checked.ok) throw new TypeError(`Agent.outputFallback: the canned answer does not match the output schema: ${checked.message}`)
     canned = Object.freeze({ text: checked.text, value: checked.value })
   }
@@ -106,7 +107,8 @@ type Checked<T> = { readonly ok: true; readonly text: string; readonly value: T 
 function checkValue<T>(answer: unknown, schema: CompiledSchema<T> | undefined): Checked<T> | Promise<Checked<T>> {
   if (typeof answer === 'string') {
     const verdict = validateFinalAnswer(answer, schema)
-    const settle = (v: Awaited<typeof verdict>): Checked<T> => (v.ok ? { ok: true, text: answer, value: v.value as T } : { ok: false, message: v.failure.message })
+    const settle = (v: Awaited<typeof verdict>): Checked<T> =>
+      v.ok ? { ok: true, text: answer, value: v.value as T } : { ok: false, message: v.failure.message }
     return verdict instanceof Promise ? verdict.then(settle) : settle(verdict)
   }
   if (schema === undefined) return { ok: false, message: `expected a string answer (no output schema), got ${typeof answer}` }
@@ -115,11 +117,16 @@ function checkValue<T>(answer: unknown, schema: CompiledSchema<T> | undefined): 
   if (forbidden !== undefined) return { ok: false, message: forbidden.message }
   const text = JSON.stringify(answer) ?? String(answer)
   const verdict = schema.validate(answer)
-  const settle = (v: SchemaResult<T>): Checked<T> => (v.ok ? { ok: true, text, value: v.value } : { ok: false, message: v.issues.map((i) => issueText(i, false)).join('; ') })
+  const settle = (v: SchemaResult<T>): Checked<T> =>
+    v.ok ? { ok: true, text, value: v.value } : { ok: false, message: v.issues.map((i) => issueText(i, false)).join('; ') }
   return verdict instanceof Promise ? verdict.then(settle) : settle(verdict)
 }
 
-function callTier(fallback: NonNullable<OutputFallback<unknown>['fallback']>, error: ReliabilityFailFastError, rawOutput: string | undefined): Promise<unknown> {
+function callTier(
+  fallback: NonNullable<OutputFallback<unknown>['fallback']>,
+  error: ReliabilityFailFastError,
+  rawOutput: string | undefined,
+): Promise<unknown> {
   try {
     return Promise.resolve(fallback(error, rawOutput))
   } catch (thrown) {

@@ -1,6 +1,8 @@
 import type { EventHub } from '../events/event-hub.ts'
 import type { EventTags, GateEventMap } from '../events/event-map.ts'
 import type { AttemptRecord } from '../gate/attempt-record.ts'
+import { ReliabilityFailFastError } from '../gate/fail-fast-error.ts'
+import type { Phase } from '../rules/scope.ts'
 import type { Usage } from '../model/usage.ts'
 import type { ValidationFailure } from '../validation/validation-failure.ts'
 
@@ -22,7 +24,12 @@ interface Spent {
 export function emitAgentRunEnd(
   events: EventHub,
   who: RunIdentity,
-  end: { readonly outcome: GateEventMap['agent_run_end']['outcome']; readonly kind: string; readonly turns: number; readonly outputFallback: 'fallback' | 'canned' | undefined },
+  end: {
+    readonly outcome: GateEventMap['agent_run_end']['outcome']
+    readonly kind: string
+    readonly turns: number
+    readonly outputFallback: 'fallback' | 'canned' | undefined
+  },
   spent: Spent,
 ): void {
   events.emit('agent_run_end', {
@@ -44,7 +51,14 @@ export function emitAgentRunEnd(
  * run (the one that produced them). `cumulativeRetries` counts the run's gate validation failures
  * and its argument failures so far.
  */
-export function emitToolArgsFailure(events: EventHub, who: RunIdentity, attempts: readonly AttemptRecord[], toolArgFailures: number, failure: ValidationFailure, attempt: number): void {
+export function emitToolArgsFailure(
+  events: EventHub,
+  who: RunIdentity,
+  attempts: readonly AttemptRecord[],
+  toolArgFailures: number,
+  failure: ValidationFailure,
+  attempt: number,
+): void {
   let gateFailures = 0
   for (const a of attempts) if (a.validationStage !== undefined) gateFailures++
   const last = attempts.at(-1)
@@ -61,4 +75,10 @@ export function emitToolArgsFailure(events: EventHub, who: RunIdentity, attempts
     attempt,
     cumulativeRetries: gateFailures + toolArgFailures,
   })
+}
+
+/** The error that ends an agent run, carrying the whole run's attempts and spend; `fail_fast` is emitted first. */
+export function runFailure(events: EventHub, who: RunIdentity, spent: Spent, kind: string, reason: string, phase: Phase): ReliabilityFailFastError {
+  if (events.has('fail_fast')) events.emit('fail_fast', { runId: who.runId, ...who.tags, attempt: spent.attempts.length + 1, kind, reason, phase })
+  return new ReliabilityFailFastError({ kind, reason, phase, runId: who.runId, attempts: [...spent.attempts], usage: spent.usage, costUsd: spent.costUsd })
 }

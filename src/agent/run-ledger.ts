@@ -21,6 +21,7 @@ export class RunLedger {
   #usage: Usage = ZERO_USAGE
   #costUsd = 0
   #gateCalls = 0
+  #toolArgFailures = 0
 
   get attempts(): readonly AttemptRecord[] {
     return this.#attempts
@@ -38,6 +39,23 @@ export class RunLedger {
     return n
   }
   /** Gate calls so far; 0 before the first. */
+  /** Tool-argument validation failures of the run so far. */
+  get toolArgFailures(): number {
+    return this.#toolArgFailures
+  }
+
+  /** Counts one tool-argument validation failure. */
+  toolArgsFailed(): void {
+    this.#toolArgFailures++
+  }
+
+  /** Validation failures of the run so far: final answers (in the gate calls' attempts) and tool arguments. */
+  get validationFailures(): number {
+    let failures = this.#toolArgFailures
+    for (const attempt of this.#attempts) if (attempt.validationStage !== undefined) failures++
+    return failures
+  }
+
   get gateCalls(): number {
     return this.#gateCalls
   }

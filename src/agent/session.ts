@@ -10,7 +10,7 @@ const NO_OPTIONS: RunOptions = Object.freeze({})
 const NO_HISTORY: readonly Message[] = []
 const FROZEN_EMPTY: readonly Message[] = Object.freeze([])
 const textOf = (result: RunResult<unknown>): string => result.text
-const valueOf = (result: RunResult<unknown>): unknown => result.value
+const valueOfResult = (result: RunResult<unknown>): unknown => result.value
 const whole = <T>(result: RunResult<T>): RunResult<T> => result
 
 /**
@@ -49,7 +49,7 @@ export class Session<T> {
    * gives up. A type argument names the value's type instead of the schema's (see `Agent.runTyped`).
    */
   runTyped<R = T>(input: RunInput, options?: RunOptions): Promise<R> {
-    return this.#start(input, options, valueOf as (result: RunResult<T>) => R)
+    return this.#start(input, options, valueOfResult as (result: RunResult<T>) => R)
   }
 
   /** Runs one exchange (the whole tool loop) and returns everything it produced. */

@@ -6,7 +6,15 @@ import { abortReason } from '../policies/deadline/abort-reason.ts'
 import { raceAbort } from '../policies/deadline/race-abort.ts'
 import type { ModelResponse } from '../model/response.ts'
 import type { ToolCall } from '../model/tool-call.ts'
-import { checkForbiddenKeys, DEFAULT_MAX_FEEDBACK_CHARS, fitToolTail, formatFeedback, parseJsonSafe, validateToolArgs, type ValidationFailure } from '../validation/index.ts'
+import {
+  checkForbiddenKeys,
+  DEFAULT_MAX_FEEDBACK_CHARS,
+  fitToolTail,
+  formatFeedback,
+  parseJsonSafe,
+  validateToolArgs,
+  type ValidationFailure,
+} from '../validation/index.ts'
 import { guardFailure } from './tools/guard-failure.ts'
 import type { AgentRuntime } from './agent-runtime.ts'
 import type { FunctionCall, ToolCallStatus, ToolRetryOutcome } from './function-call.ts'
@@ -133,7 +141,13 @@ class LogicalToolCall {
     const { feedback, echo: args } = fitToolTail(prose, failing.args, feedbackLimits(rt))
     const reasoning = this.#reasoning
     const tail: readonly Message[] = [
-      { role: 'assistant', content: '', toolCalls: [{ id: failing.id, name: failing.name, args }], ...(reasoning !== undefined ? { reasoning } : {}), ephemeral: true },
+      {
+        role: 'assistant',
+        content: '',
+        toolCalls: [{ id: failing.id, name: failing.name, args }],
+        ...(reasoning !== undefined ? { reasoning } : {}),
+        ephemeral: true,
+      },
       { role: 'tool', content: feedback, toolCallId: failing.id, toolName: failing.name, isError: true, ephemeral: true },
     ]
     const response = await this.#host.askAgain(this.#base.concat(tail))
@@ -142,7 +156,14 @@ class LogicalToolCall {
     this.#reasoning = response.reasoning
     if (this.#seen.has(stableKey(normalizeArgs(next.args)))) {
       this.#redundant++
-      reportOutcome(rt.events, rt.logger, { runId: this.#host.runId, ...this.#host.tags, tool: tool.name, agent: rt.name, outcome: 'redundant', retryCount: this.#retry })
+      reportOutcome(rt.events, rt.logger, {
+        runId: this.#host.runId,
+        ...this.#host.tags,
+        tool: tool.name,
+        agent: rt.name,
+        outcome: 'redundant',
+        retryCount: this.#retry,
+      })
     }
     return next
   }
@@ -197,7 +218,19 @@ class LogicalToolCall {
     })
     if (rt.events.has('tool_end')) {
       const error = entry.error
-      rt.events.emit('tool_end', { runId: this.#host.runId, ...this.#host.tags, agent: rt.name, tool: name, callId: id, args, status, outcome, retryCount: this.#retry, result: entry.result, error })
+      rt.events.emit('tool_end', {
+        runId: this.#host.runId,
+        ...this.#host.tags,
+        agent: rt.name,
+        tool: name,
+        callId: id,
+        args,
+        status,
+        outcome,
+        retryCount: this.#retry,
+        result: entry.result,
+        error,
+      })
     }
     return {
       entry,

@@ -13,7 +13,8 @@ export const toolMessages = {
   },
 
   invalidArgs(name: string, failure: ValidationFailure, retries: number, why: 'exhausted' | 'gave-up'): string {
-    const after = why === 'gave-up' ? 'the retry did not call it again' : retries === 0 ? 'not retried' : `after ${retries} ${retries === 1 ? 'retry' : 'retries'}`
+    const after =
+      why === 'gave-up' ? 'the retry did not call it again' : retries === 0 ? 'not retried' : `after ${retries} ${retries === 1 ? 'retry' : 'retries'}`
     const shown = failure.issues.slice(0, DEFAULT_MAX_ISSUES).map(formatIssueLine)
     const hidden = failure.issues.length - shown.length
     if (hidden > 0) shown.push(`- … and ${hidden} more issue${hidden === 1 ? '' : 's'}`)

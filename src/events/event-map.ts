@@ -171,11 +171,25 @@ export interface GateEventPayloads {
   /** A feedback template failed to render; the built-in feedback was used instead. */
   template_error: { readonly runId: string; readonly attempt: number; readonly error: unknown }
   /** Cost after an attempt (every attempt is billed, failed ones and tool-argument retries included). */
-  cost_tick: { readonly runId: string; readonly attempt: number; readonly provider: string; readonly model: string | undefined; readonly attemptCostUsd: number; readonly cumulativeCostUsd: number; readonly usage: Usage }
+  cost_tick: {
+    readonly runId: string
+    readonly attempt: number
+    readonly provider: string
+    readonly model: string | undefined
+    readonly attemptCostUsd: number
+    readonly cumulativeCostUsd: number
+    readonly usage: Usage
+  }
   /** A cost budget was exceeded (`warn` lets the run go on, `halt` stops it). */
   budget_exceeded: { readonly runId: string; readonly budgetUsd: number; readonly spentUsd: number; readonly action: 'warn' | 'halt' }
   /** A provider's circuit breaker changed state. */
-  breaker_state: { readonly runId: string; readonly provider: string; readonly from: 'closed' | 'open' | 'half-open'; readonly to: 'closed' | 'open' | 'half-open'; readonly failures: number }
+  breaker_state: {
+    readonly runId: string
+    readonly provider: string
+    readonly from: 'closed' | 'open' | 'half-open'
+    readonly to: 'closed' | 'open' | 'half-open'
+    readonly failures: number
+  }
   /** The outcome of one logical tool call's argument validation and retries. */
   tool_retry_outcome: {
     /** The run this event belongs to (as on its result and error). */
@@ -190,7 +204,14 @@ export interface GateEventPayloads {
   /** The agent's canned answer (tier 3) is used. */
   output_canned_used: { readonly runId: string; readonly kind: string; readonly reason: string }
   /** A progressive stream was aborted on a definite schema violation. */
-  stream_aborted: { readonly runId: string; readonly attempt: number; readonly path: string; readonly reason: string; readonly consumedChars: number; readonly consumedShare: number | undefined }
+  stream_aborted: {
+    readonly runId: string
+    readonly attempt: number
+    readonly path: string
+    readonly reason: string
+    readonly consumedChars: number
+    readonly consumedShare: number | undefined
+  }
   /** A listener threw; the run went on. */
   listener_error: { readonly runId: string; readonly event: string; readonly error: unknown }
   /**
@@ -198,7 +219,13 @@ export interface GateEventPayloads {
    * (the run went on with a safe default), or a matching rule's `then` was no Decision (`where:
    * 'then'`, the run fails with kind `invalid-rule`).
    */
-  rule_error: { readonly runId: string; readonly attempt: number; readonly kind: string; readonly where: 'when' | 'then' | 'feedbackForLLM' | 'delayMs'; readonly error: unknown }
+  rule_error: {
+    readonly runId: string
+    readonly attempt: number
+    readonly kind: string
+    readonly where: 'when' | 'then' | 'feedbackForLLM' | 'delayMs'
+    readonly error: unknown
+  }
   /**
    * An attempt's cost could not be priced (no price for its model, a price function that threw or
    * answered something other than a finite, non-negative number, or no pricing at all while a budget

@@ -15,5 +15,5 @@ function randomPrefix(): string {
   globalThis.crypto.getRandomValues(bytes)
   let s = 'run_'
   for (const b of bytes) s += (b % 36).toString(36)
-  return s + '_'
+  return `${s}_`
 }

@@ -46,9 +46,21 @@ export function buildChain(
         },
         (ctx, reason, usage) => {
           if (events.has('cost_unknown')) {
-            events.emit('cost_unknown', { runId: ctx.runId, attempt: ctx.attempt, provider: ctx.provider, model: ctx.model, source: 'shared-budget', reason, usage })
+            events.emit('cost_unknown', {
+              runId: ctx.runId,
+              attempt: ctx.attempt,
+              provider: ctx.provider,
+              model: ctx.model,
+              source: 'shared-budget',
+              reason,
+              usage,
+            })
           } else {
-            warnOnce(warned, `budget\u0000${ctx.provider}\u0000${reason}`, `reliability-gate: the shared budget "${budget.key}" could not price an attempt of provider "${ctx.provider}": ${reason}.`)
+            warnOnce(
+              warned,
+              `budget\u0000${ctx.provider}\u0000${reason}`,
+              `reliability-gate: the shared budget "${budget.key}" could not price an attempt of provider "${ctx.provider}": ${reason}.`,
+            )
           }
         },
       ),
@@ -56,7 +68,8 @@ export function buildChain(
   }
   if (timeoutMs !== undefined) links.push(deadline(timeoutMs))
   for (const [i, link] of (config.middleware ?? []).entries()) {
-    if (typeof link !== 'function') throw new TypeError(`createGate: middleware[${i}] must be a function (ctx, next) => Promise<{ response }>, got ${typeof link}`)
+    if (typeof link !== 'function')
+      throw new TypeError(`createGate: middleware[${i}] must be a function (ctx, next) => Promise<{ response }>, got ${typeof link}`)
     links.push(link)
   }
   return { chain: compose(links), linked: links.length > 0 }

@@ -25,7 +25,8 @@ export function scopeOf<T>(s: RunState<T>, phase: Phase, outcome: AttemptOutcome
     error: outcome?.error,
     errorKind: outcome?.kind ?? 'ok',
     latencyMs: outcome?.latencyMs ?? 0,
-    validationError: f === undefined ? undefined : { message: f.message, stage: f.stage, path: f.path, issues: f.issues, rawOutput: f.rawOutput, signature: f.signature },
+    validationError:
+      f === undefined ? undefined : { message: f.message, stage: f.stage, path: f.path, issues: f.issues, rawOutput: f.rawOutput, signature: f.signature },
     validationErrorHistory: s.history,
     validationErrorSignatures: s.signatures,
     usage,

@@ -14,8 +14,14 @@ export function checkBudgetPricing(config: GateConfig<unknown>, rules: readonly 
   const budgetRules = rules.filter((rule) => rule.kind === BUDGET_KIND)
   if (!priced) {
     const closed = budgetRules.find((rule) => (rule as { onUnpriced?: unknown }).onUnpriced === 'fail')
-    if (closed !== undefined) throw new TypeError(`createGate: ${closed.label ?? closed.kind} fails closed on unpriced attempts (onUnpriced: 'fail') but no pricing or priceUsage is given`)
-    if (config.budget?.onUnpriced === 'fail') throw new TypeError(`createGate: the shared budget "${config.budget.key}" fails closed on unpriced attempts (onUnpriced: 'fail') but no pricing or priceUsage is given`)
+    if (closed !== undefined)
+      throw new TypeError(
+        `createGate: ${closed.label ?? closed.kind} fails closed on unpriced attempts (onUnpriced: 'fail') but no pricing or priceUsage is given`,
+      )
+    if (config.budget?.onUnpriced === 'fail')
+      throw new TypeError(
+        `createGate: the shared budget "${config.budget.key}" fails closed on unpriced attempts (onUnpriced: 'fail') but no pricing or priceUsage is given`,
+      )
   }
   return config.budget !== undefined || budgetRules.length > 0
 }

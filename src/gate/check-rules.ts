@@ -19,7 +19,8 @@ export function ruleProblem(rule: unknown): string | undefined {
     if (typeof kind !== 'string' || kind === '') return `its kind must be a non-empty string, got ${describe(kind)}`
     const { label, delayMs, feedbackForLLM } = rule as Partial<Record<keyof ReliabilityRule, unknown>>
     if (label !== undefined && typeof label !== 'string') return `its label must be a string, got ${describe(label)}`
-    if (delayMs !== undefined && typeof delayMs !== 'number' && typeof delayMs !== 'function') return `its delayMs must be a number or a function, got ${describe(delayMs)}`
+    if (delayMs !== undefined && typeof delayMs !== 'number' && typeof delayMs !== 'function')
+      return `its delayMs must be a number or a function, got ${describe(delayMs)}`
     if (feedbackForLLM !== undefined && typeof feedbackForLLM !== 'string' && typeof feedbackForLLM !== 'function') {
       return `its feedbackForLLM must be a string or a function, got ${describe(feedbackForLLM)}`
     }

@@ -8,7 +8,17 @@ export interface ClassifiedError {
   readonly retryAfterMs: number | undefined
 }
 
-const NETWORK_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EPIPE', 'ENETUNREACH', 'EHOSTUNREACH', 'UND_ERR_SOCKET', 'UND_ERR_CONNECT_TIMEOUT'])
+const NETWORK_CODES = new Set([
+  'ECONNRESET',
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EPIPE',
+  'ENETUNREACH',
+  'EHOSTUNREACH',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CONNECT_TIMEOUT',
+])
 const TIMEOUT_CODES = new Set(['ETIMEDOUT', 'ESOCKETTIMEDOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT'])
 /** Error class names of the openai and @anthropic-ai/sdk clients that carry no status. */
 const SDK_NAMES: Readonly<Record<string, ErrorKind>> = {
@@ -70,7 +80,8 @@ function kindOfStatus(status: number): ErrorKind | undefined {
 function kindOfShape(e: Record<string, unknown>): ErrorKind {
   const name = typeof e['name'] === 'string' ? e['name'] : ''
   const code = typeof e['code'] === 'string' ? e['code'] : ''
-  const causeCode = typeof (e['cause'] as Record<string, unknown> | undefined)?.['code'] === 'string' ? String((e['cause'] as Record<string, unknown>)['code']) : ''
+  const causeCode =
+    typeof (e['cause'] as Record<string, unknown> | undefined)?.['code'] === 'string' ? String((e['cause'] as Record<string, unknown>)['code']) : ''
   if (name === 'TimeoutError' || TIMEOUT_CODES.has(code) || TIMEOUT_CODES.has(causeCode)) return 'timeout'
   if (name === 'AbortError' || code === 'ABORT_ERR') return 'aborted'
   if (NETWORK_CODES.has(code) || NETWORK_CODES.has(causeCode)) return 'network'

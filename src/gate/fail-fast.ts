@@ -5,7 +5,14 @@ import type { ResolvedProvider } from './resolved-provider.ts'
 import type { RunState } from './run-state.ts'
 
 /** The error that ends a run, with every attempt's log and the usage spent; `fail_fast` is emitted first. */
-export function failFast<T>(s: RunState<T>, kind: string, reason: string, phase: Phase, cause?: unknown, validationError?: ValidationFailure): ReliabilityFailFastError {
+export function failFast<T>(
+  s: RunState<T>,
+  kind: string,
+  reason: string,
+  phase: Phase,
+  cause?: unknown,
+  validationError?: ValidationFailure,
+): ReliabilityFailFastError {
   const error = new ReliabilityFailFastError({
     kind,
     reason,
@@ -22,7 +29,18 @@ export function failFast<T>(s: RunState<T>, kind: string, reason: string, phase:
   if (events.has('run_end')) {
     const provider = s.records.at(-1)?.provider ?? (s.g.providers[s.providerIdx] as ResolvedProvider).name
     const durationMs = s.g.now() - s.started
-    events.emit('run_end', { runId: s.runId, ...s.tags, outcome: 'fail-fast', kind, attempts: s.records.length, provider, usage: s.meter.usage, costUsd: s.meter.costUsd, durationMs, fromFallback: false })
+    events.emit('run_end', {
+      runId: s.runId,
+      ...s.tags,
+      outcome: 'fail-fast',
+      kind,
+      attempts: s.records.length,
+      provider,
+      usage: s.meter.usage,
+      costUsd: s.meter.costUsd,
+      durationMs,
+      fromFallback: false,
+    })
   }
   return error
 }

@@ -9,14 +9,31 @@ import { runFallback } from './run-fallback.ts'
 import type { RunState } from './run-state.ts'
 
 /** The result of an accepted answer; `recovered` is emitted when earlier attempts failed. */
-export function succeed<T>(s: RunState<T>, response: ModelResponse, value: T | string | undefined, warnings: ValidationFailure | undefined, fromFallback: boolean): GateResult<T> {
+export function succeed<T>(
+  s: RunState<T>,
+  response: ModelResponse,
+  value: T | string | undefined,
+  warnings: ValidationFailure | undefined,
+  fromFallback: boolean,
+): GateResult<T> {
   const events = s.g.events
   const failed = s.records.length - 1
   const provider = fromFallback ? 'fallback' : (s.g.providers[s.providerIdx] as ResolvedProvider).name
   if (failed > 0 && events.has('recovered')) events.emit('recovered', { runId: s.runId, ...s.tags, attempt: s.attempt + 1, failedAttempts: failed, provider })
   if (events.has('run_end')) {
     const durationMs = s.g.now() - s.started
-    events.emit('run_end', { runId: s.runId, ...s.tags, outcome: 'ok', kind: 'ok', attempts: s.records.length, provider, usage: s.meter.usage, costUsd: s.meter.costUsd, durationMs, fromFallback })
+    events.emit('run_end', {
+      runId: s.runId,
+      ...s.tags,
+      outcome: 'ok',
+      kind: 'ok',
+      attempts: s.records.length,
+      provider,
+      usage: s.meter.usage,
+      costUsd: s.meter.costUsd,
+      durationMs,
+      fromFallback,
+    })
   }
   return {
     runId: s.runId,

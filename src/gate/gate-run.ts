@@ -1,17 +1,15 @@
 import type { EventTags } from '../events/event-map.ts'
+import { eventTags } from '../events/event-tags.ts'
 import { newRunId } from '../events/run-id.ts'
 import type { ModelRequest } from '../model/request.ts'
 import type { ModelResponse } from '../model/response.ts'
-import { raceAbort } from '../policies/deadline/race-abort.ts'
-import { sleep } from '../policies/deadline/sleep.ts'
 import { RunMeter } from '../policies/meter.ts'
 import { isBudgetRule } from '../rules/budget-rule.ts'
-import { adjustRequestFor } from '../rules/retry-truncated.ts'
 import type { Decision, ReliabilityRule } from '../rules/rule.ts'
-import type { Phase, ReliabilityScope } from '../rules/scope.ts'
+import type { Phase } from '../rules/scope.ts'
 import type { AttemptOutcome } from './attempt-outcome.ts'
 import { scopeOf } from './build-scope.ts'
-import { INVALID_RULE, kindOf, ruleProblem } from './check-rules.ts'
+import { INVALID_RULE, ruleProblem } from './check-rules.ts'
 import { firstMatchingRule } from './evaluate-rules.ts'
 import { failFast } from './fail-fast.ts'
 import { succeed, useFallback } from './finish-run.ts'
@@ -21,12 +19,13 @@ import type { CompiledSchema } from '../validation/index.ts'
 import type { AttemptRecord } from './attempt-record.ts'
 import type { DecisionGuard, GateInternals, GateRunOptions, RunHooks } from './gate-internals.ts'
 import type { GateResult } from './gate-result.ts'
-import { nextTail } from './next-tail.ts'
 import { recordAttempt } from './record-attempt.ts'
 import type { ResolvedProvider } from './resolved-provider.ts'
 import { baseFor } from './base-request.ts'
 import { reasonFor } from './fail-reason.ts'
 import { settleAttempt, startAttempt } from './run-attempt.ts'
+import { prepareRetry } from './retry-step.ts'
+import { reportRuleError, type RuleErrorPlace } from './rule-error.ts'
 import type { RunState } from './run-state.ts'
 
 export type { DecisionGuard, GateInternals, GateRunOptions, RunHooks } from './gate-internals.ts'
@@ -93,7 +92,7 @@ export class GateRun<T> implements RunState<T> {
     const tags = this.#tags
     if (typeof tags === 'object') return tags
     if (tags === undefined && this.metadata === undefined) return undefined
-    return (this.#tags = tagsOf(tags, this.metadata))
+    return (this.#tags = eventTags(tags, this.metadata))
   }
 
   /**
@@ -155,7 +154,7 @@ export class GateRun<T> implements RunState<T> {
         return succeed(this, outcome.response as ModelResponse, outcome.value, outcome.failure, false)
       case 'retry':
       case 'retry-other':
-        return this.#retry(decision, rule, (scope ??= scopeOf(this, 'post-decide', outcome)), outcome, ruleKind)
+        return prepareRetry(this, decision, rule, (scope ??= scopeOf(this, 'post-decide', outcome)), outcome, ruleKind)
       case 'fallback':
         recordAttempt(this, outcome, decision, ruleKind, rule, undefined)
         return useFallback(this, (scope ??= scopeOf(this, 'post-decide', outcome)), ruleKind)
@@ -173,90 +172,29 @@ export class GateRun<T> implements RunState<T> {
   }
 
   #preCheck(): void {
-    const s = this
-    const scope = scopeOf(s, 'pre-check', undefined)
-    const rule = firstMatchingRule(s.g.preCheck, scope, (this.#onWhenError ??= this.#whenErrorReporter()))
+    const scope = scopeOf(this, 'pre-check', undefined)
+    const rule = firstMatchingRule(this.g.preCheck, scope, (this.#onWhenError ??= this.#whenErrorReporter()))
     if (rule === undefined) return
     this.#checkMatched(rule, 'pre-check', undefined)
     this.#emitDecision(rule.then, rule.kind, rule, 'pre-check')
-    const events = s.g.events
+    const events = this.g.events
     if (isBudgetRule(rule) && events.has('budget_exceeded')) {
-      events.emit('budget_exceeded', { runId: s.runId, ...s.tags, budgetUsd: rule.budgetUsd, spentUsd: s.meter.costUsd, action: rule.then === 'fail-fast' ? 'halt' : 'warn' })
+      events.emit('budget_exceeded', {
+        runId: this.runId,
+        ...this.tags,
+        budgetUsd: rule.budgetUsd,
+        spentUsd: this.meter.costUsd,
+        action: rule.then === 'fail-fast' ? 'halt' : 'warn',
+      })
     }
     if (rule.then === 'fail-fast') {
-      throw failFast(s, rule.kind, `PreCheck rule ${rule.label ?? rule.kind} stopped attempt ${s.attempt + 1} before the provider was called`, 'pre-check')
+      throw failFast(
+        this,
+        rule.kind,
+        `PreCheck rule ${rule.label ?? rule.kind} stopped attempt ${this.attempt + 1} before the provider was called`,
+        'pre-check',
+      )
     }
-  }
-
-  /** Builds the next attempt (tail, provider, request), waits any delay, and resolves `undefined`: attempt again. */
-  async #retry(decision: 'retry' | 'retry-other', rule: ReliabilityRule | undefined, scope: ReliabilityScope, outcome: AttemptOutcome<T>, ruleKind: string): Promise<undefined> {
-    const s = this
-    const g = s.g
-    const from = g.providers[s.providerIdx] as ResolvedProvider
-    if (s.attempt + 1 >= g.maxAttempts) {
-      recordAttempt(s, outcome, 'fail-fast', 'max-attempts', rule, undefined)
-      throw failFast(s, 'max-attempts', `the safety cap of ${g.maxAttempts} attempts was reached`, 'post-decide', outcome.error, outcome.failure)
-    }
-    if (decision === 'retry-other' && s.providerIdx + 1 >= g.providers.length) {
-      recordAttempt(s, outcome, 'fail-fast', 'no-more-providers', rule, undefined)
-      throw failFast(s, 'no-more-providers', `no provider left after ${from.name} (${outcome.kind})`, 'post-decide', outcome.error, outcome.failure)
-    }
-    const delayMs = this.#delayFor(rule, scope)
-    // Retrying an open breaker without waiting out its cooldown would only spin to the safety cap.
-    if (outcome.kind === 'circuit-open' && decision === 'retry' && !(delayMs >= (outcome.retryAfterMs ?? Number.POSITIVE_INFINITY))) {
-      recordAttempt(s, outcome, 'fail-fast', 'circuit-open', rule, undefined)
-      throw failFast(s, 'circuit-open', `the circuit breaker of provider "${from.name}" is open and no rule failed over or waited out its cooldown`, 'post-decide', outcome.error)
-    }
-    let feedback: string | undefined
-    try {
-      // An async feedbackForLLM is user code: it must not hold the run past its signal.
-      feedback = await raceAbort(nextTail(s, rule, scope, outcome, (r, e) => this.#ruleError(r, 'feedbackForLLM', e)), s.signal)
-    } catch (error) {
-      if (s.signal?.aborted !== true) throw error
-      recordAttempt(s, outcome, 'fail-fast', 'aborted', rule, undefined)
-      throw failFast(s, 'aborted', 'the run was aborted while the feedback for the next attempt was being built', 'post-decide', error)
-    }
-    recordAttempt(s, outcome, decision, ruleKind, rule, feedback)
-
-    if (decision === 'retry-other') {
-      s.providerIdx++
-      s.base = baseFor(s, s.providerIdx)
-    }
-    // A rule may change the next request, e.g. retryTruncated asks for a larger maxTokens.
-    s.base = adjustRequestFor(rule, scope, s.base)
-    const to = g.providers[s.providerIdx] as ResolvedProvider
-    if (g.events.has('retry')) {
-      g.events.emit('retry', { runId: s.runId, ...s.tags, attempt: s.attempt + 1, nextAttempt: s.attempt + 2, decision, fromProvider: from.name, toProvider: to.name, delayMs, feedback, tail: s.tail })
-    }
-    s.attempt++
-    if (delayMs > 0) {
-      try {
-        await sleep(delayMs, s.signal)
-      } catch (error) {
-        throw failFast(s, 'aborted', 'the run was aborted while waiting to retry', 'post-decide', error)
-      }
-    }
-    return undefined
-  }
-
-  /**
-   * The wait a rule asks for before the next attempt: any finite length (long ones are slept in
-   * chunks). A delay that is not a finite number (NaN, Infinity, a string) or a function that throws
-   * is reported as `rule_error` and means no wait.
-   */
-  #delayFor(rule: ReliabilityRule | undefined, scope: ReliabilityScope): number {
-    const d = rule?.delayMs
-    if (d === undefined) return 0
-    let ms: unknown
-    try {
-      ms = typeof d === 'function' ? d(scope) : d
-    } catch (error) {
-      this.#ruleError(rule as ReliabilityRule, 'delayMs', error)
-      return 0
-    }
-    if (typeof ms === 'number' && Number.isFinite(ms)) return ms > 0 ? ms : 0
-    this.#ruleError(rule as ReliabilityRule, 'delayMs', new RangeError(`delayMs must be a finite number of ms, got ${typeof ms === 'number' ? String(ms) : typeof ms}`))
-    return 0
   }
 
   /**
@@ -275,21 +213,20 @@ export class GateRun<T> implements RunState<T> {
   }
 
   #emitDecision(decision: Decision, kind: string, rule: ReliabilityRule | undefined, phase: Phase): void {
-    const s = this
-    if (!s.g.events.has('decision')) return
-    s.g.events.emit('decision', { runId: s.runId, ...s.tags, attempt: s.attempt + 1, phase, decision, kind, label: rule?.label, matched: rule !== undefined })
+    if (!this.g.events.has('decision')) return
+    this.g.events.emit('decision', {
+      runId: this.runId,
+      ...this.tags,
+      attempt: this.attempt + 1,
+      phase,
+      decision,
+      kind,
+      label: rule?.label,
+      matched: rule !== undefined,
+    })
   }
 
-  #ruleError(rule: ReliabilityRule, where: 'when' | 'then' | 'feedbackForLLM' | 'delayMs', error: unknown): void {
-    const s = this
-    if (s.g.events.has('rule_error')) s.g.events.emit('rule_error', { runId: s.runId, ...s.tags, attempt: s.attempt + 1, kind: kindOf(rule), where, error })
+  #ruleError(rule: ReliabilityRule, where: RuleErrorPlace, error: unknown): void {
+    reportRuleError(this, rule, where, error)
   }
-}
-
-/** The run's event tags: built once per run, and only when the run has a turn or metadata and emits an event. */
-function tagsOf(turn: number | undefined, metadata: Readonly<Record<string, unknown>> | undefined): EventTags {
-  const tags: { -readonly [K in keyof EventTags]: EventTags[K] } = {}
-  if (turn !== undefined) tags.turn = turn
-  if (metadata !== undefined) tags.metadata = metadata
-  return tags
 }

@@ -6,11 +6,7 @@ export const GENERIC_FEEDBACK =
   'Your previous answer was rejected because it did not meet the required format. Answer again, following the instructions exactly.'
 
 /** Resolves a rule's `feedbackForLLM`; a throwing (or rejecting) one yields {@link GENERIC_FEEDBACK}. */
-export async function resolveFeedback(
-  feedback: FeedbackForLLM,
-  scope: ReliabilityScope,
-  onError: (error: unknown) => void,
-): Promise<string> {
+export async function resolveFeedback(feedback: FeedbackForLLM, scope: ReliabilityScope, onError: (error: unknown) => void): Promise<string> {
   if (typeof feedback === 'string') return feedback
   try {
     const text = await feedback(scope)

@@ -17,10 +17,7 @@ export interface ResolvedProvider {
  * configured with one), the request's `model`, the gate's or agent's `model`. So a gate-wide
  * default never sends one provider's model name to another.
  */
-export function resolveProviders(
-  providers: Provider | readonly (Provider | ProviderEntry)[],
-  model: string | undefined,
-): readonly ResolvedProvider[] {
+export function resolveProviders(providers: Provider | readonly (Provider | ProviderEntry)[], model: string | undefined): readonly ResolvedProvider[] {
   const list = Array.isArray(providers) ? (providers as readonly (Provider | ProviderEntry)[]) : [providers as Provider]
   if (list.length === 0) throw new TypeError('createGate: `providers` must hold at least one provider')
   return list.map((item, i) => {

@@ -46,7 +46,8 @@ function shapeProblem(r: unknown): string | undefined {
   if (!Array.isArray(toolCalls)) return `toolCalls must be an array, got ${toolCalls === null ? 'null' : typeof toolCalls}`
   for (let i = 0; i < toolCalls.length; i++) {
     const call: unknown = toolCalls[i]
-    if (typeof call !== 'object' || call === null || typeof (call as { name?: unknown }).name !== 'string') return `toolCalls[${i}] is not a tool call with a name`
+    if (typeof call !== 'object' || call === null || typeof (call as { name?: unknown }).name !== 'string')
+      return `toolCalls[${i}] is not a tool call with a name`
   }
   return undefined
 }

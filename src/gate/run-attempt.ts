@@ -29,14 +29,24 @@ export function startAttempt<T>(s: RunState<T>): Promise<unknown> {
   const entry = g.providers[s.providerIdx] as ResolvedProvider
   const attempt = s.attempt + 1
   const request = withTail(s.base, s.tail)
-  if (g.events.has('attempt_start')) g.events.emit('attempt_start', { runId: s.runId, ...s.tags, attempt, provider: entry.name, providerIdx: s.providerIdx, model: s.base.model, request })
+  if (g.events.has('attempt_start'))
+    g.events.emit('attempt_start', { runId: s.runId, ...s.tags, attempt, provider: entry.name, providerIdx: s.providerIdx, model: s.base.model, request })
   s.attemptStarted = attempt === 1 ? s.started : g.now()
   let pending: Promise<unknown>
   try {
     if (s.direct) {
       pending = Promise.resolve(entry.provider.complete(request))
     } else {
-      const ctx: AttemptContext = { runId: s.runId, attempt, request, baseRequest: s.base, provider: entry.name, providerIdx: s.providerIdx, model: s.base.model, metadata: s.metadata }
+      const ctx: AttemptContext = {
+        runId: s.runId,
+        attempt,
+        request,
+        baseRequest: s.base,
+        provider: entry.name,
+        providerIdx: s.providerIdx,
+        model: s.base.model,
+        metadata: s.metadata,
+      }
       pending = g.chain(ctx, s.call)
     }
   } catch (error) {
@@ -76,7 +86,20 @@ export function settleAttempt<T>(s: RunState<T>, result: unknown, error: unknown
   s.lastTime = t1
   s.retryAfterMs = retryAfterMs
   const latencyMs = t1 - s.attemptStarted
-  if (response === undefined) return ended(s, { response, error, kind, retryAfterMs, failure: undefined, value: undefined, repairs: NO_REPAIRS, latencyMs, usage: ZERO_USAGE, costUsd: 0, unpriced: false })
+  if (response === undefined)
+    return ended(s, {
+      response,
+      error,
+      kind,
+      retryAfterMs,
+      failure: undefined,
+      value: undefined,
+      repairs: NO_REPAIRS,
+      latencyMs,
+      usage: ZERO_USAGE,
+      costUsd: 0,
+      unpriced: false,
+    })
 
   const model = s.base.model
   // Missing or broken counts are estimated from what was sent and answered, never taken as 0.
@@ -86,9 +109,31 @@ export function settleAttempt<T>(s: RunState<T>, result: unknown, error: unknown
   const unpriced = s.meter.lastUnpriced !== undefined
   if (unpriced) costUnknown(s, provider, model, s.meter.lastUnpriced as string, usage)
   if (g.events.has('cost_tick')) {
-    g.events.emit('cost_tick', { runId: s.runId, ...s.tags, attempt: s.attempt + 1, provider, model, attemptCostUsd: costUsd, cumulativeCostUsd: s.meter.costUsd, usage })
+    g.events.emit('cost_tick', {
+      runId: s.runId,
+      ...s.tags,
+      attempt: s.attempt + 1,
+      provider,
+      model,
+      attemptCostUsd: costUsd,
+      cumulativeCostUsd: s.meter.costUsd,
+      usage,
+    })
   }
-  if (isRefusal(response)) return ended(s, { response, error, kind: 'refusal', retryAfterMs, failure: undefined, value: undefined, repairs: NO_REPAIRS, latencyMs, usage, costUsd, unpriced })
+  if (isRefusal(response))
+    return ended(s, {
+      response,
+      error,
+      kind: 'refusal',
+      retryAfterMs,
+      failure: undefined,
+      value: undefined,
+      repairs: NO_REPAIRS,
+      latencyMs,
+      usage,
+      costUsd,
+      unpriced,
+    })
   // The common case, checked without building anything: a complete final answer that is exactly a
   // JSON value the compiled schema accepts as it is.
   const schema = s.schema
@@ -105,7 +150,19 @@ export function settleAttempt<T>(s: RunState<T>, result: unknown, error: unknown
     (c) => checked(s, c, response, retryAfterMs, latencyMs, usage, costUsd, unpriced),
     (e: unknown) => {
       if (s.signal?.aborted !== true) throw e
-      return ended(s, { response, error: e, kind: 'aborted', retryAfterMs, failure: undefined, value: undefined, repairs: NO_REPAIRS, latencyMs, usage, costUsd, unpriced })
+      return ended(s, {
+        response,
+        error: e,
+        kind: 'aborted',
+        retryAfterMs,
+        failure: undefined,
+        value: undefined,
+        repairs: NO_REPAIRS,
+        latencyMs,
+        usage,
+        costUsd,
+        unpriced,
+      })
     },
   )
 }
@@ -126,7 +183,19 @@ function checked<T>(
     events.emit('repaired', { runId: s.runId, ...s.tags, attempt, provider: (s.g.providers[s.providerIdx] as ResolvedProvider).name, repairs: c.repairs })
   }
   if (c.failure !== undefined) validationFailed(s, c.failure, attempt)
-  return ended(s, { response, error: undefined, kind: c.kind, retryAfterMs, failure: c.failure, value: c.value, repairs: c.repairs, latencyMs, usage, costUsd, unpriced })
+  return ended(s, {
+    response,
+    error: undefined,
+    kind: c.kind,
+    retryAfterMs,
+    failure: c.failure,
+    value: c.value,
+    repairs: c.repairs,
+    latencyMs,
+    usage,
+    costUsd,
+    unpriced,
+  })
 }
 
 /** Reports an attempt that could not be priced: `cost_unknown`, or a process warning (once per reason) when nobody listens. */
@@ -136,7 +205,11 @@ function costUnknown<T>(s: RunState<T>, provider: string, model: string | undefi
     events.emit('cost_unknown', { runId: s.runId, attempt: s.attempt + 1, provider, model, source: 'meter', reason, usage })
     return
   }
-  warnOnce(s.g.warned, `${provider}\u0000${reason}`, `reliability-gate: the cost of an attempt of provider "${provider}" could not be priced: ${reason}. It counts as $0; listen to 'cost_unknown' or set onUnpriced: 'fail' on the budget.`)
+  warnOnce(
+    s.g.warned,
+    `${provider}\u0000${reason}`,
+    `reliability-gate: the cost of an attempt of provider "${provider}" could not be priced: ${reason}. It counts as $0; listen to 'cost_unknown' or set onUnpriced: 'fail' on the budget.`,
+  )
 }
 
 function ended<T>(s: RunState<T>, outcome: AttemptOutcome<T>): AttemptOutcome<T> {

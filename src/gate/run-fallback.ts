@@ -11,7 +11,13 @@ import { responseShapeProblem } from './response-shape.ts'
 /** The fallback's verdict: an accepted answer, or why it could not be used. */
 export type FallbackVerdict<T> =
   | { readonly ok: true; readonly response: ModelResponse; readonly value: T | string }
-  | { readonly ok: false; readonly kind: 'fallback-failed' | 'fallback-invalid' | 'aborted'; readonly reason: string; readonly cause?: unknown; readonly failure?: ValidationFailure }
+  | {
+      readonly ok: false
+      readonly kind: 'fallback-failed' | 'fallback-invalid' | 'aborted'
+      readonly reason: string
+      readonly cause?: unknown
+      readonly failure?: ValidationFailure
+    }
 
 /**
  * Calls the configured fallback and validates its answer like a model answer. An answer that is
@@ -36,12 +42,17 @@ export async function runFallback<T>(
   if (problem !== undefined) {
     return { ok: false, kind: 'fallback-invalid', reason: `the fallback answered neither a string nor a ModelResponse: ${problem}` }
   }
-  const response: ModelResponse = typeof answer === 'string' ? { content: answer, toolCalls: [], usage: ZERO_USAGE, stopReason: 'end' } : (answer as ModelResponse)
+  const response: ModelResponse =
+    typeof answer === 'string' ? { content: answer, toolCalls: [], usage: ZERO_USAGE, stopReason: 'end' } : (answer as ModelResponse)
   let verdict: Awaited<ReturnType<typeof validateFinalAnswer<T>>>
   try {
-    verdict = await raceAbort(Promise.resolve(validateFinalAnswer(response.content, schema, { repair, truncated: response.stopReason === 'max_tokens' })), signal)
+    verdict = await raceAbort(
+      Promise.resolve(validateFinalAnswer(response.content, schema, { repair, truncated: response.stopReason === 'max_tokens' })),
+      signal,
+    )
   } catch (error) {
-    if (signal?.aborted === true) return { ok: false, kind: 'aborted', reason: 'the run was aborted while the fallback answer was being validated', cause: error }
+    if (signal?.aborted === true)
+      return { ok: false, kind: 'aborted', reason: 'the run was aborted while the fallback answer was being validated', cause: error }
     return { ok: false, kind: 'fallback-invalid', reason: `the fallback's answer could not be validated: ${messageOf(error)}`, cause: error }
   }
   if (!verdict.ok) {

@@ -2,7 +2,10 @@ import type { Message } from '../model/message.ts'
 import type { ModelResponse } from '../model/response.ts'
 import { finishReason } from './semconv.ts'
 
-type Part = { readonly type: 'text'; readonly content: string } | { readonly type: 'tool_call'; readonly id: string; readonly name: string; readonly arguments: unknown } | { readonly type: 'tool_call_response'; readonly id: string; readonly response: string }
+type Part =
+  | { readonly type: 'text'; readonly content: string }
+  | { readonly type: 'tool_call'; readonly id: string; readonly name: string; readonly arguments: unknown }
+  | { readonly type: 'tool_call_response'; readonly id: string; readonly response: string }
 
 /**
  * `gen_ai.input.messages` as the conventions shape it (role and parts, JSON): the system prompt

@@ -27,7 +27,10 @@ export function gateMetrics(provider: MeterProvider, name: string): GateMetrics 
       unit: 's',
       advice: { explicitBucketBoundaries: [0.01, 0.02, 0.04, 0.08, 0.16, 0.32, 0.64, 1.28, 2.56, 5.12, 10.24, 20.48, 40.96, 81.92] },
     }),
-    validationFailures: meter.createCounter(METRIC.validationFailures, { description: 'Model outputs that failed validation, by stage and model', unit: '{failure}' }),
+    validationFailures: meter.createCounter(METRIC.validationFailures, {
+      description: 'Model outputs that failed validation, by stage and model',
+      unit: '{failure}',
+    }),
     attempts: meter.createHistogram(METRIC.attempts, {
       description: 'Attempts per gate run',
       unit: '{attempt}',

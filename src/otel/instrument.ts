@@ -65,24 +65,45 @@ function handlersFor(spans: RunSpans, m: GateMetrics, content: boolean, workflow
     agent_run_end: (e) => {
       const root = spans.root(e.runId)
       root?.setAttributes(
-        defined({ [ATTR.inputTokens]: e.usage.inputTokens, [ATTR.outputTokens]: e.usage.outputTokens, [ATTR.costUsd]: e.costUsd, [ATTR.attempts]: e.attempts, [ATTR.turn]: e.turns, [ATTR.outcome]: e.outcome }),
+        defined({
+          [ATTR.inputTokens]: e.usage.inputTokens,
+          [ATTR.outputTokens]: e.usage.outputTokens,
+          [ATTR.costUsd]: e.costUsd,
+          [ATTR.attempts]: e.attempts,
+          [ATTR.turn]: e.turns,
+          [ATTR.outcome]: e.outcome,
+        }),
       )
       spans.close(e.runId, e.outcome === 'ok' ? undefined : e.kind)
     },
     run_start: (e) => {
-      if (!spans.has(e.runId)) spans.open(e.runId, `invoke_workflow ${workflow}`, { [ATTR.operationName]: 'invoke_workflow', [ATTR.workflowName]: workflow }, e, false)
+      if (!spans.has(e.runId))
+        spans.open(e.runId, `invoke_workflow ${workflow}`, { [ATTR.operationName]: 'invoke_workflow', [ATTR.workflowName]: workflow }, e, false)
     },
     run_end: (e) => {
       m.attempts.record(e.attempts, defined({ [ATTR.providerName]: e.provider, [ATTR.outcome]: e.outcome }))
       if (spans.isAgent(e.runId)) return
-      spans.root(e.runId)?.setAttributes({ [ATTR.inputTokens]: e.usage.inputTokens, [ATTR.outputTokens]: e.usage.outputTokens, [ATTR.costUsd]: e.costUsd, [ATTR.attempts]: e.attempts, [ATTR.outcome]: e.outcome })
+      spans.root(e.runId)?.setAttributes({
+        [ATTR.inputTokens]: e.usage.inputTokens,
+        [ATTR.outputTokens]: e.usage.outputTokens,
+        [ATTR.costUsd]: e.costUsd,
+        [ATTR.attempts]: e.attempts,
+        [ATTR.outcome]: e.outcome,
+      })
       spans.close(e.runId, e.outcome === 'ok' ? undefined : e.kind)
     },
     attempt_start: (e) => {
       const span = spans.startChat(
         e.runId,
         e.model === undefined ? 'chat' : `chat ${e.model}`,
-        defined({ [ATTR.operationName]: 'chat', [ATTR.providerName]: e.provider, [ATTR.requestModel]: e.model, [ATTR.attempt]: e.attempt, [ATTR.runId]: e.runId, ...tagAttributes(e) }),
+        defined({
+          [ATTR.operationName]: 'chat',
+          [ATTR.providerName]: e.provider,
+          [ATTR.requestModel]: e.model,
+          [ATTR.attempt]: e.attempt,
+          [ATTR.runId]: e.runId,
+          ...tagAttributes(e),
+        }),
       )
       if (content) span?.setAttribute(ATTR.inputMessages, inputMessages(e.request.system, e.request.messages))
     },
@@ -130,7 +151,13 @@ function handlersFor(spans: RunSpans, m: GateMetrics, content: boolean, workflow
       spans.root(e.runId)?.setAttribute(ATTR.failFastKind, e.kind)
     },
     tool_start: (e) => {
-      const attributes = defined({ [ATTR.operationName]: 'execute_tool', [ATTR.toolName]: e.tool, [ATTR.toolCallId]: e.callId, [ATTR.runId]: e.runId, ...tagAttributes(e) })
+      const attributes = defined({
+        [ATTR.operationName]: 'execute_tool',
+        [ATTR.toolName]: e.tool,
+        [ATTR.toolCallId]: e.callId,
+        [ATTR.runId]: e.runId,
+        ...tagAttributes(e),
+      })
       if (content) attributes[ATTR.toolCallArguments] = jsonAttribute(e.args)
       spans.startTool(e.runId, `execute_tool ${e.tool}`, attributes)
     },

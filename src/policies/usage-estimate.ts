@@ -41,7 +41,12 @@ export function finiteUsage(usage: unknown, request: ModelRequest | undefined, a
 export function isSoundUsage(usage: unknown): usage is Usage {
   if (typeof usage !== 'object' || usage === null) return false
   const { inputTokens, outputTokens, cacheReadTokens, cacheWriteTokens } = usage as Partial<Record<keyof Usage, unknown>>
-  return count(inputTokens) && count(outputTokens) && (cacheReadTokens === undefined || count(cacheReadTokens)) && (cacheWriteTokens === undefined || count(cacheWriteTokens))
+  return (
+    count(inputTokens) &&
+    count(outputTokens) &&
+    (cacheReadTokens === undefined || count(cacheReadTokens)) &&
+    (cacheWriteTokens === undefined || count(cacheWriteTokens))
+  )
 }
 
 /** Tokens of `chars` characters, by the {@link CHARS_PER_TOKEN} estimate. */

@@ -43,8 +43,7 @@ export interface MaxCostOptions {
 export function maxCostRule(usd: number, options: MaxCostOptions = {}): BudgetRule {
   nonNegativeNumber(usd, 'maxCostRule: usd')
   const estimate = options.estimate ?? 'none'
-  const next =
-    estimate === 'none' ? () => 0 : estimate === 'last-attempt' ? (scope: ReliabilityScope) => scope.lastAttemptCostUsd : estimate
+  const next = estimate === 'none' ? () => 0 : estimate === 'last-attempt' ? (scope: ReliabilityScope) => scope.lastAttemptCostUsd : estimate
   const halt = (options.onExceed ?? 'halt') === 'halt'
   const onUnpriced = onUnpricedOption(options.onUnpriced, 'maxCostRule: onUnpriced')
   if (onUnpriced === 'fail' && !halt) throw new TypeError("maxCostRule: onUnpriced 'fail' stops the run, so it needs onExceed 'halt'")

@@ -46,7 +46,9 @@ export function formatTrace(source: TraceSource, options: FormatTraceOptions = {
 function attemptLines(a: AttemptRecord, max: number): string[] {
   const where = a.model === undefined ? a.provider : `${a.provider} (${a.model})`
   const verdict = a.status === 'success' ? 'valid' : a.status
-  const out = [`attempt ${a.attempt} → ${where}: ${verdict}${a.repaired ? ' (repaired)' : ''}  [${tokens(a.usage)}, ${usd(a.costUsd)}, ${Math.round(a.latencyMs)} ms]`]
+  const out = [
+    `attempt ${a.attempt} → ${where}: ${verdict}${a.repaired ? ' (repaired)' : ''}  [${tokens(a.usage)}, ${usd(a.costUsd)}, ${Math.round(a.latencyMs)} ms]`,
+  ]
   if (a.rawOutput !== undefined && a.status !== 'success') out.push('  raw output:', indent(clip(a.rawOutput, max), '    '))
   if (a.issues.length > 0) {
     out.push(`  ${a.validationStage ?? 'validation'} issues:`)

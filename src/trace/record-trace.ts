@@ -54,7 +54,7 @@ export function recordTrace(source: EventSource | readonly EventSource[], option
       s.events$.subscribe((event) => {
         let record: TraceRecord | undefined = toTraceRecord(event, now())
         if (transform !== undefined) record = transform(record)
-        if (record !== undefined && failure === undefined) out.write(stringifyRecord(record, keys) + '\n')
+        if (record !== undefined && failure === undefined) out.write(`${stringifyRecord(record, keys)}\n`)
       }),
     )
   }

@@ -20,7 +20,10 @@ export function toTraceRecord(event: GateEvent, ts: number): TraceRecord {
       break
     }
     case 'attempt_end':
-      out.response = event.response === undefined ? undefined : { content: event.response.content, toolCalls: event.response.toolCalls, stopReason: event.response.stopReason }
+      out.response =
+        event.response === undefined
+          ? undefined
+          : { content: event.response.content, toolCalls: event.response.toolCalls, stopReason: event.response.stopReason }
       break
     case 'retry':
       out.tail = event.tail.map(messageRecord)

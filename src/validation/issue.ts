@@ -1,12 +1,5 @@
 /** What kind of problem a {@link ValidationIssue} describes; drives the feedback prose. */
-export type IssueCode =
-  | 'missing_required'
-  | 'invalid_type'
-  | 'invalid_format'
-  | 'unknown_property'
-  | 'invalid_enum'
-  | 'forbidden_key'
-  | 'other'
+export type IssueCode = 'missing_required' | 'invalid_type' | 'invalid_format' | 'unknown_property' | 'invalid_enum' | 'forbidden_key' | 'other'
 
 /**
  * One problem found in a value, normalised from whatever validator found it (TypeBox, a Standard

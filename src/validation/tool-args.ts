@@ -7,9 +7,7 @@ import { makeIssue } from './schema/make-issue.ts'
 import { ValidationFailure } from './validation-failure.ts'
 
 /** The verdict on one tool call's arguments: the typed input, or a failure of stage `tool-args`. */
-export type ToolArgsResult<T> =
-  | { readonly ok: true; readonly value: T }
-  | { readonly ok: false; readonly failure: ValidationFailure; readonly parsed: unknown }
+export type ToolArgsResult<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly failure: ValidationFailure; readonly parsed: unknown }
 
 /**
  * Checks a tool call's arguments against the tool's compiled input schema.

@@ -86,7 +86,13 @@ function repairOptions(options: ValidateFinalOptions) {
 
 function cutFailure(content: string, parseError: string | undefined): ValidationFailure {
   const detail = parseError === undefined ? CUT_BY_TOKEN_LIMIT : `${CUT_BY_TOKEN_LIMIT}; ${parseError}`
-  return new ValidationFailure({ stage: 'json-parse', message: summarizeFailure('json-parse', [], detail), rawOutput: content, parseError: detail, truncated: true })
+  return new ValidationFailure({
+    stage: 'json-parse',
+    message: summarizeFailure('json-parse', [], detail),
+    rawOutput: content,
+    parseError: detail,
+    truncated: true,
+  })
 }
 
 function afterRepair<T>(

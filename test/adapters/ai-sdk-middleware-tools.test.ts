@@ -15,7 +15,12 @@ afterAll(() => server.close())
 const executed: unknown[] = []
 const lookup = tool({
   description: 'find an order',
-  inputSchema: jsonSchema<{ orderId: string }>({ type: 'object', properties: { orderId: { type: 'string' } }, required: ['orderId'], additionalProperties: false }),
+  inputSchema: jsonSchema<{ orderId: string }>({
+    type: 'object',
+    properties: { orderId: { type: 'string' } },
+    required: ['orderId'],
+    additionalProperties: false,
+  }),
   execute: async (input) => {
     executed.push(input)
     return { status: 'delivered' }
@@ -50,8 +55,20 @@ async function runTools(replies: readonly Reply[], middleware = reliabilityMiddl
   server.script(replies)
   server.requests.length = 0
   const seen = watch(middleware)
-  const run = generateText({ model: wrapLanguageModel({ model: gatewayModel(), middleware }), tools: { lookup, getMessage }, stopWhen: isStepCount(3), prompt: 'where is order 42?', maxRetries: 0 })
-  return { seen, result: await run.then((r) => r, (e: unknown) => e) }
+  const run = generateText({
+    model: wrapLanguageModel({ model: gatewayModel(), middleware }),
+    tools: { lookup, getMessage },
+    stopWhen: isStepCount(3),
+    prompt: 'where is order 42?',
+    maxRetries: 0,
+  })
+  return {
+    seen,
+    result: await run.then(
+      (r) => r,
+      (e: unknown) => e,
+    ),
+  }
 }
 
 describe('reliabilityMiddleware with tools', () => {
@@ -131,7 +148,13 @@ describe('reliabilityMiddleware with tools', () => {
     server.requests.length = 0
     const middleware = reliabilityMiddleware()
     const seen = watch(middleware)
-    const result = streamText({ model: wrapLanguageModel({ model: streamingFromGenerate(gatewayModel()), middleware }), tools: { lookup }, stopWhen: isStepCount(3), prompt: 'where is order 42?', maxRetries: 0 })
+    const result = streamText({
+      model: wrapLanguageModel({ model: streamingFromGenerate(gatewayModel()), middleware }),
+      tools: { lookup },
+      stopWhen: isStepCount(3),
+      prompt: 'where is order 42?',
+      maxRetries: 0,
+    })
     expect(await result.text).toBe('It was delivered.')
     expect(executed).toEqual([{ orderId: '42' }])
     expect(seen.outcomes).toEqual(['lookup:success:1'])
@@ -144,7 +167,12 @@ describe('reliabilityMiddleware give-up on final answers', () => {
   it('is recognisable as NoObjectGeneratedError, with the last text', async () => {
     server.script([gatewayText(invalid)])
     const middleware = reliabilityMiddleware({ outputSchema: Refund, postDecide: [defaultStuckLoopRule, ...strictOutputRules(5)] })
-    const error = await generateText({ model: wrapLanguageModel({ model: gatewayModel(), middleware }), output: Output.object({ schema: jsonSchema(JSON.parse(JSON.stringify(Refund))) }), prompt: 'refund #42', maxRetries: 0 }).catch((e: unknown) => e)
+    const error = await generateText({
+      model: wrapLanguageModel({ model: gatewayModel(), middleware }),
+      output: Output.object({ schema: jsonSchema(JSON.parse(JSON.stringify(Refund))) }),
+      prompt: 'refund #42',
+      maxRetries: 0,
+    }).catch((e: unknown) => e)
     expect(NoObjectGeneratedError.isInstance(error)).toBe(true)
     expect(isReliabilityFailFastError(error)).toBe(true)
     expect(error).toMatchObject({ kind: 'schema-stuck-loop', text: invalid, finishReason: 'stop' })
@@ -153,14 +181,20 @@ describe('reliabilityMiddleware give-up on final answers', () => {
   it('leaves a provider failure without any answer as it is', async () => {
     server.script([gatewayError(400, 'invalid_request_error')])
     const middleware = reliabilityMiddleware({ outputSchema: Refund, postDecide: strictOutputRules(3) })
-    const error = await generateText({ model: wrapLanguageModel({ model: gatewayModel(), middleware }), prompt: 'refund #42', maxRetries: 0 }).catch((e: unknown) => e)
+    const error = await generateText({ model: wrapLanguageModel({ model: gatewayModel(), middleware }), prompt: 'refund #42', maxRetries: 0 }).catch(
+      (e: unknown) => e,
+    )
     expect(isReliabilityFailFastError(error)).toBe(true)
     expect(NoObjectGeneratedError.isInstance(error)).toBe(false)
     expect(isNoObjectGenerated(error)).toBe(false)
   })
 
   it('recognises the AI SDK own error too', () => {
-    expect(isNoObjectGenerated(new NoObjectGeneratedError({ response: { id: 'r', timestamp: new Date(0), modelId: 'm' }, usage: undefined as never, finishReason: 'stop' }))).toBe(true)
+    expect(
+      isNoObjectGenerated(
+        new NoObjectGeneratedError({ response: { id: 'r', timestamp: new Date(0), modelId: 'm' }, usage: undefined as never, finishReason: 'stop' }),
+      ),
+    ).toBe(true)
     expect(isNoObjectGenerated(new Error('no'))).toBe(false)
   })
 })
@@ -178,7 +212,14 @@ function streamingFromGenerate(model: ReturnType<typeof gatewayModel>): typeof m
           else parts.push(p)
         }
         parts.push({ type: 'finish', finishReason: result.finishReason, usage: result.usage })
-        return { stream: new ReadableStream({ start: (c) => { for (const p of parts) c.enqueue(p); c.close() } }) }
+        return {
+          stream: new ReadableStream({
+            start: (c) => {
+              for (const p of parts) c.enqueue(p)
+              c.close()
+            },
+          }),
+        }
       }
     },
   })

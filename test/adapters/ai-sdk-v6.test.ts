@@ -22,7 +22,9 @@ describe('ai-sdk adapter over ai 6 (specification v3)', () => {
   it('retries an invalid answer with ephemeral feedback', async () => {
     server.script([gatewayText(invalid), gatewayText(validRefundJson)])
     server.requests.length = 0
-    const result = await createGate({ providers: aiSdk(asModel(model())), outputSchema: Refund, postDecide: strictOutputRules(3) }).run({ messages: [{ role: 'user', content: 'refund #42' }] })
+    const result = await createGate({ providers: aiSdk(asModel(model())), outputSchema: Refund, postDecide: strictOutputRules(3) }).run({
+      messages: [{ role: 'user', content: 'refund #42' }],
+    })
     expect(result.value).toEqual(validRefund)
     expect(server.requests[1]?.body.prompt.at(-1).content[0].text).toContain(`- 'amount': expected number, got "USD 50"`)
     expect(result.attempts.map((a) => a.model)).toEqual(['openai/gpt-test', 'openai/gpt-test'])
@@ -31,7 +33,9 @@ describe('ai-sdk adapter over ai 6 (specification v3)', () => {
   it('maps tool calls and streams text', async () => {
     server.script([gatewayToolCall('c1', 'lookup', '{"orderId": "42"}'), gatewaySse(validRefundJson)])
     const provider = aiSdk(asModel(model()))
-    expect((await provider.complete({ messages: [{ role: 'user', content: 'go' }] })).toolCalls).toEqual([{ id: 'c1', name: 'lookup', args: { orderId: '42' } }])
+    expect((await provider.complete({ messages: [{ role: 'user', content: 'go' }] })).toolCalls).toEqual([
+      { id: 'c1', name: 'lookup', args: { orderId: '42' } },
+    ])
     let text = ''
     for await (const c of provider.stream({ messages: [{ role: 'user', content: 'go' }] })) if (c.type === 'text') text += c.text
     expect(text).toBe(validRefundJson)
@@ -43,7 +47,12 @@ describe('reliabilityMiddleware in ai 6', () => {
     server.script([gatewayText(invalid), gatewayText(validRefundJson)])
     server.requests.length = 0
     const middleware = reliabilityMiddleware({ postDecide: strictOutputRules(3) })
-    const result = await generateText({ model: wrapLanguageModel({ model: model(), middleware: middleware as never }), output: Output.object({ schema: jsonSchema(refundSchema) }), prompt: 'refund #42', maxRetries: 0 })
+    const result = await generateText({
+      model: wrapLanguageModel({ model: model(), middleware: middleware as never }),
+      output: Output.object({ schema: jsonSchema(refundSchema) }),
+      prompt: 'refund #42',
+      maxRetries: 0,
+    })
     expect(result.output).toEqual(validRefund)
     expect(server.requests).toHaveLength(2)
   })
@@ -65,7 +74,14 @@ describe('reliabilityMiddleware in ai 6', () => {
         return 'delivered'
       },
     })
-    const run = () => generateText({ model: wrapLanguageModel({ model: model(), middleware: reliabilityMiddleware() as never }), tools: { lookup }, stopWhen: stepCountIs(3), prompt: 'where is 42?', maxRetries: 0 })
+    const run = () =>
+      generateText({
+        model: wrapLanguageModel({ model: model(), middleware: reliabilityMiddleware() as never }),
+        tools: { lookup },
+        stopWhen: stepCountIs(3),
+        prompt: 'where is 42?',
+        maxRetries: 0,
+      })
     server.script([gatewayToolCall('c1', 'lookup', '{"orderId": 42}'), gatewayToolCall('c2', 'lookup', '{"orderId": "42"}'), gatewayText('delivered')])
     expect((await run()).text).toBe('delivered')
     expect(executed).toEqual([{ orderId: '42' }])

@@ -94,7 +94,10 @@ describe('ai-sdk adapter', () => {
       doGenerate: {
         content: [{ type: 'text', text: validRefundJson }],
         finishReason: { unified: 'stop', raw: 'stop' },
-        usage: { inputTokens: { total: 5, noCache: 5, cacheRead: undefined, cacheWrite: undefined }, outputTokens: { total: 3, text: 3, reasoning: undefined } },
+        usage: {
+          inputTokens: { total: 5, noCache: 5, cacheRead: undefined, cacheWrite: undefined },
+          outputTokens: { total: 3, text: 3, reasoning: undefined },
+        },
         warnings: [],
       },
       doStream: {
@@ -104,7 +107,14 @@ describe('ai-sdk adapter', () => {
             { type: 'text-delta', id: '1', delta: '{"a":' },
             { type: 'text-delta', id: '1', delta: '1}' },
             { type: 'text-end', id: '1' },
-            { type: 'finish', finishReason: { unified: 'stop', raw: undefined }, usage: { inputTokens: { total: 5, noCache: 5, cacheRead: undefined, cacheWrite: undefined }, outputTokens: { total: 3, text: 3, reasoning: undefined } } },
+            {
+              type: 'finish',
+              finishReason: { unified: 'stop', raw: undefined },
+              usage: {
+                inputTokens: { total: 5, noCache: 5, cacheRead: undefined, cacheWrite: undefined },
+                outputTokens: { total: 3, text: 3, reasoning: undefined },
+              },
+            },
           ],
         }),
       },

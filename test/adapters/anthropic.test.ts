@@ -23,7 +23,9 @@ beforeAll(async () => {
 afterAll(() => server.close())
 
 const breakpoints = (body: any): string[] =>
-  body.messages.flatMap((m: any, i: number) => m.content.flatMap((b: any, j: number) => (b.cache_control !== undefined ? [`${i}.${j}:${JSON.stringify(b.cache_control)}`] : [])))
+  body.messages.flatMap((m: any, i: number) =>
+    m.content.flatMap((b: any, j: number) => (b.cache_control !== undefined ? [`${i}.${j}:${JSON.stringify(b.cache_control)}`] : [])),
+  )
 
 describe.each(versions)('anthropic adapter (@anthropic-ai/sdk $version)', ({ Client }) => {
   const client = (timeout = 5_000) => new Client({ baseURL: server.url, apiKey: 'test-key', maxRetries: 0, timeout })
@@ -62,7 +64,15 @@ describe.each(versions)('anthropic adapter (@anthropic-ai/sdk $version)', ({ Cli
   })
 
   it('sends tool_use and tool_result blocks with is_error, merged into alternating turns', async () => {
-    server.script([anthropicMessage([{ type: 'text', text: 'checking' }, { type: 'tool_use', id: 'toolu_2', name: 'lookup', input: { orderId: '42' } }], 'tool_use')])
+    server.script([
+      anthropicMessage(
+        [
+          { type: 'text', text: 'checking' },
+          { type: 'tool_use', id: 'toolu_2', name: 'lookup', input: { orderId: '42' } },
+        ],
+        'tool_use',
+      ),
+    ])
     server.requests.length = 0
     const response = await anthropic({ client: client(), model: 'claude-test' }).complete({
       system: 'sys',
@@ -80,7 +90,9 @@ describe.each(versions)('anthropic adapter (@anthropic-ai/sdk $version)', ({ Cli
       stopReason: 'tool_use',
     })
     const body = server.requests[0]?.body
-    expect(body.tools).toEqual([{ name: 'lookup', description: 'find an order', input_schema: { type: 'object', properties: { orderId: { type: 'string' } } } }])
+    expect(body.tools).toEqual([
+      { name: 'lookup', description: 'find an order', input_schema: { type: 'object', properties: { orderId: { type: 'string' } } } },
+    ])
     expect(body.messages).toEqual([
       { role: 'user', content: [{ type: 'text', text: 'look it up' }] },
       { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'lookup', input: { orderId: 41 }, cache_control: { type: 'ephemeral' } }] },
@@ -91,7 +103,10 @@ describe.each(versions)('anthropic adapter (@anthropic-ai/sdk $version)', ({ Cli
   it('sends output_config.format when structured output is on', async () => {
     server.script([anthropicText(validRefundJson)])
     server.requests.length = 0
-    await anthropic({ client: client(), model: 'claude-test', structuredOutput: true, cache: false }).complete({ messages: base, responseSchema: { type: 'object' } })
+    await anthropic({ client: client(), model: 'claude-test', structuredOutput: true, cache: false }).complete({
+      messages: base,
+      responseSchema: { type: 'object' },
+    })
     expect(server.requests[0]?.body.output_config).toEqual({ format: { type: 'json_schema', schema: { type: 'object' } } })
     expect(breakpoints(server.requests[0]?.body)).toEqual([])
   })
@@ -106,13 +121,22 @@ describe.each(versions)('anthropic adapter (@anthropic-ai/sdk $version)', ({ Cli
   it('maps 429 with retry-after, 500 and 529 overloaded', async () => {
     server.script([anthropicError(429, 'rate_limit_error', { 'retry-after': '3' }), anthropicError(500, 'api_error'), anthropicError(529, 'overloaded_error')])
     const provider = anthropic({ client: client(), model: 'claude-test' })
-    expect(await providerFailure(provider.complete({ messages: base }))).toMatchObject({ kind: 'rate-limit', status: 429, retryAfterMs: 3000, code: 'rate_limit_error' })
+    expect(await providerFailure(provider.complete({ messages: base }))).toMatchObject({
+      kind: 'rate-limit',
+      status: 429,
+      retryAfterMs: 3000,
+      code: 'rate_limit_error',
+    })
     expect(await providerFailure(provider.complete({ messages: base }))).toMatchObject({ kind: 'http-5xx', status: 500 })
     expect(await providerFailure(provider.complete({ messages: base }))).toMatchObject({ kind: 'http-5xx', status: 529, code: 'overloaded_error' })
   })
 
   it('maps a malformed body, a connection reset and a timeout', async () => {
-    server.script([{ kind: 'raw', status: 200, contentType: 'application/json', body: '{"id": "msg_1", "content": [' }, { kind: 'reset' }, { kind: 'hang', ms: 2_000, then: anthropicText('late') }])
+    server.script([
+      { kind: 'raw', status: 200, contentType: 'application/json', body: '{"id": "msg_1", "content": [' },
+      { kind: 'reset' },
+      { kind: 'hang', ms: 2_000, then: anthropicText('late') },
+    ])
     expect((await providerFailure(anthropic({ client: client(), model: 'claude-test' }).complete({ messages: base }))).kind).toBe('malformed-response')
     expect((await providerFailure(anthropic({ client: client(), model: 'claude-test' }).complete({ messages: base }))).kind).toBe('network')
     expect((await providerFailure(anthropic({ client: client(150), model: 'claude-test' }).complete({ messages: base }))).kind).toBe('timeout')
@@ -128,7 +152,12 @@ describe.each(versions)('anthropic adapter (@anthropic-ai/sdk $version)', ({ Cli
       else if (c.type === 'done') response = c.response
     }
     expect(texts.join('')).toBe(validRefundJson)
-    expect(response).toEqual({ content: validRefundJson, toolCalls: [], usage: { inputTokens: 40, outputTokens: Math.ceil(validRefundJson.length / 4), cacheReadTokens: 30, cacheWriteTokens: 0 }, stopReason: 'end' })
+    expect(response).toEqual({
+      content: validRefundJson,
+      toolCalls: [],
+      usage: { inputTokens: 40, outputTokens: Math.ceil(validRefundJson.length / 4), cacheReadTokens: 30, cacheWriteTokens: 0 },
+      stopReason: 'end',
+    })
     expect(server.requests[0]?.body.stream).toBe(true)
   })
 

@@ -24,8 +24,16 @@ interface Wire {
 }
 
 const wires: readonly Wire[] = [
-  { name: 'openai', provider: (s) => openai({ client: new OpenAI({ baseURL: `${s.url}/v1`, apiKey: 'k', maxRetries: 0 }), model: 'gpt-test' }), valid: openaiText(validRefundJson) },
-  { name: 'anthropic', provider: (s) => anthropic({ client: new Anthropic({ baseURL: s.url, apiKey: 'k', maxRetries: 0 }), model: 'claude-test' }), valid: anthropicText(validRefundJson) },
+  {
+    name: 'openai',
+    provider: (s) => openai({ client: new OpenAI({ baseURL: `${s.url}/v1`, apiKey: 'k', maxRetries: 0 }), model: 'gpt-test' }),
+    valid: openaiText(validRefundJson),
+  },
+  {
+    name: 'anthropic',
+    provider: (s) => anthropic({ client: new Anthropic({ baseURL: s.url, apiKey: 'k', maxRetries: 0 }), model: 'claude-test' }),
+    valid: anthropicText(validRefundJson),
+  },
   { name: 'ai-sdk', provider: (s) => aiSdk(createGateway({ baseURL: s.url, apiKey: 'k' })('openai/gpt-test')), valid: gatewayText(validRefundJson) },
   // The oldest supported versions of each SDK read bodies differently (node-fetch, specification v3).
   {
@@ -35,10 +43,15 @@ const wires: readonly Wire[] = [
   },
   {
     name: 'anthropic (@anthropic-ai/sdk 0.40)',
-    provider: (s) => anthropic({ client: new AnthropicV0({ baseURL: s.url, apiKey: 'k', maxRetries: 0 }) as unknown as AnthropicMessagesClient, model: 'claude-test' }),
+    provider: (s) =>
+      anthropic({ client: new AnthropicV0({ baseURL: s.url, apiKey: 'k', maxRetries: 0 }) as unknown as AnthropicMessagesClient, model: 'claude-test' }),
     valid: anthropicText(validRefundJson),
   },
-  { name: 'ai-sdk (ai 6)', provider: (s) => aiSdk(createGatewayV6({ baseURL: s.url, apiKey: 'k' })('openai/gpt-test') as AiSdkLanguageModel), valid: gatewayText(validRefundJson) },
+  {
+    name: 'ai-sdk (ai 6)',
+    provider: (s) => aiSdk(createGatewayV6({ baseURL: s.url, apiKey: 'k' })('openai/gpt-test') as AiSdkLanguageModel),
+    valid: gatewayText(validRefundJson),
+  },
 ]
 
 const html: Reply = { kind: 'raw', status: 200, contentType: 'text/html', body: '<html><body><h1>502 Bad Gateway</h1></body></html>' }
@@ -70,7 +83,11 @@ describe.each(wires)('$name adapter on a 200 that is not an answer', (wire) => {
   it('lets retryTransient retry it, without feedback about an answer never given', async () => {
     server.script([html, wire.valid])
     server.requests.length = 0
-    const gate = createGate({ providers: wire.provider(server), outputSchema: Refund, postDecide: [retryTransient({ maxRetries: 2, backoff: () => 0 }), ...strictOutputRules(3)] })
+    const gate = createGate({
+      providers: wire.provider(server),
+      outputSchema: Refund,
+      postDecide: [retryTransient({ maxRetries: 2, backoff: () => 0 }), ...strictOutputRules(3)],
+    })
     const failed: number[] = []
     gate.on('validation_failed', (e) => failed.push(e.attempt))
     const result = await gate.run({ messages: base })
@@ -85,7 +102,11 @@ describe.each(wires)('$name adapter on a 200 that is not an answer', (wire) => {
   it('lets failoverRule switch to the next provider', async () => {
     server.script([html, wire.valid])
     server.requests.length = 0
-    const gate = createGate({ providers: [wire.provider(server), wire.provider(server)], outputSchema: Refund, postDecide: [failoverRule(), ...strictOutputRules(3)] })
+    const gate = createGate({
+      providers: [wire.provider(server), wire.provider(server)],
+      outputSchema: Refund,
+      postDecide: [failoverRule(), ...strictOutputRules(3)],
+    })
     const result = await gate.run({ messages: base })
     expect(result.attempts.map((a) => [a.errorKind, a.decision])).toEqual([
       ['malformed-response', 'retry-other'],

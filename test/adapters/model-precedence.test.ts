@@ -73,7 +73,7 @@ describe('model precedence', () => {
     expect(modelsSent()).toEqual(['gpt-default'])
   })
 
-  it("logs and prices an AI SDK model under its own id", async () => {
+  it('logs and prices an AI SDK model under its own id', async () => {
     server.script([gatewayText('hello')])
     const priced: (string | undefined)[] = []
     const gate = createGate({

@@ -71,9 +71,18 @@ describe.each(majors)('openai adapter (openai $major)', ({ Client }) => {
     expect(response.stopReason).toBe('tool_use')
     expect(response.usage).toEqual({ inputTokens: 20, outputTokens: 12, cacheReadTokens: 10 })
     const body = server.requests[0]?.body
-    expect(body.tools).toEqual([{ type: 'function', function: { name: 'lookup', description: 'find an order', parameters: { type: 'object', properties: { orderId: { type: 'string' } } } } }])
+    expect(body.tools).toEqual([
+      {
+        type: 'function',
+        function: { name: 'lookup', description: 'find an order', parameters: { type: 'object', properties: { orderId: { type: 'string' } } } },
+      },
+    ])
     expect(body.max_completion_tokens).toBe(256)
-    expect(body.messages[1]).toEqual({ role: 'assistant', content: null, tool_calls: [{ id: 'call_0', type: 'function', function: { name: 'lookup', arguments: '{"orderId":"41"}' } }] })
+    expect(body.messages[1]).toEqual({
+      role: 'assistant',
+      content: null,
+      tool_calls: [{ id: 'call_0', type: 'function', function: { name: 'lookup', arguments: '{"orderId":"41"}' } }],
+    })
     expect(body.messages[2]).toEqual({ role: 'tool', tool_call_id: 'call_0', content: 'not found' })
     expect(body.response_format).toBeUndefined()
   })
@@ -85,7 +94,15 @@ describe.each(majors)('openai adapter (openai $major)', ({ Client }) => {
   })
 
   it('maps finish_reason length to max_tokens', async () => {
-    server.script([{ ...(openaiText('{"a":') as { kind: 'json'; body: any }), body: { ...(openaiText('{"a":') as any).body, choices: [{ index: 0, finish_reason: 'length', logprobs: null, message: { role: 'assistant', content: '{"a":', refusal: null } }] } }])
+    server.script([
+      {
+        ...(openaiText('{"a":') as { kind: 'json'; body: any }),
+        body: {
+          ...(openaiText('{"a":') as any).body,
+          choices: [{ index: 0, finish_reason: 'length', logprobs: null, message: { role: 'assistant', content: '{"a":', refusal: null } }],
+        },
+      },
+    ])
     const response = await openai({ client: client(), model: 'gpt-test' }).complete({ messages: base })
     expect(response.stopReason).toBe('max_tokens')
   })
@@ -131,7 +148,11 @@ describe.each(majors)('openai adapter (openai $major)', ({ Client }) => {
   it('lets the gate retry a 429 and then succeed', async () => {
     server.script([openaiError(429, { 'retry-after-ms': '1' }), openaiText(validRefundJson)])
     server.requests.length = 0
-    const gate = createGate({ providers: openai({ client: client(), model: 'gpt-test' }), outputSchema: Refund, postDecide: [retryTransient({ maxRetries: 2 }), ...strictOutputRules(3)] })
+    const gate = createGate({
+      providers: openai({ client: client(), model: 'gpt-test' }),
+      outputSchema: Refund,
+      postDecide: [retryTransient({ maxRetries: 2 }), ...strictOutputRules(3)],
+    })
     const result = await gate.run({ messages: base })
     expect(result.attempts.map((a) => a.errorKind)).toEqual(['rate-limit', 'ok'])
     expect(server.requests).toHaveLength(2)
@@ -156,7 +177,8 @@ describe.each(majors)('openai adapter (openai $major)', ({ Client }) => {
 
   it('assembles streamed tool-call argument fragments', async () => {
     const frame = (o: unknown) => `data: ${JSON.stringify(o)}\n\n`
-    const ev = (delta: unknown, finish: string | null = null) => frame({ id: 'c', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta, finish_reason: finish }] })
+    const ev = (delta: unknown, finish: string | null = null) =>
+      frame({ id: 'c', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta, finish_reason: finish }] })
     server.script([
       {
         kind: 'sse',

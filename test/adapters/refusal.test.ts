@@ -46,8 +46,20 @@ interface Refusal {
 
 const openaiProvider = (s: LoopbackServer) => openai({ client: new OpenAI({ baseURL: `${s.url}/v1`, apiKey: 'k', maxRetries: 0 }), model: 'gpt-test' })
 const refusals: readonly Refusal[] = [
-  { name: 'OpenAI finish_reason content_filter', provider: openaiProvider, refusal: openaiChoice({ content: partial }, 'content_filter'), rawOutput: partial, valid: openaiText(validRefundJson) },
-  { name: 'OpenAI message.refusal', provider: openaiProvider, refusal: openaiChoice({ content: null, refusal: refusalText }, 'stop'), rawOutput: refusalText, valid: openaiText(validRefundJson) },
+  {
+    name: 'OpenAI finish_reason content_filter',
+    provider: openaiProvider,
+    refusal: openaiChoice({ content: partial }, 'content_filter'),
+    rawOutput: partial,
+    valid: openaiText(validRefundJson),
+  },
+  {
+    name: 'OpenAI message.refusal',
+    provider: openaiProvider,
+    refusal: openaiChoice({ content: null, refusal: refusalText }, 'stop'),
+    rawOutput: refusalText,
+    valid: openaiText(validRefundJson),
+  },
   {
     name: 'Anthropic stop_reason refusal',
     provider: (s) => anthropic({ client: new Anthropic({ baseURL: s.url, apiKey: 'k', maxRetries: 0 }), model: 'claude-test' }),

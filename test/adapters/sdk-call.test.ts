@@ -39,23 +39,40 @@ describe('streamSdk', () => {
   const text = (t: string): StreamChunk => ({ type: 'text', text: t })
 
   it('yields the chunks of the opened stream', async () => {
-    const chunks = await drain(streamSdk('p', request, async () => ['a', 'b'], async function* (source) {
-      for (const t of source) yield text(t)
-    }))
+    const chunks = await drain(
+      streamSdk(
+        'p',
+        request,
+        async () => ['a', 'b'],
+        async function* (source) {
+          for (const t of source) yield text(t)
+        },
+      ),
+    )
     expect(chunks).toEqual([text('a'), text('b')])
   })
 
   it('turns a failure to open the stream into a ProviderError', async () => {
-    const stream = streamSdk('p', request, () => Promise.reject(overloaded), async function* () {})
+    const stream = streamSdk(
+      'p',
+      request,
+      () => Promise.reject(overloaded),
+      async function* () {},
+    )
     await expect(drain(stream)).rejects.toMatchObject({ name: 'ProviderError', kind: 'http-5xx' })
   })
 
   it('turns a failure mid-stream into a ProviderError after the chunks before it', async () => {
     const seen: StreamChunk[] = []
-    const stream = streamSdk('p', request, async () => null, async function* () {
-      yield text('a')
-      throw overloaded
-    })
+    const stream = streamSdk(
+      'p',
+      request,
+      async () => null,
+      async function* () {
+        yield text('a')
+        throw overloaded
+      },
+    )
     const error = await (async () => {
       for await (const chunk of stream) seen.push(chunk)
     })().catch((e: unknown) => e)
@@ -65,7 +82,12 @@ describe('streamSdk', () => {
 
   it('does not open the stream before it is iterated', () => {
     let opened = false
-    streamSdk('p', request, async () => (opened = true), async function* () {})
+    streamSdk(
+      'p',
+      request,
+      async () => (opened = true),
+      async function* () {},
+    )
     expect(opened).toBe(false)
   })
 })

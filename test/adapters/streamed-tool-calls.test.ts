@@ -11,9 +11,12 @@ beforeAll(async () => {
 afterAll(() => server.close())
 
 const frame = (o: unknown) => `data: ${JSON.stringify(o)}\n\n`
-const chunk = (delta: unknown, finish: string | null = null) => frame({ id: 'c', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta, finish_reason: finish }] })
+const chunk = (delta: unknown, finish: string | null = null) =>
+  frame({ id: 'c', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta, finish_reason: finish }] })
 const sse = (...deltas: unknown[]): Reply => ({ kind: 'sse', frames: [...deltas.map((d) => chunk(d)), chunk({}, 'tool_calls'), 'data: [DONE]\n\n'] })
-const call = (index: number, fn: Record<string, string>, id?: string) => ({ tool_calls: [{ index, ...(id !== undefined ? { id, type: 'function' } : {}), function: fn }] })
+const call = (index: number, fn: Record<string, string>, id?: string) => ({
+  tool_calls: [{ index, ...(id !== undefined ? { id, type: 'function' } : {}), function: fn }],
+})
 
 async function streamed(reply: Reply): Promise<ModelResponse | undefined> {
   server.script([reply])
@@ -25,7 +28,13 @@ async function streamed(reply: Reply): Promise<ModelResponse | undefined> {
 
 describe('openai streamed tool calls', () => {
   it('takes the function name once per index, even when a server repeats it in every delta', async () => {
-    const response = await streamed(sse(call(0, { name: 'lookup', arguments: '' }, 'call_1'), call(0, { name: 'lookup', arguments: '{"orderId"' }), call(0, { name: 'lookup', arguments: ':"42"}' })))
+    const response = await streamed(
+      sse(
+        call(0, { name: 'lookup', arguments: '' }, 'call_1'),
+        call(0, { name: 'lookup', arguments: '{"orderId"' }),
+        call(0, { name: 'lookup', arguments: ':"42"}' }),
+      ),
+    )
     expect(response?.toolCalls).toEqual([{ id: 'call_1', name: 'lookup', args: { orderId: '42' } }])
   })
 

@@ -40,13 +40,21 @@ describe('anthropic extended thinking', () => {
   it('parses thinking and redacted_thinking blocks into the response, signature included', async () => {
     server.script([anthropicMessage([thinking('Order 42 was shipped.', 'sig-1'), redactedThinking('ENC'), { type: 'text', text: 'ok' }])])
     const response = await provider().complete({ messages: [{ role: 'user', content: 'hi' }] })
-    expect(response.reasoning).toEqual([{ text: 'Order 42 was shipped.', signature: 'sig-1' }, { text: '', redactedData: 'ENC' }])
+    expect(response.reasoning).toEqual([
+      { text: 'Order 42 was shipped.', signature: 'sig-1' },
+      { text: '', redactedData: 'ENC' },
+    ])
     expect(response.content).toBe('ok')
   })
 
   it('sends the thinking blocks back unchanged, first in the assistant turn of a tool loop', async () => {
     looked.length = 0
-    server.script(withThinkingRules([anthropicMessage([thinking('Look it up.', 'sig-1'), redactedThinking('ENC'), toolUse('toolu_1', { orderId: '42' })], 'tool_use'), anthropicText('It was delivered.')]))
+    server.script(
+      withThinkingRules([
+        anthropicMessage([thinking('Look it up.', 'sig-1'), redactedThinking('ENC'), toolUse('toolu_1', { orderId: '42' })], 'tool_use'),
+        anthropicText('It was delivered.'),
+      ]),
+    )
     server.requests.length = 0
     const agent = agentWithLookup()
     const answer = await agent.run('where is order 42?')
@@ -58,7 +66,13 @@ describe('anthropic extended thinking', () => {
       { type: 'thinking', thinking: 'Look it up.', signature: 'sig-1' },
       { type: 'redacted_thinking', data: 'ENC' },
     ])
-    expect(agent.history[1]).toMatchObject({ role: 'assistant', reasoning: [{ text: 'Look it up.', signature: 'sig-1' }, { text: '', redactedData: 'ENC' }] })
+    expect(agent.history[1]).toMatchObject({
+      role: 'assistant',
+      reasoning: [
+        { text: 'Look it up.', signature: 'sig-1' },
+        { text: '', redactedData: 'ENC' },
+      ],
+    })
   })
 
   it("keeps them through a tool-argument retry, and persists the turn's own, never the retry's", async () => {
@@ -88,7 +102,10 @@ describe('anthropic extended thinking', () => {
     server.script([anthropicThinkingSse(['Look ', 'it up.'], 'sig-9', 'ENC', { id: 'toolu_9', name: 'lookup', json: '{"orderId":"42"}' })])
     let response: ModelResponse | undefined
     for await (const chunk of provider().stream({ messages: [{ role: 'user', content: 'hi' }] })) if (chunk.type === 'done') response = chunk.response
-    expect(response?.reasoning).toEqual([{ text: 'Look it up.', signature: 'sig-9' }, { text: '', redactedData: 'ENC' }])
+    expect(response?.reasoning).toEqual([
+      { text: 'Look it up.', signature: 'sig-9' },
+      { text: '', redactedData: 'ENC' },
+    ])
     expect(response?.toolCalls).toEqual([{ id: 'toolu_9', name: 'lookup', args: { orderId: '42' } }])
   })
 
@@ -112,12 +129,23 @@ describe('anthropic extended thinking', () => {
 describe('ai-sdk reasoning parts', () => {
   const gatewayReply = (content: unknown[]): Reply => ({
     kind: 'json',
-    body: { content, finishReason: { unified: 'tool-calls', raw: 'tool_use' }, usage: { inputTokens: { total: 10 }, outputTokens: { total: 5 } }, warnings: [] },
+    body: {
+      content,
+      finishReason: { unified: 'tool-calls', raw: 'tool_use' },
+      usage: { inputTokens: { total: 10 }, outputTokens: { total: 5 } },
+      warnings: [],
+    },
   })
 
   it('keeps a reasoning part with its provider metadata and sends it back as provider options', async () => {
     const metadata = { anthropic: { signature: 'sig-1' } }
-    server.script([gatewayReply([{ type: 'reasoning', text: 'Look it up.', providerMetadata: metadata }, { type: 'tool-call', toolCallId: 'c1', toolName: 'lookup', input: '{"orderId":"42"}' }]), gatewayReply([{ type: 'text', text: 'ok' }])])
+    server.script([
+      gatewayReply([
+        { type: 'reasoning', text: 'Look it up.', providerMetadata: metadata },
+        { type: 'tool-call', toolCallId: 'c1', toolName: 'lookup', input: '{"orderId":"42"}' },
+      ]),
+      gatewayReply([{ type: 'text', text: 'ok' }]),
+    ])
     server.requests.length = 0
     const model = aiSdk(createGateway({ baseURL: server.url, apiKey: 'k' })('anthropic/claude-test'))
     const response = await model.complete({ messages: [{ role: 'user', content: 'hi' }] })

@@ -61,15 +61,31 @@ describe('tool arguments echoed to the model', () => {
     await anthropicProvider().complete({
       messages: [
         { role: 'user', content: 'look it up' },
-        { role: 'assistant', content: '', toolCalls: [{ id: 'a', name: 'lookup', args: '["42"]' }, { id: 'b', name: 'lookup', args: 42 }, { id: 'c', name: 'lookup', args: '' }] },
+        {
+          role: 'assistant',
+          content: '',
+          toolCalls: [
+            { id: 'a', name: 'lookup', args: '["42"]' },
+            { id: 'b', name: 'lookup', args: 42 },
+            { id: 'c', name: 'lookup', args: '' },
+          ],
+        },
       ],
     })
-    expect(server.requests[0]?.body.messages[1].content.map((b: any) => b.input)).toEqual([{ [RAW_ARGUMENTS_KEY]: '["42"]' }, { [RAW_ARGUMENTS_KEY]: '42' }, {}])
+    expect(server.requests[0]?.body.messages[1].content.map((b: any) => b.input)).toEqual([
+      { [RAW_ARGUMENTS_KEY]: '["42"]' },
+      { [RAW_ARGUMENTS_KEY]: '42' },
+      {},
+    ])
   })
 
   it('keeps what OpenAI sent in the retry tail and tells the model it was not valid JSON', async () => {
     received.length = 0
-    server.script([openaiToolCalls([{ id: 'call_1', name: 'lookup', arguments: cut }]), openaiToolCalls([{ id: 'call_2', name: 'lookup', arguments: '{"orderId": "42"}' }]), openaiText('delivered')])
+    server.script([
+      openaiToolCalls([{ id: 'call_1', name: 'lookup', arguments: cut }]),
+      openaiToolCalls([{ id: 'call_2', name: 'lookup', arguments: '{"orderId": "42"}' }]),
+      openaiText('delivered'),
+    ])
     server.requests.length = 0
     expect(await agentOn(openaiProvider()).run('where is 42?')).toBe('delivered')
     const tail = server.requests[1]?.body.messages.slice(-2)
@@ -84,7 +100,14 @@ const toolCallsOf = (reply: 'openai' | 'anthropic' | 'ai-sdk', args: string): Re
   reply === 'openai'
     ? openaiToolCalls([{ id: 'call_1', name: 'lookup', arguments: args }])
     : reply === 'anthropic'
-      ? { kind: 'raw', status: 200, contentType: 'application/json', body: JSON.stringify((anthropicMessage([{ type: 'tool_use', id: 'toolu_1', name: 'lookup', input: {} }], 'tool_use') as { body: object }).body).replace('"input":{}', `"input":${args}`) }
+      ? {
+          kind: 'raw',
+          status: 200,
+          contentType: 'application/json',
+          body: JSON.stringify(
+            (anthropicMessage([{ type: 'tool_use', id: 'toolu_1', name: 'lookup', input: {} }], 'tool_use') as { body: object }).body,
+          ).replace('"input":{}', `"input":${args}`),
+        }
       : gatewayToolCall('c1', 'lookup', args)
 
 describe.each([
@@ -124,7 +147,9 @@ describe('unparseable and invalid tool arguments through the adapters', () => {
     server.requests.length = 0
     const seen: unknown[] = []
     const lookup = tool({ name: 'lookup', description: 'find an order', input: Lookup, execute: async (args) => seen.push(args) })
-    const agent = Agent.create({ provider: openai({ client: new OpenAI({ baseURL: `${server.url}/v1`, apiKey: 'k', maxRetries: 0 }) }), model: 'gpt-test' }).tool(lookup).build()
+    const agent = Agent.create({ provider: openai({ client: new OpenAI({ baseURL: `${server.url}/v1`, apiKey: 'k', maxRetries: 0 }) }), model: 'gpt-test' })
+      .tool(lookup)
+      .build()
     const stages: string[] = []
     agent.on('validation_failed', (e) => stages.push(e.stage))
     const result = await agent.runDetailed('look up order 42')
@@ -148,10 +173,14 @@ describe('unparseable and invalid tool arguments through the adapters', () => {
     ])
     server.requests.length = 0
     const lookup = tool({ name: 'lookup', description: 'find an order', input: Lookup, execute: async () => 'found' })
-    const agent = Agent.create({ provider: anthropic({ client: new Anthropic({ baseURL: server.url, apiKey: 'k', maxRetries: 0 }) }), model: 'claude-test' }).tool(lookup).build()
+    const agent = Agent.create({ provider: anthropic({ client: new Anthropic({ baseURL: server.url, apiKey: 'k', maxRetries: 0 }) }), model: 'claude-test' })
+      .tool(lookup)
+      .build()
     await agent.run('look up order 42')
     const marks = server.requests.map((r) =>
-      (r.body.messages as AnthropicWireMessage[]).flatMap((m, i) => m.content.flatMap((b, j) => (b.cache_control !== undefined ? [`${i}.${j}:${b.type}`] : []))),
+      (r.body.messages as AnthropicWireMessage[]).flatMap((m, i) =>
+        m.content.flatMap((b, j) => (b.cache_control !== undefined ? [`${i}.${j}:${b.type}`] : [])),
+      ),
     )
     // Request 2 is the retry: base [user] + tail [assistant tool_use, user tool_result is_error]; the tail is never cached.
     expect(marks).toEqual([['0.0:text'], ['0.0:text'], ['2.0:tool_result']])
@@ -159,7 +188,10 @@ describe('unparseable and invalid tool arguments through the adapters', () => {
     // The committed turn holds the one logical call with its final arguments, answered by its result.
     expect(server.requests[2]?.body.messages.slice(1)).toEqual([
       { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'lookup', input: { orderId: '42' } }] },
-      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: expect.stringContaining('found'), cache_control: { type: 'ephemeral' } }] },
+      {
+        role: 'user',
+        content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: expect.stringContaining('found'), cache_control: { type: 'ephemeral' } }],
+      },
     ])
   })
 })

@@ -38,7 +38,9 @@ describe('an aborted agent run', () => {
     const second = vi.fn(async () => 'never')
     const a = tool({ name: 'a', description: 'a', input: Input, execute: first })
     const b = tool({ name: 'b', description: 'b', input: Input, execute: second })
-    const agent = Agent.create({ provider: scripted([turn(call('a', { q: '1' }, 'c1'), call('b', { q: '2' }, 'c2')), 'x']) }).tools([a, b]).build()
+    const agent = Agent.create({ provider: scripted([turn(call('a', { q: '1' }, 'c1'), call('b', { q: '2' }, 'c2')), 'x']) })
+      .tools([a, b])
+      .build()
     await expect(agent.run('go', { signal: controller.signal })).rejects.toMatchObject({ kind: 'aborted' })
     expect(second).not.toHaveBeenCalled()
   })
@@ -46,7 +48,9 @@ describe('an aborted agent run', () => {
   it('settles with kind aborted while a guard never answers', async () => {
     const pending: ToolGuard = guard('never-answers', () => never())
     const t = tool({ name: 't', description: 't', input: Input, execute: async () => 'ok', guards: [pending] })
-    const agent = Agent.create({ provider: scripted([turn(call('t', { q: 'x' })), 'x']) }).tool(t).build()
+    const agent = Agent.create({ provider: scripted([turn(call('t', { q: 'x' })), 'x']) })
+      .tool(t)
+      .build()
     const controller = new AbortController()
     abortSoon(controller)
     await expect(agent.run('go', { signal: controller.signal })).rejects.toMatchObject({ kind: 'aborted' })
@@ -65,7 +69,9 @@ describe('an aborted agent run', () => {
   it('leaves no abort listener on a long-lived signal after many runs', async () => {
     const controller = new AbortController()
     const t = tool({ name: 't', description: 't', input: Input, execute: async () => 'ok' })
-    const agent = Agent.create({ provider: scripted(Array.from({ length: 40 }, (_, i) => (i % 2 === 0 ? turn(call('t', { q: 'x' })) : 'answer'))) }).tool(t).build()
+    const agent = Agent.create({ provider: scripted(Array.from({ length: 40 }, (_, i) => (i % 2 === 0 ? turn(call('t', { q: 'x' })) : 'answer'))) })
+      .tool(t)
+      .build()
     for (let i = 0; i < 20; i++) await agent.run('go', { signal: controller.signal })
     expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0)
   })
@@ -73,7 +79,9 @@ describe('an aborted agent run', () => {
   it('rejects an agent run aborted mid-call with kind aborted and leaves the history unchanged', async () => {
     const controller = new AbortController()
     const provider = scripted(['first', abortThenHang(controller), 'never'])
-    const agent = Agent.create({ provider }).reliability({ postDecide: [{ when: (s) => s.errorKind !== 'ok', then: 'retry', kind: 'retry-any-error' }] }).build()
+    const agent = Agent.create({ provider })
+      .reliability({ postDecide: [{ when: (s) => s.errorKind !== 'ok', then: 'retry', kind: 'retry-any-error' }] })
+      .build()
     await agent.run('one')
     const before = agent.history
     await expect(agent.run('two', { signal: controller.signal })).rejects.toMatchObject({ kind: 'aborted' })
@@ -84,7 +92,9 @@ describe('an aborted agent run', () => {
   it('never counts an aborted agent run as a breaker failure', async () => {
     const controller = new AbortController()
     const provider = scripted([abortThenHang(controller), 'answer'])
-    const agent = Agent.create({ provider }).reliability({ breaker: { failureThreshold: 1, cooldownMs: 60_000 } }).build()
+    const agent = Agent.create({ provider })
+      .reliability({ breaker: { failureThreshold: 1, cooldownMs: 60_000 } })
+      .build()
     await expect(agent.run('one', { signal: controller.signal })).rejects.toMatchObject({ kind: 'aborted' })
     expect(await agent.run('two')).toBe('answer')
     expect(provider.calls).toBe(2)
@@ -94,15 +104,28 @@ describe('an aborted agent run', () => {
 describe('an aborted gate run', () => {
   it('settles with kind aborted while an async feedbackForLLM never answers', async () => {
     const provider = scripted(['not json', validRefundJson])
-    const gate = createGate({ providers: provider, outputSchema: Refund, postDecide: [{ when: (s) => s.errorKind !== 'ok', then: 'retry', kind: 'r', feedbackForLLM: never }] })
+    const gate = createGate({
+      providers: provider,
+      outputSchema: Refund,
+      postDecide: [{ when: (s) => s.errorKind !== 'ok', then: 'retry', kind: 'r', feedbackForLLM: never }],
+    })
     const controller = new AbortController()
     abortSoon(controller)
-    await expect(gate.run(ask('x'), { signal: controller.signal })).rejects.toMatchObject({ kind: 'aborted', phase: 'post-decide', attempts: [{ decision: 'fail-fast', ruleKind: 'aborted' }] })
+    await expect(gate.run(ask('x'), { signal: controller.signal })).rejects.toMatchObject({
+      kind: 'aborted',
+      phase: 'post-decide',
+      attempts: [{ decision: 'fail-fast', ruleKind: 'aborted' }],
+    })
     expect(provider.calls).toBe(1)
   })
 
   it('settles with kind aborted while the fallback never answers', async () => {
-    const gate = createGate({ providers: scripted(['not json']), outputSchema: Refund, postDecide: [{ when: () => true, then: 'fallback', kind: 'f', failuresOnly: true }], fallback: never })
+    const gate = createGate({
+      providers: scripted(['not json']),
+      outputSchema: Refund,
+      postDecide: [{ when: () => true, then: 'fallback', kind: 'f', failuresOnly: true }],
+      fallback: never,
+    })
     const controller = new AbortController()
     abortSoon(controller)
     await expect(gate.run(ask('x'), { signal: controller.signal })).rejects.toMatchObject({ kind: 'aborted', phase: 'post-decide' })
@@ -121,7 +144,9 @@ describe('an aborted agent run with an async tool schema', () => {
   it('settles with kind aborted while the tool input schema never answers', async () => {
     const pending = { '~standard': { version: 1 as const, vendor: 'test', validate: never } }
     const t = tool({ name: 't', description: 't', input: pending, execute: async () => 'ok' })
-    const agent = Agent.create({ provider: scripted([turn(call('t', { q: 'x' })), 'x']) }).tool(t).build()
+    const agent = Agent.create({ provider: scripted([turn(call('t', { q: 'x' })), 'x']) })
+      .tool(t)
+      .build()
     const controller = new AbortController()
     abortSoon(controller)
     await expect(agent.run('go', { signal: controller.signal })).rejects.toMatchObject({ kind: 'aborted' })

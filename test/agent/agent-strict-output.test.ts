@@ -19,21 +19,30 @@ const badAmount = '{"orderId": "42", "action": "refund", "amount": "USD 50"}'
 describe('Agent with strictOutputRules', () => {
   it('returns the content of a first-call success after one provider call', async () => {
     const provider = scripted([validRefundJson])
-    const agent = Agent.create({ provider }).outputSchema(Refund).reliability({ postDecide: strictOutputRules(3) }).build()
+    const agent = Agent.create({ provider })
+      .outputSchema(Refund)
+      .reliability({ postDecide: strictOutputRules(3) })
+      .build()
     expect(await agent.run('refund #42')).toBe(validRefundJson)
     expect(provider.calls).toBe(1)
   })
 
   it('returns the second answer after exactly two calls when the first does not parse', async () => {
     const provider = scripted(['Sure, here it is: {"orderId": ', validRefundJson, validRefundJson])
-    const agent = Agent.create({ provider }).outputSchema(Refund).reliability({ postDecide: strictOutputRules(3) }).build()
+    const agent = Agent.create({ provider })
+      .outputSchema(Refund)
+      .reliability({ postDecide: strictOutputRules(3) })
+      .build()
     expect(await agent.runTyped('refund #42')).toEqual(validRefund)
     expect(provider.calls).toBe(2)
   })
 
   it('throws ReliabilityFailFastError from runTyped when retries run out', async () => {
     const provider = scripted(['nope', '{"orderId": 1}', badAmount, validRefundJson])
-    const agent = Agent.create({ provider }).outputSchema(Refund).reliability({ postDecide: strictOutputRules(3) }).build()
+    const agent = Agent.create({ provider })
+      .outputSchema(Refund)
+      .reliability({ postDecide: strictOutputRules(3) })
+      .build()
     const error = await agent.runTyped('refund #42').catch((e: unknown) => e)
     expect(error).toBeInstanceOf(ReliabilityFailFastError)
     expect(error).toMatchObject({ code: 'ERR_RELIABILITY_FAIL_FAST', kind: 'schema-retry-exhausted', phase: 'post-decide' })
@@ -68,13 +77,25 @@ describe('Agent with strictOutputRules', () => {
     expect(result.value).toEqual(validRefund)
     expect(payloads).toHaveLength(1)
     const payload = payloads[0] as GateEventMap['validation_failed']
-    expect(Object.keys(payload).sort()).toEqual(['attempt', 'cumulativeRetries', 'issues', 'message', 'model', 'path', 'provider', 'rawOutput', 'runId', 'stage', 'turn'])
+    expect(Object.keys(payload).sort()).toEqual([
+      'attempt',
+      'cumulativeRetries',
+      'issues',
+      'message',
+      'model',
+      'path',
+      'provider',
+      'rawOutput',
+      'runId',
+      'stage',
+      'turn',
+    ])
     expect(payload).toEqual({
       runId: result.runId,
       turn: 1,
       provider: 'scripted',
       model: undefined,
-      message: expect.stringContaining("'amount': expected number, got \"USD 50\""),
+      message: expect.stringContaining('\'amount\': expected number, got "USD 50"'),
       stage: 'schema-validate',
       path: 'amount',
       rawOutput: badAmount,
@@ -123,7 +144,11 @@ describe('Agent with strictOutputRules', () => {
   it('emits no validation_failed on a tool-call turn, even with an output schema', async () => {
     const noop = tool({ name: 'noop', description: '', input: Type.Object({}), execute: () => 'done' })
     const provider = scripted([{ content: 'not json at all', toolCalls: [{ id: 'c1', name: 'noop', args: {} }] }, validRefundJson])
-    const agent = Agent.create({ provider }).outputSchema(Refund).tool(noop).reliability({ postDecide: strictOutputRules(3) }).build()
+    const agent = Agent.create({ provider })
+      .outputSchema(Refund)
+      .tool(noop)
+      .reliability({ postDecide: strictOutputRules(3) })
+      .build()
     let fired = 0
     agent.on('validation_failed', () => fired++)
     expect(await agent.runTyped('refund #42')).toEqual(validRefund)
@@ -144,14 +169,17 @@ describe('Agent with strictOutputRules', () => {
 
   it('sends the retry with an ephemeral feedback tail and commits none of it', async () => {
     const provider = scripted([badAmount, validRefundJson])
-    const agent = Agent.create({ provider }).outputSchema(Refund).reliability({ postDecide: strictOutputRules(3) }).build()
+    const agent = Agent.create({ provider })
+      .outputSchema(Refund)
+      .reliability({ postDecide: strictOutputRules(3) })
+      .build()
     await agent.run('refund #42')
     const tail = provider.requests[1]?.messages.slice(1) ?? []
     expect(tail.map((m) => [m.role, m.ephemeral])).toEqual([
       ['assistant', true],
       ['user', true],
     ])
-    expect(tail[1]?.content).toContain("- 'amount': expected number, got \"USD 50\"")
+    expect(tail[1]?.content).toContain('- \'amount\': expected number, got "USD 50"')
     expect(agent.history.some((m) => m.ephemeral === true || m.content === badAmount)).toBe(false)
   })
 })

@@ -21,7 +21,9 @@ describe('Agent', () => {
   })
 
   it('infers the value type of a Zod schema', async () => {
-    const agent = Agent.create({ provider: scripted(['{"ok": true}']) }).outputSchema(z.object({ ok: z.boolean() })).build()
+    const agent = Agent.create({ provider: scripted(['{"ok": true}']) })
+      .outputSchema(z.object({ ok: z.boolean() }))
+      .build()
     const value = await agent.runTyped('x')
     expectTypeOf(value).toEqualTypeOf<{ ok: boolean }>()
     expect(value).toEqual({ ok: true })
@@ -123,7 +125,9 @@ describe('Agent sessions under concurrency', () => {
       return 'beta booked'
     }
     const tools = makeTools()
-    const agent = Agent.create({ provider: scripted(Array.from({ length: 10 }, () => step)) }).tool(tools.eventTool).build()
+    const agent = Agent.create({ provider: scripted(Array.from({ length: 10 }, () => step)) })
+      .tool(tools.eventTool)
+      .build()
     const one = agent.session()
     const two = agent.session()
     await one.run('warm up alpha')

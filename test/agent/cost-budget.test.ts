@@ -54,7 +54,10 @@ describe('Agent cost', () => {
   })
 
   it('halts before the provider is called once the run has spent its budget', async () => {
-    const provider = scripted([{ ...turn(call('create_event', validEvent)), usage: usage(512, 0) }, { content: 'Done.', usage: usage(1, 1) }])
+    const provider = scripted([
+      { ...turn(call('create_event', validEvent)), usage: usage(512, 0) },
+      { content: 'Done.', usage: usage(1, 1) },
+    ])
     const tools = makeTools()
     const agent = Agent.create({ provider }).tool(tools.eventTool).reliability({ priceUsage }).costBudget({ usd: 0.5, onExceed: 'halt' }).build()
     const exceeded: GateEventMap['budget_exceeded'][] = []
@@ -90,12 +93,18 @@ describe('Agent cost', () => {
 
   it('passes a pricing table through to the gate', async () => {
     const provider = scripted([{ content: 'Hi.', usage: usage(1_000_000, 1_000_000) }])
-    const agent = Agent.create({ provider, model: 'tiny-1' }).reliability({ pricing: { tiny: { input: 1, output: 2 } } }).build()
+    const agent = Agent.create({ provider, model: 'tiny-1' })
+      .reliability({ pricing: { tiny: { input: 1, output: 2 } } })
+      .build()
     expect((await agent.runDetailed('hi')).costUsd).toBe(3)
   })
 
   it('rejects a budget that is not a positive number', () => {
-    expect(() => Agent.create({ provider: scripted([]) }).costBudget({ usd: 0 }).build()).toThrow(/usd must be a positive number/)
+    expect(() =>
+      Agent.create({ provider: scripted([]) })
+        .costBudget({ usd: 0 })
+        .build(),
+    ).toThrow(/usd must be a positive number/)
   })
 })
 

@@ -15,7 +15,11 @@ describe('validation_failed.cumulativeRetries', () => {
       providers: provider,
       outputSchema: Answer,
       postDecide: [
-        { when: (s: ReliabilityScope) => (s.validationError !== undefined && histories.push(s.validationErrorHistory.length), false), then: 'retry', kind: 'spy' },
+        {
+          when: (s: ReliabilityScope) => (s.validationError !== undefined && histories.push(s.validationErrorHistory.length), false),
+          then: 'retry',
+          kind: 'spy',
+        },
         { when: (s) => s.errorKind === 'http-5xx', then: 'retry', kind: 'retry-5xx' },
         ...strictOutputRules(5),
       ],
@@ -32,12 +36,7 @@ describe('validation_failed.cumulativeRetries', () => {
   })
 
   it('counts over a whole agent run, tool arguments and final answers alike', async () => {
-    const provider = scripted([
-      turn(call('create_event', invalidEvent)),
-      turn(call('create_event', validEvent, 'call_retry')),
-      '{"n": "done"}',
-      '{"n": 1}',
-    ])
+    const provider = scripted([turn(call('create_event', invalidEvent)), turn(call('create_event', validEvent, 'call_retry')), '{"n": "done"}', '{"n": 1}'])
     const agent = Agent.create({ provider, model: 'm' })
       .tools([makeTools().eventTool])
       .outputSchema(Answer)

@@ -25,7 +25,9 @@ describe('Agent outputFallback', () => {
     const result = await agent.runDetailed('refund?')
     expect(provider.calls).toBe(2)
     expect(result).toMatchObject({ value: canned, text: '{"action":"reject"}', outputFallback: 'canned', fromFallback: true, provider: 'canned' })
-    expect(events.filter((e) => e.type === 'output_canned_used')).toEqual([{ type: 'output_canned_used', runId: expect.any(String), kind: 'schema-stuck-loop', reason: expect.any(String) }])
+    expect(events.filter((e) => e.type === 'output_canned_used')).toEqual([
+      { type: 'output_canned_used', runId: expect.any(String), kind: 'schema-stuck-loop', reason: expect.any(String) },
+    ])
     expect(events.some((e) => e.type === 'output_fallback_triggered')).toBe(false)
     expect(agent.history.at(-1)).toEqual({ role: 'assistant', content: '{"action":"reject"}' })
   })
@@ -86,7 +88,11 @@ describe('Agent outputFallback', () => {
     const builder = Agent.create({ provider: scripted([]) }).outputSchema(Verdict)
     expect(() => builder.outputFallback({ canned: { action: 'maybe' } as never }).build()).toThrow(/canned answer does not match the output schema/)
     expect(() => builder.outputFallback({}).build()).toThrow(/fallback function, a canned answer, or both/)
-    expect(() => Agent.create({ provider: scripted([]) }).outputFallback({ canned: 'Sorry.' }).build()).not.toThrow()
+    expect(() =>
+      Agent.create({ provider: scripted([]) })
+        .outputFallback({ canned: 'Sorry.' })
+        .build(),
+    ).not.toThrow()
   })
 
   it('does not swallow an open circuit breaker unless configured', async () => {

@@ -31,20 +31,39 @@ describe('Agent tool-argument retry', () => {
     expect(provider.calls).toBe(2)
     expect(createEvent).toHaveBeenCalledTimes(1)
     expect(result.functionsCalled).toEqual([
-      expect.objectContaining({ name: 'create_event', args: validEvent, status: 'ok', outcome: 'no_retry', retryCount: 0, intercepted: false, result: { created: 'Standup' } }),
+      expect.objectContaining({
+        name: 'create_event',
+        args: validEvent,
+        status: 'ok',
+        outcome: 'no_retry',
+        retryCount: 0,
+        intercepted: false,
+        result: { created: 'Standup' },
+      }),
     ])
     expect(outcomes).toEqual([{ runId: expect.any(String), turn: 1, tool: 'create_event', outcome: 'no_retry', retryCount: 0, agent: 'mailbot' }])
   })
 
   it('succeeds on the first retry with exactly 2 model calls for the tool call and one entry holding the retry arguments', async () => {
-    const { provider, agent, createEvent, lines } = setup([turn(call('create_event', invalidEvent)), turn(call('create_event', validEvent, 'call_retry')), 'Done.'])
+    const { provider, agent, createEvent, lines } = setup([
+      turn(call('create_event', invalidEvent)),
+      turn(call('create_event', validEvent, 'call_retry')),
+      'Done.',
+    ])
     const result = await agent.runDetailed('book standup')
     // Model calls: the turn that made the call, one retry, then the turn that reads the result.
     expect(provider.calls).toBe(3)
     expect(provider.requests[1]?.messages.at(-1)).toMatchObject({ role: 'tool', isError: true, ephemeral: true })
     expect(provider.requests[2]?.messages.some((m) => m.ephemeral === true)).toBe(false)
     expect(result.functionsCalled).toHaveLength(1)
-    expect(result.functionsCalled[0]).toMatchObject({ id: 'call_create_event', args: validEvent, retryCount: 1, outcome: 'success', status: 'ok', argsTried: [invalidEvent, validEvent] })
+    expect(result.functionsCalled[0]).toMatchObject({
+      id: 'call_create_event',
+      args: validEvent,
+      retryCount: 1,
+      outcome: 'success',
+      status: 'ok',
+      argsTried: [invalidEvent, validEvent],
+    })
     expect(createEvent).toHaveBeenCalledTimes(1)
     expect(createEvent.mock.calls[0]?.[0]).toEqual(validEvent)
     expect(lines).toContainEqual({ level: 'info', line: 'validation_retry_outcome tool=create_event ext=mailbot outcome=success retry_count=1' })
@@ -177,7 +196,9 @@ describe('Agent tool-argument retry', () => {
   })
 
   it('does not retry a guard rejection on the first attempt (1 model call for the call)', async () => {
-    const noStandups = guard('noStandups', (args) => ((args as { title: string }).title === 'Standup' ? { ok: false, reason: 'standups are cancelled' } : { ok: true }))
+    const noStandups = guard('noStandups', (args) =>
+      (args as { title: string }).title === 'Standup' ? { ok: false, reason: 'standups are cancelled' } : { ok: true },
+    )
     const { provider, agent, createEvent } = setup([turn(call('create_event', validEvent)), 'Done.'], { toolGuards: [noStandups] })
     const result = await agent.runDetailed('book standup')
     expect(provider.calls).toBe(2)
@@ -194,7 +215,7 @@ describe('Agent tool-argument retry', () => {
     expect(provider.calls).toBe(2)
     expect(reply).not.toHaveBeenCalled()
     expect(result.functionsCalled[0]).toMatchObject({ status: 'guard-rejected', outcome: 'no_retry' })
-    expect(result.functionsCalled[0]?.error).toContain("'message_id' = \"webhostmost-outlook-1\" looks fabricated")
+    expect(result.functionsCalled[0]?.error).toContain('\'message_id\' = "webhostmost-outlook-1" looks fabricated')
   })
 
   it('does not retry when execute throws, and tells the model what failed', async () => {
@@ -202,18 +223,27 @@ describe('Agent tool-argument retry', () => {
     const execute = vi.fn(() => {
       throw new Error('database is down')
     })
-    const agent = Agent.create({ provider }).tool(tool({ name: 'flaky', description: '', input: Type.Object({ n: Type.Number() }), execute })).build()
+    const agent = Agent.create({ provider })
+      .tool(tool({ name: 'flaky', description: '', input: Type.Object({ n: Type.Number() }), execute }))
+      .build()
     const result = await agent.runDetailed('go')
     expect(provider.calls).toBe(2)
     expect(execute).toHaveBeenCalledTimes(1)
-    expect(result.functionsCalled[0]).toMatchObject({ status: 'execute-failed', outcome: 'no_retry', intercepted: false, error: "TOOL_ERROR: tool 'flaky' failed: database is down" })
+    expect(result.functionsCalled[0]).toMatchObject({
+      status: 'execute-failed',
+      outcome: 'no_retry',
+      intercepted: false,
+      error: "TOOL_ERROR: tool 'flaky' failed: database is down",
+    })
     expect(provider.requests[1]?.messages.at(-1)).toMatchObject({ role: 'tool', isError: true, content: "TOOL_ERROR: tool 'flaky' failed: database is down" })
   })
 
   it('does not retry a tool that was aborted, and reports it as aborted', async () => {
     const provider = scripted([turn(call('slow', {})), 'Done.'])
     const execute = () => Promise.reject(new DOMException('The operation timed out.', 'TimeoutError'))
-    const agent = Agent.create({ provider }).tool(tool({ name: 'slow', description: '', input: Type.Object({}), execute })).build()
+    const agent = Agent.create({ provider })
+      .tool(tool({ name: 'slow', description: '', input: Type.Object({}), execute }))
+      .build()
     const result = await agent.runDetailed('go')
     expect(provider.calls).toBe(2)
     expect(result.functionsCalled[0]).toMatchObject({ status: 'aborted', outcome: 'no_retry' })
@@ -239,7 +269,9 @@ describe('Agent tool-argument retry', () => {
       seen.push(ctx.retry)
       return (args as { title: string }).title === 'Standup' ? { ok: false, reason: 'no standups' } : { ok: true }
     })
-    const { agent, createEvent } = setup([turn(call('create_event', invalidEvent)), turn(call('create_event', validEvent)), 'Done.'], { toolGuards: [noStandups] })
+    const { agent, createEvent } = setup([turn(call('create_event', invalidEvent)), turn(call('create_event', validEvent)), 'Done.'], {
+      toolGuards: [noStandups],
+    })
     const result = await agent.runDetailed('book')
     expect(seen).toEqual([1]) // the first attempt failed the schema; the retry's valid input met the guard
     expect(createEvent).not.toHaveBeenCalled()
@@ -270,7 +302,12 @@ describe('Agent tool-argument retry', () => {
   })
 
   it('emits validation_failed with stage tool-args for every failing attempt', async () => {
-    const { agent } = setup([turn(call('create_event', invalidEvent)), turn(call('create_event', { ...validEvent, tags: 'team' })), turn(call('create_event', validEvent)), 'Done.'])
+    const { agent } = setup([
+      turn(call('create_event', invalidEvent)),
+      turn(call('create_event', { ...validEvent, tags: 'team' })),
+      turn(call('create_event', validEvent)),
+      'Done.',
+    ])
     const failures: GateEventMap['validation_failed'][] = []
     agent.on('validation_failed', (e) => failures.push(e))
     await agent.run('book')
@@ -281,7 +318,11 @@ describe('Agent tool-argument retry', () => {
   })
 
   it('retries arguments that arrived as a string that is not JSON, saying so', async () => {
-    const { provider, agent, createEvent } = setup([turn(call('create_event', '{"title": "Standup",')), turn(call('create_event', JSON.stringify(validEvent))), 'Done.'])
+    const { provider, agent, createEvent } = setup([
+      turn(call('create_event', '{"title": "Standup",')),
+      turn(call('create_event', JSON.stringify(validEvent))),
+      'Done.',
+    ])
     const result = await agent.runDetailed('book')
     expect(provider.requests[1]?.messages.at(-1)?.content).toMatch(/- '\(root\)': the arguments are not valid JSON/)
     expect(createEvent.mock.calls[0]?.[0]).toEqual(validEvent)

@@ -42,7 +42,9 @@ describe('tool guards', () => {
     })
     const { provider, agent } = setup([turn(call('create_event', validEvent)), 'Done.'], [noStandups])
     await agent.run('book')
-    expect(provider.requests[1]?.messages.at(-1)?.content).toBe("BLOCKED: the call to tool 'create_event' was not executed: guard noStandups rejected its arguments: standups are cancelled")
+    expect(provider.requests[1]?.messages.at(-1)?.content).toBe(
+      "BLOCKED: the call to tool 'create_event' was not executed: guard noStandups rejected its arguments: standups are cancelled",
+    )
   })
 
   it('refuse a guard without a name when the agent is built or the tool defined', () => {

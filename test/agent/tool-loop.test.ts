@@ -63,7 +63,11 @@ describe('Agent tool loop', () => {
   })
 
   it('fails with kind max-iterations when no final answer comes within maxIterations turns, without running the last calls', async () => {
-    const provider = scripted([turn(call('create_event', validEvent, 'a')), turn(call('create_event', validEvent, 'b')), turn(call('create_event', validEvent, 'c'))])
+    const provider = scripted([
+      turn(call('create_event', validEvent, 'a')),
+      turn(call('create_event', validEvent, 'b')),
+      turn(call('create_event', validEvent, 'c')),
+    ])
     const tools = makeTools()
     const agent = Agent.create({ provider, maxIterations: 2 }).tool(tools.eventTool).build()
     const error = await agent.run('loop').catch((e: unknown) => e)
@@ -117,7 +121,10 @@ describe('Agent tool loop', () => {
   it('returns the typed value of the final answer after tool turns', async () => {
     const provider = scripted([turn(call('create_event', validEvent)), '{"booked": true}'])
     const tools = makeTools()
-    const agent = Agent.create({ provider }).outputSchema(Type.Object({ booked: Type.Boolean() })).tool(tools.eventTool).build()
+    const agent = Agent.create({ provider })
+      .outputSchema(Type.Object({ booked: Type.Boolean() }))
+      .tool(tools.eventTool)
+      .build()
     expect(await agent.runTyped('book')).toEqual({ booked: true })
   })
 
@@ -128,7 +135,9 @@ describe('Agent tool loop', () => {
       input: Type.Object({ orderId: Type.String() }),
       execute: ({ orderId }) => ({ orderId, status: 'shipped' }),
     })
-    const agent = Agent.create({ provider: simulated({ seed: 3 }), model: 'sim-1' }).tool(lookup).build()
+    const agent = Agent.create({ provider: simulated({ seed: 3 }), model: 'sim-1' })
+      .tool(lookup)
+      .build()
     const result = await agent.runDetailed('where is order 42?')
     expect(result.functionsCalled).toHaveLength(1)
     expect(result.functionsCalled[0]).toMatchObject({ name: 'lookup_order', status: 'ok', outcome: 'no_retry', result: { status: 'shipped' } })
@@ -144,7 +153,7 @@ describe('Agent tool loop', () => {
       .build()
     const result = await mixed.runDetailed('book standup')
     expect(result.functionsCalled[0]).toMatchObject({ outcome: 'success', retryCount: 1, status: 'ok' })
-    expect((result.functionsCalled[0]?.args as { at: string }).at).not.toBe('tomorrow')
+    expect((result.functionsCalled[0]?.args as { at: string } | undefined)?.at).not.toBe('tomorrow')
   })
 
   it('keeps provider failover working across tool turns', async () => {
@@ -194,7 +203,11 @@ describe('Agent maxIterations', () => {
   it('names the limit and the tools still called in its error', async () => {
     const noop = tool({ name: 'noop', description: '', input: Type.Object({}), execute: () => 'ok' })
     const provider = scripted([turn(call('noop', {}, 'a'))])
-    const error = await Agent.create({ provider, maxIterations: 1 }).tool(noop).build().run('go').catch((e: unknown) => e)
+    const error = await Agent.create({ provider, maxIterations: 1 })
+      .tool(noop)
+      .build()
+      .run('go')
+      .catch((e: unknown) => e)
     expect(isReliabilityFailFastError(error)).toBe(true)
     expect((error as Error).message).toMatch(/max-iterations.*no final answer after 1 model turns \(maxIterations = 1\).*noop/)
   })

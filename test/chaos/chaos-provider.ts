@@ -17,7 +17,16 @@ const MALFORMED: readonly unknown[] = [null, {}, 42, { content: 7, toolCalls: []
  * cross-talk between sessions shows in their histories.
  */
 export function chaosProvider(seed: number): Provider & { readonly acts: Record<ChaosAct, number> } {
-  const acts: Record<ChaosAct, number> = { 'throw-5xx': 0, 'rate-limit': 0, malformed: 0, hang: 0, 'invalid-json': 0, 'bad-tool-args': 0, 'tool-call': 0, answer: 0 }
+  const acts: Record<ChaosAct, number> = {
+    'throw-5xx': 0,
+    'rate-limit': 0,
+    malformed: 0,
+    hang: 0,
+    'invalid-json': 0,
+    'bad-tool-args': 0,
+    'tool-call': 0,
+    answer: 0,
+  }
 
   const calls = new Map<string, number>()
   const draw = (request: ModelRequest): { random: Random; session: string; act: ChaosAct } => {
@@ -31,14 +40,21 @@ export function chaosProvider(seed: number): Provider & { readonly acts: Record<
     const toolDone = request.tools === undefined || request.messages.some((m) => m.role === 'tool' && m.isError !== true)
     const r = random.next()
     const act: ChaosAct =
-      r < 0.08 ? 'throw-5xx'
-      : r < 0.14 ? 'rate-limit'
-      : r < 0.2 ? 'malformed'
-      : r < 0.23 ? 'hang'
-      : r < 0.32 ? 'invalid-json'
-      : !toolDone && r < 0.42 ? 'bad-tool-args'
-      : !toolDone && r < 0.6 ? 'tool-call'
-      : 'answer'
+      r < 0.08
+        ? 'throw-5xx'
+        : r < 0.14
+          ? 'rate-limit'
+          : r < 0.2
+            ? 'malformed'
+            : r < 0.23
+              ? 'hang'
+              : r < 0.32
+                ? 'invalid-json'
+                : !toolDone && r < 0.42
+                  ? 'bad-tool-args'
+                  : !toolDone && r < 0.6
+                    ? 'tool-call'
+                    : 'answer'
     acts[act]++
     return { random, session, act }
   }
@@ -47,7 +63,9 @@ export function chaosProvider(seed: number): Provider & { readonly acts: Record<
     const { random, session, act } = draw(request)
     const usage = { inputTokens: 10 + random.int(0, 50), outputTokens: 5 + random.int(0, 20) }
     const answer = (content: string, toolCalls: ModelResponse['toolCalls'] = []): Promise<ModelResponse> =>
-      new Promise((resolve) => setTimeout(() => resolve({ content, toolCalls, usage, stopReason: toolCalls.length > 0 ? 'tool_use' : 'end' }), random.int(0, 3)))
+      new Promise((resolve) =>
+        setTimeout(() => resolve({ content, toolCalls, usage, stopReason: toolCalls.length > 0 ? 'tool_use' : 'end' }), random.int(0, 3)),
+      )
     switch (act) {
       case 'throw-5xx':
         return Promise.reject(new ProviderError('overloaded', { kind: 'http-5xx', status: 503 }))
@@ -61,7 +79,9 @@ export function chaosProvider(seed: number): Provider & { readonly acts: Record<
       case 'invalid-json':
         return answer(random.pick(['Sure! Here it is:', `{"session": "${session}", "n": "many"}`, '{"session": ', `{"session": "${session}"}`]))
       case 'bad-tool-args':
-        return answer('', [{ id: `call-${random.int(0, 1e6)}`, name: 'lookup', args: random.pick([{}, { session: 7 }, '{not json', { session: session, extra: true }]) }])
+        return answer('', [
+          { id: `call-${random.int(0, 1e6)}`, name: 'lookup', args: random.pick([{}, { session: 7 }, '{not json', { session: session, extra: true }]) },
+        ])
       case 'tool-call':
         return answer('', [{ id: `call-${random.int(0, 1e6)}`, name: 'lookup', args: { session } }])
       case 'answer':

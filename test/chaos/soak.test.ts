@@ -36,7 +36,9 @@ afterEach(() => {
 })
 
 describe('chaos soak', () => {
-  it(`settles ${SESSIONS} concurrent sessions over a seeded chaos provider with no leak, no cross-talk and no ephemeral message kept`, { timeout: 60_000 }, async () => {
+  it(`settles ${SESSIONS} concurrent sessions over a seeded chaos provider with no leak, no cross-talk and no ephemeral message kept`, {
+    timeout: 60_000,
+  }, async () => {
     const gc = collector()
     const unhandled: unknown[] = []
     const onUnhandled = (reason: unknown): void => void unhandled.push(reason)
@@ -110,7 +112,9 @@ describe('chaos soak', () => {
     await Promise.race([all, new Promise((resolve) => (watchdog = setTimeout(resolve, 45_000)))])
     clearTimeout(watchdog)
 
-    console.log(`[chaos soak] ${SESSIONS} sessions x ${RUNS_PER_SESSION} runs, seed ${SEED}: outcomes ${JSON.stringify(outcomes)}, provider acts ${JSON.stringify(provider.acts)}`)
+    console.log(
+      `[chaos soak] ${SESSIONS} sessions x ${RUNS_PER_SESSION} runs, seed ${SEED}: outcomes ${JSON.stringify(outcomes)}, provider acts ${JSON.stringify(provider.acts)}`,
+    )
     expect(settled).toBe(started)
     expect(started).toBe(SESSIONS * RUNS_PER_SESSION)
     expect(Object.keys(outcomes).filter((k) => k.startsWith('untyped'))).toEqual([])

@@ -26,7 +26,9 @@ describeWith(corpora)('BFCL tool arguments that JSON.parse rejects (75 real case
   const cases = readCases()
   const repaired = cases.filter((c) => accepted(c.arguments_raw, anyObject)).length
   const withSchema = cases.filter((c) => c.function_schema !== null)
-  const passing = withSchema.filter((c) => accepted(c.arguments_raw, compileSchema(toJsonSchema((c.function_schema as BfclFunction).parameters) as JsonSchemaObject))).length
+  const passing = withSchema.filter((c) =>
+    accepted(c.arguments_raw, compileSchema(toJsonSchema((c.function_schema as BfclFunction).parameters) as JsonSchemaObject)),
+  ).length
   console.log(`[bfcl fc args] repaired into an object: ${repaired}/${cases.length}; pass their function schema: ${passing}/${withSchema.length}`)
 
   it('reads every case', () => {

@@ -59,14 +59,17 @@ const measure = () => ({
       .filter((c) => c.expected_is_json !== false)
       .map((c) => ({
         input: c.raw_llm_output as string,
-        expected: String(c.kind).includes('failing') ? ({ ok: false } as const) : parseOr(typeof c.expected === 'string' ? c.expected : JSON.stringify(c.expected)),
+        expected: String(c.kind).includes('failing')
+          ? ({ ok: false } as const)
+          : parseOr(typeof c.expected === 'string' ? c.expected : JSON.stringify(c.expected)),
       })),
   ),
 })
 
 describeWith(corpora)('repair fixtures of peer libraries', () => {
   const suites = measure()
-  for (const [name, a] of Object.entries(suites)) console.log(`[repair fixtures] ${name}: ${a.agree}/${a.cases} agree (${((100 * a.agree) / a.cases).toFixed(1)}%)`)
+  for (const [name, a] of Object.entries(suites))
+    console.log(`[repair fixtures] ${name}: ${a.agree}/${a.cases} agree (${((100 * a.agree) / a.cases).toFixed(1)}%)`)
 
   it('agrees with the jsonrepair cases at least as often as pinned', () => {
     expect(suites.jsonrepair).toEqual({ cases: PINNED.jsonrepair.cases, agree: expect.any(Number) })

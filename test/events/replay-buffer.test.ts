@@ -48,9 +48,12 @@ describe('ReplayBuffer', () => {
     const reported: (() => void)[] = []
     vi.spyOn(globalThis, 'queueMicrotask').mockImplementation((task) => void reported.push(task))
     const buffer = new ReplayBuffer<number>()
-    buffer.subscribe({ ...recorder(), next: () => {
-      throw new Error('consumer bug')
-    } })
+    buffer.subscribe({
+      ...recorder(),
+      next: () => {
+        throw new Error('consumer bug')
+      },
+    })
     const other = recorder()
     buffer.subscribe(other)
     expect(() => buffer.next(1)).not.toThrow()

@@ -22,6 +22,8 @@ describe('createGate types', () => {
   })
 
   it('takes an explicit type argument', () => {
-    expectTypeOf(createGate<{ n: number }>({ providers: scripted([]), outputSchema: { type: 'object' } }).run).returns.resolves.toEqualTypeOf<GateResult<{ n: number }>>()
+    expectTypeOf(createGate<{ n: number }>({ providers: scripted([]), outputSchema: { type: 'object' } }).run).returns.resolves.toEqualTypeOf<
+      GateResult<{ n: number }>
+    >()
   })
 })

@@ -64,7 +64,11 @@ describe('FailFastKind', () => {
   it('spells every kind of the library in kebab case', () => {
     const kinds = sources(SRC).flatMap((text) => [...text.matchAll(/\bkind: '([^']+)'/g)].map((m) => m[1] as string))
     expect(kinds.length).toBeGreaterThan(10)
-    for (const kind of [...kinds, ...FAIL_FAST_KINDS, ...(strictOutput({ retryOn: ['parse', 'schema', 'timeout', 'http_error', 'rate_limit'] }).postDecide ?? []).map((r) => r.kind)]) {
+    for (const kind of [
+      ...kinds,
+      ...FAIL_FAST_KINDS,
+      ...(strictOutput({ retryOn: ['parse', 'schema', 'timeout', 'http_error', 'rate_limit'] }).postDecide ?? []).map((r) => r.kind),
+    ]) {
       expect(kind).toMatch(/^[a-z0-9]+(-[a-z0-9]+)*$/)
     }
   })

@@ -1,12 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import {
-  createGate,
-  defaultStuckLoopRule,
-  isReliabilityFailFastError,
-  ReliabilityFailFastError,
-  strictOutputRules,
-  type GateEvent,
-} from '../../src/index.ts'
+import { createGate, defaultStuckLoopRule, isReliabilityFailFastError, ReliabilityFailFastError, strictOutputRules, type GateEvent } from '../../src/index.ts'
 import { scripted } from '../../src/providers/index.ts'
 import { ask, Refund, validRefund, validRefundJson } from '../support/schemas.ts'
 
@@ -105,6 +98,20 @@ describe('gate.run', () => {
     const sub = gate.events$.subscribe((e) => seen.push(e.type))
     await gate.run(ask('x'))
     sub.unsubscribe()
-    expect(seen).toEqual(['run_start', 'attempt_start', 'cost_tick', 'validation_failed', 'attempt_end', 'decision', 'retry', 'attempt_start', 'cost_tick', 'attempt_end', 'decision', 'recovered', 'run_end'])
+    expect(seen).toEqual([
+      'run_start',
+      'attempt_start',
+      'cost_tick',
+      'validation_failed',
+      'attempt_end',
+      'decision',
+      'retry',
+      'attempt_start',
+      'cost_tick',
+      'attempt_end',
+      'decision',
+      'recovered',
+      'run_end',
+    ])
   })
 })

@@ -15,7 +15,9 @@ function answering(answer: unknown, name = 'odd'): Provider & { calls: number } 
     },
     complete: () => {
       calls++
-      return Promise.resolve((calls === 1 ? answer : { content: validRefundJson, toolCalls: [], usage: { inputTokens: 1, outputTokens: 1 }, stopReason: 'end' }) as never)
+      return Promise.resolve(
+        (calls === 1 ? answer : { content: validRefundJson, toolCalls: [], usage: { inputTokens: 1, outputTokens: 1 }, stopReason: 'end' }) as never,
+      )
     },
   }
 }
@@ -95,9 +97,11 @@ function streaming(chunks: readonly unknown[], onStream?: () => unknown): Provid
   return {
     name: 'streamer',
     complete: () => Promise.reject(new Error('stream only')),
-    stream: (onStream as Provider['stream']) ?? async function* () {
-      for (const c of chunks) yield c as StreamChunk
-    },
+    stream:
+      (onStream as Provider['stream']) ??
+      async function* () {
+        for (const c of chunks) yield c as StreamChunk
+      },
   }
 }
 
@@ -114,7 +118,11 @@ const MALFORMED_STREAMS: readonly (readonly [string, Provider, string])[] = [
   ['a chunk of an unknown type', streaming([{ type: 'delta', text: 'x' }]), 'a chunk has the unknown type "delta"'],
   ['a text chunk with numeric text', streaming([{ type: 'text', text: 5 }]), 'a text chunk has no string text'],
   ['a stream() that returns null', streaming([], () => null), 'stream() returned null, not an AsyncIterable'],
-  ['an iterator that answers null', streaming([], () => ({ [Symbol.asyncIterator]: () => ({ next: () => Promise.resolve(null) }) })), 'its iterator answered null'],
+  [
+    'an iterator that answers null',
+    streaming([], () => ({ [Symbol.asyncIterator]: () => ({ next: () => Promise.resolve(null) }) })),
+    'its iterator answered null',
+  ],
 ]
 
 describe('streamed answers of the wrong shape', () => {
@@ -140,7 +148,11 @@ describe('fallback answers of the wrong shape', () => {
     const gate = createGate({ providers: scripted(['not json']), outputSchema: Refund, postDecide: [toFallback], fallback: () => answer as never })
     const error = await gate.run(ask('x')).catch((e: unknown) => e)
     expect(isReliabilityFailFastError(error)).toBe(true)
-    expect(error).toMatchObject({ kind: 'fallback-invalid', phase: 'post-decide', reason: expect.stringContaining('the fallback answered neither a string nor a ModelResponse') })
+    expect(error).toMatchObject({
+      kind: 'fallback-invalid',
+      phase: 'post-decide',
+      reason: expect.stringContaining('the fallback answered neither a string nor a ModelResponse'),
+    })
   })
 
   it('fails a fallback answering a hostile Proxy as fallback-failed: resolving it rejects', async () => {

@@ -1,5 +1,13 @@
 import { describe, expect, it, vi } from 'vitest'
-import { createGate, isReliabilityFailFastError, ProviderError, retryTransient, strictOutputRules, type GateEventMap, type ReliabilityRule } from '../../src/index.ts'
+import {
+  createGate,
+  isReliabilityFailFastError,
+  ProviderError,
+  retryTransient,
+  strictOutputRules,
+  type GateEventMap,
+  type ReliabilityRule,
+} from '../../src/index.ts'
 import { scripted } from '../../src/providers/index.ts'
 import { abortThenHang } from '../support/abort-then-hang.ts'
 import { ask, Refund, validRefundJson } from '../support/schemas.ts'

@@ -3,7 +3,8 @@ import { createGate, type GateEventMap, type ReliabilityRule } from '../../src/i
 import { scripted } from '../../src/providers/index.ts'
 import { ask, Refund, validRefundJson } from '../support/schemas.ts'
 
-const onFailure = (rule: Partial<ReliabilityRule>): ReliabilityRule => ({ when: (s) => s.errorKind !== 'ok', then: 'retry', kind: 'r', ...rule }) as ReliabilityRule
+const onFailure = (rule: Partial<ReliabilityRule>): ReliabilityRule =>
+  ({ when: (s) => s.errorKind !== 'ok', then: 'retry', kind: 'r', ...rule }) as ReliabilityRule
 
 afterEach(() => {
   vi.useRealTimers()
@@ -11,7 +12,11 @@ afterEach(() => {
 
 describe('rules checked when the gate is created', () => {
   it.each([
-    ['a then that is no Decision', { then: 'maybe' }, /postDecide\[0\] is not a rule: its then must be one of ok, retry, retry-other, fallback, fail-fast, got "maybe"/],
+    [
+      'a then that is no Decision',
+      { then: 'maybe' },
+      /postDecide\[0\] is not a rule: its then must be one of ok, retry, retry-other, fallback, fail-fast, got "maybe"/,
+    ],
     ['a missing then', { then: undefined }, /its then must be one of .*, got undefined/],
     ['a kind that is no string', { kind: 42 }, /its kind must be a non-empty string, got 42/],
     ['an empty kind', { kind: '' }, /its kind must be a non-empty string, got ""/],
@@ -24,8 +29,12 @@ describe('rules checked when the gate is created', () => {
   })
 
   it('refuses a rule that is not an object, and a PreCheck list that is no array', () => {
-    expect(() => createGate({ providers: scripted(['x']), preCheck: [null as unknown as ReliabilityRule] })).toThrow('createGate: preCheck[0] is not a rule: expected a rule object, got null')
-    expect(() => createGate({ providers: scripted(['x']), preCheck: 'rule' as unknown as ReliabilityRule[] })).toThrow('createGate: preCheck must be an array of rules')
+    expect(() => createGate({ providers: scripted(['x']), preCheck: [null as unknown as ReliabilityRule] })).toThrow(
+      'createGate: preCheck[0] is not a rule: expected a rule object, got null',
+    )
+    expect(() => createGate({ providers: scripted(['x']), preCheck: 'rule' as unknown as ReliabilityRule[] })).toThrow(
+      'createGate: preCheck must be an array of rules',
+    )
   })
 })
 
@@ -47,7 +56,11 @@ describe('a rule that stops being a rule after creation', () => {
     const gate = createGate({ providers: provider, outputSchema: Refund, postDecide: [shapeShifter('later')] })
     const errors: GateEventMap['rule_error'][] = []
     gate.on('rule_error', (e) => errors.push(e))
-    await expect(gate.run(ask('x'))).rejects.toMatchObject({ kind: 'invalid-rule', phase: 'post-decide', attempts: [{ decision: 'fail-fast', ruleKind: 'invalid-rule' }] })
+    await expect(gate.run(ask('x'))).rejects.toMatchObject({
+      kind: 'invalid-rule',
+      phase: 'post-decide',
+      attempts: [{ decision: 'fail-fast', ruleKind: 'invalid-rule' }],
+    })
     expect(errors).toEqual([{ runId: expect.any(String), attempt: 1, kind: 'shifty', where: 'then', error: expect.any(TypeError) }])
     expect(provider.calls).toBe(1)
   })

@@ -9,13 +9,18 @@ const bad = (n: number) => `{"orderId": "42", "action": "refund", "amount": "USD
 /** A gate over [primary (5xx), backup (bad, then valid)] whose rules record every scope they see, on a clock that only tests move. */
 function scopedRun() {
   let t = 1000
-  const tick = (ms: number, step: ScriptedStep): ScriptedStep => () => {
-    t += ms
-    return step
-  }
+  const tick =
+    (ms: number, step: ScriptedStep): ScriptedStep =>
+    () => {
+      t += ms
+      return step
+    }
   const primary = scripted([tick(7, new ProviderError('overloaded', { kind: 'http-5xx', status: 503 }))], { name: 'primary' })
   const backup = scripted(
-    [tick(11, { content: bad(1), usage: { inputTokens: 10, outputTokens: 3 } }), tick(13, { content: validRefundJson, usage: { inputTokens: 20, outputTokens: 5 } })],
+    [
+      tick(11, { content: bad(1), usage: { inputTokens: 10, outputTokens: 3 } }),
+      tick(13, { content: validRefundJson, usage: { inputTokens: 20, outputTokens: 5 } }),
+    ],
     { name: 'backup' },
   )
   const seen: ReliabilityScope[] = []
@@ -184,7 +189,9 @@ describe('rules that misbehave', () => {
       const gate = createGate({
         providers: provider,
         outputSchema: Refund,
-        postDecide: [{ when: (s) => s.validationError !== undefined, then: 'retry', kind: 'custom', ...(feedbackForLLM !== undefined ? { feedbackForLLM } : {}) }],
+        postDecide: [
+          { when: (s) => s.validationError !== undefined, then: 'retry', kind: 'custom', ...(feedbackForLLM !== undefined ? { feedbackForLLM } : {}) },
+        ],
       })
       const where: string[] = []
       gate.on('rule_error', (e) => where.push(e.where))
@@ -200,7 +207,14 @@ describe('rules that misbehave', () => {
     const gate = createGate({
       providers: provider,
       outputSchema: Refund,
-      postDecide: [{ when: (s) => s.validationError !== undefined, then: 'retry', kind: 'custom', feedbackForLLM: async (s) => `fix ${s.validationError?.path} (attempt ${s.attempt})` }],
+      postDecide: [
+        {
+          when: (s) => s.validationError !== undefined,
+          then: 'retry',
+          kind: 'custom',
+          feedbackForLLM: async (s) => `fix ${s.validationError?.path} (attempt ${s.attempt})`,
+        },
+      ],
     })
     await gate.run(ask('x'))
     expect(provider.requests[1]?.messages.at(-1)?.content).toBe('fix amount (attempt 1)')

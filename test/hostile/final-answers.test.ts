@@ -32,7 +32,11 @@ const FAILING: readonly (readonly [string, string, 'json-parse' | 'schema-valida
 const PASSING: readonly (readonly [string, string, unknown])[] = [
   ['JSON in a fenced block inside prose', `Here it is:\n\`\`\`json\n${validRefundJson}\n\`\`\``, validRefund],
   ['a trailing comma', refund(','), { orderId: '1', action: 'refund', amount: 1 }],
-  ['a duplicated key (the last one wins, as in JSON.parse)', '{"orderId":"1","action":"reject","action":"refund","amount":1}', { orderId: '1', action: 'refund', amount: 1 }],
+  [
+    'a duplicated key (the last one wins, as in JSON.parse)',
+    '{"orderId":"1","action":"reject","action":"refund","amount":1}',
+    { orderId: '1', action: 'refund', amount: 1 },
+  ],
   ['a byte order mark', `\ufeff${validRefundJson}`, validRefund],
   ['a negative zero', '{"orderId":"1","action":"refund","amount":-0}', { orderId: '1', action: 'refund', amount: -0 }],
   ['a lone surrogate in a string', '{"orderId":"\ud800","action":"refund","amount":1}', { orderId: '\ud800', action: 'refund', amount: 1 }],
@@ -48,7 +52,12 @@ describe('hostile final answers', () => {
   it.each(FAILING)('fail %s with kind schema-fail at stage %s, reported before the decision, history untouched', async (_name, output, stage, code) => {
     const seen = await observeRun(agentOn([output]), 'refund order 1')
     expect(isReliabilityFailFastError(seen.error)).toBe(true)
-    expect(seen.error).toMatchObject({ kind: 'schema-fail', phase: 'post-decide', validationError: { stage }, attempts: [{ status: stage === 'json-parse' ? 'parse_error' : 'schema_error' }] })
+    expect(seen.error).toMatchObject({
+      kind: 'schema-fail',
+      phase: 'post-decide',
+      validationError: { stage },
+      attempts: [{ status: stage === 'json-parse' ? 'parse_error' : 'schema_error' }],
+    })
     if (code !== undefined) expect((seen.error as { validationError: { issues: { code: string }[] } }).validationError.issues[0]?.code).toBe(code)
     expect(seen.events.validation_failed.map((e) => e.stage)).toEqual([stage])
     expect(seen.events.fail_fast.map((e) => e.kind)).toEqual(['schema-fail'])
@@ -58,7 +67,10 @@ describe('hostile final answers', () => {
 
   it.each(FAILING)('retry %s with an ephemeral tail and commit only the accepted answer', async (_name, output) => {
     const provider = scripted([output, validRefundJson])
-    const agent = Agent.create({ provider }).outputSchema(Refund).reliability({ postDecide: strictOutputRules(3) }).build()
+    const agent = Agent.create({ provider })
+      .outputSchema(Refund)
+      .reliability({ postDecide: strictOutputRules(3) })
+      .build()
     const seen = await observeRun(agent, 'refund order 1')
     expect(seen.value).toEqual(validRefund)
     const tail = provider.requests[1]?.messages.slice(1) ?? []

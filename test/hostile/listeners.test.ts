@@ -5,7 +5,8 @@ import { hostileProxy } from '../support/hostile-values.ts'
 import { ask, Refund, validRefund, validRefundJson } from '../support/schemas.ts'
 import { recordEvents } from './support.ts'
 
-const gateOn = (outputs: readonly string[] = [validRefundJson]) => createGate({ providers: scripted(outputs), outputSchema: Refund, postDecide: strictOutputRules(3) })
+const gateOn = (outputs: readonly string[] = [validRefundJson]) =>
+  createGate({ providers: scripted(outputs), outputSchema: Refund, postDecide: strictOutputRules(3) })
 
 describe('hostile listeners', () => {
   it.each([
@@ -79,7 +80,12 @@ describe('hostile listeners', () => {
   })
 
   it('lets a listener that reads every payload field see no NaN cost', async () => {
-    const gate = createGate({ providers: scripted([{ content: validRefundJson, usage: { inputTokens: Number.NaN, outputTokens: 3 } }]), model: 'm', pricing: { m: { input: 1, output: 1 } }, outputSchema: Refund })
+    const gate = createGate({
+      providers: scripted([{ content: validRefundJson, usage: { inputTokens: Number.NaN, outputTokens: 3 } }]),
+      model: 'm',
+      pricing: { m: { input: 1, output: 1 } },
+      outputSchema: Refund,
+    })
     const { events } = recordEvents(gate)
     await gate.run(ask('x'))
     expect(events.cost_tick.map((e) => Number.isFinite(e.attemptCostUsd) && Number.isFinite(e.cumulativeCostUsd))).toEqual([true])

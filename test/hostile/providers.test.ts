@@ -30,7 +30,12 @@ describe('hostile providers: transport failures', () => {
   it.each([
     ['a 429 with retry-after seconds', Object.assign(new Error('slow down'), { status: 429, headers: headers({ 'retry-after': '2' }) }), 'rate-limit', 2000],
     ['a 429 with retry-after-ms', Object.assign(new Error('slow down'), { status: 429, headers: headers({ 'retry-after-ms': '150' }) }), 'rate-limit', 150],
-    ['a 429 with a negative retry-after (read as now)', Object.assign(new Error('slow down'), { status: 429, headers: headers({ 'retry-after': '-3' }) }), 'rate-limit', 0],
+    [
+      'a 429 with a negative retry-after (read as now)',
+      Object.assign(new Error('slow down'), { status: 429, headers: headers({ 'retry-after': '-3' }) }),
+      'rate-limit',
+      0,
+    ],
     ['a 500', Object.assign(new Error('boom'), { status: 500 }), 'http-5xx', undefined],
     ['a 529 overloaded', Object.assign(new Error('overloaded'), { status: 529 }), 'http-5xx', undefined],
     ['a 408', Object.assign(new Error('request timeout'), { status: 408 }), 'timeout', undefined],
@@ -41,7 +46,10 @@ describe('hostile providers: transport failures', () => {
   ])('fail %s with its kind and the retry-after rules see', async (_name, error, kind, retryAfterMs) => {
     const seenByRules: (number | undefined)[] = []
     const spy = { when: (s: { retryAfterMs?: number | undefined }) => (seenByRules.push(s.retryAfterMs), false), then: 'retry' as const, kind: 'spy' }
-    const agent = Agent.create({ provider: rejecting(error) }).outputSchema(Refund).reliability({ postDecide: [spy] }).build()
+    const agent = Agent.create({ provider: rejecting(error) })
+      .outputSchema(Refund)
+      .reliability({ postDecide: [spy] })
+      .build()
     const seen = await observeRun(agent, 'go')
     expect(seen.error).toMatchObject({ kind, phase: 'post-decide' })
     expect((seen.error as { attempts: { error: unknown }[] }).attempts[0]?.error).toBe(error)
@@ -53,7 +61,10 @@ describe('hostile providers: transport failures', () => {
     vi.useFakeTimers()
     const limited = new ProviderError('slow down', { kind: 'rate-limit', retryAfterMs: 30_000 })
     const provider = scripted([limited, validRefundJson])
-    const agent = Agent.create({ provider }).outputSchema(Refund).reliability({ postDecide: [retryTransient()] }).build()
+    const agent = Agent.create({ provider })
+      .outputSchema(Refund)
+      .reliability({ postDecide: [retryTransient()] })
+      .build()
     const run = agent.runTyped('go')
     await vi.advanceTimersByTimeAsync(29_999)
     expect(provider.calls).toBe(1)

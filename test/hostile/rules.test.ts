@@ -18,15 +18,24 @@ function gateWith(postDecide: readonly ReliabilityRule[], outputs: readonly stri
 
 describe('hostile rules: when', () => {
   it.each([
-    ['throws an Error', () => {
-      throw new Error('broken predicate')
-    }],
-    ['throws a hostile Proxy', () => {
-      throw hostileProxy()
-    }],
-    ['throws null', () => {
-      throw null
-    }],
+    [
+      'throws an Error',
+      () => {
+        throw new Error('broken predicate')
+      },
+    ],
+    [
+      'throws a hostile Proxy',
+      () => {
+        throw hostileProxy()
+      },
+    ],
+    [
+      'throws null',
+      () => {
+        throw null
+      },
+    ],
   ])('count a when that %s as not matching, report rule_error and fall through to the default', async (_name, when) => {
     const { gate, events } = gateWith([{ when, then: 'retry', kind: 'broken' }])
     await expect(gate.run(ask('x'))).rejects.toMatchObject({ kind: 'schema-fail', phase: 'post-decide' })
@@ -47,9 +56,13 @@ describe('hostile rules: when', () => {
 describe('hostile rules: feedbackForLLM', () => {
   const proxy = hostileProxy()
   it.each([
-    ['throws', () => {
-      throw new Error('template bug')
-    }, (e: unknown) => e instanceof Error && e.message === 'template bug'],
+    [
+      'throws',
+      () => {
+        throw new Error('template bug')
+      },
+      (e: unknown) => e instanceof Error && e.message === 'template bug',
+    ],
     // Compared by identity: any matcher reading a hostile Proxy would trip its traps.
     ['rejects with a hostile Proxy', () => Promise.reject(proxy), (e: unknown) => e === proxy],
     ['answers a number', () => 42 as unknown as string, (e: unknown) => e instanceof TypeError],
@@ -65,9 +78,12 @@ describe('hostile rules: feedbackForLLM', () => {
 
 describe('hostile rules: adjustRequest and delays', () => {
   it.each([
-    ['throws', () => {
-      throw new Error('no')
-    }],
+    [
+      'throws',
+      () => {
+        throw new Error('no')
+      },
+    ],
     ['asks for NaN maxTokens', () => ({ maxTokens: Number.NaN })],
     ['asks for a negative maxTokens', () => ({ maxTokens: -10 })],
   ])('ignore an adjustRequest that %s and retry the request unchanged', async (_name, adjustRequest) => {

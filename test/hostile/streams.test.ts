@@ -55,7 +55,12 @@ describe('hostile streams', () => {
     const provider = streaming([text('{"orderId":'), new ProviderError('overloaded', { kind: 'http-5xx' })], [text(validRefundJson), done()])
     const agent = agentOn(provider, [retryTransient({ backoff: () => 0 })])
     const events = await collect(agent.stream('go', { mode: 'buffer' }))
-    expect(events.filter((e) => e.type === 'text').map((e) => (e as { text: string }).text).join('')).toBe(validRefundJson)
+    expect(
+      events
+        .filter((e) => e.type === 'text')
+        .map((e) => (e as { text: string }).text)
+        .join(''),
+    ).toBe(validRefundJson)
     expect(events.at(-1)).toMatchObject({ type: 'result', attempt: 2 })
     expect(agent.history).toEqual([
       { role: 'user', content: 'go' },

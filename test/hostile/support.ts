@@ -1,4 +1,4 @@
-import { Agent, type GateEventMap, type Message } from '../../src/index.ts'
+import type { Agent, GateEventMap, Message } from '../../src/index.ts'
 import type { GateEventName } from '../../src/events/index.ts'
 
 /** Every event the gate and the agent emit. */
@@ -37,7 +37,12 @@ export interface Observed<T> {
 export function recordEvents(target: { on<K extends GateEventName>(name: K, listener: (payload: GateEventMap[K]) => void): () => void }) {
   const events = Object.fromEntries(EVENT_NAMES.map((n) => [n, [] as unknown[]])) as unknown as { [K in GateEventName]: GateEventMap[K][] }
   const stops = EVENT_NAMES.map((n) => target.on(n, (e) => (events[n] as unknown[]).push(e)))
-  return { events, stop: () => stops.forEach((s) => s()) }
+  return {
+    events,
+    stop: () => {
+      for (const s of stops) s()
+    },
+  }
 }
 
 /** Runs `input` once on a fresh session of `agent` and observes everything. */

@@ -58,7 +58,15 @@ describe('hostile tools: results that are not JSON', () => {
     ['a Symbol', () => Symbol('s'), 'Symbol(s)'],
     ['undefined', () => undefined, '(no result)'],
     ['null', () => null, 'null'],
-    ['an object whose toJSON throws', () => ({ toJSON: () => { throw new Error('no') } }), '[object Object]'],
+    [
+      'an object whose toJSON throws',
+      () => ({
+        toJSON: () => {
+          throw new Error('no')
+        },
+      }),
+      '[object Object]',
+    ],
     ['a string as it is', () => 'plain', 'plain'],
   ])('send %s back to the model as readable text', async (_name, make, content) => {
     const { result, toolMessage } = await withTool(() => make())

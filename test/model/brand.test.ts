@@ -28,7 +28,12 @@ describe('brand', () => {
 describe('hasBrand', () => {
   it('recognises an object or a function branded by brand()', () => {
     expect(hasBrand(brand({}, KEY), KEY)).toBe(true)
-    expect(hasBrand(brand(() => 1, KEY), KEY)).toBe(true)
+    expect(
+      hasBrand(
+        brand(() => 1, KEY),
+        KEY,
+      ),
+    ).toBe(true)
   })
 
   it('recognises a brand made by another copy of the package through the symbol registry', () => {
@@ -36,7 +41,17 @@ describe('hasBrand', () => {
   })
 
   it('rejects primitives, null, other brands and a brand that is not exactly true', () => {
-    for (const value of [null, undefined, 0, 'x', true, {}, { [Symbol.for('reliability-gate.Other')]: true }, { [KEY]: 'yes' }, { [Symbol('reliability-gate.Test')]: true }]) {
+    for (const value of [
+      null,
+      undefined,
+      0,
+      'x',
+      true,
+      {},
+      { [Symbol.for('reliability-gate.Other')]: true },
+      { [KEY]: 'yes' },
+      { [Symbol('reliability-gate.Test')]: true },
+    ]) {
       expect(hasBrand(value, KEY)).toBe(false)
     }
   })

@@ -12,8 +12,20 @@ const usage = { inputTokens: 1, outputTokens: 1 }
 function gateRun(runId: string, attempts: number, failures: number, model = 'm1', provider = 'p'): GateEvent[] {
   const events: GateEvent[] = [{ type: 'run_start', runId, provider, model }]
   for (let i = 1; i <= attempts; i++) {
-    if (i <= failures) events.push({ type: 'validation_failed', runId, provider, model, message: 'bad', stage: 'schema-validate', issues: [], attempt: i, cumulativeRetries: i })
-    events.push({ type: 'attempt_end', runId, attempt: i, provider, model, errorKind: i <= failures ? 'schema-fail' : 'ok', latencyMs: 1, usage, finishReason: 'end', response: undefined })
+    if (i <= failures)
+      events.push({ type: 'validation_failed', runId, provider, model, message: 'bad', stage: 'schema-validate', issues: [], attempt: i, cumulativeRetries: i })
+    events.push({
+      type: 'attempt_end',
+      runId,
+      attempt: i,
+      provider,
+      model,
+      errorKind: i <= failures ? 'schema-fail' : 'ok',
+      latencyMs: 1,
+      usage,
+      finishReason: 'end',
+      response: undefined,
+    })
   }
   events.push({ type: 'run_end', runId, outcome: 'ok', kind: 'ok', attempts, provider, usage, costUsd: 0, durationMs: 1, fromFallback: false })
   return events
@@ -25,7 +37,9 @@ describe('DriftWindows', () => {
     const feed = (events: GateEvent[]) => events.flatMap((e) => w.push(e))
     expect(feed(gateRun('a', 1, 0))).toEqual([])
     expect(feed(gateRun('b', 1, 0))).toEqual([])
-    expect(feed(gateRun('c', 2, 1))).toEqual([{ runId: 'c', signal: 'validation_failure_rate', provider: 'p', model: 'm1', value: 1 / 3, threshold: 0.3, state: 'above', runs: 2 }])
+    expect(feed(gateRun('c', 2, 1))).toEqual([
+      { runId: 'c', signal: 'validation_failure_rate', provider: 'p', model: 'm1', value: 1 / 3, threshold: 0.3, state: 'above', runs: 2 },
+    ])
     expect(feed(gateRun('d', 3, 2))).toEqual([])
     expect(feed(gateRun('e', 1, 0))).toEqual([])
     expect(feed(gateRun('f', 1, 0))).toEqual([expect.objectContaining({ runId: 'f', state: 'below', value: 0 })])
@@ -54,7 +68,17 @@ describe('DriftWindows', () => {
     const events: GateEvent[] = [
       { type: 'agent_run_start', runId: 'r', agent: 'a' },
       ...gateRun('r', 1, 0),
-      { type: 'validation_failed', runId: 'r', provider: 'p', model: 'm1', message: 'bad args', stage: 'tool-args', issues: [], attempt: 1, cumulativeRetries: 1 },
+      {
+        type: 'validation_failed',
+        runId: 'r',
+        provider: 'p',
+        model: 'm1',
+        message: 'bad args',
+        stage: 'tool-args',
+        issues: [],
+        attempt: 1,
+        cumulativeRetries: 1,
+      },
       ...gateRun('r', 1, 0),
     ]
     // One failure in the run's two attempts.
@@ -73,14 +97,28 @@ describe('driftMonitor', () => {
         events$: cold<GateEvent[]>('abcd|', { a: runs[0]!, b: runs[1]!, c: runs[2]!, d: runs[3]! }).pipe(concatMap((batch) => batch)),
       }
       const monitor = driftMonitor(source, { window: 2, threshold: 0.4 })
-      const above: DriftEvent = { runId: 'b', signal: 'validation_failure_rate', provider: 'p', model: 'm1', value: 0.5, threshold: 0.4, state: 'above', runs: 2 }
+      const above: DriftEvent = {
+        runId: 'b',
+        signal: 'validation_failure_rate',
+        provider: 'p',
+        model: 'm1',
+        value: 0.5,
+        threshold: 0.4,
+        state: 'above',
+        runs: 2,
+      }
       const below: DriftEvent = { runId: 'd', signal: 'validation_failure_rate', provider: 'p', model: 'm1', value: 0, threshold: 0.4, state: 'below', runs: 2 }
       expectObservable(monitor.drift$).toBe('-x-y', { x: above, y: below })
     })
   })
 
   it('emits drift on the monitored gate, where on(), events$ and recorders see it', async () => {
-    const gate = createGate({ providers: scripted(['{}', validRefundJson, validRefundJson]), model: 'm1', outputSchema: Refund, postDecide: strictOutputRules(3) })
+    const gate = createGate({
+      providers: scripted(['{}', validRefundJson, validRefundJson]),
+      model: 'm1',
+      outputSchema: Refund,
+      postDecide: strictOutputRules(3),
+    })
     const monitor = driftMonitor(gate, { window: 1, threshold: { meanAttempts: 1.5 } })
     const seen: DriftEvent[] = []
     gate.on('drift', (e) => seen.push(e))

@@ -8,7 +8,16 @@ const pricing = { m: { input: 1_000_000, output: 1_000_000 } }
 
 describe('formatTrace', () => {
   it('prints each attempt of a result with its verdict, issues, decision and feedback', async () => {
-    const gate = createGate({ providers: scripted([{ content: '{"orderId": 42}', usage: { inputTokens: 3, outputTokens: 2 } }, { content: validRefundJson, usage: { inputTokens: 0, outputTokens: 0 } }]), model: 'm', outputSchema: Refund, postDecide: strictOutputRules(3), pricing })
+    const gate = createGate({
+      providers: scripted([
+        { content: '{"orderId": 42}', usage: { inputTokens: 3, outputTokens: 2 } },
+        { content: validRefundJson, usage: { inputTokens: 0, outputTokens: 0 } },
+      ]),
+      model: 'm',
+      outputSchema: Refund,
+      postDecide: strictOutputRules(3),
+      pricing,
+    })
     const result = await gate.run(ask('x'), { runId: 'run-1' })
     const text = formatTrace(result)
     expect(text.split('\n')[0]).toBe('run run-1: ok after 2 attempts; 3 in / 2 out tokens, $5.0000')

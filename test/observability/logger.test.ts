@@ -7,7 +7,13 @@ const LINE = 'validation_retry_outcome tool=create_event ext=mailbot outcome=suc
 
 function run(logger: object, logFormat?: 'auto' | 'line' | 'fields') {
   const eventTool = tool({ name: 'create_event', description: 'Creates a calendar event', input: EventInput, execute: async () => 'ok' })
-  const agent = Agent.create({ provider: scripted([turn(call('create_event', invalidEvent)), turn(call('create_event', validEvent)), 'Booked.']), model: 'm', name: 'mailbot', logger, ...(logFormat !== undefined ? { logFormat } : {}) })
+  const agent = Agent.create({
+    provider: scripted([turn(call('create_event', invalidEvent)), turn(call('create_event', validEvent)), 'Booked.']),
+    model: 'm',
+    name: 'mailbot',
+    logger,
+    ...(logFormat !== undefined ? { logFormat } : {}),
+  })
     .tool(eventTool)
     .build()
   return agent.runDetailed('book', { metadata: { tenant: 'acme' } })
@@ -24,7 +30,19 @@ describe('Agent logger', () => {
   it('calls a pino-style logger with the same facts as fields, then the same line', async () => {
     const info = vi.fn()
     const result = await run({ info, child: () => ({}) })
-    expect(info).toHaveBeenCalledWith({ event: 'validation_retry_outcome', tool: 'create_event', ext: 'mailbot', outcome: 'success', retry_count: 1, run_id: result.runId, turn: 1, metadata: { tenant: 'acme' } }, LINE)
+    expect(info).toHaveBeenCalledWith(
+      {
+        event: 'validation_retry_outcome',
+        tool: 'create_event',
+        ext: 'mailbot',
+        outcome: 'success',
+        retry_count: 1,
+        run_id: result.runId,
+        turn: 1,
+        metadata: { tenant: 'acme' },
+      },
+      LINE,
+    )
   })
 
   it('uses fields when told to, whatever the logger looks like', async () => {
@@ -41,7 +59,15 @@ describe('Agent logger', () => {
   })
 
   it('never lets a throwing structured logger affect the run', async () => {
-    const result = await run({ child: () => ({}), info: () => { throw new Error('sink down') }, debug: () => { throw new Error('sink down') } })
+    const result = await run({
+      child: () => ({}),
+      info: () => {
+        throw new Error('sink down')
+      },
+      debug: () => {
+        throw new Error('sink down')
+      },
+    })
     expect(result.text).toBe('Booked.')
   })
 })

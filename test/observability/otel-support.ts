@@ -1,4 +1,11 @@
-import { InMemoryMetricExporter, AggregationTemporality, MeterProvider, PeriodicExportingMetricReader, type DataPoint, type Histogram } from '@opentelemetry/sdk-metrics'
+import {
+  InMemoryMetricExporter,
+  AggregationTemporality,
+  MeterProvider,
+  PeriodicExportingMetricReader,
+  type DataPoint,
+  type Histogram,
+} from '@opentelemetry/sdk-metrics'
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base'
 
 /** An SDK tracer and meter provider over in-memory exporters. */

@@ -12,10 +12,19 @@ import { ask, Refund, validRefundJson } from '../support/schemas.ts'
 const dir = mkdtempSync(join(tmpdir(), 'rg-trace-'))
 let n = 0
 const file = () => join(dir, `trace-${++n}.jsonl`)
-const lines = (path: string) => readFileSync(path, 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>)
+const lines = (path: string) =>
+  readFileSync(path, 'utf8')
+    .trimEnd()
+    .split('\n')
+    .map((l) => JSON.parse(l) as Record<string, unknown>)
 
 function retryingGate() {
-  return createGate({ providers: scripted(['{"orderId": 42}', validRefundJson], { name: 'openai' }), model: 'gpt-x', outputSchema: Refund, postDecide: strictOutputRules(3) })
+  return createGate({
+    providers: scripted(['{"orderId": 42}', validRefundJson], { name: 'openai' }),
+    model: 'gpt-x',
+    outputSchema: Refund,
+    postDecide: strictOutputRules(3),
+  })
 }
 
 describe('recordTrace', () => {
@@ -26,7 +35,21 @@ describe('recordTrace', () => {
     const result = await gate.run(ask('x'))
     await recorder.stop()
     const records = lines(path)
-    expect(records.map((r) => r.type)).toEqual(['run_start', 'attempt_start', 'cost_tick', 'validation_failed', 'attempt_end', 'decision', 'retry', 'attempt_start', 'cost_tick', 'attempt_end', 'decision', 'recovered', 'run_end'])
+    expect(records.map((r) => r.type)).toEqual([
+      'run_start',
+      'attempt_start',
+      'cost_tick',
+      'validation_failed',
+      'attempt_end',
+      'decision',
+      'retry',
+      'attempt_start',
+      'cost_tick',
+      'attempt_end',
+      'decision',
+      'recovered',
+      'run_end',
+    ])
     expect(records.every((r) => r.runId === result.runId && r.ts === 1234)).toBe(true)
   })
 
@@ -38,7 +61,7 @@ describe('recordTrace', () => {
     await recorder.stop()
     const [first, second] = lines(path).filter((r) => r.type === 'attempt_start')
     expect(first?.request).toEqual({ model: 'gpt-x', messages: 1, tail: [] })
-    expect((second?.request as { tail: { role: string; ephemeral: boolean }[] }).tail.map((m) => [m.role, m.ephemeral])).toEqual([
+    expect((second?.request as { tail: { role: string; ephemeral: boolean }[] } | undefined)?.tail.map((m) => [m.role, m.ephemeral])).toEqual([
       ['assistant', true],
       ['user', true],
     ])
@@ -89,7 +112,13 @@ describe('recordTrace', () => {
 describe('trace viewer model', () => {
   it('builds an agent run as a timeline of attempts and tool calls', async () => {
     const eventTool = tool({ name: 'create_event', description: 'Creates a calendar event', input: EventInput, execute: async () => 'ok' })
-    const agent = Agent.create({ provider: scripted([turn(call('create_event', invalidEvent)), turn(call('create_event', validEvent)), 'Booked.']), model: 'm', name: 'mailbot' }).tool(eventTool).build()
+    const agent = Agent.create({
+      provider: scripted([turn(call('create_event', invalidEvent)), turn(call('create_event', validEvent)), 'Booked.']),
+      model: 'm',
+      name: 'mailbot',
+    })
+      .tool(eventTool)
+      .build()
     const path = file()
     const recorder = recordTrace(agent, { path })
     await agent.run('book', { metadata: { tenant: 'acme' } })
@@ -110,7 +139,13 @@ describe('trace viewer model', () => {
     await recorder.stop()
     const [run] = buildRuns(parseTrace(readFileSync(path, 'utf8')))
     const failed = run?.timeline[0] as ViewAttempt
-    expect(failed).toMatchObject({ errorKind: 'schema-fail', rawOutput: '{"orderId": 42}', provider: 'openai', model: 'gpt-x', decision: { decision: 'retry', matched: true } })
+    expect(failed).toMatchObject({
+      errorKind: 'schema-fail',
+      rawOutput: '{"orderId": 42}',
+      provider: 'openai',
+      model: 'gpt-x',
+      decision: { decision: 'retry', matched: true },
+    })
     expect(failed.failures[0]?.issues.map((i) => i.path)).toContain('orderId')
     expect(failed.tail?.map((m) => m.role)).toEqual(['assistant', 'user'])
     expect(run?.kinds).toContain('schema-fail')
@@ -121,7 +156,10 @@ describe('trace viewer model', () => {
   })
 
   it('never lets a model output close the page’s data script', () => {
-    const html = tracePage(`{"type":"attempt_start","runId":"r","ts":1,"attempt":1,"provider":"p"}\n{"type":"attempt_end","runId":"r","ts":2,"errorKind":"ok","response":{"content":"</script><script>alert(1)</script>"}}`, 't')
+    const html = tracePage(
+      `{"type":"attempt_start","runId":"r","ts":1,"attempt":1,"provider":"p"}\n{"type":"attempt_end","runId":"r","ts":2,"errorKind":"ok","response":{"content":"</script><script>alert(1)</script>"}}`,
+      't',
+    )
     expect(html).not.toContain('</script><script>alert(1)')
   })
 

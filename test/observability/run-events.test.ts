@@ -14,12 +14,25 @@ function collect(source: { readonly events$: { subscribe(fn: (e: GateEvent) => v
 
 describe('Run events', () => {
   it('brackets a gate run with run_start and run_end', async () => {
-    const gate = createGate({ providers: scripted(['{}', validRefundJson], { name: 'openai' }), model: 'gpt-x', outputSchema: Refund, postDecide: strictOutputRules(3) })
+    const gate = createGate({
+      providers: scripted(['{}', validRefundJson], { name: 'openai' }),
+      model: 'gpt-x',
+      outputSchema: Refund,
+      postDecide: strictOutputRules(3),
+    })
     const { events, stop } = collect(gate)
     const result = await gate.run(ask('x'))
     stop()
     expect(events[0]).toEqual({ type: 'run_start', runId: result.runId, provider: 'openai', model: 'gpt-x' })
-    expect(events.at(-1)).toMatchObject({ type: 'run_end', runId: result.runId, outcome: 'ok', kind: 'ok', attempts: 2, provider: 'openai', fromFallback: false })
+    expect(events.at(-1)).toMatchObject({
+      type: 'run_end',
+      runId: result.runId,
+      outcome: 'ok',
+      kind: 'ok',
+      attempts: 2,
+      provider: 'openai',
+      fromFallback: false,
+    })
   })
 
   it('ends a failed gate run with run_end carrying the fail-fast kind', async () => {
@@ -49,7 +62,9 @@ describe('Run events', () => {
   })
 
   it('numbers the turns of an agent run on its events', async () => {
-    const agent = Agent.create({ provider: scripted([turn(call('create_event', validEvent)), 'Booked.']), model: 'm' }).tool(eventTool()).build()
+    const agent = Agent.create({ provider: scripted([turn(call('create_event', validEvent)), 'Booked.']), model: 'm' })
+      .tool(eventTool())
+      .build()
     const { events, stop } = collect(agent)
     await agent.run('book', { metadata: { tenant: 'acme' } })
     stop()
@@ -60,18 +75,24 @@ describe('Run events', () => {
   })
 
   it('brackets an agent run with agent_run_start and agent_run_end around its gate runs', async () => {
-    const agent = Agent.create({ provider: scripted([turn(call('create_event', validEvent)), 'Booked.']), model: 'm', name: 'mailbot' }).tool(eventTool()).build()
+    const agent = Agent.create({ provider: scripted([turn(call('create_event', validEvent)), 'Booked.']), model: 'm', name: 'mailbot' })
+      .tool(eventTool())
+      .build()
     const { events, stop } = collect(agent)
     const result = await agent.runDetailed('book')
     stop()
-    const runLevel = events.filter((e) => ['agent_run_start', 'agent_run_end', 'run_start', 'run_end', 'tool_start', 'tool_end'].includes(e.type)).map((e) => e.type)
+    const runLevel = events
+      .filter((e) => ['agent_run_start', 'agent_run_end', 'run_start', 'run_end', 'tool_start', 'tool_end'].includes(e.type))
+      .map((e) => e.type)
     expect(runLevel).toEqual(['agent_run_start', 'run_start', 'run_end', 'tool_start', 'tool_end', 'run_start', 'run_end', 'agent_run_end'])
     expect(events.at(-1)).toMatchObject({ type: 'agent_run_end', runId: result.runId, agent: 'mailbot', outcome: 'ok', turns: 2, attempts: 2 })
     expect(new Set(events.map((e) => e.runId))).toEqual(new Set([result.runId]))
   })
 
   it('ends a failed agent run with agent_run_end carrying the kind', async () => {
-    const agent = Agent.create({ provider: scripted(['nope']), model: 'm' }).outputSchema(Refund).build()
+    const agent = Agent.create({ provider: scripted(['nope']), model: 'm' })
+      .outputSchema(Refund)
+      .build()
     const { events, stop } = collect(agent)
     await agent.run('x').catch(() => undefined)
     stop()
@@ -79,12 +100,25 @@ describe('Run events', () => {
   })
 
   it('reports a tool call with argument retries as one tool_start and one tool_end', async () => {
-    const agent = Agent.create({ provider: scripted([turn(call('create_event', invalidEvent)), turn(call('create_event', validEvent)), 'Booked.']), model: 'm' }).tool(eventTool()).build()
+    const agent = Agent.create({
+      provider: scripted([turn(call('create_event', invalidEvent)), turn(call('create_event', validEvent)), 'Booked.']),
+      model: 'm',
+    })
+      .tool(eventTool())
+      .build()
     const { events, stop } = collect(agent)
     await agent.run('book')
     stop()
     expect(events.filter((e) => e.type === 'tool_start')).toHaveLength(1)
-    expect(events.find((e) => e.type === 'tool_end')).toMatchObject({ tool: 'create_event', callId: 'call_create_event', status: 'ok', outcome: 'success', retryCount: 1, args: validEvent, result: { created: true } })
+    expect(events.find((e) => e.type === 'tool_end')).toMatchObject({
+      tool: 'create_event',
+      callId: 'call_create_event',
+      status: 'ok',
+      outcome: 'success',
+      retryCount: 1,
+      args: validEvent,
+      result: { created: true },
+    })
   })
 
   it('tells on attempt_end the model, the finish reason and the raw response', async () => {
@@ -96,7 +130,12 @@ describe('Run events', () => {
   })
 
   it('attributes a tool call argument failure to the model that made the call', async () => {
-    const agent = Agent.create({ provider: scripted([turn(call('create_event', invalidEvent)), turn(call('create_event', validEvent)), 'Booked.'], { name: 'openai' }), model: 'gpt-x' }).tool(eventTool()).build()
+    const agent = Agent.create({
+      provider: scripted([turn(call('create_event', invalidEvent)), turn(call('create_event', validEvent)), 'Booked.'], { name: 'openai' }),
+      model: 'gpt-x',
+    })
+      .tool(eventTool())
+      .build()
     const failures: unknown[] = []
     agent.on('validation_failed', (e) => failures.push(e))
     await agent.run('book')

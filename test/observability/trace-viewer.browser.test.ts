@@ -7,7 +7,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { serveTrace, type TraceServer } from '../../src/trace/index.ts'
 
 const CHROMIUM = '/usr/bin/chromium'
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync']
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+]
 const ROOT = resolve(import.meta.dirname, '../..')
 // Node 24 strips types by default; Node 22 needs the flag to run the demo's sources.
 const NODE_FLAGS = process.features.typescript === false ? ['--experimental-strip-types'] : []
@@ -18,10 +27,15 @@ if (!present) console.warn(`trace viewer browser test skipped: ${CHROMIUM} is mi
 /** Records `npm run demo -- --trace <path>` in a child process. */
 function recordDemo(path: string): Promise<string> {
   return new Promise((done, fail) => {
-    execFile(process.execPath, [...NODE_FLAGS, '--no-warnings', join(ROOT, 'examples/demo.ts'), '--trace', path], { cwd: ROOT, timeout: 60_000 }, (error, stdout, stderr) => {
-      if (error !== null) fail(new Error(`the demo failed: ${error.message}\n${stderr}`))
-      else done(stdout)
-    })
+    execFile(
+      process.execPath,
+      [...NODE_FLAGS, '--no-warnings', join(ROOT, 'examples/demo.ts'), '--trace', path],
+      { cwd: ROOT, timeout: 60_000 },
+      (error, stdout, stderr) => {
+        if (error !== null) fail(new Error(`the demo failed: ${error.message}\n${stderr}`))
+        else done(stdout)
+      },
+    )
   })
 }
 
@@ -49,7 +63,12 @@ describe.skipIf(!present)('Trace viewer in Chromium', () => {
 
   it('serves the page on 127.0.0.1 and lists every recorded run', async () => {
     expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/)
-    const runIds = new Set(readFileSync(trace, 'utf8').trimEnd().split('\n').map((l) => (JSON.parse(l) as { runId: string }).runId))
+    const runIds = new Set(
+      readFileSync(trace, 'utf8')
+        .trimEnd()
+        .split('\n')
+        .map((l) => (JSON.parse(l) as { runId: string }).runId),
+    )
     await expect.poll(() => page.getByTestId('run').count()).toBe(runIds.size)
   })
 
@@ -77,7 +96,9 @@ describe.skipIf(!present)('Trace viewer in Chromium', () => {
     const failed = await visible()
     expect(failed).toBeGreaterThan(0)
     expect(failed).toBeLessThan(all)
-    expect(await page.locator('[data-testid=run]:visible').evaluateAll((els) => els.map((e) => e.getAttribute('data-outcome')))).toEqual(Array(failed).fill('fail-fast'))
+    expect(await page.locator('[data-testid=run]:visible').evaluateAll((els) => els.map((e) => e.getAttribute('data-outcome')))).toEqual(
+      Array(failed).fill('fail-fast'),
+    )
     await page.getByTestId('filter-outcome').selectOption('')
     await page.getByTestId('filter-model').selectOption('small-1')
     expect(await visible()).toBeGreaterThan(0)

@@ -16,11 +16,16 @@ const SRC = new URL('../../src/', import.meta.url).href
 function loadedBy(code: string): Promise<readonly string[]> {
   const body = `const SRC = ${JSON.stringify(SRC)};\n${code}`
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, [...NODE_FLAGS, '--no-warnings', '--import', RECORDER, '--input-type=module', '-e', body], { timeout: 20_000 }, (error, _stdout, stderr) => {
-      const line = stderr.split('\n').find((l) => l.startsWith('LOADED '))
-      if (error !== null || line === undefined) reject(new Error(`the child process failed: ${error?.message ?? ''}\n${stderr}`))
-      else resolve(JSON.parse(line.slice('LOADED '.length)) as string[])
-    })
+    execFile(
+      process.execPath,
+      [...NODE_FLAGS, '--no-warnings', '--import', RECORDER, '--input-type=module', '-e', body],
+      { timeout: 20_000 },
+      (error, _stdout, stderr) => {
+        const line = stderr.split('\n').find((l) => l.startsWith('LOADED '))
+        if (error !== null || line === undefined) reject(new Error(`the child process failed: ${error?.message ?? ''}\n${stderr}`))
+        else resolve(JSON.parse(line.slice('LOADED '.length)) as string[])
+      },
+    )
   })
 }
 

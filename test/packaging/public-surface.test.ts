@@ -48,13 +48,39 @@ describe('public surface', () => {
   })
 
   it('keeps internals off the root', () => {
-    for (const name of ['withTail', 'stableKey', 'EventHub', 'ZERO_USAGE', 'addUsage', 'GENERIC_FEEDBACK', 'extractJson', 'repairJson', 'formatIssueLine', 'IncrementalValidator', 'parseJsonSafe', 'compileSchema']) {
+    for (const name of [
+      'withTail',
+      'stableKey',
+      'EventHub',
+      'ZERO_USAGE',
+      'addUsage',
+      'GENERIC_FEEDBACK',
+      'extractJson',
+      'repairJson',
+      'formatIssueLine',
+      'IncrementalValidator',
+      'parseJsonSafe',
+      'compileSchema',
+    ]) {
       expect(Object.keys(root)).not.toContain(name)
     }
   })
 
   it('puts the validation building blocks on reliability-gate/validation', () => {
-    for (const name of ['compileSchema', 'extractJson', 'parseJsonSafe', 'repairJson', 'formatIssueLine', 'formatFeedback', 'IncrementalValidator', 'validateFinalAnswer', 'validateToolArgs', 'renderErrorTemplate', 'countFeedbackTokens', 'truncateEcho']) {
+    for (const name of [
+      'compileSchema',
+      'extractJson',
+      'parseJsonSafe',
+      'repairJson',
+      'formatIssueLine',
+      'formatFeedback',
+      'IncrementalValidator',
+      'validateFinalAnswer',
+      'validateToolArgs',
+      'renderErrorTemplate',
+      'countFeedbackTokens',
+      'truncateEcho',
+    ]) {
       expect(Object.keys(validation)).toContain(name)
     }
     // One class for both entries, so a brand or instanceof check holds across them.
@@ -62,7 +88,9 @@ describe('public surface', () => {
   })
 
   it('maps the validation subpath in package.json to the tsup entry', () => {
-    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { exports: Record<string, { types: string; import: string }> }
+    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+      exports: Record<string, { types: string; import: string }>
+    }
     const tsup = readFileSync(new URL('../../tsup.config.ts', import.meta.url), 'utf8')
     expect(pkg.exports['./validation']).toEqual({ types: './dist/validation/index.d.ts', import: './dist/validation/index.js' })
     expect(tsup).toContain("'validation/index': 'src/validation/building-blocks.ts'")

@@ -36,7 +36,7 @@ describe('raceAbort', () => {
     expect(abortReason(AbortSignal.abort(reason))).toBe(reason)
   })
 
-  it('can reject with the signal\'s own reason, as fetch does', async () => {
+  it("can reject with the signal's own reason, as fetch does", async () => {
     const reason = new Error('stop')
     await expect(raceAbort(never(), AbortSignal.abort(reason), undefined, signalReason)).rejects.toBe(reason)
     const plain = signalReason(new AbortController().signal)
@@ -45,7 +45,7 @@ describe('raceAbort', () => {
 })
 
 describe('sleep', () => {
-  it('honours a delay beyond setTimeout\'s 2^31 ms limit instead of firing at once', async () => {
+  it("honours a delay beyond setTimeout's 2^31 ms limit instead of firing at once", async () => {
     vi.useFakeTimers()
     let done = false
     const long = 2 ** 31 + 5_000

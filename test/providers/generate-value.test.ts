@@ -25,7 +25,13 @@ const schemas: Record<string, JsonSchema> = {
     ],
   },
   'a recursive tree': {
-    $defs: { Node: { type: 'object', properties: { name: { type: 'string' }, children: { type: 'array', items: { $ref: '#/$defs/Node' } } }, required: ['name', 'children'] } },
+    $defs: {
+      Node: {
+        type: 'object',
+        properties: { name: { type: 'string' }, children: { type: 'array', items: { $ref: '#/$defs/Node' } } },
+        required: ['name', 'children'],
+      },
+    },
     $ref: '#/$defs/Node',
   },
 }

@@ -53,7 +53,9 @@ export const richSchema: JsonSchema = {
 /** A `$ref` to a definition named `100%`: not a valid percent escape, so it must be read literally. */
 export const percentRefSchema: JsonSchema = {
   type: 'object',
-  $defs: { '100%': { type: 'object', properties: { percent: { type: 'number', minimum: 0, maximum: 100 } }, required: ['percent'], additionalProperties: false } },
+  $defs: {
+    '100%': { type: 'object', properties: { percent: { type: 'number', minimum: 0, maximum: 100 } }, required: ['percent'], additionalProperties: false },
+  },
   properties: { share: { $ref: '#/$defs/100%' } },
   required: ['share'],
   additionalProperties: false,

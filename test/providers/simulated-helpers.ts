@@ -20,4 +20,8 @@ export const retryOf = (request: ModelRequest, previous: string, feedback: strin
 
 /** Feedback in the gate's shape: a header, one `- '<path>': <text>` line per issue, a closing line. */
 export const feedback = (...lines: string[]): string =>
-  ['Your previous answer did not match the required JSON schema:', ...lines, 'Reply again with only the corrected JSON value, fixing every issue listed above.'].join('\n')
+  [
+    'Your previous answer did not match the required JSON schema:',
+    ...lines,
+    'Reply again with only the corrected JSON value, fixing every issue listed above.',
+  ].join('\n')

@@ -42,7 +42,13 @@ describe('simulated retries', () => {
   it('fixes a nested path', async () => {
     const schema: JsonSchema = {
       type: 'object',
-      properties: { items: { type: 'array', minItems: 1, items: { type: 'object', properties: { title: { type: 'string' }, qty: { type: 'integer' } }, required: ['title', 'qty'] } } },
+      properties: {
+        items: {
+          type: 'array',
+          minItems: 1,
+          items: { type: 'object', properties: { title: { type: 'string' }, qty: { type: 'integer' } }, required: ['title', 'qty'] },
+        },
+      },
       required: ['items'],
     }
     const request = askFor(schema)
@@ -102,7 +108,9 @@ describe('simulated retries', () => {
     const provider = simulated({ faults: ['truncated-json'], ignoreFeedback: true })
     const request = askFor(refundSchema)
     const first = await provider.complete(request)
-    const second = await provider.complete(retryOf(request, `${first.content.slice(0, 10)}\n[…truncated for length…]`, 'Your previous answer could not be parsed as JSON: x'))
+    const second = await provider.complete(
+      retryOf(request, `${first.content.slice(0, 10)}\n[…truncated for length…]`, 'Your previous answer could not be parsed as JSON: x'),
+    )
     expect(second.content).toBe(first.content)
     expect(second.stopReason).toBe('max_tokens')
   })
@@ -111,7 +119,10 @@ describe('simulated retries', () => {
     const provider = simulated({ faults: ['number-as-string'] })
     const request = askFor(refundSchema)
     const first = await provider.complete(request)
-    const stripped = { ...request, messages: [...request.messages, { role: 'assistant' as const, content: first.content }, { role: 'user' as const, content: feedback(AMOUNT) }] }
+    const stripped = {
+      ...request,
+      messages: [...request.messages, { role: 'assistant' as const, content: first.content }, { role: 'user' as const, content: feedback(AMOUNT) }],
+    }
     expect(check.Check(parse((await provider.complete(stripped)).content))).toBe(true)
   })
 
@@ -119,7 +130,10 @@ describe('simulated retries', () => {
     const provider = simulated({ seed: 5 })
     const request = askFor(refundSchema)
     const first = await provider.complete(request)
-    const again = await provider.complete({ ...request, messages: [...request.messages, { role: 'user', content: 'The provider failed; try again.', ephemeral: true }] })
+    const again = await provider.complete({
+      ...request,
+      messages: [...request.messages, { role: 'user', content: 'The provider failed; try again.', ephemeral: true }],
+    })
     expect(again.content).toBe(first.content)
   })
 

@@ -10,7 +10,12 @@ import { askFor } from './simulated-helpers.ts'
 
 const lookupOrder: ToolSpec = {
   name: 'lookup_order',
-  inputSchema: { type: 'object', properties: { orderId: { type: 'string' }, limit: { type: 'integer', minimum: 1, maximum: 5 } }, required: ['orderId', 'limit'], additionalProperties: false },
+  inputSchema: {
+    type: 'object',
+    properties: { orderId: { type: 'string' }, limit: { type: 'integer', minimum: 1, maximum: 5 } },
+    required: ['orderId', 'limit'],
+    additionalProperties: false,
+  },
 }
 const sendEmail: ToolSpec = { name: 'send_email', inputSchema: { type: 'object', properties: { to: { type: 'string', format: 'email' } }, required: ['to'] } }
 
@@ -21,7 +26,13 @@ describe('simulated', () => {
 
   it('answers plain text derived from the last user message without a schema', async () => {
     const question = `What is the refund policy for ${'very '.repeat(30)}old orders?`
-    const response = await simulated().complete({ messages: [{ role: 'user', content: 'hi' }, { role: 'assistant', content: 'hello' }, { role: 'user', content: question }] })
+    const response = await simulated().complete({
+      messages: [
+        { role: 'user', content: 'hi' },
+        { role: 'assistant', content: 'hello' },
+        { role: 'user', content: question },
+      ],
+    })
     expect(response.content).toBe(`Simulated answer to: ${question.slice(0, 80)}`)
     expect(response.stopReason).toBe('end')
   })
@@ -64,7 +75,14 @@ describe('simulated', () => {
     const messages: Message[] = [
       ...base.messages,
       { role: 'assistant', content: '', toolCalls: [{ id: 'call_1', name: 'lookup_order', args: { orderId: '42', limit: 'many' } }], ephemeral: true },
-      { role: 'tool', content: "The arguments are invalid:\n- 'limit': expected integer, got \"many\"", toolCallId: 'call_1', toolName: 'lookup_order', isError: true, ephemeral: true },
+      {
+        role: 'tool',
+        content: 'The arguments are invalid:\n- \'limit\': expected integer, got "many"',
+        toolCallId: 'call_1',
+        toolName: 'lookup_order',
+        isError: true,
+        ephemeral: true,
+      },
     ]
     const response = await simulated({ faults: [] }).complete({ ...base, messages, tools: [sendEmail, lookupOrder] })
     const [call] = response.toolCalls
@@ -75,7 +93,9 @@ describe('simulated', () => {
   it('waits for the latency', async () => {
     vi.useFakeTimers()
     let settled = false
-    const pending = simulated({ latencyMs: 500 }).complete({ messages: [{ role: 'user', content: 'q' }] }).then(() => (settled = true))
+    const pending = simulated({ latencyMs: 500 })
+      .complete({ messages: [{ role: 'user', content: 'q' }] })
+      .then(() => (settled = true))
     await vi.advanceTimersByTimeAsync(499)
     expect(settled).toBe(false)
     await vi.advanceTimersByTimeAsync(1)
@@ -94,7 +114,9 @@ describe('simulated', () => {
   })
 
   it('rejects at once when the signal is already aborted', async () => {
-    await expect(simulated().complete({ messages: [{ role: 'user', content: 'q' }], signal: AbortSignal.abort() })).rejects.toMatchObject({ name: 'AbortError' })
+    await expect(simulated().complete({ messages: [{ role: 'user', content: 'q' }], signal: AbortSignal.abort() })).rejects.toMatchObject({
+      name: 'AbortError',
+    })
   })
 
   it('follows a $ref whose malformed percent escape it takes literally', async () => {

@@ -14,7 +14,10 @@ const redis = useRedis()
 /** Runs one fleet process to completion and returns the JSON line it printed. */
 function runWorker(role: 'first' | 'second' | 'race', now: number): Promise<Record<string, unknown>> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...NODE_FLAGS, WORKER, String(redis.server.port), role, String(now)], { stdio: ['ignore', 'pipe', 'pipe'], timeout: WORKER_TIMEOUT_MS })
+    const child = spawn(process.execPath, [...NODE_FLAGS, WORKER, String(redis.server.port), role, String(now)], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      timeout: WORKER_TIMEOUT_MS,
+    })
     let stdout = ''
     let stderr = ''
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()))

@@ -115,7 +115,9 @@ describe('rate limit in the gate', () => {
   it('leaves a provider rate-limit error classified as before', async () => {
     const provider = scripted([new ProviderError('slow down', { kind: 'rate-limit', status: 429, retryAfterMs: 5 })], { name: 'p' })
     const rateLimit = sharedRateLimit({ store: memoryStore(), key: 'rl', limit: 5, windowMs: 60_000, now: fixedNow(0) })
-    const error = await createGate({ providers: provider, rateLimit }).run(ask('1')).catch((e: unknown) => e)
+    const error = await createGate({ providers: provider, rateLimit })
+      .run(ask('1'))
+      .catch((e: unknown) => e)
     expect(error).toMatchObject({ kind: 'rate-limit', cause: { status: 429, retryAfterMs: 5 } })
     expect(provider.calls).toBe(1)
   })

@@ -56,7 +56,11 @@ describe('redisStore without a server', () => {
     const provider = scripted([tenCents])
     const gate = createGate({ providers: provider, model: 'm', pricing, budget: sharedBudget({ store, key: 'budget', usd: 1 }) })
     const error = await gate.run(ask('x')).catch((e: unknown) => e)
-    expect(error).toMatchObject({ kind: 'unknown', phase: 'post-decide', reason: expect.stringContaining('the shared budget "budget" could not be reserved: redisStore: reserve of "budget" failed') })
+    expect(error).toMatchObject({
+      kind: 'unknown',
+      phase: 'post-decide',
+      reason: expect.stringContaining('the shared budget "budget" could not be reserved: redisStore: reserve of "budget" failed'),
+    })
     // The attempt failed with the budget policy's error (the provider is not to blame), caused by the store's.
     const cause = (error as { cause: { code?: string; cause?: unknown } }).cause
     expect(cause.code).toBe('budget-store-failed')

@@ -75,7 +75,9 @@ describeWith(redisServer)('redisStore', () => {
       evalsha: () => Promise.reject(new Error('READONLY You cannot write against a read only replica.')),
       eval: () => Promise.reject(new Error('unreachable')),
     }
-    const error = await redisStore(broken, { keyPrefix: 'p:' }).set('k', 'v').catch((e: unknown) => e)
+    const error = await redisStore(broken, { keyPrefix: 'p:' })
+      .set('k', 'v')
+      .catch((e: unknown) => e)
     expect(error).toBeInstanceOf(RedisStoreError)
     expect(isRedisStoreError(error)).toBe(true)
     expect(error).toMatchObject({ name: 'RedisStoreError', operation: 'set', key: 'p:k', cause: { message: expect.stringMatching(/^READONLY/) } })

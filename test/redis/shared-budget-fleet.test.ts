@@ -20,7 +20,10 @@ interface WorkerReport {
 
 function runWorker(seed: number): Promise<WorkerReport> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...NODE_FLAGS, WORKER, String(redis.server.port), String(SPENDERS), String(seed)], { stdio: ['ignore', 'pipe', 'pipe'], timeout: WORKER_TIMEOUT_MS })
+    const child = spawn(process.execPath, [...NODE_FLAGS, WORKER, String(redis.server.port), String(SPENDERS), String(seed)], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      timeout: WORKER_TIMEOUT_MS,
+    })
     let stdout = ''
     let stderr = ''
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()))
@@ -38,7 +41,9 @@ function runWorker(seed: number): Promise<WorkerReport> {
 }
 
 describe('a shared budget raced by a fleet of processes on one Redis', () => {
-  it(`charges at most the budget and uses at least 90% of it: ${PROCESSES} processes x ${SPENDERS} spenders, 3 runs`, { timeout: 4 * WORKER_TIMEOUT_MS }, async () => {
+  it(`charges at most the budget and uses at least 90% of it: ${PROCESSES} processes x ${SPENDERS} spenders, 3 runs`, {
+    timeout: 4 * WORKER_TIMEOUT_MS,
+  }, async () => {
     for (let run = 1; run <= 3; run++) {
       await redis.client.flushdb()
       const reports = await Promise.all(Array.from({ length: PROCESSES }, (_, p) => runWorker(run * 100 + p + 1)))

@@ -30,8 +30,20 @@ describeWith(redisServer)('two gates on one Redis store', () => {
   it('share a budget: spending by one stops the other before its provider is called', async () => {
     const providerA = scripted([tenCents, tenCents])
     const providerB = scripted([tenCents])
-    const gateA = createGate({ providers: providerA, model: 'm', pricing, outputSchema: Refund, budget: sharedBudget({ store: storeA, key: 'budget', usd: 0.2 }) })
-    const gateB = createGate({ providers: providerB, model: 'm', pricing, outputSchema: Refund, budget: sharedBudget({ store: storeB, key: 'budget', usd: 0.2 }) })
+    const gateA = createGate({
+      providers: providerA,
+      model: 'm',
+      pricing,
+      outputSchema: Refund,
+      budget: sharedBudget({ store: storeA, key: 'budget', usd: 0.2 }),
+    })
+    const gateB = createGate({
+      providers: providerB,
+      model: 'm',
+      pricing,
+      outputSchema: Refund,
+      budget: sharedBudget({ store: storeB, key: 'budget', usd: 0.2 }),
+    })
     await gateA.run(ask('1'))
     await gateA.run(ask('2'))
     await expect(gateB.run(ask('3'))).rejects.toMatchObject({ kind: 'budget-exceeded', phase: 'post-decide' })

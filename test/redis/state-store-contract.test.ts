@@ -12,5 +12,4 @@ describeWith(redisServer)('StateStore contract: redisStore', () => {
     await redis.client.flushdb()
     return { store: redisStore(redis.client, { keyPrefix: PREFIX }), advance: (ms) => advanceTtls(redis.client, PREFIX, ms) }
   })
-
 })

@@ -61,7 +61,11 @@ describe('circuit breaker in the gate', () => {
     const gate = createGate({ providers: provider, breaker: { failureThreshold: 1 } })
     await expect(gate.run(ask('x'))).rejects.toMatchObject({ kind: 'http-5xx' })
     const error = await gate.run(ask('x')).catch((e: unknown) => e)
-    expect(error).toMatchObject({ kind: 'circuit-open', usage: { inputTokens: 0, outputTokens: 0 }, attempts: [{ status: 'circuit_open', errorKind: 'circuit-open' }] })
+    expect(error).toMatchObject({
+      kind: 'circuit-open',
+      usage: { inputTokens: 0, outputTokens: 0 },
+      attempts: [{ status: 'circuit_open', errorKind: 'circuit-open' }],
+    })
     expect(provider.calls).toBe(1)
   })
 
@@ -80,7 +84,12 @@ describe('circuit breaker in the gate', () => {
     vi.useFakeTimers()
     try {
       const provider = scripted([down(), validRefundJson], { name: 'p' })
-      const waitOut: ReliabilityRule = { when: (s) => s.errorKind === 'circuit-open' || s.errorKind === 'http-5xx', then: 'retry', kind: 'wait', delayMs: (s) => s.retryAfterMs ?? 0 }
+      const waitOut: ReliabilityRule = {
+        when: (s) => s.errorKind === 'circuit-open' || s.errorKind === 'http-5xx',
+        then: 'retry',
+        kind: 'wait',
+        delayMs: (s) => s.retryAfterMs ?? 0,
+      }
       const gate = createGate({ providers: provider, outputSchema: Refund, breaker: { failureThreshold: 1, cooldownMs: 5000 }, postDecide: [waitOut] })
       const run = gate.run(ask('x'))
       await vi.advanceTimersByTimeAsync(4999)

@@ -69,7 +69,14 @@ describe('maxCostRule in the gate', () => {
   })
 
   it('reports budget_exceeded with the spend, halting', async () => {
-    const gate = createGate({ providers: scripted(invalid.map(tenCents)), model: 'm', pricing, outputSchema: Refund, preCheck: [maxCostRule(0.1)], postDecide: strictOutputRules(5) })
+    const gate = createGate({
+      providers: scripted(invalid.map(tenCents)),
+      model: 'm',
+      pricing,
+      outputSchema: Refund,
+      preCheck: [maxCostRule(0.1)],
+      postDecide: strictOutputRules(5),
+    })
     const events: GateEventMap['budget_exceeded'][] = []
     gate.on('budget_exceeded', (e) => events.push(e))
     await expect(gate.run(ask('x'))).rejects.toMatchObject({ kind: 'budget-exceeded' })
@@ -78,7 +85,14 @@ describe('maxCostRule in the gate', () => {
 
   it('with action warn, reports and lets the run go on', async () => {
     const provider = scripted([tenCents('nope'), tenCents(validRefundJson)])
-    const gate = createGate({ providers: provider, model: 'm', pricing, outputSchema: Refund, preCheck: [maxCostRule(0.05, { onExceed: 'warn' })], postDecide: strictOutputRules(3) })
+    const gate = createGate({
+      providers: provider,
+      model: 'm',
+      pricing,
+      outputSchema: Refund,
+      preCheck: [maxCostRule(0.05, { onExceed: 'warn' })],
+      postDecide: strictOutputRules(3),
+    })
     const actions: string[] = []
     gate.on('budget_exceeded', (e) => actions.push(e.action))
     const result = await gate.run(ask('x'))
@@ -95,7 +109,11 @@ describe('sharedBudget', () => {
     await gate.run(ask('first'))
     await gate.run(ask('second'))
     expect(await budget.spent()).toBeCloseTo(0.3, 12)
-    await expect(gate.run(ask('third'))).rejects.toMatchObject({ kind: 'budget-exceeded', phase: 'post-decide', attempts: [{ status: 'budget_exceeded', rawOutput: undefined, costUsd: 0 }] })
+    await expect(gate.run(ask('third'))).rejects.toMatchObject({
+      kind: 'budget-exceeded',
+      phase: 'post-decide',
+      attempts: [{ status: 'budget_exceeded', rawOutput: undefined, costUsd: 0 }],
+    })
     expect(provider.calls).toBe(3)
   })
 

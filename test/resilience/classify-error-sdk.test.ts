@@ -5,7 +5,12 @@ import { classifyError } from '../../src/index.ts'
 
 describe('classifyError on provider SDK errors', () => {
   it('classifies Anthropic errors by status and reads retry-after from their Headers', () => {
-    const overloaded = Anthropic.APIError.generate(529, { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } }, undefined, new Headers({ 'retry-after': '3' }))
+    const overloaded = Anthropic.APIError.generate(
+      529,
+      { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } },
+      undefined,
+      new Headers({ 'retry-after': '3' }),
+    )
     expect(classifyError(overloaded)).toEqual({ kind: 'http-5xx', status: 529, retryAfterMs: 3000 })
   })
 
@@ -26,7 +31,12 @@ describe('classifyError on provider SDK errors', () => {
   })
 
   it('classifies OpenAI rate limits with retry-after-ms', () => {
-    const limited = OpenAI.APIError.generate(429, { message: 'Rate limit', type: 'requests', code: 'rate_limit_exceeded' }, undefined, new Headers({ 'retry-after-ms': '250' }))
+    const limited = OpenAI.APIError.generate(
+      429,
+      { message: 'Rate limit', type: 'requests', code: 'rate_limit_exceeded' },
+      undefined,
+      new Headers({ 'retry-after-ms': '250' }),
+    )
     expect(classifyError(limited)).toEqual({ kind: 'rate-limit', status: 429, retryAfterMs: 250 })
   })
 

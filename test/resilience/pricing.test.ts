@@ -105,7 +105,10 @@ describe('gate cost accounting', () => {
   })
 
   it('shows cumulative tokens and cost in the scope of every rule', async () => {
-    const seen: Pick<ReliabilityScope, 'phase' | 'attempt' | 'cumulativeInputTokens' | 'cumulativeOutputTokens' | 'cumulativeCostUsd' | 'lastAttemptCostUsd'>[] = []
+    const seen: Pick<
+      ReliabilityScope,
+      'phase' | 'attempt' | 'cumulativeInputTokens' | 'cumulativeOutputTokens' | 'cumulativeCostUsd' | 'lastAttemptCostUsd'
+    >[] = []
     const spy = (s: ReliabilityScope) => {
       const { phase, attempt, cumulativeInputTokens, cumulativeOutputTokens, cumulativeCostUsd, lastAttemptCostUsd } = s
       seen.push({ phase, attempt, cumulativeInputTokens, cumulativeOutputTokens, cumulativeCostUsd, lastAttemptCostUsd })
@@ -122,8 +125,22 @@ describe('gate cost accounting', () => {
     await gate.run(ask('x'))
     expect(seen.slice(0, 3)).toEqual([
       { phase: 'pre-check', attempt: 0, cumulativeInputTokens: 0, cumulativeOutputTokens: 0, cumulativeCostUsd: 0, lastAttemptCostUsd: 0 },
-      { phase: 'post-decide', attempt: 1, cumulativeInputTokens: 1000, cumulativeOutputTokens: 100, cumulativeCostUsd: expect.closeTo(0.0014, 12), lastAttemptCostUsd: expect.closeTo(0.0014, 12) },
-      { phase: 'pre-check', attempt: 1, cumulativeInputTokens: 1000, cumulativeOutputTokens: 100, cumulativeCostUsd: expect.closeTo(0.0014, 12), lastAttemptCostUsd: expect.closeTo(0.0014, 12) },
+      {
+        phase: 'post-decide',
+        attempt: 1,
+        cumulativeInputTokens: 1000,
+        cumulativeOutputTokens: 100,
+        cumulativeCostUsd: expect.closeTo(0.0014, 12),
+        lastAttemptCostUsd: expect.closeTo(0.0014, 12),
+      },
+      {
+        phase: 'pre-check',
+        attempt: 1,
+        cumulativeInputTokens: 1000,
+        cumulativeOutputTokens: 100,
+        cumulativeCostUsd: expect.closeTo(0.0014, 12),
+        lastAttemptCostUsd: expect.closeTo(0.0014, 12),
+      },
     ])
     expect(seen.at(-1)).toMatchObject({ phase: 'post-decide', attempt: 3, cumulativeInputTokens: 6000, cumulativeOutputTokens: 600 })
   })

@@ -14,10 +14,7 @@ import {
 import { scripted, type ScriptedStep } from '../../src/providers/index.ts'
 import { Refund, validRefundJson } from '../support/schemas.ts'
 
-type Step =
-  | { t: 'valid'; usage: Usage }
-  | { t: 'invalid'; n: number; usage: Usage }
-  | { t: 'error'; kind: 'rate-limit' | 'http-5xx' | 'timeout' | 'network' }
+type Step = { t: 'valid'; usage: Usage } | { t: 'invalid'; n: number; usage: Usage } | { t: 'error'; kind: 'rate-limit' | 'http-5xx' | 'timeout' | 'network' }
 
 const usage: fc.Arbitrary<Usage> = fc.record(
   {
@@ -32,7 +29,10 @@ const usage: fc.Arbitrary<Usage> = fc.record(
 const stepArb: fc.Arbitrary<Step> = fc.oneof(
   fc.record({ t: fc.constant('valid' as const), usage }),
   fc.record({ t: fc.constant('invalid' as const), n: fc.integer({ min: 0, max: 1000 }), usage }),
-  fc.record({ t: fc.constantFrom('error' as const), kind: fc.constantFrom('rate-limit' as const, 'http-5xx' as const, 'timeout' as const, 'network' as const) }),
+  fc.record({
+    t: fc.constantFrom('error' as const),
+    kind: fc.constantFrom('rate-limit' as const, 'http-5xx' as const, 'timeout' as const, 'network' as const),
+  }),
 )
 
 const toStep = (s: Step): ScriptedStep => {
@@ -61,7 +61,13 @@ const rules: fc.Arbitrary<readonly ReliabilityRule[]> = fc.constantFrom<readonly
 const pricing = { 'model-a': { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 }, 'model-b': { input: 0.25, output: 1.25 } }
 const price = (u: Usage, model: 'model-a' | 'model-b') => {
   const p = pricing[model] as { input: number; output: number; cacheRead?: number; cacheWrite?: number }
-  return (u.inputTokens * p.input + u.outputTokens * p.output + (u.cacheReadTokens ?? 0) * (p.cacheRead ?? p.input) + (u.cacheWriteTokens ?? 0) * (p.cacheWrite ?? p.input)) / 1e6
+  return (
+    (u.inputTokens * p.input +
+      u.outputTokens * p.output +
+      (u.cacheReadTokens ?? 0) * (p.cacheRead ?? p.input) +
+      (u.cacheWriteTokens ?? 0) * (p.cacheWrite ?? p.input)) /
+    1e6
+  )
 }
 
 type Settled = { readonly attempts: readonly AttemptRecord[]; readonly costUsd: number; readonly usage: Usage }
@@ -78,41 +84,47 @@ const settle = async (p: Promise<Settled>): Promise<Settled> => {
 describe('resilience properties', () => {
   it('cumulative cost equals the sum over all attempts, failed ones included', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(stepArb, { minLength: 1, maxLength: 12 }), fc.array(stepArb, { minLength: 1, maxLength: 12 }), rules, fc.integer({ min: 1, max: 8 }), async (stepsA, stepsB, postDecide, cap) => {
-        const a = scripted(stepsA.map(toStep), { name: 'a' })
-        const b = scripted(stepsB.map(toStep), { name: 'b' })
-        const gate = createGate({
-          providers: [
-            { provider: a, model: 'model-a' },
-            { provider: b, model: 'model-b' },
-          ],
-          outputSchema: Refund,
-          pricing,
-          postDecide,
-          maxAttempts: cap,
-        })
-        let ticked = 0
-        let lastCumulative = 0
-        gate.on('cost_tick', (e) => {
-          ticked += e.attemptCostUsd
-          lastCumulative = e.cumulativeCostUsd
-        })
-        const out = await settle(gate.run({ messages: [{ role: 'user', content: 'refund #42' }] }))
+      fc.asyncProperty(
+        fc.array(stepArb, { minLength: 1, maxLength: 12 }),
+        fc.array(stepArb, { minLength: 1, maxLength: 12 }),
+        rules,
+        fc.integer({ min: 1, max: 8 }),
+        async (stepsA, stepsB, postDecide, cap) => {
+          const a = scripted(stepsA.map(toStep), { name: 'a' })
+          const b = scripted(stepsB.map(toStep), { name: 'b' })
+          const gate = createGate({
+            providers: [
+              { provider: a, model: 'model-a' },
+              { provider: b, model: 'model-b' },
+            ],
+            outputSchema: Refund,
+            pricing,
+            postDecide,
+            maxAttempts: cap,
+          })
+          let ticked = 0
+          let lastCumulative = 0
+          gate.on('cost_tick', (e) => {
+            ticked += e.attemptCostUsd
+            lastCumulative = e.cumulativeCostUsd
+          })
+          const out = await settle(gate.run({ messages: [{ role: 'user', content: 'refund #42' }] }))
 
-        // What the providers were actually asked for, priced independently of the gate.
-        const billed = (steps: Step[], calls: number, model: 'model-a' | 'model-b') =>
-          steps.slice(0, calls).reduce((sum, s) => sum + (s.t === 'error' ? 0 : price(s.usage, model)), 0)
-        const expected = billed(stepsA, a.calls, 'model-a') + billed(stepsB, b.calls, 'model-b')
-        const sumOfAttempts = out.attempts.reduce((sum, r) => sum + r.costUsd, 0)
+          // What the providers were actually asked for, priced independently of the gate.
+          const billed = (steps: Step[], calls: number, model: 'model-a' | 'model-b') =>
+            steps.slice(0, calls).reduce((sum, s) => sum + (s.t === 'error' ? 0 : price(s.usage, model)), 0)
+          const expected = billed(stepsA, a.calls, 'model-a') + billed(stepsB, b.calls, 'model-b')
+          const sumOfAttempts = out.attempts.reduce((sum, r) => sum + r.costUsd, 0)
 
-        expect(out.attempts.length).toBe(a.calls + b.calls)
-        expect(out.costUsd).toBeCloseTo(expected, 9)
-        expect(out.costUsd).toBeCloseTo(sumOfAttempts, 9)
-        expect(ticked).toBeCloseTo(out.costUsd, 9)
-        expect(lastCumulative).toBeCloseTo(out.costUsd, 9)
-        const inputs = [...stepsA.slice(0, a.calls), ...stepsB.slice(0, b.calls)].reduce((n, s) => n + (s.t === 'error' ? 0 : s.usage.inputTokens), 0)
-        expect(out.usage.inputTokens).toBe(inputs)
-      }),
+          expect(out.attempts.length).toBe(a.calls + b.calls)
+          expect(out.costUsd).toBeCloseTo(expected, 9)
+          expect(out.costUsd).toBeCloseTo(sumOfAttempts, 9)
+          expect(ticked).toBeCloseTo(out.costUsd, 9)
+          expect(lastCumulative).toBeCloseTo(out.costUsd, 9)
+          const inputs = [...stepsA.slice(0, a.calls), ...stepsB.slice(0, b.calls)].reduce((n, s) => n + (s.t === 'error' ? 0 : s.usage.inputTokens), 0)
+          expect(out.usage.inputTokens).toBe(inputs)
+        },
+      ),
       { numRuns: 1000 },
     )
   })
@@ -123,7 +135,12 @@ describe('resilience properties', () => {
         fc.array(stepArb, { minLength: 1, maxLength: 40 }),
         rules,
         fc.integer({ min: 1, max: 8 }),
-        fc.record({ failureThreshold: fc.integer({ min: 1, max: 3 }), cooldownMs: fc.integer({ min: 0, max: 50 }), halfOpenMaxProbes: fc.integer({ min: 1, max: 2 }), successesToClose: fc.integer({ min: 1, max: 2 }) }),
+        fc.record({
+          failureThreshold: fc.integer({ min: 1, max: 3 }),
+          cooldownMs: fc.integer({ min: 0, max: 50 }),
+          halfOpenMaxProbes: fc.integer({ min: 1, max: 2 }),
+          successesToClose: fc.integer({ min: 1, max: 2 }),
+        }),
         fc.integer({ min: 0, max: 20 }),
         fc.integer({ min: 1, max: 4 }),
         async (steps, postDecide, cap, breakerOptions, tick, runs) => {

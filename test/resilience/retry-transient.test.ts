@@ -1,14 +1,6 @@
 import fc from 'fast-check'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import {
-  createGate,
-  exponentialBackoff,
-  failoverRule,
-  ProviderError,
-  retryTransient,
-  type ErrorKind,
-  type GateEventMap,
-} from '../../src/index.ts'
+import { createGate, exponentialBackoff, failoverRule, ProviderError, retryTransient, type ErrorKind, type GateEventMap } from '../../src/index.ts'
 import { scripted } from '../../src/providers/index.ts'
 import { ask } from '../support/schemas.ts'
 import { scopeOf } from '../support/scope-of.ts'

@@ -62,7 +62,12 @@ describe('sharedBudget in the gate: reserve, then commit', () => {
 
   it('reserves a fixed reserveUsd when one is configured', async () => {
     const store = recording()
-    const gate = createGate({ providers: costing({ inputTokens: 100, outputTokens: 50 }), model: 'm', pricing, budget: sharedBudget({ store, key: 'b', usd: 1, reserveUsd: 0.01 }) })
+    const gate = createGate({
+      providers: costing({ inputTokens: 100, outputTokens: 50 }),
+      model: 'm',
+      pricing,
+      budget: sharedBudget({ store, key: 'b', usd: 1, reserveUsd: 0.01 }),
+    })
     await gate.run(ask('hi'))
     expect(store.reserved).toEqual([0.01])
   })
@@ -89,8 +94,16 @@ describe('sharedBudget in the gate: reserve, then commit', () => {
 
   it('fails before the provider is called when even the reservation cannot fit the budget', async () => {
     const provider = scripted(['never'])
-    const gate = createGate({ providers: provider, model: 'm', pricing, budget: sharedBudget({ store: memoryStore(), key: 'b', usd: 0.001, reserveUsd: 0.002 }) })
-    await expect(gate.run(ask('hi'))).rejects.toMatchObject({ kind: 'budget-exceeded', reason: expect.stringContaining('cannot fit attempt 1 (reserving $0.002; $0 spent)') })
+    const gate = createGate({
+      providers: provider,
+      model: 'm',
+      pricing,
+      budget: sharedBudget({ store: memoryStore(), key: 'b', usd: 0.001, reserveUsd: 0.002 }),
+    })
+    await expect(gate.run(ask('hi'))).rejects.toMatchObject({
+      kind: 'budget-exceeded',
+      reason: expect.stringContaining('cannot fit attempt 1 (reserving $0.002; $0 spent)'),
+    })
     expect(provider.calls).toBe(0)
   })
 
@@ -123,7 +136,12 @@ describe('sharedBudget in the gate: reserve, then commit', () => {
     vi.useFakeTimers()
     const store = memoryStore()
     await store.reserve('b', 'crashed-process', 0.9, 1, 600_000)
-    const gate = createGate({ providers: scripted(['ok']), model: 'm', pricing, budget: sharedBudget({ store, key: 'b', usd: 1, reserveUsd: 0.5, maxWaitMs: 1_000 }) })
+    const gate = createGate({
+      providers: scripted(['ok']),
+      model: 'm',
+      pricing,
+      budget: sharedBudget({ store, key: 'b', usd: 1, reserveUsd: 0.5, maxWaitMs: 1_000 }),
+    })
     const run = gate.run(ask('hi'))
     run.catch(() => undefined)
     await vi.advanceTimersByTimeAsync(1_500)
@@ -134,7 +152,7 @@ describe('sharedBudget in the gate: reserve, then commit', () => {
     const budget = sharedBudget({ store: memoryStore(), key: 'b', usd: 1 })
     let real = 0
     let seed = 7
-    const random = (): number => ((seed = (seed * 16807) % 2147483647) / 2147483647)
+    const random = (): number => (seed = (seed * 16807) % 2147483647) / 2147483647
     const provider: Provider = {
       name: 'p',
       complete: (request) =>

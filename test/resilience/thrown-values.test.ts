@@ -78,7 +78,11 @@ describe('gate error handling on hostile thrown values', () => {
 
   it('retries after a hostile throw when a rule says so and recovers', async () => {
     const provider = scripted([() => Promise.reject(hostileProxy()), validRefundJson])
-    const gate = createGate({ providers: provider, outputSchema: Refund, postDecide: [{ when: (s) => s.errorKind === 'unknown', then: 'retry', kind: 'retry-unknown' }, retryTransient()] })
+    const gate = createGate({
+      providers: provider,
+      outputSchema: Refund,
+      postDecide: [{ when: (s) => s.errorKind === 'unknown', then: 'retry', kind: 'retry-unknown' }, retryTransient()],
+    })
     const result = await gate.run(ask('x'))
     expect(result.attempts.map((a) => a.status)).toEqual(['error', 'success'])
   })

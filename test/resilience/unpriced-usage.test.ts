@@ -1,15 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import {
-  Agent,
-  createGate,
-  maxCostRule,
-  memoryStore,
-  sharedBudget,
-  strictOutputRules,
-  type GateEventMap,
-  type Provider,
-  type Usage,
-} from '../../src/index.ts'
+import { Agent, createGate, maxCostRule, memoryStore, sharedBudget, strictOutputRules, type GateEventMap, type Provider, type Usage } from '../../src/index.ts'
 import type { Logger } from '../../src/agent/index.ts'
 import { finiteUsage } from '../../src/policies/usage-estimate.ts'
 import { scripted } from '../../src/providers/index.ts'
@@ -60,7 +50,11 @@ describe('finiteUsage', () => {
 
   it('estimates a missing output count from the answer, tool calls included', () => {
     const withCall = { content: 'z'.repeat(8), toolCalls: [{ id: 'c', name: 't', args: { a: 'b' } }] }
-    expect(finiteUsage({ inputTokens: 1 }, request, withCall)).toEqual({ inputTokens: 1, outputTokens: Math.ceil((8 + '{"a":"b"}'.length) / 4), estimated: true })
+    expect(finiteUsage({ inputTokens: 1 }, request, withCall)).toEqual({
+      inputTokens: 1,
+      outputTokens: Math.ceil((8 + '{"a":"b"}'.length) / 4),
+      estimated: true,
+    })
   })
 
   it.each([
@@ -73,7 +67,12 @@ describe('finiteUsage', () => {
   })
 
   it('zeroes unusable cache counts and marks the usage estimated', () => {
-    expect(finiteUsage({ inputTokens: 1, outputTokens: 2, cacheReadTokens: Number.NaN }, request, answer)).toEqual({ inputTokens: 1, outputTokens: 2, cacheReadTokens: 0, estimated: true })
+    expect(finiteUsage({ inputTokens: 1, outputTokens: 2, cacheReadTokens: Number.NaN }, request, answer)).toEqual({
+      inputTokens: 1,
+      outputTokens: 2,
+      cacheReadTokens: 0,
+      estimated: true,
+    })
   })
 })
 
@@ -106,11 +105,30 @@ describe('a missing token count in the gate', () => {
 describe('attempts that cannot be priced', () => {
   it.each([
     ['an unknown model', { pricing }, 'gpt-unknown', 'no price for model "gpt-unknown"'],
-    ['a price function that throws', { priceUsage: () => { throw new Error('price feed down') } }, 'm', 'the price function threw: price feed down'],
+    [
+      'a price function that throws',
+      {
+        priceUsage: () => {
+          throw new Error('price feed down')
+        },
+      },
+      'm',
+      'the price function threw: price feed down',
+    ],
     ['a price function answering NaN', { priceUsage: () => Number.NaN }, 'm', 'no price for model "m"'],
-    ['a price function answering Infinity', { priceUsage: () => Number.POSITIVE_INFINITY }, 'm', 'the price function answered Infinity, not a finite non-negative number of USD'],
+    [
+      'a price function answering Infinity',
+      { priceUsage: () => Number.POSITIVE_INFINITY },
+      'm',
+      'the price function answered Infinity, not a finite non-negative number of USD',
+    ],
     ['a price function answering a negative price', { priceUsage: () => -1 }, 'm', 'the price function answered -1, not a finite non-negative number of USD'],
-    ['a price function answering a string', { priceUsage: () => '0.1' as unknown as number }, 'm', 'the price function answered string, not a finite non-negative number of USD'],
+    [
+      'a price function answering a string',
+      { priceUsage: () => '0.1' as unknown as number },
+      'm',
+      'the price function answered string, not a finite non-negative number of USD',
+    ],
   ])('are reported as cost_unknown for %s, cost 0 and are marked unpriced', async (_name, price, model, reason) => {
     const gate = createGate({ providers: scripted([validRefundJson]), model, ...price, outputSchema: Refund })
     const events: GateEventMap['cost_unknown'][] = []
@@ -160,21 +178,41 @@ describe('maxCostRule onUnpriced', () => {
   const steps = () => scripted(['not json', '{"orderId": 1}', validRefundJson])
 
   it("with 'warn' (the default) lets the run go on at $0", async () => {
-    const gate = createGate({ providers: steps(), model: 'unlisted', pricing, outputSchema: Refund, preCheck: [maxCostRule(0.01)], postDecide: strictOutputRules(3) })
+    const gate = createGate({
+      providers: steps(),
+      model: 'unlisted',
+      pricing,
+      outputSchema: Refund,
+      preCheck: [maxCostRule(0.01)],
+      postDecide: strictOutputRules(3),
+    })
     gate.on('cost_unknown', () => undefined)
     await expect(gate.run(ask('x'))).resolves.toMatchObject({ costUsd: 0 })
   })
 
   it("with 'fail' stops the run before the attempt after an unpriced one", async () => {
     const provider = steps()
-    const gate = createGate({ providers: provider, model: 'unlisted', pricing, outputSchema: Refund, preCheck: [maxCostRule(0.01, { onUnpriced: 'fail' })], postDecide: strictOutputRules(3) })
+    const gate = createGate({
+      providers: provider,
+      model: 'unlisted',
+      pricing,
+      outputSchema: Refund,
+      preCheck: [maxCostRule(0.01, { onUnpriced: 'fail' })],
+      postDecide: strictOutputRules(3),
+    })
     gate.on('cost_unknown', () => undefined)
-    await expect(gate.run(ask('x'))).rejects.toMatchObject({ kind: 'budget-exceeded', phase: 'pre-check', reason: expect.stringContaining('unpriced attempts fail closed') })
+    await expect(gate.run(ask('x'))).rejects.toMatchObject({
+      kind: 'budget-exceeded',
+      phase: 'pre-check',
+      reason: expect.stringContaining('unpriced attempts fail closed'),
+    })
     expect(provider.calls).toBe(1)
   })
 
   it("with 'fail' refuses a gate without any price, at creation", () => {
-    expect(() => createGate({ providers: scripted(['x']), preCheck: [maxCostRule(1, { onUnpriced: 'fail' })] })).toThrow(/fails closed on unpriced attempts .* but no pricing or priceUsage is given/)
+    expect(() => createGate({ providers: scripted(['x']), preCheck: [maxCostRule(1, { onUnpriced: 'fail' })] })).toThrow(
+      /fails closed on unpriced attempts .* but no pricing or priceUsage is given/,
+    )
   })
 
   it("refuses 'fail' with onExceed 'warn', and an unknown onUnpriced", () => {
@@ -222,7 +260,9 @@ describe('sharedBudget onUnpriced', () => {
   })
 
   it("with 'fail' refuses a gate without any price, at creation", () => {
-    expect(() => createGate({ providers: scripted(['x']), budget: sharedBudget({ store: memoryStore(), key: 'b', usd: 1, onUnpriced: 'fail' }) })).toThrow(/shared budget "b" fails closed/)
+    expect(() => createGate({ providers: scripted(['x']), budget: sharedBudget({ store: memoryStore(), key: 'b', usd: 1, onUnpriced: 'fail' }) })).toThrow(
+      /shared budget "b" fails closed/,
+    )
   })
 })
 
@@ -238,8 +278,15 @@ describe('Agent costBudget onUnpriced', () => {
   it('writes a warn line on the logger for every call that could not be priced', async () => {
     const lines: string[] = []
     const logger: Logger = { warn: (line) => lines.push(line) }
-    const agent = Agent.create({ provider: scripted(['hello']), model: 'unlisted', name: 'billing', logger }).reliability({ pricing }).costBudget({ usd: 1 }).build()
+    const agent = Agent.create({ provider: scripted(['hello']), model: 'unlisted', name: 'billing', logger })
+      .reliability({ pricing })
+      .costBudget({ usd: 1 })
+      .build()
     await agent.run('go')
-    expect(lines).toEqual([expect.stringMatching(/^cost_unknown agent=billing run=\S+ attempt=1 provider=scripted model=unlisted source=meter reason="no price for model \\"unlisted\\""$/)])
+    expect(lines).toEqual([
+      expect.stringMatching(
+        /^cost_unknown agent=billing run=\S+ attempt=1 provider=scripted model=unlisted source=meter reason="no price for model \\"unlisted\\""$/,
+      ),
+    ])
   })
 })

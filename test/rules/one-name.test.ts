@@ -7,7 +7,12 @@ import { scripted } from '../../src/providers/index.ts'
 describe('one name for one thing', () => {
   it('gives the scope one cost field, cumulativeCostUsd', async () => {
     let seen: ReliabilityScope | undefined
-    const gate = createGate({ providers: scripted(['hi']), model: 'm', pricing: { m: { input: 1, output: 1 } }, postDecide: [{ when: (s) => ((seen = s), false), then: 'ok', kind: 'spy' }] })
+    const gate = createGate({
+      providers: scripted(['hi']),
+      model: 'm',
+      pricing: { m: { input: 1, output: 1 } },
+      postDecide: [{ when: (s) => ((seen = s), false), then: 'ok', kind: 'spy' }],
+    })
     await gate.run({ messages: [{ role: 'user', content: 'hello' }] })
     expect(seen?.cumulativeCostUsd).toBeGreaterThan(0)
     expect(seen !== undefined && 'costUsd' in seen).toBe(false)

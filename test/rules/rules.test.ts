@@ -77,7 +77,9 @@ describe('strictOutputRules stuck detection', () => {
   const same = '{"n": "one"}'
   const run = async (postDecide: readonly ReliabilityRule[]): Promise<{ kind: string; calls: number }> => {
     const provider = scripted([same, same, same, same, same])
-    const error = (await createGate({ providers: provider, outputSchema: Answer, postDecide }).run({ messages: [] }).catch((e: unknown) => e)) as ReliabilityFailFastError
+    const error = (await createGate({ providers: provider, outputSchema: Answer, postDecide })
+      .run({ messages: [] })
+      .catch((e: unknown) => e)) as ReliabilityFailFastError
     return { kind: error.kind, calls: provider.calls }
   }
 

@@ -5,7 +5,7 @@ import { ask, Refund } from '../support/schemas.ts'
 
 const hostile: Record<string, string> = {
   'deeply nested arrays': '['.repeat(200_000) + ']'.repeat(200_000),
-  'deeply nested objects': '{"a":'.repeat(50_000) + '1' + '}'.repeat(50_000),
+  'deeply nested objects': `${'{"a":'.repeat(50_000)}1${'}'.repeat(50_000)}`,
   'a huge string': `{"orderId": "${'x'.repeat(6_000_000)}"}`,
   'a __proto__ key': '{"orderId": "1", "action": "refund", "amount": 1, "__proto__": {"polluted": true}}',
   'a constructor.prototype key': '{"constructor": {"prototype": {"polluted": true}}}',

@@ -9,7 +9,11 @@ import { ask } from '../support/schemas.ts'
 const Anything = compileSchema({})
 // Parsed the way a provider SDK parses tool arguments: `__proto__` becomes an own property.
 const parsed = (text: string): unknown => JSON.parse(text)
-const HOSTILE = ['{"__proto__": {"polluted": true}}', '{"a": {"constructor": {"prototype": {"polluted": true}}}}', '{"list": [{"prototype": {"polluted": true}}]}']
+const HOSTILE = [
+  '{"__proto__": {"polluted": true}}',
+  '{"a": {"constructor": {"prototype": {"polluted": true}}}}',
+  '{"list": [{"prototype": {"polluted": true}}]}',
+]
 
 afterEach(() => {
   expect(({} as Record<string, unknown>)['polluted']).toBeUndefined()
@@ -17,7 +21,8 @@ afterEach(() => {
 
 describe('Prototype keys', () => {
   it('refuses them in final answers with a forbidden_key issue', () => {
-    for (const text of HOSTILE) expect(validateFinalAnswer(text, Anything, { repair: true })).toMatchObject({ ok: false, failure: { issues: [{ code: 'forbidden_key' }] } })
+    for (const text of HOSTILE)
+      expect(validateFinalAnswer(text, Anything, { repair: true })).toMatchObject({ ok: false, failure: { issues: [{ code: 'forbidden_key' }] } })
   })
 
   it('refuses them in tool arguments a provider SDK already parsed, as in raw string arguments', () => {
@@ -52,7 +57,10 @@ describe('Prototype keys', () => {
       postDecide: [{ when: () => true, then: 'fallback', kind: 'fallback' }],
       fallback: () => HOSTILE[0] as string,
     })
-    const error = await gate.run(ask('x')).then(() => undefined, (e: unknown) => e)
+    const error = await gate.run(ask('x')).then(
+      () => undefined,
+      (e: unknown) => e,
+    )
     expect(isReliabilityFailFastError(error) && error.kind).toBe('fallback-invalid')
   })
 
@@ -66,7 +74,11 @@ describe('Prototype keys', () => {
   })
 
   it('stops a streamed answer at a forbidden key and keeps it out of the partial value', () => {
-    for (const [text, path] of [['{"a": 1, "__proto__": {"polluted": true}}', '__proto__'], ['{"a": {"constructor": {"prototype": {}}}}', 'a.constructor'], ['{"prototype": [1]}', 'prototype']] as const) {
+    for (const [text, path] of [
+      ['{"a": 1, "__proto__": {"polluted": true}}', '__proto__'],
+      ['{"a": {"constructor": {"prototype": {}}}}', 'a.constructor'],
+      ['{"prototype": [1]}', 'prototype'],
+    ] as const) {
       const v = new IncrementalValidator({})
       for (const ch of text) if (v.push(ch) !== undefined) break
       expect(v.violation).toMatchObject({ code: 'forbidden_key', path })

@@ -62,10 +62,18 @@ describe.each(wires)('gate.stream over the $name SSE path', (wire) => {
   it('passthrough: fails over an overloaded first call before any content, then streams the valid answer', async () => {
     server.script([wire.overloaded, wire.sse(validRefundJson)])
     server.requests.length = 0
-    const gate = createGate({ providers: wire.provider(server), outputSchema: Refund, postDecide: [retryTransient({ maxRetries: 2, backoff: () => 0 }), ...strictOutputRules(3)] })
+    const gate = createGate({
+      providers: wire.provider(server),
+      outputSchema: Refund,
+      postDecide: [retryTransient({ maxRetries: 2, backoff: () => 0 }), ...strictOutputRules(3)],
+    })
     const stream = gate.stream({ messages: [{ role: 'user', content: 'refund #42' }] }, { mode: 'passthrough' })
     const events = await collect(stream)
-    expect(texts(events).map((t) => t.text).join('')).toBe(validRefundJson)
+    expect(
+      texts(events)
+        .map((t) => t.text)
+        .join(''),
+    ).toBe(validRefundJson)
     expect(new Set(texts(events).map((t) => t.attempt))).toEqual(new Set([2]))
     expect((await stream.result).attempts.map((a) => a.errorKind)).toEqual(['http-5xx', 'ok'])
     expect(server.requests).toHaveLength(2)
@@ -89,7 +97,11 @@ describe.each(wires)('gate.stream over the $name SSE path', (wire) => {
     const stream = gate.stream({ messages: [{ role: 'user', content: 'refund #42' }] }, { mode: 'buffer' })
     const events = await collect(stream)
     expect(texts(events).every((t) => t.attempt === 2)).toBe(true)
-    expect(texts(events).map((t) => t.text).join('')).toBe(validRefundJson)
+    expect(
+      texts(events)
+        .map((t) => t.text)
+        .join(''),
+    ).toBe(validRefundJson)
     expect(failed).toEqual([1])
     expect(wire.lastText(server.requests[1]?.body)).toContain(`- 'amount': expected number, got "USD 50"`)
     expect((await stream.result).value).toEqual(validRefund)

@@ -8,7 +8,11 @@ const invalid = '{"orderId": "42", "action": "maybe", "amount": 50}'
 describe('agent.stream', () => {
   it('streams progressively, retries with feedback and commits only the accepted exchange', async () => {
     const provider = scripted([invalid, validRefundJson])
-    const agent = Agent.create({ provider, model: 'm', name: 'billing' }).system('Output JSON.').outputSchema(Refund).reliability({ postDecide: strictOutputRules(3) }).build()
+    const agent = Agent.create({ provider, model: 'm', name: 'billing' })
+      .system('Output JSON.')
+      .outputSchema(Refund)
+      .reliability({ postDecide: strictOutputRules(3) })
+      .build()
     const aborted: string[] = []
     agent.on('stream_aborted', (e) => aborted.push(e.path))
     const stream = agent.stream({ message: 'refund #42' }, { mode: 'progressive' })
@@ -27,14 +31,18 @@ describe('agent.stream', () => {
   })
 
   it('leaves the history untouched when the stream fails', async () => {
-    const agent = Agent.create({ provider: scripted([invalid]), model: 'm' }).outputSchema(Refund).build()
+    const agent = Agent.create({ provider: scripted([invalid]), model: 'm' })
+      .outputSchema(Refund)
+      .build()
     const stream = agent.stream({ message: 'refund #42' }, { mode: 'buffer' })
     await expect(stream.result).rejects.toMatchObject({ name: 'ReliabilityFailFastError' })
     expect(agent.history).toEqual([])
   })
 
   it('delivers the same events through the observable of a session stream', async () => {
-    const agent = Agent.create({ provider: scripted([validRefundJson]), model: 'm' }).outputSchema(Refund).build()
+    const agent = Agent.create({ provider: scripted([validRefundJson]), model: 'm' })
+      .outputSchema(Refund)
+      .build()
     const session = agent.session()
     const stream = session.stream({ message: 'x' })
     const types: string[] = []

@@ -9,7 +9,10 @@ import { collect } from '../support/collect-stream.ts'
 const invalidJson = '{"orderId": "42", "action": "refund", "amount": "USD 50", "note": "this part is never read"}'
 
 const textOf = (events: readonly GateStreamEvent<unknown>[], attempt?: number) =>
-  events.filter((e): e is Extract<GateStreamEvent<unknown>, { type: 'text' }> => e.type === 'text' && (attempt === undefined || e.attempt === attempt)).map((e) => e.text).join('')
+  events
+    .filter((e): e is Extract<GateStreamEvent<unknown>, { type: 'text' }> => e.type === 'text' && (attempt === undefined || e.attempt === attempt))
+    .map((e) => e.text)
+    .join('')
 
 /** A provider that streams `texts[i]` for call i in chunks of `size`, counting the chunks it produced. */
 function chunked(texts: readonly string[], size = 4): Provider & { produced: number[]; requests: number } {
@@ -32,7 +35,10 @@ function chunked(texts: readonly string[], size = 4): Provider & { produced: num
         yield { type: 'text', text: text.slice(at, at + size) }
         await Promise.resolve()
       }
-      yield { type: 'done', response: { content: text, toolCalls: [], usage: { inputTokens: 10, outputTokens: Math.ceil(text.length / 4) }, stopReason: 'end' } }
+      yield {
+        type: 'done',
+        response: { content: text, toolCalls: [], usage: { inputTokens: 10, outputTokens: Math.ceil(text.length / 4) }, stopReason: 'end' },
+      }
     },
   }
 }
@@ -60,7 +66,11 @@ describe('gate.stream', () => {
   it('in passthrough, retries an error that happens before the first content chunk', async () => {
     const provider = scripted([new Error('socket hang up'), validRefundJson])
     const { retryTransient } = await import('../../src/rules/index.ts')
-    const gate = createGate({ providers: provider, outputSchema: Refund, postDecide: [retryTransient({ maxRetries: 2, backoff: () => 0 }), ...strictOutputRules(3)] })
+    const gate = createGate({
+      providers: provider,
+      outputSchema: Refund,
+      postDecide: [retryTransient({ maxRetries: 2, backoff: () => 0 }), ...strictOutputRules(3)],
+    })
     const events = await collect(gate.stream(ask('x'), { mode: 'passthrough' }))
     expect(textOf(events)).toBe(validRefundJson)
     expect(new Set(events.filter((e) => e.type === 'text').map((e) => e.attempt))).toEqual(new Set([2]))
@@ -92,7 +102,16 @@ describe('gate.stream', () => {
     const result = await stream.result
 
     const cut = invalidJson.indexOf('"USD') + 4 - ((invalidJson.indexOf('"USD') + 4) % 4 === 0 ? 0 : (invalidJson.indexOf('"USD') + 4) % 4) + 4
-    expect(aborted).toEqual([{ runId: result.runId, attempt: 1, path: 'amount', reason: expect.stringContaining('amount: expected number, got string'), consumedChars: expect.any(Number), consumedShare: undefined }])
+    expect(aborted).toEqual([
+      {
+        runId: result.runId,
+        attempt: 1,
+        path: 'amount',
+        reason: expect.stringContaining('amount: expected number, got string'),
+        consumedChars: expect.any(Number),
+        consumedShare: undefined,
+      },
+    ])
     const consumed = (aborted[0] as { consumedChars: number }).consumedChars
     expect(consumed).toBeLessThan(invalidJson.indexOf('"note"'))
     expect(consumed).toBeLessThanOrEqual(cut)
@@ -108,7 +127,9 @@ describe('gate.stream', () => {
     expect(textOf(events, 1)).toBe(invalidJson.slice(0, consumed))
     expect(result.value).toEqual(validRefund)
     // The raw text did not name the violation once repaired, so the partial value stands in for it.
-    expect(result.attempts[0]?.rawOutput).toBe(JSON.stringify({ orderId: '42', action: 'refund', amount: invalidJson.slice(invalidJson.indexOf('"USD') + 1, consumed) }))
+    expect(result.attempts[0]?.rawOutput).toBe(
+      JSON.stringify({ orderId: '42', action: 'refund', amount: invalidJson.slice(invalidJson.indexOf('"USD') + 1, consumed) }),
+    )
     // Usage of the aborted attempt is counted (estimated from characters: none was reported).
     expect(result.attempts[0]?.usage.outputTokens).toBe(Math.ceil(consumed / 4))
     expect(result.usage.outputTokens).toBe(Math.ceil(consumed / 4) + Math.ceil(validRefundJson.length / 4))
@@ -134,7 +155,10 @@ describe('gate.stream', () => {
   })
 
   it('falls back to complete() for a provider that cannot stream', async () => {
-    const provider: Provider = { name: 'plain', complete: async () => ({ content: validRefundJson, toolCalls: [], usage: { inputTokens: 1, outputTokens: 1 }, stopReason: 'end' }) }
+    const provider: Provider = {
+      name: 'plain',
+      complete: async () => ({ content: validRefundJson, toolCalls: [], usage: { inputTokens: 1, outputTokens: 1 }, stopReason: 'end' }),
+    }
     const events = await collect(createGate({ providers: provider, outputSchema: Refund }).stream(ask('x'), { mode: 'progressive' }))
     expect(textOf(events)).toBe(validRefundJson)
     expect(events.at(-1)?.type).toBe('result')

@@ -88,7 +88,10 @@ const Order = {
     id: { type: 'string' },
     total: { type: 'number' },
     due: { type: 'string', format: 'date-time' },
-    lines: { type: 'array', items: { type: 'object', properties: { sku: { type: 'string' }, qty: { type: 'integer' } }, required: ['sku', 'qty'], additionalProperties: false } },
+    lines: {
+      type: 'array',
+      items: { type: 'object', properties: { sku: { type: 'string' }, qty: { type: 'integer' } }, required: ['sku', 'qty'], additionalProperties: false },
+    },
     status: { enum: ['open', 'paid', 'void'] },
   },
   required: ['id', 'total', 'due', 'lines', 'status'],
@@ -101,7 +104,10 @@ async function simulatedFailures(): Promise<Case[]> {
   for (const schema of [JSON.parse(JSON.stringify(Refund)) as unknown, Order]) {
     for (const fault of faults) {
       for (let seed = 1; seed <= 20; seed++) {
-        const r = await simulated({ seed, faults: [fault] }).complete({ messages: [{ role: 'user', content: `case ${seed}` }], responseSchema: schema as never })
+        const r = await simulated({ seed, faults: [fault] }).complete({
+          messages: [{ role: 'user', content: `case ${seed}` }],
+          responseSchema: schema as never,
+        })
         out.push({ source: `simulated:${fault}`, schema, text: r.content })
       }
     }

@@ -18,7 +18,13 @@ const Order = Type.Object(
 const compiled = compileSchema(Order)
 
 // Values near the schema: right and wrong types, enum near-misses, unknown and missing keys.
-const anyScalar = fc.oneof(fc.string({ maxLength: 6 }), fc.integer({ min: -5, max: 500 }), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.boolean(), fc.constant(null))
+const anyScalar = fc.oneof(
+  fc.string({ maxLength: 6 }),
+  fc.integer({ min: -5, max: 500 }),
+  fc.double({ noNaN: true, noDefaultInfinity: true }),
+  fc.boolean(),
+  fc.constant(null),
+)
 const order = fc.record(
   {
     id: fc.oneof(fc.string({ maxLength: 8 }), anyScalar),
@@ -26,7 +32,12 @@ const order = fc.record(
     qty: fc.oneof(fc.integer({ min: 0, max: 99 }), anyScalar),
     price: fc.oneof(fc.double({ min: 0, max: 1e4, noNaN: true }), anyScalar),
     tags: fc.oneof(fc.array(fc.string({ maxLength: 5 }), { maxLength: 3 }), fc.array(anyScalar, { maxLength: 3 }), anyScalar),
-    owner: fc.oneof(fc.constant(null), fc.record({ name: fc.oneof(fc.string({ maxLength: 6 }), anyScalar), vip: fc.oneof(fc.boolean(), anyScalar) }, { requiredKeys: [] }), fc.dictionary(fc.constantFrom('name', 'vip', 'nick'), anyScalar), anyScalar),
+    owner: fc.oneof(
+      fc.constant(null),
+      fc.record({ name: fc.oneof(fc.string({ maxLength: 6 }), anyScalar), vip: fc.oneof(fc.boolean(), anyScalar) }, { requiredKeys: [] }),
+      fc.dictionary(fc.constantFrom('name', 'vip', 'nick'), anyScalar),
+      anyScalar,
+    ),
     note: fc.string({ maxLength: 10 }),
     extra: anyScalar,
   },
@@ -84,7 +95,7 @@ describe('progressive validation (property)', () => {
     await fc.assert(
       fc.asyncProperty(answer, async ({ value, indent, fence, label, cuts }) => {
         const json = JSON.stringify(value, null, indent)
-        const text = label + (fence ? '```json\n' + json + '\n```' : json)
+        const text = label + (fence ? `\`\`\`json\n${json}\n\`\`\`` : json)
         const whole = await validateFinalAnswer(text, compiled, { repair: true })
         const split = run(chunk(text, cuts))
         const single = run([...text])
@@ -100,7 +111,12 @@ describe('progressive validation (property)', () => {
           // The first definite violation does not depend on where the chunks were cut.
           expect(single?.path).toBe(split.path)
           // The whole-answer validation reports it there, or at the union it sits in (a path prefix).
-          if (!whole.ok) expect(whole.failure.issues.some((i) => split.path === i.path || split.path.startsWith(i.path === '' ? '' : `${i.path}.`) || split.path.startsWith(`${i.path}[`))).toBe(true)
+          if (!whole.ok)
+            expect(
+              whole.failure.issues.some(
+                (i) => split.path === i.path || split.path.startsWith(i.path === '' ? '' : `${i.path}.`) || split.path.startsWith(`${i.path}[`),
+              ),
+            ).toBe(true)
         }
       }),
       { numRuns: 1000 },

@@ -1,7 +1,16 @@
 import { Type } from 'typebox'
 import { describe, expect, it } from 'vitest'
 import { buildValidationFeedback, echoPreviousOutput, type FeedbackContext } from '../../src/gate/build-feedback.ts'
-import { compileSchema, countFeedbackTokens, cutToTokens, feedbackTemplateVars, renderErrorTemplate, TRUNCATION_MARKER, truncateEcho, validateFinalAnswer } from '../../src/validation/index.ts'
+import {
+  compileSchema,
+  countFeedbackTokens,
+  cutToTokens,
+  feedbackTemplateVars,
+  renderErrorTemplate,
+  TRUNCATION_MARKER,
+  truncateEcho,
+  validateFinalAnswer,
+} from '../../src/validation/index.ts'
 import type { ValidationFailure } from '../../src/validation/validation-failure.ts'
 
 const Report = compileSchema(
@@ -38,7 +47,7 @@ describe('buildValidationFeedback', () => {
         'Your previous response failed schema validation.',
         'Validation errors:',
         "- 'entries[0].evidence': expected string, got number",
-        "- 'entries[0].score': expected number, got \"high\"",
+        '- \'entries[0].score\': expected number, got "high"',
         'Please fix these issues and return a corrected JSON object.',
         'Scores are numbers.',
       ].join('\n'),
@@ -108,7 +117,10 @@ describe('renderErrorTemplate', () => {
     const vars = feedbackTemplateVars(schemaFailure, { attempt: 1, previousOutput: 'x' })
     // Each expected text is what Python's Jinja2 3.1 renders with trim_blocks=True, lstrip_blocks=True.
     const cases: [string, string][] = [
-      ['Attempt {{ attempt }}:\n  {% for e in errors %}\n    - {{ e.loc_str }}\n  {% endfor %}\nend\n', 'Attempt 2:\n    - entries[0].evidence\n    - entries[0].score\nend'],
+      [
+        'Attempt {{ attempt }}:\n  {% for e in errors %}\n    - {{ e.loc_str }}\n  {% endfor %}\nend\n',
+        'Attempt 2:\n    - entries[0].evidence\n    - entries[0].score\nend',
+      ],
       ['a {% if retry_hint == "" %}no hint{% endif %} b\n{% if true %}x{% endif %}\ny', 'a no hint b\nxy'],
       ['  {# note #}\nline\n{#- c -#}\n  z', 'linez'],
       ['a\n{% if true %}\nb\n{% endif %}\n\n', 'a\nb\n'],

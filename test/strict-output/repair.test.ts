@@ -4,14 +4,20 @@ import { describe, expect, it } from 'vitest'
 import { compileSchema, validateFinalAnswer } from '../../src/validation/index.ts'
 import { detectRepairs, findTaggedBlocks, repairFinalAnswer, repairJson } from '../../src/validation/repair/index.ts'
 
-const Answer = compileSchema(Type.Object({ name: Type.String(), ok: Type.Boolean(), note: Type.Union([Type.String(), Type.Null()]) }, { additionalProperties: false }))
+const Answer = compileSchema(
+  Type.Object({ name: Type.String(), ok: Type.Boolean(), note: Type.Union([Type.String(), Type.Null()]) }, { additionalProperties: false }),
+)
 const Calls = compileSchema(Type.Array(Type.Object({ name: Type.String(), arguments: Type.Record(Type.String(), Type.Unknown()) })))
 const Tags = compileSchema(Type.Array(Type.String()))
 
 describe('repairJson', () => {
   it('repairs Python literals, single quotes and trailing commas, and names each', () => {
     const result = repairJson("{'name': 'a', 'ok': True, 'note': None,}")
-    expect(result).toEqual({ ok: true, value: { name: 'a', ok: true, note: null }, repairs: expect.arrayContaining(['single-quotes', 'python-literals', 'trailing-comma']) })
+    expect(result).toEqual({
+      ok: true,
+      value: { name: 'a', ok: true, note: null },
+      repairs: expect.arrayContaining(['single-quotes', 'python-literals', 'trailing-comma']),
+    })
   })
 
   it('closes the brackets of a truncated answer', () => {
@@ -56,7 +62,14 @@ describe('repairFinalAnswer', () => {
   it('joins several tool-call blocks into one array when the schema wants a list', () => {
     const text = '<tool_call>\n{"name": "f", "arguments": {"x": 1}}\n</tool_call>\n<tool_call>\n{"name": "g", "arguments": {}}\n</tool_call>'
     const result = repairFinalAnswer(text, Calls)
-    expect(result).toEqual({ ok: true, value: [{ name: 'f', arguments: { x: 1 } }, { name: 'g', arguments: {} }], repairs: ['tool-call-tags', 'joined-blocks'] })
+    expect(result).toEqual({
+      ok: true,
+      value: [
+        { name: 'f', arguments: { x: 1 } },
+        { name: 'g', arguments: {} },
+      ],
+      repairs: ['tool-call-tags', 'joined-blocks'],
+    })
   })
 
   it('repairs a fenced block and names where it came from', () => {
@@ -80,7 +93,9 @@ describe('repairFinalAnswer', () => {
   it('fails when the third of three blocks is invalid, instead of falling back to the first', () => {
     const text = "<tool_call>{'name': 'f', 'arguments': {}}</tool_call><tool_call>{'name': 'g', 'arguments': {}}</tool_call><tool_call>{'name': 3}</tool_call>"
     expect(repairFinalAnswer(text, Calls)).toEqual({ ok: false })
-    expect(repairFinalAnswer(text, compileSchema(Type.Object({ name: Type.String(), arguments: Type.Record(Type.String(), Type.Unknown()) })))).toEqual({ ok: false })
+    expect(repairFinalAnswer(text, compileSchema(Type.Object({ name: Type.String(), arguments: Type.Record(Type.String(), Type.Unknown()) })))).toEqual({
+      ok: false,
+    })
   })
 
   it('joins calls that follow each other in prose or across <|im_start|> turns', () => {
@@ -92,7 +107,9 @@ describe('repairFinalAnswer', () => {
 
   it('refuses to drop an ellipsis, which would invent a shorter value', () => {
     expect(repairJson('{"entries": [{"n": "A"}, ...]}')).toMatchObject({ ok: false, message: /ellipsis/ })
-    expect(repairFinalAnswer('Here is the extracted data: { "entries": [...', compileSchema(Type.Object({ entries: Type.Array(Type.Unknown()) })))).toEqual({ ok: false })
+    expect(repairFinalAnswer('Here is the extracted data: { "entries": [...', compileSchema(Type.Object({ entries: Type.Array(Type.Unknown()) })))).toEqual({
+      ok: false,
+    })
     expect(repairJson("{'note': 'wait...', 'ok': True}")).toMatchObject({ ok: true, value: { note: 'wait...', ok: true } })
   })
 
@@ -112,7 +129,10 @@ describe('repairFinalAnswer', () => {
 
   it('waits for an asynchronous schema', async () => {
     const asyncSchema = { ...Answer, validate: (v: unknown) => Promise.resolve(Answer.validate(v)) }
-    await expect(repairFinalAnswer("```json\n{'name': 'y', 'ok': True, 'note': None}\n```", asyncSchema)).resolves.toMatchObject({ ok: true, value: { name: 'y' } })
+    await expect(repairFinalAnswer("```json\n{'name': 'y', 'ok': True, 'note': None}\n```", asyncSchema)).resolves.toMatchObject({
+      ok: true,
+      value: { name: 'y' },
+    })
     await expect(repairFinalAnswer("```json\n{'name': 2, 'ok': True, 'note': None}\n```", asyncSchema)).resolves.toEqual({ ok: false })
   })
 

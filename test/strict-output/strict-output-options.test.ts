@@ -63,7 +63,9 @@ describe('strictOutput retryOn', () => {
     expect(retried.value?.attempts.map((a) => a.status)).toEqual(['network', 'success'])
 
     const unlisted = scripted([reset(), '{"message": "hi"}'])
-    const failed = await settle(createGate({ providers: unlisted, outputSchema: Message, ...strictOutput({ retryOn: ['timeout', 'rate_limit'] }) }).run(request))
+    const failed = await settle(
+      createGate({ providers: unlisted, outputSchema: Message, ...strictOutput({ retryOn: ['timeout', 'rate_limit'] }) }).run(request),
+    )
     expect(failed.error?.kind).toBe('network')
     expect(unlisted.calls).toBe(1)
   })
@@ -72,7 +74,11 @@ describe('strictOutput retryOn', () => {
     vi.useFakeTimers()
     const provider = scripted([new ProviderError('429', { kind: 'rate-limit', status: 429 }), '{"message": "hi"}'])
     const delays: number[] = []
-    const gate = createGate({ providers: provider, outputSchema: Message, ...strictOutput({ retryOn: ['rate_limit'], backoff: { initialMs: 800, jitter: 0 } }) })
+    const gate = createGate({
+      providers: provider,
+      outputSchema: Message,
+      ...strictOutput({ retryOn: ['rate_limit'], backoff: { initialMs: 800, jitter: 0 } }),
+    })
     gate.on('retry', (e) => delays.push(e.delayMs))
     const run = gate.run(request)
     await vi.advanceTimersByTimeAsync(799)
@@ -87,7 +93,11 @@ describe('strictOutput retryOn', () => {
     const fail = () => new ProviderError('bad gateway', { kind: 'http-5xx', status: 502 })
     const provider = scripted([fail(), fail(), '{"message": "hi"}'])
     const delays: number[] = []
-    const gate = createGate({ providers: provider, outputSchema: Message, ...strictOutput({ retryOn: ['http_error'], backoff: { initialMs: 100, factor: 3, jitter: 0 } }) })
+    const gate = createGate({
+      providers: provider,
+      outputSchema: Message,
+      ...strictOutput({ retryOn: ['http_error'], backoff: { initialMs: 100, factor: 3, jitter: 0 } }),
+    })
     gate.on('retry', (e) => delays.push(e.delayMs))
     const outcome = await settle(gate.run(request))
     expect(outcome.value?.value).toEqual({ message: 'hi' })
@@ -138,7 +148,10 @@ describe('strictOutput partial mode', () => {
   })
 
   it('hands the warnings to the agent run result', async () => {
-    const agent = Agent.create({ provider: scripted(['{"message": 7}']), model: 'm' }).outputSchema(Message).reliability(strictOutput({ schemaStrict: false })).build()
+    const agent = Agent.create({ provider: scripted(['{"message": 7}']), model: 'm' })
+      .outputSchema(Message)
+      .reliability(strictOutput({ schemaStrict: false }))
+      .build()
     const result = await agent.runDetailed('hi')
     expect(result.value).toEqual({ message: 7 })
     expect(result.warnings?.issues.map((i) => i.path)).toEqual(['message'])
@@ -236,7 +249,9 @@ describe('strictOutput.fromStepConfig validation', () => {
   })
 
   it('treats inherited names such as toString as unknown keys', () => {
-    expect(() => strictOutput.fromStepConfig(JSON.parse('{"toString": 1, "__proto__": {"max_attempts": 2}}'))).toThrow(/'toString': expected no such key[\s\S]*'__proto__': expected no such key/)
+    expect(() => strictOutput.fromStepConfig(JSON.parse('{"toString": 1, "__proto__": {"max_attempts": 2}}'))).toThrow(
+      /'toString': expected no such key[\s\S]*'__proto__': expected no such key/,
+    )
   })
 
   it('turns the keys into a config that really acts', async () => {
@@ -255,7 +270,11 @@ describe('strictOutput templates', () => {
     const template = '[{{ attempt }}] {{ error_type }}{% for e in errors %} {{ e.loc_str }}={{ e.type }}{% endfor %}'
     const gate = createGate({ providers: provider, outputSchema: Report, ...strictOutput({ errorTemplate: template }) })
     const result = await gate.run(request)
-    expect(result.attempts.map((a) => a.feedbackSent)).toEqual(['[2] schema entries[0].evidence=invalid_type', '[3] schema entries[0].evidence=invalid_type', undefined])
+    expect(result.attempts.map((a) => a.feedbackSent)).toEqual([
+      '[2] schema entries[0].evidence=invalid_type',
+      '[3] schema entries[0].evidence=invalid_type',
+      undefined,
+    ])
     expect(result.attempts[0]?.errors).toEqual(["'entries[0].evidence': expected string, got number"])
   })
 

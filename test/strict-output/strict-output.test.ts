@@ -98,7 +98,15 @@ describe('strictOutput', () => {
     const result = await gate.run(request)
     expect(result.value).toEqual({ message: 'hi' })
     expect(result.lastAttempt.repaired).toBe(true)
-    expect(repaired).toEqual([{ type: 'repaired', runId: expect.any(String), attempt: 1, provider: 'scripted', repairs: expect.arrayContaining(['tool-call-tags', 'single-quotes', 'trailing-comma']) }])
+    expect(repaired).toEqual([
+      {
+        type: 'repaired',
+        runId: expect.any(String),
+        attempt: 1,
+        provider: 'scripted',
+        repairs: expect.arrayContaining(['tool-call-tags', 'single-quotes', 'trailing-comma']),
+      },
+    ])
   })
 
   it('retries rate limits after the retry-after the provider asked for', async () => {
@@ -158,7 +166,13 @@ describe('strictOutput.fromStepConfig', () => {
       max_feedback_tokens: 100,
       error_template: 'Fix: {% for e in errors %}{{ e.loc_str }} {% endfor %}',
     })
-    expect(config).toMatchObject({ maxAttempts: 2, errorFeedback: true, retryHint: 'Only JSON.', maxFeedbackTokens: 100, errorTemplate: 'Fix: {% for e in errors %}{{ e.loc_str }} {% endfor %}' })
+    expect(config).toMatchObject({
+      maxAttempts: 2,
+      errorFeedback: true,
+      retryHint: 'Only JSON.',
+      maxFeedbackTokens: 100,
+      errorTemplate: 'Fix: {% for e in errors %}{{ e.loc_str }} {% endfor %}',
+    })
     expect(config.postDecide?.map((r) => r.kind)).toEqual(['parse-retry', 'schema-retry', 'schema-retry-exhausted'])
   })
 
@@ -171,7 +185,7 @@ describe('strictOutput.fromStepConfig', () => {
     }
     expect(isStepConfigError(error)).toBe(true)
     const message = (error as Error).message
-    expect(message).toContain("- 'max_attempts': expected a positive integer, got string \"3\"")
+    expect(message).toContain('- \'max_attempts\': expected a positive integer, got string "3"')
     expect(message).toContain("- 'retry_on': expected a list of 'parse', 'schema', 'timeout', 'http_error', 'rate_limit', got list")
     expect(message).toContain("- 'maxAttempts': expected no such key")
   })

@@ -19,7 +19,11 @@ function runtimeImports(file: string): string[] {
   const out: string[] = []
   for (const [, typeOnly, clause = '', from, bare] of readFileSync(file, 'utf8').matchAll(IMPORT)) {
     if (typeOnly !== undefined) continue
-    const names = /^\{([^}]*)\}$/.exec(clause.trim())?.[1]?.split(',').map((n) => n.trim()).filter((n) => n !== '')
+    const names = /^\{([^}]*)\}$/
+      .exec(clause.trim())?.[1]
+      ?.split(',')
+      .map((n) => n.trim())
+      .filter((n) => n !== '')
     if (names !== undefined && names.length > 0 && names.every((n) => n.startsWith('type '))) continue
     out.push(resolve(dirname(file), (from ?? bare) as string))
   }

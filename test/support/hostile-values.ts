@@ -67,7 +67,15 @@ export const THROWN_VALUES: readonly (readonly [name: string, make: () => unknow
   ['a number', () => 42, '42'],
   ['a string', () => 'plain string', 'plain string'],
   ['a boolean', () => false, 'false'],
-  ['an object whose toString throws', () => ({ toString: () => { throw new Error('no') } }), 'an unreadable object'],
+  [
+    'an object whose toString throws',
+    () => ({
+      toString: () => {
+        throw new Error('no')
+      },
+    }),
+    'an unreadable object',
+  ],
   ['a frozen Error', () => Object.freeze(new Error('frozen')), 'frozen'],
   ['an Error caused by itself', circularError, 'loop'],
   ['a function', () => function thrownFunction() {}, /thrownFunction/],

@@ -43,7 +43,11 @@ describe('tool', () => {
 
   it('refuses two tools with the same name on one agent', () => {
     const t = tool({ name: 'x', description: '', input: Type.Object({}), execute: () => 1 })
-    expect(() => Agent.create({ provider: scripted([]) }).tool(t).tool(t)).toThrow(/already added/)
+    expect(() =>
+      Agent.create({ provider: scripted([]) })
+        .tool(t)
+        .tool(t),
+    ).toThrow(/already added/)
   })
 })
 
@@ -79,11 +83,21 @@ describe('tool-argument feedback lines', () => {
   it.each([
     ['missing', Type.Object({ to: Type.String() }), {}, "- 'to': required field is missing — provide a value"],
     ['string', Type.Object({ subject: Type.String() }), { subject: 42 }, "- 'subject': expected string, got number"],
-    ['integer', Type.Object({ count: Type.Integer() }), { count: 'three' }, "- 'count': expected integer, got \"three\""],
-    ['datetime', Type.Object({ due: Type.String({ format: 'date-time' }) }), { due: 'tomorrow' }, "- 'due': expected ISO datetime (e.g. '2026-05-03T00:00:00'), got \"tomorrow\""],
+    ['integer', Type.Object({ count: Type.Integer() }), { count: 'three' }, '- \'count\': expected integer, got "three"'],
+    [
+      'datetime',
+      Type.Object({ due: Type.String({ format: 'date-time' }) }),
+      { due: 'tomorrow' },
+      "- 'due': expected ISO datetime (e.g. '2026-05-03T00:00:00'), got \"tomorrow\"",
+    ],
     ['list', Type.Object({ cc: Type.Array(Type.String()) }), { cc: 'a@b.c' }, "- 'cc': expected list/array, got string"],
     ['unknown field', Type.Object({}, { additionalProperties: false }), { bcc: 'x' }, "- 'bcc': unknown field — remove it"],
-    ['fallback (the validator message)', Type.Object({ body: Type.String({ maxLength: 3 }) }), { body: 'too long' }, "- 'body': must not have more than 3 characters"],
+    [
+      'fallback (the validator message)',
+      Type.Object({ body: Type.String({ maxLength: 3 }) }),
+      { body: 'too long' },
+      "- 'body': must not have more than 3 characters",
+    ],
   ])('renders %s', (_label, schema, args, line) => {
     expect(feedbackLines(schema, args)).toEqual([line])
   })

@@ -204,7 +204,9 @@ describe('compileSchema', () => {
     expectTypeOf<InferSchema<typeof valibot>>().toEqualTypeOf<{ title: string; amount: number; action: 'refund' | 'reject' }>()
     expectTypeOf<InferSchema<{ parse(value: unknown): Date }>>().toEqualTypeOf<Date>()
     expectTypeOf<InferSchema<typeof jsonSchema>>().toEqualTypeOf<unknown>()
-    expectTypeOf(compileSchema(zod).validate).returns.toExtend<SchemaResult<{ title: string; amount: number; action: 'refund' | 'reject' }> | Promise<unknown>>()
+    expectTypeOf(compileSchema(zod).validate).returns.toExtend<
+      SchemaResult<{ title: string; amount: number; action: 'refund' | 'reject' }> | Promise<unknown>
+    >()
   })
 })
 

@@ -63,7 +63,10 @@ describe('extractJson', () => {
   it('fails when one of several values does not parse, naming each broken one', () => {
     const text = '<tool_call>{"name": "a"}</tool_call><tool_call>{"name": "b",}</tool_call><tool_call>{"name": \'c\'}</tool_call>'
     const result = extractJson(text)
-    expect(result).toMatchObject({ ok: false, message: /^2 of the 3 JSON values in the response are not valid JSON: value 2 \(at character \d+\): .+; value 3 \(at character \d+\): / })
+    expect(result).toMatchObject({
+      ok: false,
+      message: /^2 of the 3 JSON values in the response are not valid JSON: value 2 \(at character \d+\): .+; value 3 \(at character \d+\): /,
+    })
   })
 
   it('ends a value left open at the next tool-call tag, not at the end of the answer', () => {
@@ -105,12 +108,12 @@ describe('extractJson', () => {
   it('refuses 100,000 levels of nesting without overflowing the stack', () => {
     const deep = '['.repeat(100_000) + ']'.repeat(100_000)
     expect(extractJson(deep)).toMatchObject({ ok: false, message: 'JSON nesting deeper than 256 levels at position 256' })
-    expect(extractJson('look: ' + '{"a":'.repeat(100_000))).toMatchObject({ ok: false })
+    expect(extractJson(`look: ${'{"a":'.repeat(100_000)}`)).toMatchObject({ ok: false })
     expect(extractJson('['.repeat(100_000))).toMatchObject({ ok: false })
   })
 
   it('refuses a 5 MB answer', () => {
-    expect(extractJson('{"a": "' + 'x'.repeat(5_000_000) + '"}')).toMatchObject({ ok: false, message: /too long/ })
+    expect(extractJson(`{"a": "${'x'.repeat(5_000_000)}"}`)).toMatchObject({ ok: false, message: /too long/ })
   })
 
   it('refuses a __proto__ key instead of extracting the inner object', () => {
@@ -136,7 +139,7 @@ describe('extractJson', () => {
 
   it('stays fast on many unbalanced brackets', () => {
     const started = performance.now()
-    expect(extractJson('[ '.repeat(200_000) + '{"a":1}').ok).toBe(false)
+    expect(extractJson(`${'[ '.repeat(200_000)}{"a":1}`).ok).toBe(false)
     expect(performance.now() - started).toBeLessThan(2_000)
   })
 })

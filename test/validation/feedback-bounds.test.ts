@@ -1,7 +1,17 @@
 import fc from 'fast-check'
 import { Type } from 'typebox'
 import { describe, expect, it } from 'vitest'
-import { Agent, createGate, defaultStuckLoopRule, isReliabilityFailFastError, lastNValidationErrorsMatch, strictOutputRules, tool, type Message, type ReliabilityScope } from '../../src/index.ts'
+import {
+  Agent,
+  createGate,
+  defaultStuckLoopRule,
+  isReliabilityFailFastError,
+  lastNValidationErrorsMatch,
+  strictOutputRules,
+  tool,
+  type Message,
+  type ReliabilityScope,
+} from '../../src/index.ts'
 import { scripted } from '../../src/providers/index.ts'
 import {
   boundJsonValue,
@@ -19,7 +29,8 @@ import { ask } from '../support/schemas.ts'
 
 const Closed = Type.Object({ name: Type.String() }, { additionalProperties: false })
 const tailOf = (messages: readonly Message[] | undefined) => (messages ?? []).filter((m) => m.ephemeral === true)
-const tailChars = (messages: readonly Message[]) => messages.reduce((n, m) => n + m.content.length + (m.toolCalls === undefined ? 0 : JSON.stringify(m.toolCalls.map((c) => c.args)).length), 0)
+const tailChars = (messages: readonly Message[]) =>
+  messages.reduce((n, m) => n + m.content.length + (m.toolCalls === undefined ? 0 : JSON.stringify(m.toolCalls.map((c) => c.args)).length), 0)
 const withKeys = (keys: readonly string[]) => JSON.stringify({ name: 'x', ...Object.fromEntries(keys.map((k, i) => [k, i])) })
 
 describe('Bounded retry tail', () => {
@@ -53,17 +64,23 @@ describe('Bounded retry tail', () => {
     const tail = tailOf(provider.requests[1]?.messages)
     expect(tail.map((m) => m.role)).toEqual(['assistant', 'tool'])
     expect(tailChars(tail)).toBeLessThanOrEqual(2000)
-    expect(tail[1]?.content).toContain("unknown field")
+    expect(tail[1]?.content).toContain('unknown field')
   })
 
   it('fits any feedback and echo within the bounds, in characters and tokens', () => {
     fc.assert(
-      fc.property(fc.string({ maxLength: 3000 }), fc.string({ maxLength: 3000 }), fc.integer({ min: 0, max: 2500 }), fc.option(fc.integer({ min: 0, max: 600 }), { nil: undefined }), (feedback, echo, maxChars, maxTokens) => {
-        const fitted = fitTail(feedback, echo, { maxChars, maxTokens })
-        expect(fitted.feedback.length + fitted.echo.length).toBeLessThanOrEqual(maxChars)
-        if (maxTokens !== undefined) expect(countFeedbackTokens(fitted.feedback) + countFeedbackTokens(fitted.echo)).toBeLessThanOrEqual(maxTokens)
-        if (feedback.length + echo.length <= maxChars && maxTokens === undefined) expect(fitted).toEqual({ feedback, echo })
-      }),
+      fc.property(
+        fc.string({ maxLength: 3000 }),
+        fc.string({ maxLength: 3000 }),
+        fc.integer({ min: 0, max: 2500 }),
+        fc.option(fc.integer({ min: 0, max: 600 }), { nil: undefined }),
+        (feedback, echo, maxChars, maxTokens) => {
+          const fitted = fitTail(feedback, echo, { maxChars, maxTokens })
+          expect(fitted.feedback.length + fitted.echo.length).toBeLessThanOrEqual(maxChars)
+          if (maxTokens !== undefined) expect(countFeedbackTokens(fitted.feedback) + countFeedbackTokens(fitted.echo)).toBeLessThanOrEqual(maxTokens)
+          if (feedback.length + echo.length <= maxChars && maxTokens === undefined) expect(fitted).toEqual({ feedback, echo })
+        },
+      ),
       { numRuns: 1000 },
     )
   })
@@ -81,14 +98,23 @@ describe('Bounded retry tail', () => {
   })
 
   it('bounds every feedback line and the summary, whatever the issues hold', () => {
-    const huge: ValidationIssue = { path: 'p'.repeat(100_000), segments: ['p'.repeat(100_000)], code: 'other', message: 'm'.repeat(100_000), expected: 'e'.repeat(100_000) }
+    const huge: ValidationIssue = {
+      path: 'p'.repeat(100_000),
+      segments: ['p'.repeat(100_000)],
+      code: 'other',
+      message: 'm'.repeat(100_000),
+      expected: 'e'.repeat(100_000),
+    }
     fc.assert(
-      fc.property(fc.array(fc.constantFrom<ValidationIssue>(huge, { ...huge, code: 'invalid_enum' }, { ...huge, code: 'unknown_property' }), { maxLength: 60 }), (issues) => {
-        const text = formatFeedback({ target: 'final', stage: 'schema-validate', issues })
-        for (const line of text.split('\n')) expect(line.length).toBeLessThanOrEqual(MAX_QUOTED_PATH + MAX_PROBLEM + 40)
-        expect(text.split('\n').length).toBeLessThanOrEqual(20 + 4)
-        expect(summarizeFailure('schema-validate', issues).length).toBeLessThanOrEqual(5 * (MAX_QUOTED_PATH + MAX_PROBLEM + 10) + 40)
-      }),
+      fc.property(
+        fc.array(fc.constantFrom<ValidationIssue>(huge, { ...huge, code: 'invalid_enum' }, { ...huge, code: 'unknown_property' }), { maxLength: 60 }),
+        (issues) => {
+          const text = formatFeedback({ target: 'final', stage: 'schema-validate', issues })
+          for (const line of text.split('\n')) expect(line.length).toBeLessThanOrEqual(MAX_QUOTED_PATH + MAX_PROBLEM + 40)
+          expect(text.split('\n').length).toBeLessThanOrEqual(20 + 4)
+          expect(summarizeFailure('schema-validate', issues).length).toBeLessThanOrEqual(5 * (MAX_QUOTED_PATH + MAX_PROBLEM + 10) + 40)
+        },
+      ),
       { numRuns: 50 },
     )
   })
@@ -121,7 +147,10 @@ describe('Full issue sets', () => {
   it('still counts two identical failures as a stuck loop', async () => {
     const provider = scripted([nineKeys('k9'), nineKeys('k9'), '{"name": "ok"}'])
     const gate = createGate({ providers: provider, outputSchema: Closed, postDecide: [defaultStuckLoopRule, ...strictOutputRules(5)] })
-    const error = await gate.run(ask('x')).then(() => undefined, (e: unknown) => e)
+    const error = await gate.run(ask('x')).then(
+      () => undefined,
+      (e: unknown) => e,
+    )
     expect(isReliabilityFailFastError(error) && error.kind).toBe('schema-stuck-loop')
   })
 

@@ -25,17 +25,29 @@ const issue = (init: Partial<ValidationIssue> & Pick<ValidationIssue, 'code'>): 
 
 describe('formatIssueLine', () => {
   it.each([
-    [Type.Object({ items: Type.Array(Type.Object({ title: Type.String() })) }), { items: [{}] }, "- 'items[0].title': required field is missing — provide a value"],
+    [
+      Type.Object({ items: Type.Array(Type.Object({ title: Type.String() })) }),
+      { items: [{}] },
+      "- 'items[0].title': required field is missing — provide a value",
+    ],
     [Type.Object({ title: Type.String() }), { title: 5 }, "- 'title': expected string, got number"],
-    [Type.Object({ amount: Type.Number() }), { amount: 'USD 50' }, "- 'amount': expected number, got \"USD 50\""],
-    [Type.Object({ n: Type.Integer() }), { n: 'seven' }, "- 'n': expected integer, got \"seven\""],
+    [Type.Object({ amount: Type.Number() }), { amount: 'USD 50' }, '- \'amount\': expected number, got "USD 50"'],
+    [Type.Object({ n: Type.Integer() }), { n: 'seven' }, '- \'n\': expected integer, got "seven"'],
     [Type.Object({ tags: Type.Array(Type.String()) }), { tags: 'a,b' }, "- 'tags': expected list/array, got string"],
     [Type.Object({ meta: Type.Object({}) }), { meta: [] }, "- 'meta': expected object, got array"],
-    [Type.Object({ due: Type.String({ format: 'date-time' }) }), { due: 'tomorrow' }, "- 'due': expected ISO datetime (e.g. '2026-05-03T00:00:00'), got \"tomorrow\""],
+    [
+      Type.Object({ due: Type.String({ format: 'date-time' }) }),
+      { due: 'tomorrow' },
+      "- 'due': expected ISO datetime (e.g. '2026-05-03T00:00:00'), got \"tomorrow\"",
+    ],
     [Type.Object({ day: Type.String({ format: 'date' }) }), { day: 'monday' }, "- 'day': expected ISO date (e.g. '2026-05-03'), got \"monday\""],
-    [Type.Object({ mail: Type.String({ format: 'email' }) }), { mail: 'nope' }, "- 'mail': expected email format, got \"nope\""],
+    [Type.Object({ mail: Type.String({ format: 'email' }) }), { mail: 'nope' }, '- \'mail\': expected email format, got "nope"'],
     [Type.Object({}, { additionalProperties: false }), { extra: 1 }, "- 'extra': unknown field — remove it"],
-    [Type.Object({ action: Type.Union([Type.Literal('refund'), Type.Literal('reject')]) }), { action: 'maybe' }, "- 'action': expected one of \"refund\", \"reject\", got \"maybe\""],
+    [
+      Type.Object({ action: Type.Union([Type.Literal('refund'), Type.Literal('reject')]) }),
+      { action: 'maybe' },
+      '- \'action\': expected one of "refund", "reject", got "maybe"',
+    ],
     [Type.Object({ a: Type.String({ minLength: 3 }) }), { a: 'x' }, "- 'a': must not have fewer than 3 characters"],
   ])('renders %# as the table line', (schema, value, line) => {
     expect(issuesFor(schema, value).map(formatIssueLine)).toEqual([line])
@@ -63,7 +75,7 @@ describe('formatFeedback', () => {
         'Your previous response failed schema validation.',
         'Validation errors:',
         "- 'extra': unknown field — remove it",
-        "- 'amount': expected number, got \"USD 50\"",
+        '- \'amount\': expected number, got "USD 50"',
         'Please fix these issues and return a corrected JSON object.',
       ].join('\n'),
     )
@@ -83,7 +95,7 @@ describe('formatFeedback', () => {
       [
         "The arguments of your call to tool 'refund' are invalid:",
         "- 'extra': unknown field — remove it",
-        "- 'amount': expected number, got \"USD 50\"",
+        '- \'amount\': expected number, got "USD 50"',
         "Call 'refund' again with corrected arguments, fixing every issue listed above.",
         'Amounts are plain numbers.',
       ].join('\n'),

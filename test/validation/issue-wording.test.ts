@@ -12,7 +12,10 @@ describe('Issue wording', () => {
     const provider = scripted(['{"currency": "EUR"}', '{"currency": "EUR"}'])
     const error = await createGate({ providers: provider, outputSchema: Payment, postDecide: strictOutputRules(2) })
       .run(ask('pay'))
-      .then(() => undefined, (e: unknown) => e)
+      .then(
+        () => undefined,
+        (e: unknown) => e,
+      )
     if (!isReliabilityFailFastError(error)) throw new Error('expected a fail-fast error')
     const line = "'amount': required field is missing"
     expect(error.attempts[0]?.errors).toEqual([line])

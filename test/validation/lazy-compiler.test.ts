@@ -41,7 +41,7 @@ describe('compileSchema (TypeBox compiler loading)', () => {
     const { compileSchema } = await freshValidation()
     compileSchema(Refund).validate({ action: 'refund', amount: 50 })
     expect(requested).not.toContain('re2js')
-    expect(compileSchema(Type.String({ pattern: '^(a+)+$' })).validate('a'.repeat(26) + '!')).toMatchObject({ ok: false })
+    expect(compileSchema(Type.String({ pattern: '^(a+)+$' })).validate(`${'a'.repeat(26)}!`)).toMatchObject({ ok: false })
     expect(requested).toContain('re2js')
   })
 
@@ -50,7 +50,7 @@ describe('compileSchema (TypeBox compiler loading)', () => {
     const { compileSchema } = await freshValidation()
     const schema = compileSchema({ type: 'object', patternProperties: { '^(a+)+$': { type: 'number' } }, additionalProperties: false })
     expect(await schema.validate({ aaaa: 1 })).toEqual({ ok: true, value: { aaaa: 1 } })
-    expect(await schema.validate({ ['a'.repeat(26) + '!']: 1 })).toMatchObject({ ok: false, issues: [{ code: 'unknown_property' }] })
+    expect(await schema.validate({ [`${'a'.repeat(26)}!`]: 1 })).toMatchObject({ ok: false, issues: [{ code: 'unknown_property' }] })
   })
 
   it('answers the first validation with a promise where the compiler cannot load synchronously', async () => {

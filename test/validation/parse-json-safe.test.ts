@@ -33,11 +33,11 @@ describe('parseJsonSafe', () => {
   })
 
   it('ignores brackets inside strings when measuring depth', () => {
-    expect(parseJsonSafe(JSON.stringify({ s: '['.repeat(1000) + '\\"{' }))).toMatchObject({ ok: true })
+    expect(parseJsonSafe(JSON.stringify({ s: `${'['.repeat(1000)}\\"{` }))).toMatchObject({ ok: true })
   })
 
   it('rejects text longer than maxLength', () => {
-    expect(parseJsonSafe('"' + 'a'.repeat(5_000_000) + '"')).toMatchObject({ ok: false, reason: 'too-long' })
+    expect(parseJsonSafe(`"${'a'.repeat(5_000_000)}"`)).toMatchObject({ ok: false, reason: 'too-long' })
     expect(parseJsonSafe('[1, 2]', { maxLength: 3 })).toMatchObject({ ok: false, reason: 'too-long' })
   })
 

@@ -122,7 +122,12 @@ describe('Regex safety', () => {
   })
 
   it('never changes the schema it was given, nor the JSON Schema sent to providers', () => {
-    const raw = { type: 'object', properties: { a: { type: 'string', pattern: EVIL } }, patternProperties: { '^x-.+$': { type: 'number' } }, additionalProperties: false }
+    const raw = {
+      type: 'object',
+      properties: { a: { type: 'string', pattern: EVIL } },
+      patternProperties: { '^x-.+$': { type: 'number' } },
+      additionalProperties: false,
+    }
     const copy = structuredClone(raw)
     const compiled = compileSchema(raw)
     compiled.validate({ a: 'aa', 'x-y': 1 })

@@ -5,7 +5,12 @@ import { scripted } from '../../src/providers/index.ts'
 import { compileSchema, isCompiledSchema } from '../../src/validation/index.ts'
 import { ask } from '../support/schemas.ts'
 
-const Money = { $id: 'https://example.com/schemas/money.json', type: 'object', properties: { amount: { $ref: 'number.json' }, currency: { type: 'string', pattern: '^[A-Z]{3}$' } }, required: ['amount', 'currency'] }
+const Money = {
+  $id: 'https://example.com/schemas/money.json',
+  type: 'object',
+  properties: { amount: { $ref: 'number.json' }, currency: { type: 'string', pattern: '^[A-Z]{3}$' } },
+  required: ['amount', 'currency'],
+}
 const Num = { $id: 'https://example.com/schemas/number.json', type: 'number', minimum: 0 }
 const Order = { type: 'object', properties: { total: { $ref: 'https://example.com/schemas/money.json' } }, required: ['total'] }
 

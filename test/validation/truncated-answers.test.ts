@@ -30,7 +30,9 @@ describe('Truncated answers', () => {
 
   it('fails fast with kind truncated under truncatedFailFast', async () => {
     const provider = scripted([{ content: cut, stopReason: 'max_tokens' }, complete])
-    const error = await failure(createGate({ providers: provider, outputSchema: Entries, postDecide: [truncatedFailFast, ...strictOutputRules(3)] }).run(ask('list')))
+    const error = await failure(
+      createGate({ providers: provider, outputSchema: Entries, postDecide: [truncatedFailFast, ...strictOutputRules(3)] }).run(ask('list')),
+    )
     expect(error.kind).toBe('truncated')
     expect(error.attempts).toHaveLength(1)
     expect(error.attempts[0]).toMatchObject({ status: 'truncated', errorKind: 'truncated', validationStage: 'json-parse' })
@@ -79,7 +81,10 @@ describe('validateFinalAnswer with truncated', () => {
 
   it('fails a cut answer at json-parse, marked truncated, without trying the repair', () => {
     const verdict = validateFinalAnswer(cut, schema, { repair: true, truncated: true })
-    expect(verdict).toMatchObject({ ok: false, failure: { stage: 'json-parse', truncated: true, parseError: expect.stringMatching(/cut off by the output token limit.*not valid JSON/) } })
+    expect(verdict).toMatchObject({
+      ok: false,
+      failure: { stage: 'json-parse', truncated: true, parseError: expect.stringMatching(/cut off by the output token limit.*not valid JSON/) },
+    })
   })
 
   it('fails even an answer whose JSON parses and passes the schema', () => {

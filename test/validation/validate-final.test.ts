@@ -48,7 +48,7 @@ describe('validateFinalAnswer', () => {
     const schema = compileSchema(z.object({ amount: z.number() }).refine(async (v) => v.amount > 0, { message: 'must be positive' }))
     const verdict = validateFinalAnswer('{"amount": -1}', schema)
     expect(verdict).toBeInstanceOf(Promise)
-    await expect(verdict).resolves.toMatchObject({ ok: false, failure: { stage: 'schema-validate', message: 'schema-validate: \'(root)\': must be positive' } })
+    await expect(verdict).resolves.toMatchObject({ ok: false, failure: { stage: 'schema-validate', message: "schema-validate: '(root)': must be positive" } })
   })
 
   it.each([

@@ -32,7 +32,11 @@ describe('ValidationFailure', () => {
 
   it('signs its full issue set: equal for the same issues, different for any other', () => {
     const same = failure()
-    const other = new ValidationFailure({ stage: 'schema-validate', message: same.message, issues: [{ ...(same.issues[0] as ValidationIssue), path: 'amount2' }] })
+    const other = new ValidationFailure({
+      stage: 'schema-validate',
+      message: same.message,
+      issues: [{ ...(same.issues[0] as ValidationIssue), path: 'amount2' }],
+    })
     expect(failure().signature).toBe(same.signature)
     expect(other.signature).not.toBe(same.signature)
     expect(other.message).toBe(same.message)

@@ -44,7 +44,7 @@ export interface Tool<I = unknown, O = unknown> {
 }
 
 /** Any tool, whatever its input and output types (what `.tool()` and `.tools()` accept). */
-// `any`, not `unknown`: guards and execute take the input, so Tool<{city: string}> is not a Tool<unknown>.
+// biome-ignore lint/suspicious/noExplicitAny: guards and execute take the input, so Tool<{city: string}> is not a Tool<unknown>.
 export type AnyTool = Tool<any, unknown>
 
 const NAME = /^[A-Za-z0-9_-]{1,64}$/

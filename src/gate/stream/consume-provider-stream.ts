@@ -32,7 +32,8 @@ export async function consumeProviderStream(
     iterator = iteratorOf(provider, withSignal(request, controller.signal))
     for (;;) {
       const next: unknown = await raceAbort(Promise.resolve(iterator.next()), signal)
-      if (typeof next !== 'object' || next === null) throw malformedStream(provider, `its iterator answered ${next === null ? 'null' : typeof next} instead of { done, value }`)
+      if (typeof next !== 'object' || next === null)
+        throw malformedStream(provider, `its iterator answered ${next === null ? 'null' : typeof next} instead of { done, value }`)
       if ((next as IteratorResult<unknown>).done === true) {
         done = true
         return 'ended'
@@ -66,7 +67,8 @@ function iteratorOf(provider: Provider & { stream: NonNullable<Provider['stream'
   const open = (stream as Partial<AsyncIterable<StreamChunk>> | null | undefined)?.[Symbol.asyncIterator]
   if (typeof open !== 'function') throw malformedStream(provider, `stream() returned ${stream === null ? 'null' : typeof stream}, not an AsyncIterable`)
   const iterator: unknown = open.call(stream)
-  if (typeof (iterator as Partial<AsyncIterator<StreamChunk>> | null | undefined)?.next !== 'function') throw malformedStream(provider, 'its stream has no iterator')
+  if (typeof (iterator as Partial<AsyncIterator<StreamChunk>> | null | undefined)?.next !== 'function')
+    throw malformedStream(provider, 'its stream has no iterator')
   return iterator as AsyncIterator<StreamChunk>
 }
 

@@ -34,7 +34,10 @@ export function streamGate<T>(g: GateInternals<T>, request: ModelRequest, option
   const run = new GateRun(g, request, runOptions, {
     call: streamingCall(ctx),
     ...(mode === 'passthrough'
-      ? { guardDecision: (decision: Decision) => (ctx.delivered && decision !== 'ok' ? { decision: 'fail-fast' as const, kind: MID_STREAM_NOT_RETRYABLE } : undefined) }
+      ? {
+          guardDecision: (decision: Decision) =>
+            ctx.delivered && decision !== 'ok' ? { decision: 'fail-fast' as const, kind: MID_STREAM_NOT_RETRYABLE } : undefined,
+        }
       : {}),
   })
   const result: Promise<GateResult<T>> = run.run().then(

@@ -92,7 +92,14 @@ export function streamingCall<T>(ctx: StreamingCallContext<T>): Terminal {
     if (how === 'stopped' && violation !== undefined && validator !== undefined && ctx.schema !== undefined) {
       if (ctx.events.has('stream_aborted')) {
         // The full length of a stream that was cut is unknown, hence no share here.
-        ctx.events.emit('stream_aborted', { runId: attemptCtx.runId, attempt, path: violation.path, reason: violation.reason, consumedChars: violation.consumedChars, consumedShare: undefined })
+        ctx.events.emit('stream_aborted', {
+          runId: attemptCtx.runId,
+          attempt,
+          path: violation.path,
+          reason: violation.reason,
+          consumedChars: violation.consumedChars,
+          consumedShare: undefined,
+        })
       }
       return { response: await abortedResponse(text, validator.partial, violation, ctx.schema, ctx.repair, abortedUsage(request, text.length, reported)) }
     }

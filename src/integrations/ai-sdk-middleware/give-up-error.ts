@@ -45,7 +45,10 @@ export function asGiveUp(error: unknown, last: LastAnswer | undefined): unknown 
 }
 
 /** The middleware's give-up on a tool call whose arguments stayed invalid, or that a guard blocked. */
-export function toolArgsGiveUp(giveUp: ToolArgsGiveUp, details: { runId: string; attempts: readonly AttemptRecord[]; usage: Usage; costUsd: number }): ReliabilityFailFastError {
+export function toolArgsGiveUp(
+  giveUp: ToolArgsGiveUp,
+  details: { runId: string; attempts: readonly AttemptRecord[]; usage: Usage; costUsd: number },
+): ReliabilityFailFastError {
   return new ReliabilityFailFastError({
     kind: 'tool-args-invalid',
     reason: `${giveUp.reason} (outcome ${giveUp.outcome})`,

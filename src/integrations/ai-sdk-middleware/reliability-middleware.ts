@@ -125,7 +125,12 @@ export function reliabilityMiddleware<T = unknown>(options: ReliabilityMiddlewar
       })
       const accepted = result.fromFallback ? undefined : state.last
       if (accepted === undefined) {
-        return { content: [{ type: 'text', text: result.response.content }], finishReason: toFinishReason(result.response.stopReason), usage: toV4Usage(result.usage), warnings: [] }
+        return {
+          content: [{ type: 'text', text: result.response.content }],
+          finishReason: toFinishReason(result.response.stopReason),
+          usage: toV4Usage(result.usage),
+          warnings: [],
+        }
       }
       const schemas = toolSchemas(params)
       if (schemas.size === 0 || result.response.toolCalls.length === 0) {
@@ -144,7 +149,13 @@ export function reliabilityMiddleware<T = unknown>(options: ReliabilityMiddlewar
         name: model.provider,
         model: model.modelId,
         complete: () => Promise.reject(new Error('the stream path never calls complete()')),
-        stream: (request) => streamSdk(model.provider, request, () => model.doStream(withTail(params, request)), (result) => aiSdkStreamChunks(result.stream, model.provider)),
+        stream: (request) =>
+          streamSdk(
+            model.provider,
+            request,
+            () => model.doStream(withTail(params, request)),
+            (result) => aiSdkStreamChunks(result.stream, model.provider),
+          ),
       }
       const base = baseRequest(params)
       const run = gateFor(params, provider).stream(base, { mode: streamMode, ...runOptions })
@@ -166,7 +177,7 @@ export function reliabilityMiddleware<T = unknown>(options: ReliabilityMiddlewar
               } else if (event.type === 'result') {
                 if (open !== undefined) controller.enqueue({ type: 'text-end', id: open })
                 open = undefined
-                let r = event.result
+                const r = event.result
                 let calls: readonly ToolCall[] = r.response.toolCalls
                 let usage = r.usage
                 if (schemas.size > 0 && calls.length > 0) {

@@ -28,7 +28,15 @@ export class ToolArgsCall {
   #usage: Usage
   #costUsd: number
 
-  constructor(gate: Gate<unknown>, base: ModelRequest, options: GateRunOptions, first: GateResult<unknown>, settings: ToolArgsSettings, events: EventHub, last: () => LastAnswer | undefined) {
+  constructor(
+    gate: Gate<unknown>,
+    base: ModelRequest,
+    options: GateRunOptions,
+    first: GateResult<unknown>,
+    settings: ToolArgsSettings,
+    events: EventHub,
+    last: () => LastAnswer | undefined,
+  ) {
     this.#gate = gate
     this.#base = base
     this.#options = options

@@ -55,7 +55,12 @@ export type ToolArgsVerdict = { readonly ok: true; readonly calls: readonly Tool
  * answer is taken. `validation_failed` and `tool_retry_outcome` are emitted, with the log line.
  * Calls to tools without a schema here are left to the AI SDK.
  */
-export async function settleToolArgs(calls: readonly ToolCall[], schemas: ReadonlyMap<string, CompiledSchema<unknown>>, settings: ToolArgsSettings, host: ToolArgsHost): Promise<ToolArgsVerdict> {
+export async function settleToolArgs(
+  calls: readonly ToolCall[],
+  schemas: ReadonlyMap<string, CompiledSchema<unknown>>,
+  settings: ToolArgsSettings,
+  host: ToolArgsHost,
+): Promise<ToolArgsVerdict> {
   const settled: ToolCall[] = []
   for (const call of calls) {
     const schema = schemas.get(call.name)
@@ -70,7 +75,12 @@ export async function settleToolArgs(calls: readonly ToolCall[], schemas: Readon
   return { ok: true, calls: settled }
 }
 
-async function settleOne(original: ToolCall, schema: CompiledSchema<unknown>, settings: ToolArgsSettings, host: ToolArgsHost): Promise<{ ok: true; call: ToolCall } | { ok: false; giveUp: ToolArgsGiveUp }> {
+async function settleOne(
+  original: ToolCall,
+  schema: CompiledSchema<unknown>,
+  settings: ToolArgsSettings,
+  host: ToolArgsHost,
+): Promise<{ ok: true; call: ToolCall } | { ok: false; giveUp: ToolArgsGiveUp }> {
   const rawGuards = settings.toolGuards.filter((g) => g.checksRawInput === true)
   const typedGuards = settings.toolGuards.filter((g) => g.checksRawInput !== true)
   const seen = new Set<string>()
@@ -82,7 +92,11 @@ async function settleOne(original: ToolCall, schema: CompiledSchema<unknown>, se
     return { ok: false as const, giveUp: { call: original, outcome, retries, reason, failure } }
   }
   const blocked = (rejection: GuardRejection, retries: number) =>
-    stop(retries === 0 ? 'no_retry' : 'fabricated_id_on_retry', retries, `guard ${rejection.guard} rejected the arguments of tool '${original.name}': ${rejection.reason}`)
+    stop(
+      retries === 0 ? 'no_retry' : 'fabricated_id_on_retry',
+      retries,
+      `guard ${rejection.guard} rejected the arguments of tool '${original.name}': ${rejection.reason}`,
+    )
 
   let current = original
   for (let retry = 0; ; retry++) {
@@ -101,7 +115,12 @@ async function settleOne(original: ToolCall, schema: CompiledSchema<unknown>, se
     }
     validationFailed(host, verdict.failure, retry + 1)
     if (retry >= settings.maxToolRetries) {
-      return stop('exhausted', retry, `the arguments of tool '${original.name}' are still invalid after ${retry} ${retry === 1 ? 'retry' : 'retries'} (${verdict.failure.message})`, verdict.failure)
+      return stop(
+        'exhausted',
+        retry,
+        `the arguments of tool '${original.name}' are still invalid after ${retry} ${retry === 1 ? 'retry' : 'retries'} (${verdict.failure.message})`,
+        verdict.failure,
+      )
     }
     const feedback = formatFeedback({
       target: 'tool',
@@ -115,7 +134,13 @@ async function settleOne(original: ToolCall, schema: CompiledSchema<unknown>, se
       { role: 'tool', content: feedback, toolCallId: current.id, toolName: current.name, isError: true, ephemeral: true },
     ])
     const next = response.toolCalls.find((c) => c.name === original.name)
-    if (next === undefined) return stop('llm_gave_up', retry + 1, `the model did not call tool '${original.name}' again after feedback on its arguments (${verdict.failure.message})`, verdict.failure)
+    if (next === undefined)
+      return stop(
+        'llm_gave_up',
+        retry + 1,
+        `the model did not call tool '${original.name}' again after feedback on its arguments (${verdict.failure.message})`,
+        verdict.failure,
+      )
     if (seen.has(stableKey(normalizeArgs(next.args)))) report('redundant', retry + 1)
     current = next
   }

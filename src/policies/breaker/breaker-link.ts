@@ -52,7 +52,13 @@ export function breakerResult(kind: ErrorKind): BreakerResult {
   return isTransientKind(kind) || kind === 'unknown' ? 'failure' : 'ignored'
 }
 
-async function record(breaker: CircuitBreaker, provider: string, permit: BreakerPermit, result: BreakerResult, onTransition: (t: BreakerTransition) => void): Promise<void> {
+async function record(
+  breaker: CircuitBreaker,
+  provider: string,
+  permit: BreakerPermit,
+  result: BreakerResult,
+  onTransition: (t: BreakerTransition) => void,
+): Promise<void> {
   let transition: BreakerTransition | undefined
   try {
     transition = await breaker.record(provider, permit, result)

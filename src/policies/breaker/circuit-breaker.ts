@@ -57,7 +57,10 @@ export function circuitBreaker(options: CircuitBreakerOptions = {}): CircuitBrea
   const now = options.now ?? Date.now
 
   /** Read-modify-write of one provider's record; `step` returns the next record (or none) and an answer. */
-  async function update<R>(provider: string, step: (record: BreakerRecord, t: number) => readonly [BreakerRecord | undefined, R]): Promise<readonly [BreakerRecord, BreakerRecord, R]> {
+  async function update<R>(
+    provider: string,
+    step: (record: BreakerRecord, t: number) => readonly [BreakerRecord | undefined, R],
+  ): Promise<readonly [BreakerRecord, BreakerRecord, R]> {
     const key = prefix + provider
     for (let round = 0; ; round++) {
       const raw = await store.get(key)
@@ -79,11 +82,22 @@ export function circuitBreaker(options: CircuitBreakerOptions = {}): CircuitBrea
             return [undefined, { allowed: true, probe: false, transition: undefined }]
           case 'open':
             if (t - r.openedAt < cooldownMs) return [undefined, { allowed: false, retryAfterMs: r.openedAt + cooldownMs - t, transition: undefined }]
-            return [{ ...r, state: 'half-open', probes: 1, probeAt: t, successes: 0 }, { allowed: true, probe: true, transition: undefined }]
+            return [
+              { ...r, state: 'half-open', probes: 1, probeAt: t, successes: 0 },
+              { allowed: true, probe: true, transition: undefined },
+            ]
           case 'half-open':
-            if (r.probes < maxProbes) return [{ ...r, probes: r.probes + 1, probeAt: t }, { allowed: true, probe: true, transition: undefined }]
+            if (r.probes < maxProbes)
+              return [
+                { ...r, probes: r.probes + 1, probeAt: t },
+                { allowed: true, probe: true, transition: undefined },
+              ]
             // Probes that never reported back (a crashed process) must not wedge the breaker half-open.
-            if (t - r.probeAt >= cooldownMs) return [{ ...r, probes: 1, probeAt: t }, { allowed: true, probe: true, transition: undefined }]
+            if (t - r.probeAt >= cooldownMs)
+              return [
+                { ...r, probes: 1, probeAt: t },
+                { allowed: true, probe: true, transition: undefined },
+              ]
             return [undefined, { allowed: false, retryAfterMs: undefined, transition: undefined }]
         }
       })
@@ -122,5 +136,10 @@ export function circuitBreaker(options: CircuitBreakerOptions = {}): CircuitBrea
 
 /** True for a ready {@link CircuitBreaker} (as opposed to its options). */
 export function isCircuitBreaker(value: unknown): value is CircuitBreaker {
-  return typeof value === 'object' && value !== null && typeof (value as CircuitBreaker).acquire === 'function' && typeof (value as CircuitBreaker).record === 'function'
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as CircuitBreaker).acquire === 'function' &&
+    typeof (value as CircuitBreaker).record === 'function'
+  )
 }

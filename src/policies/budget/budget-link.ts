@@ -75,7 +75,7 @@ async function acquire(budget: SharedBudget, id: string, amount: number, ctx: At
   let waited = 0
   let wait = FIRST_WAIT_MS
   for (;;) {
-    let r
+    let r: Awaited<ReturnType<SharedBudget['reserve']>>
     try {
       r = await budget.reserve(id, amount)
     } catch (error) {
@@ -88,10 +88,13 @@ async function acquire(budget: SharedBudget, id: string, amount: number, ctx: At
     if (spent || r.spent + amount > budget.usd + BUDGET_TOLERANCE_USD || waited >= budget.maxWaitMs) {
       onExceeded(r.spent, ctx.runId)
       const held = r.held > 0 ? `, $${r.held} held by attempts in flight` : ''
-      throw new ProviderError(`the shared budget "${budget.key}" of $${budget.usd} cannot fit attempt ${ctx.attempt} (reserving $${amount}; $${r.spent} spent${held})`, {
-        kind: 'budget-exceeded',
-        code: 'shared-budget',
-      })
+      throw new ProviderError(
+        `the shared budget "${budget.key}" of $${budget.usd} cannot fit attempt ${ctx.attempt} (reserving $${amount}; $${r.spent} spent${held})`,
+        {
+          kind: 'budget-exceeded',
+          code: 'shared-budget',
+        },
+      )
     }
     const ms = Math.min(wait, budget.maxWaitMs - waited) * (0.5 + Math.random() / 2)
     await sleep(ms, ctx.request.signal)
@@ -105,7 +108,8 @@ function costOf(result: AttemptResult, ctx: AttemptContext, price: PriceUsage | 
   let usage: Usage
   try {
     const response = result.response
-    const answer = typeof response?.content === 'string' ? { content: response.content, toolCalls: Array.isArray(response.toolCalls) ? response.toolCalls : [] } : undefined
+    const answer =
+      typeof response?.content === 'string' ? { content: response.content, toolCalls: Array.isArray(response.toolCalls) ? response.toolCalls : [] } : undefined
     usage = finiteUsage(response?.usage, ctx.request, answer)
   } catch {
     return { usd: 'the answer cannot be read', usage: { inputTokens: 0, outputTokens: 0, estimated: true } }
@@ -127,5 +131,9 @@ function unpricedError(budget: SharedBudget, ctx: AttemptContext, reason: string
 }
 
 function storeFailed(budget: SharedBudget, what: 'reserved' | 'charged', error: unknown): ProviderError {
-  return new ProviderError(`the shared budget "${budget.key}" could not be ${what}: ${messageOf(error)}`, { kind: 'unknown', code: BUDGET_STORE_FAILED, cause: error })
+  return new ProviderError(`the shared budget "${budget.key}" could not be ${what}: ${messageOf(error)}`, {
+    kind: 'unknown',
+    code: BUDGET_STORE_FAILED,
+    cause: error,
+  })
 }

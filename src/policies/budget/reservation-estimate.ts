@@ -13,7 +13,11 @@ const TOKENS_PER_MESSAGE = 8
  * or the price of an upper bound of its usage ({@link reservationUsage}). A string says why it
  * cannot be priced.
  */
-export function reservationFor(budget: SharedBudget, price: PriceUsage | undefined, ctx: AttemptContext): { readonly usd: number | string; readonly usage: Usage } {
+export function reservationFor(
+  budget: SharedBudget,
+  price: PriceUsage | undefined,
+  ctx: AttemptContext,
+): { readonly usd: number | string; readonly usage: Usage } {
   const usage = reservationUsage(ctx.request, budget.assumedOutputTokens)
   if (budget.reserveUsd !== undefined) return { usd: budget.reserveUsd, usage }
   if (price === undefined) return { usd: NO_PRICING, usage }

@@ -1,5 +1,5 @@
 import { ProviderError } from '../../model/provider-error.ts'
-import type { Middleware } from '../middleware.ts'
+import type { AttemptResult, Middleware } from '../middleware.ts'
 import { abortReason } from './abort-reason.ts'
 import { raceAbort } from './race-abort.ts'
 import { withSignal } from './with-signal.ts'
@@ -24,7 +24,7 @@ export function deadline(timeoutMs: number): Middleware {
       clearTimeout(timer)
       outer?.removeEventListener('abort', onOuter)
     }
-    let work
+    let work: Promise<AttemptResult>
     try {
       work = next(withSignal(ctx.request, controller.signal))
     } catch (error) {

@@ -17,12 +17,15 @@ export function rateLimitLink(rateLimit: SharedRateLimit): Middleware {
       permit = undefined
     }
     if (permit !== undefined && !permit.allowed) {
-      throw new ProviderError(`the shared rate limit "${rateLimit.key}" (${rateLimit.limit} calls per ${rateLimit.windowMs} ms) of provider "${ctx.provider}" is reached`, {
-        kind: 'rate-limit',
-        code: 'shared-rate-limit',
-        provider: ctx.provider,
-        retryAfterMs: permit.retryAfterMs,
-      })
+      throw new ProviderError(
+        `the shared rate limit "${rateLimit.key}" (${rateLimit.limit} calls per ${rateLimit.windowMs} ms) of provider "${ctx.provider}" is reached`,
+        {
+          kind: 'rate-limit',
+          code: 'shared-rate-limit',
+          provider: ctx.provider,
+          retryAfterMs: permit.retryAfterMs,
+        },
+      )
     }
     return next()
   }

@@ -24,7 +24,12 @@ export async function callSdk<R>(provider: string, request: ModelRequest, call: 
  * @example
  * yield* streamSdk(name, request, () => client.messages.create({ ...body, stream: true }), anthropicStreamChunks)
  */
-export async function* streamSdk<S>(provider: string, request: ModelRequest, open: () => PromiseLike<S>, toChunks: (source: S) => AsyncIterable<StreamChunk>): AsyncGenerator<StreamChunk> {
+export async function* streamSdk<S>(
+  provider: string,
+  request: ModelRequest,
+  open: () => PromiseLike<S>,
+  toChunks: (source: S) => AsyncIterable<StreamChunk>,
+): AsyncGenerator<StreamChunk> {
   try {
     yield* toChunks(await open())
   } catch (error) {

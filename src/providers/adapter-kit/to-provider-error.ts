@@ -40,7 +40,14 @@ export function toProviderError(error: unknown, provider: string, signal?: Abort
  * Errors the SDKs raise when a body is not what their format promised (the AI SDK gateway's
  * `GatewayResponseError` even when reading the body crashed, with a status it made up).
  */
-const UNREADABLE_BODY = new Set(['SyntaxError', 'AI_JSONParseError', 'AI_TypeValidationError', 'AI_EmptyResponseBodyError', 'AI_InvalidResponseDataError', 'GatewayResponseError'])
+const UNREADABLE_BODY = new Set([
+  'SyntaxError',
+  'AI_JSONParseError',
+  'AI_TypeValidationError',
+  'AI_EmptyResponseBodyError',
+  'AI_InvalidResponseDataError',
+  'GatewayResponseError',
+])
 
 function kindOf(status: number | undefined, bodyType: string | undefined, e: Record<string, unknown>, message: string): ErrorKind {
   if ((status !== undefined && status >= 200 && status <= 299) || unreadableBody(e)) return 'malformed-response'

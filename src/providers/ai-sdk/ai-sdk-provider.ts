@@ -39,7 +39,12 @@ export function aiSdk(model: AiSdkLanguageModel, options: AiSdkProviderOptions =
       return fromAiSdkGenerateResult(result, name)
     },
     stream(request) {
-      return streamSdk(name, request, () => v4.doStream(toAiSdkCallOptions(request, structured)), (result) => aiSdkStreamChunks(result.stream, name))
+      return streamSdk(
+        name,
+        request,
+        () => v4.doStream(toAiSdkCallOptions(request, structured)),
+        (result) => aiSdkStreamChunks(result.stream, name),
+      )
     },
   }
 }

@@ -59,7 +59,11 @@ export async function* aiSdkStreamChunks(stream: ReadableStream<LanguageModelV4S
     reader.releaseLock()
   }
   if (!finished) throw malformedStream(provider, 'a finish part')
-  const thoughts: LanguageModelV4Content[] = [...reasoning.values()].map((r) => ({ type: 'reasoning', text: r.text, ...(r.providerMetadata !== undefined ? { providerMetadata: r.providerMetadata } : {}) }))
+  const thoughts: LanguageModelV4Content[] = [...reasoning.values()].map((r) => ({
+    type: 'reasoning',
+    text: r.text,
+    ...(r.providerMetadata !== undefined ? { providerMetadata: r.providerMetadata } : {}),
+  }))
   yield { type: 'done', response: fromAiSdkResult([...thoughts, { type: 'text', text }, ...content], finish, usage, provider) }
 }
 

@@ -64,7 +64,11 @@ export function fromAiSdkUsage(usage: LanguageModelV4Usage | undefined): Usage {
   if (typeof flat.inputTokens === 'number' || typeof flat.outputTokens === 'number') {
     const cached = typeof flat.cachedInputTokens === 'number' ? flat.cachedInputTokens : 0
     const total = typeof flat.inputTokens === 'number' ? flat.inputTokens : 0
-    return { inputTokens: Math.max(0, total - cached), outputTokens: typeof flat.outputTokens === 'number' ? flat.outputTokens : 0, ...(cached > 0 ? { cacheReadTokens: cached } : {}) }
+    return {
+      inputTokens: Math.max(0, total - cached),
+      outputTokens: typeof flat.outputTokens === 'number' ? flat.outputTokens : 0,
+      ...(cached > 0 ? { cacheReadTokens: cached } : {}),
+    }
   }
   const read = usage.inputTokens?.cacheRead
   const write = usage.inputTokens?.cacheWrite

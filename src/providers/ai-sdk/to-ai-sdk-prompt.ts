@@ -1,4 +1,10 @@
-import type { LanguageModelV4CallOptions, LanguageModelV4FunctionTool, LanguageModelV4Message, LanguageModelV4Prompt, LanguageModelV4ReasoningPart } from '@ai-sdk/provider'
+import type {
+  LanguageModelV4CallOptions,
+  LanguageModelV4FunctionTool,
+  LanguageModelV4Message,
+  LanguageModelV4Prompt,
+  LanguageModelV4ReasoningPart,
+} from '@ai-sdk/provider'
 import type { Message } from '../../model/message.ts'
 import type { ReasoningBlock } from '../../model/reasoning.ts'
 import type { ModelRequest } from '../../model/request.ts'
@@ -50,7 +56,11 @@ export function toAiSdkMessage(m: Message): LanguageModelV4Message {
 function toReasoningPart(r: ReasoningBlock): LanguageModelV4ReasoningPart {
   const anthropic = r.redactedData !== undefined ? { redactedData: r.redactedData } : r.signature !== undefined ? { signature: r.signature } : undefined
   const options = r.providerMetadata ?? (anthropic !== undefined ? { anthropic } : undefined)
-  return { type: 'reasoning', text: r.text, ...(options !== undefined ? { providerOptions: options as NonNullable<LanguageModelV4ReasoningPart['providerOptions']> } : {}) }
+  return {
+    type: 'reasoning',
+    text: r.text,
+    ...(options !== undefined ? { providerOptions: options as NonNullable<LanguageModelV4ReasoningPart['providerOptions']> } : {}),
+  }
 }
 
 /** Builds AI SDK call options for a request. */

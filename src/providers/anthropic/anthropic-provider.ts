@@ -60,7 +60,8 @@ export function anthropic(options: AnthropicProviderOptions): StreamingProvider 
       return fromAnthropicMessage(message, name)
     },
     stream(request) {
-      const open = (): PromiseLike<AsyncIterable<RawMessageStreamEvent>> => options.client.messages.create({ ...body(request), stream: true }, signalOption(request))
+      const open = (): PromiseLike<AsyncIterable<RawMessageStreamEvent>> =>
+        options.client.messages.create({ ...body(request), stream: true }, signalOption(request))
       return streamSdk(name, request, open, (events) => anthropicStreamChunks(events, name))
     },
   }

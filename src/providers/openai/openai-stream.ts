@@ -48,9 +48,7 @@ export async function* openAIStreamChunks(events: AsyncIterable<ChatCompletionCh
     if (choice.finish_reason !== null && choice.finish_reason !== undefined) finish = choice.finish_reason
   }
   if (!recognised) throw malformedStream(provider, 'a chat.completion.chunk event')
-  const toolCalls: ToolCall[] = [...calls.entries()]
-    .sort(([a], [b]) => a - b)
-    .map(([, c]) => ({ id: c.id, name: c.name, args: parseToolArgs(c.args) }))
+  const toolCalls: ToolCall[] = [...calls.entries()].sort(([a], [b]) => a - b).map(([, c]) => ({ id: c.id, name: c.name, args: parseToolArgs(c.args) }))
   yield {
     type: 'done',
     response: { content: content === '' && refusal !== '' ? refusal : content, toolCalls, usage, stopReason: openAIStopReason(finish, refusal) },

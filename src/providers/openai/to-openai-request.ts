@@ -33,7 +33,12 @@ export function toOpenAIRequest(request: ModelRequest, settings: OpenAIRequestSe
     ...(tools !== undefined && tools.length > 0 ? { tools } : {}),
     ...(request.maxTokens !== undefined ? { max_completion_tokens: request.maxTokens } : {}),
     ...(schema !== undefined && settings.structuredOutput !== false
-      ? { response_format: { type: 'json_schema', json_schema: { name: settings.schemaName, schema: { ...schema }, strict: settings.structuredOutput === 'strict' } } }
+      ? {
+          response_format: {
+            type: 'json_schema',
+            json_schema: { name: settings.schemaName, schema: { ...schema }, strict: settings.structuredOutput === 'strict' },
+          },
+        }
       : {}),
   }
 }

@@ -10,13 +10,7 @@
  *
  * Repeating the same mistake after feedback is the `ignoreFeedback` option, not a fault.
  */
-export type SimulatedFault =
-  | 'number-as-string'
-  | 'missing-required'
-  | 'extra-field'
-  | 'fenced-in-prose'
-  | 'datetime-tomorrow'
-  | 'truncated-json'
+export type SimulatedFault = 'number-as-string' | 'missing-required' | 'extra-field' | 'fenced-in-prose' | 'datetime-tomorrow' | 'truncated-json'
 
 /** Faults that change the value itself (the others only change how it is written out). */
 export type DataFault = Extract<SimulatedFault, 'number-as-string' | 'missing-required' | 'extra-field' | 'datetime-tomorrow'>

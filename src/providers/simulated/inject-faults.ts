@@ -55,7 +55,13 @@ export interface AppliedFault {
  * Damages a copy of `value` with each data fault in turn, at a random candidate path that does not
  * overlap an earlier fault (so one fix never hides another); faults with no room left are skipped.
  */
-export function injectFaults(value: unknown, faults: readonly DataFault[], schema: SchemaNode, root: JsonSchema, random: Random): { value: unknown; applied: AppliedFault[] } {
+export function injectFaults(
+  value: unknown,
+  faults: readonly DataFault[],
+  schema: SchemaNode,
+  root: JsonSchema,
+  random: Random,
+): { value: unknown; applied: AppliedFault[] } {
   let damaged = structuredClone(value)
   const applied: AppliedFault[] = []
   for (const fault of faults) {

@@ -11,7 +11,13 @@ import type { SchemaNode } from './schema.ts'
  * cannot apply to this schema (e.g. `extra-field` without `additionalProperties: false`) is replaced
  * by another applicable data fault, or by `truncated-json`, so that asking for a failure gets one.
  */
-export function planFaults(option: readonly SimulatedFault[] | 'random', value: unknown, schema: SchemaNode, root: JsonSchema, random: Random): SimulatedFault[] {
+export function planFaults(
+  option: readonly SimulatedFault[] | 'random',
+  value: unknown,
+  schema: SchemaNode,
+  root: JsonSchema,
+  random: Random,
+): SimulatedFault[] {
   const applicable = SIMULATED_FAULTS.filter((f) => isApplicable(f, value, schema, root))
   if (option === 'random') {
     const pool = [...applicable]

@@ -103,7 +103,13 @@ export function simulated(options: SimulatedOptions = {}): SimulatedProvider {
  * A tool call when the model should call a tool: a retry of a failing call (fixed like an answer),
  * or the first tool while no tool has answered since the user spoke.
  */
-function chooseToolCall(request: ModelRequest, conversation: Conversation, promptSeed: number, hints: PromptHints, ignoreFeedback: boolean): ToolCall | undefined {
+function chooseToolCall(
+  request: ModelRequest,
+  conversation: Conversation,
+  promptSeed: number,
+  hints: PromptHints,
+  ignoreFeedback: boolean,
+): ToolCall | undefined {
   const tools = request.tools ?? []
   const first = tools[0]
   if (first === undefined) return undefined

@@ -13,7 +13,11 @@ const TOKEN = /(?:^|\.)([^.[\]]+)|\[(\d+)\]|\[("(?:[^"\\]|\\.)*")\]|\['([^']*)'\
 export function parsePath(text: string): Segment[] | undefined {
   const path = text.trim()
   if (path === '' || path === '(root)' || path === '$' || path === '/') return []
-  if (path.startsWith('/')) return path.slice(1).split('/').map((t) => (/^\d+$/.test(t) ? Number(t) : t.replace(/~1/g, '/').replace(/~0/g, '~')))
+  if (path.startsWith('/'))
+    return path
+      .slice(1)
+      .split('/')
+      .map((t) => (/^\d+$/.test(t) ? Number(t) : t.replace(/~1/g, '/').replace(/~0/g, '~')))
   const source = path.startsWith('$.') ? path.slice(2) : path
   const segments: Segment[] = []
   TOKEN.lastIndex = 0

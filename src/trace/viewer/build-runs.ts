@@ -2,6 +2,7 @@ import type { TraceRecord } from '../trace-record.ts'
 import type { ViewAttempt, ViewFailure, ViewMessage, ViewRun, ViewTool } from './trace-model.ts'
 
 // Records are read back from a file: their fields are checked where they matter, not typed.
+// biome-ignore lint/suspicious/noExplicitAny: a record read back from a file is untyped JSON
 type Rec = TraceRecord & Record<string, any>
 
 /**
@@ -14,7 +15,8 @@ export function parseTrace(text: string): TraceRecord[] {
     if (line.trim() === '') continue
     try {
       const value = JSON.parse(line) as unknown
-      if (typeof value === 'object' && value !== null && typeof (value as Rec).type === 'string' && typeof (value as Rec).runId === 'string') out.push(value as TraceRecord)
+      if (typeof value === 'object' && value !== null && typeof (value as Rec).type === 'string' && typeof (value as Rec).runId === 'string')
+        out.push(value as TraceRecord)
     } catch {
       // A partial last line: skip it.
     }
@@ -29,7 +31,23 @@ export function buildRuns(records: readonly TraceRecord[]): ViewRun[] {
   const runOf = (r: Rec): ViewRun => {
     let run = runs.get(r.runId)
     if (run === undefined) {
-      run = { runId: r.runId, kind: 'gate', name: undefined, startedAt: r.ts, endedAt: undefined, outcome: 'unfinished', failKind: undefined, reason: undefined, metadata: r.metadata, inputTokens: 0, outputTokens: 0, costUsd: 0, models: [], kinds: [], timeline: [] }
+      run = {
+        runId: r.runId,
+        kind: 'gate',
+        name: undefined,
+        startedAt: r.ts,
+        endedAt: undefined,
+        outcome: 'unfinished',
+        failKind: undefined,
+        reason: undefined,
+        metadata: r.metadata,
+        inputTokens: 0,
+        outputTokens: 0,
+        costUsd: 0,
+        models: [],
+        kinds: [],
+        timeline: [],
+      }
       runs.set(r.runId, run)
       state.set(r.runId, { attempt: undefined, tool: undefined, inAgent: false, gateOpen: false })
     }
@@ -38,7 +56,8 @@ export function buildRuns(records: readonly TraceRecord[]): ViewRun[] {
   for (const rec of records) {
     const r = rec as Rec
     const run = runOf(r)
-    const st = state.get(r.runId)!
+    // runOf() above made the state of every run it returns.
+    const st = state.get(r.runId) as NonNullable<ReturnType<typeof state.get>>
     const kind = (k: unknown) => {
       if (typeof k === 'string' && k !== 'ok' && !run.kinds.includes(k)) run.kinds.push(k)
     }
@@ -53,8 +72,25 @@ export function buildRuns(records: readonly TraceRecord[]): ViewRun[] {
         break
       case 'attempt_start': {
         const attempt: ViewAttempt = {
-          item: 'attempt', turn: r.turn, attempt: r.attempt, provider: r.provider, model: r.model, errorKind: 'pending', latencyMs: undefined, inputTokens: 0, outputTokens: 0, costUsd: 0,
-          rawOutput: undefined, toolCalls: [], finishReason: undefined, failures: [], repairs: [], decision: undefined, tail: undefined, feedback: undefined, failover: undefined,
+          item: 'attempt',
+          turn: r.turn,
+          attempt: r.attempt,
+          provider: r.provider,
+          model: r.model,
+          errorKind: 'pending',
+          latencyMs: undefined,
+          inputTokens: 0,
+          outputTokens: 0,
+          costUsd: 0,
+          rawOutput: undefined,
+          toolCalls: [],
+          finishReason: undefined,
+          failures: [],
+          repairs: [],
+          decision: undefined,
+          tail: undefined,
+          feedback: undefined,
+          failover: undefined,
         }
         st.attempt = attempt
         run.timeline.push(attempt)
@@ -92,7 +128,8 @@ export function buildRuns(records: readonly TraceRecord[]): ViewRun[] {
         break
       }
       case 'decision':
-        if (r.phase === 'post-decide' && st.attempt !== undefined) st.attempt.decision = { decision: r.decision, kind: r.kind, label: r.label, matched: r.matched }
+        if (r.phase === 'post-decide' && st.attempt !== undefined)
+          st.attempt.decision = { decision: r.decision, kind: r.kind, label: r.label, matched: r.matched }
         else run.timeline.push({ item: 'note', type: 'pre-check', text: `PreCheck rule ${r.label ?? r.kind} decided ${r.decision}` })
         kind(r.kind)
         break
@@ -115,7 +152,18 @@ export function buildRuns(records: readonly TraceRecord[]): ViewRun[] {
         kind(r.kind)
         break
       case 'tool_start': {
-        const t: ViewTool = { item: 'tool', turn: r.turn, tool: r.tool, callId: r.callId, args: r.args, status: undefined, outcome: undefined, retryCount: 0, error: undefined, failures: [] }
+        const t: ViewTool = {
+          item: 'tool',
+          turn: r.turn,
+          tool: r.tool,
+          callId: r.callId,
+          args: r.args,
+          status: undefined,
+          outcome: undefined,
+          retryCount: 0,
+          error: undefined,
+          failures: [],
+        }
         st.tool = t
         run.timeline.push(t)
         break

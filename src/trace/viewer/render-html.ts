@@ -35,7 +35,10 @@ export function renderHtml(runs: readonly ViewRun[], title: string): string {
 
 /** JSON that cannot close the script element it sits in, whatever the model wrote. */
 function jsonForScript(value: unknown): string {
-  return JSON.stringify(value).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029')
+  return JSON.stringify(value)
+    .replace(/</g, '\\u003c')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029')
 }
 
 function escapeHtml(text: string): string {

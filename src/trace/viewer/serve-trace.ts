@@ -26,7 +26,8 @@ export async function serveTrace(path: string, options: ServeTraceOptions = {}):
     }
     tracePageOf(path).then(
       (html) => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }).end(html),
-      (error: unknown) => res.writeHead(500, { 'content-type': 'text/plain' }).end(`cannot read ${path}: ${error instanceof Error ? error.message : String(error)}`),
+      (error: unknown) =>
+        res.writeHead(500, { 'content-type': 'text/plain' }).end(`cannot read ${path}: ${error instanceof Error ? error.message : String(error)}`),
     )
   })
   const host = options.host ?? '127.0.0.1'

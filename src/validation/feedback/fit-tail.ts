@@ -94,7 +94,12 @@ function shrink(value: unknown, cap: number, depth: number): unknown {
   if (Array.isArray(value)) return value.slice(0, entries).map((item: unknown) => shrink(item, cap, depth + 1))
   const out: Record<string, unknown> = {}
   for (const key of Object.keys(value).slice(0, entries)) {
-    Object.defineProperty(out, cutString(key, cap), { value: shrink((value as Record<string, unknown>)[key], cap, depth + 1), enumerable: true, configurable: true, writable: true })
+    Object.defineProperty(out, cutString(key, cap), {
+      value: shrink((value as Record<string, unknown>)[key], cap, depth + 1),
+      enumerable: true,
+      configurable: true,
+      writable: true,
+    })
   }
   return out
 }

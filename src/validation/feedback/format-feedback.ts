@@ -53,10 +53,7 @@ export function formatFeedback(input: FeedbackInput): string {
 function frame(input: FeedbackInput): [string[], string] {
   if (input.target === 'tool' || input.stage === 'tool-args') {
     const tool = input.toolName ?? 'the tool'
-    return [
-      [`The arguments of your call to tool '${tool}' are invalid:`],
-      `Call '${tool}' again with corrected arguments, fixing every issue listed above.`,
-    ]
+    return [[`The arguments of your call to tool '${tool}' are invalid:`], `Call '${tool}' again with corrected arguments, fixing every issue listed above.`]
   }
   // pyconveyor's wording for final answers, so prompts tuned for it read the same.
   const echo = input.previousOutput === undefined ? [] : ['Here is what you returned:', input.previousOutput]
@@ -73,8 +70,5 @@ function frame(input: FeedbackInput): [string[], string] {
       'Please return only a valid JSON object, with no surrounding prose or markdown fences.',
     ]
   }
-  return [
-    ['Your previous response failed schema validation.', ...echo, 'Validation errors:'],
-    'Please fix these issues and return a corrected JSON object.',
-  ]
+  return [['Your previous response failed schema validation.', ...echo, 'Validation errors:'], 'Please fix these issues and return a corrected JSON object.']
 }

@@ -29,7 +29,10 @@ export function findFencedBlocks(text: string, max: number): FencedBlock[] {
     }
     if (lineEnd < 0) break
     const close = text.indexOf(FENCE, lineEnd + 1)
-    const lang = text.slice(open + FENCE.length, lineEnd).trim().toLowerCase()
+    const lang = text
+      .slice(open + FENCE.length, lineEnd)
+      .trim()
+      .toLowerCase()
     blocks.push({ content: text.slice(lineEnd + 1, close < 0 ? text.length : close), start: lineEnd + 1, lang })
     if (close < 0) break
     from = close + FENCE.length

@@ -35,7 +35,7 @@ export function findForbiddenKey(root: unknown): ForbiddenKey | undefined {
     if (typeof value !== 'object' || value === null || seen.has(value)) continue
     seen.add(value)
     if (Array.isArray(value)) {
-      value.forEach((item: unknown, index) => stack.push({ value: item, segments: [...segments, index] }))
+      for (let index = 0; index < value.length; index++) stack.push({ value: value[index] as unknown, segments: [...segments, index] })
       continue
     }
     for (const key of Object.keys(value)) {

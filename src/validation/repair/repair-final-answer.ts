@@ -36,11 +36,7 @@ const NOT_REPAIRED = { ok: false } as const
  * repairFinalAnswer("<tool_call>{'name': 'f', 'arguments': {}}</tool_call>", schema)
  * // { ok: true, value: { name: 'f', arguments: {} }, repairs: ['tool-call-tags', 'single-quotes'] }
  */
-export function repairFinalAnswer<T>(
-  text: string,
-  schema: CompiledSchema<T>,
-  options: RepairOptions = {},
-): RepairOutcome<T> | Promise<RepairOutcome<T>> {
+export function repairFinalAnswer<T>(text: string, schema: CompiledSchema<T>, options: RepairOptions = {}): RepairOutcome<T> | Promise<RepairOutcome<T>> {
   if (text.length > (options.maxRepairLength ?? DEFAULT_MAX_REPAIR_LENGTH)) return NOT_REPAIRED
   const candidates = findRepairCandidates(text)
   if (candidates.length === 0 || candidates.length > MAX_JSON_VALUES) return NOT_REPAIRED

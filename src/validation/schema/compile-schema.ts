@@ -52,7 +52,9 @@ export function compileSchema(schema: unknown, options?: CompileOptions): Compil
   if (isCompiledSchema(schema)) return schema
   if (typeof schema === 'boolean') return schema ? acceptAll() : rejectAll()
   if ((typeof schema !== 'object' && typeof schema !== 'function') || schema === null) {
-    throw new TypeError(`compileSchema expects a TypeBox schema, a Standard Schema, an object with a parse function or a JSON Schema object; received ${describe(schema)}`)
+    throw new TypeError(
+      `compileSchema expects a TypeBox schema, a Standard Schema, an object with a parse function or a JSON Schema object; received ${describe(schema)}`,
+    )
   }
   const key = optionsKey(options)
   let perOptions = cache.get(schema)
@@ -77,7 +79,9 @@ function compileUncached(schema: object, options: CompileOptions): CompiledSchem
   if ('~kind' in schema) return compileTypeBox(schema, 'typebox', options)
   if (typeof (schema as { parse?: unknown }).parse === 'function') return compileParse(schema as ParseSchema)
   if (!isPlainObject(schema)) {
-    throw new TypeError(`compileSchema expects a TypeBox schema, a Standard Schema, an object with a parse function or a JSON Schema object; received ${describe(schema)}`)
+    throw new TypeError(
+      `compileSchema expects a TypeBox schema, a Standard Schema, an object with a parse function or a JSON Schema object; received ${describe(schema)}`,
+    )
   }
   assertJsonSchemaShape(schema)
   return compileTypeBox(schema, 'json-schema', options)

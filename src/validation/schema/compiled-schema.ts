@@ -2,9 +2,7 @@ import type { JsonSchema } from '../../model/request.ts'
 import type { ValidationIssue } from '../issue.ts'
 
 /** The verdict of a schema on a value. */
-export type SchemaResult<T> =
-  | { readonly ok: true; readonly value: T }
-  | { readonly ok: false; readonly issues: readonly ValidationIssue[] }
+export type SchemaResult<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly issues: readonly ValidationIssue[] }
 
 /** Which kind of schema a {@link CompiledSchema} came from. */
 export type SchemaVendor = 'typebox' | 'standard-schema' | 'json-schema' | 'parse'

@@ -47,13 +47,14 @@ export function assertJsonSchemaShape(root: object): void {
       const list = schema[key]
       if (list === undefined) continue
       if (!Array.isArray(list)) fail(`${at}/${key}`, `${key} must be an array of schemas`)
-      list.forEach((child: unknown, i: number) => stack.push({ node: child, at: `${at}/${key}/${i}`, base }))
+      for (let i = 0; i < list.length; i++) stack.push({ node: list[i] as unknown, at: `${at}/${key}/${i}`, base })
     }
     for (const key of SCHEMA_SINGLES) {
       const child = schema[key]
       if (child === undefined) continue
       // Draft-07 tuples put an array under `items`.
-      if (key === 'items' && Array.isArray(child)) child.forEach((c: unknown, i: number) => stack.push({ node: c, at: `${at}/items/${i}`, base }))
+      if (key === 'items' && Array.isArray(child))
+        for (let i = 0; i < child.length; i++) stack.push({ node: child[i] as unknown, at: `${at}/items/${i}`, base })
       else stack.push({ node: child, at: `${at}/${key}`, base })
     }
   }

@@ -23,7 +23,10 @@ export function renderPath(segments: readonly PathSegment[]): string {
  */
 export function pointerToSegments(pointer: string, root: unknown): PathSegment[] {
   if (pointer === '') return []
-  const tokens = pointer.slice(1).split('/').map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'))
+  const tokens = pointer
+    .slice(1)
+    .split('/')
+    .map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'))
   const segments: PathSegment[] = []
   let current: unknown = root
   for (const token of tokens) {

@@ -74,7 +74,10 @@ export class PatternPropertiesCheck {
         out.push({ keyword: 'pattern', schemaPath, instancePath: at, params: { key }, message: 'the key is too long to check against patternProperties' })
         return true
       }
-      const under = index < this.#patterns.length ? `${schemaPath}/patternProperties/${fragment((this.#patterns[index] as { source: string }).source)}` : `${schemaPath}/additionalProperties`
+      const under =
+        index < this.#patterns.length
+          ? `${schemaPath}/patternProperties/${fragment((this.#patterns[index] as { source: string }).source)}`
+          : `${schemaPath}/additionalProperties`
       if (validator === false) {
         if (index >= this.#patterns.length) unknownKeys.push(key)
         else out.push({ keyword: 'boolean', schemaPath: under, instancePath: at, params: {}, message: 'must not be present' })
@@ -86,7 +89,14 @@ export class PatternPropertiesCheck {
       }
       return true
     })
-    if (unknownKeys.length > 0) out.push({ keyword: 'additionalProperties', schemaPath, instancePath, params: { additionalProperties: unknownKeys }, message: 'must not have additional properties' })
+    if (unknownKeys.length > 0)
+      out.push({
+        keyword: 'additionalProperties',
+        schemaPath,
+        instancePath,
+        params: { additionalProperties: unknownKeys },
+        message: 'must not have additional properties',
+      })
     return out
   }
 

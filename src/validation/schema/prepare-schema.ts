@@ -117,7 +117,9 @@ export function prepareSchema(root: object, options: { readonly re2: Re2Module |
 
 function re2Pattern(value: string | RegExp, re2: Re2Module | undefined): Re2Pattern {
   if (re2 === undefined) throw new Error('the RE2 engine is not loaded')
-  return typeof value === 'string' ? new Re2Pattern(value, 'u', re2) : new Re2Pattern(value.source, value.flags.includes('u') ? value.flags : `${value.flags}u`, re2)
+  return typeof value === 'string'
+    ? new Re2Pattern(value, 'u', re2)
+    : new Re2Pattern(value.source, value.flags.includes('u') ? value.flags : `${value.flags}u`, re2)
 }
 
 /** A copy of `node` with every own property (non-enumerable and symbol ones included, such as TypeBox's `~kind`), changed and removed as asked. */

@@ -36,7 +36,6 @@ export function renderLiteral(value: unknown): string {
   return typeName(value)
 }
 
-
 /** Cuts a string to at most `max` UTF-16 units without splitting a surrogate pair. */
 export function cutAt(text: string, max: number): string {
   if (text.length <= max) return text

@@ -14,8 +14,9 @@ export function rejected<T>(issues: readonly ValidationIssue[], fallbackMessage:
  */
 export function rejectedByThrow<T>(error: unknown, value: unknown): SchemaResult<T> {
   const message = error instanceof Error ? error.message : String(error)
-  const issues = typeof error === 'object' && error !== null && Array.isArray((error as { issues?: unknown }).issues)
-    ? vendorIssues((error as { issues: unknown[] }).issues, value)
-    : []
+  const issues =
+    typeof error === 'object' && error !== null && Array.isArray((error as { issues?: unknown }).issues)
+      ? vendorIssues((error as { issues: unknown[] }).issues, value)
+      : []
   return rejected(issues, message === '' ? 'the value was rejected' : message)
 }

@@ -13,9 +13,7 @@ export interface StandardIssue {
 }
 
 /** What a Standard Schema's `validate` answers: the output value, or the issues. */
-export type StandardResult<Output> =
-  | { readonly value: Output; readonly issues?: undefined }
-  | { readonly issues: ReadonlyArray<StandardIssue> }
+export type StandardResult<Output> = { readonly value: Output; readonly issues?: undefined } | { readonly issues: ReadonlyArray<StandardIssue> }
 
 /** The static input and output types a Standard Schema carries. */
 export interface StandardTypes<Input, Output> {

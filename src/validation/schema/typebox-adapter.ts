@@ -1,6 +1,6 @@
 import type { JsonSchema } from '../../model/request.ts'
 import type { CompiledSchema, SchemaResult } from './compiled-schema.ts'
-import { PatternPropertiesCheck } from './pattern-properties.ts'
+import type { PatternPropertiesCheck } from './pattern-properties.ts'
 import { prepareSchema, type FormatMode } from './prepare-schema.ts'
 import { closePatternBudget, openPatternBudget, PATTERN_BUDGET } from './regex/pattern-budget.ts'
 import { scanSchema } from './schema-patterns.ts'
@@ -69,12 +69,19 @@ export function compileTypeBox<T>(schema: object, vendor: 'typebox' | 'json-sche
       return (pending as Promise<Check<T>>).then((ready) => ready(value))
     },
     test(value) {
-      return check !== undefined && check.test(value)
+      return check?.test(value) === true
     },
   }
 }
 
-function checkOf<T>(engines: Engines, schema: object, registry: Readonly<Record<string, object | boolean>>, formats: FormatMode, patterns: boolean, what: string): Check<T> {
+function checkOf<T>(
+  engines: Engines,
+  schema: object,
+  registry: Readonly<Record<string, object | boolean>>,
+  formats: FormatMode,
+  patterns: boolean,
+  what: string,
+): Check<T> {
   let validator: Validator
   const checks = new Map<string, PatternPropertiesCheck>()
   try {
@@ -117,7 +124,9 @@ function checkOf<T>(engines: Engines, schema: object, registry: Readonly<Record<
     let errors: TypeBoxError[]
     try {
       // The interpretive walk directly: `validator.Errors` would check the value once more first.
-      errors = withMaxErrors(engines, MAX_COLLECTED_ERRORS, () => expand(engines.value.Errors(validator.Context(), validator.Type(), value) as TypeBoxError[], value, checks))
+      errors = withMaxErrors(engines, MAX_COLLECTED_ERRORS, () =>
+        expand(engines.value.Errors(validator.Context(), validator.Type(), value) as TypeBoxError[], value, checks),
+      )
     } finally {
       refused = closePatternBudget(opened)
     }
@@ -166,7 +175,10 @@ function unchecked(error: TypeBoxError, root: unknown, refused: ReadonlySet<stri
   if (error.keyword !== 'pattern') return error
   const value = valueAt(root, pointerToSegments(error.instancePath, root))
   if (typeof value !== 'string' || !refused.has(value)) return error
-  return { ...error, message: `not checked against its pattern: the answer holds more text to check against patterns than the ${PATTERN_BUDGET} characters allowed` }
+  return {
+    ...error,
+    message: `not checked against its pattern: the answer holds more text to check against patterns than the ${PATTERN_BUDGET} characters allowed`,
+  }
 }
 
 /** The registry as documents by canonical URI: a list is keyed by each schema's absolute `$id`. */
@@ -180,7 +192,8 @@ function registryEntries(registry: SchemaRegistry | undefined): Readonly<Record<
   const out: Record<string, object> = {}
   for (const doc of registry as readonly object[]) {
     const id = (doc as { $id?: unknown }).$id
-    if (typeof id !== 'string' || !URL.canParse(id)) throw new TypeError(`compileSchema: every schema of a registry list needs an absolute $id; got ${JSON.stringify(id)}`)
+    if (typeof id !== 'string' || !URL.canParse(id))
+      throw new TypeError(`compileSchema: every schema of a registry list needs an absolute $id; got ${JSON.stringify(id)}`)
     out[canonicalUri(nextUri(id, ROOT_URI))] = doc
   }
   return out

@@ -58,7 +58,11 @@ export function enginesNow(needs: EngineNeeds): Engines | undefined {
     const require = syncRequire()
     try {
       if (require !== undefined) {
-        core = { compiler: require('typebox/compile') as CompilerModule, system: require('typebox/system') as SystemModule, value: require('typebox/value') as ValueModule }
+        core = {
+          compiler: require('typebox/compile') as CompilerModule,
+          system: require('typebox/system') as SystemModule,
+          value: require('typebox/value') as ValueModule,
+        }
       }
     } catch {
       // Node 22 before 22.12 cannot require an ES module: the `import()` path below serves it.

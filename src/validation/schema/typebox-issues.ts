@@ -71,19 +71,17 @@ function errorIssues(error: TypeBoxError, segments: PathSegment[], root: unknown
       // `additionalProperties: false` is reported twice: as this and as `additionalProperties`.
       return error.schemaPath.endsWith('/additionalProperties') ? [] : [makeIssue({ segments, code: 'other', message })]
     case 'additionalProperties':
-      return asArray(params['additionalProperties']).map((name) =>
-        makeIssue({ segments: [...segments, String(name)], code: 'unknown_property', message }),
-      )
+      return asArray(params['additionalProperties']).map((name) => makeIssue({ segments: [...segments, String(name)], code: 'unknown_property', message }))
     case 'required': {
       const parent = valueAt(root, segments)
       const names = asArray(params['requiredProperties']).map(String)
       const missing = names.filter((name) => !isObject(parent) || !Object.hasOwn(parent, name))
-      return (missing.length > 0 ? missing : names).map((name) =>
-        makeIssue({ segments: [...segments, name], code: 'missing_required', message }),
-      )
+      return (missing.length > 0 ? missing : names).map((name) => makeIssue({ segments: [...segments, name], code: 'missing_required', message }))
     }
     case 'type': {
-      const expected = asArray(params['type']).map((t) => canonicalExpected(String(t))).join(' or ')
+      const expected = asArray(params['type'])
+        .map((t) => canonicalExpected(String(t)))
+        .join(' or ')
       return [typeIssue(segments, expected, message, root)]
     }
     case 'format': {

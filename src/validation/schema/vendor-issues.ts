@@ -80,12 +80,40 @@ function unionLiterals(branches: unknown): unknown[] | undefined {
 const VALIBOT_OBJECTS = new Set(['object', 'strict_object', 'loose_object', 'object_with_rest'])
 const VALIBOT_LITERALS = new Set(['picklist', 'enum', 'literal'])
 const VALIBOT_TYPES = new Set([
-  'string', 'number', 'boolean', 'bigint', 'null', 'array', 'tuple', 'strict_tuple', 'loose_tuple',
-  'object', 'strict_object', 'loose_object', 'object_with_rest', 'date',
+  'string',
+  'number',
+  'boolean',
+  'bigint',
+  'null',
+  'array',
+  'tuple',
+  'strict_tuple',
+  'loose_tuple',
+  'object',
+  'strict_object',
+  'loose_object',
+  'object_with_rest',
+  'date',
 ])
 const VALIBOT_FORMATS = new Set([
-  'iso_date_time', 'iso_timestamp', 'iso_date', 'iso_time', 'email', 'rfc_email', 'url', 'uuid',
-  'ipv4', 'ipv6', 'ip', 'ulid', 'cuid2', 'nanoid', 'base64', 'hexadecimal', 'hex_color', 'mac',
+  'iso_date_time',
+  'iso_timestamp',
+  'iso_date',
+  'iso_time',
+  'email',
+  'rfc_email',
+  'url',
+  'uuid',
+  'ipv4',
+  'ipv6',
+  'ip',
+  'ulid',
+  'cuid2',
+  'nanoid',
+  'base64',
+  'hexadecimal',
+  'hex_color',
+  'mac',
 ])
 
 function valibotIssue(issue: VendorIssue, type: string, segments: PathSegment[], message: string, root: unknown): ValidationIssue {

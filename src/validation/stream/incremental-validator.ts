@@ -168,14 +168,17 @@ export class IncrementalValidator {
       case TokenType.RIGHT_BRACE: {
         if (frame?.kind !== 'object') return
         for (const key of requiredKeys(frame.view)) {
-          if (!Object.hasOwn(frame.value, key)) return this.#fail([...frame.segments, key], 'missing_required', 'the object was closed without this required field')
+          if (!Object.hasOwn(frame.value, key))
+            return this.#fail([...frame.segments, key], 'missing_required', 'the object was closed without this required field')
         }
-        if (!valueAllowed(frame.view, frame.value, this.#root)) return this.#fail(frame.segments, 'invalid_enum', 'the object matches none of the allowed values')
+        if (!valueAllowed(frame.view, frame.value, this.#root))
+          return this.#fail(frame.segments, 'invalid_enum', 'the object matches none of the allowed values')
         return this.#close()
       }
       case TokenType.RIGHT_BRACKET: {
         if (frame?.kind !== 'array') return
-        if (!valueAllowed(frame.view, frame.value, this.#root)) return this.#fail(frame.segments, 'invalid_enum', 'the array matches none of the allowed values')
+        if (!valueAllowed(frame.view, frame.value, this.#root))
+          return this.#fail(frame.segments, 'invalid_enum', 'the array matches none of the allowed values')
         return this.#close()
       }
       case TokenType.COMMA:
@@ -209,11 +212,18 @@ export class IncrementalValidator {
         this.#place(frame, value)
         if (!prefixAllowed(slot.view, value as string, this.#root)) {
           const code = typeAllowed(slot.view, 'string', this.#root) ? 'invalid_enum' : 'invalid_type'
-          return this.#fail(slot.segments, code, code === 'invalid_type' ? `expected ${describeExpected(slot.view)}, got string` : `"${String(value)}…" can no longer match ${describeExpected(slot.view)}`)
+          return this.#fail(
+            slot.segments,
+            code,
+            code === 'invalid_type'
+              ? `expected ${describeExpected(slot.view)}, got string`
+              : `"${String(value)}…" can no longer match ${describeExpected(slot.view)}`,
+          )
         }
       } else if (info.token === TokenType.NUMBER) {
         this.#place(frame, value)
-        if (!typeAllowed(slot.view, 'number', this.#root)) return this.#fail(slot.segments, 'invalid_type', `expected ${describeExpected(slot.view)}, got number`)
+        if (!typeAllowed(slot.view, 'number', this.#root))
+          return this.#fail(slot.segments, 'invalid_type', `expected ${describeExpected(slot.view)}, got number`)
       }
       return
     }
@@ -221,7 +231,11 @@ export class IncrementalValidator {
     if (!valueAllowed(slot.view, value, this.#root)) {
       const t = jsonTypeOf(value)
       const typeOk = valueTypeAllowed(slot.view, value, this.#root)
-      return this.#fail(slot.segments, typeOk ? 'invalid_enum' : 'invalid_type', typeOk ? `${JSON.stringify(value)} is not ${describeExpected(slot.view)}` : `expected ${describeExpected(slot.view)}, got ${t}`)
+      return this.#fail(
+        slot.segments,
+        typeOk ? 'invalid_enum' : 'invalid_type',
+        typeOk ? `${JSON.stringify(value)} is not ${describeExpected(slot.view)}` : `expected ${describeExpected(slot.view)}, got ${t}`,
+      )
     }
     if (frame === undefined) this.#state = 'complete'
     else if (frame.kind === 'object') frame.key = undefined

@@ -14,7 +14,12 @@ export function gatewayText(text: string): Reply {
 export function gatewayToolCall(id: string, name: string, input: string): Reply {
   return {
     kind: 'json',
-    body: { content: [{ type: 'tool-call', toolCallId: id, toolName: name, input }], finishReason: { unified: 'tool-calls', raw: 'tool_calls' }, usage: usage(30, 10), warnings: [] },
+    body: {
+      content: [{ type: 'tool-call', toolCallId: id, toolName: name, input }],
+      finishReason: { unified: 'tool-calls', raw: 'tool_calls' },
+      usage: usage(30, 10),
+      warnings: [],
+    },
   }
 }
 

@@ -24,14 +24,25 @@ const sse = (type: string, data: unknown) => `event: ${type}\ndata: ${JSON.strin
 export function anthropicSse(text: string, options: { chunkSize?: number; frameDelayMs?: number; stop?: string } = {}): Reply {
   const frames = [
     sse('message_start', {
-      message: { id: 'msg_1', type: 'message', role: 'assistant', model: 'claude-test', content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 40, output_tokens: 1, cache_read_input_tokens: 30, cache_creation_input_tokens: 0 } },
+      message: {
+        id: 'msg_1',
+        type: 'message',
+        role: 'assistant',
+        model: 'claude-test',
+        content: [],
+        stop_reason: null,
+        stop_sequence: null,
+        usage: { input_tokens: 40, output_tokens: 1, cache_read_input_tokens: 30, cache_creation_input_tokens: 0 },
+      },
     }),
     sse('content_block_start', { index: 0, content_block: { type: 'text', text: '' } }),
     sse('ping', {}),
   ]
   for (const piece of chunkText(text, options.chunkSize ?? 4)) frames.push(sse('content_block_delta', { index: 0, delta: { type: 'text_delta', text: piece } }))
   frames.push(sse('content_block_stop', { index: 0 }))
-  frames.push(sse('message_delta', { delta: { stop_reason: options.stop ?? 'end_turn', stop_sequence: null }, usage: { output_tokens: Math.ceil(text.length / 4) } }))
+  frames.push(
+    sse('message_delta', { delta: { stop_reason: options.stop ?? 'end_turn', stop_sequence: null }, usage: { output_tokens: Math.ceil(text.length / 4) } }),
+  )
   frames.push(sse('message_stop', {}))
   return { kind: 'sse', frames, ...(options.frameDelayMs !== undefined ? { frameDelayMs: options.frameDelayMs } : {}) }
 }
@@ -41,7 +52,18 @@ export function anthropicToolSse(id: string, name: string, fragments: readonly s
   return {
     kind: 'sse',
     frames: [
-      sse('message_start', { message: { id: 'msg_2', type: 'message', role: 'assistant', model: 'claude-test', content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 50, output_tokens: 1 } } }),
+      sse('message_start', {
+        message: {
+          id: 'msg_2',
+          type: 'message',
+          role: 'assistant',
+          model: 'claude-test',
+          content: [],
+          stop_reason: null,
+          stop_sequence: null,
+          usage: { input_tokens: 50, output_tokens: 1 },
+        },
+      }),
       sse('content_block_start', { index: 0, content_block: { type: 'tool_use', id, name, input: {} } }),
       ...fragments.map((f) => sse('content_block_delta', { index: 0, delta: { type: 'input_json_delta', partial_json: f } })),
       sse('content_block_stop', { index: 0 }),
@@ -56,7 +78,18 @@ export function anthropicSseOverloaded(): Reply {
   return {
     kind: 'sse',
     frames: [
-      sse('message_start', { message: { id: 'msg_3', type: 'message', role: 'assistant', model: 'claude-test', content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 40, output_tokens: 1 } } }),
+      sse('message_start', {
+        message: {
+          id: 'msg_3',
+          type: 'message',
+          role: 'assistant',
+          model: 'claude-test',
+          content: [],
+          stop_reason: null,
+          stop_sequence: null,
+          usage: { input_tokens: 40, output_tokens: 1 },
+        },
+      }),
       `event: error\ndata: ${JSON.stringify({ type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } })}\n\n`,
     ],
   }
@@ -107,7 +140,18 @@ export function anthropicThinkingSse(text: readonly string[], signature: string,
   return {
     kind: 'sse',
     frames: [
-      sse('message_start', { message: { id: 'msg_4', type: 'message', role: 'assistant', model: 'claude-test', content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 50, output_tokens: 1 } } }),
+      sse('message_start', {
+        message: {
+          id: 'msg_4',
+          type: 'message',
+          role: 'assistant',
+          model: 'claude-test',
+          content: [],
+          stop_reason: null,
+          stop_sequence: null,
+          usage: { input_tokens: 50, output_tokens: 1 },
+        },
+      }),
       sse('content_block_start', { index: 0, content_block: { type: 'thinking', thinking: '', signature: '' } }),
       ...text.map((t) => sse('content_block_delta', { index: 0, delta: { type: 'thinking_delta', thinking: t } })),
       sse('content_block_delta', { index: 0, delta: { type: 'signature_delta', signature } }),

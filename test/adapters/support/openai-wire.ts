@@ -27,7 +27,12 @@ export function openaiToolCalls(calls: readonly { id: string; name: string; argu
           index: 0,
           finish_reason: 'tool_calls',
           logprobs: null,
-          message: { role: 'assistant', content: null, refusal: null, tool_calls: calls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: c.arguments } })) },
+          message: {
+            role: 'assistant',
+            content: null,
+            refusal: null,
+            tool_calls: calls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: c.arguments } })),
+          },
         },
       ],
       usage: { prompt_tokens: 30, completion_tokens: 12, total_tokens: 42, prompt_tokens_details: { cached_tokens: 10 } },
@@ -48,7 +53,14 @@ export function openaiSse(text: string, options: { chunkSize?: number; frameDela
   const frames = [chunk({ role: 'assistant', content: '' })]
   for (const piece of chunkText(text, options.chunkSize ?? 4)) frames.push(chunk({ content: piece }))
   frames.push(chunk({}, options.finish ?? 'stop'))
-  frames.push(frame({ ...base, object: 'chat.completion.chunk', choices: [], usage: { prompt_tokens: 20, completion_tokens: Math.ceil(text.length / 4), total_tokens: 20 + Math.ceil(text.length / 4) } }))
+  frames.push(
+    frame({
+      ...base,
+      object: 'chat.completion.chunk',
+      choices: [],
+      usage: { prompt_tokens: 20, completion_tokens: Math.ceil(text.length / 4), total_tokens: 20 + Math.ceil(text.length / 4) },
+    }),
+  )
   frames.push('data: [DONE]\n\n')
   return { kind: 'sse', frames, ...(options.frameDelayMs !== undefined ? { frameDelayMs: options.frameDelayMs } : {}) }
 }

@@ -2,15 +2,7 @@
 // It imports the library's TypeScript sources directly (Node strips the types) and prints one JSON
 // line with what it observed.
 import { Redis } from 'ioredis'
-import {
-  circuitBreaker,
-  createGate,
-  failoverRule,
-  isReliabilityFailFastError,
-  ProviderError,
-  sharedBudget,
-  sharedRateLimit,
-} from '../../../src/index.ts'
+import { circuitBreaker, createGate, failoverRule, isReliabilityFailFastError, ProviderError, sharedBudget, sharedRateLimit } from '../../../src/index.ts'
 import { scripted } from '../../../src/providers/index.ts'
 import { redisStore } from '../../../src/store/redis/index.ts'
 import { ask, Refund, validRefundJson } from '../../support/schemas.ts'

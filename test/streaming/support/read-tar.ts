@@ -9,7 +9,11 @@ export function readTarGz(file: string): Map<string, Buffer> {
   while (at + 512 <= tar.length) {
     const header = tar.subarray(at, at + 512)
     if (header.every((b) => b === 0)) break
-    const field = (from: number, len: number) => header.subarray(from, from + len).toString('utf8').replace(/\0.*$/s, '')
+    const field = (from: number, len: number) =>
+      header
+        .subarray(from, from + len)
+        .toString('utf8')
+        .replace(/\0.*$/s, '')
     const name = field(0, 100)
     const prefix = field(345, 155)
     const size = Number.parseInt(field(124, 12).trim() || '0', 8)

@@ -27,7 +27,8 @@ export class Re2Pattern extends RegExp {
       return
     }
     const translation = translatePattern(pattern)
-    if (!translation.ok) throw new SyntaxError(`the pattern ${JSON.stringify(pattern)} uses ${translation.reason}, which the linear-time engine (RE2) cannot run`)
+    if (!translation.ok)
+      throw new SyntaxError(`the pattern ${JSON.stringify(pattern)} uses ${translation.reason}, which the linear-time engine (RE2) cannot run`)
     const { RE2JS } = engine
     let bits = 0
     if (flags.includes('i')) bits |= RE2JS.CASE_INSENSITIVE
@@ -37,7 +38,9 @@ export class Re2Pattern extends RegExp {
       this.#main = RE2JS.compile(translation.main, bits | (translation.lookbehind ? RE2JS.LOOKBEHINDS : 0))
       this.#guards = translation.guards.map((g) => ({ re: RE2JS.compile(`^(?:${g.body})`, bits), negated: g.negated }))
     } catch (error) {
-      throw new SyntaxError(`the pattern ${JSON.stringify(pattern)} cannot be run by the linear-time engine (RE2): ${error instanceof Error ? error.message : String(error)}`)
+      throw new SyntaxError(
+        `the pattern ${JSON.stringify(pattern)} cannot be run by the linear-time engine (RE2): ${error instanceof Error ? error.message : String(error)}`,
+      )
     }
   }
 

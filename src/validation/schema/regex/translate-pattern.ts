@@ -16,14 +16,48 @@ const MAX_REPEAT = 1000
 
 /** Long General_Category names (ECMAScript accepts both) to the short ones RE2 knows. */
 const CATEGORY: Readonly<Record<string, string>> = {
-  Letter: 'L', Cased_Letter: 'LC', Uppercase_Letter: 'Lu', Lowercase_Letter: 'Ll', Titlecase_Letter: 'Lt', Modifier_Letter: 'Lm', Other_Letter: 'Lo',
-  Mark: 'M', Combining_Mark: 'M', Nonspacing_Mark: 'Mn', Spacing_Mark: 'Mc', Enclosing_Mark: 'Me',
-  Number: 'N', Decimal_Number: 'Nd', digit: 'Nd', Letter_Number: 'Nl', Other_Number: 'No',
-  Punctuation: 'P', punct: 'P', Connector_Punctuation: 'Pc', Dash_Punctuation: 'Pd', Open_Punctuation: 'Ps', Close_Punctuation: 'Pe',
-  Initial_Punctuation: 'Pi', Final_Punctuation: 'Pf', Other_Punctuation: 'Po',
-  Symbol: 'S', Math_Symbol: 'Sm', Currency_Symbol: 'Sc', Modifier_Symbol: 'Sk', Other_Symbol: 'So',
-  Separator: 'Z', Space_Separator: 'Zs', Line_Separator: 'Zl', Paragraph_Separator: 'Zp',
-  Other: 'C', Control: 'Cc', cntrl: 'Cc', Format: 'Cf', Surrogate: 'Cs', Private_Use: 'Co', Unassigned: 'Cn',
+  Letter: 'L',
+  Cased_Letter: 'LC',
+  Uppercase_Letter: 'Lu',
+  Lowercase_Letter: 'Ll',
+  Titlecase_Letter: 'Lt',
+  Modifier_Letter: 'Lm',
+  Other_Letter: 'Lo',
+  Mark: 'M',
+  Combining_Mark: 'M',
+  Nonspacing_Mark: 'Mn',
+  Spacing_Mark: 'Mc',
+  Enclosing_Mark: 'Me',
+  Number: 'N',
+  Decimal_Number: 'Nd',
+  digit: 'Nd',
+  Letter_Number: 'Nl',
+  Other_Number: 'No',
+  Punctuation: 'P',
+  punct: 'P',
+  Connector_Punctuation: 'Pc',
+  Dash_Punctuation: 'Pd',
+  Open_Punctuation: 'Ps',
+  Close_Punctuation: 'Pe',
+  Initial_Punctuation: 'Pi',
+  Final_Punctuation: 'Pf',
+  Other_Punctuation: 'Po',
+  Symbol: 'S',
+  Math_Symbol: 'Sm',
+  Currency_Symbol: 'Sc',
+  Modifier_Symbol: 'Sk',
+  Other_Symbol: 'So',
+  Separator: 'Z',
+  Space_Separator: 'Zs',
+  Line_Separator: 'Zl',
+  Paragraph_Separator: 'Zp',
+  Other: 'C',
+  Control: 'Cc',
+  cntrl: 'Cc',
+  Format: 'Cf',
+  Surrogate: 'Cs',
+  Private_Use: 'Co',
+  Unassigned: 'Cn',
 }
 
 /**
@@ -91,11 +125,11 @@ function rewrite(source: string): Rewrite {
   for (let i = 0; i < source.length; i++) {
     const ch = source[i] as string
     if (ch === '\\') {
-      const escape = rewriteEscape(source, i, inClass)
-      if (!escape.ok) return escape
+      const rewritten = rewriteEscape(source, i, inClass)
+      if (!rewritten.ok) return rewritten
       if (!inClass) atom = out.length
-      out += escape.text
-      i += escape.consumed - 1
+      out += rewritten.text
+      i += rewritten.consumed - 1
       continue
     }
     if (inClass) {
@@ -119,7 +153,8 @@ function rewrite(source: string): Rewrite {
       continue
     }
     if (ch === '(') {
-      if (source.startsWith('(?=', i) || source.startsWith('(?!', i)) return { ok: false, reason: 'a lookahead that does not guard the start of an anchored pattern' }
+      if (source.startsWith('(?=', i) || source.startsWith('(?!', i))
+        return { ok: false, reason: 'a lookahead that does not guard the start of an anchored pattern' }
       if (source.startsWith('(?<=', i) || source.startsWith('(?<!', i)) {
         lookbehind = true
         groups.push(out.length)
@@ -147,7 +182,11 @@ function rewrite(source: string): Rewrite {
     if (ch === '{') {
       const repeat = /^\{(\d+)(,(\d*))?\}/.exec(source.slice(i))
       if (repeat !== null && atom >= 0 && (Number(repeat[1]) > MAX_REPEAT || Number(repeat[3] ?? 0) > MAX_REPEAT)) {
-        const split = splitRepeat(out.slice(atom), Number(repeat[1]), repeat[2] === undefined ? Number(repeat[1]) : repeat[3] === '' ? undefined : Number(repeat[3]))
+        const split = splitRepeat(
+          out.slice(atom),
+          Number(repeat[1]),
+          repeat[2] === undefined ? Number(repeat[1]) : repeat[3] === '' ? undefined : Number(repeat[3]),
+        )
         if (split === undefined) return { ok: false, reason: `a repetition count above ${MAX_REPEAT * 8}` }
         out = out.slice(0, atom) + split
         i += repeat[0].length - 1
@@ -186,7 +225,7 @@ function rewriteEscape(source: string, at: number, inClass: boolean): Escape {
   // Inside a class ECMAScript's `\b` is a backspace.
   if (next === 'b' && inClass) return { ok: true, text: '\\x{8}', consumed: 2 }
   if (next === 'S' && !inClass) return { ok: true, text: `[^${SPACE}]`, consumed: 2 }
-  if (next === 'c' && /[A-Za-z]/.test(source[at + 2] ?? '')) return { ok: true, text: hexEscape((source.charCodeAt(at + 2) % 32)), consumed: 3 }
+  if (next === 'c' && /[A-Za-z]/.test(source[at + 2] ?? '')) return { ok: true, text: hexEscape(source.charCodeAt(at + 2) % 32), consumed: 3 }
   if (next === '0' && !/\d/.test(source[at + 2] ?? '')) return { ok: true, text: '\\x{0}', consumed: 2 }
   if (/[1-9]/.test(next) && !inClass) return { ok: false, reason: 'a backreference' }
   if (next === 'k' && source[at + 2] === '<') return { ok: false, reason: 'a named backreference' }
@@ -228,4 +267,3 @@ function propertyEscape(source: string, at: number): Escape {
 function hexEscape(code: number): string {
   return `\\x{${code.toString(16).toUpperCase()}}`
 }
-
