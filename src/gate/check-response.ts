@@ -26,9 +26,11 @@ export function checkResponse<T>(
   response: ModelResponse,
   schema: CompiledSchema<T> | undefined,
   repair: boolean,
+  parsed?: { readonly value: unknown },
 ): ResponseCheck<T> | Promise<ResponseCheck<T>> {
   if (response.toolCalls.length > 0) return { kind: 'ok', value: undefined, failure: undefined, repairs: NO_REPAIRS }
-  const verdict = validateFinalAnswer(response.content, schema, { repair, truncated: response.stopReason === 'max_tokens' })
+  const truncated = response.stopReason === 'max_tokens'
+  const verdict = validateFinalAnswer(response.content, schema, parsed === undefined ? { repair, truncated } : { repair, truncated, parsed })
   if (verdict instanceof Promise) return verdict.then((v) => toCheck(v, response))
   return toCheck(verdict, response)
 }

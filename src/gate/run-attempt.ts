@@ -137,13 +137,15 @@ export function settleAttempt<T>(s: RunState<T>, result: unknown, error: unknown
   // The common case, checked without building anything: a complete final answer that is exactly a
   // JSON value the compiled schema accepts as it is.
   const schema = s.schema
+  let parsed: unknown = NOT_PARSED
   if (schema?.test !== undefined && response.toolCalls.length === 0 && response.stopReason !== 'max_tokens') {
-    const parsed = parseJsonFast(response.content)
+    parsed = parseJsonFast(response.content)
     if (parsed !== NOT_PARSED && schema.test(parsed)) {
       return ended(s, { response, error, kind, retryAfterMs, failure: undefined, value: parsed as T, repairs: NO_REPAIRS, latencyMs, usage, costUsd, unpriced })
     }
   }
-  const check = checkResponse(response, schema, g.repair)
+  // A whole answer that parsed but failed the schema is not parsed again to say why.
+  const check = checkResponse(response, schema, g.repair, parsed === NOT_PARSED ? undefined : { value: parsed })
   if (!(check instanceof Promise)) return checked(s, check, response, retryAfterMs, latencyMs, usage, costUsd, unpriced)
   // An async schema is user code: it must not hold the run past its signal.
   return raceAbort(check, s.signal).then(

@@ -26,6 +26,11 @@ export interface ValidateFinalOptions extends JsonLimits {
    * @default false
    */
   readonly truncated?: boolean
+  /**
+   * The whole answer, already parsed with the default limits and found free of forbidden keys (the
+   * gate's fast path): extraction is skipped and this value goes to the schema as a `direct` one.
+   */
+  readonly parsed?: { readonly value: unknown }
 }
 
 /** The verdict on a final answer: the typed value (or the text, without a schema), or a failure. */
@@ -59,6 +64,12 @@ export function validateFinalAnswer<T>(
   options?: ValidateFinalOptions,
 ): FinalAnswerResult<T> | Promise<FinalAnswerResult<T>> {
   if (schema === undefined) return { ok: true, value: content }
+  const parsed = options?.parsed
+  if (parsed !== undefined && options?.truncated !== true) {
+    const verdict = schema.validate(parsed.value)
+    const settle = (settled: SchemaResult<T>): FinalAnswerResult<T> => toFinal(settled, 'direct', 1, content, parsed.value)
+    return verdict instanceof Promise ? verdict.then(settle) : settle(verdict)
+  }
   const extracted = extractJson(content, options)
   if (options?.truncated === true) return { ok: false, failure: cutFailure(content, extracted.ok ? undefined : extracted.message) }
   if (!extracted.ok) {
