@@ -52,7 +52,8 @@ function attemptLines(a: AttemptRecord, max: number): string[] {
   if (a.rawOutput !== undefined && a.status !== 'success') out.push('  raw output:', indent(clip(a.rawOutput, max), '    '))
   if (a.issues.length > 0) {
     out.push(`  ${a.validationStage ?? 'validation'} issues:`)
-    for (const issue of a.issues) out.push(`    - ${issue.path === '' ? '(root)' : issue.path}: ${issue.message}`)
+    // In the feedback's words (the attempt log's `errors`), one line per issue.
+    for (const line of a.errors) out.push(`    - ${line}`)
   } else if (a.errors.length > 0 && a.status !== 'success') {
     out.push(`  ${a.errorType ?? 'error'}: ${clip(a.errors.join('; '), max)}`)
   }

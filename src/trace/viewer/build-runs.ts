@@ -1,3 +1,5 @@
+import { describeIssue } from '../../validation/feedback/describe-issue.ts'
+import type { ValidationIssue } from '../../validation/issue.ts'
 import type { TraceRecord } from '../trace-record.ts'
 import type { ViewAttempt, ViewFailure, ViewMessage, ViewRun, ViewTool } from './trace-model.ts'
 
@@ -120,7 +122,7 @@ export function buildRuns(records: readonly TraceRecord[]): ViewRun[] {
         if (st.attempt !== undefined) st.attempt.repairs = r.repairs ?? []
         break
       case 'validation_failed': {
-        const failure: ViewFailure = { stage: r.stage, message: r.message, issues: (r.issues ?? []).map((i: Rec) => ({ path: i.path, message: i.message })) }
+        const failure: ViewFailure = { stage: r.stage, message: r.message, issues: (r.issues ?? []).map((i: Rec) => ({ path: i.path, message: issueWording(i) })) }
         // Argument failures are reported by the agent once its model call is over: they belong to the tool call.
         const target = st.gateOpen ? st.attempt : st.tool
         target?.failures.push(failure)
@@ -210,5 +212,15 @@ function noteText(r: Rec): string {
       return `drift: ${r.signal} ${r.state} ${r.threshold} for ${r.provider}/${r.model ?? '?'} (${r.value})`
     default:
       return `${r.type}: ${r.reason ?? r.kind ?? ''}`
+  }
+}
+
+/** An issue in the words the model was given (the feedback's), falling back to the validator's own message. */
+function issueWording(issue: Rec): string {
+  try {
+    const { problem, action } = describeIssue(issue as unknown as ValidationIssue)
+    return typeof problem === 'string' ? (action === undefined ? problem : `${problem} — ${action}`) : String(issue['message'])
+  } catch {
+    return String(issue['message'])
   }
 }
