@@ -22,7 +22,7 @@ describe('formatTrace', () => {
     const text = formatTrace(result)
     expect(text.split('\n')[0]).toBe('run run-1: ok after 2 attempts; 3 in / 2 out tokens, $5.0000')
     expect(text).toContain('attempt 1 → scripted (m): schema_error  [3 in / 2 out tokens, $5.0000, ')
-    expect(text).toContain("    - 'orderId': required field is missing")
+    expect(text).toContain("    - 'orderId': expected string, got number")
     expect(text).toContain('  decision: retry (rule ')
     expect(text).toContain('  ephemeral feedback sent to the next attempt (never persisted):\n    Your previous response failed schema validation.')
     expect(text).toContain('attempt 2 → scripted (m): valid')
