@@ -85,3 +85,8 @@ export type { EventTags, GateEvent, GateEventMap, GateEventName, GateEventPayloa
 // Provider-neutral model types.
 export type { Message, ModelRequest, ModelResponse, ReasoningBlock, Role, StopReason, ToolCall, ToolSpec, Usage } from './model/index.ts'
 export type { Provider, StreamChunk, StreamingProvider } from './model/index.ts'
+
+// Named by the declarations of internal constructors and options (`Session`, `events`): exported as types
+// only so that declaration files resolve for consumers; not part of the API.
+export type { EventHub } from './events/index.ts'
+export type { LogSink } from './agent/logger.ts'

@@ -33,7 +33,10 @@ export type LogLevel = 'debug' | 'info' | 'warn' | 'error'
  */
 export type LogFormat = 'auto' | 'line' | 'fields'
 
-/** A logger with the form it is called in, settled once when the agent is built. */
+/**
+ * A logger with the form it is called in, settled once when the agent is built.
+ * @internal
+ */
 export interface LogSink {
   readonly logger: Logger | StructuredLogger
   readonly structured: boolean

@@ -12,6 +12,8 @@ const NONE: readonly Fn[] = Object.freeze([])
 /**
  * The private emitter behind `gate.on` / `agent.on` and `events$`.
  *
+ * @internal
+ *
  * Listeners are isolated: one that throws is reported as `listener_error` and never stops the
  * others or the run. Emitting costs nothing when nobody listens (callers check {@link has} before
  * building payloads).

@@ -23,7 +23,7 @@ describe('oneLine', () => {
   })
 
   it('returns a short single-spaced line as it is', () => {
-    const line = "'amount': expected number, got \"USD 50\""
+    const line = '\'amount\': expected number, got "USD 50"'
     expect(oneLine(line, 200)).toBe(line)
   })
 })

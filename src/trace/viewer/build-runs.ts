@@ -122,7 +122,11 @@ export function buildRuns(records: readonly TraceRecord[]): ViewRun[] {
         if (st.attempt !== undefined) st.attempt.repairs = r.repairs ?? []
         break
       case 'validation_failed': {
-        const failure: ViewFailure = { stage: r.stage, message: r.message, issues: (r.issues ?? []).map((i: Rec) => ({ path: i.path, message: issueWording(i) })) }
+        const failure: ViewFailure = {
+          stage: r.stage,
+          message: r.message,
+          issues: (r.issues ?? []).map((i: Rec) => ({ path: i.path, message: issueWording(i) })),
+        }
         // Argument failures are reported by the agent once its model call is over: they belong to the tool call.
         const target = st.gateOpen ? st.attempt : st.tool
         target?.failures.push(failure)

@@ -30,7 +30,19 @@ function isOneLine(text: string): boolean {
     if (c === 32) {
       if (previousSpace) return false
       previousSpace = true
-    } else if (c < 32 || c === 0x85 || c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff) {
+    } else if (
+      c < 32 ||
+      c === 0x85 ||
+      c === 0xa0 ||
+      c === 0x1680 ||
+      (c >= 0x2000 && c <= 0x200a) ||
+      c === 0x2028 ||
+      c === 0x2029 ||
+      c === 0x202f ||
+      c === 0x205f ||
+      c === 0x3000 ||
+      c === 0xfeff
+    ) {
       return false
     } else previousSpace = false
   }
