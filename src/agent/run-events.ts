@@ -1,4 +1,5 @@
 import type { EventHub } from '../events/event-hub.ts'
+import { emitValidationFailed } from '../events/validation-failed-event.ts'
 import type { EventTags, GateEventMap } from '../events/event-map.ts'
 import type { AttemptRecord } from '../gate/attempt-record.ts'
 import { ReliabilityFailFastError } from '../gate/fail-fast-error.ts'
@@ -62,19 +63,8 @@ export function emitToolArgsFailure(
   let gateFailures = 0
   for (const a of attempts) if (a.validationStage !== undefined) gateFailures++
   const last = attempts.at(-1)
-  events.emit('validation_failed', {
-    runId: who.runId,
-    ...who.tags,
-    provider: last?.provider ?? 'unknown',
-    model: last?.model,
-    message: failure.message,
-    stage: failure.stage,
-    path: failure.path,
-    rawOutput: failure.rawOutput,
-    issues: failure.issues,
-    attempt,
-    cumulativeRetries: gateFailures + toolArgFailures,
-  })
+  const from = { runId: who.runId, tags: who.tags, provider: last?.provider ?? 'unknown', model: last?.model }
+  emitValidationFailed(events, from, failure, attempt, gateFailures + toolArgFailures)
 }
 
 /** The error that ends an agent run, carrying the whole run's attempts and spend; `fail_fast` is emitted first. */

@@ -1,6 +1,7 @@
 import { isTransientKind, type ErrorKind } from '../model/error-kind.ts'
 import type { ModelResponse } from '../model/response.ts'
 import { ZERO_USAGE, type Usage } from '../model/usage.ts'
+import { emitValidationFailed } from '../events/validation-failed-event.ts'
 import { raceAbort } from '../policies/deadline/race-abort.ts'
 import { finiteUsage, isSoundUsage } from '../policies/usage-estimate.ts'
 import type { AttemptContext } from '../policies/middleware.ts'
@@ -120,29 +121,14 @@ export function settleAttempt<T>(s: RunState<T>, result: unknown, error: unknown
       usage,
     })
   }
-  if (isRefusal(response))
-    return ended(s, {
-      response,
-      error,
-      kind: 'refusal',
-      retryAfterMs,
-      failure: undefined,
-      value: undefined,
-      repairs: NO_REPAIRS,
-      latencyMs,
-      usage,
-      costUsd,
-      unpriced,
-    })
+  if (isRefusal(response)) return answered(s, response, 'refusal', undefined, error, retryAfterMs, latencyMs, usage, costUsd, unpriced)
   // The common case, checked without building anything: a complete final answer that is exactly a
   // JSON value the compiled schema accepts as it is.
   const schema = s.schema
   let parsed: unknown = NOT_PARSED
   if (schema?.test !== undefined && response.toolCalls.length === 0 && response.stopReason !== 'max_tokens') {
     parsed = parseJsonFast(response.content)
-    if (parsed !== NOT_PARSED && schema.test(parsed)) {
-      return ended(s, { response, error, kind, retryAfterMs, failure: undefined, value: parsed as T, repairs: NO_REPAIRS, latencyMs, usage, costUsd, unpriced })
-    }
+    if (parsed !== NOT_PARSED && schema.test(parsed)) return answered(s, response, kind, parsed as T, error, retryAfterMs, latencyMs, usage, costUsd, unpriced)
   }
   // A whole answer that parsed but failed the schema is not parsed again to say why.
   const check = checkResponse(response, schema, g.repair, parsed === NOT_PARSED ? undefined : { value: parsed })
@@ -152,19 +138,7 @@ export function settleAttempt<T>(s: RunState<T>, result: unknown, error: unknown
     (c) => checked(s, c, response, retryAfterMs, latencyMs, usage, costUsd, unpriced),
     (e: unknown) => {
       if (s.signal?.aborted !== true) throw e
-      return ended(s, {
-        response,
-        error: e,
-        kind: 'aborted',
-        retryAfterMs,
-        failure: undefined,
-        value: undefined,
-        repairs: NO_REPAIRS,
-        latencyMs,
-        usage,
-        costUsd,
-        unpriced,
-      })
+      return answered(s, response, 'aborted', undefined, e, retryAfterMs, latencyMs, usage, costUsd, unpriced)
     },
   )
 }
@@ -214,6 +188,22 @@ function costUnknown<T>(s: RunState<T>, provider: string, model: string | undefi
   )
 }
 
+/** The outcome of an answered attempt that is not a validation failure (positional: no object per call on the hot path). */
+function answered<T>(
+  s: RunState<T>,
+  response: ModelResponse,
+  kind: ErrorKind,
+  value: T | undefined,
+  error: unknown,
+  retryAfterMs: number | undefined,
+  latencyMs: number,
+  usage: Usage,
+  costUsd: number,
+  unpriced: boolean,
+): AttemptOutcome<T> {
+  return ended(s, { response, error, kind, retryAfterMs, failure: undefined, value, repairs: NO_REPAIRS, latencyMs, usage, costUsd, unpriced })
+}
+
 function ended<T>(s: RunState<T>, outcome: AttemptOutcome<T>): AttemptOutcome<T> {
   const events = s.g.events
   if (events.has('attempt_end')) {
@@ -241,17 +231,6 @@ function validationFailed<T>(s: RunState<T>, failure: ValidationFailure, attempt
   s.signatures = s.signatures.concat(failure.signature)
   const events = s.g.events
   if (!events.has('validation_failed')) return
-  events.emit('validation_failed', {
-    runId: s.runId,
-    ...s.tags,
-    provider: (s.g.providers[s.providerIdx] as ResolvedProvider).name,
-    model: s.base.model,
-    message: failure.message,
-    stage: failure.stage,
-    path: failure.path,
-    rawOutput: failure.rawOutput,
-    issues: failure.issues,
-    attempt,
-    cumulativeRetries: s.failuresBefore + s.history.length,
-  })
+  const from = { runId: s.runId, tags: s.tags, provider: (s.g.providers[s.providerIdx] as ResolvedProvider).name, model: s.base.model }
+  emitValidationFailed(events, from, failure, attempt, s.failuresBefore + s.history.length)
 }

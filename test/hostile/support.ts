@@ -1,29 +1,9 @@
 import type { Agent, GateEventMap, Message } from '../../src/index.ts'
 import type { GateEventName } from '../../src/events/index.ts'
+import { GATE_EVENT_NAMES } from '../../src/events/event-names.ts'
 
 /** Every event the gate and the agent emit. */
-export const EVENT_NAMES: readonly GateEventName[] = [
-  'attempt_start',
-  'attempt_end',
-  'validation_failed',
-  'decision',
-  'retry',
-  'recovered',
-  'fail_fast',
-  'fallback',
-  'repaired',
-  'template_error',
-  'cost_tick',
-  'cost_unknown',
-  'budget_exceeded',
-  'breaker_state',
-  'tool_retry_outcome',
-  'output_fallback_triggered',
-  'output_canned_used',
-  'stream_aborted',
-  'listener_error',
-  'rule_error',
-]
+export const EVENT_NAMES: readonly GateEventName[] = GATE_EVENT_NAMES
 
 /** What one run produced: its value or error, its events by name, and the session's history after it. */
 export interface Observed<T> {

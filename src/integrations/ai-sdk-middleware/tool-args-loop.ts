@@ -5,6 +5,7 @@ import { stableKey } from '../../agent/stable-key.ts'
 import type { ToolGuard } from '../../agent/tools/guard.ts'
 import { runGuards, type GuardRejection } from '../../agent/tools/run-guards.ts'
 import type { EventHub } from '../../events/event-hub.ts'
+import { emitValidationFailed } from '../../events/validation-failed-event.ts'
 import type { Message } from '../../model/message.ts'
 import type { ModelResponse } from '../../model/response.ts'
 import type { ToolCall } from '../../model/tool-call.ts'
@@ -149,18 +150,7 @@ async function settleOne(
 function validationFailed(host: ToolArgsHost, failure: ValidationFailure, attempt: number): void {
   host.failures++
   if (!host.events.has('validation_failed')) return
-  host.events.emit('validation_failed', {
-    runId: host.runId,
-    provider: host.provider,
-    model: host.model,
-    message: failure.message,
-    stage: failure.stage,
-    path: failure.path,
-    rawOutput: failure.rawOutput,
-    issues: failure.issues,
-    attempt,
-    cumulativeRetries: host.failures,
-  })
+  emitValidationFailed(host.events, { runId: host.runId, tags: undefined, provider: host.provider, model: host.model }, failure, attempt, host.failures)
 }
 
 /** Arguments as an object when they are a JSON text, for guards and redundancy checks. */
