@@ -1,20 +1,11 @@
-import { execFileSync } from 'node:child_process'
 import { Redis } from 'ioredis-v5'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, expect, it } from 'vitest'
 import { redisStore } from '../../src/store/redis/index.ts'
 import { startRedisServer, type RedisServer } from '../redis/support/redis-server.ts'
+import { describeWith, redisServer } from '../support/requirements.ts'
 
 // The oldest supported major of the optional ioredis peer: the store needs only eval/evalsha.
-const hasRedis = (() => {
-  try {
-    execFileSync('redis-server', ['--version'], { stdio: 'ignore' })
-    return true
-  } catch {
-    return false
-  }
-})()
-
-describe.skipIf(!hasRedis)('redisStore over ioredis 5', () => {
+describeWith(redisServer)('redisStore over ioredis 5', () => {
   let server: RedisServer
   let client: Redis
   beforeAll(async () => {

@@ -1,11 +1,11 @@
-import { spawn } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
-import { describe, expect, it } from 'vitest'
+import { expect, it } from 'vitest'
+import { describeWith, redisServer } from '../support/requirements.ts'
+import { runWorker } from './support/run-worker.ts'
 import { useRedis } from './support/use-redis.ts'
 
 const WORKER = fileURLToPath(new URL('./support/budget-worker.ts', import.meta.url))
 const WORKER_TIMEOUT_MS = 60_000
-const NODE_FLAGS = process.features.typescript === false ? ['--experimental-strip-types'] : []
 const PROCESSES = 4
 const SPENDERS = 100
 const BUDGET_USD = 1
@@ -18,35 +18,17 @@ interface WorkerReport {
   readonly refusals: Record<string, number>
 }
 
-function runWorker(seed: number): Promise<WorkerReport> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...NODE_FLAGS, WORKER, String(redis.server.port), String(SPENDERS), String(seed)], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-      timeout: WORKER_TIMEOUT_MS,
-    })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()))
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
-    child.once('error', reject)
-    child.once('close', (code, signal) => {
-      if (code !== 0) return reject(new Error(`budget worker exited with ${code ?? signal}: ${stderr}`))
-      try {
-        resolve(JSON.parse(stdout) as WorkerReport)
-      } catch {
-        reject(new Error(`budget worker printed no JSON: ${stdout}${stderr}`))
-      }
-    })
-  })
+function runBudgetWorker(seed: number): Promise<WorkerReport> {
+  return runWorker<WorkerReport>(WORKER, [String(redis.server.port), String(SPENDERS), String(seed)], WORKER_TIMEOUT_MS, 'budget worker')
 }
 
-describe('a shared budget raced by a fleet of processes on one Redis', () => {
+describeWith(redisServer)('a shared budget raced by a fleet of processes on one Redis', () => {
   it(`charges at most the budget and uses at least 90% of it: ${PROCESSES} processes x ${SPENDERS} spenders, 3 runs`, {
     timeout: 4 * WORKER_TIMEOUT_MS,
   }, async () => {
     for (let run = 1; run <= 3; run++) {
       await redis.client.flushdb()
-      const reports = await Promise.all(Array.from({ length: PROCESSES }, (_, p) => runWorker(run * 100 + p + 1)))
+      const reports = await Promise.all(Array.from({ length: PROCESSES }, (_, p) => runBudgetWorker(run * 100 + p + 1)))
       const charged = Number(await redis.client.get('fleet-budget:budget'))
       const billed = reports.reduce((n, r) => n + r.billedUsd, 0)
       const calls = reports.reduce((n, r) => n + r.calls, 0)
