@@ -1,4 +1,5 @@
 import type { EventHub } from '../events/event-hub.ts'
+import { eventTags } from '../events/event-tags.ts'
 import { breakerLink, breakerResult } from '../policies/breaker/breaker-link.ts'
 import { circuitBreaker, isCircuitBreaker } from '../policies/breaker/circuit-breaker.ts'
 import { BUDGET_STORE_FAILED, budgetLink } from '../policies/budget/budget-link.ts'
@@ -30,8 +31,17 @@ export function buildChain(
   if (config.breaker !== undefined && config.breaker !== false) {
     const breaker = isCircuitBreaker(config.breaker) ? config.breaker : circuitBreaker(config.breaker)
     links.push(
-      breakerLink(breaker, judgeForBreaker, (t, runId) => {
-        if (events.has('breaker_state')) events.emit('breaker_state', { runId, provider: t.provider, from: t.from, to: t.to, failures: t.failures })
+      breakerLink(breaker, judgeForBreaker, (t, ctx) => {
+        if (events.has('breaker_state')) {
+          events.emit('breaker_state', {
+            runId: ctx.runId,
+            ...eventTags(ctx.turn, ctx.metadata),
+            provider: t.provider,
+            from: t.from,
+            to: t.to,
+            failures: t.failures,
+          })
+        }
       }),
     )
   }
@@ -41,13 +51,16 @@ export function buildChain(
       budgetLink(
         budget,
         price,
-        (spentUsd, runId) => {
-          if (events.has('budget_exceeded')) events.emit('budget_exceeded', { runId, budgetUsd: budget.usd, spentUsd, action: 'halt' })
+        (spentUsd, ctx) => {
+          if (events.has('budget_exceeded')) {
+            events.emit('budget_exceeded', { runId: ctx.runId, ...eventTags(ctx.turn, ctx.metadata), budgetUsd: budget.usd, spentUsd, action: 'halt' })
+          }
         },
         (ctx, reason, usage) => {
           if (events.has('cost_unknown')) {
             events.emit('cost_unknown', {
               runId: ctx.runId,
+              ...eventTags(ctx.turn, ctx.metadata),
               attempt: ctx.attempt,
               provider: ctx.provider,
               model: ctx.model,

@@ -1,9 +1,10 @@
+import { FailFastKinds } from '../model/fail-fast-kind.ts'
 import type { Decision, ReliabilityRule } from '../rules/rule.ts'
 
 const DECISIONS: ReadonlySet<unknown> = new Set<Decision>(['ok', 'retry', 'retry-other', 'fallback', 'fail-fast'])
 
 /** The kind a run fails with when a matching rule turns out not to be a rule (its `then` is no Decision). */
-export const INVALID_RULE = 'invalid-rule'
+export const INVALID_RULE = FailFastKinds.InvalidRule
 
 /**
  * What is wrong with a rule, or `undefined` when nothing is: `when` must be a function, `then` a

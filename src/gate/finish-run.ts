@@ -17,7 +17,8 @@ export function succeed<T>(
   fromFallback: boolean,
 ): GateResult<T> {
   const events = s.g.events
-  const failed = s.records.length - 1
+  // A fallback's answer follows attempts that all failed; a model's accepted answer is the last record.
+  const failed = fromFallback ? s.records.length : s.records.length - 1
   const provider = fromFallback ? 'fallback' : (s.g.providers[s.providerIdx] as ResolvedProvider).name
   if (failed > 0 && events.has('recovered')) events.emit('recovered', { runId: s.runId, ...s.tags, attempt: s.attempt + 1, failedAttempts: failed, provider })
   if (events.has('run_end')) {

@@ -45,6 +45,7 @@ export class GateRun<T> implements RunState<T> {
   readonly signal: AbortSignal | undefined
   readonly runId: string
   readonly metadata: Readonly<Record<string, unknown>> | undefined
+  readonly turn: number | undefined
   readonly failuresBefore: number
   // The agent's turn until the first event that carries the tags builds them (most runs emit none).
   #tags: EventTags | number | undefined
@@ -73,7 +74,7 @@ export class GateRun<T> implements RunState<T> {
     this.runId = options.runId ?? newRunId()
     this.metadata = options.metadata
     this.failuresBefore = options.validationFailuresBefore ?? 0
-    this.#tags = options.turn
+    this.turn = this.#tags = options.turn
     this.schema = options.validateOutput === false ? undefined : g.schema
     this.call = hooks?.call ?? g.call
     this.direct = !g.linked && hooks?.call === undefined

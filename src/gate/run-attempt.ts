@@ -47,6 +47,7 @@ export function startAttempt<T>(s: RunState<T>): Promise<unknown> {
         providerIdx: s.providerIdx,
         model: s.base.model,
         metadata: s.metadata,
+        turn: s.turn,
       }
       pending = g.chain(ctx, s.call)
     }
@@ -178,7 +179,7 @@ function checked<T>(
 function costUnknown<T>(s: RunState<T>, provider: string, model: string | undefined, reason: string, usage: Usage): void {
   const events = s.g.events
   if (events.has('cost_unknown')) {
-    events.emit('cost_unknown', { runId: s.runId, attempt: s.attempt + 1, provider, model, source: 'meter', reason, usage })
+    events.emit('cost_unknown', { runId: s.runId, ...s.tags, attempt: s.attempt + 1, provider, model, source: 'meter', reason, usage })
     return
   }
   warnOnce(

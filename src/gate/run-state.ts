@@ -17,6 +17,8 @@ export interface RunState<T> {
   readonly metadata: Readonly<Record<string, unknown>> | undefined
   /** Validation failures of the agent run before this gate call (`validation_failed.cumulativeRetries`). */
   readonly failuresBefore: number
+  /** The agent's model turn of this gate run (`GateRunOptions.turn`). */
+  readonly turn: number | undefined
   /** The turn and metadata every event of the run carries; `undefined` when the run has neither. */
   readonly tags: EventTags | undefined
   readonly schema: CompiledSchema<T> | undefined

@@ -27,6 +27,8 @@ export const FailFastKinds = Object.freeze({
   FallbackInvalid: 'fallback-invalid',
   /** A rule decided `fallback` but the gate has none. */
   NoFallback: 'no-fallback',
+  /** A matching rule turned out not to be a rule (its `then` is no Decision, its `kind` no string). */
+  InvalidRule: 'invalid-rule',
   /** A stream failed after text was delivered: only `ok` or `fail-fast` can follow. */
   MidStreamNotRetryable: 'mid-stream-not-retryable',
   /** A provider's circuit breaker is open and no rule failed over or waited out its cooldown. */

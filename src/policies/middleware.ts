@@ -25,6 +25,8 @@ export interface AttemptContext {
   readonly model: string | undefined
   /** Caller-supplied metadata of the run (`run(request, { metadata })`), for routing and logs. */
   readonly metadata: Readonly<Record<string, unknown>> | undefined
+  /** The agent's model turn this attempt belongs to (from 1); `undefined` for a gate used alone. */
+  readonly turn: number | undefined
 }
 
 /** What a link hands back: the response of this attempt (read it, replace it, or make one up). */

@@ -16,6 +16,7 @@ import {
   type ReliabilityRule,
 } from '../../src/index.ts'
 import { MID_STREAM_NOT_RETRYABLE } from '../../src/gate/index.ts'
+import { INVALID_RULE } from '../../src/gate/check-rules.ts'
 import { ERROR_KINDS } from '../../src/model/index.ts'
 
 const SRC = join(import.meta.dirname, '../../src')
@@ -49,6 +50,7 @@ describe('FailFastKind', () => {
       maxCostRule(1).kind,
       truncatedFailFast.kind,
       MID_STREAM_NOT_RETRYABLE,
+      INVALID_RULE,
       ...failFastRules(strictOutputRules(3)),
       ...failFastRules(strictOutput({ stuckAfter: 2 }).postDecide),
     ]

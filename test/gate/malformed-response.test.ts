@@ -160,6 +160,14 @@ describe('fallback answers of the wrong shape', () => {
     await expect(gate.run(ask('x'))).rejects.toMatchObject({ kind: 'fallback-failed', reason: 'the fallback threw: trap' })
   })
 
+  it('reports the recovery of a fallback answer, counting every failed attempt before it', async () => {
+    const gate = createGate({ providers: scripted(['not json']), outputSchema: Refund, postDecide: [toFallback], fallback: () => validRefundJson })
+    const recovered: number[] = []
+    gate.on('recovered', (e) => recovered.push(e.failedAttempts))
+    await gate.run(ask('x'))
+    expect(recovered).toEqual([1])
+  })
+
   it('still accepts a fallback that answers a valid ModelResponse', async () => {
     const gate = createGate({ providers: scripted(['not json']), outputSchema: Refund, postDecide: [toFallback], fallback: () => ok as never })
     const result = await gate.run(ask('x'))

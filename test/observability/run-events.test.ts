@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { Agent, createGate, strictOutputRules, tool, type GateEvent } from '../../src/index.ts'
+import { Agent, createGate, memoryStore, sharedBudget, strictOutputRules, tool, type GateEvent } from '../../src/index.ts'
 import { scripted } from '../../src/providers/index.ts'
 import { call, EventInput, invalidEvent, turn, validEvent } from '../agent/tool-fixtures.ts'
 import { ask, Refund, validRefundJson } from '../support/schemas.ts'
@@ -58,6 +58,25 @@ describe('Run events', () => {
     await gate.run(ask('x'), { metadata })
     stop()
     expect(events.length).toBeGreaterThan(5)
+    expect(events.every((e) => e.metadata === metadata)).toBe(true)
+  })
+
+  it("puts the caller metadata on the events of the chain's policies and of an unpriced attempt too", async () => {
+    const gate = createGate({
+      providers: scripted([{ content: '{}', usage: { inputTokens: 10, outputTokens: 10 } }, validRefundJson]),
+      model: 'unknown-model',
+      pricing: { 'other-model': { input: 1, output: 1 } },
+      budget: sharedBudget({ store: memoryStore(), key: 'b', usd: 1, reserveUsd: 0.001 }),
+      breaker: { failureThreshold: 1, cooldownMs: 60_000 },
+      outputSchema: Refund,
+      postDecide: strictOutputRules(3),
+    })
+    const { events, stop } = collect(gate)
+    const metadata = { tenant: 'acme' }
+    await gate.run(ask('x'), { metadata })
+    stop()
+    const unknown = events.filter((e) => e.type === 'cost_unknown')
+    expect(unknown.map((e) => (e.type === 'cost_unknown' ? e.source : undefined)).sort()).toEqual(['meter', 'meter', 'shared-budget', 'shared-budget'])
     expect(events.every((e) => e.metadata === metadata)).toBe(true)
   })
 

@@ -13,6 +13,7 @@ const ctx = (content = 'q'): AttemptContext => ({
   providerIdx: 0,
   model: undefined,
   metadata: undefined,
+  turn: undefined,
 })
 const echo = (c: AttemptContext): Promise<AttemptResult> => Promise.resolve({ response: response(c.request.messages.map((m) => m.content).join('|')) })
 

@@ -85,6 +85,7 @@ describe('deadline', () => {
     providerIdx: 0,
     model: undefined,
     metadata: undefined,
+    turn: undefined,
   })
 
   it('fails the attempt with kind timeout naming the provider, and aborts the signal it handed on', async () => {

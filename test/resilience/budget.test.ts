@@ -102,6 +102,12 @@ describe('maxCostRule in the gate', () => {
 })
 
 describe('sharedBudget', () => {
+  it('refuses a ttl that would forget every spend at once', () => {
+    for (const ttlMs of [0, -1, Number.NaN])
+      expect(() => sharedBudget({ store: memoryStore(), key: 'b', usd: 1, ttlMs })).toThrow('sharedBudget: ttlMs must be a positive number')
+    expect(sharedBudget({ store: memoryStore(), key: 'b', usd: 1, ttlMs: 60_000 }).usd).toBe(1)
+  })
+
   it('counts spend across runs and stops the next run before its provider call', async () => {
     const budget = sharedBudget({ store: memoryStore(), key: 'budget:team', usd: 0.3 })
     const provider = scripted([tenCents('nope'), tenCents(validRefundJson), tenCents(validRefundJson), tenCents(validRefundJson)])

@@ -1,3 +1,4 @@
+import { FailFastKinds } from '../../model/fail-fast-kind.ts'
 import { ReplayBuffer } from '../../events/replay-buffer.ts'
 import type { ModelRequest } from '../../model/request.ts'
 import type { Decision } from '../../rules/rule.ts'
@@ -8,7 +9,7 @@ import { createGateStream, type GateStream } from './gate-stream.ts'
 import { streamingCall, type StreamingCallContext } from './streaming-call.ts'
 
 /** The kind a passthrough stream fails with when a decision needs a retry after content was delivered. */
-export const MID_STREAM_NOT_RETRYABLE = 'mid-stream-not-retryable'
+export const MID_STREAM_NOT_RETRYABLE = FailFastKinds.MidStreamNotRetryable
 
 /**
  * Runs the gate's attempt loop over streaming provider calls (see {@link GateStreamOptions}).

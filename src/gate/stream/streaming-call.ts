@@ -1,4 +1,5 @@
 import type { EventHub } from '../../events/event-hub.ts'
+import { eventTags } from '../../events/event-tags.ts'
 import type { ModelRequest } from '../../model/request.ts'
 import type { ModelResponse } from '../../model/response.ts'
 import type { CompiledSchema } from '../../validation/index.ts'
@@ -94,6 +95,7 @@ export function streamingCall<T>(ctx: StreamingCallContext<T>): Terminal {
         // The full length of a stream that was cut is unknown, hence no share here.
         ctx.events.emit('stream_aborted', {
           runId: attemptCtx.runId,
+          ...eventTags(attemptCtx.turn, attemptCtx.metadata),
           attempt,
           path: violation.path,
           reason: violation.reason,

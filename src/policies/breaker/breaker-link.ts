@@ -1,6 +1,6 @@
 import { isTransientKind, type ErrorKind } from '../../model/error-kind.ts'
 import { ProviderError } from '../../model/provider-error.ts'
-import type { Middleware } from '../middleware.ts'
+import type { AttemptContext, Middleware } from '../middleware.ts'
 import type { BreakerPermit, BreakerResult } from './breaker-permit.ts'
 import type { BreakerTransition } from './breaker-state.ts'
 import type { CircuitBreaker } from './circuit-breaker.ts'
@@ -14,7 +14,7 @@ export type JudgeFailure = (error: unknown) => BreakerResult
  * its cooldown), never calling the provider. A failing store lets the call through: the breaker is
  * advisory.
  */
-export function breakerLink(breaker: CircuitBreaker, judge: JudgeFailure, onTransition: (t: BreakerTransition, runId: string) => void): Middleware {
+export function breakerLink(breaker: CircuitBreaker, judge: JudgeFailure, onTransition: (t: BreakerTransition, ctx: AttemptContext) => void): Middleware {
   return async function breaker_(ctx, next) {
     const provider = ctx.provider
     let permit: BreakerPermit | undefined
@@ -24,7 +24,7 @@ export function breakerLink(breaker: CircuitBreaker, judge: JudgeFailure, onTran
       permit = undefined
     }
     if (permit === undefined) return next()
-    if (permit.transition !== undefined) onTransition(permit.transition, ctx.runId)
+    if (permit.transition !== undefined) onTransition(permit.transition, ctx)
     if (!permit.allowed) {
       throw new ProviderError(`the circuit breaker of provider "${provider}" is open`, {
         kind: 'circuit-open',
@@ -39,7 +39,7 @@ export function breakerLink(breaker: CircuitBreaker, judge: JudgeFailure, onTran
       result = judge(error)
       throw error
     } finally {
-      await record(breaker, provider, permit, result, (t) => onTransition(t, ctx.runId))
+      await record(breaker, provider, permit, result, (t) => onTransition(t, ctx))
     }
   }
 }

@@ -18,7 +18,7 @@ export const BUDGET_STORE_FAILED = 'budget-store-failed'
 export const BUDGET_UNPRICED = 'budget-unpriced'
 
 /** Reports a spent budget (the gate emits `budget_exceeded`). */
-export type OnBudgetExceeded = (spentUsd: number, runId: string) => void
+export type OnBudgetExceeded = (spentUsd: number, ctx: AttemptContext) => void
 
 /** Reports an attempt the budget could not price (the gate emits `cost_unknown`). */
 export type OnBudgetUnpriced = (ctx: AttemptContext, reason: string, usage: Usage) => void
@@ -86,7 +86,7 @@ async function acquire(budget: SharedBudget, id: string, amount: number, ctx: At
     if (r.granted) await budget.settle(id, 0).catch(() => undefined)
     // Only the spend decides that the budget cannot fit the attempt; reservations come and go.
     if (spent || r.spent + amount > budget.usd + BUDGET_TOLERANCE_USD || waited >= budget.maxWaitMs) {
-      onExceeded(r.spent, ctx.runId)
+      onExceeded(r.spent, ctx)
       const held = r.held > 0 ? `, $${r.held} held by attempts in flight` : ''
       throw new ProviderError(
         `the shared budget "${budget.key}" of $${budget.usd} cannot fit attempt ${ctx.attempt} (reserving $${amount}; $${r.spent} spent${held})`,

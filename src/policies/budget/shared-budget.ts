@@ -52,8 +52,6 @@ export interface SharedBudget {
   readonly onUnpriced: OnUnpriced
   /** USD spent (committed) so far under this key. */
   spent(): Promise<number>
-  /** Adds `usd` to the spend atomically and returns the new total (a charge without reservation). */
-  charge(usd: number): Promise<number>
   /** Holds `usd` for one attempt (`id`) if spend plus live reservations plus it stay within the budget. */
   reserve(id: string, usd: number): Promise<Reservation>
   /** Ends reservation `id` and commits `usd`, the attempt's real cost; returns the new spend. */
@@ -74,8 +72,10 @@ export interface SharedBudget {
  * createGate({ providers, pricing, budget })
  */
 export function sharedBudget(options: SharedBudgetOptions): SharedBudget {
-  const { store, key, usd, ttlMs } = options
+  const { store, key, usd } = options
   nonNegativeNumber(usd, 'sharedBudget: usd')
+  // A counter that expires at once (ttl 0 or below) would forget every spend: the budget would never stop.
+  const ttlMs = options.ttlMs === undefined ? undefined : positiveNumber(options.ttlMs, 'sharedBudget: ttlMs')
   const reserveUsd = options.reserveUsd === undefined ? undefined : nonNegativeNumber(options.reserveUsd, 'sharedBudget: reserveUsd')
   const reservationTtlMs = positiveNumber(options.reservationTtlMs, 'sharedBudget: reservationTtlMs', 600_000)
   // Sums of float prices drift: spend within the tolerance of the budget still fits it.
@@ -92,7 +92,6 @@ export function sharedBudget(options: SharedBudgetOptions): SharedBudget {
       const n = Number((await store.get(key)) ?? 0)
       return Number.isFinite(n) ? n : 0
     },
-    charge: (cost) => store.increment(key, cost, ttlMs),
     reserve: (id, cost) => store.reserve(key, id, cost, limit, reservationTtlMs),
     settle: (id, cost) => store.settle(key, id, cost, ttlMs),
   }
