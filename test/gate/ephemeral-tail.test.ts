@@ -42,6 +42,24 @@ describe('ephemeral tail', () => {
     expect(provider.requests[3]?.messages.slice(1).every((m) => m.ephemeral === true)).toBe(true)
   })
 
+  it('grows the accumulated tail by at most maxFeedbackChars per retry, whatever the model writes', async () => {
+    const huge = (i: number) => `{"orderId": "${String(i).repeat(200_000)}", "amount": "${String(i).repeat(100_000)}", ${'"k": 1, '.repeat(5_000)}"z": 0}`
+    const provider = scripted([huge(1), huge(2), huge(3), huge(4), validRefundJson])
+    const maxFeedbackChars = 1_500
+    const gate = createGate({ providers: provider, outputSchema: Refund, postDecide: strictOutputRules(10), feedbackMode: 'accumulate', maxFeedbackChars })
+    await gate.run(ask('refund #42'))
+    expect(provider.requests).toHaveLength(5)
+    for (let retry = 1; retry <= 4; retry++) {
+      const tail = (provider.requests[retry]?.messages ?? []).slice(1)
+      expect(tail).toHaveLength(2 * retry)
+      for (let pair = 0; pair < retry; pair++) {
+        const [echo, feedback] = tail.slice(2 * pair, 2 * pair + 2)
+        expect((echo?.content.length ?? 0) + (feedback?.content.length ?? 0)).toBeLessThanOrEqual(maxFeedbackChars)
+      }
+      expect(tail.reduce((n, m) => n + m.content.length, 0)).toBeLessThanOrEqual(retry * maxFeedbackChars)
+    }
+  })
+
   it('resends the base request unchanged when errorFeedback is false', async () => {
     const provider = scripted([...bads(1), validRefundJson])
     const gate = createGate({ providers: provider, outputSchema: Refund, postDecide: strictOutputRules(3), errorFeedback: false })
