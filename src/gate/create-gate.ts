@@ -4,7 +4,7 @@ import { positiveNumber } from '../model/assert-number.ts'
 import type { GateEvent, GateEventMap, GateEventName } from '../events/event-map.ts'
 import type { ModelRequest } from '../model/request.ts'
 import { pricingTable } from '../policies/pricing/pricing-table.ts'
-import { compileSchema, type InferSchema, type OutputSchema } from '../validation/index.ts'
+import { compileSchema, DEFAULT_MAX_FEEDBACK_CHARS, type InferSchema, type OutputSchema } from '../validation/index.ts'
 import type { Observable } from 'rxjs'
 import { buildChain } from './build-chain.ts'
 import { checkBudgetPricing } from './check-budget-pricing.ts'
@@ -75,7 +75,7 @@ export function createGate<T>(config: GateConfig<T>): Gate<T> {
     postDecideOnOk: postDecide.filter((rule) => rule.failuresOnly !== true),
     feedbackMode: config.feedbackMode ?? 'latest',
     errorFeedback: config.errorFeedback ?? true,
-    maxFeedbackChars: positiveNumber(config.maxFeedbackChars, 'createGate: maxFeedbackChars', 4000),
+    maxFeedbackChars: positiveNumber(config.maxFeedbackChars, 'createGate: maxFeedbackChars', DEFAULT_MAX_FEEDBACK_CHARS),
     maxFeedbackTokens: config.maxFeedbackTokens === undefined ? undefined : positiveNumber(config.maxFeedbackTokens, 'createGate: maxFeedbackTokens'),
     errorTemplate: config.errorTemplate,
     repair: config.repair ?? true,

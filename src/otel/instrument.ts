@@ -70,7 +70,7 @@ function handlersFor(spans: RunSpans, m: GateMetrics, content: boolean, workflow
           [ATTR.outputTokens]: e.usage.outputTokens,
           [ATTR.costUsd]: e.costUsd,
           [ATTR.attempts]: e.attempts,
-          [ATTR.turn]: e.turns,
+          [ATTR.turns]: e.turns,
           [ATTR.outcome]: e.outcome,
         }),
       )

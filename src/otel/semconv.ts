@@ -22,7 +22,10 @@ export const ATTR = {
   outputMessages: 'gen_ai.output.messages',
   errorType: 'error.type',
   runId: 'reliability_gate.run_id',
+  /** The agent's model turn a span belongs to (1-based). */
   turn: 'reliability_gate.turn',
+  /** How many model turns an agent run took (its root span). */
+  turns: 'reliability_gate.turns',
   attempt: 'reliability_gate.attempt',
   attempts: 'reliability_gate.attempts',
   decision: 'reliability_gate.decision',

@@ -24,6 +24,9 @@ describe('instrument', () => {
     const root = spans.find((s) => s.name === 'invoke_agent billing')
     expect(root?.attributes).toMatchObject({ 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.agent.name': 'billing', 'reliability_gate.run_id': result.runId })
     expect(parentOf(root!)).toBeUndefined()
+    // The root counts the run's turns (`reliability_gate.turn` names the turn of a chat span) and attempts.
+    expect(root?.attributes).toMatchObject({ 'reliability_gate.turns': result.turns, 'reliability_gate.attempts': 2 })
+    expect(result.turns).toBe(1)
     const chats = childrenOf(spans, root!)
     expect(chats.map((s) => s.name)).toEqual(['chat gpt-test', 'chat gpt-test'])
   })
