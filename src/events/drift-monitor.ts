@@ -1,8 +1,10 @@
-import type { Observable, Subject } from 'rxjs'
+import type { Observable } from 'rxjs'
 import { positiveInteger } from '../model/assert-number.ts'
-import { DriftWindows, type DriftEvent, type DriftThreshold } from './drift-window.ts'
+import { DRIFT_INPUTS, DriftWindows, type DriftEvent, type DriftThreshold } from './drift-window.ts'
 import { hubOf, type EventSource } from './event-source.ts'
-import { loadRxjs } from './load-rxjs.ts'
+import { lazyObservable } from './lazy-observable.ts'
+import type { StreamObserver } from './replay-buffer.ts'
+import { reportUnhandled } from './report-unhandled.ts'
 
 /** Options of {@link driftMonitor}. */
 export interface DriftMonitorOptions {
@@ -34,28 +36,44 @@ export interface DriftMonitor {
  * agent.on('drift', (e) => alert(`${e.model}: ${e.signal} ${e.state} ${e.threshold} (${e.value})`))
  */
 export function driftMonitor(source: EventSource, options: DriftMonitorOptions): DriftMonitor {
-  const rx = loadRxjs()
-  if (rx === undefined) throw new Error('driftMonitor needs rxjs, which cannot be loaded synchronously in this runtime')
   const window = positiveInteger(options.window, 'driftMonitor: window')
   const minRuns = positiveInteger(options.minRuns, 'driftMonitor: minRuns', window)
   const threshold = typeof options.threshold === 'number' ? { validationFailureRate: options.threshold } : options.threshold
   const windows = new DriftWindows(window, Math.min(minRuns, window), threshold)
   const hub = hubOf(source)
-  const drift: Subject<DriftEvent> = new rx.Subject<DriftEvent>()
-  const subscription = source.events$
-    .pipe(
-      rx.filter((e) => e.type !== 'drift'),
-      rx.concatMap((e) => windows.push(e)),
-    )
-    .subscribe((e) => {
-      if (hub?.has('drift') === true) hub.emit('drift', e)
-      drift.next(e)
-    })
+  const observers = new Set<StreamObserver<DriftEvent>>()
+  let stopped = false
+  const report = (drift: DriftEvent): void => {
+    if (hub?.has('drift') === true) hub.emit('drift', drift)
+    for (const observer of [...observers]) {
+      try {
+        observer.next(drift)
+      } catch (error) {
+        reportUnhandled(error)
+      }
+    }
+  }
+  // Only the events it reads: a catch-all subscription would make the gate build every payload.
+  const unsubscribes = DRIFT_INPUTS.map((name) =>
+    source.on(name, (payload) => {
+      for (const drift of windows.pushPayload(name, payload)) report(drift)
+    }),
+  )
   return {
-    drift$: drift.asObservable(),
+    drift$: lazyObservable<DriftEvent>((observer) => {
+      if (stopped) {
+        observer.complete()
+        return () => {}
+      }
+      observers.add(observer)
+      return () => observers.delete(observer)
+    }),
     stop() {
-      subscription.unsubscribe()
-      drift.complete()
+      if (stopped) return
+      stopped = true
+      for (const unsubscribe of unsubscribes) unsubscribe()
+      for (const observer of [...observers]) observer.complete()
+      observers.clear()
     },
   }
 }

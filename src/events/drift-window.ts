@@ -1,4 +1,14 @@
-import type { GateEvent, GateEventMap } from './event-map.ts'
+import type { GateEvent, GateEventMap, GateEventName } from './event-map.ts'
+
+/** The events a drift monitor reads. */
+export const DRIFT_INPUTS = [
+  'agent_run_start',
+  'agent_run_end',
+  'run_start',
+  'attempt_end',
+  'validation_failed',
+  'run_end',
+] as const satisfies readonly GateEventName[]
 
 /** A drift event's payload. */
 export type DriftEvent = GateEventMap['drift']
@@ -51,7 +61,14 @@ export class DriftWindows {
 
   /** Feeds one event; returns the drift events it causes (usually none). */
   push(event: GateEvent): DriftEvent[] {
-    switch (event.type) {
+    return this.pushPayload(event.type, event as GateEventMap[typeof event.type])
+  }
+
+  /** Feeds one event given as its name and its payload (what `on(name, listener)` hands over). */
+  pushPayload<K extends GateEventName>(type: K, payload: GateEventMap[K]): DriftEvent[] {
+    // Every event read here carries `runId`; `attempt_end` and `validation_failed` also name the provider and model.
+    const event = payload as { readonly runId: string; readonly provider: string; readonly model: string | undefined }
+    switch (type as GateEventName) {
       case 'agent_run_start':
         this.#lastOfAgent.set(event.runId, new Map())
         return []

@@ -1,8 +1,9 @@
-import { concatMap } from 'rxjs'
+import { concatMap, EMPTY } from 'rxjs'
 import { TestScheduler } from 'rxjs/testing'
 import { describe, expect, it } from 'vitest'
 import { createGate, driftMonitor, strictOutputRules, type DriftEvent, type EventSource, type GateEvent } from '../../src/index.ts'
 import { DriftWindows } from '../../src/events/drift-window.ts'
+import { hubOf } from '../../src/events/event-source.ts'
 import { scripted } from '../../src/providers/index.ts'
 import { ask, Refund, validRefundJson } from '../support/schemas.ts'
 
@@ -91,12 +92,25 @@ describe('driftMonitor', () => {
     const scheduler = new TestScheduler((actual, expected) => expect(actual).toEqual(expected))
     scheduler.run(({ cold, expectObservable }) => {
       const runs = [gateRun('a', 1, 0), gateRun('b', 3, 2), gateRun('c', 1, 0), gateRun('d', 1, 0)]
-      // One run ends per frame: a at frame 0, b at 1, c at 2, d at 3.
-      const source: EventSource = {
-        on: () => () => {},
-        events$: cold<GateEvent[]>('abcd|', { a: runs[0]!, b: runs[1]!, c: runs[2]!, d: runs[3]! }).pipe(concatMap((batch) => batch)),
-      }
+      // One run ends per frame: a at frame 0, b at 1, c at 2, d at 3, delivered to the monitor's `on` listeners.
+      const listeners = new Map<string, ((payload: unknown) => void)[]>()
+      const source = {
+        on: (name: string, listener: (payload: unknown) => void) => {
+          listeners.set(name, [...(listeners.get(name) ?? []), listener])
+          return () =>
+            listeners.set(
+              name,
+              (listeners.get(name) ?? []).filter((l) => l !== listener),
+            )
+        },
+        events$: EMPTY,
+      } as unknown as EventSource
       const monitor = driftMonitor(source, { window: 2, threshold: 0.4 })
+      cold<GateEvent[]>('abcd|', { a: runs[0]!, b: runs[1]!, c: runs[2]!, d: runs[3]! })
+        .pipe(concatMap((batch) => batch))
+        .subscribe((e) => {
+          for (const listener of listeners.get(e.type) ?? []) listener(e)
+        })
       const above: DriftEvent = {
         runId: 'b',
         signal: 'validation_failure_rate',
@@ -129,6 +143,50 @@ describe('driftMonitor', () => {
       { runId: first.runId, signal: 'mean_attempts', provider: 'scripted', model: 'm1', value: 2, threshold: 1.5, state: 'above', runs: 1 },
       expect.objectContaining({ state: 'below', value: 1 }),
     ])
+  })
+
+  it('listens to the six events it reads only, so the gate builds no other payload for it', () => {
+    const gate = createGate({ providers: scripted([validRefundJson]), outputSchema: Refund })
+    const monitor = driftMonitor(gate, { window: 5, threshold: 0.5 })
+    const hub = hubOf(gate)!
+    expect(['run_start', 'attempt_end', 'validation_failed', 'run_end'].every((name) => hub.has(name as 'run_end'))).toBe(true)
+    expect(hub.has('decision') || hub.has('attempt_start') || hub.has('cost_tick')).toBe(false)
+    monitor.stop()
+    expect(hub.has('run_end')).toBe(false)
+  })
+
+  it('keeps reporting to the gate and to the other subscribers when a drift$ subscriber throws, and completes drift$ on stop', async () => {
+    const gate = createGate({ providers: scripted(['{}', validRefundJson, validRefundJson]), outputSchema: Refund, postDecide: strictOutputRules(3) })
+    const monitor = driftMonitor(gate, { window: 1, threshold: { meanAttempts: 1.5 } })
+    const thrown: unknown[] = []
+    const onUncaught = (error: unknown) => thrown.push(error)
+    process.on('uncaughtException', onUncaught)
+    try {
+      const seen: DriftEvent[] = []
+      let completed = false
+      monitor.drift$.subscribe(() => {
+        throw new Error('subscriber bug')
+      })
+      monitor.drift$.subscribe({ next: (e) => seen.push(e), complete: () => (completed = true) })
+      const onGate: DriftEvent[] = []
+      gate.on('drift', (e) => onGate.push(e))
+      const result = await gate.run(ask('x'))
+      await new Promise((resolve) => setTimeout(resolve, 0))
+      expect(result.attempts).toHaveLength(2)
+      expect(seen.map((e) => e.state)).toEqual(['above'])
+      expect(onGate.map((e) => e.state)).toEqual(['above'])
+      expect(thrown).toEqual([new Error('subscriber bug')])
+      monitor.stop()
+      expect(completed).toBe(true)
+      // After stop, nothing more is reported and a new subscriber completes at once.
+      await gate.run(ask('y'))
+      expect(seen).toHaveLength(1)
+      let late = false
+      monitor.drift$.subscribe({ complete: () => (late = true) })
+      expect(late).toBe(true)
+    } finally {
+      process.off('uncaughtException', onUncaught)
+    }
   })
 
   it('rejects a window that is not a positive integer', () => {
