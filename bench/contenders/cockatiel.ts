@@ -3,10 +3,7 @@ import { Compile } from 'typebox/compile'
 import { LookupArgs, Refund, USER_MESSAGE, type Scenario } from '../scenarios.ts'
 import { isRateLimited } from '../support/failover.ts'
 import type { Contender, Runnable } from './contender.ts'
-import { stubModel, type FloorMessage, type StubModel } from './floor.ts'
-
-/** What one attempt returns when the answer is rejected (a result, not a thrown Error, as in the floor). */
-const REJECTED = Symbol('rejected')
+import { floorCheck, REJECTED, stubModel, type FloorMessage, type StubModel } from './floor.ts'
 
 /**
  * cockatiel's retry policy around one attempt of the floor's work (the same stub model, parse, check
@@ -24,24 +21,7 @@ export const cockatielContender: Contender = {
     const feedbackRole = scenario.id === 'd' ? 'tool' : 'user'
     // One conversation per benchmarked call; the policies are built once, as a user would.
     let messages: FloorMessage[] = []
-    const attempt = (model: StubModel) => async (): Promise<unknown> => {
-      const raw = model(messages)
-      let value: unknown
-      try {
-        value = JSON.parse(raw)
-      } catch (error) {
-        messages.push(
-          { role: 'assistant', content: raw },
-          { role: feedbackRole, content: `Invalid JSON: ${(error as Error).message}. Answer with the JSON only.` },
-        )
-        return REJECTED
-      }
-      if (validator.Check(value)) return value
-      let feedback = 'Fix these errors:'
-      for (const e of validator.Errors(value)) feedback += `\n- '${e.instancePath}': ${e.message}`
-      messages.push({ role: 'assistant', content: raw }, { role: feedbackRole, content: feedback })
-      return REJECTED
-    }
+    const attempt = (model: StubModel) => async (): Promise<unknown> => floorCheck(model(messages), validator, feedbackRole, messages)
     const retryRejected = retry(
       handleWhenResult((r) => r === REJECTED),
       { maxAttempts: 2, backoff: new ConstantBackoff(0) },

@@ -27,12 +27,40 @@ export function stubModel(steps: readonly Step[]): { readonly model: StubModel; 
   return { model: () => answers.next(), reset: answers.reset }
 }
 
+/** The compiled TypeBox check the floor uses (`Compile(schema)`). */
+export interface FloorValidator {
+  Check(value: unknown): boolean
+  Errors(value: unknown): Iterable<{ readonly instancePath: string; readonly message: string }>
+}
+
+/** What {@link floorCheck} returns for a rejected answer: a result, not a thrown Error. */
+export const REJECTED: unique symbol = Symbol('rejected')
+
 /**
- * The floor: the minimal loop a user would write by hand. Call the model, `JSON.parse` in a
- * try/catch, the compiled TypeBox `Check`; on a failure, ONE `Errors()` pass turned into one feedback
- * line per error, and two messages appended (the echo of the answer, then the feedback); at most 3
- * attempts. A 429 moves to the second model. The function is `async` only because callers `await`
- * it; nothing inside awaits, and no Error is thrown per rejection.
+ * One answer checked the way a hand-written loop does: `JSON.parse` in a try/catch, the compiled
+ * `Check`; on a failure, ONE `Errors()` pass turned into one feedback line per error, and two
+ * messages appended to the conversation (the echo of the answer, then the feedback). Returns the
+ * value, or {@link REJECTED}.
+ */
+export function floorCheck(raw: string, validator: FloorValidator, feedbackRole: 'user' | 'tool', messages: FloorMessage[]): unknown {
+  let value: unknown
+  try {
+    value = JSON.parse(raw)
+  } catch (error) {
+    messages.push({ role: 'assistant', content: raw }, { role: feedbackRole, content: `Invalid JSON: ${(error as Error).message}. Answer with the JSON only.` })
+    return REJECTED
+  }
+  if (validator.Check(value)) return value
+  let feedback = 'Fix these errors:'
+  for (const e of validator.Errors(value)) feedback += `\n- '${e.instancePath}': ${e.message}`
+  messages.push({ role: 'assistant', content: raw }, { role: feedbackRole, content: feedback })
+  return REJECTED
+}
+
+/**
+ * The floor: the minimal loop a user would write by hand. Call the model, then {@link floorCheck};
+ * at most 3 attempts. A 429 moves to the second model. The function is `async` only because callers
+ * `await` it; nothing inside awaits, and no Error is thrown per rejection.
  */
 export function floorLoop(models: readonly StubModel[], tool: boolean): () => Promise<unknown> {
   const validator = tool ? lookupArgs : refund
@@ -52,20 +80,8 @@ export function floorLoop(models: readonly StubModel[], tool: boolean): () => Pr
         }
         throw error
       }
-      let value: unknown
-      try {
-        value = JSON.parse(raw)
-      } catch (error) {
-        messages.push(
-          { role: 'assistant', content: raw },
-          { role: feedbackRole, content: `Invalid JSON: ${(error as Error).message}. Answer with the JSON only.` },
-        )
-        continue
-      }
-      if (validator.Check(value)) return value
-      let feedback = 'Fix these errors:'
-      for (const e of validator.Errors(value)) feedback += `\n- '${e.instancePath}': ${e.message}`
-      messages.push({ role: 'assistant', content: raw }, { role: feedbackRole, content: feedback })
+      const value = floorCheck(raw, validator, feedbackRole, messages)
+      if (value !== REJECTED) return value
     }
     throw new Error(`no valid answer after ${MAX_ATTEMPTS} attempts`)
   }

@@ -1,4 +1,5 @@
 import { compileSchema, type CompiledSchema, type JsonSchemaObject } from '../../src/validation/index.ts'
+import { bfclToJsonSchema } from './bfcl-schema.ts'
 
 /** A BFCL function document (v1 dataset and result archive). */
 export interface BfclFunction {
@@ -12,32 +13,6 @@ export interface Call {
   readonly args: Record<string, unknown>
 }
 
-const TYPES: Readonly<Record<string, string>> = {
-  dict: 'object',
-  float: 'number',
-  tuple: 'array',
-  integer: 'integer',
-  string: 'string',
-  boolean: 'boolean',
-  array: 'array',
-}
-
-/** BFCL's pseudo-JSON-Schema (`dict`, `float`, `tuple`, `any`) as a JSON Schema. */
-export function toJsonSchema(node: unknown): Record<string, unknown> {
-  if (typeof node !== 'object' || node === null) return {}
-  const src = node as Record<string, unknown>
-  const out: Record<string, unknown> = {}
-  const type = typeof src.type === 'string' ? TYPES[src.type] : undefined
-  if (type !== undefined) out.type = type
-  if (Array.isArray(src.enum)) out.enum = src.enum
-  if (src.items !== undefined) out.items = toJsonSchema(src.items)
-  if (typeof src.properties === 'object' && src.properties !== null) {
-    out.properties = Object.fromEntries(Object.entries(src.properties).map(([k, v]) => [k, toJsonSchema(v)]))
-  }
-  if (Array.isArray(src.required)) out.required = src.required
-  return out
-}
-
 /** Function names compare with dots as underscores: several models' outputs rename them so. */
 export const normName = (name: string): string => name.replace(/\./g, '_')
 
@@ -48,7 +23,7 @@ export const normName = (name: string): string => name.replace(/\./g, '_')
  */
 export function callSchema(functions: readonly BfclFunction[]): { parse(value: unknown): Call[] } {
   const byName = new Map<string, CompiledSchema>()
-  for (const f of functions) byName.set(normName(f.name), compileSchema(toJsonSchema(f.parameters) as JsonSchemaObject))
+  for (const f of functions) byName.set(normName(f.name), compileSchema(bfclToJsonSchema(f.parameters, false) as JsonSchemaObject))
   const check = (call: Call): Call => {
     const schema = byName.get(normName(call.name))
     if (schema === undefined) throw new Error(`unknown function ${call.name}`)

@@ -11,8 +11,9 @@ const TYPES: Readonly<Record<string, string | undefined>> = {
 
 /**
  * Maps a BFCL parameter schema (`dict`, `float`, `tuple`, `any`, ...) to JSON Schema. `any` and
- * unknown types become the empty schema. The top-level parameter object is closed
- * (`additionalProperties: false`), as BFCL's checker rejects parameters the function does not declare.
+ * unknown types become the empty schema. With `top` (the default) the parameter object is closed
+ * (`additionalProperties: false`), as BFCL's checker rejects parameters the function does not
+ * declare; the oracle of the result archive passes `false` and checks declared parameters only.
  */
 export function bfclToJsonSchema(node: unknown, top = true): Record<string, unknown> {
   if (typeof node !== 'object' || node === null) return {}

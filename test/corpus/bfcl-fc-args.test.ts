@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs'
 import { expect, it } from 'vitest'
 import { compileSchema, validateFinalAnswer, type JsonSchemaObject } from '../../src/validation/index.ts'
 import { corpora, corpusPath, describeWith } from '../support/requirements.ts'
-import { toJsonSchema, type BfclFunction } from '../../bench/eval/bfcl-oracle.ts'
+import type { BfclFunction } from '../../bench/eval/bfcl-oracle.ts'
+import { bfclToJsonSchema } from '../../bench/eval/bfcl-schema.ts'
 
 interface BrokenArgs {
   readonly arguments_raw: string
@@ -27,7 +28,7 @@ describeWith(corpora)('BFCL tool arguments that JSON.parse rejects (75 real case
   const repaired = cases.filter((c) => accepted(c.arguments_raw, anyObject)).length
   const withSchema = cases.filter((c) => c.function_schema !== null)
   const passing = withSchema.filter((c) =>
-    accepted(c.arguments_raw, compileSchema(toJsonSchema((c.function_schema as BfclFunction).parameters) as JsonSchemaObject)),
+    accepted(c.arguments_raw, compileSchema(bfclToJsonSchema((c.function_schema as BfclFunction).parameters, false) as JsonSchemaObject)),
   ).length
   console.log(`[bfcl fc args] repaired into an object: ${repaired}/${cases.length}; pass their function schema: ${passing}/${withSchema.length}`)
 
