@@ -8,7 +8,8 @@
 import { spawnSync } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
-import { fileURLToPath, pathToFileURL } from 'node:url'
+import { fileURLToPath } from 'node:url'
+import { packageEntries } from './package-entries.mjs'
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const SKIP = '<!-- ts-check: skip -->'
@@ -29,21 +30,10 @@ function tsBlocks(markdown) {
   return blocks
 }
 
-/** `reliability-gate[/subpath]` -> the source file it is built from, following `exports` and tsup's entries. */
+/** `reliability-gate[/subpath]` -> the source file it is built from (tsconfig `paths`). */
 async function sourcePaths() {
-  const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8'))
-  const { default: config } = await import(pathToFileURL(path.join(ROOT, 'tsup.config.ts')).href)
-  const configs = [typeof config === 'function' ? await config({}) : config].flat()
-  const entries = Object.assign({}, ...configs.map((c) => c.entry ?? {}))
   const paths = {}
-  for (const [subpath, target] of Object.entries(pkg.exports)) {
-    const file = typeof target === 'string' ? target : target.import
-    const match = /^\.\/dist\/(.+)\.js$/.exec(file ?? '')
-    if (match === null) continue
-    const source = entries[match[1]]
-    if (source === undefined) throw new Error(`package.json exports "${subpath}" -> ${file}, but tsup.config.ts has no entry "${match[1]}"`)
-    paths[path.posix.join(pkg.name, subpath)] = [path.posix.join('..', source)]
-  }
+  for (const { importPath, source } of await packageEntries()) paths[importPath] = [path.posix.join('..', source)]
   return paths
 }
 

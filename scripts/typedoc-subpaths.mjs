@@ -2,30 +2,20 @@
 // ('reliability-gate', 'reliability-gate/openai', ...) instead of its source file, from the package's
 // `exports` map and the tsup entries behind it, and fails the run when a subpath is not documented
 // (typedoc.json's entryPoints must list every exported entry).
-import { readFileSync } from 'node:fs'
 import { relative, resolve } from 'node:path'
 import { Converter, ReflectionKind } from 'typedoc'
+import { packageEntries } from './package-entries.mjs'
 
 const root = resolve(import.meta.dirname, '..')
-const pkg = JSON.parse(readFileSync(resolve(root, 'package.json'), 'utf8'))
-const { default: tsup } = await import(new URL('../tsup.config.ts', import.meta.url).href)
 
 /** Source file (relative to the package root) -> import path, for every subpath export with code. */
-function subpaths() {
-  const names = new Map()
-  for (const [subpath, target] of Object.entries(pkg.exports)) {
-    if (typeof target !== 'object') continue
-    const entry = /^\.\/dist\/(.+)\.js$/.exec(target.import)?.[1]
-    const source = entry === undefined ? undefined : tsup.entry[entry]
-    if (source === undefined) throw new Error(`typedoc-subpaths: no tsup entry builds ${target.import} (${subpath})`)
-    names.set(source, subpath === '.' ? pkg.name : `${pkg.name}/${subpath.slice(2)}`)
-  }
-  return names
+async function subpaths() {
+  return new Map((await packageEntries()).map(({ importPath, source }) => [source.replace(/^\.\//, ''), importPath]))
 }
 
 /** @param {import('typedoc').Application} app */
-export function load(app) {
-  const names = subpaths()
+export async function load(app) {
+  const names = await subpaths()
   app.converter.on(Converter.EVENT_BEGIN, () => {
     const documented = new Set(app.options.getValue('entryPoints').map((p) => relative(root, resolve(root, p))))
     for (const [source, name] of names) {
