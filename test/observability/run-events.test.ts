@@ -174,4 +174,17 @@ describe('Run events', () => {
     const second = events.filter((e) => e.type === 'attempt_start')[1]
     expect(second?.type === 'attempt_start' && second.request.messages.slice(-2)).toEqual(retry?.type === 'retry' && retry.tail)
   })
+
+  it('gives every run its own id, however many run at once on however many gates and agents', async () => {
+    const providers = scripted(Array.from({ length: 400 }, () => validRefundJson))
+    const gates = [createGate({ providers, outputSchema: Refund }), createGate({ providers, outputSchema: Refund })]
+    const agent = Agent.create({ provider: providers, model: 'm' }).outputSchema(Refund).build()
+    const ids = await Promise.all(
+      Array.from({ length: 300 }, (_, i) =>
+        i % 3 === 2 ? agent.runDetailed('x').then((r) => r.runId) : (gates[i % 3] as (typeof gates)[number]).run(ask('x')).then((r) => r.runId),
+      ),
+    )
+    expect(new Set(ids).size).toBe(300)
+    expect(ids.every((id) => /^run_[0-9a-z]+_[0-9a-z]+$/.test(id))).toBe(true)
+  })
 })

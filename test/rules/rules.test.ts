@@ -96,6 +96,31 @@ describe('strictOutputRules stuck detection', () => {
     expect(await run(strictOutputRules(4, { stuckAfter: false }))).toEqual({ kind: 'schema-retry-exhausted', calls: 4 })
   })
 
+  it('tells failures apart by their whole issue set, beyond the issues the feedback and the summary show', async () => {
+    // 30 numeric fields: every answer gets f1..f25 wrong plus one of f26..f30, so all have 26 issues,
+    // the same first 25, and differ only past the 20 the feedback lists and the few the summary names.
+    const fields = Array.from({ length: 30 }, (_, i) => `f${i + 1}`)
+    const Wide = Type.Object(Object.fromEntries(fields.map((f) => [f, Type.Number()])))
+    const answer = (alsoWrong: number) => JSON.stringify(Object.fromEntries(fields.map((f, i) => [f, i < 25 || i + 1 === alsoWrong ? 'x' : 1])))
+    const gate = (answers: string[]) => {
+      const provider = scripted(answers)
+      const run = createGate({ providers: provider, outputSchema: Wide, postDecide: strictOutputRules(5) })
+        .run({ messages: [] })
+        .catch((e: unknown) => e) as Promise<ReliabilityFailFastError>
+      return { provider, run }
+    }
+    const differing = gate([answer(26), answer(27), answer(28), answer(29), answer(30)])
+    const failed = await differing.run
+    expect(failed.kind).toBe('schema-retry-exhausted')
+    expect(differing.provider.calls).toBe(5)
+    expect(failed.attempts.map((a) => a.issues.length)).toEqual([26, 26, 26, 26, 26])
+    // What the model was told and the summary are the same for all five: only the full issue set differs.
+    expect(new Set(failed.attempts.slice(0, 4).map((a) => a.feedbackSent)).size).toBe(1)
+    const repeated = gate([answer(26), answer(27), answer(27), answer(28)])
+    expect((await repeated.run).kind).toBe('schema-stuck-loop')
+    expect(repeated.provider.calls).toBe(3)
+  })
+
   it('rejects a stuckAfter below 2', () => {
     expect(() => strictOutputRules(3, { stuckAfter: 1 })).toThrow(RangeError)
   })
