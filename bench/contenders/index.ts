@@ -12,6 +12,7 @@ export interface ContenderEntry {
 /** Every contender, the floor first (ratios are to the floor). */
 export const CONTENDERS: readonly ContenderEntry[] = [
   { name: 'floor (hand-written loop)', load: async () => (await import('./floor.ts')).floor },
+  { name: 'floor + attempt log (hand-written)', load: async () => (await import('./floor-with-log.ts')).floorWithLog },
   { name: 'reliability-gate: gate', load: async () => (await import('./gate.ts')).gateContender(false) },
   { name: 'reliability-gate: gate + events', load: async () => (await import('./gate.ts')).gateContender(true) },
   { name: 'reliability-gate: Agent.runTyped + events', load: async () => (await import('./gate.ts')).agentContender },
