@@ -159,6 +159,29 @@ describe('reliabilityMiddleware with tools', () => {
     expect(executed).toEqual([{ orderId: '42' }])
     expect(seen.outcomes).toEqual(['lookup:success:1'])
   })
+
+  it('gives up on streamed tool calls with the typed error the AI SDK recognises', async () => {
+    executed.length = 0
+    server.script([call('{"orderId": 1}'), call('{"orderId": 2}', 'c2'), call('{"orderId": 3}', 'c3'), gatewayText('never')])
+    const middleware = reliabilityMiddleware()
+    const seen = watch(middleware)
+    const errors: unknown[] = []
+    const result = streamText({
+      model: wrapLanguageModel({ model: streamingFromGenerate(gatewayModel()), middleware }),
+      tools: { lookup },
+      stopWhen: isStepCount(3),
+      prompt: 'where is order 42?',
+      maxRetries: 0,
+      onError: ({ error }) => void errors.push(error),
+    })
+    await result.consumeStream({ onError: (error) => void errors.push(error) })
+    expect(errors).toHaveLength(1)
+    expect(isReliabilityFailFastError(errors[0])).toBe(true)
+    expect(isNoObjectGenerated(errors[0])).toBe(true)
+    expect(errors[0]).toMatchObject({ kind: 'tool-args-invalid', finishReason: 'tool-calls' })
+    expect(seen.outcomes).toEqual(['lookup:exhausted:2'])
+    expect(executed).toEqual([])
+  })
 })
 
 describe('reliabilityMiddleware give-up on final answers', () => {

@@ -28,10 +28,11 @@ export interface LastAnswer {
  * model answered but no valid answer came out (validation, tool arguments, refusal, truncation...),
  * the `ReliabilityFailFastError` also passes `NoObjectGeneratedError.isInstance(error)` and carries
  * its `text`, `finishReason` and `response`. A failure without any answer (a provider error, an
- * abort) is left as it is. Anything else is returned unchanged.
+ * abort) is left as it is. Anything else, an error already tagged included, is returned unchanged.
  */
 export function asGiveUp(error: unknown, last: LastAnswer | undefined): unknown {
-  if (!isReliabilityFailFastError(error)) return error
+  // Tagged once: an error tagged deeper down (a tool-argument give-up) passes through the outer catch unchanged.
+  if (!isReliabilityFailFastError(error) || isNoObjectGenerated(error)) return error
   const answered = error.attempts.some((a) => a.rawOutput !== undefined) || error.kind === 'tool-args-invalid'
   if (!answered) return error
   Object.defineProperties(error, {
