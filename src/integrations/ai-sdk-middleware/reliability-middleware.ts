@@ -16,6 +16,7 @@ import { newRunId } from '../../events/run-id.ts'
 import { createGate, type Gate } from '../../gate/create-gate.ts'
 import type { GateConfig } from '../../gate/gate-config.ts'
 import { nonNegativeInteger } from '../../model/assert-number.ts'
+import { circuitBreaker, isCircuitBreaker } from '../../policies/breaker/circuit-breaker.ts'
 import type { Provider, StreamingProvider } from '../../model/provider.ts'
 import type { ModelRequest } from '../../model/request.ts'
 import type { StopReason } from '../../model/response.ts'
@@ -60,7 +61,8 @@ export interface ReliabilityMiddleware extends LanguageModelV4Middleware {
  * `generateText` / `streamText`: the answer is validated against `outputSchema`, or against the
  * call's own JSON response format (`Output.object(...)`) when none is given; a failing answer is
  * retried with ephemeral feedback appended to the original prompt; stuck loops and every other
- * rule work as in `createGate`, and events are emitted before any decision.
+ * rule work as in `createGate`, and events are emitted before any decision. A `breaker` is made once
+ * per middleware, so its state spans the calls.
  *
  * Tool calls get the Agent's tool-argument loop before the AI SDK sees them: arguments are checked
  * against the input schema of the tool the AI SDK passed and by `toolGuards` (the ID-shape guard by
@@ -79,8 +81,9 @@ export interface ReliabilityMiddleware extends LanguageModelV4Middleware {
  * const { output } = await generateText({ model, output: Output.object({ schema }), prompt: 'refund order #42' })
  */
 export function reliabilityMiddleware<T = unknown>(options: ReliabilityMiddlewareOptions<T> = {}): ReliabilityMiddleware {
-  const { streamMode = 'buffer', events: hub, maxToolRetries, toolGuards, logger, name, ...config } = options
+  const { streamMode = 'buffer', events: hub, maxToolRetries, toolGuards, logger, name, ...gateOptions } = options
   const events = hub ?? new EventHub()
+  const config = withSharedBreaker(gateOptions)
   const toolSettings = {
     maxToolRetries: nonNegativeInteger(maxToolRetries, 'reliabilityMiddleware: maxToolRetries', 2),
     toolGuards: [...(toolGuards ?? [idShapeGuard()])],
@@ -201,6 +204,17 @@ export function reliabilityMiddleware<T = unknown>(options: ReliabilityMiddlewar
       return { stream }
     },
   }
+}
+
+/**
+ * The options with their breaker made once, for every call of the middleware: a gate is made per
+ * call (its provider is the call's model), and a breaker made from options inside each gate would
+ * start closed on every call and never open.
+ */
+function withSharedBreaker<C extends { readonly breaker?: GateConfig<unknown>['breaker'] }>(config: C): C {
+  const breaker = config.breaker
+  if (breaker === undefined || breaker === false || isCircuitBreaker(breaker)) return config
+  return { ...config, breaker: circuitBreaker(breaker) }
 }
 
 /** The call's params with the gate's ephemeral tail appended to the original prompt. */
