@@ -252,7 +252,7 @@ export class AgentRun<T, R = RunResult<T>> {
     this.#ledger.toolArgsFailed()
     const events = this.#rt.events
     if (!events.has('validation_failed')) return
-    emitToolArgsFailure(events, this.#who(), this.#ledger.attempts, this.#ledger.toolArgFailures, failure, attempt)
+    emitToolArgsFailure(events, this.#who(), this.#ledger, failure, attempt)
   }
 
   #fail(kind: string, reason: string, phase: Phase): ReliabilityFailFastError {

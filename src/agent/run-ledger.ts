@@ -39,11 +39,6 @@ export class RunLedger {
     return n
   }
   /** Gate calls so far; 0 before the first. */
-  /** Tool-argument validation failures of the run so far. */
-  get toolArgFailures(): number {
-    return this.#toolArgFailures
-  }
-
   /** Counts one tool-argument validation failure. */
   toolArgsFailed(): void {
     this.#toolArgFailures++
