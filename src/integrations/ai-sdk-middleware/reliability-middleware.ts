@@ -7,8 +7,9 @@ import type {
   LanguageModelV4StreamPart,
 } from '@ai-sdk/provider'
 import type { Observable } from 'rxjs'
-import type { Logger } from '../../agent/logger.ts'
-import type { ToolGuard } from '../../agent/tools/guard.ts'
+import { logSink, type Logger } from '../../agent/logger.ts'
+import { feedbackLimits } from '../../agent/tool-args-retry.ts'
+import { assertGuards, type ToolGuard } from '../../agent/tools/guard.ts'
 import { idShapeGuard } from '../../agent/tools/id-shape-guard.ts'
 import { EventHub } from '../../events/event-hub.ts'
 import type { GateEvent, GateEventMap, GateEventName } from '../../events/event-map.ts'
@@ -27,7 +28,7 @@ import { fromAiSdkGenerateResult } from '../../providers/ai-sdk/from-ai-sdk-resu
 import { toAiSdkMessage } from '../../providers/ai-sdk/to-ai-sdk-prompt.ts'
 import { asGiveUp, type LastAnswer } from './give-up-error.ts'
 import { promptToMessages } from './prompt-to-messages.ts'
-import { ToolArgsCall } from './tool-args-call.ts'
+import { ToolArgsCall, type ToolArgsOptions } from './tool-args-call.ts'
 import { toolSchemas } from './tool-schemas.ts'
 import { toV4Usage } from './v4-usage.ts'
 
@@ -84,12 +85,15 @@ export function reliabilityMiddleware<T = unknown>(options: ReliabilityMiddlewar
   const { streamMode = 'buffer', events: hub, maxToolRetries, toolGuards, logger, name, ...gateOptions } = options
   const events = hub ?? new EventHub()
   const config = withSharedBreaker(gateOptions)
-  const toolSettings = {
-    maxToolRetries: nonNegativeInteger(maxToolRetries, 'reliabilityMiddleware: maxToolRetries', 2),
-    toolGuards: [...(toolGuards ?? [idShapeGuard()])],
-    retryHint: config.retryHint,
-    logger,
+  if (toolGuards !== undefined) assertGuards(toolGuards, 'reliabilityMiddleware: toolGuards')
+  const toolSettings: ToolArgsOptions = {
     name: name ?? 'ai-sdk',
+    events,
+    logger: logSink(logger),
+    retryHint: config.retryHint,
+    feedbackLimits: feedbackLimits(config),
+    maxToolRetries: nonNegativeInteger(maxToolRetries, 'reliabilityMiddleware: maxToolRetries', 2),
+    toolGuards: Object.freeze([...(toolGuards ?? [idShapeGuard()])]),
   }
   const gateFor = (params: LanguageModelV4CallOptions, provider: Provider): Gate<T> => {
     const format = params.responseFormat
@@ -140,8 +144,8 @@ export function reliabilityMiddleware<T = unknown>(options: ReliabilityMiddlewar
         // Usage covers every attempt, the rejected ones included: they were paid for.
         return { ...accepted, usage: toV4Usage(result.usage) }
       }
-      const call = new ToolArgsCall(gate, base, runOptions, result, toolSettings, events, () => lastAnswer(state.last))
-      const calls = await call.settle(result.response.toolCalls, schemas)
+      const call = new ToolArgsCall(gate, base, runOptions, result, toolSettings, () => lastAnswer(state.last))
+      const calls = await call.settle(result.response, schemas)
       return { ...accepted, content: withArgs(accepted.content, calls), usage: toV4Usage(call.usage) }
     },
 
@@ -186,8 +190,8 @@ export function reliabilityMiddleware<T = unknown>(options: ReliabilityMiddlewar
                 if (schemas.size > 0 && calls.length > 0) {
                   // Retries of tool arguments are whole answers: asked for with doGenerate.
                   const { provider: retries, state } = generating(params, model)
-                  const call = new ToolArgsCall(gateFor(params, retries), base, runOptions, r, toolSettings, events, () => lastAnswer(state.last))
-                  calls = await call.settle(calls, schemas)
+                  const call = new ToolArgsCall(gateFor(params, retries), base, runOptions, r, toolSettings, () => lastAnswer(state.last))
+                  calls = await call.settle(r.response, schemas)
                   usage = call.usage
                 }
                 for (const c of calls) controller.enqueue({ type: 'tool-call', toolCallId: c.id, toolName: c.name, input: inputText(c.args) })
