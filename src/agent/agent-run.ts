@@ -52,7 +52,6 @@ export class AgentRun<T, R = RunResult<T>> {
   #messages: readonly Message[] = NO_MESSAGES
   #request: ModelRequest | undefined
   #turnCount = 0
-  /** Tool-argument validation failures so far (final-answer ones are in the ledger's attempts). */
   /** The agent's cost budget for this run (only when the agent has one). */
   readonly #budget: RunCostBudget | undefined
 

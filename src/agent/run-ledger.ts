@@ -38,7 +38,6 @@ export class RunLedger {
     for (const a of this.#attempts) if (a.unpriced) n++
     return n
   }
-  /** Gate calls so far; 0 before the first. */
   /** Counts one tool-argument validation failure. */
   toolArgsFailed(): void {
     this.#toolArgFailures++
@@ -51,6 +50,7 @@ export class RunLedger {
     return failures
   }
 
+  /** Gate calls so far; 0 before the first. */
   get gateCalls(): number {
     return this.#gateCalls
   }
