@@ -1,5 +1,6 @@
 import type { EventHub } from '../events/event-hub.ts'
 import type { EventTags } from '../events/event-map.ts'
+import { jsonTextOf } from '../model/json-text-of.ts'
 import type { Message } from '../model/message.ts'
 import type { ReasoningBlock } from '../model/reasoning.ts'
 import type { ModelResponse } from '../model/response.ts'
@@ -221,15 +222,7 @@ export function feedbackLimits(config: { readonly maxFeedbackChars?: number | un
  * never reaches user code as an object (`functionsCalled`, guards).
  */
 export function normalizeArgs(args: unknown): unknown {
-  if (typeof args !== 'string') return checkForbiddenKeys(args) === undefined ? args : safeJson(args)
+  if (typeof args !== 'string') return checkForbiddenKeys(args) === undefined ? args : jsonTextOf(args)
   const parsed = parseJsonSafe(args)
   return parsed.ok ? parsed.value : args
-}
-
-function safeJson(value: unknown): string {
-  try {
-    return JSON.stringify(value) ?? String(value)
-  } catch {
-    return String(value)
-  }
 }

@@ -5,6 +5,7 @@ import type { ToolCall } from '../model/tool-call.ts'
 import { abortReason } from '../policies/deadline/abort-reason.ts'
 import { raceAbort } from '../policies/deadline/race-abort.ts'
 import type { AgentRuntime } from './agent-runtime.ts'
+import { callAsPromise } from './call-as-promise.ts'
 import type { FunctionCall, ToolCallStatus, ToolRetryOutcome } from './function-call.ts'
 import { reportOutcome } from './report-outcome.ts'
 import { normalizeArgs, ToolArgsRetry, type ToolArgsHost, type ToolArgsSpec } from './tool-args-retry.ts'
@@ -97,7 +98,7 @@ class LogicalToolCall {
     if (signal?.aborted === true) return this.#settle('aborted', outcome, toolMessages.aborted(tool.name, abortReason(signal)))
     const retryCount = this.#args?.retry ?? 0
     try {
-      const result: unknown = await raceAbort(executeTool(tool, value, { signal, callId: this.#original.id, agent: rt.name, retryCount }), signal)
+      const result: unknown = await raceAbort(callAsPromise(executeOf(tool), value, { signal, callId: this.#original.id, agent: rt.name, retryCount }), signal)
       return this.#settle('ok', outcome, toolResultContent(result), result)
     } catch (error) {
       if (isAborted(signal) || isAbortError(error)) return this.#settle('aborted', outcome, toolMessages.aborted(tool.name, error))
@@ -161,11 +162,7 @@ function isAbortError(error: unknown): boolean {
   return name === 'AbortError' || name === 'TimeoutError'
 }
 
-/** `tool.execute` as a promise, a synchronous throw included. */
-function executeTool(tool: AnyTool, value: unknown, ctx: ToolContext): Promise<unknown> {
-  try {
-    return Promise.resolve(tool.execute(value, ctx))
-  } catch (error) {
-    return Promise.reject(error)
-  }
+/** `tool.execute`, called on its tool. */
+function executeOf(tool: AnyTool): (value: unknown, ctx: ToolContext) => unknown {
+  return (value, ctx) => tool.execute(value, ctx)
 }
