@@ -52,7 +52,6 @@ export class AgentRun<T, R = RunResult<T>> {
   #messages: readonly Message[] = NO_MESSAGES
   #request: ModelRequest | undefined
   #turnCount = 0
-  /** Tool-argument validation failures so far (final-answer ones are in the ledger's attempts). */
   /** The agent's cost budget for this run (only when the agent has one). */
   readonly #budget: RunCostBudget | undefined
 
@@ -252,7 +251,7 @@ export class AgentRun<T, R = RunResult<T>> {
     this.#ledger.toolArgsFailed()
     const events = this.#rt.events
     if (!events.has('validation_failed')) return
-    emitToolArgsFailure(events, this.#who(), this.#ledger.attempts, this.#ledger.toolArgFailures, failure, attempt)
+    emitToolArgsFailure(events, this.#who(), this.#ledger, failure, attempt)
   }
 
   #fail(kind: string, reason: string, phase: Phase): ReliabilityFailFastError {

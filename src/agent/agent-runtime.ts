@@ -2,12 +2,13 @@ import type { EventHub } from '../events/event-hub.ts'
 import { createGate, type Gate } from '../gate/create-gate.ts'
 import { nonNegativeInteger, positiveInteger } from '../model/assert-number.ts'
 import type { ToolSpec } from '../model/tool-call.ts'
-import { compileSchema, type CompiledSchema } from '../validation/index.ts'
+import { compileSchema, type CompiledSchema, type EchoLimits } from '../validation/index.ts'
 import type { AgentSpec } from './agent-options.ts'
 import { resolveCostBudget, type CostBudget } from './cost-budget.ts'
 import { logSink, writeLog, type LogSink } from './logger.ts'
 import { resolveOutputFallback, type ResolvedOutputFallback } from './output-fallback.ts'
 import { runBudgetRule, type RunBudgetChecks } from './run-budget-rule.ts'
+import { feedbackLimits } from './tool-args-retry.ts'
 import { assertGuards, type ToolGuard } from './tools/guard.ts'
 import { idShapeGuard } from './tools/id-shape-guard.ts'
 import type { AnyTool } from './tools/tool.ts'
@@ -27,6 +28,8 @@ export interface AgentRuntime<T> {
   readonly maxToolRetries: number
   readonly maxIterations: number
   readonly retryHint: string | undefined
+  /** The gate's feedback bounds, which the tool-argument retry tail honours too. */
+  readonly feedbackLimits: EchoLimits
   readonly outputSchema: CompiledSchema<T> | undefined
   readonly outputFallback: ResolvedOutputFallback<T> | undefined
   readonly costBudget: Required<CostBudget> | undefined
@@ -70,6 +73,7 @@ export function createRuntime<T>(spec: AgentSpec): AgentRuntime<T> {
     maxToolRetries: nonNegativeInteger(options.maxToolRetries, 'Agent.create: maxToolRetries', 2),
     maxIterations: positiveInteger(options.maxIterations, 'Agent.create: maxIterations', 10),
     retryHint: spec.reliability?.retryHint,
+    feedbackLimits: Object.freeze(feedbackLimits(gate.config)),
     outputSchema,
     outputFallback: spec.outputFallback === undefined ? undefined : resolveOutputFallback(spec.outputFallback as never, outputSchema),
     costBudget,

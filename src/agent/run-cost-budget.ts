@@ -1,4 +1,5 @@
 import type { EventHub } from '../events/event-hub.ts'
+import { BUDGET_TOLERANCE_USD } from '../model/budget-tolerance.ts'
 import type { CostBudget } from './cost-budget.ts'
 import type { RunIdentity } from './run-events.ts'
 import type { RunLedger } from './run-ledger.ts'
@@ -33,7 +34,8 @@ export class RunCostBudget {
   over(spent: number, unpriced: number, who: () => RunIdentity): boolean {
     const budget = this.#budget
     if (budget.onUnpriced === 'fail' && unpriced > 0) return this.#report(spent, 'halt', who)
-    if (spent < budget.usd) return false
+    // Float sums drift: spending the budget up to that noise is spending it, as for every other budget.
+    if (spent < budget.usd - BUDGET_TOLERANCE_USD) return false
     if (budget.onExceed === 'halt') return this.#report(spent, 'halt', who)
     if (!this.#warned) {
       this.#warned = true

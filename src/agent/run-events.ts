@@ -5,6 +5,7 @@ import type { AttemptRecord } from '../gate/attempt-record.ts'
 import { ReliabilityFailFastError } from '../gate/fail-fast-error.ts'
 import type { Phase } from '../rules/scope.ts'
 import type { Usage } from '../model/usage.ts'
+import type { RunLedger } from './run-ledger.ts'
 import type { ValidationFailure } from '../validation/validation-failure.ts'
 
 /** Who an agent run's own events are about: its id, its tags and the agent's name. */
@@ -49,22 +50,19 @@ export function emitAgentRunEnd(
 
 /**
  * Emits `validation_failed` for a tool call's arguments, attributed to the latest model call of the
- * run (the one that produced them). `cumulativeRetries` counts the run's gate validation failures
- * and its argument failures so far.
+ * run (the one that produced them). `cumulativeRetries` is the ledger's count of the run's validation
+ * failures so far: its gate calls' and its tool arguments'.
  */
 export function emitToolArgsFailure(
   events: EventHub,
   who: RunIdentity,
-  attempts: readonly AttemptRecord[],
-  toolArgFailures: number,
+  ledger: Pick<RunLedger, 'attempts' | 'validationFailures'>,
   failure: ValidationFailure,
   attempt: number,
 ): void {
-  let gateFailures = 0
-  for (const a of attempts) if (a.validationStage !== undefined) gateFailures++
-  const last = attempts.at(-1)
+  const last = ledger.attempts.at(-1)
   const from = { runId: who.runId, tags: who.tags, provider: last?.provider ?? 'unknown', model: last?.model }
-  emitValidationFailed(events, from, failure, attempt, gateFailures + toolArgFailures)
+  emitValidationFailed(events, from, failure, attempt, ledger.validationFailures)
 }
 
 /** The error that ends an agent run, carrying the whole run's attempts and spend; `fail_fast` is emitted first. */

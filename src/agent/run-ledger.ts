@@ -38,12 +38,6 @@ export class RunLedger {
     for (const a of this.#attempts) if (a.unpriced) n++
     return n
   }
-  /** Gate calls so far; 0 before the first. */
-  /** Tool-argument validation failures of the run so far. */
-  get toolArgFailures(): number {
-    return this.#toolArgFailures
-  }
-
   /** Counts one tool-argument validation failure. */
   toolArgsFailed(): void {
     this.#toolArgFailures++
@@ -56,6 +50,7 @@ export class RunLedger {
     return failures
   }
 
+  /** Gate calls so far; 0 before the first. */
   get gateCalls(): number {
     return this.#gateCalls
   }

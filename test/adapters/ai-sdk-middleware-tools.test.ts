@@ -129,6 +129,12 @@ describe('reliabilityMiddleware with tools', () => {
     expect(server.requests).toHaveLength(1)
   })
 
+  it('reports a guard rejection as a validation failure of the tool arguments', async () => {
+    const { seen } = await runTools([call('{"message_id": "msg-invoice-1"}', 'c1', 'getMessage'), gatewayText('never')])
+    expect(seen.failed.map((f) => [f.stage, f.attempt, f.cumulativeRetries])).toEqual([['tool-args', 1, 1]])
+    expect(seen.failed[0]?.message).toContain('idShapeGuard')
+  })
+
   it('reports fabricated_id_on_retry when the fixed call invents an ID', async () => {
     const { seen } = await runTools([call('{"message_id": 7}', 'c1', 'getMessage'), call('{"message_id": "msg-invoice-1"}', 'c2', 'getMessage')])
     expect(seen.outcomes).toEqual(['getMessage:fabricated_id_on_retry:1'])
@@ -158,6 +164,51 @@ describe('reliabilityMiddleware with tools', () => {
     expect(await result.text).toBe('It was delivered.')
     expect(executed).toEqual([{ orderId: '42' }])
     expect(seen.outcomes).toEqual(['lookup:success:1'])
+  })
+
+  it('gives up on streamed tool calls with the typed error the AI SDK recognises', async () => {
+    executed.length = 0
+    server.script([call('{"orderId": 1}'), call('{"orderId": 2}', 'c2'), call('{"orderId": 3}', 'c3'), gatewayText('never')])
+    const middleware = reliabilityMiddleware()
+    const seen = watch(middleware)
+    const errors: unknown[] = []
+    const result = streamText({
+      model: wrapLanguageModel({ model: streamingFromGenerate(gatewayModel()), middleware }),
+      tools: { lookup },
+      stopWhen: isStepCount(3),
+      prompt: 'where is order 42?',
+      maxRetries: 0,
+      onError: ({ error }) => void errors.push(error),
+    })
+    await result.consumeStream({ onError: (error) => void errors.push(error) })
+    expect(errors).toHaveLength(1)
+    expect(isReliabilityFailFastError(errors[0])).toBe(true)
+    expect(isNoObjectGenerated(errors[0])).toBe(true)
+    expect(errors[0]).toMatchObject({ kind: 'tool-args-invalid', finishReason: 'tool-calls' })
+    expect(seen.outcomes).toEqual(['lookup:exhausted:2'])
+    expect(executed).toEqual([])
+  })
+})
+
+describe('reliabilityMiddleware tool-argument feedback', () => {
+  it('keeps the tail of every tool-argument retry within maxFeedbackChars, whatever the model sends', async () => {
+    const maxFeedbackChars = 600
+    const huge = (i: number) =>
+      JSON.stringify({ orderId: i, [`k${'x'.repeat(5_000)}`]: 'y'.repeat(20_000), notes: Array.from({ length: 500 }, (_, j) => `n${j}`) })
+    const replies = Array.from({ length: 6 }, (_, i) => call(huge(i), `c${i}`))
+    const { seen, result } = await runTools(replies, reliabilityMiddleware({ maxToolRetries: 5, maxFeedbackChars }))
+    expect(result).toMatchObject({ kind: 'tool-args-invalid' })
+    expect(seen.outcomes).toEqual(['lookup:exhausted:5'])
+    const first = server.requests[0]?.body.prompt
+    const retries = server.requests.slice(1)
+    expect(retries).toHaveLength(5)
+    for (const request of retries) {
+      const tail = request.body.prompt.slice(first.length)
+      expect(tail.map((m: { role: string }) => m.role)).toEqual(['assistant', 'tool'])
+      const echo = JSON.stringify(tail[0].content[0].input)
+      const feedback: string = tail[1].content[0].output.value
+      expect(echo.length + feedback.length).toBeLessThanOrEqual(maxFeedbackChars)
+    }
   })
 })
 

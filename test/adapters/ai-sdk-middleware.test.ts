@@ -1,11 +1,11 @@
 import { createGateway, generateText, jsonSchema, Output, streamText, wrapLanguageModel } from 'ai'
 import { MockLanguageModelV4 } from 'ai/test'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { defaultStuckLoopRule, strictOutputRules, type GateEvent } from '../../src/index.ts'
+import { defaultStuckLoopRule, isReliabilityFailFastError, strictOutputRules, type GateEvent, type GateEventMap } from '../../src/index.ts'
 import { reliabilityMiddleware } from '../../src/integrations/ai-sdk-middleware/index.ts'
 import { Refund, validRefund, validRefundJson } from '../support/schemas.ts'
 import { generated, streamed } from './support/ai-sdk-mock.ts'
-import { gatewayText } from './support/ai-sdk-wire.ts'
+import { gatewayError, gatewayText } from './support/ai-sdk-wire.ts'
 import { startLoopback, type LoopbackServer } from './support/loopback-server.ts'
 
 const invalid = '{"orderId": "42", "action": "refund", "amount": "USD 50"}'
@@ -73,6 +73,25 @@ describe('reliabilityMiddleware', () => {
     expect(retries).toEqual([1])
     expect(mock.doStreamCalls).toHaveLength(2)
     expect((await result.usage).outputTokens).toBe(10)
+  })
+})
+
+describe('reliabilityMiddleware circuit breaker', () => {
+  it('keeps one breaker across calls: failing calls open it and the next call fails fast without reaching the model', async () => {
+    server.script([gatewayError(503, 'server_error'), gatewayError(503, 'server_error'), gatewayText(validRefundJson)])
+    server.requests.length = 0
+    const middleware = reliabilityMiddleware({ breaker: { failureThreshold: 2, cooldownMs: 60_000 } })
+    const transitions: GateEventMap['breaker_state'][] = []
+    middleware.on('breaker_state', (e) => transitions.push(e))
+    const model = wrapLanguageModel({ model: createGateway({ baseURL: server.url, apiKey: 'k' })('openai/gpt-test'), middleware })
+    const call = () => generateText({ model, prompt: 'refund #42', maxRetries: 0 }).catch((e: unknown) => e)
+    await call()
+    await call()
+    const error = await call()
+    expect(isReliabilityFailFastError(error)).toBe(true)
+    expect(error).toMatchObject({ kind: 'circuit-open' })
+    expect(transitions.map((t) => [t.from, t.to])).toEqual([['closed', 'open']])
+    expect(server.requests).toHaveLength(2)
   })
 })
 

@@ -91,6 +91,20 @@ describe('Agent cost', () => {
     expect(exceeded).toEqual([{ runId: expect.any(String), turn: 2, budgetUsd: 0.5, spentUsd: 1, action: 'warn' }])
   })
 
+  it('counts a spend equal to the budget up to float error as reaching it', async () => {
+    // $0.3 + $0.6 adds up to 0.8999999999999999 in floats: the $0.9 budget is spent all the same.
+    const tenths = (u: Usage) => u.outputTokens / 10
+    const provider = scripted([
+      { ...turn(call('create_event', validEvent, 'a')), usage: usage(0, 3) },
+      { ...turn(call('create_event', validEvent, 'b')), usage: usage(0, 6) },
+      'unreached',
+    ])
+    const tools = makeTools()
+    const agent = Agent.create({ provider }).tool(tools.eventTool).reliability({ priceUsage: tenths }).costBudget({ usd: 0.9 }).build()
+    await expect(agent.run('book')).rejects.toMatchObject({ kind: 'budget-exceeded', phase: 'pre-check' })
+    expect(provider.calls).toBe(2)
+  })
+
   it('passes a pricing table through to the gate', async () => {
     const provider = scripted([{ content: 'Hi.', usage: usage(1_000_000, 1_000_000) }])
     const agent = Agent.create({ provider, model: 'tiny-1' })

@@ -1,3 +1,4 @@
+import { jsonTextOf } from '../../model/json-text-of.ts'
 import { renderPath } from '../../validation/schema/path.ts'
 import { ValidationFailure } from '../../validation/validation-failure.ts'
 import type { GuardRejection } from './run-guards.ts'
@@ -10,15 +11,7 @@ export function guardFailure(rejection: GuardRejection, args: unknown): Validati
     stage: 'tool-args',
     message: `guard ${rejection.guard} rejected the arguments: ${rejection.reason}`,
     issues: [{ path, segments, code: 'other', message: rejection.reason }],
-    rawOutput: typeof args === 'string' ? args : stringify(args),
+    rawOutput: typeof args === 'string' ? args : jsonTextOf(args),
     path,
   })
-}
-
-function stringify(value: unknown): string {
-  try {
-    return JSON.stringify(value) ?? String(value)
-  } catch {
-    return String(value)
-  }
 }

@@ -1,5 +1,6 @@
 import { messageOf } from '../../model/message-of.ts'
 import { raceAbort } from '../../policies/deadline/race-abort.ts'
+import { callAsPromise } from '../call-as-promise.ts'
 import type { GuardContext, GuardVerdict, ToolGuard } from './guard.ts'
 
 /** The first rejection among guards, with the guard's name for logs; `undefined` when all accept. */
@@ -20,7 +21,7 @@ export async function runGuards<I>(guards: readonly ToolGuard<I>[], args: I, ctx
   for (const guard of guards) {
     let verdict: unknown
     try {
-      verdict = await raceAbort(callGuard(guard, args, ctx), signal)
+      verdict = await raceAbort(callAsPromise<I, GuardContext, unknown>(guard, args, ctx), signal)
     } catch (error) {
       if (signal?.aborted === true) throw error
       return { guard: nameOf(guard), reason: messageOf(error), path: undefined }
@@ -41,14 +42,6 @@ function rejectionOf(verdict: unknown): { readonly reason: string; readonly path
     return { reason, path: Array.isArray(v.path) ? (v.path as readonly (string | number)[]) : undefined }
   } catch {
     return { reason: 'rejected by a guard (its verdict cannot be read)', path: undefined }
-  }
-}
-
-function callGuard<I>(guard: ToolGuard<I>, args: I, ctx: GuardContext): Promise<unknown> {
-  try {
-    return Promise.resolve(guard(args, ctx))
-  } catch (error) {
-    return Promise.reject(error)
   }
 }
 

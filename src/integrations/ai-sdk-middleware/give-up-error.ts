@@ -1,7 +1,7 @@
 import { isReliabilityFailFastError, ReliabilityFailFastError } from '../../gate/fail-fast-error.ts'
 import type { AttemptRecord } from '../../gate/attempt-record.ts'
 import type { Usage } from '../../model/usage.ts'
-import type { ToolArgsGiveUp } from './tool-args-loop.ts'
+import type { ValidationFailure } from '../../validation/validation-failure.ts'
 
 const AI_SDK_ERROR = Symbol.for('vercel.ai.error')
 const NO_OBJECT_GENERATED = Symbol.for('vercel.ai.error.AI_NoObjectGeneratedError')
@@ -28,10 +28,11 @@ export interface LastAnswer {
  * model answered but no valid answer came out (validation, tool arguments, refusal, truncation...),
  * the `ReliabilityFailFastError` also passes `NoObjectGeneratedError.isInstance(error)` and carries
  * its `text`, `finishReason` and `response`. A failure without any answer (a provider error, an
- * abort) is left as it is. Anything else is returned unchanged.
+ * abort) is left as it is. Anything else, an error already tagged included, is returned unchanged.
  */
 export function asGiveUp(error: unknown, last: LastAnswer | undefined): unknown {
-  if (!isReliabilityFailFastError(error)) return error
+  // Tagged once: an error tagged deeper down (a tool-argument give-up) passes through the outer catch unchanged.
+  if (!isReliabilityFailFastError(error) || isNoObjectGenerated(error)) return error
   const answered = error.attempts.some((a) => a.rawOutput !== undefined) || error.kind === 'tool-args-invalid'
   if (!answered) return error
   Object.defineProperties(error, {
@@ -46,19 +47,21 @@ export function asGiveUp(error: unknown, last: LastAnswer | undefined): unknown 
 
 /** The middleware's give-up on a tool call whose arguments stayed invalid, or that a guard blocked. */
 export function toolArgsGiveUp(
-  giveUp: ToolArgsGiveUp,
-  details: { runId: string; attempts: readonly AttemptRecord[]; usage: Usage; costUsd: number },
+  reason: string,
+  verdict: { readonly outcome: string; readonly failure: ValidationFailure },
+  runId: string,
+  spent: { readonly attempts: readonly AttemptRecord[]; readonly usage: Usage; readonly costUsd: number },
 ): ReliabilityFailFastError {
   return new ReliabilityFailFastError({
     kind: 'tool-args-invalid',
-    reason: `${giveUp.reason} (outcome ${giveUp.outcome})`,
+    reason: `${reason} (outcome ${verdict.outcome})`,
     phase: 'post-decide',
-    runId: details.runId,
-    attempts: details.attempts,
-    usage: details.usage,
-    costUsd: details.costUsd,
-    validationError: giveUp.failure,
-    ...(giveUp.failure !== undefined ? { cause: giveUp.failure } : {}),
+    runId,
+    attempts: [...spent.attempts],
+    usage: spent.usage,
+    costUsd: spent.costUsd,
+    validationError: verdict.failure,
+    cause: verdict.failure,
   })
 }
 

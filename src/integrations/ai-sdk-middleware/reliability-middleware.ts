@@ -7,8 +7,9 @@ import type {
   LanguageModelV4StreamPart,
 } from '@ai-sdk/provider'
 import type { Observable } from 'rxjs'
-import type { Logger } from '../../agent/logger.ts'
-import type { ToolGuard } from '../../agent/tools/guard.ts'
+import { logSink, type Logger } from '../../agent/logger.ts'
+import { feedbackLimits } from '../../agent/tool-args-retry.ts'
+import { assertGuards, type ToolGuard } from '../../agent/tools/guard.ts'
 import { idShapeGuard } from '../../agent/tools/id-shape-guard.ts'
 import { EventHub } from '../../events/event-hub.ts'
 import type { GateEvent, GateEventMap, GateEventName } from '../../events/event-map.ts'
@@ -16,6 +17,7 @@ import { newRunId } from '../../events/run-id.ts'
 import { createGate, type Gate } from '../../gate/create-gate.ts'
 import type { GateConfig } from '../../gate/gate-config.ts'
 import { nonNegativeInteger } from '../../model/assert-number.ts'
+import { circuitBreaker, isCircuitBreaker } from '../../policies/breaker/circuit-breaker.ts'
 import type { Provider, StreamingProvider } from '../../model/provider.ts'
 import type { ModelRequest } from '../../model/request.ts'
 import type { StopReason } from '../../model/response.ts'
@@ -26,7 +28,7 @@ import { fromAiSdkGenerateResult } from '../../providers/ai-sdk/from-ai-sdk-resu
 import { toAiSdkMessage } from '../../providers/ai-sdk/to-ai-sdk-prompt.ts'
 import { asGiveUp, type LastAnswer } from './give-up-error.ts'
 import { promptToMessages } from './prompt-to-messages.ts'
-import { ToolArgsCall } from './tool-args-call.ts'
+import { ToolArgsCall, type ToolArgsOptions } from './tool-args-call.ts'
 import { toolSchemas } from './tool-schemas.ts'
 import { toV4Usage } from './v4-usage.ts'
 
@@ -60,7 +62,8 @@ export interface ReliabilityMiddleware extends LanguageModelV4Middleware {
  * `generateText` / `streamText`: the answer is validated against `outputSchema`, or against the
  * call's own JSON response format (`Output.object(...)`) when none is given; a failing answer is
  * retried with ephemeral feedback appended to the original prompt; stuck loops and every other
- * rule work as in `createGate`, and events are emitted before any decision.
+ * rule work as in `createGate`, and events are emitted before any decision. A `breaker` is made once
+ * per middleware, so its state spans the calls.
  *
  * Tool calls get the Agent's tool-argument loop before the AI SDK sees them: arguments are checked
  * against the input schema of the tool the AI SDK passed and by `toolGuards` (the ID-shape guard by
@@ -79,14 +82,18 @@ export interface ReliabilityMiddleware extends LanguageModelV4Middleware {
  * const { output } = await generateText({ model, output: Output.object({ schema }), prompt: 'refund order #42' })
  */
 export function reliabilityMiddleware<T = unknown>(options: ReliabilityMiddlewareOptions<T> = {}): ReliabilityMiddleware {
-  const { streamMode = 'buffer', events: hub, maxToolRetries, toolGuards, logger, name, ...config } = options
+  const { streamMode = 'buffer', events: hub, maxToolRetries, toolGuards, logger, name, ...gateOptions } = options
   const events = hub ?? new EventHub()
-  const toolSettings = {
-    maxToolRetries: nonNegativeInteger(maxToolRetries, 'reliabilityMiddleware: maxToolRetries', 2),
-    toolGuards: [...(toolGuards ?? [idShapeGuard()])],
-    retryHint: config.retryHint,
-    logger,
+  const config = withSharedBreaker(gateOptions)
+  if (toolGuards !== undefined) assertGuards(toolGuards, 'reliabilityMiddleware: toolGuards')
+  const toolSettings: ToolArgsOptions = {
     name: name ?? 'ai-sdk',
+    events,
+    logger: logSink(logger),
+    retryHint: config.retryHint,
+    feedbackLimits: feedbackLimits(config),
+    maxToolRetries: nonNegativeInteger(maxToolRetries, 'reliabilityMiddleware: maxToolRetries', 2),
+    toolGuards: Object.freeze([...(toolGuards ?? [idShapeGuard()])]),
   }
   const gateFor = (params: LanguageModelV4CallOptions, provider: Provider): Gate<T> => {
     const format = params.responseFormat
@@ -137,8 +144,8 @@ export function reliabilityMiddleware<T = unknown>(options: ReliabilityMiddlewar
         // Usage covers every attempt, the rejected ones included: they were paid for.
         return { ...accepted, usage: toV4Usage(result.usage) }
       }
-      const call = new ToolArgsCall(gate, base, runOptions, result, toolSettings, events, () => lastAnswer(state.last))
-      const calls = await call.settle(result.response.toolCalls, schemas)
+      const call = new ToolArgsCall(gate, base, runOptions, result, toolSettings, () => lastAnswer(state.last))
+      const calls = await call.settle(result.response, schemas)
       return { ...accepted, content: withArgs(accepted.content, calls), usage: toV4Usage(call.usage) }
     },
 
@@ -183,8 +190,8 @@ export function reliabilityMiddleware<T = unknown>(options: ReliabilityMiddlewar
                 if (schemas.size > 0 && calls.length > 0) {
                   // Retries of tool arguments are whole answers: asked for with doGenerate.
                   const { provider: retries, state } = generating(params, model)
-                  const call = new ToolArgsCall(gateFor(params, retries), base, runOptions, r, toolSettings, events, () => lastAnswer(state.last))
-                  calls = await call.settle(calls, schemas)
+                  const call = new ToolArgsCall(gateFor(params, retries), base, runOptions, r, toolSettings, () => lastAnswer(state.last))
+                  calls = await call.settle(r.response, schemas)
                   usage = call.usage
                 }
                 for (const c of calls) controller.enqueue({ type: 'tool-call', toolCallId: c.id, toolName: c.name, input: inputText(c.args) })
@@ -201,6 +208,17 @@ export function reliabilityMiddleware<T = unknown>(options: ReliabilityMiddlewar
       return { stream }
     },
   }
+}
+
+/**
+ * The options with their breaker made once, for every call of the middleware: a gate is made per
+ * call (its provider is the call's model), and a breaker made from options inside each gate would
+ * start closed on every call and never open.
+ */
+function withSharedBreaker<C extends { readonly breaker?: GateConfig<unknown>['breaker'] }>(config: C): C {
+  const breaker = config.breaker
+  if (breaker === undefined || breaker === false || isCircuitBreaker(breaker)) return config
+  return { ...config, breaker: circuitBreaker(breaker) }
 }
 
 /** The call's params with the gate's ephemeral tail appended to the original prompt. */

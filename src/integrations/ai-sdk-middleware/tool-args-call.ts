@@ -1,82 +1,123 @@
-import type { EventHub } from '../../events/event-hub.ts'
-import type { AttemptRecord } from '../../gate/attempt-record.ts'
+import { reportOutcome } from '../../agent/report-outcome.ts'
+import { emitToolArgsFailure } from '../../agent/run-events.ts'
+import { RunLedger } from '../../agent/run-ledger.ts'
+import { ToolArgsRetry, type ToolArgsHost, type ToolArgsSettings, type ToolArgsVerdict } from '../../agent/tool-args-retry.ts'
+import type { ToolGuard } from '../../agent/tools/guard.ts'
+import type { EventTags } from '../../events/event-map.ts'
 import type { Gate } from '../../gate/create-gate.ts'
+import { isReliabilityFailFastError } from '../../gate/fail-fast-error.ts'
 import type { GateRunOptions } from '../../gate/gate-internals.ts'
 import type { GateResult } from '../../gate/gate-result.ts'
 import type { Message } from '../../model/message.ts'
 import type { ModelRequest } from '../../model/request.ts'
 import type { ModelResponse } from '../../model/response.ts'
 import type { ToolCall } from '../../model/tool-call.ts'
-import { addUsage, type Usage } from '../../model/usage.ts'
+import type { Usage } from '../../model/usage.ts'
 import type { CompiledSchema } from '../../validation/index.ts'
 import { asGiveUp, toolArgsGiveUp, type LastAnswer } from './give-up-error.ts'
-import { settleToolArgs, type ToolArgsHost, type ToolArgsSettings } from './tool-args-loop.ts'
+
+/** How the middleware treats tool-call arguments: the agent's argument loop, with its retries and guards as options. */
+export interface ToolArgsOptions extends ToolArgsSettings {
+  /** Retries per logical tool call, on argument validation failures only. */
+  readonly maxToolRetries: number
+  /** Guards run on the arguments of every attempt, retries included. */
+  readonly toolGuards: readonly ToolGuard[]
+}
+
+const NO_TAGS: EventTags = Object.freeze({})
 
 /**
- * The tool-argument loop of one middleware call: retries go through the call's gate (its rules,
- * budgets and events) with output validation off, and are billed to the call. Throws the give-up
- * error when a call's arguments stay invalid or a guard blocks them.
+ * The tool-argument loop of one middleware call, on the agent's own mechanism ({@link ToolArgsRetry},
+ * {@link RunLedger}): retries go through the call's gate (its rules, budgets and events) with output
+ * validation off, and are billed to the call. Calls to tools without a schema are left to the AI
+ * SDK. Throws the give-up error when a call's arguments stay invalid or a guard blocks them.
  */
-export class ToolArgsCall {
+export class ToolArgsCall implements ToolArgsHost {
+  readonly runId: string
+  readonly tags: EventTags = NO_TAGS
+  readonly signal: AbortSignal | undefined
   readonly #gate: Gate<unknown>
   readonly #base: ModelRequest
   readonly #options: GateRunOptions
-  readonly #settings: ToolArgsSettings
-  readonly #events: EventHub
+  readonly #settings: ToolArgsOptions
   readonly #last: () => LastAnswer | undefined
-  readonly #attempts: AttemptRecord[]
-  #usage: Usage
-  #costUsd: number
+  readonly #ledger = new RunLedger()
 
   constructor(
     gate: Gate<unknown>,
     base: ModelRequest,
-    options: GateRunOptions,
+    options: GateRunOptions & { readonly runId: string },
     first: GateResult<unknown>,
-    settings: ToolArgsSettings,
-    events: EventHub,
+    settings: ToolArgsOptions,
     last: () => LastAnswer | undefined,
   ) {
+    this.runId = options.runId
+    this.signal = options.signal
     this.#gate = gate
     this.#base = base
     this.#options = options
     this.#settings = settings
-    this.#events = events
     this.#last = last
-    this.#attempts = [...first.attempts]
-    this.#usage = first.usage
-    this.#costUsd = first.costUsd
+    this.#ledger.add(first)
   }
 
   /** Usage of every attempt of the call so far, retries of tool arguments included. */
   get usage(): Usage {
-    return this.#usage
+    return this.#ledger.usage
   }
 
-  /** The calls with their final arguments; throws the give-up error when one cannot be settled. */
-  async settle(calls: readonly ToolCall[], schemas: ReadonlyMap<string, CompiledSchema<unknown>>): Promise<readonly ToolCall[]> {
-    const last = this.#attempts.at(-1)
-    const host: ToolArgsHost = {
-      runId: this.#options.runId ?? '',
-      provider: last?.provider ?? 'unknown',
-      model: last?.model,
-      events: this.#events,
-      failures: this.#attempts.filter((a) => a.validationStage !== undefined).length,
-      askAgain: (tail) => this.#askAgain(tail),
+  /** The answer's calls with their final arguments (same ids); throws the give-up error when one cannot be settled. */
+  async settle(response: ModelResponse, schemas: ReadonlyMap<string, CompiledSchema<unknown>>): Promise<readonly ToolCall[]> {
+    const settings = this.#settings
+    const settled: ToolCall[] = []
+    for (const call of response.toolCalls) {
+      const input = schemas.get(call.name)
+      if (input === undefined) {
+        settled.push(call)
+        continue
+      }
+      const spec = { name: call.name, input, guards: settings.toolGuards, maxRetries: settings.maxToolRetries }
+      const loop = new ToolArgsRetry(this, settings, spec, call, this.#base.messages, response.reasoning)
+      const verdict = await loop.settle()
+      reportOutcome(settings.events, settings.logger, {
+        runId: this.runId,
+        tool: call.name,
+        agent: settings.name,
+        outcome: verdict.outcome,
+        retryCount: loop.retry,
+      })
+      if (verdict.status !== 'valid')
+        throw asGiveUp(toolArgsGiveUp(giveUpReason(call.name, verdict, loop.retry), verdict, this.runId, this.#ledger), this.#last())
+      settled.push({ id: call.id, name: call.name, args: verdict.call.args })
     }
-    const verdict = await settleToolArgs(calls, schemas, this.#settings, host)
-    if (verdict.ok) return verdict.calls
-    throw asGiveUp(toolArgsGiveUp(verdict.giveUp, { runId: host.runId, attempts: this.#attempts, usage: this.#usage, costUsd: this.#costUsd }), this.#last())
+    return settled
   }
 
-  async #askAgain(tail: readonly Message[]): Promise<ModelResponse> {
-    const request: ModelRequest = { ...this.#base, messages: this.#base.messages.concat(tail) }
-    const result = await this.#gate.run(request, { ...this.#options, validateOutput: false }).catch((error: unknown) => {
-      throw asGiveUp(error, this.#last())
-    })
-    this.#attempts.push(...result.attempts)
-    this.#usage = addUsage(this.#usage, result.usage)
-    this.#costUsd += result.costUsd
+  /** One retry through the call's gate, billed to the call; a failure carries the whole call's attempts. */
+  async askAgain(messages: readonly Message[]): Promise<ModelResponse> {
+    const options: GateRunOptions = { ...this.#options, validateOutput: false, validationFailuresBefore: this.#ledger.validationFailures }
+    let result: GateResult<unknown>
+    try {
+      result = await this.#gate.run({ ...this.#base, messages }, options)
+    } catch (error) {
+      if (!isReliabilityFailFastError(error)) throw error
+      this.#ledger.add(error)
+      throw asGiveUp(this.#ledger.widen(error), this.#last())
+    }
+    this.#ledger.add(result)
     return result.response
   }
+
+  validationFailed(failure: Parameters<ToolArgsHost['validationFailed']>[0], attempt: number): void {
+    this.#ledger.toolArgsFailed()
+    const events = this.#settings.events
+    if (!events.has('validation_failed')) return
+    emitToolArgsFailure(events, { runId: this.runId, tags: this.tags, agent: this.#settings.name }, this.#ledger, failure, attempt)
+  }
+}
+
+function giveUpReason(tool: string, verdict: Exclude<ToolArgsVerdict, { status: 'valid' }>, retries: number): string {
+  if (verdict.status === 'guard-rejected') return `guard ${verdict.rejection.guard} rejected the arguments of tool '${tool}': ${verdict.rejection.reason}`
+  if (verdict.outcome === 'llm_gave_up') return `the model did not call tool '${tool}' again after feedback on its arguments (${verdict.failure.message})`
+  return `the arguments of tool '${tool}' are still invalid after ${retries} ${retries === 1 ? 'retry' : 'retries'} (${verdict.failure.message})`
 }

@@ -36,8 +36,3 @@ export function describeBody(body: unknown): string {
   }
   return `a ${typeof body}`
 }
-
-/** True for a plain object (what every wire format's answer is). */
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-}

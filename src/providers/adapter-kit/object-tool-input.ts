@@ -1,3 +1,5 @@
+import { isRecord } from '../../model/is-record.ts'
+import { jsonTextOf } from '../../model/json-text-of.ts'
 import { parseJsonSafe } from '../../validation/json/parse-json-safe.ts'
 
 /**
@@ -21,20 +23,8 @@ export function objectToolInput(args: unknown): Record<string, unknown> {
   if (typeof args === 'string') {
     if (args.trim() === '') return {}
     const parsed = parseJsonSafe(args)
-    return parsed.ok && isObject(parsed.value) ? parsed.value : { [RAW_ARGUMENTS_KEY]: args }
+    return parsed.ok && isRecord(parsed.value) ? parsed.value : { [RAW_ARGUMENTS_KEY]: args }
   }
-  if (isObject(args)) return args
-  return { [RAW_ARGUMENTS_KEY]: jsonText(args) }
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-}
-
-function jsonText(value: unknown): string {
-  try {
-    return JSON.stringify(value) ?? String(value)
-  } catch {
-    return String(value)
-  }
+  if (isRecord(args)) return args
+  return { [RAW_ARGUMENTS_KEY]: jsonTextOf(args) }
 }

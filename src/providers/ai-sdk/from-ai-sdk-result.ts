@@ -3,7 +3,8 @@ import type { ReasoningBlock } from '../../model/reasoning.ts'
 import type { ModelResponse, StopReason } from '../../model/response.ts'
 import type { ToolCall } from '../../model/tool-call.ts'
 import type { Usage } from '../../model/usage.ts'
-import { isRecord, malformedResponse } from '../adapter-kit/malformed-response.ts'
+import { isRecord } from '../../model/is-record.ts'
+import { malformedResponse } from '../adapter-kit/malformed-response.ts'
 import { checkToolInput, parseToolArgs } from '../adapter-kit/parse-tool-args.ts'
 
 /**

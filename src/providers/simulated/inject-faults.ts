@@ -1,7 +1,8 @@
 import type { JsonSchema } from '../../model/request.ts'
 import type { DataFault, SimulatedFault } from './faults.ts'
 import type { Random } from './prng.ts'
-import { isRecord, kindOf, propertiesOf, type SchemaNode } from './schema.ts'
+import { isRecord } from '../../model/is-record.ts'
+import { kindOf, propertiesOf, type SchemaNode } from './schema.ts'
 import { deleteAt, overlaps, setAt, type Segment } from './value-path.ts'
 import { walkValue, type ValueNode } from './walk-value.ts'
 

@@ -1,4 +1,5 @@
 import type { JsonSchema } from '../../model/request.ts'
+import { isRecord } from '../../model/is-record.ts'
 import { resolveJsonPointer } from '../../validation/schema/json-pointer.ts'
 
 /** A schema node flattened for generation: `$ref` followed, `allOf` merged, the first `anyOf`/`oneOf` branch taken. */
@@ -70,11 +71,6 @@ export function requiredOf(node: SchemaNode): readonly string[] {
 export function propertiesOf(node: SchemaNode): Readonly<Record<string, unknown>> {
   const properties = node['properties']
   return isRecord(properties) ? properties : {}
-}
-
-/** Whether `value` is a plain JSON object. */
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
 /** Merges two object schemas so that both sets of properties and requirements hold. */

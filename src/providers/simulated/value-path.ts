@@ -1,5 +1,5 @@
 import { valueAt, type PathSegment } from '../../validation/schema/path.ts'
-import { isRecord } from './schema.ts'
+import { isRecord } from '../../model/is-record.ts'
 
 /** One step into a value: a property name or an array index. */
 export type Segment = PathSegment

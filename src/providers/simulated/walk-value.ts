@@ -1,5 +1,6 @@
 import type { JsonSchema } from '../../model/request.ts'
-import { childSchema, isRecord, requiredOf, type SchemaNode } from './schema.ts'
+import { isRecord } from '../../model/is-record.ts'
+import { childSchema, requiredOf, type SchemaNode } from './schema.ts'
 import type { Segment } from './value-path.ts'
 
 /** One node of a value, with the schema that describes it. */

@@ -1,0 +1,228 @@
+import type { EventHub } from '../events/event-hub.ts'
+import type { EventTags } from '../events/event-map.ts'
+import { jsonTextOf } from '../model/json-text-of.ts'
+import type { Message } from '../model/message.ts'
+import type { ReasoningBlock } from '../model/reasoning.ts'
+import type { ModelResponse } from '../model/response.ts'
+import type { ToolCall } from '../model/tool-call.ts'
+import { raceAbort } from '../policies/deadline/race-abort.ts'
+import {
+  checkForbiddenKeys,
+  DEFAULT_MAX_FEEDBACK_CHARS,
+  fitToolTail,
+  formatFeedback,
+  parseJsonSafe,
+  validateToolArgs,
+  type CompiledSchema,
+  type EchoLimits,
+  type ValidationFailure,
+} from '../validation/index.ts'
+import type { LogSink } from './logger.ts'
+import { reportOutcome } from './report-outcome.ts'
+import { stableKey } from './stable-key.ts'
+import { guardFailure } from './tools/guard-failure.ts'
+import type { GuardContext, ToolGuard } from './tools/guard.ts'
+import { runGuards, type GuardRejection } from './tools/run-guards.ts'
+
+/** How the argument loop reports and bounds its retries: the agent's runtime, or the AI SDK middleware's settings. */
+export interface ToolArgsSettings {
+  /** The name in guard contexts and in the outcome log line (`ext=`). */
+  readonly name: string
+  readonly events: EventHub
+  readonly logger: LogSink | undefined
+  readonly retryHint: string | undefined
+  /** The gate's feedback bounds: the echoed call and the feedback of a retry tail fit them together. */
+  readonly feedbackLimits: EchoLimits
+}
+
+/** What the argument loop needs from the run (or call) it belongs to. */
+export interface ToolArgsHost {
+  readonly runId: string
+  /** The run's turn and metadata, for its events. */
+  readonly tags: EventTags
+  readonly signal: AbortSignal | undefined
+  /** One retry: a gate call on `messages` (output validation off), billed to the run. */
+  askAgain(messages: readonly Message[]): Promise<ModelResponse>
+  /** Reports an argument validation failure, a guard's rejection included (`attempt` is 1-indexed within the logical call). */
+  validationFailed(failure: ValidationFailure, attempt: number): void
+}
+
+/** The tool a call's arguments are checked against. */
+export interface ToolArgsSpec {
+  readonly name: string
+  readonly input: CompiledSchema<unknown>
+  /** Every guard, run on the first attempt and on every retry input. */
+  readonly guards: readonly ToolGuard<unknown>[]
+  /** Retries on argument validation failures. */
+  readonly maxRetries: number
+}
+
+/** How the arguments of a logical tool call settled. */
+export type ToolArgsVerdict =
+  /** Valid (and accepted by every guard): `value` is the validated input, `call` the model's call that carried it. */
+  | { readonly status: 'valid'; readonly outcome: 'no_retry' | 'success'; readonly value: unknown; readonly call: ToolCall }
+  /** A guard rejected them: never retried. */
+  | {
+      readonly status: 'guard-rejected'
+      readonly outcome: 'no_retry' | 'fabricated_id_on_retry'
+      readonly rejection: GuardRejection
+      readonly failure: ValidationFailure
+    }
+  /** Still invalid when the retries ran out, or the retry reply did not call the tool again. */
+  | { readonly status: 'invalid-args'; readonly outcome: 'exhausted' | 'llm_gave_up'; readonly failure: ValidationFailure }
+
+/**
+ * The argument loop of one logical tool call (DESIGN.md "Tool-call argument retry"), shared by the
+ * agent and the AI SDK middleware. Arguments are validated against the tool's schema and every
+ * guard runs, on the first attempt and on every retry input; guards and an async schema never hold
+ * the run past its signal. Only a validation failure is retried, within `maxRetries`, by asking the
+ * same model for the same tool with an ephemeral tail `[assistant(failing call), tool(is_error
+ * feedback)]`, fitted to the feedback bounds and rebuilt from `base` each time; the failing call's
+ * assistant message carries the reasoning of the answer it came from. The first call to the same
+ * tool in the reply is taken; a repeat of earlier arguments is reported `redundant` at once. The
+ * final outcome is the caller's to report.
+ */
+export class ToolArgsRetry {
+  readonly #host: ToolArgsHost
+  readonly #settings: ToolArgsSettings
+  readonly #spec: ToolArgsSpec
+  readonly #original: ToolCall
+  readonly #base: readonly Message[]
+  readonly #tried: unknown[] = []
+  readonly #seen = new Set<string>()
+  #retry = 0
+  #redundant = 0
+  /** The reasoning of the answer the current call came from (ephemeral once it is a retry's). */
+  #reasoning: readonly ReasoningBlock[] | undefined
+
+  constructor(
+    host: ToolArgsHost,
+    settings: ToolArgsSettings,
+    spec: ToolArgsSpec,
+    original: ToolCall,
+    base: readonly Message[],
+    reasoning: readonly ReasoningBlock[] | undefined,
+  ) {
+    this.#host = host
+    this.#settings = settings
+    this.#spec = spec
+    this.#original = original
+    this.#base = base
+    this.#reasoning = reasoning
+  }
+
+  /** Argument retries made so far (model calls beyond the first). */
+  get retry(): number {
+    return this.#retry
+  }
+  /** Retries that repeated earlier arguments (keys sorted). */
+  get redundant(): number {
+    return this.#redundant
+  }
+  /** The arguments of every attempt so far, oldest first, as {@link normalizeArgs} gives them. */
+  get tried(): readonly unknown[] {
+    return this.#tried
+  }
+
+  async settle(): Promise<ToolArgsVerdict> {
+    const spec = this.#spec
+    const signal = this.#host.signal
+    const rawGuards = spec.guards.filter((g) => g.checksRawInput === true)
+    const typedGuards = spec.guards.filter((g) => g.checksRawInput !== true)
+    let current = this.#original
+    for (;;) {
+      const args = normalizeArgs(current.args)
+      this.#tried.push(args)
+      this.#seen.add(stableKey(args))
+      const ctx: GuardContext = { tool: spec.name, callId: this.#original.id, retry: this.#retry, agent: this.#settings.name }
+
+      const rawRejection = await runGuards(rawGuards, args, ctx, signal)
+      if (rawRejection !== undefined) return this.#blocked(rawRejection, current.args)
+      let verdict = validateToolArgs(current.args, spec.input)
+      // An async schema is user code: it never holds the run past its signal.
+      if (verdict instanceof Promise) verdict = await raceAbort(verdict, signal)
+      if (verdict.ok) {
+        const rejection = await runGuards(typedGuards, verdict.value, ctx, signal)
+        if (rejection !== undefined) return this.#blocked(rejection, current.args)
+        return { status: 'valid', outcome: this.#retry === 0 ? 'no_retry' : 'success', value: verdict.value, call: current }
+      }
+
+      this.#host.validationFailed(verdict.failure, this.#retry + 1)
+      if (this.#retry >= spec.maxRetries) return { status: 'invalid-args', outcome: 'exhausted', failure: verdict.failure }
+      const next = await this.#askAgain(current, verdict.failure)
+      if (next === undefined) return { status: 'invalid-args', outcome: 'llm_gave_up', failure: verdict.failure }
+      current = next
+    }
+  }
+
+  /** One retry: the base plus an ephemeral tail for the failing call only; the first call to the same tool wins. */
+  async #askAgain(failing: ToolCall, failure: ValidationFailure): Promise<ToolCall | undefined> {
+    const settings = this.#settings
+    const name = this.#spec.name
+    this.#retry++
+    const prose = formatFeedback({
+      target: 'tool',
+      stage: 'tool-args',
+      issues: failure.issues,
+      toolName: name,
+      ...(settings.retryHint !== undefined ? { retryHint: settings.retryHint } : {}),
+    })
+    // The echoed call and the feedback together fit the gate's feedback bounds, whatever the model sent.
+    const { feedback, echo: args } = fitToolTail(prose, failing.args, settings.feedbackLimits)
+    const reasoning = this.#reasoning
+    const tail: readonly Message[] = [
+      {
+        role: 'assistant',
+        content: '',
+        toolCalls: [{ id: failing.id, name: failing.name, args }],
+        ...(reasoning !== undefined ? { reasoning } : {}),
+        ephemeral: true,
+      },
+      { role: 'tool', content: feedback, toolCallId: failing.id, toolName: failing.name, isError: true, ephemeral: true },
+    ]
+    const response = await this.#host.askAgain(this.#base.concat(tail))
+    const next = response.toolCalls.find((c) => c.name === name)
+    if (next === undefined) return undefined
+    this.#reasoning = response.reasoning
+    if (this.#seen.has(stableKey(normalizeArgs(next.args)))) {
+      this.#redundant++
+      const host = this.#host
+      reportOutcome(settings.events, settings.logger, {
+        runId: host.runId,
+        ...host.tags,
+        tool: name,
+        agent: settings.name,
+        outcome: 'redundant',
+        retryCount: this.#retry,
+      })
+    }
+    return next
+  }
+
+  /**
+   * A guard rejected the arguments: never retried (DESIGN.md, the Imperal loop), but reported as a
+   * validation failure of the arguments, like a schema failure.
+   */
+  #blocked(rejection: GuardRejection, args: unknown): ToolArgsVerdict {
+    const failure = guardFailure(rejection, args)
+    this.#host.validationFailed(failure, this.#retry + 1)
+    // A guard rejecting a retry's input means the model "fixed" the call by inventing something.
+    return { status: 'guard-rejected', outcome: this.#retry === 0 ? 'no_retry' : 'fabricated_id_on_retry', rejection, failure }
+  }
+}
+
+/** The gate's feedback bounds, which a tool-argument tail honours too. */
+export function feedbackLimits(config: { readonly maxFeedbackChars?: number | undefined; readonly maxFeedbackTokens?: number | undefined }): EchoLimits {
+  return { maxChars: config.maxFeedbackChars ?? DEFAULT_MAX_FEEDBACK_CHARS, maxTokens: config.maxFeedbackTokens }
+}
+
+/**
+ * Arguments as an object when a provider left them as a JSON string; anything else as it is, except
+ * an object holding a forbidden key (`__proto__`, ...), which is kept as its JSON text so that it
+ * never reaches user code as an object (`functionsCalled`, guards).
+ */
+export function normalizeArgs(args: unknown): unknown {
+  if (typeof args !== 'string') return checkForbiddenKeys(args) === undefined ? args : jsonTextOf(args)
+  const parsed = parseJsonSafe(args)
+  return parsed.ok ? parsed.value : args
+}
