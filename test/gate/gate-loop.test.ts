@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { createGate, defaultStuckLoopRule, isReliabilityFailFastError, ReliabilityFailFastError, strictOutputRules, type GateEvent } from '../../src/index.ts'
 import { scripted } from '../../src/providers/index.ts'
 import { ask, Refund, validRefund, validRefundJson } from '../support/schemas.ts'
+import { RETRY_THEN_OK_EVENTS } from '../support/event-order.ts'
 
 describe('gate.run', () => {
   it('returns the first answer after one provider call when it is valid', async () => {
@@ -98,20 +99,6 @@ describe('gate.run', () => {
     const sub = gate.events$.subscribe((e) => seen.push(e.type))
     await gate.run(ask('x'))
     sub.unsubscribe()
-    expect(seen).toEqual([
-      'run_start',
-      'attempt_start',
-      'cost_tick',
-      'validation_failed',
-      'attempt_end',
-      'decision',
-      'retry',
-      'attempt_start',
-      'cost_tick',
-      'attempt_end',
-      'decision',
-      'recovered',
-      'run_end',
-    ])
+    expect(seen).toEqual(RETRY_THEN_OK_EVENTS)
   })
 })

@@ -8,6 +8,7 @@ import { buildRuns, parseTrace, recordTrace, tracePage, type ViewAttempt, type V
 import { main } from '../../src/trace/viewer/cli-main.ts'
 import { call, EventInput, invalidEvent, turn, validEvent } from '../agent/tool-fixtures.ts'
 import { ask, Refund, validRefundJson } from '../support/schemas.ts'
+import { RETRY_THEN_OK_EVENTS } from '../support/event-order.ts'
 
 const dir = mkdtempSync(join(tmpdir(), 'rg-trace-'))
 let n = 0
@@ -35,21 +36,7 @@ describe('recordTrace', () => {
     const result = await gate.run(ask('x'))
     await recorder.stop()
     const records = lines(path)
-    expect(records.map((r) => r.type)).toEqual([
-      'run_start',
-      'attempt_start',
-      'cost_tick',
-      'validation_failed',
-      'attempt_end',
-      'decision',
-      'retry',
-      'attempt_start',
-      'cost_tick',
-      'attempt_end',
-      'decision',
-      'recovered',
-      'run_end',
-    ])
+    expect(records.map((r) => r.type)).toEqual(RETRY_THEN_OK_EVENTS)
     expect(records.every((r) => r.runId === result.runId && r.ts === 1234)).toBe(true)
   })
 
