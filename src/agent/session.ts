@@ -3,6 +3,7 @@ import type { Message } from '../model/message.ts'
 import { AgentRun } from './agent-run.ts'
 import type { AgentRuntime } from './agent-runtime.ts'
 import { messageOf, type RunInput, type RunOptions } from './run-input.ts'
+import { streamRun } from './stream-run.ts'
 import type { RunResult } from './run-result.ts'
 
 const NO_OPTIONS: RunOptions = Object.freeze({})
@@ -78,15 +79,7 @@ export class Session<T> {
    * like `runDetailed` does, when `result` settles.
    */
   stream(input: RunInput, options: RunOptions & Pick<GateStreamOptions, 'mode'> = {}): GateStream<T> {
-    const user: Message = { role: 'user', content: messageOf(input) }
-    const rt = this.#runtime
-    const s = rt.gate.stream({ ...(rt.system !== undefined ? { system: rt.system } : {}), messages: this.#history.concat(user) }, options)
-    const result = s.result.then((r) => {
-      this.#history = this.#history.concat(user, { role: 'assistant', content: r.response.content })
-      return r
-    })
-    result.catch(() => undefined)
-    return { ...s, result }
+    return streamRun(this.#runtime, this.#history, { role: 'user', content: messageOf(input) }, options, this.#commit)
   }
 
   /** Forgets the persisted history. */

@@ -1,0 +1,47 @@
+import { eventTags } from '../events/event-tags.ts'
+import { newRunId } from '../events/run-id.ts'
+import { isReliabilityFailFastError } from '../gate/fail-fast-error.ts'
+import type { GateStream, GateStreamOptions } from '../gate/stream/index.ts'
+import type { Message } from '../model/message.ts'
+import { ZERO_USAGE } from '../model/usage.ts'
+import type { AgentRuntime } from './agent-runtime.ts'
+import type { RunOptions } from './run-input.ts'
+import { emitAgentRunEnd, type RunIdentity } from './run-events.ts'
+
+/**
+ * One streamed agent run: a single model turn through `gate.stream`, bracketed by `agent_run_start`
+ * and `agent_run_end` like `runDetailed`, with the agent's run id and turn 1 on every event of the
+ * gate stream (so OpenTelemetry, traces and drift monitors see it as an agent run). `commit` gets
+ * the accepted exchange when `result` settles; a failed stream commits nothing.
+ */
+export function streamRun<T>(
+  rt: AgentRuntime<T>,
+  history: readonly Message[],
+  user: Message,
+  options: RunOptions & Pick<GateStreamOptions, 'mode'>,
+  commit: (exchange: readonly Message[]) => void,
+): GateStream<T> {
+  const runId = options.runId ?? newRunId()
+  const events = rt.events
+  if (events.has('agent_run_start')) events.emit('agent_run_start', { runId, ...eventTags(0, options.metadata), agent: rt.name })
+  const request = { ...(rt.system !== undefined ? { system: rt.system } : {}), messages: history.concat(user) }
+  const s = rt.gate.stream(request, { ...options, runId, turn: 1 })
+  const who = (): RunIdentity => ({ runId, tags: eventTags(1, options.metadata), agent: rt.name })
+  const result = s.result.then(
+    (r) => {
+      commit([user, { role: 'assistant', content: r.response.content }])
+      if (events.has('agent_run_end')) emitAgentRunEnd(events, who(), { outcome: 'ok', kind: 'ok', turns: 1, outputFallback: undefined }, r)
+      return r
+    },
+    (error: unknown) => {
+      if (events.has('agent_run_end')) {
+        const failed = isReliabilityFailFastError(error)
+        const spent = failed ? error : { attempts: [], usage: ZERO_USAGE, costUsd: 0 }
+        emitAgentRunEnd(events, who(), { outcome: 'fail-fast', kind: failed ? error.kind : 'unknown', turns: 1, outputFallback: undefined }, spent)
+      }
+      throw error
+    },
+  )
+  result.catch(() => undefined)
+  return { ...s, result }
+}
