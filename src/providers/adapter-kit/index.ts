@@ -1,6 +1,6 @@
 export { checkToolInput, parseToolArgs } from './parse-tool-args.ts'
 export { describeBody, malformedResponse, malformedStream } from './malformed-response.ts'
-export { readHeader, retryAfterMs } from './retry-after.ts'
-export type { HeaderSource } from './retry-after.ts'
+export { readHeader, retryAfterMs } from '../../model/retry-after.ts'
+export type { HeaderSource } from '../../model/retry-after.ts'
 export { toProviderError } from './to-provider-error.ts'
 export { objectToolInput, RAW_ARGUMENTS_KEY } from './object-tool-input.ts'
