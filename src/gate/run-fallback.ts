@@ -3,14 +3,16 @@ import type { ModelResponse } from '../model/response.ts'
 import { ZERO_USAGE } from '../model/usage.ts'
 import { raceAbort } from '../policies/deadline/race-abort.ts'
 import type { ReliabilityScope } from '../rules/scope.ts'
-import { validateFinalAnswer, type CompiledSchema } from '../validation/index.ts'
+import type { CompiledSchema } from '../validation/index.ts'
 import type { ValidationFailure } from '../validation/validation-failure.ts'
+import { checkResponse, type ResponseCheck } from './check-response.ts'
 import type { FallbackAnswer } from './gate-config.ts'
+import { isRefusal } from './refusal.ts'
 import { responseShapeProblem } from './response-shape.ts'
 
 /** The fallback's verdict: an accepted answer, or why it could not be used. */
 export type FallbackVerdict<T> =
-  | { readonly ok: true; readonly response: ModelResponse; readonly value: T | string }
+  | { readonly ok: true; readonly response: ModelResponse; readonly value: T | string | undefined }
   | {
       readonly ok: false
       readonly kind: 'fallback-failed' | 'fallback-invalid' | 'aborted'
@@ -20,9 +22,11 @@ export type FallbackVerdict<T> =
     }
 
 /**
- * Calls the configured fallback and validates its answer like a model answer. An answer that is
- * neither a string nor a `ModelResponse` (`null`, a number, an object of another shape) is
- * `fallback-invalid`; a fallback still pending when the run's signal aborts is `aborted`.
+ * Calls the configured fallback and accepts its answer only as the gate accepts a model answer
+ * (`checkResponse`): a refusal, an answer cut by the token limit (even without a schema) or one
+ * failing the schema is `fallback-invalid`, and so is an answer that is neither a string nor a
+ * `ModelResponse` (`null`, a number, an object of another shape); a fallback still pending when the
+ * run's signal aborts is `aborted`. A tool-call turn is accepted as the main attempt's is.
  */
 export async function runFallback<T>(
   fallback: (scope: ReliabilityScope) => FallbackAnswer | Promise<FallbackAnswer>,
@@ -44,21 +48,21 @@ export async function runFallback<T>(
   }
   const response: ModelResponse =
     typeof answer === 'string' ? { content: answer, toolCalls: [], usage: ZERO_USAGE, stopReason: 'end' } : (answer as ModelResponse)
-  let verdict: Awaited<ReturnType<typeof validateFinalAnswer<T>>>
+  if (isRefusal(response)) return { ok: false, kind: 'fallback-invalid', reason: 'the fallback refused to answer (stop reason content_filter)' }
+  let check: ResponseCheck<T>
   try {
-    verdict = await raceAbort(
-      Promise.resolve(validateFinalAnswer(response.content, schema, { repair, truncated: response.stopReason === 'max_tokens' })),
-      signal,
-    )
+    check = await raceAbort(Promise.resolve(checkResponse(response, schema, repair)), signal)
   } catch (error) {
     if (signal?.aborted === true)
       return { ok: false, kind: 'aborted', reason: 'the run was aborted while the fallback answer was being validated', cause: error }
     return { ok: false, kind: 'fallback-invalid', reason: `the fallback's answer could not be validated: ${messageOf(error)}`, cause: error }
   }
-  if (!verdict.ok) {
-    return { ok: false, kind: 'fallback-invalid', reason: `the fallback's answer failed validation: ${verdict.failure.message}`, failure: verdict.failure }
-  }
-  return { ok: true, response, value: verdict.value }
+  if (check.kind === 'ok') return { ok: true, response, value: check.value }
+  const reason =
+    check.failure !== undefined
+      ? `the fallback's answer failed validation: ${check.failure.message}`
+      : "the fallback's answer was cut by the token limit (stop reason max_tokens)"
+  return { ok: false, kind: 'fallback-invalid', reason, ...(check.failure !== undefined ? { failure: check.failure } : {}) }
 }
 
 /** The fallback's answer as a promise, a synchronous throw included. */

@@ -1,3 +1,5 @@
+import { nonNegativeNumber, positiveNumber } from '../model/assert-number.ts'
+
 /** Options of {@link exponentialBackoff}. */
 export interface BackoffOptions {
   /** First delay in ms. @default 250 */
@@ -17,13 +19,16 @@ export type Backoff = (retry: number) => number
 
 /**
  * Exponential backoff with jitter: `initialMs * factor^retry`, capped at `maxMs`, of which a
- * `jitter` share is randomised so that a fleet of clients does not retry in lockstep.
+ * `jitter` share is randomised so that a fleet of clients does not retry in lockstep. Options are
+ * checked here: a delay that is not a finite number 0 or above, a factor not above 0, or a jitter
+ * outside [0, 1] throws a `RangeError`.
  */
 export function exponentialBackoff(options: BackoffOptions = {}): Backoff {
-  const initial = options.initialMs ?? 250
-  const max = options.maxMs ?? 30_000
-  const factor = options.factor ?? 2
-  const jitter = Math.min(1, Math.max(0, options.jitter ?? 0.5))
+  const initial = nonNegativeNumber(options.initialMs, 'exponentialBackoff: initialMs', 250)
+  const max = nonNegativeNumber(options.maxMs, 'exponentialBackoff: maxMs', 30_000)
+  const factor = positiveNumber(options.factor, 'exponentialBackoff: factor', 2)
+  const jitter = nonNegativeNumber(options.jitter, 'exponentialBackoff: jitter', 0.5)
+  if (jitter > 1) throw new RangeError(`exponentialBackoff: jitter must be a share from 0 to 1, got ${jitter}`)
   const random = options.random ?? Math.random
   return function backoff(retry) {
     const base = Math.min(max, initial * factor ** Math.max(0, retry))

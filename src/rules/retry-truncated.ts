@@ -1,3 +1,4 @@
+import { positiveInteger, positiveNumber } from '../model/assert-number.ts'
 import type { ModelRequest } from '../model/request.ts'
 import type { ReliabilityRule, RequestAdjustment } from './rule.ts'
 import type { ReliabilityScope } from './scope.ts'
@@ -21,15 +22,16 @@ export interface RetryTruncatedOptions {
  * Retries an answer cut by the token limit (error kind `truncated`, `stopReason: 'max_tokens'`)
  * with a larger `maxTokens`: the limit that cut it times `growFactor`, capped at `maxTokensCap`.
  * Once the cap was reached it no longer matches, so a later rule (such as {@link truncatedFailFast})
- * decides.
+ * decides. Options are checked here: `growFactor` a finite number above 1, `maxTokensCap` and
+ * `assumedMaxTokens` integers 1 or above; anything else throws a `RangeError`.
  *
  * @example
  * createGate({ providers, outputSchema, postDecide: [retryTruncated({ maxTokensCap: 16_384 }), truncatedFailFast] })
  */
 export function retryTruncated(options: RetryTruncatedOptions = {}): RequestAdjustingRule {
-  const growFactor = options.growFactor ?? 2
-  const cap = options.maxTokensCap ?? 32_768
-  const assumed = options.assumedMaxTokens ?? 4096
+  const growFactor = positiveNumber(options.growFactor, 'retryTruncated: growFactor', 2)
+  const cap = positiveInteger(options.maxTokensCap, 'retryTruncated: maxTokensCap', 32_768)
+  const assumed = positiveInteger(options.assumedMaxTokens, 'retryTruncated: assumedMaxTokens', 4096)
   if (!(growFactor > 1)) throw new RangeError(`retryTruncated: growFactor must be greater than 1, got ${growFactor}`)
   // The limit that cut the answer: its output tokens when reported, else what the request asked for.
   const cutAt = (scope: ReliabilityScope, request?: ModelRequest): number =>

@@ -73,7 +73,10 @@ export interface ReliabilityScope {
   readonly unpricedAttempts: number
   /** Time since `gate.run` started, in ms. */
   readonly elapsedMs: number
-  /** Transport failures (rate limit, 5xx, timeout, network) so far in this run, this attempt's included. */
+  /**
+   * Failures of a transient kind (`TRANSIENT_KINDS`: rate limit, 5xx, timeout, network, malformed
+   * response) so far in this run, this attempt's included.
+   */
   readonly transientFailures: number
   /** Retry-after hint of the last provider error, in ms. */
   readonly retryAfterMs?: number | undefined

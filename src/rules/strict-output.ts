@@ -9,7 +9,7 @@ import { stuckRuleFor } from './strict-output-rules.ts'
 import { DEFAULT_RETRY_ON, type StrictOutputOptions } from './strict-output-options.ts'
 
 /** Default of `maxFeedbackTokens`. */
-export const DEFAULT_MAX_FEEDBACK_TOKENS = 4000
+const DEFAULT_MAX_FEEDBACK_TOKENS = 4000
 
 // The character pre-cut only bounds the tokenizer's work: a token rarely spans more than 16 characters.
 const CHARS_PER_TOKEN_BOUND = 16

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { classifyError } from '../../src/gate/classify-error.ts'
 import { isProviderError, ProviderError } from '../../src/model/provider-error.ts'
 import type { ModelRequest } from '../../src/model/request.ts'
 import type { StreamChunk } from '../../src/model/stream-chunk.ts'
@@ -27,6 +28,19 @@ describe('callSdk', () => {
   it('classifies a failure after the request was aborted as aborted', async () => {
     const aborted = { ...request, signal: AbortSignal.abort() }
     await expect(callSdk('p', aborted, () => Promise.reject(new Error('boom')))).rejects.toMatchObject({ kind: 'aborted' })
+  })
+
+  class RateLimitError extends Error {}
+  it.each([
+    ['a DNS failure (ENOTFOUND)', Object.assign(new Error('getaddrinfo ENOTFOUND api.example.com'), { code: 'ENOTFOUND' }), 'network'],
+    ['a closed undici socket (UND_ERR_SOCKET)', Object.assign(new Error('other side closed'), { code: 'UND_ERR_SOCKET' }), 'network'],
+    ['a socket error carried by its cause', new TypeError('request failed', { cause: { code: 'UND_ERR_SOCKET' } }), 'network'],
+    ['a "too many requests" message', new Error('Too Many Requests'), 'rate-limit'],
+    ["an SDK's RateLimitError class without a status", new RateLimitError('slow down'), 'rate-limit'],
+  ])('classifies %s like the gate does, as its transient kind', async (_name, thrown, kind) => {
+    const error = await callSdk('p', request, () => Promise.reject(thrown)).catch((e: unknown) => e)
+    expect(error).toMatchObject({ kind, provider: 'p', cause: thrown })
+    expect(classifyError(thrown).kind).toBe(kind)
   })
 
   it('passes a ProviderError through unchanged', async () => {

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest'
 import { classifyError, ProviderError } from '../../src/index.ts'
-import { parseRetryAfter } from '../../src/gate/index.ts'
 
 describe('classifyError', () => {
   it('trusts an already classified ProviderError', () => {
@@ -30,18 +29,16 @@ describe('classifyError', () => {
     expect(classifyError(null).kind).toBe('unknown')
   })
 
+  it('reads an error body an SDK left as JSON in the message', () => {
+    expect(classifyError(new Error('{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}')).kind).toBe('http-5xx')
+  })
+
+  it('reads retry-after from the headers of a wrapped cause', () => {
+    expect(classifyError(new Error('gateway', { cause: { responseHeaders: { 'retry-after': '4' } } })).retryAfterMs).toBe(4000)
+  })
+
   it('reads retry-after from headers objects and Headers instances', () => {
     expect(classifyError({ status: 429, headers: { 'retry-after': '2' } }).retryAfterMs).toBe(2000)
     expect(classifyError({ status: 429, headers: new Headers({ 'retry-after-ms': '150', 'retry-after': '9' }) }).retryAfterMs).toBe(150)
-  })
-})
-
-describe('parseRetryAfter', () => {
-  it('parses seconds, milliseconds and HTTP dates', () => {
-    expect(parseRetryAfter(undefined, '1.5')).toBe(1500)
-    expect(parseRetryAfter('20', '5')).toBe(20)
-    const now = Date.parse('2026-01-01T00:00:00Z')
-    expect(parseRetryAfter(undefined, 'Thu, 01 Jan 2026 00:00:03 GMT', now)).toBe(3000)
-    expect(parseRetryAfter(undefined, 'garbage')).toBeUndefined()
   })
 })

@@ -8,6 +8,7 @@ import {
   type GateEventMap,
   type ReliabilityRule,
 } from '../../src/index.ts'
+import { ZERO_USAGE } from '../../src/model/usage.ts'
 import { scripted } from '../../src/providers/index.ts'
 import { abortThenHang } from '../support/abort-then-hang.ts'
 import { ask, Refund, validRefundJson } from '../support/schemas.ts'
@@ -108,6 +109,38 @@ describe('fallback decision', () => {
       fallback: () => '{"still": "wrong"}',
     })
     await expect(gate.run(ask('x'))).rejects.toMatchObject({ kind: 'fallback-invalid' })
+  })
+
+  const toFallback: ReliabilityRule = { when: () => true, then: 'fallback', kind: 'use-fallback', failuresOnly: true }
+  const answer = (content: string, stopReason: 'max_tokens' | 'content_filter') => ({ content, toolCalls: [], usage: ZERO_USAGE, stopReason })
+
+  it('refuses a fallback answer cut by the token limit, even without a schema', async () => {
+    const gate = createGate({
+      providers: scripted([new ProviderError('down', { kind: 'http-5xx' })]),
+      postDecide: [toFallback],
+      fallback: () => answer('Sure, here is th', 'max_tokens'),
+    })
+    await expect(gate.run(ask('x'))).rejects.toMatchObject({ kind: 'fallback-invalid', reason: expect.stringContaining('cut by the token limit') })
+  })
+
+  it('refuses a fallback answer cut by the token limit with a schema, with the validation failure', async () => {
+    const gate = createGate({
+      providers: scripted(['nope']),
+      outputSchema: Refund,
+      postDecide: [toFallback],
+      fallback: () => answer(validRefundJson, 'max_tokens'),
+    })
+    const error = await gate.run(ask('x')).catch((e: unknown) => e)
+    expect(error).toMatchObject({ kind: 'fallback-invalid', validationError: { rawOutput: validRefundJson } })
+  })
+
+  it('refuses a fallback answer that is a refusal', async () => {
+    const gate = createGate({
+      providers: scripted([new ProviderError('down', { kind: 'http-5xx' })]),
+      postDecide: [toFallback],
+      fallback: () => answer("I can't help with that.", 'content_filter'),
+    })
+    await expect(gate.run(ask('x'))).rejects.toMatchObject({ kind: 'fallback-invalid', reason: expect.stringContaining('refused') })
   })
 
   it('fails fast with no-fallback when none is configured', async () => {

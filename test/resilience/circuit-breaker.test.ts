@@ -1,3 +1,4 @@
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { circuitBreaker, memoryStore } from '../../src/index.ts'
 import type { BreakerPermit, CircuitBreaker } from '../../src/policies/index.ts'
@@ -144,5 +145,44 @@ describe('circuitBreaker', () => {
     expect(() => circuitBreaker({ failureThreshold: 0 })).toThrow(RangeError)
     expect(() => circuitBreaker({ halfOpenMaxProbes: 1.5 })).toThrow(RangeError)
     expect(() => circuitBreaker({ cooldownMs: -1 })).toThrow(RangeError)
+  })
+})
+
+describe('circuitBreaker with its own store', () => {
+  type Step = { readonly provider: 'a' | 'b'; readonly result: 'success' | 'failure' | 'ignored'; readonly wait: number }
+  const step = fc.record({
+    provider: fc.constantFrom<'a' | 'b'>('a', 'b'),
+    result: fc.constantFrom<Step['result']>('success', 'failure', 'ignored'),
+    wait: fc.nat(1500),
+  })
+
+  it('answers exactly as a breaker over a store of its own that it must read', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(step, { maxLength: 40 }), async (steps) => {
+        const c = clock()
+        const options = { failureThreshold: 2, cooldownMs: 1000, successesToClose: 2, halfOpenMaxProbes: 2, now: c.now }
+        const fast = circuitBreaker(options)
+        const read = circuitBreaker({ ...options, store: memoryStore() })
+        for (const { provider, result, wait } of steps) {
+          c.advance(wait)
+          const [p, q] = [await fast.acquire(provider), await read.acquire(provider)]
+          expect(p).toEqual(q)
+          expect(await fast.record(provider, p, result)).toEqual(await read.record(provider, q, result))
+          expect(await fast.state(provider)).toEqual(await read.state(provider))
+        }
+      }),
+    )
+  })
+})
+
+describe('circuitBreaker on a shared store', () => {
+  it('resets failures another breaker counted when a call succeeds, so only consecutive failures open it', async () => {
+    const store = memoryStore()
+    const here = circuitBreaker({ failureThreshold: 2, store })
+    const there = circuitBreaker({ failureThreshold: 2, store })
+    await fail(there)
+    await succeed(here)
+    await fail(there)
+    expect(await here.state('p')).toMatchObject({ state: 'closed', failures: 1 })
   })
 })

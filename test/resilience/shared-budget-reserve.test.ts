@@ -43,6 +43,12 @@ describe('reservationUsage', () => {
     expect(usage).toEqual({ inputTokens: 6 + 6 + 8 + 8, outputTokens: 300 })
   })
 
+  it('never counts fewer input bytes than UTF-8 encoding writes, lone surrogates included', () => {
+    const content = '\uD800日'
+    const usage = reservationUsage({ messages: [{ role: 'user', content }] }, 1)
+    expect(usage.inputTokens).toBe(new TextEncoder().encode(content).length + 8 + 8)
+  })
+
   it('reserves assumedOutputTokens when the request sets no maxTokens', () => {
     expect(reservationUsage({ messages: [] }, 1234).outputTokens).toBe(1234)
   })

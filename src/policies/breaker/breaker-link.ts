@@ -45,8 +45,10 @@ export function breakerLink(breaker: CircuitBreaker, judge: JudgeFailure, onTran
 }
 
 /**
- * How the breaker counts a failed call of this kind: transport failures and unknown errors count,
- * anything else (an abort, a budget or rate-limit denial) says nothing about the provider.
+ * How the breaker counts a failed call of this kind: failures of a transient kind
+ * (`TRANSIENT_KINDS`, malformed responses included) and unknown errors count, anything else (an
+ * abort, a budget denial) says nothing about the provider. The rate-limit link runs before the
+ * breaker, so its denials never reach it.
  */
 export function breakerResult(kind: ErrorKind): BreakerResult {
   return isTransientKind(kind) || kind === 'unknown' ? 'failure' : 'ignored'

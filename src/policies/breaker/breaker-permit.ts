@@ -17,8 +17,8 @@ export type BreakerPermit =
     }
 
 /**
- * How a call ended, as the breaker counts it: `failure` for transport failures (rate limit, 5xx,
- * timeout, network, unknown errors), `success` for any answer (even one that then fails validation:
+ * How a call ended, as the breaker counts it: `failure` for a failure of a transient kind
+ * (`TRANSIENT_KINDS`, malformed responses included) or an unknown error, `success` for any answer (even one that then fails validation:
  * the provider is up), `ignored` for aborts, which say nothing about the provider.
  */
 export type BreakerResult = 'success' | 'failure' | 'ignored'

@@ -37,6 +37,9 @@ export interface CircuitBreaker {
 
 // Compare-and-set retries under contention; past this the breaker keeps the state it read.
 const MAX_CAS_ROUNDS = 32
+const ADMITTED: BreakerPermit = Object.freeze({ allowed: true, probe: false, transition: undefined })
+
+const isClean = (r: BreakerRecord): boolean => r.state === 'closed' && r.failures === 0
 
 /**
  * Creates a circuit breaker: after `failureThreshold` consecutive transport failures of a provider its
@@ -55,6 +58,13 @@ export function circuitBreaker(options: CircuitBreakerOptions = {}): CircuitBrea
   const store = options.store ?? memoryStore()
   const prefix = options.keyPrefix ?? 'rg:breaker:'
   const now = options.now ?? Date.now
+  // With its own store nobody else writes this breaker's records, so it knows which providers are
+  // not clean (closed, no failures) and skips the store for the others: a clean closed breaker
+  // admits a call and ignores a success without a read or a write. A store that was passed in may be
+  // shared (other gates, other processes): a success there must still reset failures others counted,
+  // so every acquire and record goes to the store.
+  const own = options.store === undefined
+  const dirty = new Set<string>()
 
   /** Read-modify-write of one provider's record; `step` returns the next record (or none) and an answer. */
   async function update<R>(
@@ -67,7 +77,11 @@ export function circuitBreaker(options: CircuitBreakerOptions = {}): CircuitBrea
       const before = decodeBreaker(raw)
       const [next, answer] = step(before, now())
       if (next === undefined || round >= MAX_CAS_ROUNDS) return [before, before, answer]
-      if (await store.compareAndSet(key, raw, encodeBreaker(next))) return [before, next, answer]
+      if (await store.compareAndSet(key, raw, encodeBreaker(next))) {
+        if (own && isClean(next)) dirty.delete(provider)
+        else if (own) dirty.add(provider)
+        return [before, next, answer]
+      }
     }
   }
 
@@ -76,6 +90,7 @@ export function circuitBreaker(options: CircuitBreakerOptions = {}): CircuitBrea
 
   return {
     async acquire(provider) {
+      if (own && !dirty.has(provider)) return ADMITTED
       const [before, after, permit] = await update(provider, (r, t): readonly [BreakerRecord | undefined, BreakerPermit] => {
         switch (r.state) {
           case 'closed':
@@ -106,7 +121,7 @@ export function circuitBreaker(options: CircuitBreakerOptions = {}): CircuitBrea
     },
 
     async record(provider, permit, result) {
-      if (!permit.allowed) return undefined
+      if (!permit.allowed || (own && result !== 'failure' && !dirty.has(provider))) return undefined
       const probe = permit.probe
       const [before, after] = await update(provider, (r, t): readonly [BreakerRecord | undefined, undefined] => {
         if (r.state === 'closed') {

@@ -15,7 +15,7 @@ import type { SharedBudget } from './shared-budget.ts'
 export const BUDGET_STORE_FAILED = 'budget-store-failed'
 
 /** The code of the `ProviderError` of a budget that fails closed on an attempt it cannot price. */
-export const BUDGET_UNPRICED = 'budget-unpriced'
+const BUDGET_UNPRICED = 'budget-unpriced'
 
 /** Reports a spent budget (the gate emits `budget_exceeded`). */
 export type OnBudgetExceeded = (spentUsd: number, ctx: AttemptContext) => void

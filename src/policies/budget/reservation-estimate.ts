@@ -1,5 +1,6 @@
 import type { ModelRequest } from '../../model/request.ts'
 import type { Usage } from '../../model/usage.ts'
+import { utf8Length } from '../../model/utf8-length.ts'
 import { NO_PRICING, priceOrReason } from '../meter.ts'
 import type { AttemptContext } from '../middleware.ts'
 import type { PriceUsage } from '../pricing/price-usage.ts'
@@ -42,21 +43,8 @@ export function reservationUsage(request: ModelRequest, assumedOutputTokens: num
   return { inputTokens: bytes + TOKENS_PER_MESSAGE, outputTokens }
 }
 
-/** UTF-8 length of a string without encoding it. */
 function utf8Bytes(text: unknown): number {
-  if (typeof text !== 'string') return 0
-  let bytes = 0
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i)
-    if (c < 0x80) bytes += 1
-    else if (c < 0x800) bytes += 2
-    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
-      // A surrogate pair is one code point of four bytes.
-      bytes += 4
-      i++
-    } else bytes += 3
-  }
-  return bytes
+  return typeof text === 'string' ? utf8Length(text) : 0
 }
 
 function json(value: unknown): string {
