@@ -1,9 +1,7 @@
-import { syncRequire } from '../model/sync-require.ts'
+import { optionalModule } from '../model/optional-module.ts'
 
 /** The rxjs module, as `import * as rxjs from 'rxjs'` gives it. */
 export type Rxjs = typeof import('rxjs')
-
-let rxjs: Rxjs | null | undefined
 
 /**
  * rxjs, required on first use, or `undefined` where it cannot be loaded synchronously.
@@ -17,14 +15,4 @@ let rxjs: Rxjs | null | undefined
  * workerd), callers do without rxjs (see `lazyObservable`); bundlers never see this specifier, so
  * rxjs is not pulled into bundles that do not use it.
  */
-export function loadRxjs(): Rxjs | undefined {
-  if (rxjs === undefined) {
-    const require = syncRequire()
-    try {
-      rxjs = require === undefined ? null : (require('rxjs') as Rxjs)
-    } catch {
-      rxjs = null
-    }
-  }
-  return rxjs ?? undefined
-}
+export const loadRxjs: () => Rxjs | undefined = optionalModule<Rxjs>('rxjs')

@@ -1,4 +1,4 @@
-import { syncRequire } from '../../model/sync-require.ts'
+import { optionalModule } from '../../model/optional-module.ts'
 import { utf8Length, utf8Prefix } from '../../model/utf8-length.ts'
 
 /** The part of gpt-tokenizer's o200k_base encoding used here. */
@@ -13,20 +13,8 @@ const AS_TEXT = { disallowedSpecial: new Set<string>() }
 // gpt-tokenizer is an optional peer (its o200k tables are 26 MiB installed and ~130 ms to load): required
 // on first use where installed and where the runtime can require synchronously (Node, Bun, Deno), so a
 // run without a token cap never pays. Bundlers never see the specifier, so it stays out of bundles,
-// which count with the estimate. `null`: not available, count with the estimate.
-let encoding: Encoding | null | undefined
-
-function exactEncoding(): Encoding | undefined {
-  if (encoding === undefined) {
-    const require = syncRequire()
-    try {
-      encoding = require === undefined ? null : (require('gpt-tokenizer/encoding/o200k_base') as Encoding)
-    } catch {
-      encoding = null
-    }
-  }
-  return encoding ?? undefined
-}
+// which count with the estimate (so does a runtime where it is not available).
+const exactEncoding = optionalModule<Encoding>('gpt-tokenizer/encoding/o200k_base')
 
 /**
  * Counts tokens with the o200k_base encoding (GPT-4o and later) when the optional peer
