@@ -4,6 +4,7 @@ import { LookupArgs, Refund, USER_MESSAGE, type Scenario } from '../scenarios.ts
 import { isRateLimited } from '../support/failover.ts'
 import { script, toModelResponse } from '../support/script.ts'
 import type { Contender, Runnable } from './contender.ts'
+import { FLOOR_WITH_LOG } from '../targets.ts'
 import { floorCheck, REJECTED, type FloorMessage } from './floor.ts'
 
 const refund = Compile(Refund)
@@ -21,7 +22,7 @@ let runs = 0
  * reference row, not a target: it shows how much of the gap to the floor the contract itself costs.
  */
 export const floorWithLog: Contender = {
-  name: 'floor + attempt log (hand-written)',
+  name: FLOOR_WITH_LOG,
   prepare(scenario: Scenario): Runnable {
     const tool = scenario.id === 'd'
     const primary = script(scenario.primary, toModelResponse)

@@ -1,6 +1,6 @@
 import type { Machine } from '../support/machine.ts'
 import type { BenchRow } from '../support/bench-row.ts'
-import { FLOOR, NOISE_MARGIN, TARGETS, targetLabel, targetRatio } from '../targets.ts'
+import { FLOOR, FLOOR_WITH_LOG, NOISE_MARGIN, TARGETS, targetLabel, targetRatio } from '../targets.ts'
 import { bytes, ratio, table, us } from './format.ts'
 import { INSTALL_TARGET_MIB, loadSections, type LoadResults } from './load-sections.ts'
 
@@ -162,6 +162,20 @@ function targetsSection(r: BenchResults): string[] {
     `and exits with code 1 when one is missed by more than its ${NOISE_MARGIN * 100}% noise margin.`,
     '',
     ...table(['target', 'measured', 'verdict'], rows),
+    '',
+    ...contractReference(r),
+  ]
+}
+
+/** What the gate's contract alone costs on (a), from the reference row, to read the targets against. */
+function contractReference(r: BenchResults): string[] {
+  const rows = r.scenarios.find((s) => s.id === 'a')?.rows ?? []
+  const time = targetRatio({ scenario: 'a', contender: FLOOR_WITH_LOG, what: 'time', max: 0 }, rows)
+  const heap = targetRatio({ scenario: 'a', contender: FLOOR_WITH_LOG, what: 'heap', max: 0 }, rows)
+  if (time === undefined || heap === undefined) return []
+  return [
+    `For reference, the floor with the gate's contract alone (an async provider, a run id, clock reads, the attempt log and`,
+    `the result object, nothing else: the "floor + attempt log" row) is ${ratio(time)} the floor's time and ${ratio(heap)} its heap on (a).`,
     '',
   ]
 }
