@@ -10,6 +10,8 @@ export interface JsonSegment {
   readonly closed: boolean
   /** Inside a markdown code fence. */
   readonly fenced: boolean
+  /** Inside a code fence of a language other than JSON (```python, ```ts...). */
+  readonly code: boolean
   /** Inside a tool-call tag block (`<tool_call>…`). */
   readonly tagged: boolean
 }
@@ -35,12 +37,17 @@ const TAG_OPEN = /<([A-Za-z_][\w-]*)>/g
  * such as `[note]` or `{name}` are skipped), scanned to its balanced end, strings respected.
  * A value whose brackets never balance is cut where its block ends: at a tool-call tag, a chat
  * control token (`<|im_start|>`) or a code fence outside any string, else at the end of the
- * answer. A JSON code fence (```json or untagged) holding a bare string, number or literal is one
- * value too. One linear pass; it stops after `MAX_JSON_VALUES + 1` values, for the caller to refuse
- * the answer (the list is never cut to a number of values to accept).
+ * answer. A JSON code fence (```json, ```jsonc, ```json5, ```jsonl or untagged) holding a bare string,
+ * number or literal is one value too. One linear pass; it stops after `MAX_JSON_VALUES + 1` values,
+ * for the caller to refuse the answer (the list is never cut to a number of values to accept).
  *
- * The extraction and the repair stage take every value listed here or none (DESIGN.md: repair is
- * all or nothing), so no call the model wrote is dropped silently.
+ * Arrays of scalars only (`[1]`, `[2, 3]`, `["note"]`) in prose or in a code fence of another
+ * language (```python, ```ts) are left out when the answer also holds an object or an array of
+ * objects or arrays: citations, footnotes, link lists and code samples, never a call. Every other
+ * value is listed, objects in prose or code fences included (models drop the `<tool_call>` opener
+ * of their later calls, or write calls in ```python / ```xml fences): the extraction and the repair
+ * stage take all of them or none (DESIGN.md: repair is all or nothing), so no call the model wrote
+ * is dropped silently.
  *
  * @example
  * findJsonSegments('<tool_call>{"name": "a"}</tool_call>\n<tool_call>{"name": "b"}</tool_call>').map((s) => s.text)
@@ -49,8 +56,11 @@ const TAG_OPEN = /<([A-Za-z_][\w-]*)>/g
 export function findJsonSegments(text: string): JsonSegment[] {
   // Blocks beyond these many only label values of an answer that is refused for holding too many.
   const fences = findFencedBlocks(text, 4 * MAX_JSON_VALUES)
-  const fenced = rangeCursor(fences.map((b) => [b.start, b.start + b.content.length] as const))
-  const tagged = rangeCursor(taggedRanges(text))
+  const fenceAt = rangeCursor(fences.map((b) => [b.start, b.start + b.content.length] as const))
+  const fenced = (at: number): boolean => fenceAt(at) >= 0
+  const code = (at: number): boolean => !JSON_FENCE.test(fences[fenceAt(at)]?.lang ?? '')
+  const tagRange = rangeCursor(taggedRanges(text))
+  const tagged = (at: number): boolean => tagRange(at) >= 0
   // A JSON fence may hold a bare string or number: the whole body is then the value.
   const scalars = fences.filter(isScalarFence)
   const segments: JsonSegment[] = []
@@ -64,7 +74,7 @@ export function findJsonSegments(text: string): JsonSegment[] {
     const end = scanValue(text, lead)
     const stop = end > 0 ? end : -end
     if (stop - lead > 1) {
-      segments.push({ text: text.slice(lead, stop), start: lead, closed: end > 0, fenced: fenced(lead), tagged: tagged(lead) })
+      segments.push({ text: text.slice(lead, stop), start: lead, closed: end > 0, fenced: fenced(lead), code: code(lead), tagged: tagged(lead) })
       from = stop
     }
   }
@@ -75,7 +85,7 @@ export function findJsonSegments(text: string): JsonSegment[] {
       s++
       if (scalar.start < from) continue
       const lead = scalar.content.length - scalar.content.trimStart().length
-      segments.push({ text: scalar.content.trim(), start: scalar.start + lead, closed: true, fenced: true, tagged: tagged(scalar.start + lead) })
+      segments.push({ text: scalar.content.trim(), start: scalar.start + lead, closed: true, fenced: true, code: false, tagged: tagged(scalar.start + lead) })
       from = scalar.start + scalar.content.length
       continue
     }
@@ -85,10 +95,48 @@ export function findJsonSegments(text: string): JsonSegment[] {
     const stop = closed ? end : -end
     const value = text.slice(start, stop)
     // A lone bracket cut off by a block boundary (`[```json ...```]`) holds nothing.
-    if (closed || value.trim().length > 1) segments.push({ text: value, start, closed, fenced: fenced(start), tagged: tagged(start) })
+    if (closed || value.trim().length > 1) segments.push({ text: value, start, closed, fenced: fenced(start), code: code(start), tagged: tagged(start) })
     from = stop
   }
-  return segments
+  return segments.length > MAX_JSON_VALUES ? segments : preferred(segments)
+}
+
+/**
+ * The list without the arrays of scalars only that lie outside tool-call tags and JSON fences, when
+ * the answer holds an object or an array of objects or arrays: those are citations, footnotes, link
+ * lists or code samples (`[1]`, `[2, 3]`, `["note"]`, ```python `x = [1, 2]`), never a call. The
+ * list itself when nothing is left out.
+ */
+function preferred(segments: JsonSegment[]): JsonSegment[] {
+  if (segments.length < 2) return segments
+  let structured = false
+  let loose = 0
+  for (const segment of segments) {
+    if (!isFlatArray(segment)) structured = true
+    else if (isLoose(segment)) loose++
+  }
+  return structured && loose > 0 ? segments.filter((s) => !(isLoose(s) && isFlatArray(s))) : segments
+}
+
+/** Outside what the model marked as data: in prose or in a code fence of another language. */
+function isLoose(segment: JsonSegment): boolean {
+  return !segment.tagged && (!segment.fenced || segment.code)
+}
+
+/** A closed array holding no object or array (`[1]`, `[2, 3]`, `["note"]`), strings respected. */
+function isFlatArray(segment: JsonSegment): boolean {
+  const { text } = segment
+  if (!segment.closed || text.charCodeAt(0) !== 91) return false
+  let inString = false
+  for (let i = 1; i < text.length - 1; i++) {
+    const code = text.charCodeAt(i)
+    if (inString) {
+      if (code === BACKSLASH) i++
+      else if (code === QUOTE) inString = false
+    } else if (code === QUOTE) inString = true
+    else if (code === 123 || code === 91) return false
+  }
+  return true
 }
 
 /**
@@ -186,19 +234,23 @@ function taggedRanges(text: string): (readonly [number, number])[] {
   return ranges
 }
 
-const JSON_FENCE = /^(?:json[5c]?)?$/
+// Fence languages that hold data: JSON and its dialects, or no language at all.
+const JSON_FENCE = /^(?:json[5cl]?|ndjson)?$/
 const SCALAR = /^(?:["\d-]|(?:true|false|null)$)/
 
 function isScalarFence(block: { readonly content: string; readonly lang: string }): boolean {
   return JSON_FENCE.test(block.lang) && SCALAR.test(block.content.trim())
 }
 
-/** Whether a position lies in one of sorted, disjoint ranges, for positions asked in increasing order. */
-function rangeCursor(ranges: readonly (readonly [number, number])[]): (at: number) => boolean {
+/**
+ * The index of the range of sorted, disjoint ranges that holds a position, or -1, for positions
+ * asked in increasing order (asking again for the same position is allowed).
+ */
+function rangeCursor(ranges: readonly (readonly [number, number])[]): (at: number) => number {
   let i = 0
   return (at) => {
     while (i < ranges.length && (ranges[i] as readonly [number, number])[1] <= at) i++
     const range = ranges[i]
-    return range !== undefined && at >= range[0] && at < range[1]
+    return range !== undefined && at >= range[0] && at < range[1] ? i : -1
   }
 }
