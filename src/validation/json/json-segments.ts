@@ -1,4 +1,5 @@
 import { findFencedBlocks } from './fenced-blocks.ts'
+import { findTaggedRanges, isToolTag } from './tagged-blocks.ts'
 
 /** One JSON-looking value in a model's answer, in order of appearance. */
 export interface JsonSegment {
@@ -25,11 +26,9 @@ export const MAX_JSON_VALUES = 1000
 const QUOTE = 34
 const BACKSLASH = 92
 const CLOSER_OF: Readonly<Record<number, number>> = { 123: 125, 91: 93 }
-// Tags that open-weight models wrap calls in (<tool_call>, <function_call>, <tools>...), their
-// closers, and chat-template control tokens (<|im_start|>): where one block of an answer ends.
-const TOOL_TAG = /^(?:[a-z_]*(?:tool|function)[a-z_]*s?|calls?)$/i
+// Tool-call tags (<tool_call>, </tool_call>...), chat-template control tokens (<|im_start|>) and
+// code fences: where one block of an answer ends.
 const BOUNDARY_AT = /<\/?([A-Za-z_][\w-]*)>|<\|[^|<>\n]{0,64}\|>|```/y
-const TAG_OPEN = /<([A-Za-z_][\w-]*)>/g
 
 /**
  * Lists every JSON-looking value of an answer, in order: each object or array that starts like
@@ -56,10 +55,10 @@ const TAG_OPEN = /<([A-Za-z_][\w-]*)>/g
 export function findJsonSegments(text: string): JsonSegment[] {
   // Blocks beyond these many only label values of an answer that is refused for holding too many.
   const fences = findFencedBlocks(text, 4 * MAX_JSON_VALUES)
-  const fenceAt = rangeCursor(fences.map((b) => [b.start, b.start + b.content.length] as const))
+  const fenceAt = rangeCursor(fences.map((b) => ({ start: b.start, end: b.start + b.content.length })))
   const fenced = (at: number): boolean => fenceAt(at) >= 0
   const code = (at: number): boolean => !JSON_FENCE.test(fences[fenceAt(at)]?.lang ?? '')
-  const tagRange = rangeCursor(taggedRanges(text))
+  const tagRange = rangeCursor(findTaggedRanges(text, 4 * MAX_JSON_VALUES))
   const tagged = (at: number): boolean => tagRange(at) >= 0
   // A JSON fence may hold a bare string or number: the whole body is then the value.
   const scalars = fences.filter(isScalarFence)
@@ -70,7 +69,9 @@ export function findJsonSegments(text: string): JsonSegment[] {
   // {...}`) is not, and neither is a wrapper around JSON-looking values, which are taken themselves.
   const lead = text.length - text.trimStart().length
   const leadCode = text.charCodeAt(lead)
-  if ((leadCode === 123 || leadCode === 91) && nextJsonStart(text, lead) !== lead && nextJsonStart(text, lead + 1) < 0) {
+  // The first JSON-looking start; kept while the scan has not passed it (no other start lies before it).
+  let start = nextJsonStart(text, lead)
+  if ((leadCode === 123 || leadCode === 91) && start < 0) {
     const end = scanValue(text, lead)
     const stop = end > 0 ? end : -end
     if (stop - lead > 1) {
@@ -79,7 +80,7 @@ export function findJsonSegments(text: string): JsonSegment[] {
     }
   }
   for (let s = 0; ; ) {
-    const start = nextJsonStart(text, from)
+    if (start >= 0 && start < from) start = nextJsonStart(text, from)
     const scalar = scalars[s]
     if (scalar !== undefined && (start < 0 || scalar.start < start)) {
       s++
@@ -177,7 +178,7 @@ function isBoundary(text: string, at: number): boolean {
   BOUNDARY_AT.lastIndex = at
   const match = BOUNDARY_AT.exec(text)
   if (match === null) return false
-  return match[1] === undefined || TOOL_TAG.test(match[1])
+  return match[1] === undefined || isToolTag(match[1])
 }
 
 /**
@@ -194,44 +195,30 @@ function nextJsonStart(text: string, from: number): number {
     const next = text[j]
     // A bracket with nothing after it opens nothing.
     if (next === undefined) return -1
-    const ahead = text.slice(j, j + 80)
-    if (COMMENT.test(ahead) || (code === 123 ? next === '"' || next === "'" || next === '}' || UNQUOTED_KEY.test(ahead) : ARRAY_START.test(ahead))) return i
+    if (
+      matchesAt(COMMENT, text, j) ||
+      (code === 123 ? next === '"' || next === "'" || next === '}' || matchesAt(UNQUOTED_KEY, text, j) : matchesAt(ARRAY_START, text, j))
+    )
+      return i
   }
   return -1
 }
 
-const UNQUOTED_KEY = /^[A-Za-z_$][\w$]*\s*:/
-const COMMENT = /^\/[/*]/
-const ARRAY_START = /^(?:["'{[\]\d-]|(?:true|false|null)(?![\w$]))/
+// Sticky: matched where the value's first character is, without cutting the text.
+const UNQUOTED_KEY = /[A-Za-z_$][\w$]*\s*:/y
+const COMMENT = /\/[/*]/y
+const ARRAY_START = /(?:["'{[\]\d-]|(?:true|false|null)(?![\w$]))/y
+// A key and its colon are looked for within this many characters of the bracket's first non-space.
+const LOOKAHEAD = 80
+
+/** Whether a sticky pattern matches at `at`, ending within {@link LOOKAHEAD} characters of it. */
+function matchesAt(pattern: RegExp, text: string, at: number): boolean {
+  pattern.lastIndex = at
+  return pattern.test(text) && pattern.lastIndex - at <= LOOKAHEAD
+}
 
 function isSpace(code: number): boolean {
   return code === 32 || code === 9 || code === 10 || code === 13
-}
-
-/** The body ranges of tool-call tag blocks: from an opening tag to its closer, the next opener, or the end. */
-function taggedRanges(text: string): (readonly [number, number])[] {
-  const ranges: (readonly [number, number])[] = []
-  // Where each tag's next closer / opener is, so that many unclosed blocks stay one linear pass.
-  const next = new Map<string, number>()
-  const find = (needle: string, from: number): number => {
-    const known = next.get(needle)
-    if (known !== undefined && (known < 0 || known >= from)) return known
-    const at = text.indexOf(needle, from)
-    next.set(needle, at)
-    return at
-  }
-  TAG_OPEN.lastIndex = 0
-  for (let match = TAG_OPEN.exec(text); match !== null && ranges.length < 4 * MAX_JSON_VALUES; match = TAG_OPEN.exec(text)) {
-    const tag = match[1] as string
-    if (!TOOL_TAG.test(tag)) continue
-    const start = match.index + match[0].length
-    const close = find(`</${tag}>`, start)
-    const reopen = find(`<${tag}>`, start)
-    const end = Math.min(close < 0 ? text.length : close, reopen < 0 ? text.length : reopen)
-    ranges.push([start, end])
-    TAG_OPEN.lastIndex = end
-  }
-  return ranges
 }
 
 // Fence languages that hold data: JSON and its dialects, or no language at all.
@@ -246,11 +233,11 @@ function isScalarFence(block: { readonly content: string; readonly lang: string 
  * The index of the range of sorted, disjoint ranges that holds a position, or -1, for positions
  * asked in increasing order (asking again for the same position is allowed).
  */
-function rangeCursor(ranges: readonly (readonly [number, number])[]): (at: number) => number {
+function rangeCursor(ranges: readonly { readonly start: number; readonly end: number }[]): (at: number) => number {
   let i = 0
   return (at) => {
-    while (i < ranges.length && (ranges[i] as readonly [number, number])[1] <= at) i++
+    while (i < ranges.length && (ranges[i] as { readonly end: number }).end <= at) i++
     const range = ranges[i]
-    return range !== undefined && at >= range[0] && at < range[1] ? i : -1
+    return range !== undefined && at >= range.start && at < range.end ? i : -1
   }
 }
