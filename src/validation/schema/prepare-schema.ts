@@ -3,12 +3,8 @@ import { PatternPropertiesCheck, STASH } from './pattern-properties.ts'
 import type { Re2Module } from './regex/re2-engine.ts'
 import { Re2Pattern } from './regex/re2-pattern.ts'
 import { isQuantifierFree } from './regex/native-safe.ts'
+import { DATA_KEYWORDS, NAME_MAPS } from './schema-keywords.ts'
 import { canonicalUri, nextUri, pointerToken, ROOT_URI } from './schema-uri.ts'
-
-// Keywords whose values are data, not schemas: a `pattern` key inside them is not a regex.
-const DATA_KEYWORDS = new Set(['const', 'default', 'enum', 'examples'])
-// Keywords whose keys are names (of properties or definitions), so a key there is never a keyword.
-const NAME_MAPS = new Set(['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas'])
 
 /** How `format` is treated: checked (the default for output validation) or an annotation (2020-12's default). */
 export type FormatMode = 'assert' | 'annotate'

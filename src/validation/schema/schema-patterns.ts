@@ -1,9 +1,6 @@
 import { FORMAT_MAX_LENGTH } from './bounded-format.ts'
+import { DATA_KEYWORDS, NAME_MAPS } from './schema-keywords.ts'
 
-// Keywords whose values are data, not schemas: a `pattern` key inside them is not a regex.
-const DATA_KEYWORDS = new Set(['const', 'default', 'enum', 'examples'])
-// Keywords whose keys are names (of properties or definitions), so a key there is never a keyword.
-const NAME_MAPS = new Set(['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas'])
 // The meta-schemas TypeBox ships, by canonical URI: a `$ref` to one of them resolves without a registry.
 const METASCHEMAS = new Set([
   'http://json-schema.org/draft-03/schema',
@@ -68,14 +65,6 @@ export function scanSchema(schema: object): SchemaScan {
     }
   }
   return { patternError: undefined, hasPatterns, refsMetaschema, hasCostlyFormats }
-}
-
-/**
- * The first `pattern` or `patternProperties` key of a schema that is not a valid regular
- * expression, or undefined when every pattern compiles.
- */
-export function schemaPatternError(schema: object): SyntaxError | undefined {
-  return scanSchema(schema).patternError
 }
 
 function keyError(map: object): SyntaxError | undefined {
