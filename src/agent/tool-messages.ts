@@ -1,5 +1,5 @@
 import { messageOf } from '../model/message-of.ts'
-import { DEFAULT_MAX_ISSUES, formatIssueLine, MAX_PROBLEM, MAX_QUOTED_PATH, oneLine, type ValidationFailure } from '../validation/index.ts'
+import { formatIssueLines, MAX_PROBLEM, MAX_QUOTED_PATH, oneLine, type ValidationFailure } from '../validation/index.ts'
 
 /**
  * The tool results the agent writes itself when a call is not executed or fails: each one says
@@ -15,10 +15,7 @@ export const toolMessages = {
   invalidArgs(name: string, failure: ValidationFailure, retries: number, why: 'exhausted' | 'gave-up'): string {
     const after =
       why === 'gave-up' ? 'the retry did not call it again' : retries === 0 ? 'not retried' : `after ${retries} ${retries === 1 ? 'retry' : 'retries'}`
-    const shown = failure.issues.slice(0, DEFAULT_MAX_ISSUES).map(formatIssueLine)
-    const hidden = failure.issues.length - shown.length
-    if (hidden > 0) shown.push(`- … and ${hidden} more issue${hidden === 1 ? '' : 's'}`)
-    const lines = failure.issues.length > 0 ? shown : [`- ${failure.message}`]
+    const lines = failure.issues.length > 0 ? formatIssueLines(failure.issues) : [`- ${failure.message}`]
     return [
       `INVALID_ARGUMENTS: the call to tool '${name}' was not executed: its arguments are invalid (${after}):`,
       ...lines,

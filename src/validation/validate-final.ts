@@ -44,8 +44,8 @@ export type FinalAnswerResult<T> =
     }
   | { readonly ok: false; readonly failure: ValidationFailure }
 
-/** Said of every answer cut by the provider's output token limit. */
-export const CUT_BY_TOKEN_LIMIT = "the answer was cut off by the output token limit (stop reason 'max_tokens') before it was complete"
+// Said of every answer cut by the provider's output token limit.
+const CUT_BY_TOKEN_LIMIT = "the answer was cut off by the output token limit (stop reason 'max_tokens') before it was complete"
 
 /**
  * Validates a model's final answer: without a schema the text itself is the value; with one, the

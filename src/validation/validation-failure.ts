@@ -12,7 +12,8 @@ const BRAND = Symbol.for('reliability-gate.ValidationFailure')
  * rules read it from `scope.validationError`. It is an `Error` (agentfootprint's sentinel error
  * class), so it can be thrown, logged and matched like one where that is convenient; check it with
  * {@link isValidationFailure}, which also works across realms and duplicate package copies. Being a
- * verdict rather than a crash, it carries no stack trace.
+ * verdict rather than a crash, it carries no stack trace. Its `message` is an own enumerable
+ * property, so `JSON.stringify(failure)` and `{ ...failure }` keep it.
  *
  * @example
  * if (isValidationFailure(error)) console.log(error.stage, error.issues)
@@ -59,6 +60,8 @@ export class ValidationFailure extends Error {
     } finally {
       Error.stackTraceLimit = limit
     }
+    // Error's own `message` is not enumerable: JSON.stringify and spreads of a logged failure would lose it.
+    Object.defineProperty(this, 'message', { value: init.message, enumerable: true, writable: true, configurable: true })
     this.stage = init.stage
     this.issues = init.issues ?? []
     this.rawOutput = init.rawOutput

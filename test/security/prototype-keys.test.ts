@@ -32,8 +32,16 @@ describe('Prototype keys', () => {
     }
   })
 
-  it('allows constructor and prototype keys that hold plain values', () => {
-    expect(validateToolArgs(parsed('{"constructor": "Ford", "prototype": "v2"}'), Anything)).toMatchObject({ ok: true })
+  it('refuses constructor and prototype keys that hold plain values too', () => {
+    expect(validateToolArgs(parsed('{"constructor": "Ford"}'), Anything)).toMatchObject({
+      ok: false,
+      failure: { issues: [{ code: 'forbidden_key', path: 'constructor' }] },
+    })
+    expect(validateToolArgs('{"prototype": "v2"}', Anything)).toMatchObject({ ok: false, failure: { issues: [{ code: 'forbidden_key', path: 'prototype' }] } })
+    expect(validateFinalAnswer('{"model": {"constructor": 1}}', Anything)).toMatchObject({
+      ok: false,
+      failure: { issues: [{ code: 'forbidden_key', path: 'model.constructor' }] },
+    })
   })
 
   it('offers the check to code that parses JSON itself', () => {
@@ -84,8 +92,11 @@ describe('Prototype keys', () => {
       expect(v.violation).toMatchObject({ code: 'forbidden_key', path })
       expect(JSON.stringify(v.partial)).not.toMatch(/__proto__|prototype/)
     }
+    const plain = new IncrementalValidator({})
+    plain.push('{"constructor": "Ford"}')
+    expect(plain.violation).toMatchObject({ code: 'forbidden_key', path: 'constructor' })
     const fine = new IncrementalValidator({})
-    fine.push('{"constructor": "Ford"}')
+    fine.push('{"constructorName": "Ford"}')
     expect(fine.violation).toBeUndefined()
   })
 })

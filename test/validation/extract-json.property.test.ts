@@ -41,6 +41,20 @@ describe('extractJson (properties)', () => {
     )
   })
 
+  it('extracts an object, or every object in order, whatever citations surround them', () => {
+    const scalar = fc.oneof(fc.integer(), fc.boolean(), fc.constant(null), fc.string({ unit: fc.constantFrom('a', 'b', ' ', '1') }))
+    const citation = fc.array(scalar, { minLength: 1, maxLength: 3 }).map((items) => `see ${JSON.stringify(items)}.`)
+    const object = fc.dictionary(fc.constantFrom('a', 'b', 'name'), fc.oneof(scalar, fc.array(scalar)), { minKeys: 1 })
+    fc.assert(
+      fc.property(fc.array(object, { minLength: 1, maxLength: 4 }), fc.array(citation, { maxLength: 4 }), (objects, citations) => {
+        const parts = objects.flatMap((value, i) => [JSON.stringify(value), citations[i] ?? ''])
+        const result = extractJson(`Answer: ${parts.join('\n')}\n${citations.slice(objects.length).join(' ')}`)
+        expect(result).toMatchObject({ ok: true, value: objects.length === 1 ? objects[0] : objects, count: objects.length })
+      }),
+      { numRuns: 500 },
+    )
+  })
+
   it('never throws for arbitrary strings', () => {
     fc.assert(
       fc.property(fc.oneof(fc.string(), fullUnicode, utf16Units, jsonish), (text) => {

@@ -79,6 +79,35 @@ describe('extractJson', () => {
     expect(extractJson(text)).toMatchObject({ ok: true, value: [{ id: 3 }], source: 'embedded' })
   })
 
+  it('leaves out citations and footnote numbers in the prose around an object', () => {
+    for (const text of ['{"amount": 50}\n\nNote: based on policy [1].', 'Here: {"amount": 50} as per [2].', '{"amount": 50} (see ["note"] and [2, 3])']) {
+      expect(extractJson(text)).toMatchObject({ ok: true, value: { amount: 50 }, source: 'embedded', count: 1 })
+    }
+  })
+
+  it('leaves out a markdown link list after an object', () => {
+    const text = '{"amount": 50}\n\nSee [the policy](https://x.example) [1].\n\n[1]: https://a.example\n[2]: https://b.example'
+    expect(extractJson(text)).toMatchObject({ ok: true, value: { amount: 50 }, count: 1 })
+  })
+
+  it('leaves out an array of scalars in a code fence of another language next to a json fence', () => {
+    for (const lang of ['python', 'ts']) {
+      const text = `Example:\n\`\`\`${lang}\nx = [1, 2]\n\`\`\`\n\`\`\`json\n{"amount": 50}\n\`\`\``
+      expect(extractJson(text)).toMatchObject({ ok: true, value: { amount: 50 }, source: 'fenced', count: 1 })
+    }
+  })
+
+  it('keeps arrays of scalars when the answer holds nothing else, or holds them in json fences or tags', () => {
+    expect(extractJson('[1] and [2]')).toMatchObject({ ok: true, value: [[1], [2]], count: 2 })
+    expect(extractJson('```json\n[1, 2]\n```\nand {"a": 1}')).toMatchObject({ ok: true, value: [[1, 2], { a: 1 }], count: 2 })
+    expect(extractJson('<tool_call>[1]</tool_call> {"a": 1}')).toMatchObject({ ok: true, value: [[1], { a: 1 }], count: 2 })
+  })
+
+  it('keeps every object next to citations, tool-call tags and code fences', () => {
+    const text = '<tool_call>{"name": "a"}</tool_call>\n{"name": "b"}</tool_call> per [1]\n```python\n{"name": "c"}\n```'
+    expect(extractJson(text)).toMatchObject({ ok: true, value: [{ name: 'a' }, { name: 'b' }, { name: 'c' }], count: 3 })
+  })
+
   it('extracts an object followed by trailing prose', () => {
     expect(extractJson('{"a": 1}\nHope this helps!')).toMatchObject({ ok: true, value: { a: 1 }, source: 'embedded' })
   })
@@ -125,9 +154,9 @@ describe('extractJson', () => {
     expect(extractJson('{"constructor": {"prototype": {"x": 1}}}')).toMatchObject({ ok: false, message: /forbidden key 'constructor'/ })
   })
 
-  it('refuses a prototype key holding an object, and allows one holding a string', () => {
+  it('refuses a prototype key whatever it holds', () => {
     expect(extractJson('{"a": {"prototype": {"polluted": true}}}')).toMatchObject({ ok: false, issue: { code: 'forbidden_key', path: 'a.prototype' } })
-    expect(extractJson('{"prototype": "v2", "constructor": "Ford"}')).toMatchObject({ ok: true, value: { prototype: 'v2', constructor: 'Ford' } })
+    expect(extractJson('{"prototype": "v2", "constructor": "Ford"}')).toMatchObject({ ok: false, issue: { code: 'forbidden_key' } })
   })
 
   it('handles lone surrogates and NUL bytes without throwing', () => {

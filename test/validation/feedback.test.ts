@@ -4,6 +4,7 @@ import {
   compileSchema,
   formatFeedback,
   formatIssueLine,
+  formatIssueLines,
   summarizeFailure,
   TRUNCATION_MARKER,
   truncateForFeedback,
@@ -21,6 +22,15 @@ const issue = (init: Partial<ValidationIssue> & Pick<ValidationIssue, 'code'>): 
   segments: ['x'],
   message: 'validator message',
   ...init,
+})
+
+describe('formatIssueLines', () => {
+  it('shows at most the given number of lines, then how many more there are', () => {
+    const issues = ['a', 'b', 'c', 'd'].map((path) => issue({ code: 'unknown_property', path, segments: [path] }))
+    expect(formatIssueLines(issues, 2)).toEqual(["- 'a': unknown field — remove it", "- 'b': unknown field — remove it", '- … and 2 more issues'])
+    expect(formatIssueLines(issues, 3).at(-1)).toBe('- … and 1 more issue')
+    expect(formatIssueLines(issues)).toHaveLength(4)
+  })
 })
 
 describe('formatIssueLine', () => {

@@ -45,6 +45,23 @@ describe('compileSchema (TypeBox compiler loading)', () => {
     expect(requested).toContain('re2js')
   })
 
+  it('loads the format registry only for a schema that asserts a costly format', async () => {
+    const requested = mockSyncRequire('record')
+    const { compileSchema } = await freshValidation()
+    compileSchema(Type.String({ format: 'date-time' })).validate('2026-05-03T00:00:00Z')
+    expect(requested).not.toContain('typebox/format')
+    expect(compileSchema(Type.String({ format: 'email' })).validate('x'.repeat(1000))).toMatchObject({ ok: false, issues: [{ code: 'invalid_format' }] })
+    expect(requested).toContain('typebox/format')
+  })
+
+  it('bounds costly formats where the engines load asynchronously too', async () => {
+    mockSyncRequire('none')
+    const { compileSchema } = await freshValidation()
+    const schema = compileSchema({ type: 'string', format: 'idn-hostname' })
+    expect(await schema.validate('bücher.example')).toEqual({ ok: true, value: 'bücher.example' })
+    expect(await schema.validate('a.'.repeat(1000))).toMatchObject({ ok: false, issues: [{ message: /^not checked as format "idn-hostname"/ }] })
+  })
+
   it('checks patterns on RE2 where the engines load asynchronously too', async () => {
     mockSyncRequire('none')
     const { compileSchema } = await freshValidation()

@@ -58,12 +58,18 @@ describe('parseJsonSafe', () => {
   it('rejects constructor.prototype', () => {
     expect(parseJsonSafe('{"constructor": {"prototype": {"x": 1}}}')).toMatchObject({
       ok: false,
-      message: "forbidden key 'constructor' holding an object at 'constructor'",
+      message: "forbidden key 'constructor' at 'constructor'",
     })
   })
 
-  it('allows a constructor key without a prototype', () => {
-    expect(parseJsonSafe('{"constructor": "Ada"}')).toEqual({ ok: true, value: { constructor: 'Ada' } })
+  it('rejects constructor and prototype keys whatever they hold', () => {
+    expect(parseJsonSafe('{"constructor": "Ada"}')).toEqual({
+      ok: false,
+      reason: 'forbidden-key',
+      message: "forbidden key 'constructor' at 'constructor'",
+      issue: expect.objectContaining({ code: 'forbidden_key', path: 'constructor' }),
+    })
+    expect(parseJsonSafe('{"a": [{"prototype": null}]}')).toMatchObject({ ok: false, reason: 'forbidden-key', issue: { path: 'a[0].prototype' } })
   })
 
   it('parses lone surrogates and NUL characters without throwing', () => {

@@ -14,6 +14,14 @@ describe('validateFinalAnswer', () => {
     expect(validateFinalAnswer('Sure:\n```json\n{"amount": 5}\n```', Refund)).toEqual({ ok: true, value: { amount: 5 }, extractedFrom: 'fenced' })
   })
 
+  it('accepts an object answer followed by a citation against an object schema', () => {
+    expect(validateFinalAnswer('{"amount": 50}\n\nNote: based on policy [1].', Refund)).toEqual({ ok: true, value: { amount: 50 }, extractedFrom: 'embedded' })
+  })
+
+  it('repairs an object answer followed by a citation without taking the citation', () => {
+    expect(validateFinalAnswer("{'amount': 50} as per [2].", Refund, { repair: true })).toMatchObject({ ok: true, value: { amount: 50 } })
+  })
+
   it('stays synchronous for a synchronous schema', () => {
     expect(validateFinalAnswer('{"amount": 5}', Refund)).not.toBeInstanceOf(Promise)
     expect(validateFinalAnswer('{"amount": 5}', compileSchema(z.object({ amount: z.number() })))).not.toBeInstanceOf(Promise)

@@ -30,6 +30,14 @@ describe('ValidationFailure', () => {
     expect(isValidationFailure(new Error('x'))).toBe(false)
   })
 
+  it('keeps its message when serialised or spread, as loggers do', () => {
+    const f = failure()
+    expect(JSON.parse(JSON.stringify(f)).message).toBe(f.message)
+    expect({ ...f }.message).toBe(f.message)
+    expect(f).toBeInstanceOf(Error)
+    expect(typeof f.stack).toBe('string')
+  })
+
   it('signs its full issue set: equal for the same issues, different for any other', () => {
     const same = failure()
     const other = new ValidationFailure({

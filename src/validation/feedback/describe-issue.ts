@@ -62,7 +62,17 @@ export function pathLabel(issue: ValidationIssue): string {
  * issueText(issue) // "'extra': unknown field — remove it"
  */
 export function issueText(issue: ValidationIssue, withAction = true): string {
+  return `'${pathLabel(issue)}': ${withAction ? issueProblem(issue) : describeIssue(issue).problem}`
+}
+
+/**
+ * What is wrong with an issue's value and, when there is one, what to do, as the feedback words
+ * them (`unknown field — remove it`), without the path. Bounded.
+ *
+ * @example
+ * issueProblem(issue) // 'required field is missing — provide a value'
+ */
+export function issueProblem(issue: ValidationIssue): string {
   const { problem, action } = describeIssue(issue)
-  const text = `'${pathLabel(issue)}': ${problem}`
-  return withAction && action !== undefined ? `${text} — ${action}` : text
+  return action === undefined ? problem : `${problem} — ${action}`
 }

@@ -1,7 +1,7 @@
 import type { ValidationIssue } from '../issue.ts'
 import type { ValidationStage } from '../validation-failure.ts'
 import { DEFAULT_MAX_ISSUES, oneLine } from './feedback-limits.ts'
-import { formatIssueLine } from './format-issue-line.ts'
+import { formatIssueLines } from './format-issue-line.ts'
 
 /** Everything {@link formatFeedback} needs to tell the model what to fix. */
 export interface FeedbackInput {
@@ -40,10 +40,7 @@ const MAX_PARSE_ERROR = 600
  * formatFeedback({ target: 'final', stage: 'schema-validate', issues })
  */
 export function formatFeedback(input: FeedbackInput): string {
-  const maxIssues = Math.max(0, input.maxIssues ?? DEFAULT_MAX_ISSUES)
-  const shown = input.issues.slice(0, maxIssues).map(formatIssueLine)
-  const hidden = input.issues.length - shown.length
-  if (hidden > 0) shown.push(`- … and ${hidden} more issue${hidden === 1 ? '' : 's'}`)
+  const shown = formatIssueLines(input.issues, input.maxIssues ?? DEFAULT_MAX_ISSUES)
   const [header, closing] = frame(input)
   const lines = [...header, ...shown, closing]
   if (input.retryHint !== undefined && input.retryHint !== '') lines.push(input.retryHint)

@@ -1,5 +1,6 @@
 import type { ValidationIssue } from '../issue.ts'
 import { issueText } from './describe-issue.ts'
+import { DEFAULT_MAX_ISSUES } from './feedback-limits.ts'
 
 /**
  * One feedback line for one issue, path first; bounded (long keys and messages end with `…`).
@@ -9,4 +10,18 @@ import { issueText } from './describe-issue.ts'
  */
 export function formatIssueLine(issue: ValidationIssue): string {
   return `- ${issueText(issue)}`
+}
+
+/**
+ * The feedback lines for a list of issues: at most `max` of them, then `- … and N more issues`, so
+ * the lines stay bounded however many issues the validator found.
+ *
+ * @example
+ * formatIssueLines(issues, 2) // ["- 'a': ...", "- 'b': ...", '- … and 3 more issues']
+ */
+export function formatIssueLines(issues: readonly ValidationIssue[], max: number = DEFAULT_MAX_ISSUES): string[] {
+  const shown = issues.slice(0, Math.max(0, max)).map(formatIssueLine)
+  const hidden = issues.length - shown.length
+  if (hidden > 0) shown.push(`- … and ${hidden} more issue${hidden === 1 ? '' : 's'}`)
+  return shown
 }

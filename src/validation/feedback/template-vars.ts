@@ -1,5 +1,5 @@
 import type { ValidationFailure } from '../validation-failure.ts'
-import { describeIssue, pathLabel } from './describe-issue.ts'
+import { issueProblem, pathLabel } from './describe-issue.ts'
 import type { FeedbackTemplateVars, TemplateError } from './error-template.ts'
 
 /** What {@link feedbackTemplateVars} needs besides the failure. */
@@ -36,6 +36,5 @@ export function feedbackTemplateVars(failure: ValidationFailure, input: Template
 }
 
 function templateError(issue: ValidationFailure['issues'][number]): TemplateError {
-  const { problem, action } = describeIssue(issue)
-  return { loc_str: pathLabel(issue), msg: action === undefined ? problem : `${problem} — ${action}`, type: issue.code }
+  return { loc_str: pathLabel(issue), msg: issueProblem(issue), type: issue.code }
 }

@@ -24,16 +24,20 @@ export function truncateEcho(text: string, limits: EchoLimits): string {
   const byChars = truncateForFeedback(text, limits.maxChars)
   const maxTokens = limits.maxTokens
   if (maxTokens === undefined || cutToTokens(byChars, maxTokens).cut === false) return byChars
-  // The head is cut from a text short enough that head and marker always fit `maxChars`.
-  const base = cutAt(text, Math.max(0, Math.floor(limits.maxChars) - SUFFIX.length))
-  const suffixTokens = countFeedbackTokens(SUFFIX)
-  // Counting the parts apart can differ from counting the joined text by a token: shave until it fits.
-  for (let room = maxTokens - suffixTokens, tries = 0; room > 0 && tries < 8; room--, tries++) {
-    const joined = `${cutToTokens(base, room).text}${SUFFIX}`
-    if (countFeedbackTokens(joined) <= maxTokens) return joined
+  const maxChars = Math.max(0, Math.floor(limits.maxChars))
+  // A head and the marker fit `maxChars` only when the marker alone does.
+  if (maxChars >= SUFFIX.length) {
+    // The head is cut from a text short enough that head and marker always fit `maxChars`.
+    const base = cutAt(text, maxChars - SUFFIX.length)
+    const suffixTokens = countFeedbackTokens(SUFFIX)
+    // Counting the parts apart can differ from counting the joined text by a token: shave until it fits.
+    for (let room = maxTokens - suffixTokens, tries = 0; room > 0 && tries < 8; room--, tries++) {
+      const joined = `${cutToTokens(base, room).text}${SUFFIX}`
+      if (countFeedbackTokens(joined) <= maxTokens) return joined
+    }
   }
   // Bounds below the marker's own size: as much of the marker as fits both (it is 24 characters).
-  for (let n = Math.min(TRUNCATION_MARKER.length, Math.floor(limits.maxChars)); n > 0; n--) {
+  for (let n = Math.min(TRUNCATION_MARKER.length, maxChars); n > 0; n--) {
     const head = cutAt(TRUNCATION_MARKER, n)
     if (countFeedbackTokens(head) <= maxTokens) return head
   }

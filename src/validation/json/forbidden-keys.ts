@@ -12,14 +12,15 @@ export interface ForbiddenKey {
 }
 
 /**
- * Whether `key` holding `child` is refused: `__proto__` whatever it holds; `constructor` and
- * `prototype` when they hold an object or an array (a deep merge would walk into
- * `target.constructor` or `target.prototype`). A `constructor` or `prototype` holding a string, a
- * number, a boolean or null cannot reach a prototype and is allowed (`{"prototype": "v2"}`).
+ * Whether `key` is refused in model JSON: `__proto__`, `constructor` and `prototype`, whatever they
+ * hold (DESIGN.md: model JSON never reaches user code with these keys; a deep merge or an assignment
+ * would walk into `target.constructor` or `target.prototype`).
+ *
+ * @example
+ * isForbiddenKey('prototype') // true
  */
-export function isForbiddenKey(key: string, child: unknown): key is ForbiddenKeyName {
-  if (key === '__proto__') return true
-  return (key === 'constructor' || key === 'prototype') && typeof child === 'object' && child !== null
+export function isForbiddenKey(key: string): key is ForbiddenKeyName {
+  return key === '__proto__' || key === 'constructor' || key === 'prototype'
 }
 
 /**
@@ -39,9 +40,8 @@ export function findForbiddenKey(root: unknown): ForbiddenKey | undefined {
       continue
     }
     for (const key of Object.keys(value)) {
-      const child: unknown = (value as Record<string, unknown>)[key]
-      if (isForbiddenKey(key, child)) return { segments: [...segments, key], key }
-      stack.push({ value: child, segments: [...segments, key] })
+      if (isForbiddenKey(key)) return { segments: [...segments, key], key }
+      stack.push({ value: (value as Record<string, unknown>)[key], segments: [...segments, key] })
     }
   }
   return undefined
@@ -53,8 +53,7 @@ export function findForbiddenKey(root: unknown): ForbiddenKey | undefined {
  */
 export function forbiddenKeyIssue(found: ForbiddenKey): ValidationIssue {
   const path = renderPath(found.segments)
-  const what = found.key === '__proto__' ? "key '__proto__'" : `key '${found.key}' holding an object`
-  return makeIssue({ segments: found.segments, code: 'forbidden_key', message: `forbidden ${what} at '${path}'` })
+  return makeIssue({ segments: found.segments, code: 'forbidden_key', message: `forbidden key '${found.key}' at '${path}'` })
 }
 
 /**

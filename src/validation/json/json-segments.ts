@@ -1,4 +1,5 @@
 import { findFencedBlocks } from './fenced-blocks.ts'
+import { findTaggedRanges, isToolTag } from './tagged-blocks.ts'
 
 /** One JSON-looking value in a model's answer, in order of appearance. */
 export interface JsonSegment {
@@ -10,6 +11,8 @@ export interface JsonSegment {
   readonly closed: boolean
   /** Inside a markdown code fence. */
   readonly fenced: boolean
+  /** Inside a code fence of a language other than JSON (```python, ```ts...). */
+  readonly code: boolean
   /** Inside a tool-call tag block (`<tool_call>…`). */
   readonly tagged: boolean
 }
@@ -23,11 +26,9 @@ export const MAX_JSON_VALUES = 1000
 const QUOTE = 34
 const BACKSLASH = 92
 const CLOSER_OF: Readonly<Record<number, number>> = { 123: 125, 91: 93 }
-// Tags that open-weight models wrap calls in (<tool_call>, <function_call>, <tools>...), their
-// closers, and chat-template control tokens (<|im_start|>): where one block of an answer ends.
-const TOOL_TAG = /^(?:[a-z_]*(?:tool|function)[a-z_]*s?|calls?)$/i
+// Tool-call tags (<tool_call>, </tool_call>...), chat-template control tokens (<|im_start|>) and
+// code fences: where one block of an answer ends.
 const BOUNDARY_AT = /<\/?([A-Za-z_][\w-]*)>|<\|[^|<>\n]{0,64}\|>|```/y
-const TAG_OPEN = /<([A-Za-z_][\w-]*)>/g
 
 /**
  * Lists every JSON-looking value of an answer, in order: each object or array that starts like
@@ -35,12 +36,17 @@ const TAG_OPEN = /<([A-Za-z_][\w-]*)>/g
  * such as `[note]` or `{name}` are skipped), scanned to its balanced end, strings respected.
  * A value whose brackets never balance is cut where its block ends: at a tool-call tag, a chat
  * control token (`<|im_start|>`) or a code fence outside any string, else at the end of the
- * answer. A JSON code fence (```json or untagged) holding a bare string, number or literal is one
- * value too. One linear pass; it stops after `MAX_JSON_VALUES + 1` values, for the caller to refuse
- * the answer (the list is never cut to a number of values to accept).
+ * answer. A JSON code fence (```json, ```jsonc, ```json5, ```jsonl or untagged) holding a bare string,
+ * number or literal is one value too. One linear pass; it stops after `MAX_JSON_VALUES + 1` values,
+ * for the caller to refuse the answer (the list is never cut to a number of values to accept).
  *
- * The extraction and the repair stage take every value listed here or none (DESIGN.md: repair is
- * all or nothing), so no call the model wrote is dropped silently.
+ * Arrays of scalars only (`[1]`, `[2, 3]`, `["note"]`) in prose or in a code fence of another
+ * language (```python, ```ts) are left out when the answer also holds an object or an array of
+ * objects or arrays: citations, footnotes, link lists and code samples, never a call. Every other
+ * value is listed, objects in prose or code fences included (models drop the `<tool_call>` opener
+ * of their later calls, or write calls in ```python / ```xml fences): the extraction and the repair
+ * stage take all of them or none (DESIGN.md: repair is all or nothing), so no call the model wrote
+ * is dropped silently.
  *
  * @example
  * findJsonSegments('<tool_call>{"name": "a"}</tool_call>\n<tool_call>{"name": "b"}</tool_call>').map((s) => s.text)
@@ -49,8 +55,11 @@ const TAG_OPEN = /<([A-Za-z_][\w-]*)>/g
 export function findJsonSegments(text: string): JsonSegment[] {
   // Blocks beyond these many only label values of an answer that is refused for holding too many.
   const fences = findFencedBlocks(text, 4 * MAX_JSON_VALUES)
-  const fenced = rangeCursor(fences.map((b) => [b.start, b.start + b.content.length] as const))
-  const tagged = rangeCursor(taggedRanges(text))
+  const fenceAt = rangeCursor(fences.map((b) => ({ start: b.start, end: b.start + b.content.length })))
+  const fenced = (at: number): boolean => fenceAt(at) >= 0
+  const code = (at: number): boolean => !JSON_FENCE.test(fences[fenceAt(at)]?.lang ?? '')
+  const tagRange = rangeCursor(findTaggedRanges(text, 4 * MAX_JSON_VALUES))
+  const tagged = (at: number): boolean => tagRange(at) >= 0
   // A JSON fence may hold a bare string or number: the whole body is then the value.
   const scalars = fences.filter(isScalarFence)
   const segments: JsonSegment[] = []
@@ -60,22 +69,24 @@ export function findJsonSegments(text: string): JsonSegment[] {
   // {...}`) is not, and neither is a wrapper around JSON-looking values, which are taken themselves.
   const lead = text.length - text.trimStart().length
   const leadCode = text.charCodeAt(lead)
-  if ((leadCode === 123 || leadCode === 91) && nextJsonStart(text, lead) !== lead && nextJsonStart(text, lead + 1) < 0) {
+  // The first JSON-looking start; kept while the scan has not passed it (no other start lies before it).
+  let start = nextJsonStart(text, lead)
+  if ((leadCode === 123 || leadCode === 91) && start < 0) {
     const end = scanValue(text, lead)
     const stop = end > 0 ? end : -end
     if (stop - lead > 1) {
-      segments.push({ text: text.slice(lead, stop), start: lead, closed: end > 0, fenced: fenced(lead), tagged: tagged(lead) })
+      segments.push({ text: text.slice(lead, stop), start: lead, closed: end > 0, fenced: fenced(lead), code: code(lead), tagged: tagged(lead) })
       from = stop
     }
   }
   for (let s = 0; ; ) {
-    const start = nextJsonStart(text, from)
+    if (start >= 0 && start < from) start = nextJsonStart(text, from)
     const scalar = scalars[s]
     if (scalar !== undefined && (start < 0 || scalar.start < start)) {
       s++
       if (scalar.start < from) continue
       const lead = scalar.content.length - scalar.content.trimStart().length
-      segments.push({ text: scalar.content.trim(), start: scalar.start + lead, closed: true, fenced: true, tagged: tagged(scalar.start + lead) })
+      segments.push({ text: scalar.content.trim(), start: scalar.start + lead, closed: true, fenced: true, code: false, tagged: tagged(scalar.start + lead) })
       from = scalar.start + scalar.content.length
       continue
     }
@@ -85,10 +96,48 @@ export function findJsonSegments(text: string): JsonSegment[] {
     const stop = closed ? end : -end
     const value = text.slice(start, stop)
     // A lone bracket cut off by a block boundary (`[```json ...```]`) holds nothing.
-    if (closed || value.trim().length > 1) segments.push({ text: value, start, closed, fenced: fenced(start), tagged: tagged(start) })
+    if (closed || value.trim().length > 1) segments.push({ text: value, start, closed, fenced: fenced(start), code: code(start), tagged: tagged(start) })
     from = stop
   }
-  return segments
+  return segments.length > MAX_JSON_VALUES ? segments : preferred(segments)
+}
+
+/**
+ * The list without the arrays of scalars only that lie outside tool-call tags and JSON fences, when
+ * the answer holds an object or an array of objects or arrays: those are citations, footnotes, link
+ * lists or code samples (`[1]`, `[2, 3]`, `["note"]`, ```python `x = [1, 2]`), never a call. The
+ * list itself when nothing is left out.
+ */
+function preferred(segments: JsonSegment[]): JsonSegment[] {
+  if (segments.length < 2) return segments
+  let structured = false
+  let loose = 0
+  for (const segment of segments) {
+    if (!isFlatArray(segment)) structured = true
+    else if (isLoose(segment)) loose++
+  }
+  return structured && loose > 0 ? segments.filter((s) => !(isLoose(s) && isFlatArray(s))) : segments
+}
+
+/** Outside what the model marked as data: in prose or in a code fence of another language. */
+function isLoose(segment: JsonSegment): boolean {
+  return !segment.tagged && (!segment.fenced || segment.code)
+}
+
+/** A closed array holding no object or array (`[1]`, `[2, 3]`, `["note"]`), strings respected. */
+function isFlatArray(segment: JsonSegment): boolean {
+  const { text } = segment
+  if (!segment.closed || text.charCodeAt(0) !== 91) return false
+  let inString = false
+  for (let i = 1; i < text.length - 1; i++) {
+    const code = text.charCodeAt(i)
+    if (inString) {
+      if (code === BACKSLASH) i++
+      else if (code === QUOTE) inString = false
+    } else if (code === QUOTE) inString = true
+    else if (code === 123 || code === 91) return false
+  }
+  return true
 }
 
 /**
@@ -129,7 +178,7 @@ function isBoundary(text: string, at: number): boolean {
   BOUNDARY_AT.lastIndex = at
   const match = BOUNDARY_AT.exec(text)
   if (match === null) return false
-  return match[1] === undefined || TOOL_TAG.test(match[1])
+  return match[1] === undefined || isToolTag(match[1])
 }
 
 /**
@@ -146,59 +195,49 @@ function nextJsonStart(text: string, from: number): number {
     const next = text[j]
     // A bracket with nothing after it opens nothing.
     if (next === undefined) return -1
-    const ahead = text.slice(j, j + 80)
-    if (COMMENT.test(ahead) || (code === 123 ? next === '"' || next === "'" || next === '}' || UNQUOTED_KEY.test(ahead) : ARRAY_START.test(ahead))) return i
+    if (
+      matchesAt(COMMENT, text, j) ||
+      (code === 123 ? next === '"' || next === "'" || next === '}' || matchesAt(UNQUOTED_KEY, text, j) : matchesAt(ARRAY_START, text, j))
+    )
+      return i
   }
   return -1
 }
 
-const UNQUOTED_KEY = /^[A-Za-z_$][\w$]*\s*:/
-const COMMENT = /^\/[/*]/
-const ARRAY_START = /^(?:["'{[\]\d-]|(?:true|false|null)(?![\w$]))/
+// Sticky: matched where the value's first character is, without cutting the text.
+const UNQUOTED_KEY = /[A-Za-z_$][\w$]*\s*:/y
+const COMMENT = /\/[/*]/y
+const ARRAY_START = /(?:["'{[\]\d-]|(?:true|false|null)(?![\w$]))/y
+// A key and its colon are looked for within this many characters of the bracket's first non-space.
+const LOOKAHEAD = 80
+
+/** Whether a sticky pattern matches at `at`, ending within {@link LOOKAHEAD} characters of it. */
+function matchesAt(pattern: RegExp, text: string, at: number): boolean {
+  pattern.lastIndex = at
+  return pattern.test(text) && pattern.lastIndex - at <= LOOKAHEAD
+}
 
 function isSpace(code: number): boolean {
   return code === 32 || code === 9 || code === 10 || code === 13
 }
 
-/** The body ranges of tool-call tag blocks: from an opening tag to its closer, the next opener, or the end. */
-function taggedRanges(text: string): (readonly [number, number])[] {
-  const ranges: (readonly [number, number])[] = []
-  // Where each tag's next closer / opener is, so that many unclosed blocks stay one linear pass.
-  const next = new Map<string, number>()
-  const find = (needle: string, from: number): number => {
-    const known = next.get(needle)
-    if (known !== undefined && (known < 0 || known >= from)) return known
-    const at = text.indexOf(needle, from)
-    next.set(needle, at)
-    return at
-  }
-  TAG_OPEN.lastIndex = 0
-  for (let match = TAG_OPEN.exec(text); match !== null && ranges.length < 4 * MAX_JSON_VALUES; match = TAG_OPEN.exec(text)) {
-    const tag = match[1] as string
-    if (!TOOL_TAG.test(tag)) continue
-    const start = match.index + match[0].length
-    const close = find(`</${tag}>`, start)
-    const reopen = find(`<${tag}>`, start)
-    const end = Math.min(close < 0 ? text.length : close, reopen < 0 ? text.length : reopen)
-    ranges.push([start, end])
-    TAG_OPEN.lastIndex = end
-  }
-  return ranges
-}
-
-const JSON_FENCE = /^(?:json[5c]?)?$/
+// Fence languages that hold data: JSON and its dialects, or no language at all.
+const JSON_FENCE = /^(?:json[5cl]?|ndjson)?$/
 const SCALAR = /^(?:["\d-]|(?:true|false|null)$)/
 
 function isScalarFence(block: { readonly content: string; readonly lang: string }): boolean {
   return JSON_FENCE.test(block.lang) && SCALAR.test(block.content.trim())
 }
 
-/** Whether a position lies in one of sorted, disjoint ranges, for positions asked in increasing order. */
-function rangeCursor(ranges: readonly (readonly [number, number])[]): (at: number) => boolean {
+/**
+ * The index of the range of sorted, disjoint ranges that holds a position, or -1, for positions
+ * asked in increasing order (asking again for the same position is allowed).
+ */
+function rangeCursor(ranges: readonly { readonly start: number; readonly end: number }[]): (at: number) => number {
   let i = 0
   return (at) => {
-    while (i < ranges.length && (ranges[i] as readonly [number, number])[1] <= at) i++
+    while (i < ranges.length && (ranges[i] as { readonly end: number }).end <= at) i++
     const range = ranges[i]
-    return range !== undefined && at >= range[0] && at < range[1]
+    return range !== undefined && at >= range.start && at < range.end ? i : -1
   }
 }

@@ -10,7 +10,6 @@ export type RepairKind =
   | 'fenced-block'
   | 'extracted-from-prose'
   | 'joined-blocks'
-  | 'other-candidate'
   | 'other-syntax'
 
 const PYTHON_LITERAL = /^(?:None|True|False)\b/

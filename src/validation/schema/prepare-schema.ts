@@ -1,13 +1,10 @@
+import { BoundedFormatCheck, FORMAT_MAX_LENGTH, type FormatModule } from './bounded-format.ts'
 import { PatternPropertiesCheck, STASH } from './pattern-properties.ts'
 import type { Re2Module } from './regex/re2-engine.ts'
 import { Re2Pattern } from './regex/re2-pattern.ts'
 import { isQuantifierFree } from './regex/native-safe.ts'
+import { DATA_KEYWORDS, NAME_MAPS } from './schema-keywords.ts'
 import { canonicalUri, nextUri, pointerToken, ROOT_URI } from './schema-uri.ts'
-
-// Keywords whose values are data, not schemas: a `pattern` key inside them is not a regex.
-const DATA_KEYWORDS = new Set(['const', 'default', 'enum', 'examples'])
-// Keywords whose keys are names (of properties or definitions), so a key there is never a keyword.
-const NAME_MAPS = new Set(['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas'])
 
 /** How `format` is treated: checked (the default for output validation) or an annotation (2020-12's default). */
 export type FormatMode = 'assert' | 'annotate'
@@ -15,8 +12,8 @@ export type FormatMode = 'assert' | 'annotate'
 /** A schema made ready for TypeBox's compiler: regexes on RE2, formats as configured. */
 export interface PreparedSchema {
   readonly schema: object
-  /** The `patternProperties` checks it holds, by the token their TypeBox errors carry. */
-  readonly checks: ReadonlyMap<string, PatternPropertiesCheck>
+  /** The `patternProperties` and costly `format` checks it holds, by the token their TypeBox errors carry. */
+  readonly checks: ReadonlyMap<string, PatternPropertiesCheck | BoundedFormatCheck>
   /** Every schema resource of this document by canonical URI (for `$ref`s into it). */
   readonly resources: Readonly<Record<string, object>>
 }
@@ -31,13 +28,18 @@ export interface PreparedSchema {
  *   `x-rg-pattern-schemas`, so `$ref`s inside them resolve as before); an `additionalProperties`
  *   beside it moves into the same check; quantifier-free patterns (`^x-`, `^(a|b)$`), which cannot
  *   backtrack, stay as they are;
- * - with `formats: 'annotate'`, `format` is dropped (an annotation, as in draft 2020-12).
+ * - with `formats: 'annotate'`, `format` is dropped (an annotation, as in draft 2020-12); else a
+ *   costly format (`FORMAT_MAX_LENGTH`) becomes a `~refine` check ({@link BoundedFormatCheck}) that
+ *   refuses a string too long to check before running the format.
  *
  * @throws SyntaxError for a pattern RE2 cannot run in linear time (backreferences, lookaheads other
  * than at the start of an anchored pattern).
  */
-export function prepareSchema(root: object, options: { readonly re2: Re2Module | undefined; readonly formats: FormatMode }): PreparedSchema {
-  const checks = new Map<string, PatternPropertiesCheck>()
+export function prepareSchema(
+  root: object,
+  options: { readonly re2: Re2Module | undefined; readonly formats: FormatMode; readonly format?: FormatModule | undefined },
+): PreparedSchema {
+  const checks = new Map<string, PatternPropertiesCheck | BoundedFormatCheck>()
   const resources: Record<string, object> = {}
   const done = new Map<object, unknown>()
   const rootBase = typeof (root as { $id?: unknown }).$id === 'string' ? nextUri((root as { $id: string }).$id, ROOT_URI) : ROOT_URI
@@ -71,6 +73,7 @@ export function prepareSchema(root: object, options: { readonly re2: Re2Module |
     const pointer = base === parentBase ? parentPointer : ''
     const changes = new Map<string, unknown>()
     const removed: string[] = []
+    const refines: (PatternPropertiesCheck | BoundedFormatCheck)[] = []
     const pp = node['patternProperties']
     // Quantifier-free patterns stay TypeBox's own (exact for unevaluatedProperties too): they cannot backtrack.
     const withPatterns = typeof pp === 'object' && pp !== null && !Array.isArray(pp) && !Object.keys(pp).every(isQuantifierFree)
@@ -79,7 +82,10 @@ export function prepareSchema(root: object, options: { readonly re2: Re2Module |
       if (DATA_KEYWORDS.has(key) || (withPatterns && (key === 'patternProperties' || key === 'additionalProperties'))) continue
       if (key === 'pattern' && (typeof value === 'string' || value instanceof RegExp)) changes.set(key, re2Pattern(value, options.re2))
       else if (key === 'format' && options.formats === 'annotate') removed.push(key)
-      else {
+      else if (key === 'format' && options.format !== undefined && typeof value === 'string' && Object.hasOwn(FORMAT_MAX_LENGTH, value)) {
+        refines.push(new BoundedFormatCheck(value, FORMAT_MAX_LENGTH[value] as number, options.format))
+        removed.push(key)
+      } else {
         const next = visit(value, base, `${pointer}/${pointerToken(key)}`, NAME_MAPS.has(key))
         if (next !== value) changes.set(key, next)
       }
@@ -96,16 +102,19 @@ export function prepareSchema(root: object, options: { readonly re2: Re2Module |
         properties: new Set(typeof node['properties'] === 'object' && node['properties'] !== null ? Object.keys(node['properties']) : []),
         uri: (i: number) => `${canonicalUri(base)}#${pointer}/${STASH}/${i}`,
       })
-      checks.set(check.token, check)
+      refines.push(check)
       removed.push('patternProperties')
       changes.set(STASH, stash)
       // Every key is evaluated here when an additionalProperties was: `true` keeps that for unevaluatedProperties.
       if (additional !== undefined) changes.set('additionalProperties', true)
-      const refine = Array.isArray(node['~refine']) ? (node['~refine'] as unknown[]) : []
-      changes.set('~refine', [...refine, check])
     }
-    // A TypeBox `~kind` (Record...) promises the keywords it was built with: a rewritten node is plain JSON Schema.
-    if (withPatterns) removed.push('~kind')
+    if (refines.length > 0) {
+      for (const check of refines) checks.set(check.token, check)
+      const refine = Array.isArray(node['~refine']) ? (node['~refine'] as unknown[]) : []
+      changes.set('~refine', [...refine, ...refines])
+      // A TypeBox `~kind` (Record, String...) promises the keywords it was built with: a rewritten node is plain JSON Schema.
+      removed.push('~kind')
+    }
     const out = changes.size === 0 && removed.length === 0 ? node : copyWith(node, changes, removed)
     if (base !== parentBase || node === root) resources[canonicalUri(node === root ? rootBase : base)] = out
     return out

@@ -1,7 +1,6 @@
-// Keywords whose values are data, not schemas: a `pattern` key inside them is not a regex.
-const DATA_KEYWORDS = new Set(['const', 'default', 'enum', 'examples'])
-// Keywords whose keys are names (of properties or definitions), so a key there is never a keyword.
-const NAME_MAPS = new Set(['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas'])
+import { FORMAT_MAX_LENGTH } from './bounded-format.ts'
+import { DATA_KEYWORDS, NAME_MAPS } from './schema-keywords.ts'
+
 // The meta-schemas TypeBox ships, by canonical URI: a `$ref` to one of them resolves without a registry.
 const METASCHEMAS = new Set([
   'http://json-schema.org/draft-03/schema',
@@ -20,6 +19,8 @@ export interface SchemaScan {
   readonly hasPatterns: boolean
   /** It `$ref`s a well-known meta-schema (draft-03 to 2020-12). */
   readonly refsMetaschema: boolean
+  /** It holds a costly `format` (see `FORMAT_MAX_LENGTH`), checked with a length bound. */
+  readonly hasCostlyFormats: boolean
 }
 
 /**
@@ -32,6 +33,7 @@ export function scanSchema(schema: object): SchemaScan {
   const seen = new Set<object>()
   let hasPatterns = false
   let refsMetaschema = false
+  let hasCostlyFormats = false
   while (stack.length > 0) {
     const { node, names } = stack.pop() as { node: unknown; names: boolean }
     if (typeof node !== 'object' || node === null || seen.has(node)) continue
@@ -49,26 +51,20 @@ export function scanSchema(schema: object): SchemaScan {
       if (key === 'pattern' && (typeof value === 'string' || value instanceof RegExp)) {
         hasPatterns = true
         const error = typeof value === 'string' ? regexError(value) : undefined
-        if (error !== undefined) return { patternError: error, hasPatterns, refsMetaschema }
+        if (error !== undefined) return { patternError: error, hasPatterns, refsMetaschema, hasCostlyFormats }
       } else if (key === 'patternProperties' && typeof value === 'object' && value !== null) {
         hasPatterns ||= Object.keys(value).length > 0
         const error = keyError(value)
-        if (error !== undefined) return { patternError: error, hasPatterns, refsMetaschema }
+        if (error !== undefined) return { patternError: error, hasPatterns, refsMetaschema, hasCostlyFormats }
       } else if ((key === '$ref' || key === '$dynamicRef') && typeof value === 'string') {
         refsMetaschema ||= METASCHEMAS.has(value.split('#')[0] as string)
+      } else if (key === 'format' && typeof value === 'string') {
+        hasCostlyFormats ||= Object.hasOwn(FORMAT_MAX_LENGTH, value)
       }
       stack.push({ node: value, names: NAME_MAPS.has(key) })
     }
   }
-  return { patternError: undefined, hasPatterns, refsMetaschema }
-}
-
-/**
- * The first `pattern` or `patternProperties` key of a schema that is not a valid regular
- * expression, or undefined when every pattern compiles.
- */
-export function schemaPatternError(schema: object): SyntaxError | undefined {
-  return scanSchema(schema).patternError
+  return { patternError: undefined, hasPatterns, refsMetaschema, hasCostlyFormats }
 }
 
 function keyError(map: object): SyntaxError | undefined {

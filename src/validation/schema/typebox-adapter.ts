@@ -1,6 +1,7 @@
 import type { JsonSchema } from '../../model/request.ts'
 import type { CompiledSchema, SchemaResult } from './compiled-schema.ts'
-import type { PatternPropertiesCheck } from './pattern-properties.ts'
+import type { BoundedFormatCheck } from './bounded-format.ts'
+import { PatternPropertiesCheck } from './pattern-properties.ts'
 import { prepareSchema, type FormatMode } from './prepare-schema.ts'
 import { closePatternBudget, openPatternBudget, PATTERN_BUDGET } from './regex/pattern-budget.ts'
 import { scanSchema } from './schema-patterns.ts'
@@ -50,8 +51,10 @@ export function compileTypeBox<T>(schema: object, vendor: 'typebox' | 'json-sche
   const badPattern = scans.find((s) => s.patternError !== undefined)?.patternError
   if (badPattern !== undefined) throw compileError(what, badPattern)
   const meta = scans.some((s) => s.refsMetaschema)
-  const needs: EngineNeeds = { re2: meta || scans.some((s) => s.hasPatterns), meta }
   const formats = options.formats ?? 'assert'
+  // The meta-schemas hold `format: 'regex'`.
+  const format = formats === 'assert' && (meta || scans.some((s) => s.hasCostlyFormats))
+  const needs: EngineNeeds = { re2: meta || scans.some((s) => s.hasPatterns), meta, format }
   const ready = enginesNow(needs)
   let check: Check<T> | undefined = ready === undefined ? undefined : checkOf<T>(ready, schema, registry, formats, needs.re2, what)
   let pending: Promise<Check<T>> | undefined
@@ -83,10 +86,10 @@ function checkOf<T>(
   what: string,
 ): Check<T> {
   let validator: Validator
-  const checks = new Map<string, PatternPropertiesCheck>()
+  const checks = new Map<string, PatternPropertiesCheck | BoundedFormatCheck>()
   try {
     const prepare = (doc: object) => {
-      const prepared = prepareSchema(doc, { re2: engines.re2, formats })
+      const prepared = prepareSchema(doc, { re2: engines.re2, formats, format: engines.format })
       for (const [token, c] of prepared.checks) checks.set(token, c)
       return prepared
     }
@@ -103,7 +106,7 @@ function checkOf<T>(
       const documents = { ...context, ...main.resources }
       let n = 0
       const compileAt = (uri: string) => engines.compiler.Compile(documents, { $id: `urn:reliability-gate:sub:${++n}`, $ref: uri })
-      for (const c of checks.values()) c.bind(compileAt)
+      for (const c of checks.values()) if (c instanceof PatternPropertiesCheck) c.bind(compileAt)
     }
   } catch (error) {
     throw compileError(what, error)
@@ -158,8 +161,8 @@ function metaschemas(engines: Engines, prepare: (doc: object) => { readonly sche
   return docs
 }
 
-/** Replaces each `patternProperties` check's error by the errors TypeBox would have reported for the keyword. */
-function expand(errors: readonly TypeBoxError[], root: unknown, checks: ReadonlyMap<string, PatternPropertiesCheck>): TypeBoxError[] {
+/** Replaces each `patternProperties` or costly `format` check's error by the errors TypeBox would have reported for the keyword. */
+function expand(errors: readonly TypeBoxError[], root: unknown, checks: ReadonlyMap<string, PatternPropertiesCheck | BoundedFormatCheck>): TypeBoxError[] {
   if (checks.size === 0) return errors as TypeBoxError[]
   const out: TypeBoxError[] = []
   for (const error of errors) {

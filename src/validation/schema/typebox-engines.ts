@@ -1,4 +1,5 @@
 import { syncRequire } from '../../model/sync-require.ts'
+import type { FormatModule } from './bounded-format.ts'
 import { loadRe2, re2Now, type Re2Module } from './regex/re2-engine.ts'
 
 /** The part of TypeBox's compiler used here. */
@@ -32,6 +33,8 @@ export interface Engines {
   readonly compiler: CompilerModule
   readonly system: SystemModule
   readonly value: ValueModule
+  /** TypeBox's format registry, which the costly formats are tested with (see `BoundedFormatCheck`). */
+  readonly format: FormatModule | undefined
   readonly re2: Re2Module | undefined
   readonly meta: Readonly<Record<string, object>> | undefined
 }
@@ -40,6 +43,8 @@ export interface Engines {
 export interface EngineNeeds {
   readonly re2: boolean
   readonly meta: boolean
+  /** It asserts a costly format (see `FORMAT_MAX_LENGTH`): TypeBox's format registry is needed. */
+  readonly format: boolean
 }
 
 // TypeBox's compiler is ~680 modules: it loads on the first TypeBox or JSON Schema compiled, never on
@@ -48,6 +53,7 @@ export interface EngineNeeds {
 // Bun, Deno) they load right there and `validate` stays synchronous. Elsewhere (workerd, browser
 // bundles) `import()` starts instead, and `validate` answers with a promise until they land.
 let core: { compiler: CompilerModule; system: SystemModule; value: ValueModule } | undefined
+let format: FormatModule | undefined
 let meta: Readonly<Record<string, object>> | undefined
 let triedRequire = false
 
@@ -80,21 +86,32 @@ export function enginesNow(needs: EngineNeeds): Engines | undefined {
     }
     if (meta === undefined) return undefined
   }
-  return { ...core, re2, meta: needs.meta ? meta : undefined }
+  if (needs.format && format === undefined) {
+    const require = syncRequire()
+    try {
+      if (require !== undefined) format = require('typebox/format') as FormatModule
+    } catch {
+      return undefined
+    }
+    if (format === undefined) return undefined
+  }
+  return { ...core, re2, meta: needs.meta ? meta : undefined, format: needs.format ? format : undefined }
 }
 
 /** Loads the engines asynchronously. */
 export async function loadEngines(needs: EngineNeeds): Promise<Engines> {
-  const [compiler, system, value, re2, schema] = await Promise.all([
+  const [compiler, system, value, re2, schema, registry] = await Promise.all([
     import('typebox/compile') as Promise<unknown> as Promise<CompilerModule>,
     import('typebox/system') as Promise<unknown> as Promise<SystemModule>,
     import('typebox/value') as Promise<unknown> as Promise<ValueModule>,
     needs.re2 ? loadRe2() : undefined,
     needs.meta ? (import('typebox/schema') as Promise<unknown> as Promise<SchemaModule>) : undefined,
+    needs.format ? (import('typebox/format') as Promise<unknown> as Promise<FormatModule>) : undefined,
   ])
   core ??= { compiler, system, value }
   if (schema !== undefined) meta ??= schema.Meta
-  return { ...core, re2, meta: needs.meta ? meta : undefined }
+  if (registry !== undefined) format ??= registry
+  return { ...core, re2, meta: needs.meta ? meta : undefined, format: needs.format ? format : undefined }
 }
 
 /** Runs `run` with TypeBox's process-wide error cap raised to `max`, restored after (synchronous, so nothing else sees it). */

@@ -31,8 +31,8 @@ export type IncrementalState = 'prelude' | 'active' | 'complete' | 'inactive'
  * Validates a JSON answer while it streams and reports the first *definite* violation: a value
  * of a type the schema cannot accept, an unknown key under `additionalProperties: false`, an
  * object closed without a required key, a string that can no longer match its `enum` /
- * `const`, or a forbidden key (`__proto__`, or `constructor` / `prototype` opening an object or
- * array), which never enters the partial value. Only necessary conditions of the schema are checked, so a violation reported here is
+ * `const`, or a forbidden key (`__proto__`, `constructor` or `prototype`), which never enters the
+ * partial value. Only necessary conditions of the schema are checked, so a violation reported here is
  * one that validating the whole answer reports too (no false aborts).
  *
  * It engages only when the answer starts with an object or array (after whitespace and an
@@ -145,8 +145,6 @@ export class IncrementalValidator {
         const t: JsonType = info.token === TokenType.LEFT_BRACE ? 'object' : 'array'
         const slot = this.#slot(frame)
         if (slot === undefined) return
-        // `constructor` or `prototype` holding an object: refused before it enters the partial value.
-        if (frame?.kind === 'object' && frame.key !== undefined && isForbiddenKey(frame.key, {})) return this.#fail(slot.segments, 'forbidden_key', FORBIDDEN)
         const container = t === 'object' ? {} : []
         // The offending value stays in the partial value, so it can be shown to the model.
         this.#place(frame, container)
@@ -191,7 +189,7 @@ export class IncrementalValidator {
         if (frame?.kind === 'object' && frame.expectKey) {
           if (info.partial === true) return
           const key = info.value as string
-          if (key === '__proto__') return this.#fail([...frame.segments, key], 'forbidden_key', FORBIDDEN)
+          if (isForbiddenKey(key)) return this.#fail([...frame.segments, key], 'forbidden_key', FORBIDDEN)
           if (unknownKey(frame.view, key)) return this.#fail([...frame.segments, key], 'unknown_property', 'unknown field')
           frame.key = key
           frame.expectKey = false

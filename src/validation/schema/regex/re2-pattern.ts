@@ -49,11 +49,6 @@ export class Re2Pattern extends RegExp {
     return this.match(input) === true
   }
 
-  /** Whether this pattern runs on RE2 (else it is native-safe and runs on the JS engine). */
-  get usesRe2(): boolean {
-    return !this.#native
-  }
-
   /** Like `test`, but `undefined` when the input was not checked for want of pattern budget. */
   match(input: string): boolean | undefined {
     const text = String(input)
