@@ -44,4 +44,4 @@ describeWith(corpora)('BFCL text outputs (16,254 real model answers)', () => {
 // extraction and repair took every value of an answer, 5,519 / 6,318 were correct and 2,167 accepted
 // answers (20 of them repaired) held fewer calls than the model wrote.
 const SCORED_COUNT = 9881
-const PINNED = { strictCorrect: 7000, repairCorrect: 7846, repairedCorrect: 846 }
+const PINNED = { strictCorrect: 7011, repairCorrect: 7858, repairedCorrect: 847 }

@@ -1,4 +1,4 @@
-import { describeIssue } from '../../validation/feedback/describe-issue.ts'
+import { issueProblem } from '../../validation/feedback/describe-issue.ts'
 import type { ValidationIssue } from '../../validation/issue.ts'
 import type { TraceRecord } from '../trace-record.ts'
 import type { ViewAttempt, ViewFailure, ViewMessage, ViewRun, ViewTool } from './trace-model.ts'
@@ -222,8 +222,7 @@ function noteText(r: Rec): string {
 /** An issue in the words the model was given (the feedback's), falling back to the validator's own message. */
 function issueWording(issue: Rec): string {
   try {
-    const { problem, action } = describeIssue(issue as unknown as ValidationIssue)
-    return typeof problem === 'string' ? (action === undefined ? problem : `${problem} — ${action}`) : String(issue['message'])
+    return issueProblem(issue as unknown as ValidationIssue)
   } catch {
     return String(issue['message'])
   }
