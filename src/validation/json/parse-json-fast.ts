@@ -1,6 +1,7 @@
 import { mayHoldForbiddenKey } from './forbidden-keys.ts'
 import { DEFAULT_MAX_DEPTH, DEFAULT_MAX_LENGTH } from './json-limits.ts'
 import { findExcessiveNesting } from './nesting-depth.ts'
+import { JsonSyntaxFailure, parseJsonQuietly } from './parse-json-quietly.ts'
 
 /** What {@link parseJsonFast} answers when the text needs the full extraction path. */
 export const NOT_PARSED: unique symbol = Symbol('reliability-gate.notParsed')
@@ -24,9 +25,6 @@ export function parseJsonFast(text: string): unknown {
   if (c !== OPEN_BRACE && c !== OPEN_BRACKET) return NOT_PARSED
   if (n > DEFAULT_MAX_DEPTH && findExcessiveNesting(text, DEFAULT_MAX_DEPTH) >= 0) return NOT_PARSED
   if (mayHoldForbiddenKey(text)) return NOT_PARSED
-  try {
-    return JSON.parse(text)
-  } catch {
-    return NOT_PARSED
-  }
+  const value = parseJsonQuietly(text)
+  return value instanceof JsonSyntaxFailure ? NOT_PARSED : value
 }

@@ -2,6 +2,7 @@ import type { ValidationIssue } from '../issue.ts'
 import { findForbiddenKey, forbiddenKeyIssue, mayHoldForbiddenKey } from './forbidden-keys.ts'
 import { DEFAULT_MAX_DEPTH, DEFAULT_MAX_LENGTH, type JsonLimits } from './json-limits.ts'
 import { findExcessiveNesting } from './nesting-depth.ts'
+import { JsonSyntaxFailure, parseJsonQuietly } from './parse-json-quietly.ts'
 
 /** Why a text was refused: too long, too deep, not JSON, or holding a prototype-polluting key. */
 export type JsonRefusal = 'too-long' | 'too-deep' | 'syntax' | 'forbidden-key'
@@ -37,10 +38,9 @@ export function parseJsonSafe(text: string, options?: JsonLimits): JsonParseResu
   if (deepAt >= 0) {
     return { ok: false, reason: 'too-deep', position: deepAt, message: `JSON nesting deeper than ${maxDepth} levels at position ${deepAt}` }
   }
-  let value: unknown
-  try {
-    value = JSON.parse(text)
-  } catch (error) {
+  const value = parseJsonQuietly(text)
+  if (value instanceof JsonSyntaxFailure) {
+    const error = value.error
     const detail = error instanceof Error ? error.message : String(error)
     const position = /at position (\d+)/.exec(detail)?.[1]
     const base = { ok: false, reason: 'syntax', message: `not valid JSON: ${detail}` } as const

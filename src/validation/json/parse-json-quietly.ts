@@ -1,0 +1,40 @@
+/** What {@link parseJsonQuietly} answers for a text that is not JSON: the parser's error. */
+export class JsonSyntaxFailure {
+  readonly error: unknown
+  constructor(error: unknown) {
+    this.error = error
+  }
+}
+
+// The last text that failed to parse, with its failure. The fast path, extraction and repair try the
+// same answer in turn, and each failed `JSON.parse` costs microseconds (V8 formats a message with
+// the position and a snippet). Parsing is deterministic, so an equal text fails the same way; texts
+// over the bound are not kept, so no large answer outlives its check.
+let lastFailedText: string | undefined
+let lastFailure: JsonSyntaxFailure | undefined
+const REMEMBER_MAX_LENGTH = 65_536
+
+/**
+ * `JSON.parse` for texts that often do not parse: the value, or a {@link JsonSyntaxFailure} holding
+ * the parser's error (never a parsed value: `JSON.parse` only builds plain objects). A failure costs
+ * no stack trace (V8 captures one for every `SyntaxError`, and only the message is read here), and
+ * the latest failing text is answered again without parsing. `Error.stackTraceLimit` is restored
+ * before returning, whatever happens; the parse runs no user code in between.
+ */
+export function parseJsonQuietly(text: string): unknown {
+  if (text === lastFailedText) return lastFailure
+  const limit = Error.stackTraceLimit
+  Error.stackTraceLimit = 0
+  try {
+    return JSON.parse(text)
+  } catch (error) {
+    const failure = new JsonSyntaxFailure(error)
+    if (text.length <= REMEMBER_MAX_LENGTH) {
+      lastFailedText = text
+      lastFailure = failure
+    }
+    return failure
+  } finally {
+    Error.stackTraceLimit = limit
+  }
+}
