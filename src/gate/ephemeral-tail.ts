@@ -1,15 +1,19 @@
 import type { Message } from '../model/message.ts'
 import type { ModelRequest } from '../model/request.ts'
 
+// Up to this many base messages the joined array is built at once: copying a few dozen references
+// costs less than the getter below (an accessor and a closure per request).
+const JOIN_AT_ONCE_MAX = 64
+
 /**
- * The retry request: the base request followed by the ephemeral tail.
- *
- * The base `messages` array is neither mutated nor copied here: the joined array is built lazily the
- * first time a provider reads `messages`, so assembling a retry costs the same for 10 or 10,000
- * messages of history.
+ * The retry request: the base request followed by the ephemeral tail. The base `messages` array is
+ * never mutated. A short history is joined at once; a longer one is not copied here: the joined
+ * array is built the first time a provider reads `messages`, so assembling a retry costs the same
+ * for 10 or 10,000 messages of history.
  */
 export function withTail(base: ModelRequest, tail: readonly Message[]): ModelRequest {
   if (tail.length === 0) return base
+  if (base.messages.length <= JOIN_AT_ONCE_MAX) return { ...base, messages: base.messages.concat(tail) }
   const { messages, ...rest } = base
   let joined: readonly Message[] | undefined
   return {

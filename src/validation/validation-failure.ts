@@ -56,12 +56,13 @@ export class ValidationFailure extends Error {
     const limit = Error.stackTraceLimit
     Error.stackTraceLimit = 0
     try {
-      super(init.message)
+      super()
     } finally {
       Error.stackTraceLimit = limit
     }
-    // Error's own `message` is not enumerable: JSON.stringify and spreads of a logged failure would lose it.
-    Object.defineProperty(this, 'message', { value: init.message, enumerable: true, writable: true, configurable: true })
+    // An own, enumerable `message` (the one Error makes is not: JSON.stringify and spreads of a logged
+    // failure would lose it), assigned rather than redefined so the object keeps a fast shape.
+    this.message = init.message
     this.stage = init.stage
     this.issues = init.issues ?? []
     this.rawOutput = init.rawOutput

@@ -120,13 +120,21 @@ describe('withTail', () => {
     expect(withTail(base, [])).toBe(base)
   })
 
-  it('joins base and tail lazily without touching the base array', () => {
-    const base = { ...ask('x'), model: 'm' }
+  it('joins base and tail without touching the base array, at once for a short history and lazily for a long one', () => {
     const tail: Message[] = [{ role: 'user', content: 'fix it', ephemeral: true }]
-    const req = withTail(base, tail)
-    expect(req.model).toBe('m')
-    expect(req.messages).toHaveLength(2)
-    expect(req.messages).toBe(req.messages)
-    expect(base.messages).toHaveLength(1)
+    for (const size of [1, 64, 65, 10_000]) {
+      const history: Message[] = Array.from({ length: size }, (_, i) => ({ role: 'user', content: `m${i}` }))
+      const base = { messages: history, model: 'm', temperature: 0 }
+      const req = withTail(base, tail)
+      const lazy = typeof Object.getOwnPropertyDescriptor(req, 'messages')?.get === 'function'
+      expect({ size, lazy }).toEqual({ size, lazy: size > 64 })
+      expect(req).toMatchObject({ model: 'm', temperature: 0 })
+      expect(req.messages).toHaveLength(size + 1)
+      expect(req.messages.at(-1)).toBe(tail[0])
+      expect(req.messages).toBe(req.messages)
+      // A copy made the way middleware makes one keeps every field, messages included.
+      expect({ ...req }.messages).toEqual(req.messages)
+      expect(base.messages).toHaveLength(size)
+    }
   })
 })
