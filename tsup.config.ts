@@ -16,7 +16,9 @@ export default defineConfig({
   format: ['esm'],
   dts: true,
   clean: true,
-  sourcemap: true,
+  // No source maps in the package: dist/ is readable, unminified ESM, and the maps were two thirds of
+  // its installed size (1.2 of 1.9 MB).
+  sourcemap: false,
   target: 'node22',
   splitting: true,
   treeshake: true,
