@@ -52,6 +52,19 @@ describe('validateFinalAnswer', () => {
     expect(verdict.failure.issues.map((i) => i.code)).toEqual(['unknown_property', 'invalid_type'])
   })
 
+  it('names the failing value among several tool-call blocks, by its index, with and without repair', () => {
+    const Calls = compileSchema(Type.Array(Type.Object({ name: Type.String(), arguments: Type.Object({}) })))
+    const block = (json: string) => `<tool_call>${json}</tool_call>`
+    const text = [block('{"name": "a", "arguments": {}}'), block('{"name": "b", "arguments": {"x": 1}}'), block('{"name": 3, "arguments": {}}')].join('\n')
+    for (const repair of [false, true]) {
+      const result = validateFinalAnswer(text, Calls, { repair })
+      if (result instanceof Promise || result.ok) throw new Error('expected a synchronous failure')
+      expect(result.failure.stage).toBe('schema-validate')
+      expect(result.failure.issues.map((i) => i.path)).toEqual(['[2].name'])
+      expect(result.failure.message).toContain("'[2].name'")
+    }
+  })
+
   it('answers with a promise for an asynchronous schema', async () => {
     const schema = compileSchema(z.object({ amount: z.number() }).refine(async (v) => v.amount > 0, { message: 'must be positive' }))
     const verdict = validateFinalAnswer('{"amount": -1}', schema)
