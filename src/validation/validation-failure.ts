@@ -1,6 +1,7 @@
 import { hasBrand } from '../model/brand.ts'
 import type { ValidationIssue } from './issue.ts'
 import { issueSignature } from './issue-signature.ts'
+import { resumeStackTraces, suspendStackTraces } from '../model/stack-traces.ts'
 
 /** Where validation failed: extracting JSON, checking the output schema, or checking tool-call arguments. */
 export type ValidationStage = 'json-parse' | 'schema-validate' | 'tool-args'
@@ -53,12 +54,11 @@ export class ValidationFailure extends Error {
     truncated?: boolean
   }) {
     // A verdict, not a crash: no stack is captured (that would cost microseconds on every failed attempt).
-    const limit = Error.stackTraceLimit
-    Error.stackTraceLimit = 0
+    const saved = suspendStackTraces()
     try {
       super()
     } finally {
-      Error.stackTraceLimit = limit
+      resumeStackTraces(saved)
     }
     // An own, enumerable `message` (the one Error makes is not: JSON.stringify and spreads of a logged
     // failure would lose it), assigned rather than redefined so the object keeps a fast shape.

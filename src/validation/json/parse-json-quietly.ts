@@ -1,3 +1,5 @@
+import { resumeStackTraces, suspendStackTraces } from '../../model/stack-traces.ts'
+
 /** What {@link parseJsonQuietly} answers for a text that is not JSON: the parser's error. */
 export class JsonSyntaxFailure {
   readonly error: unknown
@@ -18,13 +20,12 @@ const REMEMBER_MAX_LENGTH = 65_536
  * `JSON.parse` for texts that often do not parse: the value, or a {@link JsonSyntaxFailure} holding
  * the parser's error (never a parsed value: `JSON.parse` only builds plain objects). A failure costs
  * no stack trace (V8 captures one for every `SyntaxError`, and only the message is read here), and
- * the latest failing text is answered again without parsing. `Error.stackTraceLimit` is restored
- * before returning, whatever happens; the parse runs no user code in between.
+ * the latest failing text is answered again without parsing (see `suspendStackTraces`; the parse
+ * runs no user code while stack traces are off).
  */
 export function parseJsonQuietly(text: string): unknown {
   if (text === lastFailedText) return lastFailure
-  const limit = Error.stackTraceLimit
-  Error.stackTraceLimit = 0
+  const saved = suspendStackTraces()
   try {
     return JSON.parse(text)
   } catch (error) {
@@ -35,6 +36,6 @@ export function parseJsonQuietly(text: string): unknown {
     }
     return failure
   } finally {
-    Error.stackTraceLimit = limit
+    resumeStackTraces(saved)
   }
 }
