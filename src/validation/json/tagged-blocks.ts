@@ -29,6 +29,8 @@ export function isToolTag(name: string): boolean {
  */
 export function findTaggedRanges(text: string, max: number): TaggedRange[] {
   const ranges: TaggedRange[] = []
+  // Most answers hold no tag at all: no scan state for them.
+  if (text.indexOf('<') === -1) return ranges
   // Where each tag's next closer / opener is, so that many unclosed blocks stay one linear pass.
   const next = new Map<string, number>()
   const find = (needle: string, from: number): number => {
