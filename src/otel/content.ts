@@ -1,3 +1,4 @@
+import { jsonTextOf } from '../model/json-text-of.ts'
 import type { Message } from '../model/message.ts'
 import type { ModelResponse } from '../model/response.ts'
 import { finishReason } from './semconv.ts'
@@ -33,11 +34,7 @@ export function outputMessages(response: ModelResponse): string {
   return JSON.stringify([{ role: 'assistant', parts, finish_reason: finishReason(response.stopReason) }])
 }
 
-/** A value as a span attribute string (JSON, or `String()` for what JSON cannot say). */
+/** A value as a span attribute string: a string as it is, anything else as {@link jsonTextOf} writes it (never throws). */
 export function jsonAttribute(value: unknown): string {
-  try {
-    return typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value))
-  } catch {
-    return String(value)
-  }
+  return typeof value === 'string' ? value : jsonTextOf(value)
 }

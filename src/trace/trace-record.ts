@@ -1,5 +1,6 @@
 import type { GateEvent } from '../events/event-map.ts'
 import type { Message } from '../model/message.ts'
+import { errorName, messageOf } from '../model/message-of.ts'
 
 /**
  * One line of a trace file: an event as `events$` delivers it (`type`, `runId`, its payload), made
@@ -44,8 +45,9 @@ function messageRecord(m: Message): Record<string, unknown> {
   return out
 }
 
+// Read with the helpers for anything thrown: a value without a string form, or a throwing getter, cannot break the recorder.
 function errorRecord(error: unknown): { readonly name: string; readonly message: string } {
-  return error instanceof Error ? { name: error.name, message: error.message } : { name: typeof error, message: String(error) }
+  return { name: errorName(error) ?? typeof error, message: messageOf(error) }
 }
 
 /**

@@ -117,6 +117,25 @@ describe('instrument', () => {
     expect(toolSpan.events.map((e) => e.name)).toEqual(['validation_failed'])
   })
 
+  it('puts a tool result JSON cannot say on the execute_tool span in its string form', async () => {
+    const h = otelHarness()
+    // A cycle defeats JSON, and an object without a prototype has no String() either.
+    const result: Record<string, unknown> = Object.create(null)
+    result['self'] = result
+    const eventTool = tool({ name: 'create_event', description: 'Creates a calendar event', input: EventInput, execute: async () => result })
+    const agent = Agent.create({ provider: scripted([turn(call('create_event', validEvent)), 'Booked.']), model: 'm', name: 'mailbot' })
+      .tool(eventTool)
+      .build()
+    const errors: unknown[] = []
+    agent.on('listener_error', (e) => errors.push(e.error))
+    const stop = instrument(agent, { ...h, captureContent: true })
+    await agent.run('book the standup')
+    stop()
+    const toolSpan = h.spans().find((s) => s.name === 'execute_tool create_event')!
+    expect(errors).toEqual([])
+    expect(typeof toolSpan.attributes['gen_ai.tool.call.result']).toBe('string')
+  })
+
   it('gives a plain gate run an invoke_workflow root span that ends with the run', async () => {
     const h = otelHarness()
     const gate = createGate({ providers: scripted(['nope'], { name: 'openai' }), outputSchema: Refund })

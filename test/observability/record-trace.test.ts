@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest'
 import { Agent, createGate, strictOutputRules, tool } from '../../src/index.ts'
 import { scripted } from '../../src/providers/index.ts'
 import { buildRuns, parseTrace, recordTrace, tracePage, type ViewAttempt, type ViewTool } from '../../src/trace/index.ts'
+import { toTraceRecord } from '../../src/trace/trace-record.ts'
 import { main } from '../../src/trace/viewer/cli-main.ts'
 import { call, EventInput, invalidEvent, turn, validEvent } from '../agent/tool-fixtures.ts'
 import { ask, Refund, validRefundJson } from '../support/schemas.ts'
@@ -74,6 +75,13 @@ describe('recordTrace', () => {
     await recorder.stop()
     expect(lines(path).some((r) => r.type === 'cost_tick')).toBe(false)
     expect(readFileSync(path, 'utf8')).not.toContain('s3cr3t')
+  })
+
+  it('records a thrown value that has no string form', () => {
+    // What a rule's `when` may throw: an object without a prototype, which String() cannot convert.
+    const error: unknown = Object.create(null)
+    const record = toTraceRecord({ type: 'rule_error', runId: 'run_1', attempt: 1, kind: 'mine', where: 'when', error }, 5)
+    expect(record.error).toEqual({ name: 'object', message: 'an unreadable object' })
   })
 
   it('records several sources into one file', async () => {

@@ -1,3 +1,5 @@
+import { isRecord } from '../../model/is-record.ts'
+
 /** One step into a value: a property name or an array index. */
 export type PathSegment = string | number
 
@@ -50,15 +52,11 @@ export function isMissingProperty(root: unknown, segments: readonly PathSegment[
   const last = segments[segments.length - 1]
   if (typeof last !== 'string') return false
   const parent = valueAt(root, segments.slice(0, -1))
-  return isPlainRecord(parent) && !Object.hasOwn(parent, last)
+  return isRecord(parent) && !Object.hasOwn(parent, last)
 }
 
 function childOf(value: unknown, segment: PathSegment): unknown {
   if (typeof value !== 'object' || value === null) return undefined
   // Own properties only: a path must never walk into a prototype.
   return Object.hasOwn(value, segment) ? (value as Record<PathSegment, unknown>)[segment] : undefined
-}
-
-function isPlainRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
