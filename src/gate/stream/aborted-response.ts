@@ -5,8 +5,6 @@ import { CHARS_PER_TOKEN, estimateTokens, requestChars } from '../../policies/us
 import { validateFinalAnswer, type CompiledSchema } from '../../validation/index.ts'
 import type { StreamViolation } from '../../validation/stream/index.ts'
 
-export { CHARS_PER_TOKEN }
-
 /**
  * Usage of an attempt that was cut short. Providers report usage at the end of a stream, so an
  * aborted attempt usually has none: the missing figures are estimated at
