@@ -2,6 +2,7 @@ import type { Phase } from '../rules/scope.ts'
 import type { ValidationFailure } from '../validation/validation-failure.ts'
 import { ReliabilityFailFastError } from './fail-fast-error.ts'
 import type { ResolvedProvider } from './resolved-provider.ts'
+import { emitRunEnd } from './run-end.ts'
 import type { RunState } from './run-state.ts'
 
 /** The error that ends a run, with every attempt's log and the usage spent; `fail_fast` is emitted first. */
@@ -27,20 +28,7 @@ export function failFast<T>(
   const events = s.g.events
   if (events.has('fail_fast')) events.emit('fail_fast', { runId: s.runId, ...s.tags, attempt: s.attempt + 1, kind, reason, phase })
   if (events.has('run_end')) {
-    const provider = s.records.at(-1)?.provider ?? (s.g.providers[s.providerIdx] as ResolvedProvider).name
-    const durationMs = s.g.now() - s.started
-    events.emit('run_end', {
-      runId: s.runId,
-      ...s.tags,
-      outcome: 'fail-fast',
-      kind,
-      attempts: s.records.length,
-      provider,
-      usage: s.meter.usage,
-      costUsd: s.meter.costUsd,
-      durationMs,
-      fromFallback: false,
-    })
+    emitRunEnd(s, 'fail-fast', kind, s.records.at(-1)?.provider ?? (s.g.providers[s.providerIdx] as ResolvedProvider).name, false)
   }
   return error
 }

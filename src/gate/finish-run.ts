@@ -5,6 +5,7 @@ import type { AttemptRecord } from './attempt-record.ts'
 import { failFast } from './fail-fast.ts'
 import type { GateResult } from './gate-result.ts'
 import type { ResolvedProvider } from './resolved-provider.ts'
+import { emitRunEnd } from './run-end.ts'
 import { runFallback } from './run-fallback.ts'
 import type { RunState } from './run-state.ts'
 
@@ -21,21 +22,7 @@ export function succeed<T>(
   const failed = fromFallback ? s.records.length : s.records.length - 1
   const provider = fromFallback ? 'fallback' : (s.g.providers[s.providerIdx] as ResolvedProvider).name
   if (failed > 0 && events.has('recovered')) events.emit('recovered', { runId: s.runId, ...s.tags, attempt: s.attempt + 1, failedAttempts: failed, provider })
-  if (events.has('run_end')) {
-    const durationMs = s.g.now() - s.started
-    events.emit('run_end', {
-      runId: s.runId,
-      ...s.tags,
-      outcome: 'ok',
-      kind: 'ok',
-      attempts: s.records.length,
-      provider,
-      usage: s.meter.usage,
-      costUsd: s.meter.costUsd,
-      durationMs,
-      fromFallback,
-    })
-  }
+  if (events.has('run_end')) emitRunEnd(s, 'ok', 'ok', provider, fromFallback)
   return {
     runId: s.runId,
     response,

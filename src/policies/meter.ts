@@ -2,8 +2,6 @@ import { messageOf } from '../model/message-of.ts'
 import { addUsage, ZERO_USAGE, type Usage } from '../model/usage.ts'
 import type { PriceUsage } from './pricing/price-usage.ts'
 
-export { finiteUsage } from './usage-estimate.ts'
-
 /** The reason an attempt is unpriced when no price function is configured but a budget needs one. */
 export const NO_PRICING = 'no pricing is configured (give pricing or priceUsage) while a budget needs one'
 
@@ -48,7 +46,7 @@ export class RunMeter {
     this.#needsPrice = needsPrice
   }
 
-  /** Adds one attempt's usage (already made finite by {@link finiteUsage}) and returns its cost in USD. */
+  /** Adds one attempt's usage (already made finite by `finiteUsage`) and returns its cost in USD. */
   add(usage: Usage, model: string | undefined, provider: string): number {
     let cost = 0
     let unpriced: string | undefined

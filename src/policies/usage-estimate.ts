@@ -28,12 +28,12 @@ export function finiteUsage(usage: unknown, request: ModelRequest | undefined, a
   const cacheRead = u?.cacheReadTokens
   const cacheWrite = u?.cacheWriteTokens
   const clean: { -readonly [K in keyof Usage]: Usage[K] } = {
-    inputTokens: count(input) ? input : request === undefined ? 0 : estimateTokens(requestChars(request)),
-    outputTokens: count(output) ? output : answer === undefined ? 0 : estimateTokens(answerChars(answer)),
+    inputTokens: isTokenCount(input) ? input : request === undefined ? 0 : estimateTokens(requestChars(request)),
+    outputTokens: isTokenCount(output) ? output : answer === undefined ? 0 : estimateTokens(answerChars(answer)),
     estimated: true,
   }
-  if (cacheRead !== undefined) clean.cacheReadTokens = count(cacheRead) ? cacheRead : 0
-  if (cacheWrite !== undefined) clean.cacheWriteTokens = count(cacheWrite) ? cacheWrite : 0
+  if (cacheRead !== undefined) clean.cacheReadTokens = isTokenCount(cacheRead) ? cacheRead : 0
+  if (cacheWrite !== undefined) clean.cacheWriteTokens = isTokenCount(cacheWrite) ? cacheWrite : 0
   return clean
 }
 
@@ -42,10 +42,10 @@ export function isSoundUsage(usage: unknown): usage is Usage {
   if (typeof usage !== 'object' || usage === null) return false
   const { inputTokens, outputTokens, cacheReadTokens, cacheWriteTokens } = usage as Partial<Record<keyof Usage, unknown>>
   return (
-    count(inputTokens) &&
-    count(outputTokens) &&
-    (cacheReadTokens === undefined || count(cacheReadTokens)) &&
-    (cacheWriteTokens === undefined || count(cacheWriteTokens))
+    isTokenCount(inputTokens) &&
+    isTokenCount(outputTokens) &&
+    (cacheReadTokens === undefined || isTokenCount(cacheReadTokens)) &&
+    (cacheWriteTokens === undefined || isTokenCount(cacheWriteTokens))
   )
 }
 
@@ -88,6 +88,7 @@ function textLength(text: unknown): number {
   return typeof text === 'string' ? text.length : 0
 }
 
-function count(n: unknown): n is number {
+/** A usable token count: a finite number, 0 or above. */
+export function isTokenCount(n: unknown): n is number {
   return typeof n === 'number' && Number.isFinite(n) && n >= 0
 }

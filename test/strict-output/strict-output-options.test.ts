@@ -1,15 +1,6 @@
 import { Type } from 'typebox'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import {
-  Agent,
-  createGate,
-  isStepConfigError,
-  ProviderError,
-  strictOutput,
-  type GateEvent,
-  type ReliabilityFailFastError,
-  type StepConfigError,
-} from '../../src/index.ts'
+import { Agent, createGate, ProviderError, strictOutput, type GateEvent, type ReliabilityFailFastError } from '../../src/index.ts'
 import { countFeedbackTokens } from '../../src/validation/building-blocks.ts'
 import { scripted } from '../../src/providers/index.ts'
 import { TRUNCATION_MARKER } from '../../src/validation/index.ts'
@@ -211,56 +202,6 @@ describe('strictOutput feedback echo', () => {
     const provider = scripted(['nope', '{"message": 1}', '{"message": "hi"}'])
     await createGate({ providers: provider, outputSchema: Message, ...strictOutput({ errorFeedback: false }) }).run(request)
     expect(provider.requests.map((r) => r.messages)).toEqual([request.messages, request.messages, request.messages])
-  })
-})
-
-describe('strictOutput.fromStepConfig validation', () => {
-  it('names every key of the wrong type with what was expected', () => {
-    let error: StepConfigError | undefined
-    try {
-      strictOutput.fromStepConfig({
-        max_attempts: 0,
-        error_feedback: 'yes',
-        retry_hint: 3,
-        retry_on: 'parse',
-        schema_strict: 1,
-        max_feedback_tokens: 2.5,
-        error_template: ['x'],
-      })
-    } catch (e) {
-      if (isStepConfigError(e)) error = e
-    }
-    expect(error?.problems.map((p) => [p.key, p.expected])).toEqual([
-      ['max_attempts', 'a positive integer'],
-      ['error_feedback', 'a boolean'],
-      ['retry_hint', 'a string'],
-      ['retry_on', "a list of 'parse', 'schema', 'timeout', 'http_error', 'rate_limit'"],
-      ['schema_strict', 'a boolean'],
-      ['max_feedback_tokens', 'a positive integer'],
-      ['error_template', 'a string (a Jinja template or the path of a template file)'],
-    ])
-    for (const key of ['max_attempts', 'error_feedback', 'retry_hint', 'retry_on', 'schema_strict', 'max_feedback_tokens', 'error_template']) {
-      expect(error?.message).toContain(`- '${key}': expected`)
-    }
-  })
-
-  it('rejects a config that is not an object', () => {
-    expect(() => strictOutput.fromStepConfig([['max_attempts', 2]])).toThrow(/expected an object of step keys/)
-  })
-
-  it('treats inherited names such as toString as unknown keys', () => {
-    expect(() => strictOutput.fromStepConfig(JSON.parse('{"toString": 1, "__proto__": {"max_attempts": 2}}'))).toThrow(
-      /'toString': expected no such key[\s\S]*'__proto__': expected no such key/,
-    )
-  })
-
-  it('turns the keys into a config that really acts', async () => {
-    const provider = scripted(['{"message": 1}', '{"message": 2}', '{"message": "hi"}'])
-    const gate = createGate({ providers: provider, outputSchema: Message, ...strictOutput.fromStepConfig({ max_attempts: 2, retry_hint: 'Strings only.' }) })
-    const error = (await gate.run(request).catch((e: unknown) => e)) as ReliabilityFailFastError
-    expect(error.kind).toBe('schema-retry-exhausted')
-    expect(provider.calls).toBe(2)
-    expect(error.attempts[0]?.feedbackSent?.endsWith('\nStrings only.')).toBe(true)
   })
 })
 

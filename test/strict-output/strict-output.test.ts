@@ -3,7 +3,6 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import {
   createGate,
   isReliabilityFailFastError,
-  isStepConfigError,
   ProviderError,
   retryTruncated,
   strictOutput,
@@ -152,46 +151,6 @@ describe('strictOutput', () => {
     const result = await gate.run(request)
     expect(errors).toHaveLength(1)
     expect(result.attempts[0]?.feedbackSent).toMatch(/^Your previous response was not valid JSON/)
-  })
-})
-
-describe('strictOutput.fromStepConfig', () => {
-  it("reads pyconveyor's snake_case keys", () => {
-    const config = strictOutput.fromStepConfig({
-      max_attempts: 2,
-      error_feedback: true,
-      retry_hint: 'Only JSON.',
-      retry_on: ['parse', 'schema'],
-      schema_strict: true,
-      max_feedback_tokens: 100,
-      error_template: 'Fix: {% for e in errors %}{{ e.loc_str }} {% endfor %}',
-    })
-    expect(config).toMatchObject({
-      maxAttempts: 2,
-      errorFeedback: true,
-      retryHint: 'Only JSON.',
-      maxFeedbackTokens: 100,
-      errorTemplate: 'Fix: {% for e in errors %}{{ e.loc_str }} {% endfor %}',
-    })
-    expect(config.postDecide?.map((r) => r.kind)).toEqual(['parse-retry', 'schema-retry', 'schema-retry-exhausted'])
-  })
-
-  it('rejects unknown keys and wrong types, naming each bad key and what was expected', () => {
-    let error: unknown
-    try {
-      strictOutput.fromStepConfig({ max_attempts: '3', retry_on: ['parse', 'network'], maxAttempts: 3 })
-    } catch (e) {
-      error = e
-    }
-    expect(isStepConfigError(error)).toBe(true)
-    const message = (error as Error).message
-    expect(message).toContain('- \'max_attempts\': expected a positive integer, got string "3"')
-    expect(message).toContain("- 'retry_on': expected a list of 'parse', 'schema', 'timeout', 'http_error', 'rate_limit', got list")
-    expect(message).toContain("- 'maxAttempts': expected no such key")
-  })
-
-  it('treats null as not set', () => {
-    expect(strictOutput.fromStepConfig({ max_attempts: null }).maxAttempts).toBe(3)
   })
 })
 

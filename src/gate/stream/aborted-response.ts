@@ -1,11 +1,9 @@
 import type { ModelRequest } from '../../model/request.ts'
 import type { ModelResponse } from '../../model/response.ts'
 import type { Usage } from '../../model/usage.ts'
-import { CHARS_PER_TOKEN, estimateTokens, requestChars } from '../../policies/usage-estimate.ts'
+import { CHARS_PER_TOKEN, estimateTokens, isTokenCount, requestChars } from '../../policies/usage-estimate.ts'
 import { validateFinalAnswer, type CompiledSchema } from '../../validation/index.ts'
 import type { StreamViolation } from '../../validation/stream/index.ts'
-
-export { CHARS_PER_TOKEN }
 
 /**
  * Usage of an attempt that was cut short. Providers report usage at the end of a stream, so an
@@ -17,17 +15,13 @@ export { CHARS_PER_TOKEN }
 export function abortedUsage(request: ModelRequest, consumedChars: number, reported: unknown): Usage {
   const r = typeof reported === 'object' && reported !== null ? (reported as Partial<Record<keyof Usage, unknown>>) : {}
   const usage: { -readonly [K in keyof Usage]: Usage[K] } = {
-    inputTokens: count(r.inputTokens) && r.inputTokens > 0 ? r.inputTokens : estimateTokens(requestChars(request)),
-    outputTokens: Math.max(count(r.outputTokens) ? r.outputTokens : 0, estimateTokens(consumedChars)),
+    inputTokens: isTokenCount(r.inputTokens) && r.inputTokens > 0 ? r.inputTokens : estimateTokens(requestChars(request)),
+    outputTokens: Math.max(isTokenCount(r.outputTokens) ? r.outputTokens : 0, estimateTokens(consumedChars)),
     estimated: true,
   }
-  if (count(r.cacheReadTokens)) usage.cacheReadTokens = r.cacheReadTokens
-  if (count(r.cacheWriteTokens)) usage.cacheWriteTokens = r.cacheWriteTokens
+  if (isTokenCount(r.cacheReadTokens)) usage.cacheReadTokens = r.cacheReadTokens
+  if (isTokenCount(r.cacheWriteTokens)) usage.cacheWriteTokens = r.cacheWriteTokens
   return usage
-}
-
-function count(n: unknown): n is number {
-  return typeof n === 'number' && Number.isFinite(n) && n >= 0
 }
 
 /**

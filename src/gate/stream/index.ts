@@ -1,4 +1,3 @@
 export { streamGate, MID_STREAM_NOT_RETRYABLE } from './stream-gate.ts'
 export type { GateStream } from './gate-stream.ts'
 export type { GateStreamEvent, GateStreamOptions, StreamMode } from './gate-stream-event.ts'
-export { abortedUsage, CHARS_PER_TOKEN } from './aborted-response.ts'

@@ -94,7 +94,7 @@ export function circuitBreaker(options: CircuitBreakerOptions = {}): CircuitBrea
       const [before, after, permit] = await update(provider, (r, t): readonly [BreakerRecord | undefined, BreakerPermit] => {
         switch (r.state) {
           case 'closed':
-            return [undefined, { allowed: true, probe: false, transition: undefined }]
+            return [undefined, ADMITTED]
           case 'open':
             if (t - r.openedAt < cooldownMs) return [undefined, { allowed: false, retryAfterMs: r.openedAt + cooldownMs - t, transition: undefined }]
             return [

@@ -4,7 +4,7 @@ import { ProviderError } from '../../model/provider-error.ts'
 import type { Usage } from '../../model/usage.ts'
 import { raceAbort } from '../deadline/race-abort.ts'
 import { sleep } from '../deadline/sleep.ts'
-import { priceOrReason } from '../meter.ts'
+import { NO_PRICING, priceOrReason } from '../meter.ts'
 import type { AttemptContext, AttemptResult, Middleware } from '../middleware.ts'
 import type { PriceUsage } from '../pricing/price-usage.ts'
 import { finiteUsage } from '../usage-estimate.ts'
@@ -114,7 +114,7 @@ function costOf(result: AttemptResult, ctx: AttemptContext, price: PriceUsage | 
   } catch {
     return { usd: 'the answer cannot be read', usage: { inputTokens: 0, outputTokens: 0, estimated: true } }
   }
-  if (price === undefined) return { usd: 'no pricing is configured (give pricing or priceUsage)', usage }
+  if (price === undefined) return { usd: NO_PRICING, usage }
   return { usd: priceOrReason(price, usage, ctx.model, ctx.provider), usage }
 }
 
