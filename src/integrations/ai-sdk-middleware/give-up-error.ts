@@ -1,6 +1,5 @@
+import type { Spent } from '../../agent/run-ledger.ts'
 import { isReliabilityFailFastError, ReliabilityFailFastError } from '../../gate/fail-fast-error.ts'
-import type { AttemptRecord } from '../../gate/attempt-record.ts'
-import type { Usage } from '../../model/usage.ts'
 import type { ValidationFailure } from '../../validation/validation-failure.ts'
 
 const AI_SDK_ERROR = Symbol.for('vercel.ai.error')
@@ -43,7 +42,7 @@ export function toolArgsGiveUp(
   reason: string,
   verdict: { readonly outcome: string; readonly failure: ValidationFailure },
   runId: string,
-  spent: { readonly attempts: readonly AttemptRecord[]; readonly usage: Usage; readonly costUsd: number },
+  spent: Spent,
 ): ReliabilityFailFastError {
   return new ReliabilityFailFastError({
     kind: 'tool-args-invalid',
