@@ -1,15 +1,11 @@
-import { Compile } from 'typebox/compile'
 import type { ModelResponse } from '../../src/index.ts'
-import { LookupArgs, Refund, USER_MESSAGE, type Scenario } from '../scenarios.ts'
+import { USER_MESSAGE, type Scenario } from '../scenarios.ts'
 import { isRateLimited } from '../support/failover.ts'
 import { script, toModelResponse } from '../support/script.ts'
 import type { Contender, Runnable } from './contender.ts'
 import { FLOOR_WITH_LOG } from '../targets.ts'
-import { floorCheck, REJECTED, type FloorMessage } from './floor.ts'
+import { floorCheck, floorValidator, MAX_ATTEMPTS, REJECTED, type FloorMessage } from './floor.ts'
 
-const refund = Compile(Refund)
-const lookupArgs = Compile(LookupArgs)
-const MAX_ATTEMPTS = 3
 const NONE: readonly never[] = []
 const now = performance.now.bind(performance)
 let runs = 0
@@ -42,7 +38,7 @@ export const floorWithLog: Contender = {
     const providers = (scenario.id === 'e' ? [primary, secondary] : [primary]).map((answers) => ({
       complete: async (_messages: readonly FloorMessage[]): Promise<ModelResponse> => answers.next(),
     }))
-    const validator = tool ? lookupArgs : refund
+    const validator = floorValidator(tool)
     const feedbackRole = tool ? 'tool' : 'user'
 
     const attempt = (r: LoggedRun): Promise<unknown> => {

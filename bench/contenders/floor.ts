@@ -6,7 +6,13 @@ import type { Contender, Runnable } from './contender.ts'
 
 const refund = Compile(Refund)
 const lookupArgs = Compile(LookupArgs)
-const MAX_ATTEMPTS = 3
+/** Attempts of one floor run (and of the floor-with-log reference row). */
+export const MAX_ATTEMPTS = 3
+
+/** The compiled schema a floor run checks: the tool's arguments in scenario (d), the refund otherwise. */
+export function floorValidator(tool: boolean): FloorValidator {
+  return tool ? lookupArgs : refund
+}
 
 /** A message of the floor's own conversation: what a hand-written loop keeps and sends. */
 export interface FloorMessage {
@@ -63,7 +69,7 @@ export function floorCheck(raw: string, validator: FloorValidator, feedbackRole:
  * `await` it; nothing inside awaits, and no Error is thrown per rejection.
  */
 export function floorLoop(models: readonly StubModel[], tool: boolean): () => Promise<unknown> {
-  const validator = tool ? lookupArgs : refund
+  const validator = floorValidator(tool)
   const feedbackRole = tool ? 'tool' : 'user'
   return async function floorRun(): Promise<unknown> {
     const messages: FloorMessage[] = [{ role: 'user', content: USER_MESSAGE }]

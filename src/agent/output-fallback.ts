@@ -1,5 +1,6 @@
 import type { EventHub } from '../events/event-hub.ts'
 import { raceAbort } from '../policies/deadline/race-abort.ts'
+import { callAsPromise } from './call-as-promise.ts'
 import type { ReliabilityFailFastError } from '../gate/fail-fast-error.ts'
 import type { FailFastKind } from '../model/fail-fast-kind.ts'
 import { checkForbiddenKeys, issueText, validateFinalAnswer, type CompiledSchema, type SchemaResult } from '../validation/index.ts'
@@ -89,7 +90,7 @@ export async function applyOutputFallback<T>(
     if (events.has('output_fallback_triggered')) events.emit('output_fallback_triggered', { runId, kind: error.kind, reason: error.reason })
     try {
       // Tier 2 is user code (often another model call): it never holds the run past its signal.
-      const answer = await raceAbort(callTier(config.fallback, error, rawOutput), signal)
+      const answer = await raceAbort(callAsPromise(config.fallback, error, rawOutput), signal)
       const checked = await raceAbort(Promise.resolve(checkValue(answer, schema)), signal)
       if (checked.ok) return { tier: 'fallback', text: checked.text, value: checked.value }
     } catch {
@@ -120,16 +121,4 @@ function checkValue<T>(answer: unknown, schema: CompiledSchema<T> | undefined): 
   const settle = (v: SchemaResult<T>): Checked<T> =>
     v.ok ? { ok: true, text, value: v.value } : { ok: false, message: v.issues.map((i) => issueText(i, false)).join('; ') }
   return verdict instanceof Promise ? verdict.then(settle) : settle(verdict)
-}
-
-function callTier(
-  fallback: NonNullable<OutputFallback<unknown>['fallback']>,
-  error: ReliabilityFailFastError,
-  rawOutput: string | undefined,
-): Promise<unknown> {
-  try {
-    return Promise.resolve(fallback(error, rawOutput))
-  } catch (thrown) {
-    return Promise.reject(thrown)
-  }
 }

@@ -1,11 +1,9 @@
 import type { EventHub } from '../events/event-hub.ts'
 import { emitValidationFailed } from '../events/validation-failed-event.ts'
 import type { EventTags, GateEventMap } from '../events/event-map.ts'
-import type { AttemptRecord } from '../gate/attempt-record.ts'
 import { ReliabilityFailFastError } from '../gate/fail-fast-error.ts'
 import type { Phase } from '../rules/scope.ts'
-import type { Usage } from '../model/usage.ts'
-import type { RunLedger } from './run-ledger.ts'
+import type { RunLedger, Spent } from './run-ledger.ts'
 import type { ValidationFailure } from '../validation/validation-failure.ts'
 
 /** Who an agent run's own events are about: its id, its tags and the agent's name. */
@@ -13,13 +11,6 @@ export interface RunIdentity {
   readonly runId: string
   readonly tags: EventTags
   readonly agent: string
-}
-
-/** What a run spent, as its ledger or its result tells it. */
-interface Spent {
-  readonly attempts: readonly AttemptRecord[]
-  readonly usage: Usage
-  readonly costUsd: number
 }
 
 /** Emits `agent_run_end` (callers check `events.has('agent_run_end')` first). */

@@ -4,8 +4,8 @@ import { addUsage, ZERO_USAGE, type Usage } from '../model/usage.ts'
 
 const NO_ATTEMPTS: readonly AttemptRecord[] = Object.freeze([])
 
-/** What one gate call spent: a result or a fail-fast error carry the same three fields. */
-interface Spent {
+/** What one gate call (or a whole run) spent: a result, a fail-fast error and the ledger carry the same three fields. */
+export interface Spent {
   readonly attempts: readonly AttemptRecord[]
   readonly usage: Usage
   readonly costUsd: number

@@ -1,3 +1,4 @@
+import { jsonTextOf } from '../model/json-text-of.ts'
 import { messageOf } from '../model/message-of.ts'
 import { formatIssueLines, MAX_PROBLEM, MAX_QUOTED_PATH, oneLine, type ValidationFailure } from '../validation/index.ts'
 
@@ -43,11 +44,5 @@ export const toolMessages = {
 export function toolResultContent(result: unknown): string {
   if (typeof result === 'string') return result
   if (result === undefined) return '(no result)'
-  try {
-    const json = JSON.stringify(result)
-    if (typeof json === 'string') return json
-  } catch {
-    // Not JSON: described below.
-  }
-  return messageOf(result)
+  return jsonTextOf(result)
 }

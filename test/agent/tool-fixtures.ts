@@ -1,6 +1,8 @@
 import { Type } from 'typebox'
 import { vi } from 'vitest'
-import { tool } from '../../src/index.ts'
+import { Agent, tool, type GateEventMap, type ToolGuard } from '../../src/index.ts'
+import type { Logger } from '../../src/agent/index.ts'
+import { scripted, type ScriptedStep } from '../../src/providers/index.ts'
 import type { ToolCall } from '../../src/model/index.ts'
 
 /** The event-creation tool of the scenarios: a title, a date-time, an integer, a list. */
@@ -35,4 +37,25 @@ export function makeTools() {
     eventTool: tool({ name: 'create_event', description: 'Create a calendar event', input: EventInput, execute: createEvent }),
     replyTool: tool({ name: 'reply_email', description: 'Reply to an email', input: ReplyInput, execute: reply }),
   }
+}
+
+/**
+ * An agent named `mailbot` with both tools over scripted steps, recording its log lines (with their
+ * level) and its `tool_retry_outcome` events.
+ */
+export function retryAgent(steps: readonly ScriptedStep[], options: { maxToolRetries?: number; toolGuards?: readonly ToolGuard[] } = {}) {
+  const provider = scripted(steps)
+  const tools = makeTools()
+  const lines: { level: string; line: string }[] = []
+  const logger: Logger = {
+    debug: (line) => lines.push({ level: 'debug', line }),
+    info: (line) => lines.push({ level: 'info', line }),
+    warn: (line) => lines.push({ level: 'warn', line }),
+  }
+  const agent = Agent.create({ provider, model: 'm', name: 'mailbot', logger, ...options })
+    .tools([tools.eventTool, tools.replyTool])
+    .build()
+  const outcomes: GateEventMap['tool_retry_outcome'][] = []
+  agent.on('tool_retry_outcome', (e) => outcomes.push(e))
+  return { provider, agent, outcomes, lines, ...tools }
 }

@@ -1,6 +1,5 @@
+import type { Spent } from '../../agent/run-ledger.ts'
 import { isReliabilityFailFastError, ReliabilityFailFastError } from '../../gate/fail-fast-error.ts'
-import type { AttemptRecord } from '../../gate/attempt-record.ts'
-import type { Usage } from '../../model/usage.ts'
 import type { ValidationFailure } from '../../validation/validation-failure.ts'
 
 const AI_SDK_ERROR = Symbol.for('vercel.ai.error')
@@ -16,13 +15,6 @@ export interface NoObjectGeneratedFields {
   readonly response: unknown
 }
 
-/** The last answer of a middleware call, as the AI SDK reported it. */
-export interface LastAnswer {
-  readonly text: string | undefined
-  readonly finishReason: string | undefined
-  readonly response: unknown
-}
-
 /**
  * Makes a give-up of `reliabilityMiddleware` recognisable to code written for the AI SDK: when the
  * model answered but no valid answer came out (validation, tool arguments, refusal, truncation...),
@@ -30,7 +22,7 @@ export interface LastAnswer {
  * its `text`, `finishReason` and `response`. A failure without any answer (a provider error, an
  * abort) is left as it is. Anything else, an error already tagged included, is returned unchanged.
  */
-export function asGiveUp(error: unknown, last: LastAnswer | undefined): unknown {
+export function asGiveUp(error: unknown, last: NoObjectGeneratedFields | undefined): unknown {
   // Tagged once: an error tagged deeper down (a tool-argument give-up) passes through the outer catch unchanged.
   if (!isReliabilityFailFastError(error) || isNoObjectGenerated(error)) return error
   const answered = error.attempts.some((a) => a.rawOutput !== undefined) || error.kind === 'tool-args-invalid'
@@ -50,7 +42,7 @@ export function toolArgsGiveUp(
   reason: string,
   verdict: { readonly outcome: string; readonly failure: ValidationFailure },
   runId: string,
-  spent: { readonly attempts: readonly AttemptRecord[]; readonly usage: Usage; readonly costUsd: number },
+  spent: Spent,
 ): ReliabilityFailFastError {
   return new ReliabilityFailFastError({
     kind: 'tool-args-invalid',

@@ -26,7 +26,7 @@ import { callSdk, streamSdk } from '../../providers/adapter-kit/sdk-call.ts'
 import { aiSdkStreamChunks } from '../../providers/ai-sdk/ai-sdk-stream.ts'
 import { fromAiSdkGenerateResult } from '../../providers/ai-sdk/from-ai-sdk-result.ts'
 import { toAiSdkMessage } from '../../providers/ai-sdk/to-ai-sdk-prompt.ts'
-import { asGiveUp, type LastAnswer } from './give-up-error.ts'
+import { asGiveUp, type NoObjectGeneratedFields } from './give-up-error.ts'
 import { promptToMessages } from './prompt-to-messages.ts'
 import { ToolArgsCall, type ToolArgsOptions } from './tool-args-call.ts'
 import { toolSchemas } from './tool-schemas.ts'
@@ -250,7 +250,7 @@ function inputText(args: unknown): string {
   return typeof args === 'string' ? args : JSON.stringify(args ?? {})
 }
 
-function lastAnswer(result: LanguageModelV4GenerateResult | undefined): LastAnswer | undefined {
+function lastAnswer(result: LanguageModelV4GenerateResult | undefined): NoObjectGeneratedFields | undefined {
   if (result === undefined) return undefined
   const text = Array.isArray(result.content) ? result.content.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join('') : undefined
   const finish = result.finishReason as LanguageModelV4FinishReason | string | undefined

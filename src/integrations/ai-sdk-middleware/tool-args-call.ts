@@ -14,7 +14,7 @@ import type { ModelResponse } from '../../model/response.ts'
 import type { ToolCall } from '../../model/tool-call.ts'
 import type { Usage } from '../../model/usage.ts'
 import type { CompiledSchema } from '../../validation/index.ts'
-import { asGiveUp, toolArgsGiveUp, type LastAnswer } from './give-up-error.ts'
+import { asGiveUp, toolArgsGiveUp, type NoObjectGeneratedFields } from './give-up-error.ts'
 
 /** How the middleware treats tool-call arguments: the agent's argument loop, with its retries and guards as options. */
 export interface ToolArgsOptions extends ToolArgsSettings {
@@ -40,7 +40,7 @@ export class ToolArgsCall implements ToolArgsHost {
   readonly #base: ModelRequest
   readonly #options: GateRunOptions
   readonly #settings: ToolArgsOptions
-  readonly #last: () => LastAnswer | undefined
+  readonly #last: () => NoObjectGeneratedFields | undefined
   readonly #ledger = new RunLedger()
 
   constructor(
@@ -49,7 +49,7 @@ export class ToolArgsCall implements ToolArgsHost {
     options: GateRunOptions & { readonly runId: string },
     first: GateResult<unknown>,
     settings: ToolArgsOptions,
-    last: () => LastAnswer | undefined,
+    last: () => NoObjectGeneratedFields | undefined,
   ) {
     this.runId = options.runId
     this.signal = options.signal

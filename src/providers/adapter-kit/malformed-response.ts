@@ -21,7 +21,7 @@ export function malformedStream(provider: string, expected: string): ProviderErr
 const PREVIEW_CHARS = 60
 
 /** A short, bounded description of what arrived instead of an answer. */
-export function describeBody(body: unknown): string {
+function describeBody(body: unknown): string {
   if (body === undefined) return 'an empty body'
   if (body === null) return 'null'
   if (typeof body === 'string') {

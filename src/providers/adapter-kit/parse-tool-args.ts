@@ -1,9 +1,10 @@
+import { jsonTextOf } from '../../model/json-text-of.ts'
 import { findForbiddenKey } from '../../validation/json/forbidden-keys.ts'
 import { parseJsonSafe } from '../../validation/json/parse-json-safe.ts'
 
 /**
  * Parses a tool call's argument string with the library's safe parser. Arguments it refuses (not
- * JSON, too long or deep, or holding a `__proto__` / `constructor.prototype` key) are kept as the
+ * JSON, too long or deep, or holding a `__proto__`, `constructor` or `prototype` key) are kept as the
  * raw string: the agent's tool-argument validation parses that string again, reports why it was
  * refused and feeds that back to the model, so no such key ever reaches a tool.
  *
@@ -20,14 +21,9 @@ export function parseToolArgs(raw: string | null | undefined): unknown {
 
 /**
  * Tool arguments an SDK already parsed (Anthropic's `tool_use.input`): kept as they are, unless
- * they hold a `__proto__` / `constructor.prototype` key, in which case they are handed on as their
+ * they hold a `__proto__`, `constructor` or `prototype` key, in which case they are handed on as their
  * JSON text, refused by the agent's validation like any such string.
  */
 export function checkToolInput(input: unknown): unknown {
-  if (typeof input !== 'object' || input === null || findForbiddenKey(input) === undefined) return input
-  try {
-    return JSON.stringify(input)
-  } catch {
-    return String(input)
-  }
+  return findForbiddenKey(input) === undefined ? input : jsonTextOf(input)
 }

@@ -43,7 +43,7 @@ export function fromAiSdkGenerateResult(result: unknown, provider: string): Mode
 }
 
 /** A reasoning part as a block; Anthropic's signature or redacted data is lifted out of the metadata. */
-export function fromAiSdkReasoning(text: string, metadata: ReasoningBlock['providerMetadata'] | undefined): ReasoningBlock {
+function fromAiSdkReasoning(text: string, metadata: ReasoningBlock['providerMetadata'] | undefined): ReasoningBlock {
   const anthropic = metadata?.['anthropic']
   const signature = anthropic?.['signature']
   const redacted = anthropic?.['redactedData']

@@ -20,21 +20,16 @@ export function anthropicError(status: number, type: string, headers: Record<str
 
 const sse = (type: string, data: unknown) => `event: ${type}\ndata: ${JSON.stringify({ type, ...(data as object) })}\n\n`
 
+/** The `message_start` event of a stream: an empty assistant message with its opening usage. */
+const messageStart = (id: string, u: Record<string, number>) =>
+  sse('message_start', {
+    message: { id, type: 'message', role: 'assistant', model: 'claude-test', content: [], stop_reason: null, stop_sequence: null, usage: u },
+  })
+
 /** An SSE stream: message_start, one text block of deltas, message_delta, message_stop. */
 export function anthropicSse(text: string, options: { chunkSize?: number; frameDelayMs?: number; stop?: string } = {}): Reply {
   const frames = [
-    sse('message_start', {
-      message: {
-        id: 'msg_1',
-        type: 'message',
-        role: 'assistant',
-        model: 'claude-test',
-        content: [],
-        stop_reason: null,
-        stop_sequence: null,
-        usage: { input_tokens: 40, output_tokens: 1, cache_read_input_tokens: 30, cache_creation_input_tokens: 0 },
-      },
-    }),
+    messageStart('msg_1', { input_tokens: 40, output_tokens: 1, cache_read_input_tokens: 30, cache_creation_input_tokens: 0 }),
     sse('content_block_start', { index: 0, content_block: { type: 'text', text: '' } }),
     sse('ping', {}),
   ]
@@ -52,18 +47,7 @@ export function anthropicToolSse(id: string, name: string, fragments: readonly s
   return {
     kind: 'sse',
     frames: [
-      sse('message_start', {
-        message: {
-          id: 'msg_2',
-          type: 'message',
-          role: 'assistant',
-          model: 'claude-test',
-          content: [],
-          stop_reason: null,
-          stop_sequence: null,
-          usage: { input_tokens: 50, output_tokens: 1 },
-        },
-      }),
+      messageStart('msg_2', { input_tokens: 50, output_tokens: 1 }),
       sse('content_block_start', { index: 0, content_block: { type: 'tool_use', id, name, input: {} } }),
       ...fragments.map((f) => sse('content_block_delta', { index: 0, delta: { type: 'input_json_delta', partial_json: f } })),
       sse('content_block_stop', { index: 0 }),
@@ -78,18 +62,7 @@ export function anthropicSseOverloaded(): Reply {
   return {
     kind: 'sse',
     frames: [
-      sse('message_start', {
-        message: {
-          id: 'msg_3',
-          type: 'message',
-          role: 'assistant',
-          model: 'claude-test',
-          content: [],
-          stop_reason: null,
-          stop_sequence: null,
-          usage: { input_tokens: 40, output_tokens: 1 },
-        },
-      }),
+      messageStart('msg_3', { input_tokens: 40, output_tokens: 1 }),
       `event: error\ndata: ${JSON.stringify({ type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } })}\n\n`,
     ],
   }
@@ -140,18 +113,7 @@ export function anthropicThinkingSse(text: readonly string[], signature: string,
   return {
     kind: 'sse',
     frames: [
-      sse('message_start', {
-        message: {
-          id: 'msg_4',
-          type: 'message',
-          role: 'assistant',
-          model: 'claude-test',
-          content: [],
-          stop_reason: null,
-          stop_sequence: null,
-          usage: { input_tokens: 50, output_tokens: 1 },
-        },
-      }),
+      messageStart('msg_4', { input_tokens: 50, output_tokens: 1 }),
       sse('content_block_start', { index: 0, content_block: { type: 'thinking', thinking: '', signature: '' } }),
       ...text.map((t) => sse('content_block_delta', { index: 0, delta: { type: 'thinking_delta', thinking: t } })),
       sse('content_block_delta', { index: 0, delta: { type: 'signature_delta', signature } }),
