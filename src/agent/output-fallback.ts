@@ -1,6 +1,6 @@
 import type { EventHub } from '../events/event-hub.ts'
 import { raceAbort } from '../policies/deadline/race-abort.ts'
-import { callAsPromise } from './call-as-promise.ts'
+import { callAsPromise } from '../model/call-as-promise.ts'
 import type { ReliabilityFailFastError } from '../gate/fail-fast-error.ts'
 import type { FailFastKind } from '../model/fail-fast-kind.ts'
 import { checkForbiddenKeys, issueText, validateFinalAnswer, type CompiledSchema, type SchemaResult } from '../validation/index.ts'

@@ -9,6 +9,7 @@ import { checkResponse, type ResponseCheck } from './check-response.ts'
 import type { FallbackAnswer } from './gate-config.ts'
 import { isRefusal } from './refusal.ts'
 import { responseShapeProblem } from './response-shape.ts'
+import { callAsPromise } from '../model/call-as-promise.ts'
 
 /** The fallback's verdict: an accepted answer, or why it could not be used. */
 export type FallbackVerdict<T> =
@@ -37,7 +38,7 @@ export async function runFallback<T>(
 ): Promise<FallbackVerdict<T>> {
   let answer: unknown
   try {
-    answer = await raceAbort(callFallback(fallback, scope), signal)
+    answer = await raceAbort(callAsPromise(fallback, scope, undefined), signal)
   } catch (error) {
     if (signal?.aborted === true) return { ok: false, kind: 'aborted', reason: 'the run was aborted while the fallback was answering', cause: error }
     return { ok: false, kind: 'fallback-failed', reason: `the fallback threw: ${messageOf(error)}`, cause: error }
@@ -63,13 +64,4 @@ export async function runFallback<T>(
       ? `the fallback's answer failed validation: ${check.failure.message}`
       : "the fallback's answer was cut by the token limit (stop reason max_tokens)"
   return { ok: false, kind: 'fallback-invalid', reason, ...(check.failure !== undefined ? { failure: check.failure } : {}) }
-}
-
-/** The fallback's answer as a promise, a synchronous throw included. */
-function callFallback(fallback: (scope: ReliabilityScope) => FallbackAnswer | Promise<FallbackAnswer>, scope: ReliabilityScope): Promise<unknown> {
-  try {
-    return Promise.resolve(fallback(scope))
-  } catch (error) {
-    return Promise.reject(error)
-  }
 }

@@ -1,4 +1,5 @@
 import type { AttemptContext, AttemptResult, Middleware, Terminal } from './middleware.ts'
+import { callAsPromise } from '../model/call-as-promise.ts'
 
 /** A composed chain: runs every link around `terminal` for one attempt. */
 export type Chain = (ctx: AttemptContext, terminal: Terminal) => Promise<AttemptResult>
@@ -21,12 +22,8 @@ export function compose(links: readonly Middleware[]): Chain {
         called = true
         return dispatch(i + 1, request === undefined || request === current.request ? current : { ...current, request })
       }
-      try {
-        return Promise.resolve(link(current, next))
-      } catch (error) {
-        // A link that throws synchronously fails its attempt like one that rejects.
-        return Promise.reject(error)
-      }
+      // A link that throws synchronously fails its attempt like one that rejects.
+      return callAsPromise(link, current, next)
     }
     return dispatch(0, ctx)
   }

@@ -1,6 +1,6 @@
 import { messageOf } from '../../model/message-of.ts'
 import { raceAbort } from '../../policies/deadline/race-abort.ts'
-import { callAsPromise } from '../call-as-promise.ts'
+import { callAsPromise } from '../../model/call-as-promise.ts'
 import type { GuardContext, GuardVerdict, ToolGuard } from './guard.ts'
 
 /** The first rejection among guards, with the guard's name for logs; `undefined` when all accept. */
