@@ -1,31 +1,16 @@
-import { readdirSync, readFileSync } from 'node:fs'
-import { dirname, join, relative, resolve } from 'node:path'
+import { readFileSync } from 'node:fs'
+import { join, relative } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { SRC, sourceFiles, sourceImports } from '../support/source-imports.ts'
 
-const SRC = resolve(import.meta.dirname, '../../src')
 const MAX_LINES = 300
+const files = sourceFiles()
 
-const files = readdirSync(SRC, { recursive: true, encoding: 'utf8' })
-  .filter((f) => f.endsWith('.ts'))
-  .map((f) => join(SRC, f))
-
-// `import`/`export ... from` of a relative module, and bare `import './x.ts'`.
-const IMPORT = /^\s*(?:import|export)\s+(type\s+)?([^'";]*?)\s*from\s*['"](\.[^'"]+)['"]|^\s*import\s+['"](\.[^'"]+)['"]/gm
-
-/** The modules `file` loads at runtime: type-only imports (`import type`, or only `type` names) are erased. */
+/** The modules `file` loads at runtime: type-only imports are erased. */
 function runtimeImports(file: string): string[] {
-  const out: string[] = []
-  for (const [, typeOnly, clause = '', from, bare] of readFileSync(file, 'utf8').matchAll(IMPORT)) {
-    if (typeOnly !== undefined) continue
-    const names = /^\{([^}]*)\}$/
-      .exec(clause.trim())?.[1]
-      ?.split(',')
-      .map((n) => n.trim())
-      .filter((n) => n !== '')
-    if (names !== undefined && names.length > 0 && names.every((n) => n.startsWith('type '))) continue
-    out.push(resolve(dirname(file), (from ?? bare) as string))
-  }
-  return out
+  return sourceImports(file)
+    .filter((i) => !i.typeOnly)
+    .map((i) => i.to)
 }
 
 /** Every cycle of the import graph, each as the files of one strongly connected component. */
