@@ -1,14 +1,11 @@
-import { spawn } from 'node:child_process'
-import { fileURLToPath } from 'node:url'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { anthropicText } from '../adapters/support/anthropic-wire.ts'
 import { startLoopback, type LoopbackServer, type Reply } from '../adapters/support/loopback-server.ts'
 import { openaiText } from '../adapters/support/openai-wire.ts'
+import { RUN_TIMEOUT_MS, runExample } from './support/run-example.ts'
 
 // The adapter examples run as a user runs them, with the provider's real SDK client; the SDKs' own
 // base-URL variables point them at a loopback server that answers badly once, then well.
-const NODE_FLAGS = process.features.typescript === false ? ['--experimental-strip-types'] : []
-const RUN_TIMEOUT_MS = 20_000
 const invalid = JSON.stringify({ orderId: '42', action: 'refund', amount: 'USD 50', reason: 'duplicate charge' })
 const valid = JSON.stringify({ orderId: '42', action: 'refund', amount: 50, reason: 'duplicate charge' })
 
@@ -32,25 +29,6 @@ function responsesText(text: string): Reply {
       },
     },
   }
-}
-
-/** Runs one example to completion with `env` added to (or removed from) the environment. */
-function runExample(name: string, env: Record<string, string | undefined>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const file = fileURLToPath(new URL(`../../examples/${name}`, import.meta.url))
-  const merged: NodeJS.ProcessEnv = { ...process.env }
-  for (const [key, value] of Object.entries(env)) {
-    if (value === undefined) delete merged[key]
-    else merged[key] = value
-  }
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...NODE_FLAGS, file], { env: merged, stdio: ['ignore', 'pipe', 'pipe'], timeout: RUN_TIMEOUT_MS })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()))
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
-    child.once('error', reject)
-    child.once('close', (code) => resolve({ code, stdout, stderr }))
-  })
 }
 
 const examples = [
