@@ -10,17 +10,13 @@
  */
 import { isDeepStrictEqual } from 'node:util'
 import { CONTENDERS, isUnsupported } from './contenders/index.ts'
-import { PAYLOADS, SCENARIOS, type Scenario } from './scenarios.ts'
+import { expectedValue, SCENARIOS } from './scenarios.ts'
 import { heapPerCall, timeCall, type TimeStats } from './support/measure.ts'
 
 /** What a child reports for its contender. */
 export type ChildReport =
   | { readonly status: 'ok'; readonly note?: string; readonly time: TimeStats; readonly heapBytesPerCall?: number }
   | { readonly status: 'unsupported' | 'error'; readonly reason: string }
-
-function expectedValue(scenario: Scenario): unknown {
-  return JSON.parse(scenario.id === 'd' ? PAYLOADS.goodToolArgs : PAYLOADS.valid)
-}
 
 async function measureOne(scenarioId: string, name: string, minCpuMs: number, heap: boolean): Promise<ChildReport> {
   const scenario = SCENARIOS.find((s) => s.id === scenarioId)

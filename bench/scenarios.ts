@@ -75,3 +75,8 @@ export const SCENARIOS: readonly Scenario[] = [
 
 /** The user message every contender sends. */
 export const USER_MESSAGE = 'Refund order A-42 for $50: it arrived damaged.'
+
+/** The value every contender must accept on a scenario: the valid answer, or (d) the good tool arguments. */
+export function expectedValue(scenario: Scenario): unknown {
+  return JSON.parse(scenario.id === 'd' ? PAYLOADS.goodToolArgs : PAYLOADS.valid)
+}
