@@ -1,6 +1,6 @@
 import type { Observable } from 'rxjs'
 import type { GateEvent, GateEventMap, GateEventName } from './event-map.ts'
-import { GATE_EVENT_NAMES } from './event-names.ts'
+import { FIRST_ANSWER_EVENTS, GATE_EVENT_NAMES } from './event-names.ts'
 import { lazyObservable } from './lazy-observable.ts'
 
 type Listener<K extends GateEventName> = (payload: GateEventMap[K]) => void
@@ -27,6 +27,7 @@ export class EventHub {
   // One flag per event name, in an object of fixed shape: `has('x')` at a call site is one
   // monomorphic property load (it runs several times per attempt). Recomputed on (un)subscribe.
   readonly #wants: Record<string, boolean> = noneWanted()
+  #firstAnswerWatched = false
 
   /** Subscribes to one event; returns the unsubscribe function. */
   on<K extends GateEventName>(name: K, listener: Listener<K>): () => void {
@@ -47,6 +48,14 @@ export class EventHub {
   /** True when anyone listens to `name` (or to every event). */
   has(name: GateEventName): boolean {
     return this.#wants[name] === true
+  }
+
+  /**
+   * True when anyone listens to an event of an answer accepted at the first attempt
+   * ({@link FIRST_ANSWER_EVENTS}): one load, read at the start and the end of every run.
+   */
+  get firstAnswerWatched(): boolean {
+    return this.#firstAnswerWatched
   }
 
   /** Number of listeners currently attached (all events). */
@@ -97,6 +106,7 @@ export class EventHub {
   #refresh(): void {
     const all = this.#any.length > 0
     for (const name of GATE_EVENT_NAMES) this.#wants[name] = all || this.#byName.has(name)
+    this.#firstAnswerWatched = FIRST_ANSWER_EVENTS.some((name) => this.#wants[name] === true)
   }
 }
 

@@ -14,6 +14,7 @@ import type { GateConfig } from './gate-config.ts'
 import type { GateInternals, GateRunOptions } from './gate-internals.ts'
 import type { GateResult } from './gate-result.ts'
 import { GateRun } from './gate-run.ts'
+import { quickRun, quickRunFits, quickRunnable } from './quick-run.ts'
 import { resolveProviders } from './resolved-provider.ts'
 import { streamGate } from './stream/stream-gate.ts'
 import type { GateStream } from './stream/gate-stream.ts'
@@ -91,8 +92,12 @@ export function createGate<T>(config: GateConfig<T>): Gate<T> {
     linked,
     call: providerCall(providers),
   }
+  const quick = quickRunnable(internals as GateInternals<unknown>)
   const gate: Gate<T> = {
-    run: (request, options) => new GateRun(internals, request, options ?? NO_OPTIONS).run(),
+    run: (request, options = NO_OPTIONS) =>
+      quick && quickRunFits(internals as GateInternals<unknown>, request, options)
+        ? quickRun(internals, request, options)
+        : new GateRun(internals, request, options).run(),
     stream: (request, options) => streamGate(internals, request, options ?? NO_OPTIONS),
     on: (name, listener) => events.on(name, listener),
     events$: events.events$,

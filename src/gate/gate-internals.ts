@@ -2,6 +2,7 @@ import type { EventHub } from '../events/event-hub.ts'
 import type { Chain } from '../policies/compose.ts'
 import type { Terminal } from '../policies/middleware.ts'
 import type { PriceUsage } from '../policies/pricing/price-usage.ts'
+import type { ModelRequest } from '../model/request.ts'
 import type { FeedbackMode } from '../rules/reliability-config.ts'
 import type { Decision, ReliabilityRule } from '../rules/rule.ts'
 import type { ReliabilityScope } from '../rules/scope.ts'
@@ -64,6 +65,13 @@ export interface GateRunOptions {
   readonly validationFailuresBefore?: number
   /** The agent's model turn this gate run belongs to, put on every event (the agent sets it). */
   readonly turn?: number
+}
+
+/** What `quickRun` did before it hands a run over: the run's id, its start and its first base request. */
+export interface RunStart {
+  readonly runId: string
+  readonly started: number
+  readonly base: ModelRequest
 }
 
 /** Lets a caller overrule a decision (streaming: nothing can be retried once content was delivered). */

@@ -17,7 +17,7 @@ import type { Message } from '../model/message.ts'
 import type { Terminal } from '../policies/middleware.ts'
 import type { CompiledSchema } from '../validation/index.ts'
 import type { AttemptRecord } from './attempt-record.ts'
-import type { DecisionGuard, GateInternals, GateRunOptions, RunHooks } from './gate-internals.ts'
+import type { DecisionGuard, GateInternals, GateRunOptions, RunHooks, RunStart } from './gate-internals.ts'
 import type { GateResult } from './gate-result.ts'
 import { recordAttempt } from './record-attempt.ts'
 import type { ResolvedProvider } from './resolved-provider.ts'
@@ -28,7 +28,7 @@ import { prepareRetry } from './retry-step.ts'
 import { reportRuleError, type RuleErrorPlace } from './rule-error.ts'
 import type { RunState } from './run-state.ts'
 
-export type { DecisionGuard, GateInternals, GateRunOptions, RunHooks } from './gate-internals.ts'
+export type { DecisionGuard, GateInternals, GateRunOptions, RunHooks, RunStart } from './gate-internals.ts'
 
 // Shared by every run until it has something to hold (each is replaced, never mutated, when it does).
 const NONE: readonly never[] = Object.freeze([])
@@ -67,11 +67,12 @@ export class GateRun<T> implements RunState<T> {
   lastTime: number
   attemptStarted: number
 
-  constructor(g: GateInternals<T>, request: ModelRequest, options: GateRunOptions, hooks?: RunHooks) {
+  /** `begun`: what `quickRun` already did for a run it hands over (no `run_start` then: it was not watched). */
+  constructor(g: GateInternals<T>, request: ModelRequest, options: GateRunOptions, hooks?: RunHooks, begun?: RunStart) {
     this.g = g
     this.request = request
     this.signal = options.signal ?? request.signal
-    this.runId = options.runId ?? newRunId()
+    this.runId = begun?.runId ?? options.runId ?? newRunId()
     this.metadata = options.metadata
     this.failuresBefore = options.validationFailuresBefore ?? 0
     this.turn = this.#tags = options.turn
@@ -80,10 +81,10 @@ export class GateRun<T> implements RunState<T> {
     this.direct = !g.linked && hooks?.call === undefined
     this.guard = hooks?.guardDecision
     this.meter = new RunMeter(g.priceUsage, g.needsPrice)
-    this.started = this.lastTime = this.attemptStarted = g.now()
+    this.started = this.lastTime = this.attemptStarted = begun?.started ?? g.now()
     this.base = request
-    this.base = baseFor(this, 0)
-    if (g.events.has('run_start')) {
+    this.base = begun?.base ?? baseFor(this, 0)
+    if (begun === undefined && g.events.has('run_start')) {
       g.events.emit('run_start', { runId: this.runId, ...this.tags, provider: (g.providers[0] as ResolvedProvider).name, model: this.base.model })
     }
   }
@@ -108,6 +109,14 @@ export class GateRun<T> implements RunState<T> {
       return Promise.reject(error)
     }
     return startAttempt(this).then(this.#answered, this.#failed)
+  }
+
+  /**
+   * Goes on with the first attempt of a run `quickRun` started and could not accept: settles it as
+   * {@link run} would have, then decides and acts.
+   */
+  resume(result: unknown, error: unknown, failed: boolean, endedAt: number | undefined, failedTest: unknown): GateResult<T> | Promise<GateResult<T>> {
+    return this.#settled(settleAttempt(this, result, error, failed, endedAt, failedTest))
   }
 
   readonly #answered = (result: unknown): GateResult<T> | Promise<GateResult<T>> => this.#settled(settleAttempt(this, result, undefined, false))

@@ -62,9 +62,17 @@ export function startAttempt<T>(s: RunState<T>): Promise<unknown> {
  * Settles one attempt from what its chain gave: the shape check at the boundary, then the meter
  * (usage, price, `cost_tick`) and the check (extract, repair, validate), with `validation_failed`
  * emitted before any rule decides. Never throws: every failure is the outcome's `error` and `kind`.
- * Synchronous unless the schema answers with a promise.
+ * Synchronous unless the schema answers with a promise. A run handed over by `quickRun` passes when
+ * the attempt ended and, when the answer parsed whole but failed the compiled test, its value.
  */
-export function settleAttempt<T>(s: RunState<T>, result: unknown, error: unknown, failed: boolean): AttemptOutcome<T> | Promise<AttemptOutcome<T>> {
+export function settleAttempt<T>(
+  s: RunState<T>,
+  result: unknown,
+  error: unknown,
+  failed: boolean,
+  endedAt?: number,
+  failedTest: unknown = NOT_PARSED,
+): AttemptOutcome<T> | Promise<AttemptOutcome<T>> {
   const g = s.g
   const provider = (g.providers[s.providerIdx] as ResolvedProvider).name
   let response: ModelResponse | undefined
@@ -84,7 +92,7 @@ export function settleAttempt<T>(s: RunState<T>, result: unknown, error: unknown
     retryAfterMs = classified.retryAfterMs
     if (isTransientKind(kind)) s.transientFailures++
   }
-  const t1 = g.now()
+  const t1 = endedAt ?? g.now()
   s.lastTime = t1
   s.retryAfterMs = retryAfterMs
   const latencyMs = t1 - s.attemptStarted
@@ -126,8 +134,8 @@ export function settleAttempt<T>(s: RunState<T>, result: unknown, error: unknown
   // The common case, checked without building anything: a complete final answer that is exactly a
   // JSON value the compiled schema accepts as it is.
   const schema = s.schema
-  let parsed: unknown = NOT_PARSED
-  if (schema?.test !== undefined && response.toolCalls.length === 0 && response.stopReason !== 'max_tokens') {
+  let parsed: unknown = failedTest
+  if (parsed === NOT_PARSED && schema?.test !== undefined && response.toolCalls.length === 0 && response.stopReason !== 'max_tokens') {
     parsed = parseJsonFast(response.content)
     if (parsed !== NOT_PARSED && schema.test(parsed)) return answered(s, response, kind, parsed as T, error, retryAfterMs, latencyMs, usage, costUsd, unpriced)
   }
