@@ -1,5 +1,6 @@
 import { syncRequire } from '../../model/sync-require.ts'
 import type { FormatModule } from './bounded-format.ts'
+import type { TypeBoxError } from './typebox-issues.ts'
 import { loadRe2, re2Now, type Re2Module } from './regex/re2-engine.ts'
 
 /** The part of TypeBox's compiler used here. */
@@ -21,7 +22,9 @@ interface ValueModule {
 }
 
 interface SystemModule {
-  readonly Settings: { Get(): { maxErrors: number } }
+  readonly Settings: { Get(): { maxErrors: number; readonly exactOptionalPropertyTypes?: boolean } }
+  /** TypeBox's error messages (the locale function `Errors` words its errors with). */
+  readonly Locale: { Get(): (error: Omit<TypeBoxError, 'message'>) => string }
 }
 
 interface SchemaModule {
