@@ -117,6 +117,13 @@ export class AgentRun<T, R = RunResult<T>> {
     return call.then(this.#onTurn, this.#onGateError)
   }
 
+  /** Goes on from the first turn of a run `quickAgentRun` made and could not finish (its answer calls tools). */
+  afterFirstTurn(result: GateResult<T>, messages: readonly Message[]): R | Promise<R> {
+    this.#turnCount = 1
+    this.#messages = messages
+    return this.#onTurn(result)
+  }
+
   readonly #onTurn = (result: GateResult<T>): R | Promise<R> => {
     this.#called(result)
     return this.#afterTurn(result)

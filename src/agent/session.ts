@@ -3,6 +3,7 @@ import type { Message } from '../model/message.ts'
 import { AgentRun } from './agent-run.ts'
 import type { AgentRuntime } from './agent-runtime.ts'
 import { messageOf, type RunInput, type RunOptions } from './run-input.ts'
+import { quickAgentRun, quickAgentRunFits } from './quick-agent-run.ts'
 import { streamRun } from './stream-run.ts'
 import type { RunResult } from './run-result.ts'
 
@@ -65,7 +66,9 @@ export class Session<T> {
     } catch (error) {
       return Promise.reject(error)
     }
-    return new AgentRun(this.#runtime, this.#history, user, options ?? NO_OPTIONS, this.#commit, project).run()
+    const rt = this.#runtime
+    if (quickAgentRunFits(rt as AgentRuntime<unknown>)) return quickAgentRun(rt, this.#history, user, options ?? NO_OPTIONS, this.#commit, project)
+    return new AgentRun(rt, this.#history, user, options ?? NO_OPTIONS, this.#commit, project).run()
   }
 
   /** Appends a run's exchange to the history as it is now (not as it was when the run started), in one step. */

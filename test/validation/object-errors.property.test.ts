@@ -105,7 +105,7 @@ describe('property-wise error walk of a plain object schema', () => {
     const compiled = compileSchema(Refund)
     const result = compiled.validate({ action: 'refund', amount: 'USD 50', note: 1 })
     expect(result).toMatchObject({ ok: false })
-    const issues = (result as { issues: { code: string; path: string }[] }).issues
+    const issues = (result as unknown as { issues: { code: string; path: string }[] }).issues
     expect(issues.map((i) => [i.code, i.path])).toEqual([
       ['unknown_property', 'note'],
       ['invalid_type', 'amount'],

@@ -1,0 +1,110 @@
+import fc from 'fast-check'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { Agent, isReliabilityFailFastError, strictOutputRules, type Provider } from '../../src/index.ts'
+import { AgentRun } from '../../src/agent/agent-run.ts'
+import { scripted, type ScriptedStep } from '../../src/providers/index.ts'
+import { Refund, validRefund, validRefundJson } from '../support/schemas.ts'
+import { call, turn } from './tool-fixtures.ts'
+
+afterEach(() => {
+  vi.restoreAllMocks()
+})
+
+const STEPS: Record<string, () => ScriptedStep> = {
+  valid: () => validRefundJson,
+  fenced: () => `\`\`\`json\n${validRefundJson}\n\`\`\``,
+  invalid: () => '{"orderId": "42", "action": "refund", "amount": "USD 50"}',
+  prose: () => 'no idea',
+  toolCall: () => turn(call('lookup', { id: 1 })),
+  failure: () => new Error('socket hang up'),
+}
+const NAMES = Object.keys(STEPS)
+
+function agentOver(steps: readonly string[], system: string | undefined) {
+  const provider = scripted(
+    steps.map((n) => (STEPS[n] as () => ScriptedStep)()),
+    { name: 'p' },
+  )
+  let builder = Agent.create({ provider, model: 'm', name: 'billing' })
+    .outputSchema(Refund)
+    .reliability({ postDecide: strictOutputRules(3) })
+  if (system !== undefined) builder = builder.system(system)
+  return { agent: builder.build(), provider }
+}
+
+/** Two runs on one session (the second sees the first's history), each settled to what it gave. */
+async function twoRuns(steps: readonly string[], system: string | undefined, watched: boolean) {
+  const { agent, provider } = agentOver(steps, system)
+  // An `agent_run_start` listener makes every run take the full ReAct loop.
+  if (watched) agent.on('agent_run_start', () => {})
+  const session = agent.session()
+  const outcomes: unknown[] = []
+  for (const [i, input] of ['refund order 42', 'and order 43?'].entries()) {
+    try {
+      outcomes.push({ ok: await session.runDetailed(input, { runId: `run_${i}`, metadata: { tenant: 't' } }) })
+    } catch (error) {
+      outcomes.push(isReliabilityFailFastError(error) ? { failed: [error.kind, error.message, error.attempts.length] } : { thrown: String(error) })
+    }
+  }
+  // Latency depends on the clock; everything else must match.
+  return JSON.parse(
+    JSON.stringify({ outcomes, history: session.history, asked: provider.requests }, (k, v) => (k === 'latencyMs' || k === 'elapsedMs' ? 0 : v)),
+  )
+}
+
+describe('quick agent run: a one-turn answer without the ReAct loop’s state', () => {
+  it('a valid first answer takes the quick run; its result, commit and requests are the full loop’s', async () => {
+    const constructed = vi.spyOn(AgentRun.prototype, 'run')
+    const quick = await twoRuns(['valid', 'valid'], 'You decide refunds.', false)
+    expect(constructed).not.toHaveBeenCalled()
+    const full = await twoRuns(['valid', 'valid'], 'You decide refunds.', true)
+    expect(constructed).toHaveBeenCalledTimes(2)
+    expect(quick).toEqual(full)
+    expect(quick.outcomes[0].ok.value).toEqual(validRefund)
+    expect(quick.outcomes[0].ok.turns).toBe(1)
+    expect(quick.history).toHaveLength(4)
+  })
+
+  it('property: on any script (retries, failures, tool calls the agent never offered), quick and full runs agree', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.constantFrom(...NAMES), { minLength: 1, maxLength: 6 }), fc.constantFrom(undefined, 'sys'), async (steps, system) => {
+        expect(await twoRuns(steps, system, false)).toEqual(await twoRuns(steps, system, true))
+      }),
+      { numRuns: 120 },
+    )
+  })
+
+  it('runTyped and run project the same result', async () => {
+    const { agent } = agentOver(['valid', 'valid'], undefined)
+    await expect(agent.runTyped('refund')).resolves.toEqual(validRefund)
+    await expect(agent.run('again')).resolves.toBe(validRefundJson)
+    expect(agent.history.map((m) => m.role)).toEqual(['user', 'assistant', 'user', 'assistant'])
+  })
+
+  it('an agent_run_end listener attached while the turn runs hears the run end', async () => {
+    let release: () => void = () => {}
+    const provider: Provider = {
+      name: 'slow',
+      complete: () =>
+        new Promise((resolve) => {
+          release = () => resolve({ content: validRefundJson, toolCalls: [], usage: { inputTokens: 1, outputTokens: 1 }, stopReason: 'end' })
+        }),
+    }
+    const agent = Agent.create({ provider, name: 'billing' }).outputSchema(Refund).build()
+    const pending = agent.runTyped('refund', { metadata: { tenant: 'acme' } })
+    const ends: unknown[] = []
+    agent.on('agent_run_end', (e) => ends.push(e))
+    release()
+    await expect(pending).resolves.toEqual(validRefund)
+    expect(ends).toEqual([expect.objectContaining({ agent: 'billing', outcome: 'ok', turns: 1, turn: 1, metadata: { tenant: 'acme' }, attempts: 1 })])
+  })
+
+  it('a failed run leaves the history as it was and rejects with the gate’s own error', async () => {
+    const { agent } = agentOver(['prose', 'prose', 'prose'], undefined)
+    const error = await agent.runTyped('refund').catch((e: unknown) => e)
+    expect(isReliabilityFailFastError(error)).toBe(true)
+    // The gate's retries are on the error: the run made one gate call, so nothing was widened.
+    expect((error as { attempts: unknown[] }).attempts.length).toBeGreaterThan(1)
+    expect(agent.history).toEqual([])
+  })
+})
