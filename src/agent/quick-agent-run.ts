@@ -46,7 +46,7 @@ export function quickAgentRun<T, R>(
   gateOptions.turn = 1
   const messages = history.length === 0 ? [user] : history.concat(user)
   const request: ModelRequest = rt.system === undefined ? { messages } : { messages, system: rt.system }
-  return rt.gate.run(request, gateOptions).then((result): R | Promise<R> => {
+  return rt.runGate(request, gateOptions, (result): R | Promise<R> => {
     if (result.response.toolCalls.length > 0) {
       return new AgentRun(rt, history, user, { ...options, runId }, commit, project).afterFirstTurn(result, messages)
     }

@@ -58,6 +58,17 @@ export function createGate(config: GateConfig<string> & { readonly outputSchema?
 /** With an explicit value type. */
 export function createGate<T>(config: GateConfig<T>): Gate<T>
 export function createGate<T>(config: GateConfig<T>): Gate<T> {
+  return buildGate(config).gate
+}
+
+/**
+ * A `gate.run` whose result is handed to `then` within the run's own last reaction (no promise of
+ * its own in between): how an agent's turn follows its gate call. @internal
+ */
+export type RunThen<T> = <R>(request: ModelRequest, options: GateRunOptions, then: (result: GateResult<T>) => R | Promise<R>) => Promise<R>
+
+/** {@link createGate}, with the {@link RunThen} of the same gate. @internal */
+export function buildGate<T>(config: GateConfig<T>): { readonly gate: Gate<T>; readonly runThen: RunThen<T> } {
   const frozen = Object.freeze({ ...config })
   const events = config.events ?? new EventHub()
   const providers = resolveProviders(config.providers, config.model)
@@ -103,5 +114,9 @@ export function createGate<T>(config: GateConfig<T>): Gate<T> {
     events$: events.events$,
     config: frozen,
   }
-  return registerHub(gate, events)
+  const runThen: RunThen<T> = (request, options, then) =>
+    quick && quickRunFits(internals as GateInternals<unknown>, request, options)
+      ? quickRun(internals, request, options, then)
+      : new GateRun(internals, request, options).run().then(then)
+  return { gate: registerHub(gate, events), runThen }
 }

@@ -31,7 +31,7 @@ export function quickRunFits(g: GateInternals<unknown>, request: ModelRequest, o
 }
 
 /**
- * `gate.run` for the common case, an answer the first provider gets right at the first attempt,
+ * `gate.run` for the common case (`then`: a continuation run in the same reaction, see `RunThen`), an answer the first provider gets right at the first attempt,
  * without the run state a retry needs: the run id, one clock read at each end, the provider call, the
  * checks of `settleAttempt`'s fast path, the log entry and the result, which are those a `GateRun`
  * gives. Anything else (a provider failure, a malformed response, usage to estimate, tool calls, a
@@ -39,7 +39,12 @@ export function quickRunFits(g: GateInternals<unknown>, request: ModelRequest, o
  * listener of the run's events attached meanwhile) is handed over to a `GateRun` where it stands:
  * same run id, same start, same attempt, the parsed value kept, nothing emitted twice.
  */
-export function quickRun<T>(g: GateInternals<T>, request: ModelRequest, options: GateRunOptions): Promise<GateResult<T>> {
+export function quickRun<T, R = GateResult<T>>(
+  g: GateInternals<T>,
+  request: ModelRequest,
+  options: GateRunOptions,
+  then?: (result: GateResult<T>) => R | Promise<R>,
+): Promise<R> {
   const runId = options.runId ?? newRunId()
   const started = g.now()
   const entry = g.providers[0] as ResolvedProvider
@@ -52,7 +57,7 @@ export function quickRun<T>(g: GateInternals<T>, request: ModelRequest, options:
     pending = Promise.reject(error)
   }
   return pending.then(
-    (result: unknown): GateResult<T> | Promise<GateResult<T>> => {
+    (result: unknown): R | Promise<R> => {
       const endedAt = g.now()
       let parsed: unknown = NOT_PARSED
       if (!g.events.firstAnswerWatched && responseShapeProblem(result) === undefined) {
@@ -60,15 +65,21 @@ export function quickRun<T>(g: GateInternals<T>, request: ModelRequest, options:
         if (isSoundUsage(response.usage) && response.toolCalls.length === 0 && response.stopReason !== 'max_tokens' && !isRefusal(response)) {
           parsed = parseJsonFast(response.content)
           if (parsed !== NOT_PARSED && (g.schema as QuickSchema).test(parsed)) {
-            return accepted(entry, base, response, parsed as T, runId, endedAt - started)
+            return andThen(accepted(entry, base, response, parsed as T, runId, endedAt - started), then)
           }
         }
       }
-      return new GateRun(g, request, options, undefined, { runId, started, base }).resume(result, undefined, false, endedAt, parsed)
+      return andThen(new GateRun(g, request, options, undefined, { runId, started, base }).resume(result, undefined, false, endedAt, parsed), then)
     },
-    (error: unknown): GateResult<T> | Promise<GateResult<T>> =>
-      new GateRun(g, request, options, undefined, { runId, started, base }).resume(undefined, error, true, undefined, NOT_PARSED),
+    (error: unknown): R | Promise<R> =>
+      andThen(new GateRun(g, request, options, undefined, { runId, started, base }).resume(undefined, error, true, undefined, NOT_PARSED), then),
   )
+}
+
+/** The run's result, or what the caller's continuation makes of it. */
+function andThen<T, R>(result: GateResult<T> | Promise<GateResult<T>>, then: ((result: GateResult<T>) => R | Promise<R>) | undefined): R | Promise<R> {
+  if (then === undefined) return result as R | Promise<R>
+  return result instanceof Promise ? result.then(then) : then(result)
 }
 
 function accepted<T>(entry: ResolvedProvider, base: ModelRequest, response: ModelResponse, value: T, runId: string, latencyMs: number): GateResult<T> {
