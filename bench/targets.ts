@@ -8,7 +8,7 @@ import type { BenchRow } from './support/bench-row.ts'
 export const FLOOR = 'floor (hand-written loop)'
 export const GATE_EVENTS = 'reliability-gate: gate + events'
 export const AGENT = 'reliability-gate: Agent.runTyped + events'
-/** The reference row: the floor plus what the gate's contract costs whatever the library (not a target). */
+/** The reference row: the floor plus the gate's contract (async provider, run id, clock reads, attempt log, result), written by hand (not a target). */
 export const FLOOR_WITH_LOG = 'floor + attempt log (hand-written)'
 
 /** One target: a contender's time or heap per call on a scenario, at most `max` times the floor's. */

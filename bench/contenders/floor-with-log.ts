@@ -26,8 +26,8 @@ interface LoggedRun {
  * library: an async provider (`complete(request)` resolving to a response, as the gate's providers
  * do), a run id, two clock reads per attempt, one attempt log entry per attempt with the gate's 21
  * fields, and a result object with the gate's fields. No events, no rules, no repair, no metering.
- * Written the leanest way (promise reactions, no async function), so that it is a lower bound. It is
- * a reference row, not a target: it shows how much of the gap to the floor the contract itself costs.
+ * Written as a careful user would (promise reactions, no async function, one state object per run).
+ * It is a reference row, not a target: what the contract costs when written by hand around the floor.
  */
 export const floorWithLog: Contender = {
   name: FLOOR_WITH_LOG,

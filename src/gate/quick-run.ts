@@ -3,7 +3,7 @@ import type { ModelRequest } from '../model/request.ts'
 import type { ModelResponse } from '../model/response.ts'
 import { isSoundUsage } from '../policies/usage-estimate.ts'
 import type { CompiledSchema } from '../validation/index.ts'
-import { NOT_PARSED, parseJsonFast } from '../validation/json/parse-json-fast.ts'
+import { keptAfterFailedTest, NOT_PARSED, parseJsonFast } from '../validation/json/parse-json-fast.ts'
 import { acceptedRecord } from './attempt-outcome.ts'
 import { baseRequest } from './base-request.ts'
 import type { GateInternals, GateRunOptions } from './gate-internals.ts'
@@ -63,10 +63,13 @@ export function quickRun<T, R = GateResult<T>>(
       if (!g.events.firstAnswerWatched && responseShapeProblem(result) === undefined) {
         const response = result as ModelResponse
         if (isSoundUsage(response.usage) && response.toolCalls.length === 0 && response.stopReason !== 'max_tokens' && !isRefusal(response)) {
-          parsed = parseJsonFast(response.content)
-          if (parsed !== NOT_PARSED && (g.schema as QuickSchema).test(parsed)) {
+          const schema = g.schema as QuickSchema
+          const keysChecked = schema.declaredKeysOnly === true
+          parsed = parseJsonFast(response.content, keysChecked)
+          if (parsed !== NOT_PARSED && schema.test(parsed)) {
             return andThen(accepted(entry, base, response, parsed as T, runId, endedAt - started), then)
           }
+          parsed = keptAfterFailedTest(parsed, response.content, keysChecked)
         }
       }
       return andThen(new GateRun(g, request, options, undefined, { runId, started, base }).resume(result, undefined, false, endedAt, parsed), then)

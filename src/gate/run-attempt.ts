@@ -5,7 +5,7 @@ import { emitValidationFailed } from '../events/validation-failed-event.ts'
 import { raceAbort } from '../policies/deadline/race-abort.ts'
 import { finiteUsage, isSoundUsage } from '../policies/usage-estimate.ts'
 import type { AttemptContext } from '../policies/middleware.ts'
-import { NOT_PARSED, parseJsonFast } from '../validation/json/parse-json-fast.ts'
+import { keptAfterFailedTest, NOT_PARSED, parseJsonFast } from '../validation/json/parse-json-fast.ts'
 import type { ValidationFailure } from '../validation/validation-failure.ts'
 import type { AttemptOutcome } from './attempt-outcome.ts'
 import { checkResponse, type ResponseCheck } from './check-response.ts'
@@ -136,8 +136,10 @@ export function settleAttempt<T>(
   const schema = s.schema
   let parsed: unknown = failedTest
   if (parsed === NOT_PARSED && schema?.test !== undefined && response.toolCalls.length === 0 && response.stopReason !== 'max_tokens') {
-    parsed = parseJsonFast(response.content)
+    const keysChecked = schema.declaredKeysOnly === true
+    parsed = parseJsonFast(response.content, keysChecked)
     if (parsed !== NOT_PARSED && schema.test(parsed)) return answered(s, response, kind, parsed as T, error, retryAfterMs, latencyMs, usage, costUsd, unpriced)
+    parsed = keptAfterFailedTest(parsed, response.content, keysChecked)
   }
   // A whole answer that parsed but failed the schema is not parsed again to say why.
   const check = checkResponse(response, schema, g.repair, parsed === NOT_PARSED ? undefined : { value: parsed })

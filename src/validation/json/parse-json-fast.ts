@@ -14,8 +14,13 @@ const OPEN_BRACKET = 91
  * length and depth limits, and holding nothing the forbidden-key check would have to look at
  * (`__proto__`, `constructor`, `\u` escapes). Anything else, a text that does not parse included,
  * is {@link NOT_PARSED}: the caller then takes the full path (`extractJson`), which explains why.
+ *
+ * `keysCheckedBySchema`: the value will be accepted only by a schema that admits declared keys only
+ * (`CompiledSchema.declaredKeysOnly`), which refuses any forbidden key itself, so the text is not
+ * scanned for one. A caller whose schema then refuses the value must pass it through
+ * {@link keptAfterFailedTest} before handing it on as an already-parsed value.
  */
-export function parseJsonFast(text: string): unknown {
+export function parseJsonFast(text: string, keysCheckedBySchema = false): unknown {
   const n = text.length
   if (n === 0 || n > DEFAULT_MAX_LENGTH) return NOT_PARSED
   let i = 0
@@ -24,7 +29,16 @@ export function parseJsonFast(text: string): unknown {
   while (c === 32 || c === 10 || c === 13 || c === 9) c = text.charCodeAt(++i)
   if (c !== OPEN_BRACE && c !== OPEN_BRACKET) return NOT_PARSED
   if (n > DEFAULT_MAX_DEPTH && findExcessiveNesting(text, DEFAULT_MAX_DEPTH) >= 0) return NOT_PARSED
-  if (mayHoldForbiddenKey(text)) return NOT_PARSED
+  if (!keysCheckedBySchema && mayHoldForbiddenKey(text)) return NOT_PARSED
   const value = parseJsonQuietly(text)
   return value instanceof JsonSyntaxFailure ? NOT_PARSED : value
+}
+
+/**
+ * What {@link parseJsonFast} gave, once the schema refused it: the value, to be checked again without
+ * parsing, unless it was parsed without the key scan and its text may hold a forbidden key (the full
+ * path then finds and reports the key).
+ */
+export function keptAfterFailedTest(parsed: unknown, text: string, keysCheckedBySchema: boolean): unknown {
+  return keysCheckedBySchema && parsed !== NOT_PARSED && mayHoldForbiddenKey(text) ? NOT_PARSED : parsed
 }

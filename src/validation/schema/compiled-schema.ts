@@ -22,4 +22,10 @@ export interface CompiledSchema<T = unknown> {
    * `validate`, which says why.
    */
   readonly test?: ((value: unknown) => boolean) | undefined
+  /**
+   * Every value the schema accepts holds only keys it declares, none of them `__proto__`,
+   * `constructor` or `prototype` (see `declaredKeysOnly`): a value `test` accepts needs no
+   * forbidden-key scan.
+   */
+  readonly declaredKeysOnly?: boolean | undefined
 }

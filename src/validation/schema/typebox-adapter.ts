@@ -11,6 +11,7 @@ import { enginesNow, loadEngines, withMaxErrors, type EngineNeeds, type Engines,
 import { typeboxIssues, type TypeBoxError } from './typebox-issues.ts'
 import { pointerToSegments, valueAt } from './path.ts'
 import { objectErrorWalk } from './object-errors.ts'
+import { declaredKeysOnly } from './declared-keys-only.ts'
 
 type Check<T> = ((value: unknown) => SchemaResult<T>) & { readonly test: (value: unknown) => boolean }
 
@@ -68,6 +69,7 @@ export function compileTypeBox<T>(schema: object, vendor: 'typebox' | 'json-sche
     vendor,
     // TypeBox schemas are JSON Schema; `~kind` is non-enumerable, so it never reaches the wire.
     jsonSchema: schema as JsonSchema,
+    declaredKeysOnly: Object.keys(registry).length === 0 && declaredKeysOnly(schema),
     validate(value) {
       if (check !== undefined) return check(value)
       return (pending as Promise<Check<T>>).then((ready) => ready(value))
