@@ -15,13 +15,27 @@ export function withTail(base: ModelRequest, tail: readonly Message[]): ModelReq
   if (tail.length === 0) return base
   if (base.messages.length <= JOIN_AT_ONCE_MAX) return { ...base, messages: base.messages.concat(tail) }
   const { messages, ...rest } = base
-  let joined: readonly Message[] | undefined
-  return {
-    ...rest,
-    get messages(): readonly Message[] {
-      return (joined ??= messages.concat(tail))
-    },
-  }
+  Object.defineProperty(rest, JOIN, { value: { messages, tail, joined: undefined } satisfies LazyJoin })
+  return Object.defineProperty(rest, 'messages', JOINED_MESSAGES) as ModelRequest
+}
+
+// Where a lazily joined request keeps its parts: a symbol, so a copy made from its property
+// descriptors (`Object.getOwnPropertyDescriptors`) keeps them along with the getter.
+const JOIN = Symbol('reliability-gate.join')
+interface LazyJoin {
+  readonly messages: readonly Message[]
+  readonly tail: readonly Message[]
+  joined: readonly Message[] | undefined
+}
+// One getter shared by every lazily joined request: each such request has the same shape, so the
+// code that reads it stays fast (a getter made per request would give each its own hidden class).
+const JOINED_MESSAGES: PropertyDescriptor = {
+  enumerable: true,
+  configurable: true,
+  get(this: { readonly [JOIN]: LazyJoin }): readonly Message[] {
+    const join = this[JOIN]
+    return (join.joined ??= join.messages.concat(join.tail))
+  },
 }
 
 /** The tail of a final-answer retry: the previous raw output, then the feedback. Both ephemeral. */

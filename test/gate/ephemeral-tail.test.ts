@@ -135,6 +135,20 @@ describe('withTail', () => {
       // A copy made the way middleware makes one keeps every field, messages included.
       expect({ ...req }.messages).toEqual(req.messages)
       expect(base.messages).toHaveLength(size)
+      // A copy of its property descriptors (how the deadline adds a signal) still joins, and so does JSON.
+      const copy = Object.defineProperties({}, Object.getOwnPropertyDescriptors(req)) as typeof req
+      expect(copy.messages).toEqual(req.messages)
+      expect((JSON.parse(JSON.stringify(req)) as typeof req).messages).toHaveLength(size + 1)
+      expect(Object.keys(req).sort()).toEqual(['messages', 'model', 'temperature'])
     }
+  })
+
+  it('lazily joined requests never share their parts, and share one shape', () => {
+    const history: Message[] = Array.from({ length: 100 }, (_, i) => ({ role: 'user', content: `m${i}` }))
+    const a = withTail({ messages: history }, [{ role: 'user', content: 'a' }])
+    const b = withTail({ messages: history }, [{ role: 'user', content: 'b' }])
+    expect(a.messages.at(-1)?.content).toBe('a')
+    expect(b.messages.at(-1)?.content).toBe('b')
+    expect(Object.getOwnPropertyDescriptor(a, 'messages')?.get).toBe(Object.getOwnPropertyDescriptor(b, 'messages')?.get)
   })
 })
