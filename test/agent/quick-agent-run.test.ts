@@ -1,10 +1,11 @@
 import fc from 'fast-check'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { Agent, isReliabilityFailFastError, strictOutputRules, type Provider } from '../../src/index.ts'
+import { Agent, isReliabilityFailFastError, strictOutputRules } from '../../src/index.ts'
 import { AgentRun } from '../../src/agent/agent-run.ts'
 import { scripted, type ScriptedStep } from '../../src/providers/index.ts'
 import { Refund, validRefund, validRefundJson } from '../support/schemas.ts'
 import { call, turn } from './tool-fixtures.ts'
+import { heldProvider } from '../support/held-provider.ts'
 
 afterEach(() => {
   vi.restoreAllMocks()
@@ -82,14 +83,7 @@ describe('quick agent run: a one-turn answer without the ReAct loop’s state', 
   })
 
   it('an agent_run_end listener attached while the turn runs hears the run end', async () => {
-    let release: () => void = () => {}
-    const provider: Provider = {
-      name: 'slow',
-      complete: () =>
-        new Promise((resolve) => {
-          release = () => resolve({ content: validRefundJson, toolCalls: [], usage: { inputTokens: 1, outputTokens: 1 }, stopReason: 'end' })
-        }),
-    }
+    const { provider, release } = heldProvider(validRefundJson)
     const agent = Agent.create({ provider, name: 'billing' }).outputSchema(Refund).build()
     const pending = agent.runTyped('refund', { metadata: { tenant: 'acme' } })
     const ends: unknown[] = []

@@ -17,6 +17,7 @@ import { GateRun } from '../../src/gate/gate-run.ts'
 import { FIRST_ANSWER_EVENTS } from '../../src/events/event-names.ts'
 import { scripted, type ScriptedStep } from '../../src/providers/index.ts'
 import { ask, Refund, validRefund, validRefundJson } from '../support/schemas.ts'
+import { heldProvider } from '../support/held-provider.ts'
 
 afterEach(() => {
   vi.restoreAllMocks()
@@ -155,14 +156,7 @@ describe('quick path: an answer accepted at the first attempt builds no run stat
   })
 
   it('a listener attached while the first attempt is in flight hears the rest of the run', async () => {
-    let release: () => void = () => {}
-    const provider: Provider = {
-      name: 'slow',
-      complete: () =>
-        new Promise((resolve) => {
-          release = () => resolve({ content: validRefundJson, toolCalls: [], usage: { inputTokens: 1, outputTokens: 1 }, stopReason: 'end' })
-        }),
-    }
+    const { provider, release } = heldProvider(validRefundJson)
     const gate = createGate({ providers: provider, outputSchema: Refund })
     const heard: string[] = []
     const pending = gate.run(ask('refund'))
