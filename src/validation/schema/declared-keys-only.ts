@@ -1,16 +1,8 @@
 import { isForbiddenKey } from '../json/forbidden-keys.ts'
+import { ANNOTATION_KEYWORDS } from './schema-keywords.ts'
 
-// Keywords that say nothing about which keys an object may hold.
+// Keywords that say nothing about which keys an object may hold (besides the annotations).
 const NEUTRAL = new Set([
-  'title',
-  'description',
-  '$comment',
-  'default',
-  'examples',
-  'deprecated',
-  'readOnly',
-  'writeOnly',
-  '$schema',
   'required',
   'minLength',
   'maxLength',
@@ -51,7 +43,7 @@ function closed(node: unknown, depth: number): boolean {
   if (node === false) return true
   if (typeof node !== 'object' || node === null || Array.isArray(node) || depth > MAX_DEPTH) return false
   const s = node as Record<string, unknown>
-  for (const key of Object.keys(s)) if (!NEUTRAL.has(key) && !UNDERSTOOD.has(key)) return false
+  for (const key of Object.keys(s)) if (!NEUTRAL.has(key) && !ANNOTATION_KEYWORDS.has(key) && !UNDERSTOOD.has(key)) return false
   const branches = s['anyOf'] ?? s['oneOf']
   if (s['anyOf'] !== undefined && s['oneOf'] !== undefined) return false
   // A value must satisfy the node's own keywords and one branch: either closes it.

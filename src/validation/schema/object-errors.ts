@@ -1,17 +1,10 @@
+import { isRecord } from '../../model/is-record.ts'
+import { isForbiddenKey } from '../json/forbidden-keys.ts'
+import { escapePointerToken } from './path.ts'
+import { ANNOTATION_KEYWORDS } from './schema-keywords.ts'
+import type { Engines } from './typebox-engines.ts'
 import type { TypeBoxError } from './typebox-issues.ts'
 
-/** The parts of TypeBox a walk needs: its error walk, its compiler, its settings and its locale. */
-export interface ObjectWalkEngines {
-  readonly compiler: { Compile(context: Record<string, unknown>, schema: unknown): { Check(value: unknown): boolean } }
-  readonly value: { Errors(context: unknown, type: unknown, value: unknown): readonly unknown[] }
-  readonly system: {
-    readonly Settings: { Get(): { readonly maxErrors: number; readonly exactOptionalPropertyTypes?: boolean } }
-    readonly Locale: { Get(): (error: Omit<TypeBoxError, 'message'>) => string }
-  }
-}
-
-/** Keywords that only annotate: a root holding them is still a plain object schema. */
-const ANNOTATIONS = new Set(['title', 'description', '$comment', 'default', 'examples', 'deprecated', 'readOnly', 'writeOnly', '$schema'])
 /** Keywords whose meaning depends on where a subschema sits (base URIs, references, evaluated keys). */
 const CONTEXTUAL = new Set([
   '$ref',
@@ -47,13 +40,13 @@ interface PropertyPlan {
  * on where it sits (`$ref`, `$id`, `unevaluatedProperties`, ...): those take TypeBox's whole walk.
  */
 export function objectErrorWalk(
-  engines: ObjectWalkEngines,
+  engines: Engines,
   context: Record<string, unknown>,
   root: unknown,
 ): ((value: unknown) => TypeBoxError[] | undefined) | undefined {
-  if (!isPlainObject(root) || root['type'] !== 'object' || !isPlainObject(root['properties'])) return undefined
+  if (!isRecord(root) || root['type'] !== 'object' || !isRecord(root['properties'])) return undefined
   for (const key of Object.keys(root)) {
-    if (key !== 'type' && key !== 'properties' && key !== 'required' && key !== 'additionalProperties' && !ANNOTATIONS.has(key)) return undefined
+    if (key !== 'type' && key !== 'properties' && key !== 'required' && key !== 'additionalProperties' && !ANNOTATION_KEYWORDS.has(key)) return undefined
   }
   const required = root['required'] ?? []
   const additional = root['additionalProperties']
@@ -62,13 +55,13 @@ export function objectErrorWalk(
   const properties: PropertyPlan[] = []
   for (const [key, schema] of Object.entries(root['properties'] as Record<string, unknown>)) {
     if (holdsContextual(schema, new Set())) return undefined
-    properties.push({ key, schema, fragment: encodeFragment(key), check: undefined })
+    properties.push({ key, schema, fragment: escapePointerToken(key), check: undefined })
   }
   const declared = new Set(properties.map((p) => p.key))
   const requiredKeys = required as readonly string[]
 
   return (value) => {
-    if (!isPlainObject(value)) return undefined
+    if (!isRecord(value)) return undefined
     const errors: Omit<TypeBoxError, 'message'>[] = []
     const missing = requiredKeys.filter((key) => !hasPropertyKey(value, key))
     if (missing.length > 0) errors.push({ keyword: 'required', schemaPath: '#', instancePath: '', params: { requiredProperties: missing } })
@@ -76,7 +69,7 @@ export function objectErrorWalk(
       const extra: string[] = []
       for (const key of Object.getOwnPropertyNames(value)) {
         if (declared.has(key)) continue
-        errors.push({ keyword: 'boolean', schemaPath: '#/additionalProperties', instancePath: `/${encodeFragment(key)}`, params: {} })
+        errors.push({ keyword: 'boolean', schemaPath: '#/additionalProperties', instancePath: `/${escapePointerToken(key)}`, params: {} })
         extra.push(key)
       }
       if (extra.length > 0) errors.push({ keyword: 'additionalProperties', schemaPath: '#', instancePath: '', params: { additionalProperties: extra } })
@@ -99,22 +92,14 @@ export function objectErrorWalk(
   }
 }
 
-function compiledCheck(engines: ObjectWalkEngines, context: Record<string, unknown>, schema: unknown): (value: unknown) => boolean {
+function compiledCheck(engines: Engines, context: Record<string, unknown>, schema: unknown): (value: unknown) => boolean {
   const validator = engines.compiler.Compile(context, schema)
   return (value) => validator.Check(value)
 }
 
 /** TypeBox's own test for a present key: own for the keys that reach prototypes, `in` for the others. */
 function hasPropertyKey(value: object, key: string): boolean {
-  return key === '__proto__' || key === 'constructor' || key === 'prototype' ? Object.hasOwn(value, key) : key in value
-}
-
-function encodeFragment(key: string): string {
-  return key.replace(/~/g, '~0').replace(/\//g, '~1')
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
+  return isForbiddenKey(key) ? Object.hasOwn(value, key) : key in value
 }
 
 /** Whether a subschema holds (at any depth) a keyword whose meaning depends on where it sits. */

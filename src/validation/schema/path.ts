@@ -19,6 +19,11 @@ export function renderPath(segments: readonly PathSegment[]): string {
   return out
 }
 
+/** One JSON Pointer token: `~` and `/` escaped (`~0`, `~1`), as validators write error paths. */
+export function escapePointerToken(key: string): string {
+  return key.replace(/~/g, '~0').replace(/\//g, '~1')
+}
+
 /**
  * Splits a JSON Pointer (`/items/0/title`) into segments. A numeric token becomes a number only
  * where the value at that point is an array, so an object key `"0"` stays a string.

@@ -1,3 +1,4 @@
+import { escapePointerToken } from './path.ts'
 import type { Re2Pattern } from './regex/re2-pattern.ts'
 import type { TypeBoxError } from './typebox-issues.ts'
 
@@ -69,14 +70,14 @@ export class PatternPropertiesCheck {
     const out: TypeBoxError[] = []
     const unknownKeys: string[] = []
     this.#walk(value, (key, index, validator) => {
-      const at = `${instancePath}/${fragment(key)}`
+      const at = `${instancePath}/${escapePointerToken(key)}`
       if (index === -1) {
         out.push({ keyword: 'pattern', schemaPath, instancePath: at, params: { key }, message: 'the key is too long to check against patternProperties' })
         return true
       }
       const under =
         index < this.#patterns.length
-          ? `${schemaPath}/patternProperties/${fragment((this.#patterns[index] as { source: string }).source)}`
+          ? `${schemaPath}/patternProperties/${escapePointerToken((this.#patterns[index] as { source: string }).source)}`
           : `${schemaPath}/additionalProperties`
       if (validator === false) {
         if (index >= this.#patterns.length) unknownKeys.push(key)
@@ -143,8 +144,4 @@ export class PatternPropertiesCheck {
 
 function accepts(validator: SubValidator | boolean, value: unknown): boolean {
   return typeof validator === 'boolean' ? validator : validator.Check(value)
-}
-
-function fragment(key: string): string {
-  return key.replace(/~/g, '~0').replace(/\//g, '~1')
 }

@@ -1,3 +1,4 @@
+import { escapePointerToken } from './path.ts'
 /** The base URI TypeBox gives a schema without `$id` (its `DefaultUri`). */
 export const ROOT_URI = 'urn:typebox:root'
 
@@ -18,5 +19,5 @@ export function canonicalUri(uri: string): string {
 
 /** One JSON Pointer token (`~` and `/` escaped), percent-encoded for a URI fragment. */
 export function pointerToken(key: string): string {
-  return encodeURIComponent(key.replace(/~/g, '~0').replace(/\//g, '~1'))
+  return encodeURIComponent(escapePointerToken(key))
 }
