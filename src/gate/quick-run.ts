@@ -2,8 +2,7 @@ import { newRunId } from '../events/run-id.ts'
 import type { ModelRequest } from '../model/request.ts'
 import type { ModelResponse } from '../model/response.ts'
 import { isSoundUsage } from '../policies/usage-estimate.ts'
-import type { CompiledSchema } from '../validation/index.ts'
-import { keptAfterFailedTest, NOT_PARSED, parseJsonFast } from '../validation/json/parse-json-fast.ts'
+import { NOT_PARSED } from '../validation/json/parse-json-fast.ts'
 import { acceptedRecord } from './attempt-outcome.ts'
 import { baseRequest } from './base-request.ts'
 import type { GateInternals, GateRunOptions } from './gate-internals.ts'
@@ -12,9 +11,7 @@ import { GateRun } from './gate-run.ts'
 import { isRefusal } from './refusal.ts'
 import type { ResolvedProvider } from './resolved-provider.ts'
 import { responseShapeProblem } from './response-shape.ts'
-
-// A schema with a compiled test, as `quickRunnable` requires.
-type QuickSchema = CompiledSchema<unknown> & { readonly test: (value: unknown) => boolean }
+import { acceptWhole, NotAccepted, type TestedSchema } from './whole-answer.ts'
 
 /**
  * Whether a gate's runs may take {@link quickRun}: nothing in its configuration acts on an answer
@@ -62,14 +59,10 @@ export function quickRun<T, R = GateResult<T>>(
       let parsed: unknown = NOT_PARSED
       if (!g.events.firstAnswerWatched && responseShapeProblem(result) === undefined) {
         const response = result as ModelResponse
-        if (isSoundUsage(response.usage) && response.toolCalls.length === 0 && response.stopReason !== 'max_tokens' && !isRefusal(response)) {
-          const schema = g.schema as QuickSchema
-          const keysChecked = schema.declaredKeysOnly === true
-          parsed = parseJsonFast(response.content, keysChecked)
-          if (parsed !== NOT_PARSED && schema.test(parsed)) {
-            return andThen(accepted(entry, base, response, parsed as T, runId, endedAt - started), then)
-          }
-          parsed = keptAfterFailedTest(parsed, response.content, keysChecked)
+        if (isSoundUsage(response.usage) && !isRefusal(response)) {
+          const whole = acceptWhole(g.schema as TestedSchema<T>, response)
+          if (!(whole instanceof NotAccepted)) return andThen(accepted(entry, base, response, whole as T, runId, endedAt - started), then)
+          parsed = whole.parsed
         }
       }
       return andThen(new GateRun(g, request, options, undefined, { runId, started, base }).resume(result, undefined, false, endedAt, parsed), then)

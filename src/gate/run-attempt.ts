@@ -5,7 +5,7 @@ import { emitValidationFailed } from '../events/validation-failed-event.ts'
 import { raceAbort } from '../policies/deadline/race-abort.ts'
 import { finiteUsage, isSoundUsage } from '../policies/usage-estimate.ts'
 import type { AttemptContext } from '../policies/middleware.ts'
-import { keptAfterFailedTest, NOT_PARSED, parseJsonFast } from '../validation/json/parse-json-fast.ts'
+import { NOT_PARSED } from '../validation/json/parse-json-fast.ts'
 import type { ValidationFailure } from '../validation/validation-failure.ts'
 import type { AttemptOutcome } from './attempt-outcome.ts'
 import { checkResponse, type ResponseCheck } from './check-response.ts'
@@ -16,6 +16,7 @@ import { checkedResponse, responseOf } from './response-shape.ts'
 import { isRefusal } from './refusal.ts'
 import type { RunState } from './run-state.ts'
 import { warnOnce } from './warn-once.ts'
+import { acceptWhole, NotAccepted, type TestedSchema } from './whole-answer.ts'
 
 // Shared by every attempt that applied no repair (read-only, only its length is looked at).
 const NO_REPAIRS: readonly string[] = Object.freeze([])
@@ -135,11 +136,10 @@ export function settleAttempt<T>(
   // JSON value the compiled schema accepts as it is.
   const schema = s.schema
   let parsed: unknown = failedTest
-  if (parsed === NOT_PARSED && schema?.test !== undefined && response.toolCalls.length === 0 && response.stopReason !== 'max_tokens') {
-    const keysChecked = schema.declaredKeysOnly === true
-    parsed = parseJsonFast(response.content, keysChecked)
-    if (parsed !== NOT_PARSED && schema.test(parsed)) return answered(s, response, kind, parsed as T, error, retryAfterMs, latencyMs, usage, costUsd, unpriced)
-    parsed = keptAfterFailedTest(parsed, response.content, keysChecked)
+  if (parsed === NOT_PARSED && schema?.test !== undefined) {
+    const whole = acceptWhole(schema as TestedSchema<T>, response)
+    if (!(whole instanceof NotAccepted)) return answered(s, response, kind, whole as T, error, retryAfterMs, latencyMs, usage, costUsd, unpriced)
+    parsed = whole.parsed
   }
   // A whole answer that parsed but failed the schema is not parsed again to say why.
   const check = checkResponse(response, schema, g.repair, parsed === NOT_PARSED ? undefined : { value: parsed })
