@@ -63,9 +63,9 @@ export function createGate<T>(config: GateConfig<T>): Gate<T> {
 
 /**
  * A `gate.run` whose result is handed to `then` within the run's own last reaction (no promise of
- * its own in between): how an agent's turn follows its gate call. @internal
+ * its own in between): how an agent's turn follows its gate call; without `then`, `gate.run`. @internal
  */
-export type RunThen<T> = <R>(request: ModelRequest, options: GateRunOptions, then: (result: GateResult<T>) => R | Promise<R>) => Promise<R>
+export type RunThen<T> = <R = GateResult<T>>(request: ModelRequest, options: GateRunOptions, then?: (result: GateResult<T>) => R | Promise<R>) => Promise<R>
 
 /** {@link createGate}, with the {@link RunThen} of the same gate. @internal */
 export function buildGate<T>(config: GateConfig<T>): { readonly gate: Gate<T>; readonly runThen: RunThen<T> } {
@@ -104,19 +104,19 @@ export function buildGate<T>(config: GateConfig<T>): { readonly gate: Gate<T>; r
     call: providerCall(providers),
   }
   const quick = quickRunnable(internals as GateInternals<unknown>)
+  // Every run starts here: the quick run when it fits, the full one otherwise.
+  const runThen: RunThen<T> = (request, options, then) => {
+    if (quick && quickRunFits(internals as GateInternals<unknown>, request, options)) return quickRun(internals, request, options, then)
+    const run = new GateRun(internals, request, options).run()
+    // Without `then`, R is the result itself.
+    return then === undefined ? (run as Promise<never>) : run.then(then)
+  }
   const gate: Gate<T> = {
-    run: (request, options = NO_OPTIONS) =>
-      quick && quickRunFits(internals as GateInternals<unknown>, request, options)
-        ? quickRun(internals, request, options)
-        : new GateRun(internals, request, options).run(),
+    run: (request, options = NO_OPTIONS) => runThen(request, options),
     stream: (request, options) => streamGate(internals, request, options ?? NO_OPTIONS),
     on: (name, listener) => events.on(name, listener),
     events$: events.events$,
     config: frozen,
   }
-  const runThen: RunThen<T> = (request, options, then) =>
-    quick && quickRunFits(internals as GateInternals<unknown>, request, options)
-      ? quickRun(internals, request, options, then)
-      : new GateRun(internals, request, options).run().then(then)
   return { gate: registerHub(gate, events), runThen }
 }
