@@ -15,7 +15,7 @@ import type { FunctionCall } from './function-call.ts'
 import { applyOutputFallback, handlesError } from './output-fallback.ts'
 import { RunLedger } from './run-ledger.ts'
 import type { RunOptions } from './run-input.ts'
-import type { RunResult } from './run-result.ts'
+import { runResultOf, type RunResult } from './run-result.ts'
 import { RunCostBudget } from './run-cost-budget.ts'
 import { emitAgentRunEnd, emitToolArgsFailure, runFailure, type RunIdentity } from './run-events.ts'
 import type { ToolCallHost } from './tool-call-run.ts'
@@ -273,24 +273,20 @@ export class AgentRun<T, R = RunResult<T>> {
     outputFallback: RunResult<T>['outputFallback'],
     warnings: RunResult<T>['warnings'],
   ): R {
-    const answer: Message = { role: 'assistant', content: response.content }
-    const result: RunResult<T> = {
-      runId: this.#runId,
-      text: response.content,
-      value,
+    const result = runResultOf(
+      this.#runId,
+      this.#user,
+      this.#turns,
       response,
-      // The run is over: its own arrays are handed over, not copied.
-      functionsCalled: this.#calls,
-      attempts: this.#ledger.attempts,
-      usage: this.#ledger.usage,
-      costUsd: this.#ledger.costUsd,
-      turns: this.#turnCount,
-      exchange: this.#turns.length === 0 ? [this.#user, answer] : [this.#user, ...this.#turns, answer],
+      value,
+      this.#calls,
+      this.#ledger,
+      this.#turnCount,
       provider,
       fromFallback,
       outputFallback,
       warnings,
-    }
+    )
     this.#commit(result.exchange)
     const events = this.#rt.events
     if (events.has('agent_run_end')) emitAgentRunEnd(events, this.#who(), { outcome: 'ok', kind: 'ok', turns: result.turns, outputFallback }, result)

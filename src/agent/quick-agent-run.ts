@@ -6,12 +6,12 @@ import type { ModelRequest } from '../model/request.ts'
 import { agentGateOptions } from './agent-gate-options.ts'
 import { AgentRun } from './agent-run.ts'
 import type { AgentRuntime } from './agent-runtime.ts'
-import type { FunctionCall } from './function-call.ts'
 import type { RunOptions } from './run-input.ts'
-import type { RunResult } from './run-result.ts'
+import { runResultOf, type RunResult } from './run-result.ts'
 import { emitAgentRunEnd } from './run-events.ts'
 
-const NO_CALLS: readonly FunctionCall[] = Object.freeze([])
+// No tool turn, no function call: shared by every quick run (read-only).
+const NONE: readonly never[] = Object.freeze([])
 
 /**
  * Whether a run may take {@link quickAgentRun}: the agent offers no tools and has no cost budget and
@@ -63,24 +63,7 @@ function finished<T, R>(
   commit: (exchange: readonly Message[]) => void,
   project: (result: RunResult<T>) => R,
 ): R {
-  const { response } = result
-  const answer: Message = { role: 'assistant', content: response.content }
-  const run: RunResult<T> = {
-    runId,
-    text: response.content,
-    value: result.value,
-    response,
-    functionsCalled: NO_CALLS,
-    attempts: result.attempts,
-    usage: result.usage,
-    costUsd: result.costUsd,
-    turns: 1,
-    exchange: [user, answer],
-    provider: result.provider,
-    fromFallback: result.fromFallback,
-    outputFallback: undefined,
-    warnings: result.warnings,
-  }
+  const run = runResultOf(runId, user, NONE, result.response, result.value, NONE, result, 1, result.provider, result.fromFallback, undefined, result.warnings)
   commit(run.exchange)
   // Attached while the turn ran: heard as the full run would have it.
   if (rt.events.has('agent_run_end')) {

@@ -4,6 +4,7 @@ import type { ModelResponse } from '../model/response.ts'
 import type { Usage } from '../model/usage.ts'
 import type { ValidationFailure } from '../validation/validation-failure.ts'
 import type { FunctionCall } from './function-call.ts'
+import type { Spent } from './run-ledger.ts'
 
 /** Everything one agent run produced. */
 export interface RunResult<T> {
@@ -34,4 +35,42 @@ export interface RunResult<T> {
   /** Which output-fallback tier answered, if any. */
   readonly outputFallback: 'fallback' | 'canned' | undefined
   readonly warnings: ValidationFailure | undefined
+}
+
+/**
+ * The result of a run that ended with an answer, as every path builds it: the exchange is the user's
+ * message, the run's accepted tool turns and the answer; what was spent is read from `spent` (the
+ * run's ledger, or its only gate call). The run is over: its arrays are handed over, not copied.
+ */
+export function runResultOf<T>(
+  runId: string,
+  user: Message,
+  turns: readonly Message[],
+  response: ModelResponse,
+  value: T,
+  functionsCalled: readonly FunctionCall[],
+  spent: Spent,
+  turnCount: number,
+  provider: string,
+  fromFallback: boolean,
+  outputFallback: RunResult<T>['outputFallback'],
+  warnings: RunResult<T>['warnings'],
+): RunResult<T> {
+  const answer: Message = { role: 'assistant', content: response.content }
+  return {
+    runId,
+    text: response.content,
+    value,
+    response,
+    functionsCalled,
+    attempts: spent.attempts,
+    usage: spent.usage,
+    costUsd: spent.costUsd,
+    turns: turnCount,
+    exchange: turns.length === 0 ? [user, answer] : [user, ...turns, answer],
+    provider,
+    fromFallback,
+    outputFallback,
+    warnings,
+  }
 }
