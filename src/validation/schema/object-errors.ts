@@ -25,6 +25,8 @@ interface PropertyPlan {
   readonly schema: unknown
   /** The key as a JSON Pointer fragment (`~` and `/` escaped, as TypeBox writes paths). */
   readonly fragment: string
+  /** Listed in `required`: TypeBox then never takes an undefined value as absent. */
+  readonly required: boolean
   check: ((value: unknown) => boolean) | undefined
 }
 
@@ -55,7 +57,7 @@ export function objectErrorWalk(
   const properties: PropertyPlan[] = []
   for (const [key, schema] of Object.entries(root['properties'] as Record<string, unknown>)) {
     if (holdsContextual(schema, new Set())) return undefined
-    properties.push({ key, schema, fragment: escapePointerToken(key), check: undefined })
+    properties.push({ key, schema, fragment: escapePointerToken(key), required: (required as unknown[]).includes(key), check: undefined })
   }
   const declared = new Set(properties.map((p) => p.key))
   const requiredKeys = required as readonly string[]
@@ -79,7 +81,7 @@ export function objectErrorWalk(
     const out: TypeBoxError[] = errors.map((e) => ({ ...e, message: locale(e) }))
     for (const p of properties) {
       // TypeBox's order and its optional-property rule: an absent key, or (unless exact) an undefined value, passes.
-      if (!(settings.exactOptionalPropertyTypes === true || requiredKeys.includes(p.key)) && value[p.key] === undefined) continue
+      if (!(p.required || settings.exactOptionalPropertyTypes === true) && value[p.key] === undefined) continue
       if (!hasPropertyKey(value, p.key)) continue
       const v = value[p.key]
       p.check ??= compiledCheck(engines, context, p.schema)
