@@ -23,10 +23,37 @@ export function baseRequest(
   const model = modelFor(entry, request.model)
   const responseSchema = request.responseSchema ?? schema?.jsonSchema
   if (model === request.model && responseSchema === request.responseSchema && signal === request.signal) return request
-  const base: { -readonly [K in keyof ModelRequest]: ModelRequest[K] } = { ...request }
+  const base = copyWith(request, responseSchema, model)
+  // The caller's own keys (even set to `undefined`) were spread over the added ones.
   if (model !== undefined) base.model = model
   if (responseSchema !== undefined) base.responseSchema = responseSchema
   if (signal !== undefined) base.signal = signal
   else if ('signal' in base) delete base.signal
+  entry.shapes.request ??= shapeWitness(base)
   return base
+}
+
+type MutableRequest = { -readonly [K in keyof ModelRequest]: ModelRequest[K] }
+
+/**
+ * A copy of the caller's request with room for the added keys: a literal that names them before the
+ * spread holds the caller's keys in the object itself (one allocation), where adding them after the
+ * spread needs a second, out-of-object store.
+ */
+function copyWith(request: ModelRequest, responseSchema: ModelRequest['responseSchema'], model: string | undefined): MutableRequest {
+  if (responseSchema === undefined) return model === undefined ? { ...request } : { model, ...request }
+  return model === undefined ? { responseSchema, ...request } : { responseSchema, model, ...request }
+}
+
+/**
+ * An object of the copy's hidden class holding none of its values. V8 keeps a hidden class reached
+ * by adding keys (as the copy's is) only while some object has it; when a full garbage collection
+ * finds none, it drops the class and discards the optimized code of every function that embedded
+ * it, so the runs after an idle collection pay for slower, allocating code until it is optimized
+ * again. Kept once per provider entry, for its first request shape.
+ */
+function shapeWitness(base: MutableRequest): object {
+  const witness: Record<string, unknown> = { ...base }
+  for (const key in witness) witness[key] = undefined
+  return witness
 }

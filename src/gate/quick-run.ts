@@ -44,11 +44,11 @@ export function quickRun<T, R = GateResult<T>>(
 ): Promise<R> {
   const runId = options.runId ?? newRunId()
   const started = g.now()
-  const entry = g.providers[0] as ResolvedProvider
-  const base = baseRequest(entry, request, g.schema, undefined)
+  const base = baseRequest(g.providers[0] as ResolvedProvider, request, g.schema, undefined)
   let pending: Promise<unknown>
   try {
-    pending = Promise.resolve(entry.provider.complete(base))
+    // The provider is read again from `g` after the call: one variable fewer kept for the reaction.
+    pending = Promise.resolve((g.providers[0] as ResolvedProvider).provider.complete(base))
   } catch (error) {
     // A provider that throws synchronously fails its attempt like one that rejects.
     pending = Promise.reject(error)
@@ -61,7 +61,8 @@ export function quickRun<T, R = GateResult<T>>(
         const response = result as ModelResponse
         if (isSoundUsage(response.usage) && !isRefusal(response)) {
           const whole = acceptWhole(g.schema as TestedSchema<T>, response)
-          if (!(whole instanceof NotAccepted)) return andThen(accepted(entry, base, response, whole as T, runId, endedAt - started), then)
+          if (!(whole instanceof NotAccepted))
+            return andThen(accepted(g.providers[0] as ResolvedProvider, base, response, whole as T, runId, endedAt - started), then)
           parsed = whole.parsed
         }
       }

@@ -1,12 +1,11 @@
 import { Type } from 'typebox'
 import { getEventListeners } from 'node:events'
-import { setFlagsFromString } from 'node:v8'
-import { runInNewContext } from 'node:vm'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { Agent, isReliabilityFailFastError, retryTransient, strictOutputRules, tool, type Message } from '../../src/index.ts'
 import type { Session } from '../../src/agent/index.ts'
 import { EventHub } from '../../src/events/index.ts'
 import { chaosProvider, SESSION } from './chaos-provider.ts'
+import { fullCollector } from '../support/collector.ts'
 
 const SESSIONS = 1_000
 const RUNS_PER_SESSION = 2
@@ -15,18 +14,6 @@ const SEED = 20_260_503
 const HEAP_GROWTH_BOUND_BYTES = 48 * 1024 * 1024
 
 const Answer = Type.Object({ session: Type.String(), n: Type.Integer() }, { additionalProperties: false })
-
-/** `gc()` when the process allows exposing it; a no-op otherwise (the heap bound is generous). */
-function collector(): () => void {
-  try {
-    setFlagsFromString('--expose-gc')
-    const gc = runInNewContext('gc') as unknown
-    if (typeof gc === 'function') return () => (gc as () => void)()
-  } catch {
-    // Fall through: no gc available.
-  }
-  return () => undefined
-}
 
 /** Every session token a message mentions (its text, tool calls and results). */
 const tokensOf = (m: Message): string[] => JSON.stringify(m).match(new RegExp(SESSION.source, 'g')) ?? []
@@ -39,7 +26,8 @@ describe('chaos soak', () => {
   it(`settles ${SESSIONS} concurrent sessions over a seeded chaos provider with no leak, no cross-talk and no ephemeral message kept`, {
     timeout: 60_000,
   }, async () => {
-    const gc = collector()
+    // The heap bound is generous: without an exposed gc the soak still runs.
+    const gc = fullCollector() ?? (() => undefined)
     const unhandled: unknown[] = []
     const onUnhandled = (reason: unknown): void => void unhandled.push(reason)
     process.on('unhandledRejection', onUnhandled)
