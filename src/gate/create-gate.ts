@@ -16,6 +16,7 @@ import type { GateResult } from './gate-result.ts'
 import { GateRun } from './gate-run.ts'
 import { quickRun, quickRunFits, quickRunnable } from './quick-run.ts'
 import { resolveProviders } from './resolved-provider.ts'
+import { requestProblem } from './request-problem.ts'
 import { streamGate } from './stream/stream-gate.ts'
 import type { GateStream } from './stream/gate-stream.ts'
 import type { GateStreamOptions } from './stream/gate-stream-event.ts'
@@ -26,13 +27,16 @@ const NO_OPTIONS: GateRunOptions = Object.freeze({})
 export interface Gate<T = unknown> {
   /**
    * Runs the attempt loop for one request. Resolves with the accepted answer or rejects with a
-   * `ReliabilityFailFastError` carrying every attempt's log.
+   * `ReliabilityFailFastError` carrying every attempt's log. A request that is not an object with a
+   * `messages` array (or options that are not an object) is rejected with a `TypeError`, before any
+   * provider call or event; it never throws at the caller.
    */
   run(request: ModelRequest, options?: GateRunOptions): Promise<GateResult<T>>
   /**
    * Runs the same loop over streaming provider calls: an AsyncIterable of events (and
    * `.observable`), with `.result` for the accepted result. `mode`: `passthrough` (default),
-   * `buffer` or `progressive`.
+   * `buffer` or `progressive`. Throws a `TypeError` at once for a request that is not an object with
+   * a `messages` array.
    */
   stream(request: ModelRequest, options?: GateStreamOptions): GateStream<T>
   /** Subscribes to one event; returns the unsubscribe function. */
@@ -112,8 +116,22 @@ export function buildGate<T>(config: GateConfig<T>): { readonly gate: Gate<T>; r
     return then === undefined ? (run as Promise<never>) : run.then(then)
   }
   const gate: Gate<T> = {
-    run: (request, options = NO_OPTIONS) => runThen(request, options),
-    stream: (request, options) => streamGate(internals, request, options ?? NO_OPTIONS),
+    run: (request, options = NO_OPTIONS) => {
+      // A misused call answers like a failed run, with a promise, never by throwing at the caller.
+      try {
+        const problem = requestProblem(request, options)
+        if (problem !== undefined) return Promise.reject(new TypeError(`gate.run: ${problem}`))
+        return runThen(request, options)
+      } catch (error) {
+        // A request whose getters throw: their error, as the run's rejection.
+        return Promise.reject(error)
+      }
+    },
+    stream: (request, options) => {
+      const problem = requestProblem(request, options ?? NO_OPTIONS)
+      if (problem !== undefined) throw new TypeError(`gate.stream: ${problem}`)
+      return streamGate(internals, request, options ?? NO_OPTIONS)
+    },
     on: (name, listener) => events.on(name, listener),
     events$: events.events$,
     config: frozen,

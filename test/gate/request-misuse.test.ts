@@ -1,0 +1,137 @@
+import { describe, expect, it } from 'vitest'
+import { createGate, failoverRule, isReliabilityFailFastError, ProviderError, strictOutputRules, type ModelRequest, type Provider } from '../../src/index.ts'
+import { ask, Refund, validRefund, validRefundJson } from '../support/schemas.ts'
+
+/** A provider that answers a valid refund and counts its calls. */
+function counting(name = 'p'): Provider & { calls: number } {
+  const provider = {
+    name,
+    calls: 0,
+    complete: async () => {
+      provider.calls++
+      return { content: validRefundJson, toolCalls: [], usage: { inputTokens: 1, outputTokens: 1 }, stopReason: 'end' as const }
+    },
+  }
+  return provider
+}
+
+const NOT_REQUESTS: readonly [string, unknown, RegExp][] = [
+  ['undefined', undefined, /gate\.run: request must be an object with a `messages` array, got undefined/],
+  ['null', null, /gate\.run: request must be an object with a `messages` array, got null/],
+  ['a string', 'refund order 42', /got string/],
+  ['a number', 42, /got number/],
+  ['an array of messages', [{ role: 'user', content: 'hi' }], /got an array/],
+  ['an object without messages', {}, /gate\.run: request\.messages must be an array of messages, got undefined/],
+  ['messages as a string', { messages: 'hi' }, /request\.messages must be an array of messages, got string/],
+  ['messages as null', { messages: null }, /request\.messages must be an array of messages, got null/],
+  ['messages as an object', { messages: { 0: { role: 'user', content: 'hi' } } }, /got object/],
+]
+
+describe('gate.run called with something that is not a request', () => {
+  it.each(NOT_REQUESTS)('rejects %s with a TypeError, without calling a provider or emitting an event', async (_name, request, message) => {
+    const provider = counting()
+    const gate = createGate({ providers: [provider], outputSchema: Refund, postDecide: strictOutputRules(3) })
+    const heard: string[] = []
+    gate.events$.subscribe((event) => heard.push(event.type))
+    let run: Promise<unknown> | undefined
+    expect(() => {
+      run = gate.run(request as ModelRequest)
+    }).not.toThrow()
+    await expect(run).rejects.toThrow(TypeError)
+    await expect(run).rejects.toThrow(message)
+    expect(provider.calls).toBe(0)
+    expect(heard).toEqual([])
+    // The gate is unharmed: the next proper request runs.
+    expect((await gate.run(ask('refund order 42'))).value).toEqual(validRefund)
+  })
+
+  it.each([
+    ['null', null, /gate\.run: options must be an object, got null/],
+    ['a number', 5, /options must be an object, got number/],
+    ['a string', 'fast', /options must be an object, got string/],
+  ])('rejects options that are %s with a TypeError', async (_name, options, message) => {
+    const provider = counting()
+    const gate = createGate({ providers: [provider], outputSchema: Refund })
+    await expect(gate.run(ask('hi'), options as never)).rejects.toThrow(message)
+    expect(provider.calls).toBe(0)
+  })
+
+  it('answers a request whose getters throw with their error, as a rejection, on the quick and the full path', async () => {
+    const boom = new Error('getter exploded')
+    const hostile: readonly (() => ModelRequest)[] = [
+      () =>
+        ({
+          get messages(): never {
+            throw boom
+          },
+        }) as ModelRequest,
+      () =>
+        ({
+          messages: [{ role: 'user', content: 'hi' }],
+          get model(): never {
+            throw boom
+          },
+        }) as unknown as ModelRequest,
+      () =>
+        new Proxy(ask('hi'), {
+          ownKeys() {
+            throw boom
+          },
+        }),
+    ]
+    for (const listening of [false, true]) {
+      const provider = counting()
+      const gate = createGate({ providers: [provider], outputSchema: Refund })
+      // A listener of the run's events puts every run on the full path.
+      if (listening) gate.on('attempt_start', () => undefined)
+      for (const make of hostile) {
+        let run: Promise<unknown> | undefined
+        expect(() => {
+          run = gate.run(make())
+        }).not.toThrow()
+        await expect(run).rejects.toBe(boom)
+      }
+      expect(provider.calls).toBe(0)
+      expect((await gate.run(ask('hi'))).value).toEqual(validRefund)
+    }
+  })
+
+  it('settles when a getter throws only once the run is under way (failover reads the request again)', async () => {
+    let called = false
+    const first: Provider = {
+      name: 'first',
+      complete: async () => {
+        called = true
+        throw new ProviderError('slow down', { kind: 'rate-limit', status: 429 })
+      },
+    }
+    const second = counting('second')
+    const request = {
+      messages: [{ role: 'user' as const, content: 'hi' }],
+      get model(): string {
+        if (called) throw new Error('model read after the first call')
+        return 'm'
+      },
+    }
+    const gate = createGate({ providers: [first, second], outputSchema: Refund, postDecide: [failoverRule(), ...strictOutputRules(3)] })
+    const error = await gate.run(request).then(
+      () => undefined,
+      (e: unknown) => e,
+    )
+    expect(called).toBe(true)
+    expect(second.calls).toBe(0)
+    // The run settles (nothing hangs) with the getter's error, as it is or as the cause of a fail-fast.
+    const cause = isReliabilityFailFastError(error) ? error.cause : error
+    expect(cause).toMatchObject({ message: 'model read after the first call' })
+  })
+})
+
+describe('gate.stream called with something that is not a request', () => {
+  it.each(NOT_REQUESTS)('throws a TypeError at once for %s', (_name, request, message) => {
+    const provider = counting()
+    const gate = createGate({ providers: [provider], outputSchema: Refund })
+    expect(() => gate.stream(request as ModelRequest)).toThrow(TypeError)
+    expect(() => gate.stream(request as ModelRequest)).toThrow(new RegExp(message.source.replace('gate\\.run', 'gate\\.stream')))
+    expect(provider.calls).toBe(0)
+  })
+})
