@@ -1,3 +1,4 @@
+import { runOptionsProblem, streamOptionsProblem } from '../gate/request-problem.ts'
 import type { GateStream, GateStreamOptions } from '../gate/stream/index.ts'
 import type { Message } from '../model/message.ts'
 import { AgentRun } from './agent-run.ts'
@@ -63,6 +64,8 @@ export class Session<T> {
     let user: Message
     try {
       user = { role: 'user', content: messageOf(input) }
+      const problem = runOptionsProblem(options)
+      if (problem !== undefined) throw new TypeError(`agent.run: ${problem}`)
     } catch (error) {
       return Promise.reject(error)
     }
@@ -82,6 +85,8 @@ export class Session<T> {
    * like `runDetailed` does, when `result` settles.
    */
   stream(input: RunInput, options: RunOptions & Pick<GateStreamOptions, 'mode'> = {}): GateStream<T> {
+    const problem = streamOptionsProblem(options)
+    if (problem !== undefined) throw new TypeError(`agent.stream: ${problem}`)
     return streamRun(this.#runtime, this.#history, { role: 'user', content: messageOf(input) }, options, this.#commit)
   }
 

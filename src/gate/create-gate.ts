@@ -16,7 +16,7 @@ import type { GateResult } from './gate-result.ts'
 import { GateRun } from './gate-run.ts'
 import { quickRun, quickRunFits, quickRunnable } from './quick-run.ts'
 import { resolveProviders } from './resolved-provider.ts'
-import { requestProblem } from './request-problem.ts'
+import { requestProblem, runOptionsProblem, streamOptionsProblem } from './request-problem.ts'
 import { streamGate } from './stream/stream-gate.ts'
 import type { GateStream } from './stream/gate-stream.ts'
 import type { GateStreamOptions } from './stream/gate-stream-event.ts'
@@ -119,7 +119,7 @@ export function buildGate<T>(config: GateConfig<T>): { readonly gate: Gate<T>; r
     run: (request, options = NO_OPTIONS) => {
       // A misused call answers like a failed run, with a promise, never by throwing at the caller.
       try {
-        const problem = requestProblem(request, options)
+        const problem = requestProblem(request) ?? runOptionsProblem(options)
         if (problem !== undefined) return Promise.reject(new TypeError(`gate.run: ${problem}`))
         return runThen(request, options)
       } catch (error) {
@@ -128,7 +128,7 @@ export function buildGate<T>(config: GateConfig<T>): { readonly gate: Gate<T>; r
       }
     },
     stream: (request, options) => {
-      const problem = requestProblem(request, options ?? NO_OPTIONS)
+      const problem = requestProblem(request) ?? streamOptionsProblem(options)
       if (problem !== undefined) throw new TypeError(`gate.stream: ${problem}`)
       return streamGate(internals, request, options ?? NO_OPTIONS)
     },

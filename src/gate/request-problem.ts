@@ -1,20 +1,71 @@
 /**
- * Why a value cannot be the request (and options) of `gate.run` or `gate.stream`, as the message of
- * the `TypeError` they answer with; `undefined` when it can. Checks the shape only (an object with a
- * `messages` array), never the messages one by one: a history may hold thousands.
+ * Why a value cannot be the request of `gate.run` or `gate.stream`, as the message of the
+ * `TypeError` they answer with; `undefined` when it can. Checks the shape and each optional field
+ * that is present, never the messages one by one: a history may hold thousands.
  */
-export function requestProblem(request: unknown, options: unknown): string | undefined {
+export function requestProblem(request: unknown): string | undefined {
   if (typeof request !== 'object' || request === null || Array.isArray(request)) {
     return `request must be an object with a \`messages\` array, got ${kindOf(request)}`
   }
-  const messages = (request as { readonly messages?: unknown }).messages
-  if (!Array.isArray(messages)) return `request.messages must be an array of messages, got ${kindOf(messages)}`
-  if (options !== undefined && (typeof options !== 'object' || options === null)) return `options must be an object, got ${kindOf(options)}`
+  const r = request as Readonly<Record<string, unknown>>
+  if (!Array.isArray(r.messages)) return `request.messages must be an array of messages, got ${kindOf(r.messages)}`
+  if (r.system !== undefined && typeof r.system !== 'string') return `request.system must be a string, got ${kindOf(r.system)}`
+  if (r.model !== undefined && typeof r.model !== 'string') return `request.model must be a string, got ${kindOf(r.model)}`
+  if (r.tools !== undefined && !Array.isArray(r.tools)) return `request.tools must be an array of tool specs, got ${kindOf(r.tools)}`
+  if (r.maxTokens !== undefined && !(Number.isInteger(r.maxTokens) && (r.maxTokens as number) > 0)) {
+    return `request.maxTokens must be a positive integer, got ${shown(r.maxTokens)}`
+  }
+  if (r.responseSchema !== undefined && (typeof r.responseSchema !== 'object' || r.responseSchema === null || Array.isArray(r.responseSchema))) {
+    return `request.responseSchema must be a JSON Schema object, got ${kindOf(r.responseSchema)}`
+  }
+  if (r.signal !== undefined && !isAbortSignal(r.signal)) return `request.signal must be an AbortSignal, got ${kindOf(r.signal)}`
   return undefined
+}
+
+/**
+ * Why a value cannot be the options of a gate or agent run (`signal`, `runId`, `metadata`), or
+ * `undefined` when it can.
+ */
+export function runOptionsProblem(options: unknown): string | undefined {
+  if (options === undefined) return undefined
+  if (typeof options !== 'object' || options === null || Array.isArray(options)) return `options must be an object, got ${kindOf(options)}`
+  const o = options as Readonly<Record<string, unknown>>
+  if (o.signal !== undefined && !isAbortSignal(o.signal)) return `options.signal must be an AbortSignal, got ${kindOf(o.signal)}`
+  if (o.runId !== undefined && (typeof o.runId !== 'string' || o.runId === '')) return `options.runId must be a non-empty string, got ${shown(o.runId)}`
+  if (o.metadata !== undefined && (typeof o.metadata !== 'object' || o.metadata === null || Array.isArray(o.metadata))) {
+    return `options.metadata must be an object, got ${kindOf(o.metadata)}`
+  }
+  return undefined
+}
+
+const STREAM_MODES: readonly unknown[] = ['passthrough', 'buffer', 'progressive']
+
+/** {@link runOptionsProblem}, and a `mode` that is none of a stream's. */
+export function streamOptionsProblem(options: unknown): string | undefined {
+  const problem = runOptionsProblem(options)
+  if (problem !== undefined || options === undefined) return problem
+  const mode = (options as { readonly mode?: unknown }).mode
+  if (mode !== undefined && !STREAM_MODES.includes(mode)) return `options.mode must be 'passthrough', 'buffer' or 'progressive', got ${shown(mode)}`
+  return undefined
+}
+
+/** An `AbortSignal`, from this realm or another (a worker's, a test environment's): what the gate calls on one. */
+function isAbortSignal(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null) return false
+  const s = value as { aborted?: unknown; addEventListener?: unknown; removeEventListener?: unknown }
+  return typeof s.aborted === 'boolean' && typeof s.addEventListener === 'function' && typeof s.removeEventListener === 'function'
 }
 
 function kindOf(value: unknown): string {
   if (value === null) return 'null'
   if (Array.isArray(value)) return 'an array'
   return typeof value
+}
+
+function shown(value: unknown): string {
+  return typeof value === 'string'
+    ? JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)
+    : typeof value === 'number'
+      ? String(value)
+      : kindOf(value)
 }

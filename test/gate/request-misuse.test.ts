@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest'
-import { createGate, failoverRule, isReliabilityFailFastError, ProviderError, strictOutputRules, type ModelRequest, type Provider } from '../../src/index.ts'
+import {
+  Agent,
+  createGate,
+  failoverRule,
+  isReliabilityFailFastError,
+  ProviderError,
+  strictOutputRules,
+  type ModelRequest,
+  type Provider,
+} from '../../src/index.ts'
+import { heldProvider } from '../support/held-provider.ts'
 import { ask, Refund, validRefund, validRefundJson } from '../support/schemas.ts'
 
 /** A provider that answers a valid refund and counts its calls. */
@@ -25,6 +35,31 @@ const NOT_REQUESTS: readonly [string, unknown, RegExp][] = [
   ['messages as a string', { messages: 'hi' }, /request\.messages must be an array of messages, got string/],
   ['messages as null', { messages: null }, /request\.messages must be an array of messages, got null/],
   ['messages as an object', { messages: { 0: { role: 'user', content: 'hi' } } }, /got object/],
+  ['a system prompt that is a number', { ...ask('hi'), system: 7 }, /request\.system must be a string, got number/],
+  ['a model that is an object', { ...ask('hi'), model: { name: 'gpt' } }, /request\.model must be a string, got object/],
+  ['tools as an object', { ...ask('hi'), tools: { lookup: {} } }, /request\.tools must be an array of tool specs, got object/],
+  ['maxTokens as text', { ...ask('hi'), maxTokens: '100' }, /request\.maxTokens must be a positive integer, got "100"/],
+  ['maxTokens of zero', { ...ask('hi'), maxTokens: 0 }, /request\.maxTokens must be a positive integer, got 0/],
+  ['maxTokens of 1.5', { ...ask('hi'), maxTokens: 1.5 }, /got 1\.5/],
+  ['maxTokens of NaN', { ...ask('hi'), maxTokens: Number.NaN }, /got NaN/],
+  [
+    'a responseSchema that is a string',
+    { ...ask('hi'), responseSchema: '{"type":"object"}' },
+    /request\.responseSchema must be a JSON Schema object, got string/,
+  ],
+  ['a signal that is a plain object', { ...ask('hi'), signal: { aborted: false } }, /request\.signal must be an AbortSignal, got object/],
+]
+
+const BAD_OPTIONS: readonly [string, unknown, RegExp][] = [
+  ['null', null, /options must be an object, got null/],
+  ['a number', 5, /options must be an object, got number/],
+  ['a string', 'fast', /options must be an object, got string/],
+  ['a signal that is a string', { signal: 'abort' }, /options\.signal must be an AbortSignal, got string/],
+  ['a signal that is a plain object', { signal: { aborted: false } }, /options\.signal must be an AbortSignal, got object/],
+  ['a runId that is a number', { runId: 42 }, /options\.runId must be a non-empty string, got 42/],
+  ['an empty runId', { runId: '' }, /options\.runId must be a non-empty string, got ""/],
+  ['metadata that is a string', { metadata: 'tenant-1' }, /options\.metadata must be an object, got string/],
+  ['metadata that is an array', { metadata: ['tenant-1'] }, /options\.metadata must be an object, got an array/],
 ]
 
 describe('gate.run called with something that is not a request', () => {
@@ -45,15 +80,38 @@ describe('gate.run called with something that is not a request', () => {
     expect((await gate.run(ask('refund order 42'))).value).toEqual(validRefund)
   })
 
-  it.each([
-    ['null', null, /gate\.run: options must be an object, got null/],
-    ['a number', 5, /options must be an object, got number/],
-    ['a string', 'fast', /options must be an object, got string/],
-  ])('rejects options that are %s with a TypeError', async (_name, options, message) => {
+  it.each(BAD_OPTIONS)('rejects options with %s with a TypeError', async (_name, options, message) => {
     const provider = counting()
     const gate = createGate({ providers: [provider], outputSchema: Refund })
-    await expect(gate.run(ask('hi'), options as never)).rejects.toThrow(message)
+    await expect(gate.run(ask('hi'), options as never)).rejects.toThrow(new RegExp(`gate\\.run: ${message.source}`))
     expect(provider.calls).toBe(0)
+  })
+
+  it('takes a signal of another implementation (an AbortSignal polyfill, not an instance of this realm’s), and aborts with it', async () => {
+    /** What an `abort-controller` polyfill gives: an EventTarget with `aborted` and `reason`. */
+    class PolyfillSignal extends EventTarget {
+      aborted = false
+      reason: unknown = undefined
+      abort(reason: unknown): void {
+        this.aborted = true
+        this.reason = reason
+        this.dispatchEvent(new Event('abort'))
+      }
+    }
+    const gate = createGate({ providers: [counting()], outputSchema: Refund })
+    const idle = new PolyfillSignal()
+    expect(idle instanceof AbortSignal).toBe(false)
+    expect((await gate.run(ask('hi'), { signal: idle as unknown as AbortSignal })).value).toEqual(validRefund)
+    const held = heldProvider(validRefundJson)
+    const slow = createGate({ providers: [held.provider], outputSchema: Refund })
+    const signal = new PolyfillSignal()
+    const run = slow.run(ask('hi'), { signal: signal as unknown as AbortSignal })
+    signal.abort(new Error('user left'))
+    const error = await run.then(
+      () => undefined,
+      (e: unknown) => e,
+    )
+    expect(isReliabilityFailFastError(error) && error.kind).toBe('aborted')
   })
 
   it('answers a request whose getters throw with their error, as a rejection, on the quick and the full path', async () => {
@@ -134,4 +192,31 @@ describe('gate.stream called with something that is not a request', () => {
     expect(() => gate.stream(request as ModelRequest)).toThrow(new RegExp(message.source.replace('gate\\.run', 'gate\\.stream')))
     expect(provider.calls).toBe(0)
   })
+})
+
+describe('gate.stream and the agent called with options that are not options', () => {
+  it.each(BAD_OPTIONS)('gate.stream throws a TypeError at once for options with %s', (_name, options, message) => {
+    const gate = createGate({ providers: [counting()], outputSchema: Refund })
+    expect(() => gate.stream(ask('hi'), options as never)).toThrow(new RegExp(`gate\\.stream: ${message.source}`))
+  })
+
+  it('gate.stream refuses a mode that is none of its three', () => {
+    const gate = createGate({ providers: [counting()], outputSchema: Refund })
+    expect(() => gate.stream(ask('hi'), { mode: 'chunked' as never })).toThrow(
+      /gate\.stream: options\.mode must be 'passthrough', 'buffer' or 'progressive', got "chunked"/,
+    )
+  })
+
+  it.each(BAD_OPTIONS.filter(([name]) => name !== 'null'))(
+    'agent.run rejects options with %s with a TypeError, history unchanged',
+    async (_name, options, message) => {
+      const provider = counting()
+      const agent = Agent.create({ provider, model: 'm', name: 'a' }).outputSchema(Refund).build()
+      const session = agent.session()
+      await expect(session.run('refund order 42', options as never)).rejects.toThrow(new RegExp(`agent\\.run: ${message.source}`))
+      expect(() => session.stream('refund order 42', options as never)).toThrow(new RegExp(`agent\\.stream: ${message.source}`))
+      expect(provider.calls).toBe(0)
+      expect(session.history).toEqual([])
+    },
+  )
 })
