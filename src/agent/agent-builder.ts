@@ -1,3 +1,4 @@
+import { checkConfig } from '../gate/check-config.ts'
 import { EventHub } from '../events/event-hub.ts'
 import type { Middleware } from '../policies/middleware.ts'
 import type { InferSchema, OutputSchema } from '../validation/index.ts'
@@ -63,6 +64,7 @@ export class AgentBuilder<T = string> {
     if (this.#state.reliability !== undefined) {
       throw new Error('Agent.reliability() was already called on this builder: pass every rule in one call')
     }
+    checkConfig(config, 'Agent.reliability')
     return this.#with<T>({ reliability: Object.freeze({ ...config }) })
   }
 

@@ -8,6 +8,7 @@ type AnyListener = (event: GateEvent) => void
 type Fn = (arg: unknown) => void
 
 const NONE: readonly Fn[] = Object.freeze([])
+const KNOWN_NAMES: ReadonlySet<string> = new Set(GATE_EVENT_NAMES)
 
 /**
  * The private emitter behind `gate.on` / `agent.on` and `events$`.
@@ -31,11 +32,15 @@ export class EventHub {
 
   /** Subscribes to one event; returns the unsubscribe function. */
   on<K extends GateEventName>(name: K, listener: Listener<K>): () => void {
+    // A misspelt name would never be heard: say so at once.
+    if (!KNOWN_NAMES.has(name)) throw new TypeError(`on: unknown event ${JSON.stringify(name)}; the events are ${GATE_EVENT_NAMES.join(', ')}`)
+    if (typeof listener !== 'function') throw new TypeError(`on('${name}'): the listener must be a function, got ${typeof listener}`)
     return this.#add(name, listener as Fn)
   }
 
   /** Subscribes to every event; returns the unsubscribe function. */
   onAny(listener: AnyListener): () => void {
+    if (typeof listener !== 'function') throw new TypeError(`onAny: the listener must be a function, got ${typeof listener}`)
     return this.#add(undefined, listener as Fn)
   }
 

@@ -16,6 +16,7 @@ import type { GateResult } from './gate-result.ts'
 import { GateRun } from './gate-run.ts'
 import { quickRun, quickRunFits, quickRunnable } from './quick-run.ts'
 import { resolveProviders } from './resolved-provider.ts'
+import { checkConfig } from './check-config.ts'
 import { requestProblem, runOptionsProblem, streamOptionsProblem } from './request-problem.ts'
 import { streamGate } from './stream/stream-gate.ts'
 import type { GateStream } from './stream/gate-stream.ts'
@@ -73,6 +74,7 @@ export type RunThen<T> = <R = GateResult<T>>(request: ModelRequest, options: Gat
 
 /** {@link createGate}, with the {@link RunThen} of the same gate. @internal */
 export function buildGate<T>(config: GateConfig<T>): { readonly gate: Gate<T>; readonly runThen: RunThen<T> } {
+  checkConfig(config)
   const frozen = Object.freeze({ ...config })
   const events = config.events ?? new EventHub()
   const providers = resolveProviders(config.providers, config.model)

@@ -20,11 +20,14 @@ export interface ResolvedProvider {
  * default never sends one provider's model name to another.
  */
 export function resolveProviders(providers: Provider | readonly (Provider | ProviderEntry)[], model: string | undefined): readonly ResolvedProvider[] {
+  if (typeof providers !== 'object' || providers === null) {
+    throw new TypeError(`createGate: \`providers\` must be a provider or an array of providers, got ${providers === null ? 'null' : typeof providers}`)
+  }
   const list = Array.isArray(providers) ? (providers as readonly (Provider | ProviderEntry)[]) : [providers as Provider]
   if (list.length === 0) throw new TypeError('createGate: `providers` must hold at least one provider')
   return list.map((item, i) => {
     const entry: ProviderEntry = isEntry(item) ? item : { provider: item }
-    if (typeof entry.provider?.complete !== 'function') {
+    if (entry.provider === null || entry.provider === undefined || typeof entry.provider.complete !== 'function') {
       throw new TypeError(`createGate: providers[${i}] has no complete() method`)
     }
     const own = typeof entry.provider.model === 'string' && entry.provider.model !== '' ? entry.provider.model : undefined
@@ -38,5 +41,5 @@ export function modelFor(entry: ResolvedProvider, requested: string | undefined)
 }
 
 function isEntry(item: Provider | ProviderEntry): item is ProviderEntry {
-  return 'provider' in item && typeof (item as ProviderEntry).provider === 'object'
+  return typeof item === 'object' && item !== null && 'provider' in item && typeof (item as ProviderEntry).provider === 'object'
 }

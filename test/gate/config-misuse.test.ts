@@ -1,0 +1,104 @@
+import { describe, expect, it } from 'vitest'
+import { EventHub } from '../../src/events/index.ts'
+import { Agent, circuitBreaker, createGate, type GateConfig, type Provider } from '../../src/index.ts'
+import { ask, Refund, validRefund, validRefundJson } from '../support/schemas.ts'
+
+const provider: Provider = {
+  name: 'p',
+  complete: async () => ({ content: validRefundJson, toolCalls: [], usage: { inputTokens: 1, outputTokens: 1 }, stopReason: 'end' }),
+}
+
+// One wrong value per option, with the words the error must use.
+const WRONG: readonly [key: string, value: unknown, message: RegExp][] = [
+  ['model', 42, /createGate: model must be a string, got 42/],
+  ['fallback', 'canned answer', /createGate: fallback must be a function of the scope, got "canned answer"/],
+  ['priceUsage', { input: 1 }, /createGate: priceUsage must be a function \(usage, model, provider\) => USD, got object/],
+  ['pricing', 'gpt-4o', /createGate: pricing must be a table of prices by model, got "gpt-4o"/],
+  ['breaker', 'on', /createGate: breaker must be circuit breaker options, a CircuitBreaker or false, got "on"/],
+  ['breaker', true, /got true/],
+  ['budget', 'team-budget', /createGate: budget must be a shared budget made by sharedBudget\(\), got "team-budget"/],
+  ['budget', { usd: 10 }, /budget must be a shared budget made by sharedBudget\(\), got object/],
+  ['rateLimit', 60, /createGate: rateLimit must be a shared rate limit made by sharedRateLimit\(\), got 60/],
+  ['middleware', () => undefined, /createGate: middleware must be an array of links, got function/],
+  ['events', {}, /createGate: events must be an EventHub, got object/],
+  ['now', Date.now(), /createGate: now must be a function returning milliseconds, got \d+/],
+  ['feedbackMode', 'all', /createGate: feedbackMode must be 'latest' or 'accumulate', got "all"/],
+  ['errorFeedback', 'yes', /createGate: errorFeedback must be a boolean, got "yes"/],
+  ['errorTemplate', 7, /createGate: errorTemplate must be a template string or a function of the variables, got 7/],
+  ['repair', 1, /createGate: repair must be a boolean, got 1/],
+  ['retryHint', ['be brief'], /createGate: retryHint must be a string, got an array/],
+]
+
+describe('createGate refuses options of the wrong type where they are written', () => {
+  it.each([
+    ['null', null, /got null/],
+    ['undefined', undefined, /got undefined/],
+    ['an array', [provider], /got an array/],
+    ['a provider function', () => provider, /got function/],
+  ])('a config that is %s', (_name, config, message) => {
+    expect(() => createGate(config as never)).toThrow(TypeError)
+    expect(() => createGate(config as never)).toThrow(new RegExp(`createGate: expected an object of options, ${message.source}`))
+  })
+
+  it.each([
+    ['null', null, /createGate: `providers` must be a provider or an array of providers, got null/],
+    ['a string', 'openai', /`providers` must be a provider or an array of providers, got string/],
+    ['a list holding null', [null], /createGate: providers\[0\] has no complete\(\) method/],
+    ['a list holding an object without complete', [provider, { name: 'x' }], /createGate: providers\[1\] has no complete\(\) method/],
+    ['an entry whose provider is null', [{ provider: null, model: 'm' }], /providers\[0\] has no complete\(\) method/],
+  ])('providers that are %s', (_name, providers, message) => {
+    expect(() => createGate({ providers } as never)).toThrow(message)
+  })
+
+  it.each(WRONG)('%s = %o', (key, value, message) => {
+    expect(() => createGate({ providers: [provider], [key]: value } as GateConfig)).toThrow(TypeError)
+    expect(() => createGate({ providers: [provider], [key]: value } as GateConfig)).toThrow(message)
+  })
+
+  it('builds and runs with every checked option given a value of the right type', async () => {
+    const gate = createGate({
+      providers: [provider],
+      outputSchema: Refund,
+      model: 'm',
+      fallback: () => validRefundJson,
+      priceUsage: () => 0,
+      breaker: circuitBreaker({ failureThreshold: 3, cooldownMs: 1000 }),
+      middleware: [(ctx, next) => next(ctx.request)],
+      events: new EventHub(),
+      now: () => performance.now(),
+      feedbackMode: 'accumulate',
+      errorFeedback: false,
+      errorTemplate: 'fix {{ errors }}',
+      repair: false,
+      retryHint: 'JSON only',
+    })
+    expect((await gate.run(ask('hi'))).value).toEqual(validRefund)
+    expect(() => createGate({ providers: provider, breaker: false, pricing: {} })).not.toThrow()
+  })
+
+  it('Agent.reliability refuses the same values under its own name', () => {
+    const builder = () => Agent.create({ provider, model: 'm', name: 'a' })
+    expect(() => builder().reliability(null as never)).toThrow(/Agent\.reliability: expected an object of options, got null/)
+    for (const [key, value, message] of WRONG) {
+      expect(() => builder().reliability({ [key]: value } as never)).toThrow(new RegExp(message.source.replace('createGate', 'Agent\\.reliability')))
+    }
+  })
+})
+
+describe('on() refuses what would never be heard', () => {
+  it('an unknown event name, with the list of names', () => {
+    const gate = createGate({ providers: [provider] })
+    expect(() => gate.on('validation_faild' as never, () => undefined)).toThrow(TypeError)
+    expect(() => gate.on('validation_faild' as never, () => undefined)).toThrow(
+      /on: unknown event "validation_faild"; the events are run_start, .*validation_failed/,
+    )
+    const agent = Agent.create({ provider, model: 'm', name: 'a' }).build()
+    expect(() => agent.on('toolStart' as never, () => undefined)).toThrow(/unknown event "toolStart"/)
+  })
+
+  it('a listener that is not a function, before any run', () => {
+    const gate = createGate({ providers: [provider] })
+    expect(() => gate.on('validation_failed', 'log' as never)).toThrow(/on\('validation_failed'\): the listener must be a function, got string/)
+    expect(() => gate.on('run_end', undefined as never)).toThrow(/the listener must be a function, got undefined/)
+  })
+})
