@@ -1,4 +1,4 @@
-import type { ErrorKind } from '../model/error-kind.ts'
+import { ERROR_KINDS, type ErrorKind } from '../model/error-kind.ts'
 import type { ReliabilityRule } from './rule.ts'
 import { TRANSIENT_KINDS } from './retry-transient.ts'
 
@@ -15,6 +15,12 @@ const FAILOVER_KINDS: readonly ErrorKind[] = Object.freeze(['circuit-open', ...T
  * createGate({ providers: [primary, backup], breaker: {}, postDecide: [failoverRule()] })
  */
 export function failoverRule(kinds: readonly ErrorKind[] = FAILOVER_KINDS): ReliabilityRule {
+  if (!Array.isArray(kinds)) throw new TypeError(`failoverRule: kinds must be an array of error kinds, got ${typeof kinds}`)
+  for (const kind of kinds) {
+    if (!(ERROR_KINDS as readonly unknown[]).includes(kind)) {
+      throw new TypeError(`failoverRule: ${JSON.stringify(kind) ?? String(kind)} is not an error kind; the kinds are ${ERROR_KINDS.join(', ')}`)
+    }
+  }
   const on = new Set(kinds)
   return {
     when: function failover(scope) {

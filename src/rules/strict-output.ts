@@ -6,7 +6,7 @@ import { parseStepConfig, type ParseStepConfigOptions } from './parse-step-confi
 import type { ReliabilityConfig } from './reliability-config.ts'
 import type { ReliabilityRule } from './rule.ts'
 import { stuckRuleFor } from './strict-output-rules.ts'
-import { DEFAULT_RETRY_ON, type StrictOutputOptions } from './strict-output-options.ts'
+import { DEFAULT_RETRY_ON, RETRY_ON_CATEGORIES, type RetryOnCategory, type StrictOutputOptions } from './strict-output-options.ts'
 
 /** Default of `maxFeedbackTokens`. */
 const DEFAULT_MAX_FEEDBACK_TOKENS = 4000
@@ -54,10 +54,12 @@ export interface StrictOutput {
  */
 export const strictOutput: StrictOutput = Object.assign(
   function strictOutput(options: StrictOutputOptions = {}): ReliabilityConfig {
+    if (typeof options !== 'object' || options === null || Array.isArray(options))
+      throw new TypeError(`strictOutput: options must be an object, got ${options === null ? 'null' : Array.isArray(options) ? 'an array' : typeof options}`)
     const hasSchema = options.hasSchema ?? true
     const maxAttempts = positiveInteger(options.maxAttempts ?? (hasSchema ? 3 : 1), 'strictOutput: maxAttempts')
     const maxFeedbackTokens = positiveInteger(options.maxFeedbackTokens ?? DEFAULT_MAX_FEEDBACK_TOKENS, 'strictOutput: maxFeedbackTokens')
-    const retryOn = new Set(options.retryOn ?? DEFAULT_RETRY_ON)
+    const retryOn = new Set(checkedRetryOn(options.retryOn))
     const schedule = typeof options.backoff === 'function' ? options.backoff : exponentialBackoff(options.backoff)
     const postDecide: ReliabilityRule[] = []
     if (options.schemaStrict === false) postDecide.push(partialModeRule)
@@ -139,4 +141,16 @@ function exhaustedRule(maxAttempts: number): ReliabilityRule {
     kind: 'schema-retry-exhausted',
     label: `validation still failing after ${maxAttempts} attempt${maxAttempts === 1 ? '' : 's'} (or its category is not in retryOn)`,
   }
+}
+
+/** `retryOn`, checked: an array of {@link RETRY_ON_CATEGORIES} (a misspelt one would retry nothing). */
+function checkedRetryOn(retryOn: unknown): readonly RetryOnCategory[] {
+  if (retryOn === undefined) return DEFAULT_RETRY_ON
+  if (!Array.isArray(retryOn)) throw new TypeError(`strictOutput: retryOn must be an array of categories, got ${typeof retryOn}`)
+  for (const category of retryOn) {
+    if (!(RETRY_ON_CATEGORIES as readonly unknown[]).includes(category)) {
+      throw new TypeError(`strictOutput: retryOn holds ${JSON.stringify(category) ?? String(category)}; the categories are ${RETRY_ON_CATEGORIES.join(', ')}`)
+    }
+  }
+  return retryOn as readonly RetryOnCategory[]
 }

@@ -1,3 +1,4 @@
+import { positiveInteger } from '../model/assert-number.ts'
 import type { ReliabilityRule } from './rule.ts'
 import type { ReliabilityScope } from './scope.ts'
 
@@ -32,7 +33,9 @@ export function lastNValidationErrorsMatch(scope: ReliabilityScope, n: number = 
  * @example
  * agent.reliability({ postDecide: [stuckLoopRule(3), myRetryRule, myGiveUpRule] })
  */
-export const stuckLoopRule = (n: number = 2): ReliabilityRule => ({
+export const stuckLoopRule = (n: number = 2): ReliabilityRule => stuckLoopRuleOf(checkedRepeats(n))
+
+const stuckLoopRuleOf = (n: number): ReliabilityRule => ({
   when: function stuckLoop(scope) {
     // Only the attempt that just failed can be stuck; a valid answer after repeats is a success.
     return scope.validationError !== undefined && lastNValidationErrorsMatch(scope, n)
@@ -48,3 +51,10 @@ export const stuckLoopRule = (n: number = 2): ReliabilityRule => ({
  * are identical. `strictOutputRules(n)` already starts with it; do not list it again.
  */
 export const defaultStuckLoopRule: ReliabilityRule = Object.freeze(stuckLoopRule(2))
+
+/** `n` of {@link stuckLoopRule}: an integer, 2 or above (one failure alone is no loop). */
+function checkedRepeats(n: unknown): number {
+  const checked = positiveInteger(n, 'stuckLoopRule: n')
+  if (checked < 2) throw new RangeError(`stuckLoopRule: n must be at least 2 (identical failures in a row), got ${checked}`)
+  return checked
+}
