@@ -128,6 +128,7 @@ export function createAgentBuilder(options: AgentOptions, make: AgentFactory): A
   if (options === null || typeof options !== 'object' || typeof options.provider?.complete !== 'function') {
     throw new TypeError('Agent.create: options.provider must be an object with a complete() method')
   }
+  if (options.name !== undefined && typeof options.name !== 'string') throw new TypeError(`Agent.create: name must be a string, got ${typeof options.name}`)
   return new AgentBuilder<string>(
     {
       options: Object.freeze({ ...options }),

@@ -36,6 +36,12 @@ export interface DriftMonitor {
  * agent.on('drift', (e) => alert(`${e.model}: ${e.signal} ${e.state} ${e.threshold} (${e.value})`))
  */
 export function driftMonitor(source: EventSource, options: DriftMonitorOptions): DriftMonitor {
+  if (typeof source !== 'object' || source === null || typeof source.on !== 'function') {
+    throw new TypeError('driftMonitor: source must be a gate or an agent (something with on())')
+  }
+  if (typeof options !== 'object' || options === null) {
+    throw new TypeError(`driftMonitor: expected { window, threshold }, got ${options === null ? 'null' : typeof options}`)
+  }
   const window = positiveInteger(options.window, 'driftMonitor: window')
   const minRuns = positiveInteger(options.minRuns, 'driftMonitor: minRuns', window)
   const threshold = typeof options.threshold === 'number' ? { validationFailureRate: options.threshold } : options.threshold

@@ -1,5 +1,5 @@
 import { hasBrand } from './brand.ts'
-import type { ErrorKind } from './error-kind.ts'
+import { ERROR_KINDS, type ErrorKind } from './error-kind.ts'
 
 const BRAND = Symbol.for('reliability-gate.ProviderError')
 
@@ -27,7 +27,11 @@ export class ProviderError extends Error {
   readonly provider: string | undefined
   readonly [BRAND] = true
 
-  constructor(message: string, options: ProviderErrorOptions) {
+  /** Without options, the kind is `unknown`; a `kind` that is no {@link ErrorKind} throws a `TypeError`. */
+  constructor(message: string, options: ProviderErrorOptions = UNKNOWN) {
+    if (typeof options !== 'object' || options === null || !(ERROR_KINDS as readonly unknown[]).includes(options.kind)) {
+      throw new TypeError(`ProviderError: options.kind must be one of ${ERROR_KINDS.join(', ')}, got ${kindShown(options)}`)
+    }
     super(message, options.cause === undefined ? undefined : { cause: options.cause })
     this.kind = options.kind
     this.status = options.status
@@ -35,6 +39,14 @@ export class ProviderError extends Error {
     this.retryAfterMs = options.retryAfterMs
     this.provider = options.provider
   }
+}
+
+const UNKNOWN: ProviderErrorOptions = Object.freeze({ kind: 'unknown' })
+
+function kindShown(options: unknown): string {
+  if (typeof options !== 'object' || options === null) return `options ${options === null ? 'null' : typeof options}`
+  const kind = (options as { kind?: unknown }).kind
+  return typeof kind === 'string' ? JSON.stringify(kind) : String(kind)
 }
 
 /** Brand check that works across realms and duplicate package copies. */

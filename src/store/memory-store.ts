@@ -1,3 +1,4 @@
+import { optionsObject } from '../model/options-object.ts'
 import type { StateStore } from './state-store.ts'
 
 /** Options of {@link memoryStore}. */
@@ -25,7 +26,9 @@ interface Hold {
  * const store = memoryStore()
  * const breaker = circuitBreaker({ store })
  */
-export function memoryStore(options: MemoryStoreOptions = {}): StateStore {
+export function memoryStore(given?: MemoryStoreOptions): StateStore {
+  const options = optionsObject(given, 'memoryStore')
+  if (options.now !== undefined && typeof options.now !== 'function') throw new TypeError('memoryStore: now must be a function returning milliseconds')
   const now = options.now ?? Date.now
   const map = new Map<string, Entry>()
   // Reservations per counter key: id -> amount and absolute expiry.

@@ -53,3 +53,6 @@ export interface Reservation {
   /** The sum of the other live reservations at that moment. */
   readonly held: number
 }
+
+/** The methods the library calls on a {@link StateStore} (a custom store must have them all). */
+export const STATE_STORE_METHODS: readonly string[] = Object.freeze(['get', 'set', 'increment', 'compareAndSet', 'reserve', 'settle'])

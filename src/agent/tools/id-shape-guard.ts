@@ -1,3 +1,4 @@
+import { optionsObject } from '../../model/options-object.ts'
 import { renderPath } from '../../validation/schema/path.ts'
 import type { GuardContext, GuardVerdict } from './guard.ts'
 
@@ -36,7 +37,13 @@ const MAX_DEPTH = 64
  * @example
  * Agent.create({ provider, toolGuards: [idShapeGuard({ fields: ['message_id', 'order_id'] })] })
  */
-export function idShapeGuard(options: IdShapeGuardOptions = {}): IdShapeGuard {
+export function idShapeGuard(given?: IdShapeGuardOptions): IdShapeGuard {
+  const options = optionsObject(given, 'idShapeGuard')
+  if (options.pattern !== undefined && !(options.pattern instanceof RegExp))
+    throw new TypeError(`idShapeGuard: pattern must be a RegExp, got ${typeof options.pattern}`)
+  if (options.fields !== undefined && !(Array.isArray(options.fields) && options.fields.every((f) => typeof f === 'string'))) {
+    throw new TypeError('idShapeGuard: fields must be an array of property names')
+  }
   const fields = new Set(options.fields ?? DEFAULT_ID_FIELDS)
   // A global or sticky pattern keeps `lastIndex` between calls; a fresh copy without them does not.
   const source = options.pattern ?? DEFAULT_ID_PATTERN

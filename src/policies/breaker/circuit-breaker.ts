@@ -1,6 +1,7 @@
 import { nonNegativeNumber, positiveInteger } from '../../model/assert-number.ts'
 import { memoryStore } from '../../store/memory-store.ts'
-import type { StateStore } from '../../store/state-store.ts'
+import { STATE_STORE_METHODS, type StateStore } from '../../store/state-store.ts'
+import { assertMethods, optionsObject } from '../../model/options-object.ts'
 import type { BreakerPermit, BreakerResult } from './breaker-permit.ts'
 import { decodeBreaker, encodeBreaker, type BreakerRecord, type BreakerTransition } from './breaker-state.ts'
 
@@ -50,7 +51,9 @@ const isClean = (r: BreakerRecord): boolean => r.state === 'closed' && r.failure
  * @example
  * createGate({ providers: [primary, backup], breaker: { failureThreshold: 3, cooldownMs: 10_000 }, postDecide: [failoverRule()] })
  */
-export function circuitBreaker(options: CircuitBreakerOptions = {}): CircuitBreaker {
+export function circuitBreaker(given?: CircuitBreakerOptions): CircuitBreaker {
+  const options = optionsObject(given, 'circuitBreaker')
+  if (options.store !== undefined) assertMethods(options.store, STATE_STORE_METHODS, 'circuitBreaker: store', 'a StateStore')
   const threshold = positiveInteger(options.failureThreshold, 'circuitBreaker: failureThreshold', 5)
   const cooldownMs = nonNegativeNumber(options.cooldownMs, 'circuitBreaker: cooldownMs', 30_000)
   const maxProbes = positiveInteger(options.halfOpenMaxProbes, 'circuitBreaker: halfOpenMaxProbes', 1)

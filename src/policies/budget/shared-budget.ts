@@ -1,7 +1,8 @@
 import { nonNegativeNumber, positiveInteger, positiveNumber } from '../../model/assert-number.ts'
 import { BUDGET_TOLERANCE_USD } from '../../model/budget-tolerance.ts'
 import { onUnpricedOption, type OnUnpriced } from '../../model/on-unpriced.ts'
-import type { Reservation, StateStore } from '../../store/state-store.ts'
+import { STATE_STORE_METHODS, type Reservation, type StateStore } from '../../store/state-store.ts'
+import { assertMethods, assertNonEmptyString } from '../../model/options-object.ts'
 
 /** Options of {@link sharedBudget}. */
 export interface SharedBudgetOptions {
@@ -72,7 +73,11 @@ export interface SharedBudget {
  * createGate({ providers, pricing, budget })
  */
 export function sharedBudget(options: SharedBudgetOptions): SharedBudget {
+  if (typeof options !== 'object' || options === null)
+    throw new TypeError(`sharedBudget: expected { store, key, usd }, got ${options === null ? 'null' : typeof options}`)
   const { store, key, usd } = options
+  assertMethods(store, STATE_STORE_METHODS, 'sharedBudget: store', 'a StateStore (memoryStore(), redisStore(...))')
+  assertNonEmptyString(key, 'sharedBudget: key')
   nonNegativeNumber(usd, 'sharedBudget: usd')
   // A counter that expires at once (ttl 0 or below) would forget every spend: the budget would never stop.
   const ttlMs = options.ttlMs === undefined ? undefined : positiveNumber(options.ttlMs, 'sharedBudget: ttlMs')

@@ -25,6 +25,11 @@ export interface PricingTableOptions {
  * price({ inputTokens: 1000, outputTokens: 500 }, 'my-model', 'openai') // 0.0075
  */
 export function pricingTable(table: PricingTable, options: PricingTableOptions = {}): PriceUsage {
+  if (typeof table !== 'object' || table === null || Array.isArray(table)) {
+    throw new TypeError(
+      `pricingTable: expected an object of prices by model, got ${table === null ? 'null' : Array.isArray(table) ? 'an array' : typeof table}`,
+    )
+  }
   const entries = new Map<string, ModelPrice>(Object.entries(table))
   for (const [model, price] of entries) checkPrice(model, price)
   // Longest prefix first, so a specific key wins over a family key.

@@ -1,5 +1,6 @@
 import { positiveInteger, positiveNumber } from '../../model/assert-number.ts'
-import type { StateStore } from '../../store/state-store.ts'
+import { STATE_STORE_METHODS, type StateStore } from '../../store/state-store.ts'
+import { assertMethods, assertNonEmptyString } from '../../model/options-object.ts'
 import type { RateLimitPermit } from './rate-limit-permit.ts'
 
 /** Options of {@link sharedRateLimit}. */
@@ -49,7 +50,13 @@ export interface SharedRateLimit {
  * createGate({ providers: [primary, backup], rateLimit, postDecide: [retryTransient(), failoverRule()] })
  */
 export function sharedRateLimit(options: SharedRateLimitOptions): SharedRateLimit {
+  if (typeof options !== 'object' || options === null) {
+    throw new TypeError(`sharedRateLimit: expected { store, key, limit, windowMs }, got ${options === null ? 'null' : typeof options}`)
+  }
   const { store, key, limit, windowMs } = options
+  assertMethods(store, STATE_STORE_METHODS, 'sharedRateLimit: store', 'a StateStore (memoryStore(), redisStore(...))')
+  assertNonEmptyString(key, 'sharedRateLimit: key')
+  if (options.now !== undefined && typeof options.now !== 'function') throw new TypeError('sharedRateLimit: now must be a function returning milliseconds')
   positiveInteger(limit, 'sharedRateLimit: limit')
   positiveNumber(windowMs, 'sharedRateLimit: windowMs')
   const now = options.now ?? Date.now
