@@ -1,3 +1,4 @@
+import { optionsObject } from '../model/options-object.ts'
 import { metrics, SpanStatusCode, trace, type MeterProvider, type TracerProvider } from '@opentelemetry/api'
 import type { GateEventMap, GateEventName } from '../events/event-map.ts'
 import type { EventSource } from '../events/event-source.ts'
@@ -44,7 +45,11 @@ const SCOPE = 'reliability-gate'
  * await agent.run('refund order #42')
  * stop()
  */
-export function instrument(source: EventSource, options: InstrumentOptions = {}): () => void {
+export function instrument(source: EventSource, given?: InstrumentOptions): () => void {
+  if (typeof source !== 'object' || source === null || typeof source.on !== 'function') {
+    throw new TypeError('instrument: expected a gate or an agent (something with on())')
+  }
+  const options = optionsObject(given, 'instrument')
   const tracer = (options.tracerProvider ?? trace.getTracerProvider()).getTracer(SCOPE)
   const m = gateMetrics(options.meterProvider ?? metrics.getMeterProvider(), SCOPE)
   const spans = new RunSpans(tracer)

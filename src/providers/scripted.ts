@@ -1,3 +1,4 @@
+import { optionsObject } from '../model/options-object.ts'
 import type { Message } from '../model/message.ts'
 import type { Provider, StreamingProvider } from '../model/provider.ts'
 import type { ModelRequest } from '../model/request.ts'
@@ -43,7 +44,9 @@ export interface ScriptedProvider extends StreamingProvider {
  * await provider.complete({ messages: [{ role: 'user', content: 'hi' }] }) // content 'not json'
  * provider.requests.length // 1
  */
-export function scripted(steps: readonly ScriptedStep[], options: ScriptedOptions = {}): ScriptedProvider {
+export function scripted(steps: readonly ScriptedStep[], given?: ScriptedOptions): ScriptedProvider {
+  if (!Array.isArray(steps)) throw new TypeError(`scripted: steps must be an array of answers, got ${steps === null ? 'null' : typeof steps}`)
+  const options = optionsObject(given, 'scripted')
   const name = options.name ?? 'scripted'
   const script = [...steps]
   const requests: ModelRequest[] = []

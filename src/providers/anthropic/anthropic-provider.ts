@@ -43,6 +43,9 @@ export interface AnthropicProviderOptions {
  * const provider = anthropic({ client: new Anthropic({ maxRetries: 0 }), model: 'claude-sonnet-4-5' })
  */
 export function anthropic(options: AnthropicProviderOptions): StreamingProvider {
+  if (typeof options !== 'object' || options === null || typeof options.client?.messages?.create !== 'function') {
+    throw new TypeError('anthropic: options.client must be an Anthropic client (new Anthropic({ maxRetries: 0 })), with messages.create()')
+  }
   const name = options.name ?? 'anthropic'
   const body = (request: ModelRequest) =>
     toAnthropicRequest(request, {

@@ -43,6 +43,9 @@ export interface OpenAIProviderOptions {
  * const gate = createGate({ providers: provider, outputSchema: Refund, postDecide: strictOutputRules(3) })
  */
 export function openai(options: OpenAIProviderOptions): StreamingProvider {
+  if (typeof options !== 'object' || options === null || typeof options.client?.chat?.completions?.create !== 'function') {
+    throw new TypeError('openai: options.client must be an OpenAI client (new OpenAI({ maxRetries: 0 })), with chat.completions.create()')
+  }
   const name = options.name ?? 'openai'
   const body = (request: ModelRequest) =>
     toOpenAIRequest(request, {

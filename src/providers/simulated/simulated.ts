@@ -4,6 +4,7 @@
  * a few hints, it builds answers from the response schema, and it "reads" feedback only as the
  * gate's `- '<path>': <text>` lines. It exists so that demos and tests run offline and replay exactly.
  */
+import { optionsObject } from '../../model/options-object.ts'
 import type { Message } from '../../model/message.ts'
 import type { Provider, StreamingProvider } from '../../model/provider.ts'
 import type { ModelRequest } from '../../model/request.ts'
@@ -12,7 +13,7 @@ import type { StreamChunk } from '../../model/stream-chunk.ts'
 import type { ToolCall, ToolSpec } from '../../model/tool-call.ts'
 import { signalReason } from '../../policies/deadline/abort-reason.ts'
 import { sleep } from '../../policies/deadline/sleep.ts'
-import type { SimulatedFault } from './faults.ts'
+import { SIMULATED_FAULTS, type SimulatedFault } from './faults.ts'
 import { fixIssues } from './fix-issues.ts'
 import { generateValue } from './generate-value.ts'
 import { hashString, mixSeed } from './prng.ts'
@@ -60,7 +61,9 @@ const TOOL_STREAM = 3
  * const provider = simulated({ seed: 7, faults: ['number-as-string'] })
  * const response = await provider.complete({ messages: [{ role: 'user', content: 'refund #42 for $50' }], responseSchema })
  */
-export function simulated(options: SimulatedOptions = {}): SimulatedProvider {
+export function simulated(given?: SimulatedOptions): SimulatedProvider {
+  const options = optionsObject(given, 'simulated')
+  checkFaults(options.faults)
   const name = options.name ?? 'simulated'
   const seed = options.seed ?? 0
   const faults = options.faults ?? 'random'
@@ -142,5 +145,17 @@ function respond(request: ModelRequest, content: string, toolCalls: readonly Too
     toolCalls,
     usage: { inputTokens: Math.ceil(inputChars / 4), outputTokens: Math.max(1, Math.ceil(outputChars / 4)) },
     stopReason,
+  }
+}
+
+/** `faults`: `'random'` or a list of {@link SIMULATED_FAULTS} (a misspelt one would never be made). */
+function checkFaults(faults: unknown): void {
+  if (faults === undefined || faults === 'random') return
+  if (!Array.isArray(faults))
+    throw new TypeError(`simulated: faults must be 'random' or an array of faults, got ${typeof faults === 'string' ? JSON.stringify(faults) : typeof faults}`)
+  for (const fault of faults) {
+    if (!(SIMULATED_FAULTS as readonly unknown[]).includes(fault)) {
+      throw new TypeError(`simulated: ${JSON.stringify(fault) ?? String(fault)} is not a fault; the faults are ${SIMULATED_FAULTS.join(', ')}`)
+    }
   }
 }
