@@ -37,6 +37,14 @@ export interface TraceRecorder {
  * await recorder.stop()
  */
 export function recordTrace(source: EventSource | readonly EventSource[], options: RecordTraceOptions): TraceRecorder {
+  if (typeof options !== 'object' || options === null || typeof options.path !== 'string' || options.path === '') {
+    throw new TypeError('recordTrace: expected { path } naming the file to write')
+  }
+  for (const one of Array.isArray(source) ? source : [source]) {
+    if (typeof one !== 'object' || one === null || typeof (one as EventSource).on !== 'function') {
+      throw new TypeError('recordTrace: expected a gate or an agent, or a list of them (something with on())')
+    }
+  }
   const out: WriteStream = createWriteStream(options.path, { flags: options.append === true ? 'a' : 'w', encoding: 'utf8' })
   // A failed write must never reach the run; it is reported when the recorder stops.
   let failure: unknown

@@ -6,6 +6,10 @@ import { anthropic } from '../../src/providers/anthropic/index.ts'
 import { openai } from '../../src/providers/openai/index.ts'
 import { scripted, simulated } from '../../src/providers/index.ts'
 import { instrument } from '../../src/otel/index.ts'
+import { aiSdk, reliabilityMiddleware } from '../../src/integrations/ai-sdk.ts'
+import { redisStore } from '../../src/store/redis/index.ts'
+import { recordTrace } from '../../src/trace/index.ts'
+import { Refund } from '../support/schemas.ts'
 
 describe('provider factories given what cannot be a provider', () => {
   it.each([
@@ -60,5 +64,38 @@ describe('instrument() given what it cannot instrument', () => {
     const stop = instrument(gate)
     expect(typeof stop).toBe('function')
     stop()
+  })
+})
+
+describe('the AI SDK entry, the Redis store and the trace recorder given what cannot work', () => {
+  it('aiSdk() refuses something that is no language model', () => {
+    expect(() => aiSdk(null as never)).toThrow(/aiSdk: expected an AI SDK language model \(specificationVersion v3 or v4, with doGenerate\(\)\)/)
+    expect(() => aiSdk({ modelId: 'gpt-4o' } as never)).toThrow(/aiSdk: expected an AI SDK language model/)
+  })
+
+  it('reliabilityMiddleware() refuses, when made, what each call’s gate would refuse', () => {
+    expect(() => reliabilityMiddleware(null as never)).toThrow(/reliabilityMiddleware: options must be an object, got null/)
+    expect(() => reliabilityMiddleware({ streamMode: 'progressive' as never })).toThrow(
+      /reliabilityMiddleware: streamMode must be 'buffer' or 'passthrough', got progressive/,
+    )
+    expect(() => reliabilityMiddleware({ postDecide: 5 as never })).toThrow(/reliabilityMiddleware: postDecide must be an array of rules/)
+    expect(() => reliabilityMiddleware({ repair: 'yes' as never })).toThrow(/reliabilityMiddleware: repair must be a boolean, got "yes"/)
+    expect(() => reliabilityMiddleware({ outputSchema: 5 as never })).toThrow(/compileSchema expects a TypeBox schema/)
+    expect(() => reliabilityMiddleware({ outputSchema: Refund, postDecide: [] })).not.toThrow()
+  })
+
+  it('redisStore() refuses a client without eval and evalsha, and options that are not an object', () => {
+    expect(() => redisStore(null as never)).toThrow(/redisStore: client must be a Redis client with eval\(\) and evalsha\(\) .*missing eval\(\), evalsha\(\)/)
+    expect(() => redisStore({ eval: async () => 1 } as never)).toThrow(/missing evalsha\(\)/)
+    const client = { eval: async () => 1, evalsha: async () => 1 }
+    expect(() => redisStore(client, 'rg:' as never)).toThrow(/redisStore: options must be an object, got string/)
+    expect(typeof redisStore(client, { keyPrefix: 'rg:' }).reserve).toBe('function')
+  })
+
+  it('recordTrace() refuses a missing path and a source without events', () => {
+    const gate = createGate({ providers: [scripted(['x'])] })
+    expect(() => recordTrace(gate, null as never)).toThrow(/recordTrace: expected \{ path \} naming the file to write/)
+    expect(() => recordTrace(gate, { path: '' })).toThrow(/recordTrace: expected \{ path \}/)
+    expect(() => recordTrace([gate, {} as never], { path: '/tmp/never-written.jsonl' })).toThrow(/recordTrace: expected a gate or an agent, or a list of them/)
   })
 })

@@ -17,6 +17,10 @@ import { newRunId } from '../../events/run-id.ts'
 import { createGate, type Gate } from '../../gate/create-gate.ts'
 import type { GateConfig } from '../../gate/gate-config.ts'
 import { nonNegativeInteger } from '../../model/assert-number.ts'
+import { optionsObject } from '../../model/options-object.ts'
+import { checkConfig } from '../../gate/check-config.ts'
+import { checkRules } from '../../gate/check-rules.ts'
+import { compileSchema } from '../../validation/schema/compile-schema.ts'
 import { circuitBreaker, isCircuitBreaker } from '../../policies/breaker/circuit-breaker.ts'
 import type { Provider, StreamingProvider } from '../../model/provider.ts'
 import type { ModelRequest } from '../../model/request.ts'
@@ -81,8 +85,16 @@ export interface ReliabilityMiddleware extends LanguageModelV4Middleware {
  * const model = wrapLanguageModel({ model: openai('gpt-4o-mini'), middleware: reliabilityMiddleware({ postDecide: strictOutputRules(3) }) })
  * const { output } = await generateText({ model, output: Output.object({ schema }), prompt: 'refund order #42' })
  */
-export function reliabilityMiddleware<T = unknown>(options: ReliabilityMiddlewareOptions<T> = {}): ReliabilityMiddleware {
+export function reliabilityMiddleware<T = unknown>(given?: ReliabilityMiddlewareOptions<T>): ReliabilityMiddleware {
+  const options = optionsObject(given, 'reliabilityMiddleware')
   const { streamMode = 'buffer', events: hub, maxToolRetries, toolGuards, logger, name, ...gateOptions } = options
+  // The gate is made per call: what it would refuse is refused here, when the middleware is made.
+  if (streamMode !== 'buffer' && streamMode !== 'passthrough')
+    throw new TypeError(`reliabilityMiddleware: streamMode must be 'buffer' or 'passthrough', got ${String(streamMode)}`)
+  checkConfig(gateOptions, 'reliabilityMiddleware')
+  checkRules(gateOptions.preCheck, 'reliabilityMiddleware: preCheck')
+  checkRules(gateOptions.postDecide, 'reliabilityMiddleware: postDecide')
+  if (gateOptions.outputSchema !== undefined) compileSchema(gateOptions.outputSchema)
   const events = hub ?? new EventHub()
   const config = withSharedBreaker(gateOptions)
   if (toolGuards !== undefined) assertGuards(toolGuards, 'reliabilityMiddleware: toolGuards')

@@ -1,3 +1,4 @@
+import { optionsObject } from '../../model/options-object.ts'
 import type { LanguageModelV3, LanguageModelV4 } from '@ai-sdk/provider'
 import type { StreamingProvider } from '../../model/provider.ts'
 import { callSdk, streamSdk } from '../adapter-kit/sdk-call.ts'
@@ -26,7 +27,11 @@ export interface AiSdkProviderOptions {
  * import { createOpenAI } from '@ai-sdk/openai'
  * const provider = aiSdk(createOpenAI({ apiKey })('gpt-4o-mini'))
  */
-export function aiSdk(model: AiSdkLanguageModel, options: AiSdkProviderOptions = {}): StreamingProvider {
+export function aiSdk(model: AiSdkLanguageModel, given?: AiSdkProviderOptions): StreamingProvider {
+  if (typeof model !== 'object' || model === null || typeof model.doGenerate !== 'function') {
+    throw new TypeError('aiSdk: expected an AI SDK language model (specificationVersion v3 or v4, with doGenerate())')
+  }
+  const options = optionsObject(given, 'aiSdk')
   const name = options.name ?? model.provider
   const structured = options.structuredOutput ?? true
   // v3 and v4 share every field this adapter reads and writes.

@@ -1,3 +1,4 @@
+import { assertMethods, optionsObject } from '../../model/options-object.ts'
 import type { StateStore } from '../state-store.ts'
 import type { RedisLike } from './redis-like.ts'
 import { COMPARE_AND_SET_SCRIPT, GET_SCRIPT, INCREMENT_SCRIPT, RESERVE_SCRIPT, SET_SCRIPT, SETTLE_SCRIPT } from './redis-scripts.ts'
@@ -36,7 +37,9 @@ const scripts = {
  * const store = redisStore(new Redis(process.env.REDIS_URL, { maxRetriesPerRequest: 0, enableOfflineQueue: false }), { keyPrefix: 'billing:' })
  * createGate({ providers, breaker: circuitBreaker({ store }), budget: sharedBudget({ store, key: 'budget:2026-05', usd: 25 }) })
  */
-export function redisStore(client: RedisLike, options: RedisStoreOptions = {}): StateStore {
+export function redisStore(client: RedisLike, given?: RedisStoreOptions): StateStore {
+  assertMethods(client, ['eval', 'evalsha'], 'redisStore: client', 'a Redis client with eval() and evalsha() (ioredis, or an adapter over node-redis)')
+  const options = optionsObject(given, 'redisStore')
   const prefix = options.keyPrefix ?? ''
 
   async function run(operation: RedisStoreOperation, key: string, args: readonly (string | number)[]): Promise<unknown> {
