@@ -1,5 +1,6 @@
 import type { Observable } from 'rxjs'
 import { positiveInteger } from '../model/assert-number.ts'
+import { typeName } from '../model/describe-value.ts'
 import { DRIFT_INPUTS, DriftWindows, type DriftEvent, type DriftThreshold } from './drift-window.ts'
 import { hubOf, type EventSource } from './event-source.ts'
 import { lazyObservable } from './lazy-observable.ts'
@@ -40,7 +41,7 @@ export function driftMonitor(source: EventSource, options: DriftMonitorOptions):
     throw new TypeError('driftMonitor: source must be a gate or an agent (something with on())')
   }
   if (typeof options !== 'object' || options === null) {
-    throw new TypeError(`driftMonitor: expected { window, threshold }, got ${options === null ? 'null' : typeof options}`)
+    throw new TypeError(`driftMonitor: expected { window, threshold }, got ${typeName(options)}`)
   }
   const window = positiveInteger(options.window, 'driftMonitor: window')
   const minRuns = positiveInteger(options.minRuns, 'driftMonitor: minRuns', window)

@@ -1,4 +1,5 @@
 import { EventHub } from '../events/event-hub.ts'
+import { shownValue, typeName } from '../model/describe-value.ts'
 import { isRecord } from '../model/is-record.ts'
 
 type Check = readonly [key: string, expected: string, ok: (value: unknown) => boolean]
@@ -34,17 +35,9 @@ const CHECKS: readonly Check[] = [
  * written rather than as a run's odd behaviour. `label`: `createGate` or the agent's.
  */
 export function checkConfig(config: unknown, label = 'createGate'): void {
-  if (!isRecord(config))
-    throw new TypeError(`${label}: expected an object of options, got ${config === null ? 'null' : Array.isArray(config) ? 'an array' : typeof config}`)
+  if (!isRecord(config)) throw new TypeError(`${label}: expected an object of options, got ${typeName(config)}`)
   for (const [key, expected, ok] of CHECKS) {
     const value = config[key]
-    if (value !== undefined && !ok(value)) throw new TypeError(`${label}: ${key} must be ${expected}, got ${shown(value)}`)
+    if (value !== undefined && !ok(value)) throw new TypeError(`${label}: ${key} must be ${expected}, got ${shownValue(value)}`)
   }
-}
-
-function shown(value: unknown): string {
-  if (typeof value === 'string') return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)
-  if (value === null) return 'null'
-  if (Array.isArray(value)) return 'an array'
-  return typeof value === 'object' || typeof value === 'function' ? typeof value : String(value)
 }

@@ -1,3 +1,4 @@
+import { shownValue } from '../model/describe-value.ts'
 import { FailFastKinds } from '../model/fail-fast-kind.ts'
 import type { Decision, ReliabilityRule } from '../rules/rule.ts'
 
@@ -16,14 +17,14 @@ export function ruleProblem(rule: unknown): string | undefined {
     if (typeof rule !== 'object' || rule === null) return `expected a rule object, got ${rule === null ? 'null' : typeof rule}`
     const { when, then, kind } = rule as Partial<Record<keyof ReliabilityRule, unknown>>
     if (typeof when !== 'function') return `its when must be a function, got ${typeof when}`
-    if (!DECISIONS.has(then)) return `its then must be one of ${[...DECISIONS].join(', ')}, got ${describe(then)}`
-    if (typeof kind !== 'string' || kind === '') return `its kind must be a non-empty string, got ${describe(kind)}`
+    if (!DECISIONS.has(then)) return `its then must be one of ${[...DECISIONS].join(', ')}, got ${shownValue(then)}`
+    if (typeof kind !== 'string' || kind === '') return `its kind must be a non-empty string, got ${shownValue(kind)}`
     const { label, delayMs, feedbackForLLM } = rule as Partial<Record<keyof ReliabilityRule, unknown>>
-    if (label !== undefined && typeof label !== 'string') return `its label must be a string, got ${describe(label)}`
+    if (label !== undefined && typeof label !== 'string') return `its label must be a string, got ${shownValue(label)}`
     if (delayMs !== undefined && typeof delayMs !== 'number' && typeof delayMs !== 'function')
-      return `its delayMs must be a number or a function, got ${describe(delayMs)}`
+      return `its delayMs must be a number or a function, got ${shownValue(delayMs)}`
     if (feedbackForLLM !== undefined && typeof feedbackForLLM !== 'string' && typeof feedbackForLLM !== 'function') {
-      return `its feedbackForLLM must be a string or a function, got ${describe(feedbackForLLM)}`
+      return `its feedbackForLLM must be a string or a function, got ${shownValue(feedbackForLLM)}`
     }
     return undefined
   } catch {
@@ -49,10 +50,4 @@ export function kindOf(rule: ReliabilityRule): string {
   } catch {
     return INVALID_RULE
   }
-}
-
-function describe(value: unknown): string {
-  if (typeof value === 'string') return JSON.stringify(value)
-  if (typeof value === 'symbol' || typeof value === 'bigint') return typeof value
-  return value === null ? 'null' : typeof value === 'object' || typeof value === 'function' ? typeof value : String(value)
 }

@@ -1,3 +1,4 @@
+import { typeName } from '../model/describe-value.ts'
 import type { Provider } from '../model/provider.ts'
 import type { ProviderEntry } from './gate-config.ts'
 
@@ -21,7 +22,7 @@ export interface ResolvedProvider {
  */
 export function resolveProviders(providers: Provider | readonly (Provider | ProviderEntry)[], model: string | undefined): readonly ResolvedProvider[] {
   if (typeof providers !== 'object' || providers === null) {
-    throw new TypeError(`createGate: \`providers\` must be a provider or an array of providers, got ${providers === null ? 'null' : typeof providers}`)
+    throw new TypeError(`createGate: \`providers\` must be a provider or an array of providers, got ${typeName(providers)}`)
   }
   const list = Array.isArray(providers) ? (providers as readonly (Provider | ProviderEntry)[]) : [providers as Provider]
   if (list.length === 0) throw new TypeError('createGate: `providers` must hold at least one provider')

@@ -1,3 +1,5 @@
+import { shownValue, typeName } from './describe-value.ts'
+
 /**
  * The options object given to a factory: `{}` when none was given, the object itself when it is
  * one; anything else (`null`, a number, an array) throws a `TypeError` naming the factory, instead
@@ -9,7 +11,7 @@
 export function optionsObject<T extends object>(value: T | undefined, label: string): T {
   if (value === undefined) return {} as T
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new TypeError(`${label}: options must be an object, got ${value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value}`)
+    throw new TypeError(`${label}: options must be an object, got ${typeName(value)}`)
   }
   return value
 }
@@ -23,6 +25,6 @@ export function assertMethods(value: unknown, names: readonly string[], label: s
 /** Throws a `TypeError` unless `value` is a non-empty string. */
 export function assertNonEmptyString(value: unknown, label: string): void {
   if (typeof value !== 'string' || value === '') {
-    throw new TypeError(`${label} must be a non-empty string, got ${typeof value === 'string' ? '""' : value === null ? 'null' : typeof value}`)
+    throw new TypeError(`${label} must be a non-empty string, got ${shownValue(value)}`)
   }
 }

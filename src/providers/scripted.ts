@@ -1,3 +1,4 @@
+import { typeName } from '../model/describe-value.ts'
 import { optionsObject } from '../model/options-object.ts'
 import type { Message } from '../model/message.ts'
 import type { Provider, StreamingProvider } from '../model/provider.ts'
@@ -45,7 +46,7 @@ export interface ScriptedProvider extends StreamingProvider {
  * provider.requests.length // 1
  */
 export function scripted(steps: readonly ScriptedStep[], given?: ScriptedOptions): ScriptedProvider {
-  if (!Array.isArray(steps)) throw new TypeError(`scripted: steps must be an array of answers, got ${steps === null ? 'null' : typeof steps}`)
+  if (!Array.isArray(steps)) throw new TypeError(`scripted: steps must be an array of answers, got ${typeName(steps)}`)
   const options = optionsObject(given, 'scripted')
   const name = options.name ?? 'scripted'
   const script = [...steps]

@@ -1,4 +1,5 @@
 import { positiveInteger } from '../model/assert-number.ts'
+import { typeName } from '../model/describe-value.ts'
 import type { ErrorKind } from '../model/error-kind.ts'
 import type { ValidationStage } from '../validation/validation-failure.ts'
 import { exponentialBackoff, type Backoff } from './backoff.ts'
@@ -55,7 +56,7 @@ export interface StrictOutput {
 export const strictOutput: StrictOutput = Object.assign(
   function strictOutput(options: StrictOutputOptions = {}): ReliabilityConfig {
     if (typeof options !== 'object' || options === null || Array.isArray(options))
-      throw new TypeError(`strictOutput: options must be an object, got ${options === null ? 'null' : Array.isArray(options) ? 'an array' : typeof options}`)
+      throw new TypeError(`strictOutput: options must be an object, got ${typeName(options)}`)
     const hasSchema = options.hasSchema ?? true
     const maxAttempts = positiveInteger(options.maxAttempts ?? (hasSchema ? 3 : 1), 'strictOutput: maxAttempts')
     const maxFeedbackTokens = positiveInteger(options.maxFeedbackTokens ?? DEFAULT_MAX_FEEDBACK_TOKENS, 'strictOutput: maxFeedbackTokens')

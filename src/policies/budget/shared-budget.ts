@@ -2,6 +2,7 @@ import { nonNegativeNumber, positiveInteger, positiveNumber } from '../../model/
 import { BUDGET_TOLERANCE_USD } from '../../model/budget-tolerance.ts'
 import { onUnpricedOption, type OnUnpriced } from '../../model/on-unpriced.ts'
 import { STATE_STORE_METHODS, type Reservation, type StateStore } from '../../store/state-store.ts'
+import { typeName } from '../../model/describe-value.ts'
 import { assertMethods, assertNonEmptyString } from '../../model/options-object.ts'
 
 /** Options of {@link sharedBudget}. */
@@ -73,8 +74,7 @@ export interface SharedBudget {
  * createGate({ providers, pricing, budget })
  */
 export function sharedBudget(options: SharedBudgetOptions): SharedBudget {
-  if (typeof options !== 'object' || options === null)
-    throw new TypeError(`sharedBudget: expected { store, key, usd }, got ${options === null ? 'null' : typeof options}`)
+  if (typeof options !== 'object' || options === null) throw new TypeError(`sharedBudget: expected { store, key, usd }, got ${typeName(options)}`)
   const { store, key, usd } = options
   assertMethods(store, STATE_STORE_METHODS, 'sharedBudget: store', 'a StateStore (memoryStore(), redisStore(...))')
   assertNonEmptyString(key, 'sharedBudget: key')

@@ -1,3 +1,4 @@
+import { typeName } from '../../model/describe-value.ts'
 import type { Usage } from '../../model/usage.ts'
 import type { ModelPrice, PricingTable } from './model-price.ts'
 import type { PriceUsage } from './price-usage.ts'
@@ -26,9 +27,7 @@ export interface PricingTableOptions {
  */
 export function pricingTable(table: PricingTable, options: PricingTableOptions = {}): PriceUsage {
   if (typeof table !== 'object' || table === null || Array.isArray(table)) {
-    throw new TypeError(
-      `pricingTable: expected an object of prices by model, got ${table === null ? 'null' : Array.isArray(table) ? 'an array' : typeof table}`,
-    )
+    throw new TypeError(`pricingTable: expected an object of prices by model, got ${typeName(table)}`)
   }
   const entries = new Map<string, ModelPrice>(Object.entries(table))
   for (const [model, price] of entries) checkPrice(model, price)

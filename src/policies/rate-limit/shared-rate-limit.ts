@@ -1,5 +1,6 @@
 import { positiveInteger, positiveNumber } from '../../model/assert-number.ts'
 import { STATE_STORE_METHODS, type StateStore } from '../../store/state-store.ts'
+import { typeName } from '../../model/describe-value.ts'
 import { assertMethods, assertNonEmptyString } from '../../model/options-object.ts'
 import type { RateLimitPermit } from './rate-limit-permit.ts'
 
@@ -51,7 +52,7 @@ export interface SharedRateLimit {
  */
 export function sharedRateLimit(options: SharedRateLimitOptions): SharedRateLimit {
   if (typeof options !== 'object' || options === null) {
-    throw new TypeError(`sharedRateLimit: expected { store, key, limit, windowMs }, got ${options === null ? 'null' : typeof options}`)
+    throw new TypeError(`sharedRateLimit: expected { store, key, limit, windowMs }, got ${typeName(options)}`)
   }
   const { store, key, limit, windowMs } = options
   assertMethods(store, STATE_STORE_METHODS, 'sharedRateLimit: store', 'a StateStore (memoryStore(), redisStore(...))')

@@ -4,6 +4,7 @@
  * a few hints, it builds answers from the response schema, and it "reads" feedback only as the
  * gate's `- '<path>': <text>` lines. It exists so that demos and tests run offline and replay exactly.
  */
+import { shownValue } from '../../model/describe-value.ts'
 import { optionsObject } from '../../model/options-object.ts'
 import type { Message } from '../../model/message.ts'
 import type { Provider, StreamingProvider } from '../../model/provider.ts'
@@ -151,8 +152,7 @@ function respond(request: ModelRequest, content: string, toolCalls: readonly Too
 /** `faults`: `'random'` or a list of {@link SIMULATED_FAULTS} (a misspelt one would never be made). */
 function checkFaults(faults: unknown): void {
   if (faults === undefined || faults === 'random') return
-  if (!Array.isArray(faults))
-    throw new TypeError(`simulated: faults must be 'random' or an array of faults, got ${typeof faults === 'string' ? JSON.stringify(faults) : typeof faults}`)
+  if (!Array.isArray(faults)) throw new TypeError(`simulated: faults must be 'random' or an array of faults, got ${shownValue(faults)}`)
   for (const fault of faults) {
     if (!(SIMULATED_FAULTS as readonly unknown[]).includes(fault)) {
       throw new TypeError(`simulated: ${JSON.stringify(fault) ?? String(fault)} is not a fault; the faults are ${SIMULATED_FAULTS.join(', ')}`)
