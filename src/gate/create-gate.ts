@@ -121,7 +121,7 @@ export function buildGate<T>(config: GateConfig<T>): { readonly gate: Gate<T>; r
     run: (request, options = NO_OPTIONS) => {
       // A misused call answers like a failed run, with a promise, never by throwing at the caller.
       try {
-        const problem = requestProblem(request) ?? runOptionsProblem(options)
+        const problem = requestProblem(request) ?? (options === NO_OPTIONS ? undefined : runOptionsProblem(options))
         if (problem !== undefined) return Promise.reject(new TypeError(`gate.run: ${problem}`))
         return runThen(request, options)
       } catch (error) {
