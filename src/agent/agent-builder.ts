@@ -1,3 +1,4 @@
+import { shownValue, typeName } from '../model/describe-value.ts'
 import { checkConfig } from '../gate/check-config.ts'
 import { EventHub } from '../events/event-hub.ts'
 import type { Middleware } from '../policies/middleware.ts'
@@ -128,7 +129,8 @@ export function createAgentBuilder(options: AgentOptions, make: AgentFactory): A
   if (options === null || typeof options !== 'object' || typeof options.provider?.complete !== 'function') {
     throw new TypeError('Agent.create: options.provider must be an object with a complete() method')
   }
-  if (options.name !== undefined && typeof options.name !== 'string') throw new TypeError(`Agent.create: name must be a string, got ${typeof options.name}`)
+  const problem = agentOptionsProblem(options)
+  if (problem !== undefined) throw new TypeError(`Agent.create: ${problem}`)
   return new AgentBuilder<string>(
     {
       options: Object.freeze({ ...options }),
@@ -142,4 +144,23 @@ export function createAgentBuilder(options: AgentOptions, make: AgentFactory): A
     },
     make,
   )
+}
+
+const LOG_FORMATS: readonly unknown[] = ['auto', 'line', 'fields']
+const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const
+
+/** Why `Agent.create`'s options (besides the provider and the numbers, checked at `build()`) cannot work. */
+function agentOptionsProblem(options: AgentOptions): string | undefined {
+  if (options.name !== undefined && typeof options.name !== 'string') return `name must be a string, got ${typeName(options.name)}`
+  if (options.model !== undefined && typeof options.model !== 'string') return `model must be a string, got ${typeName(options.model)}`
+  if (options.logFormat !== undefined && !LOG_FORMATS.includes(options.logFormat)) {
+    return `logFormat must be 'auto', 'line' or 'fields', got ${shownValue(options.logFormat)}`
+  }
+  const logger = options.logger as unknown
+  if (logger !== undefined) {
+    const methods =
+      typeof logger === 'object' && logger !== null ? LOG_LEVELS.filter((level) => typeof (logger as Record<string, unknown>)[level] === 'function') : []
+    if (methods.length === 0) return `logger must have at least one of debug(), info(), warn(), error() (console, pino, winston), got ${typeName(logger)}`
+  }
+  return undefined
 }

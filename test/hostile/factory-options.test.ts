@@ -1,3 +1,4 @@
+import { Type } from 'typebox'
 import { describe, expect, it } from 'vitest'
 import {
   Agent,
@@ -12,6 +13,7 @@ import {
   sharedBudget,
   sharedRateLimit,
   type StateStore,
+  tool,
 } from '../../src/index.ts'
 
 // What every factory must answer for options that are not options: a TypeError naming it.
@@ -89,12 +91,31 @@ describe('factories given a store, key or source that cannot work', () => {
     expect(() => idShapeGuard({ fields: ['orderId', 7] as never })).toThrow(/fields must be an array of property names/)
   })
 
-  it('Agent.create with a name that is not a string', () => {
+  it('Agent.create with a name, model, log format or logger that cannot work', () => {
     const provider = {
       name: 'p',
       complete: async () => ({ content: '', toolCalls: [], usage: { inputTokens: 0, outputTokens: 0 }, stopReason: 'end' as const }),
     }
     expect(() => Agent.create({ provider, name: 42 as never })).toThrow(/Agent\.create: name must be a string, got number/)
+    expect(() => Agent.create({ provider, model: ['gpt-4o'] as never })).toThrow(/Agent\.create: model must be a string, got an array/)
+    expect(() => Agent.create({ provider, logFormat: 'xml' as never })).toThrow(/Agent\.create: logFormat must be 'auto', 'line' or 'fields', got "xml"/)
+    expect(() => Agent.create({ provider, logger: 5 as never })).toThrow(
+      /Agent\.create: logger must have at least one of debug\(\), info\(\), warn\(\), error\(\) .*got number/,
+    )
+    expect(() => Agent.create({ provider, logger: { log: () => undefined } as never })).toThrow(/logger must have at least one of/)
+    // console, and a logger with only the levels it wants, are loggers.
+    expect(() => Agent.create({ provider, logger: console, logFormat: 'line' }).build()).not.toThrow()
+    expect(() => Agent.create({ provider, logger: { warn: () => undefined } }).build()).not.toThrow()
+  })
+
+  it('tool() with an input schema that does not describe an object of arguments', () => {
+    expect(() => tool({ name: 'echo', description: 'd', input: Type.String(), execute: () => 1 })).toThrow(
+      /tool 'echo': input must describe an object \(the call's named arguments\), got a schema of type "string"/,
+    )
+    expect(() => tool({ name: 'list', description: 'd', input: Type.Array(Type.String()), execute: () => 1 })).toThrow(/got a schema of type "array"/)
+    expect(tool({ name: 'lookup', description: 'd', input: Type.Object({ id: Type.Integer() }), execute: () => 1 }).spec.inputSchema).toMatchObject({
+      type: 'object',
+    })
   })
 })
 

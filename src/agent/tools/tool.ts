@@ -73,6 +73,11 @@ export function tool<S extends OutputSchema<unknown>, O>(config: ToolConfig<S, O
   assertGuards(guards, `tool '${name}': guards`)
   if (maxRetries !== undefined) nonNegativeInteger(maxRetries, `tool '${name}': maxRetries`)
   const input = compileSchema(config.input) as CompiledSchema<InferSchema<S>>
+  // Providers take a tool's arguments as one JSON object (OpenAI `parameters`, Anthropic `input_schema`).
+  const type = input.jsonSchema?.type
+  if (type !== undefined && type !== 'object') {
+    throw new TypeError(`tool '${name}': input must describe an object (the call's named arguments), got a schema of type ${JSON.stringify(type)}`)
+  }
   return Object.freeze({
     name,
     description,
