@@ -1,13 +1,14 @@
 import { EventHub } from '../events/event-hub.ts'
 import { shownValue, typeName } from '../model/describe-value.ts'
 import { isRecord } from '../model/is-record.ts'
+import { missingMethods } from '../model/options-object.ts'
 
 type Check = readonly [key: string, expected: string, ok: (value: unknown) => boolean]
 
 const isFunction = (value: unknown): boolean => typeof value === 'function'
 const isString = (value: unknown): boolean => typeof value === 'string'
 const isBoolean = (value: unknown): boolean => typeof value === 'boolean'
-const hasMethods = (value: unknown, ...names: string[]): boolean => isRecord(value) && names.every((name) => typeof value[name] === 'function')
+const hasMethods = (value: unknown, ...names: string[]): boolean => missingMethods(value, names).length === 0
 
 // The options whose type is not checked where they are used (rules, numbers, providers, the schema,
 // a pricing table's rows and breaker options have their own checks with their own messages).

@@ -1,4 +1,5 @@
 import { shownValue, typeName } from '../model/describe-value.ts'
+import { isRecord } from '../model/is-record.ts'
 
 /**
  * Why a value cannot be the request of `gate.run` or `gate.stream`, as the message of the
@@ -6,21 +7,17 @@ import { shownValue, typeName } from '../model/describe-value.ts'
  * that is present, never the messages one by one: a history may hold thousands.
  */
 export function requestProblem(request: unknown): string | undefined {
-  if (typeof request !== 'object' || request === null || Array.isArray(request)) {
-    return `request must be an object with a \`messages\` array, got ${typeName(request)}`
+  if (!isRecord(request)) return `request must be an object with a \`messages\` array, got ${typeName(request)}`
+  const { messages, system, model, tools, maxTokens, responseSchema, signal } = request
+  if (!Array.isArray(messages)) return `request.messages must be an array of messages, got ${typeName(messages)}`
+  if (system !== undefined && typeof system !== 'string') return `request.system must be a string, got ${typeName(system)}`
+  if (model !== undefined && typeof model !== 'string') return `request.model must be a string, got ${typeName(model)}`
+  if (tools !== undefined && !Array.isArray(tools)) return `request.tools must be an array of tool specs, got ${typeName(tools)}`
+  if (maxTokens !== undefined && !(Number.isInteger(maxTokens) && (maxTokens as number) > 0)) {
+    return `request.maxTokens must be a positive integer, got ${shownValue(maxTokens)}`
   }
-  const r = request as Readonly<Record<string, unknown>>
-  if (!Array.isArray(r.messages)) return `request.messages must be an array of messages, got ${typeName(r.messages)}`
-  if (r.system !== undefined && typeof r.system !== 'string') return `request.system must be a string, got ${typeName(r.system)}`
-  if (r.model !== undefined && typeof r.model !== 'string') return `request.model must be a string, got ${typeName(r.model)}`
-  if (r.tools !== undefined && !Array.isArray(r.tools)) return `request.tools must be an array of tool specs, got ${typeName(r.tools)}`
-  if (r.maxTokens !== undefined && !(Number.isInteger(r.maxTokens) && (r.maxTokens as number) > 0)) {
-    return `request.maxTokens must be a positive integer, got ${shownValue(r.maxTokens)}`
-  }
-  if (r.responseSchema !== undefined && (typeof r.responseSchema !== 'object' || r.responseSchema === null || Array.isArray(r.responseSchema))) {
-    return `request.responseSchema must be a JSON Schema object, got ${typeName(r.responseSchema)}`
-  }
-  if (r.signal !== undefined && !isAbortSignal(r.signal)) return `request.signal must be an AbortSignal, got ${typeName(r.signal)}`
+  if (responseSchema !== undefined && !isRecord(responseSchema)) return `request.responseSchema must be a JSON Schema object, got ${typeName(responseSchema)}`
+  if (signal !== undefined && !isAbortSignal(signal)) return `request.signal must be an AbortSignal, got ${typeName(signal)}`
   return undefined
 }
 
@@ -30,13 +27,11 @@ export function requestProblem(request: unknown): string | undefined {
  */
 export function runOptionsProblem(options: unknown): string | undefined {
   if (options === undefined) return undefined
-  if (typeof options !== 'object' || options === null || Array.isArray(options)) return `options must be an object, got ${typeName(options)}`
-  const o = options as Readonly<Record<string, unknown>>
-  if (o.signal !== undefined && !isAbortSignal(o.signal)) return `options.signal must be an AbortSignal, got ${typeName(o.signal)}`
-  if (o.runId !== undefined && (typeof o.runId !== 'string' || o.runId === '')) return `options.runId must be a non-empty string, got ${shownValue(o.runId)}`
-  if (o.metadata !== undefined && (typeof o.metadata !== 'object' || o.metadata === null || Array.isArray(o.metadata))) {
-    return `options.metadata must be an object, got ${typeName(o.metadata)}`
-  }
+  if (!isRecord(options)) return `options must be an object, got ${typeName(options)}`
+  const { signal, runId, metadata } = options
+  if (signal !== undefined && !isAbortSignal(signal)) return `options.signal must be an AbortSignal, got ${typeName(signal)}`
+  if (runId !== undefined && (typeof runId !== 'string' || runId === '')) return `options.runId must be a non-empty string, got ${shownValue(runId)}`
+  if (metadata !== undefined && !isRecord(metadata)) return `options.metadata must be an object, got ${typeName(metadata)}`
   return undefined
 }
 

@@ -16,9 +16,15 @@ export function optionsObject<T extends object>(value: T | undefined, label: str
   return value
 }
 
+/** The methods in `names` that `value` lacks (all of them when it is no object). */
+export function missingMethods(value: unknown, names: readonly string[]): readonly string[] {
+  if (typeof value !== 'object' || value === null) return names
+  return names.filter((name) => typeof (value as Record<string, unknown>)[name] !== 'function')
+}
+
 /** Throws a `TypeError` unless `value` has every method in `names` (what the library calls on it). */
 export function assertMethods(value: unknown, names: readonly string[], label: string, what: string): void {
-  const missing = typeof value !== 'object' || value === null ? names : names.filter((name) => typeof (value as Record<string, unknown>)[name] !== 'function')
+  const missing = missingMethods(value, names)
   if (missing.length > 0) throw new TypeError(`${label} must be ${what}, missing ${missing.map((name) => `${name}()`).join(', ')}`)
 }
 
