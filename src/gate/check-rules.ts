@@ -1,4 +1,4 @@
-import { shownValue } from '../model/describe-value.ts'
+import { shownValue, typeName } from '../model/describe-value.ts'
 import { FailFastKinds } from '../model/fail-fast-kind.ts'
 import type { Decision, ReliabilityRule } from '../rules/rule.ts'
 
@@ -14,7 +14,7 @@ export const INVALID_RULE = FailFastKinds.InvalidRule
  */
 export function ruleProblem(rule: unknown): string | undefined {
   try {
-    if (typeof rule !== 'object' || rule === null) return `expected a rule object, got ${rule === null ? 'null' : typeof rule}`
+    if (typeof rule !== 'object' || rule === null) return `expected a rule object, got ${typeName(rule)}`
     const { when, then, kind } = rule as Partial<Record<keyof ReliabilityRule, unknown>>
     if (typeof when !== 'function') return `its when must be a function, got ${typeof when}`
     if (!DECISIONS.has(then)) return `its then must be one of ${[...DECISIONS].join(', ')}, got ${shownValue(then)}`
