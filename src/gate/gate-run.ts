@@ -27,6 +27,7 @@ import { settleAttempt, startAttempt } from './run-attempt.ts'
 import { prepareRetry } from './retry-step.ts'
 import { reportRuleError, type RuleErrorPlace } from './rule-error.ts'
 import type { RunState } from './run-state.ts'
+import type { NotAccepted } from './whole-answer.ts'
 
 export type { DecisionGuard, GateInternals, GateRunOptions, RunHooks, RunStart } from './gate-internals.ts'
 
@@ -115,8 +116,14 @@ export class GateRun<T> implements RunState<T> {
    * Goes on with the first attempt of a run `quickRun` started and could not accept: settles it as
    * {@link run} would have, then decides and acts.
    */
-  resume(result: unknown, error: unknown, failed: boolean, endedAt: number | undefined, failedTest: unknown): GateResult<T> | Promise<GateResult<T>> {
-    return this.#settled(settleAttempt(this, result, error, failed, endedAt, failedTest))
+  resume(
+    result: unknown,
+    error: unknown,
+    failed: boolean,
+    endedAt: number | undefined,
+    tried: NotAccepted | undefined,
+  ): GateResult<T> | Promise<GateResult<T>> {
+    return this.#settled(settleAttempt(this, result, error, failed, endedAt, tried))
   }
 
   readonly #answered = (result: unknown): GateResult<T> | Promise<GateResult<T>> => this.#settled(settleAttempt(this, result, undefined, false))

@@ -2,7 +2,6 @@ import { newRunId } from '../events/run-id.ts'
 import type { ModelRequest } from '../model/request.ts'
 import type { ModelResponse } from '../model/response.ts'
 import { isSoundUsage } from '../policies/usage-estimate.ts'
-import { NOT_PARSED } from '../validation/json/parse-json-fast.ts'
 import { acceptedRecord } from './attempt-outcome.ts'
 import { baseRequest } from './base-request.ts'
 import type { GateInternals, GateRunOptions } from './gate-internals.ts'
@@ -56,20 +55,21 @@ export function quickRun<T, R = GateResult<T>>(
   return pending.then(
     (result: unknown): R | Promise<R> => {
       const endedAt = g.now()
-      let parsed: unknown = NOT_PARSED
+      // What the fast check gave, when it ran: the full run does not run it again.
+      let tried: NotAccepted | undefined
       if (!g.events.firstAnswerWatched && responseShapeProblem(result) === undefined) {
         const response = result as ModelResponse
         if (isSoundUsage(response.usage) && !isRefusal(response)) {
           const whole = acceptWhole(g.schema as TestedSchema<T>, response)
           if (!(whole instanceof NotAccepted))
             return andThen(accepted(g.providers[0] as ResolvedProvider, base, response, whole as T, runId, endedAt - started), then)
-          parsed = whole.parsed
+          tried = whole
         }
       }
-      return andThen(new GateRun(g, request, options, undefined, { runId, started, base }).resume(result, undefined, false, endedAt, parsed), then)
+      return andThen(new GateRun(g, request, options, undefined, { runId, started, base }).resume(result, undefined, false, endedAt, tried), then)
     },
     (error: unknown): R | Promise<R> =>
-      andThen(new GateRun(g, request, options, undefined, { runId, started, base }).resume(undefined, error, true, undefined, NOT_PARSED), then),
+      andThen(new GateRun(g, request, options, undefined, { runId, started, base }).resume(undefined, error, true, undefined, undefined), then),
   )
 }
 

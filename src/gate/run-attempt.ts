@@ -64,7 +64,7 @@ export function startAttempt<T>(s: RunState<T>): Promise<unknown> {
  * (usage, price, `cost_tick`) and the check (extract, repair, validate), with `validation_failed`
  * emitted before any rule decides. Never throws: every failure is the outcome's `error` and `kind`.
  * Synchronous unless the schema answers with a promise. A run handed over by `quickRun` passes when
- * the attempt ended and, when the answer parsed whole but failed the compiled test, its value.
+ * the attempt ended and, when it already tried the fast check (`acceptWhole`), what that gave.
  */
 export function settleAttempt<T>(
   s: RunState<T>,
@@ -72,7 +72,7 @@ export function settleAttempt<T>(
   error: unknown,
   failed: boolean,
   endedAt?: number,
-  failedTest: unknown = NOT_PARSED,
+  tried?: NotAccepted,
 ): AttemptOutcome<T> | Promise<AttemptOutcome<T>> {
   const g = s.g
   const provider = (g.providers[s.providerIdx] as ResolvedProvider).name
@@ -135,9 +135,9 @@ export function settleAttempt<T>(
   // The common case, checked without building anything: a complete final answer that is exactly a
   // JSON value the compiled schema accepts as it is.
   const schema = s.schema
-  let parsed: unknown = failedTest
-  if (parsed === NOT_PARSED && schema?.test !== undefined) {
-    const whole = acceptWhole(schema as TestedSchema<T>, response)
+  let parsed: unknown = NOT_PARSED
+  if (schema?.test !== undefined) {
+    const whole = tried ?? acceptWhole(schema as TestedSchema<T>, response)
     if (!(whole instanceof NotAccepted)) return answered(s, response, kind, whole as T, error, retryAfterMs, latencyMs, usage, costUsd, unpriced)
     parsed = whole.parsed
   }

@@ -14,6 +14,7 @@ import {
   type Provider,
 } from '../../src/index.ts'
 import { GateRun } from '../../src/gate/gate-run.ts'
+import { parseJsonQuietly } from '../../src/validation/json/parse-json-quietly.ts'
 import { FIRST_ANSWER_EVENTS } from '../../src/events/event-names.ts'
 import { scripted, type ScriptedStep } from '../../src/providers/index.ts'
 import { ask, Refund, validRefund, validRefundJson } from '../support/schemas.ts'
@@ -128,6 +129,25 @@ describe('quick path: an answer accepted at the first attempt builds no run stat
       expect(quick, `first answer: ${first}`).toEqual(full)
     }
     expect(resume).toHaveBeenCalled()
+  })
+
+  it('a handed-over first answer is not checked again: the full run parses it no more often than a run that never took the quick path', async () => {
+    for (const first of ['protoKey', 'schemaInvalid', 'extraKey', 'escaped', 'fenced']) {
+      const parses = async (watched: boolean): Promise<number> => {
+        const gate = createGate(config('plain', [scripted([(STEPS[first] as () => ScriptedStep)(), validRefundJson], { name: 'p' })]))
+        if (watched) gate.on('run_end', () => {})
+        // The parser remembers the last text that failed: start both runs from the same memory.
+        parseJsonQuietly('{not json')
+        const parse = vi.spyOn(JSON, 'parse')
+        try {
+          await settle(gate.run(ask('refund order 42')))
+          return parse.mock.calls.length
+        } finally {
+          parse.mockRestore()
+        }
+      }
+      expect(await parses(false), `first answer: ${first}`).toBe(await parses(true))
+    }
   })
 
   it('property: on any script of answers and failures, with failover, transient retries or pricing, both paths give the same result, error and requests', async () => {
