@@ -1,5 +1,5 @@
 import { shownValue, typeName } from '../model/describe-value.ts'
-import { checkConfig } from '../gate/check-config.ts'
+import { checkConfig } from '../gate/options/check-options.ts'
 import { EventHub } from '../events/event-hub.ts'
 import type { Middleware } from '../policies/middleware.ts'
 import type { InferSchema, OutputSchema } from '../validation/index.ts'

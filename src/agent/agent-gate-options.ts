@@ -1,7 +1,7 @@
 import type { GateRunOptions } from '../gate/gate-internals.ts'
 import type { RunOptions } from './run-input.ts'
 
-/** The options of an agent run's gate calls: one object per run, its `turn` updated in place. */
+/** What every gate call of an agent run starts from (each call gets its own copy, with its turn). */
 export type AgentGateOptions = { -readonly [K in keyof GateRunOptions]: GateRunOptions[K] }
 
 /** What every gate call of an agent run is given: the run's id, its signal and metadata, the turn. */

@@ -3,6 +3,7 @@ import { eventTags } from '../events/event-tags.ts'
 import { agentGateOptions, type AgentGateOptions } from './agent-gate-options.ts'
 import { newRunId } from '../events/run-id.ts'
 import { isReliabilityFailFastError, type ReliabilityFailFastError } from '../gate/fail-fast-error.ts'
+import type { GateRunOptions } from '../gate/gate-internals.ts'
 import type { GateResult } from '../gate/gate-result.ts'
 import type { Message } from '../model/message.ts'
 import type { ModelRequest } from '../model/request.ts'
@@ -117,13 +118,6 @@ export class AgentRun<T, R = RunResult<T>> {
     return call.then(this.#onTurn, this.#onGateError)
   }
 
-  /** Goes on from the first turn of a run `quickAgentRun` made and could not finish (its answer calls tools). */
-  afterFirstTurn(result: GateResult<T>, messages: readonly Message[]): R | Promise<R> {
-    this.#turnCount = 1
-    this.#messages = messages
-    return this.#onTurn(result)
-  }
-
   readonly #onTurn = (result: GateResult<T>): R | Promise<R> => {
     this.#called(result)
     return this.#afterTurn(result)
@@ -226,11 +220,9 @@ export class AgentRun<T, R = RunResult<T>> {
         (inCall, unpricedInCall) => this.#budget?.over(this.#ledger.costUsd + inCall, this.#ledger.unpricedAttempts + unpricedInCall, this.#whoFn) === true,
       )
     }
-    // The gate reads its options when the call starts: one object per run, its turn updated in place.
-    this.#gateOptions.turn = this.#turnCount
-    // The first call of a run has no failures before it: it takes the shared options as they are.
+    // One options object per gate call: a call in flight keeps the turn it started with.
     const before = this.#ledger.gateCalls === 0 ? 0 : this.#ledger.validationFailures
-    const options = validateOutput && before === 0 ? this.#gateOptions : { ...this.#gateOptions, validateOutput, validationFailuresBefore: before }
+    const options: GateRunOptions = { ...this.#gateOptions, turn: this.#turnCount, validateOutput, validationFailuresBefore: before }
     return rt.gate.run(request, options)
   }
 
@@ -273,20 +265,20 @@ export class AgentRun<T, R = RunResult<T>> {
     outputFallback: RunResult<T>['outputFallback'],
     warnings: RunResult<T>['warnings'],
   ): R {
-    const result = runResultOf(
-      this.#runId,
-      this.#user,
-      this.#turns,
+    const result = runResultOf({
+      runId: this.#runId,
+      user: this.#user,
+      turns: this.#turns,
       response,
       value,
-      this.#calls,
-      this.#ledger,
-      this.#turnCount,
+      functionsCalled: this.#calls,
+      spent: this.#ledger,
+      turnCount: this.#turnCount,
       provider,
       fromFallback,
       outputFallback,
       warnings,
-    )
+    })
     this.#commit(result.exchange)
     const events = this.#rt.events
     if (events.has('agent_run_end')) emitAgentRunEnd(events, this.#who(), { outcome: 'ok', kind: 'ok', turns: result.turns, outputFallback }, result)

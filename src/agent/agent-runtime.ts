@@ -1,5 +1,5 @@
 import type { EventHub } from '../events/event-hub.ts'
-import { buildGate, type Gate, type RunThen } from '../gate/create-gate.ts'
+import { buildGate, type Gate } from '../gate/create-gate.ts'
 import { nonNegativeInteger, positiveInteger } from '../model/assert-number.ts'
 import type { ToolSpec } from '../model/tool-call.ts'
 import { compileSchema, type CompiledSchema, type EchoLimits } from '../validation/index.ts'
@@ -17,8 +17,6 @@ import type { AnyTool } from './tools/tool.ts'
 export interface AgentRuntime<T> {
   readonly name: string
   readonly gate: Gate<T>
-  /** `gate.run` with a continuation in its last reaction (a one-turn run's finish). */
-  readonly runGate: RunThen<T>
   readonly system: string | undefined
   readonly events: EventHub
   /** The agent's logger and the form it is called in. */
@@ -45,7 +43,7 @@ export function createRuntime<T>(spec: AgentSpec): AgentRuntime<T> {
   const { providers, ...gateOptions } = spec.reliability ?? {}
   const costBudget = spec.costBudget === undefined ? undefined : resolveCostBudget(spec.costBudget)
   const runBudgets: RunBudgetChecks | undefined = costBudget === undefined ? undefined : new WeakMap()
-  const { gate, runThen } = buildGate<T>({
+  const { gate } = buildGate<T>({
     ...gateOptions,
     // The run's budget first: a user's matching non-fail-fast PreCheck rule must not shadow it.
     ...(runBudgets !== undefined && costBudget !== undefined
@@ -66,7 +64,6 @@ export function createRuntime<T>(spec: AgentSpec): AgentRuntime<T> {
   return Object.freeze({
     name: options.name ?? 'agent',
     gate,
-    runGate: runThen,
     system: spec.system,
     events: spec.events,
     logger,

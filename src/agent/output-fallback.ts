@@ -1,5 +1,6 @@
+import { deepFrozen } from '../model/frozen-copy.ts'
 import type { EventHub } from '../events/event-hub.ts'
-import { raceAbort } from '../policies/deadline/race-abort.ts'
+import { raceAbort } from '../model/race-abort.ts'
 import { callAsPromise } from '../model/call-as-promise.ts'
 import type { ReliabilityFailFastError } from '../gate/fail-fast-error.ts'
 import type { FailFastKind } from '../model/fail-fast-kind.ts'
@@ -62,7 +63,8 @@ export function resolveOutputFallback<T>(config: OutputFallback<T>, schema: Comp
     if (checked instanceof Promise)
       throw new TypeError('Agent.outputFallback: the canned answer must be checkable synchronously (the output schema validates asynchronously)')
     if (!checked.ok) throw new TypeError(`Agent.outputFallback: the canned answer does not match the output schema: ${checked.message}`)
-    canned = Object.freeze({ text: checked.text, value: checked.value })
+    // Frozen whole: every run that answers with it shares it, so no caller's edit can reach the next run.
+    canned = Object.freeze({ text: checked.text, value: deepFrozen(checked.value) })
   }
   return Object.freeze({ fallback: config.fallback, canned, alsoOn: new Set(config.alsoOn ?? []) })
 }

@@ -1,3 +1,4 @@
+import { frozenMessage } from '../model/frozen-copy.ts'
 import type { AttemptRecord } from '../gate/attempt-record.ts'
 import type { Message } from '../model/message.ts'
 import type { ModelResponse } from '../model/response.ts'
@@ -37,40 +38,47 @@ export interface RunResult<T> {
   readonly warnings: ValidationFailure | undefined
 }
 
+/** What a run that ended with an answer hands to {@link runResultOf}. */
+export interface RunEnd<T> {
+  readonly runId: string
+  readonly user: Message
+  /** The run's accepted tool turns (assistant calls and their results), in order. */
+  readonly turns: readonly Message[]
+  readonly response: ModelResponse
+  readonly value: T
+  readonly functionsCalled: readonly FunctionCall[]
+  /** What was spent: the run's ledger. */
+  readonly spent: Spent
+  readonly turnCount: number
+  readonly provider: string
+  readonly fromFallback: boolean
+  readonly outputFallback: RunResult<T>['outputFallback']
+  readonly warnings: RunResult<T>['warnings']
+}
+
 /**
- * The result of a run that ended with an answer, as every path builds it: the exchange is the user's
- * message, the run's accepted tool turns and the answer; what was spent is read from `spent` (the
- * run's ledger, or its only gate call). The run is over: its arrays are handed over, not copied.
+ * The result of a run that ended with an answer: the exchange is the user's message, the run's
+ * accepted tool turns and the answer, each the library's own frozen copy (what the history commits
+ * cannot be edited in place by anyone holding a message); what was spent is read from `spent`.
  */
-export function runResultOf<T>(
-  runId: string,
-  user: Message,
-  turns: readonly Message[],
-  response: ModelResponse,
-  value: T,
-  functionsCalled: readonly FunctionCall[],
-  spent: Spent,
-  turnCount: number,
-  provider: string,
-  fromFallback: boolean,
-  outputFallback: RunResult<T>['outputFallback'],
-  warnings: RunResult<T>['warnings'],
-): RunResult<T> {
-  const answer: Message = { role: 'assistant', content: response.content }
+export function runResultOf<T>(end: RunEnd<T>): RunResult<T> {
+  const { response, spent, turns } = end
+  const answer: Message = Object.freeze({ role: 'assistant', content: response.content })
+  const user = frozenMessage(end.user)
   return {
-    runId,
+    runId: end.runId,
     text: response.content,
-    value,
+    value: end.value,
     response,
-    functionsCalled,
+    functionsCalled: end.functionsCalled,
     attempts: spent.attempts,
     usage: spent.usage,
     costUsd: spent.costUsd,
-    turns: turnCount,
-    exchange: turns.length === 0 ? [user, answer] : [user, ...turns, answer],
-    provider,
-    fromFallback,
-    outputFallback,
-    warnings,
+    turns: end.turnCount,
+    exchange: Object.freeze(turns.length === 0 ? [user, answer] : [user, ...turns.map(frozenMessage), answer]),
+    provider: end.provider,
+    fromFallback: end.fromFallback,
+    outputFallback: end.outputFallback,
+    warnings: end.warnings,
   }
 }

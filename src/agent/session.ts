@@ -4,7 +4,6 @@ import type { Message } from '../model/message.ts'
 import { AgentRun } from './agent-run.ts'
 import type { AgentRuntime } from './agent-runtime.ts'
 import { messageOf, type RunInput, type RunOptions } from './run-input.ts'
-import { quickAgentRun, quickAgentRunFits } from './quick-agent-run.ts'
 import { streamRun } from './stream-run.ts'
 import type { RunResult } from './run-result.ts'
 
@@ -70,7 +69,6 @@ export class Session<T> {
       return Promise.reject(error)
     }
     const rt = this.#runtime
-    if (quickAgentRunFits(rt as AgentRuntime<unknown>)) return quickAgentRun(rt, this.#history, user, options ?? NO_OPTIONS, this.#commit, project)
     return new AgentRun(rt, this.#history, user, options ?? NO_OPTIONS, this.#commit, project).run()
   }
 

@@ -1,3 +1,4 @@
+import { frozenMessage } from '../model/frozen-copy.ts'
 import { eventTags } from '../events/event-tags.ts'
 import { newRunId } from '../events/run-id.ts'
 import { isReliabilityFailFastError } from '../gate/fail-fast-error.ts'
@@ -29,7 +30,7 @@ export function streamRun<T>(
   const who = (): RunIdentity => ({ runId, tags: eventTags(1, options.metadata), agent: rt.name })
   const result = s.result.then(
     (r) => {
-      commit([user, { role: 'assistant', content: r.response.content }])
+      commit(Object.freeze([frozenMessage(user), Object.freeze({ role: 'assistant' as const, content: r.response.content })]))
       if (events.has('agent_run_end')) emitAgentRunEnd(events, who(), { outcome: 'ok', kind: 'ok', turns: 1, outputFallback: undefined }, r)
       return r
     },

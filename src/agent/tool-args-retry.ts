@@ -5,7 +5,7 @@ import type { Message } from '../model/message.ts'
 import type { ReasoningBlock } from '../model/reasoning.ts'
 import type { ModelResponse } from '../model/response.ts'
 import type { ToolCall } from '../model/tool-call.ts'
-import { raceAbort } from '../policies/deadline/race-abort.ts'
+import { raceAbort } from '../model/race-abort.ts'
 import {
   checkForbiddenKeys,
   DEFAULT_MAX_FEEDBACK_CHARS,

@@ -1,7 +1,8 @@
 import type { Observable } from 'rxjs'
 import type { GateEvent, GateEventMap, GateEventName } from './event-map.ts'
-import { FIRST_ANSWER_EVENTS, GATE_EVENT_NAMES } from './event-names.ts'
+import { GATE_EVENT_NAMES } from './event-names.ts'
 import { lazyObservable } from './lazy-observable.ts'
+import { containReturned } from '../model/user-code.ts'
 
 type Listener<K extends GateEventName> = (payload: GateEventMap[K]) => void
 type AnyListener = (event: GateEvent) => void
@@ -28,7 +29,6 @@ export class EventHub {
   // One flag per event name, in an object of fixed shape: `has('x')` at a call site is one
   // monomorphic property load (it runs several times per attempt). Recomputed on (un)subscribe.
   readonly #wants: Record<string, boolean> = noneWanted()
-  #firstAnswerWatched = false
 
   /** Subscribes to one event; returns the unsubscribe function. */
   on<K extends GateEventName>(name: K, listener: Listener<K>): () => void {
@@ -55,14 +55,6 @@ export class EventHub {
     return this.#wants[name] === true
   }
 
-  /**
-   * True when anyone listens to an event of an answer accepted at the first attempt
-   * ({@link FIRST_ANSWER_EVENTS}): one load, read at the start and the end of every run.
-   */
-  get firstAnswerWatched(): boolean {
-    return this.#firstAnswerWatched
-  }
-
   /** Number of listeners currently attached (all events). */
   get listenerCount(): number {
     return this.#listenerCount
@@ -80,12 +72,28 @@ export class EventHub {
   }
 
   #call(name: string, fn: Fn, arg: unknown): void {
+    let returned: unknown
     try {
-      fn(arg)
+      returned = fn(arg)
     } catch (error) {
-      // A broken listener must not break the run, nor recurse forever through listener_error.
-      if (name !== 'listener_error') this.emit('listener_error', { runId: (arg as { runId?: string }).runId ?? '', event: name, error })
+      this.#failed(name, arg, error)
+      return
     }
+    // An async listener that rejects is a broken listener too, never an unhandled rejection.
+    if (returned !== undefined) containReturned(returned, (error) => this.#failed(name, arg, error))
+  }
+
+  /** A broken listener must not break the run, nor recurse forever through listener_error. */
+  #failed(name: string, arg: unknown, error: unknown): void {
+    if (name === 'listener_error') return
+    let runId = ''
+    try {
+      const id = (arg as { runId?: unknown }).runId
+      if (typeof id === 'string') runId = id
+    } catch {
+      // A payload that cannot be read still reports its listener.
+    }
+    this.emit('listener_error', { runId, event: name, error })
   }
 
   #add(name: string | undefined, fn: Fn): () => void {
@@ -111,7 +119,6 @@ export class EventHub {
   #refresh(): void {
     const all = this.#any.length > 0
     for (const name of GATE_EVENT_NAMES) this.#wants[name] = all || this.#byName.has(name)
-    this.#firstAnswerWatched = FIRST_ANSWER_EVENTS.some((name) => this.#wants[name] === true)
   }
 }
 

@@ -31,12 +31,6 @@ export const GATE_EVENT_NAMES = [
   'listener_error',
 ] as const satisfies readonly GateEventName[]
 
-/**
- * The events a gate run emits on its way to an answer accepted at its first attempt. While nobody
- * listens to any of them, a run takes the quick path (`quickRun`), which builds no run state.
- */
-export const FIRST_ANSWER_EVENTS = ['run_start', 'attempt_start', 'cost_tick', 'attempt_end', 'decision', 'run_end'] as const satisfies readonly GateEventName[]
-
 // A compile error here means an event of the map is missing from the list above.
 const everyName: Exclude<GateEventName, (typeof GATE_EVENT_NAMES)[number]> extends never ? true : never = true
 void everyName

@@ -67,36 +67,6 @@ export function attemptRecord(
   }
 }
 
-/**
- * The log entry of an answer accepted at the first attempt, as {@link attemptRecord} writes it for
- * an `ok` outcome with no rule, repair, cost or feedback, without an outcome to read it from.
- */
-export function acceptedRecord(provider: string, model: string | undefined, rawOutput: string, usage: Usage, latencyMs: number): AttemptRecord {
-  return {
-    attempt: 1,
-    provider,
-    model,
-    status: 'success',
-    errorKind: 'ok',
-    rawOutput,
-    validationStage: undefined,
-    issues: NONE,
-    errorType: undefined,
-    errors: NONE,
-    error: undefined,
-    decision: 'ok',
-    ruleKind: 'ok',
-    ruleLabel: undefined,
-    feedbackSent: undefined,
-    repaired: false,
-    latencyMs,
-    elapsedMs: latencyMs,
-    usage,
-    costUsd: 0,
-    unpriced: false,
-  }
-}
-
 /** One line per issue, worded as in the feedback and the failure's message (its summary when it has no issues). */
 function errorLines(f: ValidationFailure): string[] {
   if (f.issues.length === 0) return [f.message]

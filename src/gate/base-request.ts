@@ -1,7 +1,7 @@
 import type { ModelRequest } from '../model/request.ts'
 import type { CompiledSchema } from '../validation/index.ts'
 import { modelFor, type ResolvedProvider } from './resolved-provider.ts'
-import type { RunState } from './run-state.ts'
+import type { RunView } from './run/run-view.ts'
 
 /**
  * The request of a provider without the tail: the caller's, with the provider's model (see
@@ -9,7 +9,7 @@ import type { RunState } from './run-state.ts'
  * JSON Schema and the run's signal. When nothing changes it is the caller's own object (never
  * mutated): no copy at all.
  */
-export function baseFor<T>(s: RunState<T>, providerIdx: number): ModelRequest {
+export function baseFor<T>(s: RunView<T>, providerIdx: number): ModelRequest {
   return baseRequest(s.g.providers[providerIdx] as ResolvedProvider, s.request, s.schema, s.signal)
 }
 

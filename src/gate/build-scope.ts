@@ -1,13 +1,13 @@
 import type { Phase, ReliabilityScope } from '../rules/scope.ts'
 import type { AttemptOutcome } from './attempt-outcome.ts'
 import type { ResolvedProvider } from './resolved-provider.ts'
-import type { RunState } from './run-state.ts'
+import type { RunView } from './run/run-view.ts'
 
 /**
  * The readonly snapshot rules see. `attempt` counts the attempts made so far, as in agentfootprint:
  * 0 at PreCheck before the first call, 1 at PostDecide after it.
  */
-export function scopeOf<T>(s: RunState<T>, phase: Phase, outcome: AttemptOutcome<T> | undefined): ReliabilityScope {
+export function scopeOf<T>(s: RunView<T>, phase: Phase, outcome: AttemptOutcome<T> | undefined): ReliabilityScope {
   const g = s.g
   const entry = g.providers[s.providerIdx] as ResolvedProvider
   const f = outcome?.failure

@@ -1,5 +1,5 @@
 import type { AttemptResult, Terminal } from '../policies/middleware.ts'
-import { raceAbort } from '../policies/deadline/race-abort.ts'
+import { raceAbort } from '../model/race-abort.ts'
 import type { ResolvedProvider } from './resolved-provider.ts'
 
 /**

@@ -6,17 +6,16 @@ import type { ModelRequest } from '../model/request.ts'
 import { pricingTable } from '../policies/pricing/pricing-table.ts'
 import { compileSchema, DEFAULT_MAX_FEEDBACK_CHARS, type InferSchema, type OutputSchema } from '../validation/index.ts'
 import type { Observable } from 'rxjs'
-import { buildChain } from './build-chain.ts'
+import { buildChain } from './options/build-chain.ts'
 import { checkBudgetPricing } from './check-budget-pricing.ts'
 import { checkRules } from './check-rules.ts'
 import { providerCall } from './call-provider.ts'
 import type { GateConfig } from './gate-config.ts'
 import type { GateInternals, GateRunOptions } from './gate-internals.ts'
 import type { GateResult } from './gate-result.ts'
-import { GateRun } from './gate-run.ts'
-import { quickRun, quickRunFits, quickRunnable } from './quick-run.ts'
+import { runGate } from './run/run-gate.ts'
 import { resolveProviders } from './resolved-provider.ts'
-import { checkConfig } from './check-config.ts'
+import { checkConfig } from './options/check-options.ts'
 import { requestProblem, runOptionsProblem, streamOptionsProblem } from './request-problem.ts'
 import { streamGate } from './stream/stream-gate.ts'
 import type { GateStream } from './stream/gate-stream.ts'
@@ -66,25 +65,18 @@ export function createGate<T>(config: GateConfig<T>): Gate<T> {
   return buildGate(config).gate
 }
 
-/**
- * A `gate.run` whose result is handed to `then` within the run's own last reaction (no promise of
- * its own in between): how an agent's turn follows its gate call; without `then`, `gate.run`. @internal
- */
-export type RunThen<T> = <R = GateResult<T>>(request: ModelRequest, options: GateRunOptions, then?: (result: GateResult<T>) => R | Promise<R>) => Promise<R>
-
-/** {@link createGate}, with the {@link RunThen} of the same gate. @internal */
-export function buildGate<T>(config: GateConfig<T>): { readonly gate: Gate<T>; readonly runThen: RunThen<T> } {
-  checkConfig(config)
+/** {@link createGate}, with the settled configuration its runs read. @internal */
+export function buildGate<T>(config: GateConfig<T>, label = 'createGate'): { readonly gate: Gate<T>; readonly internals: GateInternals<T> } {
+  checkConfig(config, label)
   const frozen = Object.freeze({ ...config })
   const events = config.events ?? new EventHub()
   const providers = resolveProviders(config.providers, config.model)
   const priceUsage = config.priceUsage ?? (config.pricing !== undefined ? pricingTable(config.pricing) : undefined)
-  const timeoutMs = config.timeoutMs === undefined ? undefined : positiveNumber(config.timeoutMs, 'createGate: timeoutMs')
   const warned = new Set<string>()
-  const { chain, linked } = buildChain(config as GateConfig<unknown>, events, priceUsage, timeoutMs, warned)
-  const preCheck = checkRules(config.preCheck, 'createGate: preCheck')
-  const postDecide = checkRules(config.postDecide, 'createGate: postDecide')
+  const preCheck = checkRules(config.preCheck, `${label}: preCheck`)
+  const postDecide = checkRules(config.postDecide, `${label}: postDecide`)
   const needsPrice = checkBudgetPricing(config as GateConfig<unknown>, [...preCheck, ...postDecide], priceUsage !== undefined)
+  const { chain, userLinks } = buildChain(config as GateConfig<unknown>, { events, priceUsage, warned, label }, { events, priceUsage, needsPrice, warned })
   const internals: GateInternals<T> = {
     providers,
     schema: config.outputSchema === undefined ? undefined : compileSchema<T>(config.outputSchema),
@@ -93,12 +85,12 @@ export function buildGate<T>(config: GateConfig<T>): { readonly gate: Gate<T>; r
     postDecideOnOk: postDecide.filter((rule) => rule.failuresOnly !== true),
     feedbackMode: config.feedbackMode ?? 'latest',
     errorFeedback: config.errorFeedback ?? true,
-    maxFeedbackChars: positiveNumber(config.maxFeedbackChars, 'createGate: maxFeedbackChars', DEFAULT_MAX_FEEDBACK_CHARS),
-    maxFeedbackTokens: config.maxFeedbackTokens === undefined ? undefined : positiveNumber(config.maxFeedbackTokens, 'createGate: maxFeedbackTokens'),
+    maxFeedbackChars: positiveNumber(config.maxFeedbackChars, `${label}: maxFeedbackChars`, DEFAULT_MAX_FEEDBACK_CHARS),
+    maxFeedbackTokens: config.maxFeedbackTokens === undefined ? undefined : positiveNumber(config.maxFeedbackTokens, `${label}: maxFeedbackTokens`),
     errorTemplate: config.errorTemplate,
     repair: config.repair ?? true,
     retryHint: config.retryHint,
-    maxAttempts: positiveNumber(config.maxAttempts, 'createGate: maxAttempts', 10),
+    maxAttempts: positiveNumber(config.maxAttempts, `${label}: maxAttempts`, 10),
     fallback: config.fallback,
     priceUsage,
     needsPrice,
@@ -106,16 +98,9 @@ export function buildGate<T>(config: GateConfig<T>): { readonly gate: Gate<T>; r
     events,
     now: config.now ?? performance.now.bind(performance),
     chain,
-    linked,
+    userLinks,
     call: providerCall(providers),
-  }
-  const quick = quickRunnable(internals as GateInternals<unknown>)
-  // Every run starts here: the quick run when it fits, the full one otherwise.
-  const runThen: RunThen<T> = (request, options, then) => {
-    if (quick && quickRunFits(internals as GateInternals<unknown>, request, options)) return quickRun(internals, request, options, then)
-    const run = new GateRun(internals, request, options).run()
-    // Without `then`, R is the result itself.
-    return then === undefined ? (run as Promise<never>) : run.then(then)
+    runTimeoutMs: config.runTimeoutMs === undefined ? undefined : positiveNumber(config.runTimeoutMs, `${label}: runTimeoutMs`),
   }
   const gate: Gate<T> = {
     run: (request, options = NO_OPTIONS) => {
@@ -123,7 +108,7 @@ export function buildGate<T>(config: GateConfig<T>): { readonly gate: Gate<T>; r
       try {
         const problem = requestProblem(request) ?? (options === NO_OPTIONS ? undefined : runOptionsProblem(options))
         if (problem !== undefined) return Promise.reject(new TypeError(`gate.run: ${problem}`))
-        return runThen(request, options)
+        return runGate(internals, request, options)
       } catch (error) {
         // A request whose getters throw: their error, as the run's rejection.
         return Promise.reject(error)
@@ -138,5 +123,5 @@ export function buildGate<T>(config: GateConfig<T>): { readonly gate: Gate<T>; r
     events$: events.events$,
     config: frozen,
   }
-  return { gate: registerHub(gate, events), runThen }
+  return { gate: registerHub(gate, events), internals }
 }

@@ -1,20 +1,33 @@
+import { callUser, type UserResult } from '../model/user-code.ts'
 import type { ReliabilityRule } from '../rules/rule.ts'
 import type { ReliabilityScope } from '../rules/scope.ts'
 
-/** Returns the first rule whose `when` is true; a `when` that throws counts as not matching. */
+/**
+ * Returns the first rule whose `when` is true. `when` is user code, called at the boundary: one
+ * that throws or rejects counts as not matching (and is reported); one that answers with a promise
+ * is awaited, bounded by the run's signal. Synchronous while every `when` answers synchronously.
+ */
 export function firstMatchingRule(
   rules: readonly ReliabilityRule[],
   scope: ReliabilityScope,
   onError: (rule: ReliabilityRule, error: unknown) => void,
-): ReliabilityRule | undefined {
-  for (const rule of rules) {
-    let matched = false
-    try {
-      matched = rule.when(scope) === true
-    } catch (error) {
-      onError(rule, error)
+  signal?: AbortSignal,
+  from = 0,
+): ReliabilityRule | undefined | Promise<ReliabilityRule | undefined> {
+  for (let i = from; i < rules.length; i++) {
+    const rule = rules[i] as ReliabilityRule
+    const answer = callUser(() => rule.when(scope) as unknown, signal)
+    if (answer instanceof Promise) {
+      return answer.then((settled) => (matched(rule, settled, onError) ? rule : firstMatchingRule(rules, scope, onError, signal, i + 1)))
     }
-    if (matched) return rule
+    if (matched(rule, answer, onError)) return rule
   }
   return undefined
+}
+
+function matched(rule: ReliabilityRule, answer: UserResult<unknown>, onError: (rule: ReliabilityRule, error: unknown) => void): boolean {
+  if (answer.ok) return answer.value === true
+  // An abort is the run's, not the rule's: the loop ends the run.
+  if (!answer.aborted) onError(rule, answer.error)
+  return false
 }

@@ -3,11 +3,11 @@ import type { ValidationFailure } from '../validation/validation-failure.ts'
 import { ReliabilityFailFastError } from './fail-fast-error.ts'
 import type { ResolvedProvider } from './resolved-provider.ts'
 import { emitRunEnd } from './run-end.ts'
-import type { RunState } from './run-state.ts'
+import type { RunView } from './run/run-view.ts'
 
 /** The error that ends a run, with every attempt's log and the usage spent; `fail_fast` is emitted first. */
 export function failFast<T>(
-  s: RunState<T>,
+  s: RunView<T>,
   kind: string,
   reason: string,
   phase: Phase,

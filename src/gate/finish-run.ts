@@ -2,16 +2,15 @@ import type { ModelResponse } from '../model/response.ts'
 import type { ReliabilityScope } from '../rules/scope.ts'
 import type { ValidationFailure } from '../validation/validation-failure.ts'
 import type { AttemptRecord } from './attempt-record.ts'
-import { failFast } from './fail-fast.ts'
 import type { GateResult } from './gate-result.ts'
 import type { ResolvedProvider } from './resolved-provider.ts'
 import { emitRunEnd } from './run-end.ts'
 import { runFallback } from './run-fallback.ts'
-import type { RunState } from './run-state.ts'
+import type { RunView } from './run/run-view.ts'
 
 /** The result of an accepted answer; `recovered` is emitted when earlier attempts failed. */
 export function succeed<T>(
-  s: RunState<T>,
+  s: RunView<T>,
   response: ModelResponse,
   value: T | string | undefined,
   warnings: ValidationFailure | undefined,
@@ -38,12 +37,15 @@ export function succeed<T>(
   }
 }
 
+/** How the loop ends a run that cannot go on (its fail-fast error, events emitted). */
+export type FailRun = (kind: string, reason: string, cause?: unknown, failure?: ValidationFailure) => Error
+
 /** A `fallback` decision: the configured fallback's answer, validated like a model answer. */
-export async function useFallback<T>(s: RunState<T>, scope: ReliabilityScope, ruleKind: string): Promise<GateResult<T>> {
+export async function useFallback<T>(s: RunView<T>, scope: ReliabilityScope, ruleKind: string, fail: FailRun): Promise<GateResult<T>> {
   const g = s.g
-  if (g.fallback === undefined) throw failFast(s, 'no-fallback', `rule ${ruleKind} decided fallback, but no fallback is configured`, 'post-decide')
+  if (g.fallback === undefined) throw fail('no-fallback', `rule ${ruleKind} decided fallback, but no fallback is configured`)
   if (g.events.has('fallback')) g.events.emit('fallback', { runId: s.runId, ...s.tags, attempt: s.attempt + 1, kind: ruleKind })
   const verdict = await runFallback(g.fallback, scope, s.schema, g.repair, s.signal)
-  if (!verdict.ok) throw failFast(s, verdict.kind, verdict.reason, 'post-decide', verdict.cause, verdict.failure)
+  if (!verdict.ok) throw fail(verdict.kind, verdict.reason, verdict.cause, verdict.failure)
   return succeed(s, verdict.response, verdict.value, undefined, true)
 }

@@ -2,7 +2,6 @@ import type { EventHub } from '../events/event-hub.ts'
 import type { Chain } from '../policies/compose.ts'
 import type { Terminal } from '../policies/middleware.ts'
 import type { PriceUsage } from '../policies/pricing/price-usage.ts'
-import type { ModelRequest } from '../model/request.ts'
 import type { FeedbackMode } from '../rules/reliability-config.ts'
 import type { Decision, ReliabilityRule } from '../rules/rule.ts'
 import type { ReliabilityScope } from '../rules/scope.ts'
@@ -35,12 +34,14 @@ export interface GateInternals<T> {
   readonly warned: Set<string>
   readonly events: EventHub
   readonly now: () => number
-  /** The attempt chain (policies, then the user's links), composed once. */
+  /** The attempt chain (deadline, check, policies, meter, the user's links), composed once. */
   readonly chain: Chain
-  /** Whether the chain has any link (without, a run calls its provider directly). */
-  readonly linked: boolean
+  /** Whether the chain has links of the user's (they, like `attempt_start` listeners, get a frozen copy of the request). */
+  readonly userLinks: boolean
   /** The plain provider call at the end of the chain. */
   readonly call: Terminal
+  /** The deadline of a whole run, retries and waits included (`runTimeoutMs`). */
+  readonly runTimeoutMs: number | undefined
 }
 
 /** Options of one `gate.run`. */
@@ -65,13 +66,11 @@ export interface GateRunOptions {
   readonly validationFailuresBefore?: number
   /** The agent's model turn this gate run belongs to, put on every event (the agent sets it). */
   readonly turn?: number
-}
-
-/** What `quickRun` did before it hands a run over: the run's id, its start and its first base request. */
-export interface RunStart {
-  readonly runId: string
-  readonly started: number
-  readonly base: ModelRequest
+  /**
+   * The deadline of this run, retries, waits and fallback included: past it the run fails with kind
+   * `run-timeout`. Overrides the gate's `runTimeoutMs`. @default the gate's, else none
+   */
+  readonly runTimeoutMs?: number
 }
 
 /** Lets a caller overrule a decision (streaming: nothing can be retried once content was delivered). */

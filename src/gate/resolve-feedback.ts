@@ -1,3 +1,4 @@
+import { callUser } from '../model/user-code.ts'
 import type { FeedbackForLLM } from '../rules/rule.ts'
 import type { ReliabilityScope } from '../rules/scope.ts'
 
@@ -5,15 +6,25 @@ import type { ReliabilityScope } from '../rules/scope.ts'
 export const GENERIC_FEEDBACK =
   'Your previous answer was rejected because it did not meet the required format. Answer again, following the instructions exactly.'
 
-/** Resolves a rule's `feedbackForLLM`; a throwing (or rejecting) one yields {@link GENERIC_FEEDBACK}. */
-export async function resolveFeedback(feedback: FeedbackForLLM, scope: ReliabilityScope, onError: (error: unknown) => void): Promise<string> {
+/**
+ * Resolves a rule's `feedbackForLLM` at the user-code boundary: a throwing or rejecting one, or one
+ * that answers no string, yields {@link GENERIC_FEEDBACK} (reported through `onError`); one still
+ * pending when `signal` aborts ends the wait (the loop then ends the run, aborted).
+ */
+export async function resolveFeedback(
+  feedback: FeedbackForLLM,
+  scope: ReliabilityScope,
+  onError: (error: unknown) => void,
+  signal?: AbortSignal,
+): Promise<string> {
   if (typeof feedback === 'string') return feedback
-  try {
-    const text = await feedback(scope)
-    if (typeof text === 'string') return text
-    onError(new TypeError(`feedbackForLLM returned ${typeof text}, expected a string`))
-  } catch (error) {
-    onError(error)
+  const called = callUser(() => feedback(scope), signal)
+  const answer = called instanceof Promise ? await called : called
+  if (answer.ok) {
+    if (typeof answer.value === 'string') return answer.value
+    onError(new TypeError(`feedbackForLLM returned ${typeof answer.value}, expected a string`))
+  } else if (!answer.aborted) {
+    onError(answer.error)
   }
   return GENERIC_FEEDBACK
 }

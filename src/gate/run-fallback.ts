@@ -1,7 +1,7 @@
 import { messageOf } from '../model/message-of.ts'
 import type { ModelResponse } from '../model/response.ts'
 import { ZERO_USAGE } from '../model/usage.ts'
-import { raceAbort } from '../policies/deadline/race-abort.ts'
+import { raceAbort } from '../model/race-abort.ts'
 import type { ReliabilityScope } from '../rules/scope.ts'
 import type { CompiledSchema } from '../validation/index.ts'
 import type { ValidationFailure } from '../validation/validation-failure.ts'

@@ -35,6 +35,8 @@ export const FailFastKinds = Object.freeze({
   CircuitOpen: 'circuit-open',
   /** The run's signal aborted it. */
   Aborted: 'aborted',
+  /** The run did not finish within its own deadline (`runTimeoutMs`). */
+  RunTimeout: 'run-timeout',
   /** The answer was cut by the token limit (`truncatedFailFast`, or no rule handled it). */
   Truncated: 'truncated',
   /** The final answer failed its schema or JSON parsing and no rule handled it. */

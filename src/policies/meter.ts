@@ -1,4 +1,5 @@
 import { messageOf } from '../model/message-of.ts'
+import { containReturned, isThenable } from '../model/user-code.ts'
 import { addUsage, ZERO_USAGE, type Usage } from '../model/usage.ts'
 import type { PriceUsage } from './pricing/price-usage.ts'
 
@@ -18,50 +19,58 @@ export function priceOrReason(price: PriceUsage, usage: Usage, model: string | u
     return `the price function threw: ${messageOf(error)}`
   }
   if (typeof priced === 'number' && Number.isFinite(priced) && priced >= 0) return priced
+  if (isThenable(priced)) {
+    // Contained: a rejection of it must not surface as an unhandled one.
+    containReturned(priced, () => undefined)
+    return 'the price function answered a promise; a price must be a number, computed synchronously'
+  }
   if (typeof priced === 'number' && Number.isNaN(priced)) return `no price for model ${model === undefined ? '(none given)' : JSON.stringify(model)}`
   return `the price function answered ${typeof priced === 'number' ? String(priced) : typeof priced}, not a finite non-negative number of USD`
 }
 
+/** The meter's reading of one answered attempt: its usage (estimated when unsound) and its price. */
+export interface Metered {
+  readonly usage: Usage
+  readonly costUsd: number
+  /** Why the attempt could not be priced (`costUsd` is then 0); `undefined` when it was. */
+  readonly unpriced: string | undefined
+}
+
 /**
- * The meter of one run: adds every attempt's usage and cost, failed attempts included. An attempt
- * that cannot be priced costs 0 in `costUsd` (never `NaN`, which would silently switch every budget
- * off) and is counted in `unpricedAttempts`, with the reason in `lastUnpriced`, so that budgets can
- * warn or fail closed.
+ * Prices one attempt's usage (already made finite by `finiteUsage`): with a price function, its
+ * answer or why there is none; without one, free, unless a budget needs prices (then unpriced).
  */
-export class RunMeter {
+export function priceAttempt(price: PriceUsage | undefined, needsPrice: boolean, usage: Usage, model: string | undefined, provider: string): Metered {
+  if (price === undefined) return { usage, costUsd: 0, unpriced: needsPrice ? NO_PRICING : undefined }
+  const priced = priceOrReason(price, usage, model, provider)
+  return typeof priced === 'number' ? { usage, costUsd: priced, unpriced: undefined } : { usage, costUsd: 0, unpriced: priced }
+}
+
+/** A run's totals so far, failed attempts included. */
+export interface MeterTotals {
+  readonly usage: Usage
+  readonly costUsd: number
+  /** Cost of the latest attempt that got an answer: an estimate of the next one. */
+  readonly lastCostUsd: number
+  /** Answered attempts whose cost could not be priced. */
+  readonly unpricedAttempts: number
+}
+
+/**
+ * The meter of one run: adds every attempt's metered usage and cost, failed attempts included. An
+ * attempt that cannot be priced costs 0 in `costUsd` (never `NaN`, which would silently switch every
+ * budget off) and is counted in `unpricedAttempts`, so that budgets can warn or fail closed.
+ */
+export class RunMeter implements MeterTotals {
   usage: Usage = ZERO_USAGE
   costUsd = 0
-  /** Cost of the latest attempt that got an answer: an estimate of the next one. */
   lastCostUsd = 0
-  /** Answered attempts whose cost could not be priced. */
   unpricedAttempts = 0
-  /** Why the latest answered attempt could not be priced; `undefined` when it was. */
-  lastUnpriced: string | undefined = undefined
-  readonly #price: PriceUsage | undefined
-  readonly #needsPrice: boolean
 
-  /** `needsPrice`: a budget relies on prices, so an attempt without any price function is unpriced too. */
-  constructor(price: PriceUsage | undefined, needsPrice = false) {
-    this.#price = price
-    this.#needsPrice = needsPrice
-  }
-
-  /** Adds one attempt's usage (already made finite by `finiteUsage`) and returns its cost in USD. */
-  add(usage: Usage, model: string | undefined, provider: string): number {
-    let cost = 0
-    let unpriced: string | undefined
-    if (this.#price !== undefined) {
-      const priced = priceOrReason(this.#price, usage, model, provider)
-      if (typeof priced === 'number') cost = priced
-      else unpriced = priced
-    } else if (this.#needsPrice) {
-      unpriced = NO_PRICING
-    }
-    if (unpriced !== undefined) this.unpricedAttempts++
-    this.lastUnpriced = unpriced
-    this.usage = this.usage === ZERO_USAGE ? usage : addUsage(this.usage, usage)
-    this.costUsd += cost
-    this.lastCostUsd = cost
-    return cost
+  add(metered: Metered): void {
+    if (metered.unpriced !== undefined) this.unpricedAttempts++
+    this.usage = this.usage === ZERO_USAGE ? metered.usage : addUsage(this.usage, metered.usage)
+    this.costUsd += metered.costUsd
+    this.lastCostUsd = metered.costUsd
   }
 }

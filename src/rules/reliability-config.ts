@@ -48,6 +48,15 @@ export interface ReliabilityConfig {
   readonly retryHint?: string
   /** Safety cap on attempts per run, whatever the rules decide. @default 10 */
   readonly maxAttempts?: number
-  /** Per-attempt provider timeout in ms; none by default. */
+  /**
+   * Deadline of each attempt in ms, all of it: rate limit, breaker and budget waits, the provider
+   * call or stream, and validation (an async schema). Past it the attempt fails with kind `timeout`.
+   * None by default.
+   */
   readonly timeoutMs?: number
+  /**
+   * Deadline of a whole run, in ms: every attempt, retry wait, feedback function and fallback
+   * included. Past it the run fails with kind `run-timeout` (no provider call starts after).
+   */
+  readonly runTimeoutMs?: number
 }

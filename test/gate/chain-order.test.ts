@@ -73,7 +73,7 @@ describe('The attempt chain', () => {
     expect(await firstRefusal({ budget, pricing: prices, model })).toEqual({ kind: 'budget-exceeded', calls: 0 })
   })
 
-  it('runs the budget outside the deadline: a slow reservation does not use up the attempt timeout', async () => {
+  it('runs the budget inside the deadline: a reservation slower than timeoutMs fails the attempt with kind timeout', async () => {
     vi.useFakeTimers()
     const store = memoryStore()
     const slowStore = {
@@ -81,13 +81,37 @@ describe('The attempt chain', () => {
       reserve: (...args: Parameters<typeof store.reserve>) =>
         new Promise<Awaited<ReturnType<typeof store.reserve>>>((resolve, reject) => setTimeout(() => store.reserve(...args).then(resolve, reject), 500)),
     }
+    let calls = 0
+    const provider: Provider = {
+      name: 'p',
+      complete: () => {
+        calls++
+        return new Promise<ModelResponse>((resolve) => setTimeout(() => resolve(answer), 50))
+      },
+    }
+    const gate = createGate({ providers: provider, timeoutMs: 100, budget: sharedBudget({ store: slowStore, key: 'b', usd: 1 }) })
+    const run = gate.run(ask('x')).catch((e: unknown) => e)
+    await vi.advanceTimersByTimeAsync(600)
+    expect(await run).toMatchObject({ kind: 'timeout' })
+    // The reservation granted after the deadline never starts a provider call.
+    expect(calls).toBe(0)
+  })
+
+  it('a reservation within the deadline leaves the rest of it to the provider', async () => {
+    vi.useFakeTimers()
+    const store = memoryStore()
+    const slowStore = {
+      ...store,
+      reserve: (...args: Parameters<typeof store.reserve>) =>
+        new Promise<Awaited<ReturnType<typeof store.reserve>>>((resolve, reject) => setTimeout(() => store.reserve(...args).then(resolve, reject), 30)),
+    }
     const provider: Provider = {
       name: 'p',
       complete: () => new Promise<ModelResponse>((resolve) => setTimeout(() => resolve(answer), 50)),
     }
     const gate = createGate({ providers: provider, timeoutMs: 100, budget: sharedBudget({ store: slowStore, key: 'b', usd: 1 }) })
     const run = gate.run(ask('x'))
-    await vi.advanceTimersByTimeAsync(600)
+    await vi.advanceTimersByTimeAsync(200)
     expect((await run).response.content).toBe('hi')
   })
 

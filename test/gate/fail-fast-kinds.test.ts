@@ -58,7 +58,11 @@ describe('FailFastKind', () => {
   })
 
   it('lists every kind the gate and the agent raise by name', () => {
-    const raised = sources(SRC).flatMap((text) => [...text.matchAll(/(?:failFast\(\w+, |#fail\()'([a-z0-9-]+)'/g)].map((m) => m[1]))
+    const literal = sources(SRC).flatMap((text) => [...text.matchAll(/(?:failFast\(\w+, |#fail\(|go: false, kind: )'([a-z0-9-]+)'/g)].map((m) => m[1]))
+    const named = sources(SRC).flatMap((text) =>
+      [...text.matchAll(/(?:failFast\(\w+, |#fail\(|go: false, kind: )FailFastKinds\.(\w+)/g)].map((m) => m[1] as string),
+    )
+    const raised = [...literal, ...named.map((name) => (FailFastKinds as Record<string, string>)[name])]
     expect(raised.length).toBeGreaterThan(6)
     for (const kind of raised) expect(FAIL_FAST_KINDS).toContain(kind)
   })

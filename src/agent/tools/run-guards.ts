@@ -1,5 +1,5 @@
 import { messageOf } from '../../model/message-of.ts'
-import { raceAbort } from '../../policies/deadline/race-abort.ts'
+import { raceAbort } from '../../model/race-abort.ts'
 import { callAsPromise } from '../../model/call-as-promise.ts'
 import type { GuardContext, GuardVerdict, ToolGuard } from './guard.ts'
 

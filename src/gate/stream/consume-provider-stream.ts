@@ -2,8 +2,8 @@ import type { Provider } from '../../model/provider.ts'
 import type { ModelRequest } from '../../model/request.ts'
 import type { StreamChunk } from '../../model/stream-chunk.ts'
 import { ProviderError } from '../../model/provider-error.ts'
-import { abortReason } from '../../policies/deadline/abort-reason.ts'
-import { raceAbort } from '../../policies/deadline/race-abort.ts'
+import { abortReason } from '../../model/abort-reason.ts'
+import { raceAbort } from '../../model/race-abort.ts'
 import { withSignal } from '../../policies/deadline/with-signal.ts'
 
 /** What the consumer of a chunk asks for next. */
@@ -13,7 +13,8 @@ export type ChunkVerdict = 'continue' | 'stop'
  * Iterates `provider.stream(request)` under the request's signal (the run's, and the deadline's
  * when a timeout is set). `onChunk` may answer `stop` to end the stream early: the provider's
  * request is aborted through its own signal and its iterator closed. Settles as soon as the signal
- * aborts, even if the provider ignores it.
+ * aborts, even if the provider ignores it, and at the `done` chunk, even if the transport stays open
+ * (nothing after it is read).
  */
 export async function consumeProviderStream(
   provider: Provider & { stream: NonNullable<Provider['stream']> },
@@ -45,6 +46,9 @@ export async function consumeProviderStream(
         controller.abort(new DOMException('the gate stopped reading the stream', 'AbortError'))
         return 'stopped'
       }
+      // The answer is whole at its `done` chunk: a transport that stays open after it holds nobody.
+      // Its iterator is closed (below); the provider's request is not aborted: it answered in full.
+      if ((chunk as StreamChunk).type === 'done') return 'ended'
     }
   } finally {
     signal?.removeEventListener('abort', forward)

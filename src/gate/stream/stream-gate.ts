@@ -3,7 +3,8 @@ import { ReplayBuffer } from '../../events/replay-buffer.ts'
 import type { ModelRequest } from '../../model/request.ts'
 import type { Decision } from '../../rules/rule.ts'
 import type { GateResult } from '../gate-result.ts'
-import { GateRun, type GateInternals } from '../gate-run.ts'
+import type { GateInternals } from '../gate-internals.ts'
+import { runGate } from '../run/run-gate.ts'
 import type { GateStreamEvent, GateStreamOptions } from './gate-stream-event.ts'
 import { createGateStream, type GateStream } from './gate-stream.ts'
 import { streamingCall, type StreamingCallContext } from './streaming-call.ts'
@@ -32,7 +33,7 @@ export function streamGate<T>(g: GateInternals<T>, request: ModelRequest, option
     providers: g.providers,
     call: g.call,
   }
-  const run = new GateRun(g, request, runOptions, {
+  const run = runGate(g, request, runOptions, {
     call: streamingCall(ctx),
     ...(mode === 'passthrough'
       ? {
@@ -41,12 +42,14 @@ export function streamGate<T>(g: GateInternals<T>, request: ModelRequest, option
         }
       : {}),
   })
-  const result: Promise<GateResult<T>> = run.run().then(
+  const result: Promise<GateResult<T>> = run.then(
     (r) => {
       const attempt = r.lastAttempt.attempt
       if (mode === 'buffer') {
+        // Only the validated answer is delivered: its chunks when they spell exactly it, else its text whole.
         const chunks = r.fromFallback ? undefined : ctx.buffered.get(attempt)
-        for (const text of chunks ?? (r.response.content === '' ? [] : [r.response.content])) subject.next({ type: 'text', text, attempt })
+        const spelled = chunks !== undefined && chunks.join('') === r.response.content ? chunks : undefined
+        for (const text of spelled ?? (r.response.content === '' ? [] : [r.response.content])) subject.next({ type: 'text', text, attempt })
       }
       subject.next({ type: 'result', result: r, attempt })
       subject.complete()

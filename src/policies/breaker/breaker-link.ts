@@ -15,7 +15,7 @@ export type JudgeFailure = (error: unknown) => BreakerResult
  * advisory.
  */
 export function breakerLink(breaker: CircuitBreaker, judge: JudgeFailure, onTransition: (t: BreakerTransition, ctx: AttemptContext) => void): Middleware {
-  return async function breaker_(ctx, next) {
+  return async function circuitBreaker(ctx, next) {
     const provider = ctx.provider
     let permit: BreakerPermit | undefined
     try {

@@ -2,9 +2,10 @@ import { BUDGET_TOLERANCE_USD } from '../../model/budget-tolerance.ts'
 import { messageOf } from '../../model/message-of.ts'
 import { ProviderError } from '../../model/provider-error.ts'
 import type { Usage } from '../../model/usage.ts'
-import { raceAbort } from '../deadline/race-abort.ts'
+import { raceAbort } from '../../model/race-abort.ts'
 import { sleep } from '../deadline/sleep.ts'
 import { NO_PRICING, priceOrReason } from '../meter.ts'
+import { slotOf } from '../attempt-slot.ts'
 import type { AttemptContext, AttemptResult, Middleware } from '../middleware.ts'
 import type { PriceUsage } from '../pricing/price-usage.ts'
 import { finiteUsage } from '../usage-estimate.ts'
@@ -36,7 +37,7 @@ const LONGEST_WAIT_MS = 250
  * attempt (kind `unknown`, code {@link BUDGET_STORE_FAILED}): a budget fails closed.
  */
 export function budgetLink(budget: SharedBudget, price: PriceUsage | undefined, onExceeded: OnBudgetExceeded, onUnpriced: OnBudgetUnpriced): Middleware {
-  return async function budget_(ctx, next) {
+  return async function sharedBudget(ctx, next) {
     const estimate = reservationFor(budget, price, ctx)
     if (typeof estimate.usd === 'string') {
       onUnpriced(ctx, estimate.usd, estimate.usage)
@@ -54,7 +55,9 @@ export function budgetLink(budget: SharedBudget, price: PriceUsage | undefined, 
       await budget.settle(id, 0).catch(() => undefined) // the reservation expires anyway
       throw error
     }
-    const cost = costOf(result, ctx, price)
+    // The gate's meter priced the answer already (and reported it when it could not): priced once.
+    const metered = slotOf(ctx)?.metered
+    const cost = metered !== undefined ? { usd: metered.unpriced ?? metered.costUsd, usage: metered.usage } : costOf(result, ctx, price)
     // An attempt whose reservation could not be priced was reported already.
     // An answer that cannot be priced is charged what was reserved for it.
     try {
@@ -63,7 +66,7 @@ export function budgetLink(budget: SharedBudget, price: PriceUsage | undefined, 
       throw storeFailed(budget, 'charged', error)
     }
     if (typeof cost.usd === 'string') {
-      if (typeof estimate.usd === 'number') onUnpriced(ctx, cost.usd, cost.usage)
+      if (typeof estimate.usd === 'number' && metered === undefined) onUnpriced(ctx, cost.usd, cost.usage)
       if (budget.onUnpriced === 'fail') throw unpricedError(budget, ctx, cost.usd, 'after')
     }
     return result

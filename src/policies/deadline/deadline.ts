@@ -1,7 +1,7 @@
 import { ProviderError } from '../../model/provider-error.ts'
 import type { AttemptResult, Middleware } from '../middleware.ts'
-import { abortReason } from './abort-reason.ts'
-import { raceAbort } from './race-abort.ts'
+import { abortReason } from '../../model/abort-reason.ts'
+import { raceAbort } from '../../model/race-abort.ts'
 import { withSignal } from './with-signal.ts'
 
 /**

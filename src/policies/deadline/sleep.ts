@@ -1,5 +1,5 @@
-import { abortReason, type AbortReasonOf } from './abort-reason.ts'
-import { raceAbort } from './race-abort.ts'
+import { abortReason, type AbortReasonOf } from '../../model/abort-reason.ts'
+import { raceAbort } from '../../model/race-abort.ts'
 
 // setTimeout fires at once for delays above 2^31 - 1 ms; longer waits are made of chunks.
 const MAX_TIMER_MS = 2_147_483_647

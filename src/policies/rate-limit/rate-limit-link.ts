@@ -9,7 +9,7 @@ import type { SharedRateLimit } from './shared-rate-limit.ts'
  * end) without calling the provider; a failing store lets the call through (the limit is advisory).
  */
 export function rateLimitLink(rateLimit: SharedRateLimit): Middleware {
-  return async function rateLimit_(ctx, next) {
+  return async function sharedRateLimit(ctx, next) {
     let permit: RateLimitPermit | undefined
     try {
       permit = await rateLimit.acquire(ctx.provider)

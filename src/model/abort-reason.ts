@@ -1,4 +1,4 @@
-import { isProviderError, ProviderError } from '../../model/provider-error.ts'
+import { isProviderError, ProviderError } from './provider-error.ts'
 
 /** Maps an aborted signal to the error a waiting operation rejects with. */
 export type AbortReasonOf = (signal: AbortSignal) => unknown

@@ -1,0 +1,27 @@
+import { positiveNumber } from '../../model/assert-number.ts'
+import { deadline } from '../../policies/deadline/deadline.ts'
+import type { Middleware } from '../../policies/middleware.ts'
+import { rateLimitLink } from '../../policies/rate-limit/rate-limit-link.ts'
+import type { GateConfig } from '../gate-config.ts'
+import type { LinkEnv } from './link-env.ts'
+
+/** The `timeoutMs` option's link: the deadline over the whole attempt (it is the outermost link). */
+export function timeoutOption(config: GateConfig<unknown>, env: LinkEnv): Middleware | undefined {
+  if (config.timeoutMs === undefined) return undefined
+  return deadline(positiveNumber(config.timeoutMs, `${env.label}: timeoutMs`))
+}
+
+/** The `rateLimit` option's link: a slot of the provider's shared window before the call. */
+export function rateLimitOption(config: GateConfig<unknown>): Middleware | undefined {
+  return config.rateLimit === undefined ? undefined : rateLimitLink(config.rateLimit)
+}
+
+/** The `middleware` option's links, innermost: each must be a function `(ctx, next)`. */
+export function userLinks(config: GateConfig<unknown>, env: LinkEnv): readonly Middleware[] {
+  const links = config.middleware ?? []
+  links.forEach((link: unknown, i) => {
+    if (typeof link !== 'function')
+      throw new TypeError(`${env.label}: middleware[${i}] must be a function (ctx, next) => Promise<{ response }>, got ${typeof link}`)
+  })
+  return links
+}

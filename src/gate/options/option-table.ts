@@ -1,0 +1,101 @@
+import { EventHub } from '../../events/event-hub.ts'
+import { isRecord } from '../../model/is-record.ts'
+import { missingMethods } from '../../model/options-object.ts'
+import type { Middleware } from '../../policies/middleware.ts'
+import type { GateConfig } from '../gate-config.ts'
+import { breakerOption } from './breaker-option.ts'
+import { budgetOption } from './budget-option.ts'
+import type { LinkEnv } from './link-env.ts'
+import { rateLimitOption, timeoutOption } from './link-options.ts'
+
+/**
+ * What an option adds to a run, where it acts:
+ * - `setup`: read once when the gate is made (providers, the clock, the event hub), nothing per run;
+ * - `check`: the attempt's check link (the schema, repair);
+ * - `meter`: the attempt's meter link (prices);
+ * - `rules`: PreCheck / PostDecide evaluation;
+ * - `retry`: what a retry sends (feedback, its bounds, the safety cap);
+ * - `fallback`: the fallback decision;
+ * - `run`: the run loop (its deadline);
+ * - `link`: a link of the attempt chain, built by `link` (`outer` sits outside the check, `policy`
+ *   between the check and the meter); absent, the option adds no link at all.
+ */
+export type OptionAct = 'setup' | 'check' | 'meter' | 'rules' | 'retry' | 'fallback' | 'run' | 'link' | 'user-links'
+
+/** One row of the options table. */
+export interface OptionRow {
+  readonly acts: OptionAct
+  /** What the value must be, and the test (checked when the gate is made; numbers and rules check themselves). */
+  readonly expected?: readonly [description: string, ok: (value: unknown) => boolean]
+  /** The option's link of the attempt chain (`acts: 'link'`), or `undefined` when the option is absent. */
+  readonly link?: (config: GateConfig<unknown>, env: LinkEnv) => Middleware | undefined
+  /** Where its link sits. */
+  readonly stage?: 'outer' | 'policy'
+}
+
+const isFunction = (value: unknown): boolean => typeof value === 'function'
+const isString = (value: unknown): boolean => typeof value === 'string'
+const isBoolean = (value: unknown): boolean => typeof value === 'boolean'
+const hasMethods = (value: unknown, ...names: string[]): boolean => missingMethods(value, names).length === 0
+
+/**
+ * Every option of `createGate` (and of `Agent.reliability`, which becomes one), with what it adds
+ * to a run. Keyed by every key of `GateConfig`: an option without a row does not compile. Links are
+ * built in this order within their stage, so the attempt's whole order is readable here:
+ * deadline -> check -> rate limit -> breaker -> budget -> meter -> the user's middleware -> provider.
+ */
+export const GATE_OPTIONS: { readonly [K in keyof Required<GateConfig<unknown>>]: OptionRow } = {
+  providers: { acts: 'setup' },
+  model: { acts: 'setup', expected: ['a string', isString] },
+  events: { acts: 'setup', expected: ['an EventHub', (value) => value instanceof EventHub] },
+  now: { acts: 'setup', expected: ['a function returning milliseconds', isFunction] },
+  timeoutMs: { acts: 'link', stage: 'outer', link: timeoutOption },
+  outputSchema: { acts: 'check' },
+  repair: { acts: 'check', expected: ['a boolean', isBoolean] },
+  rateLimit: {
+    acts: 'link',
+    stage: 'policy',
+    link: rateLimitOption,
+    expected: ['a shared rate limit made by sharedRateLimit()', (v) => hasMethods(v, 'acquire')],
+  },
+  breaker: {
+    acts: 'link',
+    stage: 'policy',
+    link: breakerOption,
+    expected: ['circuit breaker options, a CircuitBreaker or false', (v) => v === false || isRecord(v)],
+  },
+  budget: {
+    acts: 'link',
+    stage: 'policy',
+    link: budgetOption,
+    expected: ['a shared budget made by sharedBudget()', (v) => hasMethods(v, 'reserve', 'settle', 'spent')],
+  },
+  priceUsage: { acts: 'meter', expected: ['a function (usage, model, provider) => USD', isFunction] },
+  pricing: { acts: 'meter', expected: ['a table of prices by model', isRecord] },
+  middleware: { acts: 'user-links', expected: ['an array of links', Array.isArray] },
+  preCheck: { acts: 'rules' },
+  postDecide: { acts: 'rules' },
+  feedbackMode: { acts: 'retry', expected: ["'latest' or 'accumulate'", (v) => v === 'latest' || v === 'accumulate'] },
+  errorFeedback: { acts: 'retry', expected: ['a boolean', isBoolean] },
+  maxFeedbackChars: { acts: 'retry' },
+  maxFeedbackTokens: { acts: 'retry' },
+  errorTemplate: { acts: 'retry', expected: ['a template string or a function of the variables', (v) => isString(v) || isFunction(v)] },
+  retryHint: { acts: 'retry', expected: ['a string', isString] },
+  maxAttempts: { acts: 'retry' },
+  fallback: { acts: 'fallback', expected: ['a function of the scope', isFunction] },
+  runTimeoutMs: { acts: 'run' },
+}
+
+/** Every option name of a gate, for the misspelling check. */
+export const GATE_OPTION_NAMES: readonly string[] = Object.freeze(Object.keys(GATE_OPTIONS))
+
+/** The links options add, per stage, in table order (absent options add none). */
+export function optionLinks(config: GateConfig<unknown>, env: LinkEnv, stage: 'outer' | 'policy'): Middleware[] {
+  const links: Middleware[] = []
+  for (const row of Object.values(GATE_OPTIONS) as OptionRow[]) {
+    if (row.stage !== stage || row.link === undefined) continue
+    const link = row.link(config, env)
+    if (link !== undefined) links.push(link)
+  }
+  return links
+}

@@ -1,0 +1,127 @@
+import { isTransientKind, type ErrorKind } from '../../model/error-kind.ts'
+import { frozenRequest } from '../../model/frozen-copy.ts'
+import { raceAbort } from '../../model/race-abort.ts'
+import { ZERO_USAGE } from '../../model/usage.ts'
+import { ATTEMPT_SLOT } from '../../policies/attempt-slot.ts'
+import type { Metered } from '../../policies/meter.ts'
+import type { AttemptContext } from '../../policies/middleware.ts'
+import type { AttemptOutcome } from '../attempt-outcome.ts'
+import { classifyError } from '../classify-error.ts'
+import { withTail } from '../ephemeral-tail.ts'
+import type { ResolvedProvider } from '../resolved-provider.ts'
+import type { GateSlot } from './attempt-slot.ts'
+import type { RunView } from './run-view.ts'
+
+const NO_REPAIRS: readonly string[] = Object.freeze([])
+
+/** An attempt's outcome, with when it ended and whether its failure was of a transient kind. */
+export interface AttemptTaken<T> {
+  readonly outcome: AttemptOutcome<T>
+  readonly endedAt: number
+  /** The meter's reading of its answer, when it got one (even if a later link failed the attempt). */
+  readonly metered: Metered | undefined
+}
+
+/**
+ * One attempt, whole: `attempt_start`, the chain (deadline, check, the policies, the meter, the
+ * user's links, the provider), then `attempt_end`. Never rejects: every failure is the outcome's
+ * `error` and `kind`. The run's signal always wins, even over links that ignore it; once the attempt
+ * settled, nothing it started may call a provider.
+ */
+export async function runAttempt<T>(run: RunView<T>): Promise<AttemptTaken<T>> {
+  const g = run.g
+  const entry = g.providers[run.providerIdx] as ResolvedProvider
+  const attempt = run.attempt + 1
+  const events = g.events
+  let request = withTail(run.base, run.tail)
+  // User code gets the library's frozen copy: an edit in place reaches neither the caller nor the provider.
+  if (g.userLinks || events.has('attempt_start')) request = frozenRequest(request)
+  if (events.has('attempt_start'))
+    events.emit('attempt_start', { runId: run.runId, ...run.tags, attempt, provider: entry.name, providerIdx: run.providerIdx, model: run.base.model, request })
+  const startedAt = attempt === 1 ? run.started : g.now()
+  const slot: GateSlot<T> = { run, metered: undefined, checked: undefined, costBefore: run.meter.costUsd, closed: false }
+  const ctx: AttemptContext & { [ATTEMPT_SLOT]: GateSlot<T> } = {
+    runId: run.runId,
+    attempt,
+    request,
+    baseRequest: run.base,
+    provider: entry.name,
+    providerIdx: run.providerIdx,
+    model: run.base.model,
+    metadata: run.metadata,
+    turn: run.turn,
+    [ATTEMPT_SLOT]: slot,
+  }
+  let error: unknown
+  let failed = false
+  try {
+    await raceAbort(g.chain(ctx, run.call), run.signal)
+  } catch (e) {
+    failed = true
+    error = e
+  }
+  slot.closed = true
+  if (!failed && (run.signal?.aborted === true || slot.checked === undefined)) {
+    // A link that answered after the run was aborted, or a chain that skipped the check.
+    failed = true
+    error = run.signal?.aborted === true ? run.signal.reason : new TypeError('the attempt chain answered without its check')
+  }
+  const endedAt = g.now()
+  const latencyMs = endedAt - startedAt
+  const metered = slot.metered
+  let outcome: AttemptOutcome<T>
+  if (failed) {
+    const classified = classifyError(error)
+    const kind: ErrorKind = run.signal?.aborted === true ? 'aborted' : classified.kind
+    outcome = {
+      response: undefined,
+      error,
+      kind,
+      retryAfterMs: classified.retryAfterMs,
+      failure: undefined,
+      value: undefined,
+      repairs: NO_REPAIRS,
+      latencyMs,
+      // An answer that was metered before a later link failed was paid for all the same.
+      usage: metered?.usage ?? ZERO_USAGE,
+      costUsd: metered?.costUsd ?? 0,
+      unpriced: metered?.unpriced !== undefined,
+    }
+  } else {
+    const check = slot.checked as NonNullable<GateSlot<T>['checked']>
+    const m = metered as NonNullable<typeof metered>
+    outcome = {
+      response: m.response,
+      error: undefined,
+      kind: check.kind,
+      retryAfterMs: undefined,
+      failure: check.failure,
+      value: check.value,
+      repairs: check.repairs,
+      latencyMs,
+      usage: m.usage,
+      costUsd: m.costUsd,
+      unpriced: m.unpriced !== undefined,
+    }
+  }
+  if (events.has('attempt_end')) {
+    events.emit('attempt_end', {
+      runId: run.runId,
+      ...run.tags,
+      attempt,
+      provider: entry.name,
+      model: run.base.model,
+      errorKind: outcome.kind,
+      latencyMs,
+      usage: outcome.usage,
+      finishReason: outcome.response?.stopReason,
+      response: outcome.response,
+    })
+  }
+  return { outcome, endedAt, metered }
+}
+
+/** Whether an outcome's failure counts toward `scope.transientFailures`. */
+export function isTransientFailure(outcome: AttemptOutcome<unknown>): boolean {
+  return outcome.response === undefined && isTransientKind(outcome.kind)
+}

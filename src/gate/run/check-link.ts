@@ -1,0 +1,74 @@
+import { emitValidationFailed } from '../../events/validation-failed-event.ts'
+import type { Middleware } from '../../policies/middleware.ts'
+import { isThenable, settleUser } from '../../model/user-code.ts'
+import type { ModelResponse } from '../../model/response.ts'
+import type { ValidationFailure } from '../../validation/validation-failure.ts'
+import { NOT_PARSED } from '../../validation/json/parse-json-fast.ts'
+import { checkResponse, type ResponseCheck } from '../check-response.ts'
+import { isRefusal } from '../refusal.ts'
+import { acceptWhole, NotAccepted, type TestedSchema } from '../whole-answer.ts'
+import { gateSlot, type GateSlot } from './attempt-slot.ts'
+
+const NO_REPAIRS: readonly string[] = Object.freeze([])
+const REFUSAL: ResponseCheck<never> = Object.freeze({ kind: 'refusal', value: undefined, failure: undefined, repairs: NO_REPAIRS })
+
+/**
+ * The check, a link of the attempt chain inside the deadline: extract, repair and validate the
+ * answer the meter let through, with `repaired` and `validation_failed` emitted before any rule
+ * decides. The common case, a complete final answer whose whole text is a JSON value the compiled
+ * schema accepts, builds nothing. A schema that answers with a promise (or any thenable) is awaited
+ * at the user-code boundary, bounded by the attempt's signal (the deadline, the run's signal).
+ */
+export function checkLink(): Middleware {
+  return function check(ctx, next) {
+    return next().then((result) => {
+      const slot = gateSlot<unknown>(ctx)
+      const response = slot.metered?.response ?? result.response
+      const verdict = checked(slot, response)
+      if (!isThenable(verdict)) {
+        settle(slot, verdict, ctx.attempt)
+        return result
+      }
+      return settleUser(verdict, ctx.request.signal).then((r) => {
+        if (!r.ok) throw r.error
+        settle(slot, r.value, ctx.attempt)
+        return result
+      })
+    })
+  }
+}
+
+function checked<T>(slot: GateSlot<T>, response: ModelResponse): ResponseCheck<T> | PromiseLike<ResponseCheck<T>> {
+  if (isRefusal(response)) return REFUSAL
+  const run = slot.run
+  const schema = run.schema
+  let parsed: unknown = NOT_PARSED
+  if (schema?.test !== undefined) {
+    const whole = acceptWhole(schema as TestedSchema<T>, response)
+    if (!(whole instanceof NotAccepted)) return { kind: 'ok', value: whole as T, failure: undefined, repairs: NO_REPAIRS }
+    parsed = whole.parsed
+  }
+  // A whole answer that parsed but failed the schema is not parsed again to say why.
+  return checkResponse(response, schema, run.g.repair, parsed === NOT_PARSED ? undefined : { value: parsed })
+}
+
+function settle<T>(slot: GateSlot<T>, check: ResponseCheck<T>, attempt: number): void {
+  slot.checked = check
+  const run = slot.run
+  const events = run.g.events
+  if (check.repairs.length > 0 && events.has('repaired')) {
+    events.emit('repaired', { runId: run.runId, ...run.tags, attempt, provider: providerName(slot), repairs: check.repairs })
+  }
+  if (check.failure !== undefined && events.has('validation_failed')) reportFailure(slot, check.failure, attempt)
+}
+
+function reportFailure<T>(slot: GateSlot<T>, failure: ValidationFailure, attempt: number): void {
+  const run = slot.run
+  const from = { runId: run.runId, tags: run.tags, provider: providerName(slot), model: run.base.model }
+  // This failure joins the run's history once the loop takes the outcome: counted here already.
+  emitValidationFailed(run.g.events, from, failure, attempt, run.failuresBefore + run.history.length + 1)
+}
+
+function providerName<T>(slot: GateSlot<T>): string {
+  return (slot.run.g.providers[slot.run.providerIdx] as { readonly name: string }).name
+}

@@ -1,0 +1,61 @@
+import { FailFastKinds, type FailFastKind } from '../../model/fail-fast-kind.ts'
+import type { Message } from '../../model/message.ts'
+import type { ModelRequest } from '../../model/request.ts'
+import { adjustRequestFor } from '../../rules/retry-truncated.ts'
+import type { ReliabilityRule } from '../../rules/rule.ts'
+import type { ReliabilityScope } from '../../rules/scope.ts'
+import type { AttemptOutcome } from '../attempt-outcome.ts'
+import { baseFor } from '../base-request.ts'
+import { nextTail } from '../next-tail.ts'
+import type { ResolvedProvider } from '../resolved-provider.ts'
+import { reportRuleError } from '../rule-error.ts'
+import { ruleDelay } from '../rule-delay.ts'
+import type { RunView } from './run-view.ts'
+
+/** What a retry decision comes to: the next attempt's provider, request, tail and wait, or why there is none. */
+export type RetryPlan =
+  | {
+      readonly go: true
+      readonly providerIdx: number
+      readonly base: ModelRequest
+      readonly tail: readonly Message[]
+      readonly feedback: string | undefined
+      readonly delayMs: number
+    }
+  | { readonly go: false; readonly kind: FailFastKind; readonly reason: string }
+
+/**
+ * Plans the attempt after a `retry` or `retry-other` decision: the safety cap and the provider list
+ * first, then the rule's delay (an open breaker is retried only after its cooldown), the ephemeral
+ * tail with its feedback, the provider and the request (a rule may adjust it, e.g. retryTruncated's
+ * larger `maxTokens`). Changes nothing: the loop applies the plan.
+ */
+export async function planRetry<T>(
+  run: RunView<T>,
+  decision: 'retry' | 'retry-other',
+  rule: ReliabilityRule | undefined,
+  scope: ReliabilityScope,
+  outcome: AttemptOutcome<T>,
+): Promise<RetryPlan> {
+  const g = run.g
+  const from = g.providers[run.providerIdx] as ResolvedProvider
+  if (run.attempt + 1 >= g.maxAttempts) return { go: false, kind: FailFastKinds.MaxAttempts, reason: `the safety cap of ${g.maxAttempts} attempts was reached` }
+  if (decision === 'retry-other' && run.providerIdx + 1 >= g.providers.length) {
+    return { go: false, kind: FailFastKinds.NoMoreProviders, reason: `no provider left after ${from.name} (${outcome.kind})` }
+  }
+  const delayMs = ruleDelay(rule, scope, (error) => reportRuleError(run, rule as ReliabilityRule, 'delayMs', error))
+  // Retrying an open breaker without waiting out its cooldown would only spin to the safety cap.
+  if (outcome.kind === 'circuit-open' && decision === 'retry' && !(delayMs >= (outcome.retryAfterMs ?? Number.POSITIVE_INFINITY))) {
+    return {
+      go: false,
+      kind: FailFastKinds.CircuitOpen,
+      reason: `the circuit breaker of provider "${from.name}" is open and no rule failed over or waited out its cooldown`,
+    }
+  }
+  const { feedback, tail } = await nextTail(run, rule, scope, outcome)
+  if (run.signal?.aborted === true)
+    return { go: false, kind: FailFastKinds.Aborted, reason: 'the run was aborted while the feedback for the next attempt was being built' }
+  const providerIdx = decision === 'retry-other' ? run.providerIdx + 1 : run.providerIdx
+  const base = adjustRequestFor(rule, scope, providerIdx === run.providerIdx ? run.base : baseFor(run, providerIdx))
+  return { go: true, providerIdx, base, tail, feedback, delayMs }
+}

@@ -1,0 +1,194 @@
+import type { EventTags } from '../../events/event-map.ts'
+import { eventTags } from '../../events/event-tags.ts'
+import { newRunId } from '../../events/run-id.ts'
+import { FailFastKinds } from '../../model/fail-fast-kind.ts'
+import type { Message } from '../../model/message.ts'
+import type { ModelRequest } from '../../model/request.ts'
+import type { ModelResponse } from '../../model/response.ts'
+import { sleep } from '../../policies/deadline/sleep.ts'
+import { RunMeter } from '../../policies/meter.ts'
+import type { Terminal } from '../../policies/middleware.ts'
+import type { Decision, ReliabilityRule } from '../../rules/rule.ts'
+import type { Phase } from '../../rules/scope.ts'
+import type { CompiledSchema } from '../../validation/index.ts'
+import type { ValidationFailure } from '../../validation/validation-failure.ts'
+import { attemptRecord, type AttemptOutcome } from '../attempt-outcome.ts'
+import type { AttemptRecord } from '../attempt-record.ts'
+import { baseFor } from '../base-request.ts'
+import { failFast } from '../fail-fast.ts'
+import type { ReliabilityFailFastError } from '../fail-fast-error.ts'
+import { succeed, useFallback } from '../finish-run.ts'
+import type { DecisionGuard, GateInternals, GateRunOptions, RunHooks } from '../gate-internals.ts'
+import type { GateResult } from '../gate-result.ts'
+import type { ResolvedProvider } from '../resolved-provider.ts'
+import { isTransientFailure, runAttempt, type AttemptTaken } from './attempt.ts'
+import { decide, preCheck } from './decide.ts'
+import { planRetry } from './retry-plan.ts'
+import { runDeadline, type RunDeadline } from './run-deadline.ts'
+import type { RunView } from './run-view.ts'
+
+const NONE: readonly never[] = Object.freeze([])
+
+/**
+ * One `gate.run` (and `gate.stream`, with its own terminal and guard): the loop of DESIGN.md. Per
+ * attempt: PreCheck, the attempt (its chain: deadline, check, policies, meter, the user's links,
+ * the provider; events before any decision), PostDecide, act on the verdict. A hard cap on attempts
+ * always holds. The loop is the only writer of the run's state; every step reads it and returns
+ * what changed.
+ */
+export function runGate<T>(g: GateInternals<T>, request: ModelRequest, options: GateRunOptions, hooks?: RunHooks): Promise<GateResult<T>> {
+  return new GateLoop(g, request, options, hooks).run()
+}
+
+class GateLoop<T> implements RunView<T> {
+  readonly g: GateInternals<T>
+  readonly request: ModelRequest
+  readonly signal: AbortSignal | undefined
+  readonly runId: string
+  readonly metadata: Readonly<Record<string, unknown>> | undefined
+  readonly turn: number | undefined
+  readonly failuresBefore: number
+  readonly schema: CompiledSchema<T> | undefined
+  readonly call: Terminal
+  readonly guard: DecisionGuard | undefined
+  readonly meter = new RunMeter()
+  readonly started: number
+  readonly #deadline: RunDeadline | undefined
+  #tags: EventTags | undefined
+  attempt = 0
+  providerIdx = 0
+  base: ModelRequest
+  tail: readonly Message[] = NONE
+  history: readonly string[] = NONE
+  signatures: readonly string[] = NONE
+  readonly records: AttemptRecord[] = []
+  retryAfterMs: number | undefined = undefined
+  transientFailures = 0
+  lastTime: number
+
+  constructor(g: GateInternals<T>, request: ModelRequest, options: GateRunOptions, hooks: RunHooks | undefined) {
+    this.g = g
+    this.request = request
+    const runTimeoutMs = options.runTimeoutMs ?? g.runTimeoutMs
+    this.#deadline = runTimeoutMs === undefined ? undefined : runDeadline(runTimeoutMs, options.signal ?? request.signal)
+    this.signal = this.#deadline?.signal ?? options.signal ?? request.signal
+    this.runId = options.runId ?? newRunId()
+    this.metadata = options.metadata
+    this.failuresBefore = options.validationFailuresBefore ?? 0
+    this.turn = options.turn
+    this.schema = options.validateOutput === false ? undefined : g.schema
+    this.call = hooks?.call ?? g.call
+    this.guard = hooks?.guardDecision
+    this.started = this.lastTime = g.now()
+    this.base = baseFor(this, 0)
+    if (g.events.has('run_start')) {
+      g.events.emit('run_start', { runId: this.runId, ...this.tags, provider: (g.providers[0] as ResolvedProvider).name, model: this.base.model })
+    }
+  }
+
+  /** The turn and metadata every event of the run carries; `undefined` when the run has neither. */
+  get tags(): EventTags | undefined {
+    if (this.#tags === undefined && (this.turn !== undefined || this.metadata !== undefined)) this.#tags = eventTags(this.turn, this.metadata)
+    return this.#tags
+  }
+
+  async run(): Promise<GateResult<T>> {
+    try {
+      return await this.#loop()
+    } finally {
+      this.#deadline?.clear()
+    }
+  }
+
+  async #loop(): Promise<GateResult<T>> {
+    for (;;) {
+      if (this.g.preCheck.length > 0) {
+        const pending = preCheck(this)
+        const stop = pending instanceof Promise ? await pending : pending
+        if (stop !== undefined) throw this.#fail(stop.kind, stop.reason, 'pre-check')
+      }
+      if (this.signal?.aborted === true)
+        throw this.#fail(FailFastKinds.Aborted, 'the run was aborted before the attempt started', 'pre-check', this.signal.reason)
+      const taken = await runAttempt(this)
+      this.#took(taken)
+      const outcome = taken.outcome
+      const pending = decide(this, outcome)
+      const verdict = pending instanceof Promise ? await pending : pending
+      switch (verdict.act) {
+        case 'ok':
+          this.#record(outcome, 'ok', verdict.kind, verdict.rule, undefined)
+          return succeed(this, outcome.response as ModelResponse, outcome.value, outcome.failure, false)
+        case 'fail':
+          this.#record(outcome, 'fail-fast', verdict.kind, verdict.rule, undefined)
+          throw this.#fail(verdict.kind, verdict.reason, 'post-decide', outcome.error, outcome.failure)
+        case 'fallback':
+          this.#record(outcome, 'fallback', verdict.kind, verdict.rule, undefined)
+          return await useFallback(this, verdict.scope, verdict.kind, (kind, reason, cause, failure) => this.#fail(kind, reason, 'post-decide', cause, failure))
+        case 'retry': {
+          const plan = await planRetry(this, verdict.decision, verdict.rule, verdict.scope, outcome)
+          if (!plan.go) {
+            this.#record(outcome, 'fail-fast', plan.kind, verdict.rule, undefined)
+            const cause = plan.kind === FailFastKinds.Aborted ? this.signal?.reason : outcome.error
+            throw this.#fail(plan.kind, plan.reason, 'post-decide', cause, plan.kind === FailFastKinds.CircuitOpen ? undefined : outcome.failure)
+          }
+          this.#record(outcome, verdict.decision, verdict.kind, verdict.rule, plan.feedback)
+          const from = (this.g.providers[this.providerIdx] as ResolvedProvider).name
+          this.providerIdx = plan.providerIdx
+          this.base = plan.base
+          this.tail = plan.tail
+          this.#emitRetry(verdict.decision, from, plan.delayMs, plan.feedback)
+          this.attempt++
+          if (plan.delayMs > 0) {
+            try {
+              await sleep(plan.delayMs, this.signal)
+            } catch (error) {
+              throw this.#fail(FailFastKinds.Aborted, 'the run was aborted while waiting to retry', 'post-decide', error)
+            }
+          }
+        }
+      }
+    }
+  }
+
+  /** Takes what an attempt changed: its end, its failure counts, its validation history, its cost. */
+  #took(taken: AttemptTaken<T>): void {
+    const outcome = taken.outcome
+    this.lastTime = taken.endedAt
+    this.retryAfterMs = outcome.retryAfterMs
+    if (isTransientFailure(outcome)) this.transientFailures++
+    if (outcome.failure !== undefined) {
+      this.history = this.history.concat(outcome.failure.message)
+      this.signatures = this.signatures.concat(outcome.failure.signature)
+    }
+    if (taken.metered !== undefined) this.meter.add(taken.metered)
+  }
+
+  #record(outcome: AttemptOutcome<T>, decision: Decision, kind: string, rule: ReliabilityRule | undefined, feedback: string | undefined): void {
+    const provider = (this.g.providers[this.providerIdx] as ResolvedProvider).name
+    this.records.push(attemptRecord(outcome, this.attempt + 1, provider, this.base.model, decision, kind, rule, feedback, this.lastTime - this.started))
+  }
+
+  /** The run's fail-fast error (`fail_fast` and `run_end` emitted); a run past its own deadline fails as `run-timeout`. */
+  #fail(kind: string, reason: string, phase: Phase, cause?: unknown, failure?: ValidationFailure): ReliabilityFailFastError {
+    if (this.#deadline?.expired === true)
+      return failFast(this, FailFastKinds.RunTimeout, `the run did not finish within runTimeoutMs (${reason})`, phase, cause)
+    return failFast(this, kind, reason, phase, cause, failure)
+  }
+
+  #emitRetry(decision: 'retry' | 'retry-other', from: string, delayMs: number, feedback: string | undefined): void {
+    const events = this.g.events
+    if (!events.has('retry')) return
+    events.emit('retry', {
+      runId: this.runId,
+      ...this.tags,
+      attempt: this.attempt + 1,
+      nextAttempt: this.attempt + 2,
+      decision,
+      fromProvider: from,
+      toProvider: (this.g.providers[this.providerIdx] as ResolvedProvider).name,
+      delayMs,
+      feedback,
+      tail: this.tail,
+    })
+  }
+}
