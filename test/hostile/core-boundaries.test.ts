@@ -113,7 +113,11 @@ describe('rules at the boundary', () => {
   const rule = (when: ReliabilityRule['when'], then: ReliabilityRule['then'] = 'fail-fast'): ReliabilityRule => ({ kind: 'custom-stop', when, then })
 
   it('a when that rejects counts as not matching and is reported as rule_error', async () => {
-    const gate = createGate({ providers: scripted([validRefundJson]), outputSchema: Refund, postDecide: [rule(() => Promise.reject(new Error('no')) as never)] })
+    const gate = createGate({
+      providers: scripted([validRefundJson]),
+      outputSchema: Refund,
+      postDecide: [rule(() => Promise.reject(new Error('no')) as never)],
+    })
     const errors: string[] = []
     gate.on('rule_error', (e) => errors.push(e.where))
     expect(await within(gate.run(ask('x')))).toMatchObject({ ok: { value: validRefund } })
@@ -266,7 +270,13 @@ describe('stores and prices at the boundary', () => {
   it('a budget store that never answers is bounded by timeoutMs: the attempt fails with kind timeout, no provider call', async () => {
     const store = { ...memoryStore(), reserve: () => never() } as ReturnType<typeof memoryStore>
     const provider = counting()
-    const gate = createGate({ providers: provider, budget: sharedBudget({ store, key: 'k', usd: 1 }), pricing: { m: { input: 1, output: 1 } }, model: 'm', timeoutMs: 40 })
+    const gate = createGate({
+      providers: provider,
+      budget: sharedBudget({ store, key: 'k', usd: 1 }),
+      pricing: { m: { input: 1, output: 1 } },
+      model: 'm',
+      timeoutMs: 40,
+    })
     expect(await within(gate.run(ask('x')))).toMatchObject({ error: { kind: 'timeout' } })
     expect(provider.calls).toBe(0)
   })
@@ -356,7 +366,9 @@ describe('deadlines over the whole run', () => {
 
 describe('what the history commits is the library’s own frozen copy', () => {
   it('a message of agent.history cannot be edited in place', async () => {
-    const agent = Agent.create({ provider: scripted([validRefundJson]), name: 'a' }).outputSchema(Refund).build()
+    const agent = Agent.create({ provider: scripted([validRefundJson]), name: 'a' })
+      .outputSchema(Refund)
+      .build()
     await agent.runTyped('refund 42')
     const first = agent.history[0] as { content: string }
     expect(() => {

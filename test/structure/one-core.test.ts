@@ -23,7 +23,8 @@ describe('one core', () => {
   })
 
   it('writes the run state only in the run loop: every step returns what changed', () => {
-    const writes = /\b(?:this|s|run|view)\.(?:attempt|providerIdx|base|tail|history|signatures|records|retryAfterMs|transientFailures|lastTime)\s*(?:=(?!=)|\+\+|\+=|\.push\()/
+    const writes =
+      /\b(?:this|s|run|view)\.(?:attempt|providerIdx|base|tail|history|signatures|records|retryAfterMs|transientFailures|lastTime)\s*(?:=(?!=)|\+\+|\+=|\.push\()/
     expect(filesMatching(writes).filter((f) => f.startsWith('gate/'))).toEqual(['gate/run/run-gate.ts'])
   })
 
@@ -32,7 +33,8 @@ describe('one core', () => {
   })
 
   it('has no second copy of a run: no quick path and no hand-over', () => {
-    for (const gone of ['gate/quick-run.ts', 'agent/quick-agent-run.ts', 'gate/gate-run.ts', 'gate/run-attempt.ts']) expect(existsSync(join(SRC, gone))).toBe(false)
+    for (const gone of ['gate/quick-run.ts', 'agent/quick-agent-run.ts', 'gate/gate-run.ts', 'gate/run-attempt.ts'])
+      expect(existsSync(join(SRC, gone))).toBe(false)
     expect(filesMatching(/\b(?:RunStart|firstAnswerWatched|FIRST_ANSWER_EVENTS|afterFirstTurn|quickRunnable)\b/)).toEqual([])
   })
 
