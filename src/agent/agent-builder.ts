@@ -1,5 +1,6 @@
 import { shownValue, typeName } from '../model/describe-value.ts'
 import { checkConfig } from '../gate/options/check-options.ts'
+import { unknownAgentOption } from './agent-option-table.ts'
 import { EventHub } from '../events/event-hub.ts'
 import type { Middleware } from '../policies/middleware.ts'
 import type { InferSchema, OutputSchema } from '../validation/index.ts'
@@ -129,7 +130,7 @@ export function createAgentBuilder(options: AgentOptions, make: AgentFactory): A
   if (options === null || typeof options !== 'object' || typeof options.provider?.complete !== 'function') {
     throw new TypeError('Agent.create: options.provider must be an object with a complete() method')
   }
-  const problem = agentOptionsProblem(options)
+  const problem = unknownAgentOption(options) ?? agentOptionsProblem(options)
   if (problem !== undefined) throw new TypeError(`Agent.create: ${problem}`)
   return new AgentBuilder<string>(
     {

@@ -110,10 +110,26 @@ describe('deadline', () => {
     expect(getEventListeners(outer.signal, 'abort')).toHaveLength(0)
   })
 
-  it('resolves with the answer and clears its timer', async () => {
+  it('resolves with the answer and leaves no timer that keeps the process alive, however many deadlines were met', async () => {
+    const timers = (): number => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length
+    const before = timers()
+    for (let i = 0; i < 1_000; i++) await expect(deadline(1000)(ctx(), () => Promise.resolve({ response }))).resolves.toEqual({ response })
+    expect(timers()).toBeLessThanOrEqual(before)
+  })
+
+  it('still fires on time when earlier deadlines of the same length were met', async () => {
     vi.useFakeTimers()
-    await expect(deadline(1000)(ctx(), () => Promise.resolve({ response }))).resolves.toEqual({ response })
-    expect(vi.getTimerCount()).toBe(0)
+    await deadline(1000)(ctx(), () => Promise.resolve({ response }))
+    const pending = deadline(1000)(ctx(), () => never()).catch((e: unknown) => e)
+    await vi.advanceTimersByTimeAsync(999)
+    let settled = false
+    void pending.then(() => {
+      settled = true
+    })
+    await Promise.resolve()
+    expect(settled).toBe(false)
+    await vi.advanceTimersByTimeAsync(1)
+    expect(await pending).toMatchObject({ kind: 'timeout' })
   })
 })
 

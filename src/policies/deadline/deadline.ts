@@ -1,37 +1,53 @@
+import { abortReason } from '../../model/abort-reason.ts'
 import { ProviderError } from '../../model/provider-error.ts'
 import type { AttemptResult, Middleware } from '../middleware.ts'
-import { abortReason } from '../../model/abort-reason.ts'
-import { raceAbort } from '../../model/race-abort.ts'
+import { scheduleDeadline } from './deadline-queue.ts'
 import { withSignal } from './with-signal.ts'
 
 /**
- * The deadline policy: the rest of the attempt (user links and the provider call) must answer
- * within `timeoutMs`. The links after it receive a signal that aborts on the timeout (with a
- * `ProviderError` of kind `timeout`) or when the run's own signal aborts; the attempt settles at
- * once either way, even if the provider ignores its signal.
+ * The deadline policy, the outermost link: the rest of the attempt (the check, the policies and
+ * their stores, the user's links, the provider call) must answer within `timeoutMs`. The links after
+ * it receive a signal that aborts on the timeout (with a `ProviderError` of kind `timeout`) or when
+ * the run's own signal aborts; the attempt settles at once either way, even if what it waits for
+ * ignores its signal. A deadline that is met costs no timer of its own (see `scheduleDeadline`).
  */
 export function deadline(timeoutMs: number): Middleware {
   return function deadline(ctx, next) {
     const outer = ctx.request.signal
     const controller = new AbortController()
-    const onOuter = (): void => controller.abort(abortReason(outer as AbortSignal))
-    if (outer?.aborted === true) onOuter()
-    else outer?.addEventListener('abort', onOuter, { once: true })
-    const timer = setTimeout(() => {
-      controller.abort(new ProviderError(`provider "${ctx.provider}" did not answer within ${timeoutMs} ms`, { kind: 'timeout', provider: ctx.provider }))
-    }, timeoutMs)
-    const done = (): void => {
-      clearTimeout(timer)
-      outer?.removeEventListener('abort', onOuter)
-    }
-    let work: Promise<AttemptResult>
-    try {
-      work = next(withSignal(ctx.request, controller.signal))
-    } catch (error) {
-      work = Promise.reject(error)
-    }
-    const raced = raceAbort(work, controller.signal)
-    raced.then(done, done)
-    return raced
+    return new Promise<AttemptResult>((resolve, reject) => {
+      const onOuter = (): void => {
+        cancel()
+        controller.abort((outer as AbortSignal).reason)
+        reject(abortReason(outer as AbortSignal))
+      }
+      const cancel = scheduleDeadline(timeoutMs, () => {
+        outer?.removeEventListener('abort', onOuter)
+        const error = new ProviderError(`provider "${ctx.provider}" did not answer within ${timeoutMs} ms`, { kind: 'timeout', provider: ctx.provider })
+        controller.abort(error)
+        reject(error)
+      })
+      if (outer?.aborted === true) return onOuter()
+      outer?.addEventListener('abort', onOuter, { once: true })
+      let work: Promise<AttemptResult>
+      try {
+        work = next(withSignal(ctx.request, controller.signal))
+      } catch (error) {
+        work = Promise.reject(error)
+      }
+      // Whatever settles first wins; a late answer or failure of abandoned work is dropped here.
+      work.then(
+        (result) => {
+          cancel()
+          outer?.removeEventListener('abort', onOuter)
+          resolve(result)
+        },
+        (error: unknown) => {
+          cancel()
+          outer?.removeEventListener('abort', onOuter)
+          reject(error)
+        },
+      )
+    })
   }
 }

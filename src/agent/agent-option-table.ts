@@ -1,0 +1,44 @@
+import type { AgentOptions, AgentSpec } from './agent-options.ts'
+
+/**
+ * What an agent option adds to a run: `setup` (read once when the agent is built), `run` (the ReAct
+ * loop), `tools` (each tool call), `logs` (the agent's log lines), `gate` (handed to the gate, whose
+ * own table says what it adds), `commit` (the session's history).
+ */
+export type AgentOptionAct = 'setup' | 'run' | 'tools' | 'logs' | 'gate' | 'commit'
+
+/** Every option of `Agent.create`, with what it adds: an option without a row does not compile. */
+export const AGENT_OPTIONS: { readonly [K in keyof Required<AgentOptions>]: AgentOptionAct } = {
+  provider: 'gate',
+  model: 'gate',
+  name: 'logs',
+  logger: 'logs',
+  logFormat: 'logs',
+  maxIterations: 'run',
+  maxToolRetries: 'tools',
+  toolGuards: 'tools',
+}
+
+/** Everything the builder collects, with what it adds: a builder feature without a row does not compile. */
+export const AGENT_SPEC: { readonly [K in keyof Required<AgentSpec>]: AgentOptionAct } = {
+  options: 'setup',
+  system: 'gate',
+  outputSchema: 'gate',
+  reliability: 'gate',
+  tools: 'tools',
+  outputFallback: 'run',
+  costBudget: 'run',
+  middleware: 'gate',
+  events: 'setup',
+}
+
+/** The misspelt or unknown keys of `Agent.create`'s options (`maxRetries`, `logfmt`), refused where written. */
+export function unknownAgentOption(options: object): string | undefined {
+  for (const key of Object.keys(options)) {
+    if (key in AGENT_OPTIONS) continue
+    const near = Object.keys(AGENT_OPTIONS).find((name) => name.toLowerCase() === key.toLowerCase())
+    const shown = JSON.stringify(key.length > 60 ? `${key.slice(0, 60)}…` : key)
+    return `unknown option ${shown}${near !== undefined ? ` (did you mean "${near}"?)` : ''}; the options are ${Object.keys(AGENT_OPTIONS).join(', ')}`
+  }
+  return undefined
+}

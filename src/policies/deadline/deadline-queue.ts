@@ -1,0 +1,86 @@
+/**
+ * One timer per deadline length instead of one per attempt. Deadlines of the same length are due in
+ * the order they were set, so each length keeps a queue (a doubly linked list: a deadline met is
+ * unlinked at once) with one timer armed for its head. Setting and clearing a deadline that does not
+ * fire costs an object and two links, where a timer of its own costs a `setTimeout` and a
+ * `clearTimeout` (BENCHMARKS: `timeoutMs` added 6 µs per attempt with a timer each).
+ * `Date.now()` is the clock: fake timers move it together with `setTimeout`.
+ */
+interface Entry {
+  readonly at: number
+  readonly fire: () => void
+  prev: Entry | undefined
+  next: Entry | undefined
+}
+
+interface Queue {
+  head: Entry | undefined
+  tail: Entry | undefined
+  timer: ReturnType<typeof setTimeout> | undefined
+}
+
+const queues = new Map<number, Queue>()
+
+/** Calls `fire` once `ms` have passed, unless the returned function is called first. */
+export function scheduleDeadline(ms: number, fire: () => void): () => void {
+  let queue = queues.get(ms)
+  if (queue === undefined) {
+    queue = { head: undefined, tail: undefined, timer: undefined }
+    queues.set(ms, queue)
+  }
+  const entry: Entry = { at: Date.now() + ms, fire, prev: queue.tail, next: undefined }
+  if (queue.tail === undefined) queue.head = entry
+  else queue.tail.next = entry
+  queue.tail = entry
+  if (queue.timer === undefined) arm(queue, ms)
+  else if (queue.head === entry) keepAlive(queue.timer, true)
+  const q = queue
+  let done = false
+  return () => {
+    if (done) return
+    done = true
+    unlink(q, entry)
+    // A queue with nothing due keeps its timer, but never keeps the process alive for it.
+    if (q.head === undefined && q.timer !== undefined) keepAlive(q.timer, false)
+  }
+}
+
+function arm(queue: Queue, ms: number): void {
+  const head = queue.head
+  if (head === undefined) {
+    queue.timer = undefined
+    return
+  }
+  queue.timer = setTimeout(() => due(queue, ms), Math.max(0, head.at - Date.now()))
+}
+
+function due(queue: Queue, ms: number): void {
+  const now = Date.now()
+  const fired: Entry[] = []
+  for (let e = queue.head; e !== undefined && e.at <= now; e = e.next) fired.push(e)
+  for (const e of fired) unlink(queue, e)
+  arm(queue, ms)
+  for (const e of fired) {
+    try {
+      e.fire()
+    } catch {
+      // A deadline's own reaction never throws; nothing else may stop the others.
+    }
+  }
+}
+
+function unlink(queue: Queue, entry: Entry): void {
+  if (entry.prev === undefined && queue.head !== entry) return
+  if (entry.prev !== undefined) entry.prev.next = entry.next
+  else queue.head = entry.next
+  if (entry.next !== undefined) entry.next.prev = entry.prev
+  else queue.tail = entry.prev
+  entry.prev = entry.next = undefined
+}
+
+/** `ref()`/`unref()` where the runtime's timers have them (Node, Bun, Deno); elsewhere nothing to do. */
+function keepAlive(timer: ReturnType<typeof setTimeout>, alive: boolean): void {
+  const t = timer as { ref?: () => void; unref?: () => void }
+  if (alive) t.ref?.()
+  else t.unref?.()
+}
