@@ -1,6 +1,17 @@
-import { Agent, createGate, failoverRule, strictOutputRules, tool, type GateResult, type Provider, type ReliabilityRule } from '../../src/index.ts'
+import {
+  Agent,
+  createGate,
+  failoverRule,
+  strictOutputRules,
+  tool,
+  type AgentReliability,
+  type GateResult,
+  type Provider,
+  type ReliabilityRule,
+} from '../../src/index.ts'
 import { LookupArgs, PAYLOADS, Refund, USER_MESSAGE, type Scenario } from '../scenarios.ts'
 import { script, scriptProvider, toModelResponse } from '../support/script.ts'
+import { AGENT_PLAIN, GATE_NO_LISTENER, GATE_PLAIN } from '../targets.ts'
 import type { Contender, Runnable, Unsupported } from './contender.ts'
 
 const noop = (): void => {}
@@ -13,14 +24,17 @@ function postDecide(scenario: Scenario): readonly ReliabilityRule[] {
   return scenario.id === 'e' ? [failoverRule(), ...strictOutputRules(3)] : strictOutputRules(3)
 }
 
-/** The scenario's providers: the primary alone, or primary and secondary for the failover of (e). */
-export function scenarioProviders(scenario: Scenario): { providers: readonly Provider[]; reset: () => void } {
+/**
+ * The scenario's providers: the primary alone, or primary and secondary for the failover of (e);
+ * `count: 2` gives the secondary on every scenario (the production rows, so failover has somewhere to go).
+ */
+export function scenarioProviders(scenario: Scenario, count: 1 | 2 = scenario.id === 'e' ? 2 : 1): { providers: readonly Provider[]; reset: () => void } {
   const primaryScript = script(scenario.primary, toModelResponse)
   const secondaryScript = script(scenario.secondary ?? scenario.primary, toModelResponse)
   const primary = scriptProvider('primary', primaryScript)
   const secondary = scriptProvider('secondary', secondaryScript)
   return {
-    providers: scenario.id === 'e' ? [primary, secondary] : [primary],
+    providers: count === 2 ? [primary, secondary] : [primary],
     reset: () => {
       primaryScript.reset()
       secondaryScript.reset()
@@ -29,12 +43,12 @@ export function scenarioProviders(scenario: Scenario): { providers: readonly Pro
 }
 
 /**
- * reliability-gate's gate alone (`createGate` + `strictOutputRules(3)`); `events` attaches a
+ * reliability-gate's gate alone, plain (`createGate` + `strictOutputRules(3)`); `events` attaches a
  * `validation_failed` listener, as a user counting failures would.
  */
 export function gateContender(events: boolean): Contender {
   return {
-    name: events ? 'reliability-gate: gate + events' : 'reliability-gate: gate',
+    name: events ? GATE_PLAIN : GATE_NO_LISTENER,
     prepare(scenario: Scenario): Runnable | Unsupported {
       if (scenario.id === 'd') return { unsupported: "n/a: the gate checks final answers; tool arguments are the Agent tool loop's job" }
       const { providers, reset } = scenarioProviders(scenario)
@@ -54,11 +68,11 @@ export function gateContender(events: boolean): Contender {
 }
 
 /**
- * `Agent.runTyped` (builder, session, persisted history) with a `validation_failed` listener; a fresh
- * session per call, so the history does not grow with the sample count.
+ * `Agent.runTyped`, plain (builder, session, persisted history) with a `validation_failed` listener;
+ * a fresh session per call, so the history does not grow with the sample count.
  */
 export const agentContender: Contender = {
-  name: 'reliability-gate: Agent.runTyped + events',
+  name: AGENT_PLAIN,
   prepare(scenario: Scenario): Runnable | Unsupported {
     if (scenario.id === 'd') return agentToolScenario()
     const { providers, reset } = scenarioProviders(scenario)
@@ -79,9 +93,13 @@ export const agentContender: Contender = {
 /**
  * Scenario (d) on the Agent's tool loop: a bad argument, the tool-argument retry, the good call, the
  * tool's execution and the model's final answer (one more provider call than the floor, which stops
- * at the valid arguments). The value compared is the tool call's final arguments.
+ * at the valid arguments). The value compared is the tool call's final arguments. `reliability` is
+ * the agent's configuration (plain: `strictOutputRules(3)`); `attach` runs on the built agent.
  */
-function agentToolScenario(): Runnable {
+export function agentToolScenario(
+  reliability: AgentReliability = { postDecide: strictOutputRules(3) },
+  attach: (agent: Agent<unknown>) => unknown = noop,
+): Runnable {
   const answers = script(
     [
       { kind: 'tool', name: 'lookup_order', args: PAYLOADS.badToolArgs },
@@ -94,9 +112,10 @@ function agentToolScenario(): Runnable {
   const agent = Agent.create({ provider: scriptProvider('primary', answers), model: 'bench', name: 'bench' })
     .tool(lookupOrder)
     .outputSchema(Refund)
-    .reliability({ postDecide: strictOutputRules(3) })
+    .reliability(reliability)
     .build()
   agent.on('validation_failed', noop)
+  attach(agent)
   return {
     note: 'Agent.runDetailed: tool-argument retry with feedback, then the tool runs and the model answers (3 provider calls)',
     call: async () => {

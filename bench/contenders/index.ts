@@ -1,3 +1,4 @@
+import { AGENT_PLAIN, AGENT_PRODUCTION, COCKATIEL_PRODUCTION, FLOOR, FLOOR_WITH_LOG, GATE_NO_LISTENER, GATE_PLAIN, GATE_PRODUCTION } from '../targets.ts'
 import type { Contender } from './contender.ts'
 
 export type { Contender, Runnable, Unsupported } from './contender.ts'
@@ -11,11 +12,14 @@ export interface ContenderEntry {
 
 /** Every contender, the floor first (ratios are to the floor). */
 export const CONTENDERS: readonly ContenderEntry[] = [
-  { name: 'floor (hand-written loop)', load: async () => (await import('./floor.ts')).floor },
-  { name: 'floor + attempt log (hand-written)', load: async () => (await import('./floor-with-log.ts')).floorWithLog },
-  { name: 'reliability-gate: gate', load: async () => (await import('./gate.ts')).gateContender(false) },
-  { name: 'reliability-gate: gate + events', load: async () => (await import('./gate.ts')).gateContender(true) },
-  { name: 'reliability-gate: Agent.runTyped + events', load: async () => (await import('./gate.ts')).agentContender },
+  { name: FLOOR, load: async () => (await import('./floor.ts')).floor },
+  { name: FLOOR_WITH_LOG, load: async () => (await import('./floor-with-log.ts')).floorWithLog },
+  { name: GATE_NO_LISTENER, load: async () => (await import('./gate.ts')).gateContender(false) },
+  { name: GATE_PLAIN, load: async () => (await import('./gate.ts')).gateContender(true) },
+  { name: AGENT_PLAIN, load: async () => (await import('./gate.ts')).agentContender },
+  { name: GATE_PRODUCTION, load: async () => (await import('./production.ts')).gateProductionContender },
+  { name: AGENT_PRODUCTION, load: async () => (await import('./production.ts')).agentProductionContender },
+  { name: COCKATIEL_PRODUCTION, load: async () => (await import('./cockatiel-production.ts')).cockatielProductionContender },
   { name: 'cockatiel retry + hand-written call', load: async () => (await import('./cockatiel.ts')).cockatielContender },
   { name: 'instructor-js (max_retries)', load: async () => (await import('./instructor.ts')).instructorContender },
   { name: 'Vercel AI SDK generateText + Output.object', load: async () => (await import('./ai-sdk.ts')).aiSdkContender },
