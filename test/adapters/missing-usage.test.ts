@@ -66,7 +66,7 @@ describe('adapters: a missing usage is estimated, never $0', () => {
   })
 
   it('estimates an OpenAI stream that ends without its usage chunk', async () => {
-    const frames = (openaiSse(answer) as { frames: string[] }).frames.filter((f) => !f.includes('"usage"'))
+    const frames = (openaiSse(answer) as { readonly frames: readonly string[] }).frames.filter((f) => !f.includes('"usage"'))
     const result = await runOn(openaiProvider(), { kind: 'sse', frames }, true)
     expect(result.usage).toEqual({ inputTokens: 100, outputTokens: 20, estimated: true })
     expect(result.costUsd).toBeGreaterThan(0)

@@ -100,7 +100,7 @@ describe('hostile logs: structured loggers', () => {
     const write = (fields: object, message?: string) => entries.push(JSON.stringify({ ...fields, msg: message }))
     const name = `${FORGED}${'n'.repeat(100_000)}`
     const provider = scripted([{ content: '', toolCalls: [{ id: 'c1', name, args: {} }] }, 'done'])
-    const agent = Agent.create({ provider, logger: { debug: write, info: write, warn: write, child: () => ({}) } })
+    const agent = Agent.create({ provider, logger: { debug: write, info: write, warn: write }, logFormat: 'fields' })
       .tool(tool({ name: 't', description: 't', input: Input, execute: () => 'ok' }))
       .build()
     await agent.runDetailed('go')
