@@ -79,4 +79,19 @@ describe('auth error kind', () => {
       ['anthropic', 'ok'],
     ])
   })
+
+  it('counts refused credentials as breaker failures, as unknown errors were', async () => {
+    let calls = 0
+    const denied: Provider = {
+      name: 'denied',
+      complete: async () => {
+        calls++
+        throw new ProviderError('bad key', { kind: 'unknown', status: 401 })
+      },
+    }
+    const gate = createGate({ providers: denied, breaker: { failureThreshold: 1, cooldownMs: 60_000 } })
+    await expect(gate.run({ messages: base })).rejects.toMatchObject({ kind: 'auth' })
+    await expect(gate.run({ messages: base })).rejects.toMatchObject({ kind: 'circuit-open' })
+    expect(calls).toBe(1)
+  })
 })
