@@ -2,7 +2,7 @@ import Anthropic from '@anthropic-ai/sdk'
 import { createGateway } from 'ai'
 import OpenAI from 'openai'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createGate, type GateResult, type Provider } from '../../src/index.ts'
+import { createGate, memoryStore, sharedBudget, type GateResult, type Provider } from '../../src/index.ts'
 import { aiSdk } from '../../src/providers/ai-sdk/index.ts'
 import { anthropic } from '../../src/providers/anthropic/index.ts'
 import { openai } from '../../src/providers/openai/index.ts'
@@ -145,5 +145,13 @@ describe('adapters: a missing usage is estimated, never $0', () => {
   it('takes a complete usage as it is, not estimated', async () => {
     const result = await runOn(openaiProvider(), openaiText(answer, { prompt_tokens: 7, completion_tokens: 3 }))
     expect(result.usage).toEqual({ inputTokens: 7, outputTokens: 3 })
+  })
+
+  it('charges a shared budget for an answer without usage', async () => {
+    server.script([withBody(openaiText(answer), (b) => delete b['usage'])])
+    const budget = sharedBudget({ store: memoryStore(), key: 'b', usd: 1 })
+    const gate = createGate({ providers: openaiProvider(), model: 'm-1', pricing, budget })
+    await gate.run({ messages })
+    expect(await budget.spent()).toBeCloseTo(120 / 1e6, 12)
   })
 })

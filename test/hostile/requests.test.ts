@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { createGate, type Message, type ModelRequest, type Provider } from '../../src/index.ts'
+import { Agent, createGate, type Message, type ModelRequest, type Provider } from '../../src/index.ts'
 import { scripted } from '../../src/providers/index.ts'
 
 /** A provider that answers `ok` and keeps every request it was sent. */
@@ -124,5 +124,23 @@ describe('hostile requests: legal shapes stay legal', () => {
     const result = await gate.run({ messages })
     expect(result.response.content).toBe('ok')
     expect(provider.seen[0]?.messages).toHaveLength(messages.length)
+  })
+})
+
+describe('hostile requests: agent input', () => {
+  it.each([
+    ['a message object with a role instead of text', { role: 'human', content: 'hi' }],
+    ['a message that is a number', { message: 42 }],
+    ['a message that is null', { message: null }],
+    ['an array of messages', [{ role: 'user', content: 'hi' }]],
+    ['null', null],
+    ['a number', 7],
+  ])('agent.run refuses %s with a TypeError, before any provider call', async (_name, input) => {
+    const provider = recording()
+    const agent = Agent.create({ provider }).build()
+    await expect(agent.run(input as never)).rejects.toThrow(/^agent\.run: input must be a string or \{ message: string \}$/)
+    expect(() => agent.stream(input as never)).toThrow(TypeError)
+    expect(provider.seen).toEqual([])
+    expect(agent.history).toEqual([])
   })
 })
