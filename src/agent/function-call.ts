@@ -19,7 +19,10 @@ export type ToolCallStatus =
   | 'invalid-args'
   /** A guard rejected the arguments. */
   | 'guard-rejected'
-  /** `execute` threw. */
+  /**
+   * `execute` threw, or returned what cannot be sent to the model as JSON (a BigInt, a cycle, a
+   * function, a `toJSON` that throws): the model is told so in one line.
+   */
   | 'execute-failed'
   /** `execute` was aborted (it threw an `AbortError` / `TimeoutError` while the run went on). */
   | 'aborted'

@@ -1,3 +1,5 @@
+import { logLine } from './log-value.ts'
+
 /**
  * A logger taking plain lines (`console` fits). Every method is optional; a logger that throws never
  * affects a run.
@@ -51,13 +53,16 @@ export function logSink(logger: Logger | StructuredLogger | undefined, format: L
 
 /**
  * Writes one line: the line alone to a line logger, the fields and the line to a structured one.
+ * The line stays one line whatever its parts held ({@link logLine}: raw control characters escaped,
+ * cut at 4,000 characters); callers escape and bound each value they put in it (`logValue`).
  * Whatever the logger throws is swallowed.
  */
 export function writeLog(sink: LogSink | undefined, level: LogLevel, message: string, fields: LogFields): void {
   if (sink === undefined) return
+  const line = logLine(message)
   try {
-    if (sink.structured) (sink.logger as StructuredLogger)[level]?.(fields, message)
-    else (sink.logger as Logger)[level]?.(message)
+    if (sink.structured) (sink.logger as StructuredLogger)[level]?.(fields, line)
+    else (sink.logger as Logger)[level]?.(line)
   } catch {
     // Logging is observation: a broken sink must not break the run it observes.
   }

@@ -9,7 +9,7 @@ import { callAsPromise } from '../model/call-as-promise.ts'
 import type { FunctionCall, ToolCallStatus, ToolRetryOutcome } from './function-call.ts'
 import { reportOutcome } from './report-outcome.ts'
 import { normalizeArgs, ToolArgsRetry, type ToolArgsHost, type ToolArgsSpec } from './tool-args-retry.ts'
-import { toolMessages, toolResultContent } from './tool-messages.ts'
+import { toolMessages, toolResultText } from './tool-messages.ts'
 import type { ToolGuard } from './tools/guard.ts'
 import type { AnyTool, ToolContext } from './tools/tool.ts'
 
@@ -34,8 +34,8 @@ export interface SettledToolCall {
  * Settles one logical tool call: its arguments go through the argument loop ({@link ToolArgsRetry}:
  * schema and every guard on every attempt, retries on validation failures only, bounded ephemeral
  * tails carrying the answer's `reasoning`), then the tool runs on the valid arguments. Everything
- * else (unknown tool, a guard's rejection, arguments still invalid, a throwing `execute`) is
- * answered to the model as an error result.
+ * else (unknown tool, a guard's rejection, arguments still invalid, a throwing `execute`, a result
+ * that cannot be sent as JSON) is answered to the model as an error result.
  */
 export function runToolCall(host: ToolCallHost, call: ToolCall, base: readonly Message[], reasoning?: readonly ReasoningBlock[]): Promise<SettledToolCall> {
   return new LogicalToolCall(host, call, base, reasoning).settle()
@@ -99,7 +99,9 @@ class LogicalToolCall {
     const retryCount = this.#args?.retry ?? 0
     try {
       const result: unknown = await raceAbort(callAsPromise(executeOf(tool), value, { signal, callId: this.#original.id, agent: rt.name, retryCount }), signal)
-      return this.#settle('ok', outcome, toolResultContent(result), result)
+      const written = toolResultText(result)
+      if (written.text === undefined) return this.#settle('execute-failed', outcome, toolMessages.resultUnwritable(tool.name, written.problem))
+      return this.#settle('ok', outcome, written.text, result)
     } catch (error) {
       if (isAborted(signal) || isAbortError(error)) return this.#settle('aborted', outcome, toolMessages.aborted(tool.name, error))
       return this.#settle('execute-failed', outcome, toolMessages.executeFailed(tool.name, error))

@@ -1,5 +1,4 @@
-import { jsonTextOf } from '../model/json-text-of.ts'
-import { messageOf } from '../model/message-of.ts'
+import { errorName, messageOf } from '../model/message-of.ts'
 import { formatIssueLines, MAX_PROBLEM, MAX_QUOTED_PATH, oneLine, type ValidationFailure } from '../validation/index.ts'
 
 /**
@@ -32,17 +31,35 @@ export const toolMessages = {
     return `TOOL_ERROR: tool '${name}' failed: ${messageOf(error)}`
   },
 
+  resultUnwritable(name: string, reason: string): string {
+    return `TOOL_ERROR: tool '${name}' failed: its result cannot be sent as JSON (${oneLine(reason, MAX_PROBLEM)})`
+  },
+
   aborted(name: string, error: unknown): string {
     return `TOOL_ABORTED: tool '${name}' was aborted before it finished: ${messageOf(error)}`
   },
 } as const
 
+/** What a tool's result is sent as: its text, or why it has none. */
+export type ToolResultText = { readonly text: string; readonly problem?: undefined } | { readonly text?: undefined; readonly problem: string }
+
 /**
- * The content of a successful tool result: a string as it is, anything else as JSON (its string
- * form when it has no JSON: a BigInt, a cycle, a throwing `toJSON`, an object without prototype).
+ * The text a tool's result is sent to the model as: a string as it is, `undefined` as
+ * `(no result)`, anything else as its JSON. A result JSON cannot write (a BigInt, a cycle, a
+ * `toJSON` or a getter that throws, a function, a Symbol, nesting too deep) has no text, only the
+ * reason, for {@link toolMessages}.resultUnwritable: never `[object Object]`, never a function's
+ * source. Never throws.
  */
-export function toolResultContent(result: unknown): string {
-  if (typeof result === 'string') return result
-  if (result === undefined) return '(no result)'
-  return jsonTextOf(result)
+export function toolResultText(result: unknown): ToolResultText {
+  if (typeof result === 'string') return { text: result }
+  if (result === undefined) return NO_RESULT
+  if (typeof result === 'function' || typeof result === 'symbol') return { problem: `it is a ${typeof result}` }
+  try {
+    const text: string | undefined = JSON.stringify(result)
+    return text === undefined ? { problem: 'its toJSON gives nothing JSON can write' } : { text }
+  } catch (error) {
+    return { problem: `${errorName(error) ?? 'thrown'}: ${messageOf(error)}` }
+  }
 }
+
+const NO_RESULT: ToolResultText = Object.freeze({ text: '(no result)' })

@@ -21,6 +21,7 @@ export function attemptStatus(kind: ErrorKind, stage: ValidationStage | undefine
     case 'rate-limit':
       return 'rate_limit'
     case 'http-5xx':
+    case 'auth':
       return 'http_error'
     case 'network':
       return 'network'

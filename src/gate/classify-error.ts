@@ -1,4 +1,4 @@
-import { type ClassifiedError, classifyShape } from '../model/classify-shape.ts'
+import { type ClassifiedError, classifyShape, kindOfStatus } from '../model/classify-shape.ts'
 import { ERROR_KINDS } from '../model/error-kind.ts'
 import { isProviderError } from '../model/provider-error.ts'
 
@@ -8,7 +8,8 @@ const KNOWN_KINDS: ReadonlySet<string> = new Set(ERROR_KINDS)
 const UNKNOWN: ClassifiedError = Object.freeze({ kind: 'unknown', status: undefined, retryAfterMs: undefined })
 
 /**
- * Classifies a thrown provider error: an already classified {@link ProviderError} keeps its kind,
+ * Classifies a thrown provider error: an already classified {@link ProviderError} keeps its kind
+ * (one of kind `unknown` takes the kind of its `status`, when that says one: 401/403 is `auth`),
  * anything else is classified by its shape (HTTP status, then error codes and names, message
  * patterns last: see `classifyShape`). Never throws: a value that cannot be read (a Proxy whose
  * traps throw, getters that throw) is kind `unknown`.
@@ -17,8 +18,11 @@ export function classifyError(error: unknown): ClassifiedError {
   try {
     if (!isProviderError(error)) return classifyShape(error)
     // A branded look-alike may carry any kind: only the known ones are trusted.
-    const kind = KNOWN_KINDS.has(error.kind) ? error.kind : 'unknown'
-    return { kind, status: finite(error.status), retryAfterMs: nonNegative(error.retryAfterMs) }
+    const known = KNOWN_KINDS.has(error.kind) ? error.kind : 'unknown'
+    const status = finite(error.status)
+    // `unknown` is what a ProviderError built without a kind says: its status still tells (a 401 is `auth`).
+    const kind = known === 'unknown' && status !== undefined ? (kindOfStatus(status) ?? known) : known
+    return { kind, status, retryAfterMs: nonNegative(error.retryAfterMs) }
   } catch {
     return UNKNOWN
   }

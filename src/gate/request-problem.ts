@@ -1,15 +1,21 @@
 import { shownValue, typeName } from '../model/describe-value.ts'
 import { isRecord } from '../model/is-record.ts'
+import type { Role } from '../model/message.ts'
 
 /**
  * Why a value cannot be the request of `gate.run` or `gate.stream`, as the message of the
- * `TypeError` they answer with; `undefined` when it can. Checks the shape and each optional field
- * that is present, never the messages one by one: a history may hold thousands.
+ * `TypeError` they answer with; `undefined` when it can. Checks the shape, each optional field that
+ * is present, and each message's role and content (one type test each, so a history of thousands
+ * costs microseconds): a message no provider could be sent never reaches one.
  */
 export function requestProblem(request: unknown): string | undefined {
   if (!isRecord(request)) return `request must be an object with a \`messages\` array, got ${typeName(request)}`
   const { messages, system, model, tools, maxTokens, responseSchema, signal } = request
   if (!Array.isArray(messages)) return `request.messages must be an array of messages, got ${typeName(messages)}`
+  for (let i = 0; i < messages.length; i++) {
+    const problem = messageProblem(messages[i])
+    if (problem !== undefined) return `request.messages[${i}]${problem}`
+  }
   if (system !== undefined && typeof system !== 'string') return `request.system must be a string, got ${typeName(system)}`
   if (model !== undefined && typeof model !== 'string') return `request.model must be a string, got ${typeName(model)}`
   if (tools !== undefined && !Array.isArray(tools)) return `request.tools must be an array of tool specs, got ${typeName(tools)}`
@@ -18,6 +24,21 @@ export function requestProblem(request: unknown): string | undefined {
   }
   if (responseSchema !== undefined && !isRecord(responseSchema)) return `request.responseSchema must be a JSON Schema object, got ${typeName(responseSchema)}`
   if (signal !== undefined && !isAbortSignal(signal)) return `request.signal must be an AbortSignal, got ${typeName(signal)}`
+  return undefined
+}
+
+const ROLES: ReadonlySet<unknown> = new Set<Role>(['system', 'user', 'assistant', 'tool'])
+
+/**
+ * What is wrong with one message, after its place (`.role must be ...`); `undefined` when nothing
+ * is. Content is a string for every role: an assistant turn that only calls tools has `''`.
+ */
+function messageProblem(message: unknown): string | undefined {
+  if (!isRecord(message)) return ` must be a message object, got ${typeName(message)}`
+  const { role, content, toolCalls } = message
+  if (!ROLES.has(role)) return `.role must be 'system', 'user', 'assistant' or 'tool', got ${shownValue(role)}`
+  if (typeof content !== 'string') return `.content must be a string ('' when there is none), got ${typeName(content)}`
+  if (toolCalls !== undefined && !Array.isArray(toolCalls)) return `.toolCalls must be an array of tool calls, got ${typeName(toolCalls)}`
   return undefined
 }
 

@@ -27,6 +27,8 @@ const SDK_NAMES: Readonly<Record<string, ErrorKind>> = {
   APIUserAbortError: 'aborted',
   RateLimitError: 'rate-limit',
   InternalServerError: 'http-5xx',
+  AuthenticationError: 'auth',
+  PermissionDeniedError: 'auth',
 }
 /** Error `type`s of provider error bodies (Anthropic's `overloaded_error`, OpenAI's `server_error`, ...). */
 const BODY_TYPES: Readonly<Record<string, ErrorKind>> = {
@@ -37,6 +39,9 @@ const BODY_TYPES: Readonly<Record<string, ErrorKind>> = {
   rate_limit_exceeded: 'rate-limit',
   insufficient_quota: 'rate-limit',
   timeout_error: 'timeout',
+  authentication_error: 'auth',
+  permission_error: 'auth',
+  invalid_api_key: 'auth',
 }
 /** Longest message read as an error body (older SDKs put an SSE error event's JSON there). */
 const MAX_BODY_MESSAGE = 10_000
@@ -75,9 +80,12 @@ export function bodyTypeOf(error: Record<string, unknown>): string | undefined {
   return typeInMessage(error['message'])
 }
 
-function kindOfStatus(status: number): ErrorKind | undefined {
+/** The kind an HTTP status says on its own (429, 408, 401/403, 5xx), `undefined` for any other status. */
+export function kindOfStatus(status: number): ErrorKind | undefined {
   if (status === 429) return 'rate-limit'
   if (status === 408) return 'timeout'
+  // Credentials refused or not allowed: retrying the same provider cannot help, another may.
+  if (status === 401 || status === 403) return 'auth'
   if (status === 529 || (status >= 500 && status <= 599)) return 'http-5xx'
   return undefined
 }
@@ -91,6 +99,7 @@ function kindOfShape(e: Record<string, unknown>): ErrorKind {
   if (name === 'AbortError' || code === 'ABORT_ERR') return 'aborted'
   if (NETWORK_CODES.has(code) || NETWORK_CODES.has(cause)) return 'network'
   if (code === 'rate_limit_exceeded' || code === 'insufficient_quota') return 'rate-limit'
+  if (code === 'invalid_api_key') return 'auth'
   // What the provider wrote wins over the class the SDK wrapped it in (an old Anthropic SDK throws
   // an SSE error event as an APIConnectionError).
   const byBody = kindOfBody(e)

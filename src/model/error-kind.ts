@@ -16,6 +16,7 @@ export type ErrorKind =
   | 'circuit-open'
   | 'aborted'
   | 'budget-exceeded'
+  | 'auth'
   | 'unknown'
 
 /** Every {@link ErrorKind}, in the order above (a type test checks that none is missing). */
@@ -33,6 +34,7 @@ export const ERROR_KINDS = [
   'circuit-open',
   'aborted',
   'budget-exceeded',
+  'auth',
   'unknown',
 ] as const satisfies readonly ErrorKind[]
 

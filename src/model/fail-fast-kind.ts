@@ -55,6 +55,11 @@ export const FailFastKinds = Object.freeze({
   Http5xx: 'http-5xx',
   /** The connection failed. */
   Network: 'network',
+  /**
+   * The provider refused the credentials (401) or the permission (403): never retried on the same
+   * provider; `failoverRule()` moves to the next one, which has credentials of its own.
+   */
+  Auth: 'auth',
   /** Anything else a provider threw. */
   Unknown: 'unknown',
 } as const)

@@ -1,4 +1,9 @@
-/** Token usage of one model call. */
+/**
+ * Token usage of one model call. A provider that does not know a count gives `NaN` (the built-in
+ * adapters do, for a count the answer lacks or reports as no count): never 0, which would make the
+ * call free. The gate estimates such a count and marks the usage `estimated`, so the usage on
+ * results, events and scopes is always finite.
+ */
 export interface Usage {
   readonly inputTokens: number
   readonly outputTokens: number

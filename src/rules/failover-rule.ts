@@ -2,15 +2,16 @@ import { ERROR_KINDS, type ErrorKind } from '../model/error-kind.ts'
 import type { ReliabilityRule } from './rule.ts'
 import { TRANSIENT_KINDS } from './retry-transient.ts'
 
-// The error kinds failoverRule switches provider on by default.
-const FAILOVER_KINDS: readonly ErrorKind[] = Object.freeze(['circuit-open', ...TRANSIENT_KINDS])
+// The error kinds failoverRule switches provider on by default: refused credentials (`auth`) are
+// one provider's, so the next one may still answer.
+const FAILOVER_KINDS: readonly ErrorKind[] = Object.freeze(['circuit-open', 'auth', ...TRANSIENT_KINDS])
 
 /**
  * A PostDecide rule that moves to the next provider (`retry-other`) when this attempt failed with
  * one of `kinds` and another provider is left. Put it after `retryTransient` to retry a provider a
  * few times before leaving it, or alone to leave it at once.
  *
- * @default kinds = `circuit-open` and every kind of `TRANSIENT_KINDS`
+ * @default kinds = `circuit-open`, `auth` and every kind of `TRANSIENT_KINDS`
  * @example
  * createGate({ providers: [primary, backup], breaker: {}, postDecide: [failoverRule()] })
  */

@@ -1,5 +1,6 @@
 import { optionsObject } from '../model/options-object.ts'
 import type { StateStore } from './state-store.ts'
+import { checkAmount, checkKey, checkReservationTtl, checkText, checkTtl, storeCalls } from './store-args.ts'
 
 /** Options of {@link memoryStore}. */
 export interface MemoryStoreOptions {
@@ -20,7 +21,9 @@ interface Hold {
 
 /**
  * The in-process {@link StateStore}: a `Map` with lazy expiry. Every operation completes within one
- * synchronous step, which makes each of them atomic in a single Node process.
+ * synchronous step, which makes each of them atomic in a single Node process. Arguments are checked
+ * as `redisStore` checks them: a non-string key, id or value rejects with a `TypeError`, an amount
+ * or limit that is not finite (`NaN`, `Infinity`) with a `RangeError`, and nothing is stored.
  *
  * @example
  * const store = memoryStore()
@@ -72,31 +75,71 @@ export function memoryStore(given?: MemoryStoreOptions): StateStore {
   }
 
   return {
-    get: (key) => Promise.resolve(read(key)),
-    set(key, value, ttlMs) {
-      write(key, value, ttlMs)
-      return Promise.resolve()
-    },
-    increment: (key, by, ttlMs) => Promise.resolve(add(key, by, ttlMs)),
-    compareAndSet(key, expected, next, ttlMs) {
-      if (read(key) !== expected) return Promise.resolve(false)
-      write(key, next, ttlMs)
-      return Promise.resolve(true)
-    },
-    reserve(key, id, amount, limit, ttlMs) {
-      const spent = counter(key)
-      const others = held(key)
-      const granted = spent + others + amount <= limit
-      if (granted) {
-        const live = holds.get(key) ?? new Map<string, Hold>()
-        live.set(id, { amount, expiresAt: now() + ttlMs })
-        holds.set(key, live)
-      }
-      return Promise.resolve({ granted, spent, held: others })
-    },
-    settle(key, id, amount, ttlMs) {
-      holds.get(key)?.delete(id)
-      return Promise.resolve(add(key, amount, ttlMs))
-    },
+    get: (key) =>
+      attempt(() => {
+        checkKey(AT.get, key)
+        return read(key)
+      }),
+    set: (key, value, ttlMs) =>
+      attempt(() => {
+        checkKey(AT.set, key)
+        checkText(AT.set, key, 'value', value)
+        checkTtl(AT.set, key, ttlMs)
+        write(key, value, ttlMs)
+      }),
+    increment: (key, by, ttlMs) =>
+      attempt(() => {
+        checkKey(AT.increment, key)
+        checkAmount(AT.increment, key, 'amount', by)
+        checkTtl(AT.increment, key, ttlMs)
+        return add(key, by, ttlMs)
+      }),
+    compareAndSet: (key, expected, next, ttlMs) =>
+      attempt(() => {
+        checkKey(AT.compareAndSet, key)
+        if (expected !== undefined) checkText(AT.compareAndSet, key, 'expected', expected)
+        checkText(AT.compareAndSet, key, 'next', next)
+        checkTtl(AT.compareAndSet, key, ttlMs)
+        if (read(key) !== expected) return false
+        write(key, next, ttlMs)
+        return true
+      }),
+    reserve: (key, id, amount, limit, ttlMs) =>
+      attempt(() => {
+        checkKey(AT.reserve, key)
+        checkText(AT.reserve, key, 'id', id)
+        checkAmount(AT.reserve, key, 'amount', amount)
+        checkAmount(AT.reserve, key, 'limit', limit)
+        checkReservationTtl(AT.reserve, key, ttlMs)
+        const spent = counter(key)
+        const others = held(key)
+        const granted = spent + others + amount <= limit
+        if (granted) {
+          const live = holds.get(key) ?? new Map<string, Hold>()
+          live.set(id, { amount, expiresAt: now() + ttlMs })
+          holds.set(key, live)
+        }
+        return { granted, spent, held: others }
+      }),
+    settle: (key, id, amount, ttlMs) =>
+      attempt(() => {
+        checkKey(AT.settle, key)
+        checkText(AT.settle, key, 'id', id)
+        checkAmount(AT.settle, key, 'amount', amount)
+        checkTtl(AT.settle, key, ttlMs)
+        holds.get(key)?.delete(id)
+        return add(key, amount, ttlMs)
+      }),
+  }
+}
+
+const AT = storeCalls('memoryStore')
+
+/** The operation's result as a promise; a refused argument as a rejection, never a synchronous throw. */
+function attempt<T>(operation: () => T): Promise<T> {
+  try {
+    return Promise.resolve(operation())
+  } catch (error) {
+    return Promise.reject(error)
   }
 }

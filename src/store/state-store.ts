@@ -4,7 +4,10 @@
  * Deliberately small: every method is one atomic operation that a Redis server can run as a single
  * command or Lua script (`GET`, `SET PX`, `INCRBYFLOAT` + `PEXPIRE`, a compare-and-set script, and
  * the reserve and settle scripts of shared budgets), so a shared store never changes the engine. Values are strings, as on the wire; callers encode
- * structured state themselves.
+ * structured state themselves. A store refuses what it cannot store faithfully, with a rejected
+ * promise and nothing written: a key, id or value that is not a string (`TypeError`), an amount or
+ * limit that is not a finite number (`NaN`, `Infinity`: a `RangeError`, since a counter holding one
+ * reads back as 0), a ttl that is `NaN`. `memoryStore` and `redisStore` refuse the same calls.
  *
  * @example
  * const store: StateStore = memoryStore()

@@ -46,27 +46,10 @@ describe('hostile tools: execute throws anything', () => {
 })
 
 describe('hostile tools: results that are not JSON', () => {
-  const cyclic = (): unknown => {
-    const o: Record<string, unknown> = { a: 1 }
-    o['self'] = o
-    return o
-  }
   it.each([
-    ['a BigInt', () => 10n, '10'],
-    ['an object with a cycle', cyclic, '[object Object]'],
     ['an object without prototype', () => Object.assign(Object.create(null) as object, { a: 1 }), '{"a":1}'],
-    ['a Symbol', () => Symbol('s'), 'Symbol(s)'],
     ['undefined', () => undefined, '(no result)'],
     ['null', () => null, 'null'],
-    [
-      'an object whose toJSON throws',
-      () => ({
-        toJSON: () => {
-          throw new Error('no')
-        },
-      }),
-      '[object Object]',
-    ],
     ['a string as it is', () => 'plain', 'plain'],
   ])('send %s back to the model as readable text', async (_name, make, content) => {
     const { result, toolMessage } = await withTool(() => make())

@@ -117,7 +117,7 @@ describe('instrument', () => {
     expect(toolSpan.events.map((e) => e.name)).toEqual(['validation_failed'])
   })
 
-  it('puts a tool result JSON cannot say on the execute_tool span in its string form', async () => {
+  it('ends the execute_tool span of a result JSON cannot write as execute-failed, without a listener error', async () => {
     const h = otelHarness()
     // A cycle defeats JSON, and an object without a prototype has no String() either.
     const result: Record<string, unknown> = Object.create(null)
@@ -133,7 +133,9 @@ describe('instrument', () => {
     stop()
     const toolSpan = h.spans().find((s) => s.name === 'execute_tool create_event')!
     expect(errors).toEqual([])
-    expect(typeof toolSpan.attributes['gen_ai.tool.call.result']).toBe('string')
+    expect(toolSpan.attributes['error.type']).toBe('execute-failed')
+    expect(toolSpan.attributes['reliability_gate.tool.status']).toBe('execute-failed')
+    expect(toolSpan.attributes['gen_ai.tool.call.result']).toBeUndefined()
   })
 
   it('gives a plain gate run an invoke_workflow root span that ends with the run', async () => {

@@ -193,4 +193,19 @@ export function stateStoreContract(make: () => StoreHarness | Promise<StoreHarne
     const verdicts = await Promise.all(Array.from({ length: 40 }, (_, i) => h.store.reserve('b', `r${i}`, 0.1, 1, MINUTE)))
     expect(verdicts.filter((v) => v.granted)).toHaveLength(10)
   })
+
+  it.each([Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY])(
+    'refuses an amount of %s with a RangeError and keeps what was spent',
+    async (bad) => {
+      await h.store.increment('spend', 0.5)
+      await h.store.reserve('spend', 'held', 0.25, 1, MINUTE)
+      await expect(h.store.increment('spend', bad)).rejects.toThrow(RangeError)
+      await expect(h.store.settle('spend', 'held', bad)).rejects.toThrow(RangeError)
+      await expect(h.store.reserve('spend', 'r', bad, 1, MINUTE)).rejects.toThrow(RangeError)
+      await expect(h.store.reserve('spend', 'r', 0.1, bad, MINUTE)).rejects.toThrow(RangeError)
+      expect(await h.store.get('spend')).toBe('0.5')
+      // The refused settle released nothing: the reservation still holds its 0.25.
+      expect(await h.store.reserve('spend', 'r', 0.3, 1, MINUTE)).toEqual({ granted: false, spent: 0.5, held: 0.25 })
+    },
+  )
 }

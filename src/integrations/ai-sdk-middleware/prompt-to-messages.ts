@@ -19,7 +19,7 @@ export function promptToMessages(prompt: LanguageModelV4Prompt): { system: strin
         if (p.type !== 'tool-result') continue
         const output = p.output
         const isError = output.type === 'error-text' || output.type === 'error-json'
-        const content = 'value' in output ? (typeof output.value === 'string' ? output.value : JSON.stringify(output.value)) : ''
+        const content = 'value' in output ? (typeof output.value === 'string' ? output.value : (JSON.stringify(output.value) ?? '')) : ''
         messages.push({ role: 'tool', content, toolCallId: p.toolCallId, toolName: p.toolName, ...(isError ? { isError } : {}) })
       }
     }

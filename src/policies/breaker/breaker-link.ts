@@ -46,12 +46,13 @@ export function breakerLink(breaker: CircuitBreaker, judge: JudgeFailure, onTran
 
 /**
  * How the breaker counts a failed call of this kind: failures of a transient kind
- * (`TRANSIENT_KINDS`, malformed responses included) and unknown errors count, anything else (an
- * abort, a budget denial) says nothing about the provider. The rate-limit link runs before the
+ * (`TRANSIENT_KINDS`, malformed responses included), refused credentials (`auth`: every call will
+ * fail until someone fixes them) and unknown errors count, anything else (an abort, a budget
+ * denial) says nothing about the provider. The rate-limit link runs before the
  * breaker, so its denials never reach it.
  */
 export function breakerResult(kind: ErrorKind): BreakerResult {
-  return isTransientKind(kind) || kind === 'unknown' ? 'failure' : 'ignored'
+  return isTransientKind(kind) || kind === 'unknown' || kind === 'auth' ? 'failure' : 'ignored'
 }
 
 async function record(

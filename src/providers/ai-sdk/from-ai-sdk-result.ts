@@ -6,6 +6,7 @@ import type { Usage } from '../../model/usage.ts'
 import { isRecord } from '../../model/is-record.ts'
 import { malformedResponse } from '../adapter-kit/malformed-response.ts'
 import { checkToolInput, parseToolArgs } from '../adapter-kit/parse-tool-args.ts'
+import { MISSING_USAGE, optionalTokenCount, tokenCount } from '../adapter-kit/token-count.ts'
 
 /**
  * Maps AI SDK content parts, finish reason and usage to a provider-neutral response; `reasoning`
@@ -57,27 +58,32 @@ function fromAiSdkReasoning(text: string, metadata: ReasoningBlock['providerMeta
 
 /**
  * Usage: `inputTokens` are the uncached input tokens, cache reads and writes apart. Reads the v3/v4
- * nested shape and the flat numbers of older specifications.
+ * nested shape and the flat numbers of older specifications. A count the result lacks (AI SDK
+ * providers leave unknown counts `undefined`), or reports as no count, is `NaN`, never 0: the gate
+ * estimates it and marks the usage `estimated`.
  */
 export function fromAiSdkUsage(usage: LanguageModelV4Usage | undefined): Usage {
-  if (usage === undefined || usage === null) return { inputTokens: 0, outputTokens: 0 }
-  const flat = usage as unknown as { inputTokens?: unknown; outputTokens?: unknown; cachedInputTokens?: unknown }
-  if (typeof flat.inputTokens === 'number' || typeof flat.outputTokens === 'number') {
-    const cached = typeof flat.cachedInputTokens === 'number' ? flat.cachedInputTokens : 0
-    const total = typeof flat.inputTokens === 'number' ? flat.inputTokens : 0
+  if (!isRecord(usage)) return MISSING_USAGE
+  const u: Record<string, unknown> = usage
+  const input = u['inputTokens']
+  const output = u['outputTokens']
+  if (!isRecord(input) && !isRecord(output)) {
+    // The flat numbers of the v2 specification, where `inputTokens` includes the cached ones.
+    const cached = optionalTokenCount(u['cachedInputTokens']) ?? 0
+    const total = tokenCount(input)
     return {
-      inputTokens: Math.max(0, total - cached),
-      outputTokens: typeof flat.outputTokens === 'number' ? flat.outputTokens : 0,
+      inputTokens: Number.isNaN(cached) ? total : Math.max(0, total - cached),
+      outputTokens: tokenCount(output),
       ...(cached > 0 ? { cacheReadTokens: cached } : {}),
     }
   }
-  const read = usage.inputTokens?.cacheRead
-  const write = usage.inputTokens?.cacheWrite
-  const total = usage.inputTokens?.total ?? 0
-  const noCache = usage.inputTokens?.noCache ?? Math.max(0, total - (read ?? 0) - (write ?? 0))
+  const counts = isRecord(input) ? input : {}
+  const read = optionalTokenCount(counts['cacheRead'])
+  const write = optionalTokenCount(counts['cacheWrite'])
+  const noCache = optionalTokenCount(counts['noCache']) ?? Math.max(0, tokenCount(counts['total']) - (read ?? 0) - (write ?? 0))
   return {
     inputTokens: noCache,
-    outputTokens: usage.outputTokens?.total ?? 0,
+    outputTokens: isRecord(output) ? tokenCount(output['total']) : Number.NaN,
     ...(read !== undefined ? { cacheReadTokens: read } : {}),
     ...(write !== undefined ? { cacheWriteTokens: write } : {}),
   }

@@ -3,6 +3,7 @@ import type { ReasoningBlock } from '../../model/reasoning.ts'
 import type { ModelResponse } from '../../model/response.ts'
 import type { StreamChunk } from '../../model/stream-chunk.ts'
 import type { ToolCall } from '../../model/tool-call.ts'
+import { isRecord } from '../../model/is-record.ts'
 import { malformedStream } from '../adapter-kit/malformed-response.ts'
 import { parseToolArgs } from '../adapter-kit/parse-tool-args.ts'
 import { anthropicStopReason, fromAnthropicUsage } from './from-anthropic-message.ts'
@@ -16,7 +17,8 @@ type PartialBlock =
 /**
  * Turns Messages API stream events (`message_start`, `content_block_*`, `message_delta`,
  * `message_stop`) into text chunks and a final `done` chunk. Usage starts from `message_start`
- * (input and cache tokens) and is updated by `message_delta` (output tokens). Thinking blocks are
+ * (input and cache tokens) and is updated by `message_delta` (output tokens); a count no event
+ * reported is `NaN`, for the gate to estimate. Thinking blocks are
  * assembled from `thinking_delta` and `signature_delta` events (redacted ones arrive whole) and kept
  * as the response's reasoning. A stream without `message_start` is a `malformed-response` error.
  */
@@ -30,9 +32,11 @@ export async function* anthropicStreamChunks(events: AsyncIterable<RawMessageStr
     switch (event?.type) {
       case 'message_start':
         started = true
-        usage = fromAnthropicUsage(event.message.usage)
+        usage = fromAnthropicUsage(isRecord(event.message) ? event.message.usage : undefined)
         // Input and cache tokens are known now: a stream aborted later is still billed for them.
         yield { type: 'usage', usage }
+        // The answer's output count comes with message_delta; without one it is left to estimate.
+        usage = { ...usage, outputTokens: Number.NaN }
         break
       case 'content_block_start': {
         const b = event.content_block
@@ -53,12 +57,13 @@ export async function* anthropicStreamChunks(events: AsyncIterable<RawMessageStr
         break
       }
       case 'message_delta': {
-        stop = event.delta.stop_reason ?? stop
-        const delta = fromAnthropicUsage(event.usage)
+        stop = event.delta?.stop_reason ?? stop
+        const reported: unknown = event.usage
+        const delta = fromAnthropicUsage(isRecord(reported) ? reported : undefined)
         usage = {
           ...usage,
           outputTokens: delta.outputTokens,
-          ...(event.usage.input_tokens !== null && event.usage.input_tokens !== undefined ? { inputTokens: delta.inputTokens } : {}),
+          ...(isRecord(reported) && reported['input_tokens'] !== null && reported['input_tokens'] !== undefined ? { inputTokens: delta.inputTokens } : {}),
           ...(delta.cacheReadTokens !== undefined ? { cacheReadTokens: delta.cacheReadTokens } : {}),
           ...(delta.cacheWriteTokens !== undefined ? { cacheWriteTokens: delta.cacheWriteTokens } : {}),
         }

@@ -6,6 +6,7 @@ import type { Usage } from '../../model/usage.ts'
 import { isRecord } from '../../model/is-record.ts'
 import { malformedResponse } from '../adapter-kit/malformed-response.ts'
 import { checkToolInput } from '../adapter-kit/parse-tool-args.ts'
+import { MISSING_USAGE, optionalTokenCount, tokenCount } from '../adapter-kit/token-count.ts'
 
 /**
  * Maps a Messages API response to a provider-neutral response: text, tool calls, and the
@@ -31,15 +32,20 @@ export function fromAnthropicMessage(message: Message, provider = 'anthropic'): 
   return reasoning.length > 0 ? { ...response, reasoning } : response
 }
 
-/** Usage including prompt-cache reads and writes (`input_tokens` excludes both). */
+/**
+ * Usage including prompt-cache reads and writes (`input_tokens` excludes both). A count the answer
+ * lacks, or reports as no count (a string, a negative number), is `NaN`, never 0: the gate
+ * estimates it and marks the usage `estimated`.
+ */
 export function fromAnthropicUsage(usage: Partial<AnthropicUsage> | Partial<MessageDeltaUsage> | null | undefined): Usage {
-  const read = usage?.cache_read_input_tokens ?? undefined
-  const write = usage?.cache_creation_input_tokens ?? undefined
+  if (!isRecord(usage)) return MISSING_USAGE
+  const read = optionalTokenCount(usage.cache_read_input_tokens)
+  const write = optionalTokenCount(usage.cache_creation_input_tokens)
   return {
-    inputTokens: usage?.input_tokens ?? 0,
-    outputTokens: usage?.output_tokens ?? 0,
-    ...(read !== undefined && read !== null ? { cacheReadTokens: read } : {}),
-    ...(write !== undefined && write !== null ? { cacheWriteTokens: write } : {}),
+    inputTokens: tokenCount(usage.input_tokens),
+    outputTokens: tokenCount(usage.output_tokens),
+    ...(read !== undefined ? { cacheReadTokens: read } : {}),
+    ...(write !== undefined ? { cacheWriteTokens: write } : {}),
   }
 }
 

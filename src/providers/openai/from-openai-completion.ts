@@ -6,6 +6,7 @@ import type { Usage } from '../../model/usage.ts'
 import { isRecord } from '../../model/is-record.ts'
 import { malformedResponse } from '../adapter-kit/malformed-response.ts'
 import { parseToolArgs } from '../adapter-kit/parse-tool-args.ts'
+import { MISSING_USAGE, optionalTokenCount, tokenCount } from '../adapter-kit/token-count.ts'
 
 /**
  * Maps a Chat Completion to a provider-neutral response (first choice). Whatever is not a
@@ -32,17 +33,22 @@ export function fromOpenAICompletion(completion: ChatCompletion, provider: strin
 
 /**
  * Usage with the same meaning for every adapter: `inputTokens` are the uncached input tokens and
- * `cacheReadTokens` the cached ones (OpenAI counts cached tokens inside `prompt_tokens`).
+ * `cacheReadTokens` the cached ones (OpenAI counts cached tokens inside `prompt_tokens`). A count
+ * the answer lacks, or reports as no count (a string, a negative number), is `NaN`, never 0: the
+ * gate estimates it and marks the usage `estimated`.
  */
 export function fromOpenAIUsage(usage: CompletionUsage | null | undefined): Usage {
-  if (usage === null || usage === undefined) return { inputTokens: 0, outputTokens: 0 }
-  const cached = usage.prompt_tokens_details?.cached_tokens ?? 0
-  const written = usage.prompt_tokens_details?.cache_write_tokens
+  if (!isRecord(usage)) return MISSING_USAGE
+  const details: unknown = usage.prompt_tokens_details
+  const cached = (isRecord(details) ? optionalTokenCount(details['cached_tokens']) : undefined) ?? 0
+  const written = isRecord(details) ? optionalTokenCount(details['cache_write_tokens']) : undefined
+  const prompt = tokenCount(usage.prompt_tokens)
   return {
-    inputTokens: Math.max(0, usage.prompt_tokens - cached),
-    outputTokens: usage.completion_tokens,
+    // Cached tokens that cannot be read are left inside the input count: counted, at the input price.
+    inputTokens: Number.isNaN(cached) ? prompt : Math.max(0, prompt - cached),
+    outputTokens: tokenCount(usage.completion_tokens),
     ...(cached > 0 ? { cacheReadTokens: cached } : {}),
-    ...(written !== undefined && written > 0 ? { cacheWriteTokens: written } : {}),
+    ...(written !== undefined && !(written <= 0) ? { cacheWriteTokens: written } : {}),
   }
 }
 

@@ -5,6 +5,7 @@ import type { Usage } from '../../model/usage.ts'
 import { isRecord } from '../../model/is-record.ts'
 import { malformedStream } from '../adapter-kit/malformed-response.ts'
 import { parseToolArgs } from '../adapter-kit/parse-tool-args.ts'
+import { MISSING_USAGE } from '../adapter-kit/token-count.ts'
 import { fromOpenAIUsage, openAIStopReason } from './from-openai-completion.ts'
 
 interface PartialCall {
@@ -24,7 +25,8 @@ export async function* openAIStreamChunks(events: AsyncIterable<ChatCompletionCh
   let content = ''
   let refusal = ''
   let finish: string | null | undefined
-  let usage: Usage = { inputTokens: 0, outputTokens: 0 }
+  // A stream without its usage chunk (a proxy that drops `stream_options`) leaves both counts to estimate.
+  let usage: Usage = MISSING_USAGE
   let recognised = false
   const calls = new Map<number, PartialCall>()
   for await (const event of events) {

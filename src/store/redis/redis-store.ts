@@ -1,5 +1,6 @@
 import { assertMethods, optionsObject } from '../../model/options-object.ts'
 import type { StateStore } from '../state-store.ts'
+import { checkAmount, checkKey, checkReservationTtl, checkText, checkTtl, storeCalls } from '../store-args.ts'
 import type { RedisLike } from './redis-like.ts'
 import { COMPARE_AND_SET_SCRIPT, GET_SCRIPT, INCREMENT_SCRIPT, RESERVE_SCRIPT, SET_SCRIPT, SETTLE_SCRIPT } from './redis-scripts.ts'
 import { RedisStoreError, type RedisStoreOperation } from './redis-store-error.ts'
@@ -28,7 +29,8 @@ const scripts = {
  * Bring your own client (ioredis, or anything with `eval`/`evalsha`). Give it bounded failure
  * modes, so that a lost server fails a call at once instead of queueing it: with ioredis,
  * `maxRetriesPerRequest: 0` and `enableOfflineQueue: false`. Failures reject with a
- * `RedisStoreError`.
+ * `RedisStoreError`; arguments are checked as `memoryStore` checks them (a `TypeError` or
+ * `RangeError`, before any command is sent).
  *
  * @example
  * import Redis from 'ioredis'
@@ -53,27 +55,39 @@ export function redisStore(client: RedisLike, given?: RedisStoreOptions): StateS
 
   return {
     async get(key) {
+      checkKey(AT.get, key)
       const reply = await run('get', key, [])
       return reply === null || reply === undefined ? undefined : String(reply)
     },
     async set(key, value, ttlMs) {
+      checkKey(AT.set, key)
+      checkText(AT.set, key, 'value', value)
+      checkTtl(AT.set, key, ttlMs)
       await run('set', key, [value, ttlArg(ttlMs)])
     },
     async increment(key, by, ttlMs) {
-      if (Number.isNaN(by)) throw new RangeError(`redisStore: increment of "${prefix + key}" by NaN`)
+      checkKey(AT.increment, key)
+      checkAmount(AT.increment, key, 'amount', by)
+      checkTtl(AT.increment, key, ttlMs)
       const reply = await run('increment', key, [String(by), ttlArg(ttlMs)])
       const total = Number(reply)
       if (typeof reply !== 'string' || Number.isNaN(total)) throw new RedisStoreError('increment', prefix + key, new Error(`unexpected reply ${String(reply)}`))
       return total
     },
     async compareAndSet(key, expected, next, ttlMs) {
+      checkKey(AT.compareAndSet, key)
+      if (expected !== undefined) checkText(AT.compareAndSet, key, 'expected', expected)
+      checkText(AT.compareAndSet, key, 'next', next)
+      checkTtl(AT.compareAndSet, key, ttlMs)
       const reply = await run('compareAndSet', key, [expected === undefined ? '0' : '1', expected ?? '', next, ttlArg(ttlMs)])
       return reply === 1
     },
     async reserve(key, id, amount, limit, ttlMs) {
-      finiteArg('reserve', key, 'amount', amount)
-      finiteArg('reserve', key, 'limit', limit)
-      if (!(ttlMs > 0) || !Number.isFinite(ttlMs)) throw new RangeError(`redisStore: reserve of "${prefix + key}" needs a finite ttlMs above 0, got ${ttlMs}`)
+      checkKey(AT.reserve, key)
+      checkText(AT.reserve, key, 'id', id)
+      checkAmount(AT.reserve, key, 'amount', amount)
+      checkAmount(AT.reserve, key, 'limit', limit)
+      checkReservationTtl(AT.reserve, key, ttlMs)
       const reply = await run('reserve', key, [id, String(amount), String(limit), String(Math.ceil(ttlMs))])
       const [granted, spent, held] = Array.isArray(reply) ? (reply as unknown[]) : []
       const result = { granted: granted === 1, spent: Number(spent), held: Number(held) }
@@ -83,23 +97,23 @@ export function redisStore(client: RedisLike, given?: RedisStoreOptions): StateS
       return result
     },
     async settle(key, id, amount, ttlMs) {
-      finiteArg('settle', key, 'amount', amount)
+      checkKey(AT.settle, key)
+      checkText(AT.settle, key, 'id', id)
+      checkAmount(AT.settle, key, 'amount', amount)
+      checkTtl(AT.settle, key, ttlMs)
       const reply = await run('settle', key, [id, String(amount), ttlArg(ttlMs)])
       const total = Number(reply)
       if (typeof reply !== 'string' || Number.isNaN(total)) throw new RedisStoreError('settle', prefix + key, new Error(`unexpected reply ${String(reply)}`))
       return total
     },
   }
-
-  function finiteArg(operation: RedisStoreOperation, key: string, name: string, value: number): void {
-    if (!Number.isFinite(value)) throw new RangeError(`redisStore: ${operation} of "${prefix + key}" needs a finite ${name}, got ${value}`)
-  }
 }
 
-/** The script's ttl argument: PX takes whole, positive milliseconds. */
+const AT = storeCalls('redisStore')
+
+/** The script's ttl argument (already checked): PX takes whole, positive milliseconds. */
 function ttlArg(ttlMs: number | undefined): string {
   if (ttlMs === undefined) return ''
-  if (Number.isNaN(ttlMs)) throw new RangeError('redisStore: ttlMs must be a number, got NaN')
   if (ttlMs === Number.POSITIVE_INFINITY) return 'inf'
   return ttlMs <= 0 ? '0' : String(Math.ceil(ttlMs))
 }
