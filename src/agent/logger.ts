@@ -1,3 +1,4 @@
+import { containReturned } from '../model/user-code.ts'
 import { logLine } from './log-value.ts'
 
 /**
@@ -60,10 +61,13 @@ export function logSink(logger: Logger | StructuredLogger | undefined, format: L
 export function writeLog(sink: LogSink | undefined, level: LogLevel, message: string, fields: LogFields): void {
   if (sink === undefined) return
   const line = logLine(message)
+  let returned: unknown
   try {
-    if (sink.structured) (sink.logger as StructuredLogger)[level]?.(fields, line)
-    else (sink.logger as Logger)[level]?.(line)
+    if (sink.structured) returned = (sink.logger as StructuredLogger)[level]?.(fields, line)
+    else returned = (sink.logger as Logger)[level]?.(line)
   } catch {
     // Logging is observation: a broken sink must not break the run it observes.
   }
+  // An async logger that rejects is as broken: never an unhandled rejection.
+  if (returned !== undefined) containReturned(returned, () => undefined)
 }
