@@ -1,4 +1,5 @@
 import type { EventHub } from '../events/event-hub.ts'
+import { messageOf } from '../model/message-of.ts'
 import { buildGate, type Gate } from '../gate/create-gate.ts'
 import { nonNegativeInteger, positiveInteger } from '../model/assert-number.ts'
 import type { ToolSpec } from '../model/tool-call.ts'
@@ -56,7 +57,10 @@ export function createRuntime<T>(spec: AgentSpec): AgentRuntime<T> {
     events: spec.events,
   })
   const logger = logSink(options.logger, options.logFormat)
-  if (logger !== undefined) logUnpriced(spec.events, logger, options.name ?? 'agent')
+  if (logger !== undefined) {
+    logUnpriced(spec.events, logger, options.name ?? 'agent')
+    logRuleErrors(spec.events, logger, options.name ?? 'agent')
+  }
   const outputSchema = spec.outputSchema === undefined ? undefined : (compileSchema(spec.outputSchema) as CompiledSchema<T>)
   const tools = new Map<string, AnyTool>()
   for (const t of spec.tools) tools.set(t.name, t)
@@ -94,6 +98,25 @@ function logUnpriced(events: EventHub, logger: LogSink, agent: string): void {
       model: e.model,
       source: e.source,
       reason: e.reason,
+    })
+  })
+}
+
+/** Writes a rule that throws (or answers something unusable) to the agent's logger, once per rule and place. */
+function logRuleErrors(events: EventHub, logger: LogSink, agent: string): void {
+  const seen = new Set<string>()
+  events.on('rule_error', (e) => {
+    const key = `${e.kind}\u0000${e.where}`
+    if (seen.has(key) || seen.size >= 100) return
+    seen.add(key)
+    const reason = messageOf(e.error)
+    writeLog(logger, 'warn', `rule_error agent=${agent} run=${e.runId} rule=${JSON.stringify(e.kind)} where=${e.where} reason=${JSON.stringify(reason)}`, {
+      event: 'rule_error',
+      agent,
+      run_id: e.runId,
+      rule: e.kind,
+      where: e.where,
+      reason,
     })
   })
 }

@@ -39,5 +39,6 @@ export function scopeOf<T>(s: RunView<T>, phase: Phase, outcome: AttemptOutcome<
     elapsedMs: (outcome === undefined ? g.now() : s.lastTime) - s.started,
     retryAfterMs: s.retryAfterMs,
     transientFailures: s.transientFailures,
+    value: outcome?.value,
   }
 }

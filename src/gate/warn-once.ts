@@ -9,13 +9,13 @@ const MAX_KEYS = 100
  * is seen in `seen`: loud enough to notice a silently switched-off budget, quiet enough not to
  * flood a log. Does nothing where there is no `process` (browsers, workers).
  */
-export function warnOnce(seen: Set<string>, key: string, message: string): void {
+export function warnOnce(seen: Set<string>, key: string, message: string, code = 'RELIABILITY_GATE_COST_UNKNOWN'): void {
   if (seen.has(key) || seen.size >= MAX_KEYS) return
   seen.add(key)
   const proc = (globalThis as { process?: WarningProcess }).process
   if (typeof proc?.emitWarning !== 'function') return
   try {
-    proc.emitWarning(message, { code: 'RELIABILITY_GATE_COST_UNKNOWN' })
+    proc.emitWarning(message, { code })
   } catch {
     // Warning is observation: it must never break a run.
   }

@@ -80,4 +80,10 @@ export interface ReliabilityScope {
   readonly transientFailures: number
   /** Retry-after hint of the last provider error, in ms. */
   readonly retryAfterMs?: number | undefined
+  /**
+   * At PostDecide, the attempt's validated value (the output schema's type; the answer's text
+   * without a schema); `undefined` when the answer failed validation or there was none. A business
+   * rule ("refund at most $100") reads it instead of parsing `response.content` again.
+   */
+  readonly value?: unknown
 }
