@@ -6,7 +6,6 @@ import { typeName } from '../model/describe-value.ts'
 import { isRecord } from '../model/is-record.ts'
 import { refuseUnknownOptions } from '../model/known-options.ts'
 import { messageOf } from '../model/message-of.ts'
-import { optionsObject } from '../model/options-object.ts'
 import { jsonSafe, redactionOf, type Redaction } from './json-safe.ts'
 import { toTraceRecord, type TraceRecord } from './trace-record.ts'
 
@@ -170,7 +169,8 @@ function checkSource(one: unknown): void {
 }
 
 function checkOptions(options: RecordTraceOptions): RecordTraceOptions {
-  const o = optionsObject(options, 'recordTrace')
+  if (!isRecord(options)) throw new TypeError(`recordTrace: expected { path } naming the file to write, got ${typeName(options)}`)
+  const o: RecordTraceOptions = options
   refuseUnknownOptions(o, OPTIONS, 'recordTrace')
   if (typeof o.path !== 'string' || o.path === '') throw new TypeError('recordTrace: expected { path } naming the file to write')
   if (o.append !== undefined && typeof o.append !== 'boolean') throw new TypeError(`recordTrace: append must be a boolean, got ${typeName(o.append)}`)

@@ -94,7 +94,7 @@ describe('recordTrace options', () => {
     ['a misspelled option', { path: 'x.jsonl', redcat: ['content'] }, 'recordTrace: unknown option "redcat"'],
     ['an append that is no boolean', { path: 'x.jsonl', append: 'yes' }, 'recordTrace: append must be a boolean, got string'],
     ['a clock that is no function', { path: 'x.jsonl', now: 5 }, 'recordTrace: now must be a function, got number'],
-    ['null options', null, 'recordTrace: options must be an object, got null'],
+    ['null options', null, 'recordTrace: expected { path } naming the file to write, got null'],
     ['an empty path', { path: '' }, 'recordTrace: expected { path }'],
   ])('refuses %s with a TypeError naming recordTrace', (_, options, message) => {
     expect(() => recordTrace(gate, options as never)).toThrow(TypeError)
