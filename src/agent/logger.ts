@@ -49,15 +49,25 @@ export function logSink(logger: Logger | StructuredLogger | undefined, format: L
   return { logger, structured }
 }
 
+// Line breaks and other control characters: a name interpolated into a line cannot start another.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the point is to find them
+const BREAKS = /[\u0000-\u001f\u007f\u2028\u2029]/g
+
+/** A log line on one line: control characters escaped (`\n`, `\u0000`). */
+export function oneLogLine(message: string): string {
+  return message.replace(BREAKS, (c) => (c === '\n' ? '\\n' : c === '\r' ? '\\r' : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`))
+}
+
 /**
  * Writes one line: the line alone to a line logger, the fields and the line to a structured one.
- * Whatever the logger throws is swallowed.
+ * The line never spans lines (see {@link oneLogLine}). Whatever the logger throws is swallowed.
  */
 export function writeLog(sink: LogSink | undefined, level: LogLevel, message: string, fields: LogFields): void {
   if (sink === undefined) return
+  const line = oneLogLine(message)
   try {
-    if (sink.structured) (sink.logger as StructuredLogger)[level]?.(fields, message)
-    else (sink.logger as Logger)[level]?.(message)
+    if (sink.structured) (sink.logger as StructuredLogger)[level]?.(fields, line)
+    else (sink.logger as Logger)[level]?.(line)
   } catch {
     // Logging is observation: a broken sink must not break the run it observes.
   }

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest'
 import { Agent, createGate } from '../../src/index.ts'
 import { scripted } from '../../src/providers/index.ts'
 import { recordTrace, type RecordTraceOptions } from '../../src/trace/index.ts'
+import { logSink, writeLog } from '../../src/agent/logger.ts'
 import { call, turn } from '../agent/tool-fixtures.ts'
 
 const dir = mkdtempSync(join(tmpdir(), 'rg-hostile-trace-'))
@@ -211,5 +212,13 @@ describe('recordTrace sinks', () => {
     const recorder = recordTrace(gate, { path: dir })
     await gate.run(request)
     await expect(bounded(recorder.stop())).rejects.toThrow(/EISDIR|directory/)
+  })
+})
+
+describe('log lines', () => {
+  it('never let a newline in an interpolated name add a log line', () => {
+    const seen: string[] = []
+    writeLog(logSink({ warn: (line: string) => seen.push(line) }, 'line'), 'warn', 'cost_unknown agent=a\nvalidation_retry_outcome tool=forged\u2028x', {})
+    expect(seen).toEqual(['cost_unknown agent=a\\nvalidation_retry_outcome tool=forged\\u2028x'])
   })
 })
