@@ -56,11 +56,11 @@ export function instrument(source: EventSource, given?: InstrumentOptions): () =
   }
   const options = checkOptions(given)
   const onError = reportOnce()
-  const tracer = (options.tracerProvider ?? trace.getTracerProvider()).getTracer(SCOPE)
+  const tracer = setUp('tracerProvider.getTracer()', () => (options.tracerProvider ?? trace.getTracerProvider()).getTracer(SCOPE))
   if (typeof tracer !== 'object' || tracer === null || typeof tracer.startSpan !== 'function') {
     throw new TypeError('instrument: tracerProvider.getTracer() must return a Tracer (with startSpan())')
   }
-  const m = gateMetrics(options.meterProvider ?? metrics.getMeterProvider(), SCOPE, onError)
+  const m = setUp('meterProvider', () => gateMetrics(options.meterProvider ?? metrics.getMeterProvider(), SCOPE, onError))
   const spans = new RunSpans(tracer, onError)
   const handlers = handlersFor(spans, m, options.captureContent === true, boundedName(options.name ?? SCOPE))
   const offs = Object.entries(handlers).map(([name, handler]) =>
@@ -94,6 +94,15 @@ function checkOptions(given: InstrumentOptions | undefined): InstrumentOptions {
   }
   if (options.name !== undefined) assertNonEmptyString(options.name, 'instrument: name')
   return options
+}
+
+// A provider that throws while instrument() sets up throws to its caller, saying which one.
+function setUp<T>(what: string, make: () => T): T {
+  try {
+    return make()
+  } catch (error) {
+    throw new Error(`instrument: ${what} threw: ${messageOf(error)}`, { cause: error })
+  }
 }
 
 // A tracer or meter that throws is reported once per instrumentation, as a process warning: the run goes on.

@@ -204,4 +204,12 @@ describe('instrument() options', () => {
     expect(() => instrument(gate, options as never)).toThrow(TypeError)
     expect(() => instrument(gate, options as never)).toThrow(message)
   })
+
+  it.each([
+    ['getTracer', { tracerProvider: { getTracer: boom } }, 'instrument: tracerProvider.getTracer() threw: telemetry broke'],
+    ['getMeter', { meterProvider: { getMeter: boom } }, 'instrument: meterProvider threw: telemetry broke'],
+    ['createHistogram', { meterProvider: { getMeter: () => ({ createHistogram: boom }) } }, 'instrument: meterProvider threw: telemetry broke'],
+  ])('says which provider threw when %s throws while setting up', (_, options, message) => {
+    expect(() => instrument(gate, options as never)).toThrow(message)
+  })
 })
