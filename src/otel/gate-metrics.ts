@@ -1,51 +1,92 @@
-import type { Attributes, Counter, Histogram, MeterProvider } from '@opentelemetry/api'
+import type { Attributes, MeterProvider } from '@opentelemetry/api'
+import type { OnOtelError } from './safe-span.ts'
+import { boundedName } from './bounded-text.ts'
 import { METRIC } from './semconv.ts'
+
+/** A histogram as `instrument()` records to it: behind the user-code boundary, never throwing. */
+export interface SafeHistogram {
+  record(value: number, attributes: Attributes): void
+}
+
+/** A counter as `instrument()` adds to it: behind the user-code boundary, never throwing. */
+export interface SafeCounter {
+  add(value: number, attributes: Attributes): void
+}
 
 /** The instruments `instrument()` records to, created once per instrumentation. */
 export interface GateMetrics {
-  readonly tokenUsage: Histogram
-  readonly operationDuration: Histogram
-  readonly validationFailures: Counter
-  readonly attempts: Histogram
-  readonly retries: Counter
-  readonly failFast: Counter
-  readonly cost: Counter
-  readonly drift: Counter
+  readonly tokenUsage: SafeHistogram
+  readonly operationDuration: SafeHistogram
+  readonly validationFailures: SafeCounter
+  readonly attempts: SafeHistogram
+  readonly retries: SafeCounter
+  readonly failFast: SafeCounter
+  readonly cost: SafeCounter
+  readonly drift: SafeCounter
 }
 
-/** Creates the instruments on a meter of `provider`. */
-export function gateMetrics(provider: MeterProvider, name: string): GateMetrics {
+/**
+ * Creates the instruments on a meter of `provider` (a meter that throws here throws to the caller of
+ * `instrument()`); an instrument that throws when it records is reported through `onError` and never
+ * reaches the run.
+ */
+export function gateMetrics(provider: MeterProvider, name: string, onError: OnOtelError): GateMetrics {
   const meter = provider.getMeter(name)
+  const histogram = (h: { record(value: number, attributes?: Attributes): void }): SafeHistogram => ({
+    record: (value, attributes) => guarded(onError, 'histogram.record', () => h.record(value, attributes)),
+  })
+  const counter = (c: { add(value: number, attributes?: Attributes): void }): SafeCounter => ({
+    add: (value, attributes) => guarded(onError, 'counter.add', () => c.add(value, attributes)),
+  })
   return {
-    tokenUsage: meter.createHistogram(METRIC.tokenUsage, {
-      description: 'Input and output tokens of each model call, failed attempts included',
-      unit: '{token}',
-      advice: { explicitBucketBoundaries: [1, 4, 16, 64, 256, 1024, 4096, 16384, 65536, 262144, 1048576, 4194304, 16777216, 67108864] },
-    }),
-    operationDuration: meter.createHistogram(METRIC.operationDuration, {
-      description: 'Duration of each model call',
-      unit: 's',
-      advice: { explicitBucketBoundaries: [0.01, 0.02, 0.04, 0.08, 0.16, 0.32, 0.64, 1.28, 2.56, 5.12, 10.24, 20.48, 40.96, 81.92] },
-    }),
-    validationFailures: meter.createCounter(METRIC.validationFailures, {
-      description: 'Model outputs that failed validation, by stage and model',
-      unit: '{failure}',
-    }),
-    attempts: meter.createHistogram(METRIC.attempts, {
-      description: 'Attempts per gate run',
-      unit: '{attempt}',
-      advice: { explicitBucketBoundaries: [1, 2, 3, 4, 5, 6, 8, 10, 15, 20] },
-    }),
-    retries: meter.createCounter(METRIC.retries, { description: 'Retries decided by the gate (same or next provider)', unit: '{retry}' }),
-    failFast: meter.createCounter(METRIC.failFast, { description: 'Runs that failed fast, by kind', unit: '{run}' }),
-    cost: meter.createCounter(METRIC.cost, { description: 'Cost of model calls in USD, failed attempts included', unit: 'USD' }),
-    drift: meter.createCounter(METRIC.drift, { description: 'Drift threshold crossings, by signal, state, provider and model', unit: '{crossing}' }),
+    tokenUsage: histogram(
+      meter.createHistogram(METRIC.tokenUsage, {
+        description: 'Input and output tokens of each model call, failed attempts included',
+        unit: '{token}',
+        advice: { explicitBucketBoundaries: [1, 4, 16, 64, 256, 1024, 4096, 16384, 65536, 262144, 1048576, 4194304, 16777216, 67108864] },
+      }),
+    ),
+    operationDuration: histogram(
+      meter.createHistogram(METRIC.operationDuration, {
+        description: 'Duration of each model call',
+        unit: 's',
+        advice: { explicitBucketBoundaries: [0.01, 0.02, 0.04, 0.08, 0.16, 0.32, 0.64, 1.28, 2.56, 5.12, 10.24, 20.48, 40.96, 81.92] },
+      }),
+    ),
+    validationFailures: counter(
+      meter.createCounter(METRIC.validationFailures, {
+        description: 'Model outputs that failed validation, by stage and model',
+        unit: '{failure}',
+      }),
+    ),
+    attempts: histogram(
+      meter.createHistogram(METRIC.attempts, {
+        description: 'Attempts per gate run',
+        unit: '{attempt}',
+        advice: { explicitBucketBoundaries: [1, 2, 3, 4, 5, 6, 8, 10, 15, 20] },
+      }),
+    ),
+    retries: counter(meter.createCounter(METRIC.retries, { description: 'Retries decided by the gate (same or next provider)', unit: '{retry}' })),
+    failFast: counter(meter.createCounter(METRIC.failFast, { description: 'Runs that failed fast, by kind', unit: '{run}' })),
+    cost: counter(meter.createCounter(METRIC.cost, { description: 'Cost of model calls in USD, failed attempts included', unit: 'USD' })),
+    drift: counter(meter.createCounter(METRIC.drift, { description: 'Drift threshold crossings, by signal, state, provider and model', unit: '{crossing}' })),
   }
 }
 
-/** Attributes without the keys whose value is undefined (OpenTelemetry drops them anyway). */
+function guarded(onError: OnOtelError, what: string, call: () => void): void {
+  try {
+    call()
+  } catch (error) {
+    onError(what, error)
+  }
+}
+
+/**
+ * Attributes without the keys whose value is undefined (OpenTelemetry drops them anyway), strings
+ * bounded as names (see {@link boundedName}): a model-invented name cannot make an unbounded attribute.
+ */
 export function defined(attributes: Record<string, string | number | boolean | undefined>): Attributes {
   const out: Attributes = {}
-  for (const [key, value] of Object.entries(attributes)) if (value !== undefined) out[key] = value
+  for (const [key, value] of Object.entries(attributes)) if (value !== undefined) out[key] = typeof value === 'string' ? boundedName(value) : value
   return out
 }

@@ -1,9 +1,14 @@
-import { optionsObject } from '../model/options-object.ts'
 import { metrics, SpanStatusCode, trace, type MeterProvider, type TracerProvider } from '@opentelemetry/api'
 import type { GateEventMap, GateEventName } from '../events/event-map.ts'
 import type { EventSource } from '../events/event-source.ts'
 import { inputMessages, jsonAttribute, outputMessages } from './content.ts'
+import { typeName } from '../model/describe-value.ts'
+import { refuseUnknownOptions } from '../model/known-options.ts'
+import { messageOf } from '../model/message-of.ts'
+import { assertMethods, assertNonEmptyString, optionsObject } from '../model/options-object.ts'
+import { boundedContent, boundedName } from './bounded-text.ts'
 import { defined, gateMetrics, type GateMetrics } from './gate-metrics.ts'
+import type { OnOtelError } from './safe-span.ts'
 import { RunSpans, tagAttributes } from './run-spans.ts'
 import { ATTR, finishReason } from './semconv.ts'
 
@@ -49,12 +54,25 @@ export function instrument(source: EventSource, given?: InstrumentOptions): () =
   if (typeof source !== 'object' || source === null || typeof source.on !== 'function') {
     throw new TypeError('instrument: expected a gate or an agent (something with on())')
   }
-  const options = optionsObject(given, 'instrument')
-  const tracer = (options.tracerProvider ?? trace.getTracerProvider()).getTracer(SCOPE)
-  const m = gateMetrics(options.meterProvider ?? metrics.getMeterProvider(), SCOPE)
-  const spans = new RunSpans(tracer)
-  const handlers = handlersFor(spans, m, options.captureContent === true, options.name ?? SCOPE)
-  const offs = Object.entries(handlers).map(([name, handler]) => source.on(name as GateEventName, handler as (e: unknown) => void))
+  const options = checkOptions(given)
+  const onError = reportOnce()
+  const tracer = setUp('tracerProvider.getTracer()', () => (options.tracerProvider ?? trace.getTracerProvider()).getTracer(SCOPE))
+  if (typeof tracer !== 'object' || tracer === null || typeof tracer.startSpan !== 'function') {
+    throw new TypeError('instrument: tracerProvider.getTracer() must return a Tracer (with startSpan())')
+  }
+  const m = setUp('meterProvider', () => gateMetrics(options.meterProvider ?? metrics.getMeterProvider(), SCOPE, onError))
+  const spans = new RunSpans(tracer, onError)
+  const handlers = handlersFor(spans, m, options.captureContent === true, boundedName(options.name ?? SCOPE))
+  const offs = Object.entries(handlers).map(([name, handler]) =>
+    source.on(name as GateEventName, (e: unknown) => {
+      // The last line of defence: whatever a handler meets, the run never sees it.
+      try {
+        ;(handler as (e: unknown) => void)(e)
+      } catch (error) {
+        onError(`the ${name} handler`, error)
+      }
+    }),
+  )
   let stopped = false
   return () => {
     if (stopped) return
@@ -64,11 +82,47 @@ export function instrument(source: EventSource, given?: InstrumentOptions): () =
   }
 }
 
+const OPTIONS = ['tracerProvider', 'meterProvider', 'captureContent', 'name'] as const satisfies readonly (keyof InstrumentOptions)[]
+
+function checkOptions(given: InstrumentOptions | undefined): InstrumentOptions {
+  const options = optionsObject(given, 'instrument')
+  refuseUnknownOptions(options, OPTIONS, 'instrument')
+  if (options.tracerProvider !== undefined) assertMethods(options.tracerProvider, ['getTracer'], 'instrument: tracerProvider', 'a TracerProvider')
+  if (options.meterProvider !== undefined) assertMethods(options.meterProvider, ['getMeter'], 'instrument: meterProvider', 'a MeterProvider')
+  if (options.captureContent !== undefined && typeof options.captureContent !== 'boolean') {
+    throw new TypeError(`instrument: captureContent must be a boolean, got ${typeName(options.captureContent)}`)
+  }
+  if (options.name !== undefined) assertNonEmptyString(options.name, 'instrument: name')
+  return options
+}
+
+// A provider that throws while instrument() sets up throws to its caller, saying which one.
+function setUp<T>(what: string, make: () => T): T {
+  try {
+    return make()
+  } catch (error) {
+    throw new Error(`instrument: ${what} threw: ${messageOf(error)}`, { cause: error })
+  }
+}
+
+// A tracer or meter that throws is reported once per instrumentation, as a process warning: the run goes on.
+function reportOnce(): OnOtelError {
+  let reported = false
+  return (what, error) => {
+    if (reported) return
+    reported = true
+    process.emitWarning(
+      `reliability-gate instrument: ${what} threw (${messageOf(error)}); the run goes on, its telemetry may be incomplete. Further errors are not reported.`,
+    )
+  }
+}
+
 function handlersFor(spans: RunSpans, m: GateMetrics, content: boolean, workflow: string): Handlers {
   return {
-    agent_run_start: (e) => spans.open(e.runId, `invoke_agent ${e.agent}`, { [ATTR.operationName]: 'invoke_agent', [ATTR.agentName]: e.agent }, e, true),
+    agent_run_start: (e) =>
+      spans.open(e.runId, `invoke_agent ${boundedName(e.agent, 128)}`, defined({ [ATTR.operationName]: 'invoke_agent', [ATTR.agentName]: e.agent }), e, true),
     agent_run_end: (e) => {
-      const root = spans.root(e.runId)
+      const root = spans.root(e.runId, true)
       root?.setAttributes(
         defined({
           [ATTR.inputTokens]: e.usage.inputTokens,
@@ -79,28 +133,29 @@ function handlersFor(spans: RunSpans, m: GateMetrics, content: boolean, workflow
           [ATTR.outcome]: e.outcome,
         }),
       )
-      spans.close(e.runId, e.outcome === 'ok' ? undefined : e.kind)
+      spans.close(e.runId, true, e.outcome === 'ok' ? undefined : e.kind)
     },
     run_start: (e) => {
-      if (!spans.has(e.runId))
+      // A gate run inside an agent run is one of its model calls; any other gets its own root.
+      if (!spans.isAgent(e.runId))
         spans.open(e.runId, `invoke_workflow ${workflow}`, { [ATTR.operationName]: 'invoke_workflow', [ATTR.workflowName]: workflow }, e, false)
     },
     run_end: (e) => {
       m.attempts.record(e.attempts, defined({ [ATTR.providerName]: e.provider, [ATTR.outcome]: e.outcome }))
       if (spans.isAgent(e.runId)) return
-      spans.root(e.runId)?.setAttributes({
+      spans.root(e.runId, false)?.setAttributes({
         [ATTR.inputTokens]: e.usage.inputTokens,
         [ATTR.outputTokens]: e.usage.outputTokens,
         [ATTR.costUsd]: e.costUsd,
         [ATTR.attempts]: e.attempts,
         [ATTR.outcome]: e.outcome,
       })
-      spans.close(e.runId, e.outcome === 'ok' ? undefined : e.kind)
+      spans.close(e.runId, false, e.outcome === 'ok' ? undefined : e.kind)
     },
     attempt_start: (e) => {
       const span = spans.startChat(
         e.runId,
-        e.model === undefined ? 'chat' : `chat ${e.model}`,
+        e.model === undefined ? 'chat' : `chat ${boundedName(e.model, 128)}`,
         defined({
           [ATTR.operationName]: 'chat',
           [ATTR.providerName]: e.provider,
@@ -110,7 +165,7 @@ function handlersFor(spans: RunSpans, m: GateMetrics, content: boolean, workflow
           ...tagAttributes(e),
         }),
       )
-      if (content) span?.setAttribute(ATTR.inputMessages, inputMessages(e.request.system, e.request.messages))
+      if (content) span?.setAttribute(ATTR.inputMessages, boundedContent(inputMessages(e.request.system, e.request.messages)))
     },
     attempt_end: (e) => {
       const base = defined({ [ATTR.operationName]: 'chat', [ATTR.providerName]: e.provider, [ATTR.requestModel]: e.model })
@@ -124,7 +179,7 @@ function handlersFor(spans: RunSpans, m: GateMetrics, content: boolean, workflow
       if (span === undefined) return
       span.setAttributes({ [ATTR.inputTokens]: e.usage.inputTokens, [ATTR.outputTokens]: e.usage.outputTokens, [ATTR.errorKind]: e.errorKind })
       if (e.finishReason !== undefined) span.setAttribute(ATTR.finishReasons, [finishReason(e.finishReason)])
-      if (content && e.response !== undefined) span.setAttribute(ATTR.outputMessages, outputMessages(e.response))
+      if (content && e.response !== undefined) span.setAttribute(ATTR.outputMessages, boundedContent(outputMessages(e.response)))
       if (failed !== undefined) {
         span.setAttribute(ATTR.errorType, failed)
         span.setStatus({ code: SpanStatusCode.ERROR, message: failed })
@@ -136,8 +191,9 @@ function handlersFor(spans: RunSpans, m: GateMetrics, content: boolean, workflow
     },
     validation_failed: (e) => {
       m.validationFailures.add(1, defined({ [ATTR.stage]: e.stage, [ATTR.providerName]: e.provider, [ATTR.requestModel]: e.model }))
-      const attributes = defined({ [ATTR.stage]: e.stage, [ATTR.path]: e.path, [ATTR.message]: e.message, [ATTR.attempt]: e.attempt })
-      if (content && e.rawOutput !== undefined) attributes[ATTR.rawOutput] = e.rawOutput
+      const attributes = defined({ [ATTR.stage]: e.stage, [ATTR.path]: e.path, [ATTR.attempt]: e.attempt })
+      attributes[ATTR.message] = boundedContent(e.message)
+      if (content && e.rawOutput !== undefined) attributes[ATTR.rawOutput] = boundedContent(e.rawOutput)
       spans.current(e.runId)?.addEvent('validation_failed', attributes)
     },
     decision: (e) => {
@@ -150,10 +206,11 @@ function handlersFor(spans: RunSpans, m: GateMetrics, content: boolean, workflow
         spans.current(e.runId)?.addEvent('pre_check_decision', attributes)
       }
     },
-    retry: (e) => m.retries.add(1, { [ATTR.providerName]: e.fromProvider, [ATTR.decision]: e.decision }),
+    retry: (e) => m.retries.add(1, defined({ [ATTR.providerName]: e.fromProvider, [ATTR.decision]: e.decision })),
     fail_fast: (e) => {
-      m.failFast.add(1, { [ATTR.failFastKind]: e.kind })
-      spans.root(e.runId)?.setAttribute(ATTR.failFastKind, e.kind)
+      const kind = defined({ [ATTR.failFastKind]: e.kind })
+      m.failFast.add(1, kind)
+      spans.root(e.runId, spans.isAgent(e.runId))?.setAttributes(kind)
     },
     tool_start: (e) => {
       const attributes = defined({
@@ -163,15 +220,15 @@ function handlersFor(spans: RunSpans, m: GateMetrics, content: boolean, workflow
         [ATTR.runId]: e.runId,
         ...tagAttributes(e),
       })
-      if (content) attributes[ATTR.toolCallArguments] = jsonAttribute(e.args)
-      spans.startTool(e.runId, `execute_tool ${e.tool}`, attributes)
+      if (content) attributes[ATTR.toolCallArguments] = boundedContent(jsonAttribute(e.args))
+      spans.startTool(e.runId, `execute_tool ${boundedName(e.tool, 128)}`, attributes)
     },
     tool_end: (e) => {
       const span = spans.tool(e.runId)
       if (span === undefined) return
-      span.setAttributes({ [ATTR.toolStatus]: e.status, [ATTR.toolOutcome]: e.outcome, [ATTR.retryCount]: e.retryCount })
-      if (content) span.setAttribute(ATTR.toolCallArguments, jsonAttribute(e.args))
-      if (content && e.status === 'ok') span.setAttribute(ATTR.toolCallResult, jsonAttribute(e.result))
+      span.setAttributes(defined({ [ATTR.toolStatus]: e.status, [ATTR.toolOutcome]: e.outcome, [ATTR.retryCount]: e.retryCount }))
+      if (content) span.setAttribute(ATTR.toolCallArguments, boundedContent(jsonAttribute(e.args)))
+      if (content && e.status === 'ok') span.setAttribute(ATTR.toolCallResult, boundedContent(jsonAttribute(e.result)))
       if (e.status !== 'ok') {
         span.setAttribute(ATTR.errorType, e.status)
         span.setStatus({ code: SpanStatusCode.ERROR, message: e.status })

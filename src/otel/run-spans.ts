@@ -1,71 +1,79 @@
-import { context, SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Span, type Tracer } from '@opentelemetry/api'
+import { context, SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Tracer } from '@opentelemetry/api'
 import type { EventTags } from '../events/event-map.ts'
+import { boundedName } from './bounded-text.ts'
+import { SafeSpan, type OnOtelError } from './safe-span.ts'
 import { ATTR } from './semconv.ts'
 
 /** The open spans of one run (an agent run, or a gate run outside an agent). */
 interface RunTrace {
-  readonly root: Span
+  readonly root: SafeSpan
   readonly rootContext: Context
   /** True when the root is an agent run's `invoke_agent` span (its gate runs end inside it). */
   readonly agent: boolean
-  tool: { readonly span: Span; readonly context: Context } | undefined
-  chat: Span | undefined
+  tool: { readonly span: SafeSpan; readonly context: Context } | undefined
+  chat: SafeSpan | undefined
 }
+
+/** Most metadata keys put on a span as `reliability_gate.metadata.<key>`. */
+export const MAX_METADATA_ATTRIBUTES = 32
 
 /**
  * Spans by run id: one root per run, one `chat` span per attempt under it (under the open
  * `execute_tool` span when a tool call's argument retry makes the call), one `execute_tool` span per
- * logical tool call. Runs never share state, so concurrent runs give separate trees.
+ * logical tool call. Runs never share state, so concurrent runs give separate trees. Runs given the
+ * same `runId` cannot be told apart by their events: each still gets its own root, the oldest open
+ * one takes the next event that fits, and every span opened is ended once.
  */
 export class RunSpans {
   readonly #tracer: Tracer
-  readonly #runs = new Map<string, RunTrace>()
+  readonly #onError: OnOtelError
+  readonly #runs = new Map<string, RunTrace[]>()
 
-  constructor(tracer: Tracer) {
+  constructor(tracer: Tracer, onError: OnOtelError) {
     this.#tracer = tracer
+    this.#onError = onError
   }
 
   /** Opens the root span of a run; the caller's active context is its parent. */
   open(runId: string, name: string, attributes: Attributes, tags: EventTags, agent: boolean): void {
-    const root = this.#tracer.startSpan(name, { kind: SpanKind.INTERNAL, attributes: { ...attributes, [ATTR.runId]: runId, ...tagAttributes(tags) } })
-    this.#runs.set(runId, { root, rootContext: trace.setSpan(context.active(), root), agent, tool: undefined, chat: undefined })
+    const options = { kind: SpanKind.INTERNAL, attributes: { ...attributes, [ATTR.runId]: boundedName(runId), ...tagAttributes(tags) } }
+    const root = SafeSpan.start(this.#tracer, name, options, undefined, this.#onError)
+    const traces = this.#runs.get(runId) ?? []
+    traces.push({ root, rootContext: trace.setSpan(context.active(), root.span), agent, tool: undefined, chat: undefined })
+    this.#runs.set(runId, traces)
   }
 
-  /** True when the run has an open root span. */
-  has(runId: string): boolean {
-    return this.#runs.has(runId)
-  }
-
-  /** True when the run's root is an agent run's. */
+  /** True when the run has an open agent root (its gate runs are model calls inside it). */
   isAgent(runId: string): boolean {
-    return this.#runs.get(runId)?.agent === true
+    return this.#runs.get(runId)?.some((t) => t.agent) === true
   }
 
-  root(runId: string): Span | undefined {
-    return this.#runs.get(runId)?.root
+  /** The root of the run's oldest open trace of that kind. */
+  root(runId: string, agent: boolean): SafeSpan | undefined {
+    return this.#runs.get(runId)?.find((t) => t.agent === agent)?.root
   }
 
   /** The span an event of the run is about: the current attempt's, else the tool call's, else the root. */
-  current(runId: string): Span | undefined {
-    const run = this.#runs.get(runId)
+  current(runId: string): SafeSpan | undefined {
+    const run = this.#oldest(runId, (t) => t.chat !== undefined) ?? this.#oldest(runId, (t) => t.tool !== undefined) ?? this.#oldest(runId, () => true)
     return run === undefined ? undefined : (run.chat ?? run.tool?.span ?? run.root)
   }
 
-  /** Starts an attempt's `chat` span (ending any attempt span left open). */
-  startChat(runId: string, name: string, attributes: Attributes): Span | undefined {
-    const run = this.#runs.get(runId)
+  /** Starts an attempt's `chat` span (ending the attempt span left open when every trace of the id has one). */
+  startChat(runId: string, name: string, attributes: Attributes): SafeSpan | undefined {
+    const run = this.#oldest(runId, (t) => t.chat === undefined) ?? this.#oldest(runId, () => true)
     if (run === undefined) return undefined
     run.chat?.end()
-    run.chat = this.#tracer.startSpan(name, { kind: SpanKind.CLIENT, attributes }, run.tool?.context ?? run.rootContext)
+    run.chat = SafeSpan.start(this.#tracer, name, { kind: SpanKind.CLIENT, attributes }, run.tool?.context ?? run.rootContext, this.#onError)
     return run.chat
   }
 
-  chat(runId: string): Span | undefined {
-    return this.#runs.get(runId)?.chat
+  chat(runId: string): SafeSpan | undefined {
+    return this.#oldest(runId, (t) => t.chat !== undefined)?.chat
   }
 
   endChat(runId: string): void {
-    const run = this.#runs.get(runId)
+    const run = this.#oldest(runId, (t) => t.chat !== undefined)
     if (run === undefined) return
     run.chat?.end()
     run.chat = undefined
@@ -73,52 +81,76 @@ export class RunSpans {
 
   /** Starts a logical tool call's `execute_tool` span. */
   startTool(runId: string, name: string, attributes: Attributes): void {
-    const run = this.#runs.get(runId)
+    const run = this.#oldest(runId, (t) => t.tool === undefined) ?? this.#oldest(runId, () => true)
     if (run === undefined) return
     run.tool?.span.end()
-    const span = this.#tracer.startSpan(name, { kind: SpanKind.INTERNAL, attributes }, run.rootContext)
-    run.tool = { span, context: trace.setSpan(run.rootContext, span) }
+    const span = SafeSpan.start(this.#tracer, name, { kind: SpanKind.INTERNAL, attributes }, run.rootContext, this.#onError)
+    run.tool = { span, context: trace.setSpan(run.rootContext, span.span) }
   }
 
-  tool(runId: string): Span | undefined {
-    return this.#runs.get(runId)?.tool?.span
+  tool(runId: string): SafeSpan | undefined {
+    return this.#oldest(runId, (t) => t.tool !== undefined)?.tool?.span
   }
 
   endTool(runId: string): void {
-    const run = this.#runs.get(runId)
+    const run = this.#oldest(runId, (t) => t.tool !== undefined)
     if (run === undefined) return
     run.tool?.span.end()
     run.tool = undefined
   }
 
-  /** Ends every open span of the run, the root last, and forgets it. */
-  close(runId: string, failed: string | undefined): void {
-    const run = this.#runs.get(runId)
-    if (run === undefined) return
-    this.#runs.delete(runId)
+  /** Ends every open span of the run's oldest trace of that kind, the root last, and forgets it. */
+  close(runId: string, agent: boolean, failed: string | undefined): void {
+    const traces = this.#runs.get(runId)
+    const at = traces?.findIndex((t) => t.agent === agent) ?? -1
+    if (traces === undefined || at < 0) return
+    const [run] = traces.splice(at, 1) as [RunTrace]
+    if (traces.length === 0) this.#runs.delete(runId)
     run.chat?.end()
     run.tool?.span.end()
     if (failed !== undefined) {
-      run.root.setAttribute(ATTR.errorType, failed)
-      run.root.setStatus({ code: SpanStatusCode.ERROR, message: failed })
+      run.root.setAttribute(ATTR.errorType, boundedName(failed))
+      run.root.setStatus({ code: SpanStatusCode.ERROR, message: boundedName(failed) })
     }
     run.root.end()
   }
 
   /** Ends every open span of every run (the instrumentation stops). */
   closeAll(): void {
-    for (const runId of [...this.#runs.keys()]) this.close(runId, undefined)
+    for (const [runId, traces] of [...this.#runs]) for (const t of [...traces]) this.close(runId, t.agent, undefined)
+  }
+
+  #oldest(runId: string, test: (t: RunTrace) => boolean): RunTrace | undefined {
+    return this.#runs.get(runId)?.find(test)
   }
 }
 
-/** The run's turn and primitive metadata values as attributes (`reliability_gate.metadata.<key>`). */
+/**
+ * The run's turn and primitive metadata values as attributes (`reliability_gate.metadata.<key>`):
+ * keys and string values bounded and escaped, at most {@link MAX_METADATA_ATTRIBUTES}; a getter or a
+ * Proxy that throws leaves its value out.
+ */
 export function tagAttributes(tags: EventTags): Attributes {
   const out: Attributes = {}
   if (tags.turn !== undefined) out[ATTR.turn] = tags.turn
-  if (tags.metadata !== undefined) {
-    for (const [key, value] of Object.entries(tags.metadata)) {
-      if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') out[ATTR.metadata + key] = value
+  const metadata = tags.metadata
+  if (metadata === undefined) return out
+  let keys: string[]
+  try {
+    keys = Object.keys(metadata).slice(0, MAX_METADATA_ATTRIBUTES)
+  } catch {
+    return out
+  }
+  for (const key of keys) {
+    let value: unknown
+    try {
+      value = metadata[key]
+    } catch {
+      continue
     }
+    const name = ATTR.metadata + boundedName(key, 64)
+    if (typeof value === 'string') out[name] = boundedName(value)
+    else if ((typeof value === 'number' && Number.isFinite(value)) || typeof value === 'boolean') out[name] = value
   }
   return out
 }

@@ -1,6 +1,6 @@
 import type { GateEvent } from '../events/event-map.ts'
 import type { Message } from '../model/message.ts'
-import { errorName, messageOf } from '../model/message-of.ts'
+import { errorRecord } from './json-safe.ts'
 
 /**
  * One line of a trace file: an event as `events$` delivers it (`type`, `runId`, its payload), made
@@ -42,37 +42,5 @@ function messageRecord(m: Message): Record<string, unknown> {
   if (m.toolCallId !== undefined) out.toolCallId = m.toolCallId
   if (m.isError === true) out.isError = true
   if (m.ephemeral === true) out.ephemeral = true
-  return out
-}
-
-// Read with the helpers for anything thrown: a value without a string form, or a throwing getter, cannot break the recorder.
-function errorRecord(error: unknown): { readonly name: string; readonly message: string } {
-  return { name: errorName(error) ?? typeof error, message: messageOf(error) }
-}
-
-/**
- * JSON of a record on one line: cycles, functions, symbols and signals left out, bigints as strings,
- * and the `redacted` keys (at any depth) replaced by `"[redacted]"`.
- */
-export function stringifyRecord(record: TraceRecord, redacted: ReadonlySet<string>): string {
-  return JSON.stringify(jsonSafe(record, redacted, []))
-}
-
-function jsonSafe(value: unknown, redacted: ReadonlySet<string>, ancestors: object[]): unknown {
-  if (typeof value === 'bigint') return value.toString()
-  if (typeof value === 'function' || typeof value === 'symbol') return undefined
-  if (typeof value !== 'object' || value === null) return value
-  if (ancestors.includes(value)) return '[circular]'
-  if (typeof AbortSignal !== 'undefined' && value instanceof AbortSignal) return undefined
-  if (value instanceof Error) return errorRecord(value)
-  ancestors.push(value)
-  let out: unknown
-  if (Array.isArray(value)) out = value.map((v) => jsonSafe(v, redacted, ancestors) ?? null)
-  else {
-    const obj: Record<string, unknown> = {}
-    for (const [key, v] of Object.entries(value)) obj[key] = redacted.has(key) ? '[redacted]' : jsonSafe(v, redacted, ancestors)
-    out = obj
-  }
-  ancestors.pop()
   return out
 }

@@ -45,3 +45,44 @@ describe('formatTrace', () => {
     expect(formatTrace(error, { maxChars: 10 })).toContain(`    ${'x'.repeat(10)}…`)
   })
 })
+
+describe('formatTrace and unpriced attempts', () => {
+  it('prints an attempt and a run that could not be priced as unpriced, never as $0', async () => {
+    const gate = createGate({ providers: scripted([validRefundJson]), model: 'unknown-model', outputSchema: Refund, pricing })
+    gate.on('cost_unknown', () => undefined)
+    const result = await gate.run(ask('x'), { runId: 'run-3' })
+    const text = formatTrace(result)
+    expect(result.attempts[0]?.unpriced).toBe(true)
+    expect(text.split('\n')[0]).toMatch(/^run run-3: ok after 1 attempt; .* tokens, unpriced$/)
+    expect(text).toMatch(/attempt 1 → scripted \(unknown-model\): valid {2}\[.* tokens, unpriced, \d+ ms\]/)
+    expect(text).not.toContain('$0.0000')
+  })
+
+  it('prints a partly priced run as "$x + unpriced"', () => {
+    const attempt = {
+      attempt: 1,
+      provider: 'p',
+      model: 'm',
+      status: 'success',
+      usage: { inputTokens: 1, outputTokens: 1 },
+      latencyMs: 1,
+      issues: [],
+      errors: [],
+    }
+    const source = {
+      attempts: [
+        { ...attempt, costUsd: 0.5, unpriced: false },
+        { ...attempt, attempt: 2, costUsd: 0, unpriced: true },
+      ],
+      usage: { inputTokens: 2, outputTokens: 2 },
+      costUsd: 0.5,
+    } as never
+    const text = formatTrace(source)
+    expect(text.split('\n')[0]).toContain('$0.5000 + unpriced')
+    expect(text).toContain('attempt 2 → p (m): valid  [1 in / 1 out tokens, unpriced, 1 ms]')
+  })
+
+  it('says unpriced when the source itself says so', () => {
+    expect(formatTrace({ attempts: [], usage: { inputTokens: 0, outputTokens: 0 }, costUsd: 0, unpriced: true }).split('\n')[0]).toMatch(/, unpriced$/)
+  })
+})

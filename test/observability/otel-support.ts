@@ -19,6 +19,8 @@ export function otelHarness() {
   return {
     tracerProvider,
     meterProvider,
+    /** The options of `instrument()` that send to this harness. */
+    providers: { tracerProvider, meterProvider },
     spans: (): ReadableSpan[] => spanExporter.getFinishedSpans(),
     /** The data points of one metric, after a flush. */
     async points(name: string): Promise<DataPoint<number | Histogram>[]> {

@@ -17,7 +17,7 @@ describe('instrument', () => {
   it('gives an agent run one invoke_agent span with one chat span per attempt', async () => {
     const h = otelHarness()
     const agent = billingAgent(['{"orderId": 42}', validRefundJson])
-    const stop = instrument(agent, h)
+    const stop = instrument(agent, h.providers)
     const result = await agent.runDetailed('refund order #42')
     stop()
     const spans = h.spans()
@@ -37,7 +37,7 @@ describe('instrument', () => {
       { content: '{"orderId": 42}', usage: { inputTokens: 11, outputTokens: 3 } },
       { content: validRefundJson, usage: { inputTokens: 20, outputTokens: 9 } },
     ])
-    const stop = instrument(agent, h)
+    const stop = instrument(agent, h.providers)
     await agent.run('refund order #42')
     stop()
     const [failed, accepted] = h.spans().filter((s) => s.name.startsWith('chat'))
@@ -61,7 +61,7 @@ describe('instrument', () => {
   it('records validation_failed as a span event with its stage and path', async () => {
     const h = otelHarness()
     const agent = billingAgent(['{"orderId": 42, "action": "refund", "amount": 5}', validRefundJson])
-    const stop = instrument(agent, h)
+    const stop = instrument(agent, h.providers)
     await agent.run('refund order #42')
     stop()
     const failed = h.spans().find((s) => s.name.startsWith('chat') && s.attributes['error.type'] !== undefined)
@@ -77,7 +77,7 @@ describe('instrument', () => {
       [on, true],
     ] as const) {
       const agent = billingAgent(['{"orderId": 42}', validRefundJson])
-      const stop = instrument(agent, { ...h, captureContent })
+      const stop = instrument(agent, { ...h.providers, captureContent })
       await agent.run('refund order #42')
       stop()
     }
@@ -100,7 +100,7 @@ describe('instrument', () => {
     })
       .tool(eventTool)
       .build()
-    const stop = instrument(agent, h)
+    const stop = instrument(agent, h.providers)
     await agent.run('book the standup')
     stop()
     const spans = h.spans()
@@ -128,7 +128,7 @@ describe('instrument', () => {
       .build()
     const errors: unknown[] = []
     agent.on('listener_error', (e) => errors.push(e.error))
-    const stop = instrument(agent, { ...h, captureContent: true })
+    const stop = instrument(agent, { ...h.providers, captureContent: true })
     await agent.run('book the standup')
     stop()
     const toolSpan = h.spans().find((s) => s.name === 'execute_tool create_event')!
@@ -141,7 +141,7 @@ describe('instrument', () => {
   it('gives a plain gate run an invoke_workflow root span that ends with the run', async () => {
     const h = otelHarness()
     const gate = createGate({ providers: scripted(['nope'], { name: 'openai' }), outputSchema: Refund })
-    const stop = instrument(gate, h)
+    const stop = instrument(gate, h.providers)
     await gate.run(ask('x')).catch(() => undefined)
     stop()
     const root = h.spans().find((s) => s.name === 'invoke_workflow reliability-gate')
@@ -162,7 +162,7 @@ describe('instrument', () => {
       outputSchema: Refund,
       postDecide: strictOutputRules(3),
     })
-    const stop = instrument(gate, h)
+    const stop = instrument(gate, h.providers)
     const [a, b] = await Promise.all([gate.run(ask('a'), { runId: 'run-a' }), gate.run(ask('b'), { runId: 'run-b' })])
     stop()
     expect([a.attempts.length, b.attempts.length]).toEqual([2, 1])
@@ -183,7 +183,7 @@ describe('instrument', () => {
   it('stops reporting once stopped', async () => {
     const h = otelHarness()
     const agent = billingAgent([validRefundJson, validRefundJson])
-    const stop = instrument(agent, h)
+    const stop = instrument(agent, h.providers)
     await agent.run('one')
     stop()
     await agent.run('two')
@@ -205,7 +205,7 @@ describe('instrument metrics', () => {
       .outputSchema(Refund)
       .reliability({ postDecide: strictOutputRules(3), pricing: { 'gpt-test': { input: 1_000_000, output: 1_000_000 } } })
       .build()
-    const stop = instrument(agent, h)
+    const stop = instrument(agent, h.providers)
     await agent.run('refund')
     stop()
     const tokens = await h.points('gen_ai.client.token.usage')
@@ -226,7 +226,7 @@ describe('instrument metrics', () => {
   it('counts fail-fast runs by kind', async () => {
     const h = otelHarness()
     const gate = createGate({ providers: scripted(['nope']), outputSchema: Refund })
-    const stop = instrument(gate, h)
+    const stop = instrument(gate, h.providers)
     await gate.run(ask('x')).catch(() => undefined)
     stop()
     const points = await h.points('reliability_gate.fail_fast')
@@ -236,7 +236,7 @@ describe('instrument metrics', () => {
   it('counts drift threshold crossings by signal, state and model', async () => {
     const h = otelHarness()
     const gate = createGate({ providers: scripted(['{}', validRefundJson]), model: 'm1', outputSchema: Refund, postDecide: strictOutputRules(3) })
-    const stop = instrument(gate, h)
+    const stop = instrument(gate, h.providers)
     const monitor = driftMonitor(gate, { window: 1, threshold: 0.4 })
     await gate.run(ask('x'))
     monitor.stop()

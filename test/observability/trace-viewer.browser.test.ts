@@ -1,10 +1,13 @@
 import { execFile } from 'node:child_process'
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { chromium, type BrowserContext, type Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { serveTrace, type TraceServer } from '../../src/trace/index.ts'
+import { Agent, tool } from '../../src/index.ts'
+import { scripted } from '../../src/providers/index.ts'
+import { recordTrace, serveTrace, type TraceServer } from '../../src/trace/index.ts'
+import { call, EventInput, invalidEvent, turn, validEvent } from '../agent/tool-fixtures.ts'
 
 const CHROMIUM = '/usr/bin/chromium'
 const ARGS = [
@@ -108,5 +111,85 @@ describe.skipIf(!present)('Trace viewer in Chromium', () => {
     expect(await visible()).toBe(1)
     await page.getByTestId('filter-kind').selectOption('')
     expect(await visible()).toBe(all)
+  })
+
+  it('expands and collapses every run, attempt and tool call at once', async () => {
+    const open = () => page.locator('main details[open]').count()
+    const all = await page.locator('main details').count()
+    await page.getByTestId('expand-all').click()
+    expect(await open()).toBe(all)
+    await page.getByTestId('collapse-all').click()
+    expect(await open()).toBe(0)
+  })
+})
+
+describe.skipIf(!present)('Trace viewer in Chromium, on a hand-made and a tool-retry trace', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'rg-viewer-hostile-'))
+  const trace = join(dir, 'retry.jsonl')
+  let server: TraceServer
+  let context: BrowserContext
+  let page: Page
+  const errors: string[] = []
+
+  beforeAll(async () => {
+    const eventTool = tool({ name: 'create_event', description: 'Creates a calendar event', input: EventInput, execute: async () => 'ok' })
+    const steps = [turn(call('create_event', invalidEvent)), turn(call('create_event', validEvent)), 'Booked.']
+    const agent = Agent.create({ provider: scripted(steps), model: 'm', name: 'mailbot' })
+      .tool(eventTool)
+      .build()
+    const recorder = recordTrace(agent, { path: trace })
+    await agent.run('book', { runId: 'retry-run' })
+    await recorder.stop()
+    // A line cut short, and a run whose fields have the wrong types.
+    appendFileSync(
+      trace,
+      [
+        '{"type":"attempt_end","runId":"cut',
+        JSON.stringify({ type: 'attempt_start', runId: 'bad-run', attempt: '1', provider: 7 }),
+        JSON.stringify({ type: 'cost_tick', runId: 'bad-run', attemptCostUsd: 'free' }),
+        JSON.stringify({
+          type: 'attempt_end',
+          runId: 'bad-run',
+          errorKind: 'ok',
+          usage: 'n/a',
+          response: { content: '</script><script>window.pwned=1</script>' },
+        }),
+      ].join('\n'),
+    )
+    server = await serveTrace(trace)
+    context = await chromium.launchPersistentContext(join(dir, 'profile'), { executablePath: CHROMIUM, args: ARGS, viewport: { width: 1200, height: 900 } })
+    page = await context.newPage()
+    page.on('pageerror', (error) => errors.push(error.message))
+    await page.goto(server.url)
+  }, 90_000)
+
+  afterAll(async () => {
+    await context?.close()
+    await server?.close()
+    rmSync(dir, { recursive: true, force: true })
+  })
+
+  it('renders without a script error, names the skipped line and shows the wrong-typed fields as invalid', async () => {
+    await expect.poll(() => page.getByTestId('run').count()).toBe(2)
+    expect(errors).toEqual([])
+    expect(await page.evaluate('globalThis.pwned')).toBeUndefined()
+    const lines = await page.getByTestId('skipped-line').allTextContents()
+    expect(lines).toHaveLength(1)
+    expect(lines[0]).toMatch(/^line \d+: not JSON/)
+    await page.getByTestId('expand-all').click()
+    const invalid = await page.locator('[data-run-id="bad-run"] [data-testid=invalid]').textContent()
+    expect(invalid).toContain('attemptCostUsd is string, expected a finite number')
+    expect(await page.locator('[data-run-id="bad-run"] [data-testid=raw-output]').textContent()).toBe('</script><script>window.pwned=1</script>')
+  })
+
+  it('draws a tool-argument retry as a retry of its tool with the feedback it was sent', async () => {
+    await page.getByTestId('expand-all').click()
+    const retry = page.locator('[data-run-id="retry-run"] [data-testid=attempt][data-tool-retry]')
+    expect(await retry.count()).toBe(1)
+    expect(await retry.getAttribute('data-tool-retry')).toBe('valid')
+    const summary = await retry.locator('summary').textContent()
+    expect(summary).toContain('argument retry 1 of create_event')
+    expect(summary).toContain('args valid')
+    expect(await retry.getByTestId('sent').textContent()).toContain("'at': expected ISO datetime")
   })
 })

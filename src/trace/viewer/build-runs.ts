@@ -1,229 +1,218 @@
-import { issueProblem } from '../../validation/feedback/describe-issue.ts'
-import type { ValidationIssue } from '../../validation/issue.ts'
+import { isRecord } from '../../model/is-record.ts'
 import type { TraceRecord } from '../trace-record.ts'
-import type { ViewAttempt, ViewFailure, ViewMessage, ViewRun, ViewTool } from './trace-model.ts'
+import { Fields } from './read-fields.ts'
+import type { ViewAttempt, ViewRun, ViewTool } from './trace-model.ts'
+import { failureOf, messagesOf, newAttempt, newRun, noteText } from './view-items.ts'
 
-// Records are read back from a file: their fields are checked where they matter, not typed.
-// biome-ignore lint/suspicious/noExplicitAny: a record read back from a file is untyped JSON
-type Rec = TraceRecord & Record<string, any>
+export { parseTrace, readTrace } from './parse-trace.ts'
+export type { ParsedTrace, SkippedLine } from './parse-trace.ts'
 
-/**
- * Parses a JSON Lines trace; lines that are not JSON objects with a `type` and a `runId` are skipped
- * (a trace cut short by a crash still opens).
- */
-export function parseTrace(text: string): TraceRecord[] {
-  const out: TraceRecord[] = []
-  for (const line of text.split('\n')) {
-    if (line.trim() === '') continue
-    try {
-      const value = JSON.parse(line) as unknown
-      if (typeof value === 'object' && value !== null && typeof (value as Rec).type === 'string' && typeof (value as Rec).runId === 'string')
-        out.push(value as TraceRecord)
-    } catch {
-      // A partial last line: skip it.
-    }
-  }
-  return out
+/** What is open in a run while its records are read. */
+interface RunState {
+  attempt: ViewAttempt | undefined
+  tool: ViewTool | undefined
+  /** The argument retries of the open tool call, in order. */
+  retries: ViewAttempt[]
+  inAgent: boolean
+  gateOpen: boolean
 }
 
-/** Groups a trace's records into runs, each a timeline of attempts, tool calls and notes, in order. */
-export function buildRuns(records: readonly TraceRecord[]): ViewRun[] {
+/**
+ * Groups a trace's records into runs, each a timeline of attempts, tool calls and notes, in order.
+ * Records are read back from a file, so nothing in them is trusted: a field of the wrong type reads
+ * as absent and is listed as invalid on its attempt or tool call (or as a note), never a crash.
+ * `lines` gives each record's line number for those notes (see {@link readTrace}).
+ */
+export function buildRuns(records: readonly TraceRecord[], lines?: readonly number[]): ViewRun[] {
   const runs = new Map<string, ViewRun>()
-  const state = new Map<string, { attempt: ViewAttempt | undefined; tool: ViewTool | undefined; inAgent: boolean; gateOpen: boolean }>()
-  const runOf = (r: Rec): ViewRun => {
-    let run = runs.get(r.runId)
+  const states = new Map<string, RunState>()
+  for (const [index, record] of records.entries()) {
+    if (!isRecord(record) || typeof record.runId !== 'string' || typeof record.type !== 'string') continue
+    const f = new Fields(record)
+    let run = runs.get(record.runId)
     if (run === undefined) {
-      run = {
-        runId: r.runId,
-        kind: 'gate',
-        name: undefined,
-        startedAt: r.ts,
-        endedAt: undefined,
-        outcome: 'unfinished',
-        failKind: undefined,
-        reason: undefined,
-        metadata: r.metadata,
-        inputTokens: 0,
-        outputTokens: 0,
-        costUsd: 0,
-        models: [],
-        kinds: [],
-        timeline: [],
-      }
-      runs.set(r.runId, run)
-      state.set(r.runId, { attempt: undefined, tool: undefined, inAgent: false, gateOpen: false })
+      run = newRun(record.runId, f.number('ts') ?? 0, metadataOf(f.raw('metadata')))
+      runs.set(record.runId, run)
+      states.set(record.runId, { attempt: undefined, tool: undefined, retries: [], inAgent: false, gateOpen: false })
     }
-    return run
-  }
-  for (const rec of records) {
-    const r = rec as Rec
-    const run = runOf(r)
-    // runOf() above made the state of every run it returns.
-    const st = state.get(r.runId) as NonNullable<ReturnType<typeof state.get>>
-    const kind = (k: unknown) => {
-      if (typeof k === 'string' && k !== 'ok' && !run.kinds.includes(k)) run.kinds.push(k)
-    }
-    switch (r.type) {
-      case 'agent_run_start':
-        run.kind = 'agent'
-        run.name = r.agent
-        st.inAgent = true
-        break
-      case 'run_start':
-        st.gateOpen = true
-        break
-      case 'attempt_start': {
-        const attempt: ViewAttempt = {
-          item: 'attempt',
-          turn: r.turn,
-          attempt: r.attempt,
-          provider: r.provider,
-          model: r.model,
-          errorKind: 'pending',
-          latencyMs: undefined,
-          inputTokens: 0,
-          outputTokens: 0,
-          costUsd: 0,
-          rawOutput: undefined,
-          toolCalls: [],
-          finishReason: undefined,
-          failures: [],
-          repairs: [],
-          decision: undefined,
-          tail: undefined,
-          feedback: undefined,
-          failover: undefined,
-        }
-        st.attempt = attempt
-        run.timeline.push(attempt)
-        if (typeof r.model === 'string' && !run.models.includes(r.model)) run.models.push(r.model)
-        break
-      }
-      case 'attempt_end': {
-        const a = st.attempt
-        if (a === undefined) break
-        a.errorKind = r.errorKind
-        a.latencyMs = r.latencyMs
-        a.inputTokens = r.usage?.inputTokens ?? 0
-        a.outputTokens = r.usage?.outputTokens ?? 0
-        a.rawOutput = r.response?.content
-        a.toolCalls = (r.response?.toolCalls ?? []).map((c: Rec) => ({ name: c.name, args: c.args }))
-        a.finishReason = r.finishReason
-        run.inputTokens += a.inputTokens
-        run.outputTokens += a.outputTokens
-        kind(r.errorKind)
-        break
-      }
-      case 'cost_tick':
-        if (st.attempt !== undefined) st.attempt.costUsd = r.attemptCostUsd
-        run.costUsd += r.attemptCostUsd ?? 0
-        break
-      case 'repaired':
-        if (st.attempt !== undefined) st.attempt.repairs = r.repairs ?? []
-        break
-      case 'validation_failed': {
-        const failure: ViewFailure = {
-          stage: r.stage,
-          message: r.message,
-          issues: (r.issues ?? []).map((i: Rec) => ({ path: i.path, message: issueWording(i) })),
-        }
-        // Argument failures are reported by the agent once its model call is over: they belong to the tool call.
-        const target = st.gateOpen ? st.attempt : st.tool
-        target?.failures.push(failure)
-        if (st.gateOpen && st.attempt !== undefined && st.attempt.rawOutput === undefined) st.attempt.rawOutput = r.rawOutput
-        break
-      }
-      case 'decision':
-        if (r.phase === 'post-decide' && st.attempt !== undefined)
-          st.attempt.decision = { decision: r.decision, kind: r.kind, label: r.label, matched: r.matched }
-        else run.timeline.push({ item: 'note', type: 'pre-check', text: `PreCheck rule ${r.label ?? r.kind} decided ${r.decision}` })
-        kind(r.kind)
-        break
-      case 'retry':
-        if (st.attempt !== undefined) {
-          st.attempt.tail = (r.tail ?? []).map((m: Rec): ViewMessage => ({ role: m.role, content: m.content }))
-          st.attempt.feedback = r.feedback
-          if (r.fromProvider !== r.toProvider) st.attempt.failover = `${r.fromProvider} → ${r.toProvider}`
-        }
-        break
-      case 'run_end':
-        st.gateOpen = false
-        if (!st.inAgent) end(run, r)
-        break
-      case 'agent_run_end':
-        end(run, r)
-        break
-      case 'fail_fast':
-        run.reason = r.reason
-        kind(r.kind)
-        break
-      case 'tool_start': {
-        const t: ViewTool = {
-          item: 'tool',
-          turn: r.turn,
-          tool: r.tool,
-          callId: r.callId,
-          args: r.args,
-          status: undefined,
-          outcome: undefined,
-          retryCount: 0,
-          error: undefined,
-          failures: [],
-        }
-        st.tool = t
-        run.timeline.push(t)
-        break
-      }
-      case 'tool_end':
-        if (st.tool !== undefined) Object.assign(st.tool, { args: r.args, status: r.status, outcome: r.outcome, retryCount: r.retryCount, error: r.error })
-        if (r.status !== 'ok') kind(r.status)
-        st.tool = undefined
-        break
-      case 'fallback':
-      case 'recovered':
-      case 'budget_exceeded':
-      case 'output_fallback_triggered':
-      case 'output_canned_used':
-      case 'breaker_state':
-      case 'stream_aborted':
-      case 'drift':
-        run.timeline.push({ item: 'note', type: r.type, text: noteText(r) })
-        break
-      default:
-        break
+    const st = states.get(record.runId) as RunState
+    const touched = apply(record.type, f, run, st)
+    if (f.problems.length > 0) {
+      const where = `line ${lines?.[index] ?? index + 1} (${record.type.slice(0, 64)})`
+      const found = f.problems.map((p) => `${where}: ${p}`)
+      if (touched !== undefined) touched.invalid.push(...found)
+      else for (const text of found) run.timeline.push({ item: 'note', type: 'invalid', text: `invalid field, read as absent: ${text}` })
     }
   }
   return [...runs.values()]
 }
 
-function end(run: ViewRun, r: Rec): void {
-  run.endedAt = r.ts
-  run.outcome = r.outcome === 'ok' ? 'ok' : 'fail-fast'
-  if (r.outcome !== 'ok') run.failKind = r.kind
+function metadataOf(value: unknown): Readonly<Record<string, unknown>> | undefined {
+  return isRecord(value) ? value : undefined
 }
 
-function noteText(r: Rec): string {
-  switch (r.type) {
-    case 'recovered':
-      return `recovered on attempt ${r.attempt} after ${r.failedAttempts} failed attempt(s)`
+/** Applies one record to its run; returns the attempt or tool call it was about, if any. */
+function apply(type: string, f: Fields, run: ViewRun, st: RunState): ViewAttempt | ViewTool | undefined {
+  const kind = (k: string | undefined) => {
+    if (k !== undefined && k !== 'ok' && !run.kinds.includes(k)) run.kinds.push(k)
+  }
+  const a = st.attempt
+  switch (type) {
+    case 'agent_run_start':
+      run.kind = 'agent'
+      run.name = f.text('agent')
+      st.inAgent = true
+      return undefined
+    case 'run_start':
+      st.gateOpen = true
+      return undefined
+    case 'attempt_start': {
+      const attempt = newAttempt(f)
+      // A model call made while a tool call is open is that call's argument retry.
+      if (st.tool !== undefined) {
+        st.retries.push(attempt)
+        attempt.toolRetry = { tool: st.tool.tool, retry: st.retries.length, verdict: 'pending' }
+      }
+      st.attempt = attempt
+      run.timeline.push(attempt)
+      if (attempt.model !== undefined && !run.models.includes(attempt.model)) run.models.push(attempt.model)
+      return attempt
+    }
+    case 'attempt_end': {
+      if (a === undefined) return undefined
+      const errorKind = f.text('errorKind')
+      a.errorKind = errorKind ?? 'invalid'
+      a.latencyMs = f.number('latencyMs')
+      const usage = f.nested('usage')
+      a.inputTokens = usage.number('inputTokens') ?? 0
+      a.outputTokens = usage.number('outputTokens') ?? 0
+      const response = f.nested('response')
+      a.rawOutput = response.text('content')
+      a.toolCalls = response.list('toolCalls').map((c) => ({ name: c.text('name') ?? '?', args: c.raw('args') }))
+      a.finishReason = f.text('finishReason')
+      run.inputTokens += a.inputTokens
+      run.outputTokens += a.outputTokens
+      kind(errorKind)
+      return a
+    }
+    case 'cost_tick': {
+      const cost = f.number('attemptCostUsd') ?? 0
+      if (a !== undefined) a.costUsd = cost
+      run.costUsd += cost
+      if (f.boolean('unpriced') === true) markUnpriced(a, run)
+      return a
+    }
+    case 'cost_unknown':
+      markUnpriced(a, run)
+      return a
+    case 'repaired':
+      if (a !== undefined) a.repairs = f.texts('repairs')
+      return a
+    case 'validation_failed': {
+      const failure = failureOf(f)
+      // Argument failures are reported by the agent once its model call is over: they belong to the tool call.
+      if (st.gateOpen) {
+        a?.failures.push(failure)
+        if (a !== undefined && a.rawOutput === undefined) a.rawOutput = f.text('rawOutput')
+        return a
+      }
+      st.tool?.failures.push(failure)
+      // The arguments of the latest retry failed again: that retry is drawn as invalid, with why.
+      const retry = st.retries.at(-1)
+      if (retry?.toolRetry !== undefined && retry.toolRetry.verdict === 'pending') {
+        retry.toolRetry.verdict = 'invalid'
+        retry.failures.push(failure)
+      }
+      return st.tool
+    }
+    case 'decision':
+      if (f.text('phase') === 'post-decide' && a !== undefined) {
+        a.decision = { decision: f.text('decision') ?? '?', kind: f.text('kind') ?? '?', label: f.text('label'), matched: f.boolean('matched') === true }
+      } else
+        run.timeline.push({
+          item: 'note',
+          type: 'pre-check',
+          text: `PreCheck rule ${f.text('label') ?? f.text('kind') ?? '?'} decided ${f.text('decision') ?? '?'}`,
+        })
+      kind(f.text('kind'))
+      return a
+    case 'retry':
+      if (a !== undefined) {
+        a.tail = messagesOf(f.list('tail'))
+        a.feedback = f.text('feedback')
+        const from = f.text('fromProvider')
+        const to = f.text('toProvider')
+        if (from !== to) a.failover = `${from ?? '?'} → ${to ?? '?'}`
+      }
+      return a
+    case 'run_end':
+      st.gateOpen = false
+      if (!st.inAgent) end(run, f)
+      return undefined
+    case 'agent_run_end':
+      end(run, f)
+      return undefined
+    case 'fail_fast':
+      run.reason = f.text('reason')
+      kind(f.text('kind'))
+      return undefined
+    case 'tool_start': {
+      const t: ViewTool = {
+        item: 'tool',
+        turn: f.number('turn'),
+        tool: f.text('tool') ?? '?',
+        callId: f.text('callId') ?? '',
+        args: f.raw('args'),
+        status: undefined,
+        outcome: undefined,
+        retryCount: 0,
+        error: undefined,
+        failures: [],
+        invalid: [],
+      }
+      st.tool = t
+      st.retries = []
+      run.timeline.push(t)
+      return t
+    }
+    case 'tool_end': {
+      const t = st.tool
+      const status = f.text('status')
+      if (t !== undefined)
+        Object.assign(t, { args: f.raw('args'), status, outcome: f.text('outcome'), retryCount: f.number('retryCount') ?? 0, error: f.text('error') })
+      for (const retry of st.retries) if (retry.toolRetry?.verdict === 'pending') retry.toolRetry.verdict = status === 'ok' ? 'valid' : 'invalid'
+      if (status !== 'ok') kind(status)
+      st.tool = undefined
+      st.retries = []
+      return t
+    }
     case 'fallback':
-      return `the configured fallback answered (rule ${r.kind})`
+    case 'recovered':
     case 'budget_exceeded':
-      return `budget of $${r.budgetUsd} exceeded ($${r.spentUsd} spent): ${r.action}`
+    case 'output_fallback_triggered':
+    case 'output_canned_used':
     case 'breaker_state':
-      return `circuit breaker of ${r.provider}: ${r.from} → ${r.to}`
+    case 'stream_aborted':
     case 'drift':
-      return `drift: ${r.signal} ${r.state} ${r.threshold} for ${r.provider}/${r.model ?? '?'} (${r.value})`
+    case 'record_error':
+      run.timeline.push({ item: 'note', type, text: noteText(type, f) })
+      return undefined
     default:
-      return `${r.type}: ${r.reason ?? r.kind ?? ''}`
+      return undefined
   }
 }
 
-/** An issue in the words the model was given (the feedback's), falling back to the validator's own message. */
-function issueWording(issue: Rec): string {
-  try {
-    return issueProblem(issue as unknown as ValidationIssue)
-  } catch {
-    return String(issue['message'])
+function markUnpriced(a: ViewAttempt | undefined, run: ViewRun): void {
+  if (a === undefined) run.unpricedAttempts++
+  else if (!a.unpriced) {
+    a.unpriced = true
+    run.unpricedAttempts++
   }
+}
+
+function end(run: ViewRun, f: Fields): void {
+  run.endedAt = f.number('ts')
+  const outcome = f.text('outcome')
+  run.outcome = outcome === 'ok' ? 'ok' : 'fail-fast'
+  if (outcome !== 'ok') run.failKind = f.text('kind') ?? '?'
 }

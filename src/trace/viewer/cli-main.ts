@@ -1,35 +1,70 @@
-import { writeFile } from 'node:fs/promises'
+import { stat, writeFile } from 'node:fs/promises'
+import { resolve } from 'node:path'
+import { messageOf } from '../../model/message-of.ts'
+import { parseCliArgs, USAGE } from './cli-args.ts'
 import { serveTrace } from './serve-trace.ts'
 import { tracePageOf } from './trace-page.ts'
 
-const USAGE = `usage: reliability-gate view <trace.jsonl> [--html <out.html>] [--port <n>]
+/** Where the command writes: stdout and stderr by default. */
+export interface CliIo {
+  readonly out: (line: string) => void
+  readonly err: (line: string) => void
+}
 
-  view <trace.jsonl>   serve the trace viewer on http://127.0.0.1 (Ctrl-C to stop)
-  --html <out.html>    write the viewer as one self-contained HTML file instead
-  --port <n>           port to serve on (default: any free port)`
+const CONSOLE: CliIo = { out: (line) => console.log(line), err: (line) => console.error(line) }
 
-/** The `reliability-gate` command: `view` a recorded trace. Returns the exit code. */
-export async function main(args: readonly string[]): Promise<number> {
-  const [command, file, ...rest] = args
-  if (command !== 'view' || file === undefined || file.startsWith('-')) {
-    console.error(USAGE)
-    return command === '--help' || command === '-h' ? 0 : 2
-  }
-  const html = option(rest, '--html')
-  if (html !== undefined) {
-    await writeFile(html, await tracePageOf(file))
-    console.log(`wrote ${html}`)
+/**
+ * The `reliability-gate` command: `view` a recorded trace. Returns the exit code: 0, 1 when the
+ * trace cannot be read or the page cannot be written, 2 on a usage error (printed on stderr with the
+ * usage; nothing is served).
+ */
+export async function main(args: readonly string[], io: CliIo = CONSOLE): Promise<number> {
+  const parsed = parseCliArgs(args)
+  if (parsed.kind === 'help') {
+    io.out(USAGE)
     return 0
   }
-  const port = option(rest, '--port')
-  const server = await serveTrace(file, port === undefined ? {} : { port: Number(port) })
-  console.log(`reliability-gate trace viewer: ${server.url}  (${file}; Ctrl-C to stop)`)
+  if (parsed.kind === 'usage') {
+    io.err(`reliability-gate: ${parsed.problem}\n\n${USAGE}`)
+    return 2
+  }
+  const { file, html, port } = parsed
+  const problem = await notAFile(file)
+  if (problem !== undefined) {
+    io.err(`reliability-gate: ${problem}\n\n${USAGE}`)
+    return 2
+  }
+  if (html !== undefined) {
+    if (resolve(html) === resolve(file)) {
+      io.err(`reliability-gate: --html would overwrite the trace ${JSON.stringify(file)}\n\n${USAGE}`)
+      return 2
+    }
+    try {
+      await writeFile(html, await tracePageOf(file))
+    } catch (error) {
+      io.err(`reliability-gate: cannot write ${html}: ${messageOf(error)}`)
+      return 1
+    }
+    io.out(`wrote ${html}`)
+    return 0
+  }
+  const server = await serveTrace(file, port === undefined ? {} : { port }).catch((error: unknown) => error as Error)
+  if (server instanceof Error) {
+    io.err(`reliability-gate: cannot serve ${file}: ${messageOf(server)}`)
+    return 1
+  }
+  io.out(`reliability-gate trace viewer: ${server.url}  (${file}; Ctrl-C to stop)`)
   await new Promise<void>((resolve) => process.once('SIGINT', resolve).once('SIGTERM', resolve))
   await server.close()
   return 0
 }
 
-function option(args: readonly string[], name: string): string | undefined {
-  const at = args.indexOf(name)
-  return at < 0 ? undefined : args[at + 1]
+// Checked before anything is served: a missing file or a directory is a usage error, never a server.
+async function notAFile(file: string): Promise<string | undefined> {
+  try {
+    const s = await stat(file)
+    return s.isFile() ? undefined : `${JSON.stringify(file)} is not a file`
+  } catch (error) {
+    return `cannot read ${JSON.stringify(file)}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : messageOf(error)}`
+  }
 }

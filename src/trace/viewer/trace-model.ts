@@ -29,6 +29,8 @@ export interface ViewAttempt {
   inputTokens: number
   outputTokens: number
   costUsd: number
+  /** The attempt could not be priced (a `cost_unknown` event): `costUsd` leaves it out, it is not free. */
+  unpriced: boolean
   rawOutput: string | undefined
   toolCalls: readonly { readonly name: string; readonly args: unknown }[]
   finishReason: string | undefined
@@ -39,6 +41,12 @@ export interface ViewAttempt {
   tail: readonly ViewMessage[] | undefined
   feedback: string | undefined
   failover: string | undefined
+  /** Set when the attempt is a tool call's argument retry: which tool, which retry, and whether the arguments it gave passed. */
+  toolRetry: { readonly tool: string; readonly retry: number; verdict: 'pending' | 'valid' | 'invalid' } | undefined
+  /** The ephemeral tail this attempt was sent with (a tool-argument retry's feedback); never persisted. */
+  sent: readonly ViewMessage[] | undefined
+  /** Fields of the trace that had the wrong type, each read as absent. */
+  readonly invalid: string[]
 }
 
 /** One logical tool call of an agent run. */
@@ -53,6 +61,8 @@ export interface ViewTool {
   retryCount: number
   error: string | undefined
   readonly failures: ViewFailure[]
+  /** Fields of the trace that had the wrong type, each read as absent. */
+  readonly invalid: string[]
 }
 
 /** Something the run reported that is neither an attempt nor a tool call (fallbacks, budgets, drift...). */
@@ -77,6 +87,8 @@ export interface ViewRun {
   inputTokens: number
   outputTokens: number
   costUsd: number
+  /** Attempts of the run that could not be priced: its cost is `costUsd` plus these. */
+  unpricedAttempts: number
   readonly models: string[]
   /** Every kind seen in the run: error kinds of attempts, rule kinds, fail-fast kinds. */
   readonly kinds: string[]

@@ -30,4 +30,8 @@ ul.issues code { color: var(--bad); }
 .tail .role { font-weight: 600; color: var(--eph); }
 .note { color: var(--muted); padding: 4px 12px; font-style: italic; }
 .empty { color: var(--muted); padding: 24px; text-align: center; }
+.note.invalid, .note.record_error, ul.invalid { color: var(--bad); }
+.skipped { margin: 8px 20px; max-width: 1200px; }
+.skipped ul { margin: 4px 0 10px; padding: 0 12px 0 32px; font: 12.5px/1.4 ui-monospace, SFMono-Regular, Menlo, monospace; }
+header button { font: inherit; font-size: 13px; padding: 2px 8px; cursor: pointer; }
 `
