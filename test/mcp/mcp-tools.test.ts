@@ -25,7 +25,7 @@ describe.each(LINES)('mcpTools with a %s client', (line) => {
   it('offers every tool of the server, named as the server names it, with its input schema', async () => {
     const { client } = await setup(line)
     const tools = await mcpTools(client)
-    expect(tools.map((t) => t.name)).toEqual(['get_weather', 'fail', 'bad_output', 'no_output', 'slow', 'slow_write', 'echo'])
+    expect(tools.map((t) => t.name)).toEqual(['get_weather', 'fail', 'bad_output', 'no_output', 'slow', 'slow_write', 'echo', 'server_log'])
     const weather = tools[0] as McpTool
     expect(weather.server).toBe('weather')
     expect(weather.spec).toMatchObject({ name: 'get_weather', description: 'Weather for a city' })

@@ -65,6 +65,8 @@ export function toolHandlers(log: ServerLog, state: { slowFirst: number }) {
       record('echo', args)
       return { content: [{ type: 'text' as const, text: JSON.stringify(args) }] }
     },
+    /** What the server saw so far (for a server in another process). */
+    log: async () => ({ content: [{ type: 'text' as const, text: JSON.stringify(log) }] }),
   }
 }
 
@@ -92,6 +94,7 @@ export function buildServer(line: Line, log: ServerLog, state = { slowFirst: 0 }
       h.slow(a, extra.signal, 'slow_write'),
     )
     s.registerTool('echo', { description: 'Echoes', inputSchema: z.looseObject({}) }, async (a) => h.echo(a))
+    s.registerTool('server_log', { description: 'What the server saw', annotations: { readOnlyHint: true } }, async () => h.log())
     return s
   }
   const s = new McpServerV2({ name: 'weather', version: '1.0.0' })
@@ -110,6 +113,7 @@ export function buildServer(line: Line, log: ServerLog, state = { slowFirst: 0 }
     h.slow(a, ctx.mcpReq.signal, 'slow_write'),
   )
   s.registerTool('echo', { description: 'Echoes', inputSchema: z.looseObject({}) }, async (a: unknown) => h.echo(a))
+  s.registerTool('server_log', { description: 'What the server saw', annotations: { readOnlyHint: true } }, async () => h.log())
   return s
 }
 
