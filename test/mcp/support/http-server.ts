@@ -9,7 +9,7 @@ export async function httpServer(state = { slowFirst: 0 }): Promise<{ url: URL; 
   const log = newLog()
   const http: Server = createServer((req, res) => {
     const server = buildServer('v1', log, state)
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined })
+    const transport = new StreamableHTTPServerTransport({})
     res.on('close', () => {
       void transport.close()
       void server.close()
