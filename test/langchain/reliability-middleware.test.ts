@@ -6,6 +6,8 @@ import { describe, expect, it } from 'vitest'
 import * as z from 'zod'
 import { isReliabilityFailFastError, strictOutputRules } from '../../src/index.ts'
 import { reliabilityMiddleware } from '../../src/integrations/langchain.ts'
+import { instrument } from '../../src/otel/index.ts'
+import { otelHarness } from '../observability/otel-support.ts'
 
 const Answer = Type.Object({ city: Type.String(), celsius: Type.Number() }, { additionalProperties: false })
 
@@ -81,6 +83,22 @@ describe('reliabilityMiddleware for LangChain createAgent', () => {
     const cause = (error as { cause?: unknown }).cause
     expect(isReliabilityFailFastError(cause) && cause.kind).toBe('tool-args-invalid')
     expect(ran).toEqual([])
+  })
+
+  it('is an event source for instrument(): one chat span per attempt, under the run of the model call', async () => {
+    const h = otelHarness()
+    const model = fakeModel().respond(new AIMessage('warm')).respond(new AIMessage('{"city":"Oslo","celsius":21}'))
+    const middleware = reliabilityMiddleware({ outputSchema: Answer, postDecide: strictOutputRules(3) })
+    const stop = instrument(middleware, h)
+    const runIds: string[] = []
+    middleware.on('run_end', (e) => runIds.push(e.runId))
+    await createAgent({ model, tools: [], middleware: [middleware] }).invoke({ messages: [{ role: 'user', content: 'JSON' }] })
+    stop()
+    const chats = h.spans().filter((s) => s.name.startsWith('chat'))
+    expect(chats).toHaveLength(2)
+    expect(runIds).toHaveLength(1)
+    expect(h.spans().some((s) => s.attributes['reliability_gate.run_id'] === runIds[0])).toBe(true)
+    await h.shutdown()
   })
 
   it('refuses bad options with a typed error naming them', () => {
