@@ -148,6 +148,14 @@ describe.each(LINES)('mcpTools with a %s client', (line) => {
     const registered = (server as unknown as { _registeredTools: Record<string, { remove(): void }> })._registeredTools
     registered['fail']?.remove()
     await until(() => changes.length > 0)
+    ;(server as unknown as { registerTool(name: string, config: object, run: () => unknown): void }).registerTool(
+      'late',
+      { description: 'Added later' },
+      async () => ({
+        content: [{ type: 'text', text: 'late' }],
+      }),
+    )
+    await until(() => changes.at(-1)?.some((t) => t.name === 'late') === true)
     expect(fail.listed).toBe(false)
     expect(echo.listed).toBe(true)
     const error = await Promise.resolve(fail.execute({ q: 'x' }, CTX)).catch((e: unknown) => e)
