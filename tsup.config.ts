@@ -7,6 +7,8 @@ export default defineConfig({
     'openai/index': 'src/providers/openai/index.ts',
     'anthropic/index': 'src/providers/anthropic/index.ts',
     'ai-sdk/index': 'src/integrations/ai-sdk.ts',
+    'mcp/index': 'src/integrations/mcp.ts',
+    'langchain/index': 'src/integrations/langchain.ts',
     'redis/index': 'src/store/redis/index.ts',
     'validation/index': 'src/validation/building-blocks.ts',
     'otel/index': 'src/otel/index.ts',

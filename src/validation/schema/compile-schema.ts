@@ -24,6 +24,13 @@ export interface CompileOptions {
    * @default 'assert'
    */
   readonly formats?: FormatMode
+  /**
+   * `false` never turns the schema into code: TypeBox and JSON Schema documents are checked by
+   * walking them (TypeBox's `typebox/value` path), for schemas from a source you do not trust (an
+   * MCP server's). Same verdicts and issues, slower checks.
+   * @default true
+   */
+  readonly evaluate?: boolean
 }
 
 const COMPILED = Symbol.for('reliability-gate.CompiledSchema')
@@ -96,7 +103,7 @@ function optionsKey(options: CompileOptions | undefined): string {
     if (known === undefined) registryIds.set(registry, (known = ++nextRegistryId))
     id = String(known)
   }
-  return `${options.formats ?? 'assert'}|${id}`
+  return `${options.formats ?? 'assert'}|${id}|${options.evaluate === false ? 'interpret' : 'evaluate'}`
 }
 
 // Boolean schemas are compiled through their object forms, once, on first use.

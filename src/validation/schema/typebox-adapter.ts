@@ -12,6 +12,7 @@ import { typeboxIssues, type TypeBoxError } from './typebox-issues.ts'
 import { pointerToSegments, valueAt } from './path.ts'
 import { objectErrorWalk } from './object-errors.ts'
 import { declaredKeysOnly } from './declared-keys-only.ts'
+import { interpretedCompiler } from './interpreted-compiler.ts'
 
 type Check<T> = ((value: unknown) => SchemaResult<T>) & { readonly test: (value: unknown) => boolean }
 
@@ -28,6 +29,8 @@ export type SchemaRegistry = Readonly<Record<string, object | boolean>> | readon
 export interface TypeBoxCompileOptions {
   readonly registry?: SchemaRegistry | undefined
   readonly formats?: FormatMode | undefined
+  /** `false`: check by walking the schema (TypeBox's `typebox/value`), never generating code from it. */
+  readonly evaluate?: boolean | undefined
 }
 
 /**
@@ -58,10 +61,11 @@ export function compileTypeBox<T>(schema: object, vendor: 'typebox' | 'json-sche
   const format = formats === 'assert' && (meta || scans.some((s) => s.hasCostlyFormats))
   const needs: EngineNeeds = { re2: meta || scans.some((s) => s.hasPatterns), meta, format }
   const ready = enginesNow(needs)
-  let check: Check<T> | undefined = ready === undefined ? undefined : checkOf<T>(ready, schema, registry, formats, needs.re2, what)
+  const evaluate = options.evaluate !== false
+  let check: Check<T> | undefined = ready === undefined ? undefined : checkOf<T>(withCompiler(ready, evaluate), schema, registry, formats, needs.re2, what)
   let pending: Promise<Check<T>> | undefined
   if (check === undefined) {
-    pending = loadEngines(needs).then((loaded) => (check = checkOf<T>(loaded, schema, registry, formats, needs.re2, what)))
+    pending = loadEngines(needs).then((loaded) => (check = checkOf<T>(withCompiler(loaded, evaluate), schema, registry, formats, needs.re2, what)))
     // Nobody may validate before a compile error surfaces; whoever does sees the rejection.
     pending.catch(() => undefined)
   }
@@ -160,6 +164,11 @@ function checkOf<T>(
     }
   }
   return Object.assign(validate, { test })
+}
+
+/** The engines as given, or with TypeBox's compiler replaced by its interpretive checks (nothing generated from the schema). */
+function withCompiler(engines: Engines, evaluate: boolean): Engines {
+  return evaluate ? engines : { ...engines, compiler: interpretedCompiler(engines.value) }
 }
 
 /** The meta-schemas a document `$ref`s, prepared like it (they hold patterns, which run on RE2 too). */

@@ -16,8 +16,9 @@ export interface Validator {
   Type(): unknown
 }
 
-/** TypeBox's interpretive error walk (what `Validator.Errors` runs after checking the value once more). */
+/** TypeBox's interpretive check and error walk (`Errors` is what `Validator.Errors` runs after checking the value once more). */
 interface ValueModule {
+  Check(context: unknown, type: unknown, value: unknown): boolean
   Errors(context: unknown, type: unknown, value: unknown): readonly unknown[]
 }
 

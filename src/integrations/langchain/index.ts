@@ -1,0 +1,2 @@
+export { reliabilityMiddleware } from './reliability-middleware.ts'
+export type { LangChainReliabilityMiddleware, LangChainReliabilityOptions } from './reliability-middleware.ts'

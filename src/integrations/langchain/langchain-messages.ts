@@ -1,0 +1,55 @@
+import { AIMessage, type BaseMessage, HumanMessage, ToolMessage } from '@langchain/core/messages'
+import type { Message } from '../../model/message.ts'
+import type { ModelResponse } from '../../model/response.ts'
+import { ZERO_USAGE } from '../../model/usage.ts'
+
+/** A text view of LangChain messages, for the gate's scope and rules; the wire keeps the originals. */
+export function fromLangChain(messages: readonly BaseMessage[]): Message[] {
+  const out: Message[] = []
+  for (const m of messages) {
+    const type = m.type
+    const content = m.text
+    if (type === 'human') out.push({ role: 'user', content })
+    else if (type === 'system') out.push({ role: 'system', content })
+    else if (type === 'tool') {
+      const tool = m as ToolMessage
+      out.push({
+        role: 'tool',
+        content,
+        toolCallId: tool.tool_call_id,
+        ...(tool.name !== undefined ? { toolName: tool.name } : {}),
+        ...(tool.status === 'error' ? { isError: true } : {}),
+      })
+    } else if (type === 'ai') {
+      const calls = (m as AIMessage).tool_calls ?? []
+      out.push({ role: 'assistant', content, ...(calls.length > 0 ? { toolCalls: calls.map((c) => ({ id: c.id ?? '', name: c.name, args: c.args })) } : {}) })
+    }
+  }
+  return out
+}
+
+/** The gate's ephemeral tail as LangChain messages (what the model sees on a retry, never stored). */
+export function toLangChain(messages: readonly Message[]): BaseMessage[] {
+  return messages.map((m) => {
+    if (m.role === 'assistant') {
+      const calls = (m.toolCalls ?? []).map((c) => ({ id: c.id, name: c.name, args: (c.args ?? {}) as Record<string, unknown>, type: 'tool_call' as const }))
+      return new AIMessage({ content: m.content, ...(calls.length > 0 ? { tool_calls: calls } : {}) })
+    }
+    if (m.role === 'tool')
+      return new ToolMessage({ content: m.content, tool_call_id: m.toolCallId ?? '', ...(m.isError === true ? { status: 'error' as const } : {}) })
+    return new HumanMessage(m.content)
+  })
+}
+
+/** A LangChain answer as the gate's response: text, tool calls, usage and why it stopped. */
+export function toModelResponse(message: AIMessage): ModelResponse {
+  const usage = message.usage_metadata as { input_tokens?: number; output_tokens?: number } | undefined
+  const finish = (message.response_metadata as { finish_reason?: unknown; stop_reason?: unknown } | undefined) ?? {}
+  const reason = finish.finish_reason ?? finish.stop_reason
+  return {
+    content: message.text,
+    toolCalls: (message.tool_calls ?? []).map((c) => ({ id: c.id ?? '', name: c.name, args: c.args })),
+    usage: usage === undefined ? ZERO_USAGE : { inputTokens: usage.input_tokens ?? 0, outputTokens: usage.output_tokens ?? 0 },
+    stopReason: reason === 'length' || reason === 'max_tokens' ? 'max_tokens' : (message.tool_calls?.length ?? 0) > 0 ? 'tool_use' : 'end',
+  }
+}
