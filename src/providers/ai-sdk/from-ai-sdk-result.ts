@@ -2,6 +2,7 @@ import type { LanguageModelV4Content, LanguageModelV4FinishReason, LanguageModel
 import type { ReasoningBlock } from '../../model/reasoning.ts'
 import type { ModelResponse, StopReason } from '../../model/response.ts'
 import type { ToolCall } from '../../model/tool-call.ts'
+import type { AiSdkContentPart, AiSdkFinishReason, AiSdkUsage } from './ai-sdk-shapes.ts'
 import type { Usage } from '../../model/usage.ts'
 import { isRecord } from '../../model/is-record.ts'
 import { malformedResponse } from '../adapter-kit/malformed-response.ts'
@@ -13,18 +14,20 @@ import { checkToolInput, parseToolArgs } from '../adapter-kit/parse-tool-args.ts
  * that is not an array of parts is a `malformed-response` error.
  */
 export function fromAiSdkResult(
-  content: readonly LanguageModelV4Content[],
-  finishReason: LanguageModelV4FinishReason | string | undefined,
-  usage: LanguageModelV4Usage | undefined,
+  content: readonly AiSdkContentPart[],
+  finishReason: AiSdkFinishReason | undefined,
+  usage: AiSdkUsage | undefined,
   provider = 'ai-sdk',
 ): ModelResponse {
   if (!Array.isArray(content) || !content.every((p) => isRecord(p) && typeof p['type'] === 'string')) {
     throw malformedResponse(provider, 'a result with an array of content parts', content)
   }
+  // The parts read below have the same fields in v3 and v4.
+  const parts = content as readonly LanguageModelV4Content[]
   let text = ''
   const toolCalls: ToolCall[] = []
   const reasoning: ReasoningBlock[] = []
-  for (const part of content) {
+  for (const part of parts) {
     if (part.type === 'text') text += part.text
     else if (part.type === 'tool-call' && part.providerExecuted !== true) {
       const args = typeof part.input === 'string' ? parseToolArgs(part.input) : checkToolInput(part.input)
@@ -59,7 +62,7 @@ function fromAiSdkReasoning(text: string, metadata: ReasoningBlock['providerMeta
  * Usage: `inputTokens` are the uncached input tokens, cache reads and writes apart. Reads the v3/v4
  * nested shape and the flat numbers of older specifications.
  */
-export function fromAiSdkUsage(usage: LanguageModelV4Usage | undefined): Usage {
+export function fromAiSdkUsage(usage: AiSdkUsage | undefined): Usage {
   if (usage === undefined || usage === null) return { inputTokens: 0, outputTokens: 0 }
   const flat = usage as unknown as { inputTokens?: unknown; outputTokens?: unknown; cachedInputTokens?: unknown }
   if (typeof flat.inputTokens === 'number' || typeof flat.outputTokens === 'number') {
@@ -84,7 +87,7 @@ export function fromAiSdkUsage(usage: LanguageModelV4Usage | undefined): Usage {
 }
 
 /** Maps the unified finish reason (a plain string in older specifications); `content-filter` reads as `content_filter`. */
-export function aiSdkStopReason(reason: LanguageModelV4FinishReason | string | undefined): StopReason {
+export function aiSdkStopReason(reason: AiSdkFinishReason | undefined): StopReason {
   const unified = typeof reason === 'string' ? reason : reason?.unified
   switch (unified) {
     case 'stop':

@@ -9,6 +9,7 @@ import type { Message } from '../../model/message.ts'
 import type { ReasoningBlock } from '../../model/reasoning.ts'
 import type { ModelRequest } from '../../model/request.ts'
 import { objectToolInput } from '../adapter-kit/object-tool-input.ts'
+import type { AiSdkCallOptions } from './ai-sdk-shapes.ts'
 
 /** Converts provider-neutral messages to an AI SDK prompt; gate-only fields are left behind. */
 export function toAiSdkPrompt(system: string | undefined, messages: readonly Message[]): LanguageModelV4Prompt {
@@ -63,8 +64,8 @@ function toReasoningPart(r: ReasoningBlock): LanguageModelV4ReasoningPart {
   }
 }
 
-/** Builds AI SDK call options for a request. */
-export function toAiSdkCallOptions(request: ModelRequest, structuredOutput: boolean): LanguageModelV4CallOptions {
+/** Builds AI SDK call options for a request, typed as specification v4. */
+export function toAiSdkCallOptionsV4(request: ModelRequest, structuredOutput: boolean): LanguageModelV4CallOptions {
   const tools: LanguageModelV4FunctionTool[] | undefined = request.tools?.map((t) => ({
     type: 'function',
     name: t.name,
@@ -79,3 +80,9 @@ export function toAiSdkCallOptions(request: ModelRequest, structuredOutput: bool
     ...(request.signal !== undefined ? { abortSignal: request.signal } : {}),
   }
 }
+
+/**
+ * Builds AI SDK call options for a request. Their prompt holds only the parts specifications v3 and
+ * v4 share (text, reasoning, tool calls and tool results), so a model of either takes them.
+ */
+export const toAiSdkCallOptions: (request: ModelRequest, structuredOutput: boolean) => AiSdkCallOptions = toAiSdkCallOptionsV4 as never
