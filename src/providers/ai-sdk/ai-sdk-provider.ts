@@ -5,7 +5,7 @@ import { callSdk, streamSdk } from '../adapter-kit/sdk-call.ts'
 import type { AiSdkLanguageModel } from './ai-sdk-shapes.ts'
 import { aiSdkStreamChunks } from './ai-sdk-stream.ts'
 import { fromAiSdkGenerateResult } from './from-ai-sdk-result.ts'
-import { toAiSdkCallOptionsV4 } from './to-ai-sdk-prompt.ts'
+import { toAiSdkCallOptions } from './to-ai-sdk-prompt.ts'
 
 /** Options of {@link aiSdk}. */
 export interface AiSdkProviderOptions {
@@ -38,14 +38,14 @@ export function aiSdk(model: AiSdkLanguageModel, given?: AiSdkProviderOptions): 
     name,
     model: model.modelId,
     async complete(request) {
-      const result: unknown = await callSdk(name, request, () => v4.doGenerate(toAiSdkCallOptionsV4(request, structured)))
+      const result: unknown = await callSdk(name, request, () => v4.doGenerate(toAiSdkCallOptions(request, structured)))
       return fromAiSdkGenerateResult(result, name)
     },
     stream(request) {
       return streamSdk(
         name,
         request,
-        () => v4.doStream(toAiSdkCallOptionsV4(request, structured)),
+        () => v4.doStream(toAiSdkCallOptions(request, structured)),
         (result) => aiSdkStreamChunks(result.stream, name),
       )
     },

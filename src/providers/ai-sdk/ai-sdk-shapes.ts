@@ -1,4 +1,12 @@
-import type { LanguageModelV3CallOptions } from '@ai-sdk/provider'
+import type {
+  LanguageModelV3CallOptions,
+  LanguageModelV3FunctionTool,
+  LanguageModelV3ReasoningPart,
+  LanguageModelV3TextPart,
+  LanguageModelV3ToolCallPart,
+  LanguageModelV3ToolResultOutput,
+  LanguageModelV3ToolResultPart,
+} from '@ai-sdk/provider'
 
 // The AI SDK types in the package's public signatures. Only names that `@ai-sdk/provider` 3 (`ai` 6)
 // and 4 (`ai` 7) both export, or shapes written here that both specifications' values fit: the
@@ -37,5 +45,17 @@ export interface AiSdkUsage {
   readonly outputTokens: { readonly total: number | undefined; readonly text?: number | undefined; readonly reasoning?: number | undefined }
 }
 
-/** Call options of a language model: v3's, which v4 extends only with fields the gate never sets. */
-export type AiSdkCallOptions = LanguageModelV3CallOptions
+/** A tool result with a text output (`text` or `error-text`): the same in v3 and v4. */
+export type AiSdkToolResultPart = Omit<LanguageModelV3ToolResultPart, 'output'> & {
+  output: Extract<LanguageModelV3ToolResultOutput, { type: 'text' | 'error-text' }>
+}
+
+/** A prompt message of the parts v3 and v4 share: text, reasoning, tool calls and text tool results. */
+export type AiSdkMessage =
+  | { role: 'system'; content: string }
+  | { role: 'user'; content: LanguageModelV3TextPart[] }
+  | { role: 'assistant'; content: Array<LanguageModelV3TextPart | LanguageModelV3ReasoningPart | LanguageModelV3ToolCallPart> }
+  | { role: 'tool'; content: AiSdkToolResultPart[] }
+
+/** Call options a model of either specification takes: v3's, with a prompt of shared parts and function tools only. */
+export type AiSdkCallOptions = Omit<LanguageModelV3CallOptions, 'prompt' | 'tools'> & { prompt: AiSdkMessage[]; tools?: LanguageModelV3FunctionTool[] }
