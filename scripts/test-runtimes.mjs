@@ -1,18 +1,22 @@
 // `npm run test:runtimes` (after `npm run build`; CI runs it after `npm test`): the runtime smoke
 // test (scripts/runtimes/smoke.mjs) on every runtime the core supports, all from npm: Node 24 (the
-// `node` devDependency), Node 22 (`npx --yes node@22`), Bun, Deno and Cloudflare's workerd (the
-// `bun`, `deno` and `workerd` devDependencies). workerd runs what a Worker would deploy: the smoke
-// test bundled by esbuild, as its `test` handler (`workerd test`). One line per runtime, then the
-// total; exit code 1 when any runtime fails.
-import { spawn } from 'node:child_process'
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+// `node` devDependency), Node 22 (`npx --yes node@22`), Bun, Deno and Cloudflare's workerd (pinned,
+// installed into .cache/runtimes on the first run by scripts/runtimes/install-runtimes.mjs, not by
+// `npm ci`). workerd runs what a Worker would deploy: the smoke test bundled by esbuild, as its
+// `test` handler (`workerd test`). Then, on Node 24 and Node 22, a CommonJS file requires the packed
+// package and every subpath by name (scripts/runtimes/require-all.cjs). One line per check, then
+// the total; exit code 1 when any fails.
+import { execFileSync, spawn } from 'node:child_process'
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { build } from 'esbuild'
+import { installRuntimes } from './runtimes/install-runtimes.mjs'
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const MAIN = path.join(ROOT, 'scripts/runtimes/main.mjs')
 const WORKER = path.join(ROOT, 'scripts/runtimes/worker.mjs')
+const REQUIRE_ALL = path.join(ROOT, 'scripts/runtimes/require-all.cjs')
 const TIMEOUT_MS = 90_000
 const bin = (name) => path.join(ROOT, 'node_modules/.bin', name)
 
@@ -44,18 +48,39 @@ async function prepareWorker(dir) {
     logOverride: { 'ignored-bare-import': 'silent' },
   })
   writeFileSync(path.join(dir, 'config.capnp'), WORKERD_CONFIG)
-  return [bin('workerd'), 'test', path.join(dir, 'config.capnp')]
+  return [runtimes.workerd, 'test', path.join(dir, 'config.capnp')]
 }
 
-/** Each runtime: its name, what its report line starts with, and how to start it. */
+/**
+ * Packs dist/ as npm would publish it (no rebuild: the smoke test runs against the dist/ just built)
+ * and unpacks it as `node_modules/reliability-gate` under `dir`, beside a copy of require-all.cjs;
+ * the package's own dependencies resolve from the project's node_modules above `dir`.
+ */
+function preparePacked(dir) {
+  const [{ filename }] = JSON.parse(execFileSync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dir], { cwd: ROOT, encoding: 'utf8' }))
+  const target = path.join(dir, 'node_modules/reliability-gate')
+  mkdirSync(target, { recursive: true })
+  execFileSync('tar', ['-xzf', path.join(dir, filename), '-C', target, '--strip-components=1'])
+  copyFileSync(REQUIRE_ALL, path.join(dir, 'require-all.cjs'))
+  return path.join(dir, 'require-all.cjs')
+}
+
+const runtimes = await installRuntimes(path.join(ROOT, '.cache/runtimes'))
+const SMOKE = 'strict-output retry'
+const REQUIRE = 'require()'
+/** Each check: its name, what its report line starts with and contains, and how to start it. */
 const RUNTIMES = [
-  { name: 'Node 24', expect: 'node 24.', command: async () => [bin('node'), MAIN] },
+  { name: 'Node 24', expect: 'node 24.', report: SMOKE, command: async () => [bin('node'), MAIN] },
   // npx fetches node@22 from the registry once, then runs it from its cache.
-  { name: 'Node 22', expect: 'node 22.', command: async () => ['npx', '--yes', 'node@22', MAIN] },
-  { name: 'Bun', expect: 'bun ', command: async () => [bin('bun'), MAIN] },
-  { name: 'Deno', expect: 'deno ', command: async () => [bin('deno'), 'run', '--no-prompt', MAIN] },
-  { name: 'workerd', expect: 'workerd', command: prepareWorker },
+  { name: 'Node 22', expect: 'node 22.', report: SMOKE, command: async () => ['npx', '--yes', 'node@22', MAIN] },
+  { name: 'Bun', expect: 'bun ', report: SMOKE, command: async () => [runtimes.bun, MAIN] },
+  { name: 'Deno', expect: 'deno ', report: SMOKE, command: async () => [runtimes.deno, 'run', '--no-prompt', MAIN] },
+  { name: 'workerd', expect: 'workerd', report: SMOKE, command: prepareWorker },
+  { name: 'Node 24 require()', expect: 'node 24.', report: REQUIRE, command: async (dir) => [bin('node'), packed(dir)] },
+  { name: 'Node 22 require()', expect: 'node 22.', report: REQUIRE, command: async (dir) => ['npx', '--yes', 'node@22', packed(dir)] },
 ]
+let packedScript
+const packed = (dir) => (packedScript ??= preparePacked(dir))
 
 /** Runs one command; resolves with its exit code and output, never rejects. */
 function run([command, ...args]) {
@@ -81,7 +106,7 @@ try {
     RUNTIMES.map(async (r) => {
       const started = performance.now()
       const { code, output } = await run(await r.command(dir))
-      const report = output.split('\n').find((line) => line.includes(r.expect) && line.includes('strict-output retry'))
+      const report = output.split('\n').find((line) => line.includes(r.expect) && line.includes(r.report))
       return { r, ok: code === 0 && report !== undefined, code, output, report, seconds: (performance.now() - started) / 1000 }
     }),
   )

@@ -1,5 +1,21 @@
 // The `reliability-gate/ai-sdk` entry: the provider adapter and the `wrapLanguageModel` middleware.
 export { aiSdk, aiSdkStopReason, fromAiSdkResult, fromAiSdkUsage, toAiSdkCallOptions } from '../providers/ai-sdk/index.ts'
-export type { AiSdkLanguageModel, AiSdkProviderOptions } from '../providers/ai-sdk/index.ts'
+export type {
+  AiSdkCallOptions,
+  AiSdkContentPart,
+  AiSdkFinishReason,
+  AiSdkLanguageModel,
+  AiSdkMessage,
+  AiSdkProviderOptions,
+  AiSdkToolResultPart,
+  AiSdkUsage,
+} from '../providers/ai-sdk/index.ts'
 export { isNoObjectGenerated, reliabilityMiddleware } from './ai-sdk-middleware/index.ts'
-export type { NoObjectGeneratedFields, ReliabilityMiddleware, ReliabilityMiddlewareOptions } from './ai-sdk-middleware/index.ts'
+export type {
+  MiddlewareCall,
+  MiddlewareModel,
+  MiddlewareParams,
+  NoObjectGeneratedFields,
+  ReliabilityMiddleware,
+  ReliabilityMiddlewareOptions,
+} from './ai-sdk-middleware/index.ts'

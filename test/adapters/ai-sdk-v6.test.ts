@@ -42,25 +42,28 @@ describe('ai-sdk adapter over ai 6 (specification v3)', () => {
   })
 })
 
-describe('reliabilityMiddleware in ai 6', () => {
+describe('reliabilityMiddleware in ai 6 (no cast: its type fits ai 6 and ai 7)', () => {
   it('retries inside generateText, validating against Output.object', async () => {
     server.script([gatewayText(invalid), gatewayText(validRefundJson)])
     server.requests.length = 0
     const middleware = reliabilityMiddleware({ postDecide: strictOutputRules(3) })
     const result = await generateText({
-      model: wrapLanguageModel({ model: model(), middleware: middleware as never }),
+      model: wrapLanguageModel({ model: model(), middleware }),
       output: Output.object({ schema: jsonSchema(refundSchema) }),
       prompt: 'refund #42',
       maxRetries: 0,
     })
     expect(result.output).toEqual(validRefund)
     expect(server.requests).toHaveLength(2)
+    // The feedback went to the model only: the messages generateText returns hold the valid answer.
+    expect(JSON.stringify(result.response.messages)).not.toContain('expected number')
+    expect(JSON.stringify(result.response.messages)).toContain('"amount\\":50')
   })
 
   it('buffers streamText', async () => {
     server.script([gatewaySse(invalid), gatewaySse(validRefundJson)])
     const middleware = reliabilityMiddleware({ outputSchema: Refund, postDecide: strictOutputRules(3) })
-    const result = streamText({ model: wrapLanguageModel({ model: model(), middleware: middleware as never }), prompt: 'refund #42', maxRetries: 0 })
+    const result = streamText({ model: wrapLanguageModel({ model: model(), middleware }), prompt: 'refund #42', maxRetries: 0 })
     expect(await result.text).toBe(validRefundJson)
   })
 
@@ -76,7 +79,7 @@ describe('reliabilityMiddleware in ai 6', () => {
     })
     const run = () =>
       generateText({
-        model: wrapLanguageModel({ model: model(), middleware: reliabilityMiddleware() as never }),
+        model: wrapLanguageModel({ model: model(), middleware: reliabilityMiddleware() }),
         tools: { lookup },
         stopWhen: stepCountIs(3),
         prompt: 'where is 42?',

@@ -92,7 +92,11 @@ describe('public surface', () => {
       exports: Record<string, { types: string; import: string }>
     }
     const tsup = readFileSync(new URL('../../tsup.config.ts', import.meta.url), 'utf8')
-    expect(pkg.exports['./validation']).toEqual({ types: './dist/validation/index.d.ts', import: './dist/validation/index.js' })
+    expect(pkg.exports['./validation']).toEqual({
+      types: './dist/validation/index.d.ts',
+      import: './dist/validation/index.js',
+      default: './dist/validation/index.js',
+    })
     expect(tsup).toContain("'validation/index': 'src/validation/building-blocks.ts'")
   })
 })

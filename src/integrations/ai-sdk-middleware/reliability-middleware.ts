@@ -1,18 +1,17 @@
 import type {
+  LanguageModelV4,
   LanguageModelV4CallOptions,
   LanguageModelV4Content,
   LanguageModelV4FinishReason,
   LanguageModelV4GenerateResult,
-  LanguageModelV4Middleware,
   LanguageModelV4StreamPart,
+  LanguageModelV4StreamResult,
 } from '@ai-sdk/provider'
-import type { Observable } from 'rxjs'
 import { logSink, type Logger } from '../../agent/logger.ts'
 import { feedbackLimits } from '../../agent/tool-args-retry.ts'
 import { assertGuards, type ToolGuard } from '../../agent/tools/guard.ts'
 import { idShapeGuard } from '../../agent/tools/id-shape-guard.ts'
 import { EventHub } from '../../events/event-hub.ts'
-import type { GateEvent, GateEventMap, GateEventName } from '../../events/event-map.ts'
 import { newRunId } from '../../events/run-id.ts'
 import { createGate, type Gate } from '../../gate/create-gate.ts'
 import type { GateConfig } from '../../gate/gate-config.ts'
@@ -32,6 +31,7 @@ import { fromAiSdkGenerateResult } from '../../providers/ai-sdk/from-ai-sdk-resu
 import { toAiSdkMessage } from '../../providers/ai-sdk/to-ai-sdk-prompt.ts'
 import { asGiveUp, type NoObjectGeneratedFields } from './give-up-error.ts'
 import { promptToMessages } from './prompt-to-messages.ts'
+import type { MiddlewareCall, ReliabilityMiddleware } from './reliability-middleware-type.ts'
 import { ToolArgsCall, type ToolArgsOptions } from './tool-args-call.ts'
 import { toolSchemas } from './tool-schemas.ts'
 import { toV4Usage } from './v4-usage.ts'
@@ -55,11 +55,8 @@ export interface ReliabilityMiddlewareOptions<T = unknown> extends Omit<GateConf
   readonly name?: string
 }
 
-/** The middleware, plus the gate's typed events. */
-export interface ReliabilityMiddleware extends LanguageModelV4Middleware {
-  on<K extends GateEventName>(name: K, listener: (payload: GateEventMap[K]) => void): () => void
-  readonly events$: Observable<GateEvent>
-}
+/** A call of `ai` 7 (specification v4); `ai` 6's v3 calls have the same fields for everything the middleware reads and writes. */
+type V4Call = MiddlewareCall<LanguageModelV4CallOptions, LanguageModelV4GenerateResult, LanguageModelV4StreamResult> & { readonly model: LanguageModelV4 }
 
 /**
  * A language-model middleware for `wrapLanguageModel` that runs the reliability gate inside
@@ -78,8 +75,8 @@ export interface ReliabilityMiddleware extends LanguageModelV4Middleware {
  * invalid or blocked by a guard), it throws a `ReliabilityFailFastError` that also passes the AI
  * SDK's `NoObjectGeneratedError.isInstance` (see `isNoObjectGenerated`).
  *
- * Written to specification v4 (`ai` 7); `ai` 6 runs it as it is on its v3 calls, but types its
- * middleware as v3: pass `reliabilityMiddleware(...) as never` to its `wrapLanguageModel`.
+ * One middleware for `ai` 6 (specification v3) and `ai` 7 (v4): pass it to either's
+ * `wrapLanguageModel`; its type fits both, and it returns results of the wrapped model's own version.
  *
  * @example
  * const model = wrapLanguageModel({ model: openai('gpt-4o-mini'), middleware: reliabilityMiddleware({ postDecide: strictOutputRules(3) }) })
@@ -113,7 +110,7 @@ export function reliabilityMiddleware<T = unknown>(given?: ReliabilityMiddleware
     return createGate<T>({ ...config, ...(schema !== undefined ? { outputSchema: schema } : {}), providers: provider, events })
   }
   /** A provider over `doGenerate` that remembers the last raw result. */
-  const generating = (params: LanguageModelV4CallOptions, model: Parameters<NonNullable<LanguageModelV4Middleware['wrapGenerate']>>[0]['model']) => {
+  const generating = (params: LanguageModelV4CallOptions, model: LanguageModelV4) => {
     const state: { last: LanguageModelV4GenerateResult | undefined } = { last: undefined }
     const provider: Provider = {
       name: model.provider,
@@ -128,12 +125,8 @@ export function reliabilityMiddleware<T = unknown>(given?: ReliabilityMiddleware
     return { provider, state }
   }
 
-  return {
-    specificationVersion: 'v4',
-    on: (name, listener) => events.on(name, listener),
-    events$: events.events$,
-
-    async wrapGenerate({ params, model }) {
+  const wrap = {
+    async wrapGenerate({ params, model }: V4Call): Promise<LanguageModelV4GenerateResult> {
       const runId = newRunId()
       const { provider, state } = generating(params, model)
       const gate = gateFor(params, provider)
@@ -161,7 +154,7 @@ export function reliabilityMiddleware<T = unknown>(given?: ReliabilityMiddleware
       return { ...accepted, content: withArgs(accepted.content, calls), usage: toV4Usage(call.usage) }
     },
 
-    async wrapStream({ params, model }) {
+    async wrapStream({ params, model }: V4Call): Promise<LanguageModelV4StreamResult> {
       const runId = newRunId()
       const runOptions = { runId, ...(params.abortSignal !== undefined ? { signal: params.abortSignal } : {}) }
       const provider: StreamingProvider = {
@@ -219,6 +212,15 @@ export function reliabilityMiddleware<T = unknown>(given?: ReliabilityMiddleware
       })
       return { stream }
     },
+  }
+  return {
+    specificationVersion: 'v3',
+    on: (name, listener) => events.on(name, listener),
+    events$: events.events$,
+    // The casts are the one place the versions meet: a v3 call is read as v4 (same fields), and the
+    // result, built from the model's own result or from parts both versions share, is the model's type.
+    wrapGenerate: (call) => wrap.wrapGenerate(call as unknown as V4Call) as Promise<never>,
+    wrapStream: (call) => wrap.wrapStream(call as unknown as V4Call) as Promise<never>,
   }
 }
 

@@ -1,13 +1,11 @@
 import { optionsObject } from '../../model/options-object.ts'
-import type { LanguageModelV3, LanguageModelV4 } from '@ai-sdk/provider'
+import type { LanguageModelV4 } from '@ai-sdk/provider'
 import type { StreamingProvider } from '../../model/provider.ts'
 import { callSdk, streamSdk } from '../adapter-kit/sdk-call.ts'
+import type { AiSdkLanguageModel } from './ai-sdk-shapes.ts'
 import { aiSdkStreamChunks } from './ai-sdk-stream.ts'
 import { fromAiSdkGenerateResult } from './from-ai-sdk-result.ts'
 import { toAiSdkCallOptions } from './to-ai-sdk-prompt.ts'
-
-/** A language model of the AI SDK (specification v4, or v3 from older provider packages). */
-export type AiSdkLanguageModel = LanguageModelV4 | LanguageModelV3
 
 /** Options of {@link aiSdk}. */
 export interface AiSdkProviderOptions {
@@ -35,7 +33,7 @@ export function aiSdk(model: AiSdkLanguageModel, given?: AiSdkProviderOptions): 
   const name = options.name ?? model.provider
   const structured = options.structuredOutput ?? true
   // v3 and v4 share every field this adapter reads and writes.
-  const v4 = model as LanguageModelV4
+  const v4 = model as unknown as LanguageModelV4
   return {
     name,
     model: model.modelId,

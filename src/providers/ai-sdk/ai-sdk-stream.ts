@@ -64,7 +64,8 @@ export async function* aiSdkStreamChunks(stream: ReadableStream<LanguageModelV4S
     text: r.text,
     ...(r.providerMetadata !== undefined ? { providerMetadata: r.providerMetadata } : {}),
   }))
-  yield { type: 'done', response: fromAiSdkResult([...thoughts, { type: 'text', text }, ...content], finish, usage, provider) }
+  const parts: LanguageModelV4Content[] = [...thoughts, { type: 'text', text }, ...content]
+  yield { type: 'done', response: fromAiSdkResult(parts, finish, usage, provider) }
 }
 
 function mergeMetadata(a: ProviderMetadata, b: NonNullable<ProviderMetadata>): NonNullable<ProviderMetadata> {

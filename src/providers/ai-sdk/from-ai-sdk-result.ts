@@ -2,6 +2,7 @@ import type { LanguageModelV4Content, LanguageModelV4FinishReason, LanguageModel
 import type { ReasoningBlock } from '../../model/reasoning.ts'
 import type { ModelResponse, StopReason } from '../../model/response.ts'
 import type { ToolCall } from '../../model/tool-call.ts'
+import type { AiSdkContentPart, AiSdkFinishReason, AiSdkUsage } from './ai-sdk-shapes.ts'
 import type { Usage } from '../../model/usage.ts'
 import { isRecord } from '../../model/is-record.ts'
 import { malformedResponse } from '../adapter-kit/malformed-response.ts'
@@ -14,18 +15,20 @@ import { MISSING_USAGE, optionalTokenCount, tokenCount } from '../adapter-kit/to
  * that is not an array of parts is a `malformed-response` error.
  */
 export function fromAiSdkResult(
-  content: readonly LanguageModelV4Content[],
-  finishReason: LanguageModelV4FinishReason | string | undefined,
-  usage: LanguageModelV4Usage | undefined,
+  content: readonly AiSdkContentPart[],
+  finishReason: AiSdkFinishReason | undefined,
+  usage: AiSdkUsage | undefined,
   provider = 'ai-sdk',
 ): ModelResponse {
   if (!Array.isArray(content) || !content.every((p) => isRecord(p) && typeof p['type'] === 'string')) {
     throw malformedResponse(provider, 'a result with an array of content parts', content)
   }
+  // The parts read below have the same fields in v3 and v4.
+  const parts = content as readonly LanguageModelV4Content[]
   let text = ''
   const toolCalls: ToolCall[] = []
   const reasoning: ReasoningBlock[] = []
-  for (const part of content) {
+  for (const part of parts) {
     if (part.type === 'text') text += part.text
     else if (part.type === 'tool-call' && part.providerExecuted !== true) {
       const args = typeof part.input === 'string' ? parseToolArgs(part.input) : checkToolInput(part.input)
@@ -62,7 +65,7 @@ function fromAiSdkReasoning(text: string, metadata: ReasoningBlock['providerMeta
  * providers leave unknown counts `undefined`), or reports as no count, is `NaN`, never 0: the gate
  * estimates it and marks the usage `estimated`.
  */
-export function fromAiSdkUsage(usage: LanguageModelV4Usage | undefined): Usage {
+export function fromAiSdkUsage(usage: AiSdkUsage | undefined): Usage {
   if (!isRecord(usage)) return MISSING_USAGE
   const u: Record<string, unknown> = usage
   const input = u['inputTokens']
@@ -90,7 +93,7 @@ export function fromAiSdkUsage(usage: LanguageModelV4Usage | undefined): Usage {
 }
 
 /** Maps the unified finish reason (a plain string in older specifications); `content-filter` reads as `content_filter`. */
-export function aiSdkStopReason(reason: LanguageModelV4FinishReason | string | undefined): StopReason {
+export function aiSdkStopReason(reason: AiSdkFinishReason | undefined): StopReason {
   const unified = typeof reason === 'string' ? reason : reason?.unified
   switch (unified) {
     case 'stop':

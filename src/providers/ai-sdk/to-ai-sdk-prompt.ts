@@ -1,18 +1,13 @@
-import type {
-  LanguageModelV4CallOptions,
-  LanguageModelV4FunctionTool,
-  LanguageModelV4Message,
-  LanguageModelV4Prompt,
-  LanguageModelV4ReasoningPart,
-} from '@ai-sdk/provider'
+import type { LanguageModelV3FunctionTool, LanguageModelV3ReasoningPart } from '@ai-sdk/provider'
 import type { Message } from '../../model/message.ts'
 import type { ReasoningBlock } from '../../model/reasoning.ts'
 import type { ModelRequest } from '../../model/request.ts'
 import { objectToolInput } from '../adapter-kit/object-tool-input.ts'
+import type { AiSdkCallOptions, AiSdkMessage } from './ai-sdk-shapes.ts'
 
 /** Converts provider-neutral messages to an AI SDK prompt; gate-only fields are left behind. */
-export function toAiSdkPrompt(system: string | undefined, messages: readonly Message[]): LanguageModelV4Prompt {
-  const prompt: LanguageModelV4Prompt = []
+export function toAiSdkPrompt(system: string | undefined, messages: readonly Message[]): AiSdkMessage[] {
+  const prompt: AiSdkMessage[] = []
   if (system !== undefined && system !== '') prompt.push({ role: 'system', content: system })
   for (const m of messages) prompt.push(toAiSdkMessage(m))
   return prompt
@@ -23,7 +18,7 @@ export function toAiSdkPrompt(system: string | undefined, messages: readonly Mes
  * (provider metadata passed back as provider options, so an Anthropic model gets its signed
  * thinking blocks back); tool arguments are sent as an object, or as sent under `_raw_arguments`.
  */
-export function toAiSdkMessage(m: Message): LanguageModelV4Message {
+export function toAiSdkMessage(m: Message): AiSdkMessage {
   switch (m.role) {
     case 'system':
       return { role: 'system', content: m.content }
@@ -53,19 +48,22 @@ export function toAiSdkMessage(m: Message): LanguageModelV4Message {
   }
 }
 
-function toReasoningPart(r: ReasoningBlock): LanguageModelV4ReasoningPart {
+function toReasoningPart(r: ReasoningBlock): LanguageModelV3ReasoningPart {
   const anthropic = r.redactedData !== undefined ? { redactedData: r.redactedData } : r.signature !== undefined ? { signature: r.signature } : undefined
   const options = r.providerMetadata ?? (anthropic !== undefined ? { anthropic } : undefined)
   return {
     type: 'reasoning',
     text: r.text,
-    ...(options !== undefined ? { providerOptions: options as NonNullable<LanguageModelV4ReasoningPart['providerOptions']> } : {}),
+    ...(options !== undefined ? { providerOptions: options as NonNullable<LanguageModelV3ReasoningPart['providerOptions']> } : {}),
   }
 }
 
-/** Builds AI SDK call options for a request. */
-export function toAiSdkCallOptions(request: ModelRequest, structuredOutput: boolean): LanguageModelV4CallOptions {
-  const tools: LanguageModelV4FunctionTool[] | undefined = request.tools?.map((t) => ({
+/**
+ * Builds AI SDK call options for a request. Their prompt holds only the parts specifications v3 and
+ * v4 share (text, reasoning, tool calls and text tool results), so a model of either takes them.
+ */
+export function toAiSdkCallOptions(request: ModelRequest, structuredOutput: boolean): AiSdkCallOptions {
+  const tools: LanguageModelV3FunctionTool[] | undefined = request.tools?.map((t) => ({
     type: 'function',
     name: t.name,
     ...(t.description !== undefined ? { description: t.description } : {}),
