@@ -39,7 +39,7 @@ export function logField(value: string, max = MAX_LOG_VALUE): string {
 
 /**
  * A whole line as the agent hands it to a logger: one line, whatever its parts held (raw control,
- * line-separator and format characters escaped as `\uXXXX`), cut at {@link MAX_LOG_LINE}.
+ * line-separator and format characters escaped as `\n`, `\r` or `\uXXXX`), cut at {@link MAX_LOG_LINE}.
  */
 export function logLine(line: string): string {
   const bounded = logField(line, MAX_LOG_LINE)
@@ -47,6 +47,8 @@ export function logLine(line: string): string {
 }
 
 function escapeUnits(c: string): string {
+  if (c === '\n') return '\\n'
+  if (c === '\r') return '\\r'
   let out = ''
   for (let i = 0; i < c.length; i++) out += `\\u${c.charCodeAt(i).toString(16).padStart(4, '0')}`
   return out

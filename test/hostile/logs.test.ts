@@ -119,7 +119,7 @@ describe('logValue and logLine', () => {
   })
 
   it('turns any line into one line without raw control characters', () => {
-    expect(logLine('a\nb\rc\u2028d')).toBe('a\\u000ab\\u000dc\\u2028d')
+    expect(logLine('a\nb\rc\u2028d')).toBe('a\\nb\\rc\\u2028d')
     expect(logLine('x'.repeat(10_000))).toHaveLength(4_001)
   })
 })

@@ -45,7 +45,7 @@ describe('hostile rules: when', () => {
   it.each([
     ['a truthy string', 'yes'],
     ['the number 1', 1],
-    ['a Promise', Promise.resolve(true)],
+    ['a Promise of a truthy string (awaited: still not true)', Promise.resolve('yes')],
   ])('count a when answering %s as not matching (only true matches)', async (_name, answer) => {
     const { gate, events } = gateWith([{ when: () => answer as unknown as boolean, then: 'retry', kind: 'loose' }])
     await expect(gate.run(ask('x'))).rejects.toMatchObject({ kind: 'schema-fail' })

@@ -89,7 +89,7 @@ describe('reliabilityMiddleware for LangChain createAgent', () => {
     const h = otelHarness()
     const model = fakeModel().respond(new AIMessage('warm')).respond(new AIMessage('{"city":"Oslo","celsius":21}'))
     const middleware = reliabilityMiddleware({ outputSchema: Answer, postDecide: strictOutputRules(3) })
-    const stop = instrument(middleware, h)
+    const stop = instrument(middleware, h.providers)
     const runIds: string[] = []
     middleware.on('run_end', (e) => runIds.push(e.runId))
     await createAgent({ model, tools: [], middleware: [middleware] }).invoke({ messages: [{ role: 'user', content: 'JSON' }] })

@@ -36,11 +36,11 @@ describe('package.json exports', () => {
   })
 
   it('reports an entry another change added with only types and import', async () => {
-    const exports = { ...(pkg.exports as object), './mcp': { types: './dist/mcp/index.d.ts', import: './dist/mcp/index.js' } }
+    const exports = { ...(pkg.exports as object), './future': { types: './dist/future/index.d.ts', import: './dist/future/index.js' } }
     const { code, stderr } = await check({ ...pkg, exports })
     expect(code).toBe(1)
-    expect(stderr).toContain('exports "./mcp" is {"types":"./dist/mcp/index.d.ts","import":"./dist/mcp/index.js"}')
-    expect(stderr).toContain('typesVersions["*"]["mcp"] is undefined, expected ["./dist/mcp/index.d.ts"]')
+    expect(stderr).toContain('exports "./future" is {"types":"./dist/future/index.d.ts","import":"./dist/future/index.js"}')
+    expect(stderr).toContain('typesVersions["*"]["future"] is undefined, expected ["./dist/future/index.d.ts"]')
   })
 
   it('reports a typesVersions path that exports does not have', async () => {
