@@ -7,6 +7,9 @@ import { canonicalUri, nextUri, ROOT_URI } from './schema-uri.ts'
 const IN_PLACE_SINGLES = ['not', 'if', 'then', 'else'] as const
 const IN_PLACE_LISTS = ['allOf', 'anyOf', 'oneOf'] as const
 
+// The meta-schemas and their vocabularies: the compiler resolves the ones it ships.
+const JSON_SCHEMA_ORG = /^https?:\/\/json-schema\.org\//
+
 interface Walked {
   readonly resources: Map<string, object>
   readonly anchors: Set<string>
@@ -75,8 +78,8 @@ function walk(doc: object, docBase: string, walked: Walked, collectRefs: boolean
       if (typeof anchor === 'string') walked.anchors.add(`${canonicalUri(base)}#${anchor}`)
     }
     const ref = schema['$ref']
+    // Only the document's own references are checked: a registry may hold documents it never reaches.
     if (collectRefs && typeof ref === 'string') walked.refs.push({ node, ref, base, at: `${at}/$ref` })
-    else if (!collectRefs && typeof ref === 'string') walked.refs.push({ node, ref, base, at: `${base} ${at}/$ref` })
     for (const [key, value] of Object.entries(schema)) {
       if (DATA_KEYWORDS.has(key) || typeof value !== 'object' || value === null) continue
       if (NAME_MAPS.has(key) && !Array.isArray(value)) {
@@ -93,7 +96,7 @@ function resolveRef(ref: string, base: string, root: object, registry: Readonly<
   const canonical = canonicalUri(target)
   const fragment = hash < 0 ? '' : target.slice(hash + 1)
   const doc: unknown = walked.resources.get(canonical) ?? (canonical === ROOT_URI ? root : registry[canonical])
-  if (doc === undefined) return METASCHEMAS.has(canonical) ? true : undefined
+  if (doc === undefined) return METASCHEMAS.has(canonical) || JSON_SCHEMA_ORG.test(canonical) ? true : undefined
   if (fragment === '') return doc
   if (fragment.startsWith('/')) return resolveJsonPointer(doc, `#${fragment}`) ?? (ref.startsWith('#/') ? resolveJsonPointer(root, ref) : undefined)
   return walked.anchors.has(`${canonical}#${safeDecode(fragment)}`) || walked.anchors.has(`${canonical}#${fragment}`) ? true : undefined
