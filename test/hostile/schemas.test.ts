@@ -292,3 +292,39 @@ describe('Schemas that are huge, deep or cyclic', () => {
     expect(verdict(compiled.validate(JSON.parse('{"__proto__": 1}'))).ok).toBe(false)
   })
 })
+
+describe('A { parse } schema that answers with a thenable', () => {
+  it('makes validate answer a promise of the verdict, never accept the thenable itself', async () => {
+    const result = compileSchema({ parse: async (value: unknown) => value }).validate({ a: 1 })
+    expect(result).toBeInstanceOf(Promise)
+    await expect(result).resolves.toEqual({ ok: true, value: { a: 1 } })
+  })
+
+  it('makes a rejection a rejection with a one-line message', async () => {
+    const result = compileSchema({ parse: () => Promise.reject(Object.create(null)) }).validate(1)
+    expect(result).toBeInstanceOf(Promise)
+    await expect(result).resolves.toMatchObject({ ok: false, issues: [{ message: expect.stringMatching(/object/) }] })
+  })
+
+  it('adopts a bare thenable, and a then method that throws is a rejection', async () => {
+    const thenable = { then: (ok: (v: unknown) => void) => ok(42) }
+    await expect(compileSchema({ parse: () => thenable }).validate(1)).resolves.toEqual({ ok: true, value: 42 })
+    const hostile = {
+      then() {
+        throw new Error('then throws')
+      },
+    }
+    await expect(compileSchema({ parse: () => hostile }).validate(1)).resolves.toMatchObject({ ok: false, issues: [{ message: 'then throws' }] })
+  })
+})
+
+describe('A Standard Schema that answers with a thenable', () => {
+  it('makes validate answer a promise of the verdict', async () => {
+    const schema = {
+      '~standard': { version: 1, vendor: 'hand', validate: (value: unknown) => ({ then: (ok: (v: unknown) => void) => ok({ value }) }) },
+    }
+    const result = compileSchema(schema as never).validate('x')
+    expect(result).toBeInstanceOf(Promise)
+    await expect(result).resolves.toEqual({ ok: true, value: 'x' })
+  })
+})
