@@ -19,7 +19,7 @@ export interface OutputFallback<T> {
   /**
    * Tier 2: called with the gate's error and the last raw output. Its answer (a JSON text, or the
    * value itself) is validated against the output schema, and refused like model JSON when it holds
-   * a forbidden key (`__proto__`, `constructor` or `prototype`); if it throws or
+   * a forbidden key (`__proto__`, or `constructor` holding a `prototype`); if it throws or
    * fails, tier 3 is used.
    */
   readonly fallback?: (error: ReliabilityFailFastError, rawOutput: string | undefined) => unknown

@@ -15,7 +15,7 @@ export type ToolArgsResult<T> = { readonly ok: true; readonly value: T } | { rea
  * Arguments that arrived as a string (a provider that did not parse them) are parsed safely first;
  * a string that is not JSON is a failure with a root issue saying so, so the model is told why.
  * Arguments a provider SDK already parsed are refused when they hold a forbidden key (`__proto__`,
- * `constructor` or `prototype`), exactly as parsed text is: a `forbidden_key`
+ * or `constructor` holding a `prototype`), exactly as parsed text is: a `forbidden_key`
  * issue, never a value that reaches the tool.
  * Synchronous unless the schema answers with a promise, since it runs on every tool call.
  *

@@ -1,8 +1,12 @@
 import { summarizeFailure } from './feedback/summarize-failure.ts'
 import type { ValidationIssue } from './issue.ts'
 import { extractJson, type JsonSource } from './json/extract-json.ts'
+import { endsMidBlock } from './json/ends-mid-block.ts'
+import { findJsonSegments } from './json/json-segments.ts'
 import type { JsonLimits } from './json/json-limits.ts'
 import { repairFinalAnswer, type RepairOutcome } from './repair/repair-final-answer.ts'
+import { INCOMPLETE } from './repair/repair-json.ts'
+import { scanCandidate } from './repair/scan-candidate.ts'
 import type { CompiledSchema, SchemaResult } from './schema/compiled-schema.ts'
 import { makeIssue } from './schema/make-issue.ts'
 import { ValidationFailure } from './validation-failure.ts'
@@ -74,21 +78,39 @@ export function validateFinalAnswer<T>(
   if (options?.truncated === true) return { ok: false, failure: cutFailure(content, extracted.ok ? undefined : extracted.message) }
   if (!extracted.ok) {
     const issues = extracted.issue === undefined ? [] : [extracted.issue]
+    // Whatever the stop reason, an answer whose JSON stops before it is complete is said to be cut, and never repaired.
+    const cut = extracted.issue === undefined && endsCut(content)
+    const parseError = cut ? `${INCOMPLETE}; ${extracted.message}` : extracted.message
     const failure = new ValidationFailure({
       stage: 'json-parse',
-      message: summarizeFailure('json-parse', [], extracted.message),
+      message: summarizeFailure('json-parse', [], parseError),
       issues,
       rawOutput: content,
-      parseError: extracted.message,
+      parseError,
     })
     // A refused key is a security verdict, not a syntax slip: never repaired.
-    if (options?.repair !== true || extracted.issue !== undefined) return { ok: false, failure }
+    if (options?.repair !== true || extracted.issue !== undefined || cut) return { ok: false, failure }
     return afterRepair(repairFinalAnswer(content, schema, repairOptions(options)), failure)
   }
+  if (extracted.source !== 'direct' && endsMidBlock(content)) return { ok: false, failure: cutOff(content) }
   // Every value of the answer parsed: the repair stage would rebuild this same value, so the schema's verdict is final.
   const verdict = schema.validate(extracted.value)
   const settle = (settled: SchemaResult<T>): FinalAnswerResult<T> => toFinal(settled, extracted.source, extracted.count, content, extracted.value)
   return verdict instanceof Promise ? verdict.then(settle) : settle(verdict)
+}
+
+/** Whether the answer's last JSON value runs to its end and stops before it is complete (see `scanCandidate`). */
+function endsCut(content: string): boolean {
+  if (endsMidBlock(content)) return true
+  const last = findJsonSegments(content).at(-1)
+  if (last === undefined || last.start + last.text.trimEnd().length < content.trimEnd().length) return false
+  return scanCandidate(last.text.trim()).kind === 'incomplete'
+}
+
+function cutOff(content: string): ValidationFailure {
+  const parseError =
+    'the answer stops inside a tool-call block (a tag left open or half written): it was probably cut off; send every call again, each block closed'
+  return new ValidationFailure({ stage: 'json-parse', message: summarizeFailure('json-parse', [], parseError), rawOutput: content, parseError })
 }
 
 function repairOptions(options: ValidateFinalOptions) {
@@ -110,7 +132,21 @@ function afterRepair<T>(
   outcome: RepairOutcome<T> | Promise<RepairOutcome<T>>,
   failure: ValidationFailure,
 ): FinalAnswerResult<T> | Promise<FinalAnswerResult<T>> {
-  const settle = (o: RepairOutcome<T>): FinalAnswerResult<T> => (o.ok ? { ok: true, value: o.value, repairs: o.repairs } : { ok: false, failure })
+  const settle = (o: RepairOutcome<T>): FinalAnswerResult<T> => {
+    if (o.ok) return { ok: true, value: o.value, repairs: o.repairs }
+    if (o.reason === undefined) return { ok: false, failure }
+    // Said first: the model learns why its answer was not taken as it reads.
+    const parseError = `${o.reason}; ${failure.parseError ?? failure.message}`
+    return {
+      ok: false,
+      failure: new ValidationFailure({
+        stage: 'json-parse',
+        message: summarizeFailure('json-parse', [], parseError),
+        rawOutput: failure.rawOutput,
+        parseError,
+      }),
+    }
+  }
   return outcome instanceof Promise ? outcome.then(settle) : settle(outcome)
 }
 

@@ -13,7 +13,7 @@ describe('checkToolInput', () => {
 
   it('describes, without throwing, an input holding a forbidden key that has neither JSON nor a string form', () => {
     const input = Object.create(null) as Record<string, unknown>
-    input['constructor'] = 1n
+    Object.defineProperty(input, '__proto__', { value: 1n, enumerable: true })
     const checked = checkToolInput(input)
     expect(typeof checked).toBe('string')
     expect(checked).not.toBe(input)

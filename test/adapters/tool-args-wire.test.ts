@@ -137,6 +137,37 @@ describe.each([
   })
 })
 
+describe('OpenAI tool arguments that arrive already parsed (a proxy that decodes them)', () => {
+  const parsedArgs = (args: unknown): Reply => {
+    const reply = openaiToolCalls([{ id: 'call_1', name: 'lookup', arguments: '' }]) as { kind: 'json'; body: any }
+    reply.body.choices[0].message.tool_calls[0].function.arguments = args
+    return reply
+  }
+
+  it('keeps a safe object as the arguments', async () => {
+    server.script([parsedArgs({ orderId: '42', constructor: 'Ferrari' })])
+    const response = await openaiProvider().complete({ messages: [{ role: 'user', content: 'go' }] })
+    expect(response.toolCalls[0]?.args).toEqual({ orderId: '42', constructor: 'Ferrari' })
+  })
+
+  it('turns a __proto__ key into forbidden_key feedback the model corrects, not a malformed response', async () => {
+    received.length = 0
+    server.script([parsedArgs(JSON.parse(poisoned)), toolCallsOf('openai', '{"orderId": "42"}'), openaiText('delivered')])
+    const failures: string[] = []
+    const agent = agentOn(openaiProvider())
+    agent.on('validation_failed', (e) => failures.push(...e.issues.map((i) => i.code)))
+    expect(await agent.run('where is 42?')).toBe('delivered')
+    expect(failures).toEqual(['forbidden_key'])
+    expect(received).toEqual([{ orderId: '42' }])
+  })
+
+  it('hands arguments that are no object on as their JSON text', async () => {
+    server.script([parsedArgs(42)])
+    const response = await openaiProvider().complete({ messages: [{ role: 'user', content: 'go' }] })
+    expect(response.toolCalls[0]?.args).toBe('42')
+  })
+})
+
 describe('unparseable and invalid tool arguments through the adapters', () => {
   it('turns unparseable OpenAI tool arguments into an argument retry with feedback, not a crash', async () => {
     server.script([

@@ -1,4 +1,4 @@
-import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, relative } from 'node:path'
 import { Type } from 'typebox'
@@ -94,9 +94,14 @@ describe('pyconveyor step config', () => {
   })
 
   it('reads error_template relative to the working directory without baseDir', () => {
-    const dir = pipelineDir({ 'feedback.j2': 'Attempt {{ attempt }}: fix it.\n' })
-    const path = relative(process.cwd(), join(dir, 'feedback.j2'))
-    expect(strictOutput.fromStepConfig({ error_template: path }).errorTemplate).toBe('Attempt {{ attempt }}: fix it.\n')
+    const dir = mkdtempSync(join(process.cwd(), '.rg-pipeline-'))
+    try {
+      writeFileSync(join(dir, 'feedback.j2'), 'Attempt {{ attempt }}: fix it.\n')
+      const path = relative(process.cwd(), join(dir, 'feedback.j2'))
+      expect(strictOutput.fromStepConfig({ error_template: path }).errorTemplate).toBe('Attempt {{ attempt }}: fix it.\n')
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 
   it('numbers the template attempt as the attempt about to be made', async () => {

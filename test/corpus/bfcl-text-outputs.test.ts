@@ -42,6 +42,9 @@ describeWith(corpora)('BFCL text outputs (16,254 real model answers)', () => {
 
 // Measured figures: a regression in extraction or repair fails these (improvements raise them). Before
 // extraction and repair took every value of an answer, 5,519 / 6,318 were correct and 2,167 accepted
-// answers (20 of them repaired) held fewer calls than the model wrote.
+// answers (20 of them repaired) held fewer calls than the model wrote. Since several values outside
+// tool-call blocks are "return exactly one" feedback (a retracted value or a prose example is never
+// joined into the answer) and a cut value is never completed, calls written in prose one after another
+// are no longer taken: 7,011 / 7,858 / 847 before.
 const SCORED_COUNT = 9881
-const PINNED = { strictCorrect: 7011, repairCorrect: 7858, repairedCorrect: 847 }
+const PINNED = { strictCorrect: 6713, repairCorrect: 7522, repairedCorrect: 809 }

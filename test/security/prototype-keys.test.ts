@@ -12,7 +12,7 @@ const parsed = (text: string): unknown => JSON.parse(text)
 const HOSTILE = [
   '{"__proto__": {"polluted": true}}',
   '{"a": {"constructor": {"prototype": {"polluted": true}}}}',
-  '{"list": [{"prototype": {"polluted": true}}]}',
+  '{"list": [{"constructor": {"prototype": {"polluted": true}}}]}',
 ]
 
 afterEach(() => {
@@ -32,15 +32,33 @@ describe('Prototype keys', () => {
     }
   })
 
-  it('refuses constructor and prototype keys that hold plain values too', () => {
-    expect(validateToolArgs(parsed('{"constructor": "Ford"}'), Anything)).toMatchObject({
+  it('accepts constructor and prototype keys that hold plain data', () => {
+    expect(validateToolArgs(parsed('{"constructor": "Ferrari"}'), Anything)).toMatchObject({ ok: true, value: { constructor: 'Ferrari' } })
+    expect(validateToolArgs('{"prototype": "v2"}', Anything)).toMatchObject({ ok: true, value: { prototype: 'v2' } })
+    expect(validateFinalAnswer('{"team": {"constructor": "Ferrari", "points": 1}}', Anything)).toMatchObject({ ok: true })
+    expect(validateFinalAnswer('{"constructor": {"name": "Ferrari"}}', Anything)).toMatchObject({ ok: true })
+    expect(validateFinalAnswer('{"constructor": [{"prototype": 1}]}', Anything)).toMatchObject({ ok: true })
+  })
+
+  it('refuses a constructor key holding a prototype, wherever it is', () => {
+    expect(validateToolArgs(parsed('{"constructor": {"prototype": 1}}'), Anything)).toMatchObject({
       ok: false,
       failure: { issues: [{ code: 'forbidden_key', path: 'constructor' }] },
     })
-    expect(validateToolArgs('{"prototype": "v2"}', Anything)).toMatchObject({ ok: false, failure: { issues: [{ code: 'forbidden_key', path: 'prototype' }] } })
-    expect(validateFinalAnswer('{"model": {"constructor": 1}}', Anything)).toMatchObject({
+    expect(validateFinalAnswer('{"model": [{"constructor": {"prototype": {}}}]}', Anything)).toMatchObject({
       ok: false,
-      failure: { issues: [{ code: 'forbidden_key', path: 'model.constructor' }] },
+      failure: { issues: [{ code: 'forbidden_key', path: 'model[0].constructor' }] },
+    })
+    expect(validateFinalAnswer('{"constructor": {"\\u0070rototype": {}}}', Anything)).toMatchObject({
+      ok: false,
+      failure: { issues: [{ code: 'forbidden_key' }] },
+    })
+  })
+
+  it('finds a __proto__ key written with unicode escapes', () => {
+    expect(validateFinalAnswer('{"\\u005f_proto__": {"polluted": true}}', Anything)).toMatchObject({
+      ok: false,
+      failure: { issues: [{ code: 'forbidden_key', path: '__proto__' }] },
     })
   })
 
@@ -85,7 +103,7 @@ describe('Prototype keys', () => {
     for (const [text, path] of [
       ['{"a": 1, "__proto__": {"polluted": true}}', '__proto__'],
       ['{"a": {"constructor": {"prototype": {}}}}', 'a.constructor'],
-      ['{"prototype": [1]}', 'prototype'],
+      ['{"list": [{"constructor": {"prototype": 1}}]}', 'list[0].constructor'],
     ] as const) {
       const v = new IncrementalValidator({})
       for (const ch of text) if (v.push(ch) !== undefined) break
@@ -93,8 +111,8 @@ describe('Prototype keys', () => {
       expect(JSON.stringify(v.partial)).not.toMatch(/__proto__|prototype/)
     }
     const plain = new IncrementalValidator({})
-    plain.push('{"constructor": "Ford"}')
-    expect(plain.violation).toMatchObject({ code: 'forbidden_key', path: 'constructor' })
+    plain.push('{"constructor": "Ford", "prototype": [1], "c": {"constructor": {"name": "x"}}}')
+    expect(plain.violation).toBeUndefined()
     const fine = new IncrementalValidator({})
     fine.push('{"constructorName": "Ford"}')
     expect(fine.violation).toBeUndefined()

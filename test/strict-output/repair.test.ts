@@ -20,8 +20,16 @@ describe('repairJson', () => {
     })
   })
 
-  it('closes the brackets of a truncated answer', () => {
-    expect(repairJson('{"items": [1, 2, {"a": "b')).toEqual({ ok: true, value: { items: [1, 2, { a: 'b' }] }, repairs: ['closed-brackets'] })
+  it('never closes the brackets or the string of a value that may have been cut', () => {
+    expect(repairJson('{"items": [1, 2, {"a": "b')).toMatchObject({ ok: false, incomplete: true, message: expect.stringMatching(/cut off/) })
+  })
+
+  it('closes the brackets of a value whose block the model ended', () => {
+    expect(repairJson('{"items": [1, 2, {"a": "b"', undefined, { blockEnded: true })).toEqual({
+      ok: true,
+      value: { items: [1, 2, { a: 'b' }] },
+      repairs: ['closed-brackets'],
+    })
   })
 
   it('drops comments', () => {
@@ -98,11 +106,13 @@ describe('repairFinalAnswer', () => {
     })
   })
 
-  it('joins calls that follow each other in prose or across <|im_start|> turns', () => {
+  it('joins tool-call blocks only, never values in prose or across <|im_start|> turns', () => {
     const prose = "First {'name': 'f', 'arguments': {}} and then {'name': 'g', 'arguments': {}}."
-    expect(repairFinalAnswer(prose, Calls)).toMatchObject({ ok: true, value: [{ name: 'f' }, { name: 'g' }] })
+    expect(repairFinalAnswer(prose, Calls)).toEqual({ ok: false })
     const turns = "{'name': 'f', 'arguments': {}}<|im_end|>\n<|im_start|>assistant\n{'name': 'g', 'arguments': {}}"
-    expect(repairFinalAnswer(turns, Calls)).toMatchObject({ ok: true, value: [{ name: 'f' }, { name: 'g' }] })
+    expect(repairFinalAnswer(turns, Calls)).toEqual({ ok: false })
+    const tagged = "<tool_call>{'name': 'f', 'arguments': {}}</tool_call>\n<tool_call>{'name': 'g', 'arguments': {}}</tool_call>"
+    expect(repairFinalAnswer(tagged, Calls)).toMatchObject({ ok: true, value: [{ name: 'f' }, { name: 'g' }] })
   })
 
   it('refuses to drop an ellipsis, which would invent a shorter value', () => {

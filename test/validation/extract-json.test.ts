@@ -23,9 +23,10 @@ describe('extractJson', () => {
     expect(extractJson('Result:\n```\n[1, 2]\n```')).toMatchObject({ ok: true, value: [1, 2], source: 'fenced' })
   })
 
-  it('takes every JSON fence, in order, as a list, and skips fences that hold no JSON', () => {
+  it('refuses several JSON fences with "return exactly one", and skips fences that hold no JSON', () => {
     const text = 'Code:\n```python\nprint("hi")\n```\nData:\n```json\n{"first": true}\n```\n```json\n{"second": true}\n```'
-    expect(extractJson(text)).toMatchObject({ ok: true, value: [{ first: true }, { second: true }], source: 'joined', count: 2 })
+    expect(extractJson(text)).toEqual({ ok: false, message: 'the answer holds 2 separate JSON values; return exactly one' })
+    expect(extractJson('Code:\n```python\nprint("hi")\n```\nData:\n```json\n{"first": true}\n```')).toMatchObject({ ok: true, value: { first: true } })
   })
 
   it('takes a bare string or number from a JSON fence', () => {
@@ -42,16 +43,16 @@ describe('extractJson', () => {
     expect(extractJson(text)).toEqual({ ok: true, value: { a: { b: '}' } }, source: 'embedded', candidate: '{"a": {"b": "}"}}', count: 1 })
   })
 
-  it('takes every object of the prose, never only the first', () => {
+  it('takes no object of prose holding several, neither the first nor a list', () => {
     const text = 'I think the answer is {"a": 1} and also {"c": 2}.'
-    expect(extractJson(text)).toMatchObject({ ok: true, value: [{ a: 1 }, { c: 2 }], source: 'joined', count: 2 })
+    expect(extractJson(text)).toEqual({ ok: false, message: 'the answer holds 2 separate JSON values; return exactly one' })
   })
 
   it('takes every tool-call block, whatever separates them', () => {
     const blocks = Array.from({ length: 16 }, (_, i) => `<tool_call>\n{"name": "f", "arguments": {"i": ${i}}}\n</tool_call>`).join('\n')
     expect(extractJson(blocks)).toMatchObject({ ok: true, count: 16, value: Array.from({ length: 16 }, (_, i) => ({ name: 'f', arguments: { i } })) })
     const imStart = '{"name": "a", "arguments": {}}<|im_end|>\n<|im_start|>assistant\n{"name": "b", "arguments": {}}'
-    expect(extractJson(imStart)).toMatchObject({ ok: true, value: [{ name: 'a' }, { name: 'b' }] })
+    expect(extractJson(imStart)).toMatchObject({ ok: false, message: expect.stringMatching(/return exactly one/) })
   })
 
   it('refuses an answer of more than a thousand values whole, instead of keeping the first thousand', () => {
@@ -97,15 +98,19 @@ describe('extractJson', () => {
     }
   })
 
-  it('keeps arrays of scalars when the answer holds nothing else, or holds them in json fences or tags', () => {
-    expect(extractJson('[1] and [2]')).toMatchObject({ ok: true, value: [[1], [2]], count: 2 })
-    expect(extractJson('```json\n[1, 2]\n```\nand {"a": 1}')).toMatchObject({ ok: true, value: [[1, 2], { a: 1 }], count: 2 })
-    expect(extractJson('<tool_call>[1]</tool_call> {"a": 1}')).toMatchObject({ ok: true, value: [[1], { a: 1 }], count: 2 })
+  it('counts arrays of scalars as values when the answer holds nothing else, or holds them in json fences or tags', () => {
+    expect(extractJson('[1] and [2]')).toMatchObject({ ok: false, message: expect.stringMatching(/2 separate JSON values/) })
+    expect(extractJson('```json\n[1, 2]\n```\nand {"a": 1}')).toMatchObject({ ok: false, message: expect.stringMatching(/2 separate JSON values/) })
+    expect(extractJson('<tool_call>[1]</tool_call> {"a": 1}')).toMatchObject({
+      ok: false,
+      message: expect.stringMatching(/1 of them outside tool-call blocks/),
+    })
+    expect(extractJson('<tool_call>[1]</tool_call><tool_call>{"a": 1}</tool_call>')).toMatchObject({ ok: true, value: [[1], { a: 1 }], count: 2 })
   })
 
-  it('keeps every object next to citations, tool-call tags and code fences', () => {
+  it('drops no object next to citations, tool-call tags and code fences: several values outside tags fail whole', () => {
     const text = '<tool_call>{"name": "a"}</tool_call>\n{"name": "b"}</tool_call> per [1]\n```python\n{"name": "c"}\n```'
-    expect(extractJson(text)).toMatchObject({ ok: true, value: [{ name: 'a' }, { name: 'b' }, { name: 'c' }], count: 3 })
+    expect(extractJson(text)).toMatchObject({ ok: false, message: expect.stringMatching(/3 separate JSON values \(2 of them outside tool-call blocks\)/) })
   })
 
   it('extracts an object followed by trailing prose', () => {
@@ -154,9 +159,12 @@ describe('extractJson', () => {
     expect(extractJson('{"constructor": {"prototype": {"x": 1}}}')).toMatchObject({ ok: false, message: /forbidden key 'constructor'/ })
   })
 
-  it('refuses a prototype key whatever it holds', () => {
-    expect(extractJson('{"a": {"prototype": {"polluted": true}}}')).toMatchObject({ ok: false, issue: { code: 'forbidden_key', path: 'a.prototype' } })
-    expect(extractJson('{"prototype": "v2", "constructor": "Ford"}')).toMatchObject({ ok: false, issue: { code: 'forbidden_key' } })
+  it('refuses a constructor key holding a prototype, and takes prototype and constructor keys holding data', () => {
+    expect(extractJson('{"a": {"constructor": {"prototype": {"polluted": true}}}}')).toMatchObject({
+      ok: false,
+      issue: { code: 'forbidden_key', path: 'a.constructor' },
+    })
+    expect(extractJson('{"prototype": "v2", "constructor": "Ford"}')).toMatchObject({ ok: true, value: { prototype: 'v2', constructor: 'Ford' } })
   })
 
   it('handles lone surrogates and NUL bytes without throwing', () => {

@@ -58,18 +58,15 @@ describe('parseJsonSafe', () => {
   it('rejects constructor.prototype', () => {
     expect(parseJsonSafe('{"constructor": {"prototype": {"x": 1}}}')).toMatchObject({
       ok: false,
-      message: "forbidden key 'constructor' at 'constructor'",
+      reason: 'forbidden-key',
+      message: "forbidden key 'constructor' holding a 'prototype' at 'constructor'",
+      issue: { code: 'forbidden_key', path: 'constructor' },
     })
   })
 
-  it('rejects constructor and prototype keys whatever they hold', () => {
-    expect(parseJsonSafe('{"constructor": "Ada"}')).toEqual({
-      ok: false,
-      reason: 'forbidden-key',
-      message: "forbidden key 'constructor' at 'constructor'",
-      issue: expect.objectContaining({ code: 'forbidden_key', path: 'constructor' }),
-    })
-    expect(parseJsonSafe('{"a": [{"prototype": null}]}')).toMatchObject({ ok: false, reason: 'forbidden-key', issue: { path: 'a[0].prototype' } })
+  it('takes constructor and prototype keys that hold data, as secure-json-parse does', () => {
+    expect(parseJsonSafe('{"constructor": "Ada"}')).toEqual({ ok: true, value: JSON.parse('{"constructor": "Ada"}') })
+    expect(parseJsonSafe('{"a": [{"prototype": null}], "constructor": {"name": "x"}}')).toMatchObject({ ok: true })
   })
 
   it('parses lone surrogates and NUL characters without throwing', () => {

@@ -69,8 +69,16 @@ describe('Truncated answers', () => {
     expect(error.validationError?.stage).toBe('json-parse')
   })
 
-  it('still closes the brackets of an answer the model itself ended', async () => {
-    const result = await createGate({ providers: scripted(['{"entries":[{"n":"A"},{"n":"B"}']), outputSchema: Entries }).run(ask('list'))
+  it('never closes the brackets of an answer that stops before its end, whatever the stop reason', async () => {
+    const provider = scripted(['{"entries":[{"n":"A"},{"n":"B"}', '{"entries":[{"n":"A"},{"n":"B"}]}'])
+    const result = await createGate({ providers: provider, outputSchema: Entries, postDecide: strictOutputRules(2) }).run(ask('list'))
+    expect(result.value).toEqual({ entries: [{ n: 'A' }, { n: 'B' }] })
+    expect(result.attempts[0]?.repaired).not.toBe(true)
+    expect(provider.requests[1]?.messages.at(-1)?.content).toMatch(/cut off/)
+  })
+
+  it('still closes a bracket left open before the model closed its tool-call block', async () => {
+    const result = await createGate({ providers: scripted(['<tool_call>{"entries":[{"n":"A"},{"n":"B"}</tool_call>']), outputSchema: Entries }).run(ask('list'))
     expect(result.value).toEqual({ entries: [{ n: 'A' }, { n: 'B' }] })
     expect(result.attempts[0]?.repaired).toBe(true)
   })
@@ -93,6 +101,9 @@ describe('validateFinalAnswer with truncated', () => {
 
   it('leaves answers the model ended alone', () => {
     expect(validateFinalAnswer(complete, schema, { truncated: false })).toMatchObject({ ok: true })
-    expect(validateFinalAnswer(cut, schema, { repair: true })).toMatchObject({ ok: true, value: { entries: [{ n: 'A' }, { n: 'B' }] } })
+    expect(validateFinalAnswer(cut, schema, { repair: true })).toMatchObject({
+      ok: false,
+      failure: { stage: 'json-parse', parseError: expect.stringMatching(/cut off/) },
+    })
   })
 })

@@ -1,4 +1,5 @@
 import type { ValidationIssue } from '../issue.ts'
+import { answerValues, severalValuesMessage } from './answer-values.ts'
 import { findJsonSegments, MAX_JSON_VALUES, type JsonSegment } from './json-segments.ts'
 import { DEFAULT_MAX_LENGTH, type JsonLimits } from './json-limits.ts'
 import { parseJsonSafe, type JsonParseResult } from './parse-json-safe.ts'
@@ -36,16 +37,18 @@ type Refusal = Extract<ExtractJsonResult, { ok: false }>
 const MAX_NAMED = 3
 
 /**
- * Finds the JSON in a model's answer: the whole (trimmed) text when it parses; otherwise every
- * JSON-looking value in it (in fences, in tool-call tags, in prose: see `findJsonSegments`).
- * One value is the answer; several (a model writing one `<tool_call>` block per call, or objects
- * one after another) are all taken, as a list in order, and if any of them does not parse the
- * answer fails, naming each broken value. Never one value picked out of several: that would drop
- * the others silently. Never throws.
+ * Finds the JSON in a model's answer: the whole (trimmed) text when it parses; otherwise the
+ * JSON-looking values in it (in fences, in tool-call tags, in prose: see `findJsonSegments`).
+ * One value is the answer; tool-call blocks (a model writing one `<tool_call>` block per call) are all
+ * taken, as a list in order; several values any of which sits outside a tool-call block (a retracted
+ * value and its correction, an example after a tagged call) fail with "return exactly one" (see
+ * `answerValues`). If any value taken does not parse the answer fails,
+ * naming each broken value. Never one value picked out of several. Never throws.
  *
  * @example
  * extractJson('Sure!\n```json\n{"a": 1}\n```') // { ok: true, value: { a: 1 }, source: 'fenced', ... }
  * extractJson('<tool_call>{"n": 1}</tool_call><tool_call>{"n": 2}</tool_call>') // value [{ n: 1 }, { n: 2 }], source 'joined'
+ * extractJson('{"amount": 5}. Actually: {"amount": 6}') // { ok: false, message: 'the answer holds 2 separate JSON values; return exactly one' }
  */
 export function extractJson(text: string, options?: JsonLimits): ExtractJsonResult {
   const trimmed = text.trim()
@@ -58,8 +61,11 @@ export function extractJson(text: string, options?: JsonLimits): ExtractJsonResu
   if (direct.ok) return { ok: true, value: direct.value, source: 'direct', candidate: trimmed, count: 1 }
   if (direct.reason !== 'syntax') return failure(direct, leading)
 
-  const segments = findJsonSegments(text)
-  if (segments.length > MAX_JSON_VALUES) return { ok: false, message: `the response holds more than ${MAX_JSON_VALUES} separate JSON values` }
+  const found = findJsonSegments(text)
+  if (found.length > MAX_JSON_VALUES) return { ok: false, message: `the response holds more than ${MAX_JSON_VALUES} separate JSON values` }
+  const answer = answerValues(found)
+  if ('several' in answer) return { ok: false, message: severalValuesMessage(answer) }
+  const segments = answer.values
   if (segments.length === 0) {
     // Prose fails the direct parse too; only a text that looks like JSON makes its error the one to report.
     return /^[{["]/.test(trimmed) ? failure(direct, leading) : { ok: false, message: 'no JSON object or array found in the response' }

@@ -2,8 +2,8 @@ import type { ValidationIssue } from '../issue.ts'
 import { makeIssue } from '../schema/make-issue.ts'
 import { renderPath, type PathSegment } from '../schema/path.ts'
 
-/** The keys refused in model JSON: the ways into an object's prototype chain or its constructor. */
-export type ForbiddenKeyName = '__proto__' | 'constructor' | 'prototype'
+/** The keys refused in model JSON: `__proto__`, and `constructor` when it holds a `prototype`. */
+export type ForbiddenKeyName = '__proto__' | 'constructor'
 
 /** Where a value holds a key that could pollute prototypes once merged into other objects. */
 export interface ForbiddenKey {
@@ -12,19 +12,31 @@ export interface ForbiddenKey {
 }
 
 /**
- * Whether `key` is refused in model JSON: `__proto__`, `constructor` and `prototype`, whatever they
- * hold (DESIGN.md: model JSON never reaches user code with these keys; a deep merge or an assignment
- * would walk into `target.constructor` or `target.prototype`).
+ * Whether `key` is refused in model JSON whatever it holds: only `__proto__` (a merge or an
+ * assignment walks into the target's prototype). `constructor` is refused only when it holds an object
+ * with a `prototype` key (see {@link findForbiddenKey}), as fastify's secure-json-parse does:
+ * `{"constructor": "Ferrari"}` is plain data.
  *
  * @example
- * isForbiddenKey('prototype') // true
+ * isForbiddenKey('__proto__')   // true
+ * isForbiddenKey('constructor') // false: refused only when it holds a prototype
  */
-export function isForbiddenKey(key: string): key is ForbiddenKeyName {
+export function isForbiddenKey(key: string): key is '__proto__' {
+  return key === '__proto__'
+}
+
+/**
+ * Whether `key` names a member every object inherits from `Object.prototype` that a deep merge can walk
+ * into (`__proto__`, `constructor`, `prototype`): for conservative analyses of schemas and of `in`
+ * checks, not for refusing data.
+ */
+export function isPrototypeKey(key: string): boolean {
   return key === '__proto__' || key === 'constructor' || key === 'prototype'
 }
 
 /**
- * Finds the first forbidden key (see {@link isForbiddenKey}) in a value, depth first. `JSON.parse`
+ * Finds the first forbidden key in a value, depth first: a `__proto__` key, or a `constructor` key
+ * holding an object with a `prototype` key (what fastify's secure-json-parse refuses). `JSON.parse`
  * creates such keys as plain own properties; the danger is a later merge or assignment in user
  * code, so the whole value is refused. Cycles (possible in values built by code) are walked once.
  */
@@ -40,11 +52,17 @@ export function findForbiddenKey(root: unknown): ForbiddenKey | undefined {
       continue
     }
     for (const key of Object.keys(value)) {
-      if (isForbiddenKey(key)) return { segments: [...segments, key], key }
-      stack.push({ value: (value as Record<string, unknown>)[key], segments: [...segments, key] })
+      const child = (value as Record<string, unknown>)[key]
+      if (key === '__proto__') return { segments: [...segments, key], key }
+      if (key === 'constructor' && holdsPrototype(child)) return { segments: [...segments, key], key }
+      stack.push({ value: child, segments: [...segments, key] })
     }
   }
   return undefined
+}
+
+function holdsPrototype(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && Object.hasOwn(value, 'prototype')
 }
 
 /**
@@ -53,7 +71,11 @@ export function findForbiddenKey(root: unknown): ForbiddenKey | undefined {
  */
 export function forbiddenKeyIssue(found: ForbiddenKey): ValidationIssue {
   const path = renderPath(found.segments)
-  return makeIssue({ segments: found.segments, code: 'forbidden_key', message: `forbidden key '${found.key}' at '${path}'` })
+  return makeIssue({
+    segments: found.segments,
+    code: 'forbidden_key',
+    message: found.key === 'constructor' ? `forbidden key 'constructor' holding a 'prototype' at '${path}'` : `forbidden key '${found.key}' at '${path}'`,
+  })
 }
 
 /**
@@ -69,8 +91,8 @@ export function checkForbiddenKeys(value: unknown): ValidationIssue | undefined 
   return found === undefined ? undefined : forbiddenKeyIssue(found)
 }
 
-// A forbidden key can only appear in the text literally or behind a `\u` escape.
-const MAY_HOLD_FORBIDDEN_KEY = /__proto__|constructor|prototype|\\u/
+// A forbidden key can only appear in the text literally or behind a `\u` escape (`prototype` is refused only inside `constructor`).
+const MAY_HOLD_FORBIDDEN_KEY = /__proto__|prototype|\\u/
 
 /** Whether a JSON text could hold a forbidden key: one linear scan, before any parsed value is walked. */
 export function mayHoldForbiddenKey(text: string): boolean {

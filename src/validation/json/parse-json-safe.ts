@@ -22,7 +22,7 @@ export type JsonParseResult =
 /**
  * `JSON.parse` for untrusted text: never overflows the stack, never pollutes a prototype, never
  * throws. Checks the length, then the nesting depth (a linear pre-scan), then parses, then refuses
- * forbidden keys (`__proto__`, `constructor` and `prototype`: see `checkForbiddenKeys`).
+ * forbidden keys (`__proto__`, and `constructor` holding a `prototype`: see `findForbiddenKey`).
  *
  * @example
  * parseJsonSafe('{"a": 1}') // { ok: true, value: { a: 1 } }

@@ -7,7 +7,10 @@ import { findRepairCandidates } from './repair-candidates.ts'
 import { repairJson } from './repair-json.ts'
 
 /** The verdict of {@link repairFinalAnswer}: a schema-valid value and what was repaired, or nothing. */
-export type RepairOutcome<T> = { readonly ok: true; readonly value: T; readonly repairs: readonly RepairKind[] } | { readonly ok: false }
+export type RepairOutcome<T> =
+  | { readonly ok: true; readonly value: T; readonly repairs: readonly RepairKind[] }
+  /** `reason`: why a value could not be repaired without a guess (a bare name, an ambiguous quote), for the feedback. */
+  | { readonly ok: false; readonly reason?: string }
 
 /** Options of {@link repairFinalAnswer}. */
 export interface RepairOptions extends JsonLimits {
@@ -27,9 +30,10 @@ const NOT_REPAIRED = { ok: false } as const
  * `jsonrepair`; one value is the answer, several are a list in order. If any value cannot be
  * repaired, or the result fails the schema, nothing is accepted and the caller's original parse or
  * schema error stands (it names the broken values): no value is ever picked out of several, so no
- * call the model wrote is dropped. Brackets are closed only at the end of a value's block, where the
- * model stopped writing; an answer cut by the provider's token limit never reaches this stage
- * (`validateFinalAnswer` with `truncated`). Bounded: a few linear passes over at most
+ * call the model wrote is dropped. A value that may have been cut is never completed, whatever the
+ * stop reason: brackets are closed only where the model went on writing after them (a closing tag or
+ * fence follows), never at the end of the answer, and an unterminated string is never closed (see
+ * `repairJson`); an answer cut by the provider's token limit never reaches this stage. Bounded: a few linear passes over at most
  * `maxRepairLength` characters.
  *
  * @example
@@ -51,8 +55,8 @@ export function repairFinalAnswer<T>(text: string, schema: CompiledSchema<T>, op
       values.push(strict.value)
       continue
     }
-    const fixed = repairJson(candidate.text, options)
-    if (!fixed.ok) return NOT_REPAIRED
+    const fixed = repairJson(candidate.text, options, { blockEnded: candidate.blockEnded })
+    if (!fixed.ok) return fixed.guess === true ? { ok: false, reason: fixed.message } : NOT_REPAIRED
     values.push(fixed.value)
     for (const kind of fixed.repairs) labels.add(kind)
   }

@@ -2,26 +2,51 @@ import { jsonrepair } from 'jsonrepair'
 import type { JsonLimits } from '../json/json-limits.ts'
 import { parseJsonSafe } from '../json/parse-json-safe.ts'
 import { detectRepairs, type RepairKind } from './detect-repairs.ts'
+import { scanCandidate } from './scan-candidate.ts'
 
 /** The verdict of {@link repairJson}. */
 export type RepairJsonResult =
   | { readonly ok: true; readonly value: unknown; readonly repairs: readonly RepairKind[] }
-  | { readonly ok: false; readonly message: string }
+  | { readonly ok: false; readonly message: string; readonly incomplete?: true; readonly guess?: true }
+
+/** Options of {@link repairJson}. */
+export interface RepairJsonOptions {
+  /**
+   * The candidate's block was ended by the model (a closing tool-call tag or fence follows it), so a
+   * bracket left open is a slip to close, not a cut. Otherwise a candidate that ends inside a string
+   * or with brackets open is refused: it may have been cut off, and closing it would invent its end.
+   * @default false
+   */
+  readonly blockEnded?: boolean
+}
+
+/** Said of a value that ends before it is complete. */
+export const INCOMPLETE = 'the JSON value ends before it is complete (an unclosed string, object or array): it was probably cut off'
 
 /**
  * Repairs one JSON-like candidate with `jsonrepair` (comments, trailing commas, single quotes,
- * Python `None/True/False`, unquoted keys, unclosed brackets at the end of a value) and parses the
+ * Python `None/True/False`, unquoted keys, brackets left open before the end of a block the model
+ * closed) and parses the
  * result with the same safety checks as any model output. Only an object or an array is accepted: a
  * repairer turns any prose into a JSON string, which would be a false repair. A value that elides
  * content with an ellipsis (`[1, 2, ...]`, `{"entries": [...`) is refused: `jsonrepair` would drop
- * the ellipsis and return a value the model never gave.
+ * the ellipsis and return a value the model never gave. Never a guess (see `scanCandidate`): a value
+ * that ends inside a string or with brackets open is refused as cut off (unless `blockEnded`), a bare
+ * name (`case_id`) is not a literal, and an apostrophe in a single-quoted string is ambiguous.
  *
  * @example
  * repairJson("{'ok': True,}") // { ok: true, value: { ok: true }, repairs: ['single-quotes', 'trailing-comma', 'python-literals'] }
  */
-export function repairJson(candidate: string, limits?: JsonLimits): RepairJsonResult {
+export function repairJson(candidate: string, limits?: JsonLimits, options: RepairJsonOptions = {}): RepairJsonResult {
   const trimmed = candidate.trim()
   if (!/^[{[]/.test(trimmed)) return { ok: false, message: 'not a JSON object or array' }
+  const scan = scanCandidate(trimmed)
+  if (scan.kind === 'incomplete' && options.blockEnded !== true) return { ok: false, message: INCOMPLETE, incomplete: true }
+  if (scan.kind === 'bare-name')
+    return { ok: false, guess: true, message: `${JSON.stringify(scan.name)} is a bare name, not a JSON value: quote it if it is text` }
+  if (scan.kind === 'ambiguous-quote') {
+    return { ok: false, guess: true, message: `a quote inside a single-quoted string (character ${scan.at}) is ambiguous: use double quotes around strings` }
+  }
   // `[1, 2, ...]` means the model left values out: dropping the ellipsis would invent a shorter value.
   if (elidesContent(trimmed)) return { ok: false, message: 'the value elides content with an ellipsis (...), which cannot be recovered' }
   let repaired: string

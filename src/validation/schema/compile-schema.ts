@@ -1,9 +1,11 @@
 import { brand, hasBrand } from '../../model/brand.ts'
 import type { CompiledSchema } from './compiled-schema.ts'
+import { checkCompileOptions } from './check-compile-options.ts'
 import { assertJsonSchemaShape } from './json-schema-shape.ts'
 import type { InferSchema, OutputSchema, ParseSchema } from './output-schema.ts'
 import { compileParse } from './parse-adapter.ts'
 import type { FormatMode } from './prepare-schema.ts'
+import { assertSchemaKeywords } from './schema-keywords.ts'
 import { compileStandard } from './standard-adapter.ts'
 import type { StandardSchemaV1 } from './standard-schema.ts'
 import { compileTypeBox, type SchemaRegistry } from './typebox-adapter.ts'
@@ -47,7 +49,8 @@ let nextRegistryId = 0
  * or with `format` as an annotation, compile it with {@link CompileOptions} and hand the result
  * wherever a schema is accepted (`createGate({ outputSchema })`, `tool({ input })`, ...).
  *
- * @throws TypeError when `schema` is none of those; Error when a JSON Schema is malformed or a
+ * @throws TypeError when `schema` is none of those (a plain object none of whose keys is a JSON
+ * Schema keyword is no JSON Schema), or when an option is unknown or malformed; Error when a JSON Schema is malformed or a
  * pattern cannot run in linear time.
  * @example
  * const refund = compileSchema(Type.Object({ amount: Type.Number() }))
@@ -55,7 +58,8 @@ let nextRegistryId = 0
  */
 export function compileSchema<S extends OutputSchema>(schema: S, options?: CompileOptions): CompiledSchema<InferSchema<S>>
 export function compileSchema<T>(schema: OutputSchema<T> | CompiledSchema<T>, options?: CompileOptions): CompiledSchema<T>
-export function compileSchema(schema: unknown, options?: CompileOptions): CompiledSchema<unknown> {
+export function compileSchema(schema: unknown, given?: CompileOptions): CompiledSchema<unknown> {
+  const options = checkCompileOptions(given)
   if (isCompiledSchema(schema)) return schema
   if (typeof schema === 'boolean') return schema ? acceptAll() : rejectAll()
   if ((typeof schema !== 'object' && typeof schema !== 'function') || schema === null) {
@@ -90,6 +94,7 @@ function compileUncached(schema: object, options: CompileOptions): CompiledSchem
       `compileSchema expects a TypeBox schema, a Standard Schema, an object with a parse function or a JSON Schema object; received ${describe(schema)}`,
     )
   }
+  assertSchemaKeywords(schema)
   assertJsonSchemaShape(schema)
   return compileTypeBox(schema, 'json-schema', options)
 }

@@ -1,4 +1,4 @@
-import { isForbiddenKey } from '../json/forbidden-keys.ts'
+import { isPrototypeKey } from '../json/forbidden-keys.ts'
 import { ANNOTATION_KEYWORDS } from './schema-keywords.ts'
 
 // Keywords that say nothing about which keys an object may hold (besides the annotations).
@@ -62,7 +62,7 @@ function ownClosed(s: Record<string, unknown>, depth: number): boolean {
     if (s['additionalProperties'] !== false) return false
     const properties = s['properties'] ?? {}
     if (typeof properties !== 'object' || properties === null) return false
-    for (const [key, sub] of Object.entries(properties)) if (isForbiddenKey(key) || !closed(sub, depth + 1)) return false
+    for (const [key, sub] of Object.entries(properties)) if (isPrototypeKey(key) || !closed(sub, depth + 1)) return false
   }
   if (types.includes('array') && !closed(s['items'], depth + 1)) return false
   return true

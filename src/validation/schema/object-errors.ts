@@ -1,5 +1,5 @@
 import { isRecord } from '../../model/is-record.ts'
-import { isForbiddenKey } from '../json/forbidden-keys.ts'
+import { isPrototypeKey } from '../json/forbidden-keys.ts'
 import { escapePointerToken } from './path.ts'
 import { ANNOTATION_KEYWORDS } from './schema-keywords.ts'
 import type { Engines } from './typebox-engines.ts'
@@ -101,7 +101,7 @@ function compiledCheck(engines: Engines, context: Record<string, unknown>, schem
 
 /** TypeBox's own test for a present key: own for the keys that reach prototypes, `in` for the others. */
 function hasPropertyKey(value: object, key: string): boolean {
-  return isForbiddenKey(key) ? Object.hasOwn(value, key) : key in value
+  return isPrototypeKey(key) ? Object.hasOwn(value, key) : key in value
 }
 
 /** Whether a subschema holds (at any depth) a keyword whose meaning depends on where it sits. */

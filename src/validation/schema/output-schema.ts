@@ -1,5 +1,6 @@
 import type { Static, TSchema } from 'typebox'
 import type { CompiledSchema } from './compiled-schema.ts'
+import type { JsonSchemaKeyword } from './schema-keywords.ts'
 import type { StandardSchemaV1 } from './standard-schema.ts'
 
 /** A TypeBox (1.x) schema: TypeBox marks every schema it builds with a `~kind`. */
@@ -11,10 +12,20 @@ export interface ParseSchema<T = unknown> {
 }
 
 /**
- * A raw JSON Schema (draft 2020-12 or earlier), validated with TypeBox's compiler: an object, or the
- * boolean schemas `true` (accept anything) and `false` (accept nothing).
+ * The keywords of a JSON Schema object (drafts 03 to 2020-12, plus OpenAPI's `nullable`,
+ * `discriminator` and `example`), all optional: an object sharing none of them is a type error where a
+ * schema is expected (`{ orderId: 'string' }` is no JSON Schema: it would accept every value), and
+ * `compileSchema` refuses it at run time too. Vendor keys (`x-...`) may sit beside a keyword.
  */
-export type JsonSchemaObject = Readonly<Record<string, unknown>> | boolean
+export type JsonSchemaKeywords = { readonly [K in JsonSchemaKeyword]?: unknown }
+
+/**
+ * A raw JSON Schema (draft 2020-12 or earlier), validated with TypeBox's compiler: an object of
+ * JSON Schema keywords, or the boolean schemas `true` (accept anything) and `false` (accept nothing).
+ * A value typed as a record (`Record<string, unknown>`, a schema read from a file) is accepted as it is
+ * and checked when compiled.
+ */
+export type JsonSchemaObject = JsonSchemaKeywords | boolean
 
 /**
  * Every kind of schema accepted for an output or a tool's input: a TypeBox schema, a Standard

@@ -1,8 +1,8 @@
 import { FORMAT_MAX_LENGTH } from './bounded-format.ts'
 import { DATA_KEYWORDS, NAME_MAPS } from './schema-keywords.ts'
 
-// The meta-schemas TypeBox ships, by canonical URI: a `$ref` to one of them resolves without a registry.
-const METASCHEMAS = new Set([
+/** The meta-schemas TypeBox ships, by canonical URI: a `$ref` to one of them resolves without a registry. */
+export const METASCHEMAS: ReadonlySet<string> = new Set([
   'http://json-schema.org/draft-03/schema',
   'http://json-schema.org/draft-04/schema',
   'http://json-schema.org/draft-06/schema',

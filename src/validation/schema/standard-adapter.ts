@@ -20,13 +20,14 @@ export function compileStandard<T>(schema: StandardSchemaV1<unknown, T>): Compil
       } catch (error) {
         return rejectedByThrow<T>(error, value)
       }
-      if (result instanceof Promise) {
-        return result.then(
-          (settled) => toSchemaResult(settled, value),
+      // Any thenable, not only a native Promise: the verdict is then always a Promise the caller can await.
+      if (isThenable(result)) {
+        return Promise.resolve(result).then(
+          (settled: StandardResult<T>) => toSchemaResult(settled, value),
           (error: unknown) => rejectedByThrow<T>(error, value),
         )
       }
-      return toSchemaResult(result, value)
+      return toSchemaResult(result as StandardResult<T>, value)
     },
   }
 }
@@ -45,5 +46,13 @@ function deriveJsonSchema(props: object): JsonSchema | undefined {
     return typeof derived === 'object' && derived !== null && !Array.isArray(derived) ? (derived as JsonSchema) : undefined
   } catch {
     return undefined
+  }
+}
+
+function isThenable<R>(value: R | PromiseLike<R>): value is PromiseLike<R> {
+  try {
+    return typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function'
+  } catch {
+    return false
   }
 }

@@ -5,6 +5,7 @@ import { PatternPropertiesCheck } from './pattern-properties.ts'
 import { prepareSchema, type FormatMode } from './prepare-schema.ts'
 import { closePatternBudget, openPatternBudget, PATTERN_BUDGET } from './regex/pattern-budget.ts'
 import { scanSchema } from './schema-patterns.ts'
+import { assertRefsWork } from './schema-refs.ts'
 import { rejected, rejectedByThrow } from './schema-failure.ts'
 import { canonicalUri, nextUri, ROOT_URI } from './schema-uri.ts'
 import { enginesNow, loadEngines, withMaxErrors, type EngineNeeds, type Engines, type Validator } from './typebox-engines.ts'
@@ -43,13 +44,16 @@ export interface TypeBoxCompileOptions {
  * Where the compiler cannot load synchronously, `validate` returns a promise until it has loaded;
  * every call after that is synchronous.
  *
- * @throws Error when a `pattern` or a `patternProperties` key is not a valid regular expression or
+ * @throws Error when a raw JSON Schema's `$ref` resolves nowhere or loops without descending into the
+ * value (see `assertRefsWork`), when a `pattern` or a `patternProperties` key is not a valid regular expression or
  * uses what RE2 cannot run (backreferences, lookaheads other than at the start of an anchored
  * pattern), or (once the compiler is loaded) when TypeBox cannot compile the schema.
  */
 export function compileTypeBox<T>(schema: object, vendor: 'typebox' | 'json-schema', options: TypeBoxCompileOptions = {}): CompiledSchema<T> {
   const what = vendor === 'typebox' ? 'TypeBox schema' : 'JSON Schema'
   const registry = registryEntries(options.registry)
+  // TypeBox compiles a `$ref` to nothing into "schema is false", and `{ $ref: '#' }` into a stack overflow on every value.
+  if (vendor === 'json-schema') assertRefsWork(schema, registry)
   const scans = [schema, ...Object.values(registry)].filter((s): s is object => typeof s === 'object').map(scanSchema)
   // TypeBox's usual compile errors are bad regexes (and unresolvable `$ref`s, which `assertJsonSchemaShape`
   // checks for raw JSON Schema): reported now, even when compiling itself waits for the compiler.

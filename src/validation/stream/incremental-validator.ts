@@ -31,7 +31,7 @@ export type IncrementalState = 'prelude' | 'active' | 'complete' | 'inactive'
  * Validates a JSON answer while it streams and reports the first *definite* violation: a value
  * of a type the schema cannot accept, an unknown key under `additionalProperties: false`, an
  * object closed without a required key, a string that can no longer match its `enum` /
- * `const`, or a forbidden key (`__proto__`, `constructor` or `prototype`), which never enters the
+ * `const`, or a forbidden key (`__proto__`, or `constructor` holding a `prototype`), which never enters the
  * partial value. Only necessary conditions of the schema are checked, so a violation reported here is
  * one that validating the whole answer reports too (no false aborts).
  *
@@ -190,6 +190,8 @@ export class IncrementalValidator {
           if (info.partial === true) return
           const key = info.value as string
           if (isForbiddenKey(key)) return this.#fail([...frame.segments, key], 'forbidden_key', FORBIDDEN)
+          // A `prototype` key inside the object a `constructor` key holds: that `constructor` is the forbidden key.
+          if (key === 'prototype' && frame.segments[frame.segments.length - 1] === 'constructor') return this.#fail(frame.segments, 'forbidden_key', FORBIDDEN)
           if (unknownKey(frame.view, key)) return this.#fail([...frame.segments, key], 'unknown_property', 'unknown field')
           frame.key = key
           frame.expectKey = false
