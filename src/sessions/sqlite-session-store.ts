@@ -56,6 +56,8 @@ export function sqliteSessionStore(options: SqliteSessionStoreOptions): SqliteSe
   db.exec(`PRAGMA busy_timeout = ${busy}`)
   if (options.path !== ':memory:') db.exec('PRAGMA journal_mode = WAL')
   db.exec('PRAGMA synchronous = FULL')
+  // A deleted conversation is overwritten in the file, not only unlinked (the right to be forgotten).
+  db.exec('PRAGMA secure_delete = ON')
   db.exec(SCHEMA)
   const head = db.prepare('SELECT version, expires_at AS expiresAt FROM rg_sessions WHERE id = ?')
   const rows = db.prepare('SELECT format, body FROM rg_session_exchanges WHERE id = ? ORDER BY seq')
@@ -120,6 +122,8 @@ export function sqliteSessionStore(options: SqliteSessionStoreOptions): SqliteSe
     async delete(id: string): Promise<void> {
       checkId(id, 'sqliteSessionStore.delete')
       inTransaction('IMMEDIATE', () => erase(id))
+      // Old copies of the erased pages live on in the write-ahead log until a checkpoint copies the new ones over them.
+      if (options.path !== ':memory:') db.exec('PRAGMA wal_checkpoint(TRUNCATE)')
     },
     close(): void {
       if (db.isOpen) db.close()
