@@ -63,8 +63,10 @@ export async function appendExchange<T, R extends AcceptedRun<T>>(
   const failed = (reason: string, cause?: unknown): SessionCommitError<T, R> =>
     new SessionCommitError<T, R>(FailFastKinds.SessionStoreFailed, run, link.id, `session "${link.id}": ${reason}`, undefined, cause)
   let outcome: unknown
+  // The store gets a frozen copy: a store that changes its argument cannot change the run's result.
+  const copy = Object.freeze(exchange.map((message) => Object.freeze({ ...message })))
   try {
-    const append = Promise.resolve().then(() => link.store.append(link.id, { exchange, expectedVersion: basedOn, onConflict: link.onConflict }))
+    const append = Promise.resolve().then(() => link.store.append(link.id, { exchange: copy, expectedVersion: basedOn, onConflict: link.onConflict }))
     outcome = await (signal === undefined ? append : untilAborted(append, signal))
   } catch (cause) {
     throw failed(`the store did not commit the exchange: ${messageOf(cause)}`, cause)

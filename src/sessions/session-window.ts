@@ -10,9 +10,9 @@ import { isRecord } from '../model/is-record.ts'
  */
 export interface SessionWindow {
   /** At most this many messages of history (the system messages kept at its head not counted). */
-  readonly maxMessages?: number
+  readonly maxMessages?: number | undefined
   /** At most about this many tokens of history. */
-  readonly maxTokens?: number
+  readonly maxTokens?: number | undefined
   /** Tokens of one message. @default about one token per 4 characters of its content and tool calls */
   readonly estimateTokens?: (message: Message) => number
 }
