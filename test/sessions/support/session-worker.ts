@@ -35,6 +35,8 @@ if (options.kind === 'sqlite') {
   close = async () => client.disconnect()
 } else {
   const pool = new pg.Pool({ connectionString: options.target, max: 8 })
+  // An idle pooled connection the server closes at shutdown reports it here, not as an uncaught error.
+  pool.on('error', () => undefined)
   store = postgresSessionStore(pool, { table: 'fleet_sessions' })
   close = () => pool.end()
 }
