@@ -1,11 +1,10 @@
 import { isReliabilityFailFastError, ReliabilityFailFastError } from '../gate/fail-fast-error.ts'
-import type { FailFastKinds } from '../model/fail-fast-kind.ts'
 import type { Usage } from '../model/usage.ts'
 import type { AttemptRecord } from '../gate/attempt-record.ts'
 import type { RunResult } from './run-result.ts'
 
 /** Why an accepted exchange was not committed: the conversation moved on (`onConflict: 'fail'`), or the store failed. */
-export type SessionCommitKind = typeof FailFastKinds.SessionConflict | typeof FailFastKinds.SessionStoreFailed
+export type SessionCommitKind = 'session-conflict' | 'session-store-failed'
 
 /** What an accepted run produced: a `RunResult`, or for `session.stream` the gate's result. */
 export interface AcceptedRun<T> {
