@@ -1,4 +1,4 @@
-import { DatabaseSync } from 'node:sqlite'
+import type { DatabaseSync } from 'node:sqlite'
 import { isRecord } from '../model/is-record.ts'
 import { typeName } from '../model/describe-value.ts'
 import { checkAppend, checkFormat, checkId, checkTtl, decodeExchange, encodeExchange, SESSION_FORMAT } from './exchange-format.ts'
@@ -52,7 +52,7 @@ export function sqliteSessionStore(options: SqliteSessionStoreOptions): SqliteSe
   const busy = options.busyTimeoutMs ?? 5000
   if (typeof busy !== 'number' || !Number.isInteger(busy) || busy < 0)
     throw new RangeError(`sqliteSessionStore: busyTimeoutMs must be a non-negative integer, got ${typeName(busy)}`)
-  const db = new DatabaseSync(options.path)
+  const db = new (sqliteModule().DatabaseSync)(options.path)
   db.exec(`PRAGMA busy_timeout = ${busy}`)
   if (options.path !== ':memory:') db.exec('PRAGMA journal_mode = WAL')
   db.exec('PRAGMA synchronous = FULL')
@@ -129,4 +129,14 @@ export function sqliteSessionStore(options: SqliteSessionStoreOptions): SqliteSe
       if (db.isOpen) db.close()
     },
   }
+}
+
+/**
+ * `node:sqlite`, read at the first store's creation: a static import would fail the whole entry on a
+ * runtime without it, and bundlers rewrite `node:sqlite` (which has no bare-name form) to `sqlite`.
+ */
+function sqliteModule(): { DatabaseSync: typeof DatabaseSync } {
+  const loaded = process.getBuiltinModule?.('node:sqlite') as { DatabaseSync: typeof DatabaseSync } | undefined
+  if (loaded === undefined) throw new Error('sqliteSessionStore: node:sqlite is not available on this runtime (Node 22.13 or newer; 22.5 with --experimental-sqlite)')
+  return loaded
 }
