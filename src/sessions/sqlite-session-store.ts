@@ -137,6 +137,7 @@ export function sqliteSessionStore(options: SqliteSessionStoreOptions): SqliteSe
  */
 function sqliteModule(): { DatabaseSync: typeof DatabaseSync } {
   const loaded = process.getBuiltinModule?.('node:sqlite') as { DatabaseSync: typeof DatabaseSync } | undefined
-  if (loaded === undefined) throw new Error('sqliteSessionStore: node:sqlite is not available on this runtime (Node 22.13 or newer; 22.5 with --experimental-sqlite)')
+  if (loaded === undefined)
+    throw new Error('sqliteSessionStore: node:sqlite is not available on this runtime (Node 22.13 or newer; 22.5 with --experimental-sqlite)')
   return loaded
 }
