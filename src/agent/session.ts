@@ -9,6 +9,8 @@ import { streamRun } from './stream-run.ts'
 import type { RunResult } from './run-result.ts'
 import type { StoredConversation } from '../sessions/session-store.ts'
 import { windowHistory } from '../sessions/session-window.ts'
+import { isReliabilityFailFastError } from '../gate/fail-fast-error.ts'
+import { FailFastKinds } from '../model/fail-fast-kind.ts'
 import { appendExchange, loadConversation, type StoredLink } from './stored-conversation.ts'
 
 const NO_OPTIONS: RunOptions = Object.freeze({})
@@ -134,7 +136,9 @@ export class Session<T> {
     try {
       outcome = await appendExchange<T, R>(link, run, exchange, basedOn, signal)
     } catch (error) {
-      await this.#reload(link)
+      // A conflict means the store answered and moved on: read it, so the next run is on the current version.
+      // A store that failed is left alone (reading it again could hang the failed run).
+      if (isReliabilityFailFastError(error) && error.kind === FailFastKinds.SessionConflict) await this.#reload(link)
       throw error
     }
     if (outcome.version === this.#version + 1) {

@@ -54,6 +54,19 @@ describe('a session store that misbehaves on commit', () => {
     expect(Date.now() - started).toBeLessThan(2_000)
   })
 
+  it('stops answering anything after the session opened: the run still settles once its signal aborts', async () => {
+    const inner = memorySessionStore()
+    let loads = 0
+    const store: SessionStore = {
+      ...inner,
+      load: (id) => (++loads === 1 ? inner.load(id) : new Promise(() => {})),
+      append: () => new Promise(() => {}),
+    }
+    const started = Date.now()
+    expect(await outcome(store, { signal: AbortSignal.timeout(200) })).toEqual({ kind: 'session-store-failed', value: 'the answer' })
+    expect(Date.now() - started).toBeLessThan(2_000)
+  })
+
   it('mutates the exchange it is given: it gets a frozen copy, and the result keeps the accepted exchange', async () => {
     const seen: unknown[] = []
     const inner = memorySessionStore()
