@@ -16,6 +16,7 @@ import { strictOutputExample } from './strict-output.ts'
 import { stuckLoopExample } from './stuck-loop.ts'
 import { toolsExample } from './tools.ts'
 import { recordInto } from './trace.ts'
+import { sessionsExample } from './sessions.ts'
 
 const traceAt = process.argv.indexOf('--trace')
 const tracePath = traceAt >= 0 ? process.argv[traceAt + 1] : process.env.DEMO_TRACE
@@ -31,6 +32,7 @@ await toolsExample()
 await strictOutputConfigExample()
 await circuitBreakerExample()
 await middlewareExample()
+await sessionsExample()
 if (recorder !== undefined) {
   await recorder.stop()
   console.log(`\ntrace recorded in ${tracePath}: open it with npm run trace:view -- ${tracePath}`)

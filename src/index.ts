@@ -77,6 +77,13 @@ export type { RateLimitPermit, SharedBudget, SharedBudgetOptions, SharedRateLimi
 export { memoryStore } from './store/index.ts'
 export type { MemoryStoreOptions, Reservation, StateStore } from './store/index.ts'
 
+// Conversations that outlive the process: the SessionStore contract and the memory store (SQLite, Redis
+// and PostgreSQL stores are on ./sqlite, ./redis and ./postgres).
+export { isSessionCommitError, SessionCommitError } from './agent/index.ts'
+export type { AcceptedRun, SessionCommitKind, SessionOptions } from './agent/index.ts'
+export { isSessionFormatError, memorySessionStore, SESSION_FORMAT, SessionFormatError } from './sessions/index.ts'
+export type { AppendOutcome, AppendRequest, MemorySessionStoreOptions, OnConflict, SessionStore, SessionWindow, StoredConversation } from './sessions/index.ts'
+
 // Events and what is built on them (tracing and metrics are on the ./otel and ./trace subpaths).
 export { driftMonitor } from './events/index.ts'
 export type { DriftEvent, DriftMonitor, DriftMonitorOptions, DriftThreshold, EventSource } from './events/index.ts'

@@ -9,6 +9,7 @@ import type { AgentOptions, AgentReliability, AgentSpec } from './agent-options.
 import type { CostBudget } from './cost-budget.ts'
 import type { OutputFallback } from './output-fallback.ts'
 import type { AnyTool } from './tools/tool.ts'
+import type { SessionStore } from '../sessions/session-store.ts'
 
 type BuilderState = Omit<AgentSpec, 'events'>
 
@@ -119,6 +120,18 @@ export class AgentBuilder<T = string> {
     return this.#with<T>({ middleware: Object.freeze([...this.#state.middleware, ...links]) })
   }
 
+  /**
+   * Where `agent.session(id)` conversations live (the same as `Agent.create({ sessions })`).
+   *
+   * @example
+   * Agent.create({ provider }).sessions(sqliteSessionStore({ path: 'conversations.db' })).build()
+   */
+  sessions(store: SessionStore): AgentBuilder<T> {
+    const problem = sessionStoreProblem(store)
+    if (problem !== undefined) throw new TypeError(`Agent.sessions: ${problem}`)
+    return this.#with<T>({ sessions: store })
+  }
+
   /** Builds the agent; schemas are compiled and options checked here, so a bad one fails now, not mid-run. */
   build(): Agent<T> {
     return this.#make<T>({ ...this.#state, events: new EventHub() })
@@ -142,6 +155,7 @@ export function createAgentBuilder(options: AgentOptions, make: AgentFactory): A
       outputFallback: undefined,
       costBudget: undefined,
       middleware: Object.freeze([]),
+      sessions: options.sessions,
     },
     make,
   )
@@ -157,6 +171,10 @@ function agentOptionsProblem(options: AgentOptions): string | undefined {
   if (options.logFormat !== undefined && !LOG_FORMATS.includes(options.logFormat)) {
     return `logFormat must be 'auto', 'line' or 'fields', got ${shownValue(options.logFormat)}`
   }
+  if (options.sessions !== undefined) {
+    const problem = sessionStoreProblem(options.sessions)
+    if (problem !== undefined) return `sessions: ${problem}`
+  }
   const logger = options.logger as unknown
   if (logger !== undefined) {
     const methods =
@@ -164,4 +182,13 @@ function agentOptionsProblem(options: AgentOptions): string | undefined {
     if (methods.length === 0) return `logger must have at least one of debug(), info(), warn(), error() (console, pino, winston), got ${typeName(logger)}`
   }
   return undefined
+}
+
+const STORE_METHODS = ['load', 'append', 'delete'] as const
+
+/** Why `store` is no session store (an object with load(), append() and delete()). */
+function sessionStoreProblem(store: unknown): string | undefined {
+  if (typeof store !== 'object' || store === null) return `expected a session store (memorySessionStore(), sqliteSessionStore(), ...), got ${typeName(store)}`
+  const missing = STORE_METHODS.filter((m) => typeof (store as Record<string, unknown>)[m] !== 'function')
+  return missing.length === 0 ? undefined : `a session store needs ${missing.map((m) => `${m}()`).join(', ')}, got ${typeName(store)}`
 }

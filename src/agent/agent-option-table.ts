@@ -17,6 +17,7 @@ export const AGENT_OPTIONS: { readonly [K in keyof Required<AgentOptions>]: Agen
   maxIterations: 'run',
   maxToolRetries: 'tools',
   toolGuards: 'tools',
+  sessions: 'commit',
 }
 
 /** Everything the builder collects, with what it adds: a builder feature without a row does not compile. */
@@ -30,6 +31,7 @@ export const AGENT_SPEC: { readonly [K in keyof Required<AgentSpec>]: AgentOptio
   costBudget: 'run',
   middleware: 'gate',
   events: 'setup',
+  sessions: 'commit',
 }
 
 /** The misspelt or unknown keys of `Agent.create`'s options (`maxRetries`, `logfmt`), refused where written. */

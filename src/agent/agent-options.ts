@@ -8,6 +8,7 @@ import type { LogFormat, Logger, StructuredLogger } from './logger.ts'
 import type { OutputFallback } from './output-fallback.ts'
 import type { ToolGuard } from './tools/guard.ts'
 import type { AnyTool } from './tools/tool.ts'
+import type { SessionStore } from '../sessions/session-store.ts'
 
 /** What `Agent.create` takes. */
 export interface AgentOptions {
@@ -32,6 +33,12 @@ export interface AgentOptions {
    * @default [idShapeGuard()]
    */
   readonly toolGuards?: readonly ToolGuard[]
+  /**
+   * Where `agent.session(id)` conversations live: `memorySessionStore()`, `sqliteSessionStore()`
+   * (`reliability-gate/sqlite`), `redisSessionStore()` (`reliability-gate/redis`),
+   * `postgresSessionStore()` (`reliability-gate/postgres`) or your own. @default a memory store of the agent
+   */
+  readonly sessions?: SessionStore
 }
 
 /**
@@ -54,5 +61,7 @@ export interface AgentSpec {
   readonly costBudget: CostBudget | undefined
   /** Links added with `.use()`, after any given in `reliability({ middleware })`. */
   readonly middleware: readonly Middleware[]
+  /** The session store (`sessions` of `Agent.create`, or `.sessions()`). */
+  readonly sessions: SessionStore | undefined
   readonly events: EventHub
 }

@@ -9,6 +9,9 @@ import { createRuntime, type AgentRuntime } from './agent-runtime.ts'
 import type { RunInput, RunOptions } from './run-input.ts'
 import type { RunResult } from './run-result.ts'
 import { Session } from './session.ts'
+import { memorySessionStore } from '../sessions/memory-session-store.ts'
+import type { SessionStore } from '../sessions/session-store.ts'
+import { loadConversation, type SessionOptions, storedLink } from './stored-conversation.ts'
 
 /**
  * A built agent: a system prompt, an output schema, tools and reliability rules around a provider.
@@ -18,12 +21,15 @@ export class Agent<T = string> {
   readonly name: string
   readonly #runtime: AgentRuntime<T>
   readonly #default: Session<T>
+  /** Where `session(id)` conversations live: the agent's `sessions` option, else one memory store of its own. */
+  #sessions: SessionStore | undefined
 
   /** @internal use `Agent.create(...).build()` */
   constructor(spec: AgentSpec) {
     this.#runtime = createRuntime<T>(spec)
     this.name = this.#runtime.name
     this.#default = new Session(this.#runtime)
+    this.#sessions = spec.sessions
     registerHub(this, this.#runtime.events)
   }
 
@@ -70,9 +76,27 @@ export class Agent<T = string> {
     return this.#default.stream(input, options)
   }
 
-  /** A new conversation with its own persisted history, sharing this agent's gate, tools and events. */
-  session(): Session<T> {
-    return new Session(this.#runtime)
+  /** A new conversation with its own persisted history in this process's memory, sharing this agent's gate, tools and events. */
+  session(): Session<T>
+  /**
+   * Opens the conversation `id` of the agent's session store (`Agent.create({ sessions })`, else a
+   * memory store of this agent), loading its history once. Each accepted exchange is committed to
+   * the store whole before the run's result is handed out.
+   *
+   * @example
+   * const conversation = await agent.session('customer-42', { window: { maxMessages: 40 } })
+   * await conversation.run('Where is my order?')
+   */
+  session(id: string, options?: SessionOptions): Promise<Session<T>>
+  session(id?: string, options?: SessionOptions): Session<T> | Promise<Session<T>> {
+    if (id === undefined && options === undefined) return new Session(this.#runtime)
+    return this.#open(id, options)
+  }
+
+  async #open(id: unknown, options: unknown): Promise<Session<T>> {
+    this.#sessions ??= memorySessionStore()
+    const link = storedLink(this.#sessions, id, options)
+    return new Session(this.#runtime, link, await loadConversation(link))
   }
 
   /** Subscribes to one event; returns the unsubscribe function. A throwing listener never affects a run. */

@@ -36,6 +36,13 @@ export interface RunResult<T> {
   /** Which output-fallback tier answered, if any. */
   readonly outputFallback: 'fallback' | 'canned' | undefined
   readonly warnings: ValidationFailure | undefined
+  /**
+   * For a run on a stored conversation (`agent.session(id)`): where its exchange was committed.
+   * `version` is the conversation's version after the commit, `basedOn` the version the run was
+   * computed on, `staleBy` how many exchanges other runs committed in between (0: the run saw the
+   * latest history).
+   */
+  readonly session?: { readonly id: string; readonly version: number; readonly basedOn: number; readonly staleBy: number }
 }
 
 /** What a run that ended with an answer hands to {@link runResultOf}. */

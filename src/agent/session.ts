@@ -6,6 +6,11 @@ import type { AgentRuntime } from './agent-runtime.ts'
 import { messageOf, type RunInput, type RunOptions } from './run-input.ts'
 import { streamRun } from './stream-run.ts'
 import type { RunResult } from './run-result.ts'
+import type { StoredConversation } from '../sessions/session-store.ts'
+import { windowHistory } from '../sessions/session-window.ts'
+import { isReliabilityFailFastError } from '../gate/fail-fast-error.ts'
+import { FailFastKinds } from '../model/fail-fast-kind.ts'
+import { appendExchange, loadConversation, type StoredLink } from './stored-conversation.ts'
 
 const NO_OPTIONS: RunOptions = Object.freeze({})
 // Never mutated: the first commit replaces it.
@@ -22,16 +27,38 @@ const whole = <T>(result: RunResult<T>): RunResult<T> => result
  * message, each tool turn (with the final arguments of every call) and its results, and the answer.
  * No ephemeral feedback, no rejected answer or argument ever enters the history, and a failed run
  * leaves it as it was. Sessions of one agent share its gate and events, never their messages.
+ *
+ * A session opened with an id (`await agent.session('customer-42')`) is a conversation of the
+ * agent's store: its history was loaded once when it opened, and each accepted exchange is appended
+ * to the store in one atomic write before the run's result is handed out.
  */
 export class Session<T> {
   readonly #runtime: AgentRuntime<T>
   // Replaced, never mutated, on each commit; frozen when first read (freezing on every commit would
   // cost each run, and a frozen array takes the slow path of the next commit's concat).
   #history: readonly Message[] = NO_HISTORY
+  /** The stored conversation's version this session's history reflects (0 for an in-memory session). */
+  #version = 0
+  readonly #link: StoredLink | undefined
 
   /** @internal use `agent.session()` */
-  constructor(runtime: AgentRuntime<T>) {
+  constructor(runtime: AgentRuntime<T>, link?: StoredLink, loaded?: StoredConversation) {
     this.#runtime = runtime
+    this.#link = link
+    if (loaded !== undefined && loaded.messages.length > 0) {
+      this.#history = loaded.messages.slice()
+      this.#version = loaded.version
+    } else if (loaded !== undefined) this.#version = loaded.version
+  }
+
+  /** The conversation's id in the agent's store; `undefined` for an in-memory session (`agent.session()`). */
+  get id(): string | undefined {
+    return this.#link?.id
+  }
+
+  /** How many exchanges the stored conversation had when this history was read (0 for an in-memory session). */
+  get version(): number {
+    return this.#version
   }
 
   /** The persisted history (a frozen snapshot). */
@@ -69,12 +96,64 @@ export class Session<T> {
       return Promise.reject(error)
     }
     const rt = this.#runtime
+    if (this.#link !== undefined) return this.#runStored(this.#link, user, options ?? NO_OPTIONS, project)
     return new AgentRun(rt, this.#history, user, options ?? NO_OPTIONS, this.#commit, project).run()
   }
 
   /** Appends a run's exchange to the history as it is now (not as it was when the run started), in one step. */
   readonly #commit = (exchange: readonly Message[]): void => {
     this.#history = this.#history.length === 0 ? exchange.slice() : this.#history.concat(exchange)
+  }
+
+  /** A run on the stored conversation: the whole result first, then the commit, then the caller's projection. */
+  async #runStored<R>(link: StoredLink, user: Message, options: RunOptions, project: (result: RunResult<T>) => R): Promise<R> {
+    const rt = this.#runtime
+    const basedOn = this.#version
+    const history = windowHistory(this.#history, link.window)
+    let exchange: readonly Message[] | undefined
+    const capture = (accepted: readonly Message[]): void => {
+      exchange = accepted
+    }
+    const result = await new AgentRun(rt, history, user, options, capture, whole<T>).run()
+    const accepted = exchange ?? result.exchange
+    const outcome = await this.#commitStored(link, result, accepted, basedOn, options.signal)
+    return project({ ...result, session: { id: link.id, version: outcome.version, basedOn, staleBy: outcome.staleBy } })
+  }
+
+  /** Appends to the store, then brings this session's history up to the stored one. */
+  async #commitStored<R extends { readonly runId: string; readonly value: T } & Pick<RunResult<T>, 'attempts' | 'usage' | 'costUsd'>>(
+    link: StoredLink,
+    run: R,
+    exchange: readonly Message[],
+    basedOn: number,
+    signal: AbortSignal | undefined,
+  ): Promise<{ readonly version: number; readonly staleBy: number }> {
+    let outcome: { readonly version: number; readonly staleBy: number }
+    try {
+      outcome = await appendExchange<T, R>(link, run, exchange, basedOn, signal)
+    } catch (error) {
+      // A conflict means the store answered and moved on: read it, so the next run is on the current version.
+      // A store that failed is left alone (reading it again could hang the failed run).
+      if (isReliabilityFailFastError(error) && error.kind === FailFastKinds.SessionConflict) await this.#reload(link)
+      throw error
+    }
+    if (outcome.version === this.#version + 1) {
+      this.#commit(exchange)
+      this.#version = outcome.version
+    } else await this.#reload(link)
+    return outcome
+  }
+
+  /** Reads the stored conversation again (another run committed to it); keeps the newest view. A failed read keeps the old one. */
+  async #reload(link: StoredLink): Promise<void> {
+    try {
+      const loaded = await loadConversation(link)
+      if (loaded.version < this.#version) return
+      this.#history = loaded.messages.length === 0 ? NO_HISTORY : loaded.messages.slice()
+      this.#version = loaded.version
+    } catch {
+      // The next commit names the version this session read: the store still orders it right.
+    }
   }
 
   /**
@@ -85,11 +164,32 @@ export class Session<T> {
   stream(input: RunInput, options: RunOptions & Pick<GateStreamOptions, 'mode'> = {}): GateStream<T> {
     const problem = streamOptionsProblem(options)
     if (problem !== undefined) throw new TypeError(`agent.stream: ${problem}`)
-    return streamRun(this.#runtime, this.#history, { role: 'user', content: messageOf(input) }, options, this.#commit)
+    const user: Message = { role: 'user', content: messageOf(input) }
+    const link = this.#link
+    if (link === undefined) return streamRun(this.#runtime, this.#history, user, options, this.#commit)
+    const basedOn = this.#version
+    let exchange: readonly Message[] = []
+    const s = streamRun(this.#runtime, windowHistory(this.#history, link.window), user, options, (accepted) => {
+      exchange = accepted
+    })
+    const result = s.result.then(async (r) => {
+      await this.#commitStored(link, r, exchange, basedOn, options.signal)
+      return r
+    })
+    result.catch(() => undefined)
+    return { ...s, result }
   }
 
-  /** Forgets the persisted history. */
+  /** Forgets the persisted history of an in-memory session; a stored conversation is erased with `await session.delete()`. */
   reset(): void {
+    if (this.#link !== undefined) throw new Error(`Session.reset: session "${this.#link.id}" is stored: erase it with await session.delete()`)
     this.#history = NO_HISTORY
+  }
+
+  /** Erases the conversation: every stored record of it (the right to be forgotten), and this session's history. */
+  async delete(): Promise<void> {
+    if (this.#link !== undefined) await this.#link.store.delete(this.#link.id)
+    this.#history = NO_HISTORY
+    this.#version = 0
   }
 }

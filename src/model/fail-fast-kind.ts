@@ -62,6 +62,10 @@ export const FailFastKinds = Object.freeze({
   Auth: 'auth',
   /** Anything else a provider threw. */
   Unknown: 'unknown',
+  /** A stored conversation moved on while the run was computed and the session has `onConflict: 'fail'`: nothing committed. */
+  SessionConflict: 'session-conflict',
+  /** The session store failed to commit the accepted exchange (unreachable, refused, timed out). */
+  SessionStoreFailed: 'session-store-failed',
 } as const)
 
 /** A kind the library gives a `ReliabilityFailFastError` (see {@link FailFastKinds}). */

@@ -4,9 +4,10 @@ import { describe, expect, it } from 'vitest'
 
 const TEST = resolve(import.meta.dirname, '..')
 
-// A suite that starts a redis-server or reads the shared corpora must say so through `describeWith`,
+// A suite that starts a redis-server or a postgres server, or reads the shared corpora must say so through `describeWith`,
 // so that a machine without them prints why it skipped, and CI fails instead of skipping quietly.
 const NEEDS_REDIS = /\b(useRedis|startRedisServer)\(/
+const NEEDS_POSTGRES = /\bstartPostgresServer\(/
 const NEEDS_CORPORA = /\b(corpusPath|measureBfclCorrectness|readBfcl|CORPORA)\b/
 
 describe('suites that need something from outside the project', () => {
@@ -14,11 +15,13 @@ describe('suites that need something from outside the project', () => {
     .filter((f) => f.endsWith('.test.ts'))
     .map((f) => ({ file: f, text: readFileSync(join(TEST, f), 'utf8') }))
 
-  it('declare it with describeWith(redisServer) or describeWith(corpora)', () => {
+  it('declare it with describeWith(redisServer), describeWith(postgresServer) or describeWith(corpora)', () => {
     const bypassing = suites
       .filter(
         ({ text }) =>
-          (NEEDS_REDIS.test(text) && !text.includes('describeWith(redisServer)')) || (NEEDS_CORPORA.test(text) && !text.includes('describeWith(corpora)')),
+          (NEEDS_REDIS.test(text) && !text.includes('describeWith(redisServer)')) ||
+          (NEEDS_POSTGRES.test(text) && !text.includes('describeWith(postgresServer)')) ||
+          (NEEDS_CORPORA.test(text) && !text.includes('describeWith(corpora)')),
       )
       .map(({ file }) => file)
     expect(bypassing).toEqual([])

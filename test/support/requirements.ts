@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process'
-import { existsSync } from 'node:fs'
+import { existsSync, readdirSync } from 'node:fs'
 import path from 'node:path'
 import { describe, it } from 'vitest'
 import { CORPORA } from '../../bench/support/corpora.ts'
@@ -39,6 +39,19 @@ export const redisServer: Requirement = requirement('Redis store suites', 'redis
   return probe.error === undefined && probe.status === 0
 })
 
+/**
+ * A real PostgreSQL server installation (Debian's `postgresql`, under `/usr/lib/postgresql/<major>/bin`):
+ * the PostgreSQL session store suites start their own. Without it they run on PGlite only.
+ */
+export const postgresServer: Requirement = requirement(
+  'PostgreSQL server suites',
+  'no /usr/lib/postgresql/<major>/bin/postgres (apt-get install postgresql)',
+  () => {
+    const root = '/usr/lib/postgresql'
+    return existsSync(root) && readdirSync(root).some((major) => existsSync(path.join(root, major, 'bin', 'postgres')))
+  },
+)
+
 /** The real-data corpora beside the project (`../shared/corpora`, or `RG_CORPORA_DIR`). */
 export const corpora: Requirement = requirement(
   'Corpus suites',
@@ -77,4 +90,4 @@ export function describeWith(requirement: Requirement): (title: string, body: ()
 }
 
 /** Every requirement, for the run's summary lines. */
-export const REQUIREMENTS: readonly Requirement[] = [redisServer, corpora]
+export const REQUIREMENTS: readonly Requirement[] = [redisServer, postgresServer, corpora]

@@ -1,0 +1,7 @@
+export { memorySessionStore } from './memory-session-store.ts'
+export type { MemorySessionStoreOptions } from './memory-session-store.ts'
+export type { AppendOutcome, AppendRequest, OnConflict, SessionStore, StoredConversation } from './session-store.ts'
+export { isSessionFormatError, SessionFormatError } from './session-format-error.ts'
+export { SESSION_FORMAT } from './exchange-format.ts'
+export { checkWindow, windowHistory } from './session-window.ts'
+export type { SessionWindow } from './session-window.ts'

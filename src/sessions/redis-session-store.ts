@@ -1,0 +1,65 @@
+import { isRecord } from '../model/is-record.ts'
+import { typeName } from '../model/describe-value.ts'
+import type { RedisLike } from '../store/redis/redis-like.ts'
+import { luaScript, runScript } from '../store/redis/run-script.ts'
+import { checkAppend, checkId, checkTtl, decodeExchange, encodeExchange } from './exchange-format.ts'
+import { type AppendOutcome, type AppendRequest, type SessionStore, type StoredConversation, staleBy } from './session-store.ts'
+
+/** Options of {@link redisSessionStore}. */
+export interface RedisSessionStoreOptions {
+  /** Prefix of every key. @default 'rg:session:' */
+  readonly keyPrefix?: string
+  /** A conversation not appended to for this long expires (`PEXPIRE`). @default no expiry */
+  readonly ttlMs?: number
+}
+
+// One list per conversation: one element per exchange, so the version is the list's length and a
+// commit is one RPUSH inside one script (Redis runs a script whole, never interleaved).
+const APPEND = luaScript(`
+local current = redis.call('LLEN', KEYS[1])
+if ARGV[2] == 'fail' and current ~= tonumber(ARGV[1]) then return {0, current} end
+redis.call('RPUSH', KEYS[1], ARGV[3])
+if tonumber(ARGV[4]) > 0 then redis.call('PEXPIRE', KEYS[1], ARGV[4]) end
+return {1, current + 1}`)
+const LOAD = luaScript(`return redis.call('LRANGE', KEYS[1], 0, -1)`)
+const DELETE = luaScript(`return redis.call('DEL', KEYS[1])`)
+
+/**
+ * Conversations in Redis, on the same client as `redisStore`: one list per conversation (key
+ * `<keyPrefix>{<id>}`, hash-tagged for clusters), one element per exchange, one Lua script per
+ * commit. Any number of processes may commit to one conversation.
+ *
+ * @example
+ * import { redisSessionStore } from 'reliability-gate/redis'
+ * const agent = Agent.create({ provider, sessions: redisSessionStore(new Redis(), { keyPrefix: 'chat:' }) }).build()
+ */
+export function redisSessionStore(client: RedisLike, options: RedisSessionStoreOptions = {}): SessionStore {
+  if (!isRecord(client) || typeof client.evalsha !== 'function' || typeof client.eval !== 'function') {
+    throw new TypeError(`redisSessionStore: client must be an ioredis client (or have evalsha() and eval()), got ${typeName(client)}`)
+  }
+  if (!isRecord(options)) throw new TypeError(`redisSessionStore: options must be an object, got ${typeName(options)}`)
+  const prefix = options.keyPrefix ?? 'rg:session:'
+  if (typeof prefix !== 'string') throw new TypeError(`redisSessionStore: keyPrefix must be a string, got ${typeName(prefix)}`)
+  const ttlMs = checkTtl(options.ttlMs, 'redisSessionStore') ?? 0
+  const keyOf = (id: string): string => `${prefix}{${id}}`
+
+  return {
+    async load(id: string): Promise<StoredConversation> {
+      checkId(id, 'redisSessionStore.load')
+      const records = await runScript(client, LOAD, keyOf(id), [])
+      if (!Array.isArray(records)) throw new Error(`redisSessionStore.load: unexpected reply ${typeName(records)}`)
+      return { messages: records.flatMap((record: unknown) => decodeExchange(id, record)), version: records.length }
+    },
+    async append(id: string, request: AppendRequest): Promise<AppendOutcome> {
+      const { exchange, expected, fail } = checkAppend(id, request, 'redisSessionStore.append')
+      const reply = await runScript(client, APPEND, keyOf(id), [expected, fail ? 'fail' : 'append', encodeExchange(exchange), ttlMs])
+      if (!Array.isArray(reply) || typeof reply[1] !== 'number') throw new Error(`redisSessionStore.append: unexpected reply ${typeName(reply)}`)
+      const version = reply[1]
+      return reply[0] === 1 ? { committed: true, version, staleBy: staleBy(version - 1, expected) } : { committed: false, version }
+    },
+    async delete(id: string): Promise<void> {
+      checkId(id, 'redisSessionStore.delete')
+      await runScript(client, DELETE, keyOf(id), [])
+    },
+  }
+}

@@ -1,0 +1,143 @@
+import type { DatabaseSync } from 'node:sqlite'
+import { isRecord } from '../model/is-record.ts'
+import { typeName } from '../model/describe-value.ts'
+import { checkAppend, checkFormat, checkId, checkTtl, decodeExchange, encodeExchange, SESSION_FORMAT } from './exchange-format.ts'
+import { type AppendOutcome, type AppendRequest, type SessionStore, type StoredConversation, staleBy } from './session-store.ts'
+
+/** Options of {@link sqliteSessionStore}. */
+export interface SqliteSessionStoreOptions {
+  /** The database file (created if missing); `':memory:'` for a private in-memory database. */
+  readonly path: string
+  /** A conversation not appended to for this long is erased. @default no expiry */
+  readonly ttlMs?: number
+  /** How long a write waits for another process's write to finish before it fails. @default 5000 */
+  readonly busyTimeoutMs?: number
+}
+
+/** A {@link SessionStore} on a SQLite file, with `close()` to release it. */
+export interface SqliteSessionStore extends SessionStore {
+  /** Closes the database; the store cannot be used afterwards. */
+  close(): void
+}
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS rg_sessions (id TEXT PRIMARY KEY, version INTEGER NOT NULL, expires_at INTEGER);
+CREATE TABLE IF NOT EXISTS rg_session_exchanges (
+  id TEXT NOT NULL, seq INTEGER NOT NULL, format INTEGER NOT NULL, body TEXT NOT NULL, PRIMARY KEY (id, seq)
+) WITHOUT ROWID;`
+
+interface ExchangeRow {
+  readonly format: number
+  readonly body: string
+}
+
+/**
+ * Conversations in a SQLite file through `node:sqlite` (Node 22.5+, no native addon): persistence
+ * with nothing to run. Several processes may share the file: each commit is one `BEGIN IMMEDIATE`
+ * transaction (write-ahead log, a writer waits up to `busyTimeoutMs` for another), so a process
+ * killed mid-commit leaves the conversation as it was. Calls are synchronous under the promise
+ * (SQLite on a local file answers in microseconds).
+ *
+ * @example
+ * import { sqliteSessionStore } from 'reliability-gate/sqlite'
+ * const agent = Agent.create({ provider, sessions: sqliteSessionStore({ path: 'conversations.db' }) }).build()
+ */
+export function sqliteSessionStore(options: SqliteSessionStoreOptions): SqliteSessionStore {
+  if (!isRecord(options) || typeof options.path !== 'string' || options.path === '') {
+    throw new TypeError(
+      `sqliteSessionStore: options.path must be a non-empty string (a file, or ':memory:'), got ${typeName(isRecord(options) ? options.path : options)}`,
+    )
+  }
+  const ttlMs = checkTtl(options.ttlMs, 'sqliteSessionStore')
+  const busy = options.busyTimeoutMs ?? 5000
+  if (typeof busy !== 'number' || !Number.isInteger(busy) || busy < 0)
+    throw new RangeError(`sqliteSessionStore: busyTimeoutMs must be a non-negative integer, got ${typeName(busy)}`)
+  const db = new (sqliteModule().DatabaseSync)(options.path)
+  db.exec(`PRAGMA busy_timeout = ${busy}`)
+  if (options.path !== ':memory:') db.exec('PRAGMA journal_mode = WAL')
+  db.exec('PRAGMA synchronous = FULL')
+  // A deleted conversation is overwritten in the file, not only unlinked (the right to be forgotten).
+  db.exec('PRAGMA secure_delete = ON')
+  db.exec(SCHEMA)
+  const head = db.prepare('SELECT version, expires_at AS expiresAt FROM rg_sessions WHERE id = ?')
+  const rows = db.prepare('SELECT format, body FROM rg_session_exchanges WHERE id = ? ORDER BY seq')
+  const upsert = db.prepare(
+    'INSERT INTO rg_sessions (id, version, expires_at) VALUES (?, ?, ?) ON CONFLICT (id) DO UPDATE SET version = excluded.version, expires_at = excluded.expires_at',
+  )
+  const insert = db.prepare('INSERT INTO rg_session_exchanges (id, seq, format, body) VALUES (?, ?, ?, ?)')
+  const eraseHead = db.prepare('DELETE FROM rg_sessions WHERE id = ?')
+  const eraseRows = db.prepare('DELETE FROM rg_session_exchanges WHERE id = ?')
+
+  const erase = (id: string): void => {
+    eraseRows.run(id)
+    eraseHead.run(id)
+  }
+  /** The conversation's version, erasing it first when it expired (inside the caller's transaction). */
+  const versionOf = (id: string): number => {
+    const row = head.get(id) as { version: number; expiresAt: number | null } | undefined
+    if (row === undefined) return 0
+    if (row.expiresAt !== null && row.expiresAt <= Date.now()) {
+      erase(id)
+      return 0
+    }
+    return row.version
+  }
+  const inTransaction = <R>(mode: 'DEFERRED' | 'IMMEDIATE', work: () => R): R => {
+    db.exec(`BEGIN ${mode}`)
+    try {
+      const result = work()
+      db.exec('COMMIT')
+      return result
+    } catch (error) {
+      if (db.isTransaction) db.exec('ROLLBACK')
+      throw error
+    }
+  }
+
+  return {
+    async load(id: string): Promise<StoredConversation> {
+      checkId(id, 'sqliteSessionStore.load')
+      // Expiry may erase: a write transaction, taken only when the conversation carries an expiry.
+      return inTransaction(ttlMs === undefined ? 'DEFERRED' : 'IMMEDIATE', () => {
+        const version = versionOf(id)
+        if (version === 0) return { messages: [], version: 0 }
+        const messages = (rows.all(id) as unknown as ExchangeRow[]).flatMap((row) => {
+          checkFormat(id, row.format)
+          return decodeExchange(id, row.body)
+        })
+        return { messages, version }
+      })
+    },
+    async append(id: string, request: AppendRequest): Promise<AppendOutcome> {
+      const { exchange, expected, fail } = checkAppend(id, request, 'sqliteSessionStore.append')
+      const body = encodeExchange(exchange)
+      return inTransaction('IMMEDIATE', (): AppendOutcome => {
+        const current = versionOf(id)
+        if (fail && current !== expected) return { committed: false, version: current }
+        insert.run(id, current + 1, SESSION_FORMAT, body)
+        upsert.run(id, current + 1, ttlMs === undefined ? null : Date.now() + ttlMs)
+        return { committed: true, version: current + 1, staleBy: staleBy(current, expected) }
+      })
+    },
+    async delete(id: string): Promise<void> {
+      checkId(id, 'sqliteSessionStore.delete')
+      inTransaction('IMMEDIATE', () => erase(id))
+      // Old copies of the erased pages live on in the write-ahead log until a checkpoint copies the new ones over them.
+      if (options.path !== ':memory:') db.exec('PRAGMA wal_checkpoint(TRUNCATE)')
+    },
+    close(): void {
+      if (db.isOpen) db.close()
+    },
+  }
+}
+
+/**
+ * `node:sqlite`, read at the first store's creation: a static import would fail the whole entry on a
+ * runtime without it, and bundlers rewrite `node:sqlite` (which has no bare-name form) to `sqlite`.
+ */
+function sqliteModule(): { DatabaseSync: typeof DatabaseSync } {
+  const loaded = process.getBuiltinModule?.('node:sqlite') as { DatabaseSync: typeof DatabaseSync } | undefined
+  if (loaded === undefined)
+    throw new Error('sqliteSessionStore: node:sqlite is not available on this runtime (Node 22.13 or newer; 22.5 with --experimental-sqlite)')
+  return loaded
+}
