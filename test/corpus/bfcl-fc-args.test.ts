@@ -47,4 +47,7 @@ describeWith(corpora)('BFCL tool arguments that JSON.parse rejects (75 real case
 })
 
 // Measured: most of the 75 are Python code or expressions (\`1/6\`), not JSON, and stay refused.
-const PINNED = { withSchema: 37, repaired: 24, passing: 7 }
+// Repair no longer completes a value that may have been cut (no closing of open brackets or strings at
+// the end, no bare names taken as strings): 24 -> 13 repaired, 7 -> 4 passing. Those answers get
+// feedback the model can act on instead of a guessed value.
+const PINNED = { withSchema: 37, repaired: 13, passing: 4 }

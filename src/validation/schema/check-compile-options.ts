@@ -6,12 +6,14 @@ import type { SchemaRegistry } from './typebox-adapter.ts'
 export interface CheckedCompileOptions {
   readonly registry?: SchemaRegistry
   readonly formats?: FormatMode
+  readonly evaluate?: boolean
 }
 
 // One checker per option: a new option of `CompileOptions` cannot slip past this table.
 const CHECKS: { readonly [K in keyof CheckedCompileOptions]-?: (value: unknown) => string | undefined } = {
   formats: (value) => (value === 'assert' || value === 'annotate' ? undefined : `must be 'assert' or 'annotate', got ${shownValue(value)}`),
   registry: registryProblem,
+  evaluate: (value) => (typeof value === 'boolean' ? undefined : `must be a boolean, got ${shownValue(value)}`),
 }
 
 /**
