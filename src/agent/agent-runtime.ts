@@ -1,5 +1,6 @@
 import type { EventHub } from '../events/event-hub.ts'
 import { messageOf } from '../model/message-of.ts'
+import { NO_PRICE_TABLE } from '../policies/meter.ts'
 import { buildGate, type Gate } from '../gate/create-gate.ts'
 import { nonNegativeInteger, positiveInteger } from '../model/assert-number.ts'
 import type { ToolSpec } from '../model/tool-call.ts'
@@ -88,6 +89,8 @@ export function createRuntime<T>(spec: AgentSpec): AgentRuntime<T> {
 /** Writes every attempt that could not be priced to the agent's logger: a budget must not go quiet. */
 function logUnpriced(events: EventHub, logger: LogSink, agent: string): void {
   events.on('cost_unknown', (e) => {
+    // An agent without prices was not asked to price: its runs say unpriced, its log is not flooded.
+    if (e.reason === NO_PRICE_TABLE) return
     const line = `cost_unknown agent=${agent} run=${e.runId} attempt=${e.attempt} provider=${e.provider} model=${e.model ?? '-'} source=${e.source} reason=${JSON.stringify(e.reason)}`
     writeLog(logger, 'warn', line, {
       event: 'cost_unknown',

@@ -3,6 +3,9 @@ import { containReturned, isThenable } from '../model/user-code.ts'
 import { addUsage, ZERO_USAGE, type Usage } from '../model/usage.ts'
 import type { PriceUsage } from './pricing/price-usage.ts'
 
+/** The reason an attempt is unpriced when the gate has no prices and nothing needs them (reported, never warned). */
+export const NO_PRICE_TABLE = 'no pricing is configured'
+
 /** The reason an attempt is unpriced when no price function is configured but a budget needs one. */
 export const NO_PRICING = 'no pricing is configured (give pricing or priceUsage) while a budget needs one'
 
@@ -38,10 +41,12 @@ export interface Metered {
 
 /**
  * Prices one attempt's usage (already made finite by `finiteUsage`): with a price function, its
- * answer or why there is none; without one, free, unless a budget needs prices (then unpriced).
+ * answer or why there is none; without one, $0 and unpriced (`NO_PRICING` when a budget needs prices,
+ * {@link NO_PRICE_TABLE} otherwise).
  */
 export function priceAttempt(price: PriceUsage | undefined, needsPrice: boolean, usage: Usage, model: string | undefined, provider: string): Metered {
-  if (price === undefined) return { usage, costUsd: 0, unpriced: needsPrice ? NO_PRICING : undefined }
+  // Unpriced is not free: without any price the attempt says so, whether or not a budget needs one.
+  if (price === undefined) return { usage, costUsd: 0, unpriced: needsPrice ? NO_PRICING : NO_PRICE_TABLE }
   const priced = priceOrReason(price, usage, model, provider)
   return typeof priced === 'number' ? { usage, costUsd: priced, unpriced: undefined } : { usage, costUsd: 0, unpriced: priced }
 }

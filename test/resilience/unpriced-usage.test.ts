@@ -164,13 +164,19 @@ describe('attempts that cannot be priced', () => {
     expect(seen).toEqual([0, 1])
   })
 
-  it('are not reported for a gate that has neither pricing nor a budget', async () => {
-    const gate = createGate({ providers: scripted([validRefundJson]) })
-    const events: unknown[] = []
+  it('are marked unpriced and told to listeners, never warned about, for a gate that has neither pricing nor a budget', async () => {
+    const warn = vi.spyOn(process, 'emitWarning').mockImplementation(() => undefined)
+    const gate = createGate({ providers: scripted([validRefundJson, validRefundJson]) })
+    await gate.run(ask('x'))
+    expect(warn).not.toHaveBeenCalled()
+    const events: { reason: string }[] = []
     gate.on('cost_unknown', (e) => events.push(e))
     const result = await gate.run(ask('x'))
-    expect(events).toEqual([])
-    expect(result.lastAttempt.unpriced).toBe(false)
+    // Unpriced is not free: $0 is no price.
+    expect(result.costUsd).toBe(0)
+    expect(result.lastAttempt.unpriced).toBe(true)
+    expect(events.map((e) => e.reason)).toEqual(['no pricing is configured'])
+    warn.mockRestore()
   })
 })
 

@@ -32,6 +32,7 @@ describe('createGate budget pricing check', () => {
     const unknown: GateEventMap['cost_unknown'][] = []
     gate.on('cost_unknown', (e) => unknown.push(e))
     await gate.run({ messages: [{ role: 'user', content: 'q' }] })
-    expect(unknown).toEqual([])
+    // Unpriced, as every answer of a gate without prices is; but not the budget's NO_PRICING reason.
+    expect(unknown.map((e) => e.reason)).toEqual(['no pricing is configured'])
   })
 })

@@ -68,6 +68,8 @@ function costUnknown(settings: MeterSettings, ctx: AttemptContext, reason: strin
     })
     return
   }
+  // A gate with no prices at all was not asked to price: said to listeners, never warned about.
+  if (settings.priceUsage === undefined && !settings.needsPrice) return
   warnOnce(
     settings.warned,
     `${ctx.provider}\u0000${reason}`,
