@@ -5,10 +5,14 @@ import type { RedisLike } from './redis-like.ts'
 import { COMPARE_AND_SET_SCRIPT, GET_SCRIPT, INCREMENT_SCRIPT, RESERVE_SCRIPT, SET_SCRIPT, SETTLE_SCRIPT } from './redis-scripts.ts'
 import { RedisStoreError, type RedisStoreOperation } from './redis-store-error.ts'
 import { luaScript, runScript, type LuaScript } from './run-script.ts'
+import { besideKey } from './slot-keys.ts'
 
 /** Options of {@link redisStore}. */
 export interface RedisStoreOptions {
-  /** Prepended to every key, to share one Redis database between applications. @default '' */
+  /**
+   * Prepended to every key, to share one Redis database between applications. On a cluster, a prefix
+   * with a hash tag (`'{billing}:'`) puts every key of the store in one slot. @default ''
+   */
   readonly keyPrefix?: string
 }
 
@@ -26,7 +30,10 @@ const scripts = {
  * processes. Every method is one Lua script, so it is atomic across all clients of the server; TTLs
  * are server-side (`PX`) and values read back exactly as from `memoryStore` (counters included).
  *
- * Bring your own client (ioredis, or anything with `eval`/`evalsha`). Give it bounded failure
+ * Bring your own client: an ioredis `Redis` or `Cluster`, or anything with `eval`/`evalsha`. On
+ * Redis Cluster every script touches one slot: a budget's reservations live beside its counter
+ * (`{<key>}:holds`, or `<key>:holds` when the key has a hash tag of its own), and every other
+ * operation touches its one key. Give the client bounded failure
  * modes, so that a lost server fails a call at once instead of queueing it: with ioredis,
  * `maxRetriesPerRequest: 0` and `enableOfflineQueue: false`. Failures reject with a
  * `RedisStoreError`; arguments are checked as `memoryStore` checks them (a `TypeError` or
@@ -46,8 +53,11 @@ export function redisStore(client: RedisLike, given?: RedisStoreOptions): StateS
 
   async function run(operation: RedisStoreOperation, key: string, args: readonly (string | number)[]): Promise<unknown> {
     const full = prefix + key
+    // A reservation's hash and keys live beside its counter, in the counter's cluster slot.
+    const keys = operation === 'reserve' || operation === 'settle' ? [full, besideKey(full, ':holds')] : [full]
+    const all = keys.length === 1 ? args : [besideKey(full, ':hold:'), ...args]
     try {
-      return await runScript(client, scripts[operation], full, args)
+      return await runScript(client, scripts[operation], keys, all)
     } catch (error) {
       throw new RedisStoreError(operation, full, error)
     }
