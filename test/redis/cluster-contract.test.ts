@@ -62,7 +62,7 @@ describeWith(redisServer)('Redis Cluster (3 masters, 3 replicas)', () => {
       await store.reserve('budget:a', 'r1', 1, 10, 60_000)
       await store.settle('budget:a', 'r1', 0.5)
       await store.reserve('budget:a', 'r2', 1, 10, 60_000)
-      expect(await redis.keys('{billing}:')).toEqual(['{billing}:budget:a', '{billing}:budget:a:hold:r2', '{billing}:budget:a:holds'])
+      expect(await redis.keys('{billing}:')).toEqual(['{billing}:budget:a', '{billing}:budget:a:hold:r2', '{billing}:budget:a:holds', '{billing}:rg-epoch'])
     })
 
     it('rejects a reservation whose key has a stray } and no hash tag with a RedisStoreError naming CROSSSLOT', async () => {

@@ -29,5 +29,7 @@ describe('slot keys', () => {
     expect(besideKey('budget:a', ':holds')).toBe('{budget:a}:holds')
     expect(besideKey('{billing}:budget:a', ':holds')).toBe('{billing}:budget:a:holds')
     expect(epochKey('{billing}:budget:a')).toBe('{billing}:rg-epoch')
+    expect(epochKey('app:{rate:llm}:123')).toBe('app:{rate:llm}:rg-epoch')
+    expect(epochKey('budget:a')).toBe('{budget:a}:rg-epoch')
   })
 })

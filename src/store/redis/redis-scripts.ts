@@ -123,3 +123,26 @@ redis.call('DEL', ARGV[1] .. ARGV[2])
 local total = jsnum(numberat(KEYS[1]) + tonumber(ARGV[3]))
 write(KEYS[1], total, ARGV[4], true)
 return total`
+
+/**
+ * Wraps a script in its epoch check. The last key is the epoch key of the group; the last two ARGV
+ * are the epoch this process saw ('' for none yet) and a fresh one to write when there is none.
+ * An epoch that is gone, or is not the one seen, means the state vanished: the body does not run and
+ * the reply is {'lost', epoch found or ''}. Otherwise the reply is {'ok', epoch, the body's reply}.
+ */
+export function withEpoch(body: string): string {
+  return `local function body()
+${body}
+end
+local key = KEYS[#KEYS]
+local seen = ARGV[#ARGV - 1]
+local found = redis.call('GET', key)
+if found then
+  if seen ~= '' and found ~= seen then return {'lost', found} end
+else
+  if seen ~= '' then return {'lost', ''} end
+  found = ARGV[#ARGV]
+  redis.call('SET', key, found)
+end
+return {'ok', found, body()}`
+}

@@ -21,9 +21,12 @@ export function besideKey(key: string, suffix: string): string {
   return `{${key}}${suffix}`
 }
 
-/** The key of the epoch that guards every key of `key`'s slot group (its hash tag, or itself). */
+/**
+ * The key of the epoch that guards `key` and every key of its group, in its slot: a key with a hash
+ * tag belongs to the group of its text up to the tag's end (`billing:{rate:llm}:123` ->
+ * `billing:{rate:llm}:rg-epoch`, one epoch for every window), an untagged key is a group of its own.
+ */
 export function epochKey(key: string): string {
-  const part = slotPart(key)
-  if (part === key) return besideKey(key, ':rg-epoch')
-  return `{${part}}:rg-epoch`
+  if (slotPart(key) === key) return besideKey(key, ':rg-epoch')
+  return `${key.slice(0, key.indexOf('}', key.indexOf('{') + 1) + 1)}:rg-epoch`
 }
