@@ -1,7 +1,8 @@
 import type { Cluster } from 'ioredis'
 import { describe, expect, it } from 'vitest'
 import { redisSessionStore } from '../../src/redis.ts'
-import { redisStore } from '../../src/store/redis/index.ts'
+import { isStateLostError, redisStore } from '../../src/store/redis/index.ts'
+import { sharedBudget } from '../../src/index.ts'
 import { type StoreBackend, sessionStoreContract } from '../sessions/support/session-store-contract.ts'
 import { describeWith, redisServer } from '../support/requirements.ts'
 import { stateStoreContract } from '../support/state-store-contract.ts'
@@ -74,5 +75,17 @@ describeWith(redisServer)('Redis Cluster (3 masters, 3 replicas)', () => {
         message: expect.stringContaining('CROSSSLOT'),
       })
     })
+  })
+
+  it('fails a shared budget closed when a flush empties every master, until it is re-armed', async () => {
+    await redis.flush()
+    const budgets = ['a', 'b', 'c', 'd'].map((team) => sharedBudget({ store: redisStore(redis.client, { keyPrefix: 'lost:' }), key: `budget:${team}`, usd: 1 }))
+    for (const budget of budgets) await budget.settle('r0', 0.5)
+    await redis.flush()
+    for (const budget of budgets) {
+      await expect(budget.reserve('r1', 0.1)).rejects.toSatisfy(isStateLostError)
+      budget.rearm()
+      expect(await budget.reserve('r2', 0.1)).toEqual({ granted: true, spent: 0, held: 0 })
+    }
   })
 })
