@@ -86,7 +86,7 @@ describeWith(redisServer)('redisStore when its server stops', () => {
     const store = redisStore(client)
     const { gate, provider } = fleetGate(store, [validRefundJson, validRefundJson])
     await gate.run(ask('before'))
-    expect(await store.get('rl:llm:0')).toBe('1')
+    expect(await store.get('{rl:llm}:0')).toBe('1')
 
     await server.stop()
     await expect(store.get('k')).rejects.toMatchObject({ name: 'RedisStoreError', operation: 'get' })

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto'
 import type { Redis } from 'ioredis'
 import { beforeEach, expect, expectTypeOf, it } from 'vitest'
 import { isRedisStoreError, redisStore, RedisStoreError, type RedisLike } from '../../src/store/redis/index.ts'
-import { SET_SCRIPT } from '../../src/store/redis/redis-scripts.ts'
+import { SET_SCRIPT, withEpoch } from '../../src/store/redis/redis-scripts.ts'
 import { describeWith, redisServer } from '../support/requirements.ts'
 import { useRedis } from './support/use-redis.ts'
 
@@ -22,7 +22,7 @@ describeWith(redisServer)('redisStore', () => {
     const store = redisStore(redis.client, { keyPrefix: 'app:' })
     await store.set('k', 'v')
     await store.increment('n', 2)
-    expect((await redis.client.keys('*')).sort()).toEqual(['app:k', 'app:n'])
+    expect((await redis.client.keys('*')).sort()).toEqual(['app:k', 'app:n', '{app:k}:rg-epoch', '{app:n}:rg-epoch'])
     expect(await redisStore(redis.client).get('app:k')).toBe('v')
   })
 
@@ -48,7 +48,7 @@ describeWith(redisServer)('redisStore', () => {
 
   it('loads its scripts on first use and again after the server forgot them', async () => {
     const store = redisStore(redis.client)
-    const setSha = createHash('sha1').update(SET_SCRIPT).digest('hex')
+    const setSha = createHash('sha1').update(withEpoch(SET_SCRIPT)).digest('hex')
     expect(await redis.client.script('EXISTS', setSha)).toEqual([0])
     await store.set('k', '1')
     expect(await redis.client.script('EXISTS', setSha)).toEqual([1])

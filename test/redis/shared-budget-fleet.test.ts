@@ -44,7 +44,7 @@ describeWith(redisServer)('a shared budget raced by a fleet of processes on one 
       expect(charged).toBeLessThanOrEqual(BUDGET_USD)
       expect(charged).toBeGreaterThanOrEqual(0.9 * BUDGET_USD)
       // Nothing is left reserved once every spender is done.
-      expect(await redis.client.hlen('fleet-budget:budget:holds')).toBe(0)
+      expect(await redis.client.hlen('{fleet-budget:budget}:holds')).toBe(0)
     }
   })
 })

@@ -11,9 +11,13 @@ import type { PriceUsage } from '../pricing/price-usage.ts'
 import { finiteUsage } from '../usage-estimate.ts'
 import { reservationFor } from './reservation-estimate.ts'
 import type { SharedBudget } from './shared-budget.ts'
+import { isStateLostError } from '../../store/state-lost-error.ts'
 
 /** The code of the `ProviderError` raised when a budget's store fails: the provider is not to blame. */
 export const BUDGET_STORE_FAILED = 'budget-store-failed'
+
+/** The code of the `ProviderError` raised while a budget's state is lost (a `StateLostError` as `cause`), until it is re-armed. */
+export const BUDGET_STATE_LOST = 'budget-state-lost'
 
 /** The code of the `ProviderError` of a budget that fails closed on an attempt it cannot price. */
 const BUDGET_UNPRICED = 'budget-unpriced'
@@ -34,7 +38,8 @@ const LONGEST_WAIT_MS = 250
  * provider is called only once the reservation is granted; after the call the real cost is
  * committed and the rest released (all of it when the call failed). A spent budget fails the attempt
  * before the provider is called (kind `budget-exceeded`). A store that cannot be reached fails the
- * attempt (kind `unknown`, code {@link BUDGET_STORE_FAILED}): a budget fails closed.
+ * attempt (kind `unknown`, code {@link BUDGET_STORE_FAILED}): a budget fails closed; so does a budget
+ * whose state the store found gone (code {@link BUDGET_STATE_LOST}) until it is re-armed.
  */
 export function budgetLink(budget: SharedBudget, price: PriceUsage | undefined, onExceeded: OnBudgetExceeded, onUnpriced: OnBudgetUnpriced): Middleware {
   return async function sharedBudget(ctx, next) {
@@ -134,9 +139,11 @@ function unpricedError(budget: SharedBudget, ctx: AttemptContext, reason: string
 }
 
 function storeFailed(budget: SharedBudget, what: 'reserved' | 'charged', error: unknown): ProviderError {
-  return new ProviderError(`the shared budget "${budget.key}" could not be ${what}: ${messageOf(error)}`, {
+  const lost = isStateLostError(error)
+  const rearm = lost ? '; it fails closed until budget.rearm()' : ''
+  return new ProviderError(`the shared budget "${budget.key}" could not be ${what}: ${messageOf(error)}${rearm}`, {
     kind: 'unknown',
-    code: BUDGET_STORE_FAILED,
+    code: lost ? BUDGET_STATE_LOST : BUDGET_STORE_FAILED,
     cause: error,
   })
 }

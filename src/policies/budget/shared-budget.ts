@@ -1,6 +1,7 @@
 import { nonNegativeNumber, positiveInteger, positiveNumber } from '../../model/assert-number.ts'
 import { BUDGET_TOLERANCE_USD } from '../../model/budget-tolerance.ts'
 import { onUnpricedOption, type OnUnpriced } from '../../model/on-unpriced.ts'
+import { isStateLostError, type StateLostError } from '../../store/state-lost-error.ts'
 import { STATE_STORE_METHODS, type Reservation, type StateStore } from '../../store/state-store.ts'
 import { typeName } from '../../model/describe-value.ts'
 import { assertMethods, assertNonEmptyString } from '../../model/options-object.ts'
@@ -58,6 +59,14 @@ export interface SharedBudget {
   reserve(id: string, usd: number): Promise<Reservation>
   /** Ends reservation `id` and commits `usd`, the attempt's real cost; returns the new spend. */
   settle(id: string, usd: number): Promise<number>
+  /**
+   * Why the budget refuses to spend: the `StateLostError` of the store that found its state gone (a
+   * Redis restarted without persistence, a key evicted or flushed). Until {@link rearm}, every
+   * reserve and settle rejects with it, so an attempt fails closed rather than spend from zero.
+   */
+  readonly lost: StateLostError | undefined
+  /** Accepts that the state was lost: the budget counts again from what the store holds now. */
+  rearm(): void
 }
 
 /**
@@ -67,7 +76,9 @@ export interface SharedBudget {
  * fits, then commits the attempt's real cost and releases the rest. A spent budget fails the
  * attempt with kind `budget-exceeded` before the provider is called; when the remainder is only
  * held by attempts in flight, the attempt waits for them (up to `maxWaitMs`). Reservations of a
- * process that crashed expire after `reservationTtlMs`.
+ * process that crashed expire after `reservationTtlMs`. A store that finds the budget's state gone
+ * (`redisStore` after a restart without persistence or a flush) fails every attempt closed, code
+ * `budget-state-lost`, until `rearm()`.
  *
  * @example
  * const budget = sharedBudget({ store: redisStore(client), key: 'budget:team-a', usd: 25 })
@@ -85,6 +96,17 @@ export function sharedBudget(options: SharedBudgetOptions): SharedBudget {
   const reservationTtlMs = positiveNumber(options.reservationTtlMs, 'sharedBudget: reservationTtlMs', 600_000)
   // Sums of float prices drift: spend within the tolerance of the budget still fits it.
   const limit = usd + BUDGET_TOLERANCE_USD
+  let lost: StateLostError | undefined
+  // A store that found the state gone latches the budget closed until someone re-arms it.
+  const guarded = async <T>(operation: () => Promise<T>): Promise<T> => {
+    if (lost !== undefined) throw lost
+    try {
+      return await operation()
+    } catch (error) {
+      if (isStateLostError(error)) lost = error
+      throw error
+    }
+  }
   return {
     key,
     usd,
@@ -97,7 +119,13 @@ export function sharedBudget(options: SharedBudgetOptions): SharedBudget {
       const n = Number((await store.get(key)) ?? 0)
       return Number.isFinite(n) ? n : 0
     },
-    reserve: (id, cost) => store.reserve(key, id, cost, limit, reservationTtlMs),
-    settle: (id, cost) => store.settle(key, id, cost, ttlMs),
+    reserve: (id, cost) => guarded(() => store.reserve(key, id, cost, limit, reservationTtlMs)),
+    settle: (id, cost) => guarded(() => store.settle(key, id, cost, ttlMs)),
+    get lost() {
+      return lost
+    },
+    rearm() {
+      lost = undefined
+    },
   }
 }

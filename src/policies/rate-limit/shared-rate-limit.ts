@@ -71,7 +71,8 @@ export function sharedRateLimit(options: SharedRateLimitOptions): SharedRateLimi
       const endsIn = (window + 1) * windowMs - t
       // The counter outlives its window by one more, so a process whose clock runs a little behind
       // still finds it rather than a fresh count.
-      const count = await store.increment(`${key}:${subject}:${window}`, 1, endsIn + windowMs)
+      // The windows of one subject share a hash tag: one cluster slot, one epoch for the state-lost check.
+      const count = await store.increment(`{${key}:${subject}}:${window}`, 1, endsIn + windowMs)
       if (count <= limit) return { allowed: true, remaining: limit - count }
       return { allowed: false, retryAfterMs: Math.max(1, Math.ceil(endsIn)) }
     },

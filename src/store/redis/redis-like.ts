@@ -1,5 +1,5 @@
 /**
- * The part of a Redis client the store uses: running Lua scripts. An `ioredis` client fits as is;
+ * The part of a Redis client the store uses: running Lua scripts. An `ioredis` client or `Cluster` fits as is;
  * any other client fits behind a two-method adapter. Replies follow ioredis: a bulk string is a
  * `string`, a nil is `null`.
  *

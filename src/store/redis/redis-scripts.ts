@@ -76,10 +76,9 @@ end
 write(KEYS[1], ARGV[3], ARGV[4], false)
 return 1`
 
-// A budget's reservations live beside its counter KEYS[1]: the hash KEYS[1]..':holds' (id -> amount)
-// and one key KEYS[1]..':hold:'..id per reservation, whose PX expiry is the reservation's life, so a
-// reservation of a crashed process expires like any key. (On Redis Cluster, give the budget key a
-// hash tag, e.g. '{budget:team-a}', so that these keys share its slot.)
+// A budget's reservations live beside its counter KEYS[1], in its cluster slot: the hash KEYS[2]
+// (id -> amount) and one key ARGV[1]..id per reservation (ARGV[1] is the hold prefix), whose PX
+// expiry is the reservation's life, so a reservation of a crashed process expires like any key.
 const NUMBER_AT = `
 local function numberat(key)
   local n = tonumber(redis.call('GET', key) or '0')
@@ -89,13 +88,13 @@ end
 `
 
 /**
- * KEYS[1]; ARGV: id, amount, limit, ttl (whole ms > 0). Sums the live reservations (dropping the
- * expired ones from the hash), grants when counter + held + amount <= limit. Returns
- * {granted (1/0), counter, held} with the numbers as strings.
+ * KEYS: counter, holds; ARGV: hold prefix, id, amount, limit, ttl (whole ms > 0). Sums the live
+ * reservations (dropping the expired ones from the hash), grants when counter + held + amount <=
+ * limit. Returns {granted (1/0), counter, held} with the numbers as strings.
  */
 export const RESERVE_SCRIPT = `${JS_NUMBER}${NUMBER_AT}
-local holds = KEYS[1] .. ':holds'
-local prefix = KEYS[1] .. ':hold:'
+local holds = KEYS[2]
+local prefix = ARGV[1]
 local spent = numberat(KEYS[1])
 local held = 0
 local all = redis.call('HGETALL', holds)
@@ -106,21 +105,44 @@ for i = 1, #all, 2 do
     redis.call('HDEL', holds, all[i])
   end
 end
-local amount = tonumber(ARGV[2])
+local amount = tonumber(ARGV[3])
 local granted = 0
-if spent + held + amount <= tonumber(ARGV[3]) then
-  local ttl = tonumber(ARGV[4])
-  redis.call('HSET', holds, ARGV[1], ARGV[2])
-  redis.call('SET', prefix .. ARGV[1], ARGV[2], 'PX', ttl)
+if spent + held + amount <= tonumber(ARGV[4]) then
+  local ttl = tonumber(ARGV[5])
+  redis.call('HSET', holds, ARGV[2], ARGV[3])
+  redis.call('SET', prefix .. ARGV[2], ARGV[3], 'PX', ttl)
   if redis.call('PTTL', holds) < ttl then redis.call('PEXPIRE', holds, ttl) end
   granted = 1
 end
 return {granted, jsnum(spent), jsnum(held)}`
 
-/** KEYS[1]; ARGV: id, amount, ttl of the counter. Releases the reservation, adds amount; returns the new total as a string. */
+/** KEYS: counter, holds; ARGV: hold prefix, id, amount, ttl of the counter. Releases the reservation, adds amount; returns the new total as a string. */
 export const SETTLE_SCRIPT = `${WRITE}${JS_NUMBER}${NUMBER_AT}
-redis.call('HDEL', KEYS[1] .. ':holds', ARGV[1])
-redis.call('DEL', KEYS[1] .. ':hold:' .. ARGV[1])
-local total = jsnum(numberat(KEYS[1]) + tonumber(ARGV[2]))
-write(KEYS[1], total, ARGV[3], true)
+redis.call('HDEL', KEYS[2], ARGV[2])
+redis.call('DEL', ARGV[1] .. ARGV[2])
+local total = jsnum(numberat(KEYS[1]) + tonumber(ARGV[3]))
+write(KEYS[1], total, ARGV[4], true)
 return total`
+
+/**
+ * Wraps a script in its epoch check. The last key is the epoch key of the group; the last two ARGV
+ * are the epoch this process saw ('' for none yet) and a fresh one to write when there is none.
+ * An epoch that is gone, or is not the one seen, means the state vanished: the body does not run and
+ * the reply is {'lost', epoch found or ''}. Otherwise the reply is {'ok', epoch, the body's reply}.
+ */
+export function withEpoch(body: string): string {
+  return `local function body()
+${body}
+end
+local key = KEYS[#KEYS]
+local seen = ARGV[#ARGV - 1]
+local found = redis.call('GET', key)
+if found then
+  if seen ~= '' and found ~= seen then return {'lost', found} end
+else
+  if seen ~= '' then return {'lost', ''} end
+  found = ARGV[#ARGV]
+  redis.call('SET', key, found)
+end
+return {'ok', found, body()}`
+}

@@ -2,23 +2,35 @@ import { assertMethods, optionsObject } from '../../model/options-object.ts'
 import type { StateStore } from '../state-store.ts'
 import { checkAmount, checkKey, checkReservationTtl, checkText, checkTtl, storeCalls } from '../store-args.ts'
 import type { RedisLike } from './redis-like.ts'
-import { COMPARE_AND_SET_SCRIPT, GET_SCRIPT, INCREMENT_SCRIPT, RESERVE_SCRIPT, SET_SCRIPT, SETTLE_SCRIPT } from './redis-scripts.ts'
+import { COMPARE_AND_SET_SCRIPT, GET_SCRIPT, INCREMENT_SCRIPT, RESERVE_SCRIPT, SET_SCRIPT, SETTLE_SCRIPT, withEpoch } from './redis-scripts.ts'
 import { RedisStoreError, type RedisStoreOperation } from './redis-store-error.ts'
 import { luaScript, runScript, type LuaScript } from './run-script.ts'
+import { besideKey, epochKey } from './slot-keys.ts'
+import { StateLostError } from '../state-lost-error.ts'
+import { randomUUID } from 'node:crypto'
 
 /** Options of {@link redisStore}. */
 export interface RedisStoreOptions {
-  /** Prepended to every key, to share one Redis database between applications. @default '' */
+  /**
+   * Prepended to every key, to share one Redis database between applications. On a cluster, a prefix
+   * with a hash tag (`'{billing}:'`) puts every key of the store in one slot. @default ''
+   */
   readonly keyPrefix?: string
+  /**
+   * Called when an operation finds that state vanished (a restart without persistence, an eviction,
+   * a flush); the operation rejects with that same `StateLostError`. What it throws or rejects with
+   * is ignored. @default none
+   */
+  readonly onStateLost?: (lost: StateLostError) => void
 }
 
 const scripts = {
-  get: luaScript(GET_SCRIPT),
-  set: luaScript(SET_SCRIPT),
-  increment: luaScript(INCREMENT_SCRIPT),
-  compareAndSet: luaScript(COMPARE_AND_SET_SCRIPT),
-  reserve: luaScript(RESERVE_SCRIPT),
-  settle: luaScript(SETTLE_SCRIPT),
+  get: luaScript(withEpoch(GET_SCRIPT)),
+  set: luaScript(withEpoch(SET_SCRIPT)),
+  increment: luaScript(withEpoch(INCREMENT_SCRIPT)),
+  compareAndSet: luaScript(withEpoch(COMPARE_AND_SET_SCRIPT)),
+  reserve: luaScript(withEpoch(RESERVE_SCRIPT)),
+  settle: luaScript(withEpoch(SETTLE_SCRIPT)),
 } as const satisfies Record<RedisStoreOperation, LuaScript>
 
 /**
@@ -26,7 +38,10 @@ const scripts = {
  * processes. Every method is one Lua script, so it is atomic across all clients of the server; TTLs
  * are server-side (`PX`) and values read back exactly as from `memoryStore` (counters included).
  *
- * Bring your own client (ioredis, or anything with `eval`/`evalsha`). Give it bounded failure
+ * Bring your own client: an ioredis `Redis` or `Cluster`, or anything with `eval`/`evalsha`. On
+ * Redis Cluster every script touches one slot: a budget's reservations live beside its counter
+ * (`{<key>}:holds`, or `<key>:holds` when the key has a hash tag of its own), and every other
+ * operation touches its one key. Give the client bounded failure
  * modes, so that a lost server fails a call at once instead of queueing it: with ioredis,
  * `maxRetriesPerRequest: 0` and `enableOfflineQueue: false`. Failures reject with a
  * `RedisStoreError`; arguments are checked as `memoryStore` checks them (a `TypeError` or
@@ -43,14 +58,40 @@ export function redisStore(client: RedisLike, given?: RedisStoreOptions): StateS
   assertMethods(client, ['eval', 'evalsha'], 'redisStore: client', 'a Redis client with eval() and evalsha() (ioredis, or an adapter over node-redis)')
   const options = optionsObject(given, 'redisStore')
   const prefix = options.keyPrefix ?? ''
+  if (options.onStateLost !== undefined && typeof options.onStateLost !== 'function') throw new TypeError('redisStore: onStateLost must be a function')
+  const onStateLost = options.onStateLost
+  // The epoch this process saw, per epoch key: a different one, or none, on a later call means the state vanished.
+  const epochs = new Map<string, string>()
 
   async function run(operation: RedisStoreOperation, key: string, args: readonly (string | number)[]): Promise<unknown> {
     const full = prefix + key
+    // A reservation's hash and keys live beside its counter, in the counter's cluster slot; so does the epoch.
+    const keys = operation === 'reserve' || operation === 'settle' ? [full, besideKey(full, ':holds')] : [full]
+    const epoch = epochKey(full)
+    const seen = epochs.get(epoch) ?? ''
+    const all = [...(keys.length === 1 ? args : [besideKey(full, ':hold:'), ...args]), seen, seen === '' ? randomUUID() : '']
+    let reply: unknown
     try {
-      return await runScript(client, scripts[operation], full, args)
+      reply = await runScript(client, scripts[operation], [...keys, epoch], all)
     } catch (error) {
       throw new RedisStoreError(operation, full, error)
     }
+    const [verdict, found, result] = Array.isArray(reply) ? (reply as unknown[]) : []
+    if (verdict === 'ok' && typeof found === 'string') {
+      epochs.set(epoch, found)
+      return result ?? null
+    }
+    if (verdict !== 'lost') throw new RedisStoreError(operation, full, new Error(`unexpected reply ${JSON.stringify(reply)}`))
+    epochs.delete(epoch)
+    const lost = new StateLostError({
+      store: 'redisStore',
+      key: full,
+      epochKey: epoch,
+      seen,
+      found: typeof found === 'string' && found !== '' ? found : undefined,
+    })
+    report(onStateLost, lost)
+    throw lost
   }
 
   return {
@@ -110,6 +151,19 @@ export function redisStore(client: RedisLike, given?: RedisStoreOptions): StateS
 }
 
 const AT = storeCalls('redisStore')
+
+/** Calls the user's `onStateLost`; whatever it throws, or a promise it returns rejects with, is dropped. */
+function report(onStateLost: ((lost: StateLostError) => void) | undefined, lost: StateLostError): void {
+  if (onStateLost === undefined) return
+  try {
+    const answer: unknown = onStateLost(lost)
+    if (typeof answer === 'object' && answer !== null && typeof (answer as PromiseLike<unknown>).then === 'function') {
+      Promise.resolve(answer).catch(() => undefined)
+    }
+  } catch {
+    // A reporter that fails must not turn a lost state into a different error.
+  }
+}
 
 /** The script's ttl argument (already checked): PX takes whole, positive milliseconds. */
 function ttlArg(ttlMs: number | undefined): string {

@@ -14,15 +14,17 @@ export function luaScript(source: string): LuaScript {
 }
 
 /**
- * Runs a one-key script by its SHA1, falling back to `EVAL` (which caches it) when the server does
- * not know it yet: after a restart, a `SCRIPT FLUSH`, or on first use.
+ * Runs a script by its SHA1, falling back to `EVAL` (which caches it) when the server does not know
+ * it yet: after a restart, a `SCRIPT FLUSH`, or on first use. `keys` is the script's key, or its
+ * keys (all in one cluster slot: an ioredis `Cluster` sends the script to the node of the first).
  */
-export async function runScript(client: RedisLike, script: LuaScript, key: string, args: readonly (string | number)[]): Promise<unknown> {
+export async function runScript(client: RedisLike, script: LuaScript, keys: string | readonly string[], args: readonly (string | number)[]): Promise<unknown> {
+  const all = typeof keys === 'string' ? [keys] : keys
   try {
-    return await client.evalsha(script.sha1, 1, key, ...args)
+    return await client.evalsha(script.sha1, all.length, ...all, ...args)
   } catch (error) {
     if (!isNoScript(error)) throw error
-    return client.eval(script.source, 1, key, ...args)
+    return client.eval(script.source, all.length, ...all, ...args)
   }
 }
 

@@ -31,7 +31,11 @@ for _, k in ipairs(redis.call('KEYS', ARGV[1] .. '*')) do
 end
 return 1`
 
-/** Moves the TTL clock of every key under `prefix` forward by `ms`, without waiting. */
+/**
+ * Moves the TTL clock of every key under `prefix` forward by `ms`, without waiting: the keys that
+ * start with it and those that start with it inside a hash tag (`{<prefix>...}`, a budget's reservations).
+ */
 export async function advanceTtls(client: Redis, prefix: string, ms: number): Promise<void> {
   await client.eval(ADVANCE, 0, prefix, String(ms))
+  await client.eval(ADVANCE, 0, `{${prefix}`, String(ms))
 }

@@ -8,6 +8,8 @@ export interface RedisServer {
   readonly port: number
   /** Stops the server and waits for it to exit. */
   stop(): Promise<void>
+  /** Stops the server and starts a new one on the same port: without persistence, with nothing in it. */
+  restart(): Promise<void>
 }
 
 const READY_TIMEOUT_MS = 5_000
@@ -48,6 +50,20 @@ export async function freePort(): Promise<number> {
 }
 
 async function launch(port: number): Promise<RedisServer> {
+  let current = await spawnServer(port)
+  return {
+    host: '127.0.0.1',
+    port,
+    stop: () => stopChild(current.child, current.exited),
+    async restart() {
+      await stopChild(current.child, current.exited)
+      current = await spawnServer(port)
+    },
+  }
+}
+
+/** A redis-server on `port` that answers PING. */
+async function spawnServer(port: number): Promise<{ readonly child: ChildProcess; readonly exited: Promise<void> }> {
   const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--loglevel', 'warning'], {
     stdio: ['ignore', 'pipe', 'pipe'],
   })
@@ -63,7 +79,7 @@ async function launch(port: number): Promise<RedisServer> {
     }
     await sleep(20)
   }
-  return { host: '127.0.0.1', port, stop: () => stopChild(child, exited) }
+  return { child, exited }
 }
 
 async function stopChild(child: ChildProcess, exited: Promise<void>): Promise<void> {

@@ -1,0 +1,166 @@
+import { setTimeout as sleep } from 'node:timers/promises'
+import { beforeEach, describe, expect, it } from 'vitest'
+import { circuitBreaker, createGate, ProviderError, sharedBudget, sharedRateLimit } from '../../src/index.ts'
+import { scripted } from '../../src/providers/index.ts'
+import { isStateLostError, redisStore, StateLostError } from '../../src/store/redis/index.ts'
+import { describeWith, redisServer } from '../support/requirements.ts'
+import { ask, validRefundJson } from '../support/schemas.ts'
+import { useRedis } from './support/use-redis.ts'
+
+const redis = useRedis()
+const BOUND_MS = 10_000
+
+// 1 USD per million input tokens: an answer of 100_000 input tokens costs $0.10.
+const pricing = { m: { input: 1, output: 0 } }
+const tenCents = { content: validRefundJson, usage: { inputTokens: 100_000, outputTokens: 0 } }
+const down = () => new ProviderError('overloaded', { kind: 'http-5xx', status: 503 })
+
+/** A store that records every state-lost report. */
+function reportingStore(prefix: string) {
+  const lost: StateLostError[] = []
+  return { lost, store: redisStore(redis.client, { keyPrefix: prefix, onStateLost: (e) => void lost.push(e) }) }
+}
+
+/** Waits until the client is connected again after its server restarted. */
+async function reconnected(): Promise<void> {
+  const deadline = Date.now() + 5_000
+  while (redis.client.status !== 'ready') {
+    if (Date.now() > deadline) throw new Error(`client still ${redis.client.status} after the restart`)
+    await sleep(20)
+  }
+}
+
+describeWith(redisServer)('redisStore when its state vanishes', () => {
+  beforeEach(async () => {
+    await redis.client.flushall()
+  })
+
+  describe('a shared budget', () => {
+    it('fails closed after FLUSHALL, with code budget-state-lost, until it is re-armed', { timeout: BOUND_MS }, async () => {
+      const { store, lost } = reportingStore('flush:')
+      const budget = sharedBudget({ store, key: 'budget', usd: 0.25 })
+      const provider = scripted([tenCents, tenCents, tenCents, tenCents])
+      const gate = createGate({ providers: provider, model: 'm', pricing, budget })
+      await gate.run(ask('1'))
+      await gate.run(ask('2'))
+      expect(await budget.spent()).toBeCloseTo(0.2, 12)
+      await redis.client.flushall()
+
+      for (const n of ['3', '4']) {
+        const error = await gate.run(ask(n)).catch((e: unknown) => e)
+        expect(error).toMatchObject({ kind: 'unknown', reason: expect.stringContaining('vanished'), cause: { code: 'budget-state-lost' } })
+        expect(isStateLostError((error as { cause: { cause: unknown } }).cause.cause)).toBe(true)
+      }
+      expect(provider.calls).toBe(2)
+      // Reported once, when the store noticed; the second refusal comes from the latched budget.
+      expect(lost).toHaveLength(1)
+      expect(lost[0]).toMatchObject({ name: 'StateLostError', key: 'flush:budget', epochKey: '{flush:budget}:rg-epoch', found: undefined })
+      expect(budget.lost).toBe(lost[0])
+
+      budget.rearm()
+      expect(budget.lost).toBeUndefined()
+      await gate.run(ask('5'))
+      expect(provider.calls).toBe(3)
+      expect(await budget.spent()).toBeCloseTo(0.1, 12)
+    })
+
+    it('fails closed after a restart of the server without persistence', { timeout: BOUND_MS }, async () => {
+      const { store, lost } = reportingStore('restart:')
+      const budget = sharedBudget({ store, key: 'budget', usd: 1 })
+      expect((await budget.reserve('r1', 0.6)).granted).toBe(true)
+      await budget.settle('r1', 0.6)
+      await redis.server.restart()
+      await reconnected()
+      await expect(budget.reserve('r2', 0.6)).rejects.toSatisfy(isStateLostError)
+      await expect(budget.settle('r2', 0)).rejects.toSatisfy(isStateLostError)
+      expect(lost).toHaveLength(1)
+      // Nothing was reserved while the state was lost.
+      expect(await redis.client.keys('*')).toEqual([])
+    })
+
+    it('notices an epoch written anew by a process that started after the flush', { timeout: BOUND_MS }, async () => {
+      const before = reportingStore('anew:')
+      const budget = sharedBudget({ store: before.store, key: 'budget', usd: 1 })
+      await budget.reserve('r1', 0.5)
+      await redis.client.flushall()
+      // A process that never saw the old epoch cannot know: it starts the state again.
+      const fresh = reportingStore('anew:')
+      expect((await sharedBudget({ store: fresh.store, key: 'budget', usd: 1 }).reserve('r2', 0.5)).granted).toBe(true)
+      expect(fresh.lost).toEqual([])
+      await expect(budget.reserve('r3', 0.1)).rejects.toSatisfy(isStateLostError)
+      expect(before.lost[0]?.found).toEqual(expect.any(String))
+      expect(before.lost[0]?.found).not.toBe(before.lost[0]?.seen)
+    })
+  })
+
+  it('reports a breaker whose state vanished, lets the call through and starts it closed', { timeout: BOUND_MS }, async () => {
+    const { store, lost } = reportingStore('breaker:')
+    const breaker = circuitBreaker({ store, failureThreshold: 2, cooldownMs: 60_000 })
+    const failing = createGate({ providers: scripted([down(), down()], { name: 'llm' }), breaker })
+    await expect(failing.run(ask('1'))).rejects.toMatchObject({ kind: 'http-5xx' })
+    await expect(failing.run(ask('2'))).rejects.toMatchObject({ kind: 'http-5xx' })
+    expect((await breaker.state('llm')).state).toBe('open')
+    await redis.client.flushall()
+
+    const healthy = scripted([validRefundJson], { name: 'llm' })
+    const result = await createGate({ providers: healthy, breaker }).run(ask('3'))
+    expect(result.provider).toBe('llm')
+    expect(healthy.calls).toBe(1)
+    expect(lost.map((e) => e.key)).toEqual(['breaker:rg:breaker:llm'])
+    expect((await breaker.state('llm')).state).toBe('closed')
+  })
+
+  it('reports a rate limit whose window vanished once, then counts the window again from zero', { timeout: BOUND_MS }, async () => {
+    const { store, lost } = reportingStore('rate:')
+    const limit = sharedRateLimit({ store, key: 'rl', limit: 2, windowMs: 60_000, now: () => 30_000 })
+    expect((await limit.acquire('llm')).allowed).toBe(true)
+    expect((await limit.acquire('llm')).allowed).toBe(true)
+    expect((await limit.acquire('llm')).allowed).toBe(false)
+    await redis.client.flushall()
+    await expect(limit.acquire('llm')).rejects.toSatisfy(isStateLostError)
+    expect(lost.map((e) => e.epochKey)).toEqual(['rate:{rl:llm}:rg-epoch'])
+    expect(await limit.acquire('llm')).toEqual({ allowed: true, remaining: 1 })
+  })
+
+  it('does not report state another process created, nor a counter that expired by its ttl', { timeout: BOUND_MS }, async () => {
+    const first = reportingStore('calm:')
+    const second = reportingStore('calm:')
+    await first.store.increment('window', 1, 50)
+    expect(await second.store.increment('window', 1)).toBe(2)
+    await sleep(120)
+    expect(await first.store.get('window')).toBeUndefined()
+    expect(await second.store.increment('window', 1)).toBe(1)
+    expect([...first.lost, ...second.lost]).toEqual([])
+  })
+
+  it('rejects with the StateLostError whatever onStateLost throws or rejects with', { timeout: BOUND_MS }, async () => {
+    for (const onStateLost of [
+      () => {
+        throw new Error('reporter down')
+      },
+      () => Promise.reject(new Error('reporter down')) as unknown as undefined,
+    ]) {
+      await redis.client.flushall()
+      const store = redisStore(redis.client, { keyPrefix: 'hostile:', onStateLost })
+      await store.set('k', 'v')
+      await redis.client.flushall()
+      await expect(store.get('k')).rejects.toSatisfy(isStateLostError)
+      expect(await store.get('k')).toBeUndefined()
+    }
+  })
+
+  it('refuses an onStateLost that is not a function with a TypeError naming it', () => {
+    expect(() => redisStore(redis.client, { onStateLost: 'log' as never })).toThrow(new TypeError('redisStore: onStateLost must be a function'))
+  })
+})
+
+describe('StateLostError', () => {
+  it('is recognised by its brand, also from another realm, and nothing else is', () => {
+    const lost = new StateLostError({ store: 'redisStore', key: 'k', epochKey: '{k}:rg-epoch', seen: 'a', found: undefined })
+    expect(lost.message).toBe('redisStore: the state of "k" vanished (epoch a seen before, it is gone): a restart without persistence, an eviction or a flush')
+    expect(isStateLostError(lost)).toBe(true)
+    expect(isStateLostError({ [Symbol.for('reliability-gate.StateLostError')]: true })).toBe(true)
+    expect(isStateLostError(new Error('StateLostError'))).toBe(false)
+    expect(isStateLostError({ name: 'StateLostError' })).toBe(false)
+  })
+})
