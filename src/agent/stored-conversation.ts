@@ -1,3 +1,4 @@
+import { raceAbort } from '../model/race-abort.ts'
 import { isRecord } from '../model/is-record.ts'
 import type { Message } from '../model/message.ts'
 import { messageOf } from '../model/message-of.ts'
@@ -89,19 +90,5 @@ export async function appendExchange<T, R extends AcceptedRun<T>>(
 
 /** `work`, or a rejection as soon as `signal` aborts (the write may still land: whole, never half). */
 function untilAborted<V>(work: Promise<V>, signal: AbortSignal): Promise<V> {
-  if (signal.aborted) return Promise.reject(new Error('the run was aborted while committing (the exchange may still be stored, whole)'))
-  return new Promise<V>((resolve, reject) => {
-    const onAbort = (): void => reject(new Error('the run was aborted while committing (the exchange may still be stored, whole)'))
-    signal.addEventListener('abort', onAbort, { once: true })
-    work.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort)
-        resolve(value)
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort)
-        reject(error)
-      },
-    )
-  })
+  return raceAbort(work, signal, undefined, () => new Error('the run was aborted while committing (the exchange may still be stored, whole)'))
 }
