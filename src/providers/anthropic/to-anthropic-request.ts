@@ -1,7 +1,8 @@
-import type { ContentBlockParam, MessageCreateParamsNonStreaming, MessageParam, Tool } from '@anthropic-ai/sdk/resources/messages'
+import type { ContentBlockParam, MessageCreateParamsNonStreaming, MessageParam, Tool, ToolChoice as WireToolChoice } from '@anthropic-ai/sdk/resources/messages'
 import type { Message } from '../../model/message.ts'
 import type { ReasoningBlock } from '../../model/reasoning.ts'
 import type { ModelRequest } from '../../model/request.ts'
+import type { ToolChoice } from '../../model/tool-choice.ts'
 import { objectToolInput, RAW_ARGUMENTS_KEY } from '../adapter-kit/object-tool-input.ts'
 
 /** Settings of the body builder. */
@@ -34,8 +35,9 @@ interface WireTurn {
  * without a signature came from another provider and is left out). Tool arguments that are not a JSON
  * object are echoed as sent, under {@link RAW_ARGUMENTS_KEY}. The `cache_control` breakpoint goes on
  * the last block that belongs to the base conversation (never a thinking block), so a retry (base +
- * ephemeral tail) re-reads the cached prefix and the tail is never cached. Gate-only fields such as
- * `ephemeral` never reach the wire.
+ * ephemeral tail) re-reads the cached prefix and the tail is never cached. `toolChoice` is sent as
+ * `tool_choice` (`'required'` as `any`), only with tools. Gate-only fields such as `ephemeral` never
+ * reach the wire.
  */
 export function toAnthropicRequest(request: ModelRequest, settings: AnthropicRequestSettings): MessageCreateParamsNonStreaming {
   const system: string[] = request.system !== undefined && request.system !== '' ? [request.system] : []
@@ -66,7 +68,9 @@ export function toAnthropicRequest(request: ModelRequest, settings: AnthropicReq
     max_tokens: request.maxTokens ?? settings.maxTokens,
     ...(system.length > 0 ? { system: system.join('\n\n') } : {}),
     messages,
-    ...(tools !== undefined && tools.length > 0 ? { tools } : {}),
+    ...(tools !== undefined && tools.length > 0
+      ? { tools, ...(request.toolChoice !== undefined ? { tool_choice: toWireToolChoice(request.toolChoice) } : {}) }
+      : {}),
     ...(schema !== undefined && settings.structuredOutput ? { output_config: { format: { type: 'json_schema', schema: { ...schema } } } } : {}),
   }
 }
@@ -107,4 +111,10 @@ function markCacheBreakpoint(turns: WireTurn[]): void {
       return
     }
   }
+}
+
+/** A request's `toolChoice` as the Messages API's `tool_choice`: `'required'` is `any`, a named tool is `tool`. */
+function toWireToolChoice(choice: ToolChoice): WireToolChoice {
+  if (typeof choice !== 'string') return { type: 'tool', name: choice.tool }
+  return { type: choice === 'required' ? 'any' : choice }
 }
