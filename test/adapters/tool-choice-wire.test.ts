@@ -2,15 +2,16 @@ import Anthropic from '@anthropic-ai/sdk'
 import { createGateway, generateText, jsonSchema, tool, wrapLanguageModel } from 'ai'
 import OpenAI from 'openai'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { ModelRequest, ToolChoice } from '../../src/index.ts'
+import { Type } from 'typebox'
+import { Agent, tool as agentTool, type ModelRequest, type Provider, type ToolChoice } from '../../src/index.ts'
 import { reliabilityMiddleware } from '../../src/integrations/ai-sdk.ts'
 import { aiSdk } from '../../src/providers/ai-sdk/index.ts'
 import { anthropic } from '../../src/providers/anthropic/index.ts'
 import { openai } from '../../src/providers/openai/index.ts'
 import { gatewayText, gatewayToolCall } from './support/ai-sdk-wire.ts'
-import { anthropicText } from './support/anthropic-wire.ts'
+import { anthropicMessage, anthropicText } from './support/anthropic-wire.ts'
 import { startLoopback, type LoopbackServer, type Reply } from './support/loopback-server.ts'
-import { openaiText } from './support/openai-wire.ts'
+import { openaiText, openaiToolCalls } from './support/openai-wire.ts'
 
 let server: LoopbackServer
 beforeAll(async () => {
@@ -111,5 +112,39 @@ describe('toolChoice through the AI SDK middleware', () => {
       const body = await bodyOf(reply, () => generateText({ model, prompt: 'where is order 42?', tools: { lookup }, toolChoice }))
       expect(body.toolChoice).toEqual({ type: toolChoice })
     }
+  })
+})
+
+describe('the forced re-ask of an agent on the wire', () => {
+  const lookup = agentTool({ name: 'lookup', description: 'find an order', input: Type.Object({ orderId: Type.String() }), execute: () => 'delivered' })
+  const runAgent = async (provider: Provider, replies: readonly Reply[]) => {
+    server.script(replies)
+    server.requests.length = 0
+    const text = await Agent.create({ provider }).tool(lookup).build().run('where is order 42?')
+    return { text, bodies: server.requests.map((r) => r.body as Record<string, unknown>) }
+  }
+
+  it('pins tool_choice to the function on OpenAI only for the re-ask after a prose answer', async () => {
+    const call = (id: string, args: string) => openaiToolCalls([{ id, name: 'lookup', arguments: args }])
+    const { text, bodies } = await runAgent(openaiProvider(), [
+      call('c1', '{"orderId": 42}'),
+      openaiText('I cannot.'),
+      call('c2', '{"orderId": "42"}'),
+      openaiText('done'),
+    ])
+    expect(text).toBe('done')
+    expect(bodies.map((b) => b.tool_choice)).toEqual([undefined, undefined, { type: 'function', function: { name: 'lookup' } }, undefined])
+  })
+
+  it('pins tool_choice to the tool on Anthropic only for the re-ask after a prose answer', async () => {
+    const call = (id: string, input: unknown) => anthropicMessage([{ type: 'tool_use', id, name: 'lookup', input }], 'tool_use')
+    const { text, bodies } = await runAgent(anthropicProvider(), [
+      call('toolu_1', { orderId: 42 }),
+      anthropicText('I cannot.'),
+      call('toolu_2', { orderId: '42' }),
+      anthropicText('done'),
+    ])
+    expect(text).toBe('done')
+    expect(bodies.map((b) => b.tool_choice)).toEqual([undefined, undefined, { type: 'tool', name: 'lookup' }, undefined])
   })
 })
