@@ -74,6 +74,30 @@ describe('toolChoice on the Anthropic wire', () => {
   })
 })
 
+describe('toolChoice on the Anthropic wire with extended thinking', () => {
+  const thinking = (type: string) =>
+    anthropic({
+      client: new Anthropic({ baseURL: server.url, apiKey: 'k', maxRetries: 0 }),
+      model: 'claude-test',
+      extraBody: { thinking: type === 'disabled' ? { type } : { type, budget_tokens: 1024 } },
+    })
+
+  it('leaves out a choice that forces a tool, which the API refuses with thinking, and keeps auto and none', async () => {
+    for (const choice of ['required', { tool: 'lookup' }] as const) {
+      expect(await bodyOf(anthropicText('ok'), () => thinking('enabled').complete(request(choice)))).not.toHaveProperty('tool_choice')
+    }
+    expect((await bodyOf(anthropicText('ok'), () => thinking('enabled').complete(request('none')))).tool_choice).toEqual({ type: 'none' })
+    expect((await bodyOf(anthropicText('ok'), () => thinking('adaptive').complete(request('auto')))).tool_choice).toEqual({ type: 'auto' })
+  })
+
+  it('sends a forced choice when thinking is disabled', async () => {
+    expect((await bodyOf(anthropicText('ok'), () => thinking('disabled').complete(request({ tool: 'lookup' })))).tool_choice).toEqual({
+      type: 'tool',
+      name: 'lookup',
+    })
+  })
+})
+
 describe('toolChoice through the AI SDK adapter (gateway wire)', () => {
   const wire = { auto: { type: 'auto' }, none: { type: 'none' }, required: { type: 'required' }, lookup: { type: 'tool', toolName: 'lookup' } }
   for (const choice of CHOICES) {
