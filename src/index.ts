@@ -90,7 +90,7 @@ export type { DriftEvent, DriftMonitor, DriftMonitorOptions, DriftThreshold, Eve
 export type { EventTags, GateEvent, GateEventMap, GateEventName, GateEventPayloads, RunOutcome } from './events/index.ts'
 
 // Provider-neutral model types.
-export type { Message, ModelRequest, ModelResponse, ReasoningBlock, Role, StopReason, ToolCall, ToolSpec, Usage } from './model/index.ts'
+export type { Message, ModelRequest, ModelResponse, ReasoningBlock, Role, StopReason, ToolCall, ToolChoice, ToolSpec, Usage } from './model/index.ts'
 export type { Provider, StreamChunk, StreamingProvider } from './model/index.ts'
 
 // Named by the declarations of internal constructors and options (`Session`, `events`): exported as types

@@ -8,6 +8,7 @@ import type { GateResult } from '../gate/gate-result.ts'
 import type { Message } from '../model/message.ts'
 import type { ModelRequest } from '../model/request.ts'
 import type { ModelResponse } from '../model/response.ts'
+import type { ToolChoice } from '../model/tool-choice.ts'
 import { ZERO_USAGE } from '../model/usage.ts'
 import type { Phase } from '../rules/scope.ts'
 import type { ValidationFailure } from '../validation/validation-failure.ts'
@@ -193,25 +194,27 @@ export class AgentRun<T, R = RunResult<T>> {
       runId: this.#runId,
       tags: this.#tags(),
       signal: this.#signal,
-      askAgain: async (messages) => {
-        const result = await this.#callGate(messages, false).catch(this.#onGateError)
+      askAgain: async (messages, toolChoice) => {
+        const result = await this.#callGate(messages, false, toolChoice).catch(this.#onGateError)
         this.#called(result)
         return result.response
       },
+      fail: (kind, reason) => this.#fail(kind, reason, 'post-decide'),
       validationFailed: (failure, attempt) => this.#toolArgsFailed(failure, attempt),
     }
   }
 
   /**
-   * One model call through the gate, budget first (a spent budget throws here, before any call).
-   * The caller bills the call to the run whatever happens (`#called`, `#onGateError`).
+   * One model call through the gate, budget first (a spent budget throws here, before any call),
+   * with `toolChoice` when a forced re-ask pins a tool. The caller bills the call to the run whatever happens (`#called`, `#onGateError`).
    */
-  #callGate(messages: readonly Message[], validateOutput: boolean): Promise<GateResult<T>> {
+  #callGate(messages: readonly Message[], validateOutput: boolean, toolChoice?: ToolChoice): Promise<GateResult<T>> {
     const rt = this.#rt
     this.#checkBudget()
     const request: { -readonly [K in keyof ModelRequest]: ModelRequest[K] } = { messages }
     if (rt.system !== undefined) request.system = rt.system
     if (rt.toolSpecs.length > 0) request.tools = rt.toolSpecs
+    if (toolChoice !== undefined) request.toolChoice = toolChoice
     // The gate's run-budget rule checks the retries of this call too, adding what the run spent before it.
     if (rt.runBudgets !== undefined) {
       this.#request = request

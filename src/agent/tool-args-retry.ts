@@ -5,6 +5,7 @@ import type { Message } from '../model/message.ts'
 import type { ReasoningBlock } from '../model/reasoning.ts'
 import type { ModelResponse } from '../model/response.ts'
 import type { ToolCall } from '../model/tool-call.ts'
+import type { ToolChoice } from '../model/tool-choice.ts'
 import { raceAbort } from '../model/race-abort.ts'
 import {
   checkForbiddenKeys,
@@ -41,8 +42,11 @@ export interface ToolArgsHost {
   /** The run's turn and metadata, for its events. */
   readonly tags: EventTags
   readonly signal: AbortSignal | undefined
-  /** One retry: a gate call on `messages` (output validation off), billed to the run. */
-  askAgain(messages: readonly Message[]): Promise<ModelResponse>
+  /**
+   * One retry: a gate call on `messages` (output validation off), billed to the run; with
+   * `toolChoice` on its request when given (the forced re-ask pins the tool).
+   */
+  askAgain(messages: readonly Message[], toolChoice?: ToolChoice): Promise<ModelResponse>
   /** Reports an argument validation failure, a guard's rejection included (`attempt` is 1-indexed within the logical call). */
   validationFailed(failure: ValidationFailure, attempt: number): void
 }
@@ -68,8 +72,12 @@ export type ToolArgsVerdict =
       readonly rejection: GuardRejection
       readonly failure: ValidationFailure
     }
-  /** Still invalid when the retries ran out, or the retry reply did not call the tool again. */
+  /** Still invalid when the retries ran out, or the retry reply called another tool instead. */
   | { readonly status: 'invalid-args'; readonly outcome: 'exhausted' | 'llm_gave_up'; readonly failure: ValidationFailure }
+  /** The model answered in prose, and did not call the tool when re-asked with `toolChoice` pinned to it (or answered in prose again later): the run stops (`tool-call-abandoned`). */
+  | { readonly status: 'abandoned'; readonly outcome: 'llm_gave_up'; readonly failure: ValidationFailure }
+  /** A retry repeated the rejected arguments of the attempt before it: the run stops as a stuck loop (`schema-stuck-loop`). */
+  | { readonly status: 'stuck'; readonly outcome: 'exhausted'; readonly failure: ValidationFailure }
 
 /**
  * The argument loop of one logical tool call (DESIGN.md "Tool-call argument retry"), shared by the
@@ -79,8 +87,12 @@ export type ToolArgsVerdict =
  * same model for the same tool with an ephemeral tail `[assistant(failing call), tool(is_error
  * feedback)]`, fitted to the feedback bounds and rebuilt from `base` each time; the failing call's
  * assistant message carries the reasoning of the answer it came from. The first call to the same
- * tool in the reply is taken; a repeat of earlier arguments is reported `redundant` at once. The
- * final outcome is the caller's to report.
+ * tool in the reply is taken; a repeat of earlier arguments is reported `redundant` at once, and a
+ * retry rejected with exactly the arguments of the attempt before it ends the loop as `stuck`. A
+ * retry reply in prose (no tool call at all) gets one more re-ask, the same tail with `toolChoice`
+ * pinned to the tool, whatever retries remain (once per logical call); prose or another tool in its
+ * reply, or prose on any later retry, ends the loop as `abandoned`. The final
+ * outcome is the caller's to report.
  */
 export class ToolArgsRetry {
   readonly #host: ToolArgsHost
@@ -90,6 +102,10 @@ export class ToolArgsRetry {
   readonly #base: readonly Message[]
   readonly #tried: unknown[] = []
   readonly #seen = new Set<string>()
+  /** The stable key of the previous attempt's arguments, for the stuck-loop check. */
+  #lastKey: string | undefined
+  /** The forced re-ask (toolChoice pinned) was spent: one per logical call. */
+  #forced = false
   #retry = 0
   #redundant = 0
   /** The reasoning of the answer the current call came from (ephemeral once it is a retry's). */
@@ -132,8 +148,11 @@ export class ToolArgsRetry {
     let current = this.#original
     for (;;) {
       const args = normalizeArgs(current.args)
+      const key = stableKey(args)
+      const repeated = key === this.#lastKey
+      this.#lastKey = key
       this.#tried.push(args)
-      this.#seen.add(stableKey(args))
+      this.#seen.add(key)
       const ctx: GuardContext = { tool: spec.name, callId: this.#original.id, retry: this.#retry, agent: this.#settings.name }
 
       const rawRejection = await runGuards(rawGuards, args, ctx, signal)
@@ -148,15 +167,21 @@ export class ToolArgsRetry {
       }
 
       this.#host.validationFailed(verdict.failure, this.#retry + 1)
+      // The same rejected arguments again: more retries would only repeat them.
+      if (repeated) return { status: 'stuck', outcome: 'exhausted', failure: verdict.failure }
       if (this.#retry >= spec.maxRetries) return { status: 'invalid-args', outcome: 'exhausted', failure: verdict.failure }
       const next = await this.#askAgain(current, verdict.failure)
-      if (next === undefined) return { status: 'invalid-args', outcome: 'llm_gave_up', failure: verdict.failure }
+      if (next === GAVE_UP) return { status: 'invalid-args', outcome: 'llm_gave_up', failure: verdict.failure }
+      if (next === ABANDONED) return { status: 'abandoned', outcome: 'llm_gave_up', failure: verdict.failure }
       current = next
     }
   }
 
-  /** One retry: the base plus an ephemeral tail for the failing call only; the first call to the same tool wins. */
-  async #askAgain(failing: ToolCall, failure: ValidationFailure): Promise<ToolCall | undefined> {
+  /**
+   * One retry: the base plus an ephemeral tail for the failing call only; the first call to the same
+   * tool wins. A reply in prose is asked once more with `toolChoice` pinned to the tool.
+   */
+  async #askAgain(failing: ToolCall, failure: ValidationFailure): Promise<ToolCall | typeof GAVE_UP | typeof ABANDONED> {
     const settings = this.#settings
     const name = this.#spec.name
     this.#retry++
@@ -180,9 +205,19 @@ export class ToolArgsRetry {
       },
       { role: 'tool', content: feedback, toolCallId: failing.id, toolName: failing.name, isError: true, ephemeral: true },
     ]
-    const response = await this.#host.askAgain(this.#base.concat(tail))
-    const next = response.toolCalls.find((c) => c.name === name)
-    if (next === undefined) return undefined
+    const messages = this.#base.concat(tail)
+    let response = await this.#host.askAgain(messages)
+    let next = response.toolCalls.find((c) => c.name === name)
+    if (next === undefined && response.toolCalls.length === 0) {
+      // Prose instead of the tool: insist once, with the provider told to call that tool; prose after that ends the call.
+      if (this.#forced) return ABANDONED
+      this.#forced = true
+      this.#retry++
+      response = await this.#host.askAgain(messages, { tool: name })
+      next = response.toolCalls.find((c) => c.name === name)
+      if (next === undefined) return ABANDONED
+    }
+    if (next === undefined) return GAVE_UP
     this.#reasoning = response.reasoning
     if (this.#seen.has(stableKey(normalizeArgs(next.args)))) {
       this.#redundant++
@@ -210,6 +245,11 @@ export class ToolArgsRetry {
     return { status: 'guard-rejected', outcome: this.#retry === 0 ? 'no_retry' : 'fabricated_id_on_retry', rejection, failure }
   }
 }
+
+/** The retry reply called another tool instead. */
+const GAVE_UP = Symbol('gave up')
+/** The model answered in prose, also when the re-ask pinned the tool. */
+const ABANDONED = Symbol('abandoned')
 
 /** The gate's feedback bounds, which a tool-argument tail honours too. */
 export function feedbackLimits(config: { readonly maxFeedbackChars?: number | undefined; readonly maxFeedbackTokens?: number | undefined }): EchoLimits {

@@ -1,3 +1,4 @@
+import { FailFastKinds, type FailFastKind } from '../model/fail-fast-kind.ts'
 import type { Message } from '../model/message.ts'
 import { errorName } from '../model/message-of.ts'
 import type { ReasoningBlock } from '../model/reasoning.ts'
@@ -19,6 +20,8 @@ import type { AnyTool, ToolContext } from './tools/tool.ts'
  */
 export interface ToolCallHost extends ToolArgsHost {
   readonly runtime: AgentRuntime<unknown>
+  /** The run's fail-fast error of `kind` (reported as the run's `fail_fast`), for a call that stops the run. */
+  fail(kind: FailFastKind, reason: string): Error
 }
 
 /** A logical tool call, settled: its `functionsCalled` entry, its tool result, and the call as persisted. */
@@ -35,7 +38,9 @@ export interface SettledToolCall {
  * schema and every guard on every attempt, retries on validation failures only, bounded ephemeral
  * tails carrying the answer's `reasoning`), then the tool runs on the valid arguments. Everything
  * else (unknown tool, a guard's rejection, arguments still invalid, a throwing `execute`, a result
- * that cannot be sent as JSON) is answered to the model as an error result.
+ * that cannot be sent as JSON) is answered to the model as an error result, except two ends that
+ * stop the run: prose instead of the tool even when the re-ask pinned it (`tool-call-abandoned`),
+ * and a retry repeating the rejected arguments of the attempt before it (`schema-stuck-loop`).
  */
 export function runToolCall(host: ToolCallHost, call: ToolCall, base: readonly Message[], reasoning?: readonly ReasoningBlock[]): Promise<SettledToolCall> {
   return new LogicalToolCall(host, call, base, reasoning).settle()
@@ -84,6 +89,23 @@ class LogicalToolCall {
       case 'invalid-args': {
         const why = verdict.outcome === 'exhausted' ? 'exhausted' : 'gave-up'
         return this.#settle('invalid-args', verdict.outcome, toolMessages.invalidArgs(tool.name, verdict.failure, args.retry, why))
+      }
+      case 'abandoned':
+      case 'stuck': {
+        const why = verdict.status === 'stuck' ? 'exhausted' : 'gave-up'
+        this.#settle('invalid-args', verdict.outcome, toolMessages.invalidArgs(tool.name, verdict.failure, args.retry, why))
+        const name = tool.name
+        const [kind, reason] =
+          verdict.status === 'abandoned'
+            ? ([
+                FailFastKinds.ToolCallAbandoned,
+                `the model answered in prose instead of calling tool '${name}' again after its arguments were rejected, and did not call it when re-asked with toolChoice pinned to it: ${verdict.failure.message}`,
+              ] as const)
+            : ([
+                FailFastKinds.SchemaStuckLoop,
+                `the retry of tool '${name}' repeated the rejected arguments of the attempt before it: ${verdict.failure.message}`,
+              ] as const)
+        throw this.#host.fail(kind, reason)
       }
     }
   }

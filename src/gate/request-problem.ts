@@ -10,7 +10,7 @@ import type { Role } from '../model/message.ts'
  */
 export function requestProblem(request: unknown): string | undefined {
   if (!isRecord(request)) return `request must be an object with a \`messages\` array, got ${typeName(request)}`
-  const { messages, system, model, tools, maxTokens, responseSchema, signal } = request
+  const { messages, system, model, tools, toolChoice, maxTokens, responseSchema, signal } = request
   if (!Array.isArray(messages)) return `request.messages must be an array of messages, got ${typeName(messages)}`
   for (let i = 0; i < messages.length; i++) {
     const problem = messageProblem(messages[i])
@@ -19,11 +19,34 @@ export function requestProblem(request: unknown): string | undefined {
   if (system !== undefined && typeof system !== 'string') return `request.system must be a string, got ${typeName(system)}`
   if (model !== undefined && typeof model !== 'string') return `request.model must be a string, got ${typeName(model)}`
   if (tools !== undefined && !Array.isArray(tools)) return `request.tools must be an array of tool specs, got ${typeName(tools)}`
+  if (toolChoice !== undefined) {
+    const problem = toolChoiceProblem(toolChoice, tools as readonly unknown[] | undefined)
+    if (problem !== undefined) return problem
+  }
   if (maxTokens !== undefined && !(Number.isInteger(maxTokens) && (maxTokens as number) > 0)) {
     return `request.maxTokens must be a positive integer, got ${shownValue(maxTokens)}`
   }
   if (responseSchema !== undefined && !isRecord(responseSchema)) return `request.responseSchema must be a JSON Schema object, got ${typeName(responseSchema)}`
   if (signal !== undefined && !isAbortSignal(signal)) return `request.signal must be an AbortSignal, got ${typeName(signal)}`
+  return undefined
+}
+
+const TOOL_CHOICES: readonly unknown[] = ['auto', 'none', 'required']
+
+/**
+ * Why a `toolChoice` cannot be sent: neither `'auto'`, `'none'`, `'required'` nor `{ tool: name }`,
+ * or a tool required (`'required'`, a named tool) that is not among the request's `tools` (no provider could call it).
+ */
+function toolChoiceProblem(toolChoice: unknown, tools: readonly unknown[] | undefined): string | undefined {
+  if (toolChoice === 'required' && !(tools !== undefined && tools.length > 0)) return `request.toolChoice 'required' needs at least one tool in request.tools`
+  if (TOOL_CHOICES.includes(toolChoice)) return undefined
+  if (!isRecord(toolChoice)) {
+    return `request.toolChoice must be 'auto', 'none', 'required' or { tool: name }, got ${shownValue(toolChoice)}`
+  }
+  const name = toolChoice.tool
+  if (typeof name !== 'string' || name === '') return `request.toolChoice.tool must be a non-empty tool name, got ${shownValue(name)}`
+  const offered = tools?.some((t) => isRecord(t) && t.name === name) === true
+  if (!offered) return `request.toolChoice names tool ${shownValue(name)}, which is not one of request.tools`
   return undefined
 }
 

@@ -11,7 +11,10 @@ import type { ErrorKind } from './error-kind.ts'
 export const FailFastKinds = Object.freeze({
   /** `strictOutputRules` / `strictOutput`: validation still failing after the last allowed attempt. */
   SchemaRetryExhausted: 'schema-retry-exhausted',
-  /** `stuckLoopRule(n)`: the last `n` validation failures were identical. */
+  /**
+   * `stuckLoopRule(n)`: the last `n` validation failures were identical; or a tool call's retry
+   * repeated the rejected arguments of the attempt before it.
+   */
   SchemaStuckLoop: 'schema-stuck-loop',
   /** The gate's safety cap on attempts (`maxAttempts`) was reached. */
   MaxAttempts: 'max-attempts',
@@ -43,6 +46,11 @@ export const FailFastKinds = Object.freeze({
   SchemaFail: 'schema-fail',
   /** Tool-call arguments failed their schema and no rule handled it. */
   ToolArgsInvalid: 'tool-args-invalid',
+  /**
+   * After a tool call's arguments were rejected, the model answered in prose instead of calling the
+   * tool again, and again when re-asked with `toolChoice` pinned to that tool.
+   */
+  ToolCallAbandoned: 'tool-call-abandoned',
   /** The model refused to answer. */
   Refusal: 'refusal',
   /** The provider's answer had the wrong shape (an HTML page, an empty body). */

@@ -1,6 +1,7 @@
 export type { Message, Role } from './message.ts'
 export type { ReasoningBlock } from './reasoning.ts'
 export type { ToolCall, ToolSpec } from './tool-call.ts'
+export type { ToolChoice } from './tool-choice.ts'
 export type { Usage } from './usage.ts'
 export { addUsage, ZERO_USAGE } from './usage.ts'
 export type { JsonSchema, ModelRequest } from './request.ts'

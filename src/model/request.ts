@@ -1,5 +1,6 @@
 import type { Message } from './message.ts'
 import type { ToolSpec } from './tool-call.ts'
+import type { ToolChoice } from './tool-choice.ts'
 
 /** A JSON Schema object, as sent on the wire. */
 export type JsonSchema = Readonly<Record<string, unknown>>
@@ -9,6 +10,13 @@ export interface ModelRequest {
   readonly system?: string
   readonly messages: readonly Message[]
   readonly tools?: readonly ToolSpec[]
+  /**
+   * Whether the model must call a tool: `'auto'` (the provider's default when absent), `'none'`,
+   * `'required'` (some tool), or `{ tool: name }` (that tool, which must be one of `tools`). The
+   * agent pins it to a tool itself for one re-ask when the model answers in prose after that
+   * tool's arguments were rejected.
+   */
+  readonly toolChoice?: ToolChoice
   /**
    * The model to ask for. Through a gate it is a per-call default: a provider entry's `model` and an
    * adapter's own configured model win over it (it wins over the gate's `model`). Called directly,

@@ -108,16 +108,45 @@ describe('reliabilityMiddleware with tools', () => {
     expect(server.requests).toHaveLength(1)
   })
 
-  it('reports llm_gave_up when the retry answers without calling the tool', async () => {
-    const { seen, result } = await runTools([call('{"orderId": 1}'), gatewayText('I cannot look it up.')])
-    expect(result).toMatchObject({ kind: 'tool-args-invalid' })
-    expect(seen.outcomes).toEqual(['lookup:llm_gave_up:1'])
+  it('re-asks a prose retry once with toolChoice pinned to the tool on the wire, then gives up as tool-call-abandoned', async () => {
+    const { seen, result } = await runTools([call('{"orderId": 1}'), gatewayText('I cannot look it up.'), gatewayText('Still no.')])
+    expect(result).toMatchObject({ kind: 'tool-call-abandoned' })
+    expect(isNoObjectGenerated(result)).toBe(true)
+    expect(seen.outcomes).toEqual(['lookup:llm_gave_up:2'])
+    expect(server.requests).toHaveLength(3)
+    expect(server.requests[1]?.body.toolChoice).toEqual({ type: 'auto' })
+    expect(server.requests[2]?.body.toolChoice).toEqual({ type: 'tool', toolName: 'lookup' })
+    expect(server.requests[2]?.body.prompt.at(-1).content[0].output.type).toBe('error-text')
+    expect(executed).toEqual([])
   })
 
-  it('records a redundant retry that repeats the same arguments', async () => {
-    const { seen } = await runTools([call('{"orderId": 1}'), call('{ "orderId" : 1 }', 'c2'), call('{"orderId": "1"}', 'c3'), gatewayText('done')])
-    expect(seen.outcomes).toEqual(['lookup:redundant:1', 'lookup:success:2'])
+  it('takes the call the forced re-ask makes, and the AI SDK runs it', async () => {
+    const { seen, result } = await runTools([call('{"orderId": 1}'), gatewayText('I cannot.'), call('{"orderId": "1"}', 'c3'), gatewayText('done')])
+    expect((result as { text: string }).text).toBe('done')
+    expect(seen.outcomes).toEqual(['lookup:success:2'])
     expect(executed).toEqual([{ orderId: '1' }])
+  })
+
+  it('records a redundant retry that repeats the arguments of an earlier attempt', async () => {
+    const middleware = reliabilityMiddleware({ postDecide: strictOutputRules(3), maxToolRetries: 3 })
+    const replies = [
+      call('{"orderId": 1}'),
+      call('{"orderId": true}', 'c2'),
+      call('{ "orderId" : 1 }', 'c3'),
+      call('{"orderId": "1"}', 'c4'),
+      gatewayText('done'),
+    ]
+    const { seen } = await runTools(replies, middleware)
+    expect(seen.outcomes).toEqual(['lookup:redundant:2', 'lookup:success:3'])
+    expect(executed).toEqual([{ orderId: '1' }])
+  })
+
+  it('gives up as schema-stuck-loop when a retry repeats the rejected arguments of the attempt before it', async () => {
+    const { seen, result } = await runTools([call('{"orderId": 1}'), call('{ "orderId" : 1 }', 'c2'), call('{"orderId": "1"}', 'c3'), gatewayText('done')])
+    expect(result).toMatchObject({ kind: 'schema-stuck-loop' })
+    expect(seen.outcomes).toEqual(['lookup:redundant:1', 'lookup:exhausted:1'])
+    expect(server.requests).toHaveLength(2)
+    expect(executed).toEqual([])
   })
 
   it('blocks a fabricated slug-shaped ID with the ID-shape guard, without retrying or executing', async () => {

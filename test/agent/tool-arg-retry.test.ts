@@ -99,18 +99,23 @@ describe('Agent tool-argument retry', () => {
     expect(result.text).toBe('Sorry, I could not book it.')
   })
 
-  it('ends the call as llm_gave_up when the retry answers in text, without checking that text against the output schema', async () => {
-    const provider = scripted([turn(call('create_event', invalidEvent)), 'I cannot fix that.', '{"booked": false}'])
+  it('answers prose on a retry with one re-ask pinned to the tool, without checking that prose against the output schema', async () => {
+    const provider = scripted([
+      turn(call('create_event', invalidEvent)),
+      'I cannot fix that.',
+      turn(call('create_event', validEvent, 'forced')),
+      '{"booked": true}',
+    ])
     const tools = makeTools()
     const agent = Agent.create({ provider })
       .outputSchema(Type.Object({ booked: Type.Boolean() }))
       .tool(tools.eventTool)
       .build()
     const result = await agent.runDetailed('book standup')
-    expect(provider.calls).toBe(3)
-    expect(result.value).toEqual({ booked: false })
-    expect(result.functionsCalled[0]).toMatchObject({ outcome: 'llm_gave_up', retryCount: 1, status: 'invalid-args', intercepted: true })
-    expect(provider.requests[2]?.messages.at(-1)?.content).toContain('the retry did not call it again')
+    expect(provider.calls).toBe(4)
+    expect(provider.requests[2]?.toolChoice).toEqual({ tool: 'create_event' })
+    expect(result.value).toEqual({ booked: true })
+    expect(result.functionsCalled[0]).toMatchObject({ outcome: 'success', retryCount: 2, status: 'ok' })
   })
 
   it('ends the call as llm_gave_up when the retry switches to another tool, and runs neither', async () => {
@@ -127,22 +132,22 @@ describe('Agent tool-argument retry', () => {
     expect(reply).not.toHaveBeenCalled()
   })
 
-  it('logs a redundant retry (same arguments, keys sorted), counts it against the budget, then exhausts', async () => {
+  it('logs a redundant retry (arguments of an earlier attempt, keys sorted), counts it against the budget, then exhausts', async () => {
     const reordered = { tags: ['team'], attendees: 4, at: 'tomorrow', title: 'Standup' }
     const { provider, agent, outcomes, lines } = setup([
       turn(call('create_event', invalidEvent)),
-      turn(call('create_event', reordered, 'r1')),
-      turn(call('create_event', { ...invalidEvent, at: 'next week' }, 'r2')),
+      turn(call('create_event', { ...invalidEvent, at: 'next week' }, 'r1')),
+      turn(call('create_event', reordered, 'r2')),
       'Done.',
     ])
     const result = await agent.runDetailed('book standup')
     expect(provider.calls).toBe(4)
     expect(outcomes.map((o) => [o.outcome, o.retryCount])).toEqual([
-      ['redundant', 1],
+      ['redundant', 2],
       ['exhausted', 2],
     ])
     expect(lines.map((l) => `${l.level} ${l.line}`)).toEqual([
-      'warn validation_retry_outcome tool=create_event ext=mailbot outcome=redundant retry_count=1',
+      'warn validation_retry_outcome tool=create_event ext=mailbot outcome=redundant retry_count=2',
       'warn validation_retry_outcome tool=create_event ext=mailbot outcome=exhausted retry_count=2',
     ])
     expect(result.functionsCalled[0]).toMatchObject({ outcome: 'exhausted', redundantRetries: 1, retryCount: 2 })

@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { Type } from 'typebox'
 import { describe, expect, it } from 'vitest'
-import { Agent, tool, type ModelResponse, type Usage } from '../../src/index.ts'
+import { Agent, isReliabilityFailFastError, tool, type ModelResponse, type ReliabilityFailFastError, type Usage } from '../../src/index.ts'
 import type { ToolRetryOutcome } from '../../src/agent/index.ts'
 import type { ToolCall } from '../../src/model/index.ts'
 import { scripted, type ScriptedStepFunction } from '../../src/providers/index.ts'
@@ -42,15 +42,46 @@ const scenario: fc.Arbitrary<Scenario> = fc.record({
   tokens: fc.array(fc.integer({ min: 0, max: 5000 }), { minLength: 1, maxLength: 8 }),
 })
 
-/** The outcome and retries the Imperal loop must reach for one planned call. */
-function expected(call: PlannedCall, budget: number): { outcome: ToolRetryOutcome; retryCount: number } {
+/** How one planned call must settle: an outcome and its retries, or the fail-fast kind that stops the run. */
+type Expected = { readonly outcome: ToolRetryOutcome; readonly retryCount: number } | { readonly fails: 'tool-call-abandoned' | 'schema-stuck-loop' }
+
+/**
+ * What the Imperal loop must reach for one planned call: retries within the budget; prose gets one
+ * re-ask pinned to the tool (beyond the budget), and prose or another tool after that stops the run;
+ * a retry repeating the rejected arguments of the attempt before it stops the run as a stuck loop.
+ */
+function expected(call: PlannedCall, budget: number): Expected {
   if (call.tool === 'ghost' || call.firstValid) return { outcome: 'no_retry', retryCount: 0 }
-  for (let r = 0; ; r++) {
-    if (r >= budget) return { outcome: 'exhausted', retryCount: r }
-    const reply = call.retries[r]
-    if (reply === 'valid') return { outcome: 'success', retryCount: r + 1 }
-    if (reply === 'text' || reply === 'switch') return { outcome: 'llm_gave_up', retryCount: r + 1 }
+  let previous = 'zero'
+  let forced = false
+  let next = 0
+  for (let retry = 0; ; ) {
+    if (retry >= budget) return { outcome: 'exhausted', retryCount: retry }
+    let reply = call.retries[next++] ?? 'text'
+    retry++
+    if (reply === 'text') {
+      if (forced) return { fails: 'tool-call-abandoned' }
+      forced = true
+      reply = call.retries[next++] ?? 'text'
+      retry++
+      if (reply === 'text' || reply === 'switch') return { fails: 'tool-call-abandoned' }
+    }
+    if (reply === 'valid') return { outcome: 'success', retryCount: retry }
+    if (reply === 'switch') return { outcome: 'llm_gave_up', retryCount: retry }
+    if (previous === 'bad') return { fails: 'schema-stuck-loop' }
+    previous = 'bad'
   }
+}
+
+/** Every planned call's expectation in order, up to the first that stops the run. */
+function plan(s: Scenario): { readonly settled: Expected[]; readonly fails: string | undefined } {
+  const settled: Expected[] = []
+  for (const call of s.turns.flat()) {
+    const e = expected(call, s.budget)
+    if ('fails' in e) return { settled, fails: e.fails }
+    settled.push(e)
+  }
+  return { settled, fails: undefined }
 }
 
 /** A scripted model that plays the scenario, whatever order the agent asks in, and records what it billed. */
@@ -94,32 +125,44 @@ function play(s: Scenario) {
 async function runScenario(s: Scenario) {
   const { provider, billed } = play(s)
   const agent = Agent.create({ provider, maxToolRetries: s.budget, maxIterations: 10 }).tools(tools).reliability({ priceUsage }).build()
-  const result = await agent.runDetailed('go')
-  return { provider, billed, result }
+  const outcome = await agent.runDetailed('go').then(
+    (result) => ({ result, error: undefined }),
+    (error: unknown) => ({ result: undefined, error: error as ReliabilityFailFastError }),
+  )
+  return { provider, billed, ...outcome }
 }
 
 describe('Agent tool loop properties', () => {
   it('records exactly one functionsCalled entry per logical tool call, with the outcome the Imperal loop defines', async () => {
     await fc.assert(
       fc.asyncProperty(scenario, async (s) => {
-        const { result } = await runScenario(s)
+        const { result, error } = await runScenario(s)
+        const { settled, fails } = plan(s)
+        if (fails !== undefined) {
+          expect(isReliabilityFailFastError(error)).toBe(true)
+          expect(error?.kind).toBe(fails)
+          return
+        }
         const calls = s.turns.flat()
-        expect(result.functionsCalled).toHaveLength(calls.length)
-        result.functionsCalled.forEach((entry, i) => {
-          const plan = calls[i] as PlannedCall
-          expect(entry.name).toBe(plan.tool)
-          expect({ outcome: entry.outcome, retryCount: entry.retryCount }).toEqual(expected(plan, s.budget))
+        expect(result?.functionsCalled).toHaveLength(calls.length)
+        result?.functionsCalled.forEach((entry, i) => {
+          expect(entry.name).toBe((calls[i] as PlannedCall).tool)
+          expect({ outcome: entry.outcome, retryCount: entry.retryCount }).toEqual(settled[i])
         })
       }),
       { numRuns: 1000 },
     )
   })
 
-  it('never retries a call beyond its budget, and makes exactly turns + retries + 1 model calls', async () => {
+  it('never retries a call beyond its budget and the one forced re-ask, and makes exactly turns + retries + 1 model calls', async () => {
     await fc.assert(
       fc.asyncProperty(scenario, async (s) => {
-        const { provider, result } = await runScenario(s)
-        for (const entry of result.functionsCalled) expect(entry.retryCount).toBeLessThanOrEqual(s.budget)
+        const { provider, result, error } = await runScenario(s)
+        if (result === undefined) {
+          expect(error?.attempts).toHaveLength(provider.calls)
+          return
+        }
+        for (const entry of result.functionsCalled) expect(entry.retryCount).toBeLessThanOrEqual(s.budget + 1)
         const retries = result.functionsCalled.reduce((sum, e) => sum + e.retryCount, 0)
         expect(provider.calls).toBe(s.turns.length + retries + 1)
         expect(result.attempts).toHaveLength(provider.calls)
@@ -131,12 +174,13 @@ describe('Agent tool loop properties', () => {
   it('reports a cumulative cost equal to the sum over all attempts and over everything the provider billed', async () => {
     await fc.assert(
       fc.asyncProperty(scenario, async (s) => {
-        const { billed, result } = await runScenario(s)
-        const attemptsSum = result.attempts.reduce((sum, a) => sum + a.costUsd, 0)
+        const { billed, result, error } = await runScenario(s)
+        const spent = result ?? (error as ReliabilityFailFastError)
+        const attemptsSum = spent.attempts.reduce((sum, a) => sum + a.costUsd, 0)
         const billedSum = billed.reduce((sum, u) => sum + priceUsage(u), 0)
-        expect(result.costUsd).toBe(attemptsSum)
-        expect(result.costUsd).toBe(billedSum)
-        expect(result.usage.inputTokens).toBe(billed.reduce((sum, u) => sum + u.inputTokens, 0))
+        expect(spent.costUsd).toBe(attemptsSum)
+        expect(spent.costUsd).toBe(billedSum)
+        expect(spent.usage.inputTokens).toBe(billed.reduce((sum, u) => sum + u.inputTokens, 0))
       }),
       { numRuns: 1000 },
     )

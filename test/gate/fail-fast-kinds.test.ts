@@ -36,7 +36,12 @@ describe('FailFastKind', () => {
     expectTypeOf<'schema-retry-exhausted'>().toExtend<ReliabilityFailFastError['kind']>()
     expectTypeOf<'my-rule'>().toExtend<ReliabilityFailFastError['kind']>()
     expectTypeOf(FailFastKinds.SchemaStuckLoop).toEqualTypeOf<'schema-stuck-loop'>()
+    expectTypeOf(FailFastKinds.ToolCallAbandoned).toEqualTypeOf<'tool-call-abandoned'>()
     expectTypeOf<(typeof FAIL_FAST_KINDS)[number]>().toEqualTypeOf<FailFastKind>()
+  })
+
+  it('lists the kind a run ends with when the model abandons a rejected tool call', () => {
+    expect(FAIL_FAST_KINDS).toContain('tool-call-abandoned')
   })
 
   it('lists every error kind a run can end with', () => {

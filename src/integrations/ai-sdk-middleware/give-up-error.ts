@@ -1,5 +1,6 @@
 import type { Spent } from '../../agent/run-ledger.ts'
 import { isReliabilityFailFastError, ReliabilityFailFastError } from '../../gate/fail-fast-error.ts'
+import type { FailFastKind } from '../../model/fail-fast-kind.ts'
 import type { ValidationFailure } from '../../validation/validation-failure.ts'
 
 const AI_SDK_ERROR = Symbol.for('vercel.ai.error')
@@ -37,15 +38,20 @@ export function asGiveUp(error: unknown, last: NoObjectGeneratedFields | undefin
   return error
 }
 
-/** The middleware's give-up on a tool call whose arguments stayed invalid, or that a guard blocked. */
+/**
+ * The middleware's give-up on a tool call whose arguments stayed invalid, that a guard blocked
+ * (`tool-args-invalid`), that the model abandoned (`tool-call-abandoned`) or that repeated its
+ * rejected arguments (`schema-stuck-loop`).
+ */
 export function toolArgsGiveUp(
   reason: string,
+  kind: FailFastKind,
   verdict: { readonly outcome: string; readonly failure: ValidationFailure },
   runId: string,
   spent: Spent,
 ): ReliabilityFailFastError {
   return new ReliabilityFailFastError({
-    kind: 'tool-args-invalid',
+    kind,
     reason: `${reason} (outcome ${verdict.outcome})`,
     phase: 'post-decide',
     runId,

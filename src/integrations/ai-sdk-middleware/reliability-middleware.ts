@@ -22,15 +22,13 @@ import { checkRules } from '../../gate/check-rules.ts'
 import { compileSchema } from '../../validation/schema/compile-schema.ts'
 import { circuitBreaker, isCircuitBreaker } from '../../policies/breaker/circuit-breaker.ts'
 import type { Provider, StreamingProvider } from '../../model/provider.ts'
-import type { ModelRequest } from '../../model/request.ts'
 import type { StopReason } from '../../model/response.ts'
 import type { ToolCall } from '../../model/tool-call.ts'
 import { callSdk, streamSdk } from '../../providers/adapter-kit/sdk-call.ts'
 import { aiSdkStreamChunks } from '../../providers/ai-sdk/ai-sdk-stream.ts'
 import { fromAiSdkGenerateResult } from '../../providers/ai-sdk/from-ai-sdk-result.ts'
-import { toAiSdkMessage } from '../../providers/ai-sdk/to-ai-sdk-prompt.ts'
 import { asGiveUp, type NoObjectGeneratedFields } from './give-up-error.ts'
-import { promptToMessages } from './prompt-to-messages.ts'
+import { callRequest, withTail } from './call-request.ts'
 import type { MiddlewareCall, ReliabilityMiddleware } from './reliability-middleware-type.ts'
 import { ToolArgsCall, type ToolArgsOptions } from './tool-args-call.ts'
 import { toolSchemas } from './tool-schemas.ts'
@@ -130,7 +128,7 @@ export function reliabilityMiddleware<T = unknown>(given?: ReliabilityMiddleware
       const runId = newRunId()
       const { provider, state } = generating(params, model)
       const gate = gateFor(params, provider)
-      const base = baseRequest(params)
+      const base = callRequest(params)
       const runOptions = { runId, ...(params.abortSignal !== undefined ? { signal: params.abortSignal } : {}) }
       const result = await gate.run(base, runOptions).catch((error: unknown) => {
         throw asGiveUp(error, lastAnswer(state.last))
@@ -169,7 +167,7 @@ export function reliabilityMiddleware<T = unknown>(given?: ReliabilityMiddleware
             (result) => aiSdkStreamChunks(result.stream, model.provider),
           ),
       }
-      const base = baseRequest(params)
+      const base = callRequest(params)
       const run = gateFor(params, provider).stream(base, { mode: streamMode, ...runOptions })
       const schemas = toolSchemas(params)
       const stream = new ReadableStream<LanguageModelV4StreamPart>({
@@ -233,21 +231,6 @@ function withSharedBreaker<C extends { readonly breaker?: GateConfig<unknown>['b
   const breaker = config.breaker
   if (breaker === undefined || breaker === false || isCircuitBreaker(breaker)) return config
   return { ...config, breaker: circuitBreaker(breaker) }
-}
-
-/** The call's params with the gate's ephemeral tail appended to the original prompt. */
-function withTail(params: LanguageModelV4CallOptions, request: ModelRequest): LanguageModelV4CallOptions {
-  const tail = request.messages.filter((m) => m.ephemeral === true).map(toAiSdkMessage)
-  return {
-    ...params,
-    prompt: tail.length === 0 ? params.prompt : [...params.prompt, ...tail],
-    ...(request.signal !== undefined ? { abortSignal: request.signal } : {}),
-  }
-}
-
-function baseRequest(params: LanguageModelV4CallOptions): ModelRequest {
-  const { system, messages } = promptToMessages(params.prompt)
-  return { ...(system !== undefined ? { system } : {}), messages, ...(params.maxOutputTokens !== undefined ? { maxTokens: params.maxOutputTokens } : {}) }
 }
 
 /** The answer's content with each settled tool call's final arguments (same call ids). */

@@ -8,10 +8,12 @@ import type { Gate } from '../../gate/create-gate.ts'
 import { isReliabilityFailFastError } from '../../gate/fail-fast-error.ts'
 import type { GateRunOptions } from '../../gate/gate-internals.ts'
 import type { GateResult } from '../../gate/gate-result.ts'
+import { FailFastKinds, type FailFastKind } from '../../model/fail-fast-kind.ts'
 import type { Message } from '../../model/message.ts'
 import type { ModelRequest } from '../../model/request.ts'
 import type { ModelResponse } from '../../model/response.ts'
 import type { ToolCall } from '../../model/tool-call.ts'
+import type { ToolChoice } from '../../model/tool-choice.ts'
 import type { Usage } from '../../model/usage.ts'
 import type { CompiledSchema } from '../../validation/index.ts'
 import { asGiveUp, toolArgsGiveUp, type NoObjectGeneratedFields } from './give-up-error.ts'
@@ -87,18 +89,21 @@ export class ToolArgsCall implements ToolArgsHost {
         retryCount: loop.retry,
       })
       if (verdict.status !== 'valid')
-        throw asGiveUp(toolArgsGiveUp(giveUpReason(call.name, verdict, loop.retry), verdict, this.runId, this.#ledger), this.#last())
+        throw asGiveUp(toolArgsGiveUp(giveUpReason(call.name, verdict, loop.retry), giveUpKind(verdict), verdict, this.runId, this.#ledger), this.#last())
       settled.push({ id: call.id, name: call.name, args: verdict.call.args })
     }
     return settled
   }
 
-  /** One retry through the call's gate, billed to the call; a failure carries the whole call's attempts. */
-  async askAgain(messages: readonly Message[]): Promise<ModelResponse> {
+  /**
+   * One retry through the call's gate, billed to the call; a failure carries the whole call's
+   * attempts. A forced re-ask's `toolChoice` replaces the caller's on the model call.
+   */
+  async askAgain(messages: readonly Message[], toolChoice?: ToolChoice): Promise<ModelResponse> {
     const options: GateRunOptions = { ...this.#options, validateOutput: false, validationFailuresBefore: this.#ledger.validationFailures }
     let result: GateResult<unknown>
     try {
-      result = await this.#gate.run({ ...this.#base, messages }, options)
+      result = await this.#gate.run(toolChoice === undefined ? { ...this.#base, messages } : { ...this.#base, messages, toolChoice }, options)
     } catch (error) {
       if (!isReliabilityFailFastError(error)) throw error
       this.#ledger.add(error)
@@ -118,6 +123,17 @@ export class ToolArgsCall implements ToolArgsHost {
 
 function giveUpReason(tool: string, verdict: Exclude<ToolArgsVerdict, { status: 'valid' }>, retries: number): string {
   if (verdict.status === 'guard-rejected') return `guard ${verdict.rejection.guard} rejected the arguments of tool '${tool}': ${verdict.rejection.reason}`
+  if (verdict.status === 'abandoned') {
+    return `the model answered in prose instead of calling tool '${tool}' again, also when asked with toolChoice pinned to it (${verdict.failure.message})`
+  }
+  if (verdict.status === 'stuck') return `a retry of tool '${tool}' repeated the rejected arguments of the attempt before it (${verdict.failure.message})`
   if (verdict.outcome === 'llm_gave_up') return `the model did not call tool '${tool}' again after feedback on its arguments (${verdict.failure.message})`
   return `the arguments of tool '${tool}' are still invalid after ${retries} ${retries === 1 ? 'retry' : 'retries'} (${verdict.failure.message})`
+}
+
+/** The give-up's kind: the run-stopping ends keep the agent's kinds, anything else is `tool-args-invalid`. */
+function giveUpKind(verdict: Exclude<ToolArgsVerdict, { status: 'valid' }>): FailFastKind {
+  if (verdict.status === 'abandoned') return FailFastKinds.ToolCallAbandoned
+  if (verdict.status === 'stuck') return FailFastKinds.SchemaStuckLoop
+  return FailFastKinds.ToolArgsInvalid
 }

@@ -1,7 +1,8 @@
-import type { LanguageModelV3FunctionTool, LanguageModelV3ReasoningPart } from '@ai-sdk/provider'
+import type { LanguageModelV3FunctionTool, LanguageModelV3ReasoningPart, LanguageModelV3ToolChoice } from '@ai-sdk/provider'
 import type { Message } from '../../model/message.ts'
 import type { ReasoningBlock } from '../../model/reasoning.ts'
 import type { ModelRequest } from '../../model/request.ts'
+import type { ToolChoice } from '../../model/tool-choice.ts'
 import { objectToolInput } from '../adapter-kit/object-tool-input.ts'
 import type { AiSdkCallOptions, AiSdkMessage } from './ai-sdk-shapes.ts'
 
@@ -61,6 +62,7 @@ function toReasoningPart(r: ReasoningBlock): LanguageModelV3ReasoningPart {
 /**
  * Builds AI SDK call options for a request. Their prompt holds only the parts specifications v3 and
  * v4 share (text, reasoning, tool calls and text tool results), so a model of either takes them.
+ * `toolChoice` is sent only with tools.
  */
 export function toAiSdkCallOptions(request: ModelRequest, structuredOutput: boolean): AiSdkCallOptions {
   const tools: LanguageModelV3FunctionTool[] | undefined = request.tools?.map((t) => ({
@@ -71,9 +73,16 @@ export function toAiSdkCallOptions(request: ModelRequest, structuredOutput: bool
   }))
   return {
     prompt: toAiSdkPrompt(request.system, request.messages),
-    ...(tools !== undefined && tools.length > 0 ? { tools } : {}),
+    ...(tools !== undefined && tools.length > 0
+      ? { tools, ...(request.toolChoice !== undefined ? { toolChoice: toAiSdkToolChoice(request.toolChoice) } : {}) }
+      : {}),
     ...(request.maxTokens !== undefined ? { maxOutputTokens: request.maxTokens } : {}),
     ...(request.responseSchema !== undefined && structuredOutput ? { responseFormat: { type: 'json', schema: { ...request.responseSchema } } } : {}),
     ...(request.signal !== undefined ? { abortSignal: request.signal } : {}),
   }
+}
+
+/** A request's `toolChoice` as the AI SDK's (specifications v3 and v4 share it). */
+export function toAiSdkToolChoice(choice: ToolChoice): LanguageModelV3ToolChoice {
+  return typeof choice === 'string' ? { type: choice } : { type: 'tool', toolName: choice.tool }
 }

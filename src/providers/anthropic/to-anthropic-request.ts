@@ -1,7 +1,8 @@
-import type { ContentBlockParam, MessageCreateParamsNonStreaming, MessageParam, Tool } from '@anthropic-ai/sdk/resources/messages'
+import type { ContentBlockParam, MessageCreateParamsNonStreaming, MessageParam, Tool, ToolChoice as WireToolChoice } from '@anthropic-ai/sdk/resources/messages'
 import type { Message } from '../../model/message.ts'
 import type { ReasoningBlock } from '../../model/reasoning.ts'
 import type { ModelRequest } from '../../model/request.ts'
+import type { ToolChoice } from '../../model/tool-choice.ts'
 import { objectToolInput, RAW_ARGUMENTS_KEY } from '../adapter-kit/object-tool-input.ts'
 
 /** Settings of the body builder. */
@@ -34,8 +35,10 @@ interface WireTurn {
  * without a signature came from another provider and is left out). Tool arguments that are not a JSON
  * object are echoed as sent, under {@link RAW_ARGUMENTS_KEY}. The `cache_control` breakpoint goes on
  * the last block that belongs to the base conversation (never a thinking block), so a retry (base +
- * ephemeral tail) re-reads the cached prefix and the tail is never cached. Gate-only fields such as
- * `ephemeral` never reach the wire.
+ * ephemeral tail) re-reads the cached prefix and the tail is never cached. `toolChoice` is sent as
+ * `tool_choice` (`'required'` as `any`), only with tools; with extended thinking on (`extraBody.thinking`),
+ * which accepts only `auto` and `none`, a choice that forces a tool is left out rather than refused
+ * by the API. Gate-only fields such as `ephemeral` never reach the wire.
  */
 export function toAnthropicRequest(request: ModelRequest, settings: AnthropicRequestSettings): MessageCreateParamsNonStreaming {
   const system: string[] = request.system !== undefined && request.system !== '' ? [request.system] : []
@@ -66,7 +69,7 @@ export function toAnthropicRequest(request: ModelRequest, settings: AnthropicReq
     max_tokens: request.maxTokens ?? settings.maxTokens,
     ...(system.length > 0 ? { system: system.join('\n\n') } : {}),
     messages,
-    ...(tools !== undefined && tools.length > 0 ? { tools } : {}),
+    ...(tools !== undefined && tools.length > 0 ? { tools, ...toolChoiceField(request.toolChoice, settings.extraBody) } : {}),
     ...(schema !== undefined && settings.structuredOutput ? { output_config: { format: { type: 'json_schema', schema: { ...schema } } } } : {}),
   }
 }
@@ -107,4 +110,29 @@ function markCacheBreakpoint(turns: WireTurn[]): void {
       return
     }
   }
+}
+
+/**
+ * The `tool_choice` field for a request's `toolChoice`: none when it has none, or when it forces a
+ * tool while extended thinking is on (the API answers 400 to `any` and `tool` with thinking).
+ */
+function toolChoiceField(choice: ToolChoice | undefined, extraBody: Readonly<Record<string, unknown>> | undefined): { tool_choice?: WireToolChoice } {
+  if (choice === undefined) return {}
+  const forces = choice !== 'auto' && choice !== 'none'
+  if (forces && thinkingOn(extraBody)) return {}
+  return { tool_choice: toWireToolChoice(choice) }
+}
+
+/** Extended thinking is on in the body's extra fields (`thinking.type` other than `disabled`). */
+function thinkingOn(extraBody: Readonly<Record<string, unknown>> | undefined): boolean {
+  const thinking = extraBody?.thinking
+  if (typeof thinking !== 'object' || thinking === null) return false
+  const type = (thinking as { readonly type?: unknown }).type
+  return type !== undefined && type !== 'disabled'
+}
+
+/** A request's `toolChoice` as the Messages API's `tool_choice`: `'required'` is `any`, a named tool is `tool`. */
+function toWireToolChoice(choice: ToolChoice): WireToolChoice {
+  if (typeof choice !== 'string') return { type: 'tool', name: choice.tool }
+  return { type: choice === 'required' ? 'any' : choice }
 }

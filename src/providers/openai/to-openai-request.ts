@@ -1,6 +1,12 @@
-import type { ChatCompletionCreateParamsNonStreaming, ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions'
+import type {
+  ChatCompletionCreateParamsNonStreaming,
+  ChatCompletionMessageParam,
+  ChatCompletionTool,
+  ChatCompletionToolChoiceOption,
+} from 'openai/resources/chat/completions'
 import type { Message } from '../../model/message.ts'
 import type { ModelRequest } from '../../model/request.ts'
+import type { ToolChoice } from '../../model/tool-choice.ts'
 
 /** How the request's `responseSchema` is sent: OpenAI structured outputs, strict or not, or not at all. */
 export type OpenAIStructuredOutput = 'json_schema' | 'strict' | false
@@ -15,7 +21,7 @@ export interface OpenAIRequestSettings {
 
 /**
  * Builds a Chat Completions body. Every message is rebuilt field by field, so `ephemeral` and any
- * other gate-only field never reaches the wire.
+ * other gate-only field never reaches the wire. `toolChoice` is sent as `tool_choice`, only with tools.
  */
 export function toOpenAIRequest(request: ModelRequest, settings: OpenAIRequestSettings): ChatCompletionCreateParamsNonStreaming {
   const messages: ChatCompletionMessageParam[] = []
@@ -30,7 +36,9 @@ export function toOpenAIRequest(request: ModelRequest, settings: OpenAIRequestSe
     ...settings.extraBody,
     model: settings.model,
     messages,
-    ...(tools !== undefined && tools.length > 0 ? { tools } : {}),
+    ...(tools !== undefined && tools.length > 0
+      ? { tools, ...(request.toolChoice !== undefined ? { tool_choice: toWireToolChoice(request.toolChoice) } : {}) }
+      : {}),
     ...(request.maxTokens !== undefined ? { max_completion_tokens: request.maxTokens } : {}),
     ...(schema !== undefined && settings.structuredOutput !== false
       ? {
@@ -66,4 +74,9 @@ function toWireMessage(m: Message): ChatCompletionMessageParam {
       }
     }
   }
+}
+
+/** A request's `toolChoice` as Chat Completions' `tool_choice`: a named tool is a function choice. */
+function toWireToolChoice(choice: ToolChoice): ChatCompletionToolChoiceOption {
+  return typeof choice === 'string' ? choice : { type: 'function', function: { name: choice.tool } }
 }
