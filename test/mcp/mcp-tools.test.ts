@@ -56,8 +56,8 @@ describe.each(LINES)('mcpTools with a %s client', (line) => {
 
   it('never calls the server when the arguments stay invalid', async () => {
     const { client, log } = await setup(line)
-    const bad = call('get_weather', { city: 42 })
-    const provider = scripted([bad, bad, bad, 'gave up'])
+    // Different invalid arguments each time: the same ones twice in a row would stop as a stuck loop.
+    const provider = scripted([call('get_weather', { city: 42 }), call('get_weather', { city: 43 }), call('get_weather', { city: 44 }), 'gave up'])
     const agent = Agent.create({ provider })
       .tools(await mcpTools(client))
       .build()
