@@ -184,7 +184,12 @@ describe('trace viewer: tool-argument retries', () => {
   it('draws each argument retry as a retry of its tool, with the feedback sent and whether its arguments passed', async () => {
     const eventTool = tool({ name: 'create_event', description: 'Creates a calendar event', input: EventInput, execute: async () => 'ok' })
     // Two different invalid calls: the same arguments twice in a row would stop the run as a stuck loop.
-    const steps = [turn(call('create_event', invalidEvent)), turn(call('create_event', { ...invalidEvent, at: 'next week' })), turn(call('create_event', validEvent)), 'Booked.']
+    const steps = [
+      turn(call('create_event', invalidEvent)),
+      turn(call('create_event', { ...invalidEvent, at: 'next week' })),
+      turn(call('create_event', validEvent)),
+      'Booked.',
+    ]
     const agent = Agent.create({ provider: scripted(steps), model: 'm', name: 'mailbot' })
       .tool(eventTool)
       .build()
