@@ -81,7 +81,11 @@ export function installSizes(): InstallSizes {
   ensureBuilt()
   const packDir = mkdtempSync(path.join(os.tmpdir(), 'rg-pack-'))
   try {
-    const [packed] = JSON.parse(npm(['pack', '--json', '--ignore-scripts', '--pack-destination', packDir], ROOT)) as { filename: string; size: number; unpackedSize: number }[]
+    const [packed] = JSON.parse(npm(['pack', '--json', '--ignore-scripts', '--pack-destination', packDir], ROOT)) as {
+      filename: string
+      size: number
+      unpackedSize: number
+    }[]
     if (packed === undefined) throw new Error('npm pack reported nothing')
     const tarball = path.join(packDir, path.basename(packed.filename))
     const lock = JSON.parse(readFileSync(path.join(ROOT, 'package-lock.json'), 'utf8')) as { packages: Record<string, { version?: string }> }
