@@ -14,7 +14,7 @@ export interface ForbiddenKey {
 /**
  * Whether `key` is refused in model JSON whatever it holds: only `__proto__` (a merge or an
  * assignment walks into the target's prototype). `constructor` is refused only when it holds an object
- * with a `prototype` key (see {@link findForbiddenKey}), as fastify's secure-json-parse does:
+ * with a `prototype` key (see `findForbiddenKey`), as fastify's secure-json-parse does:
  * `{"constructor": "Ferrari"}` is plain data.
  *
  * @example

@@ -1,7 +1,7 @@
 export { repairFinalAnswer, DEFAULT_MAX_REPAIR_LENGTH } from './repair-final-answer.ts'
 export type { RepairOptions, RepairOutcome } from './repair-final-answer.ts'
 export { repairJson } from './repair-json.ts'
-export type { RepairJsonResult } from './repair-json.ts'
+export type { RepairJsonOptions, RepairJsonResult } from './repair-json.ts'
 export { findRepairCandidates } from './repair-candidates.ts'
 export type { RepairCandidate } from './repair-candidates.ts'
 export { findTaggedBlocks } from '../json/tagged-blocks.ts'

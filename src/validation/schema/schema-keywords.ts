@@ -20,7 +20,7 @@ export const ANNOTATION_KEYWORDS: ReadonlySet<string> = new Set([
 /**
  * Every keyword of JSON Schema drafts 03 to 2020-12 (and OpenAPI's `nullable`, `discriminator` and
  * `example`): an object holding none of them is no JSON Schema, whatever its keys say (see
- * {@link assertSchemaKeywords}).
+ * `assertSchemaKeywords`).
  */
 export const JSON_SCHEMA_KEYWORD_LIST = [
   ...['$schema', '$id', 'id', '$ref', '$anchor', '$dynamicRef', '$dynamicAnchor', '$recursiveRef', '$recursiveAnchor', '$vocabulary', '$comment'],
