@@ -1,21 +1,10 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { Agent, createGate, strictOutputRules } from '../../src/index.ts'
 import { scripted } from '../../src/providers/index.ts'
 import { ask, validRefund, validRefundJson } from '../support/schemas.ts'
+import { expectNoUnhandledRejections } from '../support/no-unhandled-rejections.ts'
 
-const unhandled: unknown[] = []
-const onUnhandled = (reason: unknown): void => {
-  unhandled.push(reason)
-}
-beforeEach(() => {
-  unhandled.length = 0
-  process.on('unhandledRejection', onUnhandled)
-})
-afterEach(async () => {
-  await new Promise((resolve) => setTimeout(resolve, 10))
-  process.off('unhandledRejection', onUnhandled)
-  expect(unhandled).toEqual([])
-})
+expectNoUnhandledRejections()
 
 /** A `{ parse }` schema whose parse answers asynchronously, as a database lookup would. */
 function asyncParse(check: (value: unknown) => Promise<unknown>) {

@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import {
   Agent,
   createGate,
@@ -13,6 +13,7 @@ import {
 } from '../../src/index.ts'
 import { scripted } from '../../src/providers/index.ts'
 import { ask, Refund, validRefund, validRefundJson } from '../support/schemas.ts'
+import { expectNoUnhandledRejections } from '../support/no-unhandled-rejections.ts'
 
 /** Every hostile case must settle well within this (the deadlines under test are 30-80 ms). */
 const BOUND_MS = 2_000
@@ -35,20 +36,7 @@ async function within<T>(work: Promise<T>): Promise<{ ok: T } | { error: unknown
   }
 }
 
-const unhandled: unknown[] = []
-const onUnhandled = (reason: unknown): void => {
-  unhandled.push(reason)
-}
-beforeEach(() => {
-  unhandled.length = 0
-  process.on('unhandledRejection', onUnhandled)
-})
-afterEach(async () => {
-  // Let any stray rejection surface before looking.
-  await new Promise((resolve) => setTimeout(resolve, 10))
-  process.off('unhandledRejection', onUnhandled)
-  expect(unhandled).toEqual([])
-})
+expectNoUnhandledRejections()
 
 function counting(content = validRefundJson): Provider & { calls: number; requests: ModelRequest[] } {
   const p = {
