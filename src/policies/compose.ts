@@ -1,53 +1,90 @@
 import { abortReason } from '../model/abort-reason.ts'
 import { callAsPromise } from '../model/call-as-promise.ts'
 import { slotOf } from './attempt-slot.ts'
+import { isLibraryLink, type Link } from './link.ts'
 import type { AttemptContext, AttemptResult, Middleware, Terminal } from './middleware.ts'
 
 /** A composed chain: runs every link around `terminal` for one attempt. */
 export type Chain = (ctx: AttemptContext, terminal: Terminal) => Promise<AttemptResult>
 
 /**
- * Composes links once, outermost first (index-based dispatch, as in hono's `compose`). A link that
- * calls `next()` twice gets a rejected promise the second time: an attempt calls its provider once.
- * `next(request)` with something that is not a request (an object with a `messages` array) fails the
- * attempt with a `TypeError` naming the link, and so does a `next()` called once the attempt has
- * settled; once its signal aborted, `next()` rejects with the abort: no provider call starts after
- * its run let go.
+ * Composes links once, outermost first. A library {@link Link} calls the rest of the chain through a
+ * `next(ctx)` made here, once per position; a user's {@link Middleware} gets a guarded `next` per
+ * attempt: called twice it rejects the second time (an attempt calls its provider once), with
+ * something that is not a request (an object with a `messages` array) it fails the attempt with a
+ * `TypeError` naming the link. Whoever calls on: once the attempt has settled that is a `TypeError`,
+ * once its signal aborted it rejects with the abort, so no provider call starts after its run let go.
  */
-export function compose(links: readonly Middleware[]): Chain {
-  if (links.length === 0) return (ctx, terminal) => callSafely(terminal, ctx)
-  const chain = links.slice()
+export function compose(given: readonly Middleware[]): Chain
+export function compose(given: readonly (Middleware | Link)[]): Chain
+export function compose(given: readonly (Middleware | Link)[]): Chain {
+  const links: readonly Link[] = given.map((link, i) => (isLibraryLink(link) ? link : guarded(link, i)))
+  // The positions' `next`, made for the last terminal seen (a gate's runs share one).
+  let lastTerminal: Terminal | undefined
+  let entry: Terminal | undefined
   return function runChain(ctx, terminal) {
-    const dispatch = (i: number, current: AttemptContext): Promise<AttemptResult> => {
-      if (i === chain.length) return callSafely(terminal, current)
-      const link = chain[i] as Middleware
-      let called = false
-      const next = (request?: AttemptContext['request']): Promise<AttemptResult> => {
-        const who = `middleware ${linkName(link, i)}`
-        if (called) return Promise.reject(new TypeError(`${who} called next() more than once in attempt ${current.attempt}`))
-        called = true
-        if (request !== undefined && !isRequest(request))
-          return Promise.reject(new TypeError(`${who} called next() with something that is not a request (an object with a messages array)`))
-        if (slotOf(current)?.closed === true) return Promise.reject(new TypeError(`${who} called next() after attempt ${current.attempt} had settled`))
-        // Aborted meanwhile (the run's signal, the deadline): the rest of the chain never starts.
-        const signal = current.request.signal
-        if (signal?.aborted === true) return Promise.reject(abortReason(signal))
-        return dispatch(i + 1, request === undefined || request === current.request ? current : { ...current, request })
-      }
-      // A link that throws synchronously fails its attempt like one that rejects.
-      return callAsPromise(link, current, next)
+    if (terminal !== lastTerminal || entry === undefined) {
+      let next: Terminal = (c) => callProvider(terminal, c)
+      for (let i = links.length - 1; i >= 0; i--) next = position(links[i] as Link, next)
+      lastTerminal = terminal
+      entry = next
     }
-    return dispatch(0, ctx)
+    return entry(ctx)
   }
 }
 
-function callSafely(terminal: Terminal, ctx: AttemptContext): Promise<AttemptResult> {
+/** The `next` that enters `link`: refuses to go on once the attempt settled or its signal aborted. */
+function position(link: Link, rest: Terminal): Terminal {
+  return (ctx) => {
+    const stop = stopped(ctx, link.name)
+    if (stop !== undefined) return stop
+    try {
+      return link(ctx, rest)
+    } catch (error) {
+      return Promise.reject(error)
+    }
+  }
+}
+
+function stopped(ctx: AttemptContext, who: string): Promise<never> | undefined {
+  if (slotOf(ctx)?.closed === true)
+    return Promise.reject(new TypeError(`${who === '' ? 'a link' : `the link ${printable(who)}`} was entered after attempt ${ctx.attempt} had settled`))
+  const signal = ctx.request.signal
+  return signal?.aborted === true ? Promise.reject(abortReason(signal)) : undefined
+}
+
+function callProvider(terminal: Terminal, ctx: AttemptContext): Promise<AttemptResult> {
   if (slotOf(ctx)?.closed === true) return Promise.reject(new TypeError(`the provider was called after attempt ${ctx.attempt} had settled`))
+  const signal = ctx.request.signal
+  if (signal?.aborted === true) return Promise.reject(abortReason(signal))
   try {
     return terminal(ctx)
   } catch (error) {
     return Promise.reject(error)
   }
+}
+
+/** A user's middleware as a link: its own `next` per attempt, checked as {@link compose} says. */
+function guarded(link: Middleware, i: number): Link {
+  const wrapped = (current: AttemptContext, rest: Terminal): Promise<AttemptResult> => {
+    let called = false
+    const next = (request?: AttemptContext['request']): Promise<AttemptResult> => {
+      const who = `middleware ${linkName(link, i)}`
+      if (called) return Promise.reject(new TypeError(`${who} called next() more than once in attempt ${current.attempt}`))
+      called = true
+      if (request !== undefined && !isRequest(request))
+        return Promise.reject(new TypeError(`${who} called next() with something that is not a request (an object with a messages array)`))
+      if (slotOf(current)?.closed === true) return Promise.reject(new TypeError(`${who} called next() after attempt ${current.attempt} had settled`))
+      // Aborted meanwhile (the run's signal, the deadline): the rest of the chain never starts.
+      const signal = current.request.signal
+      if (signal?.aborted === true) return Promise.reject(abortReason(signal))
+      return rest(request === undefined || request === current.request ? current : { ...current, request })
+    }
+    // A link that throws synchronously fails its attempt like one that rejects.
+    return callAsPromise(link, current, next)
+  }
+  Object.defineProperty(wrapped, 'name', { value: linkName(link, i) })
+  return wrapped as Link
 }
 
 function isRequest(value: unknown): boolean {

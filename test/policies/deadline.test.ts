@@ -91,8 +91,8 @@ describe('deadline', () => {
   it('fails the attempt with kind timeout naming the provider, and aborts the signal it handed on', async () => {
     vi.useFakeTimers()
     let inner: AbortSignal | undefined
-    const pending = deadline(500)(ctx(), (request) => {
-      inner = request?.signal
+    const pending = deadline(500)(ctx(), (c) => {
+      inner = c.request.signal
       return never()
     }).catch((e: unknown) => e)
     await vi.advanceTimersByTimeAsync(500)

@@ -4,13 +4,13 @@ import { breakerLink, breakerResult } from '../../policies/breaker/breaker-link.
 import type { BreakerResult } from '../../policies/breaker/breaker-permit.ts'
 import { circuitBreaker, isCircuitBreaker } from '../../policies/breaker/circuit-breaker.ts'
 import { BUDGET_STORE_FAILED } from '../../policies/budget/budget-link.ts'
-import type { Middleware } from '../../policies/middleware.ts'
+import type { Link } from '../../policies/link.ts'
 import { classifyError } from '../classify-error.ts'
 import type { GateConfig } from '../gate-config.ts'
 import type { LinkEnv } from './link-env.ts'
 
 /** The `breaker` option's link: a circuit breaker per provider, its transitions reported as `breaker_state`. */
-export function breakerOption(config: GateConfig<unknown>, env: LinkEnv): Middleware | undefined {
+export function breakerOption(config: GateConfig<unknown>, env: LinkEnv): Link | undefined {
   if (config.breaker === undefined || config.breaker === false) return undefined
   const breaker = isCircuitBreaker(config.breaker) ? config.breaker : circuitBreaker(config.breaker)
   const { events } = env

@@ -1,6 +1,6 @@
 import { eventTags } from '../../events/event-tags.ts'
 import { budgetLink } from '../../policies/budget/budget-link.ts'
-import type { Middleware } from '../../policies/middleware.ts'
+import type { Link } from '../../policies/link.ts'
 import type { GateConfig } from '../gate-config.ts'
 import { warnOnce } from '../warn-once.ts'
 import type { LinkEnv } from './link-env.ts'
@@ -10,7 +10,7 @@ import type { LinkEnv } from './link-env.ts'
  * each answer; a spent budget is reported as `budget_exceeded`, a reservation it cannot price as
  * `cost_unknown` (or a process warning when nobody listens).
  */
-export function budgetOption(config: GateConfig<unknown>, env: LinkEnv): Middleware | undefined {
+export function budgetOption(config: GateConfig<unknown>, env: LinkEnv): Link | undefined {
   const budget = config.budget
   if (budget === undefined) return undefined
   const { events } = env

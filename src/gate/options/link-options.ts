@@ -1,18 +1,19 @@
 import { positiveNumber } from '../../model/assert-number.ts'
 import { deadline } from '../../policies/deadline/deadline.ts'
+import type { Link } from '../../policies/link.ts'
 import type { Middleware } from '../../policies/middleware.ts'
 import { rateLimitLink } from '../../policies/rate-limit/rate-limit-link.ts'
 import type { GateConfig } from '../gate-config.ts'
 import type { LinkEnv } from './link-env.ts'
 
 /** The `timeoutMs` option's link: the deadline over the whole attempt (it is the outermost link). */
-export function timeoutOption(config: GateConfig<unknown>, env: LinkEnv): Middleware | undefined {
+export function timeoutOption(config: GateConfig<unknown>, env: LinkEnv): Link | undefined {
   if (config.timeoutMs === undefined) return undefined
   return deadline(positiveNumber(config.timeoutMs, `${env.label}: timeoutMs`))
 }
 
 /** The `rateLimit` option's link: a slot of the provider's shared window before the call. */
-export function rateLimitOption(config: GateConfig<unknown>): Middleware | undefined {
+export function rateLimitOption(config: GateConfig<unknown>): Link | undefined {
   return config.rateLimit === undefined ? undefined : rateLimitLink(config.rateLimit)
 }
 

@@ -1,7 +1,7 @@
 import { EventHub } from '../../events/event-hub.ts'
 import { isRecord } from '../../model/is-record.ts'
 import { missingMethods } from '../../model/options-object.ts'
-import type { Middleware } from '../../policies/middleware.ts'
+import type { Link } from '../../policies/link.ts'
 import type { GateConfig } from '../gate-config.ts'
 import { breakerOption } from './breaker-option.ts'
 import { budgetOption } from './budget-option.ts'
@@ -28,7 +28,7 @@ export interface OptionRow {
   /** What the value must be, and the test (checked when the gate is made; numbers and rules check themselves). */
   readonly expected?: readonly [description: string, ok: (value: unknown) => boolean]
   /** The option's link of the attempt chain (`acts: 'link'`), or `undefined` when the option is absent. */
-  readonly link?: (config: GateConfig<unknown>, env: LinkEnv) => Middleware | undefined
+  readonly link?: (config: GateConfig<unknown>, env: LinkEnv) => Link | undefined
   /** Where its link sits. */
   readonly stage?: 'outer' | 'policy'
 }
@@ -90,8 +90,8 @@ export const GATE_OPTIONS: { readonly [K in keyof Required<GateConfig<unknown>>]
 export const GATE_OPTION_NAMES: readonly string[] = Object.freeze(Object.keys(GATE_OPTIONS))
 
 /** The links options add, per stage, in table order (absent options add none). */
-export function optionLinks(config: GateConfig<unknown>, env: LinkEnv, stage: 'outer' | 'policy'): Middleware[] {
-  const links: Middleware[] = []
+export function optionLinks(config: GateConfig<unknown>, env: LinkEnv, stage: 'outer' | 'policy'): Link[] {
+  const links: Link[] = []
   for (const row of Object.values(GATE_OPTIONS) as OptionRow[]) {
     if (row.stage !== stage || row.link === undefined) continue
     const link = row.link(config, env)

@@ -2,7 +2,7 @@ import { isTransientKind, type ErrorKind } from '../../model/error-kind.ts'
 import { frozenRequest } from '../../model/frozen-copy.ts'
 import { raceAbort } from '../../model/race-abort.ts'
 import { ZERO_USAGE } from '../../model/usage.ts'
-import { ATTEMPT_SLOT } from '../../policies/attempt-slot.ts'
+import { ATTEMPT_SLOT, closeSlot } from '../../policies/attempt-slot.ts'
 import type { Metered } from '../../policies/meter.ts'
 import type { AttemptContext } from '../../policies/middleware.ts'
 import type { AttemptOutcome } from '../attempt-outcome.ts'
@@ -39,7 +39,7 @@ export async function runAttempt<T>(run: RunView<T>): Promise<AttemptTaken<T>> {
   if (events.has('attempt_start'))
     events.emit('attempt_start', { runId: run.runId, ...run.tags, attempt, provider: entry.name, providerIdx: run.providerIdx, model: run.base.model, request })
   const startedAt = attempt === 1 ? run.started : g.now()
-  const slot: GateSlot<T> = { run, metered: undefined, checked: undefined, costBefore: run.meter.costUsd, closed: false }
+  const slot: GateSlot<T> = { run, metered: undefined, checked: undefined, costBefore: run.meter.costUsd, closed: false, raced: run.signal, closers: undefined }
   const ctx: AttemptContext & { [ATTEMPT_SLOT]: GateSlot<T> } = {
     runId: run.runId,
     attempt,
@@ -60,7 +60,7 @@ export async function runAttempt<T>(run: RunView<T>): Promise<AttemptTaken<T>> {
     failed = true
     error = e
   }
-  slot.closed = true
+  closeSlot(slot)
   if (!failed && (run.signal?.aborted === true || slot.checked === undefined)) {
     // A link that answered after the run was aborted, or a chain that skipped the check.
     failed = true

@@ -1,5 +1,5 @@
 import { emitValidationFailed } from '../../events/validation-failed-event.ts'
-import type { Middleware } from '../../policies/middleware.ts'
+import { libraryLink, type Link } from '../../policies/link.ts'
 import { isThenable, settleUser } from '../../model/user-code.ts'
 import type { ModelResponse } from '../../model/response.ts'
 import type { ValidationFailure } from '../../validation/validation-failure.ts'
@@ -19,9 +19,9 @@ const REFUSAL: ResponseCheck<never> = Object.freeze({ kind: 'refusal', value: un
  * schema accepts, builds nothing. A schema that answers with a promise (or any thenable) is awaited
  * at the user-code boundary, bounded by the attempt's signal (the deadline, the run's signal).
  */
-export function checkLink(): Middleware {
-  return function check(ctx, next) {
-    return next().then((result) => {
+export function checkLink(): Link {
+  return libraryLink(function check(ctx, next) {
+    return next(ctx).then((result) => {
       const slot = gateSlot<unknown>(ctx)
       const response = slot.metered?.response ?? result.response
       const verdict = checked(slot, response)
@@ -35,7 +35,7 @@ export function checkLink(): Middleware {
         return result
       })
     })
-  }
+  })
 }
 
 function checked<T>(slot: GateSlot<T>, response: ModelResponse): ResponseCheck<T> | PromiseLike<ResponseCheck<T>> {

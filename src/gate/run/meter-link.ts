@@ -2,7 +2,8 @@ import type { EventHub } from '../../events/event-hub.ts'
 import { eventTags } from '../../events/event-tags.ts'
 import { ATTEMPT_SLOT, type AttemptSlot } from '../../policies/attempt-slot.ts'
 import { priceAttempt } from '../../policies/meter.ts'
-import type { AttemptContext, AttemptResult, Middleware } from '../../policies/middleware.ts'
+import { libraryLink, type Link } from '../../policies/link.ts'
+import type { AttemptContext, AttemptResult } from '../../policies/middleware.ts'
 import type { PriceUsage } from '../../policies/pricing/price-usage.ts'
 import { finiteUsage, isSoundUsage } from '../../policies/usage-estimate.ts'
 import { responseOf } from '../response-shape.ts'
@@ -24,10 +25,10 @@ export interface MeterSettings {
  * (`cost_tick`, and `cost_unknown` or a process warning when it cannot be priced). The policies
  * outside it (the budget) and the attempt's outcome read its reading from the attempt's slot.
  */
-export function meterLink(settings: MeterSettings): Middleware {
+export function meterLink(settings: MeterSettings): Link {
   const { events, priceUsage, needsPrice } = settings
-  return function meter(ctx, next) {
-    return next().then((result) => {
+  return libraryLink(function meter(ctx, next) {
+    return next(ctx).then((result) => {
       const response = responseOf(result, ctx.provider)
       const reported = response.usage
       const usage = isSoundUsage(reported) ? reported : finiteUsage(reported, ctx.request, response)
@@ -49,7 +50,7 @@ export function meterLink(settings: MeterSettings): Middleware {
       }
       return response === (result as AttemptResult).response ? (result as AttemptResult) : { response }
     })
-  }
+  })
 }
 
 /** Reports an attempt that could not be priced: `cost_unknown`, or a process warning (once per reason) when nobody listens. */

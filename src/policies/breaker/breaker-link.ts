@@ -1,9 +1,10 @@
 import { isTransientKind, type ErrorKind } from '../../model/error-kind.ts'
 import { ProviderError } from '../../model/provider-error.ts'
-import type { AttemptContext, Middleware } from '../middleware.ts'
+import { libraryLink, type Link } from '../link.ts'
+import type { AttemptContext } from '../middleware.ts'
 import type { BreakerPermit, BreakerResult } from './breaker-permit.ts'
 import type { BreakerTransition } from './breaker-state.ts'
-import type { CircuitBreaker } from './circuit-breaker.ts'
+import { breakerNow, type BreakerNow, type CircuitBreaker } from './circuit-breaker.ts'
 
 /** How a thrown value counts for the breaker; the gate's classifier is passed in so policies stay below the gate. */
 export type JudgeFailure = (error: unknown) => BreakerResult
@@ -14,16 +15,18 @@ export type JudgeFailure = (error: unknown) => BreakerResult
  * its cooldown), never calling the provider. A failing store lets the call through: the breaker is
  * advisory.
  */
-export function breakerLink(breaker: CircuitBreaker, judge: JudgeFailure, onTransition: (t: BreakerTransition, ctx: AttemptContext) => void): Middleware {
-  return async function circuitBreaker(ctx, next) {
+export function breakerLink(breaker: CircuitBreaker, judge: JudgeFailure, onTransition: (t: BreakerTransition, ctx: AttemptContext) => void): Link {
+  // On an in-process store the breaker answers at once: no promise per acquire or record.
+  const now = breakerNow(breaker)
+  return libraryLink(async function circuitBreaker(ctx, next) {
     const provider = ctx.provider
     let permit: BreakerPermit | undefined
     try {
-      permit = await breaker.acquire(provider)
+      permit = now !== undefined ? now.acquire(provider) : await breaker.acquire(provider)
     } catch {
       permit = undefined
     }
-    if (permit === undefined) return next()
+    if (permit === undefined) return next(ctx)
     if (permit.transition !== undefined) onTransition(permit.transition, ctx)
     if (!permit.allowed) {
       throw new ProviderError(`the circuit breaker of provider "${provider}" is open`, {
@@ -34,14 +37,15 @@ export function breakerLink(breaker: CircuitBreaker, judge: JudgeFailure, onTran
     }
     let result: BreakerResult = 'success'
     try {
-      return await next()
+      return await next(ctx)
     } catch (error) {
       result = judge(error)
       throw error
     } finally {
-      await record(breaker, provider, permit, result, (t) => onTransition(t, ctx))
+      if (now !== undefined) recordNow(now, provider, permit, result, ctx, onTransition)
+      else await record(breaker, provider, permit, result, (t) => onTransition(t, ctx))
     }
-  }
+  })
 }
 
 /**
@@ -69,4 +73,21 @@ async function record(
     return
   }
   if (transition !== undefined) onTransition(transition)
+}
+
+function recordNow(
+  now: BreakerNow,
+  provider: string,
+  permit: BreakerPermit,
+  result: BreakerResult,
+  ctx: AttemptContext,
+  onTransition: (t: BreakerTransition, ctx: AttemptContext) => void,
+): void {
+  let transition: BreakerTransition | undefined
+  try {
+    transition = now.record(provider, permit, result)
+  } catch {
+    return
+  }
+  if (transition !== undefined) onTransition(transition, ctx)
 }

@@ -1,6 +1,7 @@
 import { nonNegativeNumber, positiveInteger } from '../../model/assert-number.ts'
 import { memoryStore } from '../../store/memory-store.ts'
 import { STATE_STORE_METHODS, type StateStore } from '../../store/state-store.ts'
+import { syncStore, type SyncStateStore } from '../../store/sync-store.ts'
 import { assertMethods, optionsObject } from '../../model/options-object.ts'
 import type { BreakerPermit, BreakerResult } from './breaker-permit.ts'
 import { decodeBreaker, encodeBreaker, type BreakerRecord, type BreakerTransition } from './breaker-state.ts'
@@ -39,6 +40,7 @@ export interface CircuitBreaker {
 // Compare-and-set retries under contention; past this the breaker keeps the state it read.
 const MAX_CAS_ROUNDS = 32
 const ADMITTED: BreakerPermit = Object.freeze({ allowed: true, probe: false, transition: undefined })
+const PROBE: BreakerPermit = Object.freeze({ allowed: true, probe: true, transition: undefined })
 
 const isClean = (r: BreakerRecord): boolean => r.state === 'closed' && r.failures === 0
 
@@ -69,87 +71,120 @@ export function circuitBreaker(given?: CircuitBreakerOptions): CircuitBreaker {
   const own = options.store === undefined
   const dirty = new Set<string>()
 
-  /** Read-modify-write of one provider's record; `step` returns the next record (or none) and an answer. */
-  async function update<R>(
-    provider: string,
-    step: (record: BreakerRecord, t: number) => readonly [BreakerRecord | undefined, R],
-  ): Promise<readonly [BreakerRecord, BreakerRecord, R]> {
+  const sync = syncStore(store)
+
+  type Step<R> = (record: BreakerRecord, t: number) => readonly [BreakerRecord | undefined, R]
+  /** Keeps what a compare-and-set wrote; `undefined` when it lost the race (read again). */
+  const wrote = <R>(provider: string, before: BreakerRecord, next: BreakerRecord, answer: R): readonly [BreakerRecord, BreakerRecord, R] => {
+    if (own && isClean(next)) dirty.delete(provider)
+    else if (own) dirty.add(provider)
+    return [before, next, answer]
+  }
+  /** Read-modify-write of one provider's record: `step` returns the next record (or none) and an answer. */
+  async function update<R>(provider: string, step: Step<R>): Promise<readonly [BreakerRecord, BreakerRecord, R]> {
     const key = prefix + provider
     for (let round = 0; ; round++) {
       const raw = await store.get(key)
       const before = decodeBreaker(raw)
       const [next, answer] = step(before, now())
       if (next === undefined || round >= MAX_CAS_ROUNDS) return [before, before, answer]
-      if (await store.compareAndSet(key, raw, encodeBreaker(next))) {
-        if (own && isClean(next)) dirty.delete(provider)
-        else if (own) dirty.add(provider)
-        return [before, next, answer]
-      }
+      if (await store.compareAndSet(key, raw, encodeBreaker(next))) return wrote(provider, before, next, answer)
     }
+  }
+  /** {@link update} on an in-process store, within one synchronous step (no other caller can interleave). */
+  function updateNow<R>(s: SyncStateStore, provider: string, step: Step<R>): readonly [BreakerRecord, BreakerRecord, R] {
+    const key = prefix + provider
+    const raw = s.get(key)
+    const before = decodeBreaker(raw)
+    const [next, answer] = step(before, now())
+    if (next === undefined) return [before, before, answer]
+    s.compareAndSet(key, raw, encodeBreaker(next))
+    return wrote(provider, before, next, answer)
   }
 
   const transition = (provider: string, before: BreakerRecord, after: BreakerRecord): BreakerTransition | undefined =>
     before.state === after.state ? undefined : { provider, from: before.state, to: after.state, failures: after.failures }
 
-  return {
+  const acquireStep: Step<BreakerPermit> = (r, t) => {
+    switch (r.state) {
+      case 'closed':
+        return [undefined, ADMITTED]
+      case 'open':
+        if (t - r.openedAt < cooldownMs) return [undefined, { allowed: false, retryAfterMs: r.openedAt + cooldownMs - t, transition: undefined }]
+        return [{ ...r, state: 'half-open', probes: 1, probeAt: t, successes: 0 }, PROBE]
+      case 'half-open':
+        if (r.probes < maxProbes) return [{ ...r, probes: r.probes + 1, probeAt: t }, PROBE]
+        // Probes that never reported back (a crashed process) must not wedge the breaker half-open.
+        if (t - r.probeAt >= cooldownMs) return [{ ...r, probes: 1, probeAt: t }, PROBE]
+        return [undefined, { allowed: false, retryAfterMs: undefined, transition: undefined }]
+    }
+  }
+  const recordStep =
+    (probe: boolean, result: BreakerResult): Step<undefined> =>
+    (r, t) => {
+      if (r.state === 'closed') {
+        if (result === 'failure') {
+          const failures = r.failures + 1
+          return [failures >= threshold ? { ...r, state: 'open', failures, openedAt: t } : { ...r, failures }, undefined]
+        }
+        return [result === 'success' && r.failures > 0 ? { ...r, failures: 0 } : undefined, undefined]
+      }
+      // Results of calls admitted before the breaker opened are stale: only probes count now.
+      if (r.state === 'open' || !probe) return [undefined, undefined]
+      const probes = Math.max(0, r.probes - 1)
+      if (result === 'ignored') return [{ ...r, probes }, undefined]
+      if (result === 'failure') return [{ ...r, state: 'open', openedAt: t, probes: 0, successes: 0, failures: r.failures + 1 }, undefined]
+      const successes = r.successes + 1
+      if (successes >= toClose) return [{ ...r, state: 'closed', failures: 0, probes: 0, successes: 0 }, undefined]
+      return [{ ...r, probes, successes }, undefined]
+    }
+  const permitOf = (provider: string, [before, after, permit]: readonly [BreakerRecord, BreakerRecord, BreakerPermit]): BreakerPermit => {
+    const changed = transition(provider, before, after)
+    return permit.allowed && changed !== undefined ? { ...permit, transition: changed } : permit
+  }
+  // With its own store, a call that did not fail leaves a clean breaker as it is.
+  const skipsRecord = (provider: string, result: BreakerResult): boolean => own && result !== 'failure' && !dirty.has(provider)
+
+  const breaker: CircuitBreaker = {
     async acquire(provider) {
       if (own && !dirty.has(provider)) return ADMITTED
-      const [before, after, permit] = await update(provider, (r, t): readonly [BreakerRecord | undefined, BreakerPermit] => {
-        switch (r.state) {
-          case 'closed':
-            return [undefined, ADMITTED]
-          case 'open':
-            if (t - r.openedAt < cooldownMs) return [undefined, { allowed: false, retryAfterMs: r.openedAt + cooldownMs - t, transition: undefined }]
-            return [
-              { ...r, state: 'half-open', probes: 1, probeAt: t, successes: 0 },
-              { allowed: true, probe: true, transition: undefined },
-            ]
-          case 'half-open':
-            if (r.probes < maxProbes)
-              return [
-                { ...r, probes: r.probes + 1, probeAt: t },
-                { allowed: true, probe: true, transition: undefined },
-              ]
-            // Probes that never reported back (a crashed process) must not wedge the breaker half-open.
-            if (t - r.probeAt >= cooldownMs)
-              return [
-                { ...r, probes: 1, probeAt: t },
-                { allowed: true, probe: true, transition: undefined },
-              ]
-            return [undefined, { allowed: false, retryAfterMs: undefined, transition: undefined }]
-        }
-      })
-      const changed = transition(provider, before, after)
-      return permit.allowed && changed !== undefined ? { ...permit, transition: changed } : permit
+      return permitOf(provider, await update(provider, acquireStep))
     },
-
     async record(provider, permit, result) {
-      if (!permit.allowed || (own && result !== 'failure' && !dirty.has(provider))) return undefined
-      const probe = permit.probe
-      const [before, after] = await update(provider, (r, t): readonly [BreakerRecord | undefined, undefined] => {
-        if (r.state === 'closed') {
-          if (result === 'failure') {
-            const failures = r.failures + 1
-            return [failures >= threshold ? { ...r, state: 'open', failures, openedAt: t } : { ...r, failures }, undefined]
-          }
-          return [result === 'success' && r.failures > 0 ? { ...r, failures: 0 } : undefined, undefined]
-        }
-        // Results of calls admitted before the breaker opened are stale: only probes count now.
-        if (r.state === 'open' || !probe) return [undefined, undefined]
-        const probes = Math.max(0, r.probes - 1)
-        if (result === 'ignored') return [{ ...r, probes }, undefined]
-        if (result === 'failure') return [{ ...r, state: 'open', openedAt: t, probes: 0, successes: 0, failures: r.failures + 1 }, undefined]
-        const successes = r.successes + 1
-        if (successes >= toClose) return [{ ...r, state: 'closed', failures: 0, probes: 0, successes: 0 }, undefined]
-        return [{ ...r, probes, successes }, undefined]
-      })
+      if (!permit.allowed || skipsRecord(provider, result)) return undefined
+      const [before, after] = await update(provider, recordStep(permit.probe, result))
       return transition(provider, before, after)
     },
-
     async state(provider) {
       return decodeBreaker(await store.get(prefix + provider))
     },
   }
+  if (sync === undefined) return breaker
+  const now_: BreakerNow = {
+    acquire(provider) {
+      if (own && !dirty.has(provider)) return ADMITTED
+      return permitOf(provider, updateNow(sync, provider, acquireStep))
+    },
+    record(provider, permit, result) {
+      if (!permit.allowed || skipsRecord(provider, result)) return undefined
+      const [before, after] = updateNow(sync, provider, recordStep(permit.probe, result))
+      return transition(provider, before, after)
+    },
+  }
+  return Object.defineProperty(breaker, BREAKER_NOW, { value: now_ })
+}
+
+/** A breaker's synchronous face, when its store is in-process: the same answers as `acquire` and `record`, without a promise. */
+export interface BreakerNow {
+  acquire(provider: string): BreakerPermit
+  record(provider: string, permit: BreakerPermit, result: BreakerResult): BreakerTransition | undefined
+}
+
+const BREAKER_NOW: unique symbol = Symbol('reliability-gate.breaker-now')
+
+/** The synchronous face of a breaker made by {@link circuitBreaker} on an in-process store. */
+export function breakerNow(breaker: CircuitBreaker): BreakerNow | undefined {
+  return (breaker as CircuitBreaker & { readonly [BREAKER_NOW]?: BreakerNow })[BREAKER_NOW]
 }
 
 /** True for a ready {@link CircuitBreaker} (as opposed to its options). */

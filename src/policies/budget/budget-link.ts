@@ -5,12 +5,15 @@ import type { Usage } from '../../model/usage.ts'
 import { raceAbort } from '../../model/race-abort.ts'
 import { sleep } from '../deadline/sleep.ts'
 import { NO_PRICING, priceOrReason } from '../meter.ts'
-import { slotOf } from '../attempt-slot.ts'
-import type { AttemptContext, AttemptResult, Middleware } from '../middleware.ts'
+import { onClose, slotOf } from '../attempt-slot.ts'
+import { abortReason } from '../../model/abort-reason.ts'
+import type { Reservation } from '../../store/state-store.ts'
+import { libraryLink, type Link } from '../link.ts'
+import type { AttemptContext, AttemptResult } from '../middleware.ts'
 import type { PriceUsage } from '../pricing/price-usage.ts'
 import { finiteUsage } from '../usage-estimate.ts'
 import { reservationFor } from './reservation-estimate.ts'
-import type { SharedBudget } from './shared-budget.ts'
+import { budgetNow, type BudgetNow, type SharedBudget } from './shared-budget.ts'
 import { isStateLostError } from '../../store/state-lost-error.ts'
 
 /** The code of the `ProviderError` raised when a budget's store fails: the provider is not to blame. */
@@ -41,32 +44,63 @@ const LONGEST_WAIT_MS = 250
  * attempt (kind `unknown`, code {@link BUDGET_STORE_FAILED}): a budget fails closed; so does a budget
  * whose state the store found gone (code {@link BUDGET_STATE_LOST}) until it is re-armed.
  */
-export function budgetLink(budget: SharedBudget, price: PriceUsage | undefined, onExceeded: OnBudgetExceeded, onUnpriced: OnBudgetUnpriced): Middleware {
-  return async function sharedBudget(ctx, next) {
+export function budgetLink(budget: SharedBudget, price: PriceUsage | undefined, onExceeded: OnBudgetExceeded, onUnpriced: OnBudgetUnpriced): Link {
+  // On an in-process store the budget answers at once: no promise per reserve or settle.
+  const now = budgetNow(budget)
+  const release = (id: string): void => {
+    if (now === undefined) {
+      budget.settle(id, 0).catch(() => undefined) // the reservation expires anyway
+      return
+    }
+    try {
+      now.settle(id, 0)
+    } catch {
+      // the reservation expires anyway
+    }
+  }
+  return libraryLink(async function sharedBudget(ctx, next) {
     const estimate = reservationFor(budget, price, ctx)
     if (typeof estimate.usd === 'string') {
       onUnpriced(ctx, estimate.usd, estimate.usage)
       if (budget.onUnpriced === 'fail') throw unpricedError(budget, ctx, estimate.usd, 'before')
     }
     const amount = typeof estimate.usd === 'number' ? estimate.usd : 0
-    const id = reservationId(ctx)
-    await acquire(budget, id, amount, ctx, onExceeded)
+    const id = reservationId()
+    const held = now !== undefined ? reserveNow(budget, now, id, amount) : undefined
+    if (held !== true) await acquire(budget, id, amount, ctx, onExceeded, held)
+    // Released at once when the attempt settles first (the deadline, the run's abort), even if the
+    // provider never does: the call is abandoned, and what a provider may still bill for it is
+    // unknown here. The gate's slot says when; a context without one races the signal.
+    const slot = slotOf(ctx)
+    let holding = true
+    const letGo = (): void => {
+      if (!holding) return
+      holding = false
+      release(id)
+    }
     let result: AttemptResult
     try {
-      // Released at once when the run is aborted, even if the provider never settles: the call is
-      // abandoned (its signal aborted), and what a provider may still bill for it is unknown here.
-      result = await raceAbort(next(), ctx.request.signal)
+      if (slot === undefined) result = await raceAbort(next(ctx), ctx.request.signal)
+      else {
+        onClose(slot, letGo)
+        result = await next(ctx)
+      }
     } catch (error) {
-      await budget.settle(id, 0).catch(() => undefined) // the reservation expires anyway
+      letGo()
       throw error
     }
+    // An answer that came after its attempt settled was dropped with it; its reservation is released.
+    if (!holding) throw abandoned(ctx)
+    holding = false
     // The gate's meter priced the answer already (and reported it when it could not): priced once.
-    const metered = slotOf(ctx)?.metered
+    const metered = slot?.metered
     const cost = metered !== undefined ? { usd: metered.unpriced ?? metered.costUsd, usage: metered.usage } : costOf(result, ctx, price)
     // An attempt whose reservation could not be priced was reported already.
     // An answer that cannot be priced is charged what was reserved for it.
+    const charge = typeof cost.usd === 'number' ? cost.usd : amount
     try {
-      await budget.settle(id, typeof cost.usd === 'number' ? cost.usd : amount)
+      if (now !== undefined) now.settle(id, charge)
+      else await budget.settle(id, charge)
     } catch (error) {
       throw storeFailed(budget, 'charged', error)
     }
@@ -75,20 +109,47 @@ export function budgetLink(budget: SharedBudget, price: PriceUsage | undefined, 
       if (budget.onUnpriced === 'fail') throw unpricedError(budget, ctx, cost.usd, 'after')
     }
     return result
-  }
+  })
 }
 
-/** Reserves `amount`, waiting while the remainder is only held by attempts in flight; throws when it cannot fit. */
-async function acquire(budget: SharedBudget, id: string, amount: number, ctx: AttemptContext, onExceeded: OnBudgetExceeded): Promise<void> {
+/**
+ * The first reservation on an in-process store, at once: `true` when granted, else the verdict
+ * (for {@link acquire} to decide whether to wait) or the store's failure as a rejected verdict.
+ */
+function reserveNow(budget: SharedBudget, now: BudgetNow, id: string, amount: number): true | Reservation | Promise<never> {
+  let r: Reservation
+  try {
+    r = now.reserve(id, amount)
+  } catch (error) {
+    return Promise.reject(error)
+  }
+  if (r.granted && r.spent < budget.usd - BUDGET_TOLERANCE_USD) return true
+  return r
+}
+
+/**
+ * Reserves `amount`, waiting while the remainder is only held by attempts in flight; throws when it
+ * cannot fit. `first` is a verdict already taken (on an in-process store), not asked again.
+ */
+async function acquire(
+  budget: SharedBudget,
+  id: string,
+  amount: number,
+  ctx: AttemptContext,
+  onExceeded: OnBudgetExceeded,
+  first: Reservation | Promise<never> | undefined,
+): Promise<void> {
   let waited = 0
   let wait = FIRST_WAIT_MS
+  let taken = first
   for (;;) {
-    let r: Awaited<ReturnType<SharedBudget['reserve']>>
+    let r: Reservation
     try {
-      r = await budget.reserve(id, amount)
+      r = taken !== undefined ? await taken : await budget.reserve(id, amount)
     } catch (error) {
       throw storeFailed(budget, 'reserved', error)
     }
+    taken = undefined
     const spent = r.spent >= budget.usd - BUDGET_TOLERANCE_USD
     if (r.granted && !spent) return
     if (r.granted) await budget.settle(id, 0).catch(() => undefined)
@@ -126,8 +187,18 @@ function costOf(result: AttemptResult, ctx: AttemptContext, price: PriceUsage | 
   return { usd: priceOrReason(price, usage, ctx.model, ctx.provider), usage }
 }
 
-function reservationId(ctx: AttemptContext): string {
-  return `${ctx.runId}:${ctx.attempt}:${globalThis.crypto.randomUUID()}`
+// Reservation ids: this process's random prefix and a counter, unique across the processes sharing a store.
+const PROCESS_PREFIX = globalThis.crypto.randomUUID()
+let reservations = 0
+
+function reservationId(): string {
+  return `${PROCESS_PREFIX}:${++reservations}`
+}
+
+/** The failure of an attempt whose answer came after the attempt had settled (its deadline, its run's abort). */
+function abandoned(ctx: AttemptContext): Error {
+  const signal = ctx.request.signal
+  return signal?.aborted === true ? abortReason(signal) : new ProviderError(`attempt ${ctx.attempt} settled before its provider answered`, { kind: 'aborted' })
 }
 
 function unpricedError(budget: SharedBudget, ctx: AttemptContext, reason: string, when: 'before' | 'after'): ProviderError {

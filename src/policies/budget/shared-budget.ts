@@ -3,6 +3,7 @@ import { BUDGET_TOLERANCE_USD } from '../../model/budget-tolerance.ts'
 import { onUnpricedOption, type OnUnpriced } from '../../model/on-unpriced.ts'
 import { isStateLostError, type StateLostError } from '../../store/state-lost-error.ts'
 import { STATE_STORE_METHODS, type Reservation, type StateStore } from '../../store/state-store.ts'
+import { syncStore } from '../../store/sync-store.ts'
 import { typeName } from '../../model/describe-value.ts'
 import { assertMethods, assertNonEmptyString } from '../../model/options-object.ts'
 
@@ -98,16 +99,41 @@ export function sharedBudget(options: SharedBudgetOptions): SharedBudget {
   const limit = usd + BUDGET_TOLERANCE_USD
   let lost: StateLostError | undefined
   // A store that found the state gone latches the budget closed until someone re-arms it.
+  const latch = (error: unknown): never => {
+    if (isStateLostError(error)) lost = error
+    throw error
+  }
   const guarded = async <T>(operation: () => Promise<T>): Promise<T> => {
     if (lost !== undefined) throw lost
     try {
       return await operation()
     } catch (error) {
-      if (isStateLostError(error)) lost = error
-      throw error
+      return latch(error)
     }
   }
-  return {
+  const sync = syncStore(store)
+  const now: BudgetNow | undefined =
+    sync === undefined
+      ? undefined
+      : {
+          reserve(id, cost) {
+            if (lost !== undefined) throw lost
+            try {
+              return sync.reserve(key, id, cost, limit, reservationTtlMs)
+            } catch (error) {
+              return latch(error)
+            }
+          },
+          settle(id, cost) {
+            if (lost !== undefined) throw lost
+            try {
+              return sync.settle(key, id, cost, ttlMs)
+            } catch (error) {
+              return latch(error)
+            }
+          },
+        }
+  const budget: SharedBudget = {
     key,
     usd,
     reserveUsd,
@@ -128,4 +154,19 @@ export function sharedBudget(options: SharedBudgetOptions): SharedBudget {
       lost = undefined
     },
   }
+  // Not enumerable: a budget spread into a wrapper is the wrapper's, awaited as any other.
+  return now === undefined ? budget : Object.defineProperty(budget, BUDGET_NOW, { value: now })
+}
+
+/** A budget's synchronous face, when its store is in-process: `reserve` and `settle` answered at once (a throw for a failure). */
+export interface BudgetNow {
+  reserve(id: string, usd: number): Reservation
+  settle(id: string, usd: number): number
+}
+
+const BUDGET_NOW: unique symbol = Symbol('reliability-gate.budget-now')
+
+/** The synchronous face of a budget made by {@link sharedBudget} on an in-process store. */
+export function budgetNow(budget: SharedBudget): BudgetNow | undefined {
+  return (budget as SharedBudget & { readonly [BUDGET_NOW]?: BudgetNow })[BUDGET_NOW]
 }

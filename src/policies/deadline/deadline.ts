@@ -1,6 +1,7 @@
 import { abortReason } from '../../model/abort-reason.ts'
 import { ProviderError } from '../../model/provider-error.ts'
-import type { AttemptResult, Middleware } from '../middleware.ts'
+import { libraryLink, type Link } from '../link.ts'
+import type { AttemptResult } from '../middleware.ts'
 import { scheduleDeadline } from './deadline-queue.ts'
 import { withSignal } from './with-signal.ts'
 
@@ -11,8 +12,8 @@ import { withSignal } from './with-signal.ts'
  * the run's own signal aborts; the attempt settles at once either way, even if what it waits for
  * ignores its signal. A deadline that is met costs no timer of its own (see `scheduleDeadline`).
  */
-export function deadline(timeoutMs: number): Middleware {
-  return function deadline(ctx, next) {
+export function deadline(timeoutMs: number): Link {
+  return libraryLink(function deadline(ctx, next) {
     const outer = ctx.request.signal
     const controller = new AbortController()
     return new Promise<AttemptResult>((resolve, reject) => {
@@ -31,7 +32,7 @@ export function deadline(timeoutMs: number): Middleware {
       outer?.addEventListener('abort', onOuter, { once: true })
       let work: Promise<AttemptResult>
       try {
-        work = next(withSignal(ctx.request, controller.signal))
+        work = next({ ...ctx, request: withSignal(ctx.request, controller.signal) })
       } catch (error) {
         work = Promise.reject(error)
       }
@@ -49,5 +50,5 @@ export function deadline(timeoutMs: number): Middleware {
         },
       )
     })
-  }
+  })
 }

@@ -1,5 +1,5 @@
 import { ProviderError } from '../../model/provider-error.ts'
-import type { Middleware } from '../middleware.ts'
+import { libraryLink, type Link } from '../link.ts'
 import type { RateLimitPermit } from './rate-limit-permit.ts'
 import type { SharedRateLimit } from './shared-rate-limit.ts'
 
@@ -8,8 +8,8 @@ import type { SharedRateLimit } from './shared-rate-limit.ts'
  * full window fails the attempt at once (kind `rate-limit`, `retryAfterMs` = time to the window's
  * end) without calling the provider; a failing store lets the call through (the limit is advisory).
  */
-export function rateLimitLink(rateLimit: SharedRateLimit): Middleware {
-  return async function sharedRateLimit(ctx, next) {
+export function rateLimitLink(rateLimit: SharedRateLimit): Link {
+  return libraryLink(async function sharedRateLimit(ctx, next) {
     let permit: RateLimitPermit | undefined
     try {
       permit = await rateLimit.acquire(ctx.provider)
@@ -27,6 +27,6 @@ export function rateLimitLink(rateLimit: SharedRateLimit): Middleware {
         },
       )
     }
-    return next()
-  }
+    return next(ctx)
+  })
 }
