@@ -1,5 +1,4 @@
-import type { ModelResponse } from '../model/response.ts'
-import type { Metered } from './meter.ts'
+import type { MeteredAnswer } from './meter.ts'
 import type { AttemptContext } from './middleware.ts'
 
 /**
@@ -12,7 +11,7 @@ export const ATTEMPT_SLOT: unique symbol = Symbol('reliability-gate.attempt')
 
 /** What the gate's links of one attempt found; `closed` once the attempt settled (no provider call may start after). */
 export interface AttemptSlot {
-  metered: (Metered & { readonly response: ModelResponse }) | undefined
+  metered: MeteredAnswer | undefined
   /** The run's cost before this attempt (`cost_tick.cumulativeCostUsd`). */
   readonly costBefore: number
   closed: boolean

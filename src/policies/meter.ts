@@ -2,6 +2,7 @@ import { messageOf } from '../model/message-of.ts'
 import { containReturned, isThenable } from '../model/user-code.ts'
 import { addUsage, ZERO_USAGE, type Usage } from '../model/usage.ts'
 import type { PriceUsage } from './pricing/price-usage.ts'
+import type { ModelResponse } from '../model/response.ts'
 
 /** The reason an attempt is unpriced when the gate has no prices and nothing needs them (reported, never warned). */
 export const NO_PRICE_TABLE = 'no pricing is configured'
@@ -44,11 +45,23 @@ export interface Metered {
  * answer or why there is none; without one, $0 and unpriced (`NO_PRICING` when a budget needs prices,
  * {@link NO_PRICE_TABLE} otherwise).
  */
-export function priceAttempt(price: PriceUsage | undefined, needsPrice: boolean, usage: Usage, model: string | undefined, provider: string): Metered {
+export function priceAttempt(
+  price: PriceUsage | undefined,
+  needsPrice: boolean,
+  usage: Usage,
+  model: string | undefined,
+  provider: string,
+  response: ModelResponse,
+): MeteredAnswer {
   // Unpriced is not free: without any price the attempt says so, whether or not a budget needs one.
-  if (price === undefined) return { usage, costUsd: 0, unpriced: needsPrice ? NO_PRICING : NO_PRICE_TABLE }
+  if (price === undefined) return { usage, costUsd: 0, unpriced: needsPrice ? NO_PRICING : NO_PRICE_TABLE, response }
   const priced = priceOrReason(price, usage, model, provider)
-  return typeof priced === 'number' ? { usage, costUsd: priced, unpriced: undefined } : { usage, costUsd: 0, unpriced: priced }
+  return typeof priced === 'number' ? { usage, costUsd: priced, unpriced: undefined, response } : { usage, costUsd: 0, unpriced: priced, response }
+}
+
+/** The meter's reading with the (shape-checked) answer it read. */
+export interface MeteredAnswer extends Metered {
+  readonly response: ModelResponse
 }
 
 /** A run's totals so far, failed attempts included. */

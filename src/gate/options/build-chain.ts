@@ -1,7 +1,8 @@
 import { compose, type Chain } from '../../policies/compose.ts'
 import type { GateConfig } from '../gate-config.ts'
-import { checkLink } from '../run/check-link.ts'
-import { meterLink, type MeterSettings } from '../run/meter-link.ts'
+import type { AttemptResult } from '../../policies/middleware.ts'
+import { checkAnswer, checkLink } from '../run/check-link.ts'
+import { meterAnswer, meterLink, type MeterSettings } from '../run/meter-link.ts'
 import type { LinkEnv } from './link-env.ts'
 import { userLinks } from './link-options.ts'
 import { optionLinks } from './option-table.ts'
@@ -13,6 +14,26 @@ import { optionLinks } from './option-table.ts'
  */
 export function buildChain(config: GateConfig<unknown>, env: LinkEnv, meter: MeterSettings): { readonly chain: Chain; readonly userLinks: boolean } {
   const user = userLinks(config, env)
-  const links = [...optionLinks(config, env, 'outer'), checkLink(), ...optionLinks(config, env, 'policy'), meterLink(meter), ...user]
+  const outer = optionLinks(config, env, 'outer')
+  const policies = optionLinks(config, env, 'policy')
+  if (outer.length === 0 && policies.length === 0 && user.length === 0) return { chain: checkedAndMetered(meter), userLinks: false }
+  const links = [...outer, checkLink(), ...policies, meterLink(meter), ...user]
   return { chain: compose(links), userLinks: user.length > 0 }
+}
+
+/**
+ * The chain of a gate with no option link and no middleware: the check and the meter alone, their
+ * bodies called in the same order as their links would call them (meter, then check) around the
+ * provider, without a link between them to enter.
+ */
+function checkedAndMetered(meter: MeterSettings): Chain {
+  return function checkAndMeter(ctx, terminal) {
+    let pending: Promise<AttemptResult>
+    try {
+      pending = terminal(ctx)
+    } catch (error) {
+      return Promise.reject(error)
+    }
+    return pending.then((result) => checkAnswer(ctx, meterAnswer(meter, ctx, result)))
+  }
 }

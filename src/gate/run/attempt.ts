@@ -14,12 +14,17 @@ import type { RunView } from './run-view.ts'
 
 const NO_REPAIRS: readonly string[] = Object.freeze([])
 
-/** An attempt's outcome, with when it ended and whether its failure was of a transient kind. */
-export interface AttemptTaken<T> {
-  readonly outcome: AttemptOutcome<T>
+/** An attempt's outcome, with when it ended and the meter's reading of its answer. */
+export interface AttemptTaken<T> extends AttemptOutcome<T> {
   readonly endedAt: number
   /** The meter's reading of its answer, when it got one (even if a later link failed the attempt). */
   readonly metered: Metered | undefined
+}
+
+/** The slot of an attempt under way, with what its end needs. */
+interface Started<T> extends GateSlot<T> {
+  readonly attempt: number
+  readonly startedAt: number
 }
 
 /**
@@ -28,7 +33,7 @@ export interface AttemptTaken<T> {
  * `error` and `kind`. The run's signal always wins, even over links that ignore it; once the attempt
  * settled, nothing it started may call a provider.
  */
-export async function runAttempt<T>(run: RunView<T>): Promise<AttemptTaken<T>> {
+export function runAttempt<T>(run: RunView<T>): Promise<AttemptTaken<T>> {
   const g = run.g
   const entry = g.providers[run.providerIdx] as ResolvedProvider
   const attempt = run.attempt + 1
@@ -38,8 +43,17 @@ export async function runAttempt<T>(run: RunView<T>): Promise<AttemptTaken<T>> {
   if (g.userLinks || events.has('attempt_start')) request = frozenRequest(request)
   if (events.has('attempt_start'))
     events.emit('attempt_start', { runId: run.runId, ...run.tags, attempt, provider: entry.name, providerIdx: run.providerIdx, model: run.base.model, request })
-  const startedAt = attempt === 1 ? run.started : g.now()
-  const slot: GateSlot<T> = { run, metered: undefined, checked: undefined, costBefore: run.meter.costUsd, closed: false, raced: run.signal, closers: undefined }
+  const slot: Started<T> = {
+    run,
+    metered: undefined,
+    checked: undefined,
+    costBefore: run.meter.costUsd,
+    closed: false,
+    raced: run.signal,
+    closers: undefined,
+    attempt,
+    startedAt: attempt === 1 ? run.started : g.now(),
+  }
   const ctx: AttemptContext & { [ATTEMPT_SLOT]: GateSlot<T> } = {
     runId: run.runId,
     attempt,
@@ -52,24 +66,40 @@ export async function runAttempt<T>(run: RunView<T>): Promise<AttemptTaken<T>> {
     turn: run.turn,
     [ATTEMPT_SLOT]: slot,
   }
-  let error: unknown
-  let failed = false
+  let work: Promise<unknown>
   try {
-    await raceAbort(g.chain(ctx, run.call), run.signal)
-  } catch (e) {
-    failed = true
-    error = e
+    work = raceAbort(g.chain(ctx, run.call), run.signal)
+  } catch (error) {
+    work = Promise.reject(error)
   }
+  return settled(slot, work)
+}
+
+async function settled<T>(slot: Started<T>, work: Promise<unknown>): Promise<AttemptTaken<T>> {
+  try {
+    await work
+  } catch (error) {
+    return ended(slot, true, error)
+  }
+  return ended(slot, false, undefined)
+}
+
+/** The attempt's end: its slot closed, its outcome built and `attempt_end` emitted. */
+function ended<T>(slot: Started<T>, thrown: boolean, thrownError: unknown): AttemptTaken<T> {
   closeSlot(slot)
+  const run = slot.run
+  const g = run.g
+  let failed = thrown
+  let error = thrownError
   if (!failed && (run.signal?.aborted === true || slot.checked === undefined)) {
     // A link that answered after the run was aborted, or a chain that skipped the check.
     failed = true
     error = run.signal?.aborted === true ? run.signal.reason : new TypeError('the attempt chain answered without its check')
   }
   const endedAt = g.now()
-  const latencyMs = endedAt - startedAt
+  const latencyMs = endedAt - slot.startedAt
   const metered = slot.metered
-  let outcome: AttemptOutcome<T>
+  let outcome: AttemptTaken<T>
   if (failed) {
     const classified = classifyError(error)
     const kind: ErrorKind = run.signal?.aborted === true ? 'aborted' : classified.kind
@@ -86,6 +116,8 @@ export async function runAttempt<T>(run: RunView<T>): Promise<AttemptTaken<T>> {
       usage: metered?.usage ?? ZERO_USAGE,
       costUsd: metered?.costUsd ?? 0,
       unpriced: metered?.unpriced !== undefined,
+      endedAt,
+      metered,
     }
   } else {
     const check = slot.checked as NonNullable<GateSlot<T>['checked']>
@@ -102,14 +134,17 @@ export async function runAttempt<T>(run: RunView<T>): Promise<AttemptTaken<T>> {
       usage: m.usage,
       costUsd: m.costUsd,
       unpriced: m.unpriced !== undefined,
+      endedAt,
+      metered,
     }
   }
+  const events = g.events
   if (events.has('attempt_end')) {
     events.emit('attempt_end', {
       runId: run.runId,
       ...run.tags,
-      attempt,
-      provider: entry.name,
+      attempt: slot.attempt,
+      provider: (g.providers[run.providerIdx] as ResolvedProvider).name,
       model: run.base.model,
       errorKind: outcome.kind,
       latencyMs,
@@ -118,7 +153,7 @@ export async function runAttempt<T>(run: RunView<T>): Promise<AttemptTaken<T>> {
       response: outcome.response,
     })
   }
-  return { outcome, endedAt, metered }
+  return outcome
 }
 
 /** Whether an outcome's failure counts toward `scope.transientFailures`. */

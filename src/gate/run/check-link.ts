@@ -1,5 +1,6 @@
 import { emitValidationFailed } from '../../events/validation-failed-event.ts'
 import { libraryLink, type Link } from '../../policies/link.ts'
+import type { AttemptContext, AttemptResult } from '../../policies/middleware.ts'
 import { isThenable, settleUser } from '../../model/user-code.ts'
 import type { ModelResponse } from '../../model/response.ts'
 import type { ValidationFailure } from '../../validation/validation-failure.ts'
@@ -21,20 +22,23 @@ const REFUSAL: ResponseCheck<never> = Object.freeze({ kind: 'refusal', value: un
  */
 export function checkLink(): Link {
   return libraryLink(function check(ctx, next) {
-    return next(ctx).then((result) => {
-      const slot = gateSlot<unknown>(ctx)
-      const response = slot.metered?.response ?? result.response
-      const verdict = checked(slot, response)
-      if (!isThenable(verdict)) {
-        settle(slot, verdict, ctx.attempt)
-        return result
-      }
-      return settleUser(verdict, ctx.request.signal).then((r) => {
-        if (!r.ok) throw r.error
-        settle(slot, r.value, ctx.attempt)
-        return result
-      })
-    })
+    return next(ctx).then((result) => checkAnswer(ctx, result))
+  })
+}
+
+/** The check of one answered attempt (the link's body): its verdict left in the slot, `result` handed back (later, for an async schema). */
+export function checkAnswer(ctx: AttemptContext, result: AttemptResult): AttemptResult | Promise<AttemptResult> {
+  const slot = gateSlot<unknown>(ctx)
+  const response = slot.metered?.response ?? result.response
+  const verdict = checked(slot, response)
+  if (!isThenable(verdict)) {
+    settle(slot, verdict, ctx.attempt)
+    return result
+  }
+  return settleUser(verdict, ctx.request.signal).then((r) => {
+    if (!r.ok) throw r.error
+    settle(slot, r.value, ctx.attempt)
+    return result
   })
 }
 

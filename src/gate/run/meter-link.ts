@@ -26,31 +26,34 @@ export interface MeterSettings {
  * outside it (the budget) and the attempt's outcome read its reading from the attempt's slot.
  */
 export function meterLink(settings: MeterSettings): Link {
-  const { events, priceUsage, needsPrice } = settings
   return libraryLink(function meter(ctx, next) {
-    return next(ctx).then((result) => {
-      const response = responseOf(result, ctx.provider)
-      const reported = response.usage
-      const usage = isSoundUsage(reported) ? reported : finiteUsage(reported, ctx.request, response)
-      const metered = priceAttempt(priceUsage, needsPrice, usage, ctx.model, ctx.provider)
-      const slot = (ctx as AttemptContext & { readonly [ATTEMPT_SLOT]?: AttemptSlot })[ATTEMPT_SLOT]
-      if (slot !== undefined) slot.metered = { ...metered, response }
-      if (metered.unpriced !== undefined) costUnknown(settings, ctx, metered.unpriced, usage)
-      if (events.has('cost_tick')) {
-        events.emit('cost_tick', {
-          runId: ctx.runId,
-          ...eventTags(ctx.turn, ctx.metadata),
-          attempt: ctx.attempt,
-          provider: ctx.provider,
-          model: ctx.model,
-          attemptCostUsd: metered.costUsd,
-          cumulativeCostUsd: (slot?.costBefore ?? 0) + metered.costUsd,
-          usage,
-        })
-      }
-      return response === (result as AttemptResult).response ? (result as AttemptResult) : { response }
-    })
+    return next(ctx).then((result) => meterAnswer(settings, ctx, result))
   })
+}
+
+/** The meter's reading of one answered attempt (the link's body): left in the slot and reported; the shape-checked result handed back. */
+export function meterAnswer(settings: MeterSettings, ctx: AttemptContext, result: AttemptResult): AttemptResult {
+  const { events, priceUsage, needsPrice } = settings
+  const response = responseOf(result, ctx.provider)
+  const reported = response.usage
+  const usage = isSoundUsage(reported) ? reported : finiteUsage(reported, ctx.request, response)
+  const metered = priceAttempt(priceUsage, needsPrice, usage, ctx.model, ctx.provider, response)
+  const slot = (ctx as AttemptContext & { readonly [ATTEMPT_SLOT]?: AttemptSlot })[ATTEMPT_SLOT]
+  if (slot !== undefined) slot.metered = metered
+  if (metered.unpriced !== undefined) costUnknown(settings, ctx, metered.unpriced, usage)
+  if (events.has('cost_tick')) {
+    events.emit('cost_tick', {
+      runId: ctx.runId,
+      ...eventTags(ctx.turn, ctx.metadata),
+      attempt: ctx.attempt,
+      provider: ctx.provider,
+      model: ctx.model,
+      attemptCostUsd: metered.costUsd,
+      cumulativeCostUsd: (slot?.costBefore ?? 0) + metered.costUsd,
+      usage,
+    })
+  }
+  return response === (result as AttemptResult).response ? (result as AttemptResult) : { response }
 }
 
 /** Reports an attempt that could not be priced: `cost_unknown`, or a process warning (once per reason) when nobody listens. */

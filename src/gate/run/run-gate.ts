@@ -92,12 +92,13 @@ class GateLoop<T> implements RunView<T> {
     return this.#tags
   }
 
-  async run(): Promise<GateResult<T>> {
-    try {
-      return await this.#loop()
-    } finally {
-      this.#deadline?.clear()
-    }
+  run(): Promise<GateResult<T>> {
+    const deadline = this.#deadline
+    if (deadline === undefined) return this.#loop()
+    const settled = this.#loop()
+    // The run's own deadline ends with the run, whichever way it ends.
+    settled.then(deadline.clear, deadline.clear)
+    return settled
   }
 
   async #loop(): Promise<GateResult<T>> {
@@ -109,9 +110,8 @@ class GateLoop<T> implements RunView<T> {
       }
       if (this.signal?.aborted === true)
         throw this.#fail(FailFastKinds.Aborted, 'the run was aborted before the attempt started', 'pre-check', this.signal.reason)
-      const taken = await runAttempt(this)
-      this.#took(taken)
-      const outcome = taken.outcome
+      const outcome = await runAttempt(this)
+      this.#took(outcome)
       const pending = decide(this, outcome)
       const verdict = pending instanceof Promise ? await pending : pending
       switch (verdict.act) {
@@ -151,16 +151,15 @@ class GateLoop<T> implements RunView<T> {
   }
 
   /** Takes what an attempt changed: its end, its failure counts, its validation history, its cost. */
-  #took(taken: AttemptTaken<T>): void {
-    const outcome = taken.outcome
-    this.lastTime = taken.endedAt
+  #took(outcome: AttemptTaken<T>): void {
+    this.lastTime = outcome.endedAt
     this.retryAfterMs = outcome.retryAfterMs
     if (isTransientFailure(outcome)) this.transientFailures++
     if (outcome.failure !== undefined) {
       this.history = this.history.concat(outcome.failure.message)
       this.signatures = this.signatures.concat(outcome.failure.signature)
     }
-    if (taken.metered !== undefined) this.meter.add(taken.metered)
+    if (outcome.metered !== undefined) this.meter.add(outcome.metered)
   }
 
   #record(outcome: AttemptOutcome<T>, decision: Decision, kind: string, rule: ReliabilityRule | undefined, feedback: string | undefined): void {
