@@ -1,6 +1,7 @@
 import { shownValue, typeName } from '../model/describe-value.ts'
 import { checkConfig } from '../gate/options/check-options.ts'
-import { unknownAgentOption } from './agent-option-table.ts'
+import { unknownOption } from '../model/known-options.ts'
+import { AGENT_OPTIONS } from './agent-option-table.ts'
 import { EventHub } from '../events/event-hub.ts'
 import type { Middleware } from '../policies/middleware.ts'
 import type { InferSchema, OutputSchema } from '../validation/index.ts'
@@ -145,7 +146,7 @@ export function createAgentBuilder<K extends AgentKind>(options: AgentOptions, m
   if (options === null || typeof options !== 'object' || typeof options.provider?.complete !== 'function') {
     throw new TypeError('Agent.create: options.provider must be an object with a complete() method')
   }
-  const problem = unknownAgentOption(options) ?? agentOptionsProblem(options)
+  const problem = unknownOption(options, Object.keys(AGENT_OPTIONS)) ?? agentOptionsProblem(options)
   if (problem !== undefined) throw new TypeError(`Agent.create: ${problem}`)
   return new AgentBuilderOf<K, string>(
     {
