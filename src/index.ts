@@ -5,6 +5,7 @@
 // The agent and its tools.
 export { Agent } from './agent/index.ts'
 export type { AgentBuilder, AgentOptions, AgentReliability, CostBudget, OutputFallback, RunInput, RunOptions, RunResult, Session } from './agent/index.ts'
+export type { AgentBuilderOf, AgentKind, AgentOf, BuiltAgent } from './agent/index.ts'
 export { DEFAULT_ID_FIELDS, DEFAULT_ID_PATTERN, guard, idShapeGuard, tool } from './agent/index.ts'
 export type { FunctionCall, ToolCallStatus, ToolRetryOutcome } from './agent/index.ts'
 export type {

@@ -1,10 +1,10 @@
 import { shownValue, typeName } from '../model/describe-value.ts'
 import { checkConfig } from '../gate/options/check-options.ts'
-import { unknownAgentOption } from './agent-option-table.ts'
+import { unknownOption } from '../model/known-options.ts'
+import { AGENT_OPTIONS } from './agent-option-table.ts'
 import { EventHub } from '../events/event-hub.ts'
 import type { Middleware } from '../policies/middleware.ts'
 import type { InferSchema, OutputSchema } from '../validation/index.ts'
-import type { Agent } from './agent.ts'
 import type { AgentOptions, AgentReliability, AgentSpec } from './agent-options.ts'
 import type { CostBudget } from './cost-budget.ts'
 import type { OutputFallback } from './output-fallback.ts'
@@ -14,45 +14,48 @@ import type { SessionStore } from '../sessions/session-store.ts'
 type BuilderState = Omit<AgentSpec, 'events'>
 
 /**
- * Makes the agent at `build()`. Handed in by `Agent.create`, so this module never imports the
- * `Agent` class at runtime (it would be an import cycle: `Agent.create` returns a builder).
+ * What a builder builds, as a function of its output type: `built` read with `output` set to that type
+ * (`BuiltAgent<K, T>`). `Agent` supplies `Agent<this['output']>` (`AgentOf`). Generic over it, the builder
+ * never names the `Agent` class, whose `Agent.create` returns a builder: naming it would be an import cycle.
  */
-export type AgentFactory = <T>(spec: AgentSpec) => Agent<T>
+export interface AgentKind {
+  readonly output: unknown
+  readonly built: unknown
+}
+
+/** What a builder of kind `K` builds for output type `T`: `Agent<T>` for `Agent.create`'s builders. */
+export type BuiltAgent<K extends AgentKind, T> = (K & { readonly output: T })['built']
+
+/** Makes the agent at `build()`; handed in by `Agent.create`. */
+export type AgentFactory<K extends AgentKind> = <T>(spec: AgentSpec) => BuiltAgent<K, T>
 
 /**
- * Immutable builder of an {@link Agent}: every method returns a new builder.
- *
- * @example
- * const agent = Agent.create({ provider, model: 'gpt-4o' })
- *   .system('Output JSON.')
- *   .outputSchema(Refund)
- *   .tools([lookupOrder, issueRefund])
- *   .reliability({ postDecide: strictOutputRules(3) })
- *   .build()
+ * Immutable builder of an agent: every method returns a new builder. `Agent.create` returns one, typed
+ * `AgentBuilder<T>`; `K` says what `build()` makes for the output type `T`.
  */
-export class AgentBuilder<T = string> {
+export class AgentBuilderOf<K extends AgentKind, T = string> {
   readonly #state: BuilderState
-  readonly #make: AgentFactory
+  readonly #make: AgentFactory<K>
 
   /** @internal use `Agent.create` */
-  constructor(state: BuilderState, make: AgentFactory) {
+  constructor(state: BuilderState, make: AgentFactory<K>) {
     this.#state = Object.freeze(state)
     this.#make = make
   }
 
   /** The next builder: this state with `patch` applied. */
-  #with<U>(patch: Partial<BuilderState>): AgentBuilder<U> {
-    return new AgentBuilder<U>({ ...this.#state, ...patch }, this.#make)
+  #with<U>(patch: Partial<BuilderState>): AgentBuilderOf<K, U> {
+    return new AgentBuilderOf<K, U>({ ...this.#state, ...patch }, this.#make)
   }
 
   /** Sets the system prompt. */
-  system(text: string): AgentBuilder<T> {
+  system(text: string): AgentBuilderOf<K, T> {
     if (typeof text !== 'string') throw new TypeError('Agent.system: expected a string')
     return this.#with<T>({ system: text })
   }
 
   /** Sets the schema every final answer must satisfy; `runTyped` then returns its type. Once only. */
-  outputSchema<S extends OutputSchema<unknown>>(schema: S): AgentBuilder<InferSchema<S>> {
+  outputSchema<S extends OutputSchema<unknown>>(schema: S): AgentBuilderOf<K, InferSchema<S>> {
     if (this.#state.outputSchema !== undefined) {
       throw new Error('Agent.outputSchema() was already called on this builder: an agent has one output schema')
     }
@@ -63,7 +66,7 @@ export class AgentBuilder<T = string> {
   }
 
   /** Sets the reliability rules and options (see `strictOutput()` for a declarative preset). Once only. */
-  reliability(config: AgentReliability): AgentBuilder<T> {
+  reliability(config: AgentReliability): AgentBuilderOf<K, T> {
     if (this.#state.reliability !== undefined) {
       throw new Error('Agent.reliability() was already called on this builder: pass every rule in one call')
     }
@@ -72,12 +75,12 @@ export class AgentBuilder<T = string> {
   }
 
   /** Adds a tool (made by `tool()`); tool names are unique within an agent. */
-  tool(t: AnyTool): AgentBuilder<T> {
+  tool(t: AnyTool): AgentBuilderOf<K, T> {
     return this.tools([t])
   }
 
   /** Adds several tools at once. */
-  tools(list: readonly AnyTool[]): AgentBuilder<T> {
+  tools(list: readonly AnyTool[]): AgentBuilderOf<K, T> {
     if (!Array.isArray(list)) throw new TypeError('Agent.tools: expected an array of tools')
     const names = new Set(this.#state.tools.map((t) => t.name))
     for (const t of list) {
@@ -95,13 +98,13 @@ export class AgentBuilder<T = string> {
    * retries exhausted, stuck loop): tier 2 `fallback(error, rawOutput)`, re-validated, then tier 3
    * `canned`, validated at `build()`. Once only.
    */
-  outputFallback(config: OutputFallback<T>): AgentBuilder<T> {
+  outputFallback(config: OutputFallback<T>): AgentBuilderOf<K, T> {
     if (this.#state.outputFallback !== undefined) throw new Error('Agent.outputFallback() was already called on this builder')
     return this.#with<T>({ outputFallback: Object.freeze({ ...config }) as OutputFallback<unknown> })
   }
 
   /** A cost budget per run, over every model call of the run. Once only. */
-  costBudget(budget: CostBudget): AgentBuilder<T> {
+  costBudget(budget: CostBudget): AgentBuilderOf<K, T> {
     if (this.#state.costBudget !== undefined) throw new Error('Agent.costBudget() was already called on this builder')
     return this.#with<T>({ costBudget: Object.freeze({ ...budget }) })
   }
@@ -113,7 +116,7 @@ export class AgentBuilder<T = string> {
    * @example
    * Agent.create({ provider }).use(redactPii).use(cacheByBaseRequest).build()
    */
-  use(...links: readonly Middleware[]): AgentBuilder<T> {
+  use(...links: readonly Middleware[]): AgentBuilderOf<K, T> {
     for (const [i, link] of links.entries()) {
       if (typeof link !== 'function') throw new TypeError(`Agent.use: link #${i} must be a function (ctx, next) => Promise<{ response }>, got ${typeof link}`)
     }
@@ -126,26 +129,26 @@ export class AgentBuilder<T = string> {
    * @example
    * Agent.create({ provider }).sessions(sqliteSessionStore({ path: 'conversations.db' })).build()
    */
-  sessions(store: SessionStore): AgentBuilder<T> {
+  sessions(store: SessionStore): AgentBuilderOf<K, T> {
     const problem = sessionStoreProblem(store)
     if (problem !== undefined) throw new TypeError(`Agent.sessions: ${problem}`)
     return this.#with<T>({ sessions: store })
   }
 
   /** Builds the agent; schemas are compiled and options checked here, so a bad one fails now, not mid-run. */
-  build(): Agent<T> {
+  build(): BuiltAgent<K, T> {
     return this.#make<T>({ ...this.#state, events: new EventHub() })
   }
 }
 
 /** Starts building an agent around a provider; `make` builds the agent at `build()`. */
-export function createAgentBuilder(options: AgentOptions, make: AgentFactory): AgentBuilder<string> {
+export function createAgentBuilder<K extends AgentKind>(options: AgentOptions, make: AgentFactory<K>): AgentBuilderOf<K, string> {
   if (options === null || typeof options !== 'object' || typeof options.provider?.complete !== 'function') {
     throw new TypeError('Agent.create: options.provider must be an object with a complete() method')
   }
-  const problem = unknownAgentOption(options) ?? agentOptionsProblem(options)
+  const problem = unknownOption(options, Object.keys(AGENT_OPTIONS)) ?? agentOptionsProblem(options)
   if (problem !== undefined) throw new TypeError(`Agent.create: ${problem}`)
-  return new AgentBuilder<string>(
+  return new AgentBuilderOf<K, string>(
     {
       options: Object.freeze({ ...options }),
       system: undefined,

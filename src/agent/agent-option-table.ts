@@ -33,14 +33,3 @@ export const AGENT_SPEC: { readonly [K in keyof Required<AgentSpec>]: AgentOptio
   events: 'setup',
   sessions: 'commit',
 }
-
-/** The misspelt or unknown keys of `Agent.create`'s options (`maxRetries`, `logfmt`), refused where written. */
-export function unknownAgentOption(options: object): string | undefined {
-  for (const key of Object.keys(options)) {
-    if (key in AGENT_OPTIONS) continue
-    const near = Object.keys(AGENT_OPTIONS).find((name) => name.toLowerCase() === key.toLowerCase())
-    const shown = JSON.stringify(key.length > 60 ? `${key.slice(0, 60)}…` : key)
-    return `unknown option ${shown}${near !== undefined ? ` (did you mean "${near}"?)` : ''}; the options are ${Object.keys(AGENT_OPTIONS).join(', ')}`
-  }
-  return undefined
-}

@@ -3,7 +3,7 @@ import type { GateEvent, GateEventMap, GateEventName } from '../events/event-map
 import { registerHub } from '../events/event-source.ts'
 import type { GateStream, GateStreamOptions } from '../gate/stream/index.ts'
 import type { Message } from '../model/message.ts'
-import { createAgentBuilder, type AgentBuilder } from './agent-builder.ts'
+import { type AgentBuilderOf, type AgentKind, createAgentBuilder } from './agent-builder.ts'
 import type { AgentOptions, AgentSpec } from './agent-options.ts'
 import { createRuntime, type AgentRuntime } from './agent-runtime.ts'
 import type { RunInput, RunOptions } from './run-input.ts'
@@ -12,6 +12,24 @@ import { Session } from './session.ts'
 import { memorySessionStore } from '../sessions/memory-session-store.ts'
 import type { SessionStore } from '../sessions/session-store.ts'
 import { loadConversation, type SessionOptions, storedLink } from './stored-conversation.ts'
+
+/** What `Agent.create`'s builders build: an `Agent` of the builder's output type. */
+export interface AgentOf extends AgentKind {
+  readonly built: Agent<this['output']>
+}
+
+/**
+ * Immutable builder of an {@link Agent}, made by `Agent.create`: every method returns a new builder.
+ *
+ * @example
+ * const agent = Agent.create({ provider, model: 'gpt-4o' })
+ *   .system('Output JSON.')
+ *   .outputSchema(Refund)
+ *   .tools([lookupOrder, issueRefund])
+ *   .reliability({ postDecide: strictOutputRules(3) })
+ *   .build()
+ */
+export type AgentBuilder<T = string> = AgentBuilderOf<AgentOf, T>
 
 /**
  * A built agent: a system prompt, an output schema, tools and reliability rules around a provider.
@@ -40,7 +58,7 @@ export class Agent<T = string> {
    * const agent = Agent.create({ provider: simulated(), model: 'sim-1' }).outputSchema(Refund).build()
    */
   static create(options: AgentOptions): AgentBuilder<string> {
-    return createAgentBuilder(options, (spec) => new Agent(spec))
+    return createAgentBuilder<AgentOf>(options, <T>(spec: AgentSpec) => new Agent<T>(spec))
   }
 
   /** The default session's persisted history. */

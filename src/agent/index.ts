@@ -1,5 +1,6 @@
 export { Agent } from './agent.ts'
-export { AgentBuilder } from './agent-builder.ts'
+export type { AgentBuilder, AgentOf } from './agent.ts'
+export type { AgentBuilderOf, AgentKind, BuiltAgent } from './agent-builder.ts'
 export type { AgentOptions, AgentReliability } from './agent-options.ts'
 export type { RunInput, RunOptions } from './run-input.ts'
 export type { RunResult } from './run-result.ts'

@@ -1,15 +1,48 @@
+/** How much of an unknown key a message shows: a huge or newline-holding key stays one bounded line. */
+const SHOWN_KEY_CHARS = 60
+
 /**
- * Throws a `TypeError` naming the function and the first key of `options` that is not in `known`: a
- * misspelled option (`redcat`, `tracerprovider`) must not be silently ignored.
+ * Why `options` cannot be taken: its first own key that is not in `known` (a misspelt option nobody
+ * reads must not be silently ignored), with the known name it is closest to when one is near (the same
+ * letters in another case, or at most two edits away), and the list of options. `undefined` when
+ * every key is known. Keys the prototype supplies (`toString`, `__proto__`) are no options.
+ *
+ * @example
+ * unknownOption({ redcat: [] }, ['path', 'redact'])
+ * // 'unknown option "redcat" (did you mean "redact"?); the options are path, redact'
+ */
+export function unknownOption(options: object, known: readonly string[]): string | undefined {
+  for (const key of Object.keys(options)) {
+    if (known.includes(key)) continue
+    const near = known.find((name) => name.toLowerCase() === key.toLowerCase()) ?? known.find((name) => editDistance(name, key) <= 2)
+    const shown = JSON.stringify(key.length > SHOWN_KEY_CHARS ? `${key.slice(0, SHOWN_KEY_CHARS)}…` : key)
+    return `unknown option ${shown}${near !== undefined ? ` (did you mean "${near}"?)` : ''}; the options are ${known.join(', ')}`
+  }
+  return undefined
+}
+
+/**
+ * Throws a `TypeError` naming the function (`label`) and the first key of `options` that is not in
+ * `known` (see {@link unknownOption}).
  *
  * @example
  * refuseUnknownOptions(options, ['path', 'append'], 'recordTrace')
  */
 export function refuseUnknownOptions(options: object, known: readonly string[], label: string): void {
-  for (const key of Object.keys(options)) {
-    if (!known.includes(key)) {
-      const shown = JSON.stringify(key.length > 40 ? `${key.slice(0, 40)}…` : key)
-      throw new TypeError(`${label}: unknown option ${shown} (known: ${known.join(', ')})`)
+  const problem = unknownOption(options, known)
+  if (problem !== undefined) throw new TypeError(`${label}: ${problem}`)
+}
+
+/** Levenshtein distance of two short names, or 3 when their lengths alone differ by more than 2. */
+function editDistance(a: string, b: string): number {
+  if (Math.abs(a.length - b.length) > 2) return 3
+  let prev = Array.from({ length: b.length + 1 }, (_, i) => i)
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i]
+    for (let j = 1; j <= b.length; j++) {
+      row[j] = Math.min((prev[j] as number) + 1, (row[j - 1] as number) + 1, (prev[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1))
     }
+    prev = row
   }
+  return prev[b.length] as number
 }

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { Agent, createGate } from '../../src/index.ts'
+import { instrument } from '../../src/otel/index.ts'
 import { scripted } from '../../src/providers/index.ts'
+import { formatTrace, recordTrace, serveTrace } from '../../src/trace/index.ts'
 
 describe('misspelt options are refused where they are written', () => {
   it.each([
@@ -30,5 +32,28 @@ describe('misspelt options are refused where they are written', () => {
     const builder = Agent.create({ provider: scripted(['x']) })
     expect(() => builder.reliability({ postdecide: [] } as never)).toThrow(/Agent\.reliability: unknown option "postdecide" \(did you mean "postDecide"\?\)/)
     expect(() => Agent.create({ provider: scripted(['x']), maxRetries: 3 } as never)).toThrow(/Agent\.create: unknown option "maxRetries"/)
+  })
+
+  it.each([
+    ['createGate', 'maxattempts', 'maxAttempts', () => createGate({ providers: scripted(['x']), maxattempts: 2 } as never)],
+    ['Agent.create', 'maxiterations', 'maxIterations', () => Agent.create({ provider: scripted(['x']), maxiterations: 2 } as never)],
+    ['Agent.reliability', 'feedbackmode', 'feedbackMode', () => Agent.create({ provider: scripted(['x']) }).reliability({ feedbackmode: 'none' } as never)],
+    ['recordTrace', 'redcat', 'redact', () => recordTrace(createGate({ providers: scripted(['x']) }), { path: 'x.jsonl', redcat: [] } as never)],
+    ['instrument', 'tracerprovider', 'tracerProvider', () => instrument(createGate({ providers: scripted(['x']) }), { tracerprovider: {} } as never)],
+    [
+      'formatTrace',
+      'maxchar',
+      'maxChars',
+      () => formatTrace({ attempts: [], usage: { inputTokens: 0, outputTokens: 0 }, costUsd: 0 }, { maxchar: 5 } as never),
+    ],
+  ])('%s words a misspelt key like every other entry point: %s, did you mean %s, then the options', (label, key, near, call) => {
+    expect(call).toThrow(TypeError)
+    expect(call).toThrow(new RegExp(`^${label.replace('.', '\\.')}: unknown option "${key}" \\(did you mean "${near}"\\?\\); the options are \\w+(, \\w+)*$`))
+  })
+
+  it('serveTrace words a misspelt key the same way', async () => {
+    await expect(serveTrace('x.jsonl', { prot: 80 } as never)).rejects.toThrow(
+      /^serveTrace: unknown option "prot" \(did you mean "port"\?\); the options are port, host$/,
+    )
   })
 })

@@ -15,6 +15,7 @@ import {
   type StateStore,
   tool,
 } from '../../src/index.ts'
+import { scripted } from '../../src/providers/index.ts'
 
 // What every factory must answer for options that are not options: a TypeError naming it.
 const NOT_OPTIONS: readonly [string, unknown][] = [
@@ -116,6 +117,19 @@ describe('factories given a store, key or source that cannot work', () => {
     expect(tool({ name: 'lookup', description: 'd', input: Type.Object({ id: Type.Integer() }), execute: () => 1 }).spec.inputSchema).toMatchObject({
       type: 'object',
     })
+  })
+})
+
+describe('options holding keys the prototype supplies', () => {
+  // Options parsed from JSON can hold "__proto__" or "constructor" as their own keys: they are no options, not inherited ones.
+  const withOwnKey = <T extends object>(key: string, options: T): T => Object.assign(JSON.parse(`{${JSON.stringify(key)}: 1}`) as object, options)
+
+  it.each(['__proto__', 'constructor', 'toString', 'hasOwnProperty'])('createGate, Agent.create and Agent.reliability refuse the key %s', (key) => {
+    const unknown = (label: string) => new RegExp(`^${label}: unknown option ${JSON.stringify(key)}; the options are `)
+    expect(() => createGate(withOwnKey(key, { providers: scripted(['x']) }))).toThrow(TypeError)
+    expect(() => createGate(withOwnKey(key, { providers: scripted(['x']) }))).toThrow(unknown('createGate'))
+    expect(() => Agent.create(withOwnKey(key, { provider: scripted(['x']) }))).toThrow(unknown('Agent\\.create'))
+    expect(() => Agent.create({ provider: scripted(['x']) }).reliability(withOwnKey(key, {}))).toThrow(unknown('Agent\\.reliability'))
   })
 })
 

@@ -4,6 +4,8 @@ import { describe, expect, it } from 'vitest'
 import { SRC, sourceFiles, sourceImports } from '../support/source-imports.ts'
 
 const MAX_LINES = 300
+/** A quoted relative module name: in this tree, only imports and re-exports name one. */
+const RELATIVE_SPECIFIER = /['"]\.\.?\/[^'"\n]*\.ts['"]/g
 const files = sourceFiles()
 
 /** The modules `file` loads at runtime: type-only imports are erased. */
@@ -13,9 +15,14 @@ function runtimeImports(file: string): string[] {
     .map((i) => i.to)
 }
 
-/** Every cycle of the import graph, each as the files of one strongly connected component. */
-function importCycles(): string[][] {
-  const graph = new Map(files.map((f) => [f, runtimeImports(f).filter((to) => files.includes(to))]))
+/** Every module `file` names in an import or re-export, type-only ones included. */
+function allImports(file: string): string[] {
+  return sourceImports(file).map((i) => i.to)
+}
+
+/** Every cycle of the graph `edges` draws over the source files, each as the files of one strongly connected component. */
+function importCycles(edges: (file: string) => string[]): string[][] {
+  const graph = new Map(files.map((f) => [f, edges(f).filter((to) => files.includes(to))]))
   const index = new Map<string, number>()
   const low = new Map<string, number>()
   const stack: string[] = []
@@ -39,13 +46,29 @@ function importCycles(): string[][] {
 }
 
 describe('source tree', () => {
-  it('reads the modules it checks', () => {
+  it('reads the modules it checks, telling type-only imports from runtime ones', () => {
     expect(files.length).toBeGreaterThan(100)
-    expect(runtimeImports(join(SRC, 'agent/agent.ts'))).toContain(join(SRC, 'agent/agent-builder.ts'))
+    const agent = join(SRC, 'agent/agent.ts')
+    expect(runtimeImports(agent)).toContain(join(SRC, 'agent/agent-builder.ts')) // import { createAgentBuilder, type ... }
+    expect(runtimeImports(agent)).not.toContain(join(SRC, 'agent/agent-options.ts')) // import type { ... }
+    expect(allImports(agent)).toContain(join(SRC, 'agent/agent-options.ts'))
+  })
+
+  it('reads every relative module a source file names', () => {
+    // A form of import the parser missed (`typeof import('./x.ts')`, say) would hide its edge from the cycle checks.
+    const unread = files.flatMap((f) => {
+      const named = readFileSync(f, 'utf8').match(RELATIVE_SPECIFIER)?.length ?? 0
+      return named === sourceImports(f).length ? [] : [`${relative(SRC, f)}: ${named} named, ${sourceImports(f).length} read`]
+    })
+    expect(unread).toEqual([])
   })
 
   it('has no runtime import cycle', () => {
-    expect(importCycles()).toEqual([])
+    expect(importCycles(runtimeImports)).toEqual([])
+  })
+
+  it('has no import cycle, type-only imports included', () => {
+    expect(importCycles(allImports)).toEqual([])
   })
 
   it(`keeps every source file within ${MAX_LINES} lines`, () => {
