@@ -1,9 +1,9 @@
 /**
  * `npm run bench:redis`: what a fleet's Redis costs per gate attempt, with a circuit breaker, a
  * shared budget and a shared rate limit on one `redisStore` (issue 23, item 5). Starts its own
- * `redis-server` on a loopback port (no persistence) and stops it after; prints the tables and
- * writes bench/results/redis.json, which BENCHMARKS.md shows. `npm run bench` runs it too when
- * `redis-server` is installed. `--quick` for short runs.
+ * `redis-server` on a loopback port (no persistence) and stops it after; prints the tables, writes
+ * bench/results/redis.json and regenerates BENCHMARKS.md, which shows it. `npm run bench` runs it
+ * too when `redis-server` is installed. `--quick` for short runs.
  *
  * - round trips per attempt, before the provider call and after it (ioredis `sendCommand` counted;
  *   a pipeline or one script is one round trip), and the server's own count (`INFO commandstats`);
@@ -16,6 +16,7 @@ import { writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { Redis } from 'ioredis'
 import { startRedisServer } from '../test/redis/support/redis-server.ts'
+import { writeReport } from './report.ts'
 import { redisSections, type RedisBenchResults } from './report/redis-sections.ts'
 import { attemptLatencies, roundTripsPerAttempt } from './redis/attempt-cost.ts'
 import { fleetThroughput } from './redis/fleet-throughput.ts'
@@ -25,8 +26,8 @@ import { machine } from './support/machine.ts'
 /** Where `npm run bench:redis` writes its figures. */
 export const REDIS_RESULTS = path.resolve(import.meta.dirname, 'results/redis.json')
 
-/** Processes of the fleet, and the gate runs each keeps going at once. */
-const FLEET = { processes: 4, concurrency: 50 } as const
+/** Processes of the fleet, and the gate runs each keeps going at once (then a few, to see the cost with few reservations in flight). */
+const FLEET = { processes: 4, concurrency: 50, few: 5 } as const
 
 /** Live reservations on one budget at which a reserve + settle is measured. */
 const HELD = [0, 100, 1_000, 10_000] as const
@@ -57,12 +58,16 @@ export async function redisBench(quick: boolean): Promise<RedisBenchResults> {
     }
     console.log('latency per attempt')
     const latency = await attemptLatencies(client, quick ? 300 : 1_000, quick ? 3 : 5)
-    console.log(`${FLEET.processes} processes x ${FLEET.concurrency} concurrent runs`)
+    console.log(`${FLEET.processes} processes x ${FLEET.concurrency} concurrent runs, then x ${FLEET.few}`)
     const seconds = quick ? 2 : 5
-    const fleet = [
-      await fleetThroughput(admin, server.port, 'three', { ...FLEET, seconds }),
-      await fleetThroughput(admin, server.port, 'budget', { ...FLEET, seconds }),
-    ]
+    const fleet = []
+    for (const [policies, concurrency] of [
+      ['three', FLEET.concurrency],
+      ['budget', FLEET.concurrency],
+      ['three', FLEET.few],
+    ] as const) {
+      fleet.push(await fleetThroughput(admin, server.port, policies, { processes: FLEET.processes, concurrency, seconds }))
+    }
     console.log('reserve + settle against reservations in flight')
     const reserve = []
     for (const held of HELD) reserve.push(await reserveCost(client, admin, held, quick ? 100 : 300))
@@ -83,6 +88,7 @@ if (import.meta.filename === process.argv[1]) {
   } else {
     const results = await redisBench(process.argv.includes('--quick'))
     console.log(`\n${redisSections(results).join('\n')}`)
-    console.log(`wrote ${path.relative(process.cwd(), REDIS_RESULTS)}`)
+    writeReport()
+    console.log(`wrote ${path.relative(process.cwd(), REDIS_RESULTS)} and BENCHMARKS.md`)
   }
 }

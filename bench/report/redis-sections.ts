@@ -90,16 +90,19 @@ export function redisSections(r: RedisBenchResults): string[] {
   out.push(
     `### Attempts per second from ${first?.processes ?? '?'} processes`,
     '',
-    `${first?.processes ?? '?'} Node processes (\`bench/redis/fleet-worker.ts\`), each keeping ${first?.concurrencyPerProcess ?? '?'} gate runs going at once on one`,
-    'connection, all on the same keys (one budget, one rate-limit window, one breaker), for the same window. Redis CPU is',
-    '`used_cpu_user + used_cpu_sys` over the window: execution, socket reads and writes. The Node processes and Redis share',
-    "this machine's cores, so attempts/s is bounded by the clients here; the last column is what one Redis core would serve at",
-    'that CPU per attempt (Redis runs commands on one thread), before any headroom. Script exec µs is wall-clock time inside',
-    'the scripts (`INFO commandstats`): on a machine whose cores are all busy it includes time the server was preempted.',
+    `${first?.processes ?? '?'} Node processes (\`bench/redis/fleet-worker.ts\`), each keeping some gate runs going at once on one connection,`,
+    'all on the same keys (one budget, one rate-limit window, one breaker), for the same window; every attempt started in the',
+    'window is counted, and the server is read once the last one ended. Runs in flight are reservations in flight on the',
+    'budget. Redis CPU is `used_cpu_user + used_cpu_sys` over the window: execution, socket reads and writes. The Node',
+    "processes and Redis share this machine's cores, so attempts/s is bounded by the clients here; the last column is what one",
+    'Redis core would serve at that CPU per attempt (Redis runs commands on one thread), before any headroom. Script exec µs is',
+    'wall-clock time inside the scripts (`INFO commandstats`): on a machine whose cores are all busy it includes time the server',
+    'was preempted.',
     '',
     ...table(
       [
         'policies',
+        'runs in flight',
         'attempts/s',
         'errors',
         'scripts / attempt',
@@ -110,6 +113,7 @@ export function redisSections(r: RedisBenchResults): string[] {
       ],
       r.fleet.map((f) => [
         f.policies === 'three' ? 'breaker + budget + rate limit' : 'shared budget alone',
+        `${f.processes} x ${f.concurrencyPerProcess}`,
         whole(f.attemptsPerSecond),
         f.errors === 0 ? '0' : `${f.errors} (${f.firstError ?? ''})`,
         fixed(f.scriptsPerAttempt, 2),
