@@ -71,7 +71,7 @@ export async function redisBench(quick: boolean): Promise<RedisBenchResults> {
     console.log('reserve + settle against reservations in flight')
     const reserve = []
     for (const held of HELD) reserve.push(await reserveCost(client, admin, held, quick ? 100 : 300))
-    const results: RedisBenchResults = { machine: startMachine, redisVersion: version, quick, roundTrips, latency, fleet, reserve }
+    const results: RedisBenchResults = { machine: startMachine, flags: process.execArgv, redisVersion: version, quick, roundTrips, latency, fleet, reserve }
     writeFileSync(REDIS_RESULTS, `${JSON.stringify(results, null, 2)}\n`)
     return results
   } finally {

@@ -3,11 +3,12 @@ import type { Redis } from 'ioredis'
 /** What a {@link RoundTripCounter} has seen since it was made or last reset. */
 export interface RoundTripCount {
   /**
-   * Round trips: each command sent on its own is one; a pipeline (or `MULTI`/`EXEC`), however many
-   * commands it holds, is one, since its commands leave in one write and the caller waits once.
+   * Round trips: times the client sent a command while none of its commands awaited a reply. The
+   * commands of a pipeline (or `MULTI`/`EXEC`), and commands sent together before any reply (as
+   * `Promise.all` does on one connection), are one round trip: the caller waits for them once.
    */
   readonly roundTrips: number
-  /** Commands sent, pipelined or not (a Lua script is one command: `EVALSHA`, or `EVAL`). */
+  /** Commands sent (a Lua script is one command: `EVALSHA`, or `EVAL`). */
   readonly commands: number
   /** Commands by lower-case name, e.g. `{ evalsha: 5 }`. */
   readonly byName: Readonly<Record<string, number>>
@@ -17,19 +18,22 @@ export interface RoundTripCount {
 export interface RoundTripCounter {
   /** The counts so far (a copy). */
   read(): RoundTripCount
-  /** Starts counting from zero again. */
+  /** Starts counting from zero again (commands still awaiting a reply stay awaited). */
   reset(): void
   /** Puts the client's own `sendCommand` back; the counts stay readable. */
   detach(): void
 }
 
+type Command = Parameters<Redis['sendCommand']>[0]
+
 /**
  * Counts the commands and round trips an ioredis client sends, by wrapping its `sendCommand`, which
- * every command goes through: a command sent alone arrives without a stream, and the commands of one
- * pipeline (`client.pipeline()`, `client.multi()`) arrive with the same stream object, so distinct
- * streams count pipelines. Counts from the moment it is made: connect the client (its handshake
- * sends commands too) before counting. Only for a single-node client: a `Cluster` routes commands
- * through a client per node.
+ * every command goes through, pipelined or not. A round trip starts when a command leaves while no
+ * other awaits its reply, and takes in every command sent before the replies are in: exact for one
+ * caller at a time (the bench runs its counted attempts one after the other); concurrent callers
+ * share round trips. Counts from the moment it is made: connect the client (its handshake sends
+ * commands too) before counting. Only for a single-node client: a `Cluster` routes commands through
+ * a client per node.
  *
  * @example
  * const counter = countRoundTrips(client)
@@ -40,19 +44,21 @@ export function countRoundTrips(client: Redis): RoundTripCounter {
   const original = client.sendCommand
   let roundTrips = 0
   let commands = 0
+  let awaiting = 0
   let byName: Record<string, number> = {}
-  let pipelines = new WeakSet<object>()
+  const replied = (): void => {
+    awaiting--
+  }
   // ioredis declares (command, stream?); a pipeline also passes the node it targets.
-  const wrapped = function (this: Redis, command: Parameters<Redis['sendCommand']>[0], stream?: object, ...rest: unknown[]): unknown {
+  const wrapped = function (this: Redis, command: Command, ...rest: unknown[]): unknown {
     commands++
     const name = String(command.name).toLowerCase()
     byName[name] = (byName[name] ?? 0) + 1
-    if (stream === undefined || stream === null) roundTrips++
-    else if (!pipelines.has(stream)) {
-      pipelines.add(stream)
-      roundTrips++
-    }
-    return (original as (...args: unknown[]) => unknown).call(this, command, stream, ...rest)
+    if (awaiting === 0) roundTrips++
+    awaiting++
+    // Registered before the caller's own reaction to the reply, so it runs first.
+    command.promise.then(replied, replied)
+    return (original as (...args: unknown[]) => unknown).call(this, command, ...rest)
   }
   client.sendCommand = wrapped
   return {
@@ -61,7 +67,6 @@ export function countRoundTrips(client: Redis): RoundTripCounter {
       roundTrips = 0
       commands = 0
       byName = {}
-      pipelines = new WeakSet()
     },
     detach() {
       if (client.sendCommand === wrapped) client.sendCommand = original

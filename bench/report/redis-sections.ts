@@ -8,6 +8,8 @@ import { table } from './format.ts'
 /** What `npm run bench:redis` writes to bench/results/redis.json. */
 export interface RedisBenchResults {
   readonly machine: Machine
+  /** The Node flags of the process that measured (`npm run bench` runs it with its own). */
+  readonly flags?: readonly string[]
   readonly redisVersion: string
   readonly quick: boolean
   readonly roundTrips: { readonly three: RoundTripsPerAttempt; readonly budget: RoundTripsPerAttempt }
@@ -24,7 +26,7 @@ const whole = (n: number): string => (Number.isFinite(n) ? Math.round(n).toLocal
 
 /** The BENCHMARKS.md section (and the console tables) of `npm run bench:redis`. */
 export function redisSections(r: RedisBenchResults): string[] {
-  const out = ['## `npm run bench:redis`: what a fleet’s Redis costs per attempt', '', ...machineLines(r.machine, [])]
+  const out = ['## `npm run bench:redis`: what a fleet’s Redis costs per attempt', '', ...machineLines(r.machine, r.flags ?? [])]
   out.push(
     `One \`redis-server\` ${r.redisVersion} on loopback, started by the bench (no persistence); one ioredis client per process.`,
     'The gate is the one a fleet runs: a `circuitBreaker`, a `sharedBudget` and a `sharedRateLimit` on one `redisStore` (none',
@@ -33,9 +35,10 @@ export function redisSections(r: RedisBenchResults): string[] {
     '',
     '### Round trips per attempt',
     '',
-    'Counted on the client: every command goes through ioredis `sendCommand`; one sent alone is one round trip, a pipeline is',
-    'one (`bench/redis/round-trip-counter.ts`). "Before" is what an attempt sends before the provider is called, "after" what',
-    'it sends once the provider answered. The server columns come from `INFO commandstats` (commands run inside a script count',
+    'Counted on the client, attempts one at a time: every command goes through ioredis `sendCommand`; a round trip starts when',
+    'a command leaves while none awaits a reply, so a pipeline, or commands sent together before any reply, is one',
+    '(`bench/redis/round-trip-counter.ts`). "Before" is what an attempt sends before the provider is called, "after" what it',
+    'sends once the provider answered. The server columns come from `INFO commandstats` (commands run inside a script count',
     'there too; execution time only, socket I/O not included).',
     '',
   )

@@ -37,14 +37,27 @@ describeWith(redisServer)('the bench’s round-trip counter', () => {
 
   it('counts a pipeline, and a MULTI/EXEC, as one round trip however many commands they hold', async () => {
     await client.pipeline().set('a', '1').get('a').incr('n').exec()
-    expect(counter.read()).toMatchObject({ roundTrips: 1, commands: 3 })
+    expect(counter.read()).toEqual({ roundTrips: 1, commands: 3, byName: { set: 1, get: 1, incr: 1 } })
     counter.reset()
     await client.multi().set('b', '2').get('b').exec()
     // MULTI, SET, GET, EXEC in one write.
     expect(counter.read()).toEqual({ roundTrips: 1, commands: 4, byName: { multi: 1, set: 1, get: 1, exec: 1 } })
+  })
+
+  it('counts commands sent together before any reply as one round trip, and commands awaited in turn as one each', async () => {
+    await Promise.all([client.get('a'), client.get('b'), client.incr('n')])
+    expect(counter.read()).toMatchObject({ roundTrips: 1, commands: 3 })
     counter.reset()
-    await Promise.all([client.get('a'), client.get('b')])
-    expect(counter.read()).toMatchObject({ roundTrips: 2, commands: 2 })
+    await client.get('a')
+    await client.get('b')
+    await client.incr('n')
+    expect(counter.read()).toMatchObject({ roundTrips: 3, commands: 3 })
+  })
+
+  it('counts a command that fails as a round trip, and the next one as another', async () => {
+    await expect(client.evalsha('0'.repeat(40), 0)).rejects.toThrow(/NOSCRIPT/)
+    await client.get('a')
+    expect(counter.read()).toEqual({ roundTrips: 2, commands: 2, byName: { evalsha: 1, get: 1 } })
   })
 
   it('agrees with the scripts the server counted in INFO commandstats', async () => {
