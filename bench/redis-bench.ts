@@ -26,8 +26,12 @@ import { machine } from './support/machine.ts'
 /** Where `npm run bench:redis` writes its figures. */
 export const REDIS_RESULTS = path.resolve(import.meta.dirname, 'results/redis.json')
 
-/** Processes of the fleet, and the gate runs each keeps going at once (then a few, to see the cost with few reservations in flight). */
-const FLEET = { processes: 4, concurrency: 50, few: 5 } as const
+/**
+ * Processes of the fleet and the gate runs each keeps going at once: many, then a few (few
+ * reservations in flight), then many more with a provider that takes `slowMs` to answer (many
+ * reservations in flight, as with real models).
+ */
+const FLEET = { processes: 4, concurrency: 50, few: 5, many: 250, slowMs: 100 } as const
 
 /** Live reservations on one budget at which a reserve + settle is measured. */
 const HELD = [0, 100, 1_000, 10_000] as const
@@ -58,15 +62,16 @@ export async function redisBench(quick: boolean): Promise<RedisBenchResults> {
     }
     console.log('latency per attempt')
     const latency = await attemptLatencies(client, quick ? 300 : 1_000, quick ? 3 : 5)
-    console.log(`${FLEET.processes} processes x ${FLEET.concurrency} concurrent runs, then x ${FLEET.few}`)
+    console.log(`${FLEET.processes} processes x ${FLEET.concurrency} concurrent runs, x ${FLEET.few}, x ${FLEET.many} with a ${FLEET.slowMs} ms provider`)
     const seconds = quick ? 2 : 5
     const fleet = []
-    for (const [policies, concurrency] of [
-      ['three', FLEET.concurrency],
-      ['budget', FLEET.concurrency],
-      ['three', FLEET.few],
+    for (const [policies, concurrency, providerMs] of [
+      ['three', FLEET.concurrency, 0],
+      ['budget', FLEET.concurrency, 0],
+      ['three', FLEET.few, 0],
+      ['three', FLEET.many, FLEET.slowMs],
     ] as const) {
-      fleet.push(await fleetThroughput(admin, server.port, policies, { processes: FLEET.processes, concurrency, seconds }))
+      fleet.push(await fleetThroughput(admin, server.port, policies, { processes: FLEET.processes, concurrency, seconds, providerMs }))
     }
     console.log('reserve + settle against reservations in flight')
     const reserve = []

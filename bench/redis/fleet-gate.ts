@@ -41,6 +41,17 @@ export function instantProvider(onCall: () => void = () => {}): Provider {
 }
 
 /**
+ * A provider that answers after `ms` (a timer), as a real model answers after a while: its attempts
+ * stay in flight, and so do their budget reservations.
+ */
+export function delayedProvider(ms: number): Provider {
+  return {
+    name: 'llm',
+    complete: () => new Promise((resolve) => setTimeout(resolve, ms, ANSWER)),
+  }
+}
+
+/**
  * A gate as a fleet runs it, on `store` (ignored for `none` and `memory`): a circuit breaker, a
  * shared budget and a shared rate limit, all on one store (`budget`: the shared budget alone). The
  * budget (1e9 USD) and the rate limit (1e9 calls a minute) never trip; every attempt still reserves

@@ -10,6 +10,8 @@ export interface FleetThroughput {
   readonly policies: FleetPolicies
   readonly processes: number
   readonly concurrencyPerProcess: number
+  /** How long the provider takes to answer, ms (0: at once). */
+  readonly providerMs: number
   /** The window measured, s: from `go` to the end of the last attempt of the slowest worker. */
   readonly seconds: number
   readonly attempts: number
@@ -79,7 +81,8 @@ function startWorker(args: readonly string[], label: string): Worker {
 }
 
 /**
- * Starts `processes` Node processes, each keeping `concurrency` gate runs going against the
+ * Starts `processes` Node processes, each keeping `concurrency` gate runs (with a provider that
+ * answers after `providerMs`, default at once) going against the
  * redis-server at `port` (read over `admin`); once every one is connected and warm, they all run
  * for `seconds` and the server's statistics are read at both ends of that window.
  */
@@ -87,11 +90,14 @@ export async function fleetThroughput(
   admin: Redis,
   port: number,
   policies: FleetPolicies,
-  options: { readonly processes: number; readonly concurrency: number; readonly seconds: number },
+  options: { readonly processes: number; readonly concurrency: number; readonly seconds: number; readonly providerMs?: number },
 ): Promise<FleetThroughput> {
   const { processes, concurrency, seconds } = options
+  const providerMs = options.providerMs ?? 0
   const durationMs = seconds * 1000
-  const workers = Array.from({ length: processes }, (_, i) => startWorker([String(port), policies, String(concurrency)], `fleet worker ${i}`))
+  const workers = Array.from({ length: processes }, (_, i) =>
+    startWorker([String(port), policies, String(concurrency), String(providerMs)], `fleet worker ${i}`),
+  )
   let reports: WorkerReport[]
   let before: ServerStats
   let after: ServerStats
@@ -117,6 +123,7 @@ export async function fleetThroughput(
     policies,
     processes,
     concurrencyPerProcess: concurrency,
+    providerMs,
     seconds: windowSeconds,
     attempts,
     attemptsPerSecond: attempts / windowSeconds,

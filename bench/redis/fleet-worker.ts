@@ -1,5 +1,5 @@
 // One process of the fleet of `npm run bench:redis`, run by fleet-throughput.ts with
-// `node fleet-worker.ts <port> <policies> <concurrency>`: connects, warms up, prints `ready` and waits
+// `node fleet-worker.ts <port> <policies> <concurrency> <providerMs>`: connects, warms up, prints `ready` and waits
 // for a `go <durationMs>` line on stdin; then keeps `concurrency` gate runs going against the shared
 // redis-server for that long (starting none after it), and prints one JSON line: every attempt made
 // since `go`, and the time from `go` to the end of the last one.
@@ -7,7 +7,7 @@ import { createInterface } from 'node:readline'
 
 import { Redis } from 'ioredis'
 import { redisStore } from '../../src/redis.ts'
-import { FLEET_REQUEST, fleetGate, instantProvider, type FleetPolicies } from './fleet-gate.ts'
+import { delayedProvider, FLEET_REQUEST, fleetGate, instantProvider, type FleetPolicies } from './fleet-gate.ts'
 
 /** What one worker printed. */
 export interface WorkerReport {
@@ -18,7 +18,7 @@ export interface WorkerReport {
   readonly firstError: string | undefined
 }
 
-const [port, policies, concurrency] = process.argv.slice(2)
+const [port, policies, concurrency, providerMs] = process.argv.slice(2)
 const client = new Redis({
   host: '127.0.0.1',
   port: Number(port),
@@ -29,7 +29,11 @@ const client = new Redis({
 })
 await client.connect()
 // Every process uses the same prefix and keys: one budget, one rate-limit window, one breaker for the fleet.
-const gate = fleetGate(policies as FleetPolicies, redisStore(client, { keyPrefix: 'rg-fleet:' }), instantProvider())
+const gate = fleetGate(
+  policies as FleetPolicies,
+  redisStore(client, { keyPrefix: 'rg-fleet:' }),
+  Number(providerMs) > 0 ? delayedProvider(Number(providerMs)) : instantProvider(),
+)
 let attempts = 0
 let errors = 0
 let firstError: string | undefined

@@ -95,17 +95,18 @@ export function redisSections(r: RedisBenchResults): string[] {
     '',
     `${first?.processes ?? '?'} Node processes (\`bench/redis/fleet-worker.ts\`), each keeping some gate runs going at once on one connection,`,
     'all on the same keys (one budget, one rate-limit window, one breaker), for the same window; every attempt started in the',
-    'window is counted, and the server is read once the last one ended. Runs in flight are reservations in flight on the',
-    'budget. Redis CPU is `used_cpu_user + used_cpu_sys` over the window: execution, socket reads and writes. The Node',
-    "processes and Redis share this machine's cores, so attempts/s is bounded by the clients here; the last column is what one",
-    'Redis core would serve at that CPU per attempt (Redis runs commands on one thread), before any headroom. Script exec µs is',
-    'wall-clock time inside the scripts (`INFO commandstats`): on a machine whose cores are all busy it includes time the server',
-    'was preempted.',
+    'window is counted, and the server is read once the last one ended. Runs in flight hold reservations on the budget; the',
+    'row with a provider that takes its time keeps many of them in flight, as real models do. Redis CPU is `used_cpu_user +',
+    "used_cpu_sys` over the window: execution, socket reads and writes. The Node processes and Redis share this machine's",
+    'cores, so attempts/s is bounded by the clients here; the last column is what one Redis core would serve at that CPU per',
+    'attempt (Redis runs commands on one thread), before any headroom. Script exec µs is wall-clock time inside the scripts',
+    '(`INFO commandstats`): on a machine whose cores are all busy it includes time the server was preempted.',
     '',
     ...table(
       [
         'policies',
         'runs in flight',
+        'provider answers in',
         'attempts/s',
         'errors',
         'scripts / attempt',
@@ -117,6 +118,8 @@ export function redisSections(r: RedisBenchResults): string[] {
       r.fleet.map((f) => [
         f.policies === 'three' ? 'breaker + budget + rate limit' : 'shared budget alone',
         `${f.processes} x ${f.concurrencyPerProcess}`,
+        // Results written before the provider delay was measured have none: they answered at once.
+        (f.providerMs ?? 0) === 0 ? 'at once' : `${f.providerMs} ms`,
         whole(f.attemptsPerSecond),
         f.errors === 0 ? '0' : `${f.errors} (${f.firstError ?? ''})`,
         fixed(f.scriptsPerAttempt, 2),
