@@ -1,7 +1,9 @@
 /**
  * `npm run bench`: every contender on every scenario (time and heap per call), the scaling and
- * memory checks, then load and install cost (cold import against `ai`, install size, bundle size);
- * writes bench/results/bench.json and regenerates BENCHMARKS.md.
+ * memory checks, then load and install cost (cold import against `ai`, install size, bundle size),
+ * then what a fleet's Redis costs per attempt (`npm run bench:redis`, when `redis-server` is installed;
+ * skipped with one line otherwise); writes bench/results/bench.json (and redis.json) and regenerates
+ * BENCHMARKS.md.
  *
  * Run with `node --expose-gc --max-semi-space-size=64 bench/run-bench.ts` (the npm script does).
  * Optional arguments: scenario ids to run (e.g. `a c`), `--quick` for short timings.
@@ -11,6 +13,7 @@ import path from 'node:path'
 import { CONTENDERS } from './contenders/index.ts'
 import { bundleSizes } from './bundle-size.ts'
 import { installSizes } from './install-size.ts'
+import { hasRedisServer, redisBench } from './redis-bench.ts'
 import { importCost } from './load/import-cost.ts'
 import { writeReport } from './report.ts'
 import { SCENARIOS, type Scenario } from './scenarios.ts'
@@ -74,6 +77,10 @@ async function main(): Promise<void> {
     load,
   }
   writeFileSync(RESULTS, `${JSON.stringify(results, null, 2)}\n`)
+  console.log("a fleet's Redis per attempt")
+  // After the timings above: its fleet of processes would compete with them.
+  if (hasRedisServer()) await redisBench(quick)
+  else console.log('  skipped: redis-server not on PATH (apt-get install redis-server); BENCHMARKS.md keeps the last bench/results/redis.json')
   writeReport()
   console.log(`wrote ${path.relative(process.cwd(), RESULTS)} and BENCHMARKS.md`)
 }
