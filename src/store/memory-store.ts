@@ -1,6 +1,6 @@
 import { optionsObject } from '../model/options-object.ts'
 import type { StateStore } from './state-store.ts'
-import { SYNC_STORE, type SyncStateStore } from './sync-store.ts'
+import { type SyncStateStore, withSyncFace } from './sync-store.ts'
 import { checkAmount, checkKey, checkReservationTtl, checkText, checkTtl, storeCalls } from './store-args.ts'
 
 /** Options of {@link memoryStore}. */
@@ -162,8 +162,7 @@ export function memoryStore(given?: MemoryStoreOptions): StateStore {
     reserve: (key, id, amount, limit, ttlMs) => attempt(() => sync.reserve(key, id, amount, limit, ttlMs)),
     settle: (key, id, amount, ttlMs) => attempt(() => sync.settle(key, id, amount, ttlMs)),
   }
-  // Not enumerable: a store spread into a wrapper (`{ ...memoryStore(), reserve }`) is the wrapper's, awaited as any other.
-  return Object.defineProperty(store, SYNC_STORE, { value: sync })
+  return withSyncFace(store, sync)
 }
 
 const AT = storeCalls('memoryStore')

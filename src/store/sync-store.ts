@@ -15,10 +15,17 @@ export interface SyncStateStore {
   settle(key: string, id: string, amount: number, ttlMs?: number): number
 }
 
-/** Where a store made by the library keeps its synchronous face; not exported from the package. */
-export const SYNC_STORE: unique symbol = Symbol('reliability-gate.sync-store')
+// The faces of the stores the library made, by the store object itself: a wrapper of one (a spread
+// copy, a Proxy) is another object, so it is awaited as any store, its own methods called.
+const faces = new WeakMap<StateStore, SyncStateStore>()
 
-/** The synchronous face of `store`, when it has one (`memoryStore()`). */
+/** Gives `store` (made by the library) its synchronous face. */
+export function withSyncFace(store: StateStore, face: SyncStateStore): StateStore {
+  faces.set(store, face)
+  return store
+}
+
+/** The synchronous face of `store`, when it is one the library made with one (`memoryStore()`). */
 export function syncStore(store: StateStore): SyncStateStore | undefined {
-  return (store as StateStore & { readonly [SYNC_STORE]?: SyncStateStore })[SYNC_STORE]
+  return faces.get(store)
 }

@@ -31,7 +31,28 @@ describe('policies on an in-process store', () => {
       budget: sharedBudget({ store: wrapped, key: 'b', usd: 1 }),
     })
     await gate.run(ask('x'))
-    expect(calls).toEqual(['get rg:breaker:p', 'reserve', 'settle', 'get rg:breaker:p'])
+    // Asked together before the call, told together after it, in the table's order.
+    expect(calls).toEqual(['get rg:breaker:p', 'reserve', 'get rg:breaker:p', 'settle'])
+  })
+
+  it('a Proxy of a memoryStore is the Proxy: every call goes through its trap', async () => {
+    const seen: string[] = []
+    const inner = memoryStore()
+    const store = new Proxy(inner, {
+      get(target, name) {
+        const value = Reflect.get(target, name)
+        return typeof value === 'function' ? (...args: unknown[]) => (seen.push(String(name)), value.apply(target, args)) : value
+      },
+    })
+    const gate = createGate({
+      providers: scripted(['ok'], { name: 'p' }),
+      model: 'm',
+      pricing,
+      breaker: circuitBreaker({ store }),
+      budget: sharedBudget({ store, key: 'b', usd: 1 }),
+    })
+    await gate.run(ask('x'))
+    expect(seen).toEqual(['get', 'reserve', 'get', 'settle'])
   })
 
   it('a budget spread into a wrapper is the wrapper: its reserve is the one called', async () => {

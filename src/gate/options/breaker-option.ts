@@ -1,20 +1,20 @@
 import { eventTags } from '../../events/event-tags.ts'
 import { isProviderError } from '../../model/provider-error.ts'
-import { breakerLink, breakerResult } from '../../policies/breaker/breaker-link.ts'
+import type { Admission } from '../../policies/admission.ts'
+import { breakerAdmission, breakerResult } from '../../policies/breaker/breaker-admission.ts'
 import type { BreakerResult } from '../../policies/breaker/breaker-permit.ts'
 import { circuitBreaker, isCircuitBreaker } from '../../policies/breaker/circuit-breaker.ts'
-import { BUDGET_STORE_FAILED } from '../../policies/budget/budget-link.ts'
-import type { Link } from '../../policies/link.ts'
+import { BUDGET_STORE_FAILED } from '../../policies/budget/budget-admission.ts'
 import { classifyError } from '../classify-error.ts'
 import type { GateConfig } from '../gate-config.ts'
 import type { LinkEnv } from './link-env.ts'
 
-/** The `breaker` option's link: a circuit breaker per provider, its transitions reported as `breaker_state`. */
-export function breakerOption(config: GateConfig<unknown>, env: LinkEnv): Link | undefined {
+/** The `breaker` option's policy: a circuit breaker per provider, its transitions reported as `breaker_state`. */
+export function breakerOption(config: GateConfig<unknown>, env: LinkEnv): Admission | undefined {
   if (config.breaker === undefined || config.breaker === false) return undefined
   const breaker = isCircuitBreaker(config.breaker) ? config.breaker : circuitBreaker(config.breaker)
   const { events } = env
-  return breakerLink(breaker, judgeForBreaker, (t, ctx) => {
+  return breakerAdmission(breaker, judgeForBreaker, (t, ctx) => {
     if (!events.has('breaker_state')) return
     events.emit('breaker_state', { runId: ctx.runId, ...eventTags(ctx.turn, ctx.metadata), provider: t.provider, from: t.from, to: t.to, failures: t.failures })
   })

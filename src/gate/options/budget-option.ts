@@ -1,20 +1,20 @@
 import { eventTags } from '../../events/event-tags.ts'
-import { budgetLink } from '../../policies/budget/budget-link.ts'
-import type { Link } from '../../policies/link.ts'
+import type { Admission } from '../../policies/admission.ts'
+import { budgetAdmission } from '../../policies/budget/budget-admission.ts'
 import type { GateConfig } from '../gate-config.ts'
 import { warnOnce } from '../warn-once.ts'
 import type { LinkEnv } from './link-env.ts'
 
 /**
- * The `budget` option's link: a shared budget, reserve then commit, charged the meter's price of
+ * The `budget` option's policy: a shared budget, reserve then commit, charged the meter's price of
  * each answer; a spent budget is reported as `budget_exceeded`, a reservation it cannot price as
  * `cost_unknown` (or a process warning when nobody listens).
  */
-export function budgetOption(config: GateConfig<unknown>, env: LinkEnv): Link | undefined {
+export function budgetOption(config: GateConfig<unknown>, env: LinkEnv): Admission | undefined {
   const budget = config.budget
   if (budget === undefined) return undefined
   const { events } = env
-  return budgetLink(
+  return budgetAdmission(
     budget,
     env.priceUsage,
     (spentUsd, ctx) => {

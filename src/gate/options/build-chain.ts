@@ -1,23 +1,24 @@
 import { compose, type Chain } from '../../policies/compose.ts'
 import type { GateConfig } from '../gate-config.ts'
+import { admissionLink } from '../../policies/admission.ts'
 import type { AttemptResult } from '../../policies/middleware.ts'
 import { checkAnswer, checkLink } from '../run/check-link.ts'
 import { meterAnswer, meterLink, type MeterSettings } from '../run/meter-link.ts'
 import type { LinkEnv } from './link-env.ts'
 import { userLinks } from './link-options.ts'
-import { optionLinks } from './option-table.ts'
+import { optionLinks, optionPolicies } from './option-table.ts'
 
 /**
  * The attempt chain of a gate, composed once, outermost first: the options' outer links (the
- * deadline), the check, the policies (rate limit, breaker, budget), the meter, the user's
+ * deadline), the check, the policies (rate limit, breaker, budget: one link, asked at once), the meter, the user's
  * middleware, then the provider call (supplied per run). Only configured options add links.
  */
 export function buildChain(config: GateConfig<unknown>, env: LinkEnv, meter: MeterSettings): { readonly chain: Chain; readonly userLinks: boolean } {
   const user = userLinks(config, env)
-  const outer = optionLinks(config, env, 'outer')
-  const policies = optionLinks(config, env, 'policy')
+  const outer = optionLinks(config, env)
+  const policies = optionPolicies(config, env)
   if (outer.length === 0 && policies.length === 0 && user.length === 0) return { chain: checkedAndMetered(meter), userLinks: false }
-  const links = [...outer, checkLink(), ...policies, meterLink(meter), ...user]
+  const links = [...outer, checkLink(), ...(policies.length > 0 ? [admissionLink(policies)] : []), meterLink(meter), ...user]
   return { chain: compose(links), userLinks: user.length > 0 }
 }
 

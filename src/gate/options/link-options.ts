@@ -2,7 +2,8 @@ import { positiveNumber } from '../../model/assert-number.ts'
 import { deadline } from '../../policies/deadline/deadline.ts'
 import type { Link } from '../../policies/link.ts'
 import type { Middleware } from '../../policies/middleware.ts'
-import { rateLimitLink } from '../../policies/rate-limit/rate-limit-link.ts'
+import type { Admission } from '../../policies/admission.ts'
+import { rateLimitAdmission } from '../../policies/rate-limit/rate-limit-admission.ts'
 import type { GateConfig } from '../gate-config.ts'
 import type { LinkEnv } from './link-env.ts'
 
@@ -12,9 +13,9 @@ export function timeoutOption(config: GateConfig<unknown>, env: LinkEnv): Link |
   return deadline(positiveNumber(config.timeoutMs, `${env.label}: timeoutMs`))
 }
 
-/** The `rateLimit` option's link: a slot of the provider's shared window before the call. */
-export function rateLimitOption(config: GateConfig<unknown>): Link | undefined {
-  return config.rateLimit === undefined ? undefined : rateLimitLink(config.rateLimit)
+/** The `rateLimit` option's policy: a slot of the provider's shared window before the call. */
+export function rateLimitOption(config: GateConfig<unknown>): Admission | undefined {
+  return config.rateLimit === undefined ? undefined : rateLimitAdmission(config.rateLimit)
 }
 
 /** The `middleware` option's links, innermost: each must be a function `(ctx, next)`. */

@@ -1,6 +1,7 @@
 import { EventHub } from '../../events/event-hub.ts'
 import { isRecord } from '../../model/is-record.ts'
 import { missingMethods } from '../../model/options-object.ts'
+import type { Admission } from '../../policies/admission.ts'
 import type { Link } from '../../policies/link.ts'
 import type { GateConfig } from '../gate-config.ts'
 import { breakerOption } from './breaker-option.ts'
@@ -27,8 +28,13 @@ export interface OptionRow {
   readonly acts: OptionAct
   /** What the value must be, and the test (checked when the gate is made; numbers and rules check themselves). */
   readonly expected?: readonly [description: string, ok: (value: unknown) => boolean]
-  /** The option's link of the attempt chain (`acts: 'link'`), or `undefined` when the option is absent. */
+  /** The option's link of the attempt chain (`acts: 'link'`, stage `outer`), or `undefined` when the option is absent. */
   readonly link?: (config: GateConfig<unknown>, env: LinkEnv) => Link | undefined
+  /**
+   * The option's policy (`acts: 'link'`, stage `policy`): the policies together make one link between the check and
+   * the meter, asked at once before the call and told at once after it; `undefined` when the option is absent.
+   */
+  readonly policy?: (config: GateConfig<unknown>, env: LinkEnv) => Admission | undefined
   /** Where its link sits. */
   readonly stage?: 'outer' | 'policy'
 }
@@ -55,19 +61,19 @@ export const GATE_OPTIONS: { readonly [K in keyof Required<GateConfig<unknown>>]
   rateLimit: {
     acts: 'link',
     stage: 'policy',
-    link: rateLimitOption,
+    policy: rateLimitOption,
     expected: ['a shared rate limit made by sharedRateLimit()', (v) => hasMethods(v, 'acquire')],
   },
   breaker: {
     acts: 'link',
     stage: 'policy',
-    link: breakerOption,
+    policy: breakerOption,
     expected: ['circuit breaker options, a CircuitBreaker or false', (v) => v === false || isRecord(v)],
   },
   budget: {
     acts: 'link',
     stage: 'policy',
-    link: budgetOption,
+    policy: budgetOption,
     expected: ['a shared budget made by sharedBudget()', (v) => hasMethods(v, 'reserve', 'settle', 'spent')],
   },
   priceUsage: { acts: 'meter', expected: ['a function (usage, model, provider) => USD', isFunction] },
@@ -89,13 +95,24 @@ export const GATE_OPTIONS: { readonly [K in keyof Required<GateConfig<unknown>>]
 /** Every option name of a gate, for the misspelling check. */
 export const GATE_OPTION_NAMES: readonly string[] = Object.freeze(Object.keys(GATE_OPTIONS))
 
-/** The links options add, per stage, in table order (absent options add none). */
-export function optionLinks(config: GateConfig<unknown>, env: LinkEnv, stage: 'outer' | 'policy'): Link[] {
+/** The outer links options add, in table order (absent options add none). */
+export function optionLinks(config: GateConfig<unknown>, env: LinkEnv): Link[] {
   const links: Link[] = []
   for (const row of Object.values(GATE_OPTIONS) as OptionRow[]) {
-    if (row.stage !== stage || row.link === undefined) continue
+    if (row.stage !== 'outer' || row.link === undefined) continue
     const link = row.link(config, env)
     if (link !== undefined) links.push(link)
   }
   return links
+}
+
+/** The policies options add, in table order (absent options add none). */
+export function optionPolicies(config: GateConfig<unknown>, env: LinkEnv): Admission[] {
+  const policies: Admission[] = []
+  for (const row of Object.values(GATE_OPTIONS) as OptionRow[]) {
+    if (row.stage !== 'policy' || row.policy === undefined) continue
+    const policy = row.policy(config, env)
+    if (policy !== undefined) policies.push(policy)
+  }
+  return policies
 }

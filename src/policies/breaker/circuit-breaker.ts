@@ -171,7 +171,8 @@ export function circuitBreaker(given?: CircuitBreakerOptions): CircuitBreaker {
       return transition(provider, before, after)
     },
   }
-  return Object.defineProperty(breaker, BREAKER_NOW, { value: now_ })
+  nowFaces.set(breaker, now_)
+  return breaker
 }
 
 /** A breaker's synchronous face, when its store is in-process: the same answers as `acquire` and `record`, without a promise. */
@@ -180,11 +181,12 @@ export interface BreakerNow {
   record(provider: string, permit: BreakerPermit, result: BreakerResult): BreakerTransition | undefined
 }
 
-const BREAKER_NOW: unique symbol = Symbol('reliability-gate.breaker-now')
+// By the breaker object itself: a wrapper of one (a spread copy, a Proxy) is awaited, its own methods called.
+const nowFaces = new WeakMap<CircuitBreaker, BreakerNow>()
 
 /** The synchronous face of a breaker made by {@link circuitBreaker} on an in-process store. */
 export function breakerNow(breaker: CircuitBreaker): BreakerNow | undefined {
-  return (breaker as CircuitBreaker & { readonly [BREAKER_NOW]?: BreakerNow })[BREAKER_NOW]
+  return nowFaces.get(breaker)
 }
 
 /** True for a ready {@link CircuitBreaker} (as opposed to its options). */

@@ -154,8 +154,8 @@ export function sharedBudget(options: SharedBudgetOptions): SharedBudget {
       lost = undefined
     },
   }
-  // Not enumerable: a budget spread into a wrapper is the wrapper's, awaited as any other.
-  return now === undefined ? budget : Object.defineProperty(budget, BUDGET_NOW, { value: now })
+  if (now !== undefined) nowFaces.set(budget, now)
+  return budget
 }
 
 /** A budget's synchronous face, when its store is in-process: `reserve` and `settle` answered at once (a throw for a failure). */
@@ -164,9 +164,10 @@ export interface BudgetNow {
   settle(id: string, usd: number): number
 }
 
-const BUDGET_NOW: unique symbol = Symbol('reliability-gate.budget-now')
+// By the budget object itself: a wrapper of one (a spread copy, a Proxy) is awaited, its own methods called.
+const nowFaces = new WeakMap<SharedBudget, BudgetNow>()
 
 /** The synchronous face of a budget made by {@link sharedBudget} on an in-process store. */
 export function budgetNow(budget: SharedBudget): BudgetNow | undefined {
-  return (budget as SharedBudget & { readonly [BUDGET_NOW]?: BudgetNow })[BUDGET_NOW]
+  return nowFaces.get(budget)
 }

@@ -8,7 +8,7 @@ import { NO_PRICING, priceOrReason } from '../meter.ts'
 import { onClose, slotOf } from '../attempt-slot.ts'
 import { abortReason } from '../../model/abort-reason.ts'
 import type { Reservation } from '../../store/state-store.ts'
-import { libraryLink, type Link } from '../link.ts'
+import { type Admission, Refused } from '../admission.ts'
 import type { AttemptContext, AttemptResult } from '../middleware.ts'
 import type { PriceUsage } from '../pricing/price-usage.ts'
 import { finiteUsage } from '../usage-estimate.ts'
@@ -35,81 +35,105 @@ export type OnBudgetUnpriced = (ctx: AttemptContext, reason: string, usage: Usag
 const FIRST_WAIT_MS = 5
 const LONGEST_WAIT_MS = 250
 
+/** A budget's hold on one admitted attempt. */
+interface Hold {
+  readonly id: string
+  readonly amount: number
+  /** The reservation's price, or why it could not be priced (reported already). */
+  readonly estimate: number | string
+  /** Until the attempt is charged, or let go of (released when it settled first). */
+  holding: boolean
+}
+
 /**
  * The shared-budget policy, reserve then commit: before the call it reserves what the attempt may
  * cost (atomically against the spend and every reservation in flight, across processes); the
  * provider is called only once the reservation is granted; after the call the real cost is
- * committed and the rest released (all of it when the call failed). A spent budget fails the attempt
- * before the provider is called (kind `budget-exceeded`). A store that cannot be reached fails the
- * attempt (kind `unknown`, code {@link BUDGET_STORE_FAILED}): a budget fails closed; so does a budget
- * whose state the store found gone (code {@link BUDGET_STATE_LOST}) until it is re-armed.
+ * committed and the rest released (all of it when the call failed, or when another policy refused
+ * the attempt). A spent budget fails the attempt before the provider is called (kind
+ * `budget-exceeded`). A store that cannot be reached fails the attempt (kind `unknown`, code
+ * {@link BUDGET_STORE_FAILED}): a budget fails closed; so does a budget whose state the store found
+ * gone (code {@link BUDGET_STATE_LOST}) until it is re-armed.
  */
-export function budgetLink(budget: SharedBudget, price: PriceUsage | undefined, onExceeded: OnBudgetExceeded, onUnpriced: OnBudgetUnpriced): Link {
+export function budgetAdmission(
+  budget: SharedBudget,
+  price: PriceUsage | undefined,
+  onExceeded: OnBudgetExceeded,
+  onUnpriced: OnBudgetUnpriced,
+): Admission<Hold> {
   // On an in-process store the budget answers at once: no promise per reserve or settle.
   const now = budgetNow(budget)
-  const release = (id: string): void => {
+  const release = (hold: Hold): void => {
+    if (!hold.holding) return
+    hold.holding = false
     if (now === undefined) {
-      budget.settle(id, 0).catch(() => undefined) // the reservation expires anyway
+      budget.settle(hold.id, 0).catch(() => undefined) // the reservation expires anyway
       return
     }
     try {
-      now.settle(id, 0)
+      now.settle(hold.id, 0)
     } catch {
       // the reservation expires anyway
     }
   }
-  return libraryLink(async function sharedBudget(ctx, next) {
-    const estimate = reservationFor(budget, price, ctx)
-    if (typeof estimate.usd === 'string') {
-      onUnpriced(ctx, estimate.usd, estimate.usage)
-      if (budget.onUnpriced === 'fail') throw unpricedError(budget, ctx, estimate.usd, 'before')
-    }
-    const amount = typeof estimate.usd === 'number' ? estimate.usd : 0
-    const id = reservationId()
-    const held = now !== undefined ? reserveNow(budget, now, id, amount) : undefined
-    if (held !== true) await acquire(budget, id, amount, ctx, onExceeded, held)
-    // Released at once when the attempt settles first (the deadline, the run's abort), even if the
-    // provider never does: the call is abandoned, and what a provider may still bill for it is
-    // unknown here. The gate's slot says when; a context without one races the signal.
-    const slot = slotOf(ctx)
-    let holding = true
-    const letGo = (): void => {
-      if (!holding) return
-      holding = false
-      release(id)
-    }
-    let result: AttemptResult
-    try {
-      if (slot === undefined) result = await raceAbort(next(ctx), ctx.request.signal)
-      else {
-        onClose(slot, letGo)
-        result = await next(ctx)
+  return {
+    name: 'sharedBudget',
+    admit(ctx) {
+      const estimate = reservationFor(budget, price, ctx)
+      if (typeof estimate.usd === 'string') {
+        onUnpriced(ctx, estimate.usd, estimate.usage)
+        if (budget.onUnpriced === 'fail') return new Refused(unpricedError(budget, ctx, estimate.usd, 'before'))
       }
-    } catch (error) {
-      letGo()
-      throw error
-    }
-    // An answer that came after its attempt settled was dropped with it; its reservation is released.
-    if (!holding) throw abandoned(ctx)
-    holding = false
-    // The gate's meter priced the answer already (and reported it when it could not): priced once.
-    const metered = slot?.metered
-    const cost = metered !== undefined ? { usd: metered.unpriced ?? metered.costUsd, usage: metered.usage } : costOf(result, ctx, price)
-    // An attempt whose reservation could not be priced was reported already.
-    // An answer that cannot be priced is charged what was reserved for it.
-    const charge = typeof cost.usd === 'number' ? cost.usd : amount
-    try {
-      if (now !== undefined) now.settle(id, charge)
-      else await budget.settle(id, charge)
-    } catch (error) {
-      throw storeFailed(budget, 'charged', error)
-    }
-    if (typeof cost.usd === 'string') {
-      if (typeof estimate.usd === 'number' && metered === undefined) onUnpriced(ctx, cost.usd, cost.usage)
-      if (budget.onUnpriced === 'fail') throw unpricedError(budget, ctx, cost.usd, 'after')
-    }
-    return result
-  })
+      const amount = typeof estimate.usd === 'number' ? estimate.usd : 0
+      const hold: Hold = { id: reservationId(), amount, estimate: estimate.usd, holding: true }
+      const taken = now !== undefined ? reserveNow(budget, now, hold.id, amount) : undefined
+      if (taken === true) return held(hold, ctx, release)
+      return acquire(budget, hold.id, amount, ctx, onExceeded, taken).then((refused) => refused ?? held(hold, ctx, release))
+    },
+    undo(_ctx, hold) {
+      release(hold)
+    },
+    async done(ctx, hold, result, error) {
+      if (result === undefined || !hold.holding) {
+        release(hold)
+        // An answer that came after its attempt settled was dropped with it; its reservation is released.
+        if (result !== undefined) throw abandoned(ctx, error)
+        return
+      }
+      hold.holding = false
+      // The gate's meter priced the answer already (and reported it when it could not): priced once.
+      const metered = slotOf(ctx)?.metered
+      const cost = metered !== undefined ? { usd: metered.unpriced ?? metered.costUsd, usage: metered.usage } : costOf(result, ctx, price)
+      // An answer that cannot be priced is charged what was reserved for it.
+      const charge = typeof cost.usd === 'number' ? cost.usd : hold.amount
+      try {
+        if (now !== undefined) now.settle(hold.id, charge)
+        else await budget.settle(hold.id, charge)
+      } catch (e) {
+        throw storeFailed(budget, 'charged', e)
+      }
+      if (typeof cost.usd === 'string') {
+        // An attempt whose reservation could not be priced was reported already.
+        if (typeof hold.estimate === 'number' && metered === undefined) onUnpriced(ctx, cost.usd, cost.usage)
+        if (budget.onUnpriced === 'fail') throw unpricedError(budget, ctx, cost.usd, 'after')
+      }
+    },
+  }
+}
+
+/**
+ * An admitted hold: released at once when the attempt settles first (the deadline, the run's abort),
+ * even if the provider never does: the call is abandoned, and what a provider may still bill for it
+ * is unknown here. The gate's slot says when; a context without one (a test harness) races the signal.
+ */
+function held(hold: Hold, ctx: AttemptContext, release: (hold: Hold) => void): Hold {
+  const slot = slotOf(ctx)
+  if (slot !== undefined) onClose(slot, () => release(hold))
+  else {
+    const signal = ctx.request.signal
+    if (signal !== undefined) raceAbort(new Promise<never>(() => {}), signal, () => release(hold)).catch(() => undefined)
+  }
+  return hold
 }
 
 /**
@@ -138,7 +162,7 @@ async function acquire(
   ctx: AttemptContext,
   onExceeded: OnBudgetExceeded,
   first: Reservation | Promise<never> | undefined,
-): Promise<void> {
+): Promise<Refused | undefined> {
   let waited = 0
   let wait = FIRST_WAIT_MS
   let taken = first
@@ -151,19 +175,17 @@ async function acquire(
     }
     taken = undefined
     const spent = r.spent >= budget.usd - BUDGET_TOLERANCE_USD
-    if (r.granted && !spent) return
+    if (r.granted && !spent) return undefined
     if (r.granted) await budget.settle(id, 0).catch(() => undefined)
     // Only the spend decides that the budget cannot fit the attempt; reservations come and go.
     if (spent || r.spent + amount > budget.usd + BUDGET_TOLERANCE_USD || waited >= budget.maxWaitMs) {
-      onExceeded(r.spent, ctx)
+      const spentUsd = r.spent
       const held = r.held > 0 ? `, $${r.held} held by attempts in flight` : ''
-      throw new ProviderError(
-        `the shared budget "${budget.key}" of $${budget.usd} cannot fit attempt ${ctx.attempt} (reserving $${amount}; $${r.spent} spent${held})`,
-        {
-          kind: 'budget-exceeded',
-          code: 'shared-budget',
-        },
+      const error = new ProviderError(
+        `the shared budget "${budget.key}" of $${budget.usd} cannot fit attempt ${ctx.attempt} (reserving $${amount}; $${spentUsd} spent${held})`,
+        { kind: 'budget-exceeded', code: 'shared-budget' },
       )
+      return new Refused(error, () => onExceeded(spentUsd, ctx))
     }
     const ms = Math.min(wait, budget.maxWaitMs - waited) * (0.5 + Math.random() / 2)
     await sleep(ms, ctx.request.signal)
@@ -196,7 +218,8 @@ function reservationId(): string {
 }
 
 /** The failure of an attempt whose answer came after the attempt had settled (its deadline, its run's abort). */
-function abandoned(ctx: AttemptContext): Error {
+function abandoned(ctx: AttemptContext, error: unknown): unknown {
+  if (error !== undefined) return error
   const signal = ctx.request.signal
   return signal?.aborted === true ? abortReason(signal) : new ProviderError(`attempt ${ctx.attempt} settled before its provider answered`, { kind: 'aborted' })
 }

@@ -1,6 +1,6 @@
 import { isTransientKind, type ErrorKind } from '../../model/error-kind.ts'
 import { ProviderError } from '../../model/provider-error.ts'
-import { libraryLink, type Link } from '../link.ts'
+import { type Admission, Refused } from '../admission.ts'
 import type { AttemptContext } from '../middleware.ts'
 import type { BreakerPermit, BreakerResult } from './breaker-permit.ts'
 import type { BreakerTransition } from './breaker-state.ts'
@@ -10,42 +10,64 @@ import { breakerNow, type BreakerNow, type CircuitBreaker } from './circuit-brea
 export type JudgeFailure = (error: unknown) => BreakerResult
 
 /**
- * The breaker policy: asks the provider's breaker before the rest of the attempt and records how it
- * ended. An open breaker fails the attempt at once with kind `circuit-open` (and the time left of
- * its cooldown), never calling the provider. A failing store lets the call through: the breaker is
- * advisory.
+ * The breaker policy: asks the provider's breaker before the call and records how it ended. An
+ * open breaker fails the attempt at once with kind `circuit-open` (and the time left of its
+ * cooldown), never calling the provider. A failing store lets the call through: the breaker is
+ * advisory. A half-open probe that another policy refused gives its slot back, counted as ignored.
  */
-export function breakerLink(breaker: CircuitBreaker, judge: JudgeFailure, onTransition: (t: BreakerTransition, ctx: AttemptContext) => void): Link {
+export function breakerAdmission(
+  breaker: CircuitBreaker,
+  judge: JudgeFailure,
+  onTransition: (t: BreakerTransition, ctx: AttemptContext) => void,
+): Admission<BreakerPermit | undefined> {
   // On an in-process store the breaker answers at once: no promise per acquire or record.
   const now = breakerNow(breaker)
-  return libraryLink(async function circuitBreaker(ctx, next) {
-    const provider = ctx.provider
-    let permit: BreakerPermit | undefined
-    try {
-      permit = now !== undefined ? now.acquire(provider) : await breaker.acquire(provider)
-    } catch {
-      permit = undefined
-    }
-    if (permit === undefined) return next(ctx)
+  const verdict = (permit: BreakerPermit | undefined, ctx: AttemptContext): BreakerPermit | undefined | Refused => {
+    if (permit === undefined) return undefined
     if (permit.transition !== undefined) onTransition(permit.transition, ctx)
-    if (!permit.allowed) {
-      throw new ProviderError(`the circuit breaker of provider "${provider}" is open`, {
+    if (permit.allowed) return permit
+    return new Refused(
+      new ProviderError(`the circuit breaker of provider "${ctx.provider}" is open`, {
         kind: 'circuit-open',
-        provider,
+        provider: ctx.provider,
         ...(permit.retryAfterMs !== undefined ? { retryAfterMs: permit.retryAfterMs } : {}),
-      })
-    }
-    let result: BreakerResult = 'success'
-    try {
-      return await next(ctx)
-    } catch (error) {
-      result = judge(error)
-      throw error
-    } finally {
-      if (now !== undefined) recordNow(now, provider, permit, result, ctx, onTransition)
-      else await record(breaker, provider, permit, result, (t) => onTransition(t, ctx))
-    }
-  })
+      }),
+    )
+  }
+  const recordAs = (ctx: AttemptContext, permit: BreakerPermit | undefined, result: BreakerResult): void | Promise<void> => {
+    if (permit === undefined) return
+    if (now !== undefined) return recordNow(now, ctx.provider, permit, result, ctx, onTransition)
+    return record(breaker, ctx.provider, permit, result, (t) => onTransition(t, ctx))
+  }
+  return {
+    name: 'circuitBreaker',
+    admit(ctx) {
+      if (now !== undefined) {
+        try {
+          return verdict(now.acquire(ctx.provider), ctx)
+        } catch {
+          return undefined
+        }
+      }
+      let pending: Promise<BreakerPermit>
+      try {
+        pending = breaker.acquire(ctx.provider)
+      } catch {
+        return undefined
+      }
+      return Promise.resolve(pending).then(
+        (permit) => verdict(permit, ctx),
+        () => undefined,
+      )
+    },
+    undo(ctx, permit) {
+      // A probe admitted for an attempt that never called its provider: its slot comes back.
+      if (permit?.allowed === true && permit.probe) void recordAs(ctx, permit, 'ignored')
+    },
+    done(ctx, permit, result, error) {
+      return recordAs(ctx, permit, result === undefined ? judge(error) : 'success')
+    },
+  }
 }
 
 /**

@@ -1,0 +1,39 @@
+import { ProviderError } from '../../model/provider-error.ts'
+import { type Admission, Refused } from '../admission.ts'
+import type { RateLimitPermit } from './rate-limit-permit.ts'
+import type { SharedRateLimit } from './shared-rate-limit.ts'
+
+const ADMITTED = true
+
+/**
+ * The rate-limit policy: takes a slot of the provider's window before the call. A full window fails
+ * the attempt at once (kind `rate-limit`, `retryAfterMs` = time to the window's end) without calling
+ * the provider; a failing store lets the call through (the limit is advisory). A slot is a call
+ * made, so it is not given back when another policy refuses the attempt.
+ */
+export function rateLimitAdmission(rateLimit: SharedRateLimit): Admission<typeof ADMITTED> {
+  const verdict = (permit: RateLimitPermit, provider: string): typeof ADMITTED | Refused =>
+    permit.allowed
+      ? ADMITTED
+      : new Refused(
+          new ProviderError(
+            `the shared rate limit "${rateLimit.key}" (${rateLimit.limit} calls per ${rateLimit.windowMs} ms) of provider "${provider}" is reached`,
+            { kind: 'rate-limit', code: 'shared-rate-limit', provider, retryAfterMs: permit.retryAfterMs },
+          ),
+        )
+  return {
+    name: 'sharedRateLimit',
+    admit(ctx) {
+      let pending: Promise<RateLimitPermit>
+      try {
+        pending = rateLimit.acquire(ctx.provider)
+      } catch {
+        return ADMITTED
+      }
+      return Promise.resolve(pending).then(
+        (permit) => verdict(permit, ctx.provider),
+        () => ADMITTED,
+      )
+    },
+  }
+}
