@@ -68,7 +68,7 @@ describe('instrument() behind the user-code boundary', () => {
     const h = otelHarness()
     const gate = retryingGate()
     const stop = instrument(gate, { tracerProvider: h.tracerProvider, meterProvider: throwingMeters })
-    const result = await gate.run(ask('x'))
+    const result = await within(gate.run(ask('x')))
     expect(result.value).toBeDefined()
     expect(h.spans().filter((s) => s.name === 'invoke_workflow reliability-gate')).toHaveLength(1)
     expect(h.spans().filter((s) => s.name === 'chat m')).toHaveLength(2)
@@ -79,7 +79,7 @@ describe('instrument() behind the user-code boundary', () => {
     const warn = vi.spyOn(process, 'emitWarning').mockImplementation(() => undefined)
     const gate = retryingGate()
     instrument(gate, { meterProvider: throwingMeters })
-    await gate.run(ask('x'))
+    await within(gate.run(ask('x')))
     expect(warn).toHaveBeenCalledTimes(1)
     expect(String(warn.mock.calls[0]?.[0])).toMatch(/^reliability-gate instrument: .* threw \(telemetry broke\); the run goes on/)
   })
@@ -126,7 +126,7 @@ describe('instrument() behind the user-code boundary', () => {
     vi.spyOn(process, 'emitWarning').mockImplementation(() => undefined)
     const gate = retryingGate()
     instrument(gate, { tracerProvider: { getTracer: () => ({ startSpan: () => undefined }) as unknown as Tracer } })
-    expect((await gate.run(ask('x'))).attempts).toHaveLength(2)
+    expect((await within(gate.run(ask('x')))).attempts).toHaveLength(2)
   })
 
   it.each(['setAttribute', 'setAttributes', 'setStatus', 'end', 'isRecording'] as const)('ends every span when a span’s %s throws', async (method) => {
@@ -134,7 +134,7 @@ describe('instrument() behind the user-code boundary', () => {
     const h = otelHarness()
     const gate = createGate({ providers: scripted(['not json', 'still not json']), outputSchema: Refund, postDecide: strictOutputRules(2) })
     instrument(gate, { tracerProvider: spansThatThrowOn(h, method), meterProvider: h.meterProvider })
-    const error = await gate.run(ask('x')).catch((e: unknown) => e)
+    const error = await within(gate.run(ask('x'))).catch((e: unknown) => e)
     expect(isReliabilityFailFastError(error)).toBe(true)
     expect(
       h
