@@ -1,8 +1,8 @@
 // What `instrument(gate)` adds to one `gate.run` (a stub provider answering valid JSON at once), per
 // OpenTelemetry setup, on a plain gate (a schema) and on the production configuration of the bench
 // without its `instrument()`. Each measurement runs in its own child process (registering an SDK is
-// global); the rounds alternate the setups and the fastest median of each is kept, as this machine
-// is shared.
+// global); the rounds alternate the setups and the fastest median of each is kept, with the fastest
+// batch (mitata's min, the figure a loaded machine disturbs least), as this machine is shared.
 //
 //   node --expose-gc --max-semi-space-size=64 bench/instrument-cost.ts [rounds=3]
 //
@@ -49,23 +49,24 @@ async function measureOne(kind: GateKind, setup: Setup): Promise<void> {
   const call = () => gate.run(request)
   const time = await timeCall(call, 1000)
   const bytes = await heapPerCall(call, 500, 30)
-  process.stdout.write(JSON.stringify({ us: time.medianNs / 1000, bytes }))
+  process.stdout.write(JSON.stringify({ us: time.medianNs / 1000, minUs: time.minNs / 1000, bytes }))
 }
 
 if (process.argv[2] !== undefined && process.argv[3] !== undefined) await measureOne(process.argv[2] as GateKind, process.argv[3] as Setup)
 else {
   const rounds = Number(process.argv[2] ?? 3)
-  const seen = new Map<string, { us: number[]; bytes: number[] }>()
+  const seen = new Map<string, { us: number[]; minUs: number[]; bytes: number[] }>()
   for (let round = 0; round < rounds; round++) {
     for (const kind of GATES) {
       for (const setup of SETUPS) {
         const args = ['--expose-gc', '--max-semi-space-size=64', import.meta.filename, kind, setup]
         const out = spawnSync(process.execPath, args, { encoding: 'utf8' })
         if (out.status !== 0) throw new Error(`${kind} ${setup}: ${out.stderr}`)
-        const { us, bytes } = JSON.parse(out.stdout) as { us: number; bytes: number | undefined }
+        const { us, minUs, bytes } = JSON.parse(out.stdout) as { us: number; minUs: number; bytes: number | undefined }
         const key = `${kind} ${setup}`
-        const s = seen.get(key) ?? { us: [], bytes: [] }
+        const s = seen.get(key) ?? { us: [], minUs: [], bytes: [] }
         s.us.push(us)
+        s.minUs.push(minUs)
         if (bytes !== undefined) s.bytes.push(bytes)
         seen.set(key, s)
       }
@@ -73,7 +74,9 @@ else {
   }
   for (const [key, s] of seen) {
     const us = Math.min(...s.us).toFixed(2)
+    const minUs = Math.min(...s.minUs).toFixed(2)
     const bytes = median(s.bytes)
-    console.log(`${key.padEnd(22)} ${us.padStart(7)} µs/run ${bytes === undefined ? '?' : Math.round(bytes).toString().padStart(7)} B/run`)
+    const heap = bytes === undefined ? '?' : Math.round(bytes).toString()
+    console.log(`${key.padEnd(22)} median ${us.padStart(7)} µs/run  min ${minUs.padStart(7)} µs/run  ${heap.padStart(7)} B/run`)
   }
 }
