@@ -1,6 +1,7 @@
 import type { Attributes, MeterProvider } from '@opentelemetry/api'
 import type { OnOtelError } from './safe-span.ts'
 import { boundedName } from './bounded-text.ts'
+import { isNoopInstrument } from './noop-telemetry.ts'
 import { METRIC } from './semconv.ts'
 
 /** A histogram as `instrument()` records to it: behind the user-code boundary, never throwing. */
@@ -28,17 +29,21 @@ export interface GateMetrics {
 /**
  * Creates the instruments on a meter of `provider` (a meter that throws here throws to the caller of
  * `instrument()`); an instrument that throws when it records is reported through `onError` and never
- * reaches the run.
+ * reaches the run. `undefined` when every instrument is the API's no-op one (no SDK registered, see
+ * {@link isNoopInstrument}): then nothing is recorded, and no attributes are built for it.
  */
-export function gateMetrics(provider: MeterProvider, name: string, onError: OnOtelError): GateMetrics {
+export function gateMetrics(provider: MeterProvider, name: string, onError: OnOtelError): GateMetrics | undefined {
   const meter = provider.getMeter(name)
-  const histogram = (h: { record(value: number, attributes?: Attributes): void }): SafeHistogram => ({
-    record: (value, attributes) => guarded(onError, 'histogram.record', () => h.record(value, attributes)),
-  })
-  const counter = (c: { add(value: number, attributes?: Attributes): void }): SafeCounter => ({
-    add: (value, attributes) => guarded(onError, 'counter.add', () => c.add(value, attributes)),
-  })
-  return {
+  const made: unknown[] = []
+  const histogram = (h: { record(value: number, attributes?: Attributes): void }): SafeHistogram => {
+    made.push(h)
+    return { record: (value, attributes) => guarded(onError, 'histogram.record', () => h.record(value, attributes)) }
+  }
+  const counter = (c: { add(value: number, attributes?: Attributes): void }): SafeCounter => {
+    made.push(c)
+    return { add: (value, attributes) => guarded(onError, 'counter.add', () => c.add(value, attributes)) }
+  }
+  const instruments: GateMetrics = {
     tokenUsage: histogram(
       meter.createHistogram(METRIC.tokenUsage, {
         description: 'Input and output tokens of each model call, failed attempts included',
@@ -71,6 +76,7 @@ export function gateMetrics(provider: MeterProvider, name: string, onError: OnOt
     cost: counter(meter.createCounter(METRIC.cost, { description: 'Cost of model calls in USD, failed attempts included', unit: 'USD' })),
     drift: counter(meter.createCounter(METRIC.drift, { description: 'Drift threshold crossings, by signal, state, provider and model', unit: '{crossing}' })),
   }
+  return made.every(isNoopInstrument) ? undefined : instruments
 }
 
 function guarded(onError: OnOtelError, what: string, call: () => void): void {

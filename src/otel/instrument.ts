@@ -1,16 +1,16 @@
-import { metrics, SpanStatusCode, trace, type MeterProvider, type TracerProvider } from '@opentelemetry/api'
-import type { GateEventMap, GateEventName } from '../events/event-map.ts'
+import { metrics, trace, type MeterProvider, type TracerProvider } from '@opentelemetry/api'
 import type { EventSource } from '../events/event-source.ts'
-import { inputMessages, jsonAttribute, outputMessages } from './content.ts'
 import { typeName } from '../model/describe-value.ts'
 import { refuseUnknownOptions } from '../model/known-options.ts'
 import { messageOf } from '../model/message-of.ts'
 import { assertMethods, assertNonEmptyString, optionsObject } from '../model/options-object.ts'
-import { boundedContent, boundedName } from './bounded-text.ts'
-import { defined, gateMetrics, type GateMetrics } from './gate-metrics.ts'
+import { boundedName } from './bounded-text.ts'
+import { eventHandlers } from './event-handlers.ts'
+import { gateMetrics } from './gate-metrics.ts'
+import { tracerMayRecord } from './noop-telemetry.ts'
+import { RunListeners } from './run-listeners.ts'
+import { RunSpans } from './run-spans.ts'
 import type { OnOtelError } from './safe-span.ts'
-import { RunSpans, tagAttributes } from './run-spans.ts'
-import { ATTR, finishReason } from './semconv.ts'
 
 /** Options of {@link instrument}. */
 export interface InstrumentOptions {
@@ -28,8 +28,6 @@ export interface InstrumentOptions {
   readonly name?: string
 }
 
-type Handlers = { readonly [K in GateEventName]?: (e: GateEventMap[K]) => void }
-
 const SCOPE = 'reliability-gate'
 
 /**
@@ -45,6 +43,13 @@ const SCOPE = 'reliability-gate'
  * `reliability_gate.attempts` per gate run, `reliability_gate.retries`, `reliability_gate.fail_fast`
  * (by kind), `reliability_gate.cost` (USD) and `reliability_gate.drift` (threshold crossings).
  *
+ * What it costs: each run decides as it starts. A run whose root span does not record (no SDK
+ * registered, or sampled out) gets no other span, and with no SDK registered no span at all. With
+ * the API's no-op meter as well, `instrument()` listens only to the start of runs while none records,
+ * so the gate builds no per-attempt event for it. An SDK tracer provider registered globally after
+ * `instrument()` is used from the next run on; a meter provider must be registered before (the
+ * metrics API of 1.x has no proxy: the meter `instrument()` got is kept).
+ *
  * @example
  * const stop = instrument(agent, { tracerProvider, meterProvider })
  * await agent.run('refund order #42')
@@ -56,28 +61,29 @@ export function instrument(source: EventSource, given?: InstrumentOptions): () =
   }
   const options = checkOptions(given)
   const onError = reportOnce()
-  const tracer = setUp('tracerProvider.getTracer()', () => (options.tracerProvider ?? trace.getTracerProvider()).getTracer(SCOPE))
+  const tracerProvider = options.tracerProvider ?? trace.getTracerProvider()
+  const tracer = setUp('tracerProvider.getTracer()', () => tracerProvider.getTracer(SCOPE))
   if (typeof tracer !== 'object' || tracer === null || typeof tracer.startSpan !== 'function') {
     throw new TypeError('instrument: tracerProvider.getTracer() must return a Tracer (with startSpan())')
   }
   const m = setUp('meterProvider', () => gateMetrics(options.meterProvider ?? metrics.getMeterProvider(), SCOPE, onError))
   const spans = new RunSpans(tracer, onError)
-  const handlers = handlersFor(spans, m, options.captureContent === true, boundedName(options.name ?? SCOPE))
-  const offs = Object.entries(handlers).map(([name, handler]) =>
-    source.on(name as GateEventName, (e: unknown) => {
-      // The last line of defence: whatever a handler meets, the run never sees it.
-      try {
-        ;(handler as (e: unknown) => void)(e)
-      } catch (error) {
-        onError(`the ${name} handler`, error)
-      }
-    }),
-  )
+  const listeners = new RunListeners(source, onError)
+  const { always, perRun } = eventHandlers({
+    spans,
+    metrics: m,
+    mayRecord: tracerMayRecord(tracerProvider, tracer, SCOPE),
+    content: options.captureContent === true,
+    workflow: boundedName(options.name ?? SCOPE),
+    follow: (anyRecording) => listeners.follow(anyRecording),
+  })
+  // Metrics are recorded for every run: with a meter, every listener stays on.
+  listeners.start(always, perRun, m !== undefined)
   let stopped = false
   return () => {
     if (stopped) return
     stopped = true
-    for (const off of offs) off()
+    listeners.stop()
     spans.closeAll()
   }
 }
@@ -114,127 +120,5 @@ function reportOnce(): OnOtelError {
     process.emitWarning(
       `reliability-gate instrument: ${what} threw (${messageOf(error)}); the run goes on, its telemetry may be incomplete. Further errors are not reported.`,
     )
-  }
-}
-
-function handlersFor(spans: RunSpans, m: GateMetrics, content: boolean, workflow: string): Handlers {
-  return {
-    agent_run_start: (e) =>
-      spans.open(e.runId, `invoke_agent ${boundedName(e.agent, 128)}`, defined({ [ATTR.operationName]: 'invoke_agent', [ATTR.agentName]: e.agent }), e, true),
-    agent_run_end: (e) => {
-      const root = spans.root(e.runId, true)
-      root?.setAttributes(
-        defined({
-          [ATTR.inputTokens]: e.usage.inputTokens,
-          [ATTR.outputTokens]: e.usage.outputTokens,
-          [ATTR.costUsd]: e.costUsd,
-          [ATTR.attempts]: e.attempts,
-          [ATTR.turns]: e.turns,
-          [ATTR.outcome]: e.outcome,
-        }),
-      )
-      spans.close(e.runId, true, e.outcome === 'ok' ? undefined : e.kind)
-    },
-    run_start: (e) => {
-      // A gate run inside an agent run is one of its model calls; any other gets its own root.
-      if (!spans.isAgent(e.runId))
-        spans.open(e.runId, `invoke_workflow ${workflow}`, { [ATTR.operationName]: 'invoke_workflow', [ATTR.workflowName]: workflow }, e, false)
-    },
-    run_end: (e) => {
-      m.attempts.record(e.attempts, defined({ [ATTR.providerName]: e.provider, [ATTR.outcome]: e.outcome }))
-      if (spans.isAgent(e.runId)) return
-      spans.root(e.runId, false)?.setAttributes({
-        [ATTR.inputTokens]: e.usage.inputTokens,
-        [ATTR.outputTokens]: e.usage.outputTokens,
-        [ATTR.costUsd]: e.costUsd,
-        [ATTR.attempts]: e.attempts,
-        [ATTR.outcome]: e.outcome,
-      })
-      spans.close(e.runId, false, e.outcome === 'ok' ? undefined : e.kind)
-    },
-    attempt_start: (e) => {
-      const span = spans.startChat(
-        e.runId,
-        e.model === undefined ? 'chat' : `chat ${boundedName(e.model, 128)}`,
-        defined({
-          [ATTR.operationName]: 'chat',
-          [ATTR.providerName]: e.provider,
-          [ATTR.requestModel]: e.model,
-          [ATTR.attempt]: e.attempt,
-          [ATTR.runId]: e.runId,
-          ...tagAttributes(e),
-        }),
-      )
-      if (content) span?.setAttribute(ATTR.inputMessages, boundedContent(inputMessages(e.request.system, e.request.messages)))
-    },
-    attempt_end: (e) => {
-      const base = defined({ [ATTR.operationName]: 'chat', [ATTR.providerName]: e.provider, [ATTR.requestModel]: e.model })
-      const failed = e.errorKind === 'ok' ? undefined : e.errorKind
-      m.operationDuration.record(e.latencyMs / 1000, failed === undefined ? base : { ...base, [ATTR.errorType]: failed })
-      if (e.response !== undefined) {
-        m.tokenUsage.record(e.usage.inputTokens, { ...base, [ATTR.tokenType]: 'input' })
-        m.tokenUsage.record(e.usage.outputTokens, { ...base, [ATTR.tokenType]: 'output' })
-      }
-      const span = spans.chat(e.runId)
-      if (span === undefined) return
-      span.setAttributes({ [ATTR.inputTokens]: e.usage.inputTokens, [ATTR.outputTokens]: e.usage.outputTokens, [ATTR.errorKind]: e.errorKind })
-      if (e.finishReason !== undefined) span.setAttribute(ATTR.finishReasons, [finishReason(e.finishReason)])
-      if (content && e.response !== undefined) span.setAttribute(ATTR.outputMessages, boundedContent(outputMessages(e.response)))
-      if (failed !== undefined) {
-        span.setAttribute(ATTR.errorType, failed)
-        span.setStatus({ code: SpanStatusCode.ERROR, message: failed })
-      }
-    },
-    cost_tick: (e) => {
-      if (e.attemptCostUsd > 0) m.cost.add(e.attemptCostUsd, defined({ [ATTR.providerName]: e.provider, [ATTR.requestModel]: e.model }))
-      spans.chat(e.runId)?.setAttribute(ATTR.costUsd, e.attemptCostUsd)
-    },
-    validation_failed: (e) => {
-      m.validationFailures.add(1, defined({ [ATTR.stage]: e.stage, [ATTR.providerName]: e.provider, [ATTR.requestModel]: e.model }))
-      const attributes = defined({ [ATTR.stage]: e.stage, [ATTR.path]: e.path, [ATTR.attempt]: e.attempt })
-      attributes[ATTR.message] = boundedContent(e.message)
-      if (content && e.rawOutput !== undefined) attributes[ATTR.rawOutput] = boundedContent(e.rawOutput)
-      spans.current(e.runId)?.addEvent('validation_failed', attributes)
-    },
-    decision: (e) => {
-      const attributes = defined({ [ATTR.decision]: e.decision, [ATTR.ruleKind]: e.kind, [ATTR.ruleLabel]: e.label, [ATTR.ruleMatched]: e.matched })
-      const chat = spans.chat(e.runId)
-      if (e.phase === 'post-decide' && chat !== undefined) {
-        chat.setAttributes(attributes)
-        spans.endChat(e.runId)
-      } else {
-        spans.current(e.runId)?.addEvent('pre_check_decision', attributes)
-      }
-    },
-    retry: (e) => m.retries.add(1, defined({ [ATTR.providerName]: e.fromProvider, [ATTR.decision]: e.decision })),
-    fail_fast: (e) => {
-      const kind = defined({ [ATTR.failFastKind]: e.kind })
-      m.failFast.add(1, kind)
-      spans.root(e.runId, spans.isAgent(e.runId))?.setAttributes(kind)
-    },
-    tool_start: (e) => {
-      const attributes = defined({
-        [ATTR.operationName]: 'execute_tool',
-        [ATTR.toolName]: e.tool,
-        [ATTR.toolCallId]: e.callId,
-        [ATTR.runId]: e.runId,
-        ...tagAttributes(e),
-      })
-      if (content) attributes[ATTR.toolCallArguments] = boundedContent(jsonAttribute(e.args))
-      spans.startTool(e.runId, `execute_tool ${boundedName(e.tool, 128)}`, attributes)
-    },
-    tool_end: (e) => {
-      const span = spans.tool(e.runId)
-      if (span === undefined) return
-      span.setAttributes(defined({ [ATTR.toolStatus]: e.status, [ATTR.toolOutcome]: e.outcome, [ATTR.retryCount]: e.retryCount }))
-      if (content) span.setAttribute(ATTR.toolCallArguments, boundedContent(jsonAttribute(e.args)))
-      if (content && e.status === 'ok') span.setAttribute(ATTR.toolCallResult, boundedContent(jsonAttribute(e.result)))
-      if (e.status !== 'ok') {
-        span.setAttribute(ATTR.errorType, e.status)
-        span.setStatus({ code: SpanStatusCode.ERROR, message: e.status })
-      }
-      spans.endTool(e.runId)
-    },
-    drift: (e) => m.drift.add(1, defined({ [ATTR.signal]: e.signal, [ATTR.state]: e.state, [ATTR.providerName]: e.provider, [ATTR.requestModel]: e.model })),
   }
 }

@@ -23,29 +23,66 @@ export const MAX_METADATA_ATTRIBUTES = 32
  * logical tool call. Runs never share state, so concurrent runs give separate trees. Runs given the
  * same `runId` cannot be told apart by their events: each still gets its own root, the oldest open
  * one takes the next event that fits, and every span opened is ended once.
+ *
+ * Only runs whose root records are kept: a run whose root span does not record (no SDK, or not
+ * sampled) is ended at once and its events find nothing here. An agent run that does not record is
+ * remembered by its id alone ({@link quiet}), so that its gate runs stay model calls inside it.
  */
 export class RunSpans {
   readonly #tracer: Tracer
   readonly #onError: OnOtelError
   readonly #runs = new Map<string, RunTrace[]>()
+  // Agent runs that record nothing, by id: how many are open.
+  readonly #quietAgents = new Map<string, number>()
 
   constructor(tracer: Tracer, onError: OnOtelError) {
     this.#tracer = tracer
     this.#onError = onError
   }
 
-  /** Opens the root span of a run; the caller's active context is its parent. */
-  open(runId: string, name: string, attributes: Attributes, tags: EventTags, agent: boolean): void {
+  /**
+   * Opens the root span of a run (the caller's active context is its parent) and keeps it when it
+   * records; a root that records nothing is ended at once. Returns whether it records.
+   */
+  open(runId: string, name: string, attributes: Attributes, tags: EventTags, agent: boolean): boolean {
     const options = { kind: SpanKind.INTERNAL, attributes: { ...attributes, [ATTR.runId]: boundedName(runId), ...tagAttributes(tags) } }
     const root = SafeSpan.start(this.#tracer, name, options, undefined, this.#onError)
+    if (!root.isRecording()) {
+      root.end()
+      return false
+    }
     const traces = this.#runs.get(runId) ?? []
     traces.push({ root, rootContext: trace.setSpan(context.active(), root.span), agent, tool: undefined, chat: undefined })
     this.#runs.set(runId, traces)
+    return true
   }
 
-  /** True when the run has an open agent root (its gate runs are model calls inside it). */
+  /** Remembers an agent run that records nothing, until {@link endQuiet}. */
+  quiet(runId: string): void {
+    this.#quietAgents.set(runId, (this.#quietAgents.get(runId) ?? 0) + 1)
+  }
+
+  /** Forgets one agent run of that id that records nothing. */
+  endQuiet(runId: string): void {
+    const open = this.#quietAgents.get(runId)
+    if (open === undefined) return
+    if (open > 1) this.#quietAgents.set(runId, open - 1)
+    else this.#quietAgents.delete(runId)
+  }
+
+  /** True when a run of that id records (its events have spans to go on). */
+  has(runId: string): boolean {
+    return this.#runs.has(runId)
+  }
+
+  /** True while any run records. */
+  get recording(): boolean {
+    return this.#runs.size > 0
+  }
+
+  /** True when the run has an open agent root, recording or not (its gate runs are model calls inside it). */
   isAgent(runId: string): boolean {
-    return this.#runs.get(runId)?.some((t) => t.agent) === true
+    return this.#quietAgents.has(runId) || this.#runs.get(runId)?.some((t) => t.agent) === true
   }
 
   /** The root of the run's oldest open trace of that kind. */
@@ -117,6 +154,7 @@ export class RunSpans {
 
   /** Ends every open span of every run (the instrumentation stops). */
   closeAll(): void {
+    this.#quietAgents.clear()
     for (const [runId, traces] of [...this.#runs]) for (const t of [...traces]) this.close(runId, t.agent, undefined)
   }
 

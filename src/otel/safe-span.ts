@@ -43,6 +43,19 @@ export class SafeSpan {
     return new SafeSpan(span as Span, onError)
   }
 
+  /**
+   * Whether the span records (`span.isRecording()`). A span without the method, or whose method
+   * throws (reported), counts as recording: its telemetry is attempted rather than lost.
+   */
+  isRecording(): boolean {
+    try {
+      return typeof this.span.isRecording !== 'function' || this.span.isRecording() !== false
+    } catch (error) {
+      this.#onError('span.isRecording', error)
+      return true
+    }
+  }
+
   setAttribute(key: string, value: AttributeValue): void {
     this.#call('setAttribute', () => this.span.setAttribute(key, value))
   }

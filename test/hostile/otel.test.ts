@@ -1,17 +1,34 @@
 import { spawnSync } from 'node:child_process'
 import { resolve } from 'node:path'
-import type { Meter, MeterProvider, Span, Tracer, TracerProvider } from '@opentelemetry/api'
+import { ProxyTracer, type Meter, type MeterProvider, type Span, type Tracer, type TracerProvider } from '@opentelemetry/api'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { Agent, createGate, isReliabilityFailFastError, strictOutputRules } from '../../src/index.ts'
+import { hubOf, type EventSource } from '../../src/events/event-source.ts'
 import { instrument } from '../../src/otel/index.ts'
 import { scripted } from '../../src/providers/index.ts'
 import { call, turn } from '../agent/tool-fixtures.ts'
 import { otelHarness } from '../observability/otel-support.ts'
+import { expectNoUnhandledRejections } from '../support/no-unhandled-rejections.ts'
 import { ask, Refund, validRefundJson } from '../support/schemas.ts'
 
 const CHILD = resolve(import.meta.dirname, 'fixtures/otel-child.ts')
 const boom = () => {
   throw new Error('telemetry broke')
+}
+
+/** Every hostile run must settle well within this. */
+const BOUND_MS = 2_000
+
+async function within<T>(work: Promise<T>): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`did not settle within ${BOUND_MS} ms`)), BOUND_MS)
+  })
+  try {
+    return await Promise.race([work, late])
+  } finally {
+    clearTimeout(timer)
+  }
 }
 
 /** A meter provider whose every instrument throws when it records. */
@@ -20,7 +37,7 @@ const throwingMeters: MeterProvider = {
 }
 
 /** The harness's tracer with each span's `method` replaced by one that throws. */
-function spansThatThrowOn(h: ReturnType<typeof otelHarness>, method: 'setAttribute' | 'setAttributes' | 'end' | 'setStatus'): TracerProvider {
+function spansThatThrowOn(h: ReturnType<typeof otelHarness>, method: 'setAttribute' | 'setAttributes' | 'end' | 'setStatus' | 'isRecording'): TracerProvider {
   return {
     getTracer: (name: string) => {
       const tracer = h.tracerProvider.getTracer(name)
@@ -43,6 +60,7 @@ const retryingGate = () =>
   createGate({ providers: scripted(['{"orderId": 42}', validRefundJson]), model: 'm', outputSchema: Refund, postDecide: strictOutputRules(3) })
 
 afterEach(() => vi.restoreAllMocks())
+expectNoUnhandledRejections()
 
 describe('instrument() behind the user-code boundary', () => {
   it('ends the root span when the meter’s instruments throw, and the run’s result is unaffected', async () => {
@@ -50,7 +68,7 @@ describe('instrument() behind the user-code boundary', () => {
     const h = otelHarness()
     const gate = retryingGate()
     const stop = instrument(gate, { tracerProvider: h.tracerProvider, meterProvider: throwingMeters })
-    const result = await gate.run(ask('x'))
+    const result = await within(gate.run(ask('x')))
     expect(result.value).toBeDefined()
     expect(h.spans().filter((s) => s.name === 'invoke_workflow reliability-gate')).toHaveLength(1)
     expect(h.spans().filter((s) => s.name === 'chat m')).toHaveLength(2)
@@ -61,32 +79,62 @@ describe('instrument() behind the user-code boundary', () => {
     const warn = vi.spyOn(process, 'emitWarning').mockImplementation(() => undefined)
     const gate = retryingGate()
     instrument(gate, { meterProvider: throwingMeters })
-    await gate.run(ask('x'))
+    await within(gate.run(ask('x')))
     expect(warn).toHaveBeenCalledTimes(1)
     expect(String(warn.mock.calls[0]?.[0])).toMatch(/^reliability-gate instrument: .* threw \(telemetry broke\); the run goes on/)
   })
 
-  it('runs unaffected when the tracer’s startSpan throws', async () => {
-    vi.spyOn(process, 'emitWarning').mockImplementation(() => undefined)
+  it('runs unaffected when the tracer’s startSpan throws, and tries it once per run', async () => {
+    const warn = vi.spyOn(process, 'emitWarning').mockImplementation(() => undefined)
+    const startSpan = vi.fn(boom)
     const gate = retryingGate()
-    instrument(gate, { tracerProvider: { getTracer: () => ({ startSpan: boom }) as unknown as Tracer } })
-    const result = await gate.run(ask('x'))
+    instrument(gate, { tracerProvider: { getTracer: () => ({ startSpan }) as unknown as Tracer } })
+    const result = await within(gate.run(ask('x')))
     expect(result.attempts).toHaveLength(2)
+    expect(startSpan).toHaveBeenCalledTimes(1)
+    expect(hubOf(gate)?.has('attempt_start')).toBe(false)
+    expect(warn).toHaveBeenCalledTimes(1)
+  })
+
+  it('runs unaffected when the proxy tracer provider cannot say whether an SDK is registered', async () => {
+    const warn = vi.spyOn(process, 'emitWarning').mockImplementation(() => undefined)
+    const provider = { getTracer: (name: string) => new ProxyTracer(provider as never, name), getDelegateTracer: boom }
+    const gate = retryingGate()
+    instrument(gate, { tracerProvider: provider })
+    const result = await within(gate.run(ask('x')))
+    expect(result.value).toEqual(JSON.parse(validRefundJson))
+    expect(warn).toHaveBeenCalledTimes(1)
+  })
+
+  it('runs unaffected when the source refuses the per-attempt listeners a recording run asks for', async () => {
+    const warn = vi.spyOn(process, 'emitWarning').mockImplementation(() => undefined)
+    const h = otelHarness()
+    const gate = retryingGate()
+    // instrument() subscribes fine; any subscription after it (from inside run_start) throws.
+    let refuse = false
+    const source: EventSource = { on: (name, listener) => (refuse ? boom() : gate.on(name, listener)), events$: gate.events$ }
+    const stop = instrument(source, { tracerProvider: h.tracerProvider })
+    refuse = true
+    const result = await within(gate.run(ask('x')))
+    expect(result.attempts).toHaveLength(2)
+    expect(warn).toHaveBeenCalledTimes(1)
+    stop()
+    expect(h.spans().map((s) => s.name)).toEqual(['invoke_workflow reliability-gate'])
   })
 
   it('runs unaffected when the tracer’s startSpan returns no span', async () => {
     vi.spyOn(process, 'emitWarning').mockImplementation(() => undefined)
     const gate = retryingGate()
     instrument(gate, { tracerProvider: { getTracer: () => ({ startSpan: () => undefined }) as unknown as Tracer } })
-    expect((await gate.run(ask('x'))).attempts).toHaveLength(2)
+    expect((await within(gate.run(ask('x')))).attempts).toHaveLength(2)
   })
 
-  it.each(['setAttribute', 'setAttributes', 'setStatus', 'end'] as const)('ends every span when a span’s %s throws', async (method) => {
+  it.each(['setAttribute', 'setAttributes', 'setStatus', 'end', 'isRecording'] as const)('ends every span when a span’s %s throws', async (method) => {
     vi.spyOn(process, 'emitWarning').mockImplementation(() => undefined)
     const h = otelHarness()
     const gate = createGate({ providers: scripted(['not json', 'still not json']), outputSchema: Refund, postDecide: strictOutputRules(2) })
     instrument(gate, { tracerProvider: spansThatThrowOn(h, method), meterProvider: h.meterProvider })
-    const error = await gate.run(ask('x')).catch((e: unknown) => e)
+    const error = await within(gate.run(ask('x'))).catch((e: unknown) => e)
     expect(isReliabilityFailFastError(error)).toBe(true)
     expect(
       h

@@ -6,12 +6,12 @@ import {
   type DataPoint,
   type Histogram,
 } from '@opentelemetry/sdk-metrics'
-import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base'
+import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan, type Sampler } from '@opentelemetry/sdk-trace-base'
 
-/** An SDK tracer and meter provider over in-memory exporters. */
-export function otelHarness() {
+/** An SDK tracer and meter provider over in-memory exporters (every span sampled, unless `sampler` says). */
+export function otelHarness(sampler?: Sampler) {
   const spanExporter = new InMemorySpanExporter()
-  const tracerProvider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(spanExporter)] })
+  const tracerProvider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(spanExporter)], ...(sampler === undefined ? {} : { sampler }) })
   const metricExporter = new InMemoryMetricExporter(AggregationTemporality.CUMULATIVE)
   // A long interval: metrics are collected on demand with forceFlush, never on a timer.
   const reader = new PeriodicExportingMetricReader({ exporter: metricExporter, exportIntervalMillis: 3_600_000 })
