@@ -10,6 +10,8 @@ export interface RedisServer {
   stop(): Promise<void>
   /** Stops the server and starts a new one on the same port: without persistence, with nothing in it. */
   restart(): Promise<void>
+  /** Sends `signal` to the server process: `SIGSTOP` stalls it (it holds every connection and answers nothing), `SIGCONT` wakes it. */
+  signal(signal: NodeJS.Signals): void
 }
 
 const READY_TIMEOUT_MS = 5_000
@@ -59,6 +61,9 @@ async function launch(port: number): Promise<RedisServer> {
       await stopChild(current.child, current.exited)
       current = await spawnServer(port)
     },
+    signal(signal) {
+      current.child.kill(signal)
+    },
   }
 }
 
@@ -88,7 +93,7 @@ async function stopChild(child: ChildProcess, exited: Promise<void>): Promise<vo
 }
 
 /** One PING over a raw socket: true on +PONG. */
-function pings(port: number): Promise<boolean> {
+export function pings(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = new Socket()
     const done = (ok: boolean): void => {
