@@ -58,7 +58,10 @@ function gatesOn(client: Redis, label: string, commandTimeoutMs: number | undefi
   const breaker = circuitBreaker({ store, failureThreshold: 3 })
   const rateLimit = sharedRateLimit({ store, key: 'rl', limit: 1_000_000, windowMs: 60_000 })
   return {
-    [`${label}/budget`]: { gate: createGate({ providers: spend, model: 'm', pricing: { m: { input: 1, output: 0 } }, budget, timeoutMs: TIMEOUT_MS }), provider: spend },
+    [`${label}/budget`]: {
+      gate: createGate({ providers: spend, model: 'm', pricing: { m: { input: 1, output: 0 } }, budget, timeoutMs: TIMEOUT_MS }),
+      provider: spend,
+    },
     [`${label}/advisory`]: { gate: createGate({ providers: pass, breaker, rateLimit, timeoutMs: TIMEOUT_MS }), provider: pass },
   }
 }
