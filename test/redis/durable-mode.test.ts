@@ -13,6 +13,8 @@ import { startRedisServer, type RedisServer } from './support/redis-server.ts'
 import { useRedis } from './support/use-redis.ts'
 
 const DURABLE = { replicas: 1, timeoutMs: 50 } as const
+// Where a replica is there to answer: long enough for a busy machine to schedule it.
+const DURABLE_WITH_REPLICA = { replicas: 1, timeoutMs: 2_000 } as const
 const CALLS = 1_000
 
 // Two servers: `lone` has no replica; `master` has one, `replica`, attached before the tests.
@@ -36,6 +38,8 @@ describeWith(redisServer)('redisStore and redisSessionStore with durable: { repl
       if (Date.now() > deadline) throw new Error('the replica did not sync in time')
       await sleep(20)
     }
+    await master.client.set('warm-up', '1')
+    if ((await master.client.wait(1, 5_000)) !== 1) throw new Error('the replica does not acknowledge writes')
   }, 20_000)
   afterAll(async () => {
     replica?.disconnect()
@@ -84,18 +88,18 @@ describeWith(redisServer)('redisStore and redisSessionStore with durable: { repl
 
   describe('on a master with a replica', () => {
     it('acknowledges a reservation, a charge and a commit only once the replica has them', async () => {
-      const store = redisStore(master.client, { keyPrefix: 'dur:', durable: DURABLE })
+      const store = redisStore(master.client, { keyPrefix: 'dur:', durable: DURABLE_WITH_REPLICA })
       expect(await store.reserve('budget', 'r1', 0.5, 1, 60_000)).toEqual({ granted: true, spent: 0, held: 0 })
       expect(await replica.hget('{dur:budget}:holds', 'r1')).toBe('0.5')
       expect(await store.settle('budget', 'r1', 0.25)).toBe(0.25)
       expect(await replica.get('dur:budget')).toBe('0.25')
-      const sessions = redisSessionStore(master.client, { keyPrefix: 'chat:', durable: DURABLE })
+      const sessions = redisSessionStore(master.client, { keyPrefix: 'chat:', durable: DURABLE_WITH_REPLICA })
       await sessions.append('c', { exchange: exchangeOf('a'), expectedVersion: 0 })
       expect(await replica.llen('chat:{c}')).toBe(1)
     })
 
     it('runs its scripts again after SCRIPT FLUSH (NOSCRIPT falls back to EVAL, still followed by WAIT)', async () => {
-      const store = redisStore(master.client, { keyPrefix: 'dur:', durable: DURABLE })
+      const store = redisStore(master.client, { keyPrefix: 'dur:', durable: DURABLE_WITH_REPLICA })
       await store.settle('budget', 'r1', 1)
       await master.client.script('FLUSH')
       expect(await store.settle('budget', 'r2', 1)).toBe(2)
@@ -105,7 +109,7 @@ describeWith(redisServer)('redisStore and redisSessionStore with durable: { repl
     it(`measures what WAIT adds to each reservation and charge (${CALLS} of each, loopback; printed)`, async () => {
       const stores = {
         asynchronous: redisStore(master.client, { keyPrefix: 'cost-a:' }),
-        durable: redisStore(master.client, { keyPrefix: 'cost-d:', durable: DURABLE }),
+        durable: redisStore(master.client, { keyPrefix: 'cost-d:', durable: DURABLE_WITH_REPLICA }),
       }
       const ms: Record<keyof typeof stores, number[]> = { asynchronous: [], durable: [] }
       const timed = async (mode: keyof typeof stores, call: () => Promise<unknown>): Promise<void> => {
