@@ -6,6 +6,7 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import { Redis } from 'ioredis'
 import { BOUNDED } from './redis-client.ts'
 import { freePort, pings } from './redis-server.ts'
+import { type ReplicationLink, startReplicationLink } from './replication-link.ts'
 
 /** The name the sentinels monitor the master under. */
 export const MASTER_NAME = 'mymaster'
@@ -28,6 +29,8 @@ export interface RedisSentinel {
   /** The two data servers: the master first, as started. */
   readonly nodes: readonly [SentinelNode, SentinelNode]
   readonly sentinelPorts: readonly number[]
+  /** The relay the replica reaches its first master through, when started with `{ relayReplica: true }`. */
+  readonly link: ReplicationLink | undefined
   /** The port of the master, as the sentinels answer it now. */
   masterPort(): Promise<number>
   /** Waits until the sentinels name a master other than `port`, and returns it. */
@@ -48,14 +51,17 @@ const SENTINELS = 3
  * Starts a master, a replica of it, and three sentinels that monitor it as `mymaster` (quorum 2,
  * `down-after-milliseconds` 500, `failover-timeout` 2000), and waits until every sentinel knows the
  * replica and the other sentinels. Sentinels run as `redis-server <conf> --sentinel` (what Debian's
- * `redis-sentinel` is), so a `redis-server` is all it needs.
+ * `redis-sentinel` is), so a `redis-server` is all it needs. With `relayReplica`, the replica reaches
+ * the master through a {@link ReplicationLink} the test can freeze.
  */
-export async function startRedisSentinel(): Promise<RedisSentinel> {
+export async function startRedisSentinel(options: { readonly relayReplica?: boolean } = {}): Promise<RedisSentinel> {
   const dir = mkdtempSync(join(tmpdir(), 'rg-sentinel-'))
   const children: { child: ChildProcess; exited: Promise<void> }[] = []
+  let link: ReplicationLink | undefined
   const stop = async (): Promise<void> => {
     for (const { child } of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
     await Promise.all(children.map((c) => c.exited))
+    await link?.close()
     rmSync(dir, { recursive: true, force: true })
   }
   const launch = (args: readonly string[]): ChildProcess => {
@@ -79,7 +85,8 @@ export async function startRedisSentinel(): Promise<RedisSentinel> {
         },
       }
     }
-    const nodes = [dataNode(masterPort, undefined), dataNode(replicaPort, masterPort)] as const
+    if (options.relayReplica === true) link = await startReplicationLink(masterPort)
+    const nodes = [dataNode(masterPort, undefined), dataNode(replicaPort, link?.port ?? masterPort)] as const
     const deadline = Date.now() + READY_TIMEOUT_MS
     for (const port of [masterPort, replicaPort]) await until(deadline, () => pings(port), `server ${port} answers PING`)
     const sentinelPorts: number[] = []
@@ -125,6 +132,7 @@ export async function startRedisSentinel(): Promise<RedisSentinel> {
     return {
       nodes,
       sentinelPorts,
+      link,
       masterPort: masterPortNow,
       async failedOver(port, timeoutMs) {
         let now = port

@@ -41,13 +41,13 @@ export interface RedisSentinelFixture {
  * killed, temporary folder removed) after them. Without a redis-server it starts nothing: the file's
  * suites are skipped (or failed, under CI) by `describeWith(redisServer)`.
  */
-export function useRedisSentinel(): RedisSentinelFixture {
+export function useRedisSentinel(options: { readonly relayReplica?: boolean } = {}): RedisSentinelFixture {
   let sentinel: RedisSentinel | undefined
   const clients: Redis[] = []
   let allowedAt = 0
   beforeAll(async () => {
     if (!redisServer.met) return
-    sentinel = await startRedisSentinel()
+    sentinel = await startRedisSentinel(options)
   }, START_TIMEOUT_MS)
   afterAll(async () => {
     for (const c of clients) c.disconnect()
