@@ -70,7 +70,10 @@ const scripts = {
  * (`{<key>}:holds`, or `<key>:holds` when the key has a hash tag of its own), and every other
  * operation touches its one key. Give the client bounded failure
  * modes, so that a lost server fails a call at once instead of queueing it: with ioredis,
- * `maxRetriesPerRequest: 0` and `enableOfflineQueue: false`. Failures reject with a
+ * `maxRetriesPerRequest: 0` and `enableOfflineQueue: false`; and give the store a `commandTimeoutMs`
+ * below the gate's `timeoutMs`, so that a stalled server (one that keeps its connections and answers
+ * nothing) costs a breaker or a rate limit that long, not the attempt. Behind Sentinel, `durable`
+ * makes reservations and charges survive a failover. Failures reject with a
  * `RedisStoreError`; arguments are checked as `memoryStore` checks them (a `TypeError` or
  * `RangeError`, before any command is sent).
  *
@@ -78,7 +81,7 @@ const scripts = {
  * import Redis from 'ioredis'
  * import { redisStore } from 'reliability-gate/redis'
  *
- * const store = redisStore(new Redis(process.env.REDIS_URL, { maxRetriesPerRequest: 0, enableOfflineQueue: false }), { keyPrefix: 'billing:' })
+ * const store = redisStore(new Redis(process.env.REDIS_URL, { maxRetriesPerRequest: 0, enableOfflineQueue: false }), { keyPrefix: 'billing:', commandTimeoutMs: 100 })
  * createGate({ providers, breaker: circuitBreaker({ store }), budget: sharedBudget({ store, key: 'budget:2026-05', usd: 25 }) })
  */
 export function redisStore(client: RedisLike, given?: RedisStoreOptions): StateStore {
