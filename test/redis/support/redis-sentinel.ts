@@ -41,7 +41,7 @@ export interface RedisSentinel {
   stop(): Promise<void>
 }
 
-const READY_TIMEOUT_MS = 10_000
+const READY_TIMEOUT_MS = 15_000
 // Small timeouts: a failover in about a second and a half.
 const DOWN_AFTER_MS = 500
 const FAILOVER_TIMEOUT_MS = 2_000
@@ -89,6 +89,9 @@ export async function startRedisSentinel(options: { readonly relayReplica?: bool
     const nodes = [dataNode(masterPort, undefined), dataNode(replicaPort, link?.port ?? masterPort)] as const
     const deadline = Date.now() + READY_TIMEOUT_MS
     for (const port of [masterPort, replicaPort]) await until(deadline, () => pings(port), `server ${port} answers PING`)
+    // The sentinels learn of the replica from the master's INFO, which they read every 10 s: have it
+    // listed there before they start, so that the first read finds it.
+    await until(deadline, async () => String(await oneShot(replicaPort, ['INFO', 'replication'])).includes('master_link_status:up'), 'the replica is in sync')
     const sentinelPorts: number[] = []
     for (let i = 0; i < SENTINELS; i++) {
       const port = await freePort()

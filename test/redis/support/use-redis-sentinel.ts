@@ -5,7 +5,7 @@ import { redisServer } from '../../support/requirements.ts'
 import { BOUNDED } from './redis-client.ts'
 import { connectSentinelClient, startRedisSentinel, type RedisSentinel } from './redis-sentinel.ts'
 
-const START_TIMEOUT_MS = 20_000
+const START_TIMEOUT_MS = 30_000
 const FAILOVER_TIMEOUT_MS = 10_000
 // A sentinel does not fail the same master over again within twice its failover-timeout (2 s).
 const BETWEEN_FAILOVERS_MS = 4_500
