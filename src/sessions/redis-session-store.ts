@@ -2,6 +2,7 @@ import { isRecord } from '../model/is-record.ts'
 import { typeName } from '../model/describe-value.ts'
 import type { RedisLike } from '../store/redis/redis-like.ts'
 import { luaScript, runScript } from '../store/redis/run-script.ts'
+import { assertPipelines, checkDurability, runDurably, type RedisDurability } from '../store/redis/durable-write.ts'
 import { checkAppend, checkId, checkTtl, decodeExchange, encodeExchange } from './exchange-format.ts'
 import { type AppendOutcome, type AppendRequest, type SessionStore, type StoredConversation, staleBy } from './session-store.ts'
 
@@ -11,6 +12,15 @@ export interface RedisSessionStoreOptions {
   readonly keyPrefix?: string
   /** A conversation not appended to for this long expires (`PEXPIRE`). @default no expiry */
   readonly ttlMs?: number
+  /**
+   * A commit counts only once this many replicas have it (`WAIT replicas timeoutMs` right after it,
+   * in the same round trip); otherwise `append` rejects, and the exchange, which may still be on
+   * the master, is not known to survive a failover: load the conversation before committing again.
+   * Needs a client with `pipeline()` (ioredis). @default none
+   * @example
+   * redisSessionStore(client, { durable: { replicas: 1, timeoutMs: 100 } })
+   */
+  readonly durable?: RedisDurability
 }
 
 // One list per conversation: one element per exchange, so the version is the list's length and a
@@ -41,6 +51,8 @@ export function redisSessionStore(client: RedisLike, options: RedisSessionStoreO
   const prefix = options.keyPrefix ?? 'rg:session:'
   if (typeof prefix !== 'string') throw new TypeError(`redisSessionStore: keyPrefix must be a string, got ${typeName(prefix)}`)
   const ttlMs = checkTtl(options.ttlMs, 'redisSessionStore') ?? 0
+  const durable = checkDurability(options.durable, 'redisSessionStore: durable')
+  if (durable !== undefined) assertPipelines(client, 'redisSessionStore')
   const keyOf = (id: string): string => `${prefix}{${id}}`
 
   return {
@@ -52,7 +64,8 @@ export function redisSessionStore(client: RedisLike, options: RedisSessionStoreO
     },
     async append(id: string, request: AppendRequest): Promise<AppendOutcome> {
       const { exchange, expected, fail } = checkAppend(id, request, 'redisSessionStore.append')
-      const reply = await runScript(client, APPEND, keyOf(id), [expected, fail ? 'fail' : 'append', encodeExchange(exchange), ttlMs])
+      const args = [expected, fail ? 'fail' : 'append', encodeExchange(exchange), ttlMs]
+      const reply = await (durable === undefined ? runScript(client, APPEND, keyOf(id), args) : runDurably(client, APPEND, [keyOf(id)], args, durable))
       if (!Array.isArray(reply) || typeof reply[1] !== 'number') throw new Error(`redisSessionStore.append: unexpected reply ${typeName(reply)}`)
       const version = reply[1]
       return reply[0] === 1 ? { committed: true, version, staleBy: staleBy(version - 1, expected) } : { committed: false, version }

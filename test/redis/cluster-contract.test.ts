@@ -1,4 +1,5 @@
 import type { Cluster } from 'ioredis'
+import { setTimeout as sleep } from 'node:timers/promises'
 import { describe, expect, it } from 'vitest'
 import { redisSessionStore } from '../../src/redis.ts'
 import { isStateLostError, redisStore } from '../../src/store/redis/index.ts'
@@ -6,6 +7,7 @@ import { sharedBudget } from '../../src/index.ts'
 import { type StoreBackend, sessionStoreContract } from '../sessions/support/session-store-contract.ts'
 import { describeWith, redisServer } from '../support/requirements.ts'
 import { stateStoreContract } from '../support/state-store-contract.ts'
+import { connectClient } from './support/redis-client.ts'
 import { useRedisCluster } from './support/use-redis-cluster.ts'
 
 const redis = useRedisCluster()
@@ -64,6 +66,29 @@ describeWith(redisServer)('Redis Cluster (3 masters, 3 replicas)', () => {
       await store.settle('budget:a', 'r1', 0.5)
       await store.reserve('budget:a', 'r2', 1, 10, 60_000)
       expect(await redis.keys('{billing}:')).toEqual(['{billing}:budget:a', '{billing}:budget:a:hold:r2', '{billing}:budget:a:holds', '{billing}:rg-epoch'])
+    })
+
+    it('with durable, acknowledges each charge once the replica of the master holding its key has it', { timeout: 20_000 }, async () => {
+      await redis.flush()
+      const nodes = await Promise.all(redis.cluster.ports.map((port) => connectClient({ host: '127.0.0.1', port })))
+      try {
+        // A fresh cluster's replicas may still be in their first sync.
+        for (const node of nodes) {
+          while (/role:slave/.test(await node.info('replication')) && !/master_link_status:up/.test(await node.info('replication'))) await sleep(50)
+          await node.call('READONLY')
+        }
+        // A busy machine may keep a replica from answering at once: WAIT may take its time.
+        const store = redisStore(redis.client, { keyPrefix: 'durable:', durable: { replicas: 1, timeoutMs: 2_000 } })
+        for (const key of Array.from({ length: 12 }, (_, i) => `budget:team-${i}`)) {
+          await store.reserve(key, 'r1', 1, 10, 60_000)
+          expect(await store.settle(key, 'r1', 0.5)).toBe(0.5)
+          // Read at once from every node: the key's master and its replica answer, the others redirect.
+          const reads = await Promise.allSettled(nodes.map((node) => node.get(`durable:${key}`)))
+          expect(reads.filter((r) => r.status === 'fulfilled').map((r) => r.value)).toEqual(['0.5', '0.5'])
+        }
+      } finally {
+        for (const node of nodes) node.disconnect()
+      }
     })
 
     it('rejects a reservation whose key has a stray } and no hash tag with a RedisStoreError naming CROSSSLOT', async () => {

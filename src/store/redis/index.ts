@@ -1,6 +1,7 @@
 export { redisStore } from './redis-store.ts'
 export type { RedisStoreOptions } from './redis-store.ts'
-export type { RedisLike } from './redis-like.ts'
+export type { RedisLike, RedisPipelineLike } from './redis-like.ts'
+export type { RedisDurability } from './durable-write.ts'
 export { isRedisStoreError, RedisStoreError } from './redis-store-error.ts'
 export type { RedisStoreOperation } from './redis-store-error.ts'
 export { isStateLostError, StateLostError } from '../state-lost-error.ts'

@@ -12,4 +12,18 @@ export interface RedisLike {
   evalsha(sha1: string, numkeys: number, ...args: (string | number)[]): Promise<unknown>
   /** `EVAL script numkeys key... arg...` (which also caches the script on the server). */
   eval(script: string, numkeys: number, ...args: (string | number)[]): Promise<unknown>
+  /**
+   * A pipeline of commands sent in one round trip, on one connection (for a `Cluster`: to the node of
+   * their keys). Only a `durable` store uses it, to send `WAIT` right after its write.
+   */
+  pipeline?(): RedisPipelineLike
+}
+
+/** The part of an ioredis pipeline a durable store uses: queue the script and `WAIT`, then send them. */
+export interface RedisPipelineLike {
+  evalsha(sha1: string, numkeys: number, ...args: (string | number)[]): unknown
+  eval(script: string, numkeys: number, ...args: (string | number)[]): unknown
+  wait(numreplicas: number, timeout: number): unknown
+  /** Sends the queued commands; resolves with one `[error, reply]` pair per command. */
+  exec(): Promise<[Error | null, unknown][] | null>
 }

@@ -8,6 +8,8 @@ import { luaScript, runScript, type LuaScript } from './run-script.ts'
 import { besideKey, epochKey } from './slot-keys.ts'
 import { StateLostError } from '../state-lost-error.ts'
 import { randomUUID } from 'node:crypto'
+import { checkBounds, commandBound } from './command-bound.ts'
+import { assertPipelines, checkDurability, runDurably, type RedisDurability } from './durable-write.ts'
 
 /** Options of {@link redisStore}. */
 export interface RedisStoreOptions {
@@ -22,6 +24,31 @@ export interface RedisStoreOptions {
    * is ignored. @default none
    */
   readonly onStateLost?: (lost: StateLostError) => void
+  /**
+   * Reservations and charges (`reserve`, `settle`) count only once this many replicas have them:
+   * each is followed by `WAIT replicas timeoutMs` in the same round trip, and fails with a
+   * `RedisStoreError` when fewer replicas answer in time (a shared budget then fails closed, code
+   * `budget-store-failed`). Without it, a Sentinel failover can lose the writes of the last moments
+   * before it (replication is asynchronous). Needs a client with `pipeline()` (ioredis). The other
+   * operations (breakers, rate limits: advisory) never wait. @default none
+   * @example
+   * redisStore(client, { durable: { replicas: 1, timeoutMs: 100 } })
+   */
+  readonly durable?: RedisDurability
+  /**
+   * An operation the server does not answer within this many milliseconds rejects with a
+   * `RedisStoreError`, so a stalled server costs a breaker or a rate limit this long, not the
+   * attempt's whole deadline: keep it well below the gate's `timeoutMs` (a third or less: an
+   * attempt makes up to three store calls before its provider call). Above `durable.timeoutMs`.
+   * Prefer it to ioredis's own `commandTimeout`, which `maxPending` cannot see. @default none
+   */
+  readonly commandTimeoutMs?: number
+  /**
+   * Operations sent and not yet answered (timed-out ones included, until the server answers or the
+   * connection drops) beyond which a new one rejects at once, unsent, with a `RedisStoreError`:
+   * what waits on a stalled server stays bounded. @default 1000
+   */
+  readonly maxPending?: number
 }
 
 const scripts = {
@@ -43,7 +70,10 @@ const scripts = {
  * (`{<key>}:holds`, or `<key>:holds` when the key has a hash tag of its own), and every other
  * operation touches its one key. Give the client bounded failure
  * modes, so that a lost server fails a call at once instead of queueing it: with ioredis,
- * `maxRetriesPerRequest: 0` and `enableOfflineQueue: false`. Failures reject with a
+ * `maxRetriesPerRequest: 0` and `enableOfflineQueue: false`; and give the store a `commandTimeoutMs`
+ * below the gate's `timeoutMs`, so that a stalled server (one that keeps its connections and answers
+ * nothing) costs a breaker or a rate limit that long, not the attempt. Behind Sentinel, `durable`
+ * makes reservations and charges survive a failover. Failures reject with a
  * `RedisStoreError`; arguments are checked as `memoryStore` checks them (a `TypeError` or
  * `RangeError`, before any command is sent).
  *
@@ -51,7 +81,7 @@ const scripts = {
  * import Redis from 'ioredis'
  * import { redisStore } from 'reliability-gate/redis'
  *
- * const store = redisStore(new Redis(process.env.REDIS_URL, { maxRetriesPerRequest: 0, enableOfflineQueue: false }), { keyPrefix: 'billing:' })
+ * const store = redisStore(new Redis(process.env.REDIS_URL, { maxRetriesPerRequest: 0, enableOfflineQueue: false }), { keyPrefix: 'billing:', commandTimeoutMs: 100 })
  * createGate({ providers, breaker: circuitBreaker({ store }), budget: sharedBudget({ store, key: 'budget:2026-05', usd: 25 }) })
  */
 export function redisStore(client: RedisLike, given?: RedisStoreOptions): StateStore {
@@ -60,6 +90,15 @@ export function redisStore(client: RedisLike, given?: RedisStoreOptions): StateS
   const prefix = options.keyPrefix ?? ''
   if (options.onStateLost !== undefined && typeof options.onStateLost !== 'function') throw new TypeError('redisStore: onStateLost must be a function')
   const onStateLost = options.onStateLost
+  const durable = checkDurability(options.durable, 'redisStore: durable')
+  if (durable !== undefined) assertPipelines(client, 'redisStore')
+  const bounds = checkBounds(options.commandTimeoutMs, options.maxPending, 'redisStore')
+  if (durable !== undefined && bounds.timeoutMs !== undefined && bounds.timeoutMs <= durable.timeoutMs) {
+    throw new RangeError(
+      `redisStore: commandTimeoutMs (${bounds.timeoutMs}) must exceed durable.timeoutMs (${durable.timeoutMs}): WAIT holds each answer up to that long`,
+    )
+  }
+  const bounded = commandBound(bounds.timeoutMs, bounds.maxPending)
   // The epoch this process saw, per epoch key: a different one, or none, on a later call means the state vanished.
   const epochs = new Map<string, string>()
 
@@ -72,7 +111,9 @@ export function redisStore(client: RedisLike, given?: RedisStoreOptions): StateS
     const all = [...(keys.length === 1 ? args : [besideKey(full, ':hold:'), ...args]), seen, seen === '' ? randomUUID() : '']
     let reply: unknown
     try {
-      reply = await runScript(client, scripts[operation], [...keys, epoch], all)
+      const script = scripts[operation]
+      const waits = durable !== undefined && (operation === 'reserve' || operation === 'settle')
+      reply = await bounded(() => (waits ? runDurably(client, script, [...keys, epoch], all, durable) : runScript(client, script, [...keys, epoch], all)))
     } catch (error) {
       throw new RedisStoreError(operation, full, error)
     }

@@ -28,6 +28,7 @@ export async function runScript(client: RedisLike, script: LuaScript, keys: stri
   }
 }
 
-function isNoScript(error: unknown): boolean {
+/** True for the server's answer to `EVALSHA` of a script it does not know. */
+export function isNoScript(error: unknown): boolean {
   return messageOf(error).startsWith('NOSCRIPT')
 }

@@ -1,5 +1,8 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { createServer, Socket } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 
 /** A `redis-server` started for a test file, on a free loopback port, without persistence. */
@@ -10,6 +13,8 @@ export interface RedisServer {
   stop(): Promise<void>
   /** Stops the server and starts a new one on the same port: without persistence, with nothing in it. */
   restart(): Promise<void>
+  /** Sends `signal` to the server process: `SIGSTOP` stalls it (it holds every connection and answers nothing), `SIGCONT` wakes it. */
+  signal(signal: NodeJS.Signals): void
 }
 
 const READY_TIMEOUT_MS = 5_000
@@ -50,23 +55,41 @@ export async function freePort(): Promise<number> {
 }
 
 async function launch(port: number): Promise<RedisServer> {
-  let current = await spawnServer(port)
+  // Its own folder: a server made a replica saves what it receives there, not in the working directory.
+  const dir = mkdtempSync(join(tmpdir(), 'rg-redis-'))
+  let current: Awaited<ReturnType<typeof spawnServer>>
+  try {
+    current = await spawnServer(port, dir)
+  } catch (error) {
+    rmSync(dir, { recursive: true, force: true })
+    throw error
+  }
   return {
     host: '127.0.0.1',
     port,
-    stop: () => stopChild(current.child, current.exited),
+    async stop() {
+      await stopChild(current.child, current.exited)
+      rmSync(dir, { recursive: true, force: true })
+    },
     async restart() {
       await stopChild(current.child, current.exited)
-      current = await spawnServer(port)
+      current = await spawnServer(port, dir)
+    },
+    signal(signal) {
+      current.child.kill(signal)
     },
   }
 }
 
 /** A redis-server on `port` that answers PING. */
-async function spawnServer(port: number): Promise<{ readonly child: ChildProcess; readonly exited: Promise<void> }> {
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--loglevel', 'warning'], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
+async function spawnServer(port: number, dir: string): Promise<{ readonly child: ChildProcess; readonly exited: Promise<void> }> {
+  const child = spawn(
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no', '--loglevel', 'warning'],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  )
   let output = ''
   child.stdout?.on('data', (d: Buffer) => (output += d.toString()))
   child.stderr?.on('data', (d: Buffer) => (output += d.toString()))
@@ -88,7 +111,7 @@ async function stopChild(child: ChildProcess, exited: Promise<void>): Promise<vo
 }
 
 /** One PING over a raw socket: true on +PONG. */
-function pings(port: number): Promise<boolean> {
+export function pings(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = new Socket()
     const done = (ok: boolean): void => {
