@@ -145,7 +145,10 @@ describe('durable: options', () => {
     [{ durable: { replicas: 0, timeoutMs: 100 } }, new RangeError('redisStore: durable.replicas must be a positive integer, got 0')],
     [{ durable: { replicas: 1, timeoutMs: 0 } }, new RangeError('redisStore: durable.timeoutMs must be a positive integer, got 0')],
     [{ durable: { replicas: 1 } }, new RangeError('redisStore: durable.timeoutMs must be a positive integer, got undefined')],
-    [{ durable: { replicas: 1, timeoutMs: 100, replica: 2 } }, new TypeError('redisStore: durable: unknown option "replica" (known: replicas, timeoutMs)')],
+    [
+      { durable: { replicas: 1, timeoutMs: 100, replica: 2 } },
+      new TypeError('redisStore: durable: unknown option "replica" (did you mean "replicas"?); the options are replicas, timeoutMs'),
+    ],
     [
       { durable: { replicas: 1, timeoutMs: 100 }, commandTimeoutMs: 100 },
       new RangeError('redisStore: commandTimeoutMs (100) must exceed durable.timeoutMs (100): WAIT holds each answer up to that long'),

@@ -93,7 +93,7 @@ export function budgetAdmission(
     undo(_ctx, hold) {
       release(hold)
     },
-    async done(ctx, hold, result, error) {
+    done(ctx, hold, result, error) {
       if (result === undefined || !hold.holding) {
         release(hold)
         // An answer that came after its attempt settled was dropped with it; its reservation is released.
@@ -106,17 +106,22 @@ export function budgetAdmission(
       const cost = metered !== undefined ? { usd: metered.unpriced ?? metered.costUsd, usage: metered.usage } : costOf(result, ctx, price)
       // An answer that cannot be priced is charged what was reserved for it.
       const charge = typeof cost.usd === 'number' ? cost.usd : hold.amount
-      try {
-        if (now !== undefined) now.settle(hold.id, charge)
-        else await budget.settle(hold.id, charge)
-      } catch (e) {
-        throw storeFailed(budget, 'charged', e)
-      }
-      if (typeof cost.usd === 'string') {
+      const charged = (): void => {
+        if (typeof cost.usd !== 'string') return
         // An attempt whose reservation could not be priced was reported already.
         if (typeof hold.estimate === 'number' && metered === undefined) onUnpriced(ctx, cost.usd, cost.usage)
         if (budget.onUnpriced === 'fail') throw unpricedError(budget, ctx, cost.usd, 'after')
       }
+      if (now === undefined)
+        return budget.settle(hold.id, charge).then(charged, (e: unknown) => {
+          throw storeFailed(budget, 'charged', e)
+        })
+      try {
+        now.settle(hold.id, charge)
+      } catch (e) {
+        throw storeFailed(budget, 'charged', e)
+      }
+      return charged()
     },
   }
 }
@@ -171,6 +176,8 @@ async function acquire(
     try {
       r = taken !== undefined ? await taken : await budget.reserve(id, amount)
     } catch (error) {
+      // A reservation the store may hold all the same (a durable write whose replica did not confirm) is let go of.
+      budget.settle(id, 0).catch(() => undefined)
       throw storeFailed(budget, 'reserved', error)
     }
     taken = undefined
