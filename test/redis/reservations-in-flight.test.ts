@@ -145,6 +145,14 @@ describeWith(redisServer)('a shared budget with many reservations in flight on r
     expect(await store.reserve('b', 'r3', 0.1, 1, TEN_MINUTES)).toEqual({ granted: false, spent: 0, held: 1 })
   })
 
+  it('holds a reservation of an endless ttl (1e300 ms) as memoryStore does, until it is settled', async () => {
+    expect(await store.reserve('b', 'endless', 0.5, 1, 1e300)).toEqual({ granted: true, spent: 0, held: 0 })
+    expect(await store.reserve('b', 'r', 0.75, 1, TEN_MINUTES)).toEqual({ granted: false, spent: 0, held: 0.5 })
+    expect(await redis.client.pttl(`{${PREFIX}b}:holds:sum`)).toBeGreaterThan(1e15)
+    expect(await store.settle('b', 'endless', 0.25)).toBe(0.25)
+    expect(await store.reserve('b', 'r', 0.75, 1, TEN_MINUTES)).toEqual({ granted: true, spent: 0.25, held: 0 })
+  })
+
   it('releases a reservation on settle after its expiry has passed, and one never reserved releases nothing', async () => {
     await store.reserve('b', 'slow', 0.5, 1, 50)
     await store.reserve('b', 'live', 0.25, 1, TEN_MINUTES)

@@ -164,15 +164,16 @@ end
 local amount = tonumber(ARGV[3])
 local granted = 0
 if spent + held + amount <= tonumber(ARGV[4]) then
-  local ttl = tonumber(ARGV[5])
+  -- Past 2^52 ms (142,000 years) a reservation is as good as endless: its expiry and PEXPIRE stay exact.
+  local ttl = math.min(tonumber(ARGV[5]), 4503599627370496)
   local previous = tonumber(redis.call('HGET', amounts, ARGV[2]) or '0') or 0
   redis.call('HSET', amounts, ARGV[2], ARGV[3])
   redis.call('ZADD', expiries, exact(now + ttl), ARGV[2])
   redis.call('SET', total, exact(held + (amount - previous)), 'KEEPTTL')
   if redis.call('PTTL', expiries) < ttl then
-    redis.call('PEXPIRE', expiries, ARGV[5])
-    redis.call('PEXPIRE', amounts, ARGV[5])
-    redis.call('PEXPIRE', total, ARGV[5])
+    redis.call('PEXPIRE', expiries, exact(ttl))
+    redis.call('PEXPIRE', amounts, exact(ttl))
+    redis.call('PEXPIRE', total, exact(ttl))
   end
   granted = 1
 end
