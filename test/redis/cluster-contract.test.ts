@@ -54,7 +54,9 @@ describeWith(redisServer)('Redis Cluster (3 masters, 3 replicas)', () => {
       const perMaster = await Promise.all(redis.client.nodes('master').map((node) => node.keys('spread:*')))
       expect(perMaster.filter((keys) => keys.length > 0).length).toBeGreaterThan(1)
       for (const key of budgets) {
-        const slots = await Promise.all([`spread:${key}`, `{spread:${key}}:holds`].map((k) => redis.client.cluster('KEYSLOT', k)))
+        const beside = [`spread:${key}`, `{spread:${key}}:holds`, `{spread:${key}}:holds:expiry`, `{spread:${key}}:holds:sum`, `{spread:${key}}:rg-epoch`]
+        expect(await redis.keys(`{spread:${key}}`)).toEqual(beside.slice(1))
+        const slots = await Promise.all(beside.map((k) => redis.client.cluster('KEYSLOT', k)))
         expect(new Set(slots).size).toBe(1)
       }
     })
@@ -65,7 +67,13 @@ describeWith(redisServer)('Redis Cluster (3 masters, 3 replicas)', () => {
       await store.reserve('budget:a', 'r1', 1, 10, 60_000)
       await store.settle('budget:a', 'r1', 0.5)
       await store.reserve('budget:a', 'r2', 1, 10, 60_000)
-      expect(await redis.keys('{billing}:')).toEqual(['{billing}:budget:a', '{billing}:budget:a:hold:r2', '{billing}:budget:a:holds', '{billing}:rg-epoch'])
+      expect(await redis.keys('{billing}:')).toEqual([
+        '{billing}:budget:a',
+        '{billing}:budget:a:holds',
+        '{billing}:budget:a:holds:expiry',
+        '{billing}:budget:a:holds:sum',
+        '{billing}:rg-epoch',
+      ])
     })
 
     it('with durable, acknowledges each charge once the replica of the master holding its key has it', { timeout: 20_000 }, async () => {

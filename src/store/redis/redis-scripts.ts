@@ -76,9 +76,21 @@ end
 write(KEYS[1], ARGV[3], ARGV[4], false)
 return 1`
 
-// A budget's reservations live beside its counter KEYS[1], in its cluster slot: the hash KEYS[2]
-// (id -> amount) and one key ARGV[1]..id per reservation (ARGV[1] is the hold prefix), whose PX
-// expiry is the reservation's life, so a reservation of a crashed process expires like any key.
+// A budget's reservations live beside its counter KEYS[1], in its cluster slot, in three keys named
+// after KEYS[2] (`holds`): the hash `holds` (id -> amount, the exact string given), the sorted set
+// `holds:expiry` (id -> absolute expiry, ms of the server's clock) and `holds:sum` (the amounts'
+// running total), so that a reserve or a settle costs O(log n) in the n reservations live plus the
+// ones that expired since the last reserve, never a walk over all of them. A reservation of a
+// crashed process stops counting once its expiry passes; the keys carry the longest expiry as their
+// TTL, so an abandoned budget's keys vanish too. ARGV[1], the prefix of the per-id hold keys of an
+// earlier layout, is no longer used.
+//
+// The running total is a double updated as memoryStore updates its sum (held + (amount - previous)
+// on a grant, sum - amount on a release, 0 once no reservation is left), so both stores return the
+// same numbers; it is stored with 17 significant digits, which read back as the same double. Rounding
+// may only drift while reservations stay in flight without a pause, by about 1e-16 of the total per
+// step, and is gone the moment the last one ends. Integer micro-units would be exact but round
+// amounts below a micro-dollar (a token's price) to 0, which held must not do.
 const NUMBER_AT = `
 local function numberat(key)
   local n = tonumber(redis.call('GET', key) or '0')
@@ -87,42 +99,104 @@ local function numberat(key)
 end
 `
 
-/**
- * KEYS: counter, holds; ARGV: hold prefix, id, amount, limit, ttl (whole ms > 0). Sums the live
- * reservations (dropping the expired ones from the hash), grants when counter + held + amount <=
- * limit. Returns {granted (1/0), counter, held} with the numbers as strings.
- */
-export const RESERVE_SCRIPT = `${JS_NUMBER}${NUMBER_AT}
-local holds = KEYS[2]
-local prefix = ARGV[1]
-local spent = numberat(KEYS[1])
-local held = 0
-local all = redis.call('HGETALL', holds)
-for i = 1, #all, 2 do
-  if redis.call('EXISTS', prefix .. all[i]) == 1 then
-    held = held + (tonumber(all[i + 1]) or 0)
-  else
-    redis.call('HDEL', holds, all[i])
+// The three keys, and the repair of a set whose keys disagree (one of them evicted or deleted, or
+// a hash of amounts left by an earlier layout): only reservations found in both the hash and the
+// sorted set are kept, and the total is summed again. That walk runs only when the keys disagree.
+const HOLDS = `
+local amounts, expiries, total = KEYS[2], KEYS[2] .. ':expiry', KEYS[2] .. ':sum'
+local function exact(x) return string.format('%.17g', x) end
+local function repair()
+  local sum, n = 0, 0
+  local all = redis.call('HGETALL', amounts)
+  for i = 1, #all, 2 do
+    if redis.call('ZSCORE', expiries, all[i]) then
+      sum = sum + (tonumber(all[i + 1]) or 0)
+      n = n + 1
+    else
+      redis.call('HDEL', amounts, all[i])
+    end
   end
+  if redis.call('ZCARD', expiries) ~= n then
+    for _, id in ipairs(redis.call('ZRANGE', expiries, 0, -1)) do
+      if redis.call('HEXISTS', amounts, id) == 0 then redis.call('ZREM', expiries, id) end
+    end
+  end
+  redis.call('DEL', total)
+  if n > 0 then
+    redis.call('SET', total, exact(sum))
+    local ttl = redis.call('PTTL', expiries)
+    if ttl > 0 then
+      redis.call('PEXPIRE', amounts, ttl)
+      redis.call('PEXPIRE', total, ttl)
+    end
+  end
+  return sum, n
+end
+`
+
+/**
+ * KEYS: counter, holds; ARGV: hold prefix (unused), id, amount, limit, ttl (whole ms > 0). Drops the
+ * reservations whose expiry has passed, then grants when counter + held + amount <= limit, held being
+ * the total of the live reservations (a live one under the same id included: it is replaced).
+ * Returns {granted (1/0), counter, held} with the numbers as strings.
+ */
+export const RESERVE_SCRIPT = `${JS_NUMBER}${NUMBER_AT}${HOLDS}
+local spent = numberat(KEYS[1])
+local clock = redis.call('TIME')
+local now = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
+local n = redis.call('ZCARD', expiries)
+local held = tonumber(redis.call('GET', total) or '')
+if n ~= redis.call('HLEN', amounts) or (n > 0) ~= (held ~= nil) then held, n = repair() end
+local expired = redis.call('ZRANGEBYSCORE', expiries, '-inf', now)
+if #expired > 0 then
+  for _, id in ipairs(expired) do
+    held = held - (tonumber(redis.call('HGET', amounts, id)) or 0)
+    redis.call('HDEL', amounts, id)
+  end
+  redis.call('ZREMRANGEBYSCORE', expiries, '-inf', now)
+  n = n - #expired
+  if n > 0 then redis.call('SET', total, exact(held), 'KEEPTTL') end
+end
+if n == 0 then
+  if held ~= nil then redis.call('DEL', total) end
+  held = 0
 end
 local amount = tonumber(ARGV[3])
 local granted = 0
 if spent + held + amount <= tonumber(ARGV[4]) then
-  local ttl = tonumber(ARGV[5])
-  redis.call('HSET', holds, ARGV[2], ARGV[3])
-  redis.call('SET', prefix .. ARGV[2], ARGV[3], 'PX', ttl)
-  if redis.call('PTTL', holds) < ttl then redis.call('PEXPIRE', holds, ttl) end
+  -- Past 2^52 ms (142,000 years) a reservation is as good as endless: its expiry and PEXPIRE stay exact.
+  local ttl = math.min(tonumber(ARGV[5]), 4503599627370496)
+  local previous = tonumber(redis.call('HGET', amounts, ARGV[2]) or '0') or 0
+  redis.call('HSET', amounts, ARGV[2], ARGV[3])
+  redis.call('ZADD', expiries, exact(now + ttl), ARGV[2])
+  redis.call('SET', total, exact(held + (amount - previous)), 'KEEPTTL')
+  if redis.call('PTTL', expiries) < ttl then
+    redis.call('PEXPIRE', expiries, exact(ttl))
+    redis.call('PEXPIRE', amounts, exact(ttl))
+    redis.call('PEXPIRE', total, exact(ttl))
+  end
   granted = 1
 end
 return {granted, jsnum(spent), jsnum(held)}`
 
-/** KEYS: counter, holds; ARGV: hold prefix, id, amount, ttl of the counter. Releases the reservation, adds amount; returns the new total as a string. */
-export const SETTLE_SCRIPT = `${WRITE}${JS_NUMBER}${NUMBER_AT}
-redis.call('HDEL', KEYS[2], ARGV[2])
-redis.call('DEL', ARGV[1] .. ARGV[2])
-local total = jsnum(numberat(KEYS[1]) + tonumber(ARGV[3]))
-write(KEYS[1], total, ARGV[4], true)
-return total`
+/**
+ * KEYS: counter, holds; ARGV: hold prefix (unused), id, amount, ttl of the counter. Releases the
+ * reservation, live or expired, and adds amount; returns the new total as a string.
+ */
+export const SETTLE_SCRIPT = `${WRITE}${JS_NUMBER}${NUMBER_AT}${HOLDS}
+local amount = redis.call('HGET', amounts, ARGV[2])
+redis.call('HDEL', amounts, ARGV[2])
+if redis.call('ZREM', expiries, ARGV[2]) == 1 then
+  local sum = tonumber(redis.call('GET', total) or '')
+  if redis.call('ZCARD', expiries) == 0 then
+    redis.call('DEL', amounts, total)
+  elseif sum ~= nil then
+    redis.call('SET', total, exact(sum - (tonumber(amount or '0') or 0)), 'KEEPTTL')
+  end
+end
+local committed = jsnum(numberat(KEYS[1]) + tonumber(ARGV[3]))
+write(KEYS[1], committed, ARGV[4], true)
+return committed`
 
 /**
  * Wraps a script in its epoch check. The last key is the epoch key of the group; the last two ARGV

@@ -20,10 +20,15 @@ export function deadClient(port: number): Redis {
 }
 
 // Simulated passage of time for server-side TTLs: every key under the prefix loses `ms` of its
-// remaining life, and keys whose life runs out are deleted, as if `ms` had elapsed.
+// remaining life, and keys whose life runs out are deleted, as if `ms` had elapsed. A sorted set is
+// a budget's reservations scored by their expiry on the server's clock: its scores move `ms` closer.
 const ADVANCE = `
 local ms = tonumber(ARGV[2])
 for _, k in ipairs(redis.call('KEYS', ARGV[1] .. '*')) do
+  if redis.call('TYPE', k).ok == 'zset' then
+    local all = redis.call('ZRANGE', k, 0, -1, 'WITHSCORES')
+    for i = 1, #all, 2 do redis.call('ZADD', k, string.format('%.17g', tonumber(all[i + 1]) - ms), all[i]) end
+  end
   local left = redis.call('PTTL', k)
   if left > 0 then
     if left <= ms then redis.call('DEL', k) else redis.call('PEXPIRE', k, left - ms) end
