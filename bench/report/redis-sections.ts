@@ -132,9 +132,9 @@ export function redisSections(r: RedisBenchResults): string[] {
     '',
     '### A budget’s reserve + settle against the reservations in flight',
     '',
-    "The reserve script sums every live reservation of its budget, so one attempt's cost on the budget's key grows with the",
-    'attempts in flight on that budget (about attempts/s times the provider latency). Reservations of other attempts written',
-    'beforehand; one reserve + settle at a time (`bench/redis/reserve-scaling.ts`).',
+    'The attempts in flight on a budget (about attempts/s times the provider latency) each hold a reservation; the reserve',
+    'script drops the expired ones and adds its own in O(log n + expired), so this should stay flat. Reservations of other',
+    'attempts taken beforehand through the store; one reserve + settle at a time (`bench/redis/reserve-scaling.ts`).',
     '',
     ...table(
       ['reservations in flight', 'pairs', 'server exec µs per reserve + settle', 'client p50 µs (2 round trips)'],
