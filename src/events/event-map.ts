@@ -182,6 +182,22 @@ export interface GateEventPayloads {
   }
   /** A cost budget was exceeded (`warn` lets the run go on, `halt` stops it). */
   budget_exceeded: { readonly runId: string; readonly budgetUsd: number; readonly spentUsd: number; readonly action: 'warn' | 'halt' }
+  /**
+   * A policy's store found the policy's state gone (a Redis restarted without persistence, keys
+   * evicted or flushed: a `StateLostError`), once per loss. A budget then fails closed until
+   * `budget.rearm()`; a breaker and a rate limit let calls through and start again from zero.
+   */
+  state_lost: {
+    readonly runId: string
+    readonly policy: 'budget' | 'breaker' | 'rate-limit'
+    readonly provider: string
+    /** The key of the operation that noticed (store prefix included). */
+    readonly key: string
+    /** The epoch this process saw before, and the one found now (`undefined`: the state was wiped). */
+    readonly seen: string
+    readonly found: string | undefined
+    readonly message: string
+  }
   /** A provider's circuit breaker changed state. */
   breaker_state: {
     readonly runId: string

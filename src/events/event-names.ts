@@ -20,6 +20,7 @@ export const GATE_EVENT_NAMES = [
   'cost_unknown',
   'budget_exceeded',
   'breaker_state',
+  'state_lost',
   'tool_start',
   'tool_end',
   'tool_retry_outcome',

@@ -26,6 +26,9 @@ export interface Admission<P = unknown> {
   done?(ctx: AttemptContext, pass: P, result: AttemptResult | undefined, error: unknown): void | PromiseLike<void>
 }
 
+/** Hears a failure of a policy's store (a `StateLostError` among them), whatever the policy then does. */
+export type OnStoreError = (error: unknown, ctx: AttemptContext) => void
+
 /** A policy's refusal: the error the attempt fails with, and what to report when it is the refusal thrown. */
 export class Refused {
   readonly error: unknown

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import { beforeEach, describe, expect, it } from 'vitest'
-import { circuitBreaker, createGate, ProviderError, sharedBudget, sharedRateLimit } from '../../src/index.ts'
+import { circuitBreaker, createGate, ProviderError, sharedBudget, sharedRateLimit, type GateEventMap } from '../../src/index.ts'
 import { scripted } from '../../src/providers/index.ts'
 import { isStateLostError, redisStore, StateLostError } from '../../src/store/redis/index.ts'
 import { describeWith, redisServer } from '../support/requirements.ts'
@@ -41,6 +41,8 @@ describeWith(redisServer)('redisStore when its state vanishes', () => {
       const budget = sharedBudget({ store, key: 'budget', usd: 0.25 })
       const provider = scripted([tenCents, tenCents, tenCents, tenCents])
       const gate = createGate({ providers: provider, model: 'm', pricing, budget })
+      const events: GateEventMap['state_lost'][] = []
+      gate.on('state_lost', (e) => events.push(e))
       await gate.run(ask('1'))
       await gate.run(ask('2'))
       expect(await budget.spent()).toBeCloseTo(0.2, 12)
@@ -56,6 +58,10 @@ describeWith(redisServer)('redisStore when its state vanishes', () => {
       expect(lost).toHaveLength(1)
       expect(lost[0]).toMatchObject({ name: 'StateLostError', key: 'flush:budget', epochKey: '{flush:budget}:rg-epoch', found: undefined })
       expect(budget.lost).toBe(lost[0])
+      // The gate says so once too, as a typed event of the run that noticed.
+      expect(events).toEqual([
+        expect.objectContaining({ policy: 'budget', key: 'flush:budget', found: undefined, seen: lost[0]?.seen, message: expect.stringContaining('vanished') }),
+      ])
 
       budget.rearm()
       expect(budget.lost).toBeUndefined()
@@ -103,8 +109,12 @@ describeWith(redisServer)('redisStore when its state vanishes', () => {
     await redis.client.flushall()
 
     const healthy = scripted([validRefundJson], { name: 'llm' })
-    const result = await createGate({ providers: healthy, breaker }).run(ask('3'))
+    const gate = createGate({ providers: healthy, breaker })
+    const events: GateEventMap['state_lost'][] = []
+    gate.on('state_lost', (e) => events.push(e))
+    const result = await gate.run(ask('3'))
     expect(result.provider).toBe('llm')
+    expect(events).toEqual([expect.objectContaining({ runId: result.runId, policy: 'breaker', provider: 'llm', key: 'breaker:rg:breaker:llm' })])
     expect(healthy.calls).toBe(1)
     expect(lost.map((e) => e.key)).toEqual(['breaker:rg:breaker:llm'])
     expect((await breaker.state('llm')).state).toBe('closed')
@@ -120,6 +130,20 @@ describeWith(redisServer)('redisStore when its state vanishes', () => {
     await expect(limit.acquire('llm')).rejects.toSatisfy(isStateLostError)
     expect(lost.map((e) => e.epochKey)).toEqual(['rate:{rl:llm}:rg-epoch'])
     expect(await limit.acquire('llm')).toEqual({ allowed: true, remaining: 1 })
+  })
+
+  it('reports a rate limit whose window vanished as state_lost on the gate, and lets the call through', { timeout: BOUND_MS }, async () => {
+    const { store } = reportingStore('rate-gate:')
+    const rateLimit = sharedRateLimit({ store, key: 'rl', limit: 5, windowMs: 60_000 })
+    const provider = scripted([validRefundJson, validRefundJson], { name: 'llm' })
+    const gate = createGate({ providers: provider, rateLimit })
+    const events: GateEventMap['state_lost'][] = []
+    gate.on('state_lost', (e) => events.push(e))
+    await gate.run(ask('1'))
+    await redis.client.flushall()
+    await gate.run(ask('2'))
+    expect(provider.calls).toBe(2)
+    expect(events).toEqual([expect.objectContaining({ policy: 'rate-limit', provider: 'llm', found: undefined })])
   })
 
   it('does not report state another process created, nor a counter that expired by its ttl', { timeout: BOUND_MS }, async () => {

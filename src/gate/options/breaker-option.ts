@@ -8,16 +8,29 @@ import { BUDGET_STORE_FAILED } from '../../policies/budget/budget-admission.ts'
 import { classifyError } from '../classify-error.ts'
 import type { GateConfig } from '../gate-config.ts'
 import type { LinkEnv } from './link-env.ts'
+import { stateLostReport } from './state-lost-report.ts'
 
 /** The `breaker` option's policy: a circuit breaker per provider, its transitions reported as `breaker_state`. */
 export function breakerOption(config: GateConfig<unknown>, env: LinkEnv): Admission | undefined {
   if (config.breaker === undefined || config.breaker === false) return undefined
   const breaker = isCircuitBreaker(config.breaker) ? config.breaker : circuitBreaker(config.breaker)
   const { events } = env
-  return breakerAdmission(breaker, judgeForBreaker, (t, ctx) => {
-    if (!events.has('breaker_state')) return
-    events.emit('breaker_state', { runId: ctx.runId, ...eventTags(ctx.turn, ctx.metadata), provider: t.provider, from: t.from, to: t.to, failures: t.failures })
-  })
+  return breakerAdmission(
+    breaker,
+    judgeForBreaker,
+    (t, ctx) => {
+      if (!events.has('breaker_state')) return
+      events.emit('breaker_state', {
+        runId: ctx.runId,
+        ...eventTags(ctx.turn, ctx.metadata),
+        provider: t.provider,
+        from: t.from,
+        to: t.to,
+        failures: t.failures,
+      })
+    },
+    stateLostReport(events, 'breaker'),
+  )
 }
 
 /** A store failure of the budget says nothing about the provider; anything else is classified. */

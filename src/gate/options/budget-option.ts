@@ -4,6 +4,7 @@ import { budgetAdmission } from '../../policies/budget/budget-admission.ts'
 import type { GateConfig } from '../gate-config.ts'
 import { warnOnce } from '../warn-once.ts'
 import type { LinkEnv } from './link-env.ts'
+import { stateLostReport } from './state-lost-report.ts'
 
 /**
  * The `budget` option's policy: a shared budget, reserve then commit, charged the meter's price of
@@ -42,5 +43,6 @@ export function budgetOption(config: GateConfig<unknown>, env: LinkEnv): Admissi
         `reliability-gate: the shared budget "${budget.key}" could not price an attempt of provider "${ctx.provider}": ${reason}.`,
       )
     },
+    stateLostReport(events, 'budget'),
   )
 }

@@ -6,6 +6,7 @@ import type { Admission } from '../../policies/admission.ts'
 import { rateLimitAdmission } from '../../policies/rate-limit/rate-limit-admission.ts'
 import type { GateConfig } from '../gate-config.ts'
 import type { LinkEnv } from './link-env.ts'
+import { stateLostReport } from './state-lost-report.ts'
 
 /** The `timeoutMs` option's link: the deadline over the whole attempt (it is the outermost link). */
 export function timeoutOption(config: GateConfig<unknown>, env: LinkEnv): Link | undefined {
@@ -14,8 +15,8 @@ export function timeoutOption(config: GateConfig<unknown>, env: LinkEnv): Link |
 }
 
 /** The `rateLimit` option's policy: a slot of the provider's shared window before the call. */
-export function rateLimitOption(config: GateConfig<unknown>): Admission | undefined {
-  return config.rateLimit === undefined ? undefined : rateLimitAdmission(config.rateLimit)
+export function rateLimitOption(config: GateConfig<unknown>, env: LinkEnv): Admission | undefined {
+  return config.rateLimit === undefined ? undefined : rateLimitAdmission(config.rateLimit, stateLostReport(env.events, 'rate-limit'))
 }
 
 /** The `middleware` option's links, innermost: each must be a function `(ctx, next)`. */

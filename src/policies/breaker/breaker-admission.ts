@@ -1,6 +1,6 @@
 import { isTransientKind, type ErrorKind } from '../../model/error-kind.ts'
 import { ProviderError } from '../../model/provider-error.ts'
-import { type Admission, Refused } from '../admission.ts'
+import { type Admission, type OnStoreError, Refused } from '../admission.ts'
 import type { AttemptContext } from '../middleware.ts'
 import type { BreakerPermit, BreakerResult } from './breaker-permit.ts'
 import type { BreakerTransition } from './breaker-state.ts'
@@ -19,6 +19,7 @@ export function breakerAdmission(
   breaker: CircuitBreaker,
   judge: JudgeFailure,
   onTransition: (t: BreakerTransition, ctx: AttemptContext) => void,
+  onStoreError: OnStoreError = () => undefined,
 ): Admission<BreakerPermit | undefined> {
   // On an in-process store the breaker answers at once: no promise per acquire or record.
   const now = breakerNow(breaker)
@@ -36,8 +37,8 @@ export function breakerAdmission(
   }
   const recordAs = (ctx: AttemptContext, permit: BreakerPermit | undefined, result: BreakerResult): void | Promise<void> => {
     if (permit === undefined) return
-    if (now !== undefined) return recordNow(now, ctx.provider, permit, result, ctx, onTransition)
-    return record(breaker, ctx.provider, permit, result, (t) => onTransition(t, ctx))
+    if (now !== undefined) return recordNow(now, ctx.provider, permit, result, ctx, onTransition, onStoreError)
+    return record(breaker, ctx.provider, permit, result, ctx, onTransition, onStoreError)
   }
   return {
     name: 'circuitBreaker',
@@ -45,19 +46,24 @@ export function breakerAdmission(
       if (now !== undefined) {
         try {
           return verdict(now.acquire(ctx.provider), ctx)
-        } catch {
+        } catch (error) {
+          onStoreError(error, ctx)
           return undefined
         }
       }
       let pending: Promise<BreakerPermit>
       try {
         pending = breaker.acquire(ctx.provider)
-      } catch {
+      } catch (error) {
+        onStoreError(error, ctx)
         return undefined
       }
       return Promise.resolve(pending).then(
         (permit) => verdict(permit, ctx),
-        () => undefined,
+        (error: unknown) => {
+          onStoreError(error, ctx)
+          return undefined
+        },
       )
     },
     undo(ctx, permit) {
@@ -74,8 +80,8 @@ export function breakerAdmission(
  * How the breaker counts a failed call of this kind: failures of a transient kind
  * (`TRANSIENT_KINDS`, malformed responses included), refused credentials (`auth`: every call will
  * fail until someone fixes them) and unknown errors count, anything else (an abort, a budget
- * denial) says nothing about the provider. The rate-limit link runs before the
- * breaker, so its denials never reach it.
+ * denial) says nothing about the provider. A rate-limit refusal fails the attempt before the
+ * call, so it never reaches the breaker.
  */
 export function breakerResult(kind: ErrorKind): BreakerResult {
   return isTransientKind(kind) || kind === 'unknown' || kind === 'auth' ? 'failure' : 'ignored'
@@ -86,15 +92,18 @@ async function record(
   provider: string,
   permit: BreakerPermit,
   result: BreakerResult,
-  onTransition: (t: BreakerTransition) => void,
+  ctx: AttemptContext,
+  onTransition: (t: BreakerTransition, ctx: AttemptContext) => void,
+  onStoreError: OnStoreError,
 ): Promise<void> {
   let transition: BreakerTransition | undefined
   try {
     transition = await breaker.record(provider, permit, result)
-  } catch {
+  } catch (error) {
+    onStoreError(error, ctx)
     return
   }
-  if (transition !== undefined) onTransition(transition)
+  if (transition !== undefined) onTransition(transition, ctx)
 }
 
 function recordNow(
@@ -104,11 +113,13 @@ function recordNow(
   result: BreakerResult,
   ctx: AttemptContext,
   onTransition: (t: BreakerTransition, ctx: AttemptContext) => void,
+  onStoreError: OnStoreError,
 ): void {
   let transition: BreakerTransition | undefined
   try {
     transition = now.record(provider, permit, result)
-  } catch {
+  } catch (error) {
+    onStoreError(error, ctx)
     return
   }
   if (transition !== undefined) onTransition(transition, ctx)

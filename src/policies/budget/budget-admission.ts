@@ -8,7 +8,7 @@ import { NO_PRICING, priceOrReason } from '../meter.ts'
 import { onClose, slotOf } from '../attempt-slot.ts'
 import { abortReason } from '../../model/abort-reason.ts'
 import type { Reservation } from '../../store/state-store.ts'
-import { type Admission, Refused } from '../admission.ts'
+import { type Admission, type OnStoreError, Refused } from '../admission.ts'
 import type { AttemptContext, AttemptResult } from '../middleware.ts'
 import type { PriceUsage } from '../pricing/price-usage.ts'
 import { finiteUsage } from '../usage-estimate.ts'
@@ -60,6 +60,7 @@ export function budgetAdmission(
   price: PriceUsage | undefined,
   onExceeded: OnBudgetExceeded,
   onUnpriced: OnBudgetUnpriced,
+  onStoreError: OnStoreError = () => undefined,
 ): Admission<Hold> {
   // On an in-process store the budget answers at once: no promise per reserve or settle.
   const now = budgetNow(budget)
@@ -88,7 +89,7 @@ export function budgetAdmission(
       const hold: Hold = { id: reservationId(), amount, estimate: estimate.usd, holding: true }
       const taken = now !== undefined ? reserveNow(budget, now, hold.id, amount) : undefined
       if (taken === true) return held(hold, ctx, release)
-      return acquire(budget, hold.id, amount, ctx, onExceeded, taken).then((refused) => refused ?? held(hold, ctx, release))
+      return acquire(budget, hold.id, amount, ctx, onExceeded, taken, onStoreError).then((refused) => refused ?? held(hold, ctx, release))
     },
     undo(_ctx, hold) {
       release(hold)
@@ -114,11 +115,13 @@ export function budgetAdmission(
       }
       if (now === undefined)
         return budget.settle(hold.id, charge).then(charged, (e: unknown) => {
+          onStoreError(e, ctx)
           throw storeFailed(budget, 'charged', e)
         })
       try {
         now.settle(hold.id, charge)
       } catch (e) {
+        onStoreError(e, ctx)
         throw storeFailed(budget, 'charged', e)
       }
       return charged()
@@ -167,6 +170,7 @@ async function acquire(
   ctx: AttemptContext,
   onExceeded: OnBudgetExceeded,
   first: Reservation | Promise<never> | undefined,
+  onStoreError: OnStoreError,
 ): Promise<Refused | undefined> {
   let waited = 0
   let wait = FIRST_WAIT_MS
@@ -178,6 +182,7 @@ async function acquire(
     } catch (error) {
       // A reservation the store may hold all the same (a durable write whose replica did not confirm) is let go of.
       budget.settle(id, 0).catch(() => undefined)
+      onStoreError(error, ctx)
       throw storeFailed(budget, 'reserved', error)
     }
     taken = undefined

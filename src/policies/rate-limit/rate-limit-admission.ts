@@ -1,5 +1,5 @@
 import { ProviderError } from '../../model/provider-error.ts'
-import { type Admission, Refused } from '../admission.ts'
+import { type Admission, type OnStoreError, Refused } from '../admission.ts'
 import type { RateLimitPermit } from './rate-limit-permit.ts'
 import type { SharedRateLimit } from './shared-rate-limit.ts'
 
@@ -11,7 +11,7 @@ const ADMITTED = true
  * the provider; a failing store lets the call through (the limit is advisory). A slot is a call
  * made, so it is not given back when another policy refuses the attempt.
  */
-export function rateLimitAdmission(rateLimit: SharedRateLimit): Admission<typeof ADMITTED> {
+export function rateLimitAdmission(rateLimit: SharedRateLimit, onStoreError: OnStoreError = ignore): Admission<typeof ADMITTED> {
   const verdict = (permit: RateLimitPermit, provider: string): typeof ADMITTED | Refused =>
     permit.allowed
       ? ADMITTED
@@ -27,13 +27,19 @@ export function rateLimitAdmission(rateLimit: SharedRateLimit): Admission<typeof
       let pending: Promise<RateLimitPermit>
       try {
         pending = rateLimit.acquire(ctx.provider)
-      } catch {
+      } catch (error) {
+        onStoreError(error, ctx)
         return ADMITTED
       }
       return Promise.resolve(pending).then(
         (permit) => verdict(permit, ctx.provider),
-        () => ADMITTED,
+        (error: unknown) => {
+          onStoreError(error, ctx)
+          return ADMITTED
+        },
       )
     },
   }
 }
+
+function ignore(): void {}
