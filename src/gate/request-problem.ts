@@ -1,6 +1,5 @@
 import { shownValue, typeName } from '../model/describe-value.ts'
 import { isRecord } from '../model/is-record.ts'
-import type { Role } from '../model/message.ts'
 
 /**
  * Why a value cannot be the request of `gate.run` or `gate.stream`, as the message of the
@@ -50,16 +49,15 @@ function toolChoiceProblem(toolChoice: unknown, tools: readonly unknown[] | unde
   return undefined
 }
 
-const ROLES: ReadonlySet<unknown> = new Set<Role>(['system', 'user', 'assistant', 'tool'])
-
 /**
  * What is wrong with one message, after its place (`.role must be ...`); `undefined` when nothing
  * is. Content is a string for every role: an assistant turn that only calls tools has `''`.
  */
 function messageProblem(message: unknown): string | undefined {
-  if (!isRecord(message)) return ` must be a message object, got ${typeName(message)}`
-  const { role, content, toolCalls } = message
-  if (!ROLES.has(role)) return `.role must be 'system', 'user', 'assistant' or 'tool', got ${shownValue(role)}`
+  if (typeof message !== 'object' || message === null || Array.isArray(message)) return ` must be a message object, got ${typeName(message)}`
+  const { role, content, toolCalls } = message as { readonly role?: unknown; readonly content?: unknown; readonly toolCalls?: unknown }
+  // Compared in order of frequency: a long history is mostly user and assistant turns.
+  if (role !== 'user' && role !== 'assistant' && role !== 'tool' && role !== 'system') return `.role must be 'system', 'user', 'assistant' or 'tool', got ${shownValue(role)}`
   if (typeof content !== 'string') return `.content must be a string ('' when there is none), got ${typeName(content)}`
   if (toolCalls !== undefined && !Array.isArray(toolCalls)) return `.toolCalls must be an array of tool calls, got ${typeName(toolCalls)}`
   return undefined
