@@ -57,7 +57,8 @@ function messageProblem(message: unknown): string | undefined {
   if (typeof message !== 'object' || message === null || Array.isArray(message)) return ` must be a message object, got ${typeName(message)}`
   const { role, content, toolCalls } = message as { readonly role?: unknown; readonly content?: unknown; readonly toolCalls?: unknown }
   // Compared in order of frequency: a long history is mostly user and assistant turns.
-  if (role !== 'user' && role !== 'assistant' && role !== 'tool' && role !== 'system') return `.role must be 'system', 'user', 'assistant' or 'tool', got ${shownValue(role)}`
+  if (role !== 'user' && role !== 'assistant' && role !== 'tool' && role !== 'system')
+    return `.role must be 'system', 'user', 'assistant' or 'tool', got ${shownValue(role)}`
   if (typeof content !== 'string') return `.content must be a string ('' when there is none), got ${typeName(content)}`
   if (toolCalls !== undefined && !Array.isArray(toolCalls)) return `.toolCalls must be an array of tool calls, got ${typeName(toolCalls)}`
   return undefined
