@@ -1,10 +1,11 @@
 import { isTransientKind, type ErrorKind } from '../../model/error-kind.ts'
 import { ProviderError } from '../../model/provider-error.ts'
+import { isThenable } from '../../model/user-code.ts'
 import { type Admission, type OnStoreError, Refused } from '../admission.ts'
 import type { AttemptContext } from '../middleware.ts'
 import type { BreakerPermit, BreakerResult } from './breaker-permit.ts'
 import type { BreakerTransition } from './breaker-state.ts'
-import { breakerNow, type BreakerNow, type CircuitBreaker } from './circuit-breaker.ts'
+import { breakerNow, type CircuitBreaker } from './circuit-breaker.ts'
 
 /** How a thrown value counts for the breaker; the gate's classifier is passed in so policies stay below the gate. */
 export type JudgeFailure = (error: unknown) => BreakerResult
@@ -35,10 +36,21 @@ export function breakerAdmission(
       }),
     )
   }
+  // How an admitted call ended, recorded at once on an in-process store, else awaited; a store failure is only heard.
   const recordAs = (ctx: AttemptContext, permit: BreakerPermit | undefined, result: BreakerResult): void | Promise<void> => {
     if (permit === undefined) return
-    if (now !== undefined) return recordNow(now, ctx.provider, permit, result, ctx, onTransition, onStoreError)
-    return record(breaker, ctx.provider, permit, result, ctx, onTransition, onStoreError)
+    let answer: BreakerTransition | undefined | PromiseLike<BreakerTransition | undefined>
+    try {
+      answer = now !== undefined ? now.record(ctx.provider, permit, result) : breaker.record(ctx.provider, permit, result)
+    } catch (error) {
+      onStoreError(error, ctx)
+      return
+    }
+    const heard = (t: BreakerTransition | undefined): void => {
+      if (t !== undefined) onTransition(t, ctx)
+    }
+    if (!isThenable(answer)) return heard(answer)
+    return Promise.resolve(answer).then(heard, (error: unknown) => onStoreError(error, ctx))
   }
   return {
     name: 'circuitBreaker',
@@ -85,42 +97,4 @@ export function breakerAdmission(
  */
 export function breakerResult(kind: ErrorKind): BreakerResult {
   return isTransientKind(kind) || kind === 'unknown' || kind === 'auth' ? 'failure' : 'ignored'
-}
-
-async function record(
-  breaker: CircuitBreaker,
-  provider: string,
-  permit: BreakerPermit,
-  result: BreakerResult,
-  ctx: AttemptContext,
-  onTransition: (t: BreakerTransition, ctx: AttemptContext) => void,
-  onStoreError: OnStoreError,
-): Promise<void> {
-  let transition: BreakerTransition | undefined
-  try {
-    transition = await breaker.record(provider, permit, result)
-  } catch (error) {
-    onStoreError(error, ctx)
-    return
-  }
-  if (transition !== undefined) onTransition(transition, ctx)
-}
-
-function recordNow(
-  now: BreakerNow,
-  provider: string,
-  permit: BreakerPermit,
-  result: BreakerResult,
-  ctx: AttemptContext,
-  onTransition: (t: BreakerTransition, ctx: AttemptContext) => void,
-  onStoreError: OnStoreError,
-): void {
-  let transition: BreakerTransition | undefined
-  try {
-    transition = now.record(provider, permit, result)
-  } catch (error) {
-    onStoreError(error, ctx)
-    return
-  }
-  if (transition !== undefined) onTransition(transition, ctx)
 }

@@ -221,12 +221,15 @@ function costOf(result: AttemptResult, ctx: AttemptContext, price: PriceUsage | 
   return { usd: priceOrReason(price, usage, ctx.model, ctx.provider), usage }
 }
 
-// Reservation ids: this process's random prefix and a counter, unique across the processes sharing a store.
-const PROCESS_PREFIX = globalThis.crypto.randomUUID()
+// Reservation ids: this process's random prefix and a counter, unique across the processes sharing a
+// store. The prefix is drawn at the first reservation, never at import: some runtimes (Cloudflare
+// Workers) refuse random values in the global scope.
+let processPrefix: string | undefined
 let reservations = 0
 
 function reservationId(): string {
-  return `${PROCESS_PREFIX}:${++reservations}`
+  processPrefix ??= globalThis.crypto.randomUUID()
+  return `${processPrefix}:${++reservations}`
 }
 
 /** The failure of an attempt whose answer came after the attempt had settled (its deadline, its run's abort). */
