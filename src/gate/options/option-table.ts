@@ -97,22 +97,24 @@ export const GATE_OPTION_NAMES: readonly string[] = Object.freeze(Object.keys(GA
 
 /** The outer links options add, in table order (absent options add none). */
 export function optionLinks(config: GateConfig<unknown>, env: LinkEnv): Link[] {
-  const links: Link[] = []
-  for (const row of Object.values(GATE_OPTIONS) as OptionRow[]) {
-    if (row.stage !== 'outer' || row.link === undefined) continue
-    const link = row.link(config, env)
-    if (link !== undefined) links.push(link)
-  }
-  return links
+  return built(config, env, (row) => (row.stage === 'outer' ? row.link : undefined))
 }
 
 /** The policies options add, in table order (absent options add none). */
 export function optionPolicies(config: GateConfig<unknown>, env: LinkEnv): Admission[] {
-  const policies: Admission[] = []
+  return built(config, env, (row) => (row.stage === 'policy' ? row.policy : undefined))
+}
+
+/** What the rows' `build` (picked per row) makes, in table order; rows without one, or options absent, add nothing. */
+function built<X>(
+  config: GateConfig<unknown>,
+  env: LinkEnv,
+  pick: (row: OptionRow) => ((config: GateConfig<unknown>, env: LinkEnv) => X | undefined) | undefined,
+): X[] {
+  const out: X[] = []
   for (const row of Object.values(GATE_OPTIONS) as OptionRow[]) {
-    if (row.stage !== 'policy' || row.policy === undefined) continue
-    const policy = row.policy(config, env)
-    if (policy !== undefined) policies.push(policy)
+    const x = pick(row)?.(config, env)
+    if (x !== undefined) out.push(x)
   }
-  return policies
+  return out
 }
