@@ -2,6 +2,7 @@ import { isRecord } from '../model/is-record.ts'
 import { typeName } from '../model/describe-value.ts'
 import type { RedisLike } from '../store/redis/redis-like.ts'
 import { luaScript, runScript } from '../store/redis/run-script.ts'
+import { checkBounds, commandBound } from '../store/redis/command-bound.ts'
 import { assertPipelines, checkDurability, runDurably, type RedisDurability } from '../store/redis/durable-write.ts'
 import { checkAppend, checkId, checkTtl, decodeExchange, encodeExchange } from './exchange-format.ts'
 import { type AppendOutcome, type AppendRequest, type SessionStore, type StoredConversation, staleBy } from './session-store.ts'
@@ -21,6 +22,17 @@ export interface RedisSessionStoreOptions {
    * redisSessionStore(client, { durable: { replicas: 1, timeoutMs: 100 } })
    */
   readonly durable?: RedisDurability
+  /**
+   * How long a load, commit or delete waits for the server, in ms: past it the call rejects (the
+   * command stays with the client until the server answers). A stalled server then costs a turn that
+   * long, not the agent's whole deadline. Above `durable.timeoutMs`. @default none
+   */
+  readonly commandTimeoutMs?: number
+  /**
+   * Calls sent and not yet answered (timed-out ones included) beyond which a new one rejects at once,
+   * unsent: what waits on a stalled server stays bounded. @default 1000
+   */
+  readonly maxPending?: number
 }
 
 // One list per conversation: one element per exchange, so the version is the list's length and a
@@ -53,26 +65,35 @@ export function redisSessionStore(client: RedisLike, options: RedisSessionStoreO
   const ttlMs = checkTtl(options.ttlMs, 'redisSessionStore') ?? 0
   const durable = checkDurability(options.durable, 'redisSessionStore: durable')
   if (durable !== undefined) assertPipelines(client, 'redisSessionStore')
+  const bounds = checkBounds(options.commandTimeoutMs, options.maxPending, 'redisSessionStore')
+  if (durable !== undefined && bounds.timeoutMs !== undefined && bounds.timeoutMs <= durable.timeoutMs) {
+    throw new RangeError(
+      `redisSessionStore: commandTimeoutMs (${bounds.timeoutMs}) must exceed durable.timeoutMs (${durable.timeoutMs}): WAIT holds each answer up to that long`,
+    )
+  }
+  const bounded = commandBound(bounds.timeoutMs, bounds.maxPending)
   const keyOf = (id: string): string => `${prefix}{${id}}`
 
   return {
     async load(id: string): Promise<StoredConversation> {
       checkId(id, 'redisSessionStore.load')
-      const records = await runScript(client, LOAD, keyOf(id), [])
+      const records = await bounded(() => runScript(client, LOAD, keyOf(id), []))
       if (!Array.isArray(records)) throw new Error(`redisSessionStore.load: unexpected reply ${typeName(records)}`)
       return { messages: records.flatMap((record: unknown) => decodeExchange(id, record)), version: records.length }
     },
     async append(id: string, request: AppendRequest): Promise<AppendOutcome> {
       const { exchange, expected, fail } = checkAppend(id, request, 'redisSessionStore.append')
       const args = [expected, fail ? 'fail' : 'append', encodeExchange(exchange), ttlMs]
-      const reply = await (durable === undefined ? runScript(client, APPEND, keyOf(id), args) : runDurably(client, APPEND, [keyOf(id)], args, durable))
+      const reply = await bounded(() =>
+        durable === undefined ? runScript(client, APPEND, keyOf(id), args) : runDurably(client, APPEND, [keyOf(id)], args, durable),
+      )
       if (!Array.isArray(reply) || typeof reply[1] !== 'number') throw new Error(`redisSessionStore.append: unexpected reply ${typeName(reply)}`)
       const version = reply[1]
       return reply[0] === 1 ? { committed: true, version, staleBy: staleBy(version - 1, expected) } : { committed: false, version }
     },
     async delete(id: string): Promise<void> {
       checkId(id, 'redisSessionStore.delete')
-      await runScript(client, DELETE, keyOf(id), [])
+      await bounded(() => runScript(client, DELETE, keyOf(id), []))
     },
   }
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { isRedisStoreError, redisStore, type RedisLike, type RedisPipelineLike } from '../../src/store/redis/index.ts'
+import { redisSessionStore } from '../../src/sessions/redis-session-store.ts'
 
 // Every test here is bounded: a client that never answers must cost a call its commandTimeoutMs, never a hang.
 const BOUND_MS = 2_000
@@ -91,5 +92,35 @@ describe('redisStore bounds: commandTimeoutMs and maxPending', () => {
     ['maxPending Infinity', { maxPending: Number.POSITIVE_INFINITY }, 'redisStore: maxPending must be a positive integer, got Infinity'],
   ])('refuses %s with a RangeError naming the option', (_, options, message) => {
     expect(() => redisStore({ evalsha: never, eval: never }, options as never)).toThrow(new RangeError(message))
+  })
+})
+
+describe('redisSessionStore bounds: commandTimeoutMs and maxPending', () => {
+  const exchange = [{ role: 'user' as const, content: 'hi' }]
+
+  it('rejects a load, a commit and a delete the server never answers once commandTimeoutMs has passed', { timeout: BOUND_MS }, async () => {
+    const sessions = redisSessionStore({ evalsha: never, eval: never }, { commandTimeoutMs: 40 })
+    await expect(sessions.load('c1')).rejects.toThrow('no answer within 40 ms (commandTimeoutMs)')
+    await expect(sessions.append('c1', { exchange, expectedVersion: 0 })).rejects.toThrow('no answer within 40 ms (commandTimeoutMs)')
+    await expect(sessions.delete('c1')).rejects.toThrow('no answer within 40 ms (commandTimeoutMs)')
+  })
+
+  it('refuses at once, unsent, while maxPending calls wait', { timeout: BOUND_MS }, async () => {
+    const held = heldClient()
+    const sessions = redisSessionStore(held.client, { maxPending: 2 })
+    void sessions.load('a').catch(() => undefined)
+    void sessions.load('b').catch(() => undefined)
+    await expect(sessions.load('c')).rejects.toThrow('2 operations already wait for the server (maxPending 2): not sent')
+    expect(held.waiting).toHaveLength(2)
+  })
+
+  it.each([
+    [{ commandTimeoutMs: 0 }, RangeError],
+    [{ commandTimeoutMs: 'fast' }, RangeError],
+    [{ maxPending: -1 }, RangeError],
+    [{ maxPending: 1.5 }, RangeError],
+  ])('refuses the options %o with a %o naming redisSessionStore', (options, type) => {
+    expect(() => redisSessionStore({ evalsha: never, eval: never }, options as never)).toThrow(type)
+    expect(() => redisSessionStore({ evalsha: never, eval: never }, options as never)).toThrow(/redisSessionStore: (commandTimeoutMs|maxPending)/)
   })
 })

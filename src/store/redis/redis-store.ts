@@ -38,8 +38,8 @@ export interface RedisStoreOptions {
   /**
    * An operation the server does not answer within this many milliseconds rejects with a
    * `RedisStoreError`, so a stalled server costs a breaker or a rate limit this long, not the
-   * attempt's whole deadline: keep it well below the gate's `timeoutMs` (a third or less: an
-   * attempt makes up to three store calls before its provider call). Above `durable.timeoutMs`.
+   * attempt's whole deadline: keep it well below the gate's `timeoutMs` (the policies' calls before
+   * the provider call are sent together, and wait together). Above `durable.timeoutMs`.
    * Prefer it to ioredis's own `commandTimeout`, which `maxPending` cannot see. @default none
    */
   readonly commandTimeoutMs?: number
