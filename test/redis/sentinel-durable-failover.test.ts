@@ -15,7 +15,7 @@ describeWith(redisServer)('Redis Sentinel with durable: { replicas: 1 }: the mas
     expect(race.billedUsd - BUDGET_USD).toBeLessThanOrEqual(race.unsettledUsd + USD_EPSILON)
   })
 
-  it('loses no acknowledged conversation commit', { timeout: 30_000 }, async () => {
+  it('loses no acknowledged conversation commit', { timeout: 60_000 }, async () => {
     const race = await commitRaceThroughFailover(redis, true)
     expect(race.afterPromotion).toBeGreaterThan(0)
     expect(race.acknowledged).toBeGreaterThan(0)

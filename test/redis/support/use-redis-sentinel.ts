@@ -7,6 +7,9 @@ import { connectSentinelClient, startRedisSentinel, type RedisSentinel } from '.
 
 const START_TIMEOUT_MS = 30_000
 const FAILOVER_TIMEOUT_MS = 10_000
+// The killed master, restarted as a replica, takes a full sync of what the race wrote meanwhile: on a
+// loaded CI machine with a conversation race's data, that has taken more than 10 s.
+const RESYNC_TIMEOUT_MS = 30_000
 // A sentinel does not fail the same master over again within twice its failover-timeout (2 s).
 const BETWEEN_FAILOVERS_MS = 4_500
 
@@ -86,7 +89,7 @@ export function useRedisSentinel(options: { readonly relayReplica?: boolean } = 
       const promotedMs = Date.now() - killedAt
       allowedAt = Date.now() + BETWEEN_FAILOVERS_MS
       await node.start(promoted)
-      await s.replicating(port, promoted, FAILOVER_TIMEOUT_MS)
+      await s.replicating(port, promoted, RESYNC_TIMEOUT_MS)
       return { killedAt, promotedMs, replicatingMs: Date.now() - killedAt }
     },
   }
