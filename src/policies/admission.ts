@@ -29,6 +29,9 @@ export interface Admission<P = unknown> {
 /** Hears a failure of a policy's store (a `StateLostError` among them), whatever the policy then does. */
 export type OnStoreError = (error: unknown, ctx: AttemptContext) => void
 
+/** The {@link OnStoreError} of a policy made without one: the failure is the policy's business alone. */
+export const ignoreStoreError: OnStoreError = () => undefined
+
 /** A policy's refusal: the error the attempt fails with, and what to report when it is the refusal thrown. */
 export class Refused {
   readonly error: unknown

@@ -1,7 +1,7 @@
 import { isTransientKind, type ErrorKind } from '../../model/error-kind.ts'
 import { ProviderError } from '../../model/provider-error.ts'
 import { isThenable } from '../../model/user-code.ts'
-import { type Admission, type OnStoreError, Refused } from '../admission.ts'
+import { type Admission, ignoreStoreError, type OnStoreError, Refused } from '../admission.ts'
 import type { AttemptContext } from '../middleware.ts'
 import type { BreakerPermit, BreakerResult } from './breaker-permit.ts'
 import type { BreakerTransition } from './breaker-state.ts'
@@ -20,7 +20,7 @@ export function breakerAdmission(
   breaker: CircuitBreaker,
   judge: JudgeFailure,
   onTransition: (t: BreakerTransition, ctx: AttemptContext) => void,
-  onStoreError: OnStoreError = () => undefined,
+  onStoreError: OnStoreError = ignoreStoreError,
 ): Admission<BreakerPermit | undefined> {
   // On an in-process store the breaker answers at once: no promise per acquire or record.
   const now = breakerNow(breaker)

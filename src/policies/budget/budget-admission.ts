@@ -2,13 +2,12 @@ import { BUDGET_TOLERANCE_USD } from '../../model/budget-tolerance.ts'
 import { messageOf } from '../../model/message-of.ts'
 import { ProviderError } from '../../model/provider-error.ts'
 import type { Usage } from '../../model/usage.ts'
-import { raceAbort } from '../../model/race-abort.ts'
 import { sleep } from '../deadline/sleep.ts'
 import { NO_PRICING, priceOrReason } from '../meter.ts'
 import { onClose, slotOf } from '../attempt-slot.ts'
 import { abortReason } from '../../model/abort-reason.ts'
 import type { Reservation } from '../../store/state-store.ts'
-import { type Admission, type OnStoreError, Refused } from '../admission.ts'
+import { type Admission, ignoreStoreError, type OnStoreError, Refused } from '../admission.ts'
 import type { AttemptContext, AttemptResult } from '../middleware.ts'
 import type { PriceUsage } from '../pricing/price-usage.ts'
 import { finiteUsage } from '../usage-estimate.ts'
@@ -60,7 +59,7 @@ export function budgetAdmission(
   price: PriceUsage | undefined,
   onExceeded: OnBudgetExceeded,
   onUnpriced: OnBudgetUnpriced,
-  onStoreError: OnStoreError = () => undefined,
+  onStoreError: OnStoreError = ignoreStoreError,
 ): Admission<Hold> {
   // On an in-process store the budget answers at once: no promise per reserve or settle.
   const now = budgetNow(budget)
@@ -132,15 +131,12 @@ export function budgetAdmission(
 /**
  * An admitted hold: released at once when the attempt settles first (the deadline, the run's abort),
  * even if the provider never does: the call is abandoned, and what a provider may still bill for it
- * is unknown here. The gate's slot says when; a context without one (a test harness) races the signal.
+ * is unknown here. The attempt's slot says when (every context of the gate's chain has one; without
+ * it, the hold is released when the call settles, or expires).
  */
 function held(hold: Hold, ctx: AttemptContext, release: (hold: Hold) => void): Hold {
   const slot = slotOf(ctx)
   if (slot !== undefined) onClose(slot, () => release(hold))
-  else {
-    const signal = ctx.request.signal
-    if (signal !== undefined) raceAbort(new Promise<never>(() => {}), signal, () => release(hold)).catch(() => undefined)
-  }
   return hold
 }
 

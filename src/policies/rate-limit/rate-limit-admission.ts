@@ -1,5 +1,5 @@
 import { ProviderError } from '../../model/provider-error.ts'
-import { type Admission, type OnStoreError, Refused } from '../admission.ts'
+import { type Admission, ignoreStoreError, type OnStoreError, Refused } from '../admission.ts'
 import type { RateLimitPermit } from './rate-limit-permit.ts'
 import type { SharedRateLimit } from './shared-rate-limit.ts'
 
@@ -11,7 +11,7 @@ const ADMITTED = true
  * the provider; a failing store lets the call through (the limit is advisory). A slot is a call
  * made, so it is not given back when another policy refuses the attempt.
  */
-export function rateLimitAdmission(rateLimit: SharedRateLimit, onStoreError: OnStoreError = ignore): Admission<typeof ADMITTED> {
+export function rateLimitAdmission(rateLimit: SharedRateLimit, onStoreError: OnStoreError = ignoreStoreError): Admission<typeof ADMITTED> {
   const verdict = (permit: RateLimitPermit, provider: string): typeof ADMITTED | Refused =>
     permit.allowed
       ? ADMITTED
@@ -41,5 +41,3 @@ export function rateLimitAdmission(rateLimit: SharedRateLimit, onStoreError: OnS
     },
   }
 }
-
-function ignore(): void {}
