@@ -1,14 +1,16 @@
 import type { AttemptResult, Terminal } from '../policies/middleware.ts'
 import { raceAbort } from '../model/race-abort.ts'
-import { slotOf } from '../policies/attempt-slot.ts'
+import { attemptSignal, slotOf } from '../policies/attempt-slot.ts'
 import type { ResolvedProvider } from './resolved-provider.ts'
 
 /**
  * The end of the attempt chain: the provider of the attempt, called with the request as the links
  * left it (its `signal` included). The call settles as soon as that signal aborts, even if the
- * provider ignores it (the attempt races the run's signal itself, once); a provider that throws synchronously counts as one that rejects.
+ * provider ignores it; a provider that throws synchronously counts as one that rejects. The
+ * attempt itself races the run's signal, and its deadline stops it: with the attempt's own request,
+ * the call is raced here only when user links wait on it (`userLinks`), so they hear the abort too.
  */
-export function providerCall(providers: readonly ResolvedProvider[]): Terminal {
+export function providerCall(providers: readonly ResolvedProvider[], userLinks: boolean): Terminal {
   return function callProvider(ctx) {
     const provider = (providers[ctx.providerIdx] as ResolvedProvider).provider
     let pending: Promise<AttemptResult>
@@ -17,9 +19,11 @@ export function providerCall(providers: readonly ResolvedProvider[]): Terminal {
     } catch (error) {
       return Promise.reject(error)
     }
+    const slot = slotOf(ctx)
+    if (slot !== undefined && slot.request === ctx.request) return userLinks ? raceAbort(pending, attemptSignal(slot)) : pending
     const signal = ctx.request.signal
     // The run's signal is raced by the attempt itself, once.
-    return signal === undefined || signal === slotOf(ctx)?.raced ? pending : raceAbort(pending, signal)
+    return signal === undefined || signal === slot?.raced ? pending : raceAbort(pending, signal)
   }
 }
 

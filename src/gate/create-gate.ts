@@ -76,7 +76,11 @@ export function buildGate<T>(config: GateConfig<T>, label = 'createGate'): { rea
   const preCheck = checkRules(config.preCheck, `${label}: preCheck`)
   const postDecide = checkRules(config.postDecide, `${label}: postDecide`)
   const needsPrice = checkBudgetPricing(config as GateConfig<unknown>, [...preCheck, ...postDecide], priceUsage !== undefined)
-  const { chain, userLinks } = buildChain(config as GateConfig<unknown>, { events, priceUsage, warned, label }, { events, priceUsage, needsPrice, warned })
+  const { chain, userLinks, stops } = buildChain(
+    config as GateConfig<unknown>,
+    { events, priceUsage, warned, label },
+    { events, priceUsage, needsPrice, warned },
+  )
   const internals: GateInternals<T> = {
     providers,
     schema: config.outputSchema === undefined ? undefined : compileSchema<T>(config.outputSchema),
@@ -99,7 +103,8 @@ export function buildGate<T>(config: GateConfig<T>, label = 'createGate'): { rea
     now: config.now ?? performance.now.bind(performance),
     chain,
     userLinks,
-    call: providerCall(providers),
+    stops,
+    call: providerCall(providers, userLinks),
     runTimeoutMs: config.runTimeoutMs === undefined ? undefined : positiveNumber(config.runTimeoutMs, `${label}: runTimeoutMs`),
   }
   const gate: Gate<T> = {

@@ -1,5 +1,6 @@
 import type { Message } from '../model/message.ts'
 import type { ModelRequest } from '../model/request.ts'
+import { LAZY_JOIN as JOIN } from '../model/request-copy.ts'
 
 // Up to this many base messages the joined array is built at once: copying a few dozen references
 // costs less than the getter below (an accessor and a closure per request).
@@ -19,9 +20,6 @@ export function withTail(base: ModelRequest, tail: readonly Message[]): ModelReq
   return Object.defineProperty(rest, 'messages', JOINED_MESSAGES) as ModelRequest
 }
 
-// Where a lazily joined request keeps its parts: a symbol, so a copy made from its property
-// descriptors (`Object.getOwnPropertyDescriptors`) keeps them along with the getter.
-const JOIN = Symbol('reliability-gate.join')
 interface LazyJoin {
   readonly messages: readonly Message[]
   readonly tail: readonly Message[]

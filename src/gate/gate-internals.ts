@@ -38,6 +38,8 @@ export interface GateInternals<T> {
   readonly chain: Chain
   /** Whether the chain has links of the user's (they, like `attempt_start` listeners, get a frozen copy of the request). */
   readonly userLinks: boolean
+  /** Whether the chain has a deadline: the attempt's request then carries the attempt's own signal, made when read. */
+  readonly stops: boolean
   /** The plain provider call at the end of the chain. */
   readonly call: Terminal
   /** The deadline of a whole run, retries and waits included (`runTimeoutMs`). */

@@ -1,5 +1,6 @@
 import { isThenable } from '../model/user-code.ts'
-import { libraryLink, type Link } from './link.ts'
+import { type Link, stageLink } from './link.ts'
+import type { Stage } from './stage.ts'
 import type { AttemptContext, AttemptResult } from './middleware.ts'
 
 /**
@@ -53,60 +54,69 @@ class Failed {
 type Verdict = unknown // a token, a Refused or a Failed
 
 /**
- * The policies as one link: every `admit` is started before any is awaited; the first refusal (in
- * the order given) fails the attempt and the others give back what they took; otherwise the rest of
- * the chain runs, then every `done` is started before any is awaited.
+ * The policies as one stage of the chain: every `admit` is started before any is awaited; the
+ * first refusal (in the order given) fails the attempt and the others give back what they took;
+ * otherwise the rest of the chain runs, then every `done` is started before any is awaited.
  */
 export function admissionLink(policies: readonly Admission[]): Link {
-  const list = policies.slice()
-  return libraryLink(function admission(ctx, next) {
-    const verdicts: Verdict[] = new Array(list.length)
-    let waiting: Promise<void>[] | undefined
-    for (let i = 0; i < list.length; i++) {
-      let answer: unknown
-      try {
-        answer = (list[i] as Admission).admit(ctx)
-      } catch (error) {
-        answer = new Failed(error)
-      }
-      if (isThenable(answer)) {
-        const at = i
-        ;(waiting ??= []).push(
-          Promise.resolve(answer).then(
-            (v) => {
-              verdicts[at] = v
-            },
-            (error: unknown) => {
-              verdicts[at] = new Failed(error)
-            },
-          ),
-        )
-      } else verdicts[i] = answer
-    }
-    if (waiting === undefined) return proceed(list, verdicts, ctx, next)
-    return Promise.all(waiting).then(() => proceed(list, verdicts, ctx, next))
-  })
+  return stageLink(admissionStage(policies))
 }
 
-function proceed(
-  list: readonly Admission[],
-  verdicts: Verdict[],
-  ctx: AttemptContext,
-  next: (ctx: AttemptContext) => Promise<AttemptResult>,
-): Promise<AttemptResult> {
+/** {@link admissionLink} as a stage: its token is the policies' verdicts, in order. */
+export function admissionStage(policies: readonly Admission[]): Stage<Verdict[]> {
+  const list = policies.slice()
+  return {
+    name: 'admission',
+    enter(ctx) {
+      const verdicts: Verdict[] = new Array(list.length)
+      let waiting: Promise<void>[] | undefined
+      for (let i = 0; i < list.length; i++) {
+        let answer: unknown
+        try {
+          answer = (list[i] as Admission).admit(ctx)
+        } catch (error) {
+          answer = new Failed(error)
+        }
+        if (isThenable(answer)) {
+          const at = i
+          ;(waiting ??= []).push(
+            Promise.resolve(answer).then(
+              (v) => {
+                verdicts[at] = v
+              },
+              (error: unknown) => {
+                verdicts[at] = new Failed(error)
+              },
+            ),
+          )
+        } else verdicts[i] = answer
+      }
+      if (waiting === undefined) return admitted(list, verdicts, ctx)
+      return Promise.all(waiting).then(() => admitted(list, verdicts, ctx))
+    },
+    undo(ctx, verdicts) {
+      undoAll(list, verdicts, ctx)
+    },
+    leave(ctx, verdicts, result) {
+      return ended(list, verdicts, ctx, result, undefined, false) as AttemptResult | Promise<AttemptResult>
+    },
+    fail(ctx, verdicts, error) {
+      return ended(list, verdicts, ctx, undefined, error, true)
+    },
+  }
+}
+
+/** The verdicts, when every policy admitted the attempt; else the first refusal (in order) is thrown, the others' tokens given back. */
+function admitted(list: readonly Admission[], verdicts: Verdict[], ctx: AttemptContext): Verdict[] {
   for (let i = 0; i < verdicts.length; i++) {
     const v = verdicts[i]
     if (!(v instanceof Refused) && !(v instanceof Failed)) continue
     undoAll(list, verdicts, ctx)
     if (v instanceof Refused) v.report?.()
-    return Promise.reject(v.error)
+    throw v.error
   }
-  return next(ctx).then(
-    (result) => ended(list, verdicts, ctx, result, undefined, false),
-    (error: unknown) => ended(list, verdicts, ctx, undefined, error, true),
-  )
+  return verdicts
 }
-
 /** Gives back what every admitting policy took; a refusing or failing one took nothing. */
 function undoAll(list: readonly Admission[], verdicts: Verdict[], ctx: AttemptContext): void {
   for (let i = 0; i < verdicts.length; i++) {
@@ -121,7 +131,10 @@ function undoAll(list: readonly Admission[], verdicts: Verdict[], ctx: AttemptCo
   }
 }
 
-/** Every `done` started, then awaited: the first failure (in order) fails an attempt that answered. */
+/**
+ * Every `done` started, then awaited. An attempt that answered fails with the first failure (in
+ * order); one that failed is only heard (its error stands): nothing is thrown then.
+ */
 function ended(
   list: readonly Admission[],
   verdicts: Verdict[],
@@ -129,7 +142,7 @@ function ended(
   result: AttemptResult | undefined,
   error: unknown,
   failed: boolean,
-): AttemptResult | Promise<AttemptResult> {
+): AttemptResult | Promise<unknown> | undefined {
   let firstError: Failed | undefined
   let waiting: PromiseLike<unknown>[] | undefined
   for (let i = 0; i < list.length; i++) {
@@ -142,19 +155,17 @@ function ended(
       firstError ??= new Failed(e)
       continue
     }
-    if (isThenable(answer)) {
-      ;(waiting ??= []).push(answer)
-    }
+    if (isThenable(answer)) (waiting ??= []).push(answer)
   }
-  const settle = (late: Failed | undefined): AttemptResult => {
-    const failure = firstError ?? late
-    if (failed) throw error
-    if (failure !== undefined) throw failure.error
-    return result as AttemptResult
+  if (failed) return waiting === undefined ? undefined : Promise.allSettled(waiting)
+  if (waiting === undefined) {
+    if (firstError !== undefined) throw firstError.error
+    return result
   }
-  if (waiting === undefined) return settle(undefined)
   return Promise.allSettled(waiting).then((all) => {
+    if (firstError !== undefined) throw firstError.error
     const rejected = all.find((r): r is PromiseRejectedResult => r.status === 'rejected')
-    return settle(rejected === undefined ? undefined : new Failed(rejected.reason))
+    if (rejected !== undefined) throw rejected.reason
+    return result
   })
 }

@@ -1,3 +1,6 @@
+import { abortReason } from '../model/abort-reason.ts'
+import type { ModelRequest } from '../model/request.ts'
+import { withSignalGetter } from '../model/request-copy.ts'
 import type { MeteredAnswer } from './meter.ts'
 import type { AttemptContext } from './middleware.ts'
 
@@ -22,6 +25,36 @@ export interface AttemptSlot {
   raced: AbortSignal | undefined
   /** What runs once the attempt settles, even while a link still waits (a budget's release): see {@link onClose}. */
   closers: (() => void)[] | undefined
+  /** The attempt's own request, whose `signal` is made the first time it is read (see {@link attemptContext}). */
+  request?: ModelRequest | undefined
+  /** The attempt's signal, once someone read it: aborts with the run's signal, or with the attempt's stop. */
+  controller?: AbortController | undefined
+  /** Set once the attempt was stopped from inside (its deadline passed), with why. */
+  stopped?: boolean
+  stopReason?: unknown
+}
+
+/** A context of the chain, with its slot. */
+export type SlotContext = AttemptContext & { readonly [ATTEMPT_SLOT]: AttemptSlot }
+
+/** A slot for an attempt that did not come from the gate (a link called on its own): `outer` is its signal. */
+export function freshSlot(outer: AbortSignal | undefined): AttemptSlot {
+  return {
+    metered: undefined,
+    costBefore: 0,
+    closed: false,
+    raced: outer,
+    closers: undefined,
+    request: undefined,
+    controller: undefined,
+    stopped: false,
+    stopReason: undefined,
+  }
+}
+
+/** `ctx` with `slot` as its slot (a copy). */
+export function withSlot(ctx: AttemptContext, slot: AttemptSlot): SlotContext {
+  return { ...ctx, [ATTEMPT_SLOT]: slot }
 }
 
 /** Runs `fn` when the attempt settles (at once if it has): how a link lets go of what it holds without a listener on the signal. */
@@ -49,4 +82,61 @@ export function closeSlot(slot: AttemptSlot): void {
 /** The attempt's slot, when the context came from the gate (a user's own test harness may build contexts without one). */
 export function slotOf(ctx: AttemptContext): AttemptSlot | undefined {
   return (ctx as AttemptContext & { readonly [ATTEMPT_SLOT]?: AttemptSlot })[ATTEMPT_SLOT]
+}
+
+/**
+ * `ctx` with the attempt's own request: a copy whose `signal` is the attempt's signal, made only
+ * when a link or the provider reads it (a deadline that is met, with nobody reading the signal,
+ * makes no `AbortController` and registers no listener). The signal aborts when the run's signal
+ * does and when the attempt is stopped ({@link stopSlot}).
+ */
+export function attemptContext(ctx: AttemptContext, slot: AttemptSlot): AttemptContext {
+  if (slot.request === ctx.request) return ctx
+  return { ...ctx, request: attemptRequest(ctx.request, slot) }
+}
+
+/** `request` as the attempt's own (see {@link attemptContext}): what the gate gives its chain when the chain has a deadline. */
+export function attemptRequest(request: ModelRequest, slot: AttemptSlot): ModelRequest {
+  const own = withSignalGetter(request, slot, attemptSignal)
+  slot.request = own
+  return own
+}
+
+/** The attempt's signal (see {@link attemptContext}), made now if nobody read it before. */
+export function attemptSignal(slot: AttemptSlot): AbortSignal {
+  if (slot.controller !== undefined) return slot.controller.signal
+  const controller = new AbortController()
+  slot.controller = controller
+  const outer = slot.raced
+  if (slot.stopped === true) controller.abort(slot.stopReason)
+  else if (outer?.aborted === true) controller.abort(outer.reason)
+  else if (outer !== undefined && !slot.closed) {
+    const follow = (): void => controller.abort(outer.reason)
+    outer.addEventListener('abort', follow, { once: true })
+    onClose(slot, () => outer.removeEventListener('abort', follow))
+  }
+  return controller.signal
+}
+
+/** Stops the attempt from inside with `reason` (its deadline): its signal, if made, aborts with it. */
+export function stopSlot(slot: AttemptSlot, reason: unknown): void {
+  if (slot.stopped === true) return
+  slot.stopped = true
+  slot.stopReason = reason
+  slot.controller?.abort(reason)
+}
+
+/**
+ * Why the attempt of `ctx` may not go on, when its signal aborted or it was stopped, without
+ * making the attempt's signal to ask it; `undefined` while it may.
+ */
+export function abortedWhy(ctx: AttemptContext): unknown {
+  const slot = slotOf(ctx)
+  if (slot !== undefined && slot.request === ctx.request && slot.request !== undefined) {
+    if (slot.stopped === true) return slot.stopReason
+    const outer = slot.raced
+    return outer?.aborted === true ? abortReason(outer) : undefined
+  }
+  const signal = ctx.request.signal
+  return signal?.aborted === true ? abortReason(signal) : undefined
 }

@@ -1,7 +1,8 @@
-import { abortReason } from '../model/abort-reason.ts'
 import { callAsPromise } from '../model/call-as-promise.ts'
-import { slotOf } from './attempt-slot.ts'
-import { isLibraryLink, type Link } from './link.ts'
+import { abortedWhy, slotOf } from './attempt-slot.ts'
+import { printable, refusal } from './entry-check.ts'
+import { isLibraryLink, type Link, stageOf, stagesLink } from './link.ts'
+import type { Stage } from './stage.ts'
 import type { AttemptContext, AttemptResult, Middleware, Terminal } from './middleware.ts'
 
 /** A composed chain: runs every link around `terminal` for one attempt. */
@@ -14,11 +15,12 @@ export type Chain = (ctx: AttemptContext, terminal: Terminal) => Promise<Attempt
  * something that is not a request (an object with a `messages` array) it fails the attempt with a
  * `TypeError` naming the link. Whoever calls on: once the attempt has settled that is a `TypeError`,
  * once its signal aborted it rejects with the abort, so no provider call starts after its run let go.
+ * Library links made from stages run together, one step for each run of them side by side.
  */
 export function compose(given: readonly Middleware[]): Chain
 export function compose(given: readonly (Middleware | Link)[]): Chain
 export function compose(given: readonly (Middleware | Link)[]): Chain {
-  const links: readonly Link[] = given.map((link, i) => (isLibraryLink(link) ? link : guarded(link, i)))
+  const links = grouped(given)
   // The positions' `next`, made for the last terminal seen (a gate's runs share one).
   let lastTerminal: Terminal | undefined
   let entry: Terminal | undefined
@@ -33,11 +35,31 @@ export function compose(given: readonly (Middleware | Link)[]): Chain {
   }
 }
 
+/** The links as composed: a user's middleware guarded, each run of stages side by side made one link. */
+function grouped(given: readonly (Middleware | Link)[]): Link[] {
+  const links: Link[] = []
+  let stages: Stage[] = []
+  const flush = (): void => {
+    if (stages.length > 0) links.push(stagesLink(stages))
+    stages = []
+  }
+  given.forEach((link, i) => {
+    const stage = stageOf(link)
+    if (stage !== undefined) stages.push(stage)
+    else {
+      flush()
+      links.push(isLibraryLink(link) ? link : guarded(link, i))
+    }
+  })
+  flush()
+  return links
+}
+
 /** The `next` that enters `link`: refuses to go on once the attempt settled or its signal aborted. */
 function position(link: Link, rest: Terminal): Terminal {
   return (ctx) => {
-    const stop = stopped(ctx, link.name)
-    if (stop !== undefined) return stop
+    const refused = refusal(ctx, link.name)
+    if (refused !== undefined) return Promise.reject(refused)
     try {
       return link(ctx, rest)
     } catch (error) {
@@ -46,17 +68,10 @@ function position(link: Link, rest: Terminal): Terminal {
   }
 }
 
-function stopped(ctx: AttemptContext, who: string): Promise<never> | undefined {
-  if (slotOf(ctx)?.closed === true)
-    return Promise.reject(new TypeError(`${who === '' ? 'a link' : `the link ${printable(who)}`} was entered after attempt ${ctx.attempt} had settled`))
-  const signal = ctx.request.signal
-  return signal?.aborted === true ? Promise.reject(abortReason(signal)) : undefined
-}
-
 function callProvider(terminal: Terminal, ctx: AttemptContext): Promise<AttemptResult> {
   if (slotOf(ctx)?.closed === true) return Promise.reject(new TypeError(`the provider was called after attempt ${ctx.attempt} had settled`))
-  const signal = ctx.request.signal
-  if (signal?.aborted === true) return Promise.reject(abortReason(signal))
+  const aborted = abortedWhy(ctx)
+  if (aborted !== undefined) return Promise.reject(aborted)
   try {
     return terminal(ctx)
   } catch (error) {
@@ -76,8 +91,8 @@ function guarded(link: Middleware, i: number): Link {
         return Promise.reject(new TypeError(`${who} called next() with something that is not a request (an object with a messages array)`))
       if (slotOf(current)?.closed === true) return Promise.reject(new TypeError(`${who} called next() after attempt ${current.attempt} had settled`))
       // Aborted meanwhile (the run's signal, the deadline): the rest of the chain never starts.
-      const signal = current.request.signal
-      if (signal?.aborted === true) return Promise.reject(abortReason(signal))
+      const aborted = abortedWhy(current)
+      if (aborted !== undefined) return Promise.reject(aborted)
       return rest(request === undefined || request === current.request ? current : { ...current, request })
     }
     // A link that throws synchronously fails its attempt like one that rejects.
@@ -101,14 +116,4 @@ function linkName(link: Middleware, i: number): string {
   } catch {
     return `#${i}`
   }
-}
-
-/** A name as shown in an error: no control or line-breaking character that could forge a log line. */
-function printable(name: string): string {
-  let out = ''
-  for (const ch of name) {
-    const code = ch.codePointAt(0) as number
-    out += code < 0x20 || (code >= 0x7f && code <= 0x9f) || code === 0x2028 || code === 0x2029 ? '?' : ch
-  }
-  return out
 }

@@ -2,7 +2,7 @@ import { isTransientKind, type ErrorKind } from '../../model/error-kind.ts'
 import { frozenRequest } from '../../model/frozen-copy.ts'
 import { raceAbort } from '../../model/race-abort.ts'
 import { ZERO_USAGE } from '../../model/usage.ts'
-import { ATTEMPT_SLOT, closeSlot } from '../../policies/attempt-slot.ts'
+import { ATTEMPT_SLOT, attemptRequest, closeSlot } from '../../policies/attempt-slot.ts'
 import type { Metered } from '../../policies/meter.ts'
 import type { AttemptContext } from '../../policies/middleware.ts'
 import type { AttemptOutcome } from '../attempt-outcome.ts'
@@ -51,13 +51,17 @@ export function runAttempt<T>(run: RunView<T>): Promise<AttemptTaken<T>> {
     closed: false,
     raced: run.signal,
     closers: undefined,
+    request: undefined,
+    controller: undefined,
+    stopped: false,
+    stopReason: undefined,
     attempt,
     startedAt: attempt === 1 ? run.started : g.now(),
   }
   const ctx: AttemptContext & { [ATTEMPT_SLOT]: GateSlot<T> } = {
     runId: run.runId,
     attempt,
-    request,
+    request: g.stops ? attemptRequest(request, slot) : request,
     baseRequest: run.base,
     provider: entry.name,
     providerIdx: run.providerIdx,

@@ -1,5 +1,5 @@
 import { emitValidationFailed } from '../../events/validation-failed-event.ts'
-import { libraryLink, type Link } from '../../policies/link.ts'
+import type { Stage } from '../../policies/stage.ts'
 import type { AttemptContext, AttemptResult } from '../../policies/middleware.ts'
 import { isThenable, settleUser } from '../../model/user-code.ts'
 import type { ModelResponse } from '../../model/response.ts'
@@ -14,17 +14,16 @@ const NO_REPAIRS: readonly string[] = Object.freeze([])
 const REFUSAL: ResponseCheck<never> = Object.freeze({ kind: 'refusal', value: undefined, failure: undefined, repairs: NO_REPAIRS })
 
 /**
- * The check, a link of the attempt chain inside the deadline: extract, repair and validate the
+ * The check, a stage of the attempt chain inside the deadline: extract, repair and validate the
  * answer the meter let through, with `repaired` and `validation_failed` emitted before any rule
  * decides. The common case, a complete final answer whose whole text is a JSON value the compiled
  * schema accepts, builds nothing. A schema that answers with a promise (or any thenable) is awaited
  * at the user-code boundary, bounded by the attempt's signal (the deadline, the run's signal).
  */
-export function checkLink(): Link {
-  return libraryLink(function check(ctx, next) {
-    return next(ctx).then((result) => checkAnswer(ctx, result))
-  })
-}
+export const CHECK_STAGE: Stage = Object.freeze({
+  name: 'check',
+  leave: (ctx: AttemptContext, _token: unknown, result: AttemptResult) => checkAnswer(ctx, result),
+})
 
 /** The check of one answered attempt (the link's body): its verdict left in the slot, `result` handed back (later, for an async schema). */
 export function checkAnswer(ctx: AttemptContext, result: AttemptResult): AttemptResult | Promise<AttemptResult> {

@@ -2,7 +2,7 @@ import type { EventHub } from '../../events/event-hub.ts'
 import { eventTags } from '../../events/event-tags.ts'
 import { ATTEMPT_SLOT, type AttemptSlot } from '../../policies/attempt-slot.ts'
 import { priceAttempt } from '../../policies/meter.ts'
-import { libraryLink, type Link } from '../../policies/link.ts'
+import type { Stage } from '../../policies/stage.ts'
 import type { AttemptContext, AttemptResult } from '../../policies/middleware.ts'
 import type { PriceUsage } from '../../policies/pricing/price-usage.ts'
 import { finiteUsage, isSoundUsage } from '../../policies/usage-estimate.ts'
@@ -19,16 +19,14 @@ export interface MeterSettings {
 }
 
 /**
- * The meter, a link of the attempt chain just outside the user's links: it checks the shape of what
+ * The meter, a stage of the attempt chain just outside the user's links: it checks the shape of what
  * they (or the provider) answered (`malformed-response` otherwise), estimates missing or broken
  * usage from what was sent and answered (never 0), prices the answer once and reports it
  * (`cost_tick`, and `cost_unknown` or a process warning when it cannot be priced). The policies
  * outside it (the budget) and the attempt's outcome read its reading from the attempt's slot.
  */
-export function meterLink(settings: MeterSettings): Link {
-  return libraryLink(function meter(ctx, next) {
-    return next(ctx).then((result) => meterAnswer(settings, ctx, result))
-  })
+export function meterStage(settings: MeterSettings): Stage {
+  return { name: 'meter', leave: (ctx, _token, result) => meterAnswer(settings, ctx, result) }
 }
 
 /** The meter's reading of one answered attempt (the link's body): left in the slot and reported; the shape-checked result handed back. */

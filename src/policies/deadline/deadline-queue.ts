@@ -7,6 +7,7 @@
  * `Date.now()` is the clock: fake timers move it together with `setTimeout`.
  */
 interface Entry {
+  readonly queue: Queue
   readonly at: number
   readonly fire: () => void
   prev: Entry | undefined
@@ -21,28 +22,31 @@ interface Queue {
 
 const queues = new Map<number, Queue>()
 
-/** Calls `fire` once `ms` have passed, unless the returned function is called first. */
-export function scheduleDeadline(ms: number, fire: () => void): () => void {
+/** A deadline set by {@link scheduleDeadline}, to give to {@link cancelDeadline}. */
+export type DeadlineEntry = Entry
+
+/** Calls `fire` once `ms` have passed, unless the entry returned is given to {@link cancelDeadline} first. */
+export function scheduleDeadline(ms: number, fire: () => void): DeadlineEntry {
   let queue = queues.get(ms)
   if (queue === undefined) {
     queue = { head: undefined, tail: undefined, timer: undefined }
     queues.set(ms, queue)
   }
-  const entry: Entry = { at: Date.now() + ms, fire, prev: queue.tail, next: undefined }
+  const entry: Entry = { queue, at: Date.now() + ms, fire, prev: queue.tail, next: undefined }
   if (queue.tail === undefined) queue.head = entry
   else queue.tail.next = entry
   queue.tail = entry
   if (queue.timer === undefined) arm(queue, ms)
   else if (queue.head === entry) keepAlive(queue.timer, true)
-  const q = queue
-  let done = false
-  return () => {
-    if (done) return
-    done = true
-    unlink(q, entry)
-    // A queue with nothing due keeps its timer, but never keeps the process alive for it.
-    if (q.head === undefined && q.timer !== undefined) keepAlive(q.timer, false)
-  }
+  return entry
+}
+
+/** Clears a deadline that has not fired (nothing happens for one that fired or was cleared). */
+export function cancelDeadline(entry: DeadlineEntry): void {
+  const q = entry.queue
+  unlink(q, entry)
+  // A queue with nothing due keeps its timer, but never keeps the process alive for it.
+  if (q.head === undefined && q.timer !== undefined) keepAlive(q.timer, false)
 }
 
 function arm(queue: Queue, ms: number): void {
