@@ -79,13 +79,11 @@ export function runAttempt<T>(run: RunView<T>): Promise<AttemptTaken<T>> {
   return settled(slot, work)
 }
 
-async function settled<T>(slot: Started<T>, work: Promise<unknown>): Promise<AttemptTaken<T>> {
-  try {
-    await work
-  } catch (error) {
-    return ended(slot, true, error)
-  }
-  return ended(slot, false, undefined)
+function settled<T>(slot: Started<T>, work: Promise<unknown>): Promise<AttemptTaken<T>> {
+  return work.then(
+    () => ended(slot, false, undefined),
+    (error: unknown) => ended(slot, true, error),
+  )
 }
 
 /** The attempt's end: its slot closed, its outcome built and `attempt_end` emitted. */
