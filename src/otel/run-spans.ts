@@ -82,7 +82,8 @@ export class RunSpans {
 
   /** True when the run has an open agent root, recording or not (its gate runs are model calls inside it). */
   isAgent(runId: string): boolean {
-    return this.#quietAgents.has(runId) || this.#runs.get(runId)?.some((t) => t.agent) === true
+    // Sizes first: with nothing open (no SDK, every run quiet) a run's id is never hashed.
+    return (this.#quietAgents.size > 0 && this.#quietAgents.has(runId)) || (this.#runs.size > 0 && this.#runs.get(runId)?.some((t) => t.agent) === true)
   }
 
   /** The root of the run's oldest open trace of that kind. */
