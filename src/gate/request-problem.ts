@@ -11,7 +11,9 @@ export function requestProblem(request: unknown): string | undefined {
   if (!isRecord(request)) return `request must be an object with a \`messages\` array, got ${typeName(request)}`
   const { messages, system, model, tools, toolChoice, maxTokens, responseSchema, signal } = request
   if (!Array.isArray(messages)) return `request.messages must be an array of messages, got ${typeName(messages)}`
-  for (let i = 0; i < messages.length; i++) {
+  // The length read once: a history behind a proxy or a getter is read the same fixed number of times, whatever its size.
+  const length = messages.length
+  for (let i = 0; i < length; i++) {
     const problem = messageProblem(messages[i])
     if (problem !== undefined) return `request.messages[${i}]${problem}`
   }
