@@ -40,8 +40,9 @@ function validAtOnce(): Provider {
  * for `gate.run`'s check of the request (each message's role and content, once per run, before any
  * attempt), which grows with the history by design; the retry is what the run with a retry costs
  * beyond the run without one, and its ratio is the figure that must stay flat. The two runs are
- * timed in pairs, one right after the other, so the drift of a shared machine hits both alike; the
- * median of the pairs' differences is kept (a collection in one run of a pair does not move it).
+ * timed in pairs, one right after the other, and the sizes take turns, so the drift of a shared
+ * machine hits all alike; the median of the pairs' differences is kept (a collection in one run of
+ * a pair does not move it).
  */
 export async function retryAssembly(pairs = 3_000): Promise<{ rows: RetryAssemblyRow[]; ratio: number }> {
   const cases = [10, 1_000, 10_000].map((size) => {
@@ -57,24 +58,25 @@ export async function retryAssembly(pairs = 3_000): Promise<{ rows: RetryAssembl
   })
   // Every size is warmed before any is timed: otherwise the first (smallest) one pays for the JIT.
   for (const c of cases) for (let i = 0; i < 2_000; i++) await Promise.all([c.retried(), c.direct()])
-  const rows: RetryAssemblyRow[] = []
-  for (const c of cases) {
-    const retried: number[] = []
-    const direct: number[] = []
-    const retry: number[] = []
-    for (let i = 0; i < pairs; i++) {
+  const samples = cases.map(() => ({ retried: [] as number[], direct: [] as number[], retry: [] as number[] }))
+  // Sizes take turns pair by pair, so a busy spell of the machine hits every size alike.
+  for (let i = 0; i < pairs; i++) {
+    for (const [k, c] of cases.entries()) {
+      const s = samples[k] as (typeof samples)[number]
       // Which run of the pair goes first alternates, so neither always runs on the other's garbage.
-      const first = i % 2 === 0 ? c.retried : c.direct
-      const second = first === c.retried ? c.direct : c.retried
-      const firstNs = await timeOne(first)
-      const secondNs = await timeOne(second)
-      const [withRetry, without] = first === c.retried ? [firstNs, secondNs] : [secondNs, firstNs]
-      retried.push(withRetry)
-      direct.push(without)
-      retry.push(withRetry - without)
+      const retriedFirst = i % 2 === 0
+      const firstNs = await timeOne(retriedFirst ? c.retried : c.direct)
+      const secondNs = await timeOne(retriedFirst ? c.direct : c.retried)
+      const [withRetry, without] = retriedFirst ? [firstNs, secondNs] : [secondNs, firstNs]
+      s.retried.push(withRetry)
+      s.direct.push(without)
+      s.retry.push(withRetry - without)
     }
-    rows.push({ historySize: c.size, medianNs: median(retried) as number, directNs: median(direct) as number, retryNs: median(retry) as number })
   }
+  const rows = cases.map((c, k): RetryAssemblyRow => {
+    const s = samples[k] as (typeof samples)[number]
+    return { historySize: c.size, medianNs: median(s.retried) as number, directNs: median(s.direct) as number, retryNs: median(s.retry) as number }
+  })
   const first = rows[0] as RetryAssemblyRow
   const last = rows[rows.length - 1] as RetryAssemblyRow
   return { rows, ratio: last.retryNs / first.retryNs }
