@@ -1,16 +1,19 @@
+import type { Message } from '../model/message.ts'
 import type { ModelRequest } from '../model/request.ts'
 import type { CompiledSchema } from '../validation/index.ts'
+import { checkedMessages } from './checked-messages.ts'
 import { modelFor, type ResolvedProvider } from './resolved-provider.ts'
 import type { RunView } from './run/run-view.ts'
 
 /**
  * The request of a provider without the tail: the caller's, with the provider's model (see
  * `resolveProviders` for the order), the output
- * JSON Schema and the run's signal. When nothing changes it is the caller's own object (never
- * mutated): no copy at all.
+ * JSON Schema and the run's signal, and the messages the request's check validated (a failover
+ * passes those of the run's base: the caller's `messages` is read once per run). When nothing
+ * changes it is the caller's own object (never mutated): no copy at all.
  */
-export function baseFor<T>(s: RunView<T>, providerIdx: number): ModelRequest {
-  return baseRequest(s.g.providers[providerIdx] as ResolvedProvider, s.request, s.schema, s.signal)
+export function baseFor<T>(s: RunView<T>, providerIdx: number, messages?: readonly Message[]): ModelRequest {
+  return baseRequest(s.g.providers[providerIdx] as ResolvedProvider, s.request, s.schema, s.signal, messages)
 }
 
 /** {@link baseFor} from its parts, for a run that has no state yet. */
@@ -19,11 +22,14 @@ export function baseRequest(
   request: ModelRequest,
   schema: CompiledSchema<unknown> | undefined,
   signal: AbortSignal | undefined,
+  messages: readonly Message[] = checkedMessages(request),
 ): ModelRequest {
   const model = modelFor(entry, request.model)
   const responseSchema = request.responseSchema ?? schema?.jsonSchema
-  if (model === request.model && responseSchema === request.responseSchema && signal === request.signal) return request
+  if (model === request.model && responseSchema === request.responseSchema && signal === request.signal && messages === request.messages) return request
   const base = copyWith(request, responseSchema, model)
+  // The spread read `messages` again: the run sends the array that was checked.
+  base.messages = messages
   // The caller's own keys (even set to `undefined`) were spread over the added ones.
   if (model !== undefined) base.model = model
   if (responseSchema !== undefined) base.responseSchema = responseSchema

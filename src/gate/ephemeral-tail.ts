@@ -20,6 +20,18 @@ export function withTail(base: ModelRequest, tail: readonly Message[]): ModelReq
   return Object.defineProperty(rest, 'messages', JOINED_MESSAGES) as ModelRequest
 }
 
+/**
+ * {@link withTail} for user code: the request, its joined `messages` array (built when first read,
+ * for a long history) and the parts are frozen. Freezes no message: give it frozen base messages
+ * and a frozen tail (`frozenMessages`), so a retry costs the same for any history.
+ */
+export function frozenWithTail(base: ModelRequest, tail: readonly Message[]): ModelRequest {
+  if (tail.length === 0) return Object.isFrozen(base) ? base : Object.freeze({ ...base })
+  if (base.messages.length <= JOIN_AT_ONCE_MAX) return Object.freeze({ ...base, messages: Object.freeze(base.messages.concat(tail)) })
+  const { messages, ...rest } = base
+  Object.defineProperty(rest, JOIN, { value: { messages, tail, joined: undefined } satisfies LazyJoin })
+  return Object.freeze(Object.defineProperty(rest, 'messages', FROZEN_JOINED_MESSAGES)) as ModelRequest
+}
 interface LazyJoin {
   readonly messages: readonly Message[]
   readonly tail: readonly Message[]
@@ -33,6 +45,16 @@ const JOINED_MESSAGES: PropertyDescriptor = {
   get(this: { readonly [JOIN]: LazyJoin }): readonly Message[] {
     const join = this[JOIN]
     return (join.joined ??= join.messages.concat(join.tail))
+  },
+}
+
+// The same getter for a frozen request (its own shape): the joined array is frozen too.
+const FROZEN_JOINED_MESSAGES: PropertyDescriptor = {
+  enumerable: true,
+  configurable: true,
+  get(this: { readonly [JOIN]: LazyJoin }): readonly Message[] {
+    const join = this[JOIN]
+    return (join.joined ??= Object.freeze(join.messages.concat(join.tail)))
   },
 }
 

@@ -1,17 +1,22 @@
 import { shownValue, typeName } from '../model/describe-value.ts'
 import { isRecord } from '../model/is-record.ts'
+import type { Message } from '../model/message.ts'
+import { noteChecked } from './checked-messages.ts'
 
 /**
  * Why a value cannot be the request of `gate.run` or `gate.stream`, as the message of the
  * `TypeError` they answer with; `undefined` when it can. Checks the shape, each optional field that
  * is present, and each message's role and content (one type test each, so a history of thousands
- * costs microseconds): a message no provider could be sent never reaches one.
+ * costs microseconds): a message no provider could be sent never reaches one. The run that follows
+ * sends the array checked here, never one read again (see `checkedMessages`).
  */
 export function requestProblem(request: unknown): string | undefined {
   if (!isRecord(request)) return `request must be an object with a \`messages\` array, got ${typeName(request)}`
   const { messages, system, model, tools, toolChoice, maxTokens, responseSchema, signal } = request
   if (!Array.isArray(messages)) return `request.messages must be an array of messages, got ${typeName(messages)}`
-  for (let i = 0; i < messages.length; i++) {
+  // The length read once: a history behind a proxy or a getter is read the same fixed number of times, whatever its size.
+  const length = messages.length
+  for (let i = 0; i < length; i++) {
     const problem = messageProblem(messages[i])
     if (problem !== undefined) return `request.messages[${i}]${problem}`
   }
@@ -27,6 +32,7 @@ export function requestProblem(request: unknown): string | undefined {
   }
   if (responseSchema !== undefined && !isRecord(responseSchema)) return `request.responseSchema must be a JSON Schema object, got ${typeName(responseSchema)}`
   if (signal !== undefined && !isAbortSignal(signal)) return `request.signal must be an AbortSignal, got ${typeName(signal)}`
+  noteChecked(request, messages as readonly Message[])
   return undefined
 }
 

@@ -56,6 +56,6 @@ export async function planRetry<T>(
   if (run.signal?.aborted === true)
     return { go: false, kind: FailFastKinds.Aborted, reason: 'the run was aborted while the feedback for the next attempt was being built' }
   const providerIdx = decision === 'retry-other' ? run.providerIdx + 1 : run.providerIdx
-  const base = adjustRequestFor(rule, scope, providerIdx === run.providerIdx ? run.base : baseFor(run, providerIdx))
+  const base = adjustRequestFor(rule, scope, providerIdx === run.providerIdx ? run.base : baseFor(run, providerIdx, run.base.messages))
   return { go: true, providerIdx, base, tail, feedback, delayMs }
 }
