@@ -1,5 +1,4 @@
 import { isTransientKind, type ErrorKind } from '../../model/error-kind.ts'
-import { frozenRequest } from '../../model/frozen-copy.ts'
 import { raceAbort } from '../../model/race-abort.ts'
 import { ZERO_USAGE } from '../../model/usage.ts'
 import { ATTEMPT_SLOT, attemptRequest, closeSlot } from '../../policies/attempt-slot.ts'
@@ -8,6 +7,7 @@ import type { AttemptContext } from '../../policies/middleware.ts'
 import type { AttemptOutcome } from '../attempt-outcome.ts'
 import { classifyError } from '../classify-error.ts'
 import { withTail } from '../ephemeral-tail.ts'
+import { frozenAttemptRequest } from '../frozen-attempt-request.ts'
 import type { ResolvedProvider } from '../resolved-provider.ts'
 import type { GateSlot } from './attempt-slot.ts'
 import type { RunView } from './run-view.ts'
@@ -38,9 +38,8 @@ export function runAttempt<T>(run: RunView<T>): Promise<AttemptTaken<T>> {
   const entry = g.providers[run.providerIdx] as ResolvedProvider
   const attempt = run.attempt + 1
   const events = g.events
-  let request = withTail(run.base, run.tail)
   // User code gets the library's frozen copy: an edit in place reaches neither the caller nor the provider.
-  if (g.userLinks || events.has('attempt_start')) request = frozenRequest(request)
+  const request = g.userLinks || events.has('attempt_start') ? frozenAttemptRequest(run) : withTail(run.base, run.tail)
   if (events.has('attempt_start'))
     events.emit('attempt_start', { runId: run.runId, ...run.tags, attempt, provider: entry.name, providerIdx: run.providerIdx, model: run.base.model, request })
   const slot: Started<T> = {
