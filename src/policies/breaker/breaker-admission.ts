@@ -36,6 +36,9 @@ export function breakerAdmission(
       }),
     )
   }
+  const heard = (t: BreakerTransition | undefined, ctx: AttemptContext): void => {
+    if (t !== undefined) onTransition(t, ctx)
+  }
   // How an admitted call ended, recorded at once on an in-process store, else awaited; a store failure is only heard.
   const recordAs = (ctx: AttemptContext, permit: BreakerPermit | undefined, result: BreakerResult): void | Promise<void> => {
     if (permit === undefined) return
@@ -46,11 +49,11 @@ export function breakerAdmission(
       onStoreError(error, ctx)
       return
     }
-    const heard = (t: BreakerTransition | undefined): void => {
-      if (t !== undefined) onTransition(t, ctx)
-    }
-    if (!isThenable(answer)) return heard(answer)
-    return Promise.resolve(answer).then(heard, (error: unknown) => onStoreError(error, ctx))
+    if (!isThenable(answer)) return heard(answer, ctx)
+    return Promise.resolve(answer).then(
+      (t) => heard(t, ctx),
+      (error: unknown) => onStoreError(error, ctx),
+    )
   }
   return {
     name: 'circuitBreaker',
