@@ -11,7 +11,7 @@ import { type Admission, ignoreStoreError, type OnStoreError, Refused } from '..
 import type { AttemptContext, AttemptResult } from '../middleware.ts'
 import type { PriceUsage } from '../pricing/price-usage.ts'
 import { finiteUsage } from '../usage-estimate.ts'
-import { reservationFor } from './reservation-estimate.ts'
+import { reservationFor, reservationUsage } from './reservation-estimate.ts'
 import { budgetNow, type BudgetNow, type SharedBudget } from './shared-budget.ts'
 import { isStateLostError } from '../../store/state-lost-error.ts'
 
@@ -38,8 +38,8 @@ const LONGEST_WAIT_MS = 250
 interface Hold {
   readonly id: string
   readonly amount: number
-  /** The reservation's price, or why it could not be priced (reported already). */
-  readonly estimate: number | string
+  /** The reservation was priced (else why not was reported already). */
+  readonly priced: boolean
   /** Until the attempt is charged, or let go of (released when it settled first). */
   holding: boolean
 }
@@ -76,16 +76,23 @@ export function budgetAdmission(
       // the reservation expires anyway
     }
   }
+  /** After the charge: an answer that cannot be priced is reported (unless the meter did) and fails a budget that fails closed. */
+  const charged = (ctx: AttemptContext, hold: Hold, usd: number | string, cost: Cost | undefined): void => {
+    if (typeof usd !== 'string') return
+    // An attempt whose reservation could not be priced was reported already; one the meter priced, by the meter.
+    if (hold.priced && cost !== undefined) onUnpriced(ctx, usd, cost.usage)
+    if (budget.onUnpriced === 'fail') throw unpricedError(budget, ctx, usd, 'after')
+  }
   return {
     name: 'sharedBudget',
     admit(ctx) {
       const estimate = reservationFor(budget, price, ctx)
-      if (typeof estimate.usd === 'string') {
-        onUnpriced(ctx, estimate.usd, estimate.usage)
-        if (budget.onUnpriced === 'fail') return new Refused(unpricedError(budget, ctx, estimate.usd, 'before'))
+      if (typeof estimate === 'string') {
+        onUnpriced(ctx, estimate, reservationUsage(ctx.request, budget.assumedOutputTokens))
+        if (budget.onUnpriced === 'fail') return new Refused(unpricedError(budget, ctx, estimate, 'before'))
       }
-      const amount = typeof estimate.usd === 'number' ? estimate.usd : 0
-      const hold: Hold = { id: reservationId(), amount, estimate: estimate.usd, holding: true }
+      const amount = typeof estimate === 'number' ? estimate : 0
+      const hold: Hold = { id: reservationId(), amount, priced: typeof estimate === 'number', holding: true }
       const taken = now !== undefined ? reserveNow(budget, now, hold.id, amount) : undefined
       if (taken === true) return held(hold, ctx, release)
       return acquire(budget, hold.id, amount, ctx, onExceeded, taken, onStoreError).then((refused) => refused ?? held(hold, ctx, release))
@@ -103,27 +110,25 @@ export function budgetAdmission(
       hold.holding = false
       // The gate's meter priced the answer already (and reported it when it could not): priced once.
       const metered = slotOf(ctx)?.metered
-      const cost = metered !== undefined ? { usd: metered.unpriced ?? metered.costUsd, usage: metered.usage } : costOf(result, ctx, price)
+      const cost = metered !== undefined ? undefined : costOf(result, ctx, price)
+      const usd = metered !== undefined ? (metered.unpriced ?? metered.costUsd) : (cost as Cost).usd
       // An answer that cannot be priced is charged what was reserved for it.
-      const charge = typeof cost.usd === 'number' ? cost.usd : hold.amount
-      const charged = (): void => {
-        if (typeof cost.usd !== 'string') return
-        // An attempt whose reservation could not be priced was reported already.
-        if (typeof hold.estimate === 'number' && metered === undefined) onUnpriced(ctx, cost.usd, cost.usage)
-        if (budget.onUnpriced === 'fail') throw unpricedError(budget, ctx, cost.usd, 'after')
-      }
+      const charge = typeof usd === 'number' ? usd : hold.amount
       if (now === undefined)
-        return budget.settle(hold.id, charge).then(charged, (e: unknown) => {
-          onStoreError(e, ctx)
-          throw storeFailed(budget, 'charged', e)
-        })
+        return budget.settle(hold.id, charge).then(
+          () => charged(ctx, hold, usd, cost),
+          (e: unknown) => {
+            onStoreError(e, ctx)
+            throw storeFailed(budget, 'charged', e)
+          },
+        )
       try {
         now.settle(hold.id, charge)
       } catch (e) {
         onStoreError(e, ctx)
         throw storeFailed(budget, 'charged', e)
       }
-      return charged()
+      return charged(ctx, hold, usd, cost)
     },
   }
 }
@@ -202,8 +207,14 @@ async function acquire(
   }
 }
 
+/** What an answered attempt cost, as the budget priced it itself (when the gate's meter did not). */
+interface Cost {
+  readonly usd: number | string
+  readonly usage: Usage
+}
+
 /** The real cost of an answered attempt; a string when it cannot be priced (or the answer cannot be read). */
-function costOf(result: AttemptResult, ctx: AttemptContext, price: PriceUsage | undefined): { readonly usd: number | string; readonly usage: Usage } {
+function costOf(result: AttemptResult, ctx: AttemptContext, price: PriceUsage | undefined): Cost {
   let usage: Usage
   try {
     const response = result.response
