@@ -50,9 +50,28 @@ export function breakerAdmission(
       return
     }
     if (!isThenable(answer)) return heard(answer, ctx)
-    return Promise.resolve(answer).then(
+    return heardLater(answer, ctx)
+  }
+  // The awaited paths live apart: what their callbacks capture is allocated only when they run.
+  const heardLater = (answer: PromiseLike<BreakerTransition | undefined>, ctx: AttemptContext): Promise<void> =>
+    Promise.resolve(answer).then(
       (t) => heard(t, ctx),
       (error: unknown) => onStoreError(error, ctx),
+    )
+  const acquireLater = (ctx: AttemptContext): Promise<BreakerPermit | undefined | Refused> | undefined => {
+    let pending: Promise<BreakerPermit>
+    try {
+      pending = breaker.acquire(ctx.provider)
+    } catch (error) {
+      onStoreError(error, ctx)
+      return undefined
+    }
+    return Promise.resolve(pending).then(
+      (permit) => verdict(permit, ctx),
+      (error: unknown) => {
+        onStoreError(error, ctx)
+        return undefined
+      },
     )
   }
   return {
@@ -66,20 +85,7 @@ export function breakerAdmission(
           return undefined
         }
       }
-      let pending: Promise<BreakerPermit>
-      try {
-        pending = breaker.acquire(ctx.provider)
-      } catch (error) {
-        onStoreError(error, ctx)
-        return undefined
-      }
-      return Promise.resolve(pending).then(
-        (permit) => verdict(permit, ctx),
-        (error: unknown) => {
-          onStoreError(error, ctx)
-          return undefined
-        },
-      )
+      return acquireLater(ctx)
     },
     undo(ctx, permit) {
       // A probe admitted for an attempt that never called its provider: its slot comes back.

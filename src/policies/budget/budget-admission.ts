@@ -83,6 +83,17 @@ export function budgetAdmission(
     if (hold.priced && cost !== undefined) onUnpriced(ctx, usd, cost.usage)
     if (budget.onUnpriced === 'fail') throw unpricedError(budget, ctx, usd, 'after')
   }
+  // The awaited paths live apart from admit and done: what their callbacks capture is allocated only when they run.
+  const waitFor = (hold: Hold, ctx: AttemptContext, taken: Reservation | Promise<never> | undefined): Promise<Hold | Refused> =>
+    acquire(budget, hold.id, hold.amount, ctx, onExceeded, taken, onStoreError).then((refused) => refused ?? held(hold, ctx, release))
+  const settleLater = (hold: Hold, ctx: AttemptContext, charge: number, usd: number | string, cost: Cost | undefined): Promise<void> =>
+    budget.settle(hold.id, charge).then(
+      () => charged(ctx, hold, usd, cost),
+      (e: unknown) => {
+        onStoreError(e, ctx)
+        throw storeFailed(budget, 'charged', e)
+      },
+    )
   return {
     name: 'sharedBudget',
     admit(ctx) {
@@ -95,7 +106,7 @@ export function budgetAdmission(
       const hold: Hold = { id: reservationId(), amount, priced: typeof estimate === 'number', holding: true }
       const taken = now !== undefined ? reserveNow(budget, now, hold.id, amount) : undefined
       if (taken === true) return held(hold, ctx, release)
-      return acquire(budget, hold.id, amount, ctx, onExceeded, taken, onStoreError).then((refused) => refused ?? held(hold, ctx, release))
+      return waitFor(hold, ctx, taken)
     },
     undo(_ctx, hold) {
       release(hold)
@@ -114,14 +125,7 @@ export function budgetAdmission(
       const usd = metered !== undefined ? (metered.unpriced ?? metered.costUsd) : (cost as Cost).usd
       // An answer that cannot be priced is charged what was reserved for it.
       const charge = typeof usd === 'number' ? usd : hold.amount
-      if (now === undefined)
-        return budget.settle(hold.id, charge).then(
-          () => charged(ctx, hold, usd, cost),
-          (e: unknown) => {
-            onStoreError(e, ctx)
-            throw storeFailed(budget, 'charged', e)
-          },
-        )
+      if (now === undefined) return settleLater(hold, ctx, charge, usd, cost)
       try {
         now.settle(hold.id, charge)
       } catch (e) {
