@@ -44,12 +44,14 @@ describe('a closed breaker on a shared memoryStore', () => {
 })
 
 describe('a budget counter on memoryStore', () => {
-  it('reserves and settles without making a Map, and reads back its total as a string', async () => {
+  it('reserves and settles without adding to or deleting from a Map (whose table would be re-made as it empties)', async () => {
     const store = memoryStore()
     const sync = syncStore(store)
     if (sync === undefined) throw new Error('memoryStore has a synchronous face')
     sync.reserve('budget', 'warm', 1, 100, 1_000)
     sync.settle('budget', 'warm', 0.5)
+    const set = vi.spyOn(Map.prototype, 'set')
+    const deleted = vi.spyOn(Map.prototype, 'delete')
     const made = vi.fn()
     const RealMap = globalThis.Map
     globalThis.Map = class CountedMap<K, V> extends RealMap<K, V> {
@@ -68,6 +70,8 @@ describe('a budget counter on memoryStore', () => {
       globalThis.Map = RealMap
     }
     expect(made).not.toHaveBeenCalled()
+    expect(set).not.toHaveBeenCalled()
+    expect(deleted).not.toHaveBeenCalled()
     expect(await store.get('budget')).toBe('25.5')
     expect(await store.increment('budget', 0.5)).toBe(26)
   })
