@@ -101,7 +101,7 @@ export function memoryStore(given?: MemoryStoreOptions): StateStore {
       write(key, next, ttlMs)
       return true
     },
-    reserve(key, id, amount, limit, ttlMs) {
+    reserve(key, id, amount, limit, ttlMs, into) {
       checkKey(AT.reserve, key)
       checkText(AT.reserve, key, 'id', id)
       checkAmount(AT.reserve, key, 'amount', amount)
@@ -117,7 +117,11 @@ export function memoryStore(given?: MemoryStoreOptions): StateStore {
         // An empty table is kept: the next reservation of this counter reuses it.
         table.put(id, amount, now() + ttlMs)
       }
-      return { granted, spent, held: others }
+      if (into === undefined) return { granted, spent, held: others }
+      into.granted = granted
+      into.spent = spent
+      into.held = others
+      return into
     },
     settle(key, id, amount, ttlMs) {
       checkKey(AT.settle, key)
