@@ -243,8 +243,9 @@ let processPrefix: string | undefined
 let reservations = 0
 
 function reservationId(): string {
-  processPrefix ??= globalThis.crypto.randomUUID()
-  return `${processPrefix}:${++reservations}`
+  // With its colon: one concatenation per id.
+  processPrefix ??= `${globalThis.crypto.randomUUID()}:`
+  return processPrefix + ++reservations
 }
 
 /** The failure of an attempt whose answer came after the attempt had settled (its deadline, its run's abort). */
