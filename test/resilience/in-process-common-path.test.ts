@@ -31,6 +31,17 @@ describe('a closed breaker on a shared memoryStore', () => {
     expect(stringify).not.toHaveBeenCalled()
   })
 
+  it('reads its clock only to count a failure', () => {
+    const clock = vi.fn(() => 1_000)
+    const now = breakerNow(circuitBreaker({ store: memoryStore(), failureThreshold: 1, cooldownMs: 10, now: clock }))
+    if (now === undefined) throw new Error('memoryStore gives the breaker a synchronous face')
+    for (let i = 0; i < 10; i++) now.record('p', now.acquire('p'), 'success')
+    expect(clock).not.toHaveBeenCalled()
+    expect(now.record('p', now.acquire('p'), 'failure')).toEqual({ provider: 'p', from: 'closed', to: 'open', failures: 1 })
+    expect(clock).toHaveBeenCalledTimes(1)
+    expect(now.acquire('p')).toEqual({ allowed: false, retryAfterMs: 10, transition: undefined })
+  })
+
   it('still counts a failure and reads back what another breaker on the store wrote', async () => {
     const store = memoryStore()
     const a = breakerNow(circuitBreaker({ store, failureThreshold: 2 }))

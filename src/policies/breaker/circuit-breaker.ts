@@ -115,7 +115,8 @@ export function circuitBreaker(given?: CircuitBreakerOptions): CircuitBreaker {
     const key = keyOf(provider)
     const raw = s.get(key)
     const before = decode(raw)
-    const t = now()
+    // A closed breaker's steps read the clock only to count a failure: no clock read (a boxed number, 32 B per attempt) to admit or hear a success.
+    const t = before.state === 'closed' && result !== 'failure' ? 0 : now()
     const next = step(before, t, probe, result)
     let after = before
     if (next !== undefined) {
