@@ -109,13 +109,15 @@ export function memoryStore(given?: MemoryStoreOptions): StateStore {
       checkReservationTtl(AT.reserve, key, ttlMs)
       const spent = counter(key)
       const h = holds.get(key)
-      const others = h === undefined ? 0 : h.liveSum(now())
+      // One clock read for the whole reserve, as it is one atomic step.
+      const t = now()
+      const others = h === undefined ? 0 : h.liveSum(t)
       const granted = spent + others + amount <= limit
       if (granted) {
         let table = h
         if (table === undefined) holds.set(key, (table = new HoldTable()))
         // An empty table is kept: the next reservation of this counter reuses it.
-        table.put(id, amount, now() + ttlMs)
+        table.put(id, amount, t + ttlMs)
       }
       if (into === undefined) return { granted, spent, held: others }
       into.granted = granted
