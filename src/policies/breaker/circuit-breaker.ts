@@ -107,7 +107,7 @@ export function circuitBreaker(given?: CircuitBreakerOptions): CircuitBreaker {
       }
     }
   }
-  // What the last {@link updateNow} did: read at once by its caller, so one object serves every call.
+  // What the last {@link updateNow} did: read at once by its caller, so one object serves every call (the tuples it replaces were most of the 300 B per attempt updateNow made).
   const scratch: { -readonly [K in keyof Updated]: Updated[K] } = { before: CLOSED, after: CLOSED, next: undefined, t: 0 }
   const decode = cachedDecode()
   /** {@link update} on an in-process store, within one synchronous step (no other caller can interleave). */
