@@ -71,7 +71,7 @@ describe('jsonBytes', () => {
     expect(jsonBytes(schema)).toBe(written(schema))
   })
 
-  it('leaves to JSON.stringify what only it knows: toJSON, classes, boxed values, bigints, cycles, throwing getters', () => {
+  it('leaves to JSON.stringify what only it knows: toJSON, classes, boxed values, bigints, cycles, huge values, throwing getters', () => {
     const cyclic: Record<string, unknown> = { a: 1 }
     cyclic.self = cyclic
     const deep: unknown[] = []
@@ -86,6 +86,7 @@ describe('jsonBytes', () => {
       { big: 1n },
       cyclic,
       deep,
+      new Array(1_000_000),
       {
         get boom(): never {
           throw new Error('no')

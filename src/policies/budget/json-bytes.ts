@@ -6,6 +6,8 @@ const ABSENT = -1
 const STRINGIFY = -2
 // Deeper than this the walk leaves the value to JSON.stringify (which also finds cycles).
 const MAX_DEPTH = 32
+// Past this many bytes the walk leaves the value to JSON.stringify (which may find it too long to write).
+const MAX_WALKED_BYTES = 1 << 22
 // 10 ** d, exact up to 1e21, past which JSON writes integers with an exponent.
 const POWERS_OF_TEN = Array.from({ length: 22 }, (_, d) => 10 ** d)
 
@@ -13,8 +15,8 @@ const POWERS_OF_TEN = Array.from({ length: 22 }, (_, d) => 10 ** d)
  * The UTF-8 length of `JSON.stringify(value)`, 0 when it writes nothing or throws, without writing
  * it: a request's schema and tools are measured before every attempt, and making their JSON each
  * time was the reservation's largest allocation. Plain objects and arrays of strings, numbers,
- * booleans and null are walked; anything else (a `toJSON`, a class instance, a bigint, a deep or
- * cyclic value) is stringified, so the length is always the one `JSON.stringify` would give now.
+ * booleans and null are walked; anything else (a `toJSON`, a class instance, a bigint, a deep,
+ * cyclic or huge value) is stringified, so the length is always the one `JSON.stringify` would give now.
  */
 export function jsonBytes(value: unknown): number {
   let bytes: number
@@ -62,6 +64,7 @@ function arrayBytes(array: readonly unknown[], depth: number): number {
     const item = walk(array[i], depth + 1)
     if (item === STRINGIFY) return STRINGIFY
     bytes += item === ABSENT ? 4 : item // null
+    if (bytes > MAX_WALKED_BYTES) return STRINGIFY
   }
   return bytes
 }
@@ -77,6 +80,7 @@ function objectBytes(object: Record<string, unknown>, depth: number): number {
     if (item === ABSENT) continue
     bytes += stringBytes(key) + 1 + item // key, colon, value
     count++
+    if (bytes > MAX_WALKED_BYTES) return STRINGIFY
   }
   return bytes + Math.max(0, count - 1) // commas
 }
