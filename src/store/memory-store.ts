@@ -1,6 +1,7 @@
 import { optionsObject } from '../model/options-object.ts'
 import type { StateStore } from './state-store.ts'
 import { type SyncStateStore, withSyncFace } from './sync-store.ts'
+import { HoldTable } from './hold-table.ts'
 import { checkAmount, checkKey, checkReservationTtl, checkText, checkTtl, storeCalls } from './store-args.ts'
 
 /** Options of {@link memoryStore}. */
@@ -9,22 +10,11 @@ export interface MemoryStoreOptions {
   readonly now?: () => number
 }
 
+/** A stored value; a counter keeps its number, made a string only when `get` asks for it. Changed in place. */
 interface Entry {
-  readonly value: string
+  value: string | number
   /** Absolute expiry time, or `undefined` for none. */
-  readonly expiresAt: number | undefined
-}
-
-interface Hold {
-  readonly amount: number
-  readonly expiresAt: number
-}
-
-/** The live reservations of one counter, with their sum and the earliest expiry among them. */
-interface Holds {
-  readonly byId: Map<string, Hold>
-  sum: number
-  nextExpiry: number
+  expiresAt: number | undefined
 }
 
 /**
@@ -44,57 +34,45 @@ export function memoryStore(given?: MemoryStoreOptions): StateStore {
   const now = options.now ?? Date.now
   const map = new Map<string, Entry>()
   // Reservations per counter key.
-  const holds = new Map<string, Holds>()
+  const holds = new Map<string, HoldTable>()
 
-  const read = (key: string): string | undefined => {
+  /** The live entry of `key`, an expired one dropped. */
+  const entryOf = (key: string): Entry | undefined => {
     const entry = map.get(key)
     if (entry === undefined) return undefined
     if (entry.expiresAt !== undefined && entry.expiresAt <= now()) {
       map.delete(key)
       return undefined
     }
-    return entry.value
+    return entry
   }
-  const write = (key: string, value: string, ttlMs: number | undefined): void => {
-    map.set(key, { value, expiresAt: ttlMs === undefined ? undefined : now() + ttlMs })
+  const read = (key: string): string | undefined => {
+    const value = entryOf(key)?.value
+    return typeof value === 'number' ? String(value) : value
   }
+  /** Stores `value` under `key`, in the entry already there when there is one (no allocation per write). */
+  const put = (key: string, value: string | number, expiresAt: number | undefined): void => {
+    const entry = map.get(key)
+    if (entry === undefined) map.set(key, { value, expiresAt })
+    else {
+      entry.value = value
+      entry.expiresAt = expiresAt
+    }
+  }
+  const write = (key: string, value: string, ttlMs: number | undefined): void => put(key, value, ttlMs === undefined ? undefined : now() + ttlMs)
 
+  /** The number under `key`: absent or not a finite number counts as 0. */
   const counter = (key: string): number => {
-    const n = Number(read(key) ?? 0)
+    const value = entryOf(key)?.value
+    if (typeof value === 'number') return value
+    const n = Number(value ?? 0)
     return Number.isFinite(n) ? n : 0
   }
   const add = (key: string, by: number, ttlMs: number | undefined): number => {
     const next = counter(key) + by
-    const expiresAt = ttlMs === undefined ? map.get(key)?.expiresAt : now() + ttlMs
-    map.set(key, { value: String(next), expiresAt })
+    // Without a ttl the counter keeps its expiry (none once it expired: `counter` dropped it).
+    put(key, next, ttlMs === undefined ? map.get(key)?.expiresAt : now() + ttlMs)
     return next
-  }
-  /** The live reservations of `key`, expired ones dropped (a walk only once one may have expired). */
-  const live = (key: string): Holds | undefined => {
-    const h = holds.get(key)
-    if (h === undefined) return undefined
-    const t = now()
-    if (h.nextExpiry > t) return h
-    let sum = 0
-    let nextExpiry = Number.POSITIVE_INFINITY
-    for (const [id, hold] of h.byId) {
-      if (hold.expiresAt <= t) h.byId.delete(id)
-      else {
-        sum += hold.amount
-        if (hold.expiresAt < nextExpiry) nextExpiry = hold.expiresAt
-      }
-    }
-    h.sum = sum
-    h.nextExpiry = nextExpiry
-    return h
-  }
-  const release = (key: string, id: string): void => {
-    const h = holds.get(key)
-    const hold = h?.byId.get(id)
-    if (h === undefined || hold === undefined) return
-    h.byId.delete(id)
-    // An empty set of holds is kept: the next reservation of this counter reuses it.
-    h.sum = h.byId.size === 0 ? 0 : h.sum - hold.amount
   }
 
   const sync: SyncStateStore = {
@@ -123,33 +101,36 @@ export function memoryStore(given?: MemoryStoreOptions): StateStore {
       write(key, next, ttlMs)
       return true
     },
-    reserve(key, id, amount, limit, ttlMs) {
+    reserve(key, id, amount, limit, ttlMs, into) {
       checkKey(AT.reserve, key)
       checkText(AT.reserve, key, 'id', id)
       checkAmount(AT.reserve, key, 'amount', amount)
       checkAmount(AT.reserve, key, 'limit', limit)
       checkReservationTtl(AT.reserve, key, ttlMs)
       const spent = counter(key)
-      const h = live(key)
-      const others = h === undefined ? 0 : h.sum
+      const h = holds.get(key)
+      // One clock read for the whole reserve, as it is one atomic step.
+      const t = now()
+      const others = h === undefined ? 0 : h.liveSum(t)
       const granted = spent + others + amount <= limit
       if (granted) {
-        const expiresAt = now() + ttlMs
-        const set = h ?? { byId: new Map<string, Hold>(), sum: 0, nextExpiry: Number.POSITIVE_INFINITY }
-        if (h === undefined) holds.set(key, set)
-        const previous = set.byId.get(id)
-        set.byId.set(id, { amount, expiresAt })
-        set.sum += amount - (previous?.amount ?? 0)
-        if (expiresAt < set.nextExpiry) set.nextExpiry = expiresAt
+        let table = h
+        if (table === undefined) holds.set(key, (table = new HoldTable()))
+        // An empty table is kept: the next reservation of this counter reuses it.
+        table.put(id, amount, t + ttlMs)
       }
-      return { granted, spent, held: others }
+      if (into === undefined) return { granted, spent, held: others }
+      into.granted = granted
+      into.spent = spent
+      into.held = others
+      return into
     },
     settle(key, id, amount, ttlMs) {
       checkKey(AT.settle, key)
       checkText(AT.settle, key, 'id', id)
       checkAmount(AT.settle, key, 'amount', amount)
       checkTtl(AT.settle, key, ttlMs)
-      release(key, id)
+      holds.get(key)?.release(id)
       return add(key, amount, ttlMs)
     },
   }

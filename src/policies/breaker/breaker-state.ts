@@ -25,7 +25,7 @@ export interface BreakerTransition {
 }
 
 /** The state of a closed breaker with no failures: what an absent key means. */
-const CLOSED: BreakerRecord = Object.freeze({ state: 'closed', failures: 0, openedAt: 0, probes: 0, probeAt: 0, successes: 0 })
+export const CLOSED: BreakerRecord = Object.freeze({ state: 'closed', failures: 0, openedAt: 0, probes: 0, probeAt: 0, successes: 0 })
 
 /** Decodes a stored record; anything unreadable counts as a fresh, closed breaker. */
 export function decodeBreaker(raw: string | undefined): BreakerRecord {

@@ -4,7 +4,8 @@ import { STATE_STORE_METHODS, type StateStore } from '../../store/state-store.ts
 import { syncStore, type SyncStateStore } from '../../store/sync-store.ts'
 import { assertMethods, optionsObject } from '../../model/options-object.ts'
 import type { BreakerPermit, BreakerResult } from './breaker-permit.ts'
-import { decodeBreaker, encodeBreaker, type BreakerRecord, type BreakerTransition } from './breaker-state.ts'
+import { CLOSED, decodeBreaker, encodeBreaker, type BreakerRecord, type BreakerTransition } from './breaker-state.ts'
+import { cachedDecode, cachedKeys } from './breaker-caches.ts'
 
 /** Options of {@link circuitBreaker}. */
 export interface CircuitBreakerOptions {
@@ -40,7 +41,19 @@ export interface CircuitBreaker {
 // Compare-and-set retries under contention; past this the breaker keeps the state it read.
 const MAX_CAS_ROUNDS = 32
 const ADMITTED: BreakerPermit = Object.freeze({ allowed: true, probe: false, transition: undefined })
-const PROBE: BreakerPermit = Object.freeze({ allowed: true, probe: true, transition: undefined })
+const PROBE = Object.freeze({ allowed: true, probe: true, transition: undefined }) satisfies BreakerPermit
+const PROBES_BUSY: BreakerPermit = Object.freeze({ allowed: false, retryAfterMs: undefined, transition: undefined })
+
+/** The next record of one step of a read-modify-write, or `undefined` to leave the record as it is. */
+type Step = (record: BreakerRecord, t: number, probe: boolean, result: BreakerResult) => BreakerRecord | undefined
+
+/** What one read-modify-write did: the record it read, the one it left, the step's next record (written or not) and its clock. */
+interface Updated {
+  readonly before: BreakerRecord
+  readonly after: BreakerRecord
+  readonly next: BreakerRecord | undefined
+  readonly t: number
+}
 
 const isClean = (r: BreakerRecord): boolean => r.state === 'closed' && r.failures === 0
 
@@ -72,75 +85,95 @@ export function circuitBreaker(given?: CircuitBreakerOptions): CircuitBreaker {
   const dirty = new Set<string>()
 
   const sync = syncStore(store)
+  const keyOf = cachedKeys(prefix)
 
-  type Step<R> = (record: BreakerRecord, t: number) => readonly [BreakerRecord | undefined, R]
-  /** Keeps what a compare-and-set wrote; `undefined` when it lost the race (read again). */
-  const wrote = <R>(provider: string, before: BreakerRecord, next: BreakerRecord, answer: R): readonly [BreakerRecord, BreakerRecord, R] => {
+  /** Keeps track of what a compare-and-set wrote. */
+  const wrote = (provider: string, next: BreakerRecord): void => {
     if (own && isClean(next)) dirty.delete(provider)
     else if (own) dirty.add(provider)
-    return [before, next, answer]
   }
-  /** Read-modify-write of one provider's record: `step` returns the next record (or none) and an answer. */
-  async function update<R>(provider: string, step: Step<R>): Promise<readonly [BreakerRecord, BreakerRecord, R]> {
-    const key = prefix + provider
+  /** Read-modify-write of one provider's record: `step` gives the next record, or none to leave it. */
+  async function update(provider: string, step: Step, probe: boolean, result: BreakerResult): Promise<Updated> {
+    const key = keyOf(provider)
     for (let round = 0; ; round++) {
       const raw = await store.get(key)
       const before = decodeBreaker(raw)
-      const [next, answer] = step(before, now())
-      if (next === undefined || round >= MAX_CAS_ROUNDS) return [before, before, answer]
-      if (await store.compareAndSet(key, raw, encodeBreaker(next))) return wrote(provider, before, next, answer)
+      const t = now()
+      const next = step(before, t, probe, result)
+      if (next === undefined || round >= MAX_CAS_ROUNDS) return { before, after: before, next, t }
+      if (await store.compareAndSet(key, raw, encodeBreaker(next))) {
+        wrote(provider, next)
+        return { before, after: next, next, t }
+      }
     }
   }
+  // What the last {@link updateNow} did: read at once by its caller, so one object serves every call (the tuples it replaces were most of the 300 B per attempt updateNow made).
+  const scratch: { -readonly [K in keyof Updated]: Updated[K] } = { before: CLOSED, after: CLOSED, next: undefined, t: 0 }
+  const decode = cachedDecode()
   /** {@link update} on an in-process store, within one synchronous step (no other caller can interleave). */
-  function updateNow<R>(s: SyncStateStore, provider: string, step: Step<R>): readonly [BreakerRecord, BreakerRecord, R] {
-    const key = prefix + provider
+  function updateNow(s: SyncStateStore, provider: string, step: Step, probe: boolean, result: BreakerResult): Updated {
+    const key = keyOf(provider)
     const raw = s.get(key)
-    const before = decodeBreaker(raw)
-    const [next, answer] = step(before, now())
-    if (next === undefined) return [before, before, answer]
-    s.compareAndSet(key, raw, encodeBreaker(next))
-    return wrote(provider, before, next, answer)
+    const before = decode(raw)
+    // A closed breaker's steps read the clock only to count a failure: no clock read (a boxed number, 32 B per attempt) to admit or hear a success.
+    const t = before.state === 'closed' && result !== 'failure' ? 0 : now()
+    const next = step(before, t, probe, result)
+    let after = before
+    if (next !== undefined) {
+      s.compareAndSet(key, raw, encodeBreaker(next))
+      wrote(provider, next)
+      after = next
+    }
+    scratch.before = before
+    scratch.after = after
+    scratch.next = next
+    scratch.t = t
+    return scratch
   }
 
-  const transition = (provider: string, before: BreakerRecord, after: BreakerRecord): BreakerTransition | undefined =>
+  const transition = (provider: string, { before, after }: Updated): BreakerTransition | undefined =>
     before.state === after.state ? undefined : { provider, from: before.state, to: after.state, failures: after.failures }
 
-  const acquireStep: Step<BreakerPermit> = (r, t) => {
+  const acquireStep: Step = (r, t) => {
     switch (r.state) {
       case 'closed':
-        return [undefined, ADMITTED]
+        return undefined
       case 'open':
-        if (t - r.openedAt < cooldownMs) return [undefined, { allowed: false, retryAfterMs: r.openedAt + cooldownMs - t, transition: undefined }]
-        return [{ ...r, state: 'half-open', probes: 1, probeAt: t, successes: 0 }, PROBE]
+        return t - r.openedAt < cooldownMs ? undefined : { ...r, state: 'half-open', probes: 1, probeAt: t, successes: 0 }
       case 'half-open':
-        if (r.probes < maxProbes) return [{ ...r, probes: r.probes + 1, probeAt: t }, PROBE]
+        if (r.probes < maxProbes) return { ...r, probes: r.probes + 1, probeAt: t }
         // Probes that never reported back (a crashed process) must not wedge the breaker half-open.
-        if (t - r.probeAt >= cooldownMs) return [{ ...r, probes: 1, probeAt: t }, PROBE]
-        return [undefined, { allowed: false, retryAfterMs: undefined, transition: undefined }]
+        if (t - r.probeAt >= cooldownMs) return { ...r, probes: 1, probeAt: t }
+        return undefined
     }
   }
-  const recordStep =
-    (probe: boolean, result: BreakerResult): Step<undefined> =>
-    (r, t) => {
-      if (r.state === 'closed') {
-        if (result === 'failure') {
-          const failures = r.failures + 1
-          return [failures >= threshold ? { ...r, state: 'open', failures, openedAt: t } : { ...r, failures }, undefined]
-        }
-        return [result === 'success' && r.failures > 0 ? { ...r, failures: 0 } : undefined, undefined]
+  const recordStep: Step = (r, t, probe, result) => {
+    if (r.state === 'closed') {
+      if (result === 'failure') {
+        const failures = r.failures + 1
+        return failures >= threshold ? { ...r, state: 'open', failures, openedAt: t } : { ...r, failures }
       }
-      // Results of calls admitted before the breaker opened are stale: only probes count now.
-      if (r.state === 'open' || !probe) return [undefined, undefined]
-      const probes = Math.max(0, r.probes - 1)
-      if (result === 'ignored') return [{ ...r, probes }, undefined]
-      if (result === 'failure') return [{ ...r, state: 'open', openedAt: t, probes: 0, successes: 0, failures: r.failures + 1 }, undefined]
-      const successes = r.successes + 1
-      if (successes >= toClose) return [{ ...r, state: 'closed', failures: 0, probes: 0, successes: 0 }, undefined]
-      return [{ ...r, probes, successes }, undefined]
+      return result === 'success' && r.failures > 0 ? { ...r, failures: 0 } : undefined
     }
-  const permitOf = (provider: string, [before, after, permit]: readonly [BreakerRecord, BreakerRecord, BreakerPermit]): BreakerPermit => {
-    const changed = transition(provider, before, after)
-    return permit.allowed && changed !== undefined ? { ...permit, transition: changed } : permit
+    // Results of calls admitted before the breaker opened are stale: only probes count now.
+    if (r.state === 'open' || !probe) return undefined
+    const probes = Math.max(0, r.probes - 1)
+    if (result === 'ignored') return { ...r, probes }
+    if (result === 'failure') return { ...r, state: 'open', openedAt: t, probes: 0, successes: 0, failures: r.failures + 1 }
+    const successes = r.successes + 1
+    if (successes >= toClose) return { ...r, state: 'closed', failures: 0, probes: 0, successes: 0 }
+    return { ...r, probes, successes }
+  }
+  /** The answer of an acquire: every record it writes admits a probe; one it leaves admits, or refuses, as the state says. */
+  const permitOf = (provider: string, u: Updated): BreakerPermit => {
+    const { before, t } = u
+    if (u.next === undefined) {
+      if (before.state === 'closed') return ADMITTED
+      if (before.state === 'half-open') return PROBES_BUSY
+      return { allowed: false, retryAfterMs: before.openedAt + cooldownMs - t, transition: undefined }
+    }
+    const changed = transition(provider, u)
+    return changed === undefined ? PROBE : { ...PROBE, transition: changed }
   }
   // With its own store, a call that did not fail leaves a clean breaker as it is.
   const skipsRecord = (provider: string, result: BreakerResult): boolean => own && result !== 'failure' && !dirty.has(provider)
@@ -148,27 +181,25 @@ export function circuitBreaker(given?: CircuitBreakerOptions): CircuitBreaker {
   const breaker: CircuitBreaker = {
     async acquire(provider) {
       if (own && !dirty.has(provider)) return ADMITTED
-      return permitOf(provider, await update(provider, acquireStep))
+      return permitOf(provider, await update(provider, acquireStep, false, 'ignored'))
     },
     async record(provider, permit, result) {
       if (!permit.allowed || skipsRecord(provider, result)) return undefined
-      const [before, after] = await update(provider, recordStep(permit.probe, result))
-      return transition(provider, before, after)
+      return transition(provider, await update(provider, recordStep, permit.probe, result))
     },
     async state(provider) {
-      return decodeBreaker(await store.get(prefix + provider))
+      return decodeBreaker(await store.get(keyOf(provider)))
     },
   }
   if (sync === undefined) return breaker
   const now_: BreakerNow = {
     acquire(provider) {
       if (own && !dirty.has(provider)) return ADMITTED
-      return permitOf(provider, updateNow(sync, provider, acquireStep))
+      return permitOf(provider, updateNow(sync, provider, acquireStep, false, 'ignored'))
     },
     record(provider, permit, result) {
       if (!permit.allowed || skipsRecord(provider, result)) return undefined
-      const [before, after] = updateNow(sync, provider, recordStep(permit.probe, result))
-      return transition(provider, before, after)
+      return transition(provider, updateNow(sync, provider, recordStep, permit.probe, result))
     },
   }
   nowFaces.set(breaker, now_)

@@ -7,11 +7,12 @@ import { NO_PRICING, priceOrReason } from '../meter.ts'
 import { onClose, slotOf } from '../attempt-slot.ts'
 import { abortReason } from '../../model/abort-reason.ts'
 import type { Reservation } from '../../store/state-store.ts'
+import type { ReservationInto } from '../../store/sync-store.ts'
 import { type Admission, ignoreStoreError, type OnStoreError, Refused } from '../admission.ts'
 import type { AttemptContext, AttemptResult } from '../middleware.ts'
 import type { PriceUsage } from '../pricing/price-usage.ts'
 import { finiteUsage } from '../usage-estimate.ts'
-import { reservationFor } from './reservation-estimate.ts'
+import { reservationFor, reservationUsage } from './reservation-estimate.ts'
 import { budgetNow, type BudgetNow, type SharedBudget } from './shared-budget.ts'
 import { isStateLostError } from '../../store/state-lost-error.ts'
 
@@ -38,8 +39,8 @@ const LONGEST_WAIT_MS = 250
 interface Hold {
   readonly id: string
   readonly amount: number
-  /** The reservation's price, or why it could not be priced (reported already). */
-  readonly estimate: number | string
+  /** The reservation was priced (else why not was reported already). */
+  readonly priced: boolean
   /** Until the attempt is charged, or let go of (released when it settled first). */
   holding: boolean
 }
@@ -63,6 +64,8 @@ export function budgetAdmission(
 ): Admission<Hold> {
   // On an in-process store the budget answers at once: no promise per reserve or settle.
   const now = budgetNow(budget)
+  // Where an in-process reserve writes its verdict, read at once: no verdict object per attempt (measured: about 50 B).
+  const verdictNow: ReservationInto = { granted: false, spent: 0, held: 0 }
   const release = (hold: Hold): void => {
     if (!hold.holding) return
     hold.holding = false
@@ -76,19 +79,37 @@ export function budgetAdmission(
       // the reservation expires anyway
     }
   }
+  /** After the charge: an answer that cannot be priced is reported (unless the meter did) and fails a budget that fails closed. */
+  const charged = (ctx: AttemptContext, hold: Hold, usd: number | string, cost: Cost | undefined): void => {
+    if (typeof usd !== 'string') return
+    // An attempt whose reservation could not be priced was reported already; one the meter priced, by the meter.
+    if (hold.priced && cost !== undefined) onUnpriced(ctx, usd, cost.usage)
+    if (budget.onUnpriced === 'fail') throw unpricedError(budget, ctx, usd, 'after')
+  }
+  // The awaited paths live apart from admit and done: their callbacks' captures are allocated only when they run (about 50 B per attempt).
+  const waitFor = (hold: Hold, ctx: AttemptContext, taken: Reservation | Promise<never> | undefined): Promise<Hold | Refused> =>
+    acquire(budget, hold.id, hold.amount, ctx, onExceeded, taken, onStoreError).then((refused) => refused ?? held(hold, ctx, release))
+  const settleLater = (hold: Hold, ctx: AttemptContext, charge: number, usd: number | string, cost: Cost | undefined): Promise<void> =>
+    budget.settle(hold.id, charge).then(
+      () => charged(ctx, hold, usd, cost),
+      (e: unknown) => {
+        onStoreError(e, ctx)
+        throw storeFailed(budget, 'charged', e)
+      },
+    )
   return {
     name: 'sharedBudget',
     admit(ctx) {
       const estimate = reservationFor(budget, price, ctx)
-      if (typeof estimate.usd === 'string') {
-        onUnpriced(ctx, estimate.usd, estimate.usage)
-        if (budget.onUnpriced === 'fail') return new Refused(unpricedError(budget, ctx, estimate.usd, 'before'))
+      if (typeof estimate === 'string') {
+        onUnpriced(ctx, estimate, reservationUsage(ctx.request, budget.assumedOutputTokens))
+        if (budget.onUnpriced === 'fail') return new Refused(unpricedError(budget, ctx, estimate, 'before'))
       }
-      const amount = typeof estimate.usd === 'number' ? estimate.usd : 0
-      const hold: Hold = { id: reservationId(), amount, estimate: estimate.usd, holding: true }
-      const taken = now !== undefined ? reserveNow(budget, now, hold.id, amount) : undefined
+      const amount = typeof estimate === 'number' ? estimate : 0
+      const hold: Hold = { id: reservationId(), amount, priced: typeof estimate === 'number', holding: true }
+      const taken = now !== undefined ? reserveNow(budget, now, hold, verdictNow) : undefined
       if (taken === true) return held(hold, ctx, release)
-      return acquire(budget, hold.id, amount, ctx, onExceeded, taken, onStoreError).then((refused) => refused ?? held(hold, ctx, release))
+      return waitFor(hold, ctx, taken)
     },
     undo(_ctx, hold) {
       release(hold)
@@ -103,27 +124,18 @@ export function budgetAdmission(
       hold.holding = false
       // The gate's meter priced the answer already (and reported it when it could not): priced once.
       const metered = slotOf(ctx)?.metered
-      const cost = metered !== undefined ? { usd: metered.unpriced ?? metered.costUsd, usage: metered.usage } : costOf(result, ctx, price)
+      const cost = metered !== undefined ? undefined : costOf(result, ctx, price)
+      const usd = metered !== undefined ? (metered.unpriced ?? metered.costUsd) : (cost as Cost).usd
       // An answer that cannot be priced is charged what was reserved for it.
-      const charge = typeof cost.usd === 'number' ? cost.usd : hold.amount
-      const charged = (): void => {
-        if (typeof cost.usd !== 'string') return
-        // An attempt whose reservation could not be priced was reported already.
-        if (typeof hold.estimate === 'number' && metered === undefined) onUnpriced(ctx, cost.usd, cost.usage)
-        if (budget.onUnpriced === 'fail') throw unpricedError(budget, ctx, cost.usd, 'after')
-      }
-      if (now === undefined)
-        return budget.settle(hold.id, charge).then(charged, (e: unknown) => {
-          onStoreError(e, ctx)
-          throw storeFailed(budget, 'charged', e)
-        })
+      const charge = typeof usd === 'number' ? usd : hold.amount
+      if (now === undefined) return settleLater(hold, ctx, charge, usd, cost)
       try {
         now.settle(hold.id, charge)
       } catch (e) {
         onStoreError(e, ctx)
         throw storeFailed(budget, 'charged', e)
       }
-      return charged()
+      return charged(ctx, hold, usd, cost)
     },
   }
 }
@@ -144,15 +156,16 @@ function held(hold: Hold, ctx: AttemptContext, release: (hold: Hold) => void): H
  * The first reservation on an in-process store, at once: `true` when granted, else the verdict
  * (for {@link acquire} to decide whether to wait) or the store's failure as a rejected verdict.
  */
-function reserveNow(budget: SharedBudget, now: BudgetNow, id: string, amount: number): true | Reservation | Promise<never> {
+function reserveNow(budget: SharedBudget, now: BudgetNow, hold: Hold, into: ReservationInto): true | Reservation | Promise<never> {
   let r: Reservation
   try {
-    r = now.reserve(id, amount)
+    r = now.reserve(hold.id, hold.amount, into)
   } catch (error) {
     return Promise.reject(error)
   }
   if (r.granted && r.spent < budget.usd - BUDGET_TOLERANCE_USD) return true
-  return r
+  // A copy: `into` is written again by the next reserve, before acquire reads this one.
+  return { granted: r.granted, spent: r.spent, held: r.held }
 }
 
 /**
@@ -202,8 +215,14 @@ async function acquire(
   }
 }
 
+/** What an answered attempt cost, as the budget priced it itself (when the gate's meter did not). */
+interface Cost {
+  readonly usd: number | string
+  readonly usage: Usage
+}
+
 /** The real cost of an answered attempt; a string when it cannot be priced (or the answer cannot be read). */
-function costOf(result: AttemptResult, ctx: AttemptContext, price: PriceUsage | undefined): { readonly usd: number | string; readonly usage: Usage } {
+function costOf(result: AttemptResult, ctx: AttemptContext, price: PriceUsage | undefined): Cost {
   let usage: Usage
   try {
     const response = result.response
@@ -224,8 +243,9 @@ let processPrefix: string | undefined
 let reservations = 0
 
 function reservationId(): string {
-  processPrefix ??= globalThis.crypto.randomUUID()
-  return `${processPrefix}:${++reservations}`
+  // With its colon: one concatenation per id (about 30 B per attempt).
+  processPrefix ??= `${globalThis.crypto.randomUUID()}:`
+  return processPrefix + ++reservations
 }
 
 /** The failure of an attempt whose answer came after the attempt had settled (its deadline, its run's abort). */

@@ -1,5 +1,6 @@
 import type { ModelRequest } from '../../model/request.ts'
 import type { Usage } from '../../model/usage.ts'
+import { jsonBytes } from './json-bytes.ts'
 import { utf8Length } from '../../model/utf8-length.ts'
 import { NO_PRICING, priceOrReason } from '../meter.ts'
 import type { AttemptContext } from '../middleware.ts'
@@ -14,15 +15,10 @@ const TOKENS_PER_MESSAGE = 8
  * or the price of an upper bound of its usage ({@link reservationUsage}). A string says why it
  * cannot be priced.
  */
-export function reservationFor(
-  budget: SharedBudget,
-  price: PriceUsage | undefined,
-  ctx: AttemptContext,
-): { readonly usd: number | string; readonly usage: Usage } {
-  const usage = reservationUsage(ctx.request, budget.assumedOutputTokens)
-  if (budget.reserveUsd !== undefined) return { usd: budget.reserveUsd, usage }
-  if (price === undefined) return { usd: NO_PRICING, usage }
-  return { usd: priceOrReason(price, usage, ctx.model, ctx.provider), usage }
+export function reservationFor(budget: SharedBudget, price: PriceUsage | undefined, ctx: AttemptContext): number | string {
+  if (budget.reserveUsd !== undefined) return budget.reserveUsd
+  if (price === undefined) return NO_PRICING
+  return priceOrReason(price, reservationUsage(ctx.request, budget.assumedOutputTokens), ctx.model, ctx.provider)
 }
 
 /**
@@ -34,10 +30,10 @@ export function reservationUsage(request: ModelRequest, assumedOutputTokens: num
   let bytes = utf8Bytes(request.system)
   for (const m of request.messages) {
     bytes += utf8Bytes(m.content) + TOKENS_PER_MESSAGE
-    if (m.toolCalls !== undefined) bytes += utf8Bytes(json(m.toolCalls))
+    if (m.toolCalls !== undefined) bytes += jsonBytes(m.toolCalls)
   }
-  if (request.tools !== undefined) bytes += utf8Bytes(json(request.tools))
-  if (request.responseSchema !== undefined) bytes += utf8Bytes(json(request.responseSchema))
+  if (request.tools !== undefined) bytes += jsonBytes(request.tools)
+  if (request.responseSchema !== undefined) bytes += jsonBytes(request.responseSchema)
   const max = request.maxTokens
   const outputTokens = typeof max === 'number' && Number.isFinite(max) && max > 0 ? Math.ceil(max) : assumedOutputTokens
   return { inputTokens: bytes + TOKENS_PER_MESSAGE, outputTokens }
@@ -45,12 +41,4 @@ export function reservationUsage(request: ModelRequest, assumedOutputTokens: num
 
 function utf8Bytes(text: unknown): number {
   return typeof text === 'string' ? utf8Length(text) : 0
-}
-
-function json(value: unknown): string {
-  try {
-    return JSON.stringify(value) ?? ''
-  } catch {
-    return ''
-  }
 }

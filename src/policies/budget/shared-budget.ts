@@ -3,7 +3,7 @@ import { BUDGET_TOLERANCE_USD } from '../../model/budget-tolerance.ts'
 import { onUnpricedOption, type OnUnpriced } from '../../model/on-unpriced.ts'
 import { isStateLostError, type StateLostError } from '../../store/state-lost-error.ts'
 import { STATE_STORE_METHODS, type Reservation, type StateStore } from '../../store/state-store.ts'
-import { syncStore } from '../../store/sync-store.ts'
+import { type ReservationInto, syncStore } from '../../store/sync-store.ts'
 import { typeName } from '../../model/describe-value.ts'
 import { assertMethods, assertNonEmptyString } from '../../model/options-object.ts'
 
@@ -116,10 +116,10 @@ export function sharedBudget(options: SharedBudgetOptions): SharedBudget {
     sync === undefined
       ? undefined
       : {
-          reserve(id, cost) {
+          reserve(id, cost, into) {
             if (lost !== undefined) throw lost
             try {
-              return sync.reserve(key, id, cost, limit, reservationTtlMs)
+              return sync.reserve(key, id, cost, limit, reservationTtlMs, into)
             } catch (error) {
               return latch(error)
             }
@@ -160,7 +160,8 @@ export function sharedBudget(options: SharedBudgetOptions): SharedBudget {
 
 /** A budget's synchronous face, when its store is in-process: `reserve` and `settle` answered at once (a throw for a failure). */
 export interface BudgetNow {
-  reserve(id: string, usd: number): Reservation
+  /** Given `into`, the verdict is written there (no object made); read it before the next reserve. */
+  reserve(id: string, usd: number, into?: ReservationInto): Reservation
   settle(id: string, usd: number): number
 }
 
