@@ -32,6 +32,22 @@ export interface AttemptSlot {
   /** Set once the attempt was stopped from inside (its deadline passed), with why. */
   stopped?: boolean
   stopReason?: unknown
+  /** The run of stages outermost in the attempt's chain: told when the attempt settles from outside (see {@link stopAttempt}). */
+  runner?: Stoppable | undefined
+}
+
+/** What can be told that its attempt settled from outside (the chain's outermost run of stages). */
+export interface Stoppable {
+  stop(reason: unknown): void
+}
+
+/**
+ * Tells the attempt's chain that the attempt settled from outside (the run's signal aborted): the
+ * stages still open hear `fail` with `reason` now (the budget lets go of its reservation, the
+ * breaker hears an abort), whatever the provider does later.
+ */
+export function stopAttempt(slot: AttemptSlot, reason: unknown): void {
+  slot.runner?.stop(reason)
 }
 
 /** A context of the chain, with its slot. */

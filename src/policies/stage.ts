@@ -1,6 +1,7 @@
+import { abortReason } from '../model/abort-reason.ts'
 import { raceAbort } from '../model/race-abort.ts'
 import { isThenable } from '../model/user-code.ts'
-import { attemptContext, closeSlot, freshSlot, slotOf, stopSlot, withSlot } from './attempt-slot.ts'
+import { type AttemptSlot, attemptContext, closeSlot, freshSlot, type Stoppable, slotOf, stopSlot, withSlot } from './attempt-slot.ts'
 import { refusal } from './entry-check.ts'
 import type { AttemptContext, AttemptResult, Terminal } from './middleware.ts'
 
@@ -37,14 +38,18 @@ export function runStages(stages: readonly Stage[], stops: boolean, ctx: Attempt
   if (slotOf(ctx) !== undefined) return new StageRun(stages, stops, ctx, rest).go()
   const outer = ctx.request.signal
   const slot = freshSlot(outer)
-  const work = raceAbort(new StageRun(stages, stops, withSlot(ctx, slot), rest).go(), outer)
+  const run = new StageRun(stages, stops, withSlot(ctx, slot), rest)
+  const work = outer === undefined ? run.go() : raceAbort(run.go(), outer, () => run.stop(abortReason(outer)))
   const close = (): void => closeSlot(slot)
   work.then(close, close)
   return work
 }
 
-/** One attempt's pass through a run of stages; `stop` settles it early (see {@link Stage.stops}). */
-export class StageRun {
+/**
+ * One attempt's pass through a run of stages; `stop` settles it early (see {@link Stage.stops}),
+ * and is how the outermost run hears that its attempt settled from outside (the run's signal).
+ */
+export class StageRun implements Stoppable {
   readonly #stages: readonly Stage[]
   readonly #rest: Terminal
   readonly #ctx: AttemptContext
@@ -59,8 +64,10 @@ export class StageRun {
     this.#stages = stages
     this.#rest = rest
     this.#stops = stops
+    const slot = slotOf(ctx) as AttemptSlot
     // A stage that may stop the attempt hands on the attempt's signal, made only if a link reads it.
-    this.#ctx = stops ? attemptContext(ctx, slotOf(ctx) as NonNullable<ReturnType<typeof slotOf>>) : ctx
+    this.#ctx = stops ? attemptContext(ctx, slot) : ctx
+    slot.runner ??= this
   }
 
   go(): Promise<AttemptResult> {
@@ -72,8 +79,9 @@ export class StageRun {
   }
 
   /**
-   * Settles the attempt now with `reason` (its deadline passed): the signal it handed on aborts,
-   * the stages still open hear `fail` (not awaited), and whatever the rest answers later is dropped.
+   * Settles the attempt now with `reason` (its deadline passed, or its run's signal aborted): the
+   * signal it handed on aborts, the stages still open hear `fail` (not awaited), and whatever the
+   * rest answers later is dropped.
    */
   stop(reason: unknown): void {
     if (this.#over) return

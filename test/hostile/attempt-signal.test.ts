@@ -185,4 +185,20 @@ describe("the attempt's own signal under timeoutMs", () => {
     if ('error' in outcome) expect(outcome.error).toMatchObject({ kind: expect.any(String) })
     else expect(outcome.ok).toBe('ok')
   })
+
+  it("lets go of the budget's reservation the moment the run is aborted, though the provider never answers", { timeout: BOUND_MS }, async () => {
+    const store = memoryStore()
+    const budget = sharedBudget({ store, key: 'b', usd: 1, reserveUsd: 0.5 })
+    for (const timeoutMs of [undefined, 10_000]) {
+      const run = new AbortController()
+      const gate = createGate({ providers: provider(() => never()), budget, ...(timeoutMs === undefined ? {} : { timeoutMs }) })
+      const pending = gate.run(ask('x'), { signal: run.signal }).catch((e: unknown) => e)
+      await pause(5)
+      run.abort(new Error('user left'))
+      expect(await pending).toMatchObject({ kind: 'aborted' })
+      // Nothing held any more: the whole budget can be reserved again.
+      expect(await store.reserve('b', `probe-${timeoutMs}`, 1, 1, 60_000)).toMatchObject({ granted: true, held: 0 })
+      await store.settle('b', `probe-${timeoutMs}`, 0)
+    }
+  })
 })

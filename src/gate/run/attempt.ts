@@ -1,7 +1,8 @@
 import { isTransientKind, type ErrorKind } from '../../model/error-kind.ts'
 import { raceAbort } from '../../model/race-abort.ts'
 import { ZERO_USAGE } from '../../model/usage.ts'
-import { ATTEMPT_SLOT, attemptRequest, closeSlot } from '../../policies/attempt-slot.ts'
+import { ATTEMPT_SLOT, attemptRequest, closeSlot, stopAttempt } from '../../policies/attempt-slot.ts'
+import { abortReason } from '../../model/abort-reason.ts'
 import type { Metered } from '../../policies/meter.ts'
 import type { AttemptContext } from '../../policies/middleware.ts'
 import type { AttemptOutcome } from '../attempt-outcome.ts'
@@ -54,6 +55,7 @@ export function runAttempt<T>(run: RunView<T>): Promise<AttemptTaken<T>> {
     controller: undefined,
     stopped: false,
     stopReason: undefined,
+    runner: undefined,
     attempt,
     startedAt: attempt === 1 ? run.started : g.now(),
   }
@@ -71,7 +73,10 @@ export function runAttempt<T>(run: RunView<T>): Promise<AttemptTaken<T>> {
   }
   let work: Promise<unknown>
   try {
-    work = raceAbort(g.chain(ctx, run.call), run.signal)
+    const chain = g.chain(ctx, run.call)
+    const signal = run.signal
+    // The run's abort settles the attempt at once, and its chain hears it (the budget lets go, the breaker hears an abort).
+    work = signal === undefined ? chain : raceAbort(chain, signal, () => stopAttempt(slot, abortReason(signal)))
   } catch (error) {
     work = Promise.reject(error)
   }

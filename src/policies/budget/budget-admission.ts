@@ -4,7 +4,7 @@ import { ProviderError } from '../../model/provider-error.ts'
 import type { Usage } from '../../model/usage.ts'
 import { sleep } from '../deadline/sleep.ts'
 import { NO_PRICING, priceOrReason } from '../meter.ts'
-import { onClose, slotOf } from '../attempt-slot.ts'
+import { slotOf } from '../attempt-slot.ts'
 import { abortReason } from '../../model/abort-reason.ts'
 import type { Reservation } from '../../store/state-store.ts'
 import type { ReservationInto } from '../../store/sync-store.ts'
@@ -88,7 +88,7 @@ export function budgetAdmission(
   }
   // The awaited paths live apart from admit and done: their callbacks' captures are allocated only when they run (about 50 B per attempt).
   const waitFor = (hold: Hold, ctx: AttemptContext, taken: Reservation | Promise<never> | undefined): Promise<Hold | Refused> =>
-    acquire(budget, hold.id, hold.amount, ctx, onExceeded, taken, onStoreError).then((refused) => refused ?? held(hold, ctx, release))
+    acquire(budget, hold.id, hold.amount, ctx, onExceeded, taken, onStoreError).then((refused) => refused ?? hold)
   const settleLater = (hold: Hold, ctx: AttemptContext, charge: number, usd: number | string, cost: Cost | undefined): Promise<void> =>
     budget.settle(hold.id, charge).then(
       () => charged(ctx, hold, usd, cost),
@@ -108,7 +108,7 @@ export function budgetAdmission(
       const amount = typeof estimate === 'number' ? estimate : 0
       const hold: Hold = { id: reservationId(), amount, priced: typeof estimate === 'number', holding: true }
       const taken = now !== undefined ? reserveNow(budget, now, hold, verdictNow) : undefined
-      if (taken === true) return held(hold, ctx, release)
+      if (taken === true) return hold
       return waitFor(hold, ctx, taken)
     },
     undo(_ctx, hold) {
@@ -138,18 +138,6 @@ export function budgetAdmission(
       return charged(ctx, hold, usd, cost)
     },
   }
-}
-
-/**
- * An admitted hold: released at once when the attempt settles first (the deadline, the run's abort),
- * even if the provider never does: the call is abandoned, and what a provider may still bill for it
- * is unknown here. The attempt's slot says when (every context of the gate's chain has one; without
- * it, the hold is released when the call settles, or expires).
- */
-function held(hold: Hold, ctx: AttemptContext, release: (hold: Hold) => void): Hold {
-  const slot = slotOf(ctx)
-  if (slot !== undefined) onClose(slot, () => release(hold))
-  return hold
 }
 
 /**
