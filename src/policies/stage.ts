@@ -70,12 +70,24 @@ export class StageRun implements Stoppable {
     slot.runner ??= this
   }
 
+  /** The attempt's context as the stages see it. */
+  get context(): AttemptContext {
+    return this.#ctx
+  }
+
   go(): Promise<AttemptResult> {
     if (!this.#stops) return this.#enter(0)
-    return new Promise<AttemptResult>((resolve, reject) => {
-      this.#reject = reject
-      this.#enter(0).then(resolve, reject)
-    })
+    // One executor for every run (it finds the run being started here): no closure per attempt (about 70 B).
+    StageRun.#starting = this
+    return new Promise<AttemptResult>(StageRun.#start)
+  }
+
+  static #starting: StageRun | undefined
+  static #start(resolve: (result: AttemptResult) => void, reject: (error: unknown) => void): void {
+    const run = StageRun.#starting as StageRun
+    StageRun.#starting = undefined
+    run.#reject = reject
+    run.#enter(0).then(resolve, reject)
   }
 
   /**

@@ -9,7 +9,8 @@
 interface Entry {
   readonly queue: Queue
   readonly at: number
-  readonly fire: () => void
+  readonly fire: (target: never) => void
+  readonly target: unknown
   prev: Entry | undefined
   next: Entry | undefined
 }
@@ -25,14 +26,17 @@ const queues = new Map<number, Queue>()
 /** A deadline set by {@link scheduleDeadline}, to give to {@link cancelDeadline}. */
 export type DeadlineEntry = Entry
 
-/** Calls `fire` once `ms` have passed, unless the entry returned is given to {@link cancelDeadline} first. */
-export function scheduleDeadline(ms: number, fire: () => void): DeadlineEntry {
+/**
+ * Calls `fire(target)` once `ms` have passed, unless the entry returned is given to
+ * {@link cancelDeadline} first (a shared `fire` and its target: no closure per deadline).
+ */
+export function scheduleDeadline<T>(ms: number, fire: (target: T) => void, target: T): DeadlineEntry {
   let queue = queues.get(ms)
   if (queue === undefined) {
     queue = { head: undefined, tail: undefined, timer: undefined }
     queues.set(ms, queue)
   }
-  const entry: Entry = { queue, at: Date.now() + ms, fire, prev: queue.tail, next: undefined }
+  const entry: Entry = { queue, at: Date.now() + ms, fire, target, prev: queue.tail, next: undefined }
   if (queue.tail === undefined) queue.head = entry
   else queue.tail.next = entry
   queue.tail = entry
@@ -66,7 +70,7 @@ function due(queue: Queue, ms: number): void {
   arm(queue, ms)
   for (const e of fired) {
     try {
-      e.fire()
+      e.fire(e.target as never)
     } catch {
       // A deadline's own reaction never throws; nothing else may stop the others.
     }

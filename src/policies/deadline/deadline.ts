@@ -1,6 +1,6 @@
 import { ProviderError } from '../../model/provider-error.ts'
 import { type Link, stageLink } from '../link.ts'
-import type { Stage } from '../stage.ts'
+import type { Stage, StageRun } from '../stage.ts'
 import { cancelDeadline, type DeadlineEntry, scheduleDeadline } from './deadline-queue.ts'
 
 /**
@@ -17,13 +17,15 @@ export function deadline(timeoutMs: number): Link {
 
 /** The deadline as a stage of the attempt chain (see {@link deadline}). */
 export function deadlineStage(timeoutMs: number): Stage<DeadlineEntry> {
+  const expire = (run: StageRun): void => {
+    const provider = run.context.provider
+    run.stop(new ProviderError(`provider "${provider}" did not answer within ${timeoutMs} ms`, { kind: 'timeout', provider }))
+  }
   return {
     name: 'deadline',
     stops: true,
-    enter(ctx, run) {
-      return scheduleDeadline(timeoutMs, () =>
-        run.stop(new ProviderError(`provider "${ctx.provider}" did not answer within ${timeoutMs} ms`, { kind: 'timeout', provider: ctx.provider })),
-      )
+    enter(_ctx, run) {
+      return scheduleDeadline(timeoutMs, expire, run)
     },
     leave(_ctx, entry, result) {
       cancelDeadline(entry)
