@@ -40,7 +40,8 @@ export function runGate<T>(g: GateInternals<T>, request: ModelRequest, options: 
   return new GateLoop(g, request, options, hooks).run()
 }
 
-class GateLoop<T> implements RunView<T> {
+// The run is its own meter (one object fewer per run, about 30 B): only the loop adds to it.
+class GateLoop<T> extends RunMeter implements RunView<T> {
   readonly g: GateInternals<T>
   readonly request: ModelRequest
   readonly signal: AbortSignal | undefined
@@ -51,7 +52,6 @@ class GateLoop<T> implements RunView<T> {
   readonly schema: CompiledSchema<T> | undefined
   readonly call: Terminal
   readonly guard: DecisionGuard | undefined
-  readonly meter = new RunMeter()
   readonly started: number
   readonly #deadline: RunDeadline | undefined
   #tags: EventTags | undefined
@@ -68,6 +68,7 @@ class GateLoop<T> implements RunView<T> {
   lastTime: number
 
   constructor(g: GateInternals<T>, request: ModelRequest, options: GateRunOptions, hooks: RunHooks | undefined) {
+    super()
     this.g = g
     this.request = request
     const runTimeoutMs = options.runTimeoutMs ?? g.runTimeoutMs
@@ -85,6 +86,10 @@ class GateLoop<T> implements RunView<T> {
     if (g.events.has('run_start')) {
       g.events.emit('run_start', { runId: this.runId, ...this.tags, provider: (g.providers[0] as ResolvedProvider).name, model: this.base.model })
     }
+  }
+
+  get meter(): RunMeter {
+    return this
   }
 
   get records(): readonly AttemptRecord[] {
