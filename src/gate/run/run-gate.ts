@@ -136,11 +136,11 @@ class GateLoop<T> extends RunMeter implements RunView<T> {
     if (stop !== undefined) return Promise.reject(this.#fail(stop.kind, stop.reason, 'pre-check'))
     if (this.signal?.aborted === true)
       return Promise.reject(this.#fail(FailFastKinds.Aborted, 'the run was aborted before the attempt started', 'pre-check', this.signal.reason))
-    return runAttempt(this).then(this.#onOutcome)
+    return runAttempt(this).then((outcome) => this.#onOutcome(outcome))
   }
 
-  // Made once per run: the one reaction every attempt of the run continues with.
-  readonly #onOutcome = (outcome: AttemptTaken<T>): GateResult<T> | Promise<GateResult<T>> => {
+  /** What an attempt changed, taken, then PostDecide's verdict acted on. */
+  #onOutcome(outcome: AttemptTaken<T>): GateResult<T> | Promise<GateResult<T>> {
     this.#took(outcome)
     const verdict = decide(this, outcome)
     return verdict instanceof Promise ? verdict.then((v) => this.#act(outcome, v)) : this.#act(outcome, verdict)
