@@ -1,6 +1,5 @@
 import type { EventTags } from '../events/event-map.ts'
 import { eventTags } from '../events/event-tags.ts'
-import { agentGateOptions, type AgentGateOptions } from './agent-gate-options.ts'
 import { newRunId } from '../events/run-id.ts'
 import { isReliabilityFailFastError, type ReliabilityFailFastError } from '../gate/fail-fast-error.ts'
 import type { GateRunOptions } from '../gate/gate-internals.ts'
@@ -44,8 +43,6 @@ export class AgentRun<T, R = RunResult<T>> {
   readonly #signal: AbortSignal | undefined
   readonly #runId: string
   readonly #metadata: Readonly<Record<string, unknown>> | undefined
-  /** What every gate call of the run is given (run id, signal, metadata, and the current turn, set before each call). */
-  readonly #gateOptions: AgentGateOptions
   readonly #ledger = new RunLedger()
   /** The accepted messages of this run after the user's: tool turns and their results. */
   #turns: Message[] = NO_MESSAGES
@@ -74,7 +71,6 @@ export class AgentRun<T, R = RunResult<T>> {
     this.#signal = options.signal
     this.#runId = options.runId ?? newRunId()
     this.#metadata = options.metadata
-    this.#gateOptions = agentGateOptions(this.#runId, options)
   }
 
   /**
@@ -225,7 +221,14 @@ export class AgentRun<T, R = RunResult<T>> {
     }
     // One options object per gate call: a call in flight keeps the turn it started with.
     const before = this.#ledger.gateCalls === 0 ? 0 : this.#ledger.validationFailures
-    const options: GateRunOptions = { ...this.#gateOptions, turn: this.#turnCount, validateOutput, validationFailuresBefore: before }
+    const options: { -readonly [K in keyof GateRunOptions]: GateRunOptions[K] } = {
+      runId: this.#runId,
+      turn: this.#turnCount,
+      validateOutput,
+      validationFailuresBefore: before,
+    }
+    if (this.#signal !== undefined) options.signal = this.#signal
+    if (this.#metadata !== undefined) options.metadata = this.#metadata
     return rt.gate.run(request, options)
   }
 

@@ -35,7 +35,8 @@ const whole = <T>(result: RunResult<T>): RunResult<T> => result
 export class Session<T> {
   readonly #runtime: AgentRuntime<T>
   // Replaced, never mutated, on each commit; frozen when first read (freezing on every commit would
-  // cost each run, and a frozen array takes the slow path of the next commit's concat).
+  // cost each run). The first commit keeps the run's frozen exchange itself (a copy cost each new
+  // session about 65 B): concat reads a frozen array as fast as another on Node 24.
   #history: readonly Message[] = NO_HISTORY
   /** The stored conversation's version this session's history reflects (0 for an in-memory session). */
   #version = 0
@@ -102,7 +103,8 @@ export class Session<T> {
 
   /** Appends a run's exchange to the history as it is now (not as it was when the run started), in one step. */
   readonly #commit = (exchange: readonly Message[]): void => {
-    this.#history = this.#history.length === 0 ? exchange.slice() : this.#history.concat(exchange)
+    if (this.#history.length > 0) this.#history = this.#history.concat(exchange)
+    else this.#history = Object.isFrozen(exchange) ? exchange : exchange.slice()
   }
 
   /** A run on the stored conversation: the whole result first, then the commit, then the caller's projection. */

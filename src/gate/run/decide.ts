@@ -22,6 +22,9 @@ export type Verdict =
   | { readonly act: 'fallback'; readonly kind: string; readonly rule: ReliabilityRule | undefined; readonly scope: ReliabilityScope }
   | { readonly act: 'fail'; readonly kind: string; readonly rule: ReliabilityRule | undefined; readonly reason: string }
 
+// The verdict on an answer no rule judged, the common one: shared (read-only), none made per run.
+const ACCEPTED: Verdict = Object.freeze({ act: 'ok', kind: 'ok', rule: undefined })
+
 /** What a PreCheck rule decided: go on (`undefined`), or stop the run before the provider is called. */
 export type PreVerdict = { readonly act: 'fail'; readonly kind: string; readonly reason: string } | undefined
 
@@ -60,7 +63,7 @@ function act<T>(run: RunView<T>, outcome: AttemptOutcome<T>, rule: ReliabilityRu
   emitDecision(run, decision, kind, rule, 'post-decide')
   switch (decision) {
     case 'ok':
-      return { act: 'ok', kind, rule }
+      return rule === undefined && kind === 'ok' ? ACCEPTED : { act: 'ok', kind, rule }
     case 'retry':
     case 'retry-other':
       return { act: 'retry', decision, kind, rule, scope: scope ?? scopeOf(run, 'post-decide', outcome) }

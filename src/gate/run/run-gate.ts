@@ -22,7 +22,7 @@ import type { DecisionGuard, GateInternals, GateRunOptions, RunHooks } from '../
 import type { GateResult } from '../gate-result.ts'
 import type { ResolvedProvider } from '../resolved-provider.ts'
 import { isTransientFailure, runAttempt, type AttemptTaken } from './attempt.ts'
-import { decide, preCheck } from './decide.ts'
+import { decide, preCheck, type PreVerdict, type Verdict } from './decide.ts'
 import { planRetry } from './retry-plan.ts'
 import { runDeadline, type RunDeadline } from './run-deadline.ts'
 import type { RunView } from './run-view.ts'
@@ -40,7 +40,8 @@ export function runGate<T>(g: GateInternals<T>, request: ModelRequest, options: 
   return new GateLoop(g, request, options, hooks).run()
 }
 
-class GateLoop<T> implements RunView<T> {
+// The run is its own meter (one object fewer per run, about 30 B): only the loop adds to it.
+class GateLoop<T> extends RunMeter implements RunView<T> {
   readonly g: GateInternals<T>
   readonly request: ModelRequest
   readonly signal: AbortSignal | undefined
@@ -51,7 +52,6 @@ class GateLoop<T> implements RunView<T> {
   readonly schema: CompiledSchema<T> | undefined
   readonly call: Terminal
   readonly guard: DecisionGuard | undefined
-  readonly meter = new RunMeter()
   readonly started: number
   readonly #deadline: RunDeadline | undefined
   #tags: EventTags | undefined
@@ -61,12 +61,14 @@ class GateLoop<T> implements RunView<T> {
   tail: readonly Message[] = NONE
   history: readonly string[] = NONE
   signatures: readonly string[] = NONE
-  readonly records: AttemptRecord[] = []
+  // Made at the first record, holding it: `[]` grown by a push reserves 16 slots (about 130 B more).
+  #records: AttemptRecord[] | undefined = undefined
   retryAfterMs: number | undefined = undefined
   transientFailures = 0
   lastTime: number
 
   constructor(g: GateInternals<T>, request: ModelRequest, options: GateRunOptions, hooks: RunHooks | undefined) {
+    super()
     this.g = g
     this.request = request
     const runTimeoutMs = options.runTimeoutMs ?? g.runTimeoutMs
@@ -86,6 +88,14 @@ class GateLoop<T> implements RunView<T> {
     }
   }
 
+  get meter(): RunMeter {
+    return this
+  }
+
+  get records(): readonly AttemptRecord[] {
+    return (this.#records ??= [])
+  }
+
   /** The turn and metadata every event of the run carries; `undefined` when the run has neither. */
   get tags(): EventTags | undefined {
     if (this.#tags === undefined && (this.turn !== undefined || this.metadata !== undefined)) this.#tags = eventTags(this.turn, this.metadata)
@@ -93,61 +103,89 @@ class GateLoop<T> implements RunView<T> {
   }
 
   run(): Promise<GateResult<T>> {
+    let settled: Promise<GateResult<T>>
+    try {
+      settled = this.#attempt()
+    } catch (error) {
+      // As from an async function: whatever a step throws is the run's rejection, never a throw at the caller.
+      settled = Promise.reject(error)
+    }
     const deadline = this.#deadline
-    if (deadline === undefined) return this.#loop()
-    const settled = this.#loop()
     // The run's own deadline ends with the run, whichever way it ends.
-    settled.then(deadline.clear, deadline.clear)
+    if (deadline !== undefined) settled.then(deadline.clear, deadline.clear)
     return settled
   }
 
-  async #loop(): Promise<GateResult<T>> {
-    for (;;) {
-      if (this.g.preCheck.length > 0) {
-        const pending = preCheck(this)
-        const stop = pending instanceof Promise ? await pending : pending
-        if (stop !== undefined) throw this.#fail(stop.kind, stop.reason, 'pre-check')
-      }
-      if (this.signal?.aborted === true)
-        throw this.#fail(FailFastKinds.Aborted, 'the run was aborted before the attempt started', 'pre-check', this.signal.reason)
-      const outcome = await runAttempt(this)
-      this.#took(outcome)
-      const pending = decide(this, outcome)
-      const verdict = pending instanceof Promise ? await pending : pending
-      switch (verdict.act) {
-        case 'ok':
-          this.#record(outcome, 'ok', verdict.kind, verdict.rule, undefined)
-          return succeed(this, outcome.response as ModelResponse, outcome.value, outcome.failure, false)
-        case 'fail':
-          this.#record(outcome, 'fail-fast', verdict.kind, verdict.rule, undefined)
-          throw this.#fail(verdict.kind, verdict.reason, 'post-decide', outcome.error, outcome.failure)
-        case 'fallback':
-          this.#record(outcome, 'fallback', verdict.kind, verdict.rule, undefined)
-          return await useFallback(this, verdict.scope, verdict.kind, (kind, reason, cause, failure) => this.#fail(kind, reason, 'post-decide', cause, failure))
-        case 'retry': {
-          const plan = await planRetry(this, verdict.decision, verdict.rule, verdict.scope, outcome)
-          if (!plan.go) {
-            this.#record(outcome, 'fail-fast', plan.kind, verdict.rule, undefined)
-            const cause = plan.kind === FailFastKinds.Aborted ? this.signal?.reason : outcome.error
-            throw this.#fail(plan.kind, plan.reason, 'post-decide', cause, plan.kind === FailFastKinds.CircuitOpen ? undefined : outcome.failure)
-          }
-          this.#record(outcome, verdict.decision, verdict.kind, verdict.rule, plan.feedback)
-          const from = (this.g.providers[this.providerIdx] as ResolvedProvider).name
-          this.providerIdx = plan.providerIdx
-          this.base = plan.base
-          this.tail = plan.tail
-          this.#emitRetry(verdict.decision, from, plan.delayMs, plan.feedback)
-          this.attempt++
-          if (plan.delayMs > 0) {
-            try {
-              await sleep(plan.delayMs, this.signal)
-            } catch (error) {
-              throw this.#fail(FailFastKinds.Aborted, 'the run was aborted while waiting to retry', 'post-decide', error)
-            }
-          }
-        }
+  /*
+   * The loop, written as promise reactions rather than one async function: an async frame and its
+   * awaits cost about 330 B per run. One pass: `#attempt` (PreCheck, the attempt) -> `#onOutcome`
+   * (its changes, PostDecide) -> `#act`, which ends the run or, on a retry, comes back to `#attempt`.
+   */
+
+  /** PreCheck, then the attempt; its outcome goes on to `#onOutcome`. */
+  #attempt(): Promise<GateResult<T>> {
+    if (this.g.preCheck.length > 0) {
+      const pending = preCheck(this)
+      if (pending instanceof Promise) return pending.then((stop) => this.#call(stop))
+      return this.#call(pending)
+    }
+    return this.#call(undefined)
+  }
+
+  #call(stop: PreVerdict): Promise<GateResult<T>> {
+    if (stop !== undefined) return Promise.reject(this.#fail(stop.kind, stop.reason, 'pre-check'))
+    if (this.signal?.aborted === true)
+      return Promise.reject(this.#fail(FailFastKinds.Aborted, 'the run was aborted before the attempt started', 'pre-check', this.signal.reason))
+    return runAttempt(this).then((outcome) => this.#onOutcome(outcome))
+  }
+
+  /** What an attempt changed, taken, then PostDecide's verdict acted on. */
+  #onOutcome(outcome: AttemptTaken<T>): GateResult<T> | Promise<GateResult<T>> {
+    this.#took(outcome)
+    const verdict = decide(this, outcome)
+    return verdict instanceof Promise ? verdict.then((v) => this.#act(outcome, v)) : this.#act(outcome, verdict)
+  }
+
+  /** Acts on a verdict: the result, the fail-fast error (thrown: the run's rejection), the fallback, or the next attempt. */
+  #act(outcome: AttemptTaken<T>, verdict: Verdict): GateResult<T> | Promise<GateResult<T>> {
+    switch (verdict.act) {
+      case 'ok':
+        this.#record(outcome, 'ok', verdict.kind, verdict.rule, undefined)
+        return succeed(this, outcome.response as ModelResponse, outcome.value, outcome.failure, false)
+      case 'fail':
+        this.#record(outcome, 'fail-fast', verdict.kind, verdict.rule, undefined)
+        throw this.#fail(verdict.kind, verdict.reason, 'post-decide', outcome.error, outcome.failure)
+      case 'fallback':
+        this.#record(outcome, 'fallback', verdict.kind, verdict.rule, undefined)
+        return useFallback(this, verdict.scope, verdict.kind, (kind, reason, cause, failure) => this.#fail(kind, reason, 'post-decide', cause, failure))
+      case 'retry':
+        return this.#retry(outcome, verdict)
+    }
+  }
+
+  /** A retry: its plan applied, `retry` emitted, its wait, then the next attempt. */
+  async #retry(outcome: AttemptTaken<T>, verdict: Verdict & { readonly act: 'retry' }): Promise<GateResult<T>> {
+    const plan = await planRetry(this, verdict.decision, verdict.rule, verdict.scope, outcome)
+    if (!plan.go) {
+      this.#record(outcome, 'fail-fast', plan.kind, verdict.rule, undefined)
+      const cause = plan.kind === FailFastKinds.Aborted ? this.signal?.reason : outcome.error
+      throw this.#fail(plan.kind, plan.reason, 'post-decide', cause, plan.kind === FailFastKinds.CircuitOpen ? undefined : outcome.failure)
+    }
+    this.#record(outcome, verdict.decision, verdict.kind, verdict.rule, plan.feedback)
+    const from = (this.g.providers[this.providerIdx] as ResolvedProvider).name
+    this.providerIdx = plan.providerIdx
+    this.base = plan.base
+    this.tail = plan.tail
+    this.#emitRetry(verdict.decision, from, plan.delayMs, plan.feedback)
+    this.attempt++
+    if (plan.delayMs > 0) {
+      try {
+        await sleep(plan.delayMs, this.signal)
+      } catch (error) {
+        throw this.#fail(FailFastKinds.Aborted, 'the run was aborted while waiting to retry', 'post-decide', error)
       }
     }
+    return this.#attempt()
   }
 
   /** Takes what an attempt changed: its end, its failure counts, its validation history, its cost. */
@@ -164,7 +202,9 @@ class GateLoop<T> implements RunView<T> {
 
   #record(outcome: AttemptOutcome<T>, decision: Decision, kind: string, rule: ReliabilityRule | undefined, feedback: string | undefined): void {
     const provider = (this.g.providers[this.providerIdx] as ResolvedProvider).name
-    this.records.push(attemptRecord(outcome, this.attempt + 1, provider, this.base.model, decision, kind, rule, feedback, this.lastTime - this.started))
+    const record = attemptRecord(outcome, this.attempt + 1, provider, this.base.model, decision, kind, rule, feedback, this.lastTime - this.started)
+    if (this.#records === undefined) this.#records = [record]
+    else this.#records.push(record)
   }
 
   /** The run's fail-fast error (`fail_fast` and `run_end` emitted); a run past its own deadline fails as `run-timeout`. */
