@@ -1,4 +1,4 @@
-import { runStages, type Stage } from './stage.ts'
+import { runStages, type Stage, stageGroup } from './stage.ts'
 import type { AttemptContext, AttemptResult, Terminal } from './middleware.ts'
 
 /**
@@ -22,9 +22,8 @@ export function libraryLink(fn: (ctx: AttemptContext, next: Terminal) => Promise
 
 /** `stage` as a library {@link Link}: called on its own it runs that one stage around `next`. */
 export function stageLink<T>(stage: Stage<T>): Link {
-  const stages: readonly Stage[] = [stage as Stage]
-  const stops = stage.stops === true
-  const link = libraryLink((ctx, next) => runStages(stages, stops, ctx, next))
+  const group = stageGroup([stage as Stage])
+  const link = libraryLink((ctx, next) => runStages(group, ctx, next))
   Object.defineProperty(link, 'name', { value: stage.name })
   Object.defineProperty(link, STAGE, { value: stage })
   return link
@@ -42,9 +41,8 @@ export function stageOf(link: unknown): Stage | undefined {
 
 /** Stages that run as one link (see {@link Stage}), named after them. */
 export function stagesLink(stages: readonly Stage[]): Link {
-  const list = stages.slice()
-  const stops = list.some((s) => s.stops === true)
-  const link = libraryLink((ctx, next) => runStages(list, stops, ctx, next))
-  Object.defineProperty(link, 'name', { value: list.map((s) => s.name).join('+') })
+  const group = stageGroup(stages)
+  const link = libraryLink((ctx, next) => runStages(group, ctx, next))
+  Object.defineProperty(link, 'name', { value: stages.map((s) => s.name).join('+') })
   return link
 }

@@ -29,20 +29,64 @@ export interface Stage<T = unknown> {
   fail?(ctx: AttemptContext, token: T, error: unknown): unknown
 }
 
+/** Stages side by side, as one link runs them (made once per chain). */
+export interface StageGroup {
+  readonly stages: readonly Stage[]
+  /** Some stage may stop the attempt (see {@link Stage.stops}). */
+  readonly stops: boolean
+  /** Every stage only leaves (the check, the meter): nothing to enter, fail or stop. */
+  readonly leavesOnly: boolean
+}
+
+/** `stages` as a {@link StageGroup}. */
+export function stageGroup(stages: readonly Stage[]): StageGroup {
+  const list = stages.slice()
+  return {
+    stages: list,
+    stops: list.some((s) => s.stops === true),
+    leavesOnly: list.every((s) => s.stops !== true && s.enter === undefined && s.fail === undefined),
+  }
+}
+
 /**
- * Runs `stages` around `rest` for one attempt. A context without the gate's slot (a link called
- * on its own) gets a fresh one, and the outer signal it carried is raced here as the gate races its
- * run's signal.
+ * Runs a group of stages around `rest` for one attempt. A context without the gate's slot (a link
+ * called on its own) gets a fresh one, and the outer signal it carried is raced here as the gate
+ * races its run's signal.
  */
-export function runStages(stages: readonly Stage[], stops: boolean, ctx: AttemptContext, rest: Terminal): Promise<AttemptResult> {
-  if (slotOf(ctx) !== undefined) return new StageRun(stages, stops, ctx, rest).go()
+export function runStages(group: StageGroup, ctx: AttemptContext, rest: Terminal): Promise<AttemptResult> {
+  if (slotOf(ctx) !== undefined) {
+    // Stages that only leave need no run of their own: the rest's answer goes through their leaves.
+    if (group.leavesOnly) return callRest(rest, ctx).then((result) => leaveAll(group.stages, ctx, group.stages.length - 1, result))
+    return new StageRun(group.stages, group.stops, ctx, rest).go()
+  }
   const outer = ctx.request.signal
   const slot = freshSlot(outer)
-  const run = new StageRun(stages, stops, withSlot(ctx, slot), rest)
+  const run = new StageRun(group.stages, group.stops, withSlot(ctx, slot), rest)
   const work = outer === undefined ? run.go() : raceAbort(run.go(), outer, () => run.stop(abortReason(outer)))
   const close = (): void => closeSlot(slot)
   work.then(close, close)
   return work
+}
+
+function callRest(rest: Terminal, ctx: AttemptContext): Promise<AttemptResult> {
+  try {
+    return rest(ctx)
+  } catch (error) {
+    return Promise.reject(error)
+  }
+}
+
+/** The leaves of stages `at` down to 0 of a group that only leaves: a throw fails the attempt as it is. */
+function leaveAll(stages: readonly Stage[], ctx: AttemptContext, at: number, answer: AttemptResult): AttemptResult | Promise<AttemptResult> {
+  let result = answer
+  for (let i = at; i >= 0; i--) {
+    const stage = stages[i] as Stage
+    if (stage.leave === undefined) continue
+    const left = stage.leave(ctx, undefined, result)
+    if (isThenable(left)) return Promise.resolve(left).then((value) => leaveAll(stages, ctx, i - 1, value))
+    result = left
+  }
+  return result
 }
 
 /**
