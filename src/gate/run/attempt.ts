@@ -34,7 +34,7 @@ interface Started<T> extends GateSlot<T> {
  * `error` and `kind`. The run's signal always wins, even over links that ignore it; once the attempt
  * settled, nothing it started may call a provider.
  */
-export function runAttempt<T>(run: RunView<T>): Promise<AttemptTaken<T>> {
+export function runAttempt<T, R>(run: RunView<T>, then: AttemptThen<T, R>): Promise<R> {
   const g = run.g
   const entry = g.providers[run.providerIdx] as ResolvedProvider
   const attempt = run.attempt + 1
@@ -80,13 +80,18 @@ export function runAttempt<T>(run: RunView<T>): Promise<AttemptTaken<T>> {
   } catch (error) {
     work = Promise.reject(error)
   }
-  return settled(slot, work)
+  return settled(slot, work, then)
 }
 
-function settled<T>(slot: Started<T>, work: Promise<unknown>): Promise<AttemptTaken<T>> {
+/** Takes an attempt's outcome: the run loop, which goes on from it (no reaction of its own in between). */
+export interface AttemptThen<T, R> {
+  taken(outcome: AttemptTaken<T>): R | Promise<R>
+}
+
+function settled<T, R>(slot: Started<T>, work: Promise<unknown>, then: AttemptThen<T, R>): Promise<R> {
   return work.then(
-    () => ended(slot, false, undefined),
-    (error: unknown) => ended(slot, true, error),
+    () => then.taken(ended(slot, false, undefined)),
+    (error: unknown) => then.taken(ended(slot, true, error)),
   )
 }
 

@@ -21,7 +21,7 @@ import { succeed, useFallback } from '../finish-run.ts'
 import type { DecisionGuard, GateInternals, GateRunOptions, RunHooks } from '../gate-internals.ts'
 import type { GateResult } from '../gate-result.ts'
 import type { ResolvedProvider } from '../resolved-provider.ts'
-import { isTransientFailure, runAttempt, type AttemptTaken } from './attempt.ts'
+import { type AttemptTaken, type AttemptThen, isTransientFailure, runAttempt } from './attempt.ts'
 import { decide, preCheck, type PreVerdict, type Verdict } from './decide.ts'
 import { planRetry } from './retry-plan.ts'
 import { runDeadline, type RunDeadline } from './run-deadline.ts'
@@ -41,7 +41,7 @@ export function runGate<T>(g: GateInternals<T>, request: ModelRequest, options: 
 }
 
 // The run is its own meter (one object fewer per run, about 30 B): only the loop adds to it.
-class GateLoop<T> extends RunMeter implements RunView<T> {
+class GateLoop<T> extends RunMeter implements RunView<T>, AttemptThen<T, GateResult<T>> {
   readonly g: GateInternals<T>
   readonly request: ModelRequest
   readonly signal: AbortSignal | undefined
@@ -118,11 +118,11 @@ class GateLoop<T> extends RunMeter implements RunView<T> {
 
   /*
    * The loop, written as promise reactions rather than one async function: an async frame and its
-   * awaits cost about 330 B per run. One pass: `#attempt` (PreCheck, the attempt) -> `#onOutcome`
+   * awaits cost about 330 B per run. One pass: `#attempt` (PreCheck, the attempt) -> `taken`
    * (its changes, PostDecide) -> `#act`, which ends the run or, on a retry, comes back to `#attempt`.
    */
 
-  /** PreCheck, then the attempt; its outcome goes on to `#onOutcome`. */
+  /** PreCheck, then the attempt; its outcome goes on to `taken`. */
   #attempt(): Promise<GateResult<T>> {
     if (this.g.preCheck.length > 0) {
       const pending = preCheck(this)
@@ -136,11 +136,11 @@ class GateLoop<T> extends RunMeter implements RunView<T> {
     if (stop !== undefined) return Promise.reject(this.#fail(stop.kind, stop.reason, 'pre-check'))
     if (this.signal?.aborted === true)
       return Promise.reject(this.#fail(FailFastKinds.Aborted, 'the run was aborted before the attempt started', 'pre-check', this.signal.reason))
-    return runAttempt(this).then((outcome) => this.#onOutcome(outcome))
+    return runAttempt(this, this)
   }
 
-  /** What an attempt changed, taken, then PostDecide's verdict acted on. */
-  #onOutcome(outcome: AttemptTaken<T>): GateResult<T> | Promise<GateResult<T>> {
+  /** What an attempt changed, taken, then PostDecide's verdict acted on (the attempt hands its outcome here). */
+  taken(outcome: AttemptTaken<T>): GateResult<T> | Promise<GateResult<T>> {
     this.#took(outcome)
     const verdict = decide(this, outcome)
     return verdict instanceof Promise ? verdict.then((v) => this.#act(outcome, v)) : this.#act(outcome, verdict)
