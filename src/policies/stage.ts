@@ -102,6 +102,7 @@ export class StageRun implements Stoppable {
   /** Stages `[0, open)` entered and not yet left: the ones a stop tells. */
   #open = 0
   #over = false
+  #resolve: ((result: AttemptResult) => void) | undefined = undefined
   #reject: ((error: unknown) => void) | undefined = undefined
 
   constructor(stages: readonly Stage[], stops: boolean, ctx: AttemptContext, rest: Terminal) {
@@ -130,8 +131,17 @@ export class StageRun implements Stoppable {
   static #start(resolve: (result: AttemptResult) => void, reject: (error: unknown) => void): void {
     const run = StageRun.#starting as StageRun
     StageRun.#starting = undefined
+    run.#resolve = resolve
     run.#reject = reject
-    run.#enter(0).then(resolve, reject)
+    const out = run.#enter(0)
+    // The rest's answer settles this promise itself (no reaction in between); a refusal or a wait comes back here.
+    if (out !== DELIVERED) out.then((value) => ((value as unknown) === DELIVERED ? undefined : resolve(value)), reject)
+  }
+
+  /** Settles a stopping run's promise with what its stages made of the rest's answer. */
+  #deliver(out: AttemptResult | Promise<AttemptResult>): void {
+    if (isThenable(out)) out.then(this.#resolve, this.#reject)
+    else this.#resolve?.(out)
   }
 
   /**
@@ -211,6 +221,13 @@ export class StageRun implements Stoppable {
     } catch (error) {
       return this.#fail(last, error)
     }
+    if (this.#resolve !== undefined) {
+      pending.then(
+        (result) => this.#deliver(this.#leave(last - 1, result)),
+        (error: unknown) => this.#deliver(this.#fail(last, error)),
+      )
+      return DELIVERED
+    }
     return pending.then(
       (result) => this.#leave(last - 1, result),
       (error: unknown) => this.#fail(last, error),
@@ -267,6 +284,9 @@ export class StageRun implements Stoppable {
     return Promise.reject(error)
   }
 }
+
+// What a stopping run's steps answer once the rest's answer will settle its promise itself (see #deliver): never a value.
+const DELIVERED = Object.freeze({ delivered: true }) as unknown as Promise<AttemptResult>
 
 // What a late continuation rejects with once the attempt was stopped: nobody hears it (the stop settled the attempt).
 const STOPPED = Symbol('stopped')

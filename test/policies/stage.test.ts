@@ -126,4 +126,16 @@ describe('stages side by side run as one step', () => {
     await new Promise((resolve) => setTimeout(resolve, 5))
     expect(log).toEqual(['enter a', 'fail a a-token deadline'])
   })
+
+  it('settles a stopping run with the answer or the failure, whether its enters answer at once or later', async () => {
+    const stopper: Stage<undefined> = { name: 'stopper', stops: true, enter: () => undefined }
+    for (const late of [false, true]) {
+      const log: string[] = []
+      const maybeLate = logged('b', log, { enter: () => (late ? Promise.resolve('b-token') : 'b-token') })
+      const chain = compose([stageLink(stopper), stageLink(logged('a', log)), stageLink(maybeLate)])
+      await expect(chain(ctx(), () => Promise.resolve({ response }))).resolves.toEqual({ response })
+      await expect(chain(ctx(), () => Promise.reject(new Error('provider down')))).rejects.toThrow('provider down')
+      expect(log).toEqual(['enter a', 'leave b b-token', 'leave a a-token', 'enter a', 'fail b b-token provider down', 'fail a a-token provider down'])
+    }
+  })
 })
