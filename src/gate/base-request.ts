@@ -1,7 +1,6 @@
 import type { Message } from '../model/message.ts'
 import type { ModelRequest } from '../model/request.ts'
 import type { CompiledSchema } from '../validation/index.ts'
-import { checkedMessages } from './checked-messages.ts'
 import { modelFor, type ResolvedProvider } from './resolved-provider.ts'
 import type { RunView } from './run/run-view.ts'
 
@@ -22,7 +21,7 @@ export function baseRequest(
   request: ModelRequest,
   schema: CompiledSchema<unknown> | undefined,
   signal: AbortSignal | undefined,
-  messages: readonly Message[] = checkedMessages(request),
+  messages: readonly Message[] = request.messages,
 ): ModelRequest {
   const model = modelFor(entry, request.model)
   const responseSchema = request.responseSchema ?? schema?.jsonSchema

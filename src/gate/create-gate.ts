@@ -1,3 +1,4 @@
+import type { Message } from '../model/message.ts'
 import { EventHub } from '../events/event-hub.ts'
 import { registerHub } from '../events/event-source.ts'
 import { positiveNumber } from '../model/assert-number.ts'
@@ -16,7 +17,7 @@ import type { GateResult } from './gate-result.ts'
 import { runGate } from './run/run-gate.ts'
 import { resolveProviders } from './resolved-provider.ts'
 import { checkConfig } from './options/check-options.ts'
-import { requestProblem, runOptionsProblem, streamOptionsProblem } from './request-problem.ts'
+import { checkRequest, runOptionsProblem, streamOptionsProblem } from './request-problem.ts'
 import { streamGate } from './stream/stream-gate.ts'
 import type { GateStream } from './stream/gate-stream.ts'
 import type { GateStreamOptions } from './stream/gate-stream-event.ts'
@@ -111,18 +112,20 @@ export function buildGate<T>(config: GateConfig<T>, label = 'createGate'): { rea
     run: (request, options = NO_OPTIONS) => {
       // A misused call answers like a failed run, with a promise, never by throwing at the caller.
       try {
-        const problem = requestProblem(request) ?? (options === NO_OPTIONS ? undefined : runOptionsProblem(options))
+        const checked = checkRequest(request)
+        const problem = typeof checked === 'string' ? checked : options === NO_OPTIONS ? undefined : runOptionsProblem(options)
         if (problem !== undefined) return Promise.reject(new TypeError(`gate.run: ${problem}`))
-        return runGate(internals, request, options)
+        return runGate(internals, request, options, undefined, checked as readonly Message[])
       } catch (error) {
         // A request whose getters throw: their error, as the run's rejection.
         return Promise.reject(error)
       }
     },
     stream: (request, options) => {
-      const problem = requestProblem(request) ?? streamOptionsProblem(options)
+      const checked = checkRequest(request)
+      const problem = typeof checked === 'string' ? checked : streamOptionsProblem(options)
       if (problem !== undefined) throw new TypeError(`gate.stream: ${problem}`)
-      return streamGate(internals, request, options ?? NO_OPTIONS)
+      return streamGate(internals, request, options ?? NO_OPTIONS, checked as readonly Message[])
     },
     on: (name, listener) => events.on(name, listener),
     events$: events.events$,

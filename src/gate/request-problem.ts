@@ -1,16 +1,24 @@
 import { shownValue, typeName } from '../model/describe-value.ts'
 import { isRecord } from '../model/is-record.ts'
 import type { Message } from '../model/message.ts'
-import { noteChecked } from './checked-messages.ts'
 
 /**
  * Why a value cannot be the request of `gate.run` or `gate.stream`, as the message of the
  * `TypeError` they answer with; `undefined` when it can. Checks the shape, each optional field that
  * is present, and each message's role and content (one type test each, so a history of thousands
- * costs microseconds): a message no provider could be sent never reaches one. The run that follows
- * sends the array checked here, never one read again (see `checkedMessages`).
+ * costs microseconds): a message no provider could be sent never reaches one.
  */
 export function requestProblem(request: unknown): string | undefined {
+  const checked = checkRequest(request)
+  return typeof checked === 'string' ? checked : undefined
+}
+
+/**
+ * {@link requestProblem}, answering the `messages` array it checked when the request is sound: the
+ * run that follows sends that very array, never one read again (a getter or a proxy may answer
+ * another one on the next read).
+ */
+export function checkRequest(request: unknown): string | readonly Message[] {
   if (!isRecord(request)) return `request must be an object with a \`messages\` array, got ${typeName(request)}`
   const { messages, system, model, tools, toolChoice, maxTokens, responseSchema, signal } = request
   if (!Array.isArray(messages)) return `request.messages must be an array of messages, got ${typeName(messages)}`
@@ -32,8 +40,7 @@ export function requestProblem(request: unknown): string | undefined {
   }
   if (responseSchema !== undefined && !isRecord(responseSchema)) return `request.responseSchema must be a JSON Schema object, got ${typeName(responseSchema)}`
   if (signal !== undefined && !isAbortSignal(signal)) return `request.signal must be an AbortSignal, got ${typeName(signal)}`
-  noteChecked(request, messages as readonly Message[])
-  return undefined
+  return messages as readonly Message[]
 }
 
 const TOOL_CHOICES: readonly unknown[] = ['auto', 'none', 'required']

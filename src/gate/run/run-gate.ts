@@ -36,8 +36,14 @@ const NONE: readonly never[] = Object.freeze([])
  * always holds. The loop is the only writer of the run's state; every step reads it and returns
  * what changed.
  */
-export function runGate<T>(g: GateInternals<T>, request: ModelRequest, options: GateRunOptions, hooks?: RunHooks): Promise<GateResult<T>> {
-  return new GateLoop(g, request, options, hooks).run()
+export function runGate<T>(
+  g: GateInternals<T>,
+  request: ModelRequest,
+  options: GateRunOptions,
+  hooks?: RunHooks,
+  messages: readonly Message[] = request.messages,
+): Promise<GateResult<T>> {
+  return new GateLoop(g, request, options, hooks, messages).run()
 }
 
 // The run is its own meter (one object fewer per run, about 30 B): only the loop adds to it.
@@ -67,7 +73,8 @@ class GateLoop<T> extends RunMeter implements RunView<T>, AttemptThen<T, GateRes
   transientFailures = 0
   lastTime: number
 
-  constructor(g: GateInternals<T>, request: ModelRequest, options: GateRunOptions, hooks: RunHooks | undefined) {
+  /** `messages`: the array the request's check validated (the run never reads the caller's again). */
+  constructor(g: GateInternals<T>, request: ModelRequest, options: GateRunOptions, hooks: RunHooks | undefined, messages: readonly Message[]) {
     super()
     this.g = g
     this.request = request
@@ -82,7 +89,7 @@ class GateLoop<T> extends RunMeter implements RunView<T>, AttemptThen<T, GateRes
     this.call = hooks?.call ?? g.call
     this.guard = hooks?.guardDecision
     this.started = this.lastTime = g.now()
-    this.base = baseFor(this, 0)
+    this.base = baseFor(this, 0, messages)
     if (g.events.has('run_start')) {
       g.events.emit('run_start', { runId: this.runId, ...this.tags, provider: (g.providers[0] as ResolvedProvider).name, model: this.base.model })
     }

@@ -1,3 +1,4 @@
+import type { Message } from '../../model/message.ts'
 import { FailFastKinds } from '../../model/fail-fast-kind.ts'
 import { ReplayBuffer } from '../../events/replay-buffer.ts'
 import type { ModelRequest } from '../../model/request.ts'
@@ -17,7 +18,7 @@ export const MID_STREAM_NOT_RETRYABLE = FailFastKinds.MidStreamNotRetryable
  * Validation, events, rules, feedback and failover are those of `gate.run`; only how text reaches
  * the consumer differs by mode.
  */
-export function streamGate<T>(g: GateInternals<T>, request: ModelRequest, options: GateStreamOptions = {}): GateStream<T> {
+export function streamGate<T>(g: GateInternals<T>, request: ModelRequest, options: GateStreamOptions = {}, messages?: readonly Message[]): GateStream<T> {
   const { mode = 'passthrough', ...runOptions } = options
   const subject = new ReplayBuffer<GateStreamEvent<T>>()
   // Incremental checks only where the JSON Schema *is* the validator (not a Standard Schema's export).
@@ -33,15 +34,21 @@ export function streamGate<T>(g: GateInternals<T>, request: ModelRequest, option
     providers: g.providers,
     call: g.call,
   }
-  const run = runGate(g, request, runOptions, {
-    call: streamingCall(ctx),
-    ...(mode === 'passthrough'
-      ? {
-          guardDecision: (decision: Decision) =>
-            ctx.delivered && decision !== 'ok' ? { decision: 'fail-fast' as const, kind: MID_STREAM_NOT_RETRYABLE } : undefined,
-        }
-      : {}),
-  })
+  const run = runGate(
+    g,
+    request,
+    runOptions,
+    {
+      call: streamingCall(ctx),
+      ...(mode === 'passthrough'
+        ? {
+            guardDecision: (decision: Decision) =>
+              ctx.delivered && decision !== 'ok' ? { decision: 'fail-fast' as const, kind: MID_STREAM_NOT_RETRYABLE } : undefined,
+          }
+        : {}),
+    },
+    messages,
+  )
   const result: Promise<GateResult<T>> = run.then(
     (r) => {
       const attempt = r.lastAttempt.attempt
