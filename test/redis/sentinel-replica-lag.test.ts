@@ -33,6 +33,8 @@ describeWith(redisServer)('Redis Sentinel: a failover while the replica lags beh
 
     const failover = await redis.failover()
     console.log(`[replica lag] promoted after ${failover.promotedMs} ms; the replica lagged by one charge of $2 and one commit`)
+    // The client finds the new master on its own; until it has reconnected, a command is refused unsent (bounded wait).
+    await reconnected(() => budget.get('budget'))
     // Asynchronous: the acknowledged charge and commit are gone.
     expect(await budget.get('budget')).toBe('1')
     expect(exchangesOf((await sessions.load('c')).messages)).toEqual(['before'])
@@ -43,3 +45,17 @@ describeWith(redisServer)('Redis Sentinel: a failover while the replica lags beh
     expect(await durableBudget.settle('budget', 'r2', 2)).toBe(3)
   })
 })
+
+/** Retries `read` while the client is between masters (its commands refused unsent), for at most 15 s. */
+async function reconnected(read: () => Promise<unknown>): Promise<void> {
+  const deadline = Date.now() + 15_000
+  for (;;) {
+    try {
+      await read()
+      return
+    } catch (error) {
+      if (Date.now() > deadline) throw error
+      await new Promise((resolve) => setTimeout(resolve, 50))
+    }
+  }
+}
