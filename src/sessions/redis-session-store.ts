@@ -2,8 +2,8 @@ import { isRecord } from '../model/is-record.ts'
 import { typeName } from '../model/describe-value.ts'
 import type { RedisLike } from '../store/redis/redis-like.ts'
 import { luaScript, runScript } from '../store/redis/run-script.ts'
-import { checkBounds, commandBound } from '../store/redis/command-bound.ts'
-import { assertPipelines, checkDurability, runDurably, type RedisDurability } from '../store/redis/durable-write.ts'
+import { redisCallSettings } from '../store/redis/call-settings.ts'
+import { runDurably, type RedisDurability } from '../store/redis/durable-write.ts'
 import { checkAppend, checkId, checkTtl, decodeExchange, encodeExchange } from './exchange-format.ts'
 import { type AppendOutcome, type AppendRequest, type SessionStore, type StoredConversation, staleBy } from './session-store.ts'
 
@@ -63,15 +63,7 @@ export function redisSessionStore(client: RedisLike, options: RedisSessionStoreO
   const prefix = options.keyPrefix ?? 'rg:session:'
   if (typeof prefix !== 'string') throw new TypeError(`redisSessionStore: keyPrefix must be a string, got ${typeName(prefix)}`)
   const ttlMs = checkTtl(options.ttlMs, 'redisSessionStore') ?? 0
-  const durable = checkDurability(options.durable, 'redisSessionStore: durable')
-  if (durable !== undefined) assertPipelines(client, 'redisSessionStore')
-  const bounds = checkBounds(options.commandTimeoutMs, options.maxPending, 'redisSessionStore')
-  if (durable !== undefined && bounds.timeoutMs !== undefined && bounds.timeoutMs <= durable.timeoutMs) {
-    throw new RangeError(
-      `redisSessionStore: commandTimeoutMs (${bounds.timeoutMs}) must exceed durable.timeoutMs (${durable.timeoutMs}): WAIT holds each answer up to that long`,
-    )
-  }
-  const bounded = commandBound(bounds.timeoutMs, bounds.maxPending)
+  const { durable, bounded } = redisCallSettings(client, options, 'redisSessionStore')
   const keyOf = (id: string): string => `${prefix}{${id}}`
 
   return {

@@ -8,8 +8,8 @@ import { luaScript, runScript, type LuaScript } from './run-script.ts'
 import { besideKey, epochKey } from './slot-keys.ts'
 import { StateLostError } from '../state-lost-error.ts'
 import { randomUUID } from 'node:crypto'
-import { checkBounds, commandBound } from './command-bound.ts'
-import { assertPipelines, checkDurability, runDurably, type RedisDurability } from './durable-write.ts'
+import { redisCallSettings } from './call-settings.ts'
+import { runDurably, type RedisDurability } from './durable-write.ts'
 
 /** Options of {@link redisStore}. */
 export interface RedisStoreOptions {
@@ -90,15 +90,7 @@ export function redisStore(client: RedisLike, given?: RedisStoreOptions): StateS
   const prefix = options.keyPrefix ?? ''
   if (options.onStateLost !== undefined && typeof options.onStateLost !== 'function') throw new TypeError('redisStore: onStateLost must be a function')
   const onStateLost = options.onStateLost
-  const durable = checkDurability(options.durable, 'redisStore: durable')
-  if (durable !== undefined) assertPipelines(client, 'redisStore')
-  const bounds = checkBounds(options.commandTimeoutMs, options.maxPending, 'redisStore')
-  if (durable !== undefined && bounds.timeoutMs !== undefined && bounds.timeoutMs <= durable.timeoutMs) {
-    throw new RangeError(
-      `redisStore: commandTimeoutMs (${bounds.timeoutMs}) must exceed durable.timeoutMs (${durable.timeoutMs}): WAIT holds each answer up to that long`,
-    )
-  }
-  const bounded = commandBound(bounds.timeoutMs, bounds.maxPending)
+  const { durable, bounded } = redisCallSettings(client, options, 'redisStore')
   // The epoch this process saw, per epoch key: a different one, or none, on a later call means the state vanished.
   const epochs = new Map<string, string>()
 
