@@ -54,6 +54,29 @@ describe('a closed breaker on a shared memoryStore', () => {
   })
 })
 
+describe('hostile names on the in-process path', () => {
+  it('keeps breakers of providers named after prototype keys, with line breaks or huge names apart, past the cache limit', () => {
+    const breaker = breakerNow(circuitBreaker({ store: memoryStore(), failureThreshold: 1 }))
+    if (breaker === undefined) throw new Error('memoryStore gives the breaker a synchronous face')
+    const names = ['__proto__', 'constructor', 'toString', 'a\nb', 'a\u2028b', 'x'.repeat(100_000), ...Array.from({ length: 300 }, (_, i) => `p${i}`)]
+    // Every other provider fails once (opens); the others stay closed, whatever the caches forgot meanwhile.
+    names.forEach((name, i) => {
+      if (i % 2 === 0) breaker.record(name, breaker.acquire(name), 'failure')
+    })
+    names.forEach((name, i) => expect(breaker.acquire(name).allowed, name.slice(0, 20)).toBe(i % 2 !== 0))
+    expect(({} as { state?: unknown }).state).toBeUndefined()
+  })
+
+  it('holds and settles reservations whose ids are prototype keys or carry line breaks, past the scan limit', async () => {
+    const store = memoryStore()
+    const ids = ['__proto__', 'constructor', 'hasOwnProperty', 'a\nb', ...Array.from({ length: 20 }, (_, i) => `id${i}`)]
+    for (const id of ids) expect(await store.reserve('b', id, 1, 100, 60_000)).toMatchObject({ granted: true })
+    expect(await store.reserve('b', 'probe', 0, 100, 60_000)).toMatchObject({ held: ids.length })
+    for (const id of ids) await store.settle('b', id, 0.5)
+    expect(await store.reserve('b', 'last', 0, 100, 60_000)).toMatchObject({ held: 0, spent: ids.length * 0.5 })
+  })
+})
+
 describe('a budget counter on memoryStore', () => {
   it('reserves and settles without adding to or deleting from a Map (whose table would be re-made as it empties)', async () => {
     const store = memoryStore()

@@ -113,4 +113,14 @@ describe('jsonBytes', () => {
       delete proto.toJSON
     }
   })
+
+  it('measures keys that are prototype names, escapes or line breaks as JSON.stringify writes them', () => {
+    const hostile = [
+      JSON.parse('{"__proto__": {"polluted": true}, "constructor": "Ferrari", "prototype": "v2"}'),
+      { 'line\nbreak': 'a\u2028b', 'quote"key': '\\', '\u0000': [null, -0, 1e21, 5e-7] },
+      Object.assign(Object.create(null), { toString: 'x', hasOwnProperty: 1, valueOf: [] }),
+    ]
+    for (const value of hostile) expect(jsonBytes(value)).toBe(written(value))
+    expect(({} as { polluted?: unknown }).polluted).toBeUndefined()
+  })
 })
