@@ -19,11 +19,11 @@ export interface AttemptSlot {
   readonly costBefore: number
   closed: boolean
   /**
-   * The run's signal, whose abort settles the attempt from outside: the provider call need not race
-   * it again. (The deadline's signal is raced there, so the links inside the deadline see its timeout.)
+   * The run's signal, whose abort settles the attempt from outside (and stops its chain): the
+   * provider call need not race it again; the attempt's own signal follows it once made.
    */
   raced: AbortSignal | undefined
-  /** What runs once the attempt settles, even while a link still waits (a budget's release): see {@link onClose}. */
+  /** What runs once the attempt settles, even while a link still waits (the attempt's signal letting go of the run's): see {@link onClose}. */
   closers: (() => void)[] | undefined
   /** The attempt's own request, whose `signal` is made the first time it is read (see {@link attemptContext}). */
   request?: ModelRequest | undefined

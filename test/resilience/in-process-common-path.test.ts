@@ -63,7 +63,9 @@ describe('hostile names on the in-process path', () => {
     names.forEach((name, i) => {
       if (i % 2 === 0) breaker.record(name, breaker.acquire(name), 'failure')
     })
-    names.forEach((name, i) => expect(breaker.acquire(name).allowed, name.slice(0, 20)).toBe(i % 2 !== 0))
+    names.forEach((name, i) => {
+      expect(breaker.acquire(name).allowed, name.slice(0, 20)).toBe(i % 2 !== 0)
+    })
     expect(({} as { state?: unknown }).state).toBeUndefined()
   })
 
