@@ -1,7 +1,7 @@
 import { isTransientKind, type ErrorKind } from '../../model/error-kind.ts'
 import { ProviderError } from '../../model/provider-error.ts'
 import { isThenable } from '../../model/user-code.ts'
-import { type Admission, ignoreStoreError, type OnStoreError, Refused } from '../admission.ts'
+import { type Admission, askAdvisory, ignoreStoreError, type OnStoreError, Refused } from '../admission.ts'
 import type { AttemptContext } from '../middleware.ts'
 import type { BreakerPermit, BreakerResult } from './breaker-permit.ts'
 import type { BreakerTransition } from './breaker-state.ts'
@@ -58,22 +58,14 @@ export function breakerAdmission(
       (t) => heard(t, ctx),
       (error: unknown) => onStoreError(error, ctx),
     )
-  const acquireLater = (ctx: AttemptContext): Promise<BreakerPermit | undefined | Refused> | undefined => {
-    let pending: Promise<BreakerPermit>
-    try {
-      pending = breaker.acquire(ctx.provider)
-    } catch (error) {
-      onStoreError(error, ctx)
-      return undefined
-    }
-    return Promise.resolve(pending).then(
-      (permit) => verdict(permit, ctx),
-      (error: unknown) => {
-        onStoreError(error, ctx)
-        return undefined
-      },
+  const acquireLater = (ctx: AttemptContext): BreakerPermit | undefined | Refused | Promise<BreakerPermit | undefined | Refused> =>
+    askAdvisory(
+      () => breaker.acquire(ctx.provider),
+      (permit: BreakerPermit) => verdict(permit, ctx),
+      undefined,
+      onStoreError,
+      ctx,
     )
-  }
   return {
     name: 'circuitBreaker',
     admit(ctx) {

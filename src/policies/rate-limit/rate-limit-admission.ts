@@ -1,5 +1,5 @@
 import { ProviderError } from '../../model/provider-error.ts'
-import { type Admission, ignoreStoreError, type OnStoreError, Refused } from '../admission.ts'
+import { type Admission, askAdvisory, ignoreStoreError, type OnStoreError, Refused } from '../admission.ts'
 import type { RateLimitPermit } from './rate-limit-permit.ts'
 import type { SharedRateLimit } from './shared-rate-limit.ts'
 
@@ -24,19 +24,12 @@ export function rateLimitAdmission(rateLimit: SharedRateLimit, onStoreError: OnS
   return {
     name: 'sharedRateLimit',
     admit(ctx) {
-      let pending: Promise<RateLimitPermit>
-      try {
-        pending = rateLimit.acquire(ctx.provider)
-      } catch (error) {
-        onStoreError(error, ctx)
-        return ADMITTED
-      }
-      return Promise.resolve(pending).then(
-        (permit) => verdict(permit, ctx.provider),
-        (error: unknown) => {
-          onStoreError(error, ctx)
-          return ADMITTED
-        },
+      return askAdvisory(
+        () => rateLimit.acquire(ctx.provider),
+        (permit: RateLimitPermit) => verdict(permit, ctx.provider),
+        ADMITTED,
+        onStoreError,
+        ctx,
       )
     },
   }
