@@ -4,19 +4,11 @@ import type { Message } from '../model/message.ts'
 
 /**
  * Why a value cannot be the request of `gate.run` or `gate.stream`, as the message of the
- * `TypeError` they answer with; `undefined` when it can. Checks the shape, each optional field that
- * is present, and each message's role and content (one type test each, so a history of thousands
- * costs microseconds): a message no provider could be sent never reaches one.
- */
-export function requestProblem(request: unknown): string | undefined {
-  const checked = checkRequest(request)
-  return typeof checked === 'string' ? checked : undefined
-}
-
-/**
- * {@link requestProblem}, answering the `messages` array it checked when the request is sound: the
- * run that follows sends that very array, never one read again (a getter or a proxy may answer
- * another one on the next read).
+ * `TypeError` they answer with, or, when it can, the `messages` array checked. Checks the shape,
+ * each optional field that is present, and each message's role and content (one type test each, so
+ * a history of thousands costs microseconds): a message no provider could be sent never reaches
+ * one, and the run that follows sends that very array, never one read again (a getter or a proxy
+ * may answer another one on the next read).
  */
 export function checkRequest(request: unknown): string | readonly Message[] {
   if (!isRecord(request)) return `request must be an object with a \`messages\` array, got ${typeName(request)}`

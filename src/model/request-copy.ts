@@ -9,7 +9,7 @@ import type { ModelRequest } from './request.ts'
 export const LAZY_JOIN: unique symbol = Symbol('reliability-gate.join')
 
 /** True for a request whose `messages` is joined lazily (see {@link LAZY_JOIN}). */
-export function isLazilyJoined(request: ModelRequest): boolean {
+function isLazilyJoined(request: ModelRequest): boolean {
   return Object.hasOwn(request, LAZY_JOIN)
 }
 

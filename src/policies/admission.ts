@@ -88,7 +88,7 @@ export function admissionLink(policies: readonly Admission[]): Link {
 }
 
 /** {@link admissionLink} as a stage: its token is the policies' verdicts, in order. */
-export function admissionStage(policies: readonly Admission[]): Stage<Verdict[]> {
+function admissionStage(policies: readonly Admission[]): Stage<Verdict[]> {
   const list = policies.slice()
   return {
     name: 'admission',

@@ -51,7 +51,7 @@ export function stopAttempt(slot: AttemptSlot, reason: unknown): void {
 }
 
 /** A context of the chain, with its slot. */
-export type SlotContext = AttemptContext & { readonly [ATTEMPT_SLOT]: AttemptSlot }
+type SlotContext = AttemptContext & { readonly [ATTEMPT_SLOT]: AttemptSlot }
 
 /** A slot for an attempt that did not come from the gate (a link called on its own): `outer` is its signal. */
 export function freshSlot(outer: AbortSignal | undefined): AttemptSlot {

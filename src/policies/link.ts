@@ -15,7 +15,7 @@ const LIBRARY_LINK: unique symbol = Symbol('reliability-gate.link')
 const STAGE: unique symbol = Symbol('reliability-gate.stage')
 
 /** Marks `fn` as a library {@link Link}; its name is kept for errors and traces. */
-export function libraryLink(fn: (ctx: AttemptContext, next: Terminal) => Promise<AttemptResult>): Link {
+function libraryLink(fn: (ctx: AttemptContext, next: Terminal) => Promise<AttemptResult>): Link {
   Object.defineProperty(fn, LIBRARY_LINK, { value: true })
   return fn as Link
 }

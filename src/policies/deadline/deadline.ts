@@ -16,7 +16,7 @@ export function deadline(timeoutMs: number): Link {
 }
 
 /** The deadline as a stage of the attempt chain (see {@link deadline}). */
-export function deadlineStage(timeoutMs: number): Stage<DeadlineEntry> {
+function deadlineStage(timeoutMs: number): Stage<DeadlineEntry> {
   const expire = (run: StageRun): void => {
     const provider = run.context.provider
     run.stop(new ProviderError(`provider "${provider}" did not answer within ${timeoutMs} ms`, { kind: 'timeout', provider }))
