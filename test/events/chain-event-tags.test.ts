@@ -5,7 +5,7 @@ import { ask } from '../support/schemas.ts'
 // Events raised inside the attempt chain (the breaker's, the shared budget's) carry the run's turn
 // and metadata like every other event of the run.
 
-const failing: Provider = { name: 'p', complete: () => Promise.reject(new ProviderError('down', { kind: 'server', provider: 'p' })) }
+const failing: Provider = { name: 'p', complete: () => Promise.reject(new ProviderError('down', { kind: 'http-5xx', provider: 'p' })) }
 const metadata = Object.freeze({ tenant: 'acme', requestId: 'r-1' })
 
 describe('events from inside the attempt chain', () => {
