@@ -1,6 +1,5 @@
 import type { Message } from '../model/message.ts'
-import type { ModelRequest } from '../model/request.ts'
-import type { CompiledSchema } from '../validation/index.ts'
+import type { JsonSchema, ModelRequest } from '../model/request.ts'
 import { modelFor, type ResolvedProvider } from './resolved-provider.ts'
 import type { RunView } from './run/run-view.ts'
 
@@ -12,19 +11,19 @@ import type { RunView } from './run/run-view.ts'
  * changes it is the caller's own object (never mutated): no copy at all.
  */
 export function baseFor<T>(s: RunView<T>, providerIdx: number, messages?: readonly Message[]): ModelRequest {
-  return baseRequest(s.g.providers[providerIdx] as ResolvedProvider, s.request, s.schema, s.signal, messages)
+  return baseRequest(s.g.providers[providerIdx] as ResolvedProvider, s.request, s.schema === undefined ? undefined : s.g.wireSchema, s.signal, messages)
 }
 
-/** {@link baseFor} from its parts, for a run that has no state yet. */
+/** {@link baseFor} from its parts, for a run that has no state yet; `wireSchema` is the gate's copy of its output schema's JSON Schema. */
 export function baseRequest(
   entry: ResolvedProvider,
   request: ModelRequest,
-  schema: CompiledSchema<unknown> | undefined,
+  wireSchema: JsonSchema | undefined,
   signal: AbortSignal | undefined,
   messages: readonly Message[] = request.messages,
 ): ModelRequest {
   const model = modelFor(entry, request.model)
-  const responseSchema = request.responseSchema ?? schema?.jsonSchema
+  const responseSchema = request.responseSchema ?? wireSchema
   if (model === request.model && responseSchema === request.responseSchema && signal === request.signal && messages === request.messages) return request
   const base = copyWith(request, responseSchema, model)
   // The spread read `messages` again: the run sends the array that was checked.

@@ -1,4 +1,6 @@
-import type { AttemptResult, Terminal } from '../policies/middleware.ts'
+import type { ModelResponse } from '../model/response.ts'
+import type { AttemptContext, AttemptResult, Terminal } from '../policies/middleware.ts'
+import { answersBareResponse, bareResponseTerminal, wrapResponse } from '../policies/response-terminal.ts'
 import { raceAbort } from '../model/race-abort.ts'
 import { attemptSignal, slotOf } from '../policies/attempt-slot.ts'
 import type { ResolvedProvider } from './resolved-provider.ts'
@@ -11,22 +13,39 @@ import type { ResolvedProvider } from './resolved-provider.ts'
  * the call is raced here only when user links wait on it (`userLinks`), so they hear the abort too.
  */
 export function providerCall(providers: readonly ResolvedProvider[], userLinks: boolean): Terminal {
-  return function callProvider(ctx) {
-    const provider = (providers[ctx.providerIdx] as ResolvedProvider).provider
-    let pending: Promise<AttemptResult>
-    try {
-      pending = Promise.resolve(provider.complete(ctx.request)).then(wrap)
-    } catch (error) {
-      return Promise.reject(error)
-    }
-    const slot = slotOf(ctx)
-    if (slot !== undefined && slot.request === ctx.request) return userLinks ? raceAbort(pending, attemptSignal(slot)) : pending
-    const signal = ctx.request.signal
-    // The run's signal is raced by the attempt itself, once.
-    return signal === undefined || signal === slot?.raced ? pending : raceAbort(pending, signal)
-  }
+  // Without user links the chain's run of stages is just outside: it wraps the bare response itself.
+  if (!userLinks) return bareResponseTerminal((ctx) => called(providers, ctx, false, bare))
+  return (ctx) => called(providers, ctx, true, wrapped)
 }
 
-function wrap(response: AttemptResult['response']): AttemptResult {
-  return { response }
+/** `call` answering `{ response }`: itself, or wrapping a call that answers the bare response. */
+export function resultCall(call: Terminal): Terminal {
+  if (!answersBareResponse(call)) return call
+  return (ctx) => call(ctx).then(wrapResponse as (response: unknown) => AttemptResult)
+}
+
+/** The provider of the attempt called, its answer as `answer` makes it, raced as {@link providerCall} says. */
+function called<A>(providers: readonly ResolvedProvider[], ctx: AttemptContext, userLinks: boolean, answer: (response: Answer) => Promise<A>): Promise<A> {
+  const provider = (providers[ctx.providerIdx] as ResolvedProvider).provider
+  let pending: Promise<A>
+  try {
+    pending = answer(provider.complete(ctx.request))
+  } catch (error) {
+    return Promise.reject(error)
+  }
+  const slot = slotOf(ctx)
+  if (slot !== undefined && slot.request === ctx.request) return userLinks ? raceAbort(pending, attemptSignal(slot)) : pending
+  const signal = ctx.request.signal
+  // The run's signal is raced by the attempt itself, once.
+  return signal === undefined || signal === slot?.raced ? pending : raceAbort(pending, signal)
+}
+
+type Answer = ModelResponse | PromiseLike<ModelResponse>
+
+function bare(response: Answer): Promise<ModelResponse> {
+  return Promise.resolve(response)
+}
+
+function wrapped(response: Answer): Promise<AttemptResult> {
+  return Promise.resolve(response).then(wrapResponse)
 }

@@ -7,10 +7,11 @@ import type { ModelRequest } from '../model/request.ts'
 import { pricingTable } from '../policies/pricing/pricing-table.ts'
 import { compileSchema, DEFAULT_MAX_FEEDBACK_CHARS, type InferSchema, type OutputSchema } from '../validation/index.ts'
 import type { Observable } from 'rxjs'
+import { wireSchema } from './wire-schema.ts'
 import { buildChain } from './options/build-chain.ts'
 import { checkBudgetPricing } from './check-budget-pricing.ts'
 import { checkRules } from './check-rules.ts'
-import { providerCall } from './call-provider.ts'
+import { providerCall, resultCall } from './call-provider.ts'
 import type { GateConfig } from './gate-config.ts'
 import type { GateInternals, GateRunOptions } from './gate-internals.ts'
 import type { GateResult } from './gate-result.ts'
@@ -77,14 +78,17 @@ export function buildGate<T>(config: GateConfig<T>, label = 'createGate'): { rea
   const preCheck = checkRules(config.preCheck, `${label}: preCheck`)
   const postDecide = checkRules(config.postDecide, `${label}: postDecide`)
   const needsPrice = checkBudgetPricing(config as GateConfig<unknown>, [...preCheck, ...postDecide], priceUsage !== undefined)
-  const { chain, userLinks, stops } = buildChain(
+  const { chain, userLinks, stops, settles } = buildChain(
     config as GateConfig<unknown>,
     { events, priceUsage, warned, label },
     { events, priceUsage, needsPrice, warned },
   )
+  const schema = config.outputSchema === undefined ? undefined : compileSchema<T>(config.outputSchema)
+  const call = providerCall(providers, userLinks)
   const internals: GateInternals<T> = {
     providers,
-    schema: config.outputSchema === undefined ? undefined : compileSchema<T>(config.outputSchema),
+    schema,
+    wireSchema: wireSchema(schema?.jsonSchema),
     preCheck,
     postDecide,
     postDecideOnOk: postDecide.filter((rule) => rule.failuresOnly !== true),
@@ -105,7 +109,9 @@ export function buildGate<T>(config: GateConfig<T>, label = 'createGate'): { rea
     chain,
     userLinks,
     stops,
-    call: providerCall(providers, userLinks),
+    settles,
+    call,
+    resultCall: resultCall(call),
     runTimeoutMs: config.runTimeoutMs === undefined ? undefined : positiveNumber(config.runTimeoutMs, `${label}: runTimeoutMs`),
   }
   const gate: Gate<T> = {

@@ -7,6 +7,7 @@ import type { Decision, ReliabilityRule } from '../rules/rule.ts'
 import type { ReliabilityScope } from '../rules/scope.ts'
 import type { ErrorTemplate } from '../validation/feedback/error-template.ts'
 import type { CompiledSchema } from '../validation/index.ts'
+import type { JsonSchema } from '../model/request.ts'
 import type { FallbackAnswer } from './gate-config.ts'
 import type { ResolvedProvider } from './resolved-provider.ts'
 
@@ -14,6 +15,8 @@ import type { ResolvedProvider } from './resolved-provider.ts'
 export interface GateInternals<T> {
   readonly providers: readonly ResolvedProvider[]
   readonly schema: CompiledSchema<T> | undefined
+  /** The JSON Schema requests send for `schema`: the gate's own deeply frozen copy (see `wireSchema`). */
+  readonly wireSchema: JsonSchema | undefined
   readonly preCheck: readonly ReliabilityRule[]
   readonly postDecide: readonly ReliabilityRule[]
   /** The PostDecide rules that may match an accepted answer (those not marked `failuresOnly`). */
@@ -40,8 +43,12 @@ export interface GateInternals<T> {
   readonly userLinks: boolean
   /** Whether the chain has a deadline: the attempt's request then carries the attempt's own signal, made when read. */
   readonly stops: boolean
-  /** The plain provider call at the end of the chain. */
+  /** Whether the chain's outermost link is a run of stages: it may then settle the attempt itself (see `SettleAttempt`). */
+  readonly settles: boolean
+  /** The plain provider call at the end of the chain (without user links it answers the bare response: see `bareResponseTerminal`). */
   readonly call: Terminal
+  /** {@link call} answering `{ response }` (the chain's run of stages wraps the bare response `call` may answer): the streaming call's fallback. */
+  readonly resultCall: Terminal
   /** The deadline of a whole run, retries and waits included (`runTimeoutMs`). */
   readonly runTimeoutMs: number | undefined
 }

@@ -15,8 +15,6 @@ export const ATTEMPT_SLOT: unique symbol = Symbol('reliability-gate.attempt')
 /** What the gate's links of one attempt found; `closed` once the attempt settled (no provider call may start after). */
 export interface AttemptSlot {
   metered: MeteredAnswer | undefined
-  /** The run's cost before this attempt (`cost_tick.cumulativeCostUsd`). */
-  readonly costBefore: number
   closed: boolean
   /**
    * The run's signal, whose abort settles the attempt from outside (and stops its chain): the
@@ -34,6 +32,27 @@ export interface AttemptSlot {
   stopReason?: unknown
   /** The run of stages outermost in the attempt's chain: told when the attempt settles from outside (see {@link stopAttempt}). */
   runner?: Stoppable | undefined
+  /** How the attempt settles, offered to the chain's outermost run of stages (see {@link takeSettle}). */
+  settle?: SettleAttempt | undefined
+}
+
+/**
+ * How an attempt settles once its chain is done: given whether it failed and why, it answers what
+ * the chain's promise settles with instead (or throws: the promise rejects with that). The gate
+ * offers it in the slot so that the outermost run of stages settles the attempt in the promise step
+ * it takes anyway, where a reaction of the gate on the chain's promise would add one per attempt
+ * (about 260 B: a promise, a reaction, two closures).
+ */
+export type SettleAttempt = (slot: AttemptSlot, failed: boolean, error: unknown) => unknown
+
+/**
+ * Takes the attempt's {@link SettleAttempt} from its slot: only the first run of stages that asks
+ * (the outermost) gets it, and it must then call it exactly once, as its own promise settles.
+ */
+export function takeSettle(slot: AttemptSlot): SettleAttempt | undefined {
+  const settle = slot.settle
+  if (settle !== undefined) slot.settle = undefined
+  return settle
 }
 
 /** What can be told that its attempt settled from outside (the chain's outermost run of stages). */
@@ -57,7 +76,6 @@ type SlotContext = AttemptContext & { readonly [ATTEMPT_SLOT]: AttemptSlot }
 export function freshSlot(outer: AbortSignal | undefined): AttemptSlot {
   return {
     metered: undefined,
-    costBefore: 0,
     closed: false,
     raced: outer,
     closers: undefined,

@@ -2,6 +2,7 @@ import { callAsPromise } from '../model/call-as-promise.ts'
 import { abortedWhy, slotOf } from './attempt-slot.ts'
 import { printable, refusal } from './entry-check.ts'
 import { isLibraryLink, type Link, stageOf, stagesLink } from './link.ts'
+import { answersBareResponse, markedBare, wrapResponse } from './response-terminal.ts'
 import type { Stage } from './stage.ts'
 import type { AttemptContext, AttemptResult, Middleware, Terminal } from './middleware.ts'
 
@@ -20,13 +21,16 @@ export type Chain = (ctx: AttemptContext, terminal: Terminal) => Promise<Attempt
 export function compose(given: readonly Middleware[]): Chain
 export function compose(given: readonly (Middleware | Link)[]): Chain
 export function compose(given: readonly (Middleware | Link)[]): Chain {
-  const links = grouped(given)
+  const { links, innermostStages } = grouped(given)
   // The positions' `next`, made for the last terminal seen (a gate's runs share one).
   let lastTerminal: Terminal | undefined
   let entry: Terminal | undefined
   return function runChain(ctx, terminal) {
     if (terminal !== lastTerminal || entry === undefined) {
       let next: Terminal = (c) => callProvider(terminal, c)
+      // A terminal answering the bare response goes as is only to a run of stages, which wraps it.
+      if (answersBareResponse(terminal))
+        next = innermostStages ? markedBare(next) : (c) => callProvider(terminal, c).then(wrapResponse as (r: unknown) => AttemptResult)
       for (let i = links.length - 1; i >= 0; i--) next = position(links[i] as Link, next)
       lastTerminal = terminal
       entry = next
@@ -35,8 +39,8 @@ export function compose(given: readonly (Middleware | Link)[]): Chain {
   }
 }
 
-/** The links as composed: a user's middleware guarded, each run of stages side by side made one link. */
-function grouped(given: readonly (Middleware | Link)[]): Link[] {
+/** The links as composed: a user's middleware guarded, each run of stages side by side made one link; whether the innermost is such a run. */
+function grouped(given: readonly (Middleware | Link)[]): { readonly links: Link[]; readonly innermostStages: boolean } {
   const links: Link[] = []
   let stages: Stage[] = []
   const flush = (): void => {
@@ -51,8 +55,9 @@ function grouped(given: readonly (Middleware | Link)[]): Link[] {
       links.push(isLibraryLink(link) ? link : guarded(link, i))
     }
   })
+  const innermostStages = stages.length > 0
   flush()
-  return links
+  return { links, innermostStages }
 }
 
 /** The `next` that enters `link`: refuses to go on once the attempt settled or its signal aborted. */

@@ -1,4 +1,5 @@
-import { runStages, type Stage, stageGroup } from './stage.ts'
+import { runStages } from './run-stages.ts'
+import { type Stage, stageGroup } from './stage.ts'
 import type { AttemptContext, AttemptResult, Terminal } from './middleware.ts'
 
 /**

@@ -61,7 +61,7 @@ describe('the request a provider is sent (baseRequest)', () => {
       fc.property(entryArb, requestArb, fc.boolean(), fc.boolean(), (entry, request, withSchema, withSignal) => {
         const before = new Map(Object.entries(request))
         const signal = withSignal ? runSignal : undefined
-        const base = baseRequest(entry, request, withSchema ? schema : undefined, signal)
+        const base = baseRequest(entry, request, withSchema ? schema.jsonSchema : undefined, signal)
         const expected = expectedKeys(entry, request, withSchema, signal)
         expect(new Map(Object.entries(base))).toEqual(expected)
         for (const [key, value] of expected) expect(Object.is((base as unknown as Record<string, unknown>)[key], value)).toBe(true)
@@ -76,12 +76,12 @@ describe('the request a provider is sent (baseRequest)', () => {
 
   it('keeps, per provider, one object of its first copy’s shape that holds none of the caller’s values', () => {
     const [entry] = resolveProviders([{ provider: idle, model: 'm' }], undefined) as [ResolvedProvider]
-    const first = baseRequest(entry, { system: 'secret prompt', messages: [{ role: 'user', content: 'secret' }], maxTokens: 9 }, schema, runSignal)
+    const first = baseRequest(entry, { system: 'secret prompt', messages: [{ role: 'user', content: 'secret' }], maxTokens: 9 }, schema.jsonSchema, runSignal)
     const witness = entry.shapes.request as Record<string, unknown>
     expect(Object.keys(witness)).toEqual(Object.keys(first))
     expect(Object.values(witness).every((value) => value === undefined)).toBe(true)
     // A later request of another shape does not replace it: the steady state keeps one object.
-    baseRequest(entry, { messages: [{ role: 'user', content: 'other' }] }, schema, undefined)
+    baseRequest(entry, { messages: [{ role: 'user', content: 'other' }] }, schema.jsonSchema, undefined)
     expect(entry.shapes.request).toBe(witness)
   })
 

@@ -114,7 +114,7 @@ describe('policies on an in-process store', () => {
 })
 
 describe('an attempt slot’s closers', () => {
-  const slot = (): AttemptSlot => ({ metered: undefined, costBefore: 0, closed: false, raced: undefined, closers: undefined })
+  const slot = (): AttemptSlot => ({ metered: undefined, closed: false, raced: undefined, closers: undefined })
 
   it('run once when the attempt settles, a throwing one contained, the others still run', () => {
     const s = slot()

@@ -18,7 +18,7 @@ export function buildChain(
   config: GateConfig<unknown>,
   env: LinkEnv,
   meter: MeterSettings,
-): { readonly chain: Chain; readonly userLinks: boolean; readonly stops: boolean } {
+): { readonly chain: Chain; readonly userLinks: boolean; readonly stops: boolean; readonly settles: boolean } {
   const user = userLinks(config, env)
   const policies = optionPolicies(config, env)
   const links = [
@@ -29,5 +29,11 @@ export function buildChain(
     ...user,
   ]
   // A chain with a deadline hands on the attempt's own signal, made only if someone reads it.
-  return { chain: compose(links), userLinks: user.length > 0, stops: links.some((link) => stageOf(link)?.stops === true) }
+  return {
+    chain: compose(links),
+    userLinks: user.length > 0,
+    stops: links.some((link) => stageOf(link)?.stops === true),
+    // The outermost run of stages may settle the attempt itself (the check is always a stage, so there is one).
+    settles: stageOf(links[0]) !== undefined,
+  }
 }

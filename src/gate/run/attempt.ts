@@ -1,26 +1,17 @@
 import { isTransientKind, type ErrorKind } from '../../model/error-kind.ts'
 import { raceAbort } from '../../model/race-abort.ts'
-import { ZERO_USAGE } from '../../model/usage.ts'
-import { ATTEMPT_SLOT, attemptRequest, closeSlot, stopAttempt } from '../../policies/attempt-slot.ts'
+import { ATTEMPT_SLOT, type AttemptSlot, attemptRequest, closeSlot, onClose, stopAttempt } from '../../policies/attempt-slot.ts'
 import { abortReason } from '../../model/abort-reason.ts'
-import type { Metered } from '../../policies/meter.ts'
 import type { AttemptContext } from '../../policies/middleware.ts'
 import type { AttemptOutcome } from '../attempt-outcome.ts'
 import { classifyError } from '../classify-error.ts'
 import { withTail } from '../ephemeral-tail.ts'
 import { frozenAttemptRequest } from '../frozen-attempt-request.ts'
+import type { ResponseCheck } from '../check-response.ts'
 import type { ResolvedProvider } from '../resolved-provider.ts'
+import { type AttemptTaken, TakenAttempt } from './attempt-taken.ts'
 import type { GateSlot } from './attempt-slot.ts'
 import type { RunView } from './run-view.ts'
-
-const NO_REPAIRS: readonly string[] = Object.freeze([])
-
-/** An attempt's outcome, with when it ended and the meter's reading of its answer. */
-export interface AttemptTaken<T> extends AttemptOutcome<T> {
-  readonly endedAt: number
-  /** The meter's reading of its answer, when it got one (even if a later link failed the attempt). */
-  readonly metered: Metered | undefined
-}
 
 /** The slot of an attempt under way, with what its end needs. */
 interface Started<T> extends GateSlot<T> {
@@ -34,7 +25,7 @@ interface Started<T> extends GateSlot<T> {
  * `error` and `kind`. The run's signal always wins, even over links that ignore it; once the attempt
  * settled, nothing it started may call a provider.
  */
-export function runAttempt<T, R>(run: RunView<T>, then: AttemptThen<T, R>): Promise<R> {
+export function runAttempt<T, R>(run: RunView<T> & AttemptThen<T, R>): Promise<R> {
   const g = run.g
   const entry = g.providers[run.providerIdx] as ResolvedProvider
   const attempt = run.attempt + 1
@@ -47,7 +38,6 @@ export function runAttempt<T, R>(run: RunView<T>, then: AttemptThen<T, R>): Prom
     run,
     metered: undefined,
     checked: undefined,
-    costBefore: run.meter.costUsd,
     closed: false,
     raced: run.signal,
     closers: undefined,
@@ -56,6 +46,8 @@ export function runAttempt<T, R>(run: RunView<T>, then: AttemptThen<T, R>): Prom
     stopped: false,
     stopReason: undefined,
     runner: undefined,
+    // Offered to the chain's outermost run of stages, which then settles the attempt itself.
+    settle: g.settles ? settleAttempt : undefined,
     attempt,
     startedAt: attempt === 1 ? run.started : g.now(),
   }
@@ -71,23 +63,45 @@ export function runAttempt<T, R>(run: RunView<T>, then: AttemptThen<T, R>): Prom
     turn: run.turn,
     [ATTEMPT_SLOT]: slot,
   }
+  const signal = run.signal
   let work: Promise<unknown>
   try {
-    const chain = g.chain(ctx, run.call)
-    const signal = run.signal
-    // The run's abort settles the attempt at once, and its chain hears it (the budget lets go, the breaker hears an abort).
-    work = signal === undefined ? chain : raceAbort(chain, signal, () => stopAttempt(slot, abortReason(signal)))
+    work = g.chain(ctx, run.call)
   } catch (error) {
     work = Promise.reject(error)
   }
-  return settled(slot, work, then)
+  if (g.settles && slot.settle === undefined) {
+    // Taken: the chain's promise settles with what the loop made of the attempt (see `SettleAttempt`).
+    if (signal !== undefined) followRunSignal(slot, signal)
+    return work as Promise<R>
+  }
+  slot.settle = undefined
+  // The run's abort settles the attempt at once, and its chain hears it (the budget lets go, the breaker hears an abort).
+  if (signal !== undefined) work = raceAbort(work, signal, () => stopAttempt(slot, abortReason(signal)))
+  return settled(slot, work, run)
 }
 
-/** Takes an attempt's outcome: the run loop, which goes on from it (no reaction of its own in between). */
+/** The attempt's settle (see `SettleAttempt`): its end, handed to the loop. */
+function settleAttempt(slot: AttemptSlot, failed: boolean, error: unknown): unknown {
+  const started = slot as Started<unknown>
+  // The slot's run is the loop that takes its attempts (see `runAttempt`).
+  return (started.run as RunView<unknown> & AttemptThen<unknown, unknown>).taken(ended(started, failed, error))
+}
+
+/** The run's abort stops the chain that settles the attempt: its outermost run of stages settles it then. */
+function followRunSignal(slot: AttemptSlot, signal: AbortSignal): void {
+  if (signal.aborted) return stopAttempt(slot, abortReason(signal))
+  const stop = (): void => stopAttempt(slot, abortReason(signal))
+  signal.addEventListener('abort', stop, { once: true })
+  onClose(slot, () => signal.removeEventListener('abort', stop))
+}
+
+/** Takes an attempt's outcome: the run loop (the run itself), which goes on from it (no reaction of its own in between). */
 export interface AttemptThen<T, R> {
   taken(outcome: AttemptTaken<T>): R | Promise<R>
 }
 
+/** The attempt's end once its chain's promise settled (a chain whose outermost link is not a run of stages). */
 function settled<T, R>(slot: Started<T>, work: Promise<unknown>, then: AttemptThen<T, R>): Promise<R> {
   return work.then(
     () => then.taken(ended(slot, false, undefined)),
@@ -109,45 +123,14 @@ function ended<T>(slot: Started<T>, thrown: boolean, thrownError: unknown): Atte
   }
   const endedAt = g.now()
   const latencyMs = endedAt - slot.startedAt
-  const metered = slot.metered
-  let outcome: AttemptTaken<T>
+  let outcome: TakenAttempt<T>
   if (failed) {
     const classified = classifyError(error)
     const kind: ErrorKind = run.signal?.aborted === true ? 'aborted' : classified.kind
-    outcome = {
-      response: undefined,
-      error,
-      kind,
-      retryAfterMs: classified.retryAfterMs,
-      failure: undefined,
-      value: undefined,
-      repairs: NO_REPAIRS,
-      latencyMs,
-      // An answer that was metered before a later link failed was paid for all the same.
-      usage: metered?.usage ?? ZERO_USAGE,
-      costUsd: metered?.costUsd ?? 0,
-      unpriced: metered?.unpriced !== undefined,
-      endedAt,
-      metered,
-    }
+    outcome = new TakenAttempt<T>(undefined, slot.metered, error, kind, classified.retryAfterMs, latencyMs, endedAt)
   } else {
-    const check = slot.checked as NonNullable<GateSlot<T>['checked']>
-    const m = metered as NonNullable<typeof metered>
-    outcome = {
-      response: m.response,
-      error: undefined,
-      kind: check.kind,
-      retryAfterMs: undefined,
-      failure: check.failure,
-      value: check.value,
-      repairs: check.repairs,
-      latencyMs,
-      usage: m.usage,
-      costUsd: m.costUsd,
-      unpriced: m.unpriced !== undefined,
-      endedAt,
-      metered,
-    }
+    const check = slot.checked as ResponseCheck<T>
+    outcome = new TakenAttempt(check, slot.metered, undefined, check.kind, undefined, latencyMs, endedAt)
   }
   const events = g.events
   if (events.has('attempt_end')) {

@@ -8,6 +8,7 @@ import type { PriceUsage } from '../../policies/pricing/price-usage.ts'
 import { finiteUsage, isSoundUsage } from '../../policies/usage-estimate.ts'
 import { responseOf } from '../response-shape.ts'
 import { warnOnce } from '../warn-once.ts'
+import type { GateSlot } from './attempt-slot.ts'
 
 /** What the meter reads of the gate: how to price, and where to report. */
 export interface MeterSettings {
@@ -47,11 +48,17 @@ export function meterAnswer(settings: MeterSettings, ctx: AttemptContext, result
       provider: ctx.provider,
       model: ctx.model,
       attemptCostUsd: metered.costUsd,
-      cumulativeCostUsd: (slot?.costBefore ?? 0) + metered.costUsd,
+      // Only the loop adds to the run's meter, once the attempt ended: it holds the cost before this one.
+      cumulativeCostUsd: costBefore(slot) + metered.costUsd,
       usage,
     })
   }
   return response === (result as AttemptResult).response ? (result as AttemptResult) : { response }
+}
+
+/** The run's cost before this attempt: none for a slot that is not the gate's (a link called on its own). */
+function costBefore(slot: AttemptSlot | undefined): number {
+  return (slot as Partial<GateSlot<unknown>> | undefined)?.run?.meter.costUsd ?? 0
 }
 
 /** Reports an attempt that could not be priced: `cost_unknown`, or a process warning (once per reason) when nobody listens. */

@@ -21,7 +21,8 @@ import { succeed, useFallback } from '../finish-run.ts'
 import type { DecisionGuard, GateInternals, GateRunOptions, RunHooks } from '../gate-internals.ts'
 import type { GateResult } from '../gate-result.ts'
 import type { ResolvedProvider } from '../resolved-provider.ts'
-import { type AttemptTaken, type AttemptThen, isTransientFailure, runAttempt } from './attempt.ts'
+import type { AttemptTaken } from './attempt-taken.ts'
+import { type AttemptThen, isTransientFailure, runAttempt } from './attempt.ts'
 import { decide, preCheck, type PreVerdict, type Verdict } from './decide.ts'
 import { planRetry } from './retry-plan.ts'
 import { runDeadline, type RunDeadline } from './run-deadline.ts'
@@ -143,7 +144,7 @@ class GateLoop<T> extends RunMeter implements RunView<T>, AttemptThen<T, GateRes
     if (stop !== undefined) return Promise.reject(this.#fail(stop.kind, stop.reason, 'pre-check'))
     if (this.signal?.aborted === true)
       return Promise.reject(this.#fail(FailFastKinds.Aborted, 'the run was aborted before the attempt started', 'pre-check', this.signal.reason))
-    return runAttempt(this, this)
+    return runAttempt(this)
   }
 
   /** What an attempt changed, taken, then PostDecide's verdict acted on (the attempt hands its outcome here). */

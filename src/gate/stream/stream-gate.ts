@@ -32,7 +32,7 @@ export function streamGate<T>(g: GateInternals<T>, request: ModelRequest, option
     delivered: false,
     buffered: new Map(),
     providers: g.providers,
-    call: g.call,
+    call: g.resultCall,
   }
   const run = runGate(
     g,

@@ -10,6 +10,16 @@ const MAX_DEPTH = 32
 const MAX_WALKED_BYTES = 1 << 22
 // 10 ** d, exact up to 1e21, past which JSON writes integers with an exponent.
 const POWERS_OF_TEN = Array.from({ length: 22 }, (_, d) => 10 ** d)
+// The lengths of values the library made deeply frozen (a gate's wire schema): they cannot change, so are measured once.
+const KNOWN = new WeakMap<object, number>()
+
+/**
+ * Records the JSON length of `value`, which must be deeply frozen and owned by the library (nobody
+ * else holds it, nothing in it can change): {@link jsonBytes} answers it without walking again.
+ */
+export function rememberJsonBytes(value: object, bytes: number): void {
+  KNOWN.set(value, bytes)
+}
 
 /**
  * The UTF-8 length of `JSON.stringify(value)`, 0 when it writes nothing or throws, without writing
@@ -19,7 +29,8 @@ const POWERS_OF_TEN = Array.from({ length: 22 }, (_, d) => 10 ** d)
  * cyclic or huge value) is stringified, so the length is always the one `JSON.stringify` would give now.
  */
 export function jsonBytes(value: unknown): number {
-  let bytes: number
+  let bytes = typeof value === 'object' && value !== null ? KNOWN.get(value) : undefined
+  if (bytes !== undefined) return bytes
   try {
     bytes = walk(value, 0)
   } catch {

@@ -1,0 +1,261 @@
+import { isThenable } from '../model/user-code.ts'
+import { type AttemptSlot, attemptContext, type SettleAttempt, type Stoppable, slotOf, stopSlot, takeSettle } from './attempt-slot.ts'
+import { refusal } from './entry-check.ts'
+import type { AttemptContext, AttemptResult, Terminal } from './middleware.ts'
+import { answersBareResponse, asResult } from './response-terminal.ts'
+import type { Stage, StageRun } from './stage.ts'
+
+/**
+ * One attempt's pass through a run of stages; `stop` settles it early (see {@link Stage.stops}),
+ * and is how the outermost run hears that its attempt settled from outside (the run's signal). The
+ * outermost run also takes the attempt's {@link SettleAttempt} when the gate offers one: its promise
+ * then settles with what the gate made of the attempt, in the step it takes anyway.
+ */
+export class StageRunner implements StageRun, Stoppable {
+  readonly #stages: readonly Stage[]
+  readonly #rest: Terminal
+  readonly #ctx: AttemptContext
+  readonly #slot: AttemptSlot
+  /** The rest answers the bare response (see `bareResponseTerminal`). */
+  readonly #bare: boolean
+  readonly #settle: SettleAttempt | undefined
+  /** Settles a promise of its own (it may stop, or it settles the attempt): see {@link go}. */
+  readonly #own: boolean
+  #tokens: unknown[] | undefined = undefined
+  /** Stages `[0, open)` entered and not yet left: the ones a stop tells. */
+  #open = 0
+  #over = false
+  #settled = false
+  #resolve: ((result: unknown) => void) | undefined = undefined
+  #reject: ((error: unknown) => void) | undefined = undefined
+
+  constructor(stages: readonly Stage[], stops: boolean, ctx: AttemptContext, rest: Terminal) {
+    this.#stages = stages
+    this.#rest = rest
+    this.#bare = answersBareResponse(rest)
+    const slot = slotOf(ctx) as AttemptSlot
+    this.#slot = slot
+    // A stage that may stop the attempt hands on the attempt's signal, made only if a link reads it.
+    this.#ctx = stops ? attemptContext(ctx, slot) : ctx
+    if (slot.runner === undefined) {
+      slot.runner = this
+      this.#settle = takeSettle(slot)
+    }
+    this.#own = stops || this.#settle !== undefined
+  }
+
+  /** The attempt's context as the stages see it. */
+  get context(): AttemptContext {
+    return this.#ctx
+  }
+
+  go(): Promise<AttemptResult> {
+    if (!this.#own) return this.#enter(0)
+    // One executor for every run (it finds the run being started here): no closure per attempt (about 70 B).
+    StageRunner.#starting = this
+    return new Promise<AttemptResult>(StageRunner.#start)
+  }
+
+  static #starting: StageRunner | undefined
+  static #start(resolve: (result: AttemptResult) => void, reject: (error: unknown) => void): void {
+    const run = StageRunner.#starting as StageRunner
+    StageRunner.#starting = undefined
+    run.#resolve = resolve as (result: unknown) => void
+    run.#reject = reject
+    const out = run.#enter(0)
+    // The rest's answer settles this promise itself (no reaction in between); a refusal or a wait comes back here.
+    if (out !== DELIVERED)
+      out.then(
+        (value) => ((value as unknown) === DELIVERED ? undefined : run.#done(value)),
+        (error: unknown) => run.#failed(error),
+      )
+  }
+
+  /** Settles an own promise with what its stages made of the rest's answer. */
+  #deliver(out: AttemptResult | Promise<AttemptResult>): void {
+    if (isThenable(out))
+      out.then(
+        (value) => this.#done(value),
+        (error: unknown) => this.#failed(error),
+      )
+    else this.#done(out)
+  }
+
+  #done(result: AttemptResult): void {
+    if (this.#settled) return
+    this.#settled = true
+    this.#finish(false, result)
+  }
+
+  #failed(error: unknown): void {
+    if (this.#settled) return
+    this.#settled = true
+    this.#finish(true, error)
+  }
+
+  /** Settles the own promise: as the attempt's settle says when this run took it, else with the result or the error. */
+  #finish(failed: boolean, payload: unknown): void {
+    const settle = this.#settle
+    if (settle === undefined) {
+      if (failed) this.#reject?.(payload)
+      else this.#resolve?.(payload)
+      return
+    }
+    try {
+      ;(this.#resolve as (value: unknown) => void)(settle(this.#slot, failed, failed ? payload : undefined))
+    } catch (error) {
+      ;(this.#reject as (error: unknown) => void)(error)
+    }
+  }
+
+  /**
+   * Settles the attempt now with `reason` (its deadline passed, or its run's signal aborted): the
+   * signal it handed on aborts, the stages still open hear `fail` (not awaited), and whatever the
+   * rest answers later is dropped.
+   */
+  stop(reason: unknown): void {
+    if (this.#over) return
+    this.#over = true
+    stopSlot(this.#slot, reason)
+    for (let i = this.#open - 1; i >= 0; i--) {
+      this.#open = i
+      const stage = this.#stages[i] as Stage
+      if (stage.fail === undefined) continue
+      try {
+        const heard = stage.fail(this.#ctx, this.#tokens?.[i], reason)
+        if (isThenable(heard)) Promise.resolve(heard).catch(ignore)
+      } catch {
+        // The attempt fails with the stop's reason whatever a stage does with it.
+      }
+    }
+    if (this.#settled || !this.#own) return
+    this.#settled = true
+    // Settled from a timer or an abort listener: what the gate makes of it runs as a job of its own, never inside whoever aborted.
+    if (this.#settle === undefined) this.#finish(true, reason)
+    else queueMicrotask(() => this.#finish(true, reason))
+  }
+
+  #enter(from: number): Promise<AttemptResult> {
+    const stages = this.#stages
+    const ctx = this.#ctx
+    for (let i = from; i < stages.length; i++) {
+      const stage = stages[i] as Stage
+      if (stage.enter !== undefined) {
+        const refused = refusal(ctx, stage.name)
+        if (refused !== undefined) return this.#fail(i, refused)
+        let token: unknown
+        try {
+          token = stage.enter(ctx, this)
+        } catch (error) {
+          return this.#fail(i, error)
+        }
+        if (isThenable(token)) {
+          const at = i
+          return Promise.resolve(token).then(
+            (value) => this.#entered(at, value),
+            (error: unknown) => this.#fail(at, error),
+          )
+        }
+        if (token !== undefined) (this.#tokens ??= new Array(stages.length))[i] = token
+      }
+      this.#open = i + 1
+    }
+    return this.#call()
+  }
+
+  /** A stage's `enter` answered later: on to the next, unless the attempt settled meanwhile (then it gives back its token). */
+  #entered(at: number, token: unknown): Promise<AttemptResult> {
+    const stage = this.#stages[at] as Stage
+    if (this.#over) {
+      try {
+        stage.undo?.(this.#ctx, token)
+      } catch {
+        // An undo only gives back what it held; what it cannot give back expires.
+      }
+      return Promise.reject(STOPPED)
+    }
+    if (token !== undefined) (this.#tokens ??= new Array(this.#stages.length))[at] = token
+    this.#open = at + 1
+    return this.#enter(at + 1)
+  }
+
+  #call(): Promise<AttemptResult> {
+    const ctx = this.#ctx
+    const last = this.#stages.length
+    let pending: Promise<unknown>
+    try {
+      pending = this.#rest(ctx)
+    } catch (error) {
+      return this.#fail(last, error)
+    }
+    if (this.#own) {
+      pending.then(
+        (answer) => this.#deliver(this.#leave(last - 1, asResult(answer, this.#bare))),
+        (error: unknown) => this.#deliver(this.#fail(last, error)),
+      )
+      return DELIVERED
+    }
+    return pending.then(
+      (answer) => this.#leave(last - 1, asResult(answer, this.#bare)),
+      (error: unknown) => this.#fail(last, error),
+    )
+  }
+
+  /** The leaves of stages `at` down to 0, in that order; a throw (or rejection) turns to the fails of those outside. */
+  #leave(at: number, answer: AttemptResult): AttemptResult | Promise<AttemptResult> {
+    if (this.#over) return answer
+    let result = answer
+    for (let i = at; i >= 0; i--) {
+      this.#open = i
+      const stage = this.#stages[i] as Stage
+      if (stage.leave === undefined) continue
+      let left: AttemptResult | PromiseLike<AttemptResult>
+      try {
+        left = stage.leave(this.#ctx, this.#tokens?.[i], result)
+      } catch (error) {
+        return this.#fail(i, error)
+      }
+      if (isThenable(left)) {
+        const below = i - 1
+        return Promise.resolve(left).then(
+          (value) => this.#leave(below, value),
+          (error: unknown) => this.#fail(i, error),
+        )
+      }
+      result = left
+    }
+    return result
+  }
+
+  /** The attempt failed with `error` inside stage `at`: the fails of stages `at - 1` down to 0 are heard (awaited), then it rejects. */
+  #fail(at: number, error: unknown): Promise<never> {
+    if (this.#over) return Promise.reject(error)
+    for (let i = at - 1; i >= 0; i--) {
+      this.#open = i
+      const stage = this.#stages[i] as Stage
+      if (stage.fail === undefined) continue
+      let heard: unknown
+      try {
+        heard = stage.fail(this.#ctx, this.#tokens?.[i], error)
+      } catch {
+        continue
+      }
+      if (isThenable(heard)) {
+        const below = i
+        return Promise.resolve(heard).then(
+          () => this.#fail(below, error),
+          () => this.#fail(below, error),
+        )
+      }
+    }
+    return Promise.reject(error)
+  }
+}
+
+// What a run with its own promise answers once the rest's answer will settle that promise itself (see #deliver): never a value.
+const DELIVERED = Object.freeze({ delivered: true }) as unknown as Promise<AttemptResult>
+
+// What a late continuation rejects with once the attempt was stopped: nobody hears it (the stop settled the attempt).
+const STOPPED = Symbol('stopped')
+
+function ignore(): void {}
