@@ -80,15 +80,32 @@ export interface MeterTotals {
  * budget off) and is counted in `unpricedAttempts`, so that budgets can warn or fail closed.
  */
 export class RunMeter implements MeterTotals {
-  usage: Usage = ZERO_USAGE
-  costUsd = 0
-  lastCostUsd = 0
-  unpricedAttempts = 0
+  // The latest reading, and the totals once there are two: a run of one attempt keeps no numbers of
+  // its own (four fields, two of them boxed doubles, were about 60 B a run).
+  #last: Metered | undefined = undefined
+  #total: { readonly usage: Usage; readonly costUsd: number } | undefined = undefined
+  #unpriced = 0
+
+  get usage(): Usage {
+    return this.#total?.usage ?? this.#last?.usage ?? ZERO_USAGE
+  }
+
+  get costUsd(): number {
+    return this.#total?.costUsd ?? this.#last?.costUsd ?? 0
+  }
+
+  get lastCostUsd(): number {
+    return this.#last?.costUsd ?? 0
+  }
+
+  get unpricedAttempts(): number {
+    return this.#unpriced
+  }
 
   add(metered: Metered): void {
-    if (metered.unpriced !== undefined) this.unpricedAttempts++
-    this.usage = this.usage === ZERO_USAGE ? metered.usage : addUsage(this.usage, metered.usage)
-    this.costUsd += metered.costUsd
-    this.lastCostUsd = metered.costUsd
+    if (metered.unpriced !== undefined) this.#unpriced++
+    const before = this.#total ?? this.#last
+    if (before !== undefined) this.#total = { usage: addUsage(before.usage, metered.usage), costUsd: before.costUsd + metered.costUsd }
+    this.#last = metered
   }
 }

@@ -17,11 +17,11 @@ export function runStages(group: StageGroup, ctx: AttemptContext, rest: Terminal
   if (slot !== undefined) {
     // Stages that only leave need no run of their own: the rest's answer goes through their leaves.
     if (group.leavesOnly) return leavesAfter(group.stages, ctx, rest, slot)
-    return new StageRunner(group.stages, group.stops, ctx, rest).go()
+    return new StageRunner(group, ctx, rest).go()
   }
   const outer = ctx.request.signal
   const fresh = freshSlot(outer)
-  const run = new StageRunner(group.stages, group.stops, withSlot(ctx, fresh), rest)
+  const run = new StageRunner(group, withSlot(ctx, fresh), rest)
   const work = outer === undefined ? run.go() : raceAbort(run.go(), outer, () => run.stop(abortReason(outer)))
   const close = (): void => closeSlot(fresh)
   work.then(close, close)

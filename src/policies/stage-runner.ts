@@ -3,7 +3,7 @@ import { type AttemptSlot, attemptContext, type SettleAttempt, type Stoppable, s
 import { refusal } from './entry-check.ts'
 import type { AttemptContext, AttemptResult, Terminal } from './middleware.ts'
 import { answersBareResponse, asResult } from './response-terminal.ts'
-import type { Stage, StageRun } from './stage.ts'
+import type { Stage, StageGroup, StageRun } from './stage.ts'
 
 /**
  * One attempt's pass through a run of stages; `stop` settles it early (see {@link Stage.stops}),
@@ -12,36 +12,36 @@ import type { Stage, StageRun } from './stage.ts'
  * then settles with what the gate made of the attempt, in the step it takes anyway.
  */
 export class StageRunner implements StageRun, Stoppable {
-  readonly #stages: readonly Stage[]
+  readonly #group: StageGroup
   readonly #rest: Terminal
   readonly #ctx: AttemptContext
   readonly #slot: AttemptSlot
-  /** The rest answers the bare response (see `bareResponseTerminal`). */
-  readonly #bare: boolean
   readonly #settle: SettleAttempt | undefined
-  /** Settles a promise of its own (it may stop, or it settles the attempt): see {@link go}. */
-  readonly #own: boolean
+  /** What the run is and where it is, as bits (see {@link BARE} and below): one field where four took 32 B. */
+  #state: number
+  // The tokens of the first two stages that enter in fields, past those in an array: a run of 4 stages held an array of 4 (about 80 B).
+  #token0: unknown = undefined
+  #token1: unknown = undefined
   #tokens: unknown[] | undefined = undefined
   /** Stages `[0, open)` entered and not yet left: the ones a stop tells. */
   #open = 0
-  #over = false
-  #settled = false
   #resolve: ((result: unknown) => void) | undefined = undefined
   #reject: ((error: unknown) => void) | undefined = undefined
 
-  constructor(stages: readonly Stage[], stops: boolean, ctx: AttemptContext, rest: Terminal) {
-    this.#stages = stages
+  constructor(group: StageGroup, ctx: AttemptContext, rest: Terminal) {
+    this.#group = group
     this.#rest = rest
-    this.#bare = answersBareResponse(rest)
     const slot = slotOf(ctx) as AttemptSlot
     this.#slot = slot
     // A stage that may stop the attempt hands on the attempt's signal, made only if a link reads it.
-    this.#ctx = stops ? attemptContext(ctx, slot) : ctx
+    this.#ctx = group.stops ? attemptContext(ctx, slot) : ctx
+    let settle: SettleAttempt | undefined
     if (slot.runner === undefined) {
       slot.runner = this
-      this.#settle = takeSettle(slot)
+      settle = takeSettle(slot)
     }
-    this.#own = stops || this.#settle !== undefined
+    this.#settle = settle
+    this.#state = (answersBareResponse(rest) ? BARE : 0) | (group.stops || settle !== undefined ? OWN : 0)
   }
 
   /** The attempt's context as the stages see it. */
@@ -50,7 +50,7 @@ export class StageRunner implements StageRun, Stoppable {
   }
 
   go(): Promise<AttemptResult> {
-    if (!this.#own) return this.#enter(0)
+    if ((this.#state & OWN) === 0) return this.#enter(0)
     // One executor for every run (it finds the run being started here): no closure per attempt (about 70 B).
     StageRunner.#starting = this
     return new Promise<AttemptResult>(StageRunner.#start)
@@ -82,15 +82,32 @@ export class StageRunner implements StageRun, Stoppable {
   }
 
   #done(result: AttemptResult): void {
-    if (this.#settled) return
-    this.#settled = true
+    if ((this.#state & SETTLED) !== 0) return
+    this.#state |= SETTLED
     this.#finish(false, result)
   }
 
   #failed(error: unknown): void {
-    if (this.#settled) return
-    this.#settled = true
+    if ((this.#state & SETTLED) !== 0) return
+    this.#state |= SETTLED
     this.#finish(true, error)
+  }
+
+  /** The token stage `i` entered with. */
+  #token(i: number): unknown {
+    const at = this.#group.tokenAt[i] as number
+    return at === 0 ? this.#token0 : at === 1 ? this.#token1 : this.#tokens?.[at - 2]
+  }
+
+  #keep(i: number, token: unknown): void {
+    const at = this.#group.tokenAt[i] as number
+    if (at === 0) this.#token0 = token
+    else if (at === 1) this.#token1 = token
+    else (this.#tokens ??= [])[at - 2] = token
+  }
+
+  get #over(): boolean {
+    return (this.#state & OVER) !== 0
   }
 
   /** Settles the own promise: as the attempt's settle says when this run took it, else with the result or the error. */
@@ -115,28 +132,28 @@ export class StageRunner implements StageRun, Stoppable {
    */
   stop(reason: unknown): void {
     if (this.#over) return
-    this.#over = true
+    this.#state |= OVER
     stopSlot(this.#slot, reason)
     for (let i = this.#open - 1; i >= 0; i--) {
       this.#open = i
-      const stage = this.#stages[i] as Stage
+      const stage = this.#group.stages[i] as Stage
       if (stage.fail === undefined) continue
       try {
-        const heard = stage.fail(this.#ctx, this.#tokens?.[i], reason)
+        const heard = stage.fail(this.#ctx, this.#token(i), reason)
         if (isThenable(heard)) Promise.resolve(heard).catch(ignore)
       } catch {
         // The attempt fails with the stop's reason whatever a stage does with it.
       }
     }
-    if (this.#settled || !this.#own) return
-    this.#settled = true
+    if ((this.#state & SETTLED) !== 0 || (this.#state & OWN) === 0) return
+    this.#state |= SETTLED
     // Settled from a timer or an abort listener: what the gate makes of it runs as a job of its own, never inside whoever aborted.
     if (this.#settle === undefined) this.#finish(true, reason)
     else queueMicrotask(() => this.#finish(true, reason))
   }
 
   #enter(from: number): Promise<AttemptResult> {
-    const stages = this.#stages
+    const stages = this.#group.stages
     const ctx = this.#ctx
     for (let i = from; i < stages.length; i++) {
       const stage = stages[i] as Stage
@@ -156,7 +173,7 @@ export class StageRunner implements StageRun, Stoppable {
             (error: unknown) => this.#fail(at, error),
           )
         }
-        if (token !== undefined) (this.#tokens ??= new Array(stages.length))[i] = token
+        if (token !== undefined) this.#keep(i, token)
       }
       this.#open = i + 1
     }
@@ -165,7 +182,7 @@ export class StageRunner implements StageRun, Stoppable {
 
   /** A stage's `enter` answered later: on to the next, unless the attempt settled meanwhile (then it gives back its token). */
   #entered(at: number, token: unknown): Promise<AttemptResult> {
-    const stage = this.#stages[at] as Stage
+    const stage = this.#group.stages[at] as Stage
     if (this.#over) {
       try {
         stage.undo?.(this.#ctx, token)
@@ -174,29 +191,29 @@ export class StageRunner implements StageRun, Stoppable {
       }
       return Promise.reject(STOPPED)
     }
-    if (token !== undefined) (this.#tokens ??= new Array(this.#stages.length))[at] = token
+    if (token !== undefined) this.#keep(at, token)
     this.#open = at + 1
     return this.#enter(at + 1)
   }
 
   #call(): Promise<AttemptResult> {
     const ctx = this.#ctx
-    const last = this.#stages.length
+    const last = this.#group.stages.length
     let pending: Promise<unknown>
     try {
       pending = this.#rest(ctx)
     } catch (error) {
       return this.#fail(last, error)
     }
-    if (this.#own) {
+    if ((this.#state & OWN) !== 0) {
       pending.then(
-        (answer) => this.#deliver(this.#leave(last - 1, asResult(answer, this.#bare))),
+        (answer) => this.#deliver(this.#leave(last - 1, asResult(answer, (this.#state & BARE) !== 0))),
         (error: unknown) => this.#deliver(this.#fail(last, error)),
       )
       return DELIVERED
     }
     return pending.then(
-      (answer) => this.#leave(last - 1, asResult(answer, this.#bare)),
+      (answer) => this.#leave(last - 1, asResult(answer, (this.#state & BARE) !== 0)),
       (error: unknown) => this.#fail(last, error),
     )
   }
@@ -207,11 +224,11 @@ export class StageRunner implements StageRun, Stoppable {
     let result = answer
     for (let i = at; i >= 0; i--) {
       this.#open = i
-      const stage = this.#stages[i] as Stage
+      const stage = this.#group.stages[i] as Stage
       if (stage.leave === undefined) continue
       let left: AttemptResult | PromiseLike<AttemptResult>
       try {
-        left = stage.leave(this.#ctx, this.#tokens?.[i], result)
+        left = stage.leave(this.#ctx, this.#token(i), result)
       } catch (error) {
         return this.#fail(i, error)
       }
@@ -232,11 +249,11 @@ export class StageRunner implements StageRun, Stoppable {
     if (this.#over) return Promise.reject(error)
     for (let i = at - 1; i >= 0; i--) {
       this.#open = i
-      const stage = this.#stages[i] as Stage
+      const stage = this.#group.stages[i] as Stage
       if (stage.fail === undefined) continue
       let heard: unknown
       try {
-        heard = stage.fail(this.#ctx, this.#tokens?.[i], error)
+        heard = stage.fail(this.#ctx, this.#token(i), error)
       } catch {
         continue
       }
@@ -251,6 +268,13 @@ export class StageRunner implements StageRun, Stoppable {
     return Promise.reject(error)
   }
 }
+
+// The bits of a run's state: the rest answers the bare response (see `bareResponseTerminal`); the run settles
+// a promise of its own (it may stop, or it settles the attempt: see `go`); it was stopped; its promise settled.
+const BARE = 1
+const OWN = 2
+const OVER = 4
+const SETTLED = 8
 
 // What a run with its own promise answers once the rest's answer will settle that promise itself (see #deliver): never a value.
 const DELIVERED = Object.freeze({ delivered: true }) as unknown as Promise<AttemptResult>

@@ -31,6 +31,8 @@ export interface StageGroup {
   readonly stops: boolean
   /** Every stage only leaves (the check, the meter): nothing to enter, fail or stop. */
   readonly leavesOnly: boolean
+  /** Where each stage's token is kept in a run: its place among the stages that enter, -1 for one that does not. */
+  readonly tokenAt: readonly number[]
 }
 
 /** `stages` as a {@link StageGroup}. */
@@ -40,6 +42,7 @@ export function stageGroup(stages: readonly Stage[]): StageGroup {
     stages: list,
     stops: list.some((s) => s.stops === true),
     leavesOnly: list.every((s) => s.stops !== true && s.enter === undefined && s.fail === undefined),
+    tokenAt: list.map((s, i) => (s.enter === undefined ? -1 : list.slice(0, i).filter((before) => before.enter !== undefined).length)),
   }
 }
 

@@ -1,5 +1,4 @@
 import type { EventTags } from '../../events/event-map.ts'
-import { eventTags } from '../../events/event-tags.ts'
 import { newRunId } from '../../events/run-id.ts'
 import { FailFastKinds } from '../../model/fail-fast-kind.ts'
 import type { Message } from '../../model/message.ts'
@@ -25,7 +24,8 @@ import type { AttemptTaken } from './attempt-taken.ts'
 import { type AttemptThen, isTransientFailure, runAttempt } from './attempt.ts'
 import { decide, preCheck, type PreVerdict, type Verdict } from './decide.ts'
 import { planRetry } from './retry-plan.ts'
-import { runDeadline, type RunDeadline } from './run-deadline.ts'
+import { runDeadline } from './run-deadline.ts'
+import { type RunSettings, settingsOf } from './run-settings.ts'
 import type { RunView } from './run-view.ts'
 
 const NONE: readonly never[] = Object.freeze([])
@@ -53,15 +53,8 @@ class GateLoop<T> extends RunMeter implements RunView<T>, AttemptThen<T, GateRes
   readonly request: ModelRequest
   readonly signal: AbortSignal | undefined
   readonly runId: string
-  readonly metadata: Readonly<Record<string, unknown>> | undefined
-  readonly turn: number | undefined
-  readonly failuresBefore: number
-  readonly schema: CompiledSchema<T> | undefined
-  readonly call: Terminal
-  readonly guard: DecisionGuard | undefined
   readonly started: number
-  readonly #deadline: RunDeadline | undefined
-  #tags: EventTags | undefined
+  readonly #settings: RunSettings<T>
   attempt = 0
   providerIdx = 0
   base: ModelRequest
@@ -80,20 +73,39 @@ class GateLoop<T> extends RunMeter implements RunView<T>, AttemptThen<T, GateRes
     this.g = g
     this.request = request
     const runTimeoutMs = options.runTimeoutMs ?? g.runTimeoutMs
-    this.#deadline = runTimeoutMs === undefined ? undefined : runDeadline(runTimeoutMs, options.signal ?? request.signal)
-    this.signal = this.#deadline?.signal ?? options.signal ?? request.signal
+    const deadline = runTimeoutMs === undefined ? undefined : runDeadline(runTimeoutMs, options.signal ?? request.signal)
+    this.#settings = settingsOf(g, options, hooks, deadline)
+    this.signal = deadline?.signal ?? options.signal ?? request.signal
     this.runId = options.runId ?? newRunId()
-    this.metadata = options.metadata
-    this.failuresBefore = options.validationFailuresBefore ?? 0
-    this.turn = options.turn
-    this.schema = options.validateOutput === false ? undefined : g.schema
-    this.call = hooks?.call ?? g.call
-    this.guard = hooks?.guardDecision
     this.started = this.lastTime = g.now()
     this.base = baseFor(this, 0, messages)
     if (g.events.has('run_start')) {
       g.events.emit('run_start', { runId: this.runId, ...this.tags, provider: (g.providers[0] as ResolvedProvider).name, model: this.base.model })
     }
+  }
+
+  get metadata(): Readonly<Record<string, unknown>> | undefined {
+    return this.#settings.metadata
+  }
+
+  get turn(): number | undefined {
+    return this.#settings.turn
+  }
+
+  get failuresBefore(): number {
+    return this.#settings.failuresBefore
+  }
+
+  get schema(): CompiledSchema<T> | undefined {
+    return this.#settings.schema
+  }
+
+  get call(): Terminal {
+    return this.#settings.call
+  }
+
+  get guard(): DecisionGuard | undefined {
+    return this.#settings.guard
   }
 
   get meter(): RunMeter {
@@ -106,8 +118,7 @@ class GateLoop<T> extends RunMeter implements RunView<T>, AttemptThen<T, GateRes
 
   /** The turn and metadata every event of the run carries; `undefined` when the run has neither. */
   get tags(): EventTags | undefined {
-    if (this.#tags === undefined && (this.turn !== undefined || this.metadata !== undefined)) this.#tags = eventTags(this.turn, this.metadata)
-    return this.#tags
+    return this.#settings.tags
   }
 
   run(): Promise<GateResult<T>> {
@@ -118,7 +129,7 @@ class GateLoop<T> extends RunMeter implements RunView<T>, AttemptThen<T, GateRes
       // As from an async function: whatever a step throws is the run's rejection, never a throw at the caller.
       settled = Promise.reject(error)
     }
-    const deadline = this.#deadline
+    const deadline = this.#settings.deadline
     // The run's own deadline ends with the run, whichever way it ends.
     if (deadline !== undefined) settled.then(deadline.clear, deadline.clear)
     return settled
@@ -217,7 +228,7 @@ class GateLoop<T> extends RunMeter implements RunView<T>, AttemptThen<T, GateRes
 
   /** The run's fail-fast error (`fail_fast` and `run_end` emitted); a run past its own deadline fails as `run-timeout`. */
   #fail(kind: string, reason: string, phase: Phase, cause?: unknown, failure?: ValidationFailure): ReliabilityFailFastError {
-    if (this.#deadline?.expired === true)
+    if (this.#settings.deadline?.expired === true)
       return failFast(this, FailFastKinds.RunTimeout, `the run did not finish within runTimeoutMs (${reason})`, phase, cause)
     return failFast(this, kind, reason, phase, cause, failure)
   }
