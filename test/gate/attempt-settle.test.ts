@@ -61,6 +61,28 @@ describe('an attempt settled by its chain', () => {
     expect(ends).toEqual(['aborted'])
   })
 
+  it.each(CONFIGS)(
+    'with %s: a late answer is never checked into the outcome the loop took (no validation_failed, the record stands)',
+    async (_name, config) => {
+      const held = heldProvider('{"orderId": 42}')
+      const gate = createGate({ providers: [held.provider], outputSchema: Refund, ...config })
+      const failed: unknown[] = []
+      gate.on('validation_failed', (e) => failed.push(e))
+      const controller = new AbortController()
+      const pending = gate.run(ask('x'), { signal: controller.signal })
+      await new Promise((resolve) => setImmediate(resolve))
+      controller.abort()
+      const error = (await pending.catch((e: unknown) => e)) as ReliabilityFailFastError
+      const record = { ...error.attempts[0] }
+      held.release()
+      await new Promise((resolve) => setTimeout(resolve, 5))
+      expect(failed).toEqual([])
+      expect(error.attempts).toHaveLength(1)
+      expect(error.attempts[0]).toEqual(record)
+      expect(record).toMatchObject({ errorKind: 'aborted', validationStage: undefined, rawOutput: undefined })
+    },
+  )
+
   it('with a deadline that passes: the attempt times out once, and a late answer starts nothing', async () => {
     const held = heldProvider(validRefundJson)
     const gate = createGate({ providers: [held.provider], outputSchema: Refund, timeoutMs: 20, maxAttempts: 1 })

@@ -1,4 +1,4 @@
-import { isTransientKind, type ErrorKind } from '../../model/error-kind.ts'
+import { isTransientKind } from '../../model/error-kind.ts'
 import { raceAbort } from '../../model/race-abort.ts'
 import { ATTEMPT_SLOT, type AttemptSlot, attemptRequest, closeSlot, onClose, stopAttempt } from '../../policies/attempt-slot.ts'
 import { abortReason } from '../../model/abort-reason.ts'
@@ -9,15 +9,9 @@ import { withTail } from '../ephemeral-tail.ts'
 import { frozenAttemptRequest } from '../frozen-attempt-request.ts'
 import type { ResponseCheck } from '../check-response.ts'
 import type { ResolvedProvider } from '../resolved-provider.ts'
-import { type AttemptTaken, TakenAttempt } from './attempt-taken.ts'
+import { type AttemptTaken, GateAttempt } from './gate-attempt.ts'
 import type { GateSlot } from './attempt-slot.ts'
 import type { RunView } from './run-view.ts'
-
-/** The slot of an attempt under way, with what its end needs. */
-interface Started<T> extends GateSlot<T> {
-  readonly attempt: number
-  readonly startedAt: number
-}
 
 /**
  * One attempt, whole: `attempt_start`, the chain (deadline, check, the policies, the meter, the
@@ -34,23 +28,8 @@ export function runAttempt<T, R>(run: RunView<T> & AttemptThen<T, R>): Promise<R
   const request = g.userLinks || events.has('attempt_start') ? frozenAttemptRequest(run) : withTail(run.base, run.tail)
   if (events.has('attempt_start'))
     events.emit('attempt_start', { runId: run.runId, ...run.tags, attempt, provider: entry.name, providerIdx: run.providerIdx, model: run.base.model, request })
-  const slot: Started<T> = {
-    run,
-    metered: undefined,
-    checked: undefined,
-    closed: false,
-    raced: run.signal,
-    closers: undefined,
-    request: undefined,
-    controller: undefined,
-    stopped: false,
-    stopReason: undefined,
-    runner: undefined,
-    // Offered to the chain's outermost run of stages, which then settles the attempt itself.
-    settle: g.settles ? settleAttempt : undefined,
-    attempt,
-    startedAt: attempt === 1 ? run.started : g.now(),
-  }
+  // Offered to the chain's outermost run of stages, which then settles the attempt itself.
+  const slot = new GateAttempt<T>(run, g.settles ? settleAttempt : undefined, attempt === 1 ? run.started : g.now())
   const ctx: AttemptContext & { [ATTEMPT_SLOT]: GateSlot<T> } = {
     runId: run.runId,
     attempt,
@@ -83,7 +62,7 @@ export function runAttempt<T, R>(run: RunView<T> & AttemptThen<T, R>): Promise<R
 
 /** The attempt's settle (see `SettleAttempt`): its end, handed to the loop. */
 function settleAttempt(slot: AttemptSlot, failed: boolean, error: unknown): unknown {
-  const started = slot as Started<unknown>
+  const started = slot as GateAttempt<unknown>
   // The slot's run is the loop that takes its attempts (see `runAttempt`).
   return (started.run as RunView<unknown> & AttemptThen<unknown, unknown>).taken(ended(started, failed, error))
 }
@@ -102,7 +81,7 @@ export interface AttemptThen<T, R> {
 }
 
 /** The attempt's end once its chain's promise settled (a chain whose outermost link is not a run of stages). */
-function settled<T, R>(slot: Started<T>, work: Promise<unknown>, then: AttemptThen<T, R>): Promise<R> {
+function settled<T, R>(slot: GateAttempt<T>, work: Promise<unknown>, then: AttemptThen<T, R>): Promise<R> {
   return work.then(
     () => then.taken(ended(slot, false, undefined)),
     (error: unknown) => then.taken(ended(slot, true, error)),
@@ -110,7 +89,7 @@ function settled<T, R>(slot: Started<T>, work: Promise<unknown>, then: AttemptTh
 }
 
 /** The attempt's end: its slot closed, its outcome built and `attempt_end` emitted. */
-function ended<T>(slot: Started<T>, thrown: boolean, thrownError: unknown): AttemptTaken<T> {
+function ended<T>(slot: GateAttempt<T>, thrown: boolean, thrownError: unknown): AttemptTaken<T> {
   closeSlot(slot)
   const run = slot.run
   const g = run.g
@@ -123,21 +102,23 @@ function ended<T>(slot: Started<T>, thrown: boolean, thrownError: unknown): Atte
   }
   const endedAt = g.now()
   const latencyMs = endedAt - slot.startedAt
-  let outcome: TakenAttempt<T>
+  slot.endedAt = endedAt
+  slot.latencyMs = latencyMs
   if (failed) {
     const classified = classifyError(error)
-    const kind: ErrorKind = run.signal?.aborted === true ? 'aborted' : classified.kind
-    outcome = new TakenAttempt<T>(undefined, slot.metered, error, kind, classified.retryAfterMs, latencyMs, endedAt)
-  } else {
-    const check = slot.checked as ResponseCheck<T>
-    outcome = new TakenAttempt(check, slot.metered, undefined, check.kind, undefined, latencyMs, endedAt)
-  }
+    slot.checked = undefined
+    slot.value = undefined
+    slot.error = error
+    slot.kind = run.signal?.aborted === true ? 'aborted' : classified.kind
+    slot.retryAfterMs = classified.retryAfterMs
+  } else slot.kind = (slot.checked as ResponseCheck<T>).kind
+  const outcome: AttemptTaken<T> = slot
   const events = g.events
   if (events.has('attempt_end')) {
     events.emit('attempt_end', {
       runId: run.runId,
       ...run.tags,
-      attempt: slot.attempt,
+      attempt: run.attempt + 1,
       provider: (g.providers[run.providerIdx] as ResolvedProvider).name,
       model: run.base.model,
       errorKind: outcome.kind,

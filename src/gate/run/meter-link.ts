@@ -38,7 +38,8 @@ export function meterAnswer(settings: MeterSettings, ctx: AttemptContext, result
   const usage = isSoundUsage(reported) ? reported : finiteUsage(reported, ctx.request, response)
   const metered = priceAttempt(priceUsage, needsPrice, usage, ctx.model, ctx.provider, response)
   const slot = (ctx as AttemptContext & { readonly [ATTEMPT_SLOT]?: AttemptSlot })[ATTEMPT_SLOT]
-  if (slot !== undefined) slot.metered = metered
+  // Not into an attempt that already ended: the outcome the loop took is never written again.
+  if (slot !== undefined && !slot.closed) slot.metered = metered
   if (metered.unpriced !== undefined) costUnknown(settings, ctx, metered.unpriced, usage)
   if (events.has('cost_tick')) {
     events.emit('cost_tick', {
