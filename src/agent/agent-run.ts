@@ -1,6 +1,7 @@
 import type { EventTags } from '../events/event-map.ts'
 import { eventTags } from '../events/event-tags.ts'
 import { newRunId } from '../events/run-id.ts'
+import { keepShape } from '../model/keep-shape.ts'
 import { isReliabilityFailFastError, type ReliabilityFailFastError } from '../gate/fail-fast-error.ts'
 import type { GateRunOptions } from '../gate/gate-internals.ts'
 import type { GateResult } from '../gate/gate-result.ts'
@@ -291,3 +292,9 @@ export class AgentRun<T, R = RunResult<T>> {
     return this.#project(result)
   }
 }
+
+// A run that holds nothing, kept for its hidden class and its ledger's (see keepShape).
+const NOBODY = Object.freeze({}) as AgentRuntime<unknown>
+keepShape(new AgentRun(NOBODY, [], { role: 'user', content: '' }, { runId: '' }, ignore, ignore))
+
+function ignore(): undefined {}

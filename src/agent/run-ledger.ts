@@ -19,9 +19,15 @@ export class RunLedger {
   // The first gate call's own log is adopted as it is (most runs make one); copied before a second is added.
   #attempts: readonly AttemptRecord[] = NO_ATTEMPTS
   #usage: Usage = ZERO_USAGE
-  #costUsd = 0
+  // Declared, then set to 0: the field starts as any value, not as a small integer that a first cost
+  // would turn into a boxed double by replacing the class's hidden class (dropped at the next full GC).
+  #costUsd: number
   #gateCalls = 0
   #toolArgFailures = 0
+
+  constructor() {
+    this.#costUsd = 0
+  }
 
   get attempts(): readonly AttemptRecord[] {
     return this.#attempts

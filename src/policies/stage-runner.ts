@@ -1,5 +1,6 @@
 import { isThenable } from '../model/user-code.ts'
-import { type AttemptSlot, attemptContext, type SettleAttempt, type Stoppable, slotOf, stopSlot, takeSettle } from './attempt-slot.ts'
+import { keepShape } from '../model/keep-shape.ts'
+import { type AttemptSlot, attemptContext, freshSlot, withSlot, type SettleAttempt, type Stoppable, slotOf, stopSlot, takeSettle } from './attempt-slot.ts'
 import { refusal } from './entry-check.ts'
 import type { AttemptContext, AttemptResult, Terminal } from './middleware.ts'
 import { answersBareResponse, asResult } from './response-terminal.ts'
@@ -283,3 +284,10 @@ const DELIVERED = Object.freeze({ delivered: true }) as unknown as Promise<Attem
 const STOPPED = Symbol('stopped')
 
 function ignore(): void {}
+
+// A run of no stages that holds nothing, kept for its hidden class (see keepShape).
+keepShape(
+  new StageRunner({ stages: [], stops: false, leavesOnly: false, tokenAt: [] }, withSlot({} as AttemptContext, freshSlot(undefined)), () =>
+    Promise.reject(new Error('never called')),
+  ),
+)

@@ -1,4 +1,5 @@
 import type { ErrorKind } from '../../model/error-kind.ts'
+import { keepShape } from '../../model/keep-shape.ts'
 import type { ModelRequest } from '../../model/request.ts'
 import type { ModelResponse } from '../../model/response.ts'
 import { type Usage, ZERO_USAGE } from '../../model/usage.ts'
@@ -80,3 +81,6 @@ export class GateAttempt<T> implements GateSlot<T>, AttemptTaken<T> {
     return this.metered?.unpriced !== undefined
   }
 }
+
+// An attempt that holds nothing, kept for its hidden class (see keepShape).
+keepShape(new GateAttempt(Object.freeze({ signal: undefined }) as RunView<unknown>, undefined, Number.NaN))

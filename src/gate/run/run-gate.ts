@@ -25,7 +25,8 @@ import { type AttemptThen, isTransientFailure, runAttempt } from './attempt.ts'
 import { decide, preCheck, type PreVerdict, type Verdict } from './decide.ts'
 import { planRetry } from './retry-plan.ts'
 import { runDeadline } from './run-deadline.ts'
-import { type RunSettings, settingsOf } from './run-settings.ts'
+import { RunSettings, settingsOf } from './run-settings.ts'
+import { keepShape } from '../../model/keep-shape.ts'
 import type { RunView } from './run-view.ts'
 
 const NONE: readonly never[] = Object.freeze([])
@@ -44,7 +45,7 @@ export function runGate<T>(
   hooks?: RunHooks,
   messages: readonly Message[] = request.messages,
 ): Promise<GateResult<T>> {
-  return new GateLoop(g, request, options, hooks, messages).run()
+  return GateLoop.start(g, request, options, hooks, messages).run()
 }
 
 // The run is its own meter (one object fewer per run, about 30 B): only the loop adds to it.
@@ -67,21 +68,28 @@ class GateLoop<T> extends RunMeter implements RunView<T>, AttemptThen<T, GateRes
   transientFailures = 0
   lastTime: number
 
-  /** `messages`: the array the request's check validated (the run never reads the caller's again). */
-  constructor(g: GateInternals<T>, request: ModelRequest, options: GateRunOptions, hooks: RunHooks | undefined, messages: readonly Message[]) {
+  constructor(g: GateInternals<T>, request: ModelRequest, settings: RunSettings<T>, signal: AbortSignal | undefined, runId: string, started: number) {
     super()
     this.g = g
     this.request = request
+    this.#settings = settings
+    this.signal = signal
+    this.runId = runId
+    this.started = this.lastTime = started
+    this.base = request
+  }
+
+  /** A run of `g` (`run_start` emitted). `messages`: the array the request's check validated (the run never reads the caller's again). */
+  static start<T>(g: GateInternals<T>, request: ModelRequest, options: GateRunOptions, hooks: RunHooks | undefined, messages: readonly Message[]): GateLoop<T> {
     const runTimeoutMs = options.runTimeoutMs ?? g.runTimeoutMs
     const deadline = runTimeoutMs === undefined ? undefined : runDeadline(runTimeoutMs, options.signal ?? request.signal)
-    this.#settings = settingsOf(g, options, hooks, deadline)
-    this.signal = deadline?.signal ?? options.signal ?? request.signal
-    this.runId = options.runId ?? newRunId()
-    this.started = this.lastTime = g.now()
-    this.base = baseFor(this, 0, messages)
+    const signal = deadline?.signal ?? options.signal ?? request.signal
+    const loop = new GateLoop(g, request, settingsOf(g, options, hooks, deadline), signal, options.runId ?? newRunId(), g.now())
+    loop.base = baseFor(loop, 0, messages)
     if (g.events.has('run_start')) {
-      g.events.emit('run_start', { runId: this.runId, ...this.tags, provider: (g.providers[0] as ResolvedProvider).name, model: this.base.model })
+      g.events.emit('run_start', { runId: loop.runId, ...loop.tags, provider: (g.providers[0] as ResolvedProvider).name, model: loop.base.model })
     }
+    return loop
   }
 
   get metadata(): Readonly<Record<string, unknown>> | undefined {
@@ -249,4 +257,12 @@ class GateLoop<T> extends RunMeter implements RunView<T>, AttemptThen<T, GateRes
       tail: this.tail,
     })
   }
+}
+
+// A run that holds nothing, kept for its hidden class (see keepShape).
+{
+  const g = Object.freeze({}) as GateInternals<unknown>
+  const settings = new RunSettings(g, Object.freeze({}), undefined, undefined)
+  keepShape(settings)
+  keepShape(new GateLoop(g, Object.freeze({ messages: NONE }), settings, undefined, '', Number.NaN))
 }
