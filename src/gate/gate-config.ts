@@ -41,7 +41,10 @@ export interface GateConfig<T = unknown> extends ReliabilityConfig {
    * adapter's own configured model win over it, and so does a request's `model`.
    */
   readonly model?: string
-  /** Schema of the final answer: TypeBox, Standard Schema, raw JSON Schema, or `{parse}`. */
+  /**
+   * Schema of the final answer: TypeBox, Standard Schema, raw JSON Schema, or `{parse}`. Compiled when
+   * the gate is made; requests send the gate's own frozen copy of its JSON Schema, taken then.
+   */
   readonly outputSchema?: OutputSchema<T>
   /** Called on a `fallback` decision; its answer is validated like a model answer. */
   readonly fallback?: (scope: ReliabilityScope) => FallbackAnswer | Promise<FallbackAnswer>
