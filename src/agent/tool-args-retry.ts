@@ -1,4 +1,5 @@
 import type { EventHub } from '../events/event-hub.ts'
+import { keepShape } from '../model/keep-shape.ts'
 import type { EventTags } from '../events/event-map.ts'
 import { jsonTextOf } from '../model/json-text-of.ts'
 import type { Message } from '../model/message.ts'
@@ -266,3 +267,7 @@ export function normalizeArgs(args: unknown): unknown {
   const parsed = parseJsonSafe(args)
   return parsed.ok ? parsed.value : args
 }
+
+// A loop that holds nothing, kept for its hidden class (see keepShape).
+const NOTHING = Object.freeze({}) as never
+keepShape(new ToolArgsRetry(NOTHING, NOTHING, NOTHING, NOTHING, [], undefined))

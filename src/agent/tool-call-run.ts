@@ -1,4 +1,5 @@
 import { FailFastKinds, type FailFastKind } from '../model/fail-fast-kind.ts'
+import { keepShape } from '../model/keep-shape.ts'
 import type { Message } from '../model/message.ts'
 import { errorName } from '../model/message-of.ts'
 import type { ReasoningBlock } from '../model/reasoning.ts'
@@ -190,3 +191,6 @@ function isAbortError(error: unknown): boolean {
 function executeOf(tool: AnyTool): (value: unknown, ctx: ToolContext) => unknown {
   return (value, ctx) => tool.execute(value, ctx)
 }
+
+// A call that holds nothing, kept for its hidden class (see keepShape).
+keepShape(new LogicalToolCall(Object.freeze({}) as ToolCallHost, Object.freeze({}) as ToolCall, [], undefined))

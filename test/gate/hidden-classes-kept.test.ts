@@ -18,7 +18,7 @@ function deoptsAfterCollection(output: string): string[] {
 describe('the hidden classes of a run, kept across full collections', () => {
   it('after a full GC between runs, no optimised function of the gate or the agent is thrown away for a dropped hidden class', async () => {
     const output = await new Promise<string>((resolve, reject) => {
-      execFile(process.execPath, ['--expose-gc', '--trace-deopt', CHILD, '5000'], { timeout: 120_000, maxBuffer: 64 << 20 }, (error, stdout, stderr) =>
+      execFile(process.execPath, ['--expose-gc', '--trace-deopt', CHILD, '3000'], { timeout: 120_000, maxBuffer: 64 << 20 }, (error, stdout, stderr) =>
         error !== null ? reject(new Error(`${error.message}\n${stderr}`)) : resolve(stdout),
       )
     })
