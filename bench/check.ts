@@ -6,7 +6,7 @@
  * anchor's ratios beside them, and exits with code 1 when a target is missed by more than the noise
  * margin. Never part of `npm test`: timings belong to a quiet machine.
  *
- * `node --expose-gc --max-semi-space-size=64 bench/check.ts`
+ * `node --expose-gc --min-semi-space-size=64 --max-semi-space-size=64 bench/check.ts`
  */
 import { CONTENDERS } from './contenders/index.ts'
 import { SCENARIOS } from './scenarios.ts'

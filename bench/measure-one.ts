@@ -6,7 +6,7 @@
  * shapes how V8 compiles its code: in a shared process, code that another contender also drives
  * (the AI SDK middleware runs the same gate) can stay in V8's mid tier for the whole measurement.
  *
- * `node --expose-gc --max-semi-space-size=64 bench/measure-one.ts <scenario> <contender> <minCpuMs> <heap 0|1>`
+ * `node --expose-gc --min-semi-space-size=64 --max-semi-space-size=64 bench/measure-one.ts <scenario> <contender> <minCpuMs> <heap 0|1>`
  */
 import { isDeepStrictEqual } from 'node:util'
 import { CONTENDERS, isUnsupported } from './contenders/index.ts'
@@ -35,8 +35,9 @@ async function measureOne(scenarioId: string, name: string, minCpuMs: number, he
     return { status: 'error', reason: `threw: ${(error as Error).message}` }
   }
   if (!isDeepStrictEqual(value, expectedValue(scenario))) return { status: 'error', reason: `wrong value: ${JSON.stringify(value)}` }
-  // A fresh V8 tiers code up over its first few hundred milliseconds; time the settled code.
-  const warmUntil = performance.now() + Math.max(100, minCpuMs * 1.5)
+  // A fresh V8 tiers code up over its first few hundred milliseconds; time the settled code (after
+  // 300 ms the production row still ran at 1.6x its settled time; 600 ms settles every row here).
+  const warmUntil = performance.now() + Math.max(600, minCpuMs * 1.5)
   while (performance.now() < warmUntil) await prepared.call()
   const time = await timeCall(prepared.call, minCpuMs)
   const bytes = heap ? await heapPerCall(prepared.call, 100, 25) : undefined

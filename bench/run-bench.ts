@@ -5,7 +5,7 @@
  * skipped with one line otherwise); writes bench/results/bench.json (and redis.json) and regenerates
  * BENCHMARKS.md.
  *
- * Run with `node --expose-gc --max-semi-space-size=64 bench/run-bench.ts` (the npm script does).
+ * Run with `node --expose-gc --min-semi-space-size=64 --max-semi-space-size=64 bench/run-bench.ts` (the npm script does).
  * Optional arguments: scenario ids to run (e.g. `a c`), `--quick` for short timings.
  */
 import { writeFileSync } from 'node:fs'

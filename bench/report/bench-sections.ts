@@ -67,12 +67,13 @@ export function benchSections(r: BenchResults): string[] {
     "(`bench/contenders/cockatiel-production.ts`): `wrap(retry, circuitBreaker, timeout(30 s))` around the floor's attempt.",
     "The providers and the peers' mock models return pre-built answers (zero latency); retry delays the rows choose are zeroed.",
     '',
-    'Each contender is measured alone, in a fresh Node process per scenario (`bench/measure-one.ts`), after a warm-up.',
+    'Each contender is measured alone, in a fresh Node process per scenario (`bench/measure-one.ts`), after a warm-up of at least 600 ms (settled code).',
     "Time is mitata's median of per-batch means, with the 25th–75th percentile spread, best of 3 interleaved rounds",
     '(the machine is shared, so the load average is printed above); "x floor" is the median over the floor\'s median.',
     'Heap per call: V8 `used_heap_size` growth over batches of 100 calls, each batch after a forced full',
-    'GC, median of 25 batches (the process runs with `--expose-gc --max-semi-space-size=64`, so a batch is rarely',
-    'interrupted by a scavenge).',
+    'GC, median of 25 batches (the process runs with `--expose-gc --min-semi-space-size=64 --max-semi-space-size=64`:',
+    'a young generation of a fixed 64 MiB, so a batch is rarely interrupted by a scavenge, and V8 does not shrink it',
+    'between rounds, which made the floor itself bimodal, 0.30 or 0.51 µs).',
     '',
   )
   for (const scenario of r.scenarios) {
