@@ -1,6 +1,6 @@
 import type { ModelResponse } from '../model/response.ts'
 import type { AttemptContext, AttemptResult, Terminal } from '../policies/middleware.ts'
-import { answersBareResponse, bareResponseTerminal, wrapResponse } from '../policies/response-terminal.ts'
+import { bareResponseTerminal, wrapResponse } from '../policies/response-terminal.ts'
 import { raceAbort } from '../model/race-abort.ts'
 import { attemptSignal, slotOf } from '../policies/attempt-slot.ts'
 import type { ResolvedProvider } from './resolved-provider.ts'
@@ -16,12 +16,6 @@ export function providerCall(providers: readonly ResolvedProvider[], userLinks: 
   // Without user links the chain's run of stages is just outside: it wraps the bare response itself.
   if (!userLinks) return bareResponseTerminal((ctx) => called(providers, ctx, false, bare))
   return (ctx) => called(providers, ctx, true, wrapped)
-}
-
-/** `call` answering `{ response }`: itself, or wrapping a call that answers the bare response. */
-export function resultCall(call: Terminal): Terminal {
-  if (!answersBareResponse(call)) return call
-  return (ctx) => call(ctx).then(wrapResponse as (response: unknown) => AttemptResult)
 }
 
 /** The provider of the attempt called, its answer as `answer` makes it, raced as {@link providerCall} says. */

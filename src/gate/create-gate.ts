@@ -11,7 +11,8 @@ import { wireSchema } from './wire-schema.ts'
 import { buildChain } from './options/build-chain.ts'
 import { checkBudgetPricing } from './check-budget-pricing.ts'
 import { checkRules } from './check-rules.ts'
-import { providerCall, resultCall } from './call-provider.ts'
+import { providerCall } from './call-provider.ts'
+import { resultTerminal } from '../policies/response-terminal.ts'
 import type { GateConfig } from './gate-config.ts'
 import type { GateInternals, GateRunOptions } from './gate-internals.ts'
 import type { GateResult } from './gate-result.ts'
@@ -111,7 +112,7 @@ export function buildGate<T>(config: GateConfig<T>, label = 'createGate'): { rea
     stops,
     settles,
     call,
-    resultCall: resultCall(call),
+    resultCall: resultTerminal(call),
     runTimeoutMs: config.runTimeoutMs === undefined ? undefined : positiveNumber(config.runTimeoutMs, `${label}: runTimeoutMs`),
   }
   const gate: Gate<T> = {

@@ -2,7 +2,7 @@ import { callAsPromise } from '../model/call-as-promise.ts'
 import { abortedWhy, slotOf } from './attempt-slot.ts'
 import { printable, refusal } from './entry-check.ts'
 import { isLibraryLink, type Link, stageOf, stagesLink } from './link.ts'
-import { answersBareResponse, markedBare, wrapResponse } from './response-terminal.ts'
+import { answersBareResponse, bareResponseTerminal, resultTerminal } from './response-terminal.ts'
 import type { Stage } from './stage.ts'
 import type { AttemptContext, AttemptResult, Middleware, Terminal } from './middleware.ts'
 
@@ -29,8 +29,7 @@ export function compose(given: readonly (Middleware | Link)[]): Chain {
     if (terminal !== lastTerminal || entry === undefined) {
       let next: Terminal = (c) => callProvider(terminal, c)
       // A terminal answering the bare response goes as is only to a run of stages, which wraps it.
-      if (answersBareResponse(terminal))
-        next = innermostStages ? markedBare(next) : (c) => callProvider(terminal, c).then(wrapResponse as (r: unknown) => AttemptResult)
+      if (answersBareResponse(terminal)) next = innermostStages ? bareResponseTerminal(next) : resultTerminal(bareResponseTerminal(next))
       for (let i = links.length - 1; i >= 0; i--) next = position(links[i] as Link, next)
       lastTerminal = terminal
       entry = next

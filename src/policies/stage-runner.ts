@@ -83,15 +83,18 @@ export class StageRunner implements StageRun, Stoppable {
   }
 
   #done(result: AttemptResult): void {
-    if ((this.#state & SETTLED) !== 0) return
-    this.#state |= SETTLED
-    this.#finish(false, result)
+    this.#once(false, result)
   }
 
   #failed(error: unknown): void {
+    this.#once(true, error)
+  }
+
+  /** Settles the own promise unless it was settled already (a stop came first). */
+  #once(failed: boolean, payload: unknown): void {
     if ((this.#state & SETTLED) !== 0) return
     this.#state |= SETTLED
-    this.#finish(true, error)
+    this.#finish(failed, payload)
   }
 
   /** The token stage `i` entered with. */

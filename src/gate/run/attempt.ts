@@ -57,7 +57,7 @@ export function runAttempt<T, R>(run: RunView<T> & AttemptThen<T, R>): Promise<R
   slot.settle = undefined
   // The run's abort settles the attempt at once, and its chain hears it (the budget lets go, the breaker hears an abort).
   if (signal !== undefined) work = raceAbort(work, signal, () => stopAttempt(slot, abortReason(signal)))
-  return settled(slot, work, run)
+  return settled(slot as GateAttempt<unknown>, work)
 }
 
 /** The attempt's settle (see `SettleAttempt`): its end, handed to the loop. */
@@ -81,11 +81,11 @@ export interface AttemptThen<T, R> {
 }
 
 /** The attempt's end once its chain's promise settled (a chain whose outermost link is not a run of stages). */
-function settled<T, R>(slot: GateAttempt<T>, work: Promise<unknown>, then: AttemptThen<T, R>): Promise<R> {
+function settled<R>(slot: GateAttempt<unknown>, work: Promise<unknown>): Promise<R> {
   return work.then(
-    () => then.taken(ended(slot, false, undefined)),
-    (error: unknown) => then.taken(ended(slot, true, error)),
-  )
+    () => settleAttempt(slot, false, undefined),
+    (error: unknown) => settleAttempt(slot, true, error),
+  ) as Promise<R>
 }
 
 /** The attempt's end: its slot closed, its outcome built and `attempt_end` emitted. */
