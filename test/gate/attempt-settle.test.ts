@@ -124,4 +124,44 @@ describe('an attempt settled by its chain', () => {
     expect(amounts).toEqual(Array.from({ length: 30 }, (_, i) => i))
     for (const r of results) expect(r.value).toMatchObject({ orderId: String((r.value as { amount: number }).amount) })
   })
+
+  // The provider's answer reaches the run of stages bare (no user link between), whatever it is.
+  const valid = answer(validRefundJson)
+  const ANSWERS: readonly (readonly [string, () => unknown, 'ok' | string])[] = [
+    ['a thenable of a valid answer', () => ({ then: (resolve: (v: unknown) => void) => resolve(valid) }), 'ok'],
+    ['a valid answer, not in a promise', () => valid, 'ok'],
+    ['a thenable that rejects', () => ({ then: (_: unknown, reject: (e: unknown) => void) => reject(new Error('down')) }), 'unknown'],
+    [
+      'a throw, synchronously',
+      () => {
+        throw new Error('down')
+      },
+      'unknown',
+    ],
+    [
+      'an object whose then getter throws',
+      () =>
+        Object.defineProperty({}, 'then', {
+          get: () => {
+            throw new Error('hostile then')
+          },
+        }),
+      'unknown',
+    ],
+    ['null', () => null, 'malformed-response'],
+  ]
+
+  for (const [configName, config] of CONFIGS) {
+    it.each(ANSWERS)(`with ${configName}: a provider answering %s settles the run with the documented outcome`, async (_name, make, kind) => {
+      const provider = { name: 'p', complete: make } as unknown as Provider
+      const gate = createGate({ providers: [provider], outputSchema: Refund, maxAttempts: 1, ...config })
+      const outcome = await gate.run(ask('x')).then(
+        (result) => ({ kind: 'ok', value: result.value as unknown }),
+        (error: unknown) => ({ kind: (error as ReliabilityFailFastError).attempts?.[0]?.errorKind, error }),
+      )
+      expect(outcome.kind).toBe(kind)
+      if (kind === 'ok') expect(outcome).toMatchObject({ value: { orderId: '42' } })
+      else expect((outcome as { error: unknown }).error).toBeInstanceOf(ReliabilityFailFastError)
+    })
+  }
 })

@@ -92,6 +92,20 @@ describe('the JSON Schema a gate sends (its wire schema)', () => {
     expect(wireSchema(undefined)).toBeUndefined()
   })
 
+  it('a schema too deep for JSON is sent as given, and a huge one is copied and measured exactly', () => {
+    let deep: Record<string, unknown> = { type: 'string' }
+    for (let i = 0; i < 100_000; i++) deep = { type: 'array', items: deep }
+    expect(() => wireSchema(deep)).not.toThrow()
+    const wire = wireSchema(deep)
+    expect(wire === deep || Object.isFrozen(wire)).toBe(true)
+    const properties: Record<string, unknown> = {}
+    for (let i = 0; i < 20_000; i++) properties[`field_${i}\n\u2028é`] = { type: 'string', description: 'x'.repeat(40) }
+    const huge = { type: 'object', properties }
+    const copy = wireSchema(huge) as object
+    expect(jsonBytes(copy)).toBe(utf8Length(JSON.stringify(huge)))
+    expect(isDeeplyFrozen(copy)).toBe(true)
+  })
+
   it('keeps a `__proto__` key as data, never as the copy’s prototype', () => {
     const schema = JSON.parse('{"type":"object","properties":{"__proto__":{"type":"string"}}}') as Record<string, unknown>
     const wire = wireSchema(schema) as { properties: object }
