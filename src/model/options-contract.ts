@@ -1,0 +1,125 @@
+import { shownValue, typeName } from './describe-value.ts'
+import { refuseUnknownOptions } from './known-options.ts'
+
+/**
+ * The longest delay a timer can hold: Node, browsers, Bun and Deno store a timer's delay in a signed
+ * 32-bit integer and fire a larger one after 1 ms, so every duration option stays below 2^31 ms.
+ */
+export const MAX_TIMER_MS = 2 ** 31 - 1
+
+/**
+ * One option's check: returns what is wrong with `value` (the words after "must be"), or `undefined`
+ * when it is acceptable. It is never called for `undefined` (an absent option).
+ */
+export type OptionCheck = (value: unknown) => string | undefined
+
+/** The checks of an options object, one per key: a key without a row is refused as unknown. */
+export type OptionsSpec<T> = { readonly [K in keyof Required<T>]-?: OptionCheck }
+
+/** An options object's declaration: its label, its keys and one function that checks a given value. */
+export interface OptionsContract<T extends object> {
+  /** Where the options are given, as errors name it, e.g. `'redisStore'` or `'gate.run options'`. */
+  readonly label: string
+  /** Every key the options object takes. */
+  readonly keys: readonly string[]
+  /**
+   * `given` checked: `{}` for `undefined`; a `TypeError` for anything that is not a plain object, or
+   * that has a key this contract does not declare (with "did you mean" from these keys); a
+   * `TypeError` or `RangeError` naming the first key whose value fails its check.
+   */
+  check(given: T | undefined): T
+}
+
+const MUST =
+  (expected: string) =>
+  (ok: (value: unknown) => boolean): OptionCheck =>
+  (value) =>
+    ok(value) ? undefined : expected
+
+/** The checks an options table is written with. Each names what it expects in the error it gives. */
+export const option = {
+  /** Anything: the value is checked where it is used (a schema, a client the SDK checks). */
+  any: (): OptionCheck => () => undefined,
+  boolean: (): OptionCheck => MUST('a boolean')((v) => typeof v === 'boolean'),
+  string: (): OptionCheck => MUST('a string')((v) => typeof v === 'string'),
+  nonEmptyString: (): OptionCheck => MUST('a non-empty string')((v) => typeof v === 'string' && v !== ''),
+  function: (): OptionCheck => MUST('a function')((v) => typeof v === 'function'),
+  object: (): OptionCheck => MUST('an object')((v) => typeof v === 'object' && v !== null && !Array.isArray(v)),
+  array: (): OptionCheck => MUST('an array')(Array.isArray),
+  /** A finite number above 0. */
+  positiveNumber: (): OptionCheck => MUST('a positive number')((v) => typeof v === 'number' && Number.isFinite(v) && v > 0),
+  /** A finite number, 0 or above. */
+  nonNegativeNumber: (): OptionCheck => MUST('a non-negative number')((v) => typeof v === 'number' && Number.isFinite(v) && v >= 0),
+  /** A number from 0 to 1. */
+  fraction: (): OptionCheck => MUST('a number from 0 to 1')((v) => typeof v === 'number' && v >= 0 && v <= 1),
+  /** An integer from `min` (default 1) to `max` (default `Number.MAX_SAFE_INTEGER`). */
+  integer: (min = 1, max = Number.MAX_SAFE_INTEGER): OptionCheck =>
+    MUST(max === Number.MAX_SAFE_INTEGER ? `an integer, ${min} or above` : `an integer from ${min} to ${max}`)(
+      (v) => Number.isInteger(v) && (v as number) >= min && (v as number) <= max,
+    ),
+  /**
+   * A duration in whole milliseconds from `min` (default 1: a zero deadline would fail every call
+   * after it was made) to {@link MAX_TIMER_MS}: a timer of 2^31 ms or more would fire after 1 ms.
+   */
+  duration: (min = 1): OptionCheck =>
+    MUST(`a whole number of milliseconds from ${min} to ${MAX_TIMER_MS}`)((v) => Number.isInteger(v) && (v as number) >= min && (v as number) <= MAX_TIMER_MS),
+  /** One of the given strings (or values). */
+  oneOf: (...values: readonly unknown[]): OptionCheck =>
+    MUST(`one of ${values.map((v) => (typeof v === 'string' ? JSON.stringify(v) : String(v))).join(', ')}`)((v) => values.includes(v)),
+  /** Any of the given checks (the first message when none accepts). */
+  either:
+    (...checks: readonly OptionCheck[]): OptionCheck =>
+    (value) => {
+      const problems = checks.map((c) => c(value))
+      return problems.includes(undefined) ? undefined : problems.join(' or ')
+    },
+  /** A check of the caller's own: `ok(value)` true, else `expected` is the message. */
+  where: (expected: string, ok: (value: unknown) => boolean): OptionCheck => MUST(expected)(ok),
+  /** A nested options object, checked by its own contract (its errors name the nested key). */
+  nested:
+    <T extends object>(contract: OptionsContract<T>): OptionCheck =>
+    (value) => {
+      contract.check(value as T)
+      return undefined
+    },
+} as const
+
+/**
+ * Declares an options object once, as a table of checks keyed by every key of `T` (a key the type
+ * has but the table lacks does not compile), and returns its {@link OptionsContract}: the one check
+ * every factory and per-call options object of the library goes through.
+ *
+ * @example
+ * const REDIS_STORE = optionsContract<RedisStoreOptions>('redisStore', {
+ *   client: option.any(),
+ *   keyPrefix: option.nonEmptyString(),
+ *   commandTimeoutMs: option.duration(),
+ * })
+ * const options = REDIS_STORE.check(given)
+ */
+export function optionsContract<T extends object>(label: string, spec: OptionsSpec<T>): OptionsContract<T> {
+  const entries = Object.entries(spec) as [string, OptionCheck][]
+  const keys = Object.freeze(entries.map(([key]) => key))
+  return Object.freeze({
+    label,
+    keys,
+    check(given: T | undefined): T {
+      if (given === undefined) return {} as T
+      if (typeof given !== 'object' || given === null || Array.isArray(given)) {
+        throw new TypeError(`${label}: options must be an object, got ${typeName(given)}`)
+      }
+      refuseUnknownOptions(given, keys, label)
+      for (const [key, check] of entries) {
+        const value = (given as Record<string, unknown>)[key]
+        if (value === undefined) continue
+        const problem = check(value)
+        if (problem !== undefined) {
+          const Failure =
+            typeof value === 'number' || problem.includes('number') || problem.includes('integer') || problem.includes('milliseconds') ? RangeError : TypeError
+          throw new Failure(`${label}: ${key} must be ${problem}, got ${shownValue(value)}`)
+        }
+      }
+      return given
+    },
+  })
+}

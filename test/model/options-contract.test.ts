@@ -1,0 +1,73 @@
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { MAX_TIMER_MS, option, optionsContract } from '../../src/model/options-contract.ts'
+
+interface Example {
+  readonly keyPrefix?: string
+  readonly timeoutMs?: number
+  readonly mode?: 'a' | 'b'
+  readonly window?: { readonly maxMessages?: number }
+}
+
+const WINDOW = optionsContract<NonNullable<Example['window']>>('example: window', { maxMessages: option.integer(1) })
+const EXAMPLE = optionsContract<Example>('example', {
+  keyPrefix: option.nonEmptyString(),
+  timeoutMs: option.duration(),
+  mode: option.oneOf('a', 'b'),
+  window: option.nested(WINDOW),
+})
+
+describe('optionsContract', () => {
+  it('takes undefined as no options and a valid object as it is', () => {
+    expect(EXAMPLE.check(undefined)).toEqual({})
+    const given = { keyPrefix: 'tenant-a:', timeoutMs: 5_000, mode: 'b' as const, window: { maxMessages: 3 } }
+    expect(EXAMPLE.check(given)).toBe(given)
+  })
+
+  it('refuses a misspelt key with "did you mean" from its own keys, naming the entry', () => {
+    expect(() => EXAMPLE.check({ keyprefix: 'x' } as Example)).toThrow(
+      new TypeError('example: unknown option "keyprefix" (did you mean "keyPrefix"?); the options are keyPrefix, timeoutMs, mode, window'),
+    )
+  })
+
+  it('refuses a misspelt key inside a nested object, naming the nested entry', () => {
+    expect(() => EXAMPLE.check({ window: { maxMesages: 3 } } as Example)).toThrow(
+      /example: window: unknown option "maxMesages" \(did you mean "maxMessages"\?\)/,
+    )
+  })
+
+  it('refuses what is not a plain object', () => {
+    for (const given of [null, 3, 'x', [], true]) expect(() => EXAMPLE.check(given as unknown as Example)).toThrow(TypeError)
+  })
+
+  it('accepts every whole duration from 1 ms to 2^31 - 1 ms', () => {
+    fc.assert(fc.property(fc.integer({ min: 1, max: MAX_TIMER_MS }), (ms) => EXAMPLE.check({ timeoutMs: ms }).timeoutMs === ms))
+  })
+
+  it('refuses a duration a timer cannot hold, a fraction, a non-finite or a string', () => {
+    for (const ms of [0, -1, 2 ** 31, 2 ** 53, 1.5, Number.NaN, Number.POSITIVE_INFINITY, '100']) {
+      expect(() => EXAMPLE.check({ timeoutMs: ms as number })).toThrow(/example: timeoutMs must be a whole number of milliseconds from 1 to 2147483647/)
+    }
+  })
+
+  it('names the allowed values of an enum', () => {
+    expect(() => EXAMPLE.check({ mode: 'c' as 'a' })).toThrow(new TypeError('example: mode must be one of "a", "b", got "c"'))
+  })
+
+  it('refuses an empty string where a name is needed', () => {
+    expect(() => EXAMPLE.check({ keyPrefix: '' })).toThrow(/keyPrefix must be a non-empty string/)
+  })
+
+  it('never throws anything but a TypeError or RangeError, whatever the input', () => {
+    fc.assert(
+      fc.property(fc.anything(), (given) => {
+        try {
+          EXAMPLE.check(given as Example)
+        } catch (error) {
+          return error instanceof TypeError || error instanceof RangeError
+        }
+        return true
+      }),
+    )
+  })
+})
