@@ -54,7 +54,7 @@ export async function mcpTools(client: McpClient, options?: McpToolsOptions): Pr
 
 /** Lists and prepares every tool; refused ones throw or are skipped and reported. */
 async function prepareAll(client: McpClient, server: string, config: McpToolsConfig, onRefused: 'throw' | 'skip'): Promise<PreparedTool[]> {
-  const raw = await listTools(client, server, config.signal === undefined ? {} : { signal: config.signal })
+  const raw = await listTools(client, server, { signal: config.signal, timeoutMs: config.timeoutMs })
   const context = { server, limits: config.limits, evaluate: config.trustSchemas }
   const out: PreparedTool[] = []
   const names = new Set<string>()
