@@ -140,3 +140,25 @@ describe('hostile tool results: what JSON writes', () => {
     expect(sent).toBe(content)
   })
 })
+
+describe('hostile tool results reaching the sinks', () => {
+  it('records a run whose tool returned a BigInt in a cycle as trace lines JSON can read', async () => {
+    const { mkdtempSync, readFileSync } = await import('node:fs')
+    const { tmpdir } = await import('node:os')
+    const { join } = await import('node:path')
+    const { recordTrace } = await import('../../src/trace/index.ts')
+    const path = join(mkdtempSync(join(tmpdir(), 'tool-results-')), 'trace.jsonl')
+    const provider = scripted([callT, 'done'])
+    const value: Record<string, unknown> = { n: 10n }
+    value['self'] = value
+    const agent = Agent.create({ provider })
+      .tool(tool({ name: 't', description: 't', input: Input, execute: () => value }))
+      .build()
+    const recorder = recordTrace(agent, { path })
+    expect((await agent.runDetailed('go')).functionsCalled[0]?.status).toBe('ok')
+    await recorder.stop()
+    const lines = readFileSync(path, 'utf8').trim().split('\n')
+    expect(lines.length).toBeGreaterThan(2)
+    for (const line of lines) expect(() => JSON.parse(line)).not.toThrow()
+  })
+})
