@@ -34,6 +34,15 @@ describe('mcpTools: bad input', () => {
     else expect((error as Error).message).toMatch(message)
   })
 
+  it('checks the options before sending any request', async () => {
+    let requests = 0
+    const counting = { ...client, request: async () => (requests++, { tools: [] }) }
+    await expect(mcpTools(counting, { timeoutMS: 100 } as never)).rejects.toThrow(TypeError)
+    await expect(mcpTools(counting, { timeoutMs: 2 ** 31 })).rejects.toThrow(RangeError)
+    await expect(mcpTools(counting, { limits: { maxNodes: Number.NaN } })).rejects.toThrow(RangeError)
+    expect(requests).toBe(0)
+  })
+
   it('reports a throwing filter as not matching, and keeps going', async () => {
     const listing = { ...client, request: async () => ({ tools: [{ name: 'a', inputSchema: { type: 'object' } }] }) }
     const tools = await mcpTools(listing, {
