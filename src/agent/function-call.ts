@@ -11,7 +11,7 @@ export type ToolRetryOutcome = GateEventMap['tool_retry_outcome']['outcome']
 
 /** What happened to the call itself. */
 export type ToolCallStatus =
-  /** `execute` ran and returned. */
+  /** `execute` ran and returned (its result sent as text bounded by the feedback budget). */
   | 'ok'
   /** The model named a tool the agent does not have. */
   | 'unknown-tool'
@@ -20,8 +20,8 @@ export type ToolCallStatus =
   /** A guard rejected the arguments. */
   | 'guard-rejected'
   /**
-   * `execute` threw, or returned what cannot be sent to the model as JSON (a BigInt, a cycle, a
-   * function, a `toJSON` that throws): the model is told so in one line.
+   * `execute` threw: the model is told its message, bounded by the feedback budget. (A result
+   * `JSON.stringify` cannot write is written safely and the call is `ok`.)
    */
   | 'execute-failed'
   /** `execute` was aborted (it threw an `AbortError` / `TimeoutError` while the run went on). */

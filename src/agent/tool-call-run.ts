@@ -38,8 +38,9 @@ export interface SettledToolCall {
  * Settles one logical tool call: its arguments go through the argument loop ({@link ToolArgsRetry}:
  * schema and every guard on every attempt, retries on validation failures only, bounded ephemeral
  * tails carrying the answer's `reasoning`), then the tool runs on the valid arguments. Everything
- * else (unknown tool, a guard's rejection, arguments still invalid, a throwing `execute`, a result
- * that cannot be sent as JSON) is answered to the model as an error result, except two ends that
+ * else (unknown tool, a guard's rejection, arguments still invalid, a throwing `execute`) is
+ * answered to the model as an error result (a result or an error bounded by the feedback budget; a
+ * result `JSON.stringify` cannot write is written safely, and the call is done), except two ends that
  * stop the run: prose instead of the tool even when the re-ask pinned it (`tool-call-abandoned`),
  * and a retry repeating the rejected arguments of the attempt before it (`schema-stuck-loop`).
  */
@@ -118,16 +119,15 @@ class LogicalToolCall {
   async #execute(tool: AnyTool, value: unknown, outcome: 'no_retry' | 'success'): Promise<SettledToolCall> {
     const rt = this.#host.runtime
     const signal = this.#host.signal
-    if (signal?.aborted === true) return this.#settle('aborted', outcome, toolMessages.aborted(tool.name, abortReason(signal)))
+    const max = rt.feedbackLimits.maxChars
+    if (signal?.aborted === true) return this.#settle('aborted', outcome, toolMessages.aborted(tool.name, abortReason(signal), max))
     const retryCount = this.#args?.retry ?? 0
     try {
       const result: unknown = await raceAbort(callAsPromise(executeOf(tool), value, { signal, callId: this.#original.id, agent: rt.name, retryCount }), signal)
-      const written = toolResultText(result)
-      if (written.text === undefined) return this.#settle('execute-failed', outcome, toolMessages.resultUnwritable(tool.name, written.problem))
-      return this.#settle('ok', outcome, written.text, result)
+      return this.#settle('ok', outcome, toolResultText(result, max), result)
     } catch (error) {
-      if (isAborted(signal) || isAbortError(error)) return this.#settle('aborted', outcome, toolMessages.aborted(tool.name, error))
-      return this.#settle('execute-failed', outcome, toolMessages.executeFailed(tool.name, error))
+      if (isAborted(signal) || isAbortError(error)) return this.#settle('aborted', outcome, toolMessages.aborted(tool.name, error, max))
+      return this.#settle('execute-failed', outcome, toolMessages.executeFailed(tool.name, error, max))
     }
   }
 

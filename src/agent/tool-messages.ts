@@ -1,5 +1,5 @@
-import { errorName, messageOf } from '../model/message-of.ts'
-import { formatIssueLines, MAX_PROBLEM, MAX_QUOTED_PATH, oneLine, type ValidationFailure } from '../validation/index.ts'
+import { messageOf } from '../model/message-of.ts'
+import { boundText, formatIssueLines, MAX_PROBLEM, MAX_QUOTED_PATH, oneLine, safeJsonText, type ValidationFailure } from '../validation/index.ts'
 
 /**
  * The tool results the agent writes itself when a call is not executed or fails: each one says
@@ -27,39 +27,28 @@ export const toolMessages = {
     return `BLOCKED: the call to tool '${name}' was not executed: guard ${guard} rejected its arguments: ${oneLine(reason, MAX_PROBLEM)}`
   },
 
-  executeFailed(name: string, error: unknown): string {
-    return `TOOL_ERROR: tool '${name}' failed: ${messageOf(error)}`
+  /** A thrown error's message, bounded by the feedback budget (`maxChars`) with a marker saying how much was cut. */
+  executeFailed(name: string, error: unknown, maxChars: number): string {
+    return boundText(`TOOL_ERROR: tool '${name}' failed: ${messageOf(error)}`, maxChars)
   },
 
-  resultUnwritable(name: string, reason: string): string {
-    return `TOOL_ERROR: tool '${name}' failed: its result cannot be sent as JSON (${oneLine(reason, MAX_PROBLEM)})`
-  },
-
-  aborted(name: string, error: unknown): string {
-    return `TOOL_ABORTED: tool '${name}' was aborted before it finished: ${messageOf(error)}`
+  aborted(name: string, error: unknown, maxChars: number): string {
+    return boundText(`TOOL_ABORTED: tool '${name}' was aborted before it finished: ${messageOf(error)}`, maxChars)
   },
 } as const
 
-/** What a tool's result is sent as: its text, or why it has none. */
-export type ToolResultText = { readonly text: string; readonly problem?: undefined } | { readonly text?: undefined; readonly problem: string }
-
 /**
- * The text a tool's result is sent to the model as: a string as it is, `undefined` as
- * `(no result)`, anything else as its JSON. A result JSON cannot write (a BigInt, a cycle, a
- * `toJSON` or a getter that throws, a function, a Symbol, nesting too deep) has no text, only the
- * reason, for {@link toolMessages}.resultUnwritable: never `[object Object]`, never a function's
- * source. Never throws.
+ * The text a tool's result is sent to the model as, at most `maxChars` characters (the feedback
+ * budget; a longer text keeps its head and a marker saying how many characters were cut): a string
+ * as it is, `undefined` (or a `toJSON` giving nothing) as `(no result)`, anything else as its JSON,
+ * written safely when `JSON.stringify` cannot write it (a BigInt as a string, a cycle as
+ * `"[Circular]"`, a function by its name, a throwing `toJSON` or getter as `"[Unreadable: ...]"`):
+ * the tool ran, so its call is reported done. Never `[object Object]`, never a function's source;
+ * never throws.
  */
-export function toolResultText(result: unknown): ToolResultText {
-  if (typeof result === 'string') return { text: result }
-  if (result === undefined) return NO_RESULT
-  if (typeof result === 'function' || typeof result === 'symbol') return { problem: `it is a ${typeof result}` }
-  try {
-    const text: string | undefined = JSON.stringify(result)
-    return text === undefined ? { problem: 'its toJSON gives nothing JSON can write' } : { text }
-  } catch (error) {
-    return { problem: `${errorName(error) ?? 'thrown'}: ${messageOf(error)}` }
-  }
+export function toolResultText(result: unknown, maxChars: number): string {
+  const text = typeof result === 'string' ? result : safeJsonText(result)
+  return text === undefined ? NO_RESULT : boundText(text, maxChars)
 }
 
-const NO_RESULT: ToolResultText = Object.freeze({ text: '(no result)' })
+const NO_RESULT = '(no result)'

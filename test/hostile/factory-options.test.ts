@@ -87,7 +87,7 @@ describe('factories given a store, key or source that cannot work', () => {
   })
 
   it('idShapeGuard with a pattern given as text or fields that are not names', () => {
-    expect(() => idShapeGuard({ pattern: '^ord_' as never })).toThrow(/idShapeGuard: pattern must be a RegExp, got string/)
+    expect(() => idShapeGuard({ pattern: '^ord_' as never })).toThrow('idShapeGuard: pattern must be a RegExp, got "^ord_"')
     expect(() => idShapeGuard({ fields: 'orderId' as never })).toThrow(/idShapeGuard: fields must be an array of property names/)
     expect(() => idShapeGuard({ fields: ['orderId', 7] as never })).toThrow(/fields must be an array of property names/)
   })

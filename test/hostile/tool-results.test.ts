@@ -6,7 +6,6 @@ import { noEphemeral } from './support.ts'
 
 const Input = Type.Object({ q: Type.String() })
 const callT = { content: '', toolCalls: [{ id: 'c1', name: 't', args: { q: 'x' } }] }
-const PREFIX = "TOOL_ERROR: tool 't' failed: its result cannot be sent as JSON ("
 
 /** Runs one tool turn whose `execute` returns `make()`, then a final answer, bounded at 2 s. */
 async function toolReturning(make: () => unknown): Promise<{ result: RunResult<string>; sent: string | undefined; history: readonly Message[] }> {
@@ -34,23 +33,24 @@ function secretSource(): string {
   return 'SECRET-SOURCE-LINE'
 }
 
-/** Results JSON cannot write, and a piece of the reason the model is told. */
-const UNWRITABLE: readonly [name: string, make: () => unknown, reason: RegExp][] = [
-  ['a BigInt', () => 10n, /BigInt/],
-  ['an object holding a BigInt', () => ({ total: 10n }), /BigInt/],
-  ['an object with a cycle', cyclic, /TypeError: .*circular/i],
+/** Results `JSON.stringify` cannot write, and the text the model is sent instead. */
+const UNWRITABLE: readonly [name: string, make: () => unknown, sent: string | RegExp][] = [
+  ['a BigInt', () => 10n, '"10"'],
+  ['an object holding a BigInt', () => ({ total: 10n, currency: 'EUR' }), '{"total":"10","currency":"EUR"}'],
+  ['an object with a cycle', cyclic, '{"a":1,"self":"[Circular]"}'],
   [
     'an array that contains itself',
     () => {
-      const a: unknown[] = []
+      const a: unknown[] = [1]
       a.push(a)
       return a
     },
-    /circular/i,
+    '[1,"[Circular]"]',
   ],
-  ['a function', () => secretSource, /it is a function/],
-  ['an arrow function', () => () => 'x', /it is a function/],
-  ['a Symbol', () => Symbol('s'), /it is a symbol/],
+  ['a function', () => secretSource, '"[Function secretSource]"'],
+  ['an arrow function', () => () => 'x', '"[Function (anonymous)]"'],
+  ['a Symbol', () => Symbol('s'), '"[Symbol(s)]"'],
+  ['an object holding a BigInt and a function', () => ({ n: 1n, f: secretSource }), '{"n":"1","f":"[Function secretSource]"}'],
   [
     'an object whose toJSON throws',
     () => ({
@@ -58,7 +58,7 @@ const UNWRITABLE: readonly [name: string, make: () => unknown, reason: RegExp][]
         throw new Error('no json')
       },
     }),
-    /Error: no json/,
+    '"[Unreadable: Error: no json]"',
   ],
   [
     'an object whose toJSON throws a string',
@@ -67,20 +67,21 @@ const UNWRITABLE: readonly [name: string, make: () => unknown, reason: RegExp][]
         throw 'plain string'
       },
     }),
-    /thrown: plain string/,
+    '"[Unreadable: thrown: plain string]"',
   ],
   [
     'an object whose getter throws',
     () => ({
+      ok: 1,
       get a(): never {
         throw new RangeError('getter exploded')
       },
     }),
-    /RangeError: getter exploded/,
+    '{"ok":1,"a":"[Unreadable: RangeError: getter exploded]"}',
   ],
-  ['an object whose toJSON gives a function', () => ({ toJSON: () => secretSource }), /toJSON gives nothing JSON can write/],
-  ['an object whose toJSON gives undefined', () => ({ toJSON: () => undefined }), /toJSON gives nothing JSON can write/],
-  ['a result nested 200,000 levels deep', deep, /RangeError/],
+  ['an object whose toJSON gives a function', () => ({ toJSON: () => secretSource }), '"[Function secretSource]"'],
+  ['an object whose toJSON gives undefined', () => ({ toJSON: () => undefined }), '(no result)'],
+  ['a result nested 200,000 levels deep', deep, /^(\{"o":){100}"\[Too deep\]"\}{100}$/],
   [
     'a Proxy whose ownKeys trap throws',
     () =>
@@ -92,7 +93,7 @@ const UNWRITABLE: readonly [name: string, make: () => unknown, reason: RegExp][]
           },
         },
       ),
-    /Error: trap/,
+    '"[Unreadable: Error: trap]"',
   ],
   [
     'an object whose toJSON throws a 100k-character multi-line message',
@@ -101,34 +102,32 @@ const UNWRITABLE: readonly [name: string, make: () => unknown, reason: RegExp][]
         throw new Error(`line one\nline two ${'z'.repeat(100_000)}`)
       },
     }),
-    /line one line two z+…\)$/,
+    /^"\[Unreadable: Error: line one line two z+…\]"$/,
   ],
 ]
 
-describe('hostile tool results: what JSON cannot write', () => {
-  it.each(UNWRITABLE)('answers %s as execute-failed, told to the model in one bounded line', async (_name, make, reason) => {
+describe('hostile tool results: what JSON.stringify cannot write', () => {
+  it.each(UNWRITABLE)('writes %s safely and reports the call as done', async (_name, make, expected) => {
     const { result, sent, history } = await toolReturning(make)
     expect(result.text).toBe('done')
     const entry = result.functionsCalled[0]
-    expect(entry).toMatchObject({ status: 'execute-failed', result: undefined, outcome: 'no_retry' })
-    expect(sent).toBe(entry?.error)
-    expect(sent?.startsWith(PREFIX)).toBe(true)
-    expect(sent).toMatch(reason)
-    expect(sent).not.toContain('\n')
-    expect(sent?.length).toBeLessThan(700)
+    // The tool ran: the call is done, never a failure inviting the model to run it again.
+    expect(entry).toMatchObject({ status: 'ok', error: undefined, outcome: 'no_retry' })
+    if (typeof expected === 'string') expect(sent).toBe(expected)
+    else expect(sent).toMatch(expected)
     expect(sent).not.toContain('[object Object]')
     expect(sent).not.toContain('SECRET-SOURCE-LINE')
     expect(sent).not.toContain('=>')
-    // The history holds the same line, never the unwritable value.
+    expect(sent?.length).toBeLessThanOrEqual(4000)
     const toolMessage = history.find((m) => m.role === 'tool')
-    expect(toolMessage).toMatchObject({ content: sent, isError: true })
+    expect(toolMessage?.content).toBe(sent)
+    expect(toolMessage?.isError).toBeUndefined()
     expect(noEphemeral(history)).toBe(true)
   })
 })
 
 describe('hostile tool results: what JSON writes', () => {
   it.each([
-    ['a 1 MB string, unchanged', () => 'r'.repeat(1_000_000), 'r'.repeat(1_000_000)],
     ['an object holding a function, without it', () => ({ a: 1, f: secretSource }), '{"a":1}'],
     ['a Date, as its ISO text', () => new Date(0), '"1970-01-01T00:00:00.000Z"'],
     ['a number', () => 42, '42'],
@@ -139,5 +138,27 @@ describe('hostile tool results: what JSON writes', () => {
     const { result, sent } = await toolReturning(make)
     expect(result.functionsCalled[0]?.status).toBe('ok')
     expect(sent).toBe(content)
+  })
+})
+
+describe('hostile tool results reaching the sinks', () => {
+  it('records a run whose tool returned a BigInt in a cycle as trace lines JSON can read', async () => {
+    const { mkdtempSync, readFileSync } = await import('node:fs')
+    const { tmpdir } = await import('node:os')
+    const { join } = await import('node:path')
+    const { recordTrace } = await import('../../src/trace/index.ts')
+    const path = join(mkdtempSync(join(tmpdir(), 'tool-results-')), 'trace.jsonl')
+    const provider = scripted([callT, 'done'])
+    const value: Record<string, unknown> = { n: 10n }
+    value['self'] = value
+    const agent = Agent.create({ provider })
+      .tool(tool({ name: 't', description: 't', input: Input, execute: () => value }))
+      .build()
+    const recorder = recordTrace(agent, { path })
+    expect((await agent.runDetailed('go')).functionsCalled[0]?.status).toBe('ok')
+    await recorder.stop()
+    const lines = readFileSync(path, 'utf8').trim().split('\n')
+    expect(lines.length).toBeGreaterThan(2)
+    for (const line of lines) expect(() => JSON.parse(line)).not.toThrow()
   })
 })

@@ -10,6 +10,14 @@ describe('reliability-gate/mcp', () => {
   })
 
   it('exports mcpTools, its error family and its defaults, and nothing else', () => {
-    expect(Object.keys(mcp).sort()).toEqual(['DEFAULT_SCHEMA_LIMITS', 'McpToolError', 'isMcpToolError', 'mcpTools', 'retriesTransport'])
+    expect(Object.keys(mcp).sort()).toEqual([
+      'DEFAULT_MCP_TIMEOUT_MS',
+      'DEFAULT_SCHEMA_LIMITS',
+      'MAX_MCP_ERROR_CHARS',
+      'McpToolError',
+      'isMcpToolError',
+      'mcpTools',
+      'retriesTransport',
+    ])
   })
 })

@@ -1,7 +1,7 @@
 import { Type } from 'typebox'
 import { describe, expect, expectTypeOf, it } from 'vitest'
 import { z } from 'zod'
-import { Agent, tool } from '../../src/index.ts'
+import { Agent, guard, idShapeGuard, tool } from '../../src/index.ts'
 import { compileSchema, formatFeedback, validateToolArgs, type ToolArgsResult } from '../../src/validation/building-blocks.ts'
 import { scripted } from '../../src/providers/index.ts'
 
@@ -111,5 +111,34 @@ describe('tool-argument feedback lines', () => {
         "Call 'send_email' again with corrected arguments, fixing every issue listed above.",
       ].join('\n'),
     )
+  })
+})
+
+describe('tool options', () => {
+  const input = { type: 'object' } as const
+  it('refuses a misspelt key with "did you mean", naming tool', () => {
+    expect(() => tool({ name: 'x', description: '', input, execute: () => 1, maxretries: 1 } as never)).toThrow(
+      /^tool: unknown option "maxretries" \(did you mean "maxRetries"\?\)/,
+    )
+    expect(() => tool({ name: 'x', description: '', input, execute: () => 1, guard: [] } as never)).toThrow(TypeError)
+  })
+
+  it('refuses maxRetries that is no whole count', () => {
+    for (const bad of [Number.NaN, Number.POSITIVE_INFINITY, 1.5, '2']) {
+      expect(() => tool({ name: 'x', description: '', input, execute: () => 1, maxRetries: bad as never })).toThrow(
+        /tool: maxRetries must be an integer, 0 or above/,
+      )
+    }
+  })
+
+  it('refuses a guard option it does not know, and a checksRawInput that is no boolean', () => {
+    expect(() => guard('g', () => ({ ok: true }), { checksRawinput: true } as never)).toThrow(
+      /^guard: unknown option "checksRawinput" \(did you mean "checksRawInput"\?\)/,
+    )
+    expect(() => guard('g', () => ({ ok: true }), { checksRawInput: 'yes' } as never)).toThrow('guard: checksRawInput must be a boolean, got "yes"')
+  })
+
+  it('refuses an idShapeGuard option it does not know', () => {
+    expect(() => idShapeGuard({ field: ['order_id'] } as never)).toThrow(/^idShapeGuard: unknown option "field" \(did you mean "fields"\?\)/)
   })
 })

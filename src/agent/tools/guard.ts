@@ -1,3 +1,5 @@
+import { option, optionsContract } from '../../model/options-contract.ts'
+
 /**
  * A guard's verdict on a tool call's arguments. A rejection may say where the problem is (`path`,
  * property names and array indices), for the `validation_failed` event and the feedback.
@@ -47,6 +49,9 @@ export interface GuardOptions {
 
 const NAME = /^[A-Za-z0-9_.:-]{1,64}$/
 
+/** The contract of {@link GuardOptions}. */
+export const GUARD_OPTIONS = optionsContract<GuardOptions>('guard', { checksRawInput: option.boolean() })
+
 /**
  * Makes a tool guard with a stable name.
  *
@@ -60,6 +65,7 @@ export function guard<I = unknown>(name: string, check: GuardCheck<I>, options: 
     throw new TypeError(`guard: name must be 1-64 letters, digits, '_', '-', '.' or ':', got ${JSON.stringify(name)}`)
   }
   if (typeof check !== 'function') throw new TypeError(`guard '${name}': check must be a function`)
+  GUARD_OPTIONS.check(options)
   const named: GuardCheck<I> = (args, ctx) => check(args, ctx)
   return Object.freeze(Object.assign(named, { guardName: name, ...(options.checksRawInput === true ? { checksRawInput: true } : {}) }))
 }

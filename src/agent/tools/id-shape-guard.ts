@@ -1,4 +1,4 @@
-import { optionsObject } from '../../model/options-object.ts'
+import { option, optionsContract } from '../../model/options-contract.ts'
 import { renderPath } from '../../validation/schema/path.ts'
 import type { GuardContext, GuardVerdict } from './guard.ts'
 
@@ -26,6 +26,12 @@ export const DEFAULT_ID_FIELDS: readonly string[] = Object.freeze(['message_id',
  */
 export const DEFAULT_ID_PATTERN = /^[a-z][a-z0-9]*-[a-z][a-z0-9]*-\d+$/
 
+/** The contract of {@link IdShapeGuardOptions}. */
+export const ID_SHAPE_GUARD_OPTIONS = optionsContract<IdShapeGuardOptions>('idShapeGuard', {
+  fields: option.where('an array of property names', (v) => Array.isArray(v) && v.every((f) => typeof f === 'string')),
+  pattern: option.where('a RegExp', (v) => v instanceof RegExp),
+})
+
 // Arguments come from a model; a hostile one could nest deeply. Past this depth nothing is checked.
 const MAX_DEPTH = 64
 
@@ -38,12 +44,7 @@ const MAX_DEPTH = 64
  * Agent.create({ provider, toolGuards: [idShapeGuard({ fields: ['message_id', 'order_id'] })] })
  */
 export function idShapeGuard(given?: IdShapeGuardOptions): IdShapeGuard {
-  const options = optionsObject(given, 'idShapeGuard')
-  if (options.pattern !== undefined && !(options.pattern instanceof RegExp))
-    throw new TypeError(`idShapeGuard: pattern must be a RegExp, got ${typeof options.pattern}`)
-  if (options.fields !== undefined && !(Array.isArray(options.fields) && options.fields.every((f) => typeof f === 'string'))) {
-    throw new TypeError('idShapeGuard: fields must be an array of property names')
-  }
+  const options = ID_SHAPE_GUARD_OPTIONS.check(given)
   const fields = new Set(options.fields ?? DEFAULT_ID_FIELDS)
   // A global or sticky pattern keeps `lastIndex` between calls; a fresh copy without them does not.
   const source = options.pattern ?? DEFAULT_ID_PATTERN

@@ -1,4 +1,4 @@
-import { nonNegativeInteger } from '../../model/assert-number.ts'
+import { option, optionsContract } from '../../model/options-contract.ts'
 import type { ToolSpec } from '../../model/tool-call.ts'
 import { compileSchema, type CompiledSchema, type InferSchema, type OutputSchema } from '../../validation/index.ts'
 import { assertGuards, type ToolGuard } from './guard.ts'
@@ -49,6 +49,16 @@ export type AnyTool = Tool<any, unknown>
 
 const NAME = /^[A-Za-z0-9_-]{1,64}$/
 
+/** The contract of {@link ToolConfig}: a misspelt key (`maxRetry`, `guard`) is refused, not ignored. */
+export const TOOL_CONFIG = optionsContract<ToolConfig<OutputSchema<unknown>, unknown>>('tool', {
+  name: option.where("1-64 letters, digits, '_' or '-'", (v) => typeof v === 'string' && NAME.test(v)),
+  description: option.string(),
+  input: option.any(),
+  execute: option.function(),
+  guards: option.any(),
+  maxRetries: option.integer(0),
+})
+
 /**
  * Defines a tool. The input schema is compiled now, so a bad schema fails at definition, not
  * mid-run; its JSON Schema (or `{type: 'object'}` when none can be derived, e.g. a `{parse}` object)
@@ -64,14 +74,12 @@ const NAME = /^[A-Za-z0-9_-]{1,64}$/
  */
 export function tool<S extends OutputSchema<unknown>, O>(config: ToolConfig<S, O>): Tool<InferSchema<S>, O> {
   if (config === null || typeof config !== 'object') throw new TypeError('tool: expected a config object')
+  TOOL_CONFIG.check(config as unknown as ToolConfig<OutputSchema<unknown>, unknown>)
   const { name, description, execute, guards = [], maxRetries } = config
-  if (typeof name !== 'string' || !NAME.test(name)) {
-    throw new TypeError(`tool: name must be 1-64 letters, digits, '_' or '-', got ${JSON.stringify(name)}`)
-  }
-  if (typeof description !== 'string') throw new TypeError(`tool '${name}': description must be a string`)
-  if (typeof execute !== 'function') throw new TypeError(`tool '${name}': execute must be a function`)
+  if (name === undefined) throw new TypeError("tool: name must be 1-64 letters, digits, '_' or '-', got undefined")
+  if (description === undefined) throw new TypeError(`tool '${name}': description must be a string`)
+  if (execute === undefined) throw new TypeError(`tool '${name}': execute must be a function`)
   assertGuards(guards, `tool '${name}': guards`)
-  if (maxRetries !== undefined) nonNegativeInteger(maxRetries, `tool '${name}': maxRetries`)
   const input = compileSchema(config.input) as CompiledSchema<InferSchema<S>>
   // Providers take a tool's arguments as one JSON object (OpenAI `parameters`, Anthropic `input_schema`).
   const type = input.jsonSchema?.type

@@ -1,6 +1,13 @@
 import { jsonTextOf } from '../../model/json-text-of.ts'
-import { formatIssueLines, type CompiledSchema } from '../../validation/index.ts'
+import { boundText, formatIssueLines, type CompiledSchema } from '../../validation/index.ts'
 import { McpToolError } from './mcp-tool-error.ts'
+
+/**
+ * Longest text of an `isError` result kept in its {@link McpToolError} (which reaches logs, events and
+ * traces); a longer one keeps its head and a marker saying how many characters were cut. What the
+ * model reads is bounded again by the agent's feedback budget (`maxFeedbackChars`).
+ */
+export const MAX_MCP_ERROR_CHARS = 16_000
 
 /** Where a call result came from, for the errors it may raise. */
 export interface CallSource {
@@ -11,8 +18,9 @@ export interface CallSource {
 
 /**
  * The value a `tools/call` result gives the model:
- * - `isError: true`: an {@link McpToolError} of kind `tool-error` carrying the result's text, which
- *   the agent turns into an error tool result the model reads (SEP-1303);
+ * - `isError: true`: an {@link McpToolError} of kind `tool-error` carrying the result's text (at most
+ *   {@link MAX_MCP_ERROR_CHARS}), which the agent turns into an error tool result the model reads
+ *   (SEP-1303), bounded by its feedback budget;
  * - a tool with an `outputSchema`: its `structuredContent`, validated (missing or mismatched is an
  *   `output-invalid` error, never passed on);
  * - otherwise `structuredContent` when the server sent one, else the text of the content blocks
@@ -22,7 +30,12 @@ export async function callResultValue(result: unknown, source: CallSource): Prom
   const record = isObject(result) ? result : {}
   const text = contentText(record['content'])
   if (record['isError'] === true) {
-    throw new McpToolError({ kind: 'tool-error', server: source.server, tool: source.tool, message: text === '' ? 'the tool reported an error' : text })
+    throw new McpToolError({
+      kind: 'tool-error',
+      server: source.server,
+      tool: source.tool,
+      message: text === '' ? 'the tool reported an error' : boundText(text, MAX_MCP_ERROR_CHARS),
+    })
   }
   const structured = record['structuredContent']
   if (source.output !== undefined) {

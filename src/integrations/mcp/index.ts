@@ -1,5 +1,7 @@
 export { mcpTools } from './mcp-tools.ts'
+export { DEFAULT_MCP_TIMEOUT_MS } from './mcp-tools-options.ts'
 export type { McpToolsOptions } from './mcp-tools-options.ts'
+export { MAX_MCP_ERROR_CHARS } from './call-result.ts'
 export { retriesTransport } from './mcp-tool.ts'
 export type { McpTool } from './mcp-tool.ts'
 export type { McpClient, McpRequestOptions } from './mcp-client.ts'

@@ -1,6 +1,7 @@
 import { messageOf } from '../../model/message-of.ts'
-import { mcpRequest, type McpClient, type McpRequestOptions } from './mcp-client.ts'
-import { McpToolError } from './mcp-tool-error.ts'
+import { boundedMcpRequest } from './bounded-request.ts'
+import type { McpClient } from './mcp-client.ts'
+import { isMcpToolError, McpToolError } from './mcp-tool-error.ts'
 import { quoted } from './prepare-tool.ts'
 
 /** Pages of `tools/list` followed at most (the v2 client's own cap). */
@@ -9,18 +10,27 @@ export const MAX_LIST_PAGES = 64
 /**
  * Every entry of `tools/list`, page after page, as the server sent them (not checked yet).
  *
+ * Each page is bounded by `timeoutMs` and `signal` (the request is cancelled on the server).
+ *
  * @throws McpToolError of kind `list-failed` when a request fails, a page is not a list of tools,
- * or the cursors never end.
+ * or the cursors never end; of kind `timeout` when a page got no answer in time; the gate's abort
+ * error when `signal` aborted.
  */
-export async function listTools(client: McpClient, server: string, options: McpRequestOptions): Promise<unknown[]> {
+export async function listTools(
+  client: McpClient,
+  server: string,
+  bounds: { readonly signal: AbortSignal | undefined; readonly timeoutMs: number },
+): Promise<unknown[]> {
   const tools: unknown[] = []
   const cursors = new Set<string>()
   let cursor: string | undefined
   for (let page = 0; page < MAX_LIST_PAGES; page++) {
     let result: unknown
     try {
-      result = await mcpRequest(client, 'tools/list', cursor === undefined ? undefined : { cursor }, options)
+      const params = cursor === undefined ? undefined : { cursor }
+      result = await boundedMcpRequest({ client, server, method: 'tools/list', params, signal: bounds.signal, timeoutMs: bounds.timeoutMs })
     } catch (error) {
+      if (isMcpToolError(error) || bounds.signal?.aborted === true) throw error
       throw failed(server, `tools/list failed: ${messageOf(error)}`, error)
     }
     const list = (result as { tools?: unknown }).tools

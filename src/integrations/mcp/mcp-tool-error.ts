@@ -9,9 +9,11 @@ const BRAND = Symbol.for('reliability-gate.McpToolError')
  * - `tool-error`: the server answered the call with `isError: true` (the model reads the text);
  * - `output-invalid`: `structuredContent` does not match the tool's `outputSchema`, or is missing;
  * - `tool-removed`: the server no longer lists the tool (after `notifications/tools/list_changed`);
- * - `list-failed`: `tools/list` failed or answered something that is not a list of tools.
+ * - `list-failed`: `tools/list` failed or answered something that is not a list of tools;
+ * - `timeout`: a request (`tools/list` or `tools/call`) got no answer within `mcpTools({ timeoutMs })`
+ *   (the request was cancelled on the server).
  */
-export type McpToolErrorKind = 'schema-refused' | 'tool-error' | 'output-invalid' | 'tool-removed' | 'list-failed'
+export type McpToolErrorKind = 'schema-refused' | 'tool-error' | 'output-invalid' | 'tool-removed' | 'list-failed' | 'timeout'
 
 /** The fields of an {@link McpToolError}. */
 export interface McpToolErrorInit {

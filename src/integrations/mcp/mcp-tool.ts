@@ -2,7 +2,8 @@ import type { ToolContext, Tool } from '../../agent/tools/tool.ts'
 import type { ToolSpec } from '../../model/tool-call.ts'
 import type { CompiledSchema } from '../../validation/index.ts'
 import { callResultValue } from './call-result.ts'
-import { isTransportFailure, mcpRequest, type McpClient, type McpRequestOptions } from './mcp-client.ts'
+import { boundedMcpRequest } from './bounded-request.ts'
+import { isTransportFailure, type McpClient } from './mcp-client.ts'
 import { McpToolError } from './mcp-tool-error.ts'
 import type { McpToolAnnotations, PreparedTool } from './prepare-tool.ts'
 
@@ -28,7 +29,8 @@ export interface McpTool extends Tool<unknown, unknown> {
 export interface McpToolSettings {
   readonly client: McpClient
   readonly server: string
-  readonly timeoutMs: number | undefined
+  /** Milliseconds each `tools/call` may take (`mcpTools({ timeoutMs })`). */
+  readonly timeoutMs: number
   readonly transportRetries: number
   readonly maxRetries: number | undefined
   readonly mayRetry: (annotations: McpToolAnnotations) => boolean
@@ -98,16 +100,25 @@ export function mcpTool(slot: ToolSlot, settings: McpToolSettings): McpTool {
   })
 }
 
-/** `tools/call`, sent again after a transport failure as many times as the tool's hints allow; an abort is never retried. */
+/**
+ * `tools/call` under the tool's `timeoutMs` and the run's signal (either cancels the request on the
+ * server), sent again after a transport failure or a timeout as many times as the tool's hints
+ * allow; an abort is never retried.
+ */
 async function send(settings: McpToolSettings, tool: PreparedTool, args: unknown, signal: AbortSignal | undefined): Promise<unknown> {
   const retries = settings.mayRetry(tool.annotations) ? settings.transportRetries : 0
-  const options: McpRequestOptions = {
-    ...(signal !== undefined ? { signal } : {}),
-    ...(settings.timeoutMs !== undefined ? { timeout: settings.timeoutMs } : {}),
+  const request = {
+    client: settings.client,
+    server: settings.server,
+    tool: tool.name,
+    method: 'tools/call',
+    params: { name: tool.name, arguments: args },
+    signal,
+    timeoutMs: settings.timeoutMs,
   }
   for (let attempt = 0; ; attempt++) {
     try {
-      return await mcpRequest(settings.client, 'tools/call', { name: tool.name, arguments: args }, options)
+      return await boundedMcpRequest(request)
     } catch (error) {
       if (signal?.aborted === true || attempt >= retries || !isTransportFailure(error)) throw error
     }

@@ -1,9 +1,11 @@
-import { nonNegativeInteger, positiveInteger, positiveNumber } from '../../model/assert-number.ts'
-import { isRecord } from '../../model/is-record.ts'
+import { option, optionsContract } from '../../model/options-contract.ts'
 import type { McpToolError } from './mcp-tool-error.ts'
 import type { McpTool } from './mcp-tool.ts'
 import type { McpToolAnnotations } from './prepare-tool.ts'
 import { DEFAULT_SCHEMA_LIMITS, type SchemaLimits } from './schema-limits.ts'
+
+/** How long one MCP request (`tools/list`, `tools/call`) may take by default: the SDK's own 60 s, now also bounding a server that never answers. */
+export const DEFAULT_MCP_TIMEOUT_MS = 60_000
 
 /** What {@link mcpTools} takes besides the client. */
 export interface McpToolsOptions {
@@ -25,7 +27,13 @@ export interface McpToolsOptions {
    * @default 'throw'
    */
   readonly onRefused?: 'throw' | 'skip'
-  /** Milliseconds each MCP request may take (the SDK's own default is 60 s); the run's signal cancels it sooner. */
+  /**
+   * Milliseconds each MCP request (every page of `tools/list`, each `tools/call`) may take, whole
+   * milliseconds from 1 to 2^31-1. When it expires the request is cancelled (the server receives
+   * `notifications/cancelled`) and fails with an `McpToolError` of kind `timeout`; the run's signal
+   * cancels a call sooner.
+   * @default 60000
+   */
   readonly timeoutMs?: number
   /**
    * Times a `tools/call` is sent again after a transport failure, for a tool `retryTransport` allows.
@@ -57,7 +65,7 @@ export interface McpToolsConfig {
   readonly limits: Required<SchemaLimits>
   readonly filter: ((name: string) => boolean) | undefined
   readonly onRefused: 'throw' | 'skip'
-  readonly timeoutMs: number | undefined
+  readonly timeoutMs: number
   readonly transportRetries: number
   readonly retryTransport: ((annotations: McpToolAnnotations) => boolean) | undefined
   readonly maxRetries: number | undefined
@@ -67,45 +75,51 @@ export interface McpToolsConfig {
   readonly signal: AbortSignal | undefined
 }
 
-const L = 'mcpTools'
+/** The contract of {@link SchemaLimits} (`mcpTools({ limits })`). */
+export const SCHEMA_LIMITS = optionsContract<SchemaLimits>('mcpTools: limits', {
+  maxDepth: option.integer(),
+  maxNodes: option.integer(),
+  maxChars: option.integer(),
+})
+
+/** The contract of {@link McpToolsOptions}. */
+export const MCP_TOOLS_OPTIONS = optionsContract<McpToolsOptions>('mcpTools', {
+  serverName: option.nonEmptyString(),
+  trustSchemas: option.boolean(),
+  limits: option.nested(SCHEMA_LIMITS),
+  filter: option.function(),
+  onRefused: option.oneOf('throw', 'skip'),
+  timeoutMs: option.duration(),
+  transportRetries: option.integer(0),
+  retryTransport: option.function(),
+  maxRetries: option.integer(0),
+  watch: option.boolean(),
+  onToolsChanged: option.function(),
+  onError: option.function(),
+  signal: option.where('an AbortSignal', (v) => v instanceof AbortSignal),
+})
 
 /** Checks {@link McpToolsOptions}: a TypeError or RangeError naming the option, never a late surprise. */
-export function mcpToolsConfig(options: McpToolsOptions | undefined): McpToolsConfig {
-  if (options === undefined) options = {}
-  if (!isRecord(options)) throw new TypeError(`${L}: options must be an object`)
-  const o = options
-  const fn = <F>(key: keyof McpToolsOptions): F | undefined => {
-    const v = o[key]
-    if (v !== undefined && typeof v !== 'function') throw new TypeError(`${L}: ${key} must be a function`)
-    return v as F | undefined
-  }
-  const bool = (key: keyof McpToolsOptions, fallback: boolean): boolean => {
-    const v = o[key]
-    if (v !== undefined && typeof v !== 'boolean') throw new TypeError(`${L}: ${key} must be a boolean`)
-    return (v as boolean | undefined) ?? fallback
-  }
-  if (o.serverName !== undefined && typeof o.serverName !== 'string') throw new TypeError(`${L}: serverName must be a string`)
-  if (o.onRefused !== undefined && o.onRefused !== 'throw' && o.onRefused !== 'skip') throw new TypeError(`${L}: onRefused must be 'throw' or 'skip'`)
-  if (o.signal !== undefined && !(o.signal instanceof AbortSignal)) throw new TypeError(`${L}: signal must be an AbortSignal`)
-  const limits = o.limits ?? {}
-  if (!isRecord(limits)) throw new TypeError(`${L}: limits must be an object`)
+export function mcpToolsConfig(given: McpToolsOptions | undefined): McpToolsConfig {
+  const o = MCP_TOOLS_OPTIONS.check(given)
+  const limits = SCHEMA_LIMITS.check(o.limits)
   return {
     serverName: o.serverName,
-    trustSchemas: bool('trustSchemas', false),
+    trustSchemas: o.trustSchemas ?? false,
     limits: {
-      maxDepth: positiveInteger(limits.maxDepth, `${L}: limits.maxDepth`, DEFAULT_SCHEMA_LIMITS.maxDepth),
-      maxNodes: positiveInteger(limits.maxNodes, `${L}: limits.maxNodes`, DEFAULT_SCHEMA_LIMITS.maxNodes),
-      maxChars: positiveInteger(limits.maxChars, `${L}: limits.maxChars`, DEFAULT_SCHEMA_LIMITS.maxChars),
+      maxDepth: limits.maxDepth ?? DEFAULT_SCHEMA_LIMITS.maxDepth,
+      maxNodes: limits.maxNodes ?? DEFAULT_SCHEMA_LIMITS.maxNodes,
+      maxChars: limits.maxChars ?? DEFAULT_SCHEMA_LIMITS.maxChars,
     },
-    filter: fn('filter'),
+    filter: o.filter,
     onRefused: o.onRefused ?? 'throw',
-    timeoutMs: o.timeoutMs === undefined ? undefined : positiveNumber(o.timeoutMs, `${L}: timeoutMs`),
-    transportRetries: nonNegativeInteger(o.transportRetries, `${L}: transportRetries`, 1),
-    retryTransport: fn('retryTransport'),
-    maxRetries: o.maxRetries === undefined ? undefined : nonNegativeInteger(o.maxRetries, `${L}: maxRetries`),
-    watch: bool('watch', true),
-    onToolsChanged: fn('onToolsChanged'),
-    onError: fn('onError'),
+    timeoutMs: o.timeoutMs ?? DEFAULT_MCP_TIMEOUT_MS,
+    transportRetries: o.transportRetries ?? 1,
+    retryTransport: o.retryTransport,
+    maxRetries: o.maxRetries,
+    watch: o.watch ?? true,
+    onToolsChanged: o.onToolsChanged,
+    onError: o.onError,
     signal: o.signal,
   }
 }

@@ -2,7 +2,7 @@ import { messageOf } from '../../model/message-of.ts'
 import { type McpClient, onToolsListChanged } from './mcp-client.ts'
 import { isMcpToolError, McpToolError } from './mcp-tool-error.ts'
 import { mcpTool, retriesTransport, type McpTool, type McpToolSettings, type ToolSlot } from './mcp-tool.ts'
-import { mcpToolsConfig, type McpToolsConfig, type McpToolsOptions } from './mcp-tools-options.ts'
+import { type DEFAULT_MCP_TIMEOUT_MS, mcpToolsConfig, type McpToolsConfig, type McpToolsOptions } from './mcp-tools-options.ts'
 import { listTools } from './list-tools.ts'
 import { prepareTool, type PreparedTool } from './prepare-tool.ts'
 
@@ -24,8 +24,13 @@ import { prepareTool, type PreparedTool } from './prepare-tool.ts'
  *   deadline cancel the MCP request (the SDK sends `notifications/cancelled`).
  * - `notifications/tools/list_changed` refreshes every tool in place.
  *
- * @throws TypeError or RangeError for a bad client or option; McpToolError (`list-failed`,
- * `schema-refused`).
+ * - Every request (each page of `tools/list`, each `tools/call`) is bounded by `timeoutMs`
+ *   (default {@link DEFAULT_MCP_TIMEOUT_MS}): past it the request is cancelled on the server and
+ *   fails with an `McpToolError` of kind `timeout`.
+ *
+ * @throws TypeError or RangeError for a bad client or option (checked before any request);
+ * McpToolError (`list-failed`, `schema-refused`, `timeout`); the gate's abort error (a
+ * `ProviderError` of kind `aborted`) when `signal` aborts the listing.
  * @example
  * const client = new Client({ name: 'my-agent', version: '1.0.0' })
  * await client.connect(new StdioClientTransport({ command: 'node', args: ['server.js'] }))
@@ -54,7 +59,7 @@ export async function mcpTools(client: McpClient, options?: McpToolsOptions): Pr
 
 /** Lists and prepares every tool; refused ones throw or are skipped and reported. */
 async function prepareAll(client: McpClient, server: string, config: McpToolsConfig, onRefused: 'throw' | 'skip'): Promise<PreparedTool[]> {
-  const raw = await listTools(client, server, config.signal === undefined ? {} : { signal: config.signal })
+  const raw = await listTools(client, server, { signal: config.signal, timeoutMs: config.timeoutMs })
   const context = { server, limits: config.limits, evaluate: config.trustSchemas }
   const out: PreparedTool[] = []
   const names = new Set<string>()

@@ -1,0 +1,61 @@
+import { guard, idShapeGuard, tool } from '../../../src/index.ts'
+import { mcpTools } from '../../../src/integrations/mcp.ts'
+import type { OptionsEntry } from './entry.ts'
+
+/** A client that would answer an empty list: the options are checked before any request is sent. */
+const client = {
+  request: () => Promise.reject(new Error('the options check must run before any request')),
+  setNotificationHandler: () => undefined,
+  getServerVersion: () => ({ name: 's' }),
+}
+
+/** Tools, guards and MCP tools (`reliability-gate` and `reliability-gate/mcp`). */
+export const entries: readonly OptionsEntry[] = [
+  {
+    name: 'mcpTools',
+    covers: ['mcp:mcpTools'],
+    keys: [
+      'serverName',
+      'trustSchemas',
+      'limits',
+      'filter',
+      'onRefused',
+      'timeoutMs',
+      'transportRetries',
+      'retryTransport',
+      'maxRetries',
+      'watch',
+      'onToolsChanged',
+      'onError',
+      'signal',
+    ],
+    durations: ['timeoutMs'],
+    numbers: ['transportRetries', 'maxRetries'],
+    call: (options) => mcpTools(client, options),
+  },
+  {
+    name: 'mcpTools: limits',
+    keys: ['maxDepth', 'maxNodes', 'maxChars'],
+    numbers: ['maxDepth', 'maxNodes', 'maxChars'],
+    call: (options) => mcpTools(client, { limits: options }),
+  },
+  {
+    name: 'tool',
+    covers: ['.:tool'],
+    keys: ['name', 'description', 'input', 'execute', 'guards', 'maxRetries'],
+    numbers: ['maxRetries'],
+    call: (options) => tool({ name: 't', description: 'd', input: { type: 'object' }, execute: () => 1, ...options } as never),
+  },
+  {
+    name: 'guard',
+    covers: ['.:guard'],
+    keys: ['checksRawInput'],
+    call: (options) => guard('g', () => ({ ok: true }), options),
+  },
+  {
+    name: 'idShapeGuard',
+    covers: ['.:idShapeGuard'],
+    keys: ['fields', 'pattern'],
+    call: (options) => idShapeGuard(options),
+  },
+]
