@@ -2,7 +2,7 @@ import type { Message } from '../model/message.ts'
 import { shownValue, typeName } from '../model/describe-value.ts'
 import { isRecord } from '../model/is-record.ts'
 import { option, optionsContract, type OptionsContract } from '../model/options-contract.ts'
-import { exchangeProblem, type FormatProblem, formatFields } from './message-format.ts'
+import { exchangeProblem, type FormatProblem, formatFields, pathOf } from './message-format.ts'
 import { checkSessionId } from './session-id.ts'
 import { SessionFormatError } from './session-format-error.ts'
 import type { AppendRequest } from './session-store.ts'
@@ -79,12 +79,7 @@ function decodeRecord(conversation: string, text: unknown, index: number): { rea
   if (!Array.isArray(messages) || messages.length === 0)
     throw formatError(conversation, { field: `${at}.m`, expected: 'a non-empty array of messages', got: messages }, format)
   const extra = Object.keys(record).find((key) => key !== 'f' && key !== 'm')
-  if (extra !== undefined)
-    throw formatError(
-      conversation,
-      { field: `${at}[${JSON.stringify(extra.slice(0, 40))}]`, expected: 'absent (a record is { f, m })', got: record[extra] },
-      format,
-    )
+  if (extra !== undefined) throw formatError(conversation, { field: pathOf(at, extra), expected: 'absent (a record is { f, m })', got: record[extra] }, format)
   return { format, messages }
 }
 

@@ -30,7 +30,7 @@ const ROLE_OF: Readonly<Record<string, Role>> = { toolCalls: 'assistant', reason
 const isText = (v: unknown): v is string => typeof v === 'string'
 const isName = (v: unknown): v is string => typeof v === 'string' && v !== ''
 /** `at.key`, or `at["key"]` for a key that is no plain name (bounded: a stored key may be huge). */
-const pathOf = (at: string, key: string): string => (/^[A-Za-z_$][\w$]{0,39}$/.test(key) ? `${at}.${key}` : `${at}[${JSON.stringify(key.slice(0, 40))}]`)
+export const pathOf = (at: string, key: string): string => (/^[A-Za-z_$][\w$]{0,39}$/.test(key) ? `${at}.${key}` : `${at}[${JSON.stringify(key.slice(0, 40))}]`)
 const problem = (field: string, expected: string, got: unknown): FormatProblem => ({ field, expected, got })
 
 /** The first key of `value` outside `keys`, as a problem at `at`. */
