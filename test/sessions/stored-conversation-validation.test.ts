@@ -99,7 +99,17 @@ eachRawStore('A stored conversation edited behind the store', (backend, kind) =>
     expect(await store.load(id)).toEqual({ messages: exchangeOf('fresh'), version: 1 })
   })
 
-  if (kind !== 'redis') {
+  if (kind === 'redis') {
+    it('a key holding a string, not a list: load refuses it with a SessionFormatError, not a WRONGTYPE reply', async () => {
+      const { store, writeString } = backend()
+      const id = freshId('wrongtype')
+      await writeString?.(id, '{"f":1,"m":[{"role":"user","content":"q"}]}')
+      const error = await loadError(store, id)
+      expect(isSessionFormatError(error), String(error)).toBe(true)
+      expect((error as SessionFormatError).field).toBe('key')
+      expect((error as Error).message).toMatch(/holds a Redis string, not a list/)
+    })
+  } else {
     it.each([
       ['a version above the exchanges stored', 3],
       ['a version below the exchanges stored', 1],

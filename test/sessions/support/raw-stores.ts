@@ -17,6 +17,8 @@ export interface RawStore {
   readonly store: SessionStore
   /** Replaces what is stored for `id` with these exchange records (stored text), at `version` (default: their count). */
   write(id: string, bodies: readonly string[], version?: number): Promise<void>
+  /** Redis only: makes the conversation's key a string (a key of another type under the store's prefix). */
+  readonly writeString?: (id: string, value: string) => Promise<void>
 }
 
 /** Starting PGlite (a WebAssembly build) on a busy machine takes tens of seconds. */
@@ -100,6 +102,9 @@ export function eachRawStore(title: string, body: (backend: () => RawStore, kind
         write: async (id, bodies) => {
           await redis.client.del(`raw:{${id}}`)
           if (bodies.length > 0) await redis.client.rpush(`raw:{${id}}`, ...bodies)
+        },
+        writeString: async (id, value) => {
+          await redis.client.set(`raw:{${id}}`, value)
         },
       })),
       'redis',
