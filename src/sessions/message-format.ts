@@ -75,7 +75,7 @@ function listProblem(list: unknown, at: string, each: (item: unknown, at: string
  */
 export function messageProblem(message: unknown, at: string): FormatProblem | undefined {
   if (!isRecord(message)) return problem(at, 'a message { role, content }', message)
-  if ('ephemeral' in message)
+  if (Object.hasOwn(message, 'ephemeral'))
     return problem(`${at}.ephemeral`, 'absent (an ephemeral message is retry feedback: never stored, never replayed)', message['ephemeral'])
   const role = message['role']
   if (!ROLES.includes(role as Role)) return problem(`${at}.role`, `one of ${ROLES.map((r) => `"${r}"`).join(', ')}`, role)
