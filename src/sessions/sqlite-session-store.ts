@@ -75,14 +75,19 @@ export function sqliteSessionStore(options: SqliteSessionStoreOptions): SqliteSe
     eraseRows.run(id)
     eraseHead.run(id)
   }
-  /** The conversation's version, erasing it first when it expired (inside the caller's transaction). */
+  /**
+   * The conversation's version, erasing it first when it expired (inside the caller's transaction).
+   * A version edited into no count (SQLite keeps any value in any column) fails a load and a commit alike.
+   */
   const versionOf = (id: string): number => {
-    const row = head.get(id) as { version: number; expiresAt: number | null } | undefined
+    const row = head.get(id) as { version: unknown; expiresAt: number | null } | undefined
     if (row === undefined) return 0
     if (row.expiresAt !== null && row.expiresAt <= Date.now()) {
       erase(id)
       return 0
     }
+    if (typeof row.version !== 'number' || !Number.isSafeInteger(row.version) || row.version < 0)
+      throw versionMismatch(id, row.version, (rows.all(id) as unknown[]).length)
     return row.version
   }
   const inTransaction = <R>(mode: 'DEFERRED' | 'IMMEDIATE', work: () => R): R => {
@@ -106,8 +111,7 @@ export function sqliteSessionStore(options: SqliteSessionStoreOptions): SqliteSe
         if (version === 0) return { messages: [], version: 0 }
         const found = rows.all(id) as unknown as ExchangeRow[]
         // Exchanges 1..version, each once: anything else is a record edited or lost behind the store.
-        if (!Number.isSafeInteger(version) || found.length !== version || found.some((row, i) => Number(row.seq) !== i + 1))
-          throw versionMismatch(id, version, found.length)
+        if (found.length !== version || found.some((row, i) => Number(row.seq) !== i + 1)) throw versionMismatch(id, version, found.length)
         return { messages: readConversation(id, found), version }
       })
     },

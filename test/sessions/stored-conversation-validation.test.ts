@@ -110,16 +110,34 @@ eachRawStore('A stored conversation edited behind the store', (backend, kind) =>
       expect((error as Error).message).toMatch(/holds a Redis string, not a list/)
     })
   } else {
-    it.each([
+    const versions: (readonly [string, number | string])[] = [
       ['a version above the exchanges stored', 3],
       ['a version below the exchanges stored', 1],
-    ])('%s: load refuses it with a SessionFormatError on the version', async (_name, version) => {
+    ]
+    // SQLite keeps any value in any column; PostgreSQL's integer column holds only integers.
+    if (kind === 'sqlite') versions.push(['a version that is text', 'two'], ['a negative version', -1])
+    it.each(versions)('%s: load refuses it with a SessionFormatError on the version', async (_name, version) => {
       const { store, write } = backend()
       const id = freshId(`version-${kind}`)
       await write(id, [good, good], version)
       const error = await loadError(store, id)
       expect(isSessionFormatError(error)).toBe(true)
       expect((error as SessionFormatError).field).toBe('version')
+    })
+  }
+
+  if (kind === 'sqlite') {
+    it('a version edited into text: a commit on it is refused too, and writes nothing', async () => {
+      const { store, write } = backend()
+      const id = freshId('version-text')
+      await write(id, [good], 'one')
+      const error = await store.append(id, { exchange: exchangeOf('more'), expectedVersion: 1 }).then(
+        () => undefined,
+        (e: unknown) => e,
+      )
+      expect(isSessionFormatError(error)).toBe(true)
+      await write(id, [good], 1)
+      expect((await store.load(id)).version).toBe(1)
     })
   }
 })

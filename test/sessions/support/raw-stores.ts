@@ -16,7 +16,7 @@ import { pgliteQueryable } from './store-backends.ts'
 export interface RawStore {
   readonly store: SessionStore
   /** Replaces what is stored for `id` with these exchange records (stored text), at `version` (default: their count). */
-  write(id: string, bodies: readonly string[], version?: number): Promise<void>
+  write(id: string, bodies: readonly string[], version?: number | string): Promise<void>
   /** Redis only: makes the conversation's key a string (a key of another type under the store's prefix). */
   readonly writeString?: (id: string, value: string) => Promise<void>
 }
