@@ -62,6 +62,17 @@ export function readConversation(conversation: string, records: readonly StoredR
   return messages
 }
 
+/**
+ * The messages a store of the caller's own loaded, checked against the message format as the
+ * library's stores check theirs (the exchanges are not told apart there: a tool result may answer a
+ * call anywhere before it). Throws `SessionFormatError` naming the conversation and the field.
+ */
+export function checkLoadedMessages(conversation: string, messages: readonly unknown[]): readonly Message[] {
+  const problem = exchangeProblem(messages, 0)
+  if (problem !== undefined) throw formatError(conversation, problem)
+  return messages as readonly Message[]
+}
+
 /** The format and the (unchecked) messages of the stored exchange `index`. */
 function decodeRecord(conversation: string, text: unknown, index: number): { readonly format: number; readonly messages: readonly unknown[] } {
   const at = `exchanges[${index}]`

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { Agent, isSessionFormatError, memorySessionStore, type Message, type Provider, type SessionFormatError, type SessionStore } from '../../src/index.ts'
 import { scripted } from '../../src/providers/index.ts'
+import { checkLoadedMessages } from '../../src/sessions/index.ts'
 import { exchangeOf, freshId } from './support/session-store-contract.ts'
 import { eachRawStore } from './support/raw-stores.ts'
 
@@ -162,6 +163,20 @@ const FULL: Message[] = [
   { role: 'tool', content: 'TOOL_ERROR', toolCallId: 'b', toolName: 'lookup', isError: true },
   { role: 'assistant', content: 'answer full' },
 ]
+
+describe('checkLoadedMessages (for a store of your own)', () => {
+  it('passes what the library writes and refuses what it refuses, with the same SessionFormatError', () => {
+    expect(checkLoadedMessages('own', FULL)).toBe(FULL)
+    let error: unknown
+    try {
+      checkLoadedMessages('own', [user, { role: 'assistant', content: '', toolCalls: 'zz' }])
+    } catch (e) {
+      error = e
+    }
+    expect(isSessionFormatError(error)).toBe(true)
+    expect(error).toMatchObject({ conversation: 'own', field: 'messages[1].toolCalls' })
+  })
+})
 
 describe('SessionStore append (memory)', () => {
   it('stores an exchange with every field of the message format and loads it equal', async () => {
