@@ -5,3 +5,5 @@ export { isSessionFormatError, SessionFormatError } from './session-format-error
 export { SESSION_FORMAT } from './exchange-format.ts'
 export { checkWindow, windowHistory } from './session-window.ts'
 export type { SessionWindow } from './session-window.ts'
+export { checkSessionId, MAX_SESSION_ID_LENGTH, sessionIdProblem } from './session-id.ts'
+export { checkLoadedMessages, readConversation } from './exchange-format.ts'

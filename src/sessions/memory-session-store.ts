@@ -1,15 +1,19 @@
-import { isRecord } from '../model/is-record.ts'
-import { typeName } from '../model/describe-value.ts'
-import { checkAppend, checkId, checkTtl, decodeExchange, encodeExchange } from './exchange-format.ts'
+import { option, optionsContract } from '../model/options-contract.ts'
+import { checkAppend, encodeExchange, readConversation } from './exchange-format.ts'
+import { checkSessionId } from './session-id.ts'
+import { ttlOption } from './session-ttl.ts'
 import { type AppendOutcome, type AppendRequest, type SessionStore, type StoredConversation, staleBy } from './session-store.ts'
 
 /** Options of {@link memorySessionStore}. */
 export interface MemorySessionStoreOptions {
-  /** A conversation not appended to for this long is erased. @default no expiry */
+  /** A conversation not appended to for this long is erased (whole ms, at most 100 years). @default no expiry */
   readonly ttlMs?: number
   /** The clock expiry reads (tests). @default Date.now */
   readonly now?: () => number
 }
+
+/** The options {@link memorySessionStore} takes, checked once at construction. */
+export const MEMORY_SESSION_STORE = optionsContract<MemorySessionStoreOptions>('memorySessionStore', { ttlMs: ttlOption, now: option.function() })
 
 interface Entry {
   /** Each committed exchange as stored text: the store keeps its own copy, never the caller's objects. */
@@ -25,10 +29,7 @@ interface Entry {
  * const agent = Agent.create({ provider, sessions: memorySessionStore({ ttlMs: 3_600_000 }) }).build()
  */
 export function memorySessionStore(options: MemorySessionStoreOptions = {}): SessionStore {
-  if (!isRecord(options)) throw new TypeError(`memorySessionStore: options must be an object, got ${typeName(options)}`)
-  const ttlMs = checkTtl(options.ttlMs, 'memorySessionStore')
-  const now = options.now ?? Date.now
-  if (typeof now !== 'function') throw new TypeError(`memorySessionStore: now must be a function, got ${typeName(now)}`)
+  const { ttlMs, now = Date.now } = MEMORY_SESSION_STORE.check(options)
   const conversations = new Map<string, Entry>()
 
   const live = (id: string): Entry | undefined => {
@@ -42,10 +43,16 @@ export function memorySessionStore(options: MemorySessionStoreOptions = {}): Ses
 
   return {
     async load(id: string): Promise<StoredConversation> {
-      checkId(id, 'memorySessionStore.load')
+      checkSessionId(id, 'memorySessionStore.load')
       const entry = live(id)
       if (entry === undefined) return { messages: [], version: 0 }
-      return { messages: entry.records.flatMap((record) => decodeExchange(id, record)), version: entry.records.length }
+      return {
+        messages: readConversation(
+          id,
+          entry.records.map((body) => ({ body })),
+        ),
+        version: entry.records.length,
+      }
     },
     async append(id: string, request: AppendRequest): Promise<AppendOutcome> {
       const { exchange, expected, fail } = checkAppend(id, request, 'memorySessionStore.append')
@@ -58,7 +65,7 @@ export function memorySessionStore(options: MemorySessionStoreOptions = {}): Ses
       return { committed: true, version: current + 1, staleBy: staleBy(current, expected) }
     },
     async delete(id: string): Promise<void> {
-      checkId(id, 'memorySessionStore.delete')
+      checkSessionId(id, 'memorySessionStore.delete')
       conversations.delete(id)
     },
   }

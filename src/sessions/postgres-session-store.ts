@@ -1,6 +1,10 @@
 import { isRecord } from '../model/is-record.ts'
 import { typeName } from '../model/describe-value.ts'
-import { checkAppend, checkFormat, checkId, checkTtl, decodeExchange, encodeExchange, SESSION_FORMAT } from './exchange-format.ts'
+import { optionsContract } from '../model/options-contract.ts'
+import { checkAppend, encodeExchange, readConversation, SESSION_FORMAT, versionMismatch } from './exchange-format.ts'
+import { checkSessionId } from './session-id.ts'
+import { ttlOption } from './session-ttl.ts'
+import { identifierProblem, MAX_IDENTIFIER_BYTES, quoted } from './sql-identifier.ts'
 import { type AppendOutcome, type AppendRequest, type SessionStore, type StoredConversation, staleBy } from './session-store.ts'
 
 /**
@@ -13,13 +17,46 @@ export interface PgQueryable {
 
 /** Options of {@link postgresSessionStore}. */
 export interface PostgresSessionStoreOptions {
-  /** The conversations table (`[schema.]name`); exchanges go in `<table>_exchanges`. Both are created if missing. @default 'rg_sessions' */
+  /**
+   * The conversations table, `name` or `schema.name`: each part letters, digits and `_`, not starting
+   * with a digit; the name at most 53 bytes, as exchanges go in `<name>_exchanges` (63 bytes at most).
+   * Both tables are created if missing. Names are always quoted, so a reserved word (`user`) works and
+   * the case is kept. @default 'rg_sessions'
+   */
   readonly table?: string
-  /** A conversation not appended to for this long is erased. @default no expiry */
+  /** A conversation not appended to for this long is erased (whole ms, at most 100 years). @default no expiry */
   readonly ttlMs?: number
 }
 
-const TABLE = /^(?:[a-z_][a-z0-9_]{0,40}\.)?[a-z_][a-z0-9_]{0,40}$/
+const EXCHANGES = '_exchanges'
+
+/** What is wrong with `table` as `name` or `schema.name`, or `undefined`. */
+function tableProblem(table: unknown): string | undefined {
+  if (typeof table !== 'string') return 'a string'
+  const parts = table.split('.')
+  const name = parts.at(-1) as string
+  if (parts.length > 2) return 'name or schema.name (one dot at most)'
+  if (parts.length === 2) {
+    const schema = identifierProblem(parts[0] as string)
+    if (schema !== undefined) return `schema.name, the schema ${schema}`
+  }
+  const problem = identifierProblem(name, MAX_IDENTIFIER_BYTES - EXCHANGES.length)
+  return problem === undefined ? undefined : `a table name of ${problem}${problem.startsWith('at most') ? ` (it gets "${EXCHANGES}" appended)` : ''}`
+}
+
+/** The options {@link postgresSessionStore} takes, checked once at construction. */
+export const POSTGRES_SESSION_STORE = optionsContract<PostgresSessionStoreOptions>('postgresSessionStore', {
+  table: (value) => tableProblem(value),
+  ttlMs: ttlOption,
+})
+
+/** The quoted SQL names of the two tables of `table` (`"schema"."name"`, `"schema"."name_exchanges"`). */
+function tableNames(table: string): { readonly heads: string; readonly rows: string } {
+  const parts = table.split('.')
+  const name = parts.pop() as string
+  const schema = parts.map((part) => `${quoted(part)}.`).join('')
+  return { heads: `${schema}${quoted(name)}`, rows: `${schema}${quoted(name + EXCHANGES)}` }
+}
 
 /**
  * Conversations in PostgreSQL over `pg` (an optional peer dependency) or any client with `query`.
@@ -35,13 +72,8 @@ const TABLE = /^(?:[a-z_][a-z0-9_]{0,40}\.)?[a-z_][a-z0-9_]{0,40}$/
 export function postgresSessionStore(pool: PgQueryable, options: PostgresSessionStoreOptions = {}): SessionStore {
   if (!isRecord(pool) || typeof pool.query !== 'function')
     throw new TypeError(`postgresSessionStore: pool must be a pg Pool or Client (with query()), got ${typeName(pool)}`)
-  if (!isRecord(options)) throw new TypeError(`postgresSessionStore: options must be an object, got ${typeName(options)}`)
-  const table = options.table ?? 'rg_sessions'
-  if (typeof table !== 'string' || !TABLE.test(table)) {
-    throw new TypeError(`postgresSessionStore: table must be a lower-case SQL name ([schema.]name: letters, digits, _), got ${typeName(table)}`)
-  }
-  const ttlMs = checkTtl(options.ttlMs, 'postgresSessionStore')
-  const rows = `${table}_exchanges`
+  const { table: given = 'rg_sessions', ttlMs } = POSTGRES_SESSION_STORE.check(options)
+  const { heads: table, rows } = tableNames(given)
   const q = async <R>(text: string, values: unknown[]): Promise<R[]> => (await pool.query(text, values)).rows as R[]
 
   let ready: Promise<void> | undefined
@@ -76,21 +108,21 @@ export function postgresSessionStore(pool: PgQueryable, options: PostgresSession
 
   return {
     async load(id: string): Promise<StoredConversation> {
-      checkId(id, 'postgresSessionStore.load')
+      checkSessionId(id, 'postgresSessionStore.load')
       await schema()
       await purgeExpired(id)
       // One statement: the version and the exchanges come from one snapshot.
-      const found = await q<{ version: number | null; format: number | null; body: string | null }>(
-        `SELECT h.version, e.format, e.body FROM ${table} h LEFT JOIN ${rows} e ON e.id = h.id AND e.seq <= h.version WHERE h.id = $1 ORDER BY e.seq`,
+      const found = await q<{ version: unknown; seq: unknown; format: unknown; body: unknown }>(
+        `SELECT h.version, e.seq, e.format, e.body FROM ${table} h LEFT JOIN ${rows} e ON e.id = h.id WHERE h.id = $1 ORDER BY e.seq`,
         [id],
       )
       if (found.length === 0) return { messages: [], version: 0 }
-      const messages = found.flatMap((row) => {
-        if (row.body === null) return []
-        checkFormat(id, Number(row.format))
-        return decodeExchange(id, row.body)
-      })
-      return { messages, version: Number(found[0]?.version ?? 0) }
+      const version = Number(found[0]?.version)
+      const records = found.filter((row) => row.body !== null && row.body !== undefined)
+      // Exchanges 1..version, each once: anything else is a record edited or lost behind the store.
+      if (!Number.isSafeInteger(version) || records.length !== version || records.some((row, i) => Number(row.seq) !== i + 1))
+        throw versionMismatch(id, found[0]?.version, records.length)
+      return { messages: readConversation(id, records), version }
     },
     async append(id: string, request: AppendRequest): Promise<AppendOutcome> {
       const { exchange, expected, fail } = checkAppend(id, request, 'postgresSessionStore.append')
@@ -117,7 +149,7 @@ export function postgresSessionStore(pool: PgQueryable, options: PostgresSession
       return { committed: false, version: Number(now[0]?.version ?? 0) }
     },
     async delete(id: string): Promise<void> {
-      checkId(id, 'postgresSessionStore.delete')
+      checkSessionId(id, 'postgresSessionStore.delete')
       await schema()
       await q(`WITH gone AS (DELETE FROM ${table} WHERE id = $1) DELETE FROM ${rows} WHERE id = $1`, [id])
     },

@@ -4,14 +4,18 @@ import type { RedisLike } from '../store/redis/redis-like.ts'
 import { luaScript, runScript } from '../store/redis/run-script.ts'
 import { redisCallSettings } from '../store/redis/call-settings.ts'
 import { runDurably, type RedisDurability } from '../store/redis/durable-write.ts'
-import { checkAppend, checkId, checkTtl, decodeExchange, encodeExchange } from './exchange-format.ts'
+import { option, optionsContract } from '../model/options-contract.ts'
+import { checkAppend, encodeExchange, readConversation } from './exchange-format.ts'
+import { SessionFormatError } from './session-format-error.ts'
+import { checkSessionId } from './session-id.ts'
+import { ttlOption } from './session-ttl.ts'
 import { type AppendOutcome, type AppendRequest, type SessionStore, type StoredConversation, staleBy } from './session-store.ts'
 
 /** Options of {@link redisSessionStore}. */
 export interface RedisSessionStoreOptions {
   /** Prefix of every key. @default 'rg:session:' */
   readonly keyPrefix?: string
-  /** A conversation not appended to for this long expires (`PEXPIRE`). @default no expiry */
+  /** A conversation not appended to for this long expires (`PEXPIRE`; whole ms, at most 100 years). @default no expiry */
   readonly ttlMs?: number
   /**
    * A commit counts only once this many replicas have it (`WAIT replicas timeoutMs` right after it,
@@ -35,6 +39,19 @@ export interface RedisSessionStoreOptions {
   readonly maxPending?: number
 }
 
+/**
+ * The options {@link redisSessionStore} takes, checked once at construction. `durable`,
+ * `commandTimeoutMs` and `maxPending` are the Redis call settings `redisStore` takes too: read
+ * (and checked in depth) by `redisCallSettings`.
+ */
+export const REDIS_SESSION_STORE = optionsContract<RedisSessionStoreOptions>('redisSessionStore', {
+  keyPrefix: option.nonEmptyString(),
+  ttlMs: ttlOption,
+  durable: option.object(),
+  commandTimeoutMs: option.duration(),
+  maxPending: option.integer(1),
+})
+
 // One list per conversation: one element per exchange, so the version is the list's length and a
 // commit is one RPUSH inside one script (Redis runs a script whole, never interleaved).
 const APPEND = luaScript(`
@@ -43,7 +60,11 @@ if ARGV[2] == 'fail' and current ~= tonumber(ARGV[1]) then return {0, current} e
 redis.call('RPUSH', KEYS[1], ARGV[3])
 if tonumber(ARGV[4]) > 0 then redis.call('PEXPIRE', KEYS[1], ARGV[4]) end
 return {1, current + 1}`)
-const LOAD = luaScript(`return redis.call('LRANGE', KEYS[1], 0, -1)`)
+// A key of another type (written behind the store's back) answers its type, not an error of Redis's.
+const LOAD = luaScript(`
+local kind = redis.call('TYPE', KEYS[1])['ok']
+if kind ~= 'list' and kind ~= 'none' then return kind end
+return redis.call('LRANGE', KEYS[1], 0, -1)`)
 const DELETE = luaScript(`return redis.call('DEL', KEYS[1])`)
 
 /**
@@ -59,19 +80,31 @@ export function redisSessionStore(client: RedisLike, options: RedisSessionStoreO
   if (!isRecord(client) || typeof client.evalsha !== 'function' || typeof client.eval !== 'function') {
     throw new TypeError(`redisSessionStore: client must be an ioredis client (or have evalsha() and eval()), got ${typeName(client)}`)
   }
-  if (!isRecord(options)) throw new TypeError(`redisSessionStore: options must be an object, got ${typeName(options)}`)
-  const prefix = options.keyPrefix ?? 'rg:session:'
-  if (typeof prefix !== 'string') throw new TypeError(`redisSessionStore: keyPrefix must be a string, got ${typeName(prefix)}`)
-  const ttlMs = checkTtl(options.ttlMs, 'redisSessionStore') ?? 0
-  const { durable, bounded } = redisCallSettings(client, options, 'redisSessionStore')
+  const checked = REDIS_SESSION_STORE.check(options)
+  const { keyPrefix: prefix = 'rg:session:', ttlMs = 0 } = checked
+  const { durable, bounded } = redisCallSettings(client, checked, 'redisSessionStore')
   const keyOf = (id: string): string => `${prefix}{${id}}`
 
   return {
     async load(id: string): Promise<StoredConversation> {
-      checkId(id, 'redisSessionStore.load')
+      checkSessionId(id, 'redisSessionStore.load')
       const records = await bounded(() => runScript(client, LOAD, keyOf(id), []))
+      if (typeof records === 'string') {
+        throw new SessionFormatError(
+          id,
+          `session ${JSON.stringify(id)}: the stored conversation cannot be read: its key holds a Redis ${records}, not a list`,
+          undefined,
+          'key',
+        )
+      }
       if (!Array.isArray(records)) throw new Error(`redisSessionStore.load: unexpected reply ${typeName(records)}`)
-      return { messages: records.flatMap((record: unknown) => decodeExchange(id, record)), version: records.length }
+      return {
+        messages: readConversation(
+          id,
+          records.map((body: unknown) => ({ body })),
+        ),
+        version: records.length,
+      }
     },
     async append(id: string, request: AppendRequest): Promise<AppendOutcome> {
       const { exchange, expected, fail } = checkAppend(id, request, 'redisSessionStore.append')
@@ -84,7 +117,7 @@ export function redisSessionStore(client: RedisLike, options: RedisSessionStoreO
       return reply[0] === 1 ? { committed: true, version, staleBy: staleBy(version - 1, expected) } : { committed: false, version }
     },
     async delete(id: string): Promise<void> {
-      checkId(id, 'redisSessionStore.delete')
+      checkSessionId(id, 'redisSessionStore.delete')
       await bounded(() => runScript(client, DELETE, keyOf(id), []))
     },
   }

@@ -1,18 +1,27 @@
 import type { DatabaseSync } from 'node:sqlite'
-import { isRecord } from '../model/is-record.ts'
 import { typeName } from '../model/describe-value.ts'
-import { checkAppend, checkFormat, checkId, checkTtl, decodeExchange, encodeExchange, SESSION_FORMAT } from './exchange-format.ts'
+import { option, optionsContract } from '../model/options-contract.ts'
+import { checkAppend, encodeExchange, readConversation, SESSION_FORMAT, versionMismatch } from './exchange-format.ts'
+import { checkSessionId } from './session-id.ts'
+import { ttlOption } from './session-ttl.ts'
 import { type AppendOutcome, type AppendRequest, type SessionStore, type StoredConversation, staleBy } from './session-store.ts'
 
 /** Options of {@link sqliteSessionStore}. */
 export interface SqliteSessionStoreOptions {
   /** The database file (created if missing); `':memory:'` for a private in-memory database. */
   readonly path: string
-  /** A conversation not appended to for this long is erased. @default no expiry */
+  /** A conversation not appended to for this long is erased (whole ms, at most 100 years). @default no expiry */
   readonly ttlMs?: number
-  /** How long a write waits for another process's write to finish before it fails. @default 5000 */
+  /** How long a write waits for another process's write to finish before it fails, in whole ms (0: at once). @default 5000 */
   readonly busyTimeoutMs?: number
 }
+
+/** The options {@link sqliteSessionStore} takes, checked once at construction. */
+export const SQLITE_SESSION_STORE = optionsContract<SqliteSessionStoreOptions>('sqliteSessionStore', {
+  path: option.where("a non-empty string (a file, or ':memory:')", (v) => typeof v === 'string' && v !== ''),
+  ttlMs: ttlOption,
+  busyTimeoutMs: option.duration(0),
+})
 
 /** A {@link SessionStore} on a SQLite file, with `close()` to release it. */
 export interface SqliteSessionStore extends SessionStore {
@@ -27,8 +36,9 @@ CREATE TABLE IF NOT EXISTS rg_session_exchanges (
 ) WITHOUT ROWID;`
 
 interface ExchangeRow {
-  readonly format: number
-  readonly body: string
+  readonly seq: unknown
+  readonly format: unknown
+  readonly body: unknown
 }
 
 /**
@@ -43,24 +53,17 @@ interface ExchangeRow {
  * const agent = Agent.create({ provider, sessions: sqliteSessionStore({ path: 'conversations.db' }) }).build()
  */
 export function sqliteSessionStore(options: SqliteSessionStoreOptions): SqliteSessionStore {
-  if (!isRecord(options) || typeof options.path !== 'string' || options.path === '') {
-    throw new TypeError(
-      `sqliteSessionStore: options.path must be a non-empty string (a file, or ':memory:'), got ${typeName(isRecord(options) ? options.path : options)}`,
-    )
-  }
-  const ttlMs = checkTtl(options.ttlMs, 'sqliteSessionStore')
-  const busy = options.busyTimeoutMs ?? 5000
-  if (typeof busy !== 'number' || !Number.isInteger(busy) || busy < 0)
-    throw new RangeError(`sqliteSessionStore: busyTimeoutMs must be a non-negative integer, got ${typeName(busy)}`)
-  const db = new (sqliteModule().DatabaseSync)(options.path)
+  const { path, ttlMs, busyTimeoutMs: busy = 5000 } = SQLITE_SESSION_STORE.check(options)
+  if (path === undefined) throw new TypeError(`sqliteSessionStore: path must be a non-empty string (a file, or ':memory:'), got ${typeName(path)}`)
+  const db = new (sqliteModule().DatabaseSync)(path)
   db.exec(`PRAGMA busy_timeout = ${busy}`)
-  if (options.path !== ':memory:') db.exec('PRAGMA journal_mode = WAL')
+  if (path !== ':memory:') db.exec('PRAGMA journal_mode = WAL')
   db.exec('PRAGMA synchronous = FULL')
   // A deleted conversation is overwritten in the file, not only unlinked (the right to be forgotten).
   db.exec('PRAGMA secure_delete = ON')
   db.exec(SCHEMA)
   const head = db.prepare('SELECT version, expires_at AS expiresAt FROM rg_sessions WHERE id = ?')
-  const rows = db.prepare('SELECT format, body FROM rg_session_exchanges WHERE id = ? ORDER BY seq')
+  const rows = db.prepare('SELECT seq, format, body FROM rg_session_exchanges WHERE id = ? ORDER BY seq')
   const upsert = db.prepare(
     'INSERT INTO rg_sessions (id, version, expires_at) VALUES (?, ?, ?) ON CONFLICT (id) DO UPDATE SET version = excluded.version, expires_at = excluded.expires_at',
   )
@@ -72,14 +75,19 @@ export function sqliteSessionStore(options: SqliteSessionStoreOptions): SqliteSe
     eraseRows.run(id)
     eraseHead.run(id)
   }
-  /** The conversation's version, erasing it first when it expired (inside the caller's transaction). */
+  /**
+   * The conversation's version, erasing it first when it expired (inside the caller's transaction).
+   * A version edited into no count (SQLite keeps any value in any column) fails a load and a commit alike.
+   */
   const versionOf = (id: string): number => {
-    const row = head.get(id) as { version: number; expiresAt: number | null } | undefined
+    const row = head.get(id) as { version: unknown; expiresAt: number | null } | undefined
     if (row === undefined) return 0
     if (row.expiresAt !== null && row.expiresAt <= Date.now()) {
       erase(id)
       return 0
     }
+    if (typeof row.version !== 'number' || !Number.isSafeInteger(row.version) || row.version < 0)
+      throw versionMismatch(id, row.version, (rows.all(id) as unknown[]).length)
     return row.version
   }
   const inTransaction = <R>(mode: 'DEFERRED' | 'IMMEDIATE', work: () => R): R => {
@@ -96,16 +104,15 @@ export function sqliteSessionStore(options: SqliteSessionStoreOptions): SqliteSe
 
   return {
     async load(id: string): Promise<StoredConversation> {
-      checkId(id, 'sqliteSessionStore.load')
+      checkSessionId(id, 'sqliteSessionStore.load')
       // Expiry may erase: a write transaction, taken only when the conversation carries an expiry.
       return inTransaction(ttlMs === undefined ? 'DEFERRED' : 'IMMEDIATE', () => {
         const version = versionOf(id)
         if (version === 0) return { messages: [], version: 0 }
-        const messages = (rows.all(id) as unknown as ExchangeRow[]).flatMap((row) => {
-          checkFormat(id, row.format)
-          return decodeExchange(id, row.body)
-        })
-        return { messages, version }
+        const found = rows.all(id) as unknown as ExchangeRow[]
+        // Exchanges 1..version, each once: anything else is a record edited or lost behind the store.
+        if (found.length !== version || found.some((row, i) => Number(row.seq) !== i + 1)) throw versionMismatch(id, version, found.length)
+        return { messages: readConversation(id, found), version }
       })
     },
     async append(id: string, request: AppendRequest): Promise<AppendOutcome> {
@@ -120,10 +127,10 @@ export function sqliteSessionStore(options: SqliteSessionStoreOptions): SqliteSe
       })
     },
     async delete(id: string): Promise<void> {
-      checkId(id, 'sqliteSessionStore.delete')
+      checkSessionId(id, 'sqliteSessionStore.delete')
       inTransaction('IMMEDIATE', () => erase(id))
       // Old copies of the erased pages live on in the write-ahead log until a checkpoint copies the new ones over them.
-      if (options.path !== ':memory:') db.exec('PRAGMA wal_checkpoint(TRUNCATE)')
+      if (path !== ':memory:') db.exec('PRAGMA wal_checkpoint(TRUNCATE)')
     },
     close(): void {
       if (db.isOpen) db.close()

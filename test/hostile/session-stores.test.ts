@@ -109,8 +109,8 @@ describe('a session store that misbehaves on load', () => {
 
 describe('session store factories given what they cannot use', () => {
   it('refuse a missing client, path or table, naming the option', () => {
-    expect(() => sqliteSessionStore(undefined as never)).toThrow(/sqliteSessionStore: options.path must be a non-empty string/)
-    expect(() => sqliteSessionStore({ path: '' })).toThrow(/sqliteSessionStore: options.path/)
+    expect(() => sqliteSessionStore(undefined as never)).toThrow(/sqliteSessionStore: path must be a non-empty string/)
+    expect(() => sqliteSessionStore({ path: '' })).toThrow(/sqliteSessionStore: path must be a non-empty string/)
     expect(() => sqliteSessionStore({ path: ':memory:', ttlMs: -1 })).toThrow(RangeError)
     expect(() => redisSessionStore({} as never)).toThrow(/redisSessionStore: client must be an ioredis client/)
     expect(() => postgresSessionStore(null as never)).toThrow(/postgresSessionStore: pool must be a pg Pool or Client/)
@@ -120,7 +120,7 @@ describe('session store factories given what they cannot use', () => {
 })
 
 describe('conversation ids that look dangerous', () => {
-  const ids = ['__proto__', 'constructor', 'line\nbreak', "quote'; DROP TABLE rg_sessions; --", 'x'.repeat(512), '{hash}tag}', '\u0000nul']
+  const ids = ['__proto__', 'constructor', 'line\nbreak', "quote'; DROP TABLE rg_sessions; --", 'x'.repeat(512), '{hash}tag}', 'emoji 😀 ünï']
   for (const [name, make] of [
     ['memory', () => memorySessionStore()],
     ['sqlite', () => sqliteSessionStore({ path: join(dir, 'ids.db') })],
@@ -130,6 +130,8 @@ describe('conversation ids that look dangerous', () => {
       for (const [i, id] of ids.entries()) await store.append(id, { exchange: [{ role: 'user', content: `m${i}` }], expectedVersion: 0 })
       for (const [i, id] of ids.entries()) expect(await store.load(id)).toEqual({ messages: [{ role: 'user', content: `m${i}` }], version: 1 })
       await expect(store.load('x'.repeat(513))).rejects.toThrow(TypeError)
+      // A store cannot hold NUL (PostgreSQL text) or a lone surrogate: refused the same way everywhere.
+      await expect(store.load('\u0000nul')).rejects.toThrow(/load: id must not contain NUL/)
     })
   }
 })

@@ -45,20 +45,20 @@ export function sqliteBackend(path: string): StoreBackend {
   }
 }
 
-/** A PostgreSQL store (a pg Pool, or PGlite) on `table`, its raw rows, and a newer-format record planter. */
+/** A PostgreSQL store (a pg Pool, or PGlite) on `table` (one name, quoted as the store quotes it), its raw rows, and a newer-format record planter. */
 export function postgresBackend(db: PgQueryable, table: string): StoreBackend {
   const store = postgresSessionStore(db, { table })
   return {
     store,
     withTtl: (ttlMs) => postgresSessionStore(db, { table, ttlMs }),
     raw: async () => {
-      const heads = await db.query(`SELECT * FROM ${table}`)
-      const rows = await db.query(`SELECT * FROM ${table}_exchanges`)
+      const heads = await db.query(`SELECT * FROM "${table}"`)
+      const rows = await db.query(`SELECT * FROM "${table}_exchanges"`)
       return JSON.stringify([heads.rows, rows.rows])
     },
     plant: async (id, format) => {
-      await db.query(`UPDATE ${table} SET version = version + 1 WHERE id = $1`, [id])
-      await db.query(`INSERT INTO ${table}_exchanges (id, seq, format, body) SELECT id, version, $2, $3 FROM ${table} WHERE id = $1`, [
+      await db.query(`UPDATE "${table}" SET version = version + 1 WHERE id = $1`, [id])
+      await db.query(`INSERT INTO "${table}_exchanges" (id, seq, format, body) SELECT id, version, $2, $3 FROM "${table}" WHERE id = $1`, [
         id,
         format,
         `{"f":${format},"x":[]}`,
