@@ -108,8 +108,18 @@ describe('reliabilityMiddleware with tools', () => {
     expect(server.requests).toHaveLength(1)
   })
 
-  it('re-asks a prose retry once with toolChoice pinned to the tool on the wire, then gives up as tool-call-abandoned', async () => {
-    const { seen, result } = await runTools([call('{"orderId": 1}'), gatewayText('I cannot look it up.'), gatewayText('Still no.')])
+  it('lets a prose retry stand as the answer (llm_gave_up), without re-asking or executing', async () => {
+    const { seen, result } = await runTools([call('{"orderId": 1}'), gatewayText('I cannot look it up.'), gatewayText('never read')])
+    expect((result as { text: string }).text).toBe('I cannot look it up.')
+    expect(seen.outcomes).toEqual(['lookup:llm_gave_up:1'])
+    expect(server.requests).toHaveLength(2)
+    expect(server.requests[1]?.body.toolChoice).toEqual({ type: 'auto' })
+    expect(executed).toEqual([])
+  })
+
+  it('with forcedToolReask and toolGiveUpStops, re-asks a prose retry once with toolChoice pinned to the tool on the wire, then gives up as tool-call-abandoned', async () => {
+    const middleware = reliabilityMiddleware({ postDecide: strictOutputRules(3), forcedToolReask: true, toolGiveUpStops: true })
+    const { seen, result } = await runTools([call('{"orderId": 1}'), gatewayText('I cannot look it up.'), gatewayText('Still no.')], middleware)
     expect(result).toMatchObject({ kind: 'tool-call-abandoned' })
     expect(isNoObjectGenerated(result)).toBe(true)
     expect(seen.outcomes).toEqual(['lookup:llm_gave_up:2'])
@@ -120,8 +130,9 @@ describe('reliabilityMiddleware with tools', () => {
     expect(executed).toEqual([])
   })
 
-  it('takes the call the forced re-ask makes, and the AI SDK runs it', async () => {
-    const { seen, result } = await runTools([call('{"orderId": 1}'), gatewayText('I cannot.'), call('{"orderId": "1"}', 'c3'), gatewayText('done')])
+  it('with forcedToolReask, takes the call the forced re-ask makes, and the AI SDK runs it', async () => {
+    const middleware = reliabilityMiddleware({ postDecide: strictOutputRules(3), forcedToolReask: true })
+    const { seen, result } = await runTools([call('{"orderId": 1}'), gatewayText('I cannot.'), call('{"orderId": "1"}', 'c3'), gatewayText('done')], middleware)
     expect((result as { text: string }).text).toBe('done')
     expect(seen.outcomes).toEqual(['lookup:success:2'])
     expect(executed).toEqual([{ orderId: '1' }])
@@ -141,8 +152,19 @@ describe('reliabilityMiddleware with tools', () => {
     expect(executed).toEqual([{ orderId: '1' }])
   })
 
-  it('gives up as schema-stuck-loop when a retry repeats the rejected arguments of the attempt before it', async () => {
+  it('keeps retrying a repeat of the rejected arguments of the attempt before it (redundant), within the budget', async () => {
     const { seen, result } = await runTools([call('{"orderId": 1}'), call('{ "orderId" : 1 }', 'c2'), call('{"orderId": "1"}', 'c3'), gatewayText('done')])
+    expect((result as { text: string }).text).toBe('done')
+    expect(seen.outcomes).toEqual(['lookup:redundant:1', 'lookup:success:2'])
+    expect(executed).toEqual([{ orderId: '1' }])
+  })
+
+  it('with toolGiveUpStops, gives up as schema-stuck-loop when a retry repeats the rejected arguments of the attempt before it', async () => {
+    const middleware = reliabilityMiddleware({ postDecide: strictOutputRules(3), toolGiveUpStops: true })
+    const { seen, result } = await runTools(
+      [call('{"orderId": 1}'), call('{ "orderId" : 1 }', 'c2'), call('{"orderId": "1"}', 'c3'), gatewayText('done')],
+      middleware,
+    )
     expect(result).toMatchObject({ kind: 'schema-stuck-loop' })
     expect(seen.outcomes).toEqual(['lookup:redundant:1', 'lookup:exhausted:1'])
     expect(server.requests).toHaveLength(2)
