@@ -1,5 +1,5 @@
 import { typeName } from '../model/describe-value.ts'
-import { optionsObject } from '../model/options-object.ts'
+import { option, optionsContract } from '../model/options-contract.ts'
 import type { Message } from '../model/message.ts'
 import type { Provider, StreamingProvider } from '../model/provider.ts'
 import type { ModelRequest } from '../model/request.ts'
@@ -24,6 +24,9 @@ export interface ScriptedOptions {
   readonly name?: string
 }
 
+/** The options contract of {@link scripted}. */
+const SCRIPTED = optionsContract<ScriptedOptions>('scripted', { name: option.nonEmptyString() })
+
 /** A {@link Provider} that replies from a script and records what it was asked. */
 export interface ScriptedProvider extends StreamingProvider {
   /** Snapshots of every request received, in order (later mutation of the originals does not show). */
@@ -47,7 +50,7 @@ export interface ScriptedProvider extends StreamingProvider {
  */
 export function scripted(steps: readonly ScriptedStep[], given?: ScriptedOptions): ScriptedProvider {
   if (!Array.isArray(steps)) throw new TypeError(`scripted: steps must be an array of answers, got ${typeName(steps)}`)
-  const options = optionsObject(given, 'scripted')
+  const options = SCRIPTED.check(given)
   const name = options.name ?? 'scripted'
   const script = [...steps]
   const requests: ModelRequest[] = []

@@ -37,9 +37,9 @@ export interface ReliabilityMiddlewareOptions<T = unknown> extends Omit<GateConf
 /** The options contract of the AI SDK's `reliabilityMiddleware`: its own keys and the gate's, in its own errors. */
 export const RELIABILITY_MIDDLEWARE = optionsContract<ReliabilityMiddlewareOptions>('reliabilityMiddleware', {
   ...hostGateChecks(),
-  streamMode: option.oneOf('buffer', 'passthrough'),
+  streamMode: option.where("'buffer' or 'passthrough'", (v) => v === 'buffer' || v === 'passthrough'),
   events: option.object(),
-  maxToolRetries: option.integer(0),
+  maxToolRetries: option.where('a non-negative integer', (v) => Number.isInteger(v) && (v as number) >= 0),
   toolGuards: option.array(),
   logger: option.where('a logger with debug(), info(), warn() or error() (console, pino)', (v) => typeof v === 'object' && v !== null),
   name: option.string(),

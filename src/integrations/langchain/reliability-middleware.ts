@@ -6,13 +6,12 @@ import { EventHub } from '../../events/event-hub.ts'
 import type { GateEvent, GateEventMap, GateEventName } from '../../events/event-map.ts'
 import { newRunId } from '../../events/run-id.ts'
 import { emitValidationFailed } from '../../events/validation-failed-event.ts'
-import { checkConfig } from '../../gate/options/check-options.ts'
 import { checkRules } from '../../gate/check-rules.ts'
 import { createGate } from '../../gate/create-gate.ts'
 import { ReliabilityFailFastError } from '../../gate/fail-fast-error.ts'
 import type { GateConfig } from '../../gate/gate-config.ts'
-import { nonNegativeInteger } from '../../model/assert-number.ts'
-import { optionsObject } from '../../model/options-object.ts'
+import { option, optionsContract } from '../../model/options-contract.ts'
+import { hostGateChecks } from '../ai-sdk-middleware/host-gate-checks.ts'
 import type { Provider } from '../../model/provider.ts'
 import { ZERO_USAGE } from '../../model/usage.ts'
 import { compileSchema, type CompiledSchema, formatFeedback, validateToolArgs } from '../../validation/index.ts'
@@ -23,6 +22,12 @@ export interface LangChainReliabilityOptions<T = unknown> extends Omit<GateConfi
   /** Calls of one tool with invalid arguments answered with feedback in one agent turn, before the run fails. @default 2 */
   readonly maxToolRetries?: number
 }
+
+/** The options contract of the LangChain `reliabilityMiddleware`: its own keys and the gate's, in its own errors. */
+const RELIABILITY_MIDDLEWARE = optionsContract<LangChainReliabilityOptions>('reliabilityMiddleware', {
+  ...hostGateChecks(),
+  maxToolRetries: option.where('a non-negative integer', (v) => Number.isInteger(v) && (v as number) >= 0),
+})
 
 /** The LangChain middleware, plus the gate's typed events (every payload carries its `runId`). */
 export type LangChainReliabilityMiddleware = ReturnType<typeof createMiddleware> & {
@@ -55,13 +60,12 @@ const MARK = 'reliability-gate:tool-args-invalid'
  * const agent = createAgent({ model, tools: [getWeather], middleware: [reliabilityMiddleware({ outputSchema: Answer })] })
  */
 export function reliabilityMiddleware<T = unknown>(given?: LangChainReliabilityOptions<T>): LangChainReliabilityMiddleware {
-  const options = optionsObject(given, 'reliabilityMiddleware')
+  const options = RELIABILITY_MIDDLEWARE.check(given) as LangChainReliabilityOptions<T>
   const { maxToolRetries: retries, ...gateOptions } = options
-  checkConfig(gateOptions, 'reliabilityMiddleware')
   checkRules(gateOptions.preCheck, 'reliabilityMiddleware: preCheck')
   checkRules(gateOptions.postDecide, 'reliabilityMiddleware: postDecide')
   if (gateOptions.outputSchema !== undefined) compileSchema(gateOptions.outputSchema)
-  const maxToolRetries = nonNegativeInteger(retries, 'reliabilityMiddleware: maxToolRetries', 2)
+  const maxToolRetries = retries ?? 2
   const events = new EventHub()
   const schemas = new WeakMap<object, CompiledSchema<unknown> | null>()
 
