@@ -217,6 +217,25 @@ describe('reliabilityMiddleware with tools', () => {
     expect(seen.outcomes).toEqual(['lookup:success:1'])
   })
 
+  it('lets a prose retry of streamed tool calls stand as the streamed answer (llm_gave_up)', async () => {
+    executed.length = 0
+    server.script([call('{"orderId": 42}'), gatewayText('I cannot look that up.'), gatewayText('never read')])
+    server.requests.length = 0
+    const middleware = reliabilityMiddleware()
+    const seen = watch(middleware)
+    const result = streamText({
+      model: wrapLanguageModel({ model: streamingFromGenerate(gatewayModel()), middleware }),
+      tools: { lookup },
+      stopWhen: isStepCount(3),
+      prompt: 'where is order 42?',
+      maxRetries: 0,
+    })
+    expect(await result.text).toBe('I cannot look that up.')
+    expect(executed).toEqual([])
+    expect(seen.outcomes).toEqual(['lookup:llm_gave_up:1'])
+    expect(server.requests).toHaveLength(2)
+  })
+
   it('gives up on streamed tool calls with the typed error the AI SDK recognises', async () => {
     executed.length = 0
     server.script([call('{"orderId": 1}'), call('{"orderId": 2}', 'c2'), call('{"orderId": 3}', 'c3'), gatewayText('never')])

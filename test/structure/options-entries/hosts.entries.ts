@@ -31,7 +31,7 @@ export const entries: readonly OptionsEntry[] = [
   {
     name: 'reliabilityMiddleware (LangChain)',
     covers: ['langchain:reliabilityMiddleware'],
-    keys: [...GATE_KEYS, 'maxToolRetries', 'forcedToolReask', 'toolGiveUpStops'],
+    keys: [...GATE_KEYS, 'maxToolRetries', 'forcedToolReask', 'toolGiveUpStops', 'logger', 'name'],
     durations: GATE_DURATIONS,
     numbers: [...GATE_NUMBERS, 'maxToolRetries'],
     call: (options) => langChainMiddleware(options as never),
