@@ -53,14 +53,21 @@ export const NOT_AN_ANSWER = Symbol('not an answer')
 /**
  * The value of a prose answer that stands (the seed's `llm_gave_up`), checked like any final
  * answer: its text without an output schema; else the schema's value, or {@link NOT_AN_ANSWER} when
- * it does not pass (cut at the token limit included). An async schema never holds the run past its signal.
+ * it does not pass (cut at the token limit included), or when the schema throws. An async schema
+ * never holds the run past its signal.
  */
 export async function standingValue<T>(
   answer: ModelResponse,
   schema: CompiledSchema<T> | undefined,
   signal: AbortSignal | undefined,
 ): Promise<T | typeof NOT_AN_ANSWER> {
-  const verdict = await raceAbort(Promise.resolve(validateFinalAnswer(answer.content, schema, { truncated: answer.stopReason === 'max_tokens' })), signal)
-  // Without a schema the value is the text, as a final answer's is (T is string then).
-  return verdict.ok ? (verdict.value as T) : NOT_AN_ANSWER
+  try {
+    const verdict = await raceAbort(Promise.resolve(validateFinalAnswer(answer.content, schema, { truncated: answer.stopReason === 'max_tokens' })), signal)
+    // Without a schema the value is the text, as a final answer's is (T is string then).
+    return verdict.ok ? (verdict.value as T) : NOT_AN_ANSWER
+  } catch {
+    // A schema that throws, or a run aborted while it checked: the answer does not stand, and the
+    // run's next gate call ends it the typed way (an aborted run as `aborted`).
+    return NOT_AN_ANSWER
+  }
 }

@@ -66,6 +66,27 @@ describe('Agent tool-argument retry outcomes (the seed defaults)', () => {
     expect(JSON.stringify(result.exchange)).not.toContain('Sorry, I cannot.')
   })
 
+  it('ends an aborted run as aborted while an async output schema checks the prose answer', async () => {
+    const controller = new AbortController()
+    const hanging = {
+      '~standard': { version: 1, vendor: 'test', validate: () => new Promise<never>(() => {}) },
+    }
+    const provider = scripted([
+      turn(call('create_event', invalidEvent)),
+      () => {
+        queueMicrotask(() => controller.abort(new Error('user left')))
+        return 'Sorry, I cannot.'
+      },
+      'never read',
+    ])
+    const agent = Agent.create({ provider })
+      .outputSchema(hanging as never)
+      .tool(makeTools().eventTool)
+      .build()
+    await expect(agent.run('book standup', { signal: controller.signal })).rejects.toMatchObject({ kind: 'aborted' })
+    expect(provider.calls).toBe(2)
+  })
+
   it('logs a repeat of the rejected arguments as redundant at WARNING, flags it, and retries until exhausted', async () => {
     const { provider, agent, createEvent, outcomes, lines } = retryAgent(
       [
