@@ -138,6 +138,25 @@ describe('Agent tool-argument retry outcomes (the seed defaults)', () => {
   })
 })
 
+describe('Agent tool-retry options, one at a time', () => {
+  it('with forcedToolReask alone, re-asks prose once with the tool pinned, and lets prose to that re-ask stand', async () => {
+    const { provider, agent, outcomes } = retryAgent([turn(call('create_event', invalidEvent)), 'I cannot.', 'Still cannot.', 'never read'], {
+      forcedToolReask: true,
+    })
+    await expect(agent.run('book standup')).resolves.toBe('Still cannot.')
+    expect(provider.requests.map((r) => r.toolChoice)).toEqual([undefined, undefined, { tool: 'create_event' }])
+    expect(outcomes.map((o) => [o.outcome, o.retryCount])).toEqual([['llm_gave_up', 2]])
+  })
+
+  it('with toolGiveUpStops alone, stops at the first prose reply without a pinned re-ask', async () => {
+    const { provider, agent } = retryAgent([turn(call('create_event', invalidEvent)), 'I cannot.', 'never read'], { toolGiveUpStops: true })
+    const error = await agent.run('book standup').catch((e: unknown) => e)
+    expect(error).toMatchObject({ kind: 'tool-call-abandoned' })
+    expect((error as Error & { reason: string }).reason).not.toContain('toolChoice pinned')
+    expect(provider.calls).toBe(2)
+  })
+})
+
 describe('Agent tool-retry options', () => {
   it.each([
     ['forcedToolReask', 'yes'],
