@@ -110,6 +110,28 @@ describe('reliabilityMiddleware for LangChain createAgent', () => {
     expect(ran).toEqual([])
   })
 
+  it('writes the accepted arguments into tool_use content blocks too, so no rejected arguments go back to the model', async () => {
+    const ran: unknown[] = []
+    const bad = { city: 'Oslo', days: 'two' }
+    const first = new AIMessage({
+      content: [
+        { type: 'text', text: 'Let me look.' },
+        { type: 'tool_use', id: 'c1', name: 'get_weather', input: bad },
+      ],
+      tool_calls: [{ name: 'get_weather', args: bad, id: 'c1', type: 'tool_call' }],
+    })
+    const model = fakeModel()
+      .respond(first)
+      .respondWithTools([{ name: 'get_weather', args: { city: 'Oslo', days: 2 }, id: 'c2' }])
+      .respond(new AIMessage('{"city":"Oslo","celsius":21}'))
+    const agent = createAgent({ model, tools: [weatherTool(ran)], middleware: [reliabilityMiddleware({})] })
+    const result = await agent.invoke({ messages: [{ role: 'user', content: 'Weather in Oslo' }] })
+    const accepted = result.messages[1] as AIMessage
+    expect(accepted.tool_calls?.map((c) => c.args)).toEqual([{ city: 'Oslo', days: 2 }])
+    expect((accepted.content as { type: string; input?: unknown }[]).find((b) => b.type === 'tool_use')?.input).toEqual({ city: 'Oslo', days: 2 })
+    expect(ran).toEqual([{ city: 'Oslo', days: 2 }])
+  })
+
   it('lets a prose reply to a retry stand as the answer (llm_gave_up), with nothing of the rejected call in the state', async () => {
     const ran: unknown[] = []
     const model = fakeModel()

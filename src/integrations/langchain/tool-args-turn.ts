@@ -86,11 +86,22 @@ export async function settleToolArgs(
   return withToolCalls(first, settled)
 }
 
-/** `message` with `calls` in place of its tool calls (same ids); the provider's raw copy of the calls is left out. */
+/**
+ * `message` with `calls` in place of its tool calls (same ids): in `tool_calls`, and in the
+ * `tool_use` blocks of a content array (Anthropic's wire form); the provider's raw copy of the calls
+ * (`additional_kwargs.tool_calls`) is left out, so no rejected arguments go back to the model.
+ */
 function withToolCalls(message: AIMessage, calls: NonNullable<AIMessage['tool_calls']>): AIMessage {
   const { tool_calls: _raw, ...kwargs } = (message.additional_kwargs ?? {}) as Record<string, unknown>
+  const byId = new Map(calls.map((c) => [c.id, c.args]))
+  const content = Array.isArray(message.content)
+    ? message.content.map((block) => {
+        const b = block as { type?: unknown; id?: unknown }
+        return b.type === 'tool_use' && typeof b.id === 'string' && byId.has(b.id) ? { ...block, input: byId.get(b.id) } : block
+      })
+    : message.content
   return new AIMessage({
-    content: message.content,
+    content: content as AIMessage['content'],
     tool_calls: calls,
     additional_kwargs: kwargs,
     response_metadata: message.response_metadata,
