@@ -130,6 +130,18 @@ describe('reliabilityMiddleware with tools', () => {
     expect(executed).toEqual([])
   })
 
+  it('with forcedToolReask alone, lets prose to the pinned re-ask stand as the answer', async () => {
+    const middleware = reliabilityMiddleware({ forcedToolReask: true })
+    const { seen, result } = await runTools(
+      [call('{"orderId": 1}'), gatewayText('I cannot.'), gatewayText('Still cannot.'), gatewayText('never read')],
+      middleware,
+    )
+    expect((result as { text: string }).text).toBe('Still cannot.')
+    expect(seen.outcomes).toEqual(['lookup:llm_gave_up:2'])
+    expect(server.requests[2]?.body.toolChoice).toEqual({ type: 'tool', toolName: 'lookup' })
+    expect(executed).toEqual([])
+  })
+
   it('with forcedToolReask, takes the call the forced re-ask makes, and the AI SDK runs it', async () => {
     const middleware = reliabilityMiddleware({ postDecide: strictOutputRules(3), forcedToolReask: true })
     const { seen, result } = await runTools([call('{"orderId": 1}'), gatewayText('I cannot.'), call('{"orderId": "1"}', 'c3'), gatewayText('done')], middleware)
