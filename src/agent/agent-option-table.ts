@@ -16,6 +16,8 @@ export const AGENT_OPTIONS: { readonly [K in keyof Required<AgentOptions>]: Agen
   logFormat: 'logs',
   maxIterations: 'run',
   maxToolRetries: 'tools',
+  forcedToolReask: 'tools',
+  toolGiveUpStops: 'tools',
   toolGuards: 'tools',
   sessions: 'commit',
 }

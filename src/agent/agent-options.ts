@@ -28,6 +28,19 @@ export interface AgentOptions {
   /** Argument retries per logical tool call (a tool's own `maxRetries` wins). 0 disables. @default 2 */
   readonly maxToolRetries?: number
   /**
+   * When a retry of rejected tool arguments is answered in prose, ask once more with `toolChoice`
+   * pinned to the tool (once per logical call). Off by default: the seed's `llm_gave_up` lets the
+   * prose answer stand. @default false
+   */
+  readonly forcedToolReask?: boolean
+  /**
+   * Stop the run with a typed failure instead of the seed's outcomes: prose after rejected tool
+   * arguments fails as `tool-call-abandoned`, a retry repeating the rejected arguments of the attempt
+   * before it as `schema-stuck-loop`. Off by default: `llm_gave_up` lets the prose answer stand and
+   * `redundant` counts against the retry budget until `exhausted`. @default false
+   */
+  readonly toolGiveUpStops?: boolean
+  /**
    * Guards run on every tool call, before each tool's own guards, on every attempt and retry.
    * Replaces the default: keep `idShapeGuard()` in the list to keep it.
    * @default [idShapeGuard()]

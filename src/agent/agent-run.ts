@@ -21,7 +21,7 @@ import { runResultOf, type RunResult } from './run-result.ts'
 import { RunCostBudget } from './run-cost-budget.ts'
 import { emitAgentRunEnd, emitToolArgsFailure, runFailure, type RunIdentity } from './run-events.ts'
 import type { ToolCallHost } from './tool-call-run.ts'
-import { settleToolCalls, toolTurnMessages } from './tool-turn.ts'
+import { NOT_AN_ANSWER, settleToolCalls, standingAnswer, standingValue, toolTurnMessages } from './tool-turn.ts'
 
 // Shared until a run has tool turns to keep (replaced, never mutated, before the first push).
 const NO_MESSAGES: Message[] = Object.freeze([]) as unknown as Message[]
@@ -54,6 +54,8 @@ export class AgentRun<T, R = RunResult<T>> {
   #turnCount = 0
   /** The agent's cost budget for this run (only when the agent has one). */
   readonly #budget: RunCostBudget | undefined
+  /** The gate results of argument retries, by response: a prose reply may stand as the answer. */
+  #retried: WeakMap<ModelResponse, GateResult<T>> | undefined
 
   constructor(
     rt: AgentRuntime<T>,
@@ -74,10 +76,7 @@ export class AgentRun<T, R = RunResult<T>> {
     this.#metadata = options.metadata
   }
 
-  /**
-   * Runs the loop. Written as promise reactions rather than async functions: a run that answers in
-   * one turn allocates no async frame of its own.
-   */
+  /** Runs the loop; promise reactions, not async functions: a run that answers in one turn allocates no async frame. */
   run(): Promise<R> {
     const events = this.#rt.events
     if (events.has('agent_run_start')) events.emit('agent_run_start', { runId: this.#runId, ...this.#tags(), agent: this.#rt.name })
@@ -148,23 +147,25 @@ export class AgentRun<T, R = RunResult<T>> {
         'post-decide',
       )
     }
-    return this.#runTools(response, this.#messages).then(() => this.#turn())
+    return this.#runTools(response, this.#messages).then((answer) => (answer === undefined ? this.#turn() : this.#stand(answer)))
   }
 
-  /**
-   * Settles the turn's tool calls one by one (argument retries included) and keeps the accepted
-   * turn. An aborted run stops here with kind `aborted`, whatever its tools do with the signal.
-   */
-  async #runTools(response: ModelResponse, messages: readonly Message[]): Promise<void> {
+  /** The seed's `llm_gave_up`: a retry's prose reply stands as the answer when it passes like any final answer; else the run goes on. */
+  async #stand(answer: ModelResponse): Promise<R> {
+    const result = this.#retried?.get(answer)
+    const value = await standingValue(answer, this.#rt.outputSchema, this.#signal)
+    if (result === undefined || value === NOT_AN_ANSWER) return this.#turn()
+    return this.#finish(answer, value, result.provider, result.fromFallback, undefined, result.warnings)
+  }
+
+  /** Settles and keeps the turn's tool calls (retries included); returns a prose reply that stands (an aborted run stops here). */
+  async #runTools(response: ModelResponse, messages: readonly Message[]): Promise<ModelResponse | undefined> {
     const settled = await settleToolCalls(this.#toolHost(), response, messages, () =>
       this.#fail('aborted', `the run was aborted while running the tool calls of model turn ${this.#turnCount}`, 'post-decide'),
     )
     this.#turns = this.#turns.concat(toolTurnMessages(response, settled))
     this.#calls = this.#calls.concat(settled.map((s) => s.entry))
-  }
-
-  #aborted(): boolean {
-    return this.#signal?.aborted === true
+    return standingAnswer(settled)
   }
 
   /** Tiers 2 and 3 for a failure the output fallback handles; anything else is rethrown as it is. */
@@ -173,7 +174,7 @@ export class AgentRun<T, R = RunResult<T>> {
     if (fallback === undefined || !isReliabilityFailFastError(error) || !handlesError(fallback, error)) throw error
     const answer = await applyOutputFallback(fallback, error, this.#rt.outputSchema, this.#rt.events, this.#runId, this.#signal)
     // An aborted run ends aborted, not with an answer of its fallback.
-    if (this.#aborted()) throw this.#fail('aborted', 'the run was aborted while its output fallback was answering', 'post-decide')
+    if (this.#signal?.aborted === true) throw this.#fail('aborted', 'the run was aborted while its output fallback was answering', 'post-decide')
     if (answer === undefined) throw error
     const response: ModelResponse = { content: answer.text, toolCalls: [], usage: ZERO_USAGE, stopReason: 'end' }
     return this.#finish(response, answer.value, answer.tier === 'canned' ? 'canned' : 'output-fallback', true, answer.tier, undefined)
@@ -194,6 +195,7 @@ export class AgentRun<T, R = RunResult<T>> {
       askAgain: async (messages, toolChoice) => {
         const result = await this.#callGate(messages, false, toolChoice).catch(this.#onGateError)
         this.#called(result)
+        ;(this.#retried ??= new WeakMap()).set(result.response, result)
         return result.response
       },
       fail: (kind, reason) => this.#fail(kind, reason, 'post-decide'),
@@ -201,10 +203,7 @@ export class AgentRun<T, R = RunResult<T>> {
     }
   }
 
-  /**
-   * One model call through the gate, budget first (a spent budget throws here, before any call),
-   * with `toolChoice` when a forced re-ask pins a tool. The caller bills the call to the run whatever happens (`#called`, `#onGateError`).
-   */
+  /** One gate call, budget first (a spent one throws before any call), with a forced re-ask's `toolChoice`; the caller bills it. */
   #callGate(messages: readonly Message[], validateOutput: boolean, toolChoice?: ToolChoice): Promise<GateResult<T>> {
     const rt = this.#rt
     this.#checkBudget()

@@ -1,4 +1,5 @@
 import type { EventHub } from '../events/event-hub.ts'
+import { typeName } from '../model/describe-value.ts'
 import { messageOf } from '../model/message-of.ts'
 import { NO_PRICE_TABLE } from '../policies/meter.ts'
 import { buildGate, type Gate } from '../gate/create-gate.ts'
@@ -28,6 +29,10 @@ export interface AgentRuntime<T> {
   readonly toolSpecs: readonly ToolSpec[]
   readonly toolGuards: readonly ToolGuard[]
   readonly maxToolRetries: number
+  /** A prose reply to an argument retry is re-asked once with `toolChoice` pinned (`Agent.create`'s `forcedToolReask`). */
+  readonly forcedToolReask: boolean
+  /** Prose and identical rejected arguments stop the run (`Agent.create`'s `toolGiveUpStops`). */
+  readonly toolGiveUpStops: boolean
   readonly maxIterations: number
   readonly retryHint: string | undefined
   /** The gate's feedback bounds, which the tool-argument retry tail honours too. */
@@ -76,6 +81,8 @@ export function createRuntime<T>(spec: AgentSpec): AgentRuntime<T> {
     toolSpecs: Object.freeze(spec.tools.map((t) => t.spec)),
     toolGuards: Object.freeze([...(options.toolGuards ?? [idShapeGuard()])]),
     maxToolRetries: nonNegativeInteger(options.maxToolRetries, 'Agent.create: maxToolRetries', 2),
+    forcedToolReask: flag(options.forcedToolReask, 'forcedToolReask'),
+    toolGiveUpStops: flag(options.toolGiveUpStops, 'toolGiveUpStops'),
     maxIterations: positiveInteger(options.maxIterations, 'Agent.create: maxIterations', 10),
     retryHint: spec.reliability?.retryHint,
     feedbackLimits: Object.freeze(feedbackLimits(gate.config)),
@@ -84,6 +91,13 @@ export function createRuntime<T>(spec: AgentSpec): AgentRuntime<T> {
     costBudget,
     runBudgets,
   })
+}
+
+/** A boolean option of `Agent.create`, `false` when absent. */
+function flag(value: unknown, key: string): boolean {
+  if (value === undefined) return false
+  if (typeof value !== 'boolean') throw new TypeError(`Agent.create: ${key} must be a boolean, got ${typeName(value)}`)
+  return value
 }
 
 /** Writes every attempt that could not be priced to the agent's logger: a budget must not go quiet. */

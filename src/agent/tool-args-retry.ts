@@ -22,6 +22,7 @@ import {
 import type { LogSink } from './logger.ts'
 import { reportOutcome } from './report-outcome.ts'
 import { stableKey } from './stable-key.ts'
+import type { ToolArgsVerdict } from './tool-args-verdict.ts'
 import { guardFailure } from './tools/guard-failure.ts'
 import type { GuardContext, ToolGuard } from './tools/guard.ts'
 import { runGuards, type GuardRejection } from './tools/run-guards.ts'
@@ -35,6 +36,17 @@ export interface ToolArgsSettings {
   readonly retryHint: string | undefined
   /** The gate's feedback bounds: the echoed call and the feedback of a retry tail fit them together. */
   readonly feedbackLimits: EchoLimits
+  /**
+   * A retry answered in prose is asked once more, with `toolChoice` pinned to the tool (once per
+   * logical call). Off by default: the seed lets the prose answer stand (`llm_gave_up`).
+   */
+  readonly forcedToolReask?: boolean | undefined
+  /**
+   * A typed stop instead of the seed's outcomes: prose after a rejected call ends the run as
+   * `tool-call-abandoned`, a retry repeating the rejected arguments of the attempt before it as
+   * `schema-stuck-loop`. Off by default: `llm_gave_up` and `redundant` let the run go on.
+   */
+  readonly toolGiveUpStops?: boolean | undefined
 }
 
 /** What the argument loop needs from the run (or call) it belongs to. */
@@ -62,23 +74,7 @@ export interface ToolArgsSpec {
   readonly maxRetries: number
 }
 
-/** How the arguments of a logical tool call settled. */
-export type ToolArgsVerdict =
-  /** Valid (and accepted by every guard): `value` is the validated input, `call` the model's call that carried it. */
-  | { readonly status: 'valid'; readonly outcome: 'no_retry' | 'success'; readonly value: unknown; readonly call: ToolCall }
-  /** A guard rejected them: never retried. */
-  | {
-      readonly status: 'guard-rejected'
-      readonly outcome: 'no_retry' | 'fabricated_id_on_retry'
-      readonly rejection: GuardRejection
-      readonly failure: ValidationFailure
-    }
-  /** Still invalid when the retries ran out, or the retry reply called another tool instead. */
-  | { readonly status: 'invalid-args'; readonly outcome: 'exhausted' | 'llm_gave_up'; readonly failure: ValidationFailure }
-  /** The model answered in prose, and did not call the tool when re-asked with `toolChoice` pinned to it (or answered in prose again later): the run stops (`tool-call-abandoned`). */
-  | { readonly status: 'abandoned'; readonly outcome: 'llm_gave_up'; readonly failure: ValidationFailure }
-  /** A retry repeated the rejected arguments of the attempt before it: the run stops as a stuck loop (`schema-stuck-loop`). */
-  | { readonly status: 'stuck'; readonly outcome: 'exhausted'; readonly failure: ValidationFailure }
+export type { ToolArgsVerdict }
 
 /**
  * The argument loop of one logical tool call (DESIGN.md "Tool-call argument retry"), shared by the
@@ -88,12 +84,14 @@ export type ToolArgsVerdict =
  * same model for the same tool with an ephemeral tail `[assistant(failing call), tool(is_error
  * feedback)]`, fitted to the feedback bounds and rebuilt from `base` each time; the failing call's
  * assistant message carries the reasoning of the answer it came from. The first call to the same
- * tool in the reply is taken; a repeat of earlier arguments is reported `redundant` at once, and a
- * retry rejected with exactly the arguments of the attempt before it ends the loop as `stuck`. A
- * retry reply in prose (no tool call at all) gets one more re-ask, the same tail with `toolChoice`
- * pinned to the tool, whatever retries remain (once per logical call); prose or another tool in its
- * reply, or prose on any later retry, ends the loop as `abandoned`. The final
- * outcome is the caller's to report.
+ * tool in the reply is taken; a repeat of earlier arguments is reported `redundant` at once (WARNING)
+ * and counts against the budget, the loop going on until `exhausted`. A retry reply in prose (no
+ * tool call at all) is `llm_gave_up`: its answer stands (`answered`). These are the seed's
+ * outcomes; two options change them. `forcedToolReask`: a prose reply gets one more re-ask, the same
+ * tail with `toolChoice` pinned to the tool, whatever retries remain (once per logical call).
+ * `toolGiveUpStops`: prose ends the loop as `abandoned` (also another tool in the forced re-ask's
+ * reply), and a retry rejected with exactly the arguments of the attempt before it as `stuck`. The
+ * final outcome is the caller's to report.
  */
 export class ToolArgsRetry {
   readonly #host: ToolArgsHost
@@ -168,21 +166,25 @@ export class ToolArgsRetry {
       }
 
       this.#host.validationFailed(verdict.failure, this.#retry + 1)
-      // The same rejected arguments again: more retries would only repeat them.
-      if (repeated) return { status: 'stuck', outcome: 'exhausted', failure: verdict.failure }
+      // The same rejected arguments again: with the typed stop on, more retries would only repeat them.
+      if (repeated && this.#settings.toolGiveUpStops === true) return { status: 'stuck', outcome: 'exhausted', failure: verdict.failure }
       if (this.#retry >= spec.maxRetries) return { status: 'invalid-args', outcome: 'exhausted', failure: verdict.failure }
       const next = await this.#askAgain(current, verdict.failure)
-      if (next === GAVE_UP) return { status: 'invalid-args', outcome: 'llm_gave_up', failure: verdict.failure }
-      if (next === ABANDONED) return { status: 'abandoned', outcome: 'llm_gave_up', failure: verdict.failure }
+      if (next === OTHER_TOOL) return { status: 'invalid-args', outcome: 'llm_gave_up', failure: verdict.failure }
+      if (next instanceof Prose) {
+        if (this.#settings.toolGiveUpStops === true) return { status: 'abandoned', outcome: 'llm_gave_up', failure: verdict.failure, reasked: next.reasked }
+        return { status: 'answered', outcome: 'llm_gave_up', failure: verdict.failure, response: next.response }
+      }
       current = next
     }
   }
 
   /**
    * One retry: the base plus an ephemeral tail for the failing call only; the first call to the same
-   * tool wins. A reply in prose is asked once more with `toolChoice` pinned to the tool.
+   * tool wins. With `forcedToolReask`, a reply in prose is asked once more with `toolChoice` pinned
+   * to the tool.
    */
-  async #askAgain(failing: ToolCall, failure: ValidationFailure): Promise<ToolCall | typeof GAVE_UP | typeof ABANDONED> {
+  async #askAgain(failing: ToolCall, failure: ValidationFailure): Promise<ToolCall | typeof OTHER_TOOL | Prose> {
     const settings = this.#settings
     const name = this.#spec.name
     this.#retry++
@@ -209,16 +211,20 @@ export class ToolArgsRetry {
     const messages = this.#base.concat(tail)
     let response = await this.#host.askAgain(messages)
     let next = response.toolCalls.find((c) => c.name === name)
-    if (next === undefined && response.toolCalls.length === 0) {
-      // Prose instead of the tool: insist once, with the provider told to call that tool; prose after that ends the call.
-      if (this.#forced) return ABANDONED
+    let reasked = false
+    if (next === undefined && response.toolCalls.length === 0 && settings.forcedToolReask === true && !this.#forced) {
+      // Prose instead of the tool: insist once, with the provider told to call that tool.
       this.#forced = true
+      reasked = true
       this.#retry++
       response = await this.#host.askAgain(messages, { tool: name })
       next = response.toolCalls.find((c) => c.name === name)
-      if (next === undefined) return ABANDONED
     }
-    if (next === undefined) return GAVE_UP
+    if (next === undefined) {
+      // With the typed stop on, a forced re-ask answered with another tool is as much a refusal as prose.
+      if (response.toolCalls.length === 0 || (reasked && settings.toolGiveUpStops === true)) return new Prose(response, reasked)
+      return OTHER_TOOL
+    }
     this.#reasoning = response.reasoning
     if (this.#seen.has(stableKey(normalizeArgs(next.args)))) {
       this.#redundant++
@@ -248,9 +254,18 @@ export class ToolArgsRetry {
 }
 
 /** The retry reply called another tool instead. */
-const GAVE_UP = Symbol('gave up')
-/** The model answered in prose, also when the re-ask pinned the tool. */
-const ABANDONED = Symbol('abandoned')
+const OTHER_TOOL = Symbol('other tool')
+
+/** The retry reply did not call the tool: prose (or, re-asked with the tool pinned, another tool). */
+class Prose {
+  readonly response: ModelResponse
+  /** The forced re-ask was made for this reply. */
+  readonly reasked: boolean
+  constructor(response: ModelResponse, reasked: boolean) {
+    this.response = response
+    this.reasked = reasked
+  }
+}
 
 /** The gate's feedback bounds, which a tool-argument tail honours too. */
 export function feedbackLimits(config: { readonly maxFeedbackChars?: number | undefined; readonly maxFeedbackTokens?: number | undefined }): EchoLimits {

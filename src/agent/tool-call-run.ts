@@ -1,8 +1,9 @@
-import { FailFastKinds, type FailFastKind } from '../model/fail-fast-kind.ts'
+import type { FailFastKind } from '../model/fail-fast-kind.ts'
 import { keepShape } from '../model/keep-shape.ts'
 import type { Message } from '../model/message.ts'
 import { errorName } from '../model/message-of.ts'
 import type { ReasoningBlock } from '../model/reasoning.ts'
+import type { ModelResponse } from '../model/response.ts'
 import type { ToolCall } from '../model/tool-call.ts'
 import { abortReason } from '../model/abort-reason.ts'
 import { raceAbort } from '../model/race-abort.ts'
@@ -11,6 +12,7 @@ import { callAsPromise } from '../model/call-as-promise.ts'
 import type { FunctionCall, ToolCallStatus, ToolRetryOutcome } from './function-call.ts'
 import { reportOutcome } from './report-outcome.ts'
 import { normalizeArgs, ToolArgsRetry, type ToolArgsHost, type ToolArgsSpec } from './tool-args-retry.ts'
+import { toolGiveUp } from './tool-give-up.ts'
 import { toolMessages, toolResultText } from './tool-messages.ts'
 import type { ToolGuard } from './tools/guard.ts'
 import type { AnyTool, ToolContext } from './tools/tool.ts'
@@ -32,6 +34,11 @@ export interface SettledToolCall {
   readonly result: Message
   /** The original call (same id) with its final arguments, for the persisted assistant turn. */
   readonly call: ToolCall
+  /**
+   * The model's prose reply to a retry (`llm_gave_up`): the seed lets it stand as the run's answer,
+   * after the turn's tool results.
+   */
+  readonly answer?: ModelResponse
 }
 
 /**
@@ -40,9 +47,10 @@ export interface SettledToolCall {
  * tails carrying the answer's `reasoning`), then the tool runs on the valid arguments. Everything
  * else (unknown tool, a guard's rejection, arguments still invalid, a throwing `execute`) is
  * answered to the model as an error result (a result or an error bounded by the feedback budget; a
- * result `JSON.stringify` cannot write is written safely, and the call is done), except two ends that
- * stop the run: prose instead of the tool even when the re-ask pinned it (`tool-call-abandoned`),
- * and a retry repeating the rejected arguments of the attempt before it (`schema-stuck-loop`).
+ * result `JSON.stringify` cannot write is written safely, and the call is done). A retry answered in
+ * prose is `llm_gave_up`: the call gets its error result and the prose stands as the run's answer
+ * (`answer`). With the agent's `toolGiveUpStops`, prose (`tool-call-abandoned`) and a retry
+ * repeating the rejected arguments of the attempt before it (`schema-stuck-loop`) stop the run.
  */
 export function runToolCall(host: ToolCallHost, call: ToolCall, base: readonly Message[], reasoning?: readonly ReasoningBlock[]): Promise<SettledToolCall> {
   return new LogicalToolCall(host, call, base, reasoning).settle()
@@ -88,26 +96,16 @@ class LogicalToolCall {
         return this.#execute(tool, verdict.value, verdict.outcome)
       case 'guard-rejected':
         return this.#settle('guard-rejected', verdict.outcome, toolMessages.guardRejected(tool.name, verdict.rejection.guard, verdict.rejection.reason))
-      case 'invalid-args': {
-        const why = verdict.outcome === 'exhausted' ? 'exhausted' : 'gave-up'
-        return this.#settle('invalid-args', verdict.outcome, toolMessages.invalidArgs(tool.name, verdict.failure, args.retry, why))
+      case 'answered': {
+        const settled = this.#settle('invalid-args', verdict.outcome, toolMessages.invalidArgs(tool.name, verdict.failure, args.retry, 'gave-up'))
+        return { ...settled, answer: verdict.response }
       }
-      case 'abandoned':
-      case 'stuck': {
-        const why = verdict.status === 'stuck' ? 'exhausted' : 'gave-up'
-        this.#settle('invalid-args', verdict.outcome, toolMessages.invalidArgs(tool.name, verdict.failure, args.retry, why))
-        const name = tool.name
-        const [kind, reason] =
-          verdict.status === 'abandoned'
-            ? ([
-                FailFastKinds.ToolCallAbandoned,
-                `the model answered in prose instead of calling tool '${name}' again after its arguments were rejected, and did not call it when re-asked with toolChoice pinned to it: ${verdict.failure.message}`,
-              ] as const)
-            : ([
-                FailFastKinds.SchemaStuckLoop,
-                `the retry of tool '${name}' repeated the rejected arguments of the attempt before it: ${verdict.failure.message}`,
-              ] as const)
-        throw this.#host.fail(kind, reason)
+      default: {
+        const why = verdict.outcome === 'exhausted' ? 'exhausted' : 'gave-up'
+        const settled = this.#settle('invalid-args', verdict.outcome, toolMessages.invalidArgs(tool.name, verdict.failure, args.retry, why))
+        const giveUp = toolGiveUp(tool.name, verdict, args.retry)
+        if (giveUp.stops) throw this.#host.fail(giveUp.kind, giveUp.reason)
+        return settled
       }
     }
   }

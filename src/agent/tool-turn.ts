@@ -1,5 +1,7 @@
 import type { Message } from '../model/message.ts'
+import { raceAbort } from '../model/race-abort.ts'
 import type { ModelResponse } from '../model/response.ts'
+import { validateFinalAnswer, type CompiledSchema } from '../validation/index.ts'
 import { runToolCall, type SettledToolCall, type ToolCallHost } from './tool-call-run.ts'
 
 /**
@@ -38,4 +40,34 @@ export function toolTurnMessages(response: ModelResponse, settled: readonly Sett
     ...(reasoning !== undefined ? { reasoning } : {}),
   }
   return [turn, ...settled.map((s) => s.result)]
+}
+
+/** The prose reply of the turn's first call that ended `llm_gave_up` on it: the answer that stands. */
+export function standingAnswer(settled: readonly SettledToolCall[]): ModelResponse | undefined {
+  return settled.find((s) => s.answer !== undefined)?.answer
+}
+
+/** The standing answer did not pass the output schema: the run goes on to a final answer of its own. */
+export const NOT_AN_ANSWER = Symbol('not an answer')
+
+/**
+ * The value of a prose answer that stands (the seed's `llm_gave_up`), checked like any final
+ * answer: its text without an output schema; else the schema's value, or {@link NOT_AN_ANSWER} when
+ * it does not pass (cut at the token limit included), or when the schema throws. An async schema
+ * never holds the run past its signal.
+ */
+export async function standingValue<T>(
+  answer: ModelResponse,
+  schema: CompiledSchema<T> | undefined,
+  signal: AbortSignal | undefined,
+): Promise<T | typeof NOT_AN_ANSWER> {
+  try {
+    const verdict = await raceAbort(Promise.resolve(validateFinalAnswer(answer.content, schema, { truncated: answer.stopReason === 'max_tokens' })), signal)
+    // Without a schema the value is the text, as a final answer's is (T is string then).
+    return verdict.ok ? (verdict.value as T) : NOT_AN_ANSWER
+  } catch {
+    // A schema that throws, or a run aborted while it checked: the answer does not stand, and the
+    // run's next gate call ends it the typed way (an aborted run as `aborted`).
+    return NOT_AN_ANSWER
+  }
 }

@@ -1,5 +1,6 @@
 import { hasBrand } from './brand.ts'
 import { ERROR_KINDS, type ErrorKind } from './error-kind.ts'
+import { option, optionsContract } from './options-contract.ts'
 
 const BRAND = Symbol.for('reliability-gate.ProviderError')
 
@@ -15,6 +16,19 @@ export interface ProviderErrorOptions {
 }
 
 /**
+ * The options contract of {@link ProviderError}: a misspelt key (`knd`) is refused with "did you
+ * mean"; `kind` itself is checked beside it, with the list of kinds.
+ */
+const PROVIDER_ERROR = optionsContract<ProviderErrorOptions>('ProviderError', {
+  kind: option.any(),
+  status: option.integer(0, 999),
+  code: option.string(),
+  retryAfterMs: option.nonNegativeNumber(),
+  provider: option.string(),
+  cause: option.any(),
+})
+
+/**
  * A provider failure already classified into an {@link ErrorKind}. Adapters throw it so the gate does
  * not have to guess from messages; plain errors are classified by the gate.
  */
@@ -27,8 +41,12 @@ export class ProviderError extends Error {
   readonly provider: string | undefined
   readonly [BRAND] = true
 
-  /** Without options, the kind is `unknown`; a `kind` that is no {@link ErrorKind} throws a `TypeError`. */
+  /**
+   * Without options, the kind is `unknown`; a `kind` that is no {@link ErrorKind}, or an option this
+   * error does not take, throws a `TypeError`; a `status` or `retryAfterMs` out of range a `RangeError`.
+   */
   constructor(message: string, options: ProviderErrorOptions = UNKNOWN) {
+    if (typeof options === 'object' && options !== null && options !== UNKNOWN) PROVIDER_ERROR.check(options)
     if (typeof options !== 'object' || options === null || !(ERROR_KINDS as readonly unknown[]).includes(options.kind)) {
       throw new TypeError(`ProviderError: options.kind must be one of ${ERROR_KINDS.join(', ')}, got ${kindShown(options)}`)
     }

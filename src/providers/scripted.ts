@@ -1,5 +1,5 @@
 import { typeName } from '../model/describe-value.ts'
-import { optionsObject } from '../model/options-object.ts'
+import { option, optionsContract } from '../model/options-contract.ts'
 import type { Message } from '../model/message.ts'
 import type { Provider, StreamingProvider } from '../model/provider.ts'
 import type { ModelRequest } from '../model/request.ts'
@@ -24,6 +24,9 @@ export interface ScriptedOptions {
   readonly name?: string
 }
 
+/** The options contract of {@link scripted}. */
+const SCRIPTED = optionsContract<ScriptedOptions>('scripted', { name: option.nonEmptyString() })
+
 /** A {@link Provider} that replies from a script and records what it was asked. */
 export interface ScriptedProvider extends StreamingProvider {
   /** Snapshots of every request received, in order (later mutation of the originals does not show). */
@@ -35,10 +38,12 @@ export interface ScriptedProvider extends StreamingProvider {
 /**
  * A provider that replies with `steps` in order, one per call, for tests and examples.
  *
- * A string step becomes `{content, toolCalls: [], stopReason: 'end'}` with approximate usage
- * (characters / 4); partial responses are completed the same way, and `stopReason` defaults to
- * `'tool_use'` when `toolCalls` is non-empty. Running out of steps throws. An aborted
- * `request.signal` rejects the call with the signal's reason.
+ * A step is a string (a final answer: `{content, toolCalls: [], stopReason: 'end'}` with
+ * approximate usage, characters / 4), a partial response (completed the same way; `stopReason`
+ * defaults to `'tool_use'` when `toolCalls` is non-empty; `reasoning` kept), an `Error` (thrown by
+ * that call) or a function `(request, callIndex) => step` (sync or async). Anything else is refused
+ * with a `TypeError` naming the step: when `scripted` is called, or when a function returns it.
+ * Running out of steps throws. An aborted `request.signal` rejects the call with the signal's reason.
  *
  * @example
  * const provider = scripted(['not json', '{"ok": true}'])
@@ -47,7 +52,11 @@ export interface ScriptedProvider extends StreamingProvider {
  */
 export function scripted(steps: readonly ScriptedStep[], given?: ScriptedOptions): ScriptedProvider {
   if (!Array.isArray(steps)) throw new TypeError(`scripted: steps must be an array of answers, got ${typeName(steps)}`)
-  const options = optionsObject(given, 'scripted')
+  steps.forEach((step, i) => {
+    const problem = stepProblem(step)
+    if (problem !== undefined) throw new TypeError(`scripted: step #${i + 1} ${problem}`)
+  })
+  const options = SCRIPTED.check(given)
   const name = options.name ?? 'scripted'
   const script = [...steps]
   const requests: ModelRequest[] = []
@@ -85,8 +94,26 @@ export function scripted(steps: readonly ScriptedStep[], given?: ScriptedOptions
   }
 }
 
+/** Why `step` is no scripted step (a string, a response object, an `Error` or a function), or `undefined`. */
+function stepProblem(step: unknown): string | undefined {
+  if (typeof step === 'string' || typeof step === 'function' || step instanceof Error) return undefined
+  if (typeof step !== 'object' || step === null || Array.isArray(step)) {
+    return `must be a string, a response object, an Error or a function, got ${typeName(step)}`
+  }
+  const { content, toolCalls } = step as ScriptedResponse
+  if (content !== undefined && typeof content !== 'string') return `content must be a string, got ${typeName(content)}`
+  if (toolCalls !== undefined && !Array.isArray(toolCalls)) return `toolCalls must be an array, got ${typeName(toolCalls)}`
+  return undefined
+}
+
 async function resolveStep(step: ScriptedStep, request: ModelRequest, callIndex: number): Promise<ModelResponse> {
-  if (typeof step === 'function') return resolveStep(await step(request, callIndex), request, callIndex)
+  if (typeof step === 'function') {
+    const next: unknown = await step(request, callIndex)
+    // What a function step returns is checked like a listed step, at the call that asked for it.
+    const problem = stepProblem(next)
+    if (problem !== undefined) throw new TypeError(`scripted: step #${callIndex + 1} (a function) returned a value that ${problem}`)
+    return resolveStep(next as ScriptedStep, request, callIndex)
+  }
   if (step instanceof Error) throw step
   const partial: ScriptedResponse = typeof step === 'string' ? { content: step } : step
   const content = partial.content ?? ''
@@ -99,6 +126,7 @@ async function resolveStep(step: ScriptedStep, request: ModelRequest, callIndex:
       outputTokens: Math.max(1, Math.ceil((content.length + argsChars(toolCalls)) / 4)),
     },
     stopReason: partial.stopReason ?? (toolCalls.length > 0 ? 'tool_use' : 'end'),
+    ...(partial.reasoning !== undefined ? { reasoning: partial.reasoning } : {}),
   }
 }
 

@@ -108,8 +108,18 @@ describe('reliabilityMiddleware with tools', () => {
     expect(server.requests).toHaveLength(1)
   })
 
-  it('re-asks a prose retry once with toolChoice pinned to the tool on the wire, then gives up as tool-call-abandoned', async () => {
-    const { seen, result } = await runTools([call('{"orderId": 1}'), gatewayText('I cannot look it up.'), gatewayText('Still no.')])
+  it('lets a prose retry stand as the answer (llm_gave_up), without re-asking or executing', async () => {
+    const { seen, result } = await runTools([call('{"orderId": 1}'), gatewayText('I cannot look it up.'), gatewayText('never read')])
+    expect((result as { text: string }).text).toBe('I cannot look it up.')
+    expect(seen.outcomes).toEqual(['lookup:llm_gave_up:1'])
+    expect(server.requests).toHaveLength(2)
+    expect(server.requests[1]?.body.toolChoice).toEqual({ type: 'auto' })
+    expect(executed).toEqual([])
+  })
+
+  it('with forcedToolReask and toolGiveUpStops, re-asks a prose retry once with toolChoice pinned to the tool on the wire, then gives up as tool-call-abandoned', async () => {
+    const middleware = reliabilityMiddleware({ postDecide: strictOutputRules(3), forcedToolReask: true, toolGiveUpStops: true })
+    const { seen, result } = await runTools([call('{"orderId": 1}'), gatewayText('I cannot look it up.'), gatewayText('Still no.')], middleware)
     expect(result).toMatchObject({ kind: 'tool-call-abandoned' })
     expect(isNoObjectGenerated(result)).toBe(true)
     expect(seen.outcomes).toEqual(['lookup:llm_gave_up:2'])
@@ -120,8 +130,21 @@ describe('reliabilityMiddleware with tools', () => {
     expect(executed).toEqual([])
   })
 
-  it('takes the call the forced re-ask makes, and the AI SDK runs it', async () => {
-    const { seen, result } = await runTools([call('{"orderId": 1}'), gatewayText('I cannot.'), call('{"orderId": "1"}', 'c3'), gatewayText('done')])
+  it('with forcedToolReask alone, lets prose to the pinned re-ask stand as the answer', async () => {
+    const middleware = reliabilityMiddleware({ forcedToolReask: true })
+    const { seen, result } = await runTools(
+      [call('{"orderId": 1}'), gatewayText('I cannot.'), gatewayText('Still cannot.'), gatewayText('never read')],
+      middleware,
+    )
+    expect((result as { text: string }).text).toBe('Still cannot.')
+    expect(seen.outcomes).toEqual(['lookup:llm_gave_up:2'])
+    expect(server.requests[2]?.body.toolChoice).toEqual({ type: 'tool', toolName: 'lookup' })
+    expect(executed).toEqual([])
+  })
+
+  it('with forcedToolReask, takes the call the forced re-ask makes, and the AI SDK runs it', async () => {
+    const middleware = reliabilityMiddleware({ postDecide: strictOutputRules(3), forcedToolReask: true })
+    const { seen, result } = await runTools([call('{"orderId": 1}'), gatewayText('I cannot.'), call('{"orderId": "1"}', 'c3'), gatewayText('done')], middleware)
     expect((result as { text: string }).text).toBe('done')
     expect(seen.outcomes).toEqual(['lookup:success:2'])
     expect(executed).toEqual([{ orderId: '1' }])
@@ -141,8 +164,19 @@ describe('reliabilityMiddleware with tools', () => {
     expect(executed).toEqual([{ orderId: '1' }])
   })
 
-  it('gives up as schema-stuck-loop when a retry repeats the rejected arguments of the attempt before it', async () => {
+  it('keeps retrying a repeat of the rejected arguments of the attempt before it (redundant), within the budget', async () => {
     const { seen, result } = await runTools([call('{"orderId": 1}'), call('{ "orderId" : 1 }', 'c2'), call('{"orderId": "1"}', 'c3'), gatewayText('done')])
+    expect((result as { text: string }).text).toBe('done')
+    expect(seen.outcomes).toEqual(['lookup:redundant:1', 'lookup:success:2'])
+    expect(executed).toEqual([{ orderId: '1' }])
+  })
+
+  it('with toolGiveUpStops, gives up as schema-stuck-loop when a retry repeats the rejected arguments of the attempt before it', async () => {
+    const middleware = reliabilityMiddleware({ postDecide: strictOutputRules(3), toolGiveUpStops: true })
+    const { seen, result } = await runTools(
+      [call('{"orderId": 1}'), call('{ "orderId" : 1 }', 'c2'), call('{"orderId": "1"}', 'c3'), gatewayText('done')],
+      middleware,
+    )
     expect(result).toMatchObject({ kind: 'schema-stuck-loop' })
     expect(seen.outcomes).toEqual(['lookup:redundant:1', 'lookup:exhausted:1'])
     expect(server.requests).toHaveLength(2)
@@ -193,6 +227,25 @@ describe('reliabilityMiddleware with tools', () => {
     expect(await result.text).toBe('It was delivered.')
     expect(executed).toEqual([{ orderId: '42' }])
     expect(seen.outcomes).toEqual(['lookup:success:1'])
+  })
+
+  it('lets a prose retry of streamed tool calls stand as the streamed answer (llm_gave_up)', async () => {
+    executed.length = 0
+    server.script([call('{"orderId": 42}'), gatewayText('I cannot look that up.'), gatewayText('never read')])
+    server.requests.length = 0
+    const middleware = reliabilityMiddleware()
+    const seen = watch(middleware)
+    const result = streamText({
+      model: wrapLanguageModel({ model: streamingFromGenerate(gatewayModel()), middleware }),
+      tools: { lookup },
+      stopWhen: isStepCount(3),
+      prompt: 'where is order 42?',
+      maxRetries: 0,
+    })
+    expect(await result.text).toBe('I cannot look that up.')
+    expect(executed).toEqual([])
+    expect(seen.outcomes).toEqual(['lookup:llm_gave_up:1'])
+    expect(server.requests).toHaveLength(2)
   })
 
   it('gives up on streamed tool calls with the typed error the AI SDK recognises', async () => {

@@ -139,12 +139,12 @@ describe('toolChoice through the AI SDK middleware', () => {
   })
 })
 
-describe('the forced re-ask of an agent on the wire', () => {
+describe('the forced re-ask of an agent on the wire (forcedToolReask)', () => {
   const lookup = agentTool({ name: 'lookup', description: 'find an order', input: Type.Object({ orderId: Type.String() }), execute: () => 'delivered' })
   const runAgent = async (provider: Provider, replies: readonly Reply[]) => {
     server.script(replies)
     server.requests.length = 0
-    const text = await Agent.create({ provider }).tool(lookup).build().run('where is order 42?')
+    const text = await Agent.create({ provider, forcedToolReask: true }).tool(lookup).build().run('where is order 42?')
     return { text, bodies: server.requests.map((r) => r.body as Record<string, unknown>) }
   }
 

@@ -16,12 +16,21 @@ function recordingLogger() {
 }
 
 describe('Agent tool-argument retry log levels', () => {
-  it('logs llm_gave_up at info when the retry and the forced re-ask answer in text, and the run stops', async () => {
+  it('logs llm_gave_up at info when the retry answers in text, and the prose answer stands', async () => {
     const { lines, logger } = recordingLogger()
     const tools = makeTools()
-    const agent = Agent.create({ provider: scripted([turn(call('create_event', invalidEvent)), 'I cannot.', 'No.', 'Done.']), name: 'cal', logger })
+    const agent = Agent.create({ provider: scripted([turn(call('create_event', invalidEvent)), 'I cannot.', 'never read']), name: 'cal', logger })
       .tool(tools.eventTool)
       .build()
+    await expect(agent.run('book')).resolves.toBe('I cannot.')
+    expect(lines).toEqual(['info validation_retry_outcome tool=create_event ext=cal outcome=llm_gave_up retry_count=1'])
+  })
+
+  it('logs llm_gave_up at info when, with forcedToolReask and toolGiveUpStops, the retry and the forced re-ask answer in text, and the run stops', async () => {
+    const { lines, logger } = recordingLogger()
+    const tools = makeTools()
+    const provider = scripted([turn(call('create_event', invalidEvent)), 'I cannot.', 'No.', 'Done.'])
+    const agent = Agent.create({ provider, name: 'cal', logger, forcedToolReask: true, toolGiveUpStops: true }).tool(tools.eventTool).build()
     await expect(agent.run('book')).rejects.toMatchObject({ kind: 'tool-call-abandoned' })
     expect(lines).toContain('info validation_retry_outcome tool=create_event ext=cal outcome=llm_gave_up retry_count=2')
   })

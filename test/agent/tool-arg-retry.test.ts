@@ -99,7 +99,7 @@ describe('Agent tool-argument retry', () => {
     expect(result.text).toBe('Sorry, I could not book it.')
   })
 
-  it('answers prose on a retry with one re-ask pinned to the tool, without checking that prose against the output schema', async () => {
+  it('with forcedToolReask, answers prose on a retry with one re-ask pinned to the tool, without checking that prose against the output schema', async () => {
     const provider = scripted([
       turn(call('create_event', invalidEvent)),
       'I cannot fix that.',
@@ -107,7 +107,7 @@ describe('Agent tool-argument retry', () => {
       '{"booked": true}',
     ])
     const tools = makeTools()
-    const agent = Agent.create({ provider })
+    const agent = Agent.create({ provider, forcedToolReask: true })
       .outputSchema(Type.Object({ booked: Type.Boolean() }))
       .tool(tools.eventTool)
       .build()

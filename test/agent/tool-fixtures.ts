@@ -43,7 +43,10 @@ export function makeTools() {
  * An agent named `mailbot` with both tools over scripted steps, recording its log lines (with their
  * level) and its `tool_retry_outcome` events.
  */
-export function retryAgent(steps: readonly ScriptedStep[], options: { maxToolRetries?: number; toolGuards?: readonly ToolGuard[] } = {}) {
+export function retryAgent(
+  steps: readonly ScriptedStep[],
+  options: { maxToolRetries?: number; toolGuards?: readonly ToolGuard[]; forcedToolReask?: boolean; toolGiveUpStops?: boolean } = {},
+) {
   const provider = scripted(steps)
   const tools = makeTools()
   const lines: { level: string; line: string }[] = []

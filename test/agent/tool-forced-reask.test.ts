@@ -2,7 +2,11 @@ import { Type } from 'typebox'
 import { describe, expect, it } from 'vitest'
 import { Agent, FailFastKinds, isReliabilityFailFastError, type ModelRequest } from '../../src/index.ts'
 import { scripted } from '../../src/providers/index.ts'
-import { call, invalidEvent, makeTools, retryAgent as setup, turn, validEvent } from './tool-fixtures.ts'
+import { call, invalidEvent, makeTools, retryAgent, turn, validEvent } from './tool-fixtures.ts'
+
+/** An agent with both opt-in behaviours on: the forced re-ask and the typed stop (the seed's defaults are pinned in tool-retry-seed-outcomes.test.ts). */
+const setup = (steps: Parameters<typeof retryAgent>[0], options: Parameters<typeof retryAgent>[1] = {}) =>
+  retryAgent(steps, { forcedToolReask: true, toolGiveUpStops: true, ...options })
 
 /** The run's rejection, or a failure of the test when it succeeds. */
 async function failureOf(run: Promise<unknown>) {
@@ -16,7 +20,7 @@ async function failureOf(run: Promise<unknown>) {
 
 const pinned = (r: ModelRequest | undefined) => r?.toolChoice
 
-describe('Agent forced re-ask after a rejected tool call', () => {
+describe('Agent forced re-ask after a rejected tool call (forcedToolReask and toolGiveUpStops on)', () => {
   it('re-asks a prose answer once with toolChoice pinned to the tool, on the same ephemeral tail', async () => {
     const { provider, agent } = setup([
       turn(call('create_event', invalidEvent)),
@@ -111,7 +115,7 @@ describe('Agent forced re-ask after a rejected tool call', () => {
 
   it('keeps the prose answers out of the output schema check', async () => {
     const provider = scripted([turn(call('create_event', invalidEvent)), 'not json', turn(call('create_event', validEvent, 'forced')), '{"booked": true}'])
-    const agent = Agent.create({ provider })
+    const agent = Agent.create({ provider, forcedToolReask: true, toolGiveUpStops: true })
       .outputSchema(Type.Object({ booked: Type.Boolean() }))
       .tool(makeTools().eventTool)
       .build()
@@ -119,7 +123,7 @@ describe('Agent forced re-ask after a rejected tool call', () => {
   })
 })
 
-describe('Agent stuck tool-argument loop', () => {
+describe('Agent stuck tool-argument loop (toolGiveUpStops on)', () => {
   it('fails fast as schema-stuck-loop on the second identical rejected attempt, without spending the remaining retries', async () => {
     const reordered = { tags: ['team'], attendees: 4, at: 'tomorrow', title: 'Standup' }
     const { provider, agent, createEvent, outcomes } = setup(

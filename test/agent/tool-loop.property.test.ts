@@ -13,7 +13,13 @@ interface PlannedCall {
   /** What the model answers to each retry of this call, in order. */
   readonly retries: readonly Reply[]
 }
+/** The agent's opt-in tool-retry options (none: the seed's outcomes). */
+interface RetryOptions {
+  readonly forcedToolReask?: boolean
+  readonly toolGiveUpStops?: boolean
+}
 interface Scenario {
+  readonly options: RetryOptions
   readonly budget: number
   readonly turns: readonly (readonly PlannedCall[])[]
   readonly tokens: readonly number[]
@@ -27,6 +33,7 @@ const tools = [
 const priceUsage = (u: Usage) => (u.inputTokens + u.outputTokens) / 1024
 
 const scenario: fc.Arbitrary<Scenario> = fc.record({
+  options: fc.constantFrom<RetryOptions>({}, { forcedToolReask: true }, { toolGiveUpStops: true }, { forcedToolReask: true, toolGiveUpStops: true }),
   budget: fc.integer({ min: 0, max: 3 }),
   turns: fc.array(
     fc.array(
@@ -42,16 +49,24 @@ const scenario: fc.Arbitrary<Scenario> = fc.record({
   tokens: fc.array(fc.integer({ min: 0, max: 5000 }), { minLength: 1, maxLength: 8 }),
 })
 
-/** How one planned call must settle: an outcome and its retries, or the fail-fast kind that stops the run. */
-type Expected = { readonly outcome: ToolRetryOutcome; readonly retryCount: number } | { readonly fails: 'tool-call-abandoned' | 'schema-stuck-loop' }
+/**
+ * How one planned call must settle: an outcome and its retries (`answers`: a prose reply that
+ * stands as the run's answer), or the fail-fast kind that stops the run.
+ */
+type Expected =
+  | { readonly outcome: ToolRetryOutcome; readonly retryCount: number; readonly answers?: true }
+  | { readonly fails: 'tool-call-abandoned' | 'schema-stuck-loop' }
 
 /**
- * What the Imperal loop must reach for one planned call: retries within the budget; prose gets one
- * re-ask pinned to the tool (beyond the budget), and prose or another tool after that stops the run;
- * a retry repeating the rejected arguments of the attempt before it stops the run as a stuck loop.
+ * What the Imperal loop must reach for one planned call: retries within the budget, repeats
+ * included (`redundant` counts against it); prose is `llm_gave_up` and stands as the answer. With
+ * `forcedToolReask`, prose gets one re-ask pinned to the tool (beyond the budget); with
+ * `toolGiveUpStops`, prose (or another tool after the re-ask) stops the run, and so does a retry
+ * repeating the rejected arguments of the attempt before it.
  */
-function expected(call: PlannedCall, budget: number): Expected {
+function expected(call: PlannedCall, budget: number, options: RetryOptions): Expected {
   if (call.tool === 'ghost' || call.firstValid) return { outcome: 'no_retry', retryCount: 0 }
+  const stops = options.toolGiveUpStops === true
   let previous = 'zero'
   let forced = false
   let next = 0
@@ -59,29 +74,37 @@ function expected(call: PlannedCall, budget: number): Expected {
     if (retry >= budget) return { outcome: 'exhausted', retryCount: retry }
     let reply = call.retries[next++] ?? 'text'
     retry++
-    if (reply === 'text') {
-      if (forced) return { fails: 'tool-call-abandoned' }
+    let reasked = false
+    if (reply === 'text' && options.forcedToolReask === true && !forced) {
       forced = true
+      reasked = true
       reply = call.retries[next++] ?? 'text'
       retry++
-      if (reply === 'text' || reply === 'switch') return { fails: 'tool-call-abandoned' }
     }
+    if (reply === 'text') return stops ? { fails: 'tool-call-abandoned' } : { outcome: 'llm_gave_up', retryCount: retry, answers: true }
+    if (reply === 'switch') return reasked && stops ? { fails: 'tool-call-abandoned' } : { outcome: 'llm_gave_up', retryCount: retry }
     if (reply === 'valid') return { outcome: 'success', retryCount: retry }
-    if (reply === 'switch') return { outcome: 'llm_gave_up', retryCount: retry }
-    if (previous === 'bad') return { fails: 'schema-stuck-loop' }
+    if (previous === 'bad' && stops) return { fails: 'schema-stuck-loop' }
     previous = 'bad'
   }
 }
 
-/** Every planned call's expectation in order, up to the first that stops the run. */
-function plan(s: Scenario): { readonly settled: Expected[]; readonly fails: string | undefined } {
+/** Every planned call's expectation in order, up to the first that stops the run or the turn whose prose answer stands. */
+function plan(s: Scenario): { readonly settled: Expected[]; readonly fails: string | undefined; readonly turns: number; readonly answered: boolean } {
   const settled: Expected[] = []
-  for (const call of s.turns.flat()) {
-    const e = expected(call, s.budget)
-    if ('fails' in e) return { settled, fails: e.fails }
-    settled.push(e)
+  let turns = 0
+  for (const turn of s.turns) {
+    turns++
+    let answered = false
+    for (const call of turn) {
+      const e = expected(call, s.budget, s.options)
+      if ('fails' in e) return { settled, fails: e.fails, turns, answered: false }
+      settled.push(e)
+      if (e.answers === true) answered = true
+    }
+    if (answered) return { settled, fails: undefined, turns, answered: true }
   }
-  return { settled, fails: undefined }
+  return { settled, fails: undefined, turns, answered: false }
 }
 
 /** A scripted model that plays the scenario, whatever order the agent asks in, and records what it billed. */
@@ -124,7 +147,10 @@ function play(s: Scenario) {
 
 async function runScenario(s: Scenario) {
   const { provider, billed } = play(s)
-  const agent = Agent.create({ provider, maxToolRetries: s.budget, maxIterations: 10 }).tools(tools).reliability({ priceUsage }).build()
+  const agent = Agent.create({ provider, maxToolRetries: s.budget, maxIterations: 10, ...s.options })
+    .tools(tools)
+    .reliability({ priceUsage })
+    .build()
   const outcome = await agent.runDetailed('go').then(
     (result) => ({ result, error: undefined }),
     (error: unknown) => ({ result: undefined, error: error as ReliabilityFailFastError }),
@@ -137,24 +163,26 @@ describe('Agent tool loop properties', () => {
     await fc.assert(
       fc.asyncProperty(scenario, async (s) => {
         const { result, error } = await runScenario(s)
-        const { settled, fails } = plan(s)
+        const { settled, fails, answered } = plan(s)
         if (fails !== undefined) {
           expect(isReliabilityFailFastError(error)).toBe(true)
           expect(error?.kind).toBe(fails)
           return
         }
         const calls = s.turns.flat()
-        expect(result?.functionsCalled).toHaveLength(calls.length)
+        expect(result?.functionsCalled).toHaveLength(settled.length)
         result?.functionsCalled.forEach((entry, i) => {
           expect(entry.name).toBe((calls[i] as PlannedCall).tool)
-          expect({ outcome: entry.outcome, retryCount: entry.retryCount }).toEqual(settled[i])
+          const { outcome, retryCount } = settled[i] as { outcome: ToolRetryOutcome; retryCount: number }
+          expect({ outcome: entry.outcome, retryCount: entry.retryCount }).toEqual({ outcome, retryCount })
         })
+        expect(result?.text).toBe(answered ? 'I give up.' : 'Final answer.')
       }),
       { numRuns: 1000 },
     )
   })
 
-  it('never retries a call beyond its budget and the one forced re-ask, and makes exactly turns + retries + 1 model calls', async () => {
+  it('never retries a call beyond its budget and the one forced re-ask, and makes exactly turns + retries (+ 1 unless a prose answer stands) model calls', async () => {
     await fc.assert(
       fc.asyncProperty(scenario, async (s) => {
         const { provider, result, error } = await runScenario(s)
@@ -162,9 +190,11 @@ describe('Agent tool loop properties', () => {
           expect(error?.attempts).toHaveLength(provider.calls)
           return
         }
-        for (const entry of result.functionsCalled) expect(entry.retryCount).toBeLessThanOrEqual(s.budget + 1)
+        const reask = s.options.forcedToolReask === true ? 1 : 0
+        for (const entry of result.functionsCalled) expect(entry.retryCount).toBeLessThanOrEqual(s.budget + reask)
         const retries = result.functionsCalled.reduce((sum, e) => sum + e.retryCount, 0)
-        expect(provider.calls).toBe(s.turns.length + retries + 1)
+        const { turns, answered } = plan(s)
+        expect(provider.calls).toBe(turns + retries + (answered ? 0 : 1))
         expect(result.attempts).toHaveLength(provider.calls)
       }),
       { numRuns: 1000 },

@@ -76,7 +76,7 @@ describe('the AI SDK entry, the Redis store and the trace recorder given what ca
   it('reliabilityMiddleware() refuses, when made, what each call’s gate would refuse', () => {
     expect(() => reliabilityMiddleware(null as never)).toThrow(/reliabilityMiddleware: options must be an object, got null/)
     expect(() => reliabilityMiddleware({ streamMode: 'progressive' as never })).toThrow(
-      /reliabilityMiddleware: streamMode must be 'buffer' or 'passthrough', got progressive/,
+      /reliabilityMiddleware: streamMode must be 'buffer' or 'passthrough', got "progressive"/,
     )
     expect(() => reliabilityMiddleware({ postDecide: 5 as never })).toThrow(/reliabilityMiddleware: postDecide must be an array of rules/)
     expect(() => reliabilityMiddleware({ repair: 'yes' as never })).toThrow(/reliabilityMiddleware: repair must be a boolean, got "yes"/)

@@ -51,7 +51,7 @@ describe('reliabilityMiddleware for LangChain createAgent', () => {
     expect(isReliabilityFailFastError(cause) && cause.kind).toBe('schema-fail')
   })
 
-  it('answers a tool call with invalid arguments with an error tool message the model corrects; the tool runs once', async () => {
+  it('retries a tool call with invalid arguments before it enters the state: the state holds only the accepted call, and the tool runs once', async () => {
     const ran: unknown[] = []
     const model = fakeModel()
       .respondWithTools([{ name: 'get_weather', args: { city: 'Oslo', days: 'two' }, id: 'c1' }])
@@ -63,26 +63,111 @@ describe('reliabilityMiddleware for LangChain createAgent', () => {
     const agent = createAgent({ model, tools: [weatherTool(ran)], middleware: [middleware] })
     const result = await agent.invoke({ messages: [{ role: 'user', content: 'Weather in Oslo' }] })
     expect(ran).toEqual([{ city: 'Oslo', days: 2 }])
-    const toolResults = result.messages.filter((m) => m.type === 'tool')
-    expect(toolResults[0]).toMatchObject({ status: 'error', name: 'get_weather', tool_call_id: 'c1' })
-    expect(toolResults[0]?.text).toContain("'days'")
-    expect(toolResults[1]?.text).toBe('Oslo: 21°C')
+    // As on the Agent and MCP paths: the original call id with the accepted arguments, no rejected call, no feedback.
+    expect(result.messages.map((m) => m.type)).toEqual(['human', 'ai', 'tool', 'ai'])
+    expect((result.messages[1] as AIMessage).tool_calls?.map((c) => [c.id, c.args])).toEqual([['c1', { city: 'Oslo', days: 2 }]])
+    expect(result.messages[2]).toMatchObject({ tool_call_id: 'c1' })
+    expect(result.messages[2]?.text).toBe('Oslo: 21°C')
     expect(result.messages.at(-1)?.text).toBe('{"city":"Oslo","celsius":21}')
+    expect(JSON.stringify(result.messages)).not.toContain('two')
+    // The retry saw the rejected call and its feedback after the request's messages.
+    const retry = model.calls[1]?.messages ?? []
+    expect(retry.map((m) => m.type)).toEqual(['human', 'ai', 'tool'])
+    expect(retry[2]?.text).toContain("'days'")
     expect(failures.map((f) => f.stage)).toEqual(['tool-args'])
   })
 
-  it('stops a run whose tool arguments stay invalid past maxToolRetries with kind tool-args-invalid', async () => {
+  it('answers arguments still invalid after maxToolRetries with feedback (exhausted), never running the tool, and the run goes on', async () => {
+    const ran: unknown[] = []
+    const bad = { name: 'get_weather', args: { city: 7, days: 1 } }
+    const model = fakeModel()
+      .respondWithTools([{ ...bad, id: 'c1' }])
+      .respondWithTools([{ ...bad, id: 'c2' }])
+      .respond(new AIMessage('I could not get the weather.'))
+    const middleware = reliabilityMiddleware({ maxToolRetries: 1 })
+    const outcomes: string[] = []
+    middleware.on('tool_retry_outcome', (e) => outcomes.push(`${e.outcome}:${e.retryCount}`))
+    const agent = createAgent({ model, tools: [weatherTool(ran)], middleware: [middleware] })
+    const result = await agent.invoke({ messages: [{ role: 'user', content: 'Weather' }] })
+    expect(ran).toEqual([])
+    expect(outcomes).toEqual(['redundant:1', 'exhausted:1'])
+    expect(result.messages.map((m) => m.type)).toEqual(['human', 'ai', 'tool', 'ai'])
+    expect(result.messages[2]).toMatchObject({ status: 'error', tool_call_id: 'c1' })
+    expect(result.messages.at(-1)?.text).toBe('I could not get the weather.')
+  })
+
+  it('with toolGiveUpStops, stops a retry that repeats the rejected arguments as schema-stuck-loop', async () => {
     const ran: unknown[] = []
     const bad = { name: 'get_weather', args: { city: 7, days: 1 } }
     const model = fakeModel()
       .respondWithTools([{ ...bad, id: 'c1' }])
       .respondWithTools([{ ...bad, id: 'c2' }])
       .respond(new AIMessage('unreachable'))
-    const agent = createAgent({ model, tools: [weatherTool(ran)], middleware: [reliabilityMiddleware({ maxToolRetries: 1 })] })
+    const agent = createAgent({ model, tools: [weatherTool(ran)], middleware: [reliabilityMiddleware({ maxToolRetries: 3, toolGiveUpStops: true })] })
     const error = await agent.invoke({ messages: [{ role: 'user', content: 'Weather' }] }).catch((e: unknown) => e)
     const cause = (error as { cause?: unknown }).cause
-    expect(isReliabilityFailFastError(cause) && cause.kind).toBe('tool-args-invalid')
+    expect(isReliabilityFailFastError(cause) && cause.kind).toBe('schema-stuck-loop')
     expect(ran).toEqual([])
+  })
+
+  it('writes the accepted arguments into tool_use content blocks too, so no rejected arguments go back to the model', async () => {
+    const ran: unknown[] = []
+    const bad = { city: 'Oslo', days: 'two' }
+    const first = new AIMessage({
+      content: [
+        { type: 'text', text: 'Let me look.' },
+        { type: 'tool_use', id: 'c1', name: 'get_weather', input: bad },
+      ],
+      tool_calls: [{ name: 'get_weather', args: bad, id: 'c1', type: 'tool_call' }],
+    })
+    const model = fakeModel()
+      .respond(first)
+      .respondWithTools([{ name: 'get_weather', args: { city: 'Oslo', days: 2 }, id: 'c2' }])
+      .respond(new AIMessage('{"city":"Oslo","celsius":21}'))
+    const agent = createAgent({ model, tools: [weatherTool(ran)], middleware: [reliabilityMiddleware({})] })
+    const result = await agent.invoke({ messages: [{ role: 'user', content: 'Weather in Oslo' }] })
+    const accepted = result.messages[1] as AIMessage
+    expect(accepted.tool_calls?.map((c) => c.args)).toEqual([{ city: 'Oslo', days: 2 }])
+    expect((accepted.content as { type: string; input?: unknown }[]).find((b) => b.type === 'tool_use')?.input).toEqual({ city: 'Oslo', days: 2 })
+    expect(ran).toEqual([{ city: 'Oslo', days: 2 }])
+  })
+
+  it('lets a prose reply to a retry stand as the answer (llm_gave_up), with nothing of the rejected call in the state', async () => {
+    const ran: unknown[] = []
+    const model = fakeModel()
+      .respondWithTools([{ name: 'get_weather', args: { city: 'Oslo', days: 'two' }, id: 'c1' }])
+      .respond(new AIMessage('I cannot tell the weather.'))
+      .respond(new AIMessage('never read'))
+    const middleware = reliabilityMiddleware({})
+    const outcomes: string[] = []
+    middleware.on('tool_retry_outcome', (e) => outcomes.push(e.outcome))
+    const agent = createAgent({ model, tools: [weatherTool(ran)], middleware: [middleware] })
+    const result = await agent.invoke({ messages: [{ role: 'user', content: 'Weather in Oslo' }] })
+    expect(texts(result.messages)).toEqual(['human:Weather in Oslo', 'ai:I cannot tell the weather.'])
+    expect(outcomes).toEqual(['llm_gave_up'])
+    expect(ran).toEqual([])
+  })
+
+  it('with forcedToolReask, re-asks a prose reply once with toolChoice pinned to the tool', async () => {
+    const ran: unknown[] = []
+    const model = fakeModel()
+      .respondWithTools([{ name: 'get_weather', args: { city: 'Oslo', days: 'two' }, id: 'c1' }])
+      .respond(new AIMessage('I cannot.'))
+      .respondWithTools([{ name: 'get_weather', args: { city: 'Oslo', days: 2 }, id: 'c3' }])
+      .respond(new AIMessage('{"city":"Oslo","celsius":21}'))
+    const agent = createAgent({ model, tools: [weatherTool(ran)], middleware: [reliabilityMiddleware({ forcedToolReask: true })] })
+    const result = await agent.invoke({ messages: [{ role: 'user', content: 'Weather in Oslo' }] })
+    expect(ran).toEqual([{ city: 'Oslo', days: 2 }])
+    expect((result.messages[1] as AIMessage).tool_calls?.map((c) => c.id)).toEqual(['c1'])
+    expect(model.calls).toHaveLength(4)
+  })
+
+  it("names its own options, not only the gate's, in its unknown-option errors", () => {
+    expect(() => reliabilityMiddleware({ maxToolretries: 2 } as never)).toThrow(
+      /reliabilityMiddleware: unknown option "maxToolretries" \(did you mean "maxToolRetries"\?\)/,
+    )
+    expect(() => reliabilityMiddleware({ nope: 1 } as never)).toThrow(/the options are .*maxToolRetries.*forcedToolReask.*toolGiveUpStops/)
+    expect(() => reliabilityMiddleware({ toolGiveUpStops: 'yes' } as never)).toThrow(TypeError)
   })
 
   it('is an event source for instrument(): one chat span per attempt, under the run of the model call', async () => {

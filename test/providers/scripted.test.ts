@@ -120,3 +120,29 @@ describe('scripted', () => {
     expect(chunks.at(-1)).toMatchObject({ type: 'done', response: { content: '{"answer": 42, "ok": true}' } })
   })
 })
+
+describe('scripted steps', () => {
+  it.each([
+    [42, /scripted: step #2 must be a string, a response object, an Error or a function, got number/],
+    [null, /step #2 must be .*got null/],
+    [['a'], /step #2 must be .*got an array/],
+    [{ content: 7 }, /step #2 content must be a string/],
+    [{ toolCalls: 'zz' }, /step #2 toolCalls must be an array/],
+  ])('refuses step %j when the provider is made', (step, message) => {
+    expect(() => scripted(['ok', step as never])).toThrow(TypeError)
+    expect(() => scripted(['ok', step as never])).toThrow(message)
+  })
+
+  it('refuses, at the call, what a function step returns when it is no step', async () => {
+    const provider = scripted([() => 42 as never])
+    await expect(provider.complete({ messages: [{ role: 'user', content: 'hi' }] })).rejects.toThrow(
+      /scripted: step #1 \(a function\) returned a value that must be/,
+    )
+  })
+
+  it('keeps the reasoning of a response step', async () => {
+    const reasoning = [{ type: 'thinking' as const, text: 'hmm', signature: 's' }]
+    const response = await scripted([{ content: 'x', reasoning } as never]).complete({ messages: [{ role: 'user', content: 'hi' }] })
+    expect(response.reasoning).toEqual(reasoning)
+  })
+})

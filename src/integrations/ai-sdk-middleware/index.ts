@@ -1,5 +1,5 @@
 export { reliabilityMiddleware } from './reliability-middleware.ts'
-export type { ReliabilityMiddlewareOptions } from './reliability-middleware.ts'
+export type { ReliabilityMiddlewareOptions } from './reliability-middleware-options.ts'
 export type { MiddlewareCall, MiddlewareModel, MiddlewareParams, ReliabilityMiddleware } from './reliability-middleware-type.ts'
 export { promptToMessages } from './prompt-to-messages.ts'
 export { isNoObjectGenerated } from './give-up-error.ts'

@@ -7,22 +7,21 @@ import type {
   LanguageModelV4StreamPart,
   LanguageModelV4StreamResult,
 } from '@ai-sdk/provider'
-import { logSink, type Logger } from '../../agent/logger.ts'
+import { logSink } from '../../agent/logger.ts'
 import { feedbackLimits } from '../../agent/tool-args-retry.ts'
-import { assertGuards, type ToolGuard } from '../../agent/tools/guard.ts'
+import { assertGuards } from '../../agent/tools/guard.ts'
 import { idShapeGuard } from '../../agent/tools/id-shape-guard.ts'
 import { EventHub } from '../../events/event-hub.ts'
 import { newRunId } from '../../events/run-id.ts'
 import { createGate, type Gate } from '../../gate/create-gate.ts'
 import type { GateConfig } from '../../gate/gate-config.ts'
-import { nonNegativeInteger } from '../../model/assert-number.ts'
-import { optionsObject } from '../../model/options-object.ts'
-import { checkConfig } from '../../gate/options/check-options.ts'
 import { checkRules } from '../../gate/check-rules.ts'
 import { compileSchema } from '../../validation/schema/compile-schema.ts'
 import { circuitBreaker, isCircuitBreaker } from '../../policies/breaker/circuit-breaker.ts'
 import type { Provider, StreamingProvider } from '../../model/provider.ts'
 import type { StopReason } from '../../model/response.ts'
+import type { Usage } from '../../model/usage.ts'
+import type { ModelResponse } from '../../model/response.ts'
 import type { ToolCall } from '../../model/tool-call.ts'
 import { callSdk, streamSdk } from '../../providers/adapter-kit/sdk-call.ts'
 import { aiSdkStreamChunks } from '../../providers/ai-sdk/ai-sdk-stream.ts'
@@ -30,28 +29,10 @@ import { fromAiSdkGenerateResult } from '../../providers/ai-sdk/from-ai-sdk-resu
 import { asGiveUp, type NoObjectGeneratedFields } from './give-up-error.ts'
 import { callRequest, withTail } from './call-request.ts'
 import type { MiddlewareCall, ReliabilityMiddleware } from './reliability-middleware-type.ts'
+import { RELIABILITY_MIDDLEWARE, type ReliabilityMiddlewareOptions } from './reliability-middleware-options.ts'
 import { ToolArgsCall, type ToolArgsOptions } from './tool-args-call.ts'
 import { toolSchemas } from './tool-schemas.ts'
 import { toV4Usage } from './v4-usage.ts'
-
-/** Options of {@link reliabilityMiddleware}: a gate configuration without providers, and the tool-argument loop's. */
-export interface ReliabilityMiddlewareOptions<T = unknown> extends Omit<GateConfig<T>, 'providers' | 'model' | 'events'> {
-  /**
-   * How `streamText` receives text: `buffer` (only the validated answer, retries invisible) or
-   * `passthrough` (as it comes; no retry once text was delivered). @default 'buffer'
-   */
-  readonly streamMode?: 'buffer' | 'passthrough'
-  /** Event hub to emit on; a private one by default. @internal */
-  readonly events?: EventHub
-  /** Retries per tool call whose arguments fail the tool's input schema (as the Agent's). @default 2 */
-  readonly maxToolRetries?: number
-  /** Guards run on every tool call's arguments, retries included. @default [idShapeGuard()] */
-  readonly toolGuards?: readonly ToolGuard[]
-  /** Receives the `validation_retry_outcome ...` log lines. */
-  readonly logger?: Logger
-  /** The name in those log lines (`ext=`). @default 'ai-sdk' */
-  readonly name?: string
-}
 
 /** A call of `ai` 7 (specification v4); `ai` 6's v3 calls have the same fields for everything the middleware reads and writes. */
 type V4Call = MiddlewareCall<LanguageModelV4CallOptions, LanguageModelV4GenerateResult, LanguageModelV4StreamResult> & { readonly model: LanguageModelV4 }
@@ -67,7 +48,9 @@ type V4Call = MiddlewareCall<LanguageModelV4CallOptions, LanguageModelV4Generate
  * Tool calls get the Agent's tool-argument loop before the AI SDK sees them: arguments are checked
  * against the input schema of the tool the AI SDK passed and by `toolGuards` (the ID-shape guard by
  * default) on every attempt; invalid ones are retried with feedback within `maxToolRetries`, with
- * `validation_failed` and `tool_retry_outcome` events; the AI SDK receives the corrected call.
+ * `validation_failed` and `tool_retry_outcome` events; the AI SDK receives the corrected call. A
+ * retry answered in prose is the seed's `llm_gave_up`: that answer stands, returned in place of the
+ * tool calls (`forcedToolReask` re-asks it once with the tool pinned; `toolGiveUpStops` throws instead).
  *
  * When it gives up on an answer the model gave (retries spent, stuck loop, refusal, arguments still
  * invalid or blocked by a guard), it throws a `ReliabilityFailFastError` that also passes the AI
@@ -81,12 +64,9 @@ type V4Call = MiddlewareCall<LanguageModelV4CallOptions, LanguageModelV4Generate
  * const { output } = await generateText({ model, output: Output.object({ schema }), prompt: 'refund order #42' })
  */
 export function reliabilityMiddleware<T = unknown>(given?: ReliabilityMiddlewareOptions<T>): ReliabilityMiddleware {
-  const options = optionsObject(given, 'reliabilityMiddleware')
-  const { streamMode = 'buffer', events: hub, maxToolRetries, toolGuards, logger, name, ...gateOptions } = options
   // The gate is made per call: what it would refuse is refused here, when the middleware is made.
-  if (streamMode !== 'buffer' && streamMode !== 'passthrough')
-    throw new TypeError(`reliabilityMiddleware: streamMode must be 'buffer' or 'passthrough', got ${String(streamMode)}`)
-  checkConfig(gateOptions, 'reliabilityMiddleware')
+  const options = RELIABILITY_MIDDLEWARE.check(given) as ReliabilityMiddlewareOptions<T>
+  const { streamMode = 'buffer', events: hub, maxToolRetries, toolGuards, logger, name, forcedToolReask, toolGiveUpStops, ...gateOptions } = options
   checkRules(gateOptions.preCheck, 'reliabilityMiddleware: preCheck')
   checkRules(gateOptions.postDecide, 'reliabilityMiddleware: postDecide')
   if (gateOptions.outputSchema !== undefined) compileSchema(gateOptions.outputSchema)
@@ -99,7 +79,9 @@ export function reliabilityMiddleware<T = unknown>(given?: ReliabilityMiddleware
     logger: logSink(logger),
     retryHint: config.retryHint,
     feedbackLimits: feedbackLimits(config),
-    maxToolRetries: nonNegativeInteger(maxToolRetries, 'reliabilityMiddleware: maxToolRetries', 2),
+    maxToolRetries: maxToolRetries ?? 2,
+    forcedToolReask: forcedToolReask === true,
+    toolGiveUpStops: toolGiveUpStops === true,
     toolGuards: Object.freeze([...(toolGuards ?? [idShapeGuard()])]),
   }
   const gateFor = (params: LanguageModelV4CallOptions, provider: Provider): Gate<T> => {
@@ -148,8 +130,10 @@ export function reliabilityMiddleware<T = unknown>(given?: ReliabilityMiddleware
         return { ...accepted, usage: toV4Usage(result.usage) }
       }
       const call = new ToolArgsCall(gate, base, runOptions, result, toolSettings, () => lastAnswer(state.last))
-      const calls = await call.settle(result.response, schemas)
-      return { ...accepted, content: withArgs(accepted.content, calls), usage: toV4Usage(call.usage) }
+      const settled = await call.settle(result.response, schemas)
+      // A prose reply that stands is the last answer the model gave.
+      if (settled.answer !== undefined) return answerResult(settled.answer, state.last, call.usage)
+      return { ...accepted, content: withArgs(accepted.content, settled.calls), usage: toV4Usage(call.usage) }
     },
 
     async wrapStream({ params, model }: V4Call): Promise<LanguageModelV4StreamResult> {
@@ -190,15 +174,25 @@ export function reliabilityMiddleware<T = unknown>(given?: ReliabilityMiddleware
                 const r = event.result
                 let calls: readonly ToolCall[] = r.response.toolCalls
                 let usage = r.usage
+                let stop = r.response.stopReason
                 if (schemas.size > 0 && calls.length > 0) {
                   // Retries of tool arguments are whole answers: asked for with doGenerate.
                   const { provider: retries, state } = generating(params, model)
                   const call = new ToolArgsCall(gateFor(params, retries), base, runOptions, r, toolSettings, () => lastAnswer(state.last))
-                  calls = await call.settle(r.response, schemas)
+                  const settled = await call.settle(r.response, schemas)
                   usage = call.usage
+                  calls = settled.calls ?? []
+                  if (settled.answer !== undefined) {
+                    // The prose reply stands (llm_gave_up): its text is the answer.
+                    const id = 'text-answer'
+                    controller.enqueue({ type: 'text-start', id })
+                    controller.enqueue({ type: 'text-delta', id, delta: settled.answer.content })
+                    controller.enqueue({ type: 'text-end', id })
+                    stop = settled.answer.stopReason
+                  }
                 }
                 for (const c of calls) controller.enqueue({ type: 'tool-call', toolCallId: c.id, toolName: c.name, input: inputText(c.args) })
-                controller.enqueue({ type: 'finish', finishReason: toFinishReason(r.response.stopReason), usage: toV4Usage(usage) })
+                controller.enqueue({ type: 'finish', finishReason: toFinishReason(stop), usage: toV4Usage(usage) })
               }
             }
           } catch (error) {
@@ -231,6 +225,12 @@ function withSharedBreaker<C extends { readonly breaker?: GateConfig<unknown>['b
   const breaker = config.breaker
   if (breaker === undefined || breaker === false || isCircuitBreaker(breaker)) return config
   return { ...config, breaker: circuitBreaker(breaker) }
+}
+
+/** A prose reply that stands (`llm_gave_up`): the model's own result when it came from the model, its text otherwise. */
+function answerResult(answer: ModelResponse, raw: LanguageModelV4GenerateResult | undefined, usage: Usage): LanguageModelV4GenerateResult {
+  if (raw !== undefined) return { ...raw, usage: toV4Usage(usage) }
+  return { content: [{ type: 'text', text: answer.content }], finishReason: toFinishReason(answer.stopReason), usage: toV4Usage(usage), warnings: [] }
 }
 
 /** The answer's content with each settled tool call's final arguments (same call ids). */

@@ -1,14 +1,14 @@
 import { reportOutcome } from '../../agent/report-outcome.ts'
 import { emitToolArgsFailure } from '../../agent/run-events.ts'
 import { RunLedger } from '../../agent/run-ledger.ts'
-import { ToolArgsRetry, type ToolArgsHost, type ToolArgsSettings, type ToolArgsVerdict } from '../../agent/tool-args-retry.ts'
+import { ToolArgsRetry, type ToolArgsHost, type ToolArgsSettings } from '../../agent/tool-args-retry.ts'
+import { toolGiveUp } from '../../agent/tool-give-up.ts'
 import type { ToolGuard } from '../../agent/tools/guard.ts'
 import type { EventTags } from '../../events/event-map.ts'
 import type { Gate } from '../../gate/create-gate.ts'
 import { isReliabilityFailFastError } from '../../gate/fail-fast-error.ts'
 import type { GateRunOptions } from '../../gate/gate-internals.ts'
 import type { GateResult } from '../../gate/gate-result.ts'
-import { FailFastKinds, type FailFastKind } from '../../model/fail-fast-kind.ts'
 import type { Message } from '../../model/message.ts'
 import type { ModelRequest } from '../../model/request.ts'
 import type { ModelResponse } from '../../model/response.ts'
@@ -28,11 +28,20 @@ export interface ToolArgsOptions extends ToolArgsSettings {
 
 const NO_TAGS: EventTags = Object.freeze({})
 
+/** A middleware call's tool calls, settled: each with its final arguments, or the prose reply that stands instead. */
+export type SettledCalls =
+  | { readonly calls: readonly ToolCall[]; readonly answer?: undefined }
+  /** A retry was answered in prose (`llm_gave_up`): the seed lets that answer stand, in place of the tool calls. */
+  | { readonly answer: ModelResponse; readonly calls?: undefined }
+
 /**
  * The tool-argument loop of one middleware call, on the agent's own mechanism ({@link ToolArgsRetry},
  * {@link RunLedger}): retries go through the call's gate (its rules, budgets and events) with output
  * validation off, and are billed to the call. Calls to tools without a schema are left to the AI
- * SDK. Throws the give-up error when a call's arguments stay invalid or a guard blocks them.
+ * SDK. A retry answered in prose is the seed's `llm_gave_up`: that answer stands, in place of the
+ * tool calls. Throws the give-up error when a call's arguments stay invalid, a guard blocks them or
+ * the retry reply calls another tool (the middleware writes no tool results of its own), and for
+ * the typed stops a user turned on (`toolGiveUpStops`).
  */
 export class ToolArgsCall implements ToolArgsHost {
   readonly runId: string
@@ -68,8 +77,8 @@ export class ToolArgsCall implements ToolArgsHost {
     return this.#ledger.usage
   }
 
-  /** The answer's calls with their final arguments (same ids); throws the give-up error when one cannot be settled. */
-  async settle(response: ModelResponse, schemas: ReadonlyMap<string, CompiledSchema<unknown>>): Promise<readonly ToolCall[]> {
+  /** The answer's calls with their final arguments (same ids), or a prose reply that stands; throws the give-up error when a call cannot be settled. */
+  async settle(response: ModelResponse, schemas: ReadonlyMap<string, CompiledSchema<unknown>>): Promise<SettledCalls> {
     const settings = this.#settings
     const settled: ToolCall[] = []
     for (const call of response.toolCalls) {
@@ -88,11 +97,14 @@ export class ToolArgsCall implements ToolArgsHost {
         outcome: verdict.outcome,
         retryCount: loop.retry,
       })
-      if (verdict.status !== 'valid')
-        throw asGiveUp(toolArgsGiveUp(giveUpReason(call.name, verdict, loop.retry), giveUpKind(verdict), verdict, this.runId, this.#ledger), this.#last())
+      if (verdict.status === 'answered') return { answer: verdict.response }
+      if (verdict.status !== 'valid') {
+        const giveUp = toolGiveUp(call.name, verdict, loop.retry)
+        throw asGiveUp(toolArgsGiveUp(giveUp.reason, giveUp.kind, verdict, this.runId, this.#ledger), this.#last())
+      }
       settled.push({ id: call.id, name: call.name, args: verdict.call.args })
     }
-    return settled
+    return { calls: settled }
   }
 
   /**
@@ -119,21 +131,4 @@ export class ToolArgsCall implements ToolArgsHost {
     if (!events.has('validation_failed')) return
     emitToolArgsFailure(events, { runId: this.runId, tags: this.tags, agent: this.#settings.name }, this.#ledger, failure, attempt)
   }
-}
-
-function giveUpReason(tool: string, verdict: Exclude<ToolArgsVerdict, { status: 'valid' }>, retries: number): string {
-  if (verdict.status === 'guard-rejected') return `guard ${verdict.rejection.guard} rejected the arguments of tool '${tool}': ${verdict.rejection.reason}`
-  if (verdict.status === 'abandoned') {
-    return `the model answered in prose instead of calling tool '${tool}' again, also when asked with toolChoice pinned to it (${verdict.failure.message})`
-  }
-  if (verdict.status === 'stuck') return `a retry of tool '${tool}' repeated the rejected arguments of the attempt before it (${verdict.failure.message})`
-  if (verdict.outcome === 'llm_gave_up') return `the model did not call tool '${tool}' again after feedback on its arguments (${verdict.failure.message})`
-  return `the arguments of tool '${tool}' are still invalid after ${retries} ${retries === 1 ? 'retry' : 'retries'} (${verdict.failure.message})`
-}
-
-/** The give-up's kind: the run-stopping ends keep the agent's kinds, anything else is `tool-args-invalid`. */
-function giveUpKind(verdict: Exclude<ToolArgsVerdict, { status: 'valid' }>): FailFastKind {
-  if (verdict.status === 'abandoned') return FailFastKinds.ToolCallAbandoned
-  if (verdict.status === 'stuck') return FailFastKinds.SchemaStuckLoop
-  return FailFastKinds.ToolArgsInvalid
 }

@@ -1,28 +1,51 @@
-import type { AIMessage } from '@langchain/core/messages'
-import { ToolMessage } from '@langchain/core/messages'
+import { type AIMessage, type BaseMessage, ToolMessage } from '@langchain/core/messages'
 import { createMiddleware } from 'langchain'
 import type { Observable } from 'rxjs'
 import { EventHub } from '../../events/event-hub.ts'
 import type { GateEvent, GateEventMap, GateEventName } from '../../events/event-map.ts'
 import { newRunId } from '../../events/run-id.ts'
-import { emitValidationFailed } from '../../events/validation-failed-event.ts'
-import { checkConfig } from '../../gate/options/check-options.ts'
 import { checkRules } from '../../gate/check-rules.ts'
 import { createGate } from '../../gate/create-gate.ts'
-import { ReliabilityFailFastError } from '../../gate/fail-fast-error.ts'
 import type { GateConfig } from '../../gate/gate-config.ts'
-import { nonNegativeInteger } from '../../model/assert-number.ts'
-import { optionsObject } from '../../model/options-object.ts'
+import { option, optionsContract } from '../../model/options-contract.ts'
+import { hostGateChecks } from '../ai-sdk-middleware/host-gate-checks.ts'
 import type { Provider } from '../../model/provider.ts'
-import { ZERO_USAGE } from '../../model/usage.ts'
+import type { ToolChoice } from '../../model/tool-choice.ts'
+import { logSink, type Logger } from '../../agent/logger.ts'
+import { feedbackLimits } from '../../agent/tool-args-retry.ts'
 import { compileSchema, type CompiledSchema, formatFeedback, validateToolArgs } from '../../validation/index.ts'
 import { fromLangChain, toLangChain, toModelResponse } from './langchain-messages.ts'
+import { settleToolArgs, type LangChainToolArgs } from './tool-args-turn.ts'
 
 /** What {@link reliabilityMiddleware} takes: the gate's options, and the tool-argument budget. */
 export interface LangChainReliabilityOptions<T = unknown> extends Omit<GateConfig<T>, 'providers' | 'model' | 'events'> {
-  /** Calls of one tool with invalid arguments answered with feedback in one agent turn, before the run fails. @default 2 */
+  /** Argument retries per tool call, asked of the model before the call enters the agent's state. @default 2 */
   readonly maxToolRetries?: number
+  /**
+   * A retry of rejected tool arguments answered in prose is asked once more with `toolChoice` pinned
+   * to the tool. Off by default: the prose answer stands (`llm_gave_up`). @default false
+   */
+  readonly forcedToolReask?: boolean
+  /**
+   * A typed stop instead of the seed's outcomes: prose after rejected arguments throws
+   * `tool-call-abandoned`, identical rejected arguments `schema-stuck-loop`. @default false
+   */
+  readonly toolGiveUpStops?: boolean
+  /** Receives the `validation_retry_outcome ...` log lines. */
+  readonly logger?: Logger
+  /** The name in those log lines (`ext=`). @default 'langchain' */
+  readonly name?: string
 }
+
+/** The options contract of the LangChain `reliabilityMiddleware`: its own keys and the gate's, in its own errors. */
+const RELIABILITY_MIDDLEWARE = optionsContract<LangChainReliabilityOptions>('reliabilityMiddleware', {
+  ...hostGateChecks(),
+  maxToolRetries: option.where('a non-negative integer', (v) => Number.isInteger(v) && (v as number) >= 0),
+  forcedToolReask: option.boolean(),
+  toolGiveUpStops: option.boolean(),
+  logger: option.where('a logger with debug(), info(), warn() or error() (console, pino)', (v) => typeof v === 'object' && v !== null),
+  name: option.string(),
+})
 
 /** The LangChain middleware, plus the gate's typed events (every payload carries its `runId`). */
 export type LangChainReliabilityMiddleware = ReturnType<typeof createMiddleware> & {
@@ -30,7 +53,7 @@ export type LangChainReliabilityMiddleware = ReturnType<typeof createMiddleware>
   readonly events$: Observable<GateEvent>
 }
 
-// Marks the tool results this middleware wrote, so a turn's budget is counted from the agent's own state.
+// Marks the tool results this middleware wrote (feedback on arguments still invalid after the retries).
 const MARK = 'reliability-gate:tool-args-invalid'
 
 /**
@@ -41,10 +64,14 @@ const MARK = 'reliability-gate:tool-args-invalid'
  *   the gate's ephemeral tail appended to the request's messages; only the accepted `AIMessage`
  *   is returned, so only it enters the agent's state. When the gate gives up it throws a
  *   `ReliabilityFailFastError`. An answer with tool calls passes on to the tools.
- * - `wrapToolCall`: the call's arguments are checked against the tool's schema (Zod, JSON Schema,
- *   any schema `compileSchema` accepts) before the tool runs; a bad call is answered with an error
- *   `ToolMessage` holding the gate's feedback, which the model can correct, up to `maxToolRetries`
- *   per tool since the last user message; then the run fails with kind `tool-args-invalid`.
+ *   An answer with tool calls gets the Agent's tool-argument loop first: each call is checked
+ *   against its tool's schema (Zod, JSON Schema, any schema `compileSchema` accepts) and an invalid
+ *   one is re-asked with the ephemeral tail, up to `maxToolRetries` times; the returned message holds
+ *   each call with its final arguments, so after a successful retry the state holds only the
+ *   accepted call. A retry answered in prose is `llm_gave_up`: that answer stands. `forcedToolReask`
+ *   and `toolGiveUpStops` turn on the forced re-ask and the typed stop, as on the Agent.
+ * - `wrapToolCall`: a call whose arguments are still invalid (`exhausted`) is answered with an error
+ *   `ToolMessage` holding the gate's feedback, and the run goes on; the tool never runs on them.
  *
  * Each model call is one gate run with its own `runId`, on every event (`on()`, `events$`). No rule
  * retries by default, as with `createGate`: pass `postDecide: strictOutputRules(3)` (or your rules).
@@ -55,21 +82,34 @@ const MARK = 'reliability-gate:tool-args-invalid'
  * const agent = createAgent({ model, tools: [getWeather], middleware: [reliabilityMiddleware({ outputSchema: Answer })] })
  */
 export function reliabilityMiddleware<T = unknown>(given?: LangChainReliabilityOptions<T>): LangChainReliabilityMiddleware {
-  const options = optionsObject(given, 'reliabilityMiddleware')
-  const { maxToolRetries: retries, ...gateOptions } = options
-  checkConfig(gateOptions, 'reliabilityMiddleware')
+  const options = RELIABILITY_MIDDLEWARE.check(given) as LangChainReliabilityOptions<T>
+  const { maxToolRetries, forcedToolReask, toolGiveUpStops, logger, name, ...gateOptions } = options
   checkRules(gateOptions.preCheck, 'reliabilityMiddleware: preCheck')
   checkRules(gateOptions.postDecide, 'reliabilityMiddleware: postDecide')
   if (gateOptions.outputSchema !== undefined) compileSchema(gateOptions.outputSchema)
-  const maxToolRetries = nonNegativeInteger(retries, 'reliabilityMiddleware: maxToolRetries', 2)
   const events = new EventHub()
   const schemas = new WeakMap<object, CompiledSchema<unknown> | null>()
+  const toolArgs: LangChainToolArgs = {
+    name: name ?? 'langchain',
+    events,
+    logger: logSink(logger),
+    retryHint: gateOptions.retryHint,
+    feedbackLimits: feedbackLimits(gateOptions),
+    maxToolRetries: maxToolRetries ?? 2,
+    forcedToolReask: forcedToolReask === true,
+    toolGiveUpStops: toolGiveUpStops === true,
+  }
 
   const middleware = createMiddleware({
     name: 'ReliabilityGate',
     async wrapModelCall(request, handler) {
       const first = (await handler(request)) as AIMessage
-      if ((first.tool_calls?.length ?? 0) > 0) return first
+      const signal = (request.runtime as { signal?: AbortSignal } | undefined)?.signal
+      if ((first.tool_calls?.length ?? 0) > 0) {
+        const ask = (messages: readonly BaseMessage[], choice: ToolChoice | undefined) =>
+          handler({ ...request, messages: [...messages], ...(choice !== undefined ? { toolChoice: wireChoice(choice) } : {}) }) as Promise<AIMessage>
+        return settleToolArgs(first, request.messages, toolSchemas(request.tools, schemas), toolArgs, ask, signal)
+      }
       let last = first
       let calls = 0
       const provider: Provider = {
@@ -81,7 +121,6 @@ export function reliabilityMiddleware<T = unknown>(given?: LangChainReliabilityO
         },
       }
       const base = fromLangChain(request.messages)
-      const signal = (request.runtime as { signal?: AbortSignal } | undefined)?.signal
       await createGate<T>({ ...gateOptions, providers: provider, events }).run(
         { messages: base },
         { runId: newRunId(), ...(signal !== undefined ? { signal } : {}) },
@@ -94,23 +133,7 @@ export function reliabilityMiddleware<T = unknown>(given?: LangChainReliabilityO
       const call = request.toolCall
       const verdict = await validateToolArgs(call.args, schema)
       if (verdict.ok) return handler({ ...request, toolCall: { ...call, args: verdict.value as Record<string, unknown> } })
-      const runId = newRunId()
-      const used = failuresThisTurn(request.state.messages, call.name)
-      if (events.has('validation_failed'))
-        emitValidationFailed(events, { runId, tags: {}, provider: 'langchain', model: undefined }, verdict.failure, used + 1, used + 1)
-      if (used >= maxToolRetries) {
-        throw new ReliabilityFailFastError({
-          kind: 'tool-args-invalid',
-          reason: `the arguments of tool '${call.name}' are still invalid after ${used} ${used === 1 ? 'retry' : 'retries'} (${verdict.failure.message})`,
-          phase: 'post-decide',
-          runId,
-          attempts: [],
-          usage: ZERO_USAGE,
-          costUsd: 0,
-          validationError: verdict.failure,
-          cause: verdict.failure,
-        })
-      }
+      // The argument loop already reported it (exhausted): the model gets the feedback, the run goes on.
       const feedback = formatFeedback({
         target: 'tool',
         stage: 'tool-args',
@@ -140,13 +163,18 @@ function schemaOf(tool: unknown, cache: WeakMap<object, CompiledSchema<unknown> 
   return known ?? undefined
 }
 
-/** Bad calls of `tool` this middleware answered since the last user message. */
-function failuresThisTurn(messages: readonly { readonly type?: string }[] | undefined, tool: string): number {
-  let n = 0
-  for (let i = (messages?.length ?? 0) - 1; i >= 0; i--) {
-    const m = (messages as readonly { type?: string; name?: string; artifact?: unknown }[])[i]
-    if (m?.type === 'human') break
-    if (m?.type === 'tool' && m.artifact === MARK && m.name === tool) n++
+/** The compiled schema of every tool of the request that has one, by name. */
+function toolSchemas(tools: readonly unknown[], cache: WeakMap<object, CompiledSchema<unknown> | null>): Map<string, CompiledSchema<unknown>> {
+  const out = new Map<string, CompiledSchema<unknown>>()
+  for (const tool of tools) {
+    const schema = schemaOf(tool, cache)
+    const name = (tool as { name?: unknown }).name
+    if (schema !== undefined && typeof name === 'string') out.set(name, schema)
   }
-  return n
+  return out
+}
+
+/** The gate's tool choice as LangChain's request takes it. */
+function wireChoice(choice: ToolChoice): 'auto' | 'none' | 'required' | { type: 'function'; function: { name: string } } {
+  return typeof choice === 'string' ? choice : { type: 'function', function: { name: choice.tool } }
 }

@@ -1,4 +1,4 @@
-import { optionsObject } from '../../model/options-object.ts'
+import { option, optionsContract } from '../../model/options-contract.ts'
 import type { LanguageModelV4 } from '@ai-sdk/provider'
 import type { StreamingProvider } from '../../model/provider.ts'
 import { callSdk, streamSdk } from '../adapter-kit/sdk-call.ts'
@@ -15,6 +15,9 @@ export interface AiSdkProviderOptions {
   readonly structuredOutput?: boolean
 }
 
+/** The options contract of {@link aiSdk}. */
+const AI_SDK = optionsContract<AiSdkProviderOptions>('aiSdk', { name: option.nonEmptyString(), structuredOutput: option.boolean() })
+
 /**
  * A {@link StreamingProvider} over any AI SDK `LanguageModel` (`openai('gpt-4o')`, `anthropic(...)`,
  * `createGateway(...)(...)`, ...), so every AI SDK provider works behind the gate. The model id is
@@ -29,7 +32,7 @@ export function aiSdk(model: AiSdkLanguageModel, given?: AiSdkProviderOptions): 
   if (typeof model !== 'object' || model === null || typeof model.doGenerate !== 'function') {
     throw new TypeError('aiSdk: expected an AI SDK language model (specificationVersion v3 or v4, with doGenerate())')
   }
-  const options = optionsObject(given, 'aiSdk')
+  const options = AI_SDK.check(given)
   const name = options.name ?? model.provider
   const structured = options.structuredOutput ?? true
   // v3 and v4 share every field this adapter reads and writes.

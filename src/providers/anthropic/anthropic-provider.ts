@@ -5,7 +5,8 @@ import { callSdk, requestModel, signalOption, streamSdk } from '../adapter-kit/s
 import type { AnthropicMessagesClient } from './anthropic-client.ts'
 import { anthropicStreamChunks } from './anthropic-stream.ts'
 import { fromAnthropicMessage } from './from-anthropic-message.ts'
-import { toAnthropicRequest } from './to-anthropic-request.ts'
+import { option, optionsContract } from '../../model/options-contract.ts'
+import { anthropicBody } from './to-anthropic-request.ts'
 
 /** Options of {@link anthropic}. */
 export interface AnthropicProviderOptions {
@@ -32,6 +33,17 @@ export interface AnthropicProviderOptions {
   readonly extraBody?: Readonly<Record<string, unknown>>
 }
 
+/** The options contract of {@link anthropic} (the client is checked beside it, for its method). */
+const ANTHROPIC = optionsContract<AnthropicProviderOptions>('anthropic', {
+  client: option.any(),
+  model: option.nonEmptyString(),
+  name: option.nonEmptyString(),
+  maxTokens: option.integer(1),
+  cache: option.boolean(),
+  structuredOutput: option.boolean(),
+  extraBody: option.object(),
+})
+
 /**
  * A {@link StreamingProvider} over an `Anthropic` client (Messages API): system, messages, `tool_use` /
  * `tool_result` blocks (with `is_error` for feedback), usage with cache reads and writes, stop
@@ -42,13 +54,14 @@ export interface AnthropicProviderOptions {
  * import Anthropic from '@anthropic-ai/sdk'
  * const provider = anthropic({ client: new Anthropic({ maxRetries: 0 }), model: 'claude-sonnet-4-5' })
  */
-export function anthropic(options: AnthropicProviderOptions): StreamingProvider {
-  if (typeof options !== 'object' || options === null || typeof options.client?.messages?.create !== 'function') {
+export function anthropic(given: AnthropicProviderOptions): StreamingProvider {
+  const options = typeof given === 'object' && given !== null ? ANTHROPIC.check(given) : undefined
+  if (typeof options?.client?.messages?.create !== 'function' || options === undefined) {
     throw new TypeError('anthropic: options.client must be an Anthropic client (new Anthropic({ maxRetries: 0 })), with messages.create()')
   }
   const name = options.name ?? 'anthropic'
   const body = (request: ModelRequest) =>
-    toAnthropicRequest(request, {
+    anthropicBody(request, {
       model: requestModel(name, request, options.model),
       maxTokens: options.maxTokens ?? 4096,
       cache: options.cache ?? true,

@@ -2,6 +2,7 @@ import type { ContentBlockParam, MessageCreateParamsNonStreaming, MessageParam, 
 import type { Message } from '../../model/message.ts'
 import type { ReasoningBlock } from '../../model/reasoning.ts'
 import type { ModelRequest } from '../../model/request.ts'
+import { option, optionsContract } from '../../model/options-contract.ts'
 import type { ToolChoice } from '../../model/tool-choice.ts'
 import { objectToolInput, RAW_ARGUMENTS_KEY } from '../adapter-kit/object-tool-input.ts'
 
@@ -27,6 +28,15 @@ interface WireTurn {
   readonly blocks: WireBlock[]
 }
 
+/** The contract of {@link toAnthropicRequest}'s settings. */
+const ANTHROPIC_REQUEST_SETTINGS = optionsContract<AnthropicRequestSettings>('toAnthropicRequest', {
+  model: option.nonEmptyString(),
+  maxTokens: option.integer(1),
+  cache: option.boolean(),
+  structuredOutput: option.boolean(),
+  extraBody: option.object(),
+})
+
 /**
  * Builds a Messages API body. System messages join the `system` parameter; tool results become
  * `tool_result` blocks of a user turn (with `is_error`); consecutive turns of one role are merged,
@@ -41,6 +51,11 @@ interface WireTurn {
  * by the API. Gate-only fields such as `ephemeral` never reach the wire.
  */
 export function toAnthropicRequest(request: ModelRequest, settings: AnthropicRequestSettings): MessageCreateParamsNonStreaming {
+  return anthropicBody(request, ANTHROPIC_REQUEST_SETTINGS.check(settings))
+}
+
+/** {@link toAnthropicRequest} on settings the provider built itself (checked once, when it was made). */
+export function anthropicBody(request: ModelRequest, settings: AnthropicRequestSettings): MessageCreateParamsNonStreaming {
   const system: string[] = request.system !== undefined && request.system !== '' ? [request.system] : []
   const turns: WireTurn[] = []
   for (const m of request.messages) {

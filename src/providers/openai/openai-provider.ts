@@ -5,7 +5,8 @@ import { callSdk, requestModel, signalOption, streamSdk } from '../adapter-kit/s
 import { fromOpenAICompletion } from './from-openai-completion.ts'
 import type { OpenAIChatClient } from './openai-client.ts'
 import { openAIStreamChunks } from './openai-stream.ts'
-import { toOpenAIRequest, type OpenAIStructuredOutput } from './to-openai-request.ts'
+import { option, optionsContract } from '../../model/options-contract.ts'
+import { openAIBody, type OpenAIStructuredOutput } from './to-openai-request.ts'
 
 /** Options of {@link openai}. */
 export interface OpenAIProviderOptions {
@@ -32,6 +33,16 @@ export interface OpenAIProviderOptions {
   readonly extraBody?: Readonly<Record<string, unknown>>
 }
 
+/** The options contract of {@link openai} (the client is checked beside it, for its method). */
+const OPENAI = optionsContract<OpenAIProviderOptions>('openai', {
+  client: option.any(),
+  model: option.nonEmptyString(),
+  name: option.nonEmptyString(),
+  structuredOutput: option.oneOf('json_schema', 'strict', false),
+  schemaName: option.nonEmptyString(),
+  extraBody: option.object(),
+})
+
 /**
  * A {@link StreamingProvider} over an `OpenAI` client (Chat Completions): messages, tools and tool calls,
  * structured outputs, usage, stop reasons, streaming, and API errors mapped to error kinds with
@@ -42,13 +53,14 @@ export interface OpenAIProviderOptions {
  * const provider = openai({ client: new OpenAI({ maxRetries: 0 }), model: 'gpt-4o-mini' })
  * const gate = createGate({ providers: provider, outputSchema: Refund, postDecide: strictOutputRules(3) })
  */
-export function openai(options: OpenAIProviderOptions): StreamingProvider {
-  if (typeof options !== 'object' || options === null || typeof options.client?.chat?.completions?.create !== 'function') {
+export function openai(given: OpenAIProviderOptions): StreamingProvider {
+  const options = typeof given === 'object' && given !== null ? OPENAI.check(given) : undefined
+  if (typeof options?.client?.chat?.completions?.create !== 'function' || options === undefined) {
     throw new TypeError('openai: options.client must be an OpenAI client (new OpenAI({ maxRetries: 0 })), with chat.completions.create()')
   }
   const name = options.name ?? 'openai'
   const body = (request: ModelRequest) =>
-    toOpenAIRequest(request, {
+    openAIBody(request, {
       model: requestModel(name, request, options.model),
       structuredOutput: options.structuredOutput ?? 'json_schema',
       schemaName: options.schemaName ?? 'response',

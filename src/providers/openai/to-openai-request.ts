@@ -7,6 +7,7 @@ import type {
 import type { Message } from '../../model/message.ts'
 import type { ModelRequest } from '../../model/request.ts'
 import type { ToolChoice } from '../../model/tool-choice.ts'
+import { option, optionsContract } from '../../model/options-contract.ts'
 
 /** How the request's `responseSchema` is sent: OpenAI structured outputs, strict or not, or not at all. */
 export type OpenAIStructuredOutput = 'json_schema' | 'strict' | false
@@ -19,11 +20,25 @@ export interface OpenAIRequestSettings {
   readonly extraBody: Readonly<Record<string, unknown>> | undefined
 }
 
+/** The contract of {@link toOpenAIRequest}'s settings. */
+const OPENAI_REQUEST_SETTINGS = optionsContract<OpenAIRequestSettings>('toOpenAIRequest', {
+  model: option.nonEmptyString(),
+  structuredOutput: option.oneOf('json_schema', 'strict', false),
+  schemaName: option.nonEmptyString(),
+  extraBody: option.object(),
+})
+
 /**
  * Builds a Chat Completions body. Every message is rebuilt field by field, so `ephemeral` and any
  * other gate-only field never reaches the wire. `toolChoice` is sent as `tool_choice`, only with tools.
+ * The settings go through their contract (a misspelt key is refused).
  */
 export function toOpenAIRequest(request: ModelRequest, settings: OpenAIRequestSettings): ChatCompletionCreateParamsNonStreaming {
+  return openAIBody(request, OPENAI_REQUEST_SETTINGS.check(settings))
+}
+
+/** {@link toOpenAIRequest} on settings the provider built itself (checked once, when it was made). */
+export function openAIBody(request: ModelRequest, settings: OpenAIRequestSettings): ChatCompletionCreateParamsNonStreaming {
   const messages: ChatCompletionMessageParam[] = []
   if (request.system !== undefined && request.system !== '') messages.push({ role: 'system', content: request.system })
   for (const m of request.messages) messages.push(toWireMessage(m))

@@ -5,7 +5,7 @@
  * gate's `- '<path>': <text>` lines. It exists so that demos and tests run offline and replay exactly.
  */
 import { shownValue } from '../../model/describe-value.ts'
-import { optionsObject } from '../../model/options-object.ts'
+import { option, optionsContract } from '../../model/options-contract.ts'
 import type { Message } from '../../model/message.ts'
 import type { Provider, StreamingProvider } from '../../model/provider.ts'
 import type { ModelRequest } from '../../model/request.ts'
@@ -41,6 +41,15 @@ export interface SimulatedOptions {
   readonly latencyMs?: number
 }
 
+/** The options contract of {@link simulated}: faults are checked by name beside it. */
+const SIMULATED = optionsContract<SimulatedOptions>('simulated', {
+  seed: option.where('a finite number', (v) => typeof v === 'number' && Number.isFinite(v)),
+  faults: option.any(),
+  ignoreFeedback: option.boolean(),
+  name: option.nonEmptyString(),
+  latencyMs: option.duration(0),
+})
+
 /** The simulated provider: a {@link Provider} that always streams. */
 export type SimulatedProvider = StreamingProvider
 
@@ -63,7 +72,7 @@ const TOOL_STREAM = 3
  * const response = await provider.complete({ messages: [{ role: 'user', content: 'refund #42 for $50' }], responseSchema })
  */
 export function simulated(given?: SimulatedOptions): SimulatedProvider {
-  const options = optionsObject(given, 'simulated')
+  const options = SIMULATED.check(given)
   checkFaults(options.faults)
   const name = options.name ?? 'simulated'
   const seed = options.seed ?? 0

@@ -1,0 +1,48 @@
+import type { Logger } from '../../agent/logger.ts'
+import type { ToolGuard } from '../../agent/tools/guard.ts'
+import type { EventHub } from '../../events/event-hub.ts'
+import type { GateConfig } from '../../gate/gate-config.ts'
+import { option, optionsContract } from '../../model/options-contract.ts'
+import { hostGateChecks } from './host-gate-checks.ts'
+
+/** Options of `reliabilityMiddleware`: a gate configuration without providers, and the tool-argument loop's. */
+export interface ReliabilityMiddlewareOptions<T = unknown> extends Omit<GateConfig<T>, 'providers' | 'model' | 'events'> {
+  /**
+   * How `streamText` receives text: `buffer` (only the validated answer, retries invisible) or
+   * `passthrough` (as it comes; no retry once text was delivered). @default 'buffer'
+   */
+  readonly streamMode?: 'buffer' | 'passthrough'
+  /** Event hub to emit on; a private one by default. @internal */
+  readonly events?: EventHub
+  /** Retries per tool call whose arguments fail the tool's input schema (as the Agent's). @default 2 */
+  readonly maxToolRetries?: number
+  /** Guards run on every tool call's arguments, retries included. @default [idShapeGuard()] */
+  readonly toolGuards?: readonly ToolGuard[]
+  /** Receives the `validation_retry_outcome ...` log lines. */
+  readonly logger?: Logger
+  /** The name in those log lines (`ext=`). @default 'ai-sdk' */
+  readonly name?: string
+  /**
+   * A retry of rejected tool arguments answered in prose is asked once more with `toolChoice` pinned
+   * to the tool. Off by default: the prose answer stands (`llm_gave_up`). @default false
+   */
+  readonly forcedToolReask?: boolean
+  /**
+   * A typed stop instead of the seed's outcomes: prose after rejected arguments throws
+   * `tool-call-abandoned`, identical rejected arguments `schema-stuck-loop`. @default false
+   */
+  readonly toolGiveUpStops?: boolean
+}
+
+/** The options contract of the AI SDK's `reliabilityMiddleware`: its own keys and the gate's, in its own errors. */
+export const RELIABILITY_MIDDLEWARE = optionsContract<ReliabilityMiddlewareOptions>('reliabilityMiddleware', {
+  ...hostGateChecks(),
+  streamMode: option.where("'buffer' or 'passthrough'", (v) => v === 'buffer' || v === 'passthrough'),
+  events: option.object(),
+  maxToolRetries: option.where('a non-negative integer', (v) => Number.isInteger(v) && (v as number) >= 0),
+  toolGuards: option.array(),
+  logger: option.where('a logger with debug(), info(), warn() or error() (console, pino)', (v) => typeof v === 'object' && v !== null),
+  name: option.string(),
+  forcedToolReask: option.boolean(),
+  toolGiveUpStops: option.boolean(),
+})

@@ -1,0 +1,125 @@
+import { AIMessage, type BaseMessage } from '@langchain/core/messages'
+import { reportOutcome } from '../../agent/report-outcome.ts'
+import { ToolArgsRetry, type ToolArgsHost, type ToolArgsSettings } from '../../agent/tool-args-retry.ts'
+import { toolGiveUp } from '../../agent/tool-give-up.ts'
+import type { EventTags } from '../../events/event-map.ts'
+import { newRunId } from '../../events/run-id.ts'
+import { emitValidationFailed } from '../../events/validation-failed-event.ts'
+import { ReliabilityFailFastError } from '../../gate/fail-fast-error.ts'
+import type { Message } from '../../model/message.ts'
+import type { ModelResponse } from '../../model/response.ts'
+import type { ToolChoice } from '../../model/tool-choice.ts'
+import { ZERO_USAGE } from '../../model/usage.ts'
+import type { CompiledSchema, ValidationFailure } from '../../validation/index.ts'
+import { fromLangChain, toLangChain, toModelResponse } from './langchain-messages.ts'
+
+/** What the argument loop of one model call asks LangChain for: the model again, on the request's messages plus a tail. */
+export type AskModel = (messages: readonly BaseMessage[], toolChoice: ToolChoice | undefined) => Promise<AIMessage>
+
+/** The middleware's tool-argument settings: the agent's loop settings and the retry budget. */
+export interface LangChainToolArgs extends ToolArgsSettings {
+  readonly maxToolRetries: number
+}
+
+const NO_TAGS: EventTags = Object.freeze({})
+
+/**
+ * The agent's tool-argument loop ({@link ToolArgsRetry}) on one LangChain model call, before any
+ * tool runs: each call whose tool has a schema is validated, and an invalid one is re-asked with
+ * the ephemeral tail appended to the request's messages (never to the agent's state). The message
+ * returned holds each call with its final arguments (the original call ids), so after a successful
+ * retry the state holds only the accepted call, as on the Agent and MCP paths. A retry answered in
+ * prose is the seed's `llm_gave_up`: that answer stands and is returned instead. A call still
+ * invalid (`exhausted`, or another tool in the reply) is kept with its last arguments, for
+ * `wrapToolCall` to answer with feedback; the typed stops (`toolGiveUpStops`) throw.
+ */
+export async function settleToolArgs(
+  first: AIMessage,
+  requestMessages: readonly BaseMessage[],
+  schemas: ReadonlyMap<string, CompiledSchema<unknown>>,
+  settings: LangChainToolArgs,
+  ask: AskModel,
+  signal: AbortSignal | undefined,
+): Promise<AIMessage> {
+  const calls = first.tool_calls ?? []
+  if (!calls.some((c) => schemas.has(c.name))) return first
+  const base = fromLangChain(requestMessages)
+  const replies = new WeakMap<ModelResponse, AIMessage>()
+  const runId = newRunId()
+  const host: ToolArgsHost = {
+    runId,
+    tags: NO_TAGS,
+    signal,
+    async askAgain(messages: readonly Message[], toolChoice?: ToolChoice): Promise<ModelResponse> {
+      const reply = await ask([...requestMessages, ...toLangChain(messages.slice(base.length))], toolChoice)
+      const response = toModelResponse(reply)
+      replies.set(response, reply)
+      return response
+    },
+    validationFailed(failure: ValidationFailure, attempt: number): void {
+      if (settings.events.has('validation_failed'))
+        emitValidationFailed(settings.events, { runId, tags: NO_TAGS, provider: 'langchain', model: undefined }, failure, attempt, attempt)
+    },
+  }
+  const response = toModelResponse(first)
+  const settled = []
+  for (const [i, call] of calls.entries()) {
+    const input = schemas.get(call.name)
+    const model = response.toolCalls[i]
+    if (input === undefined || model === undefined) {
+      settled.push(call)
+      continue
+    }
+    const loop = new ToolArgsRetry(host, settings, { name: call.name, input, guards: [], maxRetries: settings.maxToolRetries }, model, base, undefined)
+    const verdict = await loop.settle()
+    reportOutcome(settings.events, settings.logger, { runId, tool: call.name, agent: settings.name, outcome: verdict.outcome, retryCount: loop.retry })
+    if (verdict.status === 'valid') {
+      settled.push({ ...call, args: verdict.call.args as Record<string, unknown> })
+      continue
+    }
+    if (verdict.status === 'answered') return replies.get(verdict.response) ?? new AIMessage(verdict.response.content)
+    const giveUp = toolGiveUp(call.name, verdict, loop.retry)
+    if (giveUp.stops) throw stopped(giveUp.kind, giveUp.reason, runId, verdict.failure)
+    // Still invalid: the last arguments tried, for wrapToolCall to answer with feedback.
+    settled.push({ ...call, args: loop.tried.at(-1) as Record<string, unknown> })
+  }
+  return withToolCalls(first, settled)
+}
+
+/**
+ * `message` with `calls` in place of its tool calls (same ids): in `tool_calls`, and in the
+ * `tool_use` blocks of a content array (Anthropic's wire form); the provider's raw copy of the calls
+ * (`additional_kwargs.tool_calls`) is left out, so no rejected arguments go back to the model.
+ */
+function withToolCalls(message: AIMessage, calls: NonNullable<AIMessage['tool_calls']>): AIMessage {
+  const { tool_calls: _raw, ...kwargs } = (message.additional_kwargs ?? {}) as Record<string, unknown>
+  const byId = new Map(calls.map((c) => [c.id, c.args]))
+  const content = Array.isArray(message.content)
+    ? message.content.map((block) => {
+        const b = block as { type?: unknown; id?: unknown }
+        return b.type === 'tool_use' && typeof b.id === 'string' && byId.has(b.id) ? { ...block, input: byId.get(b.id) } : block
+      })
+    : message.content
+  return new AIMessage({
+    content: content as AIMessage['content'],
+    tool_calls: calls,
+    additional_kwargs: kwargs,
+    response_metadata: message.response_metadata,
+    ...(message.id !== undefined ? { id: message.id } : {}),
+    ...(message.usage_metadata !== undefined ? { usage_metadata: message.usage_metadata } : {}),
+  })
+}
+
+function stopped(kind: ReliabilityFailFastError['kind'], reason: string, runId: string, failure: ValidationFailure): ReliabilityFailFastError {
+  return new ReliabilityFailFastError({
+    kind,
+    reason,
+    phase: 'post-decide',
+    runId,
+    attempts: [],
+    usage: ZERO_USAGE,
+    costUsd: 0,
+    validationError: failure,
+    cause: failure,
+  })
+}

@@ -1,0 +1,102 @@
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { ProviderError } from '../../src/index.ts'
+import { aiSdk } from '../../src/integrations/ai-sdk.ts'
+import { anthropic, toAnthropicRequest } from '../../src/providers/anthropic/index.ts'
+import { scripted, simulated } from '../../src/providers/index.ts'
+import { openai, toOpenAIRequest } from '../../src/providers/openai/index.ts'
+
+const openAIClient = { chat: { completions: { create: async () => ({}) } } }
+const anthropicClient = { messages: { create: async () => ({}) } }
+const languageModel = { specificationVersion: 'v3', provider: 'p', modelId: 'm', doGenerate: async () => ({}), doStream: async () => ({}) }
+const request = { messages: [{ role: 'user' as const, content: 'hi' }] }
+
+describe('ProviderError options', () => {
+  it('refuses a misspelt kind with "did you mean"', () => {
+    expect(() => new ProviderError('x', { knd: 'timeout' } as never)).toThrow(TypeError)
+    expect(() => new ProviderError('x', { knd: 'timeout' } as never)).toThrow(/did you mean "kind"/)
+  })
+
+  it('keeps its own message for a kind that is no error kind', () => {
+    expect(() => new ProviderError('x', { kind: 'rate_limit' } as never)).toThrow(/ProviderError: options\.kind must be one of/)
+  })
+
+  it.each([
+    ['status', 1.5],
+    ['status', Number.NaN],
+    ['status', '429'],
+    ['retryAfterMs', -1],
+    ['retryAfterMs', Number.POSITIVE_INFINITY],
+  ])('refuses %s = %s, naming it', (key, value) => {
+    expect(() => new ProviderError('x', { kind: 'rate-limit', [key]: value } as never)).toThrow(key)
+  })
+
+  it('still builds from every option it takes, and without options', () => {
+    const cause = new Error('socket')
+    const error = new ProviderError('x', { kind: 'rate-limit', status: 429, code: 'rl', retryAfterMs: 1500, provider: 'p', cause })
+    expect(error).toMatchObject({ kind: 'rate-limit', status: 429, code: 'rl', retryAfterMs: 1500, provider: 'p', cause })
+    expect(new ProviderError('x').kind).toBe('unknown')
+  })
+
+  it('refuses any key it does not take, naming it', () => {
+    const keys = ['kind', 'status', 'code', 'retryAfterMs', 'provider', 'cause']
+    fc.assert(
+      fc.property(
+        fc.string({ minLength: 1, maxLength: 20 }).filter((k) => !keys.includes(k) && k !== '__proto__'),
+        (key) => {
+          expect(() => new ProviderError('x', { kind: 'timeout', [key]: 1 } as never)).toThrow(TypeError)
+        },
+      ),
+    )
+  })
+})
+
+describe('provider factory options', () => {
+  it('scripted refuses a misspelt or empty name', () => {
+    expect(() => scripted(['x'], { nmae: 'a' } as never)).toThrow(/scripted: unknown option "nmae" \(did you mean "name"\?\)/)
+    expect(() => scripted(['x'], { name: '' })).toThrow(TypeError)
+    expect(scripted(['x'], { name: 'mine' }).name).toBe('mine')
+  })
+
+  it.each([
+    [{ Seed: 1 }, /did you mean "seed"/],
+    [{ latencyMs: 2 ** 31 }, /latencyMs/],
+    [{ latencyMs: -1 }, /latencyMs/],
+    [{ seed: Number.NaN }, /seed/],
+    [{ seed: '7' }, /seed/],
+    [{ ignoreFeedback: 'yes' }, /ignoreFeedback/],
+  ])('simulated refuses %j', (options, message) => {
+    expect(() => simulated(options as never)).toThrow(message)
+  })
+
+  it('openai refuses a misspelt option and a structuredOutput it does not know, and keeps its client message', () => {
+    expect(() => openai({ client: openAIClient, modle: 'gpt' } as never)).toThrow(/openai: unknown option "modle" \(did you mean "model"\?\)/)
+    expect(() => openai({ client: openAIClient, structuredOutput: 'strcit' } as never)).toThrow(/openai: structuredOutput must be one of/)
+    expect(() => openai(null as never)).toThrow(/openai: options\.client must be an OpenAI client/)
+    expect(() => openai({} as never)).toThrow(/openai: options\.client must be an OpenAI client/)
+  })
+
+  it('anthropic refuses maxTokens that is no positive integer', () => {
+    for (const maxTokens of [0, 1.5, Number.NaN, Number.POSITIVE_INFINITY, '100'])
+      expect(() => anthropic({ client: anthropicClient, maxTokens } as never)).toThrow(/anthropic: maxTokens/)
+    expect(() => anthropic({ client: anthropicClient, maxtokens: 10 } as never)).toThrow(/did you mean "maxTokens"/)
+  })
+
+  it('the request builders check their settings', () => {
+    const openAISettings = { model: 'm', structuredOutput: 'json_schema' as const, schemaName: 'r', extraBody: undefined }
+    expect(toOpenAIRequest(request, openAISettings).model).toBe('m')
+    expect(() => toOpenAIRequest(request, { ...openAISettings, schemaname: 'x' } as never)).toThrow(
+      /toOpenAIRequest: unknown option "schemaname" \(did you mean "schemaName"\?\)/,
+    )
+    const anthropicSettings = { model: 'm', maxTokens: 10, cache: false, structuredOutput: false, extraBody: undefined }
+    expect(toAnthropicRequest(request, anthropicSettings).max_tokens).toBe(10)
+    expect(() => toAnthropicRequest(request, { ...anthropicSettings, maxTokens: -5 })).toThrow(RangeError)
+  })
+
+  it('aiSdk refuses a misspelt option', () => {
+    expect(() => aiSdk(languageModel as never, { structuredoutput: false } as never)).toThrow(
+      /aiSdk: unknown option "structuredoutput" \(did you mean "structuredOutput"\?\)/,
+    )
+    expect(() => aiSdk(languageModel as never, { structuredOutput: 'no' } as never)).toThrow(TypeError)
+  })
+})
