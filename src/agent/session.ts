@@ -222,8 +222,8 @@ export class Session<T> {
 
 /**
  * The part of `history` a run's request carries under `window`; a window whose `estimateTokens`
- * fails ends the run before anything is sent, with kind `window-failed` (the estimator's error as
- * the cause), never with the estimator's own error or a history read as 0 tokens.
+ * fails ends the run before anything is sent, with kind `window-failed` (a `WindowEstimateError`
+ * as the cause, itself caused by what the estimator threw), never with the estimator's own error or a history read as 0 tokens.
  */
 function windowed(history: readonly Message[], window: SessionWindow | undefined, runId: string | undefined): readonly Message[] {
   try {
