@@ -70,7 +70,8 @@ export class AgentBuilderOf<K extends AgentKind, T = string> {
     if (this.#state.reliability !== undefined) {
       throw new Error('Agent.reliability() was already called on this builder: pass every rule in one call')
     }
-    checkConfig(config, 'Agent.reliability')
+    // The agent sets these itself (`Agent.create({ model })`, `.outputSchema()`): given here they would be ignored or fight it.
+    checkConfig(config, 'Agent.reliability', [], ['model', 'outputSchema', 'events'])
     return this.#with<T>({ reliability: Object.freeze({ ...config }) })
   }
 

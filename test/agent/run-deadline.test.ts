@@ -2,6 +2,7 @@ import { Type } from 'typebox'
 import { describe, expect, it, vi } from 'vitest'
 import { Agent, isReliabilityFailFastError, tool, type GateEventMap } from '../../src/index.ts'
 import { scripted } from '../../src/providers/index.ts'
+import { heldProvider } from '../support/held-provider.ts'
 import { call, turn } from './tool-fixtures.ts'
 
 const Input = Type.Object({ q: Type.String() })
@@ -37,6 +38,13 @@ describe('an agent run under runTimeoutMs', () => {
     const error = await agent.runDetailed('go').catch((e: unknown) => e)
     expect(error).toMatchObject({ kind: 'run-timeout' })
     expect(ends.map((e) => e.kind)).toEqual(['run-timeout'])
+    expect(agent.history).toEqual([])
+  })
+
+  it('fails with kind run-timeout when the model never answers, on run and on stream', async () => {
+    const agent = Agent.create({ provider: heldProvider('late').provider, model: 'm' }).build()
+    await expect(agent.run('go', { runTimeoutMs: 50 })).rejects.toMatchObject({ kind: 'run-timeout' })
+    await expect(agent.stream('go', { runTimeoutMs: 50 }).result).rejects.toMatchObject({ kind: 'run-timeout' })
     expect(agent.history).toEqual([])
   })
 
@@ -87,5 +95,13 @@ describe('an agent run under runTimeoutMs', () => {
     const provider = scripted(['x'])
     expect(() => Agent.create({ provider, maxIteration: 3 } as never)).toThrow(/did you mean "maxIterations"/)
     expect(() => Agent.create({ provider }).reliability({ runTimoutMs: 5 } as never)).toThrow(/did you mean "runTimeoutMs"/)
+  })
+})
+
+describe('Agent.reliability', () => {
+  it.each(['model', 'outputSchema', 'events'])('refuses %s, which the agent sets itself', (key) => {
+    expect(() => Agent.create({ provider: scripted(['x']) }).reliability({ [key]: 'x' } as never)).toThrow(
+      new RegExp(`Agent\\.reliability: unknown option "${key}"`),
+    )
   })
 })
