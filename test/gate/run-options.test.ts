@@ -1,6 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { createGate, type ModelRequest, type Provider } from '../../src/index.ts'
+import { checkRequest, REQUEST_KEYS } from '../../src/gate/request-problem.ts'
 
 /** A provider that answers at once and counts its calls. */
 function counting(): Provider & { calls: number } {
@@ -86,6 +87,11 @@ describe('gate.run request', () => {
     expect((error as Error).message).toMatch(/^gate\.run: request: unknown key "toolchoice" \(did you mean "toolChoice"\?\); a request holds system, messages/)
     expect(() => gate.stream(request)).toThrow(/gate\.stream: request: unknown key "toolchoice" \(did you mean "toolChoice"\?\)/)
     expect(provider.calls).toBe(0)
+  })
+
+  it.each(REQUEST_KEYS.map((key) => [key]))('takes the request key %s', async (key) => {
+    // Present, but undefined: only the key check can object.
+    expect(checkRequest(key === 'messages' ? ask : { ...ask, [key]: undefined })).toEqual(ask.messages)
   })
 
   it('refuses a key no request has (temperature), which a provider would never be sent', async () => {
