@@ -70,8 +70,7 @@ export class AgentBuilderOf<K extends AgentKind, T = string> {
     if (this.#state.reliability !== undefined) {
       throw new Error('Agent.reliability() was already called on this builder: pass every rule in one call')
     }
-    // The agent sets these itself (`Agent.create({ model })`, `.outputSchema()`): given here they would be ignored or fight it.
-    checkConfig(config, 'Agent.reliability', [], ['model', 'outputSchema', 'events'])
+    checkConfig(config, 'Agent.reliability')
     return this.#with<T>({ reliability: Object.freeze({ ...config }) })
   }
 

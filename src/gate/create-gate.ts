@@ -19,7 +19,7 @@ import { runGate } from './run/run-gate.ts'
 import { resolveProviders } from './resolved-provider.ts'
 import { checkConfig } from './options/check-options.ts'
 import { checkRequest } from './request-problem.ts'
-import { GATE_RUN_OPTIONS, GATE_STREAM_OPTIONS } from './run-options-contract.ts'
+import { checkRunOptions, GATE_STREAM_OPTIONS } from './run-options-contract.ts'
 import { streamGate } from './stream/stream-gate.ts'
 import type { GateStream } from './stream/gate-stream.ts'
 import type { GateStreamOptions } from './stream/gate-stream-event.ts'
@@ -124,7 +124,7 @@ export function buildGate<T>(config: GateConfig<T>, label = 'createGate'): { rea
       try {
         const checked = checkRequest(request)
         if (typeof checked === 'string') return Promise.reject(new TypeError(`gate.run: ${checked}`))
-        if (options !== NO_OPTIONS) GATE_RUN_OPTIONS.check(options)
+        if (options !== NO_OPTIONS) checkRunOptions(options)
         return runGate(internals, request, options, undefined, checked)
       } catch (error) {
         // A request whose getters throw: their error, as the run's rejection.

@@ -97,11 +97,3 @@ describe('an agent run under runTimeoutMs', () => {
     expect(() => Agent.create({ provider }).reliability({ runTimoutMs: 5 } as never)).toThrow(/did you mean "runTimeoutMs"/)
   })
 })
-
-describe('Agent.reliability', () => {
-  it.each(['model', 'outputSchema', 'events'])('refuses %s, which the agent sets itself', (key) => {
-    expect(() => Agent.create({ provider: scripted(['x']) }).reliability({ [key]: 'x' } as never)).toThrow(
-      new RegExp(`Agent\\.reliability: unknown option "${key}"`),
-    )
-  })
-})

@@ -10,12 +10,11 @@ import { GATE_OPTIONS, GATE_OPTION_NAMES, type OptionRow } from './option-table.
  * options, which become one) that is misspelt (`outputschema`, `maxRetries`: an option nobody reads
  * would leave a JavaScript user ungated without a word) or whose value has the wrong type, so that a
  * typo fails where it is written. `label`: `createGate` or the agent's; `extra`: keys the caller
- * itself takes beside the gate's; `without`: keys of the gate's the caller sets itself (refused).
+ * itself takes beside the gate's.
  */
-export function checkConfig(config: unknown, label = 'createGate', extra: readonly string[] = [], without: readonly string[] = []): void {
+export function checkConfig(config: unknown, label = 'createGate', extra: readonly string[] = []): void {
   if (!isRecord(config)) throw new TypeError(`${label}: expected an object of options, got ${typeName(config)}`)
-  const known = without.length === 0 ? GATE_OPTION_NAMES : GATE_OPTION_NAMES.filter((key) => !without.includes(key))
-  refuseUnknownOptions(config, [...known, ...extra], label)
+  refuseUnknownOptions(config, [...GATE_OPTION_NAMES, ...extra], label)
   for (const [key, row] of Object.entries(GATE_OPTIONS) as [string, OptionRow][]) {
     const value = config[key]
     if (value === undefined || row.expected === undefined) continue

@@ -17,8 +17,6 @@ const ask = { messages: [{ role: 'user' as const, content: 'hi' }] }
 const gate = () => createGate({ providers: provider })
 const agent = () => Agent.create({ provider, model: 'm' }).build()
 
-/** The gate's config keys a reliability config of the agent does not take (the agent sets them itself). */
-const AGENT_SETS: readonly string[] = ['model', 'outputSchema', 'events']
 const GATE_NUMBERS = ['maxAttempts', 'maxFeedbackChars', 'maxFeedbackTokens']
 
 /** The gate, the agent and their per-call options: runs, requests, sessions, windows. */
@@ -40,7 +38,7 @@ export const entries: readonly OptionsEntry[] = [
   },
   {
     name: 'Agent.reliability',
-    keys: GATE_OPTION_NAMES.filter((key) => !AGENT_SETS.includes(key)),
+    keys: GATE_OPTION_NAMES,
     durations: ['timeoutMs', 'runTimeoutMs'],
     numbers: GATE_NUMBERS,
     call: (options) => Agent.create({ provider }).reliability(options).build(),
