@@ -2,6 +2,7 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { createGate, type ModelRequest, type Provider } from '../../src/index.ts'
 import { checkRequest, REQUEST_KEYS } from '../../src/gate/request-problem.ts'
+import { checkRunOptions, GATE_RUN_OPTIONS } from '../../src/gate/run-options-contract.ts'
 
 /** A provider that answers at once and counts its calls. */
 function counting(): Provider & { calls: number } {
@@ -23,6 +24,16 @@ const HOSTILE_DURATIONS: readonly unknown[] = [0, -1, Number.NaN, Number.POSITIV
 async function errorOf(call: () => unknown): Promise<unknown> {
   try {
     await call()
+    return undefined
+  } catch (error) {
+    return error
+  }
+}
+
+/** What `call` threw synchronously; `undefined` when it returned. */
+function thrownBy(call: () => unknown): unknown {
+  try {
+    call()
     return undefined
   } catch (error) {
     return error
@@ -67,6 +78,16 @@ describe('gate.run options', () => {
     fc.assert(
       fc.property(fc.oneof(fc.integer({ max: 0 }), fc.integer({ min: 2 ** 31, max: Number.MAX_SAFE_INTEGER })), (ms) => {
         expect(() => gate.stream(ask, { runTimeoutMs: ms })).toThrow(RangeError)
+      }),
+    )
+  })
+
+  it('checks on the quick path exactly what the contract checks, with the contract’s error', () => {
+    const key = fc.oneof(fc.constantFrom(...GATE_RUN_OPTIONS.keys), fc.string({ maxLength: 12 }))
+    const value = fc.oneof(fc.anything(), fc.integer(), fc.constant(new AbortController().signal), fc.constant(undefined))
+    fc.assert(
+      fc.property(fc.dictionary(key, value, { maxKeys: 4 }), (options) => {
+        expect(thrownBy(() => checkRunOptions(options as never))).toEqual(thrownBy(() => GATE_RUN_OPTIONS.check(options as never)))
       }),
     )
   })
