@@ -72,6 +72,24 @@ describe('agent.session load', () => {
     expect((error as Error).message).toContain('session "customer-42": the store\'s load did not answer within loadTimeoutMs (50 ms)')
   })
 
+  it('bounds reading the conversation again after another run committed, and the run still answers', async () => {
+    const inner = memorySessionStore()
+    let loads = 0
+    const store: SessionStore = {
+      load: (id) => (++loads === 1 ? inner.load(id) : never()),
+      append: (id, request) => inner.append(id, request),
+      delete: (id) => inner.delete(id),
+    }
+    const agent = Agent.create({ provider: scripted(['hello']), model: 'm', sessions: store }).build()
+    const session = await agent.session('c', { loadTimeoutMs: 50 })
+    // Another process commits meanwhile: this session's commit lands on version 2 and reads the store again.
+    await inner.append('c', { exchange: history(2), expectedVersion: 0, onConflict: 'fail' })
+    const result = await session.runDetailed('hi')
+    expect(result.session).toMatchObject({ version: 2, staleBy: 1 })
+    expect(loads).toBe(2)
+    expect((await inner.load('c')).version).toBe(2)
+  })
+
   it('waits 30 seconds by default', () => {
     expect(DEFAULT_LOAD_TIMEOUT_MS).toBe(30_000)
   })
