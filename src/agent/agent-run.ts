@@ -4,6 +4,8 @@ import { newRunId } from '../events/run-id.ts'
 import { keepShape } from '../model/keep-shape.ts'
 import { isReliabilityFailFastError, type ReliabilityFailFastError } from '../gate/fail-fast-error.ts'
 import type { GateRunOptions } from '../gate/gate-internals.ts'
+import { type RunDeadline, shareDeadline } from '../gate/run/run-deadline.ts'
+import { FailFastKinds } from '../model/fail-fast-kind.ts'
 import type { GateResult } from '../gate/gate-result.ts'
 import type { Message } from '../model/message.ts'
 import type { ModelRequest } from '../model/request.ts'
@@ -16,7 +18,7 @@ import type { AgentRuntime } from './agent-runtime.ts'
 import type { FunctionCall } from './function-call.ts'
 import { applyOutputFallback, handlesError } from './output-fallback.ts'
 import { RunLedger } from './run-ledger.ts'
-import type { RunOptions } from './run-input.ts'
+import type { AgentRunOptions } from './run-input.ts'
 import { runResultOf, type RunResult } from './run-result.ts'
 import { RunCostBudget } from './run-cost-budget.ts'
 import { emitAgentRunEnd, emitToolArgsFailure, runFailure, type RunIdentity } from './run-events.ts'
@@ -26,6 +28,7 @@ import { NOT_AN_ANSWER, settleToolCalls, standingAnswer, standingValue, toolTurn
 // Shared until a run has tool turns to keep (replaced, never mutated, before the first push).
 const NO_MESSAGES: Message[] = Object.freeze([]) as unknown as Message[]
 const NO_CALLS: FunctionCall[] = Object.freeze([]) as unknown as FunctionCall[]
+type Writable<O> = { -readonly [K in keyof O]: O[K] }
 
 /**
  * One agent run: the ReAct loop. Each model turn goes through the gate; the tool calls of a turn
@@ -42,6 +45,7 @@ export class AgentRun<T, R = RunResult<T>> {
   readonly #history: readonly Message[]
   readonly #user: Message
   readonly #signal: AbortSignal | undefined
+  readonly #deadline: RunDeadline | undefined
   readonly #runId: string
   readonly #metadata: Readonly<Record<string, unknown>> | undefined
   readonly #ledger = new RunLedger()
@@ -61,7 +65,7 @@ export class AgentRun<T, R = RunResult<T>> {
     rt: AgentRuntime<T>,
     history: readonly Message[],
     user: Message,
-    options: RunOptions,
+    options: AgentRunOptions,
     commit: (exchange: readonly Message[]) => void,
     project: (result: RunResult<T>) => R,
   ) {
@@ -71,7 +75,8 @@ export class AgentRun<T, R = RunResult<T>> {
     this.#project = project
     this.#history = history
     this.#user = user
-    this.#signal = options.signal
+    this.#deadline = options.deadline
+    this.#signal = options.deadline?.signal ?? options.signal
     this.#runId = options.runId ?? newRunId()
     this.#metadata = options.metadata
   }
@@ -89,7 +94,6 @@ export class AgentRun<T, R = RunResult<T>> {
   #tags(): EventTags {
     return eventTags(this.#turnCount, this.#metadata)
   }
-
   #who(): RunIdentity {
     return { runId: this.#runId, tags: this.#tags(), agent: this.#rt.name }
   }
@@ -168,12 +172,11 @@ export class AgentRun<T, R = RunResult<T>> {
     return standingAnswer(settled)
   }
 
-  /** Tiers 2 and 3 for a failure the output fallback handles; anything else is rethrown as it is. */
+  /** Tiers 2 and 3 for a failure the output fallback handles; anything else is rethrown as it is. An aborted run ends aborted, not with its fallback's answer. */
   async #useOutputFallback(error: unknown): Promise<R> {
     const fallback = this.#rt.outputFallback
     if (fallback === undefined || !isReliabilityFailFastError(error) || !handlesError(fallback, error)) throw error
     const answer = await applyOutputFallback(fallback, error, this.#rt.outputSchema, this.#rt.events, this.#runId, this.#signal)
-    // An aborted run ends aborted, not with an answer of its fallback.
     if (this.#signal?.aborted === true) throw this.#fail('aborted', 'the run was aborted while its output fallback was answering', 'post-decide')
     if (answer === undefined) throw error
     const response: ModelResponse = { content: answer.text, toolCalls: [], usage: ZERO_USAGE, stopReason: 'end' }
@@ -207,7 +210,7 @@ export class AgentRun<T, R = RunResult<T>> {
   #callGate(messages: readonly Message[], validateOutput: boolean, toolChoice?: ToolChoice): Promise<GateResult<T>> {
     const rt = this.#rt
     this.#checkBudget()
-    const request: { -readonly [K in keyof ModelRequest]: ModelRequest[K] } = { messages }
+    const request: Writable<ModelRequest> = { messages }
     if (rt.system !== undefined) request.system = rt.system
     if (rt.toolSpecs.length > 0) request.tools = rt.toolSpecs
     if (toolChoice !== undefined) request.toolChoice = toolChoice
@@ -220,18 +223,13 @@ export class AgentRun<T, R = RunResult<T>> {
       )
     }
     // One options object per gate call: a call in flight keeps the turn it started with.
-    const before = this.#ledger.gateCalls === 0 ? 0 : this.#ledger.validationFailures
-    const options: { -readonly [K in keyof GateRunOptions]: GateRunOptions[K] } = {
-      runId: this.#runId,
-      turn: this.#turnCount,
-      validateOutput,
-      validationFailuresBefore: before,
-    }
+    const validationFailuresBefore = this.#ledger.gateCalls === 0 ? 0 : this.#ledger.validationFailures
+    const options: Writable<GateRunOptions> = { runId: this.#runId, turn: this.#turnCount, validateOutput, validationFailuresBefore }
     if (this.#signal !== undefined) options.signal = this.#signal
     if (this.#metadata !== undefined) options.metadata = this.#metadata
+    if (this.#deadline !== undefined) shareDeadline(options, this.#deadline)
     return rt.gate.run(request, options)
   }
-
   #budgetDone(): void {
     if (this.#request === undefined) return
     this.#rt.runBudgets?.delete(this.#request)
@@ -244,9 +242,8 @@ export class AgentRun<T, R = RunResult<T>> {
     if (refusal !== undefined) throw this.#fail('budget-exceeded', refusal, 'pre-check')
   }
 
-  // Made on first use: only a run under a cost budget needs it.
   #whoCallback: (() => RunIdentity) | undefined
-
+  /** Made on first use: only a run under a cost budget needs it. */
   get #whoFn(): () => RunIdentity {
     return (this.#whoCallback ??= () => this.#who())
   }
@@ -259,8 +256,11 @@ export class AgentRun<T, R = RunResult<T>> {
     emitToolArgsFailure(events, this.#who(), this.#ledger, failure, attempt)
   }
 
+  /** The run's fail-fast error; past the run's own deadline it is `run-timeout`, whatever stopped first. */
   #fail(kind: string, reason: string, phase: Phase): ReliabilityFailFastError {
-    return runFailure(this.#rt.events, this.#who(), this.#ledger, kind, reason, phase)
+    const late = this.#deadline?.expired === true
+    const why = late ? `the run did not finish within runTimeoutMs (${reason})` : reason
+    return runFailure(this.#rt.events, this.#who(), this.#ledger, late ? FailFastKinds.RunTimeout : kind, why, phase)
   }
 
   #finish(

@@ -66,7 +66,11 @@ export class Agent<T = string> {
     return this.#default.history
   }
 
-  /** Runs one exchange in the default session and returns the answer's text. */
+  /**
+   * Runs one exchange in the default session and returns the answer's text. `options.runTimeoutMs`
+   * (else the agent's `reliability({ runTimeoutMs })`) bounds the whole run, tools included: past it
+   * the run fails with kind `run-timeout`. A misspelt option is refused with "did you mean".
+   */
   run(input: RunInput, options?: RunOptions): Promise<string> {
     return this.#default.run(input, options)
   }
@@ -99,7 +103,9 @@ export class Agent<T = string> {
   /**
    * Opens the conversation `id` of the agent's session store (`Agent.create({ sessions })`, else a
    * memory store of this agent), loading its history once. Each accepted exchange is committed to
-   * the store whole before the run's result is handed out.
+   * the store whole before the run's result is handed out. The load waits at most `loadTimeoutMs`
+   * (default 30 s; past it the promise rejects with kind `timeout`); options it does not take
+   * (`onconflict`, `window: { maxMesages }`) are refused with "did you mean".
    *
    * @example
    * const conversation = await agent.session('customer-42', { window: { maxMessages: 40 } })

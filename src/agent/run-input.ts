@@ -1,3 +1,5 @@
+import type { RunDeadline } from '../gate/run/run-deadline.ts'
+
 /** Input of one agent run: the user's message, as a string or an object. */
 export type RunInput = string | { readonly message: string }
 
@@ -9,6 +11,22 @@ export interface RunOptions {
   readonly runId?: string
   /** The caller's facts about this run (tenant, request id, ...), handed to middleware as `ctx.metadata`. */
   readonly metadata?: Readonly<Record<string, unknown>>
+  /**
+   * The deadline of the whole run: every model call, retry and wait, every tool's `execute`, and the
+   * commit of a stored session. Past it the run fails with kind `run-timeout` and nothing is
+   * committed. Whole milliseconds from 1 to 2^31-1. @default the agent's `reliability({ runTimeoutMs })`, else none
+   */
+  readonly runTimeoutMs?: number
+}
+
+/**
+ * An agent run's options as its session hands them: the caller's, and the run's deadline when it
+ * has one (`runTimeoutMs`, started once for the whole run; its signal joins the caller's). Every
+ * wait of the run reads that one signal: its gate calls (which share the deadline, so a call it stops
+ * fails as `run-timeout`), its tools' `execute`, its output fallback, and its session's commit.
+ */
+export interface AgentRunOptions extends RunOptions {
+  readonly deadline?: RunDeadline | undefined
 }
 
 /** Reads the user message out of a run input, rejecting anything else with a clear error. */

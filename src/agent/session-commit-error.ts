@@ -3,8 +3,11 @@ import type { Usage } from '../model/usage.ts'
 import type { AttemptRecord } from '../gate/attempt-record.ts'
 import type { RunResult } from './run-result.ts'
 
-/** Why an accepted exchange was not committed: the conversation moved on (`onConflict: 'fail'`), or the store failed. */
-export type SessionCommitKind = 'session-conflict' | 'session-store-failed'
+/**
+ * Why an accepted exchange was not committed: the conversation moved on (`onConflict: 'fail'`), the
+ * store failed, or the run's deadline (`runTimeoutMs`) passed before the store answered.
+ */
+export type SessionCommitKind = 'session-conflict' | 'session-store-failed' | 'run-timeout'
 
 /** What an accepted run produced: a `RunResult`, or for `session.stream` the gate's result. */
 export interface AcceptedRun<T> {
@@ -52,7 +55,12 @@ export class SessionCommitError<T = unknown, R extends AcceptedRun<T> = RunResul
   }
 }
 
-/** Whether `value` is a {@link SessionCommitError}: a fail-fast error of kind `session-conflict` or `session-store-failed` carrying the accepted run. */
+/** Whether `value` is a {@link SessionCommitError}: a fail-fast error of kind `session-conflict`, `session-store-failed` or `run-timeout` carrying the accepted run. */
 export function isSessionCommitError(value: unknown): value is SessionCommitError {
-  return isReliabilityFailFastError(value) && (value.kind === 'session-conflict' || value.kind === 'session-store-failed') && 'result' in value
+  return (
+    isReliabilityFailFastError(value) &&
+    (value.kind === 'session-conflict' || value.kind === 'session-store-failed' || value.kind === 'run-timeout') &&
+    'result' in value &&
+    'sessionId' in value
+  )
 }

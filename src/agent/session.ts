@@ -1,14 +1,17 @@
-import { runOptionsProblem, streamOptionsProblem } from '../gate/request-problem.ts'
 import type { GateStream, GateStreamOptions } from '../gate/stream/index.ts'
+import { runDeadline, type RunDeadline } from '../gate/run/run-deadline.ts'
 import type { Message } from '../model/message.ts'
+import { messageOf as errorMessageOf } from '../model/message-of.ts'
+import { ZERO_USAGE } from '../model/usage.ts'
 import { AgentRun } from './agent-run.ts'
+import { AGENT_RUN_OPTIONS, AGENT_STREAM_OPTIONS } from './run-options-contract.ts'
 import type { AgentRuntime } from './agent-runtime.ts'
-import { messageOf, type RunInput, type RunOptions } from './run-input.ts'
+import { type AgentRunOptions, messageOf, type RunInput, type RunOptions } from './run-input.ts'
 import { streamRun } from './stream-run.ts'
 import type { RunResult } from './run-result.ts'
 import type { StoredConversation } from '../sessions/session-store.ts'
-import { windowHistory } from '../sessions/session-window.ts'
-import { isReliabilityFailFastError } from '../gate/fail-fast-error.ts'
+import { type SessionWindow, windowHistory } from '../sessions/session-window.ts'
+import { isReliabilityFailFastError, ReliabilityFailFastError } from '../gate/fail-fast-error.ts'
 import { FailFastKinds } from '../model/fail-fast-kind.ts'
 import { appendExchange, loadConversation, type StoredLink } from './stored-conversation.ts'
 
@@ -91,14 +94,26 @@ export class Session<T> {
     let user: Message
     try {
       user = { role: 'user', content: messageOf(input) }
-      const problem = runOptionsProblem(options)
-      if (problem !== undefined) throw new TypeError(`agent.run: ${problem}`)
+      AGENT_RUN_OPTIONS.check(options)
     } catch (error) {
       return Promise.reject(error)
     }
     const rt = this.#runtime
-    if (this.#link !== undefined) return this.#runStored(this.#link, user, options ?? NO_OPTIONS, project)
-    return new AgentRun(rt, this.#history, user, options ?? NO_OPTIONS, this.#commit, project).run()
+    const deadline = this.#deadlineOf(options)
+    const runOptions: AgentRunOptions = deadline === undefined ? (options ?? NO_OPTIONS) : { ...options, deadline }
+    const done =
+      this.#link !== undefined
+        ? this.#runStored(this.#link, user, runOptions, project)
+        : new AgentRun(rt, this.#history, user, runOptions, this.#commit, project).run()
+    // The run's one deadline ends with the run, commit included, whichever way it ends.
+    if (deadline !== undefined) done.then(deadline.clear, deadline.clear)
+    return done
+  }
+
+  /** The run's deadline (`runTimeoutMs` of the call, else the agent's), over the caller's signal; none without one. */
+  #deadlineOf(options: RunOptions | undefined): RunDeadline | undefined {
+    const ms = options?.runTimeoutMs ?? this.#runtime.gate.config.runTimeoutMs
+    return ms === undefined ? undefined : runDeadline(ms, options?.signal)
   }
 
   /** Appends a run's exchange to the history as it is now (not as it was when the run started), in one step. */
@@ -108,17 +123,17 @@ export class Session<T> {
   }
 
   /** A run on the stored conversation: the whole result first, then the commit, then the caller's projection. */
-  async #runStored<R>(link: StoredLink, user: Message, options: RunOptions, project: (result: RunResult<T>) => R): Promise<R> {
+  async #runStored<R>(link: StoredLink, user: Message, options: AgentRunOptions, project: (result: RunResult<T>) => R): Promise<R> {
     const rt = this.#runtime
     const basedOn = this.#version
-    const history = windowHistory(this.#history, link.window)
+    const history = windowed(this.#history, link.window, options.runId)
     let exchange: readonly Message[] | undefined
     const capture = (accepted: readonly Message[]): void => {
       exchange = accepted
     }
     const result = await new AgentRun(rt, history, user, options, capture, whole<T>).run()
     const accepted = exchange ?? result.exchange
-    const outcome = await this.#commitStored(link, result, accepted, basedOn, options.signal)
+    const outcome = await this.#commitStored(link, result, accepted, basedOn, options)
     return project({ ...result, session: { id: link.id, version: outcome.version, basedOn, staleBy: outcome.staleBy } })
   }
 
@@ -128,28 +143,29 @@ export class Session<T> {
     run: R,
     exchange: readonly Message[],
     basedOn: number,
-    signal: AbortSignal | undefined,
+    options: AgentRunOptions,
   ): Promise<{ readonly version: number; readonly staleBy: number }> {
+    const signal = options.deadline?.signal ?? options.signal
     let outcome: { readonly version: number; readonly staleBy: number }
     try {
-      outcome = await appendExchange<T, R>(link, run, exchange, basedOn, signal)
+      outcome = await appendExchange<T, R>(link, run, exchange, basedOn, { signal, deadline: options.deadline })
     } catch (error) {
       // A conflict means the store answered and moved on: read it, so the next run is on the current version.
       // A store that failed is left alone (reading it again could hang the failed run).
-      if (isReliabilityFailFastError(error) && error.kind === FailFastKinds.SessionConflict) await this.#reload(link)
+      if (isReliabilityFailFastError(error) && error.kind === FailFastKinds.SessionConflict) await this.#reload(link, signal)
       throw error
     }
     if (outcome.version === this.#version + 1) {
       this.#commit(exchange)
       this.#version = outcome.version
-    } else await this.#reload(link)
+    } else await this.#reload(link, signal)
     return outcome
   }
 
   /** Reads the stored conversation again (another run committed to it); keeps the newest view. A failed read keeps the old one. */
-  async #reload(link: StoredLink): Promise<void> {
+  async #reload(link: StoredLink, signal: AbortSignal | undefined): Promise<void> {
     try {
-      const loaded = await loadConversation(link)
+      const loaded = await loadConversation(link, signal)
       if (loaded.version < this.#version) return
       this.#history = loaded.messages.length === 0 ? NO_HISTORY : loaded.messages.slice()
       this.#version = loaded.version
@@ -164,22 +180,30 @@ export class Session<T> {
    * like `runDetailed` does, when `result` settles.
    */
   stream(input: RunInput, options: RunOptions & Pick<GateStreamOptions, 'mode'> = {}): GateStream<T> {
-    const problem = streamOptionsProblem(options)
-    if (problem !== undefined) throw new TypeError(`agent.stream: ${problem}`)
+    AGENT_STREAM_OPTIONS.check(options)
     const user: Message = { role: 'user', content: messageOf(input) }
     const link = this.#link
-    if (link === undefined) return streamRun(this.#runtime, this.#history, user, options, this.#commit)
-    const basedOn = this.#version
-    let exchange: readonly Message[] = []
-    const s = streamRun(this.#runtime, windowHistory(this.#history, link.window), user, options, (accepted) => {
-      exchange = accepted
-    })
-    const result = s.result.then(async (r) => {
-      await this.#commitStored(link, r, exchange, basedOn, options.signal)
-      return r
-    })
-    result.catch(() => undefined)
-    return { ...s, result }
+    const history = link === undefined ? this.#history : windowed(this.#history, link.window, options.runId)
+    // One deadline over the gate's stream and the commit after it.
+    const deadline = this.#deadlineOf(options)
+    const runOptions = deadline === undefined ? options : { ...options, deadline }
+    let s: GateStream<T>
+    if (link === undefined) s = streamRun(this.#runtime, history, user, runOptions, this.#commit)
+    else {
+      const basedOn = this.#version
+      let exchange: readonly Message[] = []
+      const streamed = streamRun(this.#runtime, history, user, runOptions, (accepted) => {
+        exchange = accepted
+      })
+      const result = streamed.result.then(async (r) => {
+        await this.#commitStored(link, r, exchange, basedOn, runOptions)
+        return r
+      })
+      result.catch(() => undefined)
+      s = { ...streamed, result }
+    }
+    if (deadline !== undefined) s.result.then(deadline.clear, deadline.clear)
+    return s
   }
 
   /** Forgets the persisted history of an in-memory session; a stored conversation is erased with `await session.delete()`. */
@@ -193,5 +217,27 @@ export class Session<T> {
     if (this.#link !== undefined) await this.#link.store.delete(this.#link.id)
     this.#history = NO_HISTORY
     this.#version = 0
+  }
+}
+
+/**
+ * The part of `history` a run's request carries under `window`; a window whose `estimateTokens`
+ * fails ends the run before anything is sent, with kind `window-failed` (a `WindowEstimateError`
+ * as the cause, itself caused by what the estimator threw), never with the estimator's own error or a history read as 0 tokens.
+ */
+function windowed(history: readonly Message[], window: SessionWindow | undefined, runId: string | undefined): readonly Message[] {
+  try {
+    return windowHistory(history, window)
+  } catch (cause) {
+    throw new ReliabilityFailFastError({
+      kind: FailFastKinds.WindowFailed,
+      reason: errorMessageOf(cause),
+      phase: 'pre-check',
+      ...(runId !== undefined ? { runId } : {}),
+      attempts: [],
+      usage: ZERO_USAGE,
+      costUsd: 0,
+      cause,
+    })
   }
 }

@@ -1,12 +1,20 @@
+import { signalReason } from '../model/abort-reason.ts'
 import { raceAbort } from '../model/race-abort.ts'
 import { isRecord } from '../model/is-record.ts'
 import type { Message } from '../model/message.ts'
 import { messageOf } from '../model/message-of.ts'
 import { typeName } from '../model/describe-value.ts'
 import { FailFastKinds } from '../model/fail-fast-kind.ts'
+import { option, optionsContract } from '../model/options-contract.ts'
+import { ZERO_USAGE } from '../model/usage.ts'
+import { ReliabilityFailFastError } from '../gate/fail-fast-error.ts'
+import { runDeadline, type RunDeadline } from '../gate/run/run-deadline.ts'
 import type { AppendOutcome, OnConflict, SessionStore, StoredConversation } from '../sessions/session-store.ts'
-import { checkWindow, type SessionWindow } from '../sessions/session-window.ts'
+import { WINDOW_OPTIONS, type SessionWindow } from '../sessions/session-window.ts'
 import { type AcceptedRun, SessionCommitError } from './session-commit-error.ts'
+
+/** How long `agent.session(id)` waits for the store's `load` by default: 30 seconds. */
+export const DEFAULT_LOAD_TIMEOUT_MS = 30_000
 
 /** Options of `agent.session(id, options)`. */
 export interface SessionOptions {
@@ -19,7 +27,21 @@ export interface SessionOptions {
   readonly onConflict?: OnConflict
   /** How much of the history each request carries (the stored history stays whole). @default the whole history */
   readonly window?: SessionWindow
+  /**
+   * How long opening the session (and reading it again after another run committed) waits for the
+   * store's `load`: past it, `agent.session(id)` rejects with a `ReliabilityFailFastError` of kind
+   * `timeout` instead of hanging on a store that never answers. Whole milliseconds from 1 to 2^31-1.
+   * @default 30_000
+   */
+  readonly loadTimeoutMs?: number
 }
+
+/** `agent.session(id, options)`'s options, declared once: a misspelt `onconflict` is refused with "did you mean". */
+export const SESSION_OPTIONS = optionsContract<SessionOptions>('agent.session', {
+  onConflict: option.oneOf('append', 'fail'),
+  window: option.nested(WINDOW_OPTIONS),
+  loadTimeoutMs: option.duration(),
+})
 
 /** A session's link to its stored conversation. */
 export interface StoredLink {
@@ -27,20 +49,56 @@ export interface StoredLink {
   readonly id: string
   readonly onConflict: OnConflict
   readonly window: SessionWindow | undefined
+  readonly loadTimeoutMs: number
+}
+
+/** What bounds a commit: the run's signal, and its deadline when it has one (its expiry makes the failure `run-timeout`). */
+export interface CommitBound {
+  readonly signal: AbortSignal | undefined
+  readonly deadline?: RunDeadline | undefined
 }
 
 /** Checks `agent.session(id, options)`'s arguments and returns the link. */
 export function storedLink(store: SessionStore, id: unknown, options: unknown): StoredLink {
   if (typeof id !== 'string' || id.length === 0) throw new TypeError(`agent.session: id must be a non-empty string, got ${typeName(id)}`)
-  if (options !== undefined && !isRecord(options)) throw new TypeError(`agent.session: options must be an object, got ${typeName(options)}`)
-  const onConflict = options?.['onConflict'] ?? 'append'
-  if (onConflict !== 'append' && onConflict !== 'fail') throw new TypeError(`agent.session: onConflict must be 'append' or 'fail', got ${typeName(onConflict)}`)
-  return { store, id, onConflict, window: checkWindow(options?.['window'], 'agent.session') }
+  const checked = SESSION_OPTIONS.check(options as SessionOptions | undefined)
+  return {
+    store,
+    id,
+    onConflict: checked.onConflict ?? 'append',
+    window: checked.window,
+    loadTimeoutMs: checked.loadTimeoutMs ?? DEFAULT_LOAD_TIMEOUT_MS,
+  }
 }
 
-/** The store's answer to `load`, checked: a store of yours answering something else fails clearly. */
-export async function loadConversation(link: StoredLink): Promise<StoredConversation> {
-  const loaded: unknown = await link.store.load(link.id)
+/**
+ * The store's answer to `load`, checked: a store of yours answering something else fails clearly.
+ * The wait is bounded by the link's `loadTimeoutMs` (and `signal`, a run's, when a run reads it
+ * again): a store that never answers rejects with kind `timeout`, it cannot hang the caller.
+ */
+export async function loadConversation(link: StoredLink, signal?: AbortSignal): Promise<StoredConversation> {
+  const ms = link.loadTimeoutMs
+  const expired = (): ReliabilityFailFastError =>
+    new ReliabilityFailFastError({
+      kind: FailFastKinds.Timeout,
+      reason: `session "${link.id}": the store's load did not answer within loadTimeoutMs (${ms} ms)`,
+      phase: 'pre-check',
+      attempts: [],
+      usage: ZERO_USAGE,
+      costUsd: 0,
+    })
+  const bound = runDeadline(ms, signal, expired)
+  let loaded: unknown
+  try {
+    loaded = await raceAbort(
+      Promise.resolve().then(() => link.store.load(link.id)),
+      bound.signal,
+      undefined,
+      signalReason,
+    )
+  } finally {
+    bound.clear()
+  }
   if (!isRecord(loaded) || !Array.isArray(loaded['messages']) || !isVersion(loaded['version'])) {
     throw new TypeError(`agent.session: the store's load("${link.id}") must resolve to { messages: Message[], version: number }, got ${typeName(loaded)}`)
   }
@@ -50,17 +108,20 @@ export async function loadConversation(link: StoredLink): Promise<StoredConversa
 const isVersion = (value: unknown): value is number => typeof value === 'number' && Number.isSafeInteger(value) && value >= 0
 
 /**
- * Appends an accepted run's exchange to the store, bounded by the run's signal. Resolves to the
- * outcome when committed; rejects with `SessionCommitError` (carrying the accepted run) on a
- * conflict under `onConflict: 'fail'`, or when the store fails, refuses or answers nonsense.
+ * Appends an accepted run's exchange to the store, bounded by the run's signal and deadline. Resolves
+ * to the outcome when committed; rejects with `SessionCommitError` (carrying the accepted run) on a
+ * conflict under `onConflict: 'fail'`, when the store fails, refuses or answers nonsense, or with
+ * kind `run-timeout` when the run's deadline passed before the store answered (this session's
+ * history is left as it was; a store's write still in flight lands whole or not at all).
  */
 export async function appendExchange<T, R extends AcceptedRun<T>>(
   link: StoredLink,
   run: R,
   exchange: readonly Message[],
   basedOn: number,
-  signal: AbortSignal | undefined,
+  bound: CommitBound,
 ): Promise<AppendOutcome & { readonly committed: true }> {
+  const signal = bound.signal
   const failed = (reason: string, cause?: unknown): SessionCommitError<T, R> =>
     new SessionCommitError<T, R>(FailFastKinds.SessionStoreFailed, run, link.id, `session "${link.id}": ${reason}`, undefined, cause)
   let outcome: unknown
@@ -70,6 +131,16 @@ export async function appendExchange<T, R extends AcceptedRun<T>>(
     const append = Promise.resolve().then(() => link.store.append(link.id, { exchange: copy, expectedVersion: basedOn, onConflict: link.onConflict }))
     outcome = await (signal === undefined ? append : untilAborted(append, signal))
   } catch (cause) {
+    if (bound.deadline?.expired === true) {
+      throw new SessionCommitError<T, R>(
+        FailFastKinds.RunTimeout,
+        run,
+        link.id,
+        `session "${link.id}": the run did not finish within runTimeoutMs: the store had not committed the exchange (nothing was added to this session's history)`,
+        undefined,
+        cause,
+      )
+    }
     throw failed(`the store did not commit the exchange: ${messageOf(cause)}`, cause)
   }
   if (!isRecord(outcome) || typeof outcome['committed'] !== 'boolean' || !isVersion(outcome['version'])) {

@@ -6,7 +6,8 @@ import type { GateStream, GateStreamOptions } from '../gate/stream/index.ts'
 import type { Message } from '../model/message.ts'
 import { ZERO_USAGE } from '../model/usage.ts'
 import type { AgentRuntime } from './agent-runtime.ts'
-import type { RunOptions } from './run-input.ts'
+import { shareDeadline } from '../gate/run/run-deadline.ts'
+import type { AgentRunOptions } from './run-input.ts'
 import { emitAgentRunEnd, type RunIdentity } from './run-events.ts'
 
 /**
@@ -19,14 +20,18 @@ export function streamRun<T>(
   rt: AgentRuntime<T>,
   history: readonly Message[],
   user: Message,
-  options: RunOptions & Pick<GateStreamOptions, 'mode'>,
+  options: AgentRunOptions & Pick<GateStreamOptions, 'mode'>,
   commit: (exchange: readonly Message[]) => void,
 ): GateStream<T> {
   const runId = options.runId ?? newRunId()
   const events = rt.events
   if (events.has('agent_run_start')) events.emit('agent_run_start', { runId, ...eventTags(0, options.metadata), agent: rt.name })
   const request = { ...(rt.system !== undefined ? { system: rt.system } : {}), messages: history.concat(user) }
-  const s = rt.gate.stream(request, { ...options, runId, turn: 1 })
+  const { deadline, ...given } = options
+  const gateOptions: GateStreamOptions = { ...given, ...(deadline !== undefined ? { signal: deadline.signal } : {}), runId, turn: 1 }
+  // The run's deadline (started by the session) covers the gate's stream: a stream it stops fails as `run-timeout`.
+  if (deadline !== undefined) shareDeadline(gateOptions, deadline)
+  const s = rt.gate.stream(request, gateOptions)
   const who = (): RunIdentity => ({ runId, tags: eventTags(1, options.metadata), agent: rt.name })
   const result = s.result.then(
     (r) => {

@@ -1,4 +1,3 @@
-import type { Message } from '../model/message.ts'
 import { EventHub } from '../events/event-hub.ts'
 import { registerHub } from '../events/event-source.ts'
 import { positiveNumber } from '../model/assert-number.ts'
@@ -19,7 +18,8 @@ import type { GateResult } from './gate-result.ts'
 import { runGate } from './run/run-gate.ts'
 import { resolveProviders } from './resolved-provider.ts'
 import { checkConfig } from './options/check-options.ts'
-import { checkRequest, runOptionsProblem, streamOptionsProblem } from './request-problem.ts'
+import { checkRequest } from './request-problem.ts'
+import { checkRunOptions, GATE_STREAM_OPTIONS } from './run-options-contract.ts'
 import { streamGate } from './stream/stream-gate.ts'
 import type { GateStream } from './stream/gate-stream.ts'
 import type { GateStreamOptions } from './stream/gate-stream-event.ts'
@@ -31,15 +31,17 @@ export interface Gate<T = unknown> {
   /**
    * Runs the attempt loop for one request. Resolves with the accepted answer or rejects with a
    * `ReliabilityFailFastError` carrying every attempt's log. A request that is not an object with a
-   * `messages` array (or options that are not an object) is rejected with a `TypeError`, before any
-   * provider call or event; it never throws at the caller.
+   * `messages` array, a request or options with a key they do not take (a misspelt `toolchoice`,
+   * `runTimoutMs`: refused with "did you mean"), or an option of the wrong type or range (a
+   * `runTimeoutMs` that is not whole milliseconds from 1 to 2^31-1) is rejected with a `TypeError`
+   * or `RangeError`, before any provider call or event; it never throws at the caller.
    */
   run(request: ModelRequest, options?: GateRunOptions): Promise<GateResult<T>>
   /**
    * Runs the same loop over streaming provider calls: an AsyncIterable of events (and
    * `.observable`), with `.result` for the accepted result. `mode`: `passthrough` (default),
-   * `buffer` or `progressive`. Throws a `TypeError` at once for a request that is not an object with
-   * a `messages` array.
+   * `buffer` or `progressive`. Throws a `TypeError` (or `RangeError`) at once for a request or
+   * options that `run` would refuse.
    */
   stream(request: ModelRequest, options?: GateStreamOptions): GateStream<T>
   /** Subscribes to one event; returns the unsubscribe function. */
@@ -113,16 +115,17 @@ export function buildGate<T>(config: GateConfig<T>, label = 'createGate'): { rea
     settles,
     call,
     resultCall: resultTerminal(call),
-    runTimeoutMs: config.runTimeoutMs === undefined ? undefined : positiveNumber(config.runTimeoutMs, `${label}: runTimeoutMs`),
+    // A duration checked with the config (checkConfig): whole milliseconds below 2^31.
+    runTimeoutMs: config.runTimeoutMs,
   }
   const gate: Gate<T> = {
     run: (request, options = NO_OPTIONS) => {
       // A misused call answers like a failed run, with a promise, never by throwing at the caller.
       try {
         const checked = checkRequest(request)
-        const problem = typeof checked === 'string' ? checked : options === NO_OPTIONS ? undefined : runOptionsProblem(options)
-        if (problem !== undefined) return Promise.reject(new TypeError(`gate.run: ${problem}`))
-        return runGate(internals, request, options, undefined, checked as readonly Message[])
+        if (typeof checked === 'string') return Promise.reject(new TypeError(`gate.run: ${checked}`))
+        if (options !== NO_OPTIONS) checkRunOptions(options)
+        return runGate(internals, request, options, undefined, checked)
       } catch (error) {
         // A request whose getters throw: their error, as the run's rejection.
         return Promise.reject(error)
@@ -130,9 +133,9 @@ export function buildGate<T>(config: GateConfig<T>, label = 'createGate'): { rea
     },
     stream: (request, options) => {
       const checked = checkRequest(request)
-      const problem = typeof checked === 'string' ? checked : streamOptionsProblem(options)
-      if (problem !== undefined) throw new TypeError(`gate.stream: ${problem}`)
-      return streamGate(internals, request, options ?? NO_OPTIONS, checked as readonly Message[])
+      if (typeof checked === 'string') throw new TypeError(`gate.stream: ${checked}`)
+      GATE_STREAM_OPTIONS.check(options)
+      return streamGate(internals, request, options ?? NO_OPTIONS, checked)
     },
     on: (name, listener) => events.on(name, listener),
     events$: events.events$,

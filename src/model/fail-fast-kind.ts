@@ -40,6 +40,8 @@ export const FailFastKinds = Object.freeze({
   Aborted: 'aborted',
   /** The run did not finish within its own deadline (`runTimeoutMs`). */
   RunTimeout: 'run-timeout',
+  /** A session window's `estimateTokens` threw or answered no number of tokens: nothing was sent. */
+  WindowFailed: 'window-failed',
   /** The answer was cut by the token limit (`truncatedFailFast`, or no rule handled it). */
   Truncated: 'truncated',
   /** The final answer failed its schema or JSON parsing and no rule handled it. */

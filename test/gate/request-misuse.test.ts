@@ -54,12 +54,12 @@ const BAD_OPTIONS: readonly [string, unknown, RegExp][] = [
   ['null', null, /options must be an object, got null/],
   ['a number', 5, /options must be an object, got number/],
   ['a string', 'fast', /options must be an object, got string/],
-  ['a signal that is a string', { signal: 'abort' }, /options\.signal must be an AbortSignal, got string/],
-  ['a signal that is a plain object', { signal: { aborted: false } }, /options\.signal must be an AbortSignal, got object/],
-  ['a runId that is a number', { runId: 42 }, /options\.runId must be a non-empty string, got 42/],
-  ['an empty runId', { runId: '' }, /options\.runId must be a non-empty string, got ""/],
-  ['metadata that is a string', { metadata: 'tenant-1' }, /options\.metadata must be an object, got string/],
-  ['metadata that is an array', { metadata: ['tenant-1'] }, /options\.metadata must be an object, got an array/],
+  ['a signal that is a string', { signal: 'abort' }, /signal must be an AbortSignal, got "abort"/],
+  ['a signal that is a plain object', { signal: { aborted: false } }, /signal must be an AbortSignal, got object/],
+  ['a runId that is a number', { runId: 42 }, /runId must be a non-empty string, got 42/],
+  ['an empty runId', { runId: '' }, /runId must be a non-empty string, got ""/],
+  ['metadata that is a string', { metadata: 'tenant-1' }, /metadata must be an object, got "tenant-1"/],
+  ['metadata that is an array', { metadata: ['tenant-1'] }, /metadata must be an object, got an array/],
 ]
 
 describe('gate.run called with something that is not a request', () => {
@@ -203,7 +203,7 @@ describe('gate.stream and the agent called with options that are not options', (
   it('gate.stream refuses a mode that is none of its three', () => {
     const gate = createGate({ providers: [counting()], outputSchema: Refund })
     expect(() => gate.stream(ask('hi'), { mode: 'chunked' as never })).toThrow(
-      /gate\.stream: options\.mode must be 'passthrough', 'buffer' or 'progressive', got "chunked"/,
+      /gate\.stream: mode must be one of "passthrough", "buffer", "progressive", got "chunked"/,
     )
   })
 

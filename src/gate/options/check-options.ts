@@ -1,6 +1,8 @@
 import { shownValue, typeName } from '../../model/describe-value.ts'
 import { isRecord } from '../../model/is-record.ts'
 import { refuseUnknownOptions } from '../../model/known-options.ts'
+import { option } from '../../model/options-contract.ts'
+import type { GateConfig } from '../gate-config.ts'
 import { GATE_OPTIONS, GATE_OPTION_NAMES, type OptionRow } from './option-table.ts'
 
 /**
@@ -19,4 +21,13 @@ export function checkConfig(config: unknown, label = 'createGate', extra: readon
     const [expected, ok] = row.expected
     if (!ok(value)) throw new TypeError(`${label}: ${key} must be ${expected}, got ${shownValue(value)}`)
   }
+  for (const key of DURATIONS) {
+    const value = config[key]
+    const problem = value === undefined ? undefined : DURATION(value)
+    if (problem !== undefined) throw new RangeError(`${label}: ${key} must be ${problem}, got ${shownValue(value)}`)
+  }
 }
+
+/** The gate's durations: whole milliseconds below 2^31 (a timer of 2^31 ms fires after 1 ms, and every call would fail). */
+const DURATIONS: readonly (keyof GateConfig)[] = ['timeoutMs', 'runTimeoutMs']
+const DURATION = option.duration()

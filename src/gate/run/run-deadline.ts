@@ -11,9 +11,10 @@ export interface RunDeadline {
 
 /**
  * Starts a run deadline of `ms` over the caller's `signal`. The signal aborts with a `ProviderError`
- * of kind `timeout` when time is up, with the caller's reason when the caller aborts first.
+ * of kind `timeout` when time is up (or with what `expire` makes, for a bound that is not the run's:
+ * a session's load), with the caller's reason when the caller aborts first.
  */
-export function runDeadline(ms: number, outer: AbortSignal | undefined): RunDeadline {
+export function runDeadline(ms: number, outer: AbortSignal | undefined, expire?: () => unknown): RunDeadline {
   const controller = new AbortController()
   let expired = false
   const onOuter = (): void => controller.abort((outer as AbortSignal).reason)
@@ -21,7 +22,7 @@ export function runDeadline(ms: number, outer: AbortSignal | undefined): RunDead
   else outer?.addEventListener('abort', onOuter, { once: true })
   const timer = setTimeout(() => {
     expired = true
-    controller.abort(new ProviderError(`the run did not finish within runTimeoutMs (${ms} ms)`, { kind: 'timeout' }))
+    controller.abort(expire === undefined ? new ProviderError(`the run did not finish within runTimeoutMs (${ms} ms)`, { kind: 'timeout' }) : expire())
   }, ms)
   return {
     signal: controller.signal,
@@ -34,3 +35,28 @@ export function runDeadline(ms: number, outer: AbortSignal | undefined): RunDead
     },
   }
 }
+
+/**
+ * The deadline of an agent run handed to each of its gate calls: they read its signal and whether it
+ * expired (so a gate call it stops fails as `run-timeout`), and never clear it (the agent run does,
+ * when it settles). Keyed by the options object of the gate call. @internal
+ */
+const sharedDeadlines = new WeakMap<object, RunDeadline>()
+
+/** Hands `deadline` to the gate run made with `options` (see {@link sharedDeadline}). @internal */
+export function shareDeadline(options: object, deadline: RunDeadline): void {
+  sharedDeadlines.set(options, {
+    signal: deadline.signal,
+    get expired() {
+      return deadline.expired
+    },
+    clear: keep,
+  })
+}
+
+/** The deadline an agent run handed to the gate run made with `options`, if any. @internal */
+export function sharedDeadline(options: object): RunDeadline | undefined {
+  return sharedDeadlines.get(options)
+}
+
+function keep(): void {}

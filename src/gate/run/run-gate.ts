@@ -24,7 +24,7 @@ import type { AttemptTaken } from './gate-attempt.ts'
 import { type AttemptThen, isTransientFailure, runAttempt } from './attempt.ts'
 import { decide, preCheck, type PreVerdict, type Verdict } from './decide.ts'
 import { planRetry } from './retry-plan.ts'
-import { runDeadline } from './run-deadline.ts'
+import { runDeadline, sharedDeadline } from './run-deadline.ts'
 import { RunSettings, settingsOf } from './run-settings.ts'
 import { keepShape } from '../../model/keep-shape.ts'
 import type { RunView } from './run-view.ts'
@@ -82,7 +82,8 @@ class GateLoop<T> extends RunMeter implements RunView<T>, AttemptThen<T, GateRes
   /** A run of `g` (`run_start` emitted). `messages`: the array the request's check validated (the run never reads the caller's again). */
   static start<T>(g: GateInternals<T>, request: ModelRequest, options: GateRunOptions, hooks: RunHooks | undefined, messages: readonly Message[]): GateLoop<T> {
     const runTimeoutMs = options.runTimeoutMs ?? g.runTimeoutMs
-    const deadline = runTimeoutMs === undefined ? undefined : runDeadline(runTimeoutMs, options.signal ?? request.signal)
+    // An agent run's deadline covers its gate calls, its tools and its commit: the gate call reads it.
+    const deadline = sharedDeadline(options) ?? (runTimeoutMs === undefined ? undefined : runDeadline(runTimeoutMs, options.signal ?? request.signal))
     const signal = deadline?.signal ?? options.signal ?? request.signal
     const loop = new GateLoop(g, request, settingsOf(g, options, hooks, deadline), signal, options.runId ?? newRunId(), g.now())
     loop.base = baseFor(loop, 0, messages)

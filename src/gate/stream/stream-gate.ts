@@ -6,6 +6,7 @@ import type { Decision } from '../../rules/rule.ts'
 import type { GateResult } from '../gate-result.ts'
 import type { GateInternals } from '../gate-internals.ts'
 import { runGate } from '../run/run-gate.ts'
+import { shareDeadline, sharedDeadline } from '../run/run-deadline.ts'
 import type { GateStreamEvent, GateStreamOptions } from './gate-stream-event.ts'
 import { createGateStream, type GateStream } from './gate-stream.ts'
 import { streamingCall, type StreamingCallContext } from './streaming-call.ts'
@@ -20,6 +21,8 @@ export const MID_STREAM_NOT_RETRYABLE = FailFastKinds.MidStreamNotRetryable
  */
 export function streamGate<T>(g: GateInternals<T>, request: ModelRequest, options: GateStreamOptions = {}, messages?: readonly Message[]): GateStream<T> {
   const { mode = 'passthrough', ...runOptions } = options
+  const shared = sharedDeadline(options)
+  if (shared !== undefined) shareDeadline(runOptions, shared)
   const subject = new ReplayBuffer<GateStreamEvent<T>>()
   // Incremental checks only where the JSON Schema *is* the validator (not a Standard Schema's export).
   const checkable = options.validateOutput !== false && (g.schema?.vendor === 'typebox' || g.schema?.vendor === 'json-schema') ? g.schema : undefined
