@@ -11,6 +11,8 @@ import { ReliabilityFailFastError } from '../gate/fail-fast-error.ts'
 import { runDeadline, type RunDeadline } from '../gate/run/run-deadline.ts'
 import type { AppendOutcome, OnConflict, SessionStore, StoredConversation } from '../sessions/session-store.ts'
 import { WINDOW_OPTIONS, type SessionWindow } from '../sessions/session-window.ts'
+import { checkLoadedMessages } from '../sessions/exchange-format.ts'
+import { checkSessionId } from '../sessions/session-id.ts'
 import { type AcceptedRun, SessionCommitError } from './session-commit-error.ts'
 
 /** How long `agent.session(id)` waits for the store's `load` by default: 30 seconds. */
@@ -60,7 +62,8 @@ export interface CommitBound {
 
 /** Checks `agent.session(id, options)`'s arguments and returns the link. */
 export function storedLink(store: SessionStore, id: unknown, options: unknown): StoredLink {
-  if (typeof id !== 'string' || id.length === 0) throw new TypeError(`agent.session: id must be a non-empty string, got ${typeName(id)}`)
+  // The stores' own rule, here too: a store of yours is never handed an id the library's stores refuse.
+  checkSessionId(id, 'agent.session')
   const checked = SESSION_OPTIONS.check(options as SessionOptions | undefined)
   return {
     store,
@@ -102,6 +105,9 @@ export async function loadConversation(link: StoredLink, signal?: AbortSignal): 
   if (!isRecord(loaded) || !Array.isArray(loaded['messages']) || !isVersion(loaded['version'])) {
     throw new TypeError(`agent.session: the store's load("${link.id}") must resolve to { messages: Message[], version: number }, got ${typeName(loaded)}`)
   }
+  // Checked whatever store answered (yours included): a record edited to hold a bad role, a broken
+  // tool call or an ephemeral message is a SessionFormatError, never replayed to a model.
+  checkLoadedMessages(link.id, loaded['messages'])
   return loaded as unknown as StoredConversation
 }
 
