@@ -1,4 +1,6 @@
-import { nonNegativeNumber, positiveInteger, positiveNumber } from '../../model/assert-number.ts'
+import { nonNegativeNumber } from '../../model/assert-number.ts'
+import { option, optionsContract } from '../../model/options-contract.ts'
+import { nonNegativeNumber as nonNegativeNumberCheck, positiveInteger as positiveIntegerCheck } from '../option-checks.ts'
 import { BUDGET_TOLERANCE_USD } from '../../model/budget-tolerance.ts'
 import { onUnpricedOption, type OnUnpriced } from '../../model/on-unpriced.ts'
 import { isStateLostError, type StateLostError } from '../../store/state-lost-error.ts'
@@ -71,6 +73,23 @@ export interface SharedBudget {
 }
 
 /**
+ * The options `sharedBudget` takes, checked once: `{ reserveUSD: 0.5 }` is refused with "did you
+ * mean", not ignored; the times are durations below 2^31 ms (`ttlMs` and `reservationTtlMs` from 1:
+ * a counter or a reservation that expires at once would forget what it counts).
+ */
+const SHARED_BUDGET = optionsContract<SharedBudgetOptions>('sharedBudget', {
+  store: option.any(),
+  key: option.any(),
+  usd: nonNegativeNumberCheck,
+  ttlMs: option.duration(),
+  reserveUsd: nonNegativeNumberCheck,
+  assumedOutputTokens: positiveIntegerCheck,
+  reservationTtlMs: option.duration(),
+  maxWaitMs: option.duration(0),
+  onUnpriced: option.any(),
+})
+
+/**
  * A budget shared across runs, gates and processes, that is never overspent: reserve, then commit.
  * Given as `GateConfig.budget`, the gate reserves an estimate before every attempt (atomically
  * against what is spent and what other attempts in flight hold), calls the provider only when it
@@ -87,14 +106,15 @@ export interface SharedBudget {
  */
 export function sharedBudget(options: SharedBudgetOptions): SharedBudget {
   if (typeof options !== 'object' || options === null) throw new TypeError(`sharedBudget: expected { store, key, usd }, got ${typeName(options)}`)
+  SHARED_BUDGET.check(options)
   const { store, key, usd } = options
   assertMethods(store, STATE_STORE_METHODS, 'sharedBudget: store', 'a StateStore (memoryStore(), redisStore(...))')
   assertNonEmptyString(key, 'sharedBudget: key')
   nonNegativeNumber(usd, 'sharedBudget: usd')
   // A counter that expires at once (ttl 0 or below) would forget every spend: the budget would never stop.
-  const ttlMs = options.ttlMs === undefined ? undefined : positiveNumber(options.ttlMs, 'sharedBudget: ttlMs')
-  const reserveUsd = options.reserveUsd === undefined ? undefined : nonNegativeNumber(options.reserveUsd, 'sharedBudget: reserveUsd')
-  const reservationTtlMs = positiveNumber(options.reservationTtlMs, 'sharedBudget: reservationTtlMs', 600_000)
+  const ttlMs = options.ttlMs
+  const reserveUsd = options.reserveUsd
+  const reservationTtlMs = options.reservationTtlMs ?? 600_000
   // Sums of float prices drift: spend within the tolerance of the budget still fits it.
   const limit = usd + BUDGET_TOLERANCE_USD
   let lost: StateLostError | undefined
@@ -137,9 +157,9 @@ export function sharedBudget(options: SharedBudgetOptions): SharedBudget {
     key,
     usd,
     reserveUsd,
-    assumedOutputTokens: positiveInteger(options.assumedOutputTokens, 'sharedBudget: assumedOutputTokens', 4096),
+    assumedOutputTokens: options.assumedOutputTokens ?? 4096,
     reservationTtlMs,
-    maxWaitMs: nonNegativeNumber(options.maxWaitMs, 'sharedBudget: maxWaitMs', 30_000),
+    maxWaitMs: options.maxWaitMs ?? 30_000,
     onUnpriced: onUnpricedOption(options.onUnpriced, 'sharedBudget: onUnpriced'),
     async spent() {
       const n = Number((await store.get(key)) ?? 0)

@@ -1,14 +1,17 @@
-import { assertMethods, optionsObject } from '../../model/options-object.ts'
+import { assertMethods } from '../../model/options-object.ts'
+import { option, optionsContract } from '../../model/options-contract.ts'
 import type { StateStore } from '../state-store.ts'
 import { checkAmount, checkKey, checkReservationTtl, checkText, checkTtl, storeCalls } from '../store-args.ts'
 import type { RedisLike } from './redis-like.ts'
-import { COMPARE_AND_SET_SCRIPT, GET_SCRIPT, INCREMENT_SCRIPT, RESERVE_SCRIPT, SET_SCRIPT, SETTLE_SCRIPT, withEpoch } from './redis-scripts.ts'
+import { COMPARE_AND_SET_SCRIPT, GET_SCRIPT, INCREMENT_SCRIPT, RESERVE_SCRIPT, SET_SCRIPT, SETTLE_SCRIPT, UNREADABLE, withEpoch } from './redis-scripts.ts'
+import { messageOf } from '../../model/message-of.ts'
+import { shownValue } from '../../model/describe-value.ts'
 import { RedisStoreError, type RedisStoreOperation } from './redis-store-error.ts'
 import { luaScript, runScript, type LuaScript } from './run-script.ts'
 import { besideKey, epochKey } from './slot-keys.ts'
 import { StateLostError } from '../state-lost-error.ts'
 import { randomUUID } from 'node:crypto'
-import { redisCallSettings } from './call-settings.ts'
+import { redisCallChecks, redisCallSettings } from './call-settings.ts'
 import { runDurably, type RedisDurability } from './durable-write.ts'
 
 /** Options of {@link redisStore}. */
@@ -51,6 +54,14 @@ export interface RedisStoreOptions {
   readonly maxPending?: number
 }
 
+/** The options `redisStore` takes, checked once: a misspelt key (`keyprefix`) is refused, not ignored. */
+const REDIS_STORE = optionsContract<RedisStoreOptions>('redisStore', {
+  // An empty prefix is the default: given, it must say something, or every tenant shares the same keys.
+  keyPrefix: option.nonEmptyString(),
+  onStateLost: option.function(),
+  ...redisCallChecks('redisStore'),
+})
+
 const scripts = {
   get: luaScript(withEpoch(GET_SCRIPT)),
   set: luaScript(withEpoch(SET_SCRIPT)),
@@ -86,9 +97,8 @@ const scripts = {
  */
 export function redisStore(client: RedisLike, given?: RedisStoreOptions): StateStore {
   assertMethods(client, ['eval', 'evalsha'], 'redisStore: client', 'a Redis client with eval() and evalsha() (ioredis, or an adapter over node-redis)')
-  const options = optionsObject(given, 'redisStore')
+  const options = REDIS_STORE.check(given)
   const prefix = options.keyPrefix ?? ''
-  if (options.onStateLost !== undefined && typeof options.onStateLost !== 'function') throw new TypeError('redisStore: onStateLost must be a function')
   const onStateLost = options.onStateLost
   const { durable, bounded } = redisCallSettings(client, options, 'redisStore')
   // The epoch this process saw, per epoch key: a different one, or none, on a later call means the state vanished.
@@ -107,7 +117,7 @@ export function redisStore(client: RedisLike, given?: RedisStoreOptions): StateS
       const waits = durable !== undefined && (operation === 'reserve' || operation === 'settle')
       reply = await bounded(() => (waits ? runDurably(client, script, [...keys, epoch], all, durable) : runScript(client, script, [...keys, epoch], all)))
     } catch (error) {
-      throw new RedisStoreError(operation, full, error)
+      throw new RedisStoreError(operation, full, unreadable(error))
     }
     const [verdict, found, result] = Array.isArray(reply) ? (reply as unknown[]) : []
     if (verdict === 'ok' && typeof found === 'string') {
@@ -196,6 +206,18 @@ function report(onStateLost: ((lost: StateLostError) => void) | undefined, lost:
   } catch {
     // A reporter that fails must not turn a lost state into a different error.
   }
+}
+
+/**
+ * A script's refusal of a counter that holds no number, said plainly (the value shown, cut); any
+ * other failure as it is.
+ */
+function unreadable(error: unknown): unknown {
+  const message = messageOf(error)
+  if (!message.startsWith(UNREADABLE)) return error
+  // Redis appends " script: <sha>, on @user_script:<line>." to an error raised in a script.
+  const value = message.slice(UNREADABLE.length).replace(/ script: [0-9a-f]{40}, on @user_script:\d+\.$/, '')
+  return new Error(`the counter holds ${shownValue(value)}, which is not a number: refused rather than read as 0`, { cause: error })
 }
 
 /** The script's ttl argument (already checked): PX takes whole, positive milliseconds. */
