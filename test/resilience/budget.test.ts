@@ -136,7 +136,7 @@ describe('sharedBudget', () => {
 
   it('fails fast with a typed error when its store cannot reserve', async () => {
     const store = { ...memoryStore(), reserve: () => Promise.reject(new Error('redis down')) }
-    const gate = createGate({ providers: scripted(['hi']), budget: sharedBudget({ store, key: 'b', usd: 1 }) })
+    const gate = createGate({ providers: scripted(['hi']), budget: sharedBudget({ store, key: 'b', usd: 1, reserveUsd: 0.01 }) })
     await expect(gate.run(ask('x'))).rejects.toMatchObject({ name: 'ReliabilityFailFastError', kind: 'unknown', reason: expect.stringContaining('redis down') })
   })
 })

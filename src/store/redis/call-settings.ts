@@ -2,7 +2,7 @@ import { option, optionsContract, type OptionCheck, type OptionsSpec } from '../
 import { type BoundedSend, commandBound, DEFAULT_MAX_PENDING } from './command-bound.ts'
 import { assertPipelines, checkDurability, type RedisDurability } from './durable-write.ts'
 import type { RedisLike } from './redis-like.ts'
-import { readyFirst } from './ready-first.ts'
+import { noteIfReady, readyFirst } from './ready-first.ts'
 
 /** How a Redis-backed store sends its calls: durably or not, and bounded in time and number. */
 export interface RedisCallSettings {
@@ -72,6 +72,7 @@ export function redisCallSettings(client: RedisLike, options: RedisCallOptions, 
     )
   }
   const bounded = commandBound(timeoutMs, given.maxPending ?? DEFAULT_MAX_PENDING)
+  noteIfReady(client)
   return {
     durable,
     bounded: (send) =>
