@@ -3,8 +3,7 @@ import type { ReliabilityRule } from '../rules/rule.ts'
 import type { GateConfig } from './gate-config.ts'
 
 // What to set, said the same way in every refusal.
-const SET_PRICES =
-  "set pricing ({ '<model>': { input, output } }, USD per million tokens) or priceUsage on the gate (reliability({ pricing }) on an agent)"
+const SET_PRICES = "set pricing ({ '<model>': { input, output } }, USD per million tokens) or priceUsage on the gate (reliability({ pricing }) on an agent)"
 
 /**
  * Whether a gate relies on prices (a shared budget, or a budget rule: one marked with `onUnpriced`,

@@ -16,7 +16,10 @@ export interface StrictOutputRulesOptions {
 
 /** The options `strictOutputRules` takes, checked once. */
 const STRICT_OUTPUT_RULES = optionsContract<StrictOutputRulesOptions>('strictOutputRules', {
-  stuckAfter: option.either(option.oneOf(false), option.where('a positive integer', (v) => Number.isInteger(v) && (v as number) >= 1)),
+  stuckAfter: option.either(
+    option.oneOf(false),
+    option.where('a positive integer', (v) => Number.isInteger(v) && (v as number) >= 1),
+  ),
 })
 
 /**

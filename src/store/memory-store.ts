@@ -73,7 +73,8 @@ export function memoryStore(given?: MemoryStoreOptions): StateStore {
     if (typeof value === 'number') return value
     if (value === undefined) return 0
     const n = value.trim() === '' ? Number.NaN : Number(value)
-    if (!Number.isFinite(n)) throw new TypeError(`memoryStore: ${at.operation} of ${shownValue(key)} finds ${shownValue(value)}, which is not a number: refused rather than read as 0`)
+    if (!Number.isFinite(n))
+      throw new TypeError(`memoryStore: ${at.operation} of ${shownValue(key)} finds ${shownValue(value)}, which is not a number: refused rather than read as 0`)
     return n
   }
   const add = (key: string, by: number, ttlMs: number | undefined, at: StoreCall): number => {

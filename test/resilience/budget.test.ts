@@ -104,7 +104,9 @@ describe('maxCostRule in the gate', () => {
 describe('sharedBudget', () => {
   it('refuses a ttl that would forget every spend at once', () => {
     for (const ttlMs of [0, -1, Number.NaN, 2 ** 31, 1.5])
-      expect(() => sharedBudget({ store: memoryStore(), key: 'b', usd: 1, ttlMs })).toThrow('sharedBudget: ttlMs must be a whole number of milliseconds from 1 to 2147483647')
+      expect(() => sharedBudget({ store: memoryStore(), key: 'b', usd: 1, ttlMs })).toThrow(
+        'sharedBudget: ttlMs must be a whole number of milliseconds from 1 to 2147483647',
+      )
     expect(sharedBudget({ store: memoryStore(), key: 'b', usd: 1, ttlMs: 60_000 }).usd).toBe(1)
   })
 

@@ -6,7 +6,7 @@ import { onUnpricedOption, type OnUnpriced } from '../../model/on-unpriced.ts'
 import { isStateLostError, type StateLostError } from '../../store/state-lost-error.ts'
 import { STATE_STORE_METHODS, type Reservation, type StateStore } from '../../store/state-store.ts'
 import { type ReservationInto, syncStore } from '../../store/sync-store.ts'
-import { typeName } from '../../model/describe-value.ts'
+import { shownValue, typeName } from '../../model/describe-value.ts'
 import { assertMethods, assertNonEmptyString } from '../../model/options-object.ts'
 
 /** Options of {@link sharedBudget}. */
@@ -56,7 +56,7 @@ export interface SharedBudget {
   readonly reservationTtlMs: number
   readonly maxWaitMs: number
   readonly onUnpriced: OnUnpriced
-  /** USD spent (committed) so far under this key. */
+  /** USD spent (committed) so far under this key; rejects with a `TypeError` when the store holds something that is not a number there. */
   spent(): Promise<number>
   /** Holds `usd` for one attempt (`id`) if spend plus live reservations plus it stay within the budget. */
   reserve(id: string, usd: number): Promise<Reservation>
@@ -162,8 +162,12 @@ export function sharedBudget(options: SharedBudgetOptions): SharedBudget {
     maxWaitMs: options.maxWaitMs ?? 30_000,
     onUnpriced: onUnpricedOption(options.onUnpriced, 'sharedBudget: onUnpriced'),
     async spent() {
-      const n = Number((await store.get(key)) ?? 0)
-      return Number.isFinite(n) ? n : 0
+      const raw = await store.get(key)
+      if (raw === undefined) return 0
+      const n = raw.trim() === '' ? Number.NaN : Number(raw)
+      if (!Number.isFinite(n))
+        throw new TypeError(`sharedBudget: the spend under ${shownValue(key)} holds ${shownValue(raw)}, which is not a number: refused rather than read as 0`)
+      return n
     },
     reserve: (id, cost) => guarded(() => store.reserve(key, id, cost, limit, reservationTtlMs)),
     settle: (id, cost) => guarded(() => store.settle(key, id, cost, ttlMs)),

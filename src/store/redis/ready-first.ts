@@ -59,7 +59,11 @@ export function readyFirst(client: RedisLike, timeoutMs: number | undefined): Pr
     const timer = setTimeout(() => {
       off('ready', ready)
       off('end', ended)
-      reject(new Error(`the Redis client was not ready within ${timeoutMs} ms (commandTimeoutMs, status "${String(face.status)}"): await its 'ready' event before using the store`))
+      reject(
+        new Error(
+          `the Redis client was not ready within ${timeoutMs} ms (commandTimeoutMs, status "${String(face.status)}"): await its 'ready' event before using the store`,
+        ),
+      )
     }, timeoutMs)
     once('ready', ready)
     once('end', ended)

@@ -1,4 +1,16 @@
-import { circuitBreaker, exponentialBackoff, maxCostRule, memoryStore, pricingTable, retryTransient, retryTruncated, sharedBudget, sharedRateLimit, strictOutput, strictOutputRules } from '../../../src/index.ts'
+import {
+  circuitBreaker,
+  exponentialBackoff,
+  maxCostRule,
+  memoryStore,
+  pricingTable,
+  retryTransient,
+  retryTruncated,
+  sharedBudget,
+  sharedRateLimit,
+  strictOutput,
+  strictOutputRules,
+} from '../../../src/index.ts'
 import { redisStore } from '../../../src/redis.ts'
 import type { OptionsEntry } from './entry.ts'
 
