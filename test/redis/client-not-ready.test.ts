@@ -51,7 +51,7 @@ describeWith(redisServer)('redisStore with a client that is not ready yet', () =
       const store = redisStore(connecting)
       await expect(store.get('k')).rejects.toThrow(/no commandTimeoutMs to bound a wait: await its 'ready' event/)
       await once(connecting, 'ready')
-      expect(await store.get('k')).toBeUndefined()
+      expect(await store.get('never-set')).toBeUndefined()
     } finally {
       connecting.disconnect()
     }
