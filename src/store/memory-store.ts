@@ -77,8 +77,9 @@ export function memoryStore(given?: MemoryStoreOptions): StateStore {
       throw new TypeError(`memoryStore: ${at.operation} of ${shownValue(key)} finds ${shownValue(value)}, which is not a number: refused rather than read as 0`)
     return n
   }
-  const add = (key: string, by: number, ttlMs: number | undefined, at: StoreCall): number => {
-    const next = counter(key, at) + by
+  /** Writes `current + by` under `key`, `current` being its {@link counter} read in the same step. */
+  const add = (key: string, current: number, by: number, ttlMs: number | undefined): number => {
+    const next = current + by
     // Without a ttl the counter keeps its expiry (none once it expired: `counter` dropped it).
     put(key, next, ttlMs === undefined ? map.get(key)?.expiresAt : now() + ttlMs)
     return next
@@ -99,7 +100,7 @@ export function memoryStore(given?: MemoryStoreOptions): StateStore {
       checkKey(AT.increment, key)
       checkAmount(AT.increment, key, 'amount', by)
       checkTtl(AT.increment, key, ttlMs)
-      return add(key, by, ttlMs, AT.increment)
+      return add(key, counter(key, AT.increment), by, ttlMs)
     },
     compareAndSet(key, expected, next, ttlMs) {
       checkKey(AT.compareAndSet, key)
@@ -140,9 +141,9 @@ export function memoryStore(given?: MemoryStoreOptions): StateStore {
       checkAmount(AT.settle, key, 'amount', amount)
       checkTtl(AT.settle, key, ttlMs)
       // Read first: a counter that cannot be read fails the settle before the reservation is released.
-      counter(key, AT.settle)
+      const spent = counter(key, AT.settle)
       holds.get(key)?.release(id)
-      return add(key, amount, ttlMs, AT.settle)
+      return add(key, spent, amount, ttlMs)
     },
   }
 

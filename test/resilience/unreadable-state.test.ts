@@ -78,3 +78,21 @@ describe('memoryStore with a value that cannot be read', () => {
     expect((await breaker.acquire('llm')).allowed).toBe(false)
   })
 })
+
+describe('a shared budget on memoryStore whose counter is overwritten while an attempt runs', () => {
+  it('fails the charge closed, with code budget-store-failed', async () => {
+    const store = memoryStore()
+    const budget = sharedBudget({ store, key: 'budget', usd: 1 })
+    const provider = scripted([
+      async () => {
+        await store.set('budget', 'not-a-number')
+        return tenCents
+      },
+    ])
+    const gate = createGate({ providers: provider, model: 'm', pricing, budget })
+    const error = await gate.run(ask('1')).catch((e: unknown) => e)
+    expect(error).toMatchObject({ cause: { code: 'budget-store-failed' } })
+    expect((error as Error).message).toMatch(/could not be charged: memoryStore: settle of "budget" finds "not-a-number"/)
+    expect(await store.get('budget')).toBe('not-a-number')
+  })
+})
