@@ -1,4 +1,3 @@
-import { once } from 'node:events'
 import { Redis } from 'ioredis'
 import { expect, it } from 'vitest'
 import { isRedisStoreError, redisSessionStore, redisStore } from '../../src/redis.ts'
@@ -45,15 +44,28 @@ describeWith(redisServer)('redisStore with a client that is not ready yet', () =
     }
   })
 
-  it('refuses a client still connecting when no commandTimeoutMs bounds the wait, saying to await ready', { timeout: BOUND_MS }, async () => {
+  it('awaits a client still connecting without commandTimeoutMs too, until it is ready', { timeout: BOUND_MS }, async () => {
     const connecting = client()
     try {
-      const store = redisStore(connecting)
-      await expect(store.get('k')).rejects.toThrow(/no commandTimeoutMs to bound a wait: await its 'ready' event/)
-      await once(connecting, 'ready')
+      const store = redisStore(connecting, { keyPrefix: 'unbounded:' })
       expect(await store.get('never-set')).toBeUndefined()
+      expect(connecting.status).toBe('ready')
     } finally {
       connecting.disconnect()
+    }
+  })
+
+  it('refuses, saying to await ready, when the first connection attempt fails, with or without commandTimeoutMs', { timeout: BOUND_MS }, async () => {
+    const nowhere = new Redis({ host: '127.0.0.1', port: 1, ...BOUNDED, retryStrategy: () => null })
+    nowhere.on('error', () => {})
+    try {
+      const error = await redisStore(nowhere)
+        .get('k')
+        .catch((e: unknown) => e)
+      expect(isRedisStoreError(error)).toBe(true)
+      expect((error as Error).message).toMatch(/before it was ready .*await its 'ready' event|not ready .*await its 'ready' event/)
+    } finally {
+      nowhere.disconnect()
     }
   })
 
