@@ -68,6 +68,16 @@ describeWith(redisServer)('redisStore with a value that cannot be read', () => {
     expect(await store.get('n')).toBe('zz')
   })
 
+  it('refuses a reservation whose amount beside the counter was overwritten, when the holds are summed again', { timeout: BOUND_MS }, async () => {
+    const store = redisStore(redis.client, { keyPrefix: 'hold:' })
+    expect((await store.reserve('b', 'r1', 0.5, 1, 60_000)).granted).toBe(true)
+    await redis.client.hset('{hold:b}:holds', 'r1', 'zz')
+    await redis.client.del('{hold:b}:holds:sum')
+    const error = await store.reserve('b', 'r2', 0.6, 1, 60_000).catch((e: unknown) => e)
+    expect(isRedisStoreError(error)).toBe(true)
+    expect((error as Error).message).toMatch(/a reservation beside the counter holds "zz", which is not a number: refused rather than read as 0$/)
+  })
+
   it('lets a call through a rate limit whose window counter is corrupted, as an advisory limit does, and the limit rejects', {
     timeout: BOUND_MS,
   }, async () => {

@@ -69,9 +69,6 @@ local function numberat(key)
 end
 `
 
-/** The prefix of the error a script fails with on a counter that does not hold a number (see NUMBER_AT). */
-export const UNREADABLE = 'UNREADABLE '
-
 /**
  * KEYS[1]; ARGV: by, ttl. Returns the new total as a string: Redis would truncate a Lua number
  * reply to an integer. A current value that is not a number fails the script (UNREADABLE), like memoryStore.
@@ -119,7 +116,12 @@ local function repair()
   local all = redis.call('HGETALL', amounts)
   for i = 1, #all, 2 do
     if redis.call('ZSCORE', expiries, all[i]) then
-      sum = sum + (tonumber(all[i + 1]) or 0)
+      -- A reservation's amount read as 0 would let the budget grant what it holds: refused, as a counter is.
+      local held = tonumber(all[i + 1])
+      if held == nil or held ~= held or held == math.huge or held == -math.huge then
+        error({err = 'UNREADABLE-HOLD ' .. string.sub(all[i + 1], 1, 64)})
+      end
+      sum = sum + held
       n = n + 1
     else
       redis.call('HDEL', amounts, all[i])

@@ -3,7 +3,7 @@ import { option, optionsContract } from '../../model/options-contract.ts'
 import type { StateStore } from '../state-store.ts'
 import { checkAmount, checkKey, checkReservationTtl, checkText, checkTtl, storeCalls } from '../store-args.ts'
 import type { RedisLike } from './redis-like.ts'
-import { COMPARE_AND_SET_SCRIPT, GET_SCRIPT, INCREMENT_SCRIPT, RESERVE_SCRIPT, SET_SCRIPT, SETTLE_SCRIPT, UNREADABLE, withEpoch } from './redis-scripts.ts'
+import { COMPARE_AND_SET_SCRIPT, GET_SCRIPT, INCREMENT_SCRIPT, RESERVE_SCRIPT, SET_SCRIPT, SETTLE_SCRIPT, withEpoch } from './redis-scripts.ts'
 import { messageOf } from '../../model/message-of.ts'
 import { shownValue } from '../../model/describe-value.ts'
 import { RedisStoreError, type RedisStoreOperation } from './redis-store-error.ts'
@@ -214,10 +214,11 @@ function report(onStateLost: ((lost: StateLostError) => void) | undefined, lost:
  */
 function unreadable(error: unknown): unknown {
   const message = messageOf(error)
-  if (!message.startsWith(UNREADABLE)) return error
+  const found = /^UNREADABLE(-HOLD)? (.*?)(?: script: [0-9a-f]{40}, on @user_script:\d+\.)?$/s.exec(message)
+  if (found === null) return error
   // Redis appends " script: <sha>, on @user_script:<line>." to an error raised in a script.
-  const value = message.slice(UNREADABLE.length).replace(/ script: [0-9a-f]{40}, on @user_script:\d+\.$/, '')
-  return new Error(`the counter holds ${shownValue(value)}, which is not a number: refused rather than read as 0`, { cause: error })
+  const what = found[1] === undefined ? 'the counter holds' : 'a reservation beside the counter holds'
+  return new Error(`${what} ${shownValue(found[2])}, which is not a number: refused rather than read as 0`, { cause: error })
 }
 
 /** The script's ttl argument (already checked): PX takes whole, positive milliseconds. */
