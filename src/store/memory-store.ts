@@ -3,6 +3,7 @@ import { shownValue } from '../model/describe-value.ts'
 import type { StateStore } from './state-store.ts'
 import { type SyncStateStore, withSyncFace } from './sync-store.ts'
 import { HoldTable } from './hold-table.ts'
+import { markUnreadable } from './unreadable-value.ts'
 import { checkAmount, checkKey, checkReservationTtl, checkText, checkTtl, type StoreCall, storeCalls } from './store-args.ts'
 
 /** Options of {@link memoryStore}. */
@@ -74,7 +75,9 @@ export function memoryStore(given?: MemoryStoreOptions): StateStore {
     if (value === undefined) return 0
     const n = value.trim() === '' ? Number.NaN : Number(value)
     if (!Number.isFinite(n))
-      throw new TypeError(`memoryStore: ${at.operation} of ${shownValue(key)} finds ${shownValue(value)}, which is not a number: refused rather than read as 0`)
+      throw markUnreadable(
+        new TypeError(`memoryStore: ${at.operation} of ${shownValue(key)} finds ${shownValue(value)}, which is not a number: refused rather than read as 0`),
+      )
     return n
   }
   /** Writes `current + by` under `key`, `current` being its {@link counter} read in the same step. */

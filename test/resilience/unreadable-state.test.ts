@@ -1,5 +1,5 @@
 import fc from 'fast-check'
-import { describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { circuitBreaker, createGate, isReliabilityFailFastError, memoryStore, sharedBudget, sharedRateLimit } from '../../src/index.ts'
 import { scripted } from '../../src/providers/index.ts'
 import { ask, validRefundJson } from '../support/schemas.ts'
@@ -94,5 +94,52 @@ describe('a shared budget on memoryStore whose counter is overwritten while an a
     expect(error).toMatchObject({ cause: { code: 'budget-store-failed' } })
     expect((error as Error).message).toMatch(/could not be charged: memoryStore: settle of "budget" finds "not-a-number"/)
     expect(await store.get('budget')).toBe('not-a-number')
+  })
+})
+
+describe('the advisory policies of a gate whose state cannot be read', () => {
+  afterEach(() => {
+    vi.restoreAllMocks()
+  })
+
+  const warnings = () => vi.spyOn(process, 'emitWarning').mockImplementation(() => undefined)
+  const unreadableWarnings = (spy: ReturnType<typeof warnings>) =>
+    spy.mock.calls.filter((call) => (call[1] as { code?: string } | undefined)?.code === 'RELIABILITY_GATE_STATE_UNREADABLE')
+
+  it('reports an unreadable breaker record once as a process warning, and the calls go through', async () => {
+    const spy = warnings()
+    const store = memoryStore()
+    await store.set('rg:breaker:llm', '{"state":"open","openedAt":"soon"}')
+    const provider = scripted([validRefundJson, validRefundJson], { name: 'llm' })
+    const gate = createGate({ providers: provider, breaker: circuitBreaker({ store }) })
+    await gate.run(ask('1'))
+    await gate.run(ask('2'))
+    expect(provider.calls).toBe(2)
+    const reported = unreadableWarnings(spy)
+    expect(reported).toHaveLength(1)
+    expect(String(reported[0]?.[0])).toMatch(/the circuit breaker cannot read its state \(circuitBreaker: the record of "rg:breaker:llm" cannot be read/)
+  })
+
+  it('reports an unreadable rate-limit window once as a process warning, and the calls go through', async () => {
+    const spy = warnings()
+    const store = memoryStore()
+    await store.set('{rate:llm}:5', 'full')
+    const provider = scripted([validRefundJson, validRefundJson], { name: 'llm' })
+    const gate = createGate({ providers: provider, rateLimit: sharedRateLimit({ store, key: 'rate', limit: 1, windowMs: 1_000, now: () => 5_000 }) })
+    await gate.run(ask('1'))
+    await gate.run(ask('2'))
+    expect(provider.calls).toBe(2)
+    const reported = unreadableWarnings(spy)
+    expect(reported).toHaveLength(1)
+    expect(String(reported[0]?.[0])).toMatch(/the rate limit cannot read its state .*not a number/)
+  })
+
+  it('says nothing of a store that merely fails', async () => {
+    const spy = warnings()
+    const failing = { ...memoryStore(), get: () => Promise.reject(new Error('down')), compareAndSet: () => Promise.reject(new Error('down')) }
+    const provider = scripted([validRefundJson], { name: 'llm' })
+    await createGate({ providers: provider, breaker: circuitBreaker({ store: failing }) }).run(ask('1'))
+    expect(provider.calls).toBe(1)
+    expect(unreadableWarnings(spy)).toEqual([])
   })
 })

@@ -1,4 +1,5 @@
 import { shownValue } from '../../model/describe-value.ts'
+import { markUnreadable } from '../../store/unreadable-value.ts'
 
 /** The three states of a circuit breaker. */
 export type BreakerState = 'closed' | 'open' | 'half-open'
@@ -55,7 +56,7 @@ export function decodeBreaker(raw: string | undefined, key = 'the breaker'): Bre
 }
 
 function unreadable(key: string, raw: string, why: string): TypeError {
-  return new TypeError(`circuitBreaker: the record of ${JSON.stringify(key)} cannot be read (${why}): ${shownValue(raw)}`)
+  return markUnreadable(new TypeError(`circuitBreaker: the record of ${JSON.stringify(key)} cannot be read (${why}): ${shownValue(raw)}`))
 }
 
 /** Encodes a record for the store. */

@@ -4,6 +4,7 @@ import { nonNegativeNumber as nonNegativeNumberCheck, positiveInteger as positiv
 import { BUDGET_TOLERANCE_USD } from '../../model/budget-tolerance.ts'
 import { onUnpricedOption, type OnUnpriced } from '../../model/on-unpriced.ts'
 import { isStateLostError, type StateLostError } from '../../store/state-lost-error.ts'
+import { markUnreadable } from '../../store/unreadable-value.ts'
 import { STATE_STORE_METHODS, type Reservation, type StateStore } from '../../store/state-store.ts'
 import { type ReservationInto, syncStore } from '../../store/sync-store.ts'
 import { shownValue, typeName } from '../../model/describe-value.ts'
@@ -166,7 +167,9 @@ export function sharedBudget(options: SharedBudgetOptions): SharedBudget {
       if (raw === undefined) return 0
       const n = raw.trim() === '' ? Number.NaN : Number(raw)
       if (!Number.isFinite(n))
-        throw new TypeError(`sharedBudget: the spend under ${shownValue(key)} holds ${shownValue(raw)}, which is not a number: refused rather than read as 0`)
+        throw markUnreadable(
+          new TypeError(`sharedBudget: the spend under ${shownValue(key)} holds ${shownValue(raw)}, which is not a number: refused rather than read as 0`),
+        )
       return n
     },
     reserve: (id, cost) => guarded(() => store.reserve(key, id, cost, limit, reservationTtlMs)),

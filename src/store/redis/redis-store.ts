@@ -10,6 +10,7 @@ import { RedisStoreError, type RedisStoreOperation } from './redis-store-error.t
 import { luaScript, runScript, type LuaScript } from './run-script.ts'
 import { besideKey, epochKey } from './slot-keys.ts'
 import { StateLostError } from '../state-lost-error.ts'
+import { markUnreadable } from '../unreadable-value.ts'
 import { randomUUID } from 'node:crypto'
 import { redisCallChecks, redisCallSettings } from './call-settings.ts'
 import { runDurably, type RedisDurability } from './durable-write.ts'
@@ -218,7 +219,7 @@ function unreadable(error: unknown): unknown {
   if (found === null) return error
   // Redis appends " script: <sha>, on @user_script:<line>." to an error raised in a script.
   const what = found[1] === undefined ? 'the counter holds' : 'a reservation beside the counter holds'
-  return new Error(`${what} ${shownValue(found[2])}, which is not a number: refused rather than read as 0`, { cause: error })
+  return markUnreadable(new Error(`${what} ${shownValue(found[2])}, which is not a number: refused rather than read as 0`, { cause: error }))
 }
 
 /** The script's ttl argument (already checked): PX takes whole, positive milliseconds. */
