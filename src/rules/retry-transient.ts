@@ -1,6 +1,6 @@
 import { option, optionsContract } from '../model/options-contract.ts'
 import { nonNegativeInteger } from './option-checks.ts'
-import { TRANSIENT_KINDS, type ErrorKind } from '../model/error-kind.ts'
+import { ERROR_KINDS, TRANSIENT_KINDS, type ErrorKind } from '../model/error-kind.ts'
 import { backoffCheck, exponentialBackoff, type Backoff, type BackoffOptions } from './backoff.ts'
 import type { ReliabilityRule } from './rule.ts'
 import type { ReliabilityScope } from './scope.ts'
@@ -23,7 +23,11 @@ export interface RetryTransientOptions {
 const RETRY_TRANSIENT = optionsContract<RetryTransientOptions>('retryTransient', {
   maxRetries: nonNegativeInteger,
   backoff: backoffCheck,
-  kinds: option.array(),
+  // A misspelt kind ('rate_limit') would never match: the kinds are named.
+  kinds: option.where(
+    `an array of error kinds (${ERROR_KINDS.join(', ')})`,
+    (v) => Array.isArray(v) && v.every((kind) => (ERROR_KINDS as readonly unknown[]).includes(kind)),
+  ),
   maxRetryAfterMs: option.duration(0),
 })
 

@@ -45,6 +45,11 @@ describe("the rules' factories' options", () => {
   it.each([
     ['maxCostRule estimate', () => maxCostRule(1, { estimate: 'last' as never }), /maxCostRule: estimate must be one of "none", "last-attempt" or a function/],
     ['maxCostRule onExceed', () => maxCostRule(1, { onExceed: 'stop' as never }), /maxCostRule: onExceed must be one of "halt", "warn"/],
+    [
+      'retryTransient kinds',
+      () => retryTransient({ kinds: ['rate_limit'] as never }),
+      /retryTransient: kinds must be an array of error kinds \(ok, schema-fail, .*rate-limit/,
+    ],
     ['strictOutput hasSchema', () => strictOutput({ hasSchema: 'yes' as never }), /strictOutput: hasSchema must be a boolean/],
     ['strictOutput errorTemplate', () => strictOutput({ errorTemplate: 42 as never }), /strictOutput: errorTemplate must be a string or a function/],
     [
