@@ -36,7 +36,8 @@ export const entries: readonly OptionsEntry[] = [
   {
     name: 'redisStore durable',
     keys: ['replicas', 'timeoutMs'],
-    numbers: ['replicas', 'timeoutMs'],
+    durations: ['timeoutMs'],
+    numbers: ['replicas'],
     call: (options) => redisStore(client, { durable: { replicas: 1, timeoutMs: 10, ...options } as never }),
   },
   {
