@@ -27,7 +27,9 @@ interface Entry {
  * synchronous step, which makes each of them atomic in a single Node process; the library's policies
  * call that step directly (no promise) through the store's synchronous face. Arguments are checked
  * as `redisStore` checks them: a non-string key, id or value rejects with a `TypeError`, an amount
- * or limit that is not finite (`NaN`, `Infinity`) with a `RangeError`, and nothing is stored.
+ * or limit that is not finite (`NaN`, `Infinity`) with a `RangeError`, and nothing is stored. A
+ * counter `set` to something that is not a number makes `increment`, `reserve` and `settle` reject
+ * with a `TypeError` rather than read it as 0.
  *
  * @example
  * const store = memoryStore()

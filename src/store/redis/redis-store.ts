@@ -18,8 +18,9 @@ import { runDurably, type RedisDurability } from './durable-write.ts'
 /** Options of {@link redisStore}. */
 export interface RedisStoreOptions {
   /**
-   * Prepended to every key, to share one Redis database between applications. On a cluster, a prefix
-   * with a hash tag (`'{billing}:'`) puts every key of the store in one slot. @default ''
+   * Prepended to every key, to share one Redis database between applications (or tenants). When
+   * given it must not be empty. On a cluster, a prefix with a hash tag (`'{billing}:'`) puts every
+   * key of the store in one slot. @default ''
    */
   readonly keyPrefix?: string
   /**
@@ -44,7 +45,9 @@ export interface RedisStoreOptions {
    * `RedisStoreError`, so a stalled server costs a breaker or a rate limit this long, not the
    * attempt's whole deadline: keep it well below the gate's `timeoutMs` (the policies' calls before
    * the provider call are sent together, and wait together). Above `durable.timeoutMs`.
-   * Prefer it to ioredis's own `commandTimeout`, which `maxPending` cannot see. @default none
+   * Prefer it to ioredis's own `commandTimeout`, which `maxPending` cannot see. Whole milliseconds
+   * from 1 to 2^31-1 (a timer of 2^31 ms or more would fire after 1 ms). It also bounds the wait
+   * for a client that is still connecting for the first time. @default none
    */
   readonly commandTimeoutMs?: number
   /**
@@ -84,10 +87,15 @@ const scripts = {
  * modes, so that a lost server fails a call at once instead of queueing it: with ioredis,
  * `maxRetriesPerRequest: 0` and `enableOfflineQueue: false`; and give the store a `commandTimeoutMs`
  * below the gate's `timeoutMs`, so that a stalled server (one that keeps its connections and answers
- * nothing) costs a breaker or a rate limit that long, not the attempt. Behind Sentinel, `durable`
+ * nothing) costs a breaker or a rate limit that long, not the attempt. A client with
+ * `enableOfflineQueue: false` that is still connecting for the first time is awaited until it is
+ * ready; one that is not on its way (`lazyConnect` before `connect()`) is refused with a
+ * `RedisStoreError` that says to await its `ready` event. Behind Sentinel, `durable`
  * makes reservations and charges survive a failover. Failures reject with a
- * `RedisStoreError`; arguments are checked as `memoryStore` checks them (a `TypeError` or
- * `RangeError`, before any command is sent).
+ * `RedisStoreError`, and so does an operation on a counter that holds something that is not a number
+ * (never read as 0); arguments are checked as `memoryStore` checks them (a `TypeError` or
+ * `RangeError`, before any command is sent), and so are the options (an unknown key is a
+ * `TypeError` with "did you mean").
  *
  * @example
  * import Redis from 'ioredis'
