@@ -1,4 +1,5 @@
-import { nonNegativeNumber, positiveNumber } from '../model/assert-number.ts'
+import { option, type OptionCheck, optionsContract } from '../model/options-contract.ts'
+import { positiveNumber } from './option-checks.ts'
 
 /** Options of {@link exponentialBackoff}. */
 export interface BackoffOptions {
@@ -14,22 +15,34 @@ export interface BackoffOptions {
   readonly random?: () => number
 }
 
+/** The options `exponentialBackoff` takes, checked once: delays are durations below 2^31 ms. */
+export const BACKOFF_OPTIONS = optionsContract<BackoffOptions>('exponentialBackoff', {
+  initialMs: option.duration(0),
+  maxMs: option.duration(0),
+  factor: positiveNumber,
+  jitter: option.where('a share from 0 to 1', (v) => typeof v === 'number' && v >= 0 && v <= 1),
+  random: option.function(),
+})
+
+/** A `backoff` option: a schedule of the caller's own, or the options of {@link exponentialBackoff}. */
+export const backoffCheck: OptionCheck = (value) => (typeof value === 'function' ? undefined : option.nested(BACKOFF_OPTIONS)(value))
+
 /** A delay schedule: the wait before retry number `retry` (0 for the first retry). */
 export type Backoff = (retry: number) => number
 
 /**
  * Exponential backoff with jitter: `initialMs * factor^retry`, capped at `maxMs`, of which a
  * `jitter` share is randomised so that a fleet of clients does not retry in lockstep. Options are
- * checked here: a delay that is not a finite number 0 or above, a factor not above 0, or a jitter
- * outside [0, 1] throws a `RangeError`.
+ * checked here: an unknown key throws a `TypeError`; a delay that is not whole milliseconds from 0
+ * to 2^31-1, a factor not above 0, or a jitter outside [0, 1] throws a `RangeError`.
  */
 export function exponentialBackoff(options: BackoffOptions = {}): Backoff {
-  const initial = nonNegativeNumber(options.initialMs, 'exponentialBackoff: initialMs', 250)
-  const max = nonNegativeNumber(options.maxMs, 'exponentialBackoff: maxMs', 30_000)
-  const factor = positiveNumber(options.factor, 'exponentialBackoff: factor', 2)
-  const jitter = nonNegativeNumber(options.jitter, 'exponentialBackoff: jitter', 0.5)
-  if (jitter > 1) throw new RangeError(`exponentialBackoff: jitter must be a share from 0 to 1, got ${jitter}`)
-  const random = options.random ?? Math.random
+  const checked = BACKOFF_OPTIONS.check(options)
+  const initial = checked.initialMs ?? 250
+  const max = checked.maxMs ?? 30_000
+  const factor = checked.factor ?? 2
+  const jitter = checked.jitter ?? 0.5
+  const random = checked.random ?? Math.random
   return function backoff(retry) {
     const base = Math.min(max, initial * factor ** Math.max(0, retry))
     return Math.round(base * (1 - jitter) + base * jitter * random())

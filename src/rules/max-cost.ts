@@ -1,6 +1,7 @@
 import { nonNegativeNumber } from '../model/assert-number.ts'
 import { BUDGET_TOLERANCE_USD } from '../model/budget-tolerance.ts'
 import { onUnpricedOption } from '../model/on-unpriced.ts'
+import { option, optionsContract } from '../model/options-contract.ts'
 import type { BudgetRule, OnUnpriced } from './budget-rule.ts'
 import type { ReliabilityScope } from './scope.ts'
 
@@ -31,6 +32,13 @@ export interface MaxCostOptions {
   readonly onUnpriced?: OnUnpriced
 }
 
+/** The options `maxCostRule` takes, checked once (`onUnpriced` below, with its own wording). */
+const MAX_COST = optionsContract<MaxCostOptions>('maxCostRule', {
+  estimate: option.either(option.oneOf('none', 'last-attempt'), option.function()),
+  onExceed: option.oneOf('halt', 'warn'),
+  onUnpriced: option.any(),
+})
+
 /**
  * A PreCheck rule that fails fast with kind `budget-exceeded` before an attempt starts over budget.
  * Every attempt counts towards the spend, failed ones included (`scope.cumulativeCostUsd`), so it can
@@ -40,8 +48,9 @@ export interface MaxCostOptions {
  * @example
  * createGate({ providers, pricing, preCheck: [maxCostRule(0.5, { estimate: 'last-attempt', onUnpriced: 'fail' })], postDecide: strictOutputRules(3) })
  */
-export function maxCostRule(usd: number, options: MaxCostOptions = {}): BudgetRule {
+export function maxCostRule(usd: number, given: MaxCostOptions = {}): BudgetRule {
   nonNegativeNumber(usd, 'maxCostRule: usd')
+  const options = MAX_COST.check(given)
   const estimate = options.estimate ?? 'none'
   const next = estimate === 'none' ? () => 0 : estimate === 'last-attempt' ? (scope: ReliabilityScope) => scope.lastAttemptCostUsd : estimate
   const halt = (options.onExceed ?? 'halt') === 'halt'

@@ -1,4 +1,5 @@
-import { positiveInteger, positiveNumber } from '../model/assert-number.ts'
+import { optionsContract } from '../model/options-contract.ts'
+import { positiveInteger, positiveNumber } from './option-checks.ts'
 import type { ModelRequest } from '../model/request.ts'
 import type { ReliabilityRule, RequestAdjustment } from './rule.ts'
 import type { ReliabilityScope } from './scope.ts'
@@ -18,6 +19,13 @@ export interface RetryTruncatedOptions {
   readonly assumedMaxTokens?: number
 }
 
+/** The options `retryTruncated` takes, checked once. */
+const RETRY_TRUNCATED = optionsContract<RetryTruncatedOptions>('retryTruncated', {
+  growFactor: positiveNumber,
+  maxTokensCap: positiveInteger,
+  assumedMaxTokens: positiveInteger,
+})
+
 /**
  * Retries an answer cut by the token limit (error kind `truncated`, `stopReason: 'max_tokens'`)
  * with a larger `maxTokens`: the limit that cut it times `growFactor`, capped at `maxTokensCap`.
@@ -29,9 +37,10 @@ export interface RetryTruncatedOptions {
  * createGate({ providers, outputSchema, postDecide: [retryTruncated({ maxTokensCap: 16_384 }), truncatedFailFast] })
  */
 export function retryTruncated(options: RetryTruncatedOptions = {}): RequestAdjustingRule {
-  const growFactor = positiveNumber(options.growFactor, 'retryTruncated: growFactor', 2)
-  const cap = positiveInteger(options.maxTokensCap, 'retryTruncated: maxTokensCap', 32_768)
-  const assumed = positiveInteger(options.assumedMaxTokens, 'retryTruncated: assumedMaxTokens', 4096)
+  const checked = RETRY_TRUNCATED.check(options)
+  const growFactor = checked.growFactor ?? 2
+  const cap = checked.maxTokensCap ?? 32_768
+  const assumed = checked.assumedMaxTokens ?? 4096
   if (!(growFactor > 1)) throw new RangeError(`retryTruncated: growFactor must be greater than 1, got ${growFactor}`)
   // The limit that cut the answer: its output tokens when reported, else what the request asked for.
   const cutAt = (scope: ReliabilityScope, request?: ModelRequest): number =>

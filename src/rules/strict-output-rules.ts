@@ -1,4 +1,5 @@
 import { positiveInteger } from '../model/assert-number.ts'
+import { option, optionsContract } from '../model/options-contract.ts'
 import type { ReliabilityRule } from './rule.ts'
 import { defaultStuckLoopRule, stuckLoopRule } from './stuck-loop.ts'
 
@@ -12,6 +13,14 @@ export interface StrictOutputRulesOptions {
    */
   readonly stuckAfter?: number | false
 }
+
+/** The options `strictOutputRules` takes, checked once. */
+const STRICT_OUTPUT_RULES = optionsContract<StrictOutputRulesOptions>('strictOutputRules', {
+  stuckAfter: option.either(
+    option.oneOf(false),
+    option.where('a positive integer', (v) => Number.isInteger(v) && (v as number) >= 1),
+  ),
+})
 
 /**
  * The strict-output rule set: stuck-loop detection first (2 identical failures by default), then
@@ -28,7 +37,7 @@ export interface StrictOutputRulesOptions {
  */
 export function strictOutputRules(maxAttempts: number, options: StrictOutputRulesOptions = {}): readonly ReliabilityRule[] {
   positiveInteger(maxAttempts, 'strictOutputRules: maxAttempts')
-  const stuck = stuckRuleFor(options.stuckAfter, 'strictOutputRules: stuckAfter')
+  const stuck = stuckRuleFor(STRICT_OUTPUT_RULES.check(options).stuckAfter, 'strictOutputRules: stuckAfter')
   return Object.freeze([
     ...(stuck === undefined ? [] : [stuck]),
     {

@@ -1,8 +1,9 @@
 import { positiveInteger } from '../model/assert-number.ts'
-import { typeName } from '../model/describe-value.ts'
+import { option, optionsContract } from '../model/options-contract.ts'
+import { positiveInteger as positiveIntegerCheck } from './option-checks.ts'
 import type { ErrorKind } from '../model/error-kind.ts'
 import type { ValidationStage } from '../validation/validation-failure.ts'
-import { exponentialBackoff, type Backoff } from './backoff.ts'
+import { backoffCheck, exponentialBackoff, type Backoff } from './backoff.ts'
 import { parseStepConfig, type ParseStepConfigOptions } from './parse-step-config.ts'
 import type { ReliabilityConfig } from './reliability-config.ts'
 import type { ReliabilityRule } from './rule.ts'
@@ -22,6 +23,21 @@ const TRANSPORT: Readonly<Record<'timeout' | 'http_error' | 'rate_limit', { read
   http_error: { kinds: ['http-5xx', 'network'], rule: 'http-error-retry' },
   rate_limit: { kinds: ['rate-limit'], rule: 'rate-limit-retry' },
 }
+
+/** The options `strictOutput` takes, checked once: `{ maxAttempt: 5 }` is refused, not read as the default. */
+const STRICT_OUTPUT = optionsContract<StrictOutputOptions>('strictOutput', {
+  hasSchema: option.boolean(),
+  maxAttempts: positiveIntegerCheck,
+  errorFeedback: option.boolean(),
+  retryHint: option.string(),
+  // Checked with the categories named, below.
+  retryOn: option.any(),
+  schemaStrict: option.boolean(),
+  maxFeedbackTokens: positiveIntegerCheck,
+  errorTemplate: option.either(option.string(), option.function()),
+  stuckAfter: option.either(option.oneOf(false), positiveIntegerCheck),
+  backoff: backoffCheck,
+})
 
 /** Options of `strictOutput.fromStepConfig` besides the step keys. */
 export interface StepConfigExtras extends Pick<StrictOutputOptions, 'hasSchema' | 'backoff'>, ParseStepConfigOptions {}
@@ -54,9 +70,8 @@ export interface StrictOutput {
  * agent.reliability(strictOutput.fromStepConfig({ max_attempts: 2, retry_on: ['parse', 'schema'] }))
  */
 export const strictOutput: StrictOutput = Object.assign(
-  function strictOutput(options: StrictOutputOptions = {}): ReliabilityConfig {
-    if (typeof options !== 'object' || options === null || Array.isArray(options))
-      throw new TypeError(`strictOutput: options must be an object, got ${typeName(options)}`)
+  function strictOutput(given: StrictOutputOptions = {}): ReliabilityConfig {
+    const options = STRICT_OUTPUT.check(given)
     const hasSchema = options.hasSchema ?? true
     const maxAttempts = positiveInteger(options.maxAttempts ?? (hasSchema ? 3 : 1), 'strictOutput: maxAttempts')
     const maxFeedbackTokens = positiveInteger(options.maxFeedbackTokens ?? DEFAULT_MAX_FEEDBACK_TOKENS, 'strictOutput: maxFeedbackTokens')

@@ -1,14 +1,19 @@
-import { optionsObject } from '../model/options-object.ts'
+import { option, optionsContract } from '../model/options-contract.ts'
+import { shownValue } from '../model/describe-value.ts'
 import type { StateStore } from './state-store.ts'
 import { type SyncStateStore, withSyncFace } from './sync-store.ts'
 import { HoldTable } from './hold-table.ts'
-import { checkAmount, checkKey, checkReservationTtl, checkText, checkTtl, storeCalls } from './store-args.ts'
+import { markUnreadable } from './unreadable-value.ts'
+import { checkAmount, checkKey, checkReservationTtl, checkText, checkTtl, type StoreCall, storeCalls } from './store-args.ts'
 
 /** Options of {@link memoryStore}. */
 export interface MemoryStoreOptions {
   /** Clock for expiries, in ms. @default Date.now */
   readonly now?: () => number
 }
+
+/** The options `memoryStore` takes, checked once. */
+const MEMORY_STORE = optionsContract<MemoryStoreOptions>('memoryStore', { now: option.function() })
 
 /** A stored value; a counter keeps its number, made a string only when `get` asks for it. Changed in place. */
 interface Entry {
@@ -22,15 +27,16 @@ interface Entry {
  * synchronous step, which makes each of them atomic in a single Node process; the library's policies
  * call that step directly (no promise) through the store's synchronous face. Arguments are checked
  * as `redisStore` checks them: a non-string key, id or value rejects with a `TypeError`, an amount
- * or limit that is not finite (`NaN`, `Infinity`) with a `RangeError`, and nothing is stored.
+ * or limit that is not finite (`NaN`, `Infinity`) with a `RangeError`, and nothing is stored. A
+ * counter `set` to something that is not a number makes `increment`, `reserve` and `settle` reject
+ * with a `TypeError` rather than read it as 0.
  *
  * @example
  * const store = memoryStore()
  * const breaker = circuitBreaker({ store })
  */
 export function memoryStore(given?: MemoryStoreOptions): StateStore {
-  const options = optionsObject(given, 'memoryStore')
-  if (options.now !== undefined && typeof options.now !== 'function') throw new TypeError('memoryStore: now must be a function returning milliseconds')
+  const options = MEMORY_STORE.check(given)
   const now = options.now ?? Date.now
   const map = new Map<string, Entry>()
   // Reservations per counter key.
@@ -61,15 +67,24 @@ export function memoryStore(given?: MemoryStoreOptions): StateStore {
   }
   const write = (key: string, value: string, ttlMs: number | undefined): void => put(key, value, ttlMs === undefined ? undefined : now() + ttlMs)
 
-  /** The number under `key`: absent or not a finite number counts as 0. */
-  const counter = (key: string): number => {
+  /**
+   * The number under `key`, absent = 0. A value `set` there that is not a finite number throws a
+   * `TypeError` (the operation rejects, nothing written): read as 0, it would wipe what was spent.
+   */
+  const counter = (key: string, at: StoreCall): number => {
     const value = entryOf(key)?.value
     if (typeof value === 'number') return value
-    const n = Number(value ?? 0)
-    return Number.isFinite(n) ? n : 0
+    if (value === undefined) return 0
+    const n = value.trim() === '' ? Number.NaN : Number(value)
+    if (!Number.isFinite(n))
+      throw markUnreadable(
+        new TypeError(`memoryStore: ${at.operation} of ${shownValue(key)} finds ${shownValue(value)}, which is not a number: refused rather than read as 0`),
+      )
+    return n
   }
-  const add = (key: string, by: number, ttlMs: number | undefined): number => {
-    const next = counter(key) + by
+  /** Writes `current + by` under `key`, `current` being its {@link counter} read in the same step. */
+  const add = (key: string, current: number, by: number, ttlMs: number | undefined): number => {
+    const next = current + by
     // Without a ttl the counter keeps its expiry (none once it expired: `counter` dropped it).
     put(key, next, ttlMs === undefined ? map.get(key)?.expiresAt : now() + ttlMs)
     return next
@@ -90,7 +105,7 @@ export function memoryStore(given?: MemoryStoreOptions): StateStore {
       checkKey(AT.increment, key)
       checkAmount(AT.increment, key, 'amount', by)
       checkTtl(AT.increment, key, ttlMs)
-      return add(key, by, ttlMs)
+      return add(key, counter(key, AT.increment), by, ttlMs)
     },
     compareAndSet(key, expected, next, ttlMs) {
       checkKey(AT.compareAndSet, key)
@@ -107,7 +122,7 @@ export function memoryStore(given?: MemoryStoreOptions): StateStore {
       checkAmount(AT.reserve, key, 'amount', amount)
       checkAmount(AT.reserve, key, 'limit', limit)
       checkReservationTtl(AT.reserve, key, ttlMs)
-      const spent = counter(key)
+      const spent = counter(key, AT.reserve)
       const h = holds.get(key)
       // One clock read for the whole reserve, as it is one atomic step.
       const t = now()
@@ -130,8 +145,10 @@ export function memoryStore(given?: MemoryStoreOptions): StateStore {
       checkText(AT.settle, key, 'id', id)
       checkAmount(AT.settle, key, 'amount', amount)
       checkTtl(AT.settle, key, ttlMs)
+      // Read first: a counter that cannot be read fails the settle before the reservation is released.
+      const spent = counter(key, AT.settle)
       holds.get(key)?.release(id)
-      return add(key, amount, ttlMs)
+      return add(key, spent, amount, ttlMs)
     },
   }
 

@@ -89,7 +89,7 @@ describe('The attempt chain', () => {
         return new Promise<ModelResponse>((resolve) => setTimeout(() => resolve(answer), 50))
       },
     }
-    const gate = createGate({ providers: provider, timeoutMs: 100, budget: sharedBudget({ store: slowStore, key: 'b', usd: 1 }) })
+    const gate = createGate({ providers: provider, timeoutMs: 100, budget: sharedBudget({ store: slowStore, key: 'b', usd: 1, reserveUsd: 0.01 }) })
     const run = gate.run(ask('x')).catch((e: unknown) => e)
     await vi.advanceTimersByTimeAsync(600)
     expect(await run).toMatchObject({ kind: 'timeout' })
@@ -109,7 +109,7 @@ describe('The attempt chain', () => {
       name: 'p',
       complete: () => new Promise<ModelResponse>((resolve) => setTimeout(() => resolve(answer), 50)),
     }
-    const gate = createGate({ providers: provider, timeoutMs: 100, budget: sharedBudget({ store: slowStore, key: 'b', usd: 1 }) })
+    const gate = createGate({ providers: provider, timeoutMs: 100, budget: sharedBudget({ store: slowStore, key: 'b', usd: 1, reserveUsd: 0.01 }) })
     const run = gate.run(ask('x'))
     await vi.advanceTimersByTimeAsync(200)
     expect((await run).response.content).toBe('hi')

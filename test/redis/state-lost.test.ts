@@ -174,7 +174,7 @@ describeWith(redisServer)('redisStore when its state vanishes', () => {
   })
 
   it('refuses an onStateLost that is not a function with a TypeError naming it', () => {
-    expect(() => redisStore(redis.client, { onStateLost: 'log' as never })).toThrow(new TypeError('redisStore: onStateLost must be a function'))
+    expect(() => redisStore(redis.client, { onStateLost: 'log' as never })).toThrow(new TypeError('redisStore: onStateLost must be a function, got "log"'))
   })
 })
 

@@ -85,9 +85,17 @@ describe('redisStore bounds: commandTimeoutMs and maxPending', () => {
   })
 
   it.each([
-    ['commandTimeoutMs 0', { commandTimeoutMs: 0 }, 'redisStore: commandTimeoutMs must be a positive integer, got 0'],
-    ['commandTimeoutMs NaN', { commandTimeoutMs: Number.NaN }, 'redisStore: commandTimeoutMs must be a positive integer, got NaN'],
-    ['commandTimeoutMs "100"', { commandTimeoutMs: '100' }, 'redisStore: commandTimeoutMs must be a positive integer, got "100"'],
+    ['commandTimeoutMs 0', { commandTimeoutMs: 0 }, 'redisStore: commandTimeoutMs must be a whole number of milliseconds from 1 to 2147483647, got 0'],
+    [
+      'commandTimeoutMs NaN',
+      { commandTimeoutMs: Number.NaN },
+      'redisStore: commandTimeoutMs must be a whole number of milliseconds from 1 to 2147483647, got NaN',
+    ],
+    [
+      'commandTimeoutMs "100"',
+      { commandTimeoutMs: '100' },
+      'redisStore: commandTimeoutMs must be a whole number of milliseconds from 1 to 2147483647, got "100"',
+    ],
     ['maxPending 0', { maxPending: 0 }, 'redisStore: maxPending must be a positive integer, got 0'],
     ['maxPending Infinity', { maxPending: Number.POSITIVE_INFINITY }, 'redisStore: maxPending must be a positive integer, got Infinity'],
   ])('refuses %s with a RangeError naming the option', (_, options, message) => {

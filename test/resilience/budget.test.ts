@@ -103,8 +103,10 @@ describe('maxCostRule in the gate', () => {
 
 describe('sharedBudget', () => {
   it('refuses a ttl that would forget every spend at once', () => {
-    for (const ttlMs of [0, -1, Number.NaN])
-      expect(() => sharedBudget({ store: memoryStore(), key: 'b', usd: 1, ttlMs })).toThrow('sharedBudget: ttlMs must be a positive number')
+    for (const ttlMs of [0, -1, Number.NaN, 2 ** 31, 1.5])
+      expect(() => sharedBudget({ store: memoryStore(), key: 'b', usd: 1, ttlMs })).toThrow(
+        'sharedBudget: ttlMs must be a whole number of milliseconds from 1 to 2147483647',
+      )
     expect(sharedBudget({ store: memoryStore(), key: 'b', usd: 1, ttlMs: 60_000 }).usd).toBe(1)
   })
 
@@ -136,7 +138,7 @@ describe('sharedBudget', () => {
 
   it('fails fast with a typed error when its store cannot reserve', async () => {
     const store = { ...memoryStore(), reserve: () => Promise.reject(new Error('redis down')) }
-    const gate = createGate({ providers: scripted(['hi']), budget: sharedBudget({ store, key: 'b', usd: 1 }) })
+    const gate = createGate({ providers: scripted(['hi']), budget: sharedBudget({ store, key: 'b', usd: 1, reserveUsd: 0.01 }) })
     await expect(gate.run(ask('x'))).rejects.toMatchObject({ name: 'ReliabilityFailFastError', kind: 'unknown', reason: expect.stringContaining('redis down') })
   })
 })

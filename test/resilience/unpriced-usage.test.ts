@@ -226,12 +226,10 @@ describe('maxCostRule onUnpriced', () => {
     expect(() => maxCostRule(1, { onUnpriced: 'ignore' as 'warn' })).toThrow("maxCostRule: onUnpriced must be 'warn' or 'fail', got \"ignore\"")
   })
 
-  it('reports attempts of a gate whose budget rule has no pricing at all', async () => {
-    const gate = createGate({ providers: scripted([validRefundJson]), preCheck: [maxCostRule(1)] })
-    const events: GateEventMap['cost_unknown'][] = []
-    gate.on('cost_unknown', (e) => events.push(e))
-    await gate.run(ask('x'))
-    expect(events.map((e) => e.reason)).toEqual(['no pricing is configured (give pricing or priceUsage) while a budget needs one'])
+  it('refuses a gate whose budget rule has no pricing at all, saying what to set', () => {
+    expect(() => createGate({ providers: scripted([validRefundJson]), preCheck: [maxCostRule(1)] })).toThrow(
+      /createGate: cost budget of \$1 has no prices to count with .* never stop: set pricing .* or priceUsage on the gate/,
+    )
   })
 })
 

@@ -13,7 +13,9 @@ describe('retryTransient options', () => {
   })
 
   it.each(bad)('refuses maxRetryAfterMs %s at construction', (n) => {
-    expect(() => retryTransient({ maxRetryAfterMs: n })).toThrow(new RangeError(`retryTransient: maxRetryAfterMs must be a non-negative number, got ${n}`))
+    expect(() => retryTransient({ maxRetryAfterMs: n })).toThrow(
+      new RangeError(`retryTransient: maxRetryAfterMs must be a whole number of milliseconds from 0 to 2147483647, got ${n}`),
+    )
   })
 
   it('refuses backoff options it cannot schedule with', () => {
@@ -28,7 +30,9 @@ describe('retryTransient options', () => {
 describe('exponentialBackoff options', () => {
   it.each(['initialMs', 'maxMs'] as const)('refuses a %s that is NaN, negative or infinite', (key) => {
     for (const n of bad)
-      expect(() => exponentialBackoff({ [key]: n })).toThrow(new RangeError(`exponentialBackoff: ${key} must be a non-negative number, got ${n}`))
+      expect(() => exponentialBackoff({ [key]: n })).toThrow(
+        new RangeError(`exponentialBackoff: ${key} must be a whole number of milliseconds from 0 to 2147483647, got ${n}`),
+      )
   })
 
   it.each([...bad, 0])('refuses factor %s', (n) => {

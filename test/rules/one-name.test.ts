@@ -22,7 +22,7 @@ describe('one name for one thing', () => {
     expectTypeOf<MaxCostOptions['onExceed']>().toEqualTypeOf<CostBudget['onExceed']>()
     expect(maxCostRule(1, { onExceed: 'warn' }).then).toBe('ok')
     expect(maxCostRule(1, { onExceed: 'halt' }).then).toBe('fail-fast')
-    // @ts-expect-error the old name is gone
-    maxCostRule(1, { action: 'warn' })
+    // @ts-expect-error the old name is gone, and refused when given
+    expect(() => maxCostRule(1, { action: 'warn' })).toThrow(/maxCostRule: unknown option "action"/)
   })
 })

@@ -91,9 +91,22 @@ export function stateStoreContract(make: () => StoreHarness | Promise<StoreHarne
     )
   })
 
-  it('counts an unreadable value as zero', async () => {
-    await h.store.set('n', 'not a number')
-    expect(await h.store.increment('n', 2)).toBe(2)
+  it.each(['not-a-number', '', '   ', 'NaN', 'Infinity', '1e400', '{"spent":3}'])(
+    'refuses to count on a counter holding %j, leaving it as it was',
+    async (corrupt) => {
+      await h.store.set('n', corrupt)
+      await expect(h.store.increment('n', 2)).rejects.toThrow(/not a number: refused rather than read as 0/)
+      await expect(h.store.reserve('n', 'r', 0.1, 1, MINUTE)).rejects.toThrow(/not a number: refused rather than read as 0/)
+      await expect(h.store.settle('n', 'r', 0.1)).rejects.toThrow(/not a number: refused rather than read as 0/)
+      expect(await h.store.get('n')).toBe(corrupt)
+    },
+  )
+
+  it('counts a counter that holds a number written as text', async () => {
+    await h.store.set('n', '1.5')
+    expect(await h.store.increment('n', 2)).toBe(3.5)
+    await h.store.set('b', '0.25')
+    expect(await h.store.reserve('b', 'r', 0.5, 1, MINUTE)).toEqual({ granted: true, spent: 0.25, held: 0 })
   })
 
   it('keeps an existing expiry on increment without ttl and restarts from zero once expired', async () => {

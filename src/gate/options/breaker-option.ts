@@ -8,7 +8,7 @@ import { BUDGET_STORE_FAILED } from '../../policies/budget/budget-admission.ts'
 import { classifyError } from '../classify-error.ts'
 import type { GateConfig } from '../gate-config.ts'
 import type { LinkEnv } from './link-env.ts'
-import { stateLostReport } from './state-lost-report.ts'
+import { advisoryStoreReport } from './advisory-store-report.ts'
 
 /** The `breaker` option's policy: a circuit breaker per provider, its transitions reported as `breaker_state`. */
 export function breakerOption(config: GateConfig<unknown>, env: LinkEnv): Admission | undefined {
@@ -29,7 +29,7 @@ export function breakerOption(config: GateConfig<unknown>, env: LinkEnv): Admiss
         failures: t.failures,
       })
     },
-    stateLostReport(events, 'breaker'),
+    advisoryStoreReport(events, env.warned, 'breaker'),
   )
 }
 

@@ -6,7 +6,7 @@ import type { Admission } from '../../policies/admission.ts'
 import { rateLimitAdmission } from '../../policies/rate-limit/rate-limit-admission.ts'
 import type { GateConfig } from '../gate-config.ts'
 import type { LinkEnv } from './link-env.ts'
-import { stateLostReport } from './state-lost-report.ts'
+import { advisoryStoreReport } from './advisory-store-report.ts'
 
 /** The `timeoutMs` option's link: the deadline over the whole attempt (it is the outermost link). */
 export function timeoutOption(config: GateConfig<unknown>, env: LinkEnv): Link | undefined {
@@ -16,7 +16,7 @@ export function timeoutOption(config: GateConfig<unknown>, env: LinkEnv): Link |
 
 /** The `rateLimit` option's policy: a slot of the provider's shared window before the call. */
 export function rateLimitOption(config: GateConfig<unknown>, env: LinkEnv): Admission | undefined {
-  return config.rateLimit === undefined ? undefined : rateLimitAdmission(config.rateLimit, stateLostReport(env.events, 'rate-limit'))
+  return config.rateLimit === undefined ? undefined : rateLimitAdmission(config.rateLimit, advisoryStoreReport(env.events, env.warned, 'rate-limit'))
 }
 
 /** The `middleware` option's links, innermost: each must be a function `(ctx, next)`. */

@@ -25,14 +25,14 @@ export function cachedKeys(prefix: string): (provider: string) => string {
  * to the same record, so a breaker whose record did not change since it last read it parses
  * nothing. The records are frozen, since every caller shares them.
  */
-export function cachedDecode(): (raw: string | undefined) => BreakerRecord {
+export function cachedDecode(): (raw: string | undefined, key: string) => BreakerRecord {
   const records = new Map<string, BreakerRecord>()
-  return function decode(raw) {
+  return function decode(raw, key) {
     if (raw === undefined) return decodeBreaker(raw)
     let record = records.get(raw)
     if (record === undefined) {
       if (records.size >= CACHE_LIMIT) records.clear()
-      record = Object.freeze(decodeBreaker(raw))
+      record = Object.freeze(decodeBreaker(raw, key))
       records.set(raw, record)
     }
     return record

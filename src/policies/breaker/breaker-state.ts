@@ -1,3 +1,6 @@
+import { shownValue } from '../../model/describe-value.ts'
+import { markUnreadable } from '../../store/unreadable-value.ts'
+
 /** The three states of a circuit breaker. */
 export type BreakerState = 'closed' | 'open' | 'half-open'
 
@@ -27,16 +30,33 @@ export interface BreakerTransition {
 /** The state of a closed breaker with no failures: what an absent key means. */
 export const CLOSED: BreakerRecord = Object.freeze({ state: 'closed', failures: 0, openedAt: 0, probes: 0, probeAt: 0, successes: 0 })
 
-/** Decodes a stored record; anything unreadable counts as a fresh, closed breaker. */
-export function decodeBreaker(raw: string | undefined): BreakerRecord {
+const NUMBERS = ['failures', 'openedAt', 'probes', 'probeAt', 'successes'] as const
+
+/**
+ * Decodes a stored record (`undefined`, an absent key, is a fresh closed breaker). A record that
+ * cannot be read (not JSON, no known state, a count that is not a finite number) throws a
+ * `TypeError` naming `key`: read as a fresh breaker, an open one would let every call through
+ * unnoticed. The breaker is advisory, so the gate lets the call through and hears the failure.
+ */
+export function decodeBreaker(raw: string | undefined, key = 'the breaker'): BreakerRecord {
   if (raw === undefined) return CLOSED
+  let r: Partial<Record<keyof BreakerRecord, unknown>>
   try {
-    const r = JSON.parse(raw) as Partial<BreakerRecord>
-    if (r.state !== 'closed' && r.state !== 'open' && r.state !== 'half-open') return CLOSED
-    return { ...CLOSED, ...r }
+    r = JSON.parse(raw) as typeof r
   } catch {
-    return CLOSED
+    throw unreadable(key, raw, 'not JSON')
   }
+  if (typeof r !== 'object' || r === null) throw unreadable(key, raw, 'not an object')
+  if (r.state !== 'closed' && r.state !== 'open' && r.state !== 'half-open') throw unreadable(key, raw, 'no state closed, open or half-open')
+  for (const field of NUMBERS) {
+    const n = r[field]
+    if (n !== undefined && (typeof n !== 'number' || !Number.isFinite(n))) throw unreadable(key, raw, `${field} is not a finite number`)
+  }
+  return { ...CLOSED, ...(r as Partial<BreakerRecord>) }
+}
+
+function unreadable(key: string, raw: string, why: string): TypeError {
+  return markUnreadable(new TypeError(`circuitBreaker: the record of ${JSON.stringify(key)} cannot be read (${why}): ${shownValue(raw)}`))
 }
 
 /** Encodes a record for the store. */

@@ -1,8 +1,9 @@
-import { nonNegativeNumber, positiveInteger } from '../../model/assert-number.ts'
+import { option, optionsContract } from '../../model/options-contract.ts'
+import { positiveInteger } from '../option-checks.ts'
 import { memoryStore } from '../../store/memory-store.ts'
 import { STATE_STORE_METHODS, type StateStore } from '../../store/state-store.ts'
 import { syncStore, type SyncStateStore } from '../../store/sync-store.ts'
-import { assertMethods, optionsObject } from '../../model/options-object.ts'
+import { assertMethods } from '../../model/options-object.ts'
 import type { BreakerPermit, BreakerResult } from './breaker-permit.ts'
 import { CLOSED, decodeBreaker, encodeBreaker, type BreakerRecord, type BreakerTransition } from './breaker-state.ts'
 import { cachedDecode, cachedKeys } from './breaker-caches.ts'
@@ -27,6 +28,18 @@ export interface CircuitBreakerOptions {
    */
   readonly now?: () => number
 }
+
+/** The options `circuitBreaker` takes, checked once: `{ threshold: 3 }` is refused with "did you mean", not ignored. */
+export const CIRCUIT_BREAKER = optionsContract<CircuitBreakerOptions>('circuitBreaker', {
+  failureThreshold: positiveInteger,
+  cooldownMs: option.duration(0),
+  halfOpenMaxProbes: positiveInteger,
+  successesToClose: positiveInteger,
+  // Checked below, naming the methods it lacks.
+  store: option.any(),
+  keyPrefix: option.string(),
+  now: option.function(),
+})
 
 /** A circuit breaker per provider name, with its state in a {@link StateStore}. */
 export interface CircuitBreaker {
@@ -67,12 +80,12 @@ const isClean = (r: BreakerRecord): boolean => r.state === 'closed' && r.failure
  * createGate({ providers: [primary, backup], breaker: { failureThreshold: 3, cooldownMs: 10_000 }, postDecide: [failoverRule()] })
  */
 export function circuitBreaker(given?: CircuitBreakerOptions): CircuitBreaker {
-  const options = optionsObject(given, 'circuitBreaker')
+  const options = CIRCUIT_BREAKER.check(given)
   if (options.store !== undefined) assertMethods(options.store, STATE_STORE_METHODS, 'circuitBreaker: store', 'a StateStore')
-  const threshold = positiveInteger(options.failureThreshold, 'circuitBreaker: failureThreshold', 5)
-  const cooldownMs = nonNegativeNumber(options.cooldownMs, 'circuitBreaker: cooldownMs', 30_000)
-  const maxProbes = positiveInteger(options.halfOpenMaxProbes, 'circuitBreaker: halfOpenMaxProbes', 1)
-  const toClose = positiveInteger(options.successesToClose, 'circuitBreaker: successesToClose', 1)
+  const threshold = options.failureThreshold ?? 5
+  const cooldownMs = options.cooldownMs ?? 30_000
+  const maxProbes = options.halfOpenMaxProbes ?? 1
+  const toClose = options.successesToClose ?? 1
   const store = options.store ?? memoryStore()
   const prefix = options.keyPrefix ?? 'rg:breaker:'
   const now = options.now ?? Date.now
@@ -97,7 +110,7 @@ export function circuitBreaker(given?: CircuitBreakerOptions): CircuitBreaker {
     const key = keyOf(provider)
     for (let round = 0; ; round++) {
       const raw = await store.get(key)
-      const before = decodeBreaker(raw)
+      const before = decodeBreaker(raw, key)
       const t = now()
       const next = step(before, t, probe, result)
       if (next === undefined || round >= MAX_CAS_ROUNDS) return { before, after: before, next, t }
@@ -114,7 +127,7 @@ export function circuitBreaker(given?: CircuitBreakerOptions): CircuitBreaker {
   function updateNow(s: SyncStateStore, provider: string, step: Step, probe: boolean, result: BreakerResult): Updated {
     const key = keyOf(provider)
     const raw = s.get(key)
-    const before = decode(raw)
+    const before = decode(raw, key)
     // A closed breaker's steps read the clock only to count a failure: no clock read (a boxed number, 32 B per attempt) to admit or hear a success.
     const t = before.state === 'closed' && result !== 'failure' ? 0 : now()
     const next = step(before, t, probe, result)
@@ -188,7 +201,8 @@ export function circuitBreaker(given?: CircuitBreakerOptions): CircuitBreaker {
       return transition(provider, await update(provider, recordStep, permit.probe, result))
     },
     async state(provider) {
-      return decodeBreaker(await store.get(keyOf(provider)))
+      const key = keyOf(provider)
+      return decodeBreaker(await store.get(key), key)
     },
   }
   if (sync === undefined) return breaker

@@ -12,7 +12,7 @@ import { type Admission, ignoreStoreError, type OnStoreError, Refused } from '..
 import type { AttemptContext, AttemptResult } from '../middleware.ts'
 import type { PriceUsage } from '../pricing/price-usage.ts'
 import { finiteUsage } from '../usage-estimate.ts'
-import { reservationFor, reservationUsage } from './reservation-estimate.ts'
+import { reservationAdvice, reservationFor, reservationUsage } from './reservation-estimate.ts'
 import { budgetNow, type BudgetNow, type SharedBudget } from './shared-budget.ts'
 import { isStateLostError } from '../../store/state-lost-error.ts'
 
@@ -191,7 +191,7 @@ async function acquire(
       const spentUsd = r.spent
       const held = r.held > 0 ? `, $${r.held} held by attempts in flight` : ''
       const error = new ProviderError(
-        `the shared budget "${budget.key}" of $${budget.usd} cannot fit attempt ${ctx.attempt} (reserving $${amount}; $${spentUsd} spent${held})`,
+        `the shared budget "${budget.key}" of $${budget.usd} cannot fit attempt ${ctx.attempt} (reserving $${amount}; $${spentUsd} spent${held})${reservationAdvice(budget, ctx.request, amount, spentUsd)}`,
         { kind: 'budget-exceeded', code: 'shared-budget' },
       )
       return new Refused(error, () => onExceeded(spentUsd, ctx))

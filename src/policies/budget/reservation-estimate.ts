@@ -39,6 +39,22 @@ export function reservationUsage(request: ModelRequest, assumedOutputTokens: num
   return { inputTokens: bytes + TOKENS_PER_MESSAGE, outputTokens }
 }
 
+/**
+ * What to change when a reservation alone cannot fit what is left of the budget (a $0.10 budget
+ * reserving the price of 4,096 output tokens refuses every call): the option that sets it, named.
+ * Empty when the budget is simply spent.
+ */
+export function reservationAdvice(budget: SharedBudget, request: ModelRequest, amount: number, spent: number): string {
+  if (spent >= budget.usd || amount <= budget.usd - spent) return ''
+  if (budget.reserveUsd !== undefined) return `: the fixed reserveUsd ($${budget.reserveUsd}) is more than the budget has left; lower sharedBudget's reserveUsd`
+  const { inputTokens, outputTokens } = reservationUsage(request, budget.assumedOutputTokens)
+  const source =
+    typeof request.maxTokens === 'number' && Number.isFinite(request.maxTokens) && request.maxTokens > 0
+      ? `the request's maxTokens (${outputTokens})`
+      : `sharedBudget's assumedOutputTokens (${outputTokens}), as the request sets no maxTokens`
+  return `: the reservation prices at most ${inputTokens} input tokens and ${source} output tokens; set a lower maxTokens on the request, a lower assumedOutputTokens on sharedBudget, or a fixed reserveUsd`
+}
+
 function utf8Bytes(text: unknown): number {
   return typeof text === 'string' ? utf8Length(text) : 0
 }

@@ -1,10 +1,13 @@
-import { nonNegativeNumber, positiveInteger, positiveNumber } from '../../model/assert-number.ts'
+import { nonNegativeNumber } from '../../model/assert-number.ts'
+import { option, optionsContract } from '../../model/options-contract.ts'
+import { nonNegativeNumber as nonNegativeNumberCheck, positiveInteger as positiveIntegerCheck } from '../option-checks.ts'
 import { BUDGET_TOLERANCE_USD } from '../../model/budget-tolerance.ts'
 import { onUnpricedOption, type OnUnpriced } from '../../model/on-unpriced.ts'
 import { isStateLostError, type StateLostError } from '../../store/state-lost-error.ts'
+import { markUnreadable } from '../../store/unreadable-value.ts'
 import { STATE_STORE_METHODS, type Reservation, type StateStore } from '../../store/state-store.ts'
 import { type ReservationInto, syncStore } from '../../store/sync-store.ts'
-import { typeName } from '../../model/describe-value.ts'
+import { shownValue, typeName } from '../../model/describe-value.ts'
 import { assertMethods, assertNonEmptyString } from '../../model/options-object.ts'
 
 /** Options of {@link sharedBudget}. */
@@ -54,7 +57,7 @@ export interface SharedBudget {
   readonly reservationTtlMs: number
   readonly maxWaitMs: number
   readonly onUnpriced: OnUnpriced
-  /** USD spent (committed) so far under this key. */
+  /** USD spent (committed) so far under this key; rejects with a `TypeError` when the store holds something that is not a number there. */
   spent(): Promise<number>
   /** Holds `usd` for one attempt (`id`) if spend plus live reservations plus it stay within the budget. */
   reserve(id: string, usd: number): Promise<Reservation>
@@ -69,6 +72,23 @@ export interface SharedBudget {
   /** Accepts that the state was lost: the budget counts again from what the store holds now. */
   rearm(): void
 }
+
+/**
+ * The options `sharedBudget` takes, checked once: `{ reserveUSD: 0.5 }` is refused with "did you
+ * mean", not ignored; the times are durations below 2^31 ms (`ttlMs` and `reservationTtlMs` from 1:
+ * a counter or a reservation that expires at once would forget what it counts).
+ */
+const SHARED_BUDGET = optionsContract<SharedBudgetOptions>('sharedBudget', {
+  store: option.any(),
+  key: option.any(),
+  usd: nonNegativeNumberCheck,
+  ttlMs: option.duration(),
+  reserveUsd: nonNegativeNumberCheck,
+  assumedOutputTokens: positiveIntegerCheck,
+  reservationTtlMs: option.duration(),
+  maxWaitMs: option.duration(0),
+  onUnpriced: option.any(),
+})
 
 /**
  * A budget shared across runs, gates and processes, that is never overspent: reserve, then commit.
@@ -87,14 +107,15 @@ export interface SharedBudget {
  */
 export function sharedBudget(options: SharedBudgetOptions): SharedBudget {
   if (typeof options !== 'object' || options === null) throw new TypeError(`sharedBudget: expected { store, key, usd }, got ${typeName(options)}`)
+  SHARED_BUDGET.check(options)
   const { store, key, usd } = options
   assertMethods(store, STATE_STORE_METHODS, 'sharedBudget: store', 'a StateStore (memoryStore(), redisStore(...))')
   assertNonEmptyString(key, 'sharedBudget: key')
   nonNegativeNumber(usd, 'sharedBudget: usd')
   // A counter that expires at once (ttl 0 or below) would forget every spend: the budget would never stop.
-  const ttlMs = options.ttlMs === undefined ? undefined : positiveNumber(options.ttlMs, 'sharedBudget: ttlMs')
-  const reserveUsd = options.reserveUsd === undefined ? undefined : nonNegativeNumber(options.reserveUsd, 'sharedBudget: reserveUsd')
-  const reservationTtlMs = positiveNumber(options.reservationTtlMs, 'sharedBudget: reservationTtlMs', 600_000)
+  const ttlMs = options.ttlMs
+  const reserveUsd = options.reserveUsd
+  const reservationTtlMs = options.reservationTtlMs ?? 600_000
   // Sums of float prices drift: spend within the tolerance of the budget still fits it.
   const limit = usd + BUDGET_TOLERANCE_USD
   let lost: StateLostError | undefined
@@ -137,13 +158,19 @@ export function sharedBudget(options: SharedBudgetOptions): SharedBudget {
     key,
     usd,
     reserveUsd,
-    assumedOutputTokens: positiveInteger(options.assumedOutputTokens, 'sharedBudget: assumedOutputTokens', 4096),
+    assumedOutputTokens: options.assumedOutputTokens ?? 4096,
     reservationTtlMs,
-    maxWaitMs: nonNegativeNumber(options.maxWaitMs, 'sharedBudget: maxWaitMs', 30_000),
+    maxWaitMs: options.maxWaitMs ?? 30_000,
     onUnpriced: onUnpricedOption(options.onUnpriced, 'sharedBudget: onUnpriced'),
     async spent() {
-      const n = Number((await store.get(key)) ?? 0)
-      return Number.isFinite(n) ? n : 0
+      const raw = await store.get(key)
+      if (raw === undefined) return 0
+      const n = raw.trim() === '' ? Number.NaN : Number(raw)
+      if (!Number.isFinite(n))
+        throw markUnreadable(
+          new TypeError(`sharedBudget: the spend under ${shownValue(key)} holds ${shownValue(raw)}, which is not a number: refused rather than read as 0`),
+        )
+      return n
     },
     reserve: (id, cost) => guarded(() => store.reserve(key, id, cost, limit, reservationTtlMs)),
     settle: (id, cost) => guarded(() => store.settle(key, id, cost, ttlMs)),

@@ -1,4 +1,6 @@
 import { typeName } from '../../model/describe-value.ts'
+import { refuseUnknownOptions } from '../../model/known-options.ts'
+import { option, optionsContract } from '../../model/options-contract.ts'
 import type { Usage } from '../../model/usage.ts'
 import type { ModelPrice, PricingTable } from './model-price.ts'
 import type { PriceUsage } from './price-usage.ts'
@@ -14,6 +16,12 @@ export interface PricingTableOptions {
   readonly onUnknownModel?: (model: string | undefined, provider: string) => void
 }
 
+/** The options `pricingTable` takes, checked once. */
+const PRICING_TABLE = optionsContract<PricingTableOptions>('pricingTable', { onUnknownModel: option.function() })
+
+/** The fields of a model's price: a misspelt one (`cache_read`) is refused, not priced at the input rate. */
+const PRICE_FIELDS: readonly (keyof ModelPrice)[] = ['input', 'output', 'cacheRead', 'cacheWrite']
+
 /**
  * Turns a table of prices (USD per million tokens) into a {@link PriceUsage} function for
  * `GateConfig.priceUsage`. A model is looked up by its exact name first, then by the longest table
@@ -25,7 +33,8 @@ export interface PricingTableOptions {
  * const price = pricingTable({ 'my-model': { input: 2.5, output: 10, cacheRead: 1.25 } })
  * price({ inputTokens: 1000, outputTokens: 500 }, 'my-model', 'openai') // 0.0075
  */
-export function pricingTable(table: PricingTable, options: PricingTableOptions = {}): PriceUsage {
+export function pricingTable(table: PricingTable, given: PricingTableOptions = {}): PriceUsage {
+  const options = PRICING_TABLE.check(given)
   if (typeof table !== 'object' || table === null || Array.isArray(table)) {
     throw new TypeError(`pricingTable: expected an object of prices by model, got ${typeName(table)}`)
   }
@@ -69,6 +78,10 @@ export function costOf(usage: Usage, price: ModelPrice): number {
 }
 
 function checkPrice(model: string, price: ModelPrice): void {
+  if (typeof price !== 'object' || price === null || Array.isArray(price)) {
+    throw new TypeError(`pricingTable: ${model} must be an object { input, output, cacheRead?, cacheWrite? }, got ${typeName(price)}`)
+  }
+  refuseUnknownOptions(price, PRICE_FIELDS, `pricingTable: ${model}`)
   for (const field of ['input', 'output', 'cacheRead', 'cacheWrite'] as const) {
     const v = price[field]
     if (v === undefined && field !== 'input' && field !== 'output') continue

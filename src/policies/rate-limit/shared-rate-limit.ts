@@ -1,4 +1,6 @@
-import { positiveInteger, positiveNumber } from '../../model/assert-number.ts'
+import { positiveInteger } from '../../model/assert-number.ts'
+import { option, optionsContract } from '../../model/options-contract.ts'
+import { positiveInteger as positiveIntegerCheck } from '../option-checks.ts'
 import { STATE_STORE_METHODS, type StateStore } from '../../store/state-store.ts'
 import { typeName } from '../../model/describe-value.ts'
 import { assertMethods, assertNonEmptyString } from '../../model/options-object.ts'
@@ -34,6 +36,15 @@ export interface SharedRateLimit {
   acquire(subject?: string): Promise<RateLimitPermit>
 }
 
+/** The options `sharedRateLimit` takes, checked once; `windowMs` is a duration below 2^31 ms. */
+const SHARED_RATE_LIMIT = optionsContract<SharedRateLimitOptions>('sharedRateLimit', {
+  store: option.any(),
+  key: option.any(),
+  limit: positiveIntegerCheck,
+  windowMs: option.duration(),
+  now: option.any(),
+})
+
 /**
  * A rate limit shared across runs, gates and processes: at most `limit` calls per `windowMs` per
  * provider, counted with one atomic `increment` per call in a fixed window aligned on the clock.
@@ -54,12 +65,13 @@ export function sharedRateLimit(options: SharedRateLimitOptions): SharedRateLimi
   if (typeof options !== 'object' || options === null) {
     throw new TypeError(`sharedRateLimit: expected { store, key, limit, windowMs }, got ${typeName(options)}`)
   }
+  SHARED_RATE_LIMIT.check(options)
   const { store, key, limit, windowMs } = options
   assertMethods(store, STATE_STORE_METHODS, 'sharedRateLimit: store', 'a StateStore (memoryStore(), redisStore(...))')
   assertNonEmptyString(key, 'sharedRateLimit: key')
   if (options.now !== undefined && typeof options.now !== 'function') throw new TypeError('sharedRateLimit: now must be a function returning milliseconds')
   positiveInteger(limit, 'sharedRateLimit: limit')
-  positiveNumber(windowMs, 'sharedRateLimit: windowMs')
+  if (windowMs === undefined) throw new RangeError('sharedRateLimit: windowMs must be a whole number of milliseconds, got undefined')
   const now = options.now ?? Date.now
   return {
     key,

@@ -1,5 +1,3 @@
-import { positiveInteger } from '../../model/assert-number.ts'
-
 /** Sends one operation to the server, unless too many wait already; see {@link commandBound}. */
 export type BoundedSend = <T>(send: () => Promise<T>) => Promise<T>
 
@@ -44,13 +42,5 @@ export function commandBound(timeoutMs: number | undefined, maxPending: number):
         },
       )
     })
-  }
-}
-
-/** Checks `commandTimeoutMs` and `maxPending` of `label` (`'redisStore'`). */
-export function checkBounds(timeoutMs: unknown, maxPending: unknown, label: string): { readonly timeoutMs: number | undefined; readonly maxPending: number } {
-  return {
-    timeoutMs: timeoutMs === undefined ? undefined : positiveInteger(timeoutMs, `${label}: commandTimeoutMs`),
-    maxPending: positiveInteger(maxPending, `${label}: maxPending`, DEFAULT_MAX_PENDING),
   }
 }

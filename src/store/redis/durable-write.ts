@@ -1,5 +1,6 @@
 import { positiveInteger } from '../../model/assert-number.ts'
 import { refuseUnknownOptions } from '../../model/known-options.ts'
+import { MAX_TIMER_MS } from '../../model/options-contract.ts'
 import { typeName } from '../../model/describe-value.ts'
 import type { RedisLike, RedisPipelineLike } from './redis-like.ts'
 import { isNoScript, type LuaScript } from './run-script.ts'
@@ -17,7 +18,7 @@ export interface RedisDurability {
   /** How many replicas must have the write. An integer, 1 or above. */
   readonly replicas: number
   /**
-   * How long the server waits for them, in whole milliseconds (1 or above; `WAIT` with 0 would
+   * How long the server waits for them, in whole milliseconds (1 to 2^31-1; `WAIT` with 0 would
    * wait forever). The call fails when they do not answer in time.
    */
   readonly timeoutMs: number
@@ -31,7 +32,10 @@ export function checkDurability(value: unknown, label: string): RedisDurability 
   }
   refuseUnknownOptions(value, ['replicas', 'timeoutMs'], label)
   const given = value as Partial<RedisDurability>
-  return Object.freeze({ replicas: positiveInteger(given.replicas, `${label}.replicas`), timeoutMs: positiveInteger(given.timeoutMs, `${label}.timeoutMs`) })
+  const timeoutMs = positiveInteger(given.timeoutMs, `${label}.timeoutMs`)
+  // A duration as every other: commandTimeoutMs must outlast it, and no timer holds 2^31 ms or more.
+  if (timeoutMs > MAX_TIMER_MS) throw new RangeError(`${label}.timeoutMs must be at most ${MAX_TIMER_MS} ms, got ${timeoutMs}`)
+  return Object.freeze({ replicas: positiveInteger(given.replicas, `${label}.replicas`), timeoutMs })
 }
 
 /** Throws a `TypeError` unless `client` can pipeline, which a durable store needs to send `WAIT` beside each write. */

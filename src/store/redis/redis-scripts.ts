@@ -54,13 +54,27 @@ export const SET_SCRIPT = `${WRITE}
 write(KEYS[1], ARGV[1], ARGV[2], false)
 return 1`
 
+// The number under a counter key, absent = 0. A value that is not a finite number (overwritten by
+// hand, by another application) fails the script with an error starting with UNREADABLE, before
+// anything is written: read as 0, it would wipe what was spent.
+const NUMBER_AT = `
+local function numberat(key)
+  local raw = redis.call('GET', key)
+  if not raw then return 0 end
+  local n = tonumber(raw)
+  if n == nil or n ~= n or n == math.huge or n == -math.huge then
+    error({err = 'UNREADABLE ' .. string.sub(raw, 1, 64)})
+  end
+  return n
+end
+`
+
 /**
  * KEYS[1]; ARGV: by, ttl. Returns the new total as a string: Redis would truncate a Lua number
- * reply to an integer. Unreadable current values count as 0, like memoryStore.
+ * reply to an integer. A current value that is not a number fails the script (UNREADABLE), like memoryStore.
  */
-export const INCREMENT_SCRIPT = `${WRITE}${JS_NUMBER}
-local current = tonumber(redis.call('GET', KEYS[1]) or '0')
-if current == nil or current ~= current or current == math.huge or current == -math.huge then current = 0 end
+export const INCREMENT_SCRIPT = `${WRITE}${JS_NUMBER}${NUMBER_AT}
+local current = numberat(KEYS[1])
 local total = jsnum(current + tonumber(ARGV[1]))
 write(KEYS[1], total, ARGV[2], true)
 return total`
@@ -91,14 +105,6 @@ return 1`
 // may only drift while reservations stay in flight without a pause, by about 1e-16 of the total per
 // step, and is gone the moment the last one ends. Integer micro-units would be exact but round
 // amounts below a micro-dollar (a token's price) to 0, which held must not do.
-const NUMBER_AT = `
-local function numberat(key)
-  local n = tonumber(redis.call('GET', key) or '0')
-  if n == nil or n ~= n or n == math.huge or n == -math.huge then return 0 end
-  return n
-end
-`
-
 // The three keys, and the repair of a set whose keys disagree (one of them evicted or deleted, or
 // a hash of amounts left by an earlier layout): only reservations found in both the hash and the
 // sorted set are kept, and the total is summed again. That walk runs only when the keys disagree.
@@ -110,7 +116,12 @@ local function repair()
   local all = redis.call('HGETALL', amounts)
   for i = 1, #all, 2 do
     if redis.call('ZSCORE', expiries, all[i]) then
-      sum = sum + (tonumber(all[i + 1]) or 0)
+      -- A reservation's amount read as 0 would let the budget grant what it holds: refused, as a counter is.
+      local held = tonumber(all[i + 1])
+      if held == nil or held ~= held or held == math.huge or held == -math.huge then
+        error({err = 'UNREADABLE-HOLD ' .. string.sub(all[i + 1], 1, 64)})
+      end
+      sum = sum + held
       n = n + 1
     else
       redis.call('HDEL', amounts, all[i])
@@ -184,6 +195,8 @@ return {granted, jsnum(spent), jsnum(held)}`
  * reservation, live or expired, and adds amount; returns the new total as a string.
  */
 export const SETTLE_SCRIPT = `${WRITE}${JS_NUMBER}${NUMBER_AT}${HOLDS}
+-- Read first: a counter that cannot be read fails the settle before the reservation is released.
+local spent = numberat(KEYS[1])
 local amount = redis.call('HGET', amounts, ARGV[2])
 redis.call('HDEL', amounts, ARGV[2])
 if redis.call('ZREM', expiries, ARGV[2]) == 1 then
@@ -194,7 +207,7 @@ if redis.call('ZREM', expiries, ARGV[2]) == 1 then
     redis.call('SET', total, exact(sum - (tonumber(amount or '0') or 0)), 'KEEPTTL')
   end
 end
-local committed = jsnum(numberat(KEYS[1]) + tonumber(ARGV[3]))
+local committed = jsnum(spent + tonumber(ARGV[3]))
 write(KEYS[1], committed, ARGV[4], true)
 return committed`
 

@@ -1,21 +1,26 @@
-import { assertMethods, optionsObject } from '../../model/options-object.ts'
+import { assertMethods } from '../../model/options-object.ts'
+import { option, optionsContract } from '../../model/options-contract.ts'
 import type { StateStore } from '../state-store.ts'
 import { checkAmount, checkKey, checkReservationTtl, checkText, checkTtl, storeCalls } from '../store-args.ts'
 import type { RedisLike } from './redis-like.ts'
 import { COMPARE_AND_SET_SCRIPT, GET_SCRIPT, INCREMENT_SCRIPT, RESERVE_SCRIPT, SET_SCRIPT, SETTLE_SCRIPT, withEpoch } from './redis-scripts.ts'
+import { messageOf } from '../../model/message-of.ts'
+import { shownValue } from '../../model/describe-value.ts'
 import { RedisStoreError, type RedisStoreOperation } from './redis-store-error.ts'
 import { luaScript, runScript, type LuaScript } from './run-script.ts'
 import { besideKey, epochKey } from './slot-keys.ts'
 import { StateLostError } from '../state-lost-error.ts'
+import { markUnreadable } from '../unreadable-value.ts'
 import { randomUUID } from 'node:crypto'
-import { redisCallSettings } from './call-settings.ts'
+import { redisCallChecks, redisCallSettings } from './call-settings.ts'
 import { runDurably, type RedisDurability } from './durable-write.ts'
 
 /** Options of {@link redisStore}. */
 export interface RedisStoreOptions {
   /**
-   * Prepended to every key, to share one Redis database between applications. On a cluster, a prefix
-   * with a hash tag (`'{billing}:'`) puts every key of the store in one slot. @default ''
+   * Prepended to every key, to share one Redis database between applications (or tenants). When
+   * given it must not be empty. On a cluster, a prefix with a hash tag (`'{billing}:'`) puts every
+   * key of the store in one slot. @default ''
    */
   readonly keyPrefix?: string
   /**
@@ -40,7 +45,9 @@ export interface RedisStoreOptions {
    * `RedisStoreError`, so a stalled server costs a breaker or a rate limit this long, not the
    * attempt's whole deadline: keep it well below the gate's `timeoutMs` (the policies' calls before
    * the provider call are sent together, and wait together). Above `durable.timeoutMs`.
-   * Prefer it to ioredis's own `commandTimeout`, which `maxPending` cannot see. @default none
+   * Prefer it to ioredis's own `commandTimeout`, which `maxPending` cannot see. Whole milliseconds
+   * from 1 to 2^31-1 (a timer of 2^31 ms or more would fire after 1 ms). It also bounds the wait
+   * for a client that is still connecting for the first time. @default none
    */
   readonly commandTimeoutMs?: number
   /**
@@ -50,6 +57,14 @@ export interface RedisStoreOptions {
    */
   readonly maxPending?: number
 }
+
+/** The options `redisStore` takes, checked once: a misspelt key (`keyprefix`) is refused, not ignored. */
+const REDIS_STORE = optionsContract<RedisStoreOptions>('redisStore', {
+  // An empty prefix is the default: given, it must say something, or every tenant shares the same keys.
+  keyPrefix: option.nonEmptyString(),
+  onStateLost: option.function(),
+  ...redisCallChecks('redisStore'),
+})
 
 const scripts = {
   get: luaScript(withEpoch(GET_SCRIPT)),
@@ -72,10 +87,15 @@ const scripts = {
  * modes, so that a lost server fails a call at once instead of queueing it: with ioredis,
  * `maxRetriesPerRequest: 0` and `enableOfflineQueue: false`; and give the store a `commandTimeoutMs`
  * below the gate's `timeoutMs`, so that a stalled server (one that keeps its connections and answers
- * nothing) costs a breaker or a rate limit that long, not the attempt. Behind Sentinel, `durable`
+ * nothing) costs a breaker or a rate limit that long, not the attempt. A client with
+ * `enableOfflineQueue: false` that is still connecting for the first time is awaited until it is
+ * ready; one that is not on its way (`lazyConnect` before `connect()`) is refused with a
+ * `RedisStoreError` that says to await its `ready` event. Behind Sentinel, `durable`
  * makes reservations and charges survive a failover. Failures reject with a
- * `RedisStoreError`; arguments are checked as `memoryStore` checks them (a `TypeError` or
- * `RangeError`, before any command is sent).
+ * `RedisStoreError`, and so does an operation on a counter that holds something that is not a number
+ * (never read as 0); arguments are checked as `memoryStore` checks them (a `TypeError` or
+ * `RangeError`, before any command is sent), and so are the options (an unknown key is a
+ * `TypeError` with "did you mean").
  *
  * @example
  * import Redis from 'ioredis'
@@ -86,9 +106,8 @@ const scripts = {
  */
 export function redisStore(client: RedisLike, given?: RedisStoreOptions): StateStore {
   assertMethods(client, ['eval', 'evalsha'], 'redisStore: client', 'a Redis client with eval() and evalsha() (ioredis, or an adapter over node-redis)')
-  const options = optionsObject(given, 'redisStore')
+  const options = REDIS_STORE.check(given)
   const prefix = options.keyPrefix ?? ''
-  if (options.onStateLost !== undefined && typeof options.onStateLost !== 'function') throw new TypeError('redisStore: onStateLost must be a function')
   const onStateLost = options.onStateLost
   const { durable, bounded } = redisCallSettings(client, options, 'redisStore')
   // The epoch this process saw, per epoch key: a different one, or none, on a later call means the state vanished.
@@ -107,7 +126,7 @@ export function redisStore(client: RedisLike, given?: RedisStoreOptions): StateS
       const waits = durable !== undefined && (operation === 'reserve' || operation === 'settle')
       reply = await bounded(() => (waits ? runDurably(client, script, [...keys, epoch], all, durable) : runScript(client, script, [...keys, epoch], all)))
     } catch (error) {
-      throw new RedisStoreError(operation, full, error)
+      throw new RedisStoreError(operation, full, unreadable(error))
     }
     const [verdict, found, result] = Array.isArray(reply) ? (reply as unknown[]) : []
     if (verdict === 'ok' && typeof found === 'string') {
@@ -196,6 +215,19 @@ function report(onStateLost: ((lost: StateLostError) => void) | undefined, lost:
   } catch {
     // A reporter that fails must not turn a lost state into a different error.
   }
+}
+
+/**
+ * A script's refusal of a counter that holds no number, said plainly (the value shown, cut); any
+ * other failure as it is.
+ */
+function unreadable(error: unknown): unknown {
+  const message = messageOf(error)
+  const found = /^UNREADABLE(-HOLD)? (.*?)(?: script: [0-9a-f]{40}, on @user_script:\d+\.)?$/s.exec(message)
+  if (found === null) return error
+  // Redis appends " script: <sha>, on @user_script:<line>." to an error raised in a script.
+  const what = found[1] === undefined ? 'the counter holds' : 'a reservation beside the counter holds'
+  return markUnreadable(new Error(`${what} ${shownValue(found[2])}, which is not a number: refused rather than read as 0`, { cause: error }))
 }
 
 /** The script's ttl argument (already checked): PX takes whole, positive milliseconds. */
