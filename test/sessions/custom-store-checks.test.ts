@@ -11,7 +11,7 @@ function customStore(messages: unknown): SessionStore & { readonly calls: string
       calls.push(`load ${id}`)
       return { messages, version: 1 } as never
     },
-    append: async (request) => {
+    append: async (_id, request) => {
       calls.push('append')
       return { version: request.expectedVersion + 1 } as never
     },
