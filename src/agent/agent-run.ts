@@ -19,7 +19,7 @@ import { RunLedger } from './run-ledger.ts'
 import type { RunOptions } from './run-input.ts'
 import { runResultOf, type RunResult } from './run-result.ts'
 import { RunCostBudget } from './run-cost-budget.ts'
-import { emitAgentRunEnd, emitToolArgsFailure, runFailure, type RunIdentity } from './run-events.ts'
+import { emitAgentRunEnd, emitToolArgsFailure, ENDS_AFTER_COMMIT, type RunCommit, runFailure, type RunIdentity } from './run-events.ts'
 import type { ToolCallHost } from './tool-call-run.ts'
 import { settleToolCalls, toolTurnMessages } from './tool-turn.ts'
 
@@ -36,7 +36,7 @@ const NO_CALLS: FunctionCall[] = Object.freeze([]) as unknown as FunctionCall[]
 export class AgentRun<T, R = RunResult<T>> {
   readonly #rt: AgentRuntime<T>
   /** Persists the accepted exchange (the session's commit), before the result is handed out. */
-  readonly #commit: (exchange: readonly Message[]) => void
+  readonly #commit: RunCommit
   /** What the caller wants of the result (`runTyped` the value, `run` the text). */
   readonly #project: (result: RunResult<T>) => R
   readonly #history: readonly Message[]
@@ -55,14 +55,7 @@ export class AgentRun<T, R = RunResult<T>> {
   /** The agent's cost budget for this run (only when the agent has one). */
   readonly #budget: RunCostBudget | undefined
 
-  constructor(
-    rt: AgentRuntime<T>,
-    history: readonly Message[],
-    user: Message,
-    options: RunOptions,
-    commit: (exchange: readonly Message[]) => void,
-    project: (result: RunResult<T>) => R,
-  ) {
+  constructor(rt: AgentRuntime<T>, history: readonly Message[], user: Message, options: RunOptions, commit: RunCommit, project: (result: RunResult<T>) => R) {
     this.#rt = rt
     this.#budget = rt.costBudget === undefined ? undefined : new RunCostBudget(rt.costBudget, rt.events)
     this.#commit = commit
@@ -286,9 +279,10 @@ export class AgentRun<T, R = RunResult<T>> {
       outputFallback,
       warnings,
     })
-    this.#commit(result.exchange)
+    const endsLater = this.#commit(result.exchange) === ENDS_AFTER_COMMIT
     const events = this.#rt.events
-    if (events.has('agent_run_end')) emitAgentRunEnd(events, this.#who(), { outcome: 'ok', kind: 'ok', turns: result.turns, outputFallback }, result)
+    if (!endsLater && events.has('agent_run_end'))
+      emitAgentRunEnd(events, this.#who(), { outcome: 'ok', kind: 'ok', turns: result.turns, outputFallback }, result)
     return this.#project(result)
   }
 }

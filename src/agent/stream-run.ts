@@ -7,7 +7,7 @@ import type { Message } from '../model/message.ts'
 import { ZERO_USAGE } from '../model/usage.ts'
 import type { AgentRuntime } from './agent-runtime.ts'
 import type { RunOptions } from './run-input.ts'
-import { emitAgentRunEnd, type RunIdentity } from './run-events.ts'
+import { emitAgentRunEnd, ENDS_AFTER_COMMIT, type RunCommit, type RunIdentity } from './run-events.ts'
 
 /**
  * One streamed agent run: a single model turn through `gate.stream`, bracketed by `agent_run_start`
@@ -20,7 +20,7 @@ export function streamRun<T>(
   history: readonly Message[],
   user: Message,
   options: RunOptions & Pick<GateStreamOptions, 'mode'>,
-  commit: (exchange: readonly Message[]) => void,
+  commit: RunCommit,
 ): GateStream<T> {
   const runId = options.runId ?? newRunId()
   const events = rt.events
@@ -30,8 +30,9 @@ export function streamRun<T>(
   const who = (): RunIdentity => ({ runId, tags: eventTags(1, options.metadata), agent: rt.name })
   const result = s.result.then(
     (r) => {
-      commit(Object.freeze([frozenMessage(user), Object.freeze({ role: 'assistant' as const, content: r.response.content })]))
-      if (events.has('agent_run_end')) emitAgentRunEnd(events, who(), { outcome: 'ok', kind: 'ok', turns: 1, outputFallback: undefined }, r)
+      const endsLater =
+        commit(Object.freeze([frozenMessage(user), Object.freeze({ role: 'assistant' as const, content: r.response.content })])) === ENDS_AFTER_COMMIT
+      if (!endsLater && events.has('agent_run_end')) emitAgentRunEnd(events, who(), { outcome: 'ok', kind: 'ok', turns: 1, outputFallback: undefined }, r)
       return r
     },
     (error: unknown) => {
