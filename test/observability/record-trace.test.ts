@@ -156,7 +156,7 @@ describe('trace viewer model', () => {
     expect(toolCall.args).toEqual(validEvent)
     const retries = run?.timeline.filter((i): i is ViewAttempt => i.item === 'attempt' && i.toolRetry !== undefined)
     expect(retries?.map((r) => r.toolRetry?.verdict)).toEqual(['invalid', 'valid'])
-    expect((run?.timeline[0] as ViewAttempt).argsRejected).toBe('create_event')
+    expect((run?.timeline[0] as ViewAttempt | undefined)?.argsRejected).toBe('create_event')
   })
 
   it('keeps the raw output, issues, deciding rule and ephemeral tail of a failed attempt', async () => {

@@ -21,8 +21,11 @@ export function skippedReport(file: string, skipped: readonly SkippedLine[]): st
   return [`reliability-gate: skipped ${skipped.length} malformed ${lines} of ${escaped(JSON.stringify(file), 300)}:`, ...named, ...more].join('\n')
 }
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the point is to find them
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g
+
 // Control characters (ESC, CR, NUL, C1, line separators) written as \u escapes: one reason, one line, no terminal codes.
 function escaped(text: string, max: number): string {
   const cut = text.length > max ? `${text.slice(0, max)}…` : text
-  return cut.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
+  return cut.replace(CONTROL, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
 }
