@@ -1,7 +1,7 @@
 import { metrics, trace, type MeterProvider, type TracerProvider } from '@opentelemetry/api'
 import { type EventSource, hubOf } from '../events/event-source.ts'
 import { typeName } from '../model/describe-value.ts'
-import { refuseUnknownOptions } from '../model/known-options.ts'
+import { option, optionsContract } from '../model/options-contract.ts'
 import { messageOf } from '../model/message-of.ts'
 import { assertMethods, assertNonEmptyString, optionsObject } from '../model/options-object.ts'
 import { boundedName } from './bounded-text.ts'
@@ -89,11 +89,16 @@ export function instrument(source: EventSource, given?: InstrumentOptions): () =
   }
 }
 
-const OPTIONS = ['tracerProvider', 'meterProvider', 'captureContent', 'name'] as const satisfies readonly (keyof InstrumentOptions)[]
+/** The options of {@link instrument}, declared once (the providers' methods are checked below, by name). */
+export const INSTRUMENT = optionsContract<InstrumentOptions>('instrument', {
+  tracerProvider: option.any(),
+  meterProvider: option.any(),
+  captureContent: option.any(),
+  name: option.any(),
+})
 
 function checkOptions(given: InstrumentOptions | undefined): InstrumentOptions {
-  const options = optionsObject(given, 'instrument')
-  refuseUnknownOptions(options, OPTIONS, 'instrument')
+  const options = INSTRUMENT.check(optionsObject(given, 'instrument'))
   if (options.tracerProvider !== undefined) assertMethods(options.tracerProvider, ['getTracer'], 'instrument: tracerProvider', 'a TracerProvider')
   if (options.meterProvider !== undefined) assertMethods(options.meterProvider, ['getMeter'], 'instrument: meterProvider', 'a MeterProvider')
   if (options.captureContent !== undefined && typeof options.captureContent !== 'boolean') {
