@@ -55,7 +55,14 @@ export class AgentRun<T, R = RunResult<T>> {
   /** The agent's cost budget for this run (only when the agent has one). */
   readonly #budget: RunCostBudget | undefined
 
-  constructor(rt: AgentRuntime<T>, history: readonly Message[], user: Message, options: RunOptions, commit: RunCommit, project: (result: RunResult<T>) => R) {
+  constructor(
+    rt: AgentRuntime<T>,
+    history: readonly Message[],
+    user: Message,
+    options: RunOptions,
+    commit: (exchange: readonly Message[]) => void | typeof ENDS_AFTER_COMMIT,
+    project: (result: RunResult<T>) => R,
+  ) {
     this.#rt = rt
     this.#budget = rt.costBudget === undefined ? undefined : new RunCostBudget(rt.costBudget, rt.events)
     this.#commit = commit
@@ -279,9 +286,8 @@ export class AgentRun<T, R = RunResult<T>> {
       outputFallback,
       warnings,
     })
-    const endsLater = this.#commit(result.exchange) === ENDS_AFTER_COMMIT
     const events = this.#rt.events
-    if (!endsLater && events.has('agent_run_end'))
+    if (this.#commit(result.exchange) !== ENDS_AFTER_COMMIT && events.has('agent_run_end'))
       emitAgentRunEnd(events, this.#who(), { outcome: 'ok', kind: 'ok', turns: result.turns, outputFallback }, result)
     return this.#project(result)
   }
