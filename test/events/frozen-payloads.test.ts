@@ -37,6 +37,7 @@ function vandal(changed: string[]) {
         const tries: [string, () => void][] = [
           ['assign', () => void (fields[key] = typeof before === 'string' ? 'VANDAL' : 666)],
           ['delete', () => void delete fields[key]],
+          ['define', () => void Object.defineProperty(fields, key, { value: 'VANDAL' })],
         ]
         for (const [how, act] of tries) {
           try {
@@ -46,6 +47,13 @@ function vandal(changed: string[]) {
             refusal ??= error
           }
         }
+      }
+      try {
+        const proto: unknown = Object.getPrototypeOf(value)
+        Object.setPrototypeOf(value, { vandal: true })
+        if (Object.getPrototypeOf(value) !== proto) changed.push(`reprototype ${path}`)
+      } catch (error) {
+        refusal ??= error
       }
       try {
         if (Array.isArray(value)) value.push('VANDAL')
