@@ -73,7 +73,7 @@ export function instrument(source: EventSource, given?: InstrumentOptions): () =
   const { always, perRun } = eventHandlers({
     spans,
     metrics: m,
-    mayRecord: tracerMayRecord(tracerProvider, tracer, SCOPE),
+    mayRecord: tracerMayRecord(tracerProvider, tracer, SCOPE, onError),
     content: options.captureContent === true,
     workflow: boundedName(options.name ?? SCOPE),
     follow: (anyRecording) => listeners.follow(anyRecording),

@@ -1,4 +1,4 @@
-import type { Meter, MeterProvider, Span, Tracer, TracerProvider } from '@opentelemetry/api'
+import { type Meter, type MeterProvider, ProxyTracer, type Span, type Tracer, type TracerProvider } from '@opentelemetry/api'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { Agent, createGate, strictOutputRules } from '../../src/index.ts'
 import { instrument } from '../../src/otel/index.ts'
@@ -94,6 +94,18 @@ describe('instrument with a tracer or meter that throws', () => {
     const result = await agent.runDetailed('hi')
     expect(result.text).toBe('Hello.')
     expect(errors).toEqual([expect.objectContaining({ runId: result.runId, event: 'agent_run_start' })])
+  })
+
+  it('reports a tracer provider that cannot say whether an SDK is registered, and records the run anyway', async () => {
+    vi.spyOn(process, 'emitWarning').mockImplementation(() => undefined)
+    const provider = { getTracer: (name: string) => new ProxyTracer(provider as never, name), getDelegateTracer: boom }
+    const gate = retryingGate()
+    const errors: { runId: string; event: string; error: unknown }[] = []
+    gate.on('listener_error', (e) => errors.push(e))
+    instrument(gate, { tracerProvider: provider })
+    const result = await gate.run(ask('x'))
+    expect(result.value).toEqual(JSON.parse(validRefundJson))
+    expect(errors).toEqual([{ runId: result.runId, event: 'run_start', error: broke }])
   })
 
   it('still warns the process once, however many runs fail their telemetry', async () => {
