@@ -155,6 +155,17 @@ describe('EventHub payloads', () => {
     expect(watched.listenerErrors.every((error) => error instanceof TypeError)).toBe(true)
   })
 
+  it('cannot change what a streamed run returns through any event', async () => {
+    const calm = refundGate()
+    const expected = await calm.stream(ask('refund 42'), { mode: 'buffer' }).result
+    const gate = refundGate()
+    const watched = watch(gate as unknown as Watchable, true)
+    const result = await gate.stream(ask('refund 42'), { mode: 'buffer' }).result
+    expect(watched.changed).toEqual([])
+    expect(picture(result)).toEqual(picture(expected))
+    expect(watched.listenerErrors.length).toBeGreaterThan(0)
+  })
+
   it("hands the result's own response and usage to attempt_end, frozen", async () => {
     const gate = refundGate()
     const ends: unknown[] = []
