@@ -43,7 +43,7 @@ export class OtelErrors {
       )
     }
     const runId = this.#runId
-    if (this.#hub === undefined || (runId !== '' && runId === this.#lastRun)) return
+    if (this.#hub === undefined || runId === this.#lastRun) return
     this.#lastRun = runId
     if (this.#hub.has('listener_error')) this.#hub.emit('listener_error', { runId, event: this.#event, error })
   }
