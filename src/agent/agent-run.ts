@@ -21,7 +21,7 @@ import { RunLedger } from './run-ledger.ts'
 import type { AgentRunOptions } from './run-input.ts'
 import { runResultOf, type RunResult } from './run-result.ts'
 import { RunCostBudget } from './run-cost-budget.ts'
-import { emitAgentRunEnd, emitToolArgsFailure, runFailure, type RunIdentity } from './run-events.ts'
+import { emitAgentRunEnd, emitToolArgsFailure, ENDS_AFTER_COMMIT, type RunCommit, runFailure, type RunIdentity } from './run-events.ts'
 import type { ToolCallHost } from './tool-call-run.ts'
 import { NOT_AN_ANSWER, settleToolCalls, standingAnswer, standingValue, toolTurnMessages } from './tool-turn.ts'
 
@@ -39,7 +39,7 @@ type Writable<O> = { -readonly [K in keyof O]: O[K] }
 export class AgentRun<T, R = RunResult<T>> {
   readonly #rt: AgentRuntime<T>
   /** Persists the accepted exchange (the session's commit), before the result is handed out. */
-  readonly #commit: (exchange: readonly Message[]) => void
+  readonly #commit: RunCommit
   /** What the caller wants of the result (`runTyped` the value, `run` the text). */
   readonly #project: (result: RunResult<T>) => R
   readonly #history: readonly Message[]
@@ -66,7 +66,7 @@ export class AgentRun<T, R = RunResult<T>> {
     history: readonly Message[],
     user: Message,
     options: AgentRunOptions,
-    commit: (exchange: readonly Message[]) => void,
+    commit: (exchange: readonly Message[]) => void | typeof ENDS_AFTER_COMMIT,
     project: (result: RunResult<T>) => R,
   ) {
     this.#rt = rt
@@ -285,9 +285,9 @@ export class AgentRun<T, R = RunResult<T>> {
       outputFallback,
       warnings,
     })
-    this.#commit(result.exchange)
     const events = this.#rt.events
-    if (events.has('agent_run_end')) emitAgentRunEnd(events, this.#who(), { outcome: 'ok', kind: 'ok', turns: result.turns, outputFallback }, result)
+    if (this.#commit(result.exchange) !== ENDS_AFTER_COMMIT && events.has('agent_run_end'))
+      emitAgentRunEnd(events, this.#who(), { outcome: 'ok', kind: 'ok', turns: result.turns, outputFallback }, result)
     return this.#project(result)
   }
 }

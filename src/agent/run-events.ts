@@ -1,7 +1,9 @@
 import type { EventHub } from '../events/event-hub.ts'
 import { emitValidationFailed } from '../events/validation-failed-event.ts'
 import type { EventTags, GateEventMap } from '../events/event-map.ts'
-import { ReliabilityFailFastError } from '../gate/fail-fast-error.ts'
+import { isReliabilityFailFastError, ReliabilityFailFastError } from '../gate/fail-fast-error.ts'
+import { shownValue } from '../model/describe-value.ts'
+import type { Message } from '../model/message.ts'
 import type { Phase } from '../rules/scope.ts'
 import type { RunLedger, Spent } from './run-ledger.ts'
 import type { ValidationFailure } from '../validation/validation-failure.ts'
@@ -12,6 +14,17 @@ export interface RunIdentity {
   readonly tags: EventTags
   readonly agent: string
 }
+
+/**
+ * What a run's `commit` returns when the committer reports the run's end itself: a stored
+ * conversation's run ends when its store answered, so `agent_run_end` (and `fail_fast` when the
+ * commit failed) report what the caller received, never an `ok` the caller did not get.
+ */
+export const ENDS_AFTER_COMMIT: unique symbol = Symbol('ends after commit')
+
+/** How a run hands its accepted exchange over (see {@link ENDS_AFTER_COMMIT}). */
+// biome-ignore lint/suspicious/noConfusingVoidType: most commits return nothing; only a deferred end returns the marker.
+export type RunCommit = (exchange: readonly Message[]) => void | typeof ENDS_AFTER_COMMIT
 
 /** Emits `agent_run_end` (callers check `events.has('agent_run_end')` first). */
 export function emitAgentRunEnd(
@@ -37,6 +50,31 @@ export function emitAgentRunEnd(
     costUsd: spent.costUsd,
     outputFallback: end.outputFallback,
   })
+}
+
+/**
+ * Emits the end of an accepted run whose exchange was then committed (see {@link ENDS_AFTER_COMMIT}):
+ * `agent_run_end` ok when the commit succeeded; else `fail_fast` and `agent_run_end` with the
+ * commit's failure (`session-store-failed`, `session-conflict`), the error the caller receives.
+ */
+export function emitCommittedRunEnd(
+  events: EventHub,
+  who: RunIdentity,
+  run: Spent & { readonly turns: number; readonly outputFallback?: 'fallback' | 'canned' | undefined },
+  failure?: unknown,
+): void {
+  const end = { turns: run.turns, outputFallback: run.outputFallback }
+  if (failure === undefined) {
+    if (events.has('agent_run_end')) emitAgentRunEnd(events, who, { outcome: 'ok', kind: 'ok', ...end }, run)
+    return
+  }
+  const typed = isReliabilityFailFastError(failure)
+  const kind = typed ? failure.kind : 'unknown'
+  if (events.has('fail_fast')) {
+    const reason = typed ? failure.reason : `the commit failed: ${shownValue(failure)}`
+    events.emit('fail_fast', { runId: who.runId, ...who.tags, attempt: run.attempts.length + 1, kind, reason, phase: typed ? failure.phase : 'post-decide' })
+  }
+  if (events.has('agent_run_end')) emitAgentRunEnd(events, who, { outcome: 'fail-fast', kind, ...end }, run)
 }
 
 /**

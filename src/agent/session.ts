@@ -8,6 +8,8 @@ import { AGENT_RUN_OPTIONS, AGENT_STREAM_OPTIONS } from './run-options-contract.
 import type { AgentRuntime } from './agent-runtime.ts'
 import { type AgentRunOptions, messageOf, type RunInput, type RunOptions } from './run-input.ts'
 import { streamRun } from './stream-run.ts'
+import { emitCommittedRunEnd, ENDS_AFTER_COMMIT } from './run-events.ts'
+import { eventTags } from '../events/event-tags.ts'
 import type { RunResult } from './run-result.ts'
 import type { StoredConversation } from '../sessions/session-store.ts'
 import { type SessionWindow, windowHistory } from '../sessions/session-window.ts'
@@ -128,12 +130,21 @@ export class Session<T> {
     const basedOn = this.#version
     const history = windowed(this.#history, link.window, options.runId)
     let exchange: readonly Message[] | undefined
-    const capture = (accepted: readonly Message[]): void => {
+    const capture = (accepted: readonly Message[]): typeof ENDS_AFTER_COMMIT => {
       exchange = accepted
+      return ENDS_AFTER_COMMIT
     }
     const result = await new AgentRun(rt, history, user, options, capture, whole<T>).run()
     const accepted = exchange ?? result.exchange
-    const outcome = await this.#commitStored(link, result, accepted, basedOn, options)
+    const who = { runId: result.runId, tags: eventTags(result.turns, options.metadata), agent: rt.name }
+    let outcome: { readonly version: number; readonly staleBy: number }
+    try {
+      outcome = await this.#commitStored(link, result, accepted, basedOn, options)
+    } catch (error) {
+      emitCommittedRunEnd(rt.events, who, result, error)
+      throw error
+    }
+    emitCommittedRunEnd(rt.events, who, result)
     return project({ ...result, session: { id: link.id, version: outcome.version, basedOn, staleBy: outcome.staleBy } })
   }
 
@@ -194,9 +205,19 @@ export class Session<T> {
       let exchange: readonly Message[] = []
       const streamed = streamRun(this.#runtime, history, user, runOptions, (accepted) => {
         exchange = accepted
+        return ENDS_AFTER_COMMIT
       })
+      const events = this.#runtime.events
       const result = streamed.result.then(async (r) => {
-        await this.#commitStored(link, r, exchange, basedOn, runOptions)
+        const ended = { ...r, turns: 1, outputFallback: undefined }
+        const who = { runId: r.runId, tags: eventTags(1, options.metadata), agent: this.#runtime.name }
+        try {
+          await this.#commitStored(link, r, exchange, basedOn, runOptions)
+        } catch (error) {
+          emitCommittedRunEnd(events, who, ended, error)
+          throw error
+        }
+        emitCommittedRunEnd(events, who, ended)
         return r
       })
       result.catch(() => undefined)

@@ -8,7 +8,7 @@ import { ZERO_USAGE } from '../model/usage.ts'
 import type { AgentRuntime } from './agent-runtime.ts'
 import { shareDeadline } from '../gate/run/run-deadline.ts'
 import type { AgentRunOptions } from './run-input.ts'
-import { emitAgentRunEnd, type RunIdentity } from './run-events.ts'
+import { emitAgentRunEnd, ENDS_AFTER_COMMIT, type RunCommit, type RunIdentity } from './run-events.ts'
 
 /**
  * One streamed agent run: a single model turn through `gate.stream`, bracketed by `agent_run_start`
@@ -21,7 +21,7 @@ export function streamRun<T>(
   history: readonly Message[],
   user: Message,
   options: AgentRunOptions & Pick<GateStreamOptions, 'mode'>,
-  commit: (exchange: readonly Message[]) => void,
+  commit: RunCommit,
 ): GateStream<T> {
   const runId = options.runId ?? newRunId()
   const events = rt.events
@@ -35,8 +35,9 @@ export function streamRun<T>(
   const who = (): RunIdentity => ({ runId, tags: eventTags(1, options.metadata), agent: rt.name })
   const result = s.result.then(
     (r) => {
-      commit(Object.freeze([frozenMessage(user), Object.freeze({ role: 'assistant' as const, content: r.response.content })]))
-      if (events.has('agent_run_end')) emitAgentRunEnd(events, who(), { outcome: 'ok', kind: 'ok', turns: 1, outputFallback: undefined }, r)
+      const endsLater =
+        commit(Object.freeze([frozenMessage(user), Object.freeze({ role: 'assistant' as const, content: r.response.content })])) === ENDS_AFTER_COMMIT
+      if (!endsLater && events.has('agent_run_end')) emitAgentRunEnd(events, who(), { outcome: 'ok', kind: 'ok', turns: 1, outputFallback: undefined }, r)
       return r
     },
     (error: unknown) => {

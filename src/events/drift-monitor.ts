@@ -1,5 +1,5 @@
 import type { Observable } from 'rxjs'
-import { positiveInteger } from '../model/assert-number.ts'
+import { option, optionsContract } from '../model/options-contract.ts'
 import { typeName } from '../model/describe-value.ts'
 import { DRIFT_INPUTS, DriftWindows, type DriftEvent, type DriftThreshold } from './drift-window.ts'
 import { hubOf, type EventSource } from './event-source.ts'
@@ -25,6 +25,21 @@ export interface DriftMonitor {
   stop(): void
 }
 
+const DRIFT_THRESHOLD = optionsContract<DriftThreshold>('driftMonitor threshold', {
+  validationFailureRate: option.fraction(),
+  meanAttempts: option.positiveNumber(),
+})
+
+const RATE = option.fraction()
+
+/** The options of {@link driftMonitor}, declared once. */
+export const DRIFT_MONITOR = optionsContract<DriftMonitorOptions>('driftMonitor', {
+  window: option.integer(1),
+  // A number is the validation failure rate; an object names each signal's threshold.
+  threshold: (value) => (typeof value === 'number' ? RATE(value) : option.nested(DRIFT_THRESHOLD)(value)),
+  minRuns: option.integer(1),
+})
+
 /**
  * Watches a gate's or an agent's events for drift: per provider and model, the rolling
  * validation-failure rate (failures per attempt) and mean attempts per gate run over the last
@@ -43,9 +58,17 @@ export function driftMonitor(source: EventSource, options: DriftMonitorOptions):
   if (typeof options !== 'object' || options === null) {
     throw new TypeError(`driftMonitor: expected { window, threshold }, got ${typeName(options)}`)
   }
-  const window = positiveInteger(options.window, 'driftMonitor: window')
-  const minRuns = positiveInteger(options.minRuns, 'driftMonitor: minRuns', window)
+  // Checked now, all of it: a threshold missing here would throw inside a listener on every run.
+  DRIFT_MONITOR.check(options)
+  for (const key of ['window', 'threshold'] as const) {
+    if (options[key] === undefined) throw new TypeError(`driftMonitor: ${key} is required (expected { window, threshold })`)
+  }
+  const window = options.window
+  const minRuns = options.minRuns ?? window
   const threshold = typeof options.threshold === 'number' ? { validationFailureRate: options.threshold } : options.threshold
+  if (threshold.validationFailureRate === undefined && threshold.meanAttempts === undefined) {
+    throw new TypeError('driftMonitor: threshold must set validationFailureRate or meanAttempts (or be a number: the validation failure rate)')
+  }
   const windows = new DriftWindows(window, Math.min(minRuns, window), threshold)
   const hub = hubOf(source)
   const observers = new Set<StreamObserver<DriftEvent>>()

@@ -1,6 +1,7 @@
 import type { Observable } from 'rxjs'
 import type { GateEvent, GateEventMap, GateEventName } from './event-map.ts'
 import { GATE_EVENT_NAMES } from './event-names.ts'
+import { freezePayload } from './frozen-payload.ts'
 import { lazyObservable } from './lazy-observable.ts'
 import { containReturned } from '../model/user-code.ts'
 
@@ -60,13 +61,23 @@ export class EventHub {
     return this.#listenerCount
   }
 
-  /** Emits an event to its listeners and to the catch-all ones; listener errors are contained. */
+  /**
+   * Emits an event to its listeners and to the catch-all ones; listener errors are contained. The
+   * payload is frozen first, deeply (see `freezePayload`): nobody can change what the caller gets.
+   */
   emit<K extends GateEventName>(name: K, payload: GateEventMap[K]): void {
     const specific = this.#byName.get(name)
     const any = this.#any
+    if (specific === undefined && any.length === 0) return
+    // Listeners get frozen values: what one of them edits would reach the caller's result and the next event.
+    try {
+      freezePayload(payload)
+    } catch {
+      // A value whose fields cannot be read (a hostile getter) is still reported as it is.
+    }
     if (specific !== undefined) for (const fn of specific) this.#call(name, fn, payload)
     if (any.length > 0) {
-      const event = { type: name, ...payload } as GateEvent
+      const event: GateEvent = Object.freeze({ type: name, ...payload } as GateEvent)
       for (const fn of any) this.#call(name, fn, event)
     }
   }

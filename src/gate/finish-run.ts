@@ -22,19 +22,20 @@ export function succeed<T>(
   const provider = fromFallback ? 'fallback' : (s.g.providers[s.providerIdx] as ResolvedProvider).name
   if (failed > 0 && events.has('recovered')) events.emit('recovered', { runId: s.runId, ...s.tags, attempt: s.attempt + 1, failedAttempts: failed, provider })
   if (events.has('run_end')) emitRunEnd(s, 'ok', 'ok', provider, fromFallback)
-  return {
+  // The caller's result is frozen like the events that reported it (its attempt log is the run's own, finished, array).
+  return Object.freeze({
     runId: s.runId,
     response,
     // Partial mode: a rule accepted an answer that failed its schema; hand back what was parsed.
     value: (value ?? warnings?.parsed) as T,
-    attempts: s.records,
+    attempts: Object.freeze(s.records),
     lastAttempt: s.records[s.records.length - 1] as AttemptRecord,
     usage: s.meter.usage,
     costUsd: s.meter.costUsd,
     provider,
     fromFallback,
     warnings,
-  }
+  })
 }
 
 /** How the loop ends a run that cannot go on (its fail-fast error, events emitted). */

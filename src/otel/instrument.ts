@@ -1,7 +1,7 @@
 import { metrics, trace, type MeterProvider, type TracerProvider } from '@opentelemetry/api'
-import type { EventSource } from '../events/event-source.ts'
+import { type EventSource, hubOf } from '../events/event-source.ts'
 import { typeName } from '../model/describe-value.ts'
-import { refuseUnknownOptions } from '../model/known-options.ts'
+import { option, optionsContract } from '../model/options-contract.ts'
 import { messageOf } from '../model/message-of.ts'
 import { assertMethods, assertNonEmptyString, optionsObject } from '../model/options-object.ts'
 import { boundedName } from './bounded-text.ts'
@@ -10,7 +10,7 @@ import { gateMetrics } from './gate-metrics.ts'
 import { tracerMayRecord } from './noop-telemetry.ts'
 import { RunListeners } from './run-listeners.ts'
 import { RunSpans } from './run-spans.ts'
-import type { OnOtelError } from './safe-span.ts'
+import { OtelErrors } from './otel-errors.ts'
 
 /** Options of {@link instrument}. */
 export interface InstrumentOptions {
@@ -60,7 +60,8 @@ export function instrument(source: EventSource, given?: InstrumentOptions): () =
     throw new TypeError('instrument: expected a gate or an agent (something with on())')
   }
   const options = checkOptions(given)
-  const onError = reportOnce()
+  const errors = new OtelErrors(hubOf(source))
+  const onError = errors.report
   const tracerProvider = options.tracerProvider ?? trace.getTracerProvider()
   const tracer = setUp('tracerProvider.getTracer()', () => tracerProvider.getTracer(SCOPE))
   if (typeof tracer !== 'object' || tracer === null || typeof tracer.startSpan !== 'function') {
@@ -68,11 +69,11 @@ export function instrument(source: EventSource, given?: InstrumentOptions): () =
   }
   const m = setUp('meterProvider', () => gateMetrics(options.meterProvider ?? metrics.getMeterProvider(), SCOPE, onError))
   const spans = new RunSpans(tracer, onError)
-  const listeners = new RunListeners(source, onError)
+  const listeners = new RunListeners(source, errors)
   const { always, perRun } = eventHandlers({
     spans,
     metrics: m,
-    mayRecord: tracerMayRecord(tracerProvider, tracer, SCOPE),
+    mayRecord: tracerMayRecord(tracerProvider, tracer, SCOPE, onError),
     content: options.captureContent === true,
     workflow: boundedName(options.name ?? SCOPE),
     follow: (anyRecording) => listeners.follow(anyRecording),
@@ -88,11 +89,16 @@ export function instrument(source: EventSource, given?: InstrumentOptions): () =
   }
 }
 
-const OPTIONS = ['tracerProvider', 'meterProvider', 'captureContent', 'name'] as const satisfies readonly (keyof InstrumentOptions)[]
+/** The options of {@link instrument}, declared once (the providers' methods are checked below, by name). */
+export const INSTRUMENT = optionsContract<InstrumentOptions>('instrument', {
+  tracerProvider: option.any(),
+  meterProvider: option.any(),
+  captureContent: option.any(),
+  name: option.any(),
+})
 
 function checkOptions(given: InstrumentOptions | undefined): InstrumentOptions {
-  const options = optionsObject(given, 'instrument')
-  refuseUnknownOptions(options, OPTIONS, 'instrument')
+  const options = INSTRUMENT.check(optionsObject(given, 'instrument'))
   if (options.tracerProvider !== undefined) assertMethods(options.tracerProvider, ['getTracer'], 'instrument: tracerProvider', 'a TracerProvider')
   if (options.meterProvider !== undefined) assertMethods(options.meterProvider, ['getMeter'], 'instrument: meterProvider', 'a MeterProvider')
   if (options.captureContent !== undefined && typeof options.captureContent !== 'boolean') {
@@ -108,17 +114,5 @@ function setUp<T>(what: string, make: () => T): T {
     return make()
   } catch (error) {
     throw new Error(`instrument: ${what} threw: ${messageOf(error)}`, { cause: error })
-  }
-}
-
-// A tracer or meter that throws is reported once per instrumentation, as a process warning: the run goes on.
-function reportOnce(): OnOtelError {
-  let reported = false
-  return (what, error) => {
-    if (reported) return
-    reported = true
-    process.emitWarning(
-      `reliability-gate instrument: ${what} threw (${messageOf(error)}); the run goes on, its telemetry may be incomplete. Further errors are not reported.`,
-    )
   }
 }

@@ -1,4 +1,5 @@
 import { createNoopMeter, ProxyTracer, type ProxyTracerProvider, type Tracer, type TracerProvider } from '@opentelemetry/api'
+import type { OnOtelError } from './safe-span.ts'
 
 /** Answers whether a tracer may record a run started now (false only when it is known to record nothing). */
 export type TracerMayRecord = () => boolean
@@ -13,9 +14,10 @@ const MAY_RECORD: TracerMayRecord = () => true
  * tracer was made (`trace.setGlobalTracerProvider()` gives the proxy its delegate). While
  * `provider.getDelegateTracer(scope)` answers `undefined` the tracer is known to record nothing, and
  * a run needs not even start its root span; once a delegate appears it is the SDK's to say, per run,
- * through the root span's `isRecording()`. Any other tracer may record.
+ * through the root span's `isRecording()`. Any other tracer may record. A provider that throws is
+ * reported to `onError` (once: it is not asked again).
  */
-export function tracerMayRecord(provider: TracerProvider, tracer: Tracer, scope: string): TracerMayRecord {
+export function tracerMayRecord(provider: TracerProvider, tracer: Tracer, scope: string, onError?: OnOtelError): TracerMayRecord {
   const proxy = provider as Partial<ProxyTracerProvider>
   if (!(tracer instanceof ProxyTracer) || typeof proxy.getDelegateTracer !== 'function') return MAY_RECORD
   let waiting = true
@@ -23,9 +25,10 @@ export function tracerMayRecord(provider: TracerProvider, tracer: Tracer, scope:
     if (!waiting) return true
     try {
       waiting = proxy.getDelegateTracer?.(scope) === undefined
-    } catch {
+    } catch (error) {
       // A provider that cannot say is asked no more: its tracer's spans decide.
       waiting = false
+      onError?.('tracerProvider.getDelegateTracer', error)
     }
     return !waiting
   }

@@ -1,6 +1,6 @@
 import type { GateEventMap, GateEventName } from '../events/event-map.ts'
 import type { EventSource } from '../events/event-source.ts'
-import type { OnOtelError } from './safe-span.ts'
+import type { OtelErrors } from './otel-errors.ts'
 
 /** What `instrument()` does with each event it listens to. */
 export type Handlers = { readonly [K in GateEventName]?: (e: GateEventMap[K]) => void }
@@ -13,15 +13,15 @@ export type Handlers = { readonly [K in GateEventName]?: (e: GateEventMap[K]) =>
  */
 export class RunListeners {
   readonly #source: EventSource
-  readonly #onError: OnOtelError
+  readonly #errors: OtelErrors
   #always: readonly (() => void)[] = []
   #perRun: Handlers = {}
   #perRunOffs: readonly (() => void)[] | undefined
   #stopped = false
 
-  constructor(source: EventSource, onError: OnOtelError) {
+  constructor(source: EventSource, errors: OtelErrors) {
     this.#source = source
-    this.#onError = onError
+    this.#errors = errors
   }
 
   /**
@@ -71,12 +71,15 @@ export class RunListeners {
 
   #subscribe(handlers: Handlers, offs: (() => void)[]): void {
     for (const [name, handler] of Object.entries(handlers)) {
+      const errors = this.#errors
       const off = this.#source.on(name as GateEventName, (e: unknown) => {
-        try {
-          ;(handler as (e: unknown) => void)(e)
-        } catch (error) {
-          this.#onError(`the ${name} handler`, error)
-        }
+        errors.handling(name, (e as { runId?: unknown }).runId, () => {
+          try {
+            ;(handler as (e: unknown) => void)(e)
+          } catch (error) {
+            errors.report(`the ${name} handler`, error)
+          }
+        })
       })
       offs.push(off)
     }

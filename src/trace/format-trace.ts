@@ -1,7 +1,7 @@
 import type { AttemptRecord } from '../gate/attempt-record.ts'
-import { shownValue, typeName } from '../model/describe-value.ts'
+import { typeName } from '../model/describe-value.ts'
 import { messageOf } from '../model/message-of.ts'
-import { refuseUnknownOptions } from '../model/known-options.ts'
+import { option, optionsContract } from '../model/options-contract.ts'
 import { optionsObject } from '../model/options-object.ts'
 import type { Usage } from '../model/usage.ts'
 
@@ -27,6 +27,11 @@ export interface FormatTraceOptions {
   readonly maxChars?: number
 }
 
+/** The options of {@link formatTrace}, declared once. */
+export const FORMAT_TRACE = optionsContract<FormatTraceOptions>('formatTrace', {
+  maxChars: option.where('a positive integer', (v) => Number.isInteger(v) && (v as number) > 0),
+})
+
 /**
  * A run's per-attempt trace as plain text, for incident logs: each attempt's provider and model,
  * verdict, tokens, cost and latency, raw output, validation issues with their paths, the decision
@@ -40,11 +45,7 @@ export function formatTrace(source: TraceSource, options?: FormatTraceOptions): 
   if (typeof source !== 'object' || source === null || !Array.isArray(source.attempts)) {
     throw new TypeError(`formatTrace: expected a gate result, an agent run result or a ReliabilityFailFastError (with attempts), got ${typeName(source)}`)
   }
-  const o = optionsObject(options, 'formatTrace')
-  refuseUnknownOptions(o, ['maxChars'], 'formatTrace')
-  if (o.maxChars !== undefined && !(Number.isInteger(o.maxChars) && o.maxChars > 0)) {
-    throw new TypeError(`formatTrace: maxChars must be a positive integer, got ${shownValue(o.maxChars)}`)
-  }
+  const o = FORMAT_TRACE.check(optionsObject(options, 'formatTrace'))
   const max = o.maxChars ?? 400
   const lines: string[] = []
   const failed = source.kind !== undefined

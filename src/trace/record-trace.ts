@@ -4,7 +4,7 @@ import type { GateEvent } from '../events/event-map.ts'
 import type { EventSource } from '../events/event-source.ts'
 import { typeName } from '../model/describe-value.ts'
 import { isRecord } from '../model/is-record.ts'
-import { refuseUnknownOptions } from '../model/known-options.ts'
+import { option, optionsContract } from '../model/options-contract.ts'
 import { messageOf } from '../model/message-of.ts'
 import { jsonSafe, redactionOf, type Redaction } from './json-safe.ts'
 import { toTraceRecord, type TraceRecord } from './trace-record.ts'
@@ -40,7 +40,13 @@ export interface TraceRecorder {
   stop(): Promise<void>
 }
 
-const OPTIONS = ['path', 'append', 'redact', 'now'] as const satisfies readonly (keyof RecordTraceOptions)[]
+/** The options of {@link recordTrace}, declared once (each value is checked below, in the words of its own errors). */
+export const RECORD_TRACE = optionsContract<RecordTraceOptions>('recordTrace', {
+  path: option.any(),
+  append: option.any(),
+  redact: option.any(),
+  now: option.any(),
+})
 const NONE: Redaction = []
 
 type RedactFunction = (record: TraceRecord) => TraceRecord | undefined
@@ -170,8 +176,7 @@ function checkSource(one: unknown): void {
 
 function checkOptions(options: RecordTraceOptions): RecordTraceOptions {
   if (!isRecord(options)) throw new TypeError(`recordTrace: expected { path } naming the file to write, got ${typeName(options)}`)
-  const o: RecordTraceOptions = options
-  refuseUnknownOptions(o, OPTIONS, 'recordTrace')
+  const o: RecordTraceOptions = RECORD_TRACE.check(options)
   if (typeof o.path !== 'string' || o.path === '') throw new TypeError('recordTrace: expected { path } naming the file to write')
   if (o.append !== undefined && typeof o.append !== 'boolean') throw new TypeError(`recordTrace: append must be a boolean, got ${typeName(o.append)}`)
   if (o.now !== undefined && typeof o.now !== 'function') throw new TypeError(`recordTrace: now must be a function, got ${typeName(o.now)}`)

@@ -3,6 +3,20 @@
 // incremental validation of a stream).
 
 export { compileSchema, isCompiledSchema } from './schema/compile-schema.ts'
+// The blocks that take an options object, each checking it at this entry (the gate calls them unchecked).
+export {
+  boundJsonValue,
+  extractJson,
+  feedbackTemplateVars,
+  fitTail,
+  fitToolTail,
+  formatFeedback,
+  parseJsonSafe,
+  repairFinalAnswer,
+  repairJson,
+  truncateEcho,
+  validateFinalAnswer,
+} from './checked-entries.ts'
 export type { CompileOptions } from './schema/compile-schema.ts'
 export type { FormatMode } from './schema/prepare-schema.ts'
 export type { SchemaRegistry } from './schema/typebox-adapter.ts'
@@ -16,37 +30,29 @@ export type { IssueCode, ValidationIssue } from './issue.ts'
 export { isValidationFailure, ValidationFailure } from './validation-failure.ts'
 export type { ValidationStage } from './validation-failure.ts'
 
-export { extractJson } from './json/extract-json.ts'
 export type { ExtractJsonResult, JsonSource } from './json/extract-json.ts'
-export { parseJsonSafe } from './json/parse-json-safe.ts'
 export { checkForbiddenKeys, isForbiddenKey, isPrototypeKey } from './json/forbidden-keys.ts'
 export type { ForbiddenKeyName } from './json/forbidden-keys.ts'
 export type { JsonParseResult, JsonRefusal } from './json/parse-json-safe.ts'
 export type { JsonLimits } from './json/json-limits.ts'
-export { repairFinalAnswer, repairJson } from './repair/index.ts'
 export type { RepairJsonOptions } from './repair/index.ts'
 export { JSON_SCHEMA_KEYWORD_LIST } from './schema/schema-keywords.ts'
 export type { JsonSchemaKeyword } from './schema/schema-keywords.ts'
 export type { RepairJsonResult, RepairKind, RepairOptions, RepairOutcome } from './repair/index.ts'
-export { validateFinalAnswer } from './validate-final.ts'
 export type { FinalAnswerResult, ValidateFinalOptions } from './validate-final.ts'
 export { validateToolArgs } from './tool-args.ts'
 export type { ToolArgsResult } from './tool-args.ts'
 
-export { formatFeedback } from './feedback/format-feedback.ts'
 export type { FeedbackInput } from './feedback/format-feedback.ts'
 export { formatIssueLine } from './feedback/format-issue-line.ts'
 export { issueText } from './feedback/describe-issue.ts'
 export { DEFAULT_MAX_FEEDBACK_CHARS, DEFAULT_MAX_ISSUES, MAX_PROBLEM, MAX_QUOTED_PATH, oneLine } from './feedback/feedback-limits.ts'
-export { boundJsonValue, fitTail, fitToolTail } from './feedback/fit-tail.ts'
 export type { FittedTail } from './feedback/fit-tail.ts'
 export { renderErrorTemplate } from './feedback/render-template.ts'
 export type { TemplateRender } from './feedback/render-template.ts'
-export { feedbackTemplateVars } from './feedback/template-vars.ts'
 export type { TemplateVarsInput } from './feedback/template-vars.ts'
 export type { ErrorTemplate, FeedbackTemplateVars, TemplateError } from './feedback/error-template.ts'
 export { TRUNCATION_MARKER, truncateForFeedback } from './feedback/truncate-for-feedback.ts'
-export { truncateEcho } from './feedback/truncate-echo.ts'
 export type { EchoLimits } from './feedback/truncate-echo.ts'
 export { countFeedbackTokens } from './feedback/truncate-to-tokens.ts'
 

@@ -193,4 +193,28 @@ describe('driftMonitor', () => {
     const gate = createGate({ providers: scripted([]) })
     expect(() => driftMonitor(gate, { window: 0, threshold: 0.5 })).toThrow(/window/)
   })
+
+  it.each([
+    ['no threshold', { window: 10 }, /^driftMonitor: threshold is required/],
+    ['no window', { threshold: 0.5 }, /^driftMonitor: window is required/],
+    ['a threshold with no signal', { window: 10, threshold: {} }, /^driftMonitor: threshold must set validationFailureRate or meanAttempts/],
+    ['a misspelt signal', { window: 10, threshold: { validationFailurerate: 0.3 } }, /did you mean "validationFailureRate"/],
+    ['a threshold that is a string', { window: 10, threshold: '0.5' }, /threshold/],
+    ['a failure rate above 1', { window: 10, threshold: 1.5 }, /threshold must be a number from 0 to 1/],
+    ['a misspelt option', { window: 10, threshold: 0.5, minruns: 3 }, /did you mean "minRuns"/],
+  ])('refuses %s when built, with a TypeError or RangeError', (_name, options, message) => {
+    const gate = createGate({ providers: scripted([]) })
+    expect(() => driftMonitor(gate, options as never)).toThrow(message)
+  })
+
+  it('leaves every run unharmed once built: no listener throws', async () => {
+    const gate = createGate({ providers: scripted(['a', 'b']) })
+    const errors: unknown[] = []
+    gate.on('listener_error', (e) => errors.push(e.error))
+    const monitor = driftMonitor(gate, { window: 2, threshold: { meanAttempts: 3 } })
+    await gate.run({ messages: [{ role: 'user', content: 'x' }] })
+    await gate.run({ messages: [{ role: 'user', content: 'y' }] })
+    monitor.stop()
+    expect(errors).toEqual([])
+  })
 })

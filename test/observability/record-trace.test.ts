@@ -124,6 +124,39 @@ describe('trace viewer model', () => {
     const toolCall = run?.timeline[1] as ViewTool
     expect(toolCall).toMatchObject({ tool: 'create_event', status: 'ok', outcome: 'success', retryCount: 1 })
     expect(toolCall.failures[0]?.issues.map((i) => i.path)).toEqual(['at'])
+    // The rejected call keeps its own arguments and issues; the attempt that made it is marked rejected.
+    expect(toolCall.args).toEqual(validEvent)
+    expect(toolCall.rejected).toEqual([{ args: invalidEvent, failure: expect.objectContaining({ stage: 'tool-args' }) }])
+    const [made, retry] = [run?.timeline[0] as ViewAttempt, run?.timeline[2] as ViewAttempt]
+    expect(made.argsRejected).toBe('create_event')
+    expect(made.failures.flatMap((f) => f.issues.map((i) => i.path))).toEqual(['at'])
+    expect(retry.toolRetry?.verdict).toBe('valid')
+    expect(retry.failures).toEqual([])
+  })
+
+  it('keeps each rejected retry with the arguments it gave', async () => {
+    const eventTool = tool({ name: 'create_event', description: 'Creates a calendar event', input: EventInput, execute: async () => 'ok' })
+    const second = { ...validEvent, attendees: 'four' }
+    const agent = Agent.create({
+      provider: scripted([turn(call('create_event', invalidEvent)), turn(call('create_event', second)), turn(call('create_event', validEvent)), 'Booked.']),
+      name: 'mailbot',
+    })
+      .tool(eventTool)
+      .build()
+    const path = file()
+    const recorder = recordTrace(agent, { path })
+    await agent.run('book')
+    await recorder.stop()
+    const [run] = buildRuns(parseTrace(readFileSync(path, 'utf8')))
+    const toolCall = run?.timeline.find((i) => i.item === 'tool') as ViewTool
+    expect(toolCall.rejected.map((r) => [r.args, r.failure.issues.map((i) => i.path)])).toEqual([
+      [invalidEvent, ['at']],
+      [second, ['attendees']],
+    ])
+    expect(toolCall.args).toEqual(validEvent)
+    const retries = run?.timeline.filter((i): i is ViewAttempt => i.item === 'attempt' && i.toolRetry !== undefined)
+    expect(retries?.map((r) => r.toolRetry?.verdict)).toEqual(['invalid', 'valid'])
+    expect((run?.timeline[0] as ViewAttempt | undefined)?.argsRejected).toBe('create_event')
   })
 
   it('keeps the raw output, issues, deciding rule and ephemeral tail of a failed attempt', async () => {

@@ -58,7 +58,10 @@ describe('Run events', () => {
     await gate.run(ask('x'), { metadata })
     stop()
     expect(events.length).toBeGreaterThan(5)
-    expect(events.every((e) => e.metadata === metadata)).toBe(true)
+    // Every event carries one frozen copy of the caller's metadata: a listener can edit neither it nor the caller's object.
+    expect(events.every((e) => e.metadata === events[0]?.metadata)).toBe(true)
+    expect(events[0]?.metadata).toEqual(metadata)
+    expect(Object.isFrozen(events[0]?.metadata)).toBe(true)
   })
 
   it("puts the caller metadata on the events of the chain's policies and of an unpriced attempt too", async () => {
@@ -78,7 +81,10 @@ describe('Run events', () => {
     const unknown = events.filter((e) => e.type === 'cost_unknown')
     // The meter prices each answer once and reports it once; the budget charges the meter's reading.
     expect(unknown.map((e) => (e.type === 'cost_unknown' ? e.source : undefined)).sort()).toEqual(['meter', 'meter'])
-    expect(events.every((e) => e.metadata === metadata)).toBe(true)
+    // Every event carries one frozen copy of the caller's metadata: a listener can edit neither it nor the caller's object.
+    expect(events.every((e) => e.metadata === events[0]?.metadata)).toBe(true)
+    expect(events[0]?.metadata).toEqual(metadata)
+    expect(Object.isFrozen(events[0]?.metadata)).toBe(true)
   })
 
   it('numbers the turns of an agent run on its events', async () => {

@@ -192,4 +192,22 @@ describe.skipIf(!present)('Trace viewer in Chromium, on a hand-made and a tool-r
     expect(summary).toContain('args valid')
     expect(await retry.getByTestId('sent').textContent()).toContain("'at': expected ISO datetime")
   })
+
+  it('draws a rejected tool call as rejected with its own issues, and the corrected call as valid', async () => {
+    await page.getByTestId('expand-all').click()
+    const first = page.locator('[data-run-id="retry-run"] [data-testid=attempt]').first()
+    const firstSummary = await first.locator('summary').textContent()
+    expect(firstSummary).toContain('args rejected')
+    expect(firstSummary).not.toContain('valid')
+    expect(await first.getAttribute('class')).toContain('failed')
+    expect(await first.getByTestId('issue-path').allTextContents()).toEqual(['at'])
+    const toolCall = page.locator('[data-run-id="retry-run"] [data-testid=tool]')
+    const rejected = toolCall.getByTestId('rejected-call')
+    expect(await rejected.count()).toBe(1)
+    expect(await rejected.textContent()).toContain('"tomorrow"')
+    expect(await rejected.getByTestId('issue-path').allTextContents()).toEqual(['at'])
+    expect(await toolCall.getByTestId('final-args').textContent()).toContain('2026-05-03T09:00:00Z')
+    // The corrected call carries no issues of its own.
+    expect(await toolCall.getByTestId('issue-path').count()).toBe(1)
+  })
 })

@@ -11,6 +11,8 @@ export type { ParsedTrace, SkippedLine } from './parse-trace.ts'
 interface RunState {
   attempt: ViewAttempt | undefined
   tool: ViewTool | undefined
+  /** The attempt whose answer made the open tool call. */
+  origin: ViewAttempt | undefined
   /** The argument retries of the open tool call, in order. */
   retries: ViewAttempt[]
   inAgent: boolean
@@ -33,7 +35,7 @@ export function buildRuns(records: readonly TraceRecord[], lines?: readonly numb
     if (run === undefined) {
       run = newRun(record.runId, f.number('ts') ?? 0, metadataOf(f.raw('metadata')))
       runs.set(record.runId, run)
-      states.set(record.runId, { attempt: undefined, tool: undefined, retries: [], inAgent: false, gateOpen: false })
+      states.set(record.runId, { attempt: undefined, tool: undefined, origin: undefined, retries: [], inAgent: false, gateOpen: false })
     }
     const st = states.get(record.runId) as RunState
     const touched = apply(record.type, f, run, st)
@@ -116,14 +118,24 @@ function apply(type: string, f: Fields, run: ViewRun, st: RunState): ViewAttempt
         if (a !== undefined && a.rawOutput === undefined) a.rawOutput = f.text('rawOutput')
         return a
       }
-      st.tool?.failures.push(failure)
+      const t = st.tool
+      if (t === undefined) return undefined
+      t.failures.push(failure)
       // The arguments of the latest retry failed again: that retry is drawn as invalid, with why.
       const retry = st.retries.at(-1)
       if (retry?.toolRetry !== undefined && retry.toolRetry.verdict === 'pending') {
         retry.toolRetry.verdict = 'invalid'
         retry.failures.push(failure)
+        t.rejected.push({ args: retry.toolCalls.find((c) => c.name === t.tool)?.args, failure })
+      } else {
+        // The model's first call was rejected: the attempt that made it is drawn as rejected, with its issues.
+        if (st.origin !== undefined && st.retries.length === 0) {
+          st.origin.argsRejected = t.tool
+          st.origin.failures.push(failure)
+        }
+        t.rejected.push({ args: t.args, failure })
       }
-      return st.tool
+      return t
     }
     case 'decision':
       if (f.text('phase') === 'post-decide' && a !== undefined) {
@@ -168,9 +180,11 @@ function apply(type: string, f: Fields, run: ViewRun, st: RunState): ViewAttempt
         retryCount: 0,
         error: undefined,
         failures: [],
+        rejected: [],
         invalid: [],
       }
       st.tool = t
+      st.origin = a
       st.retries = []
       run.timeline.push(t)
       return t
@@ -183,6 +197,7 @@ function apply(type: string, f: Fields, run: ViewRun, st: RunState): ViewAttempt
       for (const retry of st.retries) if (retry.toolRetry?.verdict === 'pending') retry.toolRetry.verdict = status === 'ok' ? 'valid' : 'invalid'
       if (status !== 'ok') kind(status)
       st.tool = undefined
+      st.origin = undefined
       st.retries = []
       return t
     }

@@ -1,9 +1,12 @@
-import { stat, writeFile } from 'node:fs/promises'
-import { resolve } from 'node:path'
+import { readFile, stat, writeFile } from 'node:fs/promises'
+import { basename, resolve } from 'node:path'
 import { messageOf } from '../../model/message-of.ts'
 import { parseCliArgs, USAGE } from './cli-args.ts'
 import { serveTrace } from './serve-trace.ts'
-import { tracePageOf } from './trace-page.ts'
+import { readTrace } from './parse-trace.ts'
+import { skippedReport } from './skipped-report.ts'
+import type { SkippedLine } from './parse-trace.ts'
+import { traceView } from './trace-page.ts'
 
 /** Where the command writes: stdout and stderr by default. */
 export interface CliIo {
@@ -40,13 +43,21 @@ export async function main(args: readonly string[], io: CliIo = CONSOLE): Promis
       return 2
     }
     try {
-      await writeFile(html, await tracePageOf(file))
+      const view = traceView(await readFile(file, 'utf8'), basename(file))
+      await writeFile(html, view.html)
+      reportSkipped(io, file, view.skipped)
     } catch (error) {
       io.err(`reliability-gate: cannot write ${html}: ${messageOf(error)}`)
       return 1
     }
     io.out(`wrote ${html}`)
     return 0
+  }
+  // The page is read again on each request; the terminal names what the file holds now.
+  try {
+    reportSkipped(io, file, readTrace(await readFile(file, 'utf8')).skipped)
+  } catch {
+    // An unreadable file is the server's to report, on the page.
   }
   const server = await serveTrace(file, port === undefined ? {} : { port }).catch((error: unknown) => error as Error)
   if (server instanceof Error) {
@@ -67,4 +78,9 @@ async function notAFile(file: string): Promise<string | undefined> {
   } catch (error) {
     return `cannot read ${JSON.stringify(file)}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : messageOf(error)}`
   }
+}
+
+function reportSkipped(io: CliIo, file: string, skipped: readonly SkippedLine[]): void {
+  const report = skippedReport(file, skipped)
+  if (report !== undefined) io.err(report)
 }

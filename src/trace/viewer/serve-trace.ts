@@ -1,7 +1,6 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { shownValue } from '../../model/describe-value.ts'
-import { refuseUnknownOptions } from '../../model/known-options.ts'
+import { option, optionsContract } from '../../model/options-contract.ts'
 import { assertNonEmptyString, optionsObject } from '../../model/options-object.ts'
 import { tracePageOf } from './trace-page.ts'
 
@@ -20,15 +19,16 @@ export interface TraceServer {
   close(): Promise<void>
 }
 
+/** The options of {@link serveTrace}, declared once. */
+export const SERVE_TRACE = optionsContract<ServeTraceOptions>('serveTrace', {
+  port: option.integer(0, 65535),
+  host: option.nonEmptyString(),
+})
+
 /** Serves the viewer page of a trace file; the file is read again on every page load. */
 export async function serveTrace(path: string, given?: ServeTraceOptions): Promise<TraceServer> {
   assertNonEmptyString(path, 'serveTrace: path')
-  const options = optionsObject(given, 'serveTrace')
-  refuseUnknownOptions(options, ['port', 'host'], 'serveTrace')
-  if (options.port !== undefined && !(Number.isInteger(options.port) && options.port >= 0 && options.port <= 65535)) {
-    throw new RangeError(`serveTrace: port must be an integer from 0 to 65535, got ${shownValue(options.port)}`)
-  }
-  if (options.host !== undefined) assertNonEmptyString(options.host, 'serveTrace: host')
+  const options = SERVE_TRACE.check(optionsObject(given, 'serveTrace'))
   const server: Server = createServer((req, res) => {
     if (req.method !== 'GET' || (req.url !== '/' && req.url !== '/index.html')) {
       res.writeHead(404, { 'content-type': 'text/plain' }).end('not found')

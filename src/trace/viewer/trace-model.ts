@@ -43,6 +43,8 @@ export interface ViewAttempt {
   failover: string | undefined
   /** Set when the attempt is a tool call's argument retry: which tool, which retry, and whether the arguments it gave passed. */
   toolRetry: { readonly tool: string; readonly retry: number; verdict: 'pending' | 'valid' | 'invalid' } | undefined
+  /** The tool whose call this attempt made was rejected (its arguments failed; the issues are this attempt's `failures`). */
+  argsRejected: string | undefined
   /** The ephemeral tail this attempt was sent with (a tool-argument retry's feedback); never persisted. */
   sent: readonly ViewMessage[] | undefined
   /** Fields of the trace that had the wrong type, each read as absent. */
@@ -60,9 +62,18 @@ export interface ViewTool {
   outcome: string | undefined
   retryCount: number
   error: string | undefined
+  /** Every argument failure of the call, oldest first (each with the arguments it rejected in `rejected`). */
   readonly failures: ViewFailure[]
+  /** The arguments the model gave and the tool rejected, each with its own issues; `args` is the call that settled. */
+  readonly rejected: ViewRejectedCall[]
   /** Fields of the trace that had the wrong type, each read as absent. */
   readonly invalid: string[]
+}
+
+/** One rejected set of arguments of a tool call, drawn as rejected with its own issues. */
+export interface ViewRejectedCall {
+  readonly args: unknown
+  readonly failure: ViewFailure
 }
 
 /** Something the run reported that is neither an attempt nor a tool call (fallbacks, budgets, drift...). */

@@ -49,6 +49,7 @@ export function newAttempt(f: Fields): ViewAttempt {
     feedback: undefined,
     failover: undefined,
     toolRetry: undefined,
+    argsRejected: undefined,
     sent: ((tail) => (tail.length > 0 ? tail : undefined))(messagesOf(f.nested('request').list('tail'))),
     invalid: [],
   }

@@ -31,8 +31,10 @@ export const VIEWER_SCRIPT = String.raw`
   function attemptView(a) {
     const r = a.toolRetry
     // A tool-argument retry is judged by its arguments, not by the gate accepting a tool call.
-    const failed = r ? r.verdict === 'invalid' : a.errorKind !== 'ok' && a.errorKind !== 'pending'
-    const verdict = r ? (r.verdict === 'pending' ? 'args pending' : 'args ' + r.verdict) : failed ? a.errorKind : 'valid'
+    // An answer the gate accepted whose tool call was then rejected is drawn as rejected, never as valid.
+    const rejected = !r && a.argsRejected !== undefined
+    const failed = r ? r.verdict === 'invalid' : rejected || (a.errorKind !== 'ok' && a.errorKind !== 'pending')
+    const verdict = r ? (r.verdict === 'pending' ? 'args pending' : 'args ' + r.verdict) : rejected ? 'args rejected' : failed ? a.errorKind : 'valid'
     const d = a.decision
     const decided = d === undefined ? '' : d.matched ? d.decision + ' by rule ' + (d.label || d.kind) : d.decision + ' (no rule matched: default for ' + d.kind + ')'
     const what = r ? 'argument retry ' + r.retry + ' of ' + r.tool : 'attempt ' + a.attempt
@@ -66,7 +68,10 @@ export const VIEWER_SCRIPT = String.raw`
     const ok = t.status === 'ok'
     const summary = $('summary', {}, $('span', { class: 'badge ' + (ok ? 'ok' : 'failed') }, t.status || 'pending'), t.invalid.length > 0 ? $('span', { class: 'badge failed' }, 'invalid fields') : undefined,
       (t.turn !== undefined ? 'turn ' + t.turn + ' · ' : '') + 'execute_tool ' + t.tool, $('span', { class: 'muted' }, '  ' + (t.outcome || '') + (t.retryCount ? ' after ' + t.retryCount + ' argument retr' + (t.retryCount === 1 ? 'y' : 'ies') : '')))
-    const body = $('div', { class: 'body' }, ...section('arguments', $('pre', {}, json(t.args))), ...failuresView(t.failures))
+    // Each rejected set of arguments is drawn as rejected with its own issues; the arguments that settled the call stand alone.
+    const body = $('div', { class: 'body' }, ...section(t.rejected.length > 0 ? 'arguments (final)' : 'arguments', $('pre', { 'data-testid': 'final-args' }, json(t.args))))
+    for (const [i, x] of t.rejected.entries())
+      body.append(...section('rejected arguments ' + (i + 1), $('div', { class: 'rejected', 'data-testid': 'rejected-call' }, $('span', { class: 'badge failed' }, 'rejected'), $('pre', {}, json(x.args)), ...failuresView([x.failure]))))
     if (t.error) body.append(...section('error sent to the model', $('pre', {}, t.error)))
     body.append(...invalidView(t.invalid))
     return $('details', { class: 'tool', 'data-testid': 'tool' }, summary, body)

@@ -1,4 +1,5 @@
 import { shownValue, typeName } from '../../model/describe-value.ts'
+import { refuseUnknownOptions } from '../../model/known-options.ts'
 import type { FormatMode } from './prepare-schema.ts'
 import type { SchemaRegistry } from './typebox-adapter.ts'
 
@@ -15,6 +16,7 @@ const CHECKS: { readonly [K in keyof CheckedCompileOptions]-?: (value: unknown) 
   registry: registryProblem,
   evaluate: (value) => (typeof value === 'boolean' ? undefined : `must be a boolean, got ${shownValue(value)}`),
 }
+const COMPILE_OPTION_KEYS: readonly string[] = Object.keys(CHECKS)
 
 /**
  * The options of `compileSchema`, checked: `undefined` when none were given, else a copy holding
@@ -34,10 +36,8 @@ export function checkCompileOptions(options: unknown): CheckedCompileOptions | u
   } catch {
     throw new TypeError('compileSchema: options cannot be read')
   }
+  refuseUnknownOptions(Object.fromEntries(keys.map((key) => [key, true])), COMPILE_OPTION_KEYS, 'compileSchema')
   for (const key of keys) {
-    if (!Object.hasOwn(CHECKS, key)) {
-      throw new TypeError(`compileSchema: unknown option ${JSON.stringify(key)} (known: ${Object.keys(CHECKS).join(', ')})`)
-    }
     let value: unknown
     let problem: string | undefined
     try {
