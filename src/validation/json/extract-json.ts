@@ -63,7 +63,7 @@ export function extractJson(text: string, options?: JsonLimits): ExtractJsonResu
 
   const found = findJsonSegments(text)
   if (found.length > MAX_JSON_VALUES) return { ok: false, message: `the response holds more than ${MAX_JSON_VALUES} separate JSON values` }
-  const answer = answerValues(found)
+  const answer = answerValues(found, text)
   if ('several' in answer) return { ok: false, message: severalValuesMessage(answer) }
   const segments = answer.values
   if (segments.length === 0) {

@@ -207,7 +207,8 @@ function nextJsonStart(text: string, from: number): number {
 // Sticky: matched where the value's first character is, without cutting the text.
 const UNQUOTED_KEY = /[A-Za-z_$][\w$]*\s*:/y
 const COMMENT = /\/[/*]/y
-const ARRAY_START = /(?:["'{[\]\d-]|(?:true|false|null)(?![\w$]))/y
+// `[("f", {...})]`: a Python list of tuples, which the repair stage reads as arrays.
+const ARRAY_START = /(?:["'{[\]\d-]|\(\s*["']|(?:true|false|null)(?![\w$]))/y
 // A key and its colon are looked for within this many characters of the bracket's first non-space.
 const LOOKAHEAD = 80
 

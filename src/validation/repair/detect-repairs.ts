@@ -4,6 +4,7 @@ export type RepairKind =
   | 'trailing-comma'
   | 'single-quotes'
   | 'python-literals'
+  | 'python-tuples'
   | 'closed-brackets'
   | 'unquoted-keys'
   | 'tool-call-tags'

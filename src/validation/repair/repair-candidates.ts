@@ -22,7 +22,7 @@ export interface RepairCandidate {
 export function findRepairCandidates(text: string): RepairCandidate[] {
   const trimmedStart = text.length - text.trimStart().length
   const end = text.trimEnd().length
-  const answer = answerValues(findJsonSegments(text))
+  const answer = answerValues(findJsonSegments(text), text)
   if ('several' in answer) return []
   return answer.values.map((segment) => {
     const via: RepairKind[] = []

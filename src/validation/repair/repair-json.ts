@@ -2,6 +2,7 @@ import { jsonrepair } from 'jsonrepair'
 import type { JsonLimits } from '../json/json-limits.ts'
 import { parseJsonSafe } from '../json/parse-json-safe.ts'
 import { detectRepairs, type RepairKind } from './detect-repairs.ts'
+import { tuplesToArrays } from './python-tuples.ts'
 import { scanCandidate } from './scan-candidate.ts'
 
 /** The verdict of {@link repairJson}. */
@@ -49,9 +50,12 @@ export function repairJson(candidate: string, limits?: JsonLimits, options: Repa
   }
   // `[1, 2, ...]` means the model left values out: dropping the ellipsis would invent a shorter value.
   if (elidesContent(trimmed)) return { ok: false, message: 'the value elides content with an ellipsis (...), which cannot be recovered' }
+  // A Python list of `(name, {args})` tuples: its parentheses are brackets (a tuple is a JSON array).
+  const untupled = tuplesToArrays(trimmed)
+  if (untupled === 'code') return { ok: false, message: 'a parenthesis outside strings that is not a tuple: this is code, not a JSON value' }
   let repaired: string
   try {
-    repaired = jsonrepair(trimmed)
+    repaired = jsonrepair(untupled === 'none' ? trimmed : untupled)
   } catch (error) {
     return { ok: false, message: error instanceof Error ? error.message : String(error) }
   }
@@ -60,6 +64,7 @@ export function repairJson(candidate: string, limits?: JsonLimits, options: Repa
   if (typeof parsed.value !== 'object' || parsed.value === null) return { ok: false, message: 'the repair did not yield an object or array' }
   if (repaired === trimmed) return { ok: true, value: parsed.value, repairs: [] }
   const repairs = detectRepairs(trimmed)
+  if (untupled !== 'none') repairs.push('python-tuples')
   return { ok: true, value: parsed.value, repairs: repairs.length > 0 ? repairs : ['other-syntax'] }
 }
 
