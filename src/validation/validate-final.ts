@@ -79,8 +79,8 @@ export function validateFinalAnswer<T>(
   if (!extracted.ok) {
     const issues = extracted.issue === undefined ? [] : [extracted.issue]
     // Whatever the stop reason, an answer whose JSON stops before it is complete is said to be cut, and never repaired.
-    const cut = extracted.issue === undefined && endsCut(content)
-    const parseError = cut ? `${INCOMPLETE}; ${extracted.message}` : extracted.message
+    const cut = extracted.issue === undefined ? endsCut(content) : undefined
+    const parseError = cut === undefined ? extracted.message : `${cut}; ${extracted.message}`
     const failure = new ValidationFailure({
       stage: 'json-parse',
       message: summarizeFailure('json-parse', [], parseError),
@@ -89,7 +89,7 @@ export function validateFinalAnswer<T>(
       parseError,
     })
     // A refused key is a security verdict, not a syntax slip: never repaired.
-    if (options?.repair !== true || extracted.issue !== undefined || cut) return { ok: false, failure }
+    if (options?.repair !== true || extracted.issue !== undefined || cut !== undefined) return { ok: false, failure }
     return afterRepair(repairFinalAnswer(content, schema, repairOptions(options)), failure)
   }
   const openBlock = extracted.source === 'direct' ? undefined : endsMidBlock(content)
@@ -100,16 +100,24 @@ export function validateFinalAnswer<T>(
   return verdict instanceof Promise ? verdict.then(settle) : settle(verdict)
 }
 
-/** Whether the answer's last JSON value runs to its end and stops before it is complete (see `scanCandidate`). */
-function endsCut(content: string): boolean {
-  if (endsMidBlock(content) !== undefined) return true
+/**
+ * Why the answer was cut, if it was: it stops inside a tagged block (see `endsMidBlock`), or its last
+ * JSON value runs to its end and stops before it is complete (see `scanCandidate`).
+ */
+function endsCut(content: string): string | undefined {
+  const openBlock = endsMidBlock(content)
+  if (openBlock !== undefined) return blockCutMessage(openBlock)
   const last = findJsonSegments(content).at(-1)
-  if (last === undefined || last.start + last.text.trimEnd().length < content.trimEnd().length) return false
-  return scanCandidate(last.text.trim()).kind === 'incomplete'
+  if (last === undefined || last.start + last.text.trimEnd().length < content.trimEnd().length) return undefined
+  return scanCandidate(last.text.trim()).kind === 'incomplete' ? INCOMPLETE : undefined
+}
+
+function blockCutMessage(tag: string): string {
+  return `the answer stops inside a <${tag}> block (opened and never closed, or a tag half written): it was probably cut off; send the whole answer again, every block closed`
 }
 
 function cutOff(content: string, tag: string): ValidationFailure {
-  const parseError = `the answer stops inside a <${tag}> block (opened and never closed, or a tag half written): it was probably cut off; send the whole answer again, every block closed`
+  const parseError = blockCutMessage(tag)
   return new ValidationFailure({ stage: 'json-parse', message: summarizeFailure('json-parse', [], parseError), rawOutput: content, parseError })
 }
 

@@ -58,6 +58,12 @@ describe('validateFinalAnswer on a cut <tool_call> block', () => {
     expect(parseError(`${block(1)}\n<tool_call>\n{"name": "f", "argu`)).toMatch(/cut off/)
   })
 
+  it('says the block was cut, not that a value is incomplete, when a complete call sits in the unclosed block', () => {
+    const text = `${block(1)}\n<tool_call>\n{'name': 'f', 'arguments': {'n': 1}}`
+    expect(parseError(text)).toMatch(/^the answer stops inside a <tool_call> block/)
+    expect(parseError(text)).not.toMatch(/ends before it is complete/)
+  })
+
   it('accepts complete calls followed by a dangling opener with nothing call-like after it', () => {
     expect(verdict(`${block(1)}\n${block(2)}\n<tool_call>\nBy the way, these are two calls.`)).toMatchObject({
       ok: true,

@@ -53,6 +53,13 @@ describe('extractJson reads parallel calls in the shapes models write them', () 
     expect(extractJson(text)).toMatchObject({ ok: true, value: calls })
   })
 
+  it('reads (name, {args}) pairs and "(name arguments: {...})" as calls whatever prose stands between them', () => {
+    const pairs = "[('f', {'a': 1})]\n\nThen the second function:\n\n['g', {'b': 2}]"
+    expect(verdict(pairs)).toMatchObject({ ok: true, value: [[['f', { a: 1 }]], ['g', { b: 2 }]] })
+    const labelled = 'Calls:\n(f arguments: {"a": 1})\n\nand\n\n(g arguments: {"b": 2})'
+    expect(extractJson(labelled)).toMatchObject({ ok: true, value: [{ a: 1 }, { b: 2 }] })
+  })
+
   it('refuses values touching one another, which is a slip, not a list', () => {
     expect(extractJson('{"a":2}{}')).toMatchObject({ ok: false })
   })
@@ -92,6 +99,8 @@ describe('A Python list of (name, {args}) tuples', () => {
     expect(tuplesToArrays("[('f', {'a': '(x)'})]")).toBe("[['f', {'a': '(x)'}]]")
     expect(tuplesToArrays("[f({'a': 1})]")).toBe('code')
     expect(tuplesToArrays("{'a': '(x)'}")).toBe('none')
+    expect(tuplesToArrays("[{'a': 1},  // this one fails (a bad value)\n {'a': 2}]")).toBe('none')
+    expect(tuplesToArrays("[('f', {}) /* the first (only) call */]")).toBe("[['f', {}] /* the first (only) call */]")
   })
 })
 

@@ -37,11 +37,12 @@ export function answerValues(
   return { several: segments.length, outside }
 }
 
-// A chat control token (with its role word) or a tool-call tag right before a value, or a tool-call
-// closer right after it: the model marked the value as a call, whatever prose it writes between calls.
+// A chat control token (with its role word), an `<?xml?>` marker or a tool-call tag right before a value
+// (`<|im_start|>name(` too), `(name arguments:` before it, or a tool-call closer right after it: the
+// model marked the value as a call, whatever prose it writes between calls.
 const TOOL_TAG = '(?:[A-Za-z_]*(?:tool|function)[A-Za-z_]*s?|calls?)'
 const MARK_BEFORE = new RegExp(
-  String.raw`(?:<\|[^|<>\n]{0,64}\|>(?:[ \t]*(?:assistant|model|tool|function|ipython))?|<\?xml[^<>\n]{0,80}[?/]>|<\/?${TOOL_TAG}>)\s*(?:[A-Za-z_][\w.]{0,64}\()?$`,
+  String.raw`(?:(?:<\|[^|<>\n]{0,64}\|>(?:[ \t]*(?:assistant|model|tool|function|ipython))?|<\?xml[^<>\n]{0,80}[?/]>|<\/?${TOOL_TAG}>)\s*(?:[A-Za-z_][\w.]{0,64}\()?|\(\s*[A-Za-z_][\w.]{0,64}\s+(?:arguments|args|parameters)\s*:\s*)$`,
   'i',
 )
 const CLOSER_AFTER = new RegExp(String.raw`\s*<\/${TOOL_TAG}>`, 'iy')
@@ -65,9 +66,17 @@ function isMarkedCall(segment: JsonSegment, text: string): boolean {
 const NAME_KEY = /["']name["']\s*:/
 const ARGUMENTS_KEY = /["'](?:arguments|parameters)["']\s*:/
 
-/** Whether a value is written as a call, or a list of calls: `{"name": ..., "arguments": {...}}` (or `parameters`). */
+// A `(name, {args})` pair as a list or a Python tuple, or a list of them: `['f', {...}]`, `[('f', {...})]`.
+const NAME_ARGS_PAIR = /^\[\s*\(?\s*["'][A-Za-z_][\w.]{0,64}["']\s*,\s*\{/
+
+/**
+ * Whether a value is written as a call, or a list of calls: `{"name": ..., "arguments": {...}}` (or
+ * `parameters`), or a `(name, {args})` pair.
+ */
 function isCallEnvelope(text: string): boolean {
-  return (text.charCodeAt(0) === 123 || text.charCodeAt(0) === 91) && NAME_KEY.test(text) && ARGUMENTS_KEY.test(text)
+  const first = text.charCodeAt(0)
+  if (first === 91 && NAME_ARGS_PAIR.test(text)) return true
+  return (first === 123 || first === 91) && NAME_KEY.test(text) && ARGUMENTS_KEY.test(text)
 }
 
 /** Whether the text between each value and the next is separators only (see {@link SEPARATOR}). */

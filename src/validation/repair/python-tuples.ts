@@ -8,7 +8,7 @@ const VALUE_POSITION = new Set([91, 44, 58, 40])
  * Only a parenthesis in a value position (after `[`, `,`, `:` or another `(`) and closed in order is
  * a tuple; any other (`f(x)`, `[('a', 'b']`) means the text is code, not data: `'code'` (a repairer
  * would turn the parenthesis into a string `"("`, a value the model never wrote). `'none'` when the
- * text holds no parenthesis outside strings. One linear pass.
+ * text holds no parenthesis outside strings and comments. One linear pass.
  *
  * @example
  * tuplesToArrays("[('f', {'a': 1})]") // "[['f', {'a': 1}]]"
@@ -29,7 +29,16 @@ export function tuplesToArrays(text: string): string | 'none' | 'code' {
       continue
     }
     if (code === 34 || code === 39) quote = code
-    else if (code === 40) {
+    else if (code === 47 && text.charCodeAt(i + 1) === 47) {
+      // A comment runs to the end of its line (`// this call (the first) ...`): not code to rewrite.
+      const eol = text.indexOf('\n', i)
+      i = eol < 0 ? text.length : eol
+      continue
+    } else if (code === 47 && text.charCodeAt(i + 1) === 42) {
+      const close = text.indexOf('*/', i + 2)
+      i = close < 0 ? text.length : close + 1
+      continue
+    } else if (code === 40) {
       if (!VALUE_POSITION.has(previous)) return 'code'
       open.push(true)
       out.push(text.slice(last, i), '[')
