@@ -31,6 +31,7 @@ export function answerValues(
   segments: readonly JsonSegment[],
   text: string,
 ): { readonly values: readonly JsonSegment[] } | { readonly several: number; readonly outside: number } {
+  if (segments.length > 0 && isRefusalWithCode(segments, text)) return { values: [] }
   if (segments.length <= 1) return { values: segments }
   const outside = segments.filter((s) => !s.tagged).length
   if (outside === 0 || onlySeparatorsBetween(segments, text) || segments.every((s) => isMarkedCall(s, text))) return { values: segments }
@@ -109,4 +110,27 @@ export function severalValuesMessage(answer: { readonly several: number; readonl
     `the answer holds ${answer.several} separate JSON values with prose between them${where}, so which one is the answer is unclear; ` +
     'send the answer alone, without remarks or examples between values (several calls: one per <tool_call> block, or one JSON list)'
   )
+}
+
+// How a refusal opens: "I'm sorry, but I cannot ...", "Unfortunately, ...", "As an AI ...".
+const REFUSAL =
+  /^\W{0,8}(?:I['’]m sorry|I am sorry|I apologi[sz]e|sorry,|I (?:cannot|can['’]t|can not|am unable|['’]m unable|am not able|do not have|don['’]t have)|unfortunately\b|as an ai\b)/i
+// Code around a value on its line: an assignment (`payload = {`), a keyword argument (`json={`) or a call (`f({`, `f(url, {`).
+const CODE_BEFORE = /(?:=|\(|\([^)\n]*,)[ \t]*$/
+// How far back on its line the code before a value is looked for.
+const CODE_REACH = 120
+
+/**
+ * Whether the answer is a refusal whose every value sits in code: in a code fence of another language
+ * than JSON, in inline code, or as an assigned value or a function's argument. Such a value is a code
+ * sample (`requests.post(url, json={...})`), never the answer the model refused to give.
+ */
+function isRefusalWithCode(segments: readonly JsonSegment[], text: string): boolean {
+  if (!REFUSAL.test(text.trimStart())) return false
+  return segments.every((s) => {
+    if (s.fenced) return s.code
+    const line = text.slice(Math.max(0, s.start - CODE_REACH), s.start)
+    const before = line.slice(line.lastIndexOf('\n') + 1)
+    return before.endsWith('`') || CODE_BEFORE.test(before)
+  })
 }

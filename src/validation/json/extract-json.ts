@@ -3,6 +3,7 @@ import { answerValues, severalValuesMessage } from './answer-values.ts'
 import { findJsonSegments, MAX_JSON_VALUES, type JsonSegment } from './json-segments.ts'
 import { DEFAULT_MAX_LENGTH, type JsonLimits } from './json-limits.ts'
 import { parseJsonSafe, type JsonParseResult } from './parse-json-safe.ts'
+import { holdsReasoning } from './reasoning-blocks.ts'
 
 /**
  * Where the JSON value was found in a model's answer: the whole text, one fenced block, one value
@@ -35,6 +36,8 @@ type Refusal = Extract<ExtractJsonResult, { ok: false }>
 
 // Broken values named one by one in a failure message, then "and N more".
 const MAX_NAMED = 3
+const REFUSAL_IN_CODE = 'the answer is a refusal whose only JSON-looking values sit inside code (a code sample, a function argument): none of them is an answer'
+const ONLY_REASONING = 'no JSON object or array found after the reasoning (<think>…</think>): the answer must follow the reasoning block, outside it'
 
 /**
  * Finds the JSON in a model's answer: the whole (trimmed) text when it parses; otherwise the
@@ -68,7 +71,10 @@ export function extractJson(text: string, options?: JsonLimits): ExtractJsonResu
   const segments = answer.values
   if (segments.length === 0) {
     // Prose fails the direct parse too; only a text that looks like JSON makes its error the one to report.
-    return /^[{["]/.test(trimmed) ? failure(direct, leading) : { ok: false, message: 'no JSON object or array found in the response' }
+    if (/^[{["]/.test(trimmed)) return failure(direct, leading)
+    if (found.length > 0) return { ok: false, message: REFUSAL_IN_CODE }
+    if (holdsReasoning(text)) return { ok: false, message: ONLY_REASONING }
+    return { ok: false, message: 'no JSON object or array found in the response' }
   }
   const values: unknown[] = []
   const broken: { segment: JsonSegment; index: number; error: Failure }[] = []
