@@ -5,6 +5,7 @@ export type RepairKind =
   | 'single-quotes'
   | 'python-literals'
   | 'python-tuples'
+  | 'inner-quotes'
   | 'closed-brackets'
   | 'unquoted-keys'
   | 'tool-call-tags'
