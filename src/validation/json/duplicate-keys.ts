@@ -1,4 +1,3 @@
-import { isDeepStrictEqual } from 'node:util'
 import type { ValidationIssue } from '../issue.ts'
 import { makeIssue } from '../schema/make-issue.ts'
 import type { PathSegment } from '../schema/path.ts'
@@ -106,7 +105,7 @@ class DuplicateReader {
       this.space()
       this.i++ // the colon
       const child = this.value([...path, key])
-      if (Object.hasOwn(out, key) && !isDeepStrictEqual(out[key], child) && this.found === undefined) {
+      if (Object.hasOwn(out, key) && !sameJson(out[key], child) && this.found === undefined) {
         this.found = { segments: [...path, key], first: out[key], last: child }
       }
       out[key] = child
@@ -139,4 +138,18 @@ class DuplicateReader {
   private space(): void {
     while (this.i < this.text.length && ' \t\n\r'.includes(this.text[this.i] as string)) this.i++
   }
+}
+
+/** Whether two parsed JSON values are equal (no `node:util` in the core: it runs on every runtime). */
+function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false
+  if (Array.isArray(a) !== Array.isArray(b)) return false
+  if (Array.isArray(a)) {
+    const other = b as unknown[]
+    return a.length === other.length && a.every((item, i) => sameJson(item, other[i]))
+  }
+  const left = Object.keys(a)
+  const right = b as Record<string, unknown>
+  return left.length === Object.keys(right).length && left.every((k) => Object.hasOwn(right, k) && sameJson((a as Record<string, unknown>)[k], right[k]))
 }
