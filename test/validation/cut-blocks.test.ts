@@ -93,4 +93,30 @@ describe('validateFinalAnswer on a cut <tool_call> block', () => {
       { numRuns: 2000 },
     )
   })
+
+  it('never accepts a cut of an accepted answer with a changed value, whatever format the calls are in', () => {
+    const formats: readonly ((n: number) => string)[] = [
+      (n) => Array.from({ length: n }, (_, i) => call(i)).join('\n'),
+      (n) => Array.from({ length: n }, (_, i) => `<|im_start|>\n${call(i)}`).join('\n'),
+      (n) => `Calls:\n${Array.from({ length: n }, (_, i) => `\`\`\`json\n${call(i)}\n\`\`\``).join('\n')}\nDone.`,
+      (n) => `[${Array.from({ length: n }, (_, i) => `('f', {'n': ${i}, 's': 'a "b" c'})`).join(', ')}]`,
+      (n) => `<think>\n{"draft": true}\n</think>\n${Array.from({ length: n }, (_, i) => block(i)).join('\n')}`,
+    ]
+    fc.assert(
+      fc.property(fc.constantFrom(...formats), fc.integer({ min: 1, max: 3 }), fc.nat(), (format, count, seed) => {
+        const text = format(count)
+        const whole = verdict(text)
+        expect(whole.ok).toBe(true)
+        if (!whole.ok) return
+        const cut = text.slice(0, 1 + (seed % (text.length - 1)))
+        const result = verdict(cut)
+        if (!result.ok) return
+        // Accepted: the whole value, or whole calls only, the first ones, unchanged.
+        const all = (Array.isArray(whole.value) ? whole.value : [whole.value]) as unknown[]
+        const got = (Array.isArray(result.value) && Array.isArray(whole.value) ? result.value : [result.value]) as unknown[]
+        expect(all.slice(0, got.length)).toEqual(got)
+      }),
+      { numRuns: 3000 },
+    )
+  })
 })
