@@ -1,9 +1,7 @@
 import { isDeepStrictEqual } from 'node:util'
-import { compileSchema, validateFinalAnswer } from '../../src/validation/index.ts'
+import { type CompiledSchema, compileSchema, validateFinalAnswer } from '../../src/validation/index.ts'
 import { bfclTextOutputs } from './bfcl-correctness.ts'
-
-// Any value passes: what is measured is whether extraction and repair accept a cut answer.
-const anyValue = compileSchema({ parse: (value: unknown) => value })
+import { callSchema, normName } from './bfcl-oracle.ts'
 
 /** Every accepted BFCL answer cut at every position (or those of a deterministic sample), and what was accepted. */
 export interface BfclCuts {
@@ -33,10 +31,13 @@ function fewerWholeCalls(cut: unknown, whole: unknown): boolean {
   return Array.isArray(cut) && cut.length < whole.length && isDeepStrictEqual(cut, whole.slice(0, cut.length))
 }
 
-function accepted(text: string): { ok: true; value: unknown } | { ok: false } {
-  const verdict = validateFinalAnswer(text, anyValue, { repair: true })
+function accepted(text: string, schema: CompiledSchema): { ok: true; value: unknown } | { ok: false } {
+  const verdict = validateFinalAnswer(text, schema, { repair: true })
   if (verdict instanceof Promise) throw new Error('the schema is synchronous')
-  return verdict.ok ? { ok: true, value: verdict.value } : { ok: false }
+  // Names compare with dots as underscores, as the oracle compares them.
+  if (!verdict.ok) return { ok: false }
+  const calls = verdict.value as { name: string; args: unknown }[]
+  return { ok: true, value: calls.map((c) => ({ name: normName(c.name), args: c.args })) }
 }
 
 /** Whether a text ends inside a `<tool_call>` block opened and never closed, with a `{` or `[` after the opener (read independently of the library). */
@@ -46,13 +47,14 @@ export function endsInOpenToolCall(text: string): boolean {
 }
 
 /**
- * Accepted BFCL text outputs (one in `every`, deterministic: outputs 0, every, 2·every...) cut at
+ * The scored BFCL text outputs (one in `every`, deterministic: outputs 0, every, 2·every... of the
+ * corpus) that `validateFinalAnswer` with repair accepts against their question's call schema, cut at
  * every position, with the stop reason `end` (a proxy that lost the finish reason, a stop sequence, a
- * stream without its `done` chunk), through `validateFinalAnswer` with repair: how many cuts are
- * accepted, with which value. A cut of trailing white space only is the same answer and not counted.
+ * stream without its `done` chunk): how many cuts are accepted, with which calls. A cut of trailing
+ * white space only is the same answer and not counted.
  */
 export function measureBfclCuts(every = 1): BfclCuts {
-  const { outputs } = bfclTextOutputs()
+  const { outputs, answers } = bfclTextOutputs()
   const f = {
     answers: 0,
     cuts: 0,
@@ -65,15 +67,18 @@ export function measureBfclCuts(every = 1): BfclCuts {
   }
   const examples: string[] = []
   for (let k = 0; k < outputs.length; k += every) {
-    const raw = (outputs[k] as { raw: string }).raw
-    const whole = accepted(raw)
+    const out = outputs[k] as (typeof outputs)[number]
+    if (!answers.has(out.id)) continue
+    const raw = out.raw
+    const schema = compileSchema(callSchema(out.functions))
+    const whole = accepted(raw, schema)
     if (!whole.ok) continue
     f.answers++
     for (let at = 1; at < raw.length; at++) {
       const cut = raw.slice(0, at)
       if (cut.trimEnd() === raw.trimEnd()) continue
       f.cuts++
-      const verdict = accepted(cut)
+      const verdict = accepted(cut, schema)
       if (!verdict.ok) continue
       if (isDeepStrictEqual(verdict.value, whole.value)) f.sameValue++
       else if (fewerWholeCalls(verdict.value, whole.value)) {
