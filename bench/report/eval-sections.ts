@@ -225,9 +225,12 @@ function differentialLines(d: BfclDifferential | undefined, falseAccepts: number
 
 function cutLines(x: BfclCuts | undefined): string[] {
   if (x === undefined) return []
-  const sample = x.every === 1 ? 'every accepted answer' : `one output in ${x.every} (outputs 0, ${x.every}, ${2 * x.every}, ...)`
+  const sample =
+    x.every === 1
+      ? 'Every scored answer accepted against its call schema'
+      : `One output in ${x.every} (outputs 0, ${x.every}, ${2 * x.every}, ...), if accepted against its call schema`
   return [
-    '#### Cut answers: every accepted answer cut at every position',
+    '#### Cut answers: every accepted BFCL answer cut at every position',
     '',
     `${sample}: ${x.answers.toLocaleString('en-US')} answers, ${x.cuts.toLocaleString('en-US')} cuts, each validated with repair on and the stop reason \`end\` (a proxy that lost the finish reason, a stop sequence, a stream without its \`done\` chunk). A cut of trailing white space only is the same answer and is not counted.`,
     '',
