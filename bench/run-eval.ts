@@ -6,6 +6,8 @@
 import { writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { runBfclAgreement, runBfclExtraction } from './eval/bfcl.ts'
+import { measureBfclCuts } from './eval/bfcl-cuts.ts'
+import { measureBfclDifferential } from './eval/bfcl-differential.ts'
 import { runJsonSchemaSuite } from './eval/json-schema-suite.ts'
 import { runMaskBench } from './eval/maskbench.ts'
 import { runTauBench } from './eval/tau-bench.ts'
@@ -33,6 +35,9 @@ const results = {
   tauBench: timed('tau-bench', () => runTauBench()),
   bfclExtraction: timed('BFCL extraction', () => runBfclExtraction()),
   bfclAgreement: timed('BFCL agreement', () => runBfclAgreement()),
+  bfclDifferential: timed('BFCL differential against the previous release', () => measureBfclDifferential()),
+  // Every accepted answer cut at every position (RG_CUT_EVERY=n takes one output in n, for a quick look).
+  bfclCuts: timed('BFCL cut sweep', () => measureBfclCuts(Number(process.env['RG_CUT_EVERY'] || 1))),
 }
 cleanupCorpora()
 writeFileSync(RESULTS, `${JSON.stringify(results, null, 2)}\n`)

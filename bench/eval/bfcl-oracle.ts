@@ -44,7 +44,20 @@ export function callSchema(functions: readonly BfclFunction[]): { parse(value: u
     return { name: fits[0] as string, args }
   }
   const calls = (value: unknown): Call[] => {
-    if (Array.isArray(value)) return value.flatMap(calls)
+    // `('f', {...})`, a Python tuple of a name and its arguments, is a two-item array; models also run
+    // several such pairs into one tuple or list (`('f', {...}, 'g', {...})`): a name then its arguments.
+    if (Array.isArray(value)) {
+      const found: Call[] = []
+      for (let i = 0; i < value.length; i++) {
+        const item: unknown = value[i]
+        const next: unknown = value[i + 1]
+        if (typeof item === 'string' && isRecord(next)) {
+          found.push(check({ name: item, args: next }))
+          i++
+        } else found.push(...calls(item))
+      }
+      return found
+    }
     if (!isRecord(value)) throw new Error('not a call')
     if (Array.isArray(value.tool_calls)) return value.tool_calls.flatMap(calls)
     if (isRecord(value.function) && typeof value.function.name === 'string') return calls(value.function)

@@ -1,4 +1,6 @@
 import type { AgreementResult, ExtractionResult } from '../eval/bfcl.ts'
+import type { BfclCuts } from '../eval/bfcl-cuts.ts'
+import type { BfclDifferential } from '../eval/bfcl-differential.ts'
 import type { SuiteResult } from '../eval/json-schema-suite.ts'
 import type { MaskBenchResult } from '../eval/maskbench.ts'
 import type { TauBenchResult } from '../eval/tau-bench.ts'
@@ -13,6 +15,8 @@ interface EvalResults {
   readonly tauBench: TauBenchResult
   readonly bfclExtraction: ExtractionResult
   readonly bfclAgreement: AgreementResult
+  readonly bfclDifferential?: BfclDifferential
+  readonly bfclCuts?: BfclCuts
 }
 
 const frac = (part: number, whole: number) => `${part.toLocaleString('en-US')} / ${whole.toLocaleString('en-US')} (${pct(part, whole)})`
@@ -102,6 +106,17 @@ export function evalSections(r: EvalResults): string[] {
     `${t.calls.toLocaleString('en-US')} real tool calls (gpt-4o, 200 airline trajectories) checked against their tools' JSON Schemas: **${t.accepted.toLocaleString('en-US')} accepted, ${t.rejected.length} false rejections**${t.unknownTools.length > 0 ? `; unknown tools: ${t.unknownTools.join(', ')}` : ''}.`,
     '',
   )
+  if (t.paths !== undefined) {
+    out.push(
+      'The same arguments on every path into validation:',
+      '',
+      ...table(
+        ['path', 'accepted', 'false rejections'],
+        t.paths.map((p) => [p.path, frac(p.accepted, t.calls), String(p.rejected.length)]),
+      ),
+      '',
+    )
+  }
 
   const x = r.bfclExtraction
   const c = x.correctness
@@ -125,6 +140,7 @@ export function evalSections(r: EvalResults): string[] {
     ),
     '',
   )
+  out.push(...differentialLines(r.bfclDifferential, c.falseRepairs + c.droppedCalls), ...cutLines(r.bfclCuts))
   out.push('Parsed at all (every JSON value of an answer, or none):', '')
   out.push(
     ...table(
@@ -167,4 +183,72 @@ export function evalSections(r: EvalResults): string[] {
     '',
   )
   return out
+}
+
+function differentialLines(d: BfclDifferential | undefined, falseAccepts: number): string[] {
+  if (d === undefined) return []
+  const correctRefused = d.changes.filter((c) => c.wasCorrect).length
+  const out = ['#### False rejections beside false accepts: the differential against the previous release', '']
+  out.push(
+    `Every scored answer the previous release (\`${d.release}\`) accepted with a value faithful to the text (ids and hashes in \`bench/eval/bfcl-baseline.json.gz\`) must still be accepted with the same calls, or be listed with its reason in \`bench/eval/bfcl-justified-changes.ts\` (pinned by \`test/corpus/bfcl-differential.test.ts\`).`,
+    '',
+    ...table(
+      ['measure', 'value'],
+      [
+        ['answers the previous release accepted faithfully', d.baseline.toLocaleString('en-US')],
+        ['… still accepted with the same calls', frac(d.kept, d.baseline)],
+        ['… accepted with other calls (changed values)', String(d.changes.filter((c) => c.now === 'changed').length)],
+        ['… now refused (false rejections unless justified below)', String(d.changes.filter((c) => c.now === 'refused').length)],
+        ['… of which correct against possible_answer before', String(correctRefused)],
+        ['… of which not justified', String(d.unjustified)],
+        ['correct answers gained (refused or wrong before)', d.gainedCorrect.toLocaleString('en-US')],
+        ['false accepts (false repairs and dropped calls, above)', falseAccepts.toLocaleString('en-US')],
+      ],
+    ),
+    '',
+  )
+  if (d.changes.length > 0) {
+    out.push(
+      '<details><summary>every change, with its reason</summary>',
+      '',
+      ...table(
+        ['answer', 'now', 'reason'],
+        d.changes.map((c) => [c.key, c.now, c.reason ?? '**not justified**']),
+      ),
+      '',
+      '</details>',
+      '',
+    )
+  }
+  return out
+}
+
+function cutLines(x: BfclCuts | undefined): string[] {
+  if (x === undefined) return []
+  const sample =
+    x.every === 1
+      ? 'Every scored answer accepted against its call schema'
+      : `One output in ${x.every} (outputs 0, ${x.every}, ${2 * x.every}, ...), if accepted against its call schema`
+  return [
+    '#### Cut answers: every accepted BFCL answer cut at every position',
+    '',
+    `${sample}: ${x.answers.toLocaleString('en-US')} answers, ${x.cuts.toLocaleString('en-US')} cuts, each validated with repair on and the stop reason \`end\` (a proxy that lost the finish reason, a stop sequence, a stream without its \`done\` chunk). A cut of trailing white space only is the same answer and is not counted.`,
+    '',
+    ...table(
+      ['cuts accepted', 'count'],
+      [
+        ['with the uncut value (a cut of trailing prose)', x.sameValue.toLocaleString('en-US')],
+        ['with a changed value (a closed string or bracket, a completed literal)', x.changedValue.toLocaleString('en-US')],
+        ['inside a <tool_call> block opened and never closed, a call begun in it', x.fewerCallsInOpenToolCall.toLocaleString('en-US')],
+        ['with whole trailing calls missing, cut right after a closing tag (undetectable)', x.fewerCallsAfterCloser.toLocaleString('en-US')],
+        [
+          'with whole trailing calls missing, cut between values of a format without closing tags (undetectable)',
+          x.fewerCallsWithoutCloser.toLocaleString('en-US'),
+        ],
+      ],
+    ),
+    '',
+    "The undetectable cuts are the bound: a cut right after a closing tag, or between calls written one per line or one per `<|im_start|>` turn, leaves a complete, shorter answer; the provider's stop reason (`max_tokens`, passed as `truncated`) is then the only signal.",
+    '',
+  ]
 }

@@ -79,8 +79,8 @@ export function validateFinalAnswer<T>(
   if (!extracted.ok) {
     const issues = extracted.issue === undefined ? [] : [extracted.issue]
     // Whatever the stop reason, an answer whose JSON stops before it is complete is said to be cut, and never repaired.
-    const cut = extracted.issue === undefined && endsCut(content)
-    const parseError = cut ? `${INCOMPLETE}; ${extracted.message}` : extracted.message
+    const cut = extracted.issue === undefined ? endsCut(content) : undefined
+    const parseError = cut === undefined ? extracted.message : `${cut}; ${extracted.message}`
     const failure = new ValidationFailure({
       stage: 'json-parse',
       message: summarizeFailure('json-parse', [], parseError),
@@ -89,27 +89,35 @@ export function validateFinalAnswer<T>(
       parseError,
     })
     // A refused key is a security verdict, not a syntax slip: never repaired.
-    if (options?.repair !== true || extracted.issue !== undefined || cut) return { ok: false, failure }
+    if (options?.repair !== true || extracted.issue !== undefined || cut !== undefined) return { ok: false, failure }
     return afterRepair(repairFinalAnswer(content, schema, repairOptions(options)), failure)
   }
-  if (extracted.source !== 'direct' && endsMidBlock(content)) return { ok: false, failure: cutOff(content) }
+  const openBlock = extracted.source === 'direct' ? undefined : endsMidBlock(content)
+  if (openBlock !== undefined) return { ok: false, failure: cutOff(content, openBlock) }
   // Every value of the answer parsed: the repair stage would rebuild this same value, so the schema's verdict is final.
   const verdict = schema.validate(extracted.value)
   const settle = (settled: SchemaResult<T>): FinalAnswerResult<T> => toFinal(settled, extracted.source, extracted.count, content, extracted.value)
   return verdict instanceof Promise ? verdict.then(settle) : settle(verdict)
 }
 
-/** Whether the answer's last JSON value runs to its end and stops before it is complete (see `scanCandidate`). */
-function endsCut(content: string): boolean {
-  if (endsMidBlock(content)) return true
+/**
+ * Why the answer was cut, if it was: it stops inside a tagged block (see `endsMidBlock`), or its last
+ * JSON value runs to its end and stops before it is complete (see `scanCandidate`).
+ */
+function endsCut(content: string): string | undefined {
+  const openBlock = endsMidBlock(content)
+  if (openBlock !== undefined) return blockCutMessage(openBlock)
   const last = findJsonSegments(content).at(-1)
-  if (last === undefined || last.start + last.text.trimEnd().length < content.trimEnd().length) return false
-  return scanCandidate(last.text.trim()).kind === 'incomplete'
+  if (last === undefined || last.start + last.text.trimEnd().length < content.trimEnd().length) return undefined
+  return scanCandidate(last.text.trim()).kind === 'incomplete' ? INCOMPLETE : undefined
 }
 
-function cutOff(content: string): ValidationFailure {
-  const parseError =
-    'the answer stops inside a tool-call block (a tag left open or half written): it was probably cut off; send every call again, each block closed'
+function blockCutMessage(tag: string): string {
+  return `the answer stops inside a <${tag}> block (opened and never closed, or a tag half written): it was probably cut off; send the whole answer again, every block closed`
+}
+
+function cutOff(content: string, tag: string): ValidationFailure {
+  const parseError = blockCutMessage(tag)
   return new ValidationFailure({ stage: 'json-parse', message: summarizeFailure('json-parse', [], parseError), rawOutput: content, parseError })
 }
 
@@ -171,5 +179,7 @@ function joinedIssues(issues: readonly ValidationIssue[], count: number): readon
   const root = issues.find((i) => i.path === '' && i.code === 'invalid_type')
   if (root === undefined) return issues
   const wanted = root.expected === undefined ? 'one JSON value' : `one JSON ${root.expected}`
-  return [makeIssue({ segments: [], code: 'other', message: `the answer holds ${count} separate JSON values; return exactly ${wanted}` })]
+  // Never "return exactly one": a model asked for that drops values (calls) instead of combining them.
+  const message = `the answer holds ${count} separate JSON values written one after another, and it must be ${wanted}: put everything the answer needs into that one value`
+  return [makeIssue({ segments: [], code: 'other', message })]
 }

@@ -22,11 +22,18 @@ describeWith(corpora)('JSON-Schema-Test-Suite pass counts', () => {
 })
 
 describeWith(corpora)('tau-bench tool calls', () => {
+  const result = runTauBench()
+
   it('accepts every real tool call (zero false rejections)', () => {
-    const result = runTauBench()
     expect(result.calls).toBe(pins.tauBench.calls)
     expect(result.rejected).toEqual([])
     expect(result.accepted).toBe(pins.tauBench.accepted)
+  })
+
+  it('accepts every real tool call on each of the six paths into validation', () => {
+    expect(result.paths).toHaveLength(6)
+    for (const path of result.paths)
+      expect({ path: path.path, accepted: path.accepted, rejected: path.rejected }).toEqual({ path: path.path, accepted: pins.tauBench.accepted, rejected: [] })
   })
 })
 

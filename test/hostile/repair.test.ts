@@ -71,7 +71,7 @@ describe('Repair never takes a bare name for a literal', () => {
   it('refuses Python code whose values are variables', () => {
     expect(parseError("payload = {'case_id': case_id, 'details': True}")).toMatch(/bare name/)
     expect(parseError('{"user": user.name}')).toMatch(/bare name/)
-    expect(parseError('{"total": NaN}')).toMatch(/bare name/)
+    expect(parseError('{"total": NaN}')).toMatch(/NaN \(at character \d+\) is not a JSON number/)
     expect(parseError('{"a": undefined}')).toMatch(/bare name/)
   })
 
@@ -97,26 +97,47 @@ describe('Repair never guesses at an ambiguous quote', () => {
 })
 
 describe('A final answer holding several JSON values', () => {
-  it('is refused with "return exactly one", whatever the schema', () => {
+  const PROSE_BETWEEN = /separate JSON values with prose between them/
+
+  it('is refused when prose stands between them (a retracted value and its correction), whatever the schema', () => {
     for (const schema of [Anything, ObjectOfAnything]) {
-      expect(parseError('{"amount": 50}\nActually, the correct amount is {"amount": 60}', schema)).toMatch(/return exactly one/)
-      expect(parseError('```json\n{"a": 1}\n```\n```json\n{"a": 2}\n```', schema)).toMatch(/return exactly one/)
+      expect(parseError('{"amount": 50}\nActually, the correct amount is {"amount": 60}', schema)).toMatch(PROSE_BETWEEN)
+      expect(parseError('```json\n{"a": 1}\n```\nor rather\n```json\n{"a": 2}\n```', schema)).toMatch(PROSE_BETWEEN)
+    }
+  })
+
+  it('never asks for exactly one value, which would make a model making parallel calls drop some', () => {
+    for (const text of ['{"amount": 50}\nActually: {"amount": 60}', '{"a": 1}\n{"a": 2}']) {
+      expect(parseError(text, ObjectOfAnything)).not.toMatch(/exactly one/)
+      expect(parseError(text, ObjectOfAnything)).toMatch(/2 separate JSON values/)
+    }
+  })
+
+  it('reads values written one after another with only separators between as a list, which an object schema refuses', () => {
+    for (const text of [
+      '{"a": 1}\n{"a": 2}',
+      '{"a": 1}, {"a": 2}',
+      '```json\n{"a": 1}\n```\n```json\n{"a": 2}\n```',
+      '{"a": 1}<|im_end|>\n<|im_start|>assistant\n{"a": 2}',
+    ]) {
+      expect(check(text)).toMatchObject({ ok: true, value: [{ a: 1 }, { a: 2 }] })
+      expect(parseError(text, ObjectOfAnything)).toMatch(/2 separate JSON values written one after another, and it must be one JSON object/)
     }
   })
 
   it('is refused by the repair stage too', () => {
-    expect(parseError("{'amount': 50}\nor {'amount': 60}")).toMatch(/return exactly one/)
+    expect(parseError("{'amount': 50}\nor {'amount': 60}")).toMatch(PROSE_BETWEEN)
   })
 
-  it('joins tool-call blocks only, refusing a prose example next to them', () => {
+  it('joins tool-call blocks, refusing a prose example next to them', () => {
     expect(check('<tool_call>{"name": "a"}</tool_call>\n<tool_call>{"name": "b"}</tool_call>')).toMatchObject({
       ok: true,
       value: [{ name: 'a' }, { name: 'b' }],
     })
-    expect(parseError('<tool_call>{"name": "a"}</tool_call>\nFor example: {"name": "c"}')).toMatch(/1 of them outside tool-call blocks.*return exactly one/)
+    expect(parseError('<tool_call>{"name": "a"}</tool_call>\nFor example: {"name": "c"}')).toMatch(/\(1 of them outside tool-call blocks\)/)
   })
 
   it('says so from extractJson', () => {
-    expect(extractJson('{"a": 1} then {"a": 2}')).toMatchObject({ ok: false, message: expect.stringMatching(/return exactly one/) })
+    expect(extractJson('{"a": 1} then {"a": 2}')).toMatchObject({ ok: false, message: expect.stringMatching(PROSE_BETWEEN) })
   })
 })

@@ -106,11 +106,12 @@ describe('repairFinalAnswer', () => {
     })
   })
 
-  it('joins tool-call blocks only, never values in prose or across <|im_start|> turns', () => {
+  it('joins calls: tool-call blocks, <|im_start|> turns, call envelopes, never other values with prose between', () => {
     const prose = "First {'name': 'f', 'arguments': {}} and then {'name': 'g', 'arguments': {}}."
-    expect(repairFinalAnswer(prose, Calls)).toEqual({ ok: false })
+    expect(repairFinalAnswer(prose, Calls)).toMatchObject({ ok: true, value: [{ name: 'f' }, { name: 'g' }] })
+    expect(repairFinalAnswer("First {'name': 'f'} and then {'name': 'g'}.", Calls)).toEqual({ ok: false })
     const turns = "{'name': 'f', 'arguments': {}}<|im_end|>\n<|im_start|>assistant\n{'name': 'g', 'arguments': {}}"
-    expect(repairFinalAnswer(turns, Calls)).toEqual({ ok: false })
+    expect(repairFinalAnswer(turns, Calls)).toMatchObject({ ok: true, value: [{ name: 'f' }, { name: 'g' }] })
     const tagged = "<tool_call>{'name': 'f', 'arguments': {}}</tool_call>\n<tool_call>{'name': 'g', 'arguments': {}}</tool_call>"
     expect(repairFinalAnswer(tagged, Calls)).toMatchObject({ ok: true, value: [{ name: 'f' }, { name: 'g' }] })
   })

@@ -28,7 +28,7 @@ describeWith(corpora)('extractJson (BFCL corpus)', () => {
     expect(records.length).toBeGreaterThan(16_000)
   })
 
-  it('never throws and extracts a value from at least 81% of the outputs', () => {
+  it('never throws and extracts a value from at least 85% of the outputs', () => {
     let extracted = 0
     for (const record of records) if (extractJson(record.raw).ok) extracted++
     // Measured: 13,885 of 16,254 (85.4%); the rest are Python literals (True, None, 'quotes'),
@@ -36,8 +36,9 @@ describeWith(corpora)('extractJson (BFCL corpus)', () => {
     // (every value is taken or none: 14,226 when the first parsing value was taken alone, dropping
     // the others), which only a repair step could recover. Several values outside tool-call blocks
     // (a retracted value and its correction, calls written in prose) are "return exactly one" since:
-    // 13,314 (81.9%).
-    expect(extracted / records.length).toBeGreaterThanOrEqual(0.81)
+    // 13,314 (81.9%). Values written one after another with only separators between them, or each
+    // marked as a call (parallel calls), are read as a list again since: 13,836 (85.1%).
+    expect(extracted / records.length).toBeGreaterThanOrEqual(0.85)
   })
 
   it('extracts every output that is strict JSON, directly', () => {

@@ -23,9 +23,11 @@ describe('extractJson', () => {
     expect(extractJson('Result:\n```\n[1, 2]\n```')).toMatchObject({ ok: true, value: [1, 2], source: 'fenced' })
   })
 
-  it('refuses several JSON fences with "return exactly one", and skips fences that hold no JSON', () => {
+  it('takes JSON fences one right after another as a list (one call per fence), and skips fences that hold no JSON', () => {
     const text = 'Code:\n```python\nprint("hi")\n```\nData:\n```json\n{"first": true}\n```\n```json\n{"second": true}\n```'
-    expect(extractJson(text)).toEqual({ ok: false, message: 'the answer holds 2 separate JSON values; return exactly one' })
+    expect(extractJson(text)).toMatchObject({ ok: true, value: [{ first: true }, { second: true }], source: 'joined', count: 2 })
+    const apart = '```json\n{"first": true}\n```\nOr maybe:\n```json\n{"second": true}\n```'
+    expect(extractJson(apart)).toMatchObject({ ok: false, message: expect.stringMatching(/^the answer holds 2 separate JSON values with prose between them/) })
     expect(extractJson('Code:\n```python\nprint("hi")\n```\nData:\n```json\n{"first": true}\n```')).toMatchObject({ ok: true, value: { first: true } })
   })
 
@@ -45,14 +47,19 @@ describe('extractJson', () => {
 
   it('takes no object of prose holding several, neither the first nor a list', () => {
     const text = 'I think the answer is {"a": 1} and also {"c": 2}.'
-    expect(extractJson(text)).toEqual({ ok: false, message: 'the answer holds 2 separate JSON values; return exactly one' })
+    expect(extractJson(text)).toEqual({
+      ok: false,
+      message:
+        'the answer holds 2 separate JSON values with prose between them, so which one is the answer is unclear; send the answer alone, ' +
+        'without remarks or examples between values (several calls: one per <tool_call> block, or one JSON list)',
+    })
   })
 
-  it('takes every tool-call block, whatever separates them', () => {
+  it('takes every tool-call block whatever separates them, and calls one per <|im_start|> turn', () => {
     const blocks = Array.from({ length: 16 }, (_, i) => `<tool_call>\n{"name": "f", "arguments": {"i": ${i}}}\n</tool_call>`).join('\n')
     expect(extractJson(blocks)).toMatchObject({ ok: true, count: 16, value: Array.from({ length: 16 }, (_, i) => ({ name: 'f', arguments: { i } })) })
     const imStart = '{"name": "a", "arguments": {}}<|im_end|>\n<|im_start|>assistant\n{"name": "b", "arguments": {}}'
-    expect(extractJson(imStart)).toMatchObject({ ok: false, message: expect.stringMatching(/return exactly one/) })
+    expect(extractJson(imStart)).toMatchObject({ ok: true, value: [{ name: 'a' }, { name: 'b' }], source: 'joined' })
   })
 
   it('refuses an answer of more than a thousand values whole, instead of keeping the first thousand', () => {
@@ -101,16 +108,20 @@ describe('extractJson', () => {
   it('counts arrays of scalars as values when the answer holds nothing else, or holds them in json fences or tags', () => {
     expect(extractJson('[1] and [2]')).toMatchObject({ ok: false, message: expect.stringMatching(/2 separate JSON values/) })
     expect(extractJson('```json\n[1, 2]\n```\nand {"a": 1}')).toMatchObject({ ok: false, message: expect.stringMatching(/2 separate JSON values/) })
-    expect(extractJson('<tool_call>[1]</tool_call> {"a": 1}')).toMatchObject({
+    expect(extractJson('<tool_call>[1]</tool_call> and {"a": 1}')).toMatchObject({
       ok: false,
-      message: expect.stringMatching(/1 of them outside tool-call blocks/),
+      message: expect.stringMatching(/\(1 of them outside tool-call blocks\)/),
     })
+    expect(extractJson('<tool_call>[1]</tool_call> {"a": 1}')).toMatchObject({ ok: true, value: [[1], { a: 1 }], count: 2 })
     expect(extractJson('<tool_call>[1]</tool_call><tool_call>{"a": 1}</tool_call>')).toMatchObject({ ok: true, value: [[1], { a: 1 }], count: 2 })
   })
 
   it('drops no object next to citations, tool-call tags and code fences: several values outside tags fail whole', () => {
     const text = '<tool_call>{"name": "a"}</tool_call>\n{"name": "b"}</tool_call> per [1]\n```python\n{"name": "c"}\n```'
-    expect(extractJson(text)).toMatchObject({ ok: false, message: expect.stringMatching(/3 separate JSON values \(2 of them outside tool-call blocks\)/) })
+    expect(extractJson(text)).toMatchObject({
+      ok: false,
+      message: expect.stringMatching(/3 separate JSON values with prose between them \(2 of them outside tool-call blocks\)/),
+    })
   })
 
   it('extracts an object followed by trailing prose', () => {

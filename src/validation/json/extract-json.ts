@@ -3,10 +3,12 @@ import { answerValues, severalValuesMessage } from './answer-values.ts'
 import { findJsonSegments, MAX_JSON_VALUES, type JsonSegment } from './json-segments.ts'
 import { DEFAULT_MAX_LENGTH, type JsonLimits } from './json-limits.ts'
 import { parseJsonSafe, type JsonParseResult } from './parse-json-safe.ts'
+import { holdsReasoning } from './reasoning-blocks.ts'
 
 /**
  * Where the JSON value was found in a model's answer: the whole text, one fenced block, one value
- * inside prose, or several values (tool-call blocks, objects one after another) joined into a list.
+ * inside prose, or several values (parallel calls: tool-call blocks, values one per line, per turn or
+ * per fence) joined into a list.
  */
 export type JsonSource = 'direct' | 'fenced' | 'embedded' | 'joined'
 
@@ -35,20 +37,24 @@ type Refusal = Extract<ExtractJsonResult, { ok: false }>
 
 // Broken values named one by one in a failure message, then "and N more".
 const MAX_NAMED = 3
+const REFUSAL_IN_CODE = 'the answer is a refusal whose only JSON-looking values sit inside code (a code sample, a function argument): none of them is an answer'
+const ONLY_REASONING = 'no JSON object or array found after the reasoning (<think>…</think>): the answer must follow the reasoning block, outside it'
 
 /**
  * Finds the JSON in a model's answer: the whole (trimmed) text when it parses; otherwise the
  * JSON-looking values in it (in fences, in tool-call tags, in prose: see `findJsonSegments`).
- * One value is the answer; tool-call blocks (a model writing one `<tool_call>` block per call) are all
- * taken, as a list in order; several values any of which sits outside a tool-call block (a retracted
- * value and its correction, an example after a tagged call) fail with "return exactly one" (see
- * `answerValues`). If any value taken does not parse the answer fails,
- * naming each broken value. Never one value picked out of several. Never throws.
+ * Values inside reasoning blocks (`<think>`) are skipped. One value is the answer; parallel calls
+ * (tool-call blocks, values one per line, per `<|im_start|>` turn or per fence, values each marked as a
+ * call: see `answerValues`) are all taken, as a list in order; other values with prose between them
+ * (a retracted value and its correction, an example after a tagged call) fail with feedback naming
+ * what was found, and a refusal whose only values sit in code has none. If any value taken does not
+ * parse the answer fails, naming each broken value. Never one value picked out of several. Never throws.
  *
  * @example
  * extractJson('Sure!\n```json\n{"a": 1}\n```') // { ok: true, value: { a: 1 }, source: 'fenced', ... }
  * extractJson('<tool_call>{"n": 1}</tool_call><tool_call>{"n": 2}</tool_call>') // value [{ n: 1 }, { n: 2 }], source 'joined'
- * extractJson('{"amount": 5}. Actually: {"amount": 6}') // { ok: false, message: 'the answer holds 2 separate JSON values; return exactly one' }
+ * extractJson('{"n": 1}\n{"n": 2}') // value [{ n: 1 }, { n: 2 }], source 'joined'
+ * extractJson('{"amount": 5}. Actually: {"amount": 6}') // { ok: false, message: 'the answer holds 2 separate JSON values with prose between them, ...' }
  */
 export function extractJson(text: string, options?: JsonLimits): ExtractJsonResult {
   const trimmed = text.trim()
@@ -63,12 +69,15 @@ export function extractJson(text: string, options?: JsonLimits): ExtractJsonResu
 
   const found = findJsonSegments(text)
   if (found.length > MAX_JSON_VALUES) return { ok: false, message: `the response holds more than ${MAX_JSON_VALUES} separate JSON values` }
-  const answer = answerValues(found)
+  const answer = answerValues(found, text)
   if ('several' in answer) return { ok: false, message: severalValuesMessage(answer) }
   const segments = answer.values
   if (segments.length === 0) {
     // Prose fails the direct parse too; only a text that looks like JSON makes its error the one to report.
-    return /^[{["]/.test(trimmed) ? failure(direct, leading) : { ok: false, message: 'no JSON object or array found in the response' }
+    if (/^[{["]/.test(trimmed)) return failure(direct, leading)
+    if (found.length > 0) return { ok: false, message: REFUSAL_IN_CODE }
+    if (holdsReasoning(text)) return { ok: false, message: ONLY_REASONING }
+    return { ok: false, message: 'no JSON object or array found in the response' }
   }
   const values: unknown[] = []
   const broken: { segment: JsonSegment; index: number; error: Failure }[] = []

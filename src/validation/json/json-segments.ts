@@ -1,4 +1,5 @@
 import { findFencedBlocks } from './fenced-blocks.ts'
+import { withoutReasoning } from './reasoning-blocks.ts'
 import { findTaggedRanges, isToolTag } from './tagged-blocks.ts'
 
 /** One JSON-looking value in a model's answer, in order of appearance. */
@@ -39,6 +40,8 @@ const BOUNDARY_AT = /<\/?([A-Za-z_][\w-]*)>|<\|[^|<>\n]{0,64}\|>|```/y
  * answer. A JSON code fence (```json, ```jsonc, ```json5, ```jsonl or untagged) holding a bare string,
  * number or literal is one value too. One linear pass; it stops after `MAX_JSON_VALUES + 1` values,
  * for the caller to refuse the answer (the list is never cut to a number of values to accept).
+ * Reasoning blocks (`<think>…</think>`, `<thinking>`, `<reasoning>`) are skipped: a draft value there
+ * is never a value of the answer.
  *
  * Arrays of scalars only (`[1]`, `[2, 3]`, `["note"]`) in prose or in a code fence of another
  * language (```python, ```ts) are left out when the answer also holds an object or an array of
@@ -52,7 +55,9 @@ const BOUNDARY_AT = /<\/?([A-Za-z_][\w-]*)>|<\|[^|<>\n]{0,64}\|>|```/y
  * findJsonSegments('<tool_call>{"name": "a"}</tool_call>\n<tool_call>{"name": "b"}</tool_call>').map((s) => s.text)
  * // ['{"name": "a"}', '{"name": "b"}']
  */
-export function findJsonSegments(text: string): JsonSegment[] {
+export function findJsonSegments(answer: string): JsonSegment[] {
+  // A value in the model's reasoning (`<think>…</think>`) is a draft, never part of the answer.
+  const text = withoutReasoning(answer)
   // Blocks beyond these many only label values of an answer that is refused for holding too many.
   const fences = findFencedBlocks(text, 4 * MAX_JSON_VALUES)
   const fenceAt = rangeCursor(fences.map((b) => ({ start: b.start, end: b.start + b.content.length })))
@@ -207,7 +212,8 @@ function nextJsonStart(text: string, from: number): number {
 // Sticky: matched where the value's first character is, without cutting the text.
 const UNQUOTED_KEY = /[A-Za-z_$][\w$]*\s*:/y
 const COMMENT = /\/[/*]/y
-const ARRAY_START = /(?:["'{[\]\d-]|(?:true|false|null)(?![\w$]))/y
+// `[("f", {...})]`: a Python list of tuples, which the repair stage reads as arrays.
+const ARRAY_START = /(?:["'{[\]\d-]|\(\s*["']|(?:true|false|null)(?![\w$]))/y
 // A key and its colon are looked for within this many characters of the bracket's first non-space.
 const LOOKAHEAD = 80
 

@@ -1,6 +1,8 @@
 import { mayHoldForbiddenKey } from './forbidden-keys.ts'
 import { DEFAULT_MAX_DEPTH, DEFAULT_MAX_LENGTH } from './json-limits.ts'
+import { findDuplicateKey } from './duplicate-keys.ts'
 import { findExcessiveNesting } from './nesting-depth.ts'
+import { findNonFiniteNumber } from './non-finite.ts'
 import { JsonSyntaxFailure, parseJsonQuietly } from './parse-json-quietly.ts'
 
 /** What {@link parseJsonFast} answers when the text needs the full extraction path. */
@@ -12,7 +14,8 @@ const OPEN_BRACKET = 91
 /**
  * The whole text as a JSON object or array, when that is certain and cheap: within the default
  * length and depth limits, and holding nothing the forbidden-key check would have to look at
- * (`__proto__`, `constructor`, `\u` escapes). Anything else, a text that does not parse included,
+ * (`__proto__`, `constructor`, `\u` escapes), with no number read as `Infinity` and no key written twice
+ * with different values. Anything else, a text that does not parse included,
  * is {@link NOT_PARSED}: the caller then takes the full path (`extractJson`), which explains why.
  *
  * `keysCheckedBySchema`: the value will be accepted only by a schema that admits declared keys only
@@ -31,7 +34,10 @@ export function parseJsonFast(text: string, keysCheckedBySchema = false): unknow
   if (n > DEFAULT_MAX_DEPTH && findExcessiveNesting(text, DEFAULT_MAX_DEPTH) >= 0) return NOT_PARSED
   if (!keysCheckedBySchema && mayHoldForbiddenKey(text)) return NOT_PARSED
   const value = parseJsonQuietly(text)
-  return value instanceof JsonSyntaxFailure ? NOT_PARSED : value
+  if (value instanceof JsonSyntaxFailure) return NOT_PARSED
+  // A number read as Infinity, or a key written twice with different values: the full path explains it.
+  if (findNonFiniteNumber(text, value) !== undefined || findDuplicateKey(text, value) !== undefined) return NOT_PARSED
+  return value
 }
 
 /**

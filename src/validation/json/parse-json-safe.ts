@@ -1,11 +1,17 @@
 import type { ValidationIssue } from '../issue.ts'
 import { findForbiddenKey, forbiddenKeyIssue, mayHoldForbiddenKey } from './forbidden-keys.ts'
 import { DEFAULT_MAX_DEPTH, DEFAULT_MAX_LENGTH, type JsonLimits } from './json-limits.ts'
+import { duplicateKeyIssue, findDuplicateKey } from './duplicate-keys.ts'
 import { findExcessiveNesting } from './nesting-depth.ts'
+import { findNonFiniteNumber, nonFiniteMessage, nonJsonNumberIn } from './non-finite.ts'
 import { JsonSyntaxFailure, parseJsonQuietly } from './parse-json-quietly.ts'
 
-/** Why a text was refused: too long, too deep, not JSON, or holding a prototype-polluting key. */
-export type JsonRefusal = 'too-long' | 'too-deep' | 'syntax' | 'forbidden-key'
+/**
+ * Why a text was refused: too long, too deep, not JSON, holding a prototype-polluting key, a number
+ * too large for JSON (`1e999`, read as `Infinity`), or a key written twice in one object with different
+ * values (`JSON.parse` would keep the last silently).
+ */
+export type JsonRefusal = 'too-long' | 'too-deep' | 'syntax' | 'forbidden-key' | 'non-finite' | 'duplicate-key'
 
 /** The verdict of {@link parseJsonSafe}. */
 export type JsonParseResult =
@@ -22,7 +28,9 @@ export type JsonParseResult =
 /**
  * `JSON.parse` for untrusted text: never overflows the stack, never pollutes a prototype, never
  * throws. Checks the length, then the nesting depth (a linear pre-scan), then parses, then refuses
- * forbidden keys (`__proto__`, and `constructor` holding a `prototype`: see `findForbiddenKey`).
+ * forbidden keys (`__proto__`, and `constructor` holding a `prototype`: see `findForbiddenKey`), numbers
+ * too large for JSON (`1e999`: see `findNonFiniteNumber`) and keys written twice in one object with
+ * different values (see `findDuplicateKey`).
  *
  * @example
  * parseJsonSafe('{"a": 1}') // { ok: true, value: { a: 1 } }
@@ -43,7 +51,9 @@ export function parseJsonSafe(text: string, options?: JsonLimits): JsonParseResu
     const error = value.error
     const detail = error instanceof Error ? error.message : String(error)
     const position = /at position (\d+)/.exec(detail)?.[1]
-    const base = { ok: false, reason: 'syntax', message: `not valid JSON: ${detail}` } as const
+    // `NaN` or `Infinity` written as a number: say so, rather than "Unexpected token 'N'".
+    const nonJson = nonJsonNumberIn(text)
+    const base = { ok: false, reason: 'syntax', message: `not valid JSON: ${nonJson ?? detail}` } as const
     return position === undefined ? base : { ...base, position: Number(position) }
   }
   if (mayHoldForbiddenKey(text)) {
@@ -52,6 +62,13 @@ export function parseJsonSafe(text: string, options?: JsonLimits): JsonParseResu
       const issue = forbiddenKeyIssue(forbidden)
       return { ok: false, reason: 'forbidden-key', message: issue.message, issue }
     }
+  }
+  const nonFinite = findNonFiniteNumber(text, value)
+  if (nonFinite !== undefined) return { ok: false, reason: 'non-finite', position: nonFinite.at, message: nonFiniteMessage(nonFinite) }
+  const duplicate = findDuplicateKey(text, value)
+  if (duplicate !== undefined) {
+    const issue = duplicateKeyIssue(duplicate)
+    return { ok: false, reason: 'duplicate-key', message: `the key '${issue.path}' is ${issue.message}`, issue }
   }
   return { ok: true, value }
 }

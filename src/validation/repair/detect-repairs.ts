@@ -4,6 +4,8 @@ export type RepairKind =
   | 'trailing-comma'
   | 'single-quotes'
   | 'python-literals'
+  | 'python-tuples'
+  | 'inner-quotes'
   | 'closed-brackets'
   | 'unquoted-keys'
   | 'tool-call-tags'

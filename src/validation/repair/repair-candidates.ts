@@ -11,8 +11,8 @@ export interface RepairCandidate {
 }
 
 /**
- * The JSON-looking values that make up an answer, in order (see `answerValues`: its tool-call blocks,
- * else its only value; none when it holds several values outside tool-call blocks): every one of
+ * The JSON-looking values that make up an answer, in order (see `answerValues`: its only value, or
+ * its parallel calls; none when it holds other values with prose between them): every one of
  * them is repaired and accepted together, or none is. Each names where it came from: a tool-call tag block,
  * a fenced block, or prose around it.
  *
@@ -22,7 +22,7 @@ export interface RepairCandidate {
 export function findRepairCandidates(text: string): RepairCandidate[] {
   const trimmedStart = text.length - text.trimStart().length
   const end = text.trimEnd().length
-  const answer = answerValues(findJsonSegments(text))
+  const answer = answerValues(findJsonSegments(text), text)
   if ('several' in answer) return []
   return answer.values.map((segment) => {
     const via: RepairKind[] = []

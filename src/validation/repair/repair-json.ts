@@ -2,6 +2,7 @@ import { jsonrepair } from 'jsonrepair'
 import type { JsonLimits } from '../json/json-limits.ts'
 import { parseJsonSafe } from '../json/parse-json-safe.ts'
 import { detectRepairs, type RepairKind } from './detect-repairs.ts'
+import { tuplesToArrays } from './python-tuples.ts'
 import { scanCandidate } from './scan-candidate.ts'
 
 /** The verdict of {@link repairJson}. */
@@ -44,14 +45,28 @@ export function repairJson(candidate: string, limits?: JsonLimits, options: Repa
   if (scan.kind === 'incomplete' && options.blockEnded !== true) return { ok: false, message: INCOMPLETE, incomplete: true }
   if (scan.kind === 'bare-name')
     return { ok: false, guess: true, message: `${JSON.stringify(scan.name)} is a bare name, not a JSON value: quote it if it is text` }
+  // The parse error already names the literal (see `nonJsonNumberIn`): refused, never turned into a string.
+  if (scan.kind === 'non-finite') return { ok: false, message: `${scan.name} is not a JSON number` }
+  if (scan.kind === 'inner-quote') {
+    return {
+      ok: false,
+      guess: true,
+      message: `a quote inside a string is not escaped (near character ${scan.at}), so where the string ends is unclear: write quotes inside strings as \\"`,
+    }
+  }
   if (scan.kind === 'ambiguous-quote') {
     return { ok: false, guess: true, message: `a quote inside a single-quoted string (character ${scan.at}) is ambiguous: use double quotes around strings` }
   }
   // `[1, 2, ...]` means the model left values out: dropping the ellipsis would invent a shorter value.
   if (elidesContent(trimmed)) return { ok: false, message: 'the value elides content with an ellipsis (...), which cannot be recovered' }
+  // A Python list of `(name, {args})` tuples: its parentheses are brackets (a tuple is a JSON array).
+  // `"He said "yes" to it"`: the inner quotes are escaped as read, so the repairer never reads them otherwise.
+  const escaped = scan.kind === 'ok' && scan.innerQuotes !== undefined ? escapeAt(trimmed, scan.innerQuotes) : trimmed
+  const untupled = tuplesToArrays(escaped)
+  if (untupled === 'code') return { ok: false, message: 'a parenthesis outside strings that is not a tuple: this is code, not a JSON value' }
   let repaired: string
   try {
-    repaired = jsonrepair(trimmed)
+    repaired = jsonrepair(untupled === 'none' ? escaped : untupled)
   } catch (error) {
     return { ok: false, message: error instanceof Error ? error.message : String(error) }
   }
@@ -59,11 +74,25 @@ export function repairJson(candidate: string, limits?: JsonLimits, options: Repa
   if (!parsed.ok) return { ok: false, message: parsed.message }
   if (typeof parsed.value !== 'object' || parsed.value === null) return { ok: false, message: 'the repair did not yield an object or array' }
   if (repaired === trimmed) return { ok: true, value: parsed.value, repairs: [] }
-  const repairs = detectRepairs(trimmed)
+  const repairs = detectRepairs(escaped)
+  if (untupled !== 'none') repairs.push('python-tuples')
+  if (escaped !== trimmed) repairs.push('inner-quotes')
   return { ok: true, value: parsed.value, repairs: repairs.length > 0 ? repairs : ['other-syntax'] }
 }
 
 const BACKSLASH = 92
+
+/** The text with a backslash before each of the given offsets (sorted). */
+function escapeAt(text: string, offsets: readonly number[]): string {
+  const parts: string[] = []
+  let from = 0
+  for (const at of offsets) {
+    parts.push(text.slice(from, at), '\\')
+    from = at
+  }
+  parts.push(text.slice(from))
+  return parts.join('')
+}
 
 /** Whether `...` or `…` appears outside strings (double- or single-quoted): the model wrote an ellipsis in place of values. */
 function elidesContent(text: string): boolean {

@@ -5,16 +5,28 @@
  * that is ambiguous (`'It's done'`: an apostrophe or the end of the string?).
  */
 export type CandidateScan =
-  | { readonly kind: 'ok' }
+  /** `innerQuotes`: offsets of unescaped quotes inside double-quoted strings, read unambiguously (to escape). */
+  | { readonly kind: 'ok'; readonly innerQuotes?: readonly number[] }
   | { readonly kind: 'incomplete' }
   | { readonly kind: 'bare-name'; readonly name: string }
   | { readonly kind: 'ambiguous-quote'; readonly at: number }
+  /** A double-quoted string holding an unescaped quote whose reading is not certain (`"said "yes", then left"`). */
+  | { readonly kind: 'inner-quote'; readonly at: number }
+  /** `NaN` or `Infinity` where a value belongs: not a JSON number. */
+  | { readonly kind: 'non-finite'; readonly name: string }
 
 const LITERALS = new Set(['true', 'false', 'null', 'True', 'False', 'None'])
 const NAME_START = /[A-Za-z_$]/
 const NAME_CHAR = /[\w$]/
 // What may follow a closed single-quoted string: anything else means the quote was an apostrophe.
 const AFTER_STRING = /[\s,:}\]/]/
+// A word begins right after an opening quote.
+const WORD_START = /^[\p{L}\p{N}]/u
+// After the quote that closes a quotation inside a string: more of the string (a space and a word, or
+// sentence punctuation), not what may follow a string.
+const STRING_GOES_ON = /^(?: [\p{L}\p{N}]|[.!?;'’)-])/u
+// The rest of a string cut by an inner quote: words and punctuation on the same line, then a quote.
+const STRING_REST = /^[\p{L}\p{N} \t.,;!?'’()-]{0,160}"\s*[,}\]]/u
 
 /**
  * One linear pass over a JSON-like candidate (double- and single-quoted strings, comments, brackets):
@@ -31,11 +43,24 @@ export function scanCandidate(text: string): CandidateScan {
   let depth = 0
   let i = 0
   const n = text.length
+  let innerQuotes: number[] | undefined
   while (i < n) {
     const ch = text[i] as string
     if (ch === '"' || ch === "'") {
-      const end = closingQuote(text, i)
+      let end = closingQuote(text, i)
       if (end < 0) return { kind: 'incomplete' }
+      // `"He said "yes" to it"`: a quote after a space and before a word opens a quotation inside the
+      // string; the quote that closes it must be followed by more of the string (a space and a word,
+      // or punctuation), never by what may end a string (`,` `}` `]` `:`), or the reading is a guess.
+      while (ch === '"' && /\s/.test(text[end - 1] as string) && WORD_START.test(text[end + 1] ?? '')) {
+        const close = closingQuote(text, end)
+        if (close < 0) return { kind: 'incomplete' }
+        if (!STRING_GOES_ON.test(text.slice(close + 1, close + 3))) return { kind: 'inner-quote', at: end }
+        innerQuotes ??= []
+        innerQuotes.push(end, close)
+        end = closingQuote(text, close)
+        if (end < 0) return { kind: 'incomplete' }
+      }
       i = end + 1
       if (ch === "'" && i < n && !AFTER_STRING.test(text[i] as string)) return { kind: 'ambiguous-quote', at: end }
       continue
@@ -60,13 +85,17 @@ export function scanCandidate(text: string): CandidateScan {
       let k = j
       while (k < n && /\s/.test(text[k] as string)) k++
       if (k >= n && depth > 0) return { kind: 'incomplete' }
+      if (text[k] !== ':' && (name === 'NaN' || name === 'Infinity')) return { kind: 'non-finite', name }
+      // `"said "yes", then left"`: words ending in a quote after a string are the rest of that string.
+      if (text[k] !== ':' && !LITERALS.has(name) && STRING_REST.test(text.slice(i, i + 200))) return { kind: 'inner-quote', at: i }
       if (text[k] !== ':' && !LITERALS.has(name)) return { kind: 'bare-name', name }
       i = j
       continue
     }
     i++
   }
-  return depth > 0 ? { kind: 'incomplete' } : { kind: 'ok' }
+  if (depth > 0) return { kind: 'incomplete' }
+  return innerQuotes === undefined ? { kind: 'ok' } : { kind: 'ok', innerQuotes }
 }
 
 /** Index of the quote that closes the string opened at `start`, or -1 when the text ends first. */

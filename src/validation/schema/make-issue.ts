@@ -1,6 +1,7 @@
 import type { IssueCode, ValidationIssue } from '../issue.ts'
 import { renderPath, type PathSegment } from './path.ts'
 import { cutAt } from './received.ts'
+import { showInvisible } from './visible-text.ts'
 
 /** Builds a {@link ValidationIssue}, leaving out `expected`/`received` when they are unknown. */
 export function makeIssue(init: {
@@ -54,7 +55,7 @@ export function oneOf(values: readonly unknown[]): string {
 function renderAllowed(value: unknown): string {
   if (value === undefined) return 'undefined'
   if (typeof value === 'bigint') return String(value)
-  const json = JSON.stringify(value) ?? String(value)
+  const json = showInvisible(JSON.stringify(value) ?? String(value))
   return json.length > 60 ? `${cutAt(json, 60)}…` : json
 }
 

@@ -1,4 +1,5 @@
 import { isRecord } from '../../model/is-record.ts'
+import { showInvisible } from './visible-text.ts'
 
 /** One step into a value: a property name or an array index. */
 export type PathSegment = string | number
@@ -14,7 +15,8 @@ export function renderPath(segments: readonly PathSegment[]): string {
   for (const segment of segments) {
     if (typeof segment === 'number') out += `[${segment}]`
     else if (IDENTIFIER.test(segment)) out += out === '' ? segment : `.${segment}`
-    else out += `[${JSON.stringify(segment)}]`
+    // A key holding an invisible character is shown escaped: the model cannot fix what it cannot see.
+    else out += `[${showInvisible(JSON.stringify(segment))}]`
   }
   return out
 }

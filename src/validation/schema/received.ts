@@ -1,3 +1,5 @@
+import { showInvisible } from './visible-text.ts'
+
 const MAX_QUOTED = 40
 // For these expectations the type name says enough; for any other (number, boolean, a format) the
 // text of a wrong string helps the model see its mistake.
@@ -14,7 +16,7 @@ export function typeName(value: unknown): string {
 /** A string as a JSON literal, cut to 40 characters so feedback stays short. */
 export function quoteString(value: string): string {
   const cut = value.length > MAX_QUOTED ? `${cutAt(value, MAX_QUOTED)}…` : value
-  return JSON.stringify(cut)
+  return showInvisible(JSON.stringify(cut))
 }
 
 /**
