@@ -23,31 +23,54 @@ export interface DuplicateKey {
  */
 export function findDuplicateKey(text: string, value: unknown): DuplicateKey | undefined {
   if (typeof value !== 'object' || value === null) return undefined
+  const keys = keyCensus(value)
+  if (keys >= 0 && !mayRepeatKey(text, keys)) return undefined
+  return new DuplicateReader(text).find()
+}
+
+/**
+ * Whether `text`, which `JSON.parse` read as a value with `keys` keys, may write a key twice: it has
+ * more key ends (`":`, or `" :` with white space) than the value has keys.
+ */
+export function mayRepeatKey(text: string, keys: number): boolean {
+  // Colons found with a one-character `indexOf` (about twice as fast as a character loop, or as
+  // `indexOf('":')`, on the short texts most answers are), each then checked for its quote.
   let marks = 0
-  for (let at = text.indexOf('":'); at >= 0; at = text.indexOf('":', at + 2)) marks++
-  const keys = countKeys(value)
+  for (let at = text.indexOf(':'); at >= 0; at = text.indexOf(':', at + 1)) if (at > 0 && text.charCodeAt(at - 1) === 34) marks++
   // Keys written `"key" :` (white space before the colon) are counted only when the others fall short.
   if (marks < keys) marks += text.match(SPACED_KEY_END)?.length ?? 0
-  if (marks <= keys) return undefined
-  return new DuplicateReader(text).find()
+  return marks > keys
 }
 
 // A quote, white space, then a colon: how a key ends when the colon does not follow it at once.
 const SPACED_KEY_END = /"\s+:/g
 
-function countKeys(value: unknown): number {
-  if (typeof value !== 'object' || value === null) return 0
+/** What {@link keyCensus} answers for a value holding a number `JSON.parse` read as ±Infinity (`1e999`). */
+export const HOLDS_NON_FINITE = -1
+
+/**
+ * The number of keys of a value `JSON.parse` made, objects nested in arrays and objects included,
+ * or {@link HOLDS_NON_FINITE} when it holds a number read as ±Infinity. One walk with `for...in`
+ * (no array of names made): JSON.parse makes plain objects whose own keys are all the enumerable
+ * ones (a key `__proto__` is an own data property, counted like any other).
+ */
+export function keyCensus(value: unknown): number {
+  if (typeof value !== 'object' || value === null) return typeof value === 'number' && !Number.isFinite(value) ? HOLDS_NON_FINITE : 0
   let keys = 0
   if (Array.isArray(value)) {
-    for (const child of value) keys += countKeys(child)
+    for (let i = 0; i < value.length; i++) {
+      const inner = keyCensus(value[i])
+      if (inner < 0) return HOLDS_NON_FINITE
+      keys += inner
+    }
     return keys
   }
   const record = value as Record<string, unknown>
-  const names = Object.keys(record)
-  keys += names.length
-  for (const name of names) {
-    const child = record[name]
-    if (typeof child === 'object' && child !== null) keys += countKeys(child)
+  for (const name in record) {
+    keys++
+    const inner = keyCensus(record[name])
+    if (inner < 0) return HOLDS_NON_FINITE
+    keys += inner
   }
   return keys
 }

@@ -1,8 +1,7 @@
 import { mayHoldForbiddenKey } from './forbidden-keys.ts'
 import { DEFAULT_MAX_DEPTH, DEFAULT_MAX_LENGTH } from './json-limits.ts'
-import { findDuplicateKey } from './duplicate-keys.ts'
+import { findDuplicateKey, keyCensus, mayRepeatKey } from './duplicate-keys.ts'
 import { findExcessiveNesting } from './nesting-depth.ts'
-import { findNonFiniteNumber } from './non-finite.ts'
 import { JsonSyntaxFailure, parseJsonQuietly } from './parse-json-quietly.ts'
 
 /** What {@link parseJsonFast} answers when the text needs the full extraction path. */
@@ -36,7 +35,10 @@ export function parseJsonFast(text: string, keysCheckedBySchema = false): unknow
   const value = parseJsonQuietly(text)
   if (value instanceof JsonSyntaxFailure) return NOT_PARSED
   // A number read as Infinity, or a key written twice with different values: the full path explains it.
-  if (findNonFiniteNumber(text, value) !== undefined || findDuplicateKey(text, value) !== undefined) return NOT_PARSED
+  // One walk of the value counts its keys and finds an Infinity; the text is read again only when it
+  // has more key ends than the value has keys.
+  const keys = keyCensus(value)
+  if (keys < 0 || (mayRepeatKey(text, keys) && findDuplicateKey(text, value) !== undefined)) return NOT_PARSED
   return value
 }
 

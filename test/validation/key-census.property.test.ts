@@ -1,0 +1,43 @@
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { findDuplicateKey, HOLDS_NON_FINITE, keyCensus, mayRepeatKey } from '../../src/validation/json/duplicate-keys.ts'
+import { parseJsonFast, NOT_PARSED } from '../../src/validation/json/parse-json-fast.ts'
+
+const countKeys = (value: unknown): number =>
+  typeof value !== 'object' || value === null
+    ? 0
+    : Array.isArray(value)
+      ? value.reduce((n: number, v) => n + countKeys(v), 0)
+      : Object.entries(value).reduce((n, [, v]) => n + 1 + countKeys(v), 0)
+
+describe('keyCensus and the duplicate-key pre-check', () => {
+  it('counts every key of any JSON value, and never finds a duplicate in text JSON.stringify wrote', () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), (value) => {
+        const text = JSON.stringify(value)
+        const parsed: unknown = JSON.parse(text)
+        expect(keyCensus(parsed)).toBe(countKeys(parsed))
+        expect(findDuplicateKey(text, parsed)).toBeUndefined()
+        expect(mayRepeatKey(text, keyCensus(parsed))).toBe(text.split('":').length - 1 > countKeys(parsed))
+      }),
+    )
+  })
+
+  it('finds a key written twice with different values wherever it is nested, and the fast parse hands it on', () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), fc.string({ minLength: 1, maxLength: 8 }), fc.integer(), (inner, key, n) => {
+        const text = `{"wrap":[${JSON.stringify(inner)},{${JSON.stringify(key)}:${n},${JSON.stringify(key)}:${n + 1}}]}`
+        const parsed: unknown = JSON.parse(text)
+        expect(findDuplicateKey(text, parsed)).toMatchObject({ first: n, last: n + 1 })
+        expect(parseJsonFast(text, true)).toBe(NOT_PARSED)
+      }),
+    )
+  })
+
+  it('answers HOLDS_NON_FINITE for a number read as Infinity, wherever it sits', () => {
+    for (const text of ['[1e999]', '{"a":{"b":[0,-1e400]}}', '{"amount":1e999,"x":1}']) {
+      expect(keyCensus(JSON.parse(text))).toBe(HOLDS_NON_FINITE)
+      expect(parseJsonFast(text, true)).toBe(NOT_PARSED)
+    }
+  })
+})
