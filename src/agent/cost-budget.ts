@@ -1,5 +1,6 @@
 import { positiveNumber } from '../model/assert-number.ts'
 import { onUnpricedOption, type OnUnpriced } from '../model/on-unpriced.ts'
+import { option, optionsContract } from '../model/options-contract.ts'
 
 /**
  * A cost budget for one agent run, across every model call the run makes (tool turns and
@@ -28,9 +29,17 @@ export interface CostBudget {
   readonly onUnpriced?: OnUnpriced
 }
 
+/** The keys of `Agent.costBudget(budget)`: a misspelt one (`onExeed`) is refused, never ignored. */
+const COST_BUDGET_OPTIONS = optionsContract<CostBudget>('Agent.costBudget', {
+  usd: option.positiveNumber(),
+  onExceed: option.oneOf('warn', 'halt'),
+  onUnpriced: option.oneOf('warn', 'fail'),
+})
+
 /** Validates and freezes a {@link CostBudget}. */
 export function resolveCostBudget(budget: CostBudget): Required<CostBudget> {
   if (budget === null || typeof budget !== 'object') throw new TypeError('Agent.costBudget: expected { usd, onExceed }')
+  COST_BUDGET_OPTIONS.check(budget)
   const usd = positiveNumber(budget.usd, 'Agent.costBudget: usd')
   const onExceed = budget.onExceed ?? 'halt'
   if (onExceed !== 'warn' && onExceed !== 'halt') throw new TypeError(`Agent.costBudget: onExceed must be 'warn' or 'halt', got ${String(onExceed)}`)

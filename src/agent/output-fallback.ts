@@ -5,6 +5,7 @@ import { callAsPromise } from '../model/call-as-promise.ts'
 import type { ReliabilityFailFastError } from '../gate/fail-fast-error.ts'
 import type { FailFastKind } from '../model/fail-fast-kind.ts'
 import { checkForbiddenKeys, issueText, validateFinalAnswer, type CompiledSchema, type SchemaResult } from '../validation/index.ts'
+import { option, optionsContract } from '../model/options-contract.ts'
 
 /**
  * The agent's last lines of defence when the gate fails fast on the final answer's format.
@@ -48,12 +49,20 @@ export interface ResolvedOutputFallback<T> {
   readonly alsoOn: ReadonlySet<string>
 }
 
+/** The keys of `Agent.outputFallback(config)`: a misspelt one (`fallbak`) is refused, never ignored. */
+const OUTPUT_FALLBACK_OPTIONS = optionsContract<OutputFallback<unknown>>('Agent.outputFallback', {
+  fallback: option.function(),
+  canned: option.any(),
+  alsoOn: option.array(),
+})
+
 /**
  * Checks the configuration and validates the canned answer now, so a canned answer that could never
  * be used fails at `build()` instead of in production.
  */
 export function resolveOutputFallback<T>(config: OutputFallback<T>, schema: CompiledSchema<T> | undefined): ResolvedOutputFallback<T> {
   if (config === null || typeof config !== 'object') throw new TypeError('Agent.outputFallback: expected { fallback?, canned? }')
+  OUTPUT_FALLBACK_OPTIONS.check(config)
   const hasCanned = 'canned' in config
   if (config.fallback === undefined && !hasCanned) throw new TypeError('Agent.outputFallback: give a fallback function, a canned answer, or both')
   if (config.fallback !== undefined && typeof config.fallback !== 'function') throw new TypeError('Agent.outputFallback: fallback must be a function')

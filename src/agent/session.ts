@@ -15,7 +15,7 @@ import type { StoredConversation } from '../sessions/session-store.ts'
 import { type SessionWindow, windowHistory } from '../sessions/session-window.ts'
 import { isReliabilityFailFastError, ReliabilityFailFastError } from '../gate/fail-fast-error.ts'
 import { FailFastKinds } from '../model/fail-fast-kind.ts'
-import { appendExchange, loadConversation, type StoredLink } from './stored-conversation.ts'
+import { appendExchange, deleteConversation, loadConversation, type StoredLink } from './stored-conversation.ts'
 
 const NO_OPTIONS: RunOptions = Object.freeze({})
 // Never mutated: the first commit replaces it.
@@ -235,7 +235,7 @@ export class Session<T> {
 
   /** Erases the conversation: every stored record of it (the right to be forgotten), and this session's history. */
   async delete(): Promise<void> {
-    if (this.#link !== undefined) await this.#link.store.delete(this.#link.id)
+    if (this.#link !== undefined) await deleteConversation(this.#link)
     this.#history = NO_HISTORY
     this.#version = 0
   }

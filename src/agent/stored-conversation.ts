@@ -31,8 +31,8 @@ export interface SessionOptions {
   readonly window?: SessionWindow
   /**
    * How long opening the session (and reading it again after another run committed) waits for the
-   * store's `load`: past it, `agent.session(id)` rejects with a `ReliabilityFailFastError` of kind
-   * `timeout` instead of hanging on a store that never answers. Whole milliseconds from 1 to 2^31-1.
+   * store's `load` (and `session.delete()` for the store's `delete`): past it, the call rejects with a
+   * `ReliabilityFailFastError` of kind `timeout` instead of hanging on a store that never answers. Whole milliseconds from 1 to 2^31-1.
    * @default 30_000
    */
   readonly loadTimeoutMs?: number
@@ -75,33 +75,40 @@ export function storedLink(store: SessionStore, id: unknown, options: unknown): 
 }
 
 /**
- * The store's answer to `load`, checked: a store of yours answering something else fails clearly.
- * The wait is bounded by the link's `loadTimeoutMs` (and `signal`, a run's, when a run reads it
- * again): a store that never answers rejects with kind `timeout`, it cannot hang the caller.
+ * A call into the conversation store (`load`, `delete`) bounded by the link's `loadTimeoutMs` and
+ * `signal` (a run's, when a run reads it again): a store that never answers rejects with kind
+ * `timeout`; it cannot hang the caller.
  */
-export async function loadConversation(link: StoredLink, signal?: AbortSignal): Promise<StoredConversation> {
+async function storeCall<V>(link: StoredLink, what: 'load' | 'delete', call: () => V | PromiseLike<V>, signal?: AbortSignal): Promise<V> {
   const ms = link.loadTimeoutMs
   const expired = (): ReliabilityFailFastError =>
     new ReliabilityFailFastError({
       kind: FailFastKinds.Timeout,
-      reason: `session "${link.id}": the store's load did not answer within loadTimeoutMs (${ms} ms)`,
+      reason: `session "${link.id}": the store's ${what} did not answer within loadTimeoutMs (${ms} ms)`,
       phase: 'pre-check',
       attempts: [],
       usage: ZERO_USAGE,
       costUsd: 0,
     })
   const bound = runDeadline(ms, signal, expired)
-  let loaded: unknown
   try {
-    loaded = await raceAbort(
-      Promise.resolve().then(() => link.store.load(link.id)),
-      bound.signal,
-      undefined,
-      signalReason,
-    )
+    return await raceAbort(Promise.resolve().then(call), bound.signal, undefined, signalReason)
   } finally {
     bound.clear()
   }
+}
+
+/** Erases the conversation from its store, bounded like {@link loadConversation}. */
+export function deleteConversation(link: StoredLink): Promise<void> {
+  return storeCall(link, 'delete', () => link.store.delete(link.id))
+}
+
+/**
+ * The store's answer to `load`, checked: a store of yours answering something else fails clearly.
+ * The wait is bounded by the link's `loadTimeoutMs` (see `storeCall`).
+ */
+export async function loadConversation(link: StoredLink, signal?: AbortSignal): Promise<StoredConversation> {
+  const loaded: unknown = await storeCall(link, 'load', () => link.store.load(link.id), signal)
   if (!isRecord(loaded) || !Array.isArray(loaded['messages']) || !isVersion(loaded['version'])) {
     throw new TypeError(`agent.session: the store's load("${link.id}") must resolve to { messages: Message[], version: number }, got ${typeName(loaded)}`)
   }

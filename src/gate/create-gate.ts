@@ -1,6 +1,6 @@
 import { EventHub } from '../events/event-hub.ts'
 import { registerHub } from '../events/event-source.ts'
-import { positiveNumber } from '../model/assert-number.ts'
+import { positiveInteger } from '../model/assert-number.ts'
 import type { GateEvent, GateEventMap, GateEventName } from '../events/event-map.ts'
 import type { ModelRequest } from '../model/request.ts'
 import { pricingTable } from '../policies/pricing/pricing-table.ts'
@@ -97,12 +97,12 @@ export function buildGate<T>(config: GateConfig<T>, label = 'createGate'): { rea
     postDecideOnOk: postDecide.filter((rule) => rule.failuresOnly !== true),
     feedbackMode: config.feedbackMode ?? 'latest',
     errorFeedback: config.errorFeedback ?? true,
-    maxFeedbackChars: positiveNumber(config.maxFeedbackChars, `${label}: maxFeedbackChars`, DEFAULT_MAX_FEEDBACK_CHARS),
-    maxFeedbackTokens: config.maxFeedbackTokens === undefined ? undefined : positiveNumber(config.maxFeedbackTokens, `${label}: maxFeedbackTokens`),
+    maxFeedbackChars: positiveInteger(config.maxFeedbackChars, `${label}: maxFeedbackChars`, DEFAULT_MAX_FEEDBACK_CHARS),
+    maxFeedbackTokens: config.maxFeedbackTokens === undefined ? undefined : positiveInteger(config.maxFeedbackTokens, `${label}: maxFeedbackTokens`),
     errorTemplate: config.errorTemplate,
     repair: config.repair ?? true,
     retryHint: config.retryHint,
-    maxAttempts: positiveNumber(config.maxAttempts, `${label}: maxAttempts`, 10),
+    maxAttempts: positiveInteger(config.maxAttempts, `${label}: maxAttempts`, 10),
     fallback: config.fallback,
     priceUsage,
     needsPrice,

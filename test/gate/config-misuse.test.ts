@@ -55,6 +55,18 @@ describe('createGate refuses options of the wrong type where they are written', 
     expect(() => createGate({ providers: [provider], [key]: value } as GateConfig)).toThrow(message)
   })
 
+  it.each([
+    ['maxAttempts', 1.5],
+    ['maxAttempts', 0],
+    ['maxFeedbackChars', 4000.5],
+    ['maxFeedbackTokens', 0.5],
+  ])('%s = %s: a count is a whole number, refused with a RangeError', (key, value) => {
+    expect(() => createGate({ providers: [provider], [key]: value } as GateConfig)).toThrow(RangeError)
+    expect(() => createGate({ providers: [provider], [key]: value } as GateConfig)).toThrow(
+      new RegExp(`createGate: ${key} must be a positive integer, got ${value}`),
+    )
+  })
+
   it('builds and runs with every checked option given a value of the right type', async () => {
     const gate = createGate({
       providers: [provider],

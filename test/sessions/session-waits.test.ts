@@ -8,13 +8,13 @@ const never = (): Promise<never> => new Promise(() => {})
 const HOSTILE_DURATIONS: readonly unknown[] = [0, -1, Number.NaN, Number.POSITIVE_INFINITY, '100', 2 ** 31, 1.5]
 
 /** A memory store whose chosen methods never answer. */
-function stalled(methods: { load?: boolean; append?: boolean }): SessionStore & { inner: SessionStore } {
+function stalled(methods: { load?: boolean; append?: boolean; delete?: boolean }): SessionStore & { inner: SessionStore } {
   const inner = memorySessionStore()
   return {
     inner,
     load: methods.load === true ? never : (id) => inner.load(id),
     append: methods.append === true ? never : (id, request) => inner.append(id, request),
-    delete: (id) => inner.delete(id),
+    delete: methods.delete === true ? never : (id) => inner.delete(id),
   }
 }
 
@@ -64,6 +64,19 @@ describe('a stored session under the run deadline', () => {
 })
 
 describe('agent.session load', () => {
+  it('rejects session.delete() with kind timeout when the store’s delete never answers within loadTimeoutMs', async () => {
+    const store = stalled({ delete: true })
+    const agent = Agent.create({ provider: scripted(['hello']), model: 'm', sessions: store }).build()
+    const session = await agent.session('customer-42', { loadTimeoutMs: 50 })
+    await session.run('hi')
+    const error = await session.delete().catch((e: unknown) => e)
+    expect(isReliabilityFailFastError(error)).toBe(true)
+    expect(error).toMatchObject({ kind: 'timeout' })
+    expect((error as Error).message).toContain('delete')
+    // Nothing was forgotten locally either: the caller can try again.
+    expect(session.version).toBe(1)
+  })
+
   it('rejects with kind timeout when the store’s load never answers within loadTimeoutMs', async () => {
     const agent = Agent.create({ provider: scripted(['x']), model: 'm', sessions: stalled({ load: true }) }).build()
     const error = await agent.session('customer-42', { loadTimeoutMs: 50 }).catch((e: unknown) => e)
