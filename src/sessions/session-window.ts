@@ -17,8 +17,9 @@ export interface SessionWindow {
   readonly maxTokens?: number | undefined
   /**
    * Tokens of one message, answered synchronously: a throw, a promise or anything but a finite
-   * number of 0 or more fails the run with a {@link WindowEstimateError} (the agent's kind
-   * `window-failed`) before anything is sent, never a history read as 0 tokens and sent whole.
+   * number of 0 or more fails the run with a `ReliabilityFailFastError` of kind `window-failed`
+   * (its cause a `WindowEstimateError`) before anything is sent, never a history read as 0 tokens
+   * and sent whole.
    * @default about one token per 4 characters of its content and tool calls
    */
   readonly estimateTokens?: (message: Message) => number
