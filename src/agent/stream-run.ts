@@ -9,12 +9,15 @@ import type { AgentRuntime } from './agent-runtime.ts'
 import { shareDeadline } from '../gate/run/run-deadline.ts'
 import type { AgentRunOptions } from './run-input.ts'
 import { emitAgentRunEnd, ENDS_AFTER_COMMIT, type RunCommit, type RunIdentity } from './run-events.ts'
+import { RunCostBudget } from './run-cost-budget.ts'
 
 /**
  * One streamed agent run: a single model turn through `gate.stream`, bracketed by `agent_run_start`
  * and `agent_run_end` like `runDetailed`, with the agent's run id and turn 1 on every event of the
  * gate stream (so OpenTelemetry, traces and drift monitors see it as an agent run). `commit` gets
- * the accepted exchange when `result` settles; a failed stream commits nothing.
+ * the accepted exchange when `result` settles; a failed stream commits nothing. The agent's
+ * `costBudget` holds before every attempt; an agent with tools or an `outputFallback` is refused
+ * (a `TypeError`): one streamed turn can honour neither.
  */
 export function streamRun<T>(
   rt: AgentRuntime<T>,
@@ -23,6 +26,13 @@ export function streamRun<T>(
   options: AgentRunOptions & Pick<GateStreamOptions, 'mode'>,
   commit: RunCommit,
 ): GateStream<T> {
+  // A streamed run is one model turn: what it cannot honour is refused, never skipped without a word.
+  if (rt.toolSpecs.length > 0)
+    throw new TypeError('agent.stream: an agent with tools cannot stream its run (one model turn, no tool calls): use agent.run or agent.runDetailed')
+  if (rt.outputFallback !== undefined)
+    throw new TypeError(
+      'agent.stream: an agent with an outputFallback cannot stream its run (streamed text cannot be replaced by a fallback): use agent.run or agent.runDetailed',
+    )
   const runId = options.runId ?? newRunId()
   const events = rt.events
   if (events.has('agent_run_start')) events.emit('agent_run_start', { runId, ...eventTags(0, options.metadata), agent: rt.name })
@@ -31,8 +41,15 @@ export function streamRun<T>(
   const gateOptions: GateStreamOptions = { ...given, ...(deadline !== undefined ? { signal: deadline.signal } : {}), runId, turn: 1 }
   // The run's deadline (started by the session) covers the gate's stream: a stream it stops fails as `run-timeout`.
   if (deadline !== undefined) shareDeadline(gateOptions, deadline)
-  const s = rt.gate.stream(request, gateOptions)
   const who = (): RunIdentity => ({ runId, tags: eventTags(1, options.metadata), agent: rt.name })
+  // The agent's costBudget holds before every attempt of the stream, as for a turn of agent.run.
+  const budget = rt.costBudget === undefined ? undefined : new RunCostBudget(rt.costBudget, events)
+  if (budget !== undefined) rt.runBudgets?.set(request, (inCall, unpricedInCall) => budget.over(inCall, unpricedInCall, who))
+  const s = rt.gate.stream(request, gateOptions)
+  if (budget !== undefined) s.result.then(forget, forget)
+  function forget(): void {
+    rt.runBudgets?.delete(request)
+  }
   const result = s.result.then(
     (r) => {
       const endsLater =
