@@ -16,8 +16,8 @@ import { RunCostBudget } from './run-cost-budget.ts'
  * and `agent_run_end` like `runDetailed`, with the agent's run id and turn 1 on every event of the
  * gate stream (so OpenTelemetry, traces and drift monitors see it as an agent run). `commit` gets
  * the accepted exchange when `result` settles; a failed stream commits nothing. The agent's
- * `costBudget` holds before every attempt; an agent with tools or an `outputFallback` is refused
- * (a `TypeError`): one streamed turn can honour neither.
+ * `costBudget` holds before every attempt. One turn: no tools are offered and no output fallback
+ * answers (see the README).
  */
 export function streamRun<T>(
   rt: AgentRuntime<T>,
@@ -26,13 +26,6 @@ export function streamRun<T>(
   options: AgentRunOptions & Pick<GateStreamOptions, 'mode'>,
   commit: RunCommit,
 ): GateStream<T> {
-  // A streamed run is one model turn: what it cannot honour is refused, never skipped without a word.
-  if (rt.toolSpecs.length > 0)
-    throw new TypeError('agent.stream: an agent with tools cannot stream its run (one model turn, no tool calls): use agent.run or agent.runDetailed')
-  if (rt.outputFallback !== undefined)
-    throw new TypeError(
-      'agent.stream: an agent with an outputFallback cannot stream its run (streamed text cannot be replaced by a fallback): use agent.run or agent.runDetailed',
-    )
   const runId = options.runId ?? newRunId()
   const events = rt.events
   if (events.has('agent_run_start')) events.emit('agent_run_start', { runId, ...eventTags(0, options.metadata), agent: rt.name })

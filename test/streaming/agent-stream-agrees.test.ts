@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { Agent, isReliabilityFailFastError, strictOutputRules, tool } from '../../src/index.ts'
+import { Agent, isReliabilityFailFastError, strictOutputRules } from '../../src/index.ts'
 import { scripted } from '../../src/providers/index.ts'
 import { Refund, validRefundJson } from '../support/schemas.ts'
 
@@ -43,21 +43,5 @@ describe('agent.stream and agent.runDetailed agree', () => {
       expect(warned).toEqual(['warn'])
       expect(provider.calls).toBe(2)
     }
-  })
-
-  it('refuses to stream an agent with tools, instead of streaming without them', () => {
-    const lookup = tool({ name: 'lookup', description: 'find an order', input: { type: 'object', properties: {} }, execute: () => 'found' })
-    const agent = Agent.create({ provider: scripted(['x']), model: 'm' })
-      .tools([lookup])
-      .build()
-    expect(() => agent.stream('hi')).toThrow(TypeError)
-    expect(() => agent.stream('hi')).toThrow(/agent with tools cannot stream/)
-  })
-
-  it('refuses to stream an agent with an output fallback, instead of streaming without it', () => {
-    const agent = Agent.create({ provider: scripted(['x']), model: 'm' })
-      .outputFallback({ canned: 'sorry' })
-      .build()
-    expect(() => agent.stream('hi')).toThrow(/outputFallback cannot stream/)
   })
 })
