@@ -33,7 +33,10 @@ const MAX_MESSAGE = 4_000
 const PATTERNS: readonly (readonly [RegExp, RejectionKind])[] = [
   // OpenAI "Invalid schema for response_format 'x': ..."; Anthropic's structured outputs name
   // `output_format` / `output_config.format` in an invalid_request_error about the schema.
-  [/invalid schema for (response_format|function)|(response_format|json_schema|output_format|output_config)\b[^\n]{0,200}\bschema|schema[^\n]{0,80}\b(not supported|unsupported)/, 'schema-rejected'],
+  [
+    /invalid schema for (response_format|function)|(response_format|json_schema|output_format|output_config)\b[^\n]{0,200}\bschema|schema[^\n]{0,80}\b(not supported|unsupported)/,
+    'schema-rejected',
+  ],
   // OpenAI "This model's maximum context length is N tokens"; Anthropic "prompt is too long: N tokens
   // > M maximum" and "input length and `max_tokens` exceed context limit"; Gemini "input token count
   // (N) exceeds the maximum number of tokens allowed".

@@ -19,7 +19,12 @@ const ROLES: ReadonlySet<unknown> = new Set(['system', 'user', 'assistant', 'too
  * adjustment that throws changes nothing, so a faulty rule never breaks the run. The given request
  * and its arrays are never mutated: a change makes a copy.
  */
-export function adjustRequestFor(rule: ReliabilityRule | undefined, scope: ReliabilityScope, request: ModelRequest, tail: readonly Message[] = []): AdjustedRequest {
+export function adjustRequestFor(
+  rule: ReliabilityRule | undefined,
+  scope: ReliabilityScope,
+  request: ModelRequest,
+  tail: readonly Message[] = [],
+): AdjustedRequest {
   const adjust = rule?.adjustRequest
   const same = { base: request, tail }
   if (typeof adjust !== 'function') return same
