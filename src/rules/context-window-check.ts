@@ -46,7 +46,13 @@ export function contextWindowCheck(options: ContextWindowCheckOptions = {}): Rel
       if (window === undefined) return false
       const tail = scope.attemptTail ?? []
       const sent = tail.length === 0 ? base : { ...base, messages: base.messages.concat(tail) }
-      const input = estimate(sent)
+      let input: unknown
+      try {
+        input = estimate(sent)
+      } catch {
+        // A tokenizer that fails refuses nothing: only a request known not to fit is refused.
+        return false
+      }
       if (typeof input !== 'number' || !Number.isFinite(input)) return false
       const output = typeof base.maxTokens === 'number' && Number.isFinite(base.maxTokens) && base.maxTokens > 0 ? base.maxTokens : 0
       return input + output > window.contextWindow
