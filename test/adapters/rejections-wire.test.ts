@@ -1,3 +1,4 @@
+import { createOpenAI } from '@ai-sdk/openai'
 import Anthropic from '@anthropic-ai/sdk'
 import OpenAI from 'openai'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -13,6 +14,7 @@ import {
   trimWindowRule,
   type Message,
 } from '../../src/index.ts'
+import { aiSdk } from '../../src/providers/ai-sdk/index.ts'
 import { anthropic } from '../../src/providers/anthropic/index.ts'
 import { openai } from '../../src/providers/openai/index.ts'
 import { Refund, validRefundJson } from '../support/schemas.ts'
@@ -189,5 +191,49 @@ describe('requests the provider refuses, on the wire', () => {
     const unknown = createGate({ providers: gpt(), model: 'gpt-test', preCheck: [contextWindowCheck()] })
     await expect(unknown.run({ messages, maxTokens: 1_000 })).resolves.toMatchObject({ response: { content: 'asked' } })
     expect(server.requests).toHaveLength(1)
+  })
+
+  it('the AI SDK OpenAI model: an APICallError of a context overflow is typed, sent once, and trimmed by the rule', async () => {
+    script([rejection(400, OPENAI_CONTEXT_OVERFLOW), openaiText('fits now')])
+    const model = createOpenAI({ baseURL: `${server.url}/v1`, apiKey: 'k' }).chat('gpt-4o')
+    const plain = createGate({ providers: aiSdk(model), postDecide: defaults() })
+    await expect(plain.run({ messages: history() })).rejects.toMatchObject({ kind: 'context-overflow' })
+    expect(server.requests).toHaveLength(1)
+    script([rejection(400, OPENAI_CONTEXT_OVERFLOW), openaiText('fits now')])
+    const trimmed = createGate({ providers: aiSdk(model), postDecide: [trimWindowRule({ dropFraction: 0.3 })] })
+    await expect(trimmed.run({ messages: history() })).resolves.toMatchObject({ response: { content: 'fits now' } })
+    expect(server.requests.map((r) => (r.body.messages as unknown[]).length)).toEqual([6, 4])
+  })
+})
+
+describe('hostile refusals, on the wire', () => {
+  it('a 400 whose body is not JSON is read by its text, sent once', async () => {
+    script([{ kind: 'raw', status: 400, contentType: 'text/plain', body: 'prompt is too long: 215034 tokens > 200000 maximum' }, anthropicText('never')])
+    const gate = createGate({ providers: claude(), model: 'claude-sonnet-4', postDecide: defaults() })
+    await expect(gate.run({ messages: history() })).rejects.toMatchObject({ kind: 'context-overflow' })
+    expect(server.requests).toHaveLength(1)
+  })
+
+  it('a 400 of plain text naming nothing stays unknown and is not retried', async () => {
+    script([{ kind: 'raw', status: 400, contentType: 'text/html', body: '<html><body>Bad Request</body></html>' }, openaiText('never')])
+    const gate = createGate({ providers: gpt(), model: 'gpt-4o', postDecide: defaults() })
+    await expect(gate.run({ messages: history() })).rejects.toMatchObject({ kind: 'unknown' })
+    expect(server.requests).toHaveLength(1)
+  })
+
+  it('a huge refusal body is classified from its start, sent once', async () => {
+    const body = { error: { ...OPENAI_CONTEXT_OVERFLOW.error, message: `${OPENAI_CONTEXT_OVERFLOW.error.message} ${'x'.repeat(4_000_000)}` } }
+    script([rejection(400, body), openaiText('never')])
+    const gate = createGate({ providers: gpt(), model: 'gpt-4o', postDecide: defaults() })
+    await expect(gate.run({ messages: history() })).rejects.toMatchObject({ kind: 'context-overflow' })
+    expect(server.requests).toHaveLength(1)
+  })
+
+  it('a 500 whose message says the context overflowed is a transient http-5xx, retried as one', async () => {
+    const body = { error: { ...OPENAI_CONTEXT_OVERFLOW.error, type: 'server_error', code: null } }
+    script([rejection(500, body), openaiText('fine')])
+    const gate = createGate({ providers: gpt(), model: 'gpt-4o', postDecide: [retryTransient({ backoff: () => 0 })] })
+    const result = await gate.run({ messages: history() })
+    expect(result.attempts.map((a) => a.errorKind)).toEqual(['http-5xx', 'ok'])
   })
 })
