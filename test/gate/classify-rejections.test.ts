@@ -4,6 +4,7 @@ import { APIError as OpenAIAPIError } from 'openai'
 import { describe, expect, it } from 'vitest'
 import { classifyError, FAIL_FAST_KINDS, isRejectionKind, ProviderError, REJECTION_KINDS } from '../../src/index.ts'
 import { ERROR_KINDS, isTransientKind } from '../../src/model/index.ts'
+import { breakerResult } from '../../src/policies/breaker/breaker-admission.ts'
 import { toProviderError } from '../../src/providers/adapter-kit/to-provider-error.ts'
 import {
   ANTHROPIC_CONTEXT_OVERFLOW,
@@ -40,6 +41,10 @@ describe('classifyError of refused requests', () => {
       expect(isRejectionKind(kind)).toBe(true)
     }
     expect(isRejectionKind('unknown')).toBe(false)
+  })
+
+  it('never counts a refused request against the provider in the circuit breaker', () => {
+    for (const kind of REJECTION_KINDS) expect(breakerResult(kind)).toBe('ignored')
   })
 
   it.each([
