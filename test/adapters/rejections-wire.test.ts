@@ -20,7 +20,7 @@ import { openai } from '../../src/providers/openai/index.ts'
 import { Refund, validRefundJson } from '../support/schemas.ts'
 import { anthropicText } from './support/anthropic-wire.ts'
 import { startLoopback, type LoopbackServer, type Reply } from './support/loopback-server.ts'
-import { openaiText } from './support/openai-wire.ts'
+import { openaiSse, openaiText } from './support/openai-wire.ts'
 import {
   ANTHROPIC_CONTEXT_OVERFLOW,
   ANTHROPIC_TOO_LARGE,
@@ -202,6 +202,21 @@ describe('requests the provider refuses, on the wire', () => {
     script([rejection(400, OPENAI_CONTEXT_OVERFLOW), openaiText('fits now')])
     const trimmed = createGate({ providers: aiSdk(model), postDecide: [trimWindowRule({ dropFraction: 0.3 })] })
     await expect(trimmed.run({ messages: history() })).resolves.toMatchObject({ response: { content: 'fits now' } })
+    expect(server.requests.map((r) => (r.body.messages as unknown[]).length)).toEqual([6, 4])
+  })
+})
+
+describe('refusals of a streamed run, on the wire', () => {
+  it('gate.stream: an Anthropic context overflow rejects with its kind after one request; trimWindowRule retries trimmed', async () => {
+    script([rejection(400, ANTHROPIC_CONTEXT_OVERFLOW), anthropicText('never')])
+    const plain = createGate({ providers: claude(), model: 'claude-sonnet-4', postDecide: defaults() })
+    const failed = plain.stream({ messages: history() }, { mode: 'buffer' })
+    await expect(failed.result).rejects.toMatchObject({ kind: 'context-overflow' })
+    expect(server.requests).toHaveLength(1)
+    script([rejection(400, OPENAI_CONTEXT_OVERFLOW), openaiSse('fits now')])
+    const gate = createGate({ providers: gpt(), model: 'gpt-4o', postDecide: [trimWindowRule({ dropFraction: 0.3 })] })
+    const result = await gate.stream({ messages: history() }, { mode: 'buffer' }).result
+    expect(result.response.content).toBe('fits now')
     expect(server.requests.map((r) => (r.body.messages as unknown[]).length)).toEqual([6, 4])
   })
 })
