@@ -84,6 +84,13 @@ describe('classifyError of refused requests', () => {
     expect(classifyError(new ProviderError('too big', { kind: 'unknown', status: 413 })).kind).toBe('payload-too-large')
   })
 
+  it('reads the code of a ProviderError built without a kind, and keeps a kind its thrower chose', () => {
+    expect(classifyError(new ProviderError('x', { kind: 'unknown', status: 400, code: 'context_length_exceeded' })).kind).toBe('context-overflow')
+    expect(classifyError(new ProviderError('x', { kind: 'unknown', code: 'unsupported_parameter' })).kind).toBe('unsupported-parameter')
+    expect(classifyError(new ProviderError('x', { kind: 'unknown', status: 400, code: 'invalid_request_error' })).kind).toBe('unknown')
+    expect(classifyError(new ProviderError('x', { kind: 'timeout', code: 'context_length_exceeded' })).kind).toBe('timeout')
+  })
+
   it('trusts the status over a misleading message: a 500 saying the prompt is too long is http-5xx', () => {
     expect(classifyError({ status: 500, message: 'prompt is too long: 215034 tokens > 200000 maximum' }).kind).toBe('http-5xx')
     expect(classifyError(openaiError(500, { error: { ...OPENAI_CONTEXT_OVERFLOW.error, type: 'server_error' } })).kind).toBe('http-5xx')
