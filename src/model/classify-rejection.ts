@@ -22,6 +22,8 @@ const CODES: Readonly<Record<string, RejectionKind>> = {
   unsupported_value: 'unsupported-parameter',
   // Anthropic's documented 413 error type (also what a proxy in front of OpenAI says in its body).
   request_too_large: 'payload-too-large',
+  // OpenAI's error code for one string of the body above its size limit ("string too long").
+  string_above_max_length: 'payload-too-large',
 }
 
 /** Body params of OpenAI's `invalid_request_error` that name the structured-output schema. */
@@ -48,7 +50,12 @@ const PATTERNS: readonly (readonly [RegExp, RejectionKind])[] = [
   [/request exceeds the maximum allowed number of bytes|request entity too large|payload too large|request too large/, 'payload-too-large'],
   // OpenAI "Unsupported parameter: 'max_tokens' ..." / "Unsupported value: ..."; Anthropic "x: Extra
   // inputs are not permitted" for a field the API does not take.
-  [/unsupported (parameter|value)|extra inputs are not permitted|is not supported with this model/, 'unsupported-parameter'],
+  // A `max_tokens` above the model's output limit: Anthropic "max_tokens: N > M, which is the maximum
+  // allowed number of output tokens", OpenAI "max_tokens is too large: N. This model supports at most M".
+  [
+    /unsupported (parameter|value)|extra inputs are not permitted|is not supported with this model|which is the maximum allowed number of output tokens|max_(completion_)?tokens is too large/,
+    'unsupported-parameter',
+  ],
 ]
 
 /**

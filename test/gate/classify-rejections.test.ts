@@ -79,6 +79,36 @@ describe('classifyError of refused requests', () => {
     expect(toProviderError(aiSdkError(status, body), 'ai-sdk').kind).toBe(kind)
   })
 
+  it('classifies a maxTokens above the model output limit as unsupported-parameter, a string too long as payload-too-large', () => {
+    const anthropicMax = {
+      type: 'error',
+      error: {
+        type: 'invalid_request_error',
+        message: 'max_tokens: 100000 > 64000, which is the maximum allowed number of output tokens for claude-sonnet-4-20250514',
+      },
+    }
+    expect(classifyError(anthropicError(400, anthropicMax)).kind).toBe('unsupported-parameter')
+    const openaiMax = {
+      error: {
+        message: 'max_tokens is too large: 100000. This model supports at most 16384 completion tokens, whereas you provided 100000.',
+        type: 'invalid_request_error',
+        param: 'max_tokens',
+        code: null,
+      },
+    }
+    expect(classifyError(openaiError(400, openaiMax)).kind).toBe('unsupported-parameter')
+    const tooLong = {
+      error: {
+        message:
+          "Invalid 'messages[1].content': string too long. Expected a string with maximum length 10485760, but got a string with length 12000000 instead.",
+        type: 'invalid_request_error',
+        param: 'messages[1].content',
+        code: 'string_above_max_length',
+      },
+    }
+    expect(classifyError(openaiError(400, tooLong)).kind).toBe('payload-too-large')
+  })
+
   it('classifies a bare 413 as payload-too-large, whatever its body', () => {
     expect(classifyError({ status: 413, message: '<html>413 Request Entity Too Large</html>' }).kind).toBe('payload-too-large')
     expect(classifyError(new ProviderError('too big', { kind: 'unknown', status: 413 })).kind).toBe('payload-too-large')
