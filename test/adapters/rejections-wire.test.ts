@@ -23,7 +23,9 @@ import { startLoopback, type LoopbackServer, type Reply } from './support/loopba
 import { openaiSse, openaiText } from './support/openai-wire.ts'
 import {
   ANTHROPIC_CONTEXT_OVERFLOW,
+  ANTHROPIC_SCHEMA_REJECTED,
   ANTHROPIC_TOO_LARGE,
+  ANTHROPIC_UNSUPPORTED,
   OPENAI_CONTEXT_OVERFLOW,
   OPENAI_SCHEMA_REJECTED,
   OPENAI_UNSUPPORTED_PARAMETER,
@@ -85,6 +87,8 @@ describe('requests the provider refuses, on the wire', () => {
   it.each([
     ['context-overflow', rejection(400, ANTHROPIC_CONTEXT_OVERFLOW)],
     ['payload-too-large', rejection(413, ANTHROPIC_TOO_LARGE)],
+    ['schema-rejected', rejection(400, ANTHROPIC_SCHEMA_REJECTED)],
+    ['unsupported-parameter', rejection(400, ANTHROPIC_UNSUPPORTED)],
   ] as const)('an Anthropic %s fails fast with its kind after exactly one request', async (kind, reply) => {
     script([reply, anthropicText('never asked')])
     const gate = createGate({ providers: claude(), model: 'claude-sonnet-4', postDecide: defaults() })
