@@ -56,14 +56,25 @@ export type {
 export type { RequestAdjustingRule, RequestAdjustment, RetryTransientOptions, RetryTruncatedOptions } from './rules/index.ts'
 export type { Backoff, BackoffOptions, BudgetRule, MaxCostOptions, OnUnpriced } from './rules/index.ts'
 export type { RetryOnCategory, StepConfigExtras, StrictOutput, StrictOutputOptions, StrictOutputRulesOptions } from './rules/index.ts'
+// Requests the provider refuses: remedies and the pre-flight window check.
+export { contextWindowCheck, dropRetryEchoRule, largerWindowRule, lowerMaxTokensRule, MODEL_WINDOWS, trimWindowRule } from './rules/index.ts'
+export type {
+  ContextWindowCheckOptions,
+  DropRetryEchoOptions,
+  LargerWindowOptions,
+  LowerMaxTokensOptions,
+  ModelWindow,
+  ModelWindows,
+  TrimWindowOptions,
+} from './rules/index.ts'
 
 // Errors: one family with brands; fail-fast kinds by name.
 export { isReliabilityFailFastError, ReliabilityFailFastError } from './gate/index.ts'
 export type { FailFastDetails } from './gate/index.ts'
 export { classifyError } from './gate/index.ts'
 export type { ClassifiedError } from './gate/index.ts'
-export { FAIL_FAST_KINDS, FailFastKinds, isProviderError, ProviderError } from './model/index.ts'
-export type { ErrorKind, FailFastKind, ProviderErrorOptions } from './model/index.ts'
+export { FAIL_FAST_KINDS, FailFastKinds, isProviderError, isRejectionKind, ProviderError, REJECTION_KINDS } from './model/index.ts'
+export type { ErrorKind, FailFastKind, ProviderErrorOptions, RejectionKind } from './model/index.ts'
 export { isValidationFailure, ValidationFailure } from './validation/index.ts'
 export type { OutputSchema, ValidationIssue } from './validation/index.ts'
 export { isStepConfigError, StepConfigError } from './rules/index.ts'

@@ -22,6 +22,11 @@ export function attemptStatus(kind: ErrorKind, stage: ValidationStage | undefine
       return 'rate_limit'
     case 'http-5xx':
     case 'auth':
+    // The provider's 4xx refusal of the request itself.
+    case 'context-overflow':
+    case 'schema-rejected':
+    case 'unsupported-parameter':
+    case 'payload-too-large':
       return 'http_error'
     case 'network':
       return 'network'

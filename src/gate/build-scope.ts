@@ -17,6 +17,8 @@ export function scopeOf<T>(s: RunView<T>, phase: Phase, outcome: AttemptOutcome<
     attempt: outcome === undefined ? s.attempt : s.attempt + 1,
     runId: s.runId,
     request: s.request,
+    attemptRequest: s.base,
+    attemptTail: s.tail,
     providerIdx: s.providerIdx,
     providerName: entry.name,
     providersCount: g.providers.length,

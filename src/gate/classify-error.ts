@@ -1,5 +1,6 @@
 import { type ClassifiedError, classifyShape, kindOfStatus } from '../model/classify-shape.ts'
-import { ERROR_KINDS } from '../model/error-kind.ts'
+import { rejectionOfCodes } from '../model/classify-rejection.ts'
+import { ERROR_KINDS, type ErrorKind } from '../model/error-kind.ts'
 import { isProviderError } from '../model/provider-error.ts'
 
 export type { ClassifiedError } from '../model/classify-shape.ts'
@@ -9,7 +10,8 @@ const UNKNOWN: ClassifiedError = Object.freeze({ kind: 'unknown', status: undefi
 
 /**
  * Classifies a thrown provider error: an already classified {@link ProviderError} keeps its kind
- * (one of kind `unknown` takes the kind of its `status`, when that says one: 401/403 is `auth`),
+ * (one of kind `unknown` takes the kind of its `status`, when that says one: 401/403 is `auth`, 413
+ * `payload-too-large`; else of its `code`: `context_length_exceeded` is `context-overflow`),
  * anything else is classified by its shape (HTTP status, then error codes and names, message
  * patterns last: see `classifyShape`). Never throws: a value that cannot be read (a Proxy whose
  * traps throw, getters that throw) is kind `unknown`.
@@ -20,8 +22,10 @@ export function classifyError(error: unknown): ClassifiedError {
     // A branded look-alike may carry any kind: only the known ones are trusted.
     const known = KNOWN_KINDS.has(error.kind) ? error.kind : 'unknown'
     const status = finite(error.status)
-    // `unknown` is what a ProviderError built without a kind says: its status still tells (a 401 is `auth`).
-    const kind = known === 'unknown' && status !== undefined ? (kindOfStatus(status) ?? known) : known
+    // `unknown` is what a ProviderError built without a kind says: its status still tells (a 401 is
+    // `auth`), then its code (`context_length_exceeded` is `context-overflow`).
+    const kind: ErrorKind =
+      known === 'unknown' ? ((status === undefined ? undefined : kindOfStatus(status)) ?? rejectionOfCodes({ code: error.code }) ?? known) : known
     return { kind, status, retryAfterMs: nonNegative(error.retryAfterMs) }
   } catch {
     return UNKNOWN

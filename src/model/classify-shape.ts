@@ -1,3 +1,4 @@
+import { rejectionOfCodes, rejectionOfMessage, saysInvalidRequest } from './classify-rejection.ts'
 import type { ErrorKind } from './error-kind.ts'
 import { type HeaderSource, retryAfterMs } from './retry-after.ts'
 
@@ -62,7 +63,7 @@ export function classifyShape(error: unknown): ClassifiedError {
     const e = error as Record<string, unknown>
     const status = finite(e['status']) ?? finite(e['statusCode'])
     const retryAfter = readRetryAfter(e)
-    return { kind: (status === undefined ? undefined : kindOfStatus(status)) ?? kindOfShape(e), status, retryAfterMs: retryAfter }
+    return { kind: (status === undefined ? undefined : kindOfStatus(status)) ?? kindOfShape(e, status), status, retryAfterMs: retryAfter }
   } catch {
     return UNKNOWN
   }
@@ -80,17 +81,19 @@ export function bodyTypeOf(error: Record<string, unknown>): string | undefined {
   return typeInMessage(error['message'])
 }
 
-/** The kind an HTTP status says on its own (429, 408, 401/403, 5xx), `undefined` for any other status. */
+/** The kind an HTTP status says on its own (429, 408, 413, 401/403, 5xx), `undefined` for any other status. */
 export function kindOfStatus(status: number): ErrorKind | undefined {
   if (status === 429) return 'rate-limit'
   if (status === 408) return 'timeout'
+  // Anthropic's documented 413 `request_too_large`; OpenAI's edge answers 413 the same way.
+  if (status === 413) return 'payload-too-large'
   // Credentials refused or not allowed: retrying the same provider cannot help, another may.
   if (status === 401 || status === 403) return 'auth'
   if (status === 529 || (status >= 500 && status <= 599)) return 'http-5xx'
   return undefined
 }
 
-function kindOfShape(e: Record<string, unknown>): ErrorKind {
+function kindOfShape(e: Record<string, unknown>, status: number | undefined): ErrorKind {
   const name = typeof e['name'] === 'string' ? e['name'] : ''
   const code = typeof e['code'] === 'string' ? e['code'] : ''
   const causeCode = record(e['cause'])?.['code']
@@ -104,6 +107,11 @@ function kindOfShape(e: Record<string, unknown>): ErrorKind {
   // an SSE error event as an APIConnectionError).
   const byBody = kindOfBody(e)
   if (byBody !== undefined) return byBody
+  // A request the provider refused as written (context overflow, a rejected schema, ...): by its
+  // codes, then, for a request the status or body calls invalid, by the provider's wording.
+  const invalid = saysInvalidRequest(e, status)
+  const rejected = rejectionOfCodes(e) ?? (invalid ? rejectionOfMessage(e) : undefined)
+  if (rejected !== undefined) return rejected
   // The openai client leaves `name` as 'Error'; its class name still tells.
   const ctor = typeof e['constructor'] === 'function' ? (e['constructor'] as { name?: unknown }).name : undefined
   const sdkName = Object.hasOwn(SDK_NAMES, name) ? name : typeof ctor === 'string' && Object.hasOwn(SDK_NAMES, ctor) ? ctor : undefined
@@ -114,7 +122,7 @@ function kindOfShape(e: Record<string, unknown>): ErrorKind {
   if (/timed? ?out|timeout/.test(message)) return 'timeout'
   if (/overloaded|internal server error|bad gateway|service unavailable/.test(message)) return 'http-5xx'
   if (/socket hang up|econnreset|econnrefused|enotfound|network|fetch failed|terminated|connection (reset|refused|error)/.test(message)) return 'network'
-  return 'unknown'
+  return (invalid ? undefined : rejectionOfMessage(e)) ?? 'unknown'
 }
 
 /** The first known error `type` among the body's fields (`error.error.type`, `error.type`, `error.code`, `type`). */

@@ -17,6 +17,10 @@ export type ErrorKind =
   | 'aborted'
   | 'budget-exceeded'
   | 'auth'
+  | 'context-overflow'
+  | 'schema-rejected'
+  | 'unsupported-parameter'
+  | 'payload-too-large'
   | 'unknown'
 
 /** Every {@link ErrorKind}, in the order above (a type test checks that none is missing). */
@@ -35,6 +39,10 @@ export const ERROR_KINDS = [
   'aborted',
   'budget-exceeded',
   'auth',
+  'context-overflow',
+  'schema-rejected',
+  'unsupported-parameter',
+  'payload-too-large',
   'unknown',
 ] as const satisfies readonly ErrorKind[]
 

@@ -70,6 +70,22 @@ export const FailFastKinds = Object.freeze({
    * provider; `failoverRule()` moves to the next one, which has credentials of its own.
    */
   Auth: 'auth',
+  /**
+   * The provider refused the request as too long for the model's window (OpenAI
+   * `context_length_exceeded`, Anthropic "prompt is too long"), or the pre-flight estimate
+   * (`contextWindowCheck`) did before any call. Never re-sent unchanged: `trimWindowRule`,
+   * `dropRetryEchoRule`, `lowerMaxTokensRule` and `largerWindowRule` change the next request.
+   */
+  ContextOverflow: 'context-overflow',
+  /**
+   * The provider refused the structured-output schema (OpenAI "Invalid schema for
+   * response_format", Anthropic's output format errors). Never re-sent unchanged.
+   */
+  SchemaRejected: 'schema-rejected',
+  /** The provider refused a parameter or value the model does not take (OpenAI `unsupported_parameter`). */
+  UnsupportedParameter: 'unsupported-parameter',
+  /** The request's body was too large (413, Anthropic `request_too_large`). `dropRetryEchoRule` can shrink it. */
+  PayloadTooLarge: 'payload-too-large',
   /** Anything else a provider threw. */
   Unknown: 'unknown',
   /** A stored conversation moved on while the run was computed and the session has `onConflict: 'fail'`: nothing committed. */

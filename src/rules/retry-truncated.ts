@@ -1,6 +1,7 @@
 import { optionsContract } from '../model/options-contract.ts'
 import { positiveInteger, positiveNumber } from './option-checks.ts'
 import type { ModelRequest } from '../model/request.ts'
+import { adjustRequestFor as adjustBoth } from './adjust-request.ts'
 import type { ReliabilityRule, RequestAdjustment } from './rule.ts'
 import type { ReliabilityScope } from './scope.ts'
 
@@ -71,17 +72,9 @@ export const truncatedFailFast: ReliabilityRule = Object.freeze<ReliabilityRule>
 })
 
 /**
- * The request for the next attempt after `rule` decided a retry: changed by the rule's
- * `adjustRequest` when it has one, unchanged otherwise. An adjustment that throws or asks for a
- * non-positive `maxTokens` is ignored, so a faulty rule never breaks the run.
+ * The request for the next attempt after `rule` decided a retry (without its tail): see
+ * `adjustRequestFor` in `adjust-request.ts`, which also adjusts the tail.
  */
 export function adjustRequestFor(rule: ReliabilityRule | undefined, scope: ReliabilityScope, request: ModelRequest): ModelRequest {
-  const adjust = rule?.adjustRequest
-  if (typeof adjust !== 'function') return request
-  try {
-    const { maxTokens } = adjust(scope, request)
-    return maxTokens !== undefined && Number.isInteger(maxTokens) && maxTokens > 0 ? { ...request, maxTokens } : request
-  } catch {
-    return request
-  }
+  return adjustBoth(rule, scope, request).base
 }

@@ -1,11 +1,24 @@
+import type { Message } from '../model/message.ts'
 import type { ModelRequest } from '../model/request.ts'
 import type { ReliabilityScope } from './scope.ts'
 
 /** What a rule decides. */
 export type Decision = 'ok' | 'retry' | 'retry-other' | 'fallback' | 'fail-fast'
 
-/** A change to the next request that a rule asks for with its retry. */
-export type RequestAdjustment = Partial<Pick<ModelRequest, 'maxTokens'>>
+/**
+ * A change to the next request that a rule asks for with its retry: a `maxTokens` (a whole number
+ * above 0), the `messages` of the request (a non-empty array of messages, e.g. the history trimmed at
+ * a user message), the `model`, or the ephemeral retry `tail` (the echo of the previous answer and
+ * its feedback). Each applies to the next attempts of this run only: the caller's request and its
+ * messages are never mutated, so a session's history is untouched. A field of the wrong shape is
+ * ignored.
+ */
+export interface RequestAdjustment {
+  readonly maxTokens?: number
+  readonly messages?: readonly Message[]
+  readonly model?: string
+  readonly tail?: readonly Message[]
+}
 
 /** Feedback for the model: a string, or a (possibly async) function of the scope. */
 export type FeedbackForLLM = string | ((scope: ReliabilityScope) => string | Promise<string>)
@@ -35,6 +48,9 @@ export interface ReliabilityRule {
    * @default false
    */
   readonly failuresOnly?: boolean
-  /** Changes the next request of a retry, e.g. a larger `maxTokens` after a cut answer. */
-  readonly adjustRequest?: (scope: ReliabilityScope, request: ModelRequest) => RequestAdjustment
+  /**
+   * Changes the next request of a retry, e.g. a larger `maxTokens` after a cut answer. Given the
+   * next attempt's request without its ephemeral tail, and that tail.
+   */
+  readonly adjustRequest?: (scope: ReliabilityScope, request: ModelRequest, tail: readonly Message[]) => RequestAdjustment
 }

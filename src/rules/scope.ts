@@ -1,4 +1,5 @@
 import type { ErrorKind } from '../model/error-kind.ts'
+import type { Message } from '../model/message.ts'
 import type { ModelRequest } from '../model/request.ts'
 import type { ModelResponse } from '../model/response.ts'
 import type { Usage } from '../model/usage.ts'
@@ -34,6 +35,14 @@ export interface ReliabilityScope {
   readonly runId: string
   /** The caller's base request (never the retry request). */
   readonly request: ModelRequest
+  /**
+   * The request of this attempt (PreCheck: of the attempt about to start) without its ephemeral
+   * tail: the caller's with the provider's model and whatever rules adjusted (a trimmed history, a
+   * lower `maxTokens`, another model). Absent in a scope built by hand: read `request` then.
+   */
+  readonly attemptRequest?: ModelRequest | undefined
+  /** The ephemeral retry tail of this attempt (the echo of the previous answer and its feedback); empty on a first attempt. */
+  readonly attemptTail?: readonly Message[] | undefined
   readonly providerIdx: number
   readonly providerName: string
   readonly providersCount: number

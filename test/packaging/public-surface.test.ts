@@ -46,6 +46,14 @@ const ROOT_VALUES = [
   'stuckLoopRule',
   'tool',
   'truncatedFailFast',
+  'MODEL_WINDOWS',
+  'REJECTION_KINDS',
+  'contextWindowCheck',
+  'dropRetryEchoRule',
+  'isRejectionKind',
+  'largerWindowRule',
+  'lowerMaxTokensRule',
+  'trimWindowRule',
 ]
 
 describe('public surface', () => {

@@ -1,7 +1,8 @@
 import { FailFastKinds, type FailFastKind } from '../../model/fail-fast-kind.ts'
 import type { Message } from '../../model/message.ts'
 import type { ModelRequest } from '../../model/request.ts'
-import { adjustRequestFor } from '../../rules/retry-truncated.ts'
+import { isRejectionKind } from '../../model/classify-rejection.ts'
+import { adjustRequestFor, changedRequest } from '../../rules/adjust-request.ts'
 import type { ReliabilityRule } from '../../rules/rule.ts'
 import type { ReliabilityScope } from '../../rules/scope.ts'
 import type { AttemptOutcome } from '../attempt-outcome.ts'
@@ -56,6 +57,17 @@ export async function planRetry<T>(
   if (run.signal?.aborted === true)
     return { go: false, kind: FailFastKinds.Aborted, reason: 'the run was aborted while the feedback for the next attempt was being built' }
   const providerIdx = decision === 'retry-other' ? run.providerIdx + 1 : run.providerIdx
-  const base = adjustRequestFor(rule, scope, providerIdx === run.providerIdx ? run.base : baseFor(run, providerIdx, run.base.messages))
-  return { go: true, providerIdx, base, tail, feedback, delayMs }
+  const before = { base: providerIdx === run.providerIdx ? run.base : baseFor(run, providerIdx, run.base.messages), tail }
+  const next = adjustRequestFor(rule, scope, before.base, before.tail)
+  // A request the provider refused as written is never sent to it again unchanged: only a rule
+  // that changes it (trims the history, drops the echo, lowers maxTokens, another model) or a
+  // move to another provider gets another attempt.
+  if (isRejectionKind(outcome.kind) && providerIdx === run.providerIdx && !changedRequest({ base: run.base, tail: run.tail }, next)) {
+    return {
+      go: false,
+      kind: outcome.kind,
+      reason: `provider "${from.name}" refused the request (${outcome.kind}) and no rule changed it: a refused request is never re-sent unchanged`,
+    }
+  }
+  return { go: true, providerIdx, base: next.base, tail: next.tail, feedback, delayMs }
 }

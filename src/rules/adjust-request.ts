@@ -1,0 +1,67 @@
+import type { Message } from '../model/message.ts'
+import type { ModelRequest } from '../model/request.ts'
+import type { ReliabilityRule, RequestAdjustment } from './rule.ts'
+import type { ReliabilityScope } from './scope.ts'
+
+/** The next attempt's request without its ephemeral tail, and that tail. */
+export interface AdjustedRequest {
+  readonly base: ModelRequest
+  readonly tail: readonly Message[]
+}
+
+const ROLES: ReadonlySet<unknown> = new Set(['system', 'user', 'assistant', 'tool'])
+
+/**
+ * The request and tail of the next attempt after `rule` decided a retry: changed by the rule's
+ * `adjustRequest` when it has one, unchanged otherwise. Each field of the adjustment is checked on
+ * its own and one of the wrong shape is ignored (`maxTokens` a whole number above 0, `messages` a
+ * non-empty array of messages, `model` a non-empty string, `tail` an array of messages); an
+ * adjustment that throws changes nothing, so a faulty rule never breaks the run. The given request
+ * and its arrays are never mutated: a change makes a copy.
+ */
+export function adjustRequestFor(
+  rule: ReliabilityRule | undefined,
+  scope: ReliabilityScope,
+  request: ModelRequest,
+  tail: readonly Message[] = [],
+): AdjustedRequest {
+  const adjust = rule?.adjustRequest
+  const same = { base: request, tail }
+  if (typeof adjust !== 'function') return same
+  let asked: RequestAdjustment
+  try {
+    asked = adjust(scope, request, tail)
+    if (typeof asked !== 'object' || asked === null) return same
+    const maxTokens = wholeAbove0(asked.maxTokens)
+    const messages = messageList(asked.messages, 1)
+    const model = typeof asked.model === 'string' && asked.model !== '' ? asked.model : undefined
+    const nextTail = messageList(asked.tail, 0)
+    if (maxTokens === undefined && messages === undefined && model === undefined) return nextTail === undefined ? same : { base: request, tail: nextTail }
+    const base: { -readonly [K in keyof ModelRequest]: ModelRequest[K] } = { ...request }
+    if (maxTokens !== undefined) base.maxTokens = maxTokens
+    if (messages !== undefined) base.messages = messages
+    if (model !== undefined) base.model = model
+    return { base, tail: nextTail ?? tail }
+  } catch {
+    return same
+  }
+}
+
+/** The adjustment's request differs from the one given: another request object, or a tail of other messages. */
+export function changedRequest(before: AdjustedRequest, after: AdjustedRequest): boolean {
+  if (before.base !== after.base || before.tail.length !== after.tail.length) return true
+  return before.tail.some((m, i) => m !== after.tail[i])
+}
+
+function wholeAbove0(v: unknown): number | undefined {
+  return typeof v === 'number' && Number.isInteger(v) && v > 0 ? v : undefined
+}
+
+/** A frozen copy of `v` when it is an array of at least `min` messages (a role and a string content each). */
+function messageList(v: unknown, min: number): readonly Message[] | undefined {
+  if (!Array.isArray(v) || v.length < min) return undefined
+  for (const m of v) {
+    if (typeof m !== 'object' || m === null || !ROLES.has((m as Message).role) || typeof (m as Message).content !== 'string') return undefined
+  }
+  return Object.freeze(v.slice()) as readonly Message[]
+}
