@@ -1,0 +1,150 @@
+import { arrayCodec, type Codec, objectCodec, type PropertyCodec, rootWrapCodec, unionCodec } from './codec.ts'
+import { acceptsNull, type IrNode, type IrObject, kindsOf } from './ir.ts'
+import { type DroppedConstraint, Uncompilable } from './types.ts'
+
+type Json = Record<string, unknown>
+
+/** Formats OpenAI strict mode documents for strings. */
+const FORMATS: ReadonlySet<string> = new Set(['date-time', 'time', 'date', 'duration', 'email', 'hostname', 'ipv4', 'ipv6', 'uuid'])
+/** The assertion keywords OpenAI strict mode documents, per node kind. */
+const SUPPORTED: Readonly<Record<string, readonly string[]>> = {
+  string: ['pattern', 'format'],
+  number: ['multipleOf', 'maximum', 'exclusiveMaximum', 'minimum', 'exclusiveMinimum'],
+  array: ['minItems', 'maxItems'],
+  object: [],
+}
+/** OpenAI's documented limits on a strict schema. */
+export const OPENAI_LIMITS = { depth: 10, properties: 5000, enumValues: 1000, stringChars: 120_000 } as const
+
+export interface Rendered {
+  readonly schema: Json
+  readonly codec: Codec | undefined
+}
+
+function keep(node: IrNode, group: string, dropped: DroppedConstraint[]): Json {
+  const out: Json = {}
+  for (const [keyword, value] of Object.entries(node.keywords)) {
+    const supported = (SUPPORTED[group] ?? []).includes(keyword)
+    const fits = keyword === 'format' ? FORMATS.has(String(value)) : keyword.startsWith('exclusive') ? typeof value === 'number' : true
+    if (supported && fits) out[keyword] = value
+    else dropped.push({ at: node.at, keyword })
+  }
+  return out
+}
+
+const withDescription = (node: IrNode, schema: Json): Json => (node.description === undefined ? schema : { description: node.description, ...schema })
+
+/** `schema` that also accepts `null`, the compiled stand-in for an absent optional property. */
+function nullable(schema: Json): Json {
+  if (typeof schema['type'] === 'string' && schema['anyOf'] === undefined) return { ...schema, type: [schema['type'], 'null'] }
+  if (Array.isArray(schema['enum'])) return { ...schema, enum: [...schema['enum'], null] }
+  return { anyOf: [schema, { type: 'null' }] }
+}
+
+function objectOf(node: IrObject, dropped: DroppedConstraint[]): Rendered {
+  const properties: [string, Json][] = []
+  const codecs: PropertyCodec[] = []
+  for (const [name, child] of node.properties) {
+    const rendered = render(child, dropped)
+    if (node.required.has(name)) {
+      properties.push([name, rendered.schema])
+      codecs.push({ name, mode: 'as-is', codec: rendered.codec })
+    } else if (!acceptsNull(child)) {
+      properties.push([name, nullable(rendered.schema)])
+      codecs.push({ name, mode: 'null-for-absent', codec: rendered.codec })
+    } else {
+      // null is already a value here: absent becomes null and a present value is carried as { value }.
+      const box = { type: 'object', properties: { value: rendered.schema }, required: ['value'], additionalProperties: false }
+      properties.push([name, { anyOf: [{ type: 'null' }, box] }])
+      codecs.push({ name, mode: 'wrapped', codec: rendered.codec })
+    }
+  }
+  for (const keyword of Object.keys(node.keywords)) dropped.push({ at: node.at, keyword })
+  const schema = { type: 'object', properties: Object.fromEntries(properties), required: properties.map(([name]) => name), additionalProperties: false }
+  return { schema: withDescription(node, schema), codec: objectCodec(codecs) }
+}
+
+function render(node: IrNode, dropped: DroppedConstraint[]): Rendered {
+  switch (node.kind) {
+    case 'primitive': {
+      const group = node.type === 'integer' ? 'number' : node.type
+      return { schema: withDescription(node, { type: node.type, ...keep(node, group, dropped) }), codec: undefined }
+    }
+    case 'enum':
+      if (node.values.some((v) => typeof v === 'object' && v !== null)) throw new Uncompilable('an enum of objects or arrays', node.at)
+      return { schema: withDescription(node, { enum: node.values }), codec: undefined }
+    case 'array': {
+      const items = render(node.items, dropped)
+      return { schema: withDescription(node, { type: 'array', items: items.schema, ...keep(node, 'array', dropped) }), codec: arrayCodec(items.codec) }
+    }
+    case 'object':
+      return objectOf(node, dropped)
+    case 'union':
+      return unionOf(node.branches, node, dropped)
+  }
+}
+
+function unionOf(branches: readonly IrNode[], node: IrNode, dropped: DroppedConstraint[]): Rendered {
+  const rendered = branches.map((b) => render(b, dropped))
+  const byKind = new Map<string, Codec>()
+  rendered.forEach((r, i) => {
+    if (r.codec === undefined) return
+    const own = kindsOf(branches[i] as IrNode)
+    const shared = branches.some((other, j) => j !== i && [...kindsOf(other)].some((k) => own.has(k)))
+    if (shared) throw new Uncompilable('a union of members of one JSON type where absent properties map to null: the member of an answer is ambiguous', node.at)
+    for (const kind of own) byKind.set(kind, r.codec)
+  })
+  return { schema: withDescription(node, { anyOf: rendered.map((r) => r.schema) }), codec: unionCodec(byKind) }
+}
+
+/**
+ * The OpenAI strict-mode rendering: every property required (an optional one as nullable, `null`
+ * standing for absent), every object closed, only documented keywords, a root that is an object
+ * (any other root travels as `{ value }`), within the documented size and depth limits.
+ */
+export function renderOpenAIStrict(root: IrNode, dropped: DroppedConstraint[]): Rendered {
+  const inner = render(root, dropped)
+  const rendered: Rendered =
+    root.kind === 'object'
+      ? inner
+      : { schema: { type: 'object', properties: { value: inner.schema }, required: ['value'], additionalProperties: false }, codec: rootWrapCodec(inner.codec) }
+  checkLimits(rendered.schema)
+  return rendered
+}
+
+function checkLimits(schema: Json): void {
+  const tally = { properties: 0, enumValues: 0, chars: 0, depth: 0 }
+  const walk = (node: unknown, depth: number): void => {
+    if (typeof node !== 'object' || node === null) return
+    if (Array.isArray(node)) {
+      for (const n of node) walk(n, depth)
+      return
+    }
+    const json = node as Json
+    const isObject = json['type'] === 'object'
+    const level = isObject ? depth + 1 : depth
+    tally.depth = Math.max(tally.depth, level)
+    if (Array.isArray(json['enum'])) {
+      tally.enumValues += json['enum'].length
+      for (const v of json['enum']) if (typeof v === 'string') tally.chars += v.length
+    }
+    const properties = json['properties']
+    if (typeof properties === 'object' && properties !== null) {
+      for (const [name, child] of Object.entries(properties)) {
+        tally.properties++
+        tally.chars += name.length
+        walk(child, level)
+      }
+    }
+    walk(json['items'], level)
+    walk(json['anyOf'], depth)
+  }
+  walk(schema, 0)
+  if (tally.depth > OPENAI_LIMITS.depth) throw new Uncompilable(`objects nested ${tally.depth} deep; OpenAI strict mode allows ${OPENAI_LIMITS.depth}`, '')
+  if (tally.properties > OPENAI_LIMITS.properties)
+    throw new Uncompilable(`${tally.properties} properties; OpenAI strict mode allows ${OPENAI_LIMITS.properties}`, '')
+  if (tally.enumValues > OPENAI_LIMITS.enumValues)
+    throw new Uncompilable(`${tally.enumValues} enum values; OpenAI strict mode allows ${OPENAI_LIMITS.enumValues}`, '')
+  if (tally.chars > OPENAI_LIMITS.stringChars)
+    throw new Uncompilable(`${tally.chars} characters of names and enum values; OpenAI allows ${OPENAI_LIMITS.stringChars}`, '')
+}
