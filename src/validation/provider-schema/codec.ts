@@ -14,7 +14,14 @@ export interface PropertyCodec {
   readonly name: string
   readonly mode: PropertyMode
   readonly codec: Codec | undefined
+  /**
+   * For `null-for-absent`: what a present `null` (a value the property refuses) travels as, a JSON
+   * value of a kind the property has none of, so that no refused value maps back to an accepted one.
+   */
+  readonly nullAs?: readonly unknown[] | Readonly<Record<string, unknown>>
 }
+
+const isNullAs = (p: PropertyCodec, item: unknown) => p.nullAs !== undefined && JSON.stringify(item) === JSON.stringify(p.nullAs)
 
 const fwd = (codec: Codec | undefined, value: unknown) => (codec === undefined ? value : codec.forward(value))
 const bwd = (codec: Codec | undefined, value: unknown) => (codec === undefined ? value : codec.back(value))
@@ -36,8 +43,12 @@ export function objectCodec(properties: readonly PropertyCodec[]): Codec | undef
       if (!isRecord(value)) return value
       const out: Record<string, unknown> = {}
       for (const p of properties) {
-        if (Object.hasOwn(value, p.name)) define(out, p.name, p.mode === 'wrapped' ? { value: fwd(p.codec, value[p.name]) } : fwd(p.codec, value[p.name]))
-        else if (p.mode !== 'as-is') define(out, p.name, null)
+        const item = value[p.name]
+        if (!Object.hasOwn(value, p.name)) {
+          if (p.mode !== 'as-is') define(out, p.name, null)
+        } else if (p.mode === 'wrapped') define(out, p.name, { value: fwd(p.codec, item) })
+        else if (p.mode === 'null-for-absent' && item === null) define(out, p.name, p.nullAs ?? null)
+        else define(out, p.name, fwd(p.codec, item))
       }
       for (const key of Object.keys(value)) if (!byName.has(key)) define(out, key, value[key])
       return out
@@ -50,6 +61,7 @@ export function objectCodec(properties: readonly PropertyCodec[]): Codec | undef
         const item = value[key]
         if (p === undefined) define(out, key, item)
         else if (p.mode !== 'as-is' && item === null) continue
+        else if (p.mode === 'null-for-absent' && isNullAs(p, item)) define(out, key, null)
         else if (p.mode === 'wrapped') define(out, key, isRecord(item) && Object.hasOwn(item, 'value') ? bwd(p.codec, item['value']) : item)
         else define(out, key, bwd(p.codec, item))
       }

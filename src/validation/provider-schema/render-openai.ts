@@ -41,6 +41,19 @@ function nullable(schema: Json): Json {
   return { anyOf: [schema, { type: 'null' }] }
 }
 
+/**
+ * What a present `null` travels as for an optional property that refuses null: a value of a JSON
+ * kind the property has none of (the compiled schema refuses it too, and it maps back to `null`), so
+ * a refused value never maps back to an accepted one. `undefined` when the property takes both
+ * objects and arrays: it is then carried as `{ value }`.
+ */
+function nullAs(child: IrNode): readonly unknown[] | Readonly<Record<string, unknown>> | undefined {
+  const kinds = kindsOf(child)
+  if (!kinds.has('array')) return [null]
+  if (!kinds.has('object')) return { value: null }
+  return undefined
+}
+
 function objectOf(node: IrObject, dropped: DroppedConstraint[]): Rendered {
   const properties: [string, Json][] = []
   const codecs: PropertyCodec[] = []
@@ -49,11 +62,11 @@ function objectOf(node: IrObject, dropped: DroppedConstraint[]): Rendered {
     if (node.required.has(name)) {
       properties.push([name, rendered.schema])
       codecs.push({ name, mode: 'as-is', codec: rendered.codec })
-    } else if (!acceptsNull(child)) {
+    } else if (!acceptsNull(child) && nullAs(child) !== undefined) {
       properties.push([name, nullable(rendered.schema)])
-      codecs.push({ name, mode: 'null-for-absent', codec: rendered.codec })
+      codecs.push({ name, mode: 'null-for-absent', codec: rendered.codec, nullAs: nullAs(child) as readonly unknown[] })
     } else {
-      // null is already a value here: absent becomes null and a present value is carried as { value }.
+      // null is a value here (or no kind is free for it): absent becomes null, a present value travels as { value }.
       const box = { type: 'object', properties: { value: rendered.schema }, required: ['value'], additionalProperties: false }
       properties.push([name, { anyOf: [{ type: 'null' }, box] }])
       codecs.push({ name, mode: 'wrapped', codec: rendered.codec })
