@@ -1,4 +1,5 @@
 import { arrayCodec, type Codec, objectCodec, type PropertyCodec, rootWrapCodec, unionCodec } from './codec.ts'
+import { isRecord } from '../../model/is-record.ts'
 import { acceptsNull, type IrNode, type IrObject, kindsOf } from './ir.ts'
 import { type DroppedConstraint, Uncompilable } from './types.ts'
 
@@ -97,11 +98,58 @@ function render(node: IrNode, dropped: DroppedConstraint[]): Rendered {
   }
 }
 
+/**
+ * The property every object member requires as an enum (or const) whose values no other member
+ * shares: it tells the member of a value and of an answer apart, both ways. `undefined` if none.
+ */
+function discriminator(members: readonly IrObject[]): { readonly name: string; readonly values: readonly (readonly string[])[] } | undefined {
+  for (const [name] of members[0]?.properties ?? []) {
+    const lists = members.map((m) => {
+      const child = m.properties.find(([n]) => n === name)?.[1]
+      return m.required.has(name) && child?.kind === 'enum' ? child.values.map((v) => JSON.stringify(v)) : undefined
+    })
+    const all = lists.flatMap((l) => l ?? [])
+    if (lists.every((l) => l !== undefined) && new Set(all).size === all.length) return { name, values: lists as string[][] }
+  }
+  return undefined
+}
+
+/** The codec of object members told apart by a discriminator property. */
+function discriminatedCodec(name: string, values: readonly (readonly string[])[], codecs: readonly (Codec | undefined)[]): Codec {
+  const memberOf = (value: unknown) => {
+    if (!isRecord(value) || !Object.hasOwn(value, name)) return undefined
+    const key = JSON.stringify(value[name])
+    return codecs[values.findIndex((list) => list.includes(key))]
+  }
+  return {
+    forward: (value) => memberOf(value)?.forward(value) ?? value,
+    back: (value) => memberOf(value)?.back(value) ?? value,
+  }
+}
+
 function unionOf(branches: readonly IrNode[], node: IrNode, dropped: DroppedConstraint[]): Rendered {
   const rendered = branches.map((b) => render(b, dropped))
   const byKind = new Map<string, Codec>()
+  const objects = branches.flatMap((b, i) => (kindsOf(b).has('object') ? [i] : []))
+  const handled = new Set<number>()
+  if (objects.length > 1 && objects.some((i) => rendered[i]?.codec !== undefined)) {
+    // Object members that map absent properties share the object type: a discriminator must tell them apart.
+    const members = objects.map((i) => branches[i] as IrNode)
+    const found = members.every((m) => m.kind === 'object') ? discriminator(members as IrObject[]) : undefined
+    if (found === undefined)
+      throw new Uncompilable('a union of object members where absent properties map to null and no required enum property tells them apart', node.at)
+    byKind.set(
+      'object',
+      discriminatedCodec(
+        found.name,
+        found.values,
+        objects.map((i) => rendered[i]?.codec),
+      ),
+    )
+    for (const i of objects) handled.add(i)
+  }
   rendered.forEach((r, i) => {
-    if (r.codec === undefined) return
+    if (r.codec === undefined || handled.has(i)) return
     const own = kindsOf(branches[i] as IrNode)
     const shared = branches.some((other, j) => j !== i && [...kindsOf(other)].some((k) => own.has(k)))
     if (shared) throw new Uncompilable('a union of members of one JSON type where absent properties map to null: the member of an answer is ambiguous', node.at)

@@ -134,6 +134,22 @@ describe('compileProviderSchema (openai-strict)', () => {
     expect(result).toMatchObject({ ok: false, at: '/properties/u' })
   })
 
+  it('tells object members apart by a required enum property they do not share, both ways', () => {
+    const member = (kind: string, field: string) => ({
+      type: 'object',
+      properties: { kind: { const: kind }, [field]: { type: 'string' }, note: { type: 'string' } },
+      required: ['kind'],
+      additionalProperties: false,
+    })
+    const schema = { type: 'object', properties: { u: { anyOf: [member('a', 'x'), member('b', 'y')] } }, required: ['u'], additionalProperties: false }
+    const result = compiled(schema)
+    for (const value of [{ u: { kind: 'a' } }, { u: { kind: 'a', x: '1' } }, { u: { kind: 'b', y: '2', note: 'n' } }]) {
+      expect(accepts(result.schema, result.forward(value)).ok).toBe(true)
+      expect(result.back(result.forward(value))).toEqual(value)
+    }
+    expect(result.forward({ u: { kind: 'b' } })).toEqual({ u: { kind: 'b', y: null, note: null } })
+  })
+
   it('refuses objects nested deeper than OpenAI allows', () => {
     let schema: Record<string, unknown> = { type: 'string' }
     for (let i = 0; i < 11; i++) schema = { type: 'object', properties: { x: schema }, required: ['x'], additionalProperties: false }
