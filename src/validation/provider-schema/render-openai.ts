@@ -37,7 +37,9 @@ const withDescription = (node: IrNode, schema: Json): Json => (node.description 
 
 /** `schema` that also accepts `null`, the compiled stand-in for an absent optional property. */
 function nullable(schema: Json): Json {
-  if (typeof schema['type'] === 'string' && schema['anyOf'] === undefined) return { ...schema, type: [schema['type'], 'null'] }
+  // A type list only for scalars (OpenAI's documented form); objects and arrays take an anyOf member.
+  const type = schema['type']
+  if (typeof type === 'string' && type !== 'object' && type !== 'array') return { ...schema, type: [type, 'null'] }
   if (Array.isArray(schema['enum'])) return { ...schema, enum: [...schema['enum'], null] }
   return { anyOf: [schema, { type: 'null' }] }
 }

@@ -70,6 +70,17 @@ describe('compileProviderSchema (openai-strict)', () => {
     expect(result.forward({ n: null })).toEqual({ n: { value: null } })
   })
 
+  it('makes an optional object or array property nullable with an anyOf member, a scalar one with a type list', () => {
+    const result = compiled({
+      type: 'object',
+      properties: { o: { type: 'object', properties: { k: { type: 'string' } }, required: ['k'] }, l: { type: 'array', items: { type: 'string' } } },
+    })
+    expect(result.schema['properties']).toEqual({
+      o: { anyOf: [{ type: 'object', properties: { k: { type: 'string' } }, required: ['k'], additionalProperties: false }, { type: 'null' }] },
+      l: { anyOf: [{ type: 'array', items: { type: 'string' } }, { type: 'null' }] },
+    })
+  })
+
   it('adds null to an enum for an optional enum property', () => {
     const result = compiled({ type: 'object', properties: { e: { enum: ['a', 'b'] } }, additionalProperties: false })
     expect(result.schema['properties']).toEqual({ e: { enum: ['a', 'b', null] } })
