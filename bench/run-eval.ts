@@ -1,15 +1,18 @@
 /**
  * `npm run eval`: behaviour on real data from ../shared/corpora (JSON-Schema-Test-Suite, MaskBench,
- * tau-bench, BFCL); writes bench/results/eval.json and regenerates BENCHMARKS.md. The figures pinned
- * in bench/eval-pins.json are re-checked by test/eval/.
+ * provider structured-output schemas, tau-bench, BFCL); writes bench/results/eval.json and
+ * regenerates BENCHMARKS.md. The figures pinned in bench/eval-pins.json are re-checked by test/eval/.
+ * `RG_EVAL_ONLY=providerSchema` (a comma-separated list of result keys) re-runs only those sections
+ * and keeps the others from the existing bench/results/eval.json.
  */
-import { writeFileSync } from 'node:fs'
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { runBfclAgreement, runBfclExtraction } from './eval/bfcl.ts'
 import { measureBfclCuts } from './eval/bfcl-cuts.ts'
 import { measureBfclDifferential } from './eval/bfcl-differential.ts'
 import { runJsonSchemaSuite } from './eval/json-schema-suite.ts'
 import { runMaskBench } from './eval/maskbench.ts'
+import { runProviderSchemaCensus } from './eval/provider-schema.ts'
 import { runTauBench } from './eval/tau-bench.ts'
 import pins from './eval-pins.json' with { type: 'json' }
 import { writeReport } from './report.ts'
@@ -25,20 +28,25 @@ function timed<T>(label: string, run: () => T): T {
   return result
 }
 
-const results = {
-  machine: machine(),
-  jsonSchemaSuite: [
+const sections: Readonly<Record<string, () => unknown>> = {
+  jsonSchemaSuite: () => [
     timed('JSON-Schema-Test-Suite draft2020-12', () => runJsonSchemaSuite('draft2020-12')),
     timed('JSON-Schema-Test-Suite draft7', () => runJsonSchemaSuite('draft7')),
   ],
-  maskBench: timed('MaskBench', () => runMaskBench(pins.maskBench.full)),
-  tauBench: timed('tau-bench', () => runTauBench()),
-  bfclExtraction: timed('BFCL extraction', () => runBfclExtraction()),
-  bfclAgreement: timed('BFCL agreement', () => runBfclAgreement()),
-  bfclDifferential: timed('BFCL differential against the previous release', () => measureBfclDifferential()),
+  maskBench: () => timed('MaskBench', () => runMaskBench(pins.maskBench.full)),
+  providerSchema: () => timed('Provider schemas on MaskBench', () => runProviderSchemaCensus()),
+  tauBench: () => timed('tau-bench', () => runTauBench()),
+  bfclExtraction: () => timed('BFCL extraction', () => runBfclExtraction()),
+  bfclAgreement: () => timed('BFCL agreement', () => runBfclAgreement()),
+  bfclDifferential: () => timed('BFCL differential against the previous release', () => measureBfclDifferential()),
   // Every accepted answer cut at every position (RG_CUT_EVERY=n takes one output in n, for a quick look).
-  bfclCuts: timed('BFCL cut sweep', () => measureBfclCuts(Number(process.env['RG_CUT_EVERY'] || 1))),
+  bfclCuts: () => timed('BFCL cut sweep', () => measureBfclCuts(Number(process.env['RG_CUT_EVERY'] || 1))),
 }
+const only = (process.env['RG_EVAL_ONLY'] ?? '').split(',').filter((key) => key !== '')
+for (const key of only) if (!(key in sections)) throw new Error(`RG_EVAL_ONLY: unknown section "${key}"; the sections are ${Object.keys(sections).join(', ')}`)
+const previous = only.length > 0 && existsSync(RESULTS) ? (JSON.parse(readFileSync(RESULTS, 'utf8')) as Record<string, unknown>) : {}
+const results: Record<string, unknown> = { ...previous, machine: only.length > 0 && previous['machine'] !== undefined ? previous['machine'] : machine() }
+for (const [key, run] of Object.entries(sections)) if (only.length === 0 || only.includes(key)) results[key] = run()
 cleanupCorpora()
 writeFileSync(RESULTS, `${JSON.stringify(results, null, 2)}\n`)
 writeReport()

@@ -3,15 +3,18 @@ import type { BfclCuts } from '../eval/bfcl-cuts.ts'
 import type { BfclDifferential } from '../eval/bfcl-differential.ts'
 import type { SuiteResult } from '../eval/json-schema-suite.ts'
 import type { MaskBenchResult } from '../eval/maskbench.ts'
+import type { ProviderSchemaResult } from '../eval/provider-schema.ts'
 import type { TauBenchResult } from '../eval/tau-bench.ts'
 import type { Machine } from '../support/machine.ts'
 import { machineLines } from './bench-sections.ts'
 import { pct, table } from './format.ts'
+import { providerSchemaSection } from './provider-schema-section.ts'
 
 interface EvalResults {
   readonly machine: Machine
   readonly jsonSchemaSuite: readonly SuiteResult[]
   readonly maskBench: MaskBenchResult
+  readonly providerSchema?: ProviderSchemaResult
   readonly tauBench: TauBenchResult
   readonly bfclExtraction: ExtractionResult
   readonly bfclAgreement: AgreementResult
@@ -99,6 +102,7 @@ export function evalSections(r: EvalResults): string[] {
     '</details>',
     '',
   )
+  if (r.providerSchema !== undefined) out.push(...providerSchemaSection(r.providerSchema))
 
   const t = r.tauBench
   out.push('### tau-bench', '')

@@ -56,6 +56,16 @@ export { TRUNCATION_MARKER, truncateForFeedback } from './feedback/truncate-for-
 export type { EchoLimits } from './feedback/truncate-echo.ts'
 export { countFeedbackTokens } from './feedback/truncate-to-tokens.ts'
 
+export { compileProviderSchema, PROVIDER_TARGETS } from './provider-schema/index.ts'
+export type {
+  CompiledProviderSchema,
+  DroppedConstraint,
+  Narrowing,
+  ProviderSchemaResult,
+  ProviderTarget,
+  UncompilableSchema,
+} from './provider-schema/index.ts'
+
 export { IncrementalValidator } from './stream/incremental-validator.ts'
 export type { IncrementalState } from './stream/incremental-validator.ts'
 export type { StreamViolation } from './stream/stream-violation.ts'

@@ -79,6 +79,7 @@ const NO_OPTIONS: ReadonlySet<string> = new Set([
   'validation:truncateForFeedback',
   'validation:countFeedbackTokens',
   'validation:IncrementalValidator',
+  'validation:compileProviderSchema',
   'trace:buildRuns',
   'trace:parseTrace',
   'trace:readTrace',
