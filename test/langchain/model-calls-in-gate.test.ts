@@ -2,7 +2,7 @@ import { BaseChatModel } from '@langchain/core/language_models/chat_models'
 import { AIMessage, type BaseMessage } from '@langchain/core/messages'
 import type { ChatResult } from '@langchain/core/outputs'
 import { fakeModel } from '@langchain/core/testing'
-import { createAgent, tool } from 'langchain'
+import { createAgent, createMiddleware, tool } from 'langchain'
 import { describe, expect, it } from 'vitest'
 import * as z from 'zod'
 import {
@@ -11,6 +11,7 @@ import {
   type ReliabilityFailFastError,
   type ReliabilityRule,
   retryTransient,
+  sharedBudget,
   sharedRateLimit,
 } from '../../src/index.ts'
 import { reliabilityMiddleware } from '../../src/integrations/langchain.ts'
@@ -147,5 +148,69 @@ describe('reliabilityMiddleware for LangChain: every model call inside the gate'
     const middleware = reliabilityMiddleware({ postDecide: [fallbackRule], fallback: () => 'Sorry, try later.' })
     const result = await createAgent({ model, tools: [], middleware: [middleware] }).invoke(ask('hi'))
     expect(result.messages.map((m: BaseMessage) => `${m.type}:${m.text}`)).toEqual(['human:hi', 'ai:Sorry, try later.'])
+  })
+})
+
+describe('reliabilityMiddleware for LangChain: what the gate runs around', () => {
+  it("re-asks invalid tool arguments through the turn's gate: a 503 on the re-ask is retried, under the turn's runId", async () => {
+    const ran: string[] = []
+    const model = fakeModel()
+      .respondWithTools([{ name: 'echo', args: { text: 7 }, id: 'c1' }])
+      .respond(unavailable())
+      .respondWithTools([{ name: 'echo', args: { text: 'a' }, id: 'c2' }])
+      .respond(new AIMessage('done'))
+    const middleware = reliabilityMiddleware({ postDecide: [retryTransient(noDelay)] })
+    const starts: string[] = []
+    middleware.on('run_start', (e) => starts.push(e.runId))
+    const result = await createAgent({ model, tools: [echoTool(ran)], middleware: [middleware] }).invoke(ask('echo'))
+    expect(model.calls).toHaveLength(4)
+    expect(ran).toEqual(['a'])
+    expect(result.messages.at(-1)?.text).toBe('done')
+    // The turn's run, its re-ask (same runId), then the final turn's own run.
+    expect(starts).toHaveLength(3)
+    expect(starts[1]).toBe(starts[0])
+    expect(starts[2]).not.toBe(starts[0])
+  })
+
+  it('lets a LangGraph bubble-up (an interrupt) from inside the call leave as it came, to LangGraph: no retry, no breaker failure', async () => {
+    class Pause extends Error {
+      readonly is_bubble_up = true
+    }
+    const pause = new Pause('approve first')
+    let pauses = 1
+    const pauser = createMiddleware({
+      name: 'Pauser',
+      wrapModelCall: async (request, handler) => {
+        if (pauses-- > 0) throw pause
+        return handler(request)
+      },
+    })
+    const model = fakeModel().respond(new AIMessage('fine'))
+    const middleware = reliabilityMiddleware({ breaker: { failureThreshold: 1, cooldownMs: 60_000 }, postDecide: [retryTransient(noDelay)] })
+    const agent = createAgent({ model, tools: [], middleware: [middleware, pauser] })
+    // LangGraph takes its own bubble-up back (a MiddlewareError around a gate error would reject the invoke).
+    const paused = await agent.invoke(ask('one'))
+    expect(paused.messages.map((m: BaseMessage) => m.type)).toEqual(['human'])
+    expect(model.calls).toHaveLength(0)
+    expect((await agent.invoke(ask('two'))).messages.at(-1)?.text).toBe('fine')
+  })
+
+  it("prices each call by the chat model's own name, and a shared budget stops the call that would overspend before it is made", async () => {
+    // A million input tokens at $1 a million: the call costs $1, the whole budget.
+    const first = Object.assign(new AIMessage('first'), { usage_metadata: { input_tokens: 1_000_000, output_tokens: 0, total_tokens: 1_000_000 } })
+    const model = Object.assign(fakeModel().respond(first).respond(new AIMessage('never asked')), { model: 'chat-test' })
+    const budget = sharedBudget({ store: memoryStore(), key: 'budget:langchain', usd: 1 })
+    const middleware = reliabilityMiddleware({ pricing: { 'chat-test': { input: 1, output: 1 } }, budget })
+    const models: (string | undefined)[] = []
+    const costs: number[] = []
+    middleware.on('attempt_end', (e) => models.push(e.model))
+    middleware.on('run_end', (e) => costs.push(e.costUsd))
+    const agent = createAgent({ model, tools: [], middleware: [middleware] })
+    expect((await agent.invoke(ask('one'))).messages.at(-1)?.text).toBe('first')
+    expect(models).toEqual(['chat-test'])
+    expect(costs).toEqual([1])
+    const error = await agent.invoke(ask('two')).catch((e: unknown) => e)
+    expect(causeOf(error)?.kind).toBe('budget-exceeded')
+    expect(model.calls).toHaveLength(1)
   })
 })
