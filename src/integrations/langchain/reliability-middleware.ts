@@ -56,11 +56,14 @@ const MARK = 'reliability-gate:tool-args-invalid'
 /**
  * The reliability gate as LangChain.js v1 agent middleware (`createAgent({ middleware: [...] })`).
  *
- * - `wrapModelCall`: a final answer (no tool calls) goes through the gate: `outputSchema` and every
- *   rule (`postDecide`, `preCheck`, stuck loops, truncation...). A rejected answer is re-asked with
- *   the gate's ephemeral tail appended to the request's messages; only the accepted `AIMessage`
- *   is returned, so only it enters the agent's state. When the gate gives up it throws a
- *   `ReliabilityFailFastError`. An answer with tool calls passes on to the tools.
+ * - `wrapModelCall`: every model turn is one gate run, and every call of the model goes through the
+ *   gate's chain, the first included: the rate limit, breaker, budget and `timeoutMs` come before
+ *   each call, a `preCheck` fail-fast spends no call, and a failing call reaches the rules
+ *   (`retryTransient` retries a 503). A final answer (no tool calls) is checked against
+ *   `outputSchema` and every rule (`postDecide`, stuck loops, truncation...). A rejected answer is
+ *   re-asked with the gate's ephemeral tail appended to the request's messages; only the accepted
+ *   `AIMessage` is returned, so only it enters the agent's state. When the gate gives up it throws a
+ *   `ReliabilityFailFastError`; a LangGraph interrupt from inside the call leaves as it came.
  *   An answer with tool calls gets the Agent's tool-argument loop first: each call is checked
  *   against its tool's schema (Zod, JSON Schema, any schema `compileSchema` accepts) and an invalid
  *   one is re-asked with the ephemeral tail, up to `maxToolRetries` times; the returned message holds
@@ -70,7 +73,10 @@ const MARK = 'reliability-gate:tool-args-invalid'
  * - `wrapToolCall`: a call whose arguments are still invalid (`exhausted`) is answered with an error
  *   `ToolMessage` holding the gate's feedback, and the run goes on; the tool never runs on them.
  *
- * Each model call is one gate run with its own `runId`, on every event (`on()`, `events$`). No rule
+ * Each model turn is one gate run with its own `runId`, on every event (`on()`, `events$`); its
+ * tool-argument re-asks are runs of the same gate under that `runId`. A `breaker` given as options is
+ * made once per middleware, so it spans the calls of every agent the middleware serves (as do the
+ * `budget` and `rateLimit` objects given); the chat model's own name (`model`) prices the calls. No rule
  * retries by default, as with `createGate`: pass `postDecide: strictOutputRules(3)` (or your rules).
  * LangChain wraps what a middleware throws in its `MiddlewareError`: the `ReliabilityFailFastError`
  * is its `cause`.
