@@ -69,6 +69,14 @@ describe('reliabilityMiddleware for LangChain: every model call inside the gate'
     expect(model.calls).toBe(1)
   })
 
+  it('bounds the first model call by runTimeoutMs too', async () => {
+    const model = new SilentModel({})
+    const agent = createAgent({ model, tools: [], middleware: [reliabilityMiddleware({ runTimeoutMs: 20 })] })
+    const error = await agent.invoke(ask('hi')).catch((e: unknown) => e)
+    expect(causeOf(error)?.kind).toBe('run-timeout')
+    expect(model.calls).toBe(1)
+  })
+
   it('retries a 503 on the first model call by the rules (retryTransient), and the run succeeds', async () => {
     const model = fakeModel().respond(unavailable()).respond(new AIMessage('fine'))
     const middleware = reliabilityMiddleware({ postDecide: [retryTransient(noDelay)] })
