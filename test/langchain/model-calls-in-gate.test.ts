@@ -3,6 +3,7 @@ import { AIMessage, type BaseMessage } from '@langchain/core/messages'
 import type { ChatResult } from '@langchain/core/outputs'
 import { fakeModel } from '@langchain/core/testing'
 import { createAgent, createMiddleware, tool } from 'langchain'
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import * as z from 'zod'
 import {
@@ -86,6 +87,31 @@ describe('reliabilityMiddleware for LangChain: every model call inside the gate'
     expect(model.calls).toHaveLength(2)
     expect(result.messages.map((m: BaseMessage) => `${m.type}:${m.text}`)).toEqual(['human:hi', 'ai:fine'])
     expect(attempts).toEqual(['http-5xx', 'ok'])
+  })
+
+  it('makes every model call an attempt of the gate: calls, attempts and the outcome agree for any script of failures', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.boolean(), { minLength: 1, maxLength: 6 }), async (fails) => {
+        const model = fakeModel()
+        for (const fail of fails) model.respond(fail ? unavailable() : new AIMessage('fine'))
+        const middleware = reliabilityMiddleware({ postDecide: [retryTransient({ maxRetries: 3, ...noDelay })] })
+        let attempts = 0
+        middleware.on('attempt_start', () => attempts++)
+        const outcome = await createAgent({ model, tools: [], middleware: [middleware] })
+          .invoke(ask('hi'))
+          .then(
+            (r) => r.messages.at(-1)?.text,
+            (e: unknown) => causeOf(e)?.kind,
+          )
+        const firstOk = fails.indexOf(false)
+        // Four attempts at most (three retries); past the script, the fake model throws (kind unknown: no retry).
+        const expectedCalls = firstOk >= 0 && firstOk < 4 ? firstOk + 1 : Math.min(fails.length + 1, 4)
+        expect(model.calls).toHaveLength(expectedCalls)
+        expect(attempts).toBe(expectedCalls)
+        expect(outcome).toBe(firstOk >= 0 && firstOk < 4 ? 'fine' : fails.length < 4 ? 'unknown' : 'http-5xx')
+      }),
+      { numRuns: 25 },
+    )
   })
 
   it('makes every model turn one gate run, tool-calling turns included', async () => {
