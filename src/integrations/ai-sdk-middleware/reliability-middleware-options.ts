@@ -3,7 +3,7 @@ import type { ToolGuard } from '../../agent/tools/guard.ts'
 import type { EventHub } from '../../events/event-hub.ts'
 import type { GateConfig } from '../../gate/gate-config.ts'
 import { option, optionsContract } from '../../model/options-contract.ts'
-import { hostGateChecks } from './host-gate-checks.ts'
+import { hostGateChecks } from '../host/host-gate-checks.ts'
 
 /** Options of `reliabilityMiddleware`: a gate configuration without providers, and the tool-argument loop's. */
 export interface ReliabilityMiddlewareOptions<T = unknown> extends Omit<GateConfig<T>, 'providers' | 'model' | 'events'> {

@@ -14,18 +14,16 @@ import { idShapeGuard } from '../../agent/tools/id-shape-guard.ts'
 import { EventHub } from '../../events/event-hub.ts'
 import { newRunId } from '../../events/run-id.ts'
 import { createGate, type Gate } from '../../gate/create-gate.ts'
-import type { GateConfig } from '../../gate/gate-config.ts'
-import { checkRules } from '../../gate/check-rules.ts'
-import { compileSchema } from '../../validation/schema/compile-schema.ts'
-import { circuitBreaker, isCircuitBreaker } from '../../policies/breaker/circuit-breaker.ts'
 import type { Provider, StreamingProvider } from '../../model/provider.ts'
 import type { StopReason } from '../../model/response.ts'
 import type { Usage } from '../../model/usage.ts'
 import type { ModelResponse } from '../../model/response.ts'
 import type { ToolCall } from '../../model/tool-call.ts'
-import { callSdk, streamSdk } from '../../providers/adapter-kit/sdk-call.ts'
+import { streamSdk } from '../../providers/adapter-kit/sdk-call.ts'
 import { aiSdkStreamChunks } from '../../providers/ai-sdk/ai-sdk-stream.ts'
 import { fromAiSdkGenerateResult } from '../../providers/ai-sdk/from-ai-sdk-result.ts'
+import { hostGateConfig } from '../host/host-gate-config.ts'
+import { hostProvider } from '../host/host-provider.ts'
 import { asGiveUp, type NoObjectGeneratedFields } from './give-up-error.ts'
 import { callRequest, withTail } from './call-request.ts'
 import type { MiddlewareCall, ReliabilityMiddleware } from './reliability-middleware-type.ts'
@@ -67,11 +65,8 @@ export function reliabilityMiddleware<T = unknown>(given?: ReliabilityMiddleware
   // The gate is made per call: what it would refuse is refused here, when the middleware is made.
   const options = RELIABILITY_MIDDLEWARE.check(given) as ReliabilityMiddlewareOptions<T>
   const { streamMode = 'buffer', events: hub, maxToolRetries, toolGuards, logger, name, forcedToolReask, toolGiveUpStops, ...gateOptions } = options
-  checkRules(gateOptions.preCheck, 'reliabilityMiddleware: preCheck')
-  checkRules(gateOptions.postDecide, 'reliabilityMiddleware: postDecide')
-  if (gateOptions.outputSchema !== undefined) compileSchema(gateOptions.outputSchema)
+  const config = hostGateConfig(gateOptions, 'reliabilityMiddleware')
   const events = hub ?? new EventHub()
-  const config = withSharedBreaker(gateOptions)
   if (toolGuards !== undefined) assertGuards(toolGuards, 'reliabilityMiddleware: toolGuards')
   const toolSettings: ToolArgsOptions = {
     name: name ?? 'ai-sdk',
@@ -90,32 +85,25 @@ export function reliabilityMiddleware<T = unknown>(given?: ReliabilityMiddleware
     return createGate<T>({ ...config, ...(schema !== undefined ? { outputSchema: schema } : {}), providers: provider, events })
   }
   /** A provider over `doGenerate` that remembers the last raw result. */
-  const generating = (params: LanguageModelV4CallOptions, model: LanguageModelV4) => {
-    const state: { last: LanguageModelV4GenerateResult | undefined } = { last: undefined }
-    const provider: Provider = {
-      name: model.provider,
-      model: model.modelId,
-      async complete(request) {
-        state.last = undefined
-        const result = await callSdk(model.provider, request, () => model.doGenerate(withTail(params, request)))
-        state.last = result
-        return fromAiSdkGenerateResult(result, model.provider)
-      },
-    }
-    return { provider, state }
-  }
+  const generating = (params: LanguageModelV4CallOptions, model: LanguageModelV4) =>
+    hostProvider(
+      model.provider,
+      model.modelId,
+      (request) => model.doGenerate(withTail(params, request)),
+      (result) => fromAiSdkGenerateResult(result, model.provider),
+    )
 
   const wrap = {
     async wrapGenerate({ params, model }: V4Call): Promise<LanguageModelV4GenerateResult> {
       const runId = newRunId()
-      const { provider, state } = generating(params, model)
+      const { provider, last } = generating(params, model)
       const gate = gateFor(params, provider)
       const base = callRequest(params)
       const runOptions = { runId, ...(params.abortSignal !== undefined ? { signal: params.abortSignal } : {}) }
       const result = await gate.run(base, runOptions).catch((error: unknown) => {
-        throw asGiveUp(error, lastAnswer(state.last))
+        throw asGiveUp(error, lastAnswer(last()))
       })
-      const accepted = result.fromFallback ? undefined : state.last
+      const accepted = result.fromFallback ? undefined : last()
       if (accepted === undefined) {
         return {
           content: [{ type: 'text', text: result.response.content }],
@@ -129,10 +117,10 @@ export function reliabilityMiddleware<T = unknown>(given?: ReliabilityMiddleware
         // Usage covers every attempt, the rejected ones included: they were paid for.
         return { ...accepted, usage: toV4Usage(result.usage) }
       }
-      const call = new ToolArgsCall(gate, base, runOptions, result, toolSettings, () => lastAnswer(state.last))
+      const call = new ToolArgsCall(gate, base, runOptions, result, toolSettings, () => lastAnswer(last()))
       const settled = await call.settle(result.response, schemas)
       // A prose reply that stands is the last answer the model gave.
-      if (settled.answer !== undefined) return answerResult(settled.answer, state.last, call.usage)
+      if (settled.answer !== undefined) return answerResult(settled.answer, last(), call.usage)
       return { ...accepted, content: withArgs(accepted.content, settled.calls), usage: toV4Usage(call.usage) }
     },
 
@@ -177,8 +165,8 @@ export function reliabilityMiddleware<T = unknown>(given?: ReliabilityMiddleware
                 let stop = r.response.stopReason
                 if (schemas.size > 0 && calls.length > 0) {
                   // Retries of tool arguments are whole answers: asked for with doGenerate.
-                  const { provider: retries, state } = generating(params, model)
-                  const call = new ToolArgsCall(gateFor(params, retries), base, runOptions, r, toolSettings, () => lastAnswer(state.last))
+                  const { provider: retries, last } = generating(params, model)
+                  const call = new ToolArgsCall(gateFor(params, retries), base, runOptions, r, toolSettings, () => lastAnswer(last()))
                   const settled = await call.settle(r.response, schemas)
                   usage = call.usage
                   calls = settled.calls ?? []
@@ -214,17 +202,6 @@ export function reliabilityMiddleware<T = unknown>(given?: ReliabilityMiddleware
     wrapGenerate: (call) => wrap.wrapGenerate(call as unknown as V4Call) as Promise<never>,
     wrapStream: (call) => wrap.wrapStream(call as unknown as V4Call) as Promise<never>,
   }
-}
-
-/**
- * The options with their breaker made once, for every call of the middleware: a gate is made per
- * call (its provider is the call's model), and a breaker made from options inside each gate would
- * start closed on every call and never open.
- */
-function withSharedBreaker<C extends { readonly breaker?: GateConfig<unknown>['breaker'] }>(config: C): C {
-  const breaker = config.breaker
-  if (breaker === undefined || breaker === false || isCircuitBreaker(breaker)) return config
-  return { ...config, breaker: circuitBreaker(breaker) }
 }
 
 /** A prose reply that stands (`llm_gave_up`): the model's own result when it came from the model, its text otherwise. */

@@ -1,6 +1,7 @@
 import { AIMessage, type BaseMessage, HumanMessage, ToolMessage } from '@langchain/core/messages'
 import type { Message } from '../../model/message.ts'
 import type { ModelResponse } from '../../model/response.ts'
+import type { ToolSpec } from '../../model/tool-call.ts'
 import { ZERO_USAGE } from '../../model/usage.ts'
 
 /** A text view of LangChain messages, for the gate's scope and rules; the wire keeps the originals. */
@@ -52,4 +53,20 @@ export function toModelResponse(message: AIMessage): ModelResponse {
     usage: usage === undefined ? ZERO_USAGE : { inputTokens: usage.input_tokens ?? 0, outputTokens: usage.output_tokens ?? 0 },
     stopReason: reason === 'length' || reason === 'max_tokens' ? 'max_tokens' : (message.tool_calls?.length ?? 0) > 0 ? 'tool_use' : 'end',
   }
+}
+
+/** A gate's response as an `AIMessage` (a fallback's answer, which no model gave): text and tool calls. */
+export function toAIMessage(response: ModelResponse): AIMessage {
+  const calls = response.toolCalls.map((c) => ({ id: c.id, name: c.name, args: (c.args ?? {}) as Record<string, unknown>, type: 'tool_call' as const }))
+  return new AIMessage({ content: response.content, ...(calls.length > 0 ? { tool_calls: calls } : {}) })
+}
+
+/** The request's tools as the gate's request names them (for a `toolChoice` pinned to one); the wire keeps the tools themselves. */
+export function toolSpecs(tools: readonly unknown[]): ToolSpec[] {
+  const out: ToolSpec[] = []
+  for (const tool of tools) {
+    const { name, description } = (tool ?? {}) as { name?: unknown; description?: unknown }
+    if (typeof name === 'string' && name !== '') out.push({ name, ...(typeof description === 'string' ? { description } : {}), inputSchema: {} })
+  }
+  return out
 }

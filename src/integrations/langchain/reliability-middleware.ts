@@ -1,21 +1,18 @@
-import { type AIMessage, type BaseMessage, ToolMessage } from '@langchain/core/messages'
+import { ToolMessage } from '@langchain/core/messages'
 import { createMiddleware } from 'langchain'
 import type { Observable } from 'rxjs'
-import { EventHub } from '../../events/event-hub.ts'
-import type { GateEvent, GateEventMap, GateEventName } from '../../events/event-map.ts'
-import { newRunId } from '../../events/run-id.ts'
-import { checkRules } from '../../gate/check-rules.ts'
-import { createGate } from '../../gate/create-gate.ts'
-import type { GateConfig } from '../../gate/gate-config.ts'
-import { option, optionsContract } from '../../model/options-contract.ts'
-import { hostGateChecks } from '../ai-sdk-middleware/host-gate-checks.ts'
-import type { Provider } from '../../model/provider.ts'
-import type { ToolChoice } from '../../model/tool-choice.ts'
 import { logSink, type Logger } from '../../agent/logger.ts'
 import { feedbackLimits } from '../../agent/tool-args-retry.ts'
-import { compileSchema, type CompiledSchema, formatFeedback, validateToolArgs } from '../../validation/index.ts'
-import { fromLangChain, toLangChain, toModelResponse } from './langchain-messages.ts'
-import { settleToolArgs, type LangChainToolArgs } from './tool-args-turn.ts'
+import { EventHub } from '../../events/event-hub.ts'
+import type { GateEvent, GateEventMap, GateEventName } from '../../events/event-map.ts'
+import type { GateConfig } from '../../gate/gate-config.ts'
+import { option, optionsContract } from '../../model/options-contract.ts'
+import { formatFeedback, validateToolArgs } from '../../validation/index.ts'
+import { hostGateChecks } from '../host/host-gate-checks.ts'
+import { hostGateConfig } from '../host/host-gate-config.ts'
+import { modelTurn, type TurnSettings } from './model-turn.ts'
+import type { LangChainToolArgs } from './tool-args-turn.ts'
+import { type SchemaCache, schemaOf } from './tool-schemas.ts'
 
 /** What {@link reliabilityMiddleware} takes: the gate's options, and the tool-argument budget. */
 export interface LangChainReliabilityOptions<T = unknown> extends Omit<GateConfig<T>, 'providers' | 'model' | 'events'> {
@@ -59,11 +56,14 @@ const MARK = 'reliability-gate:tool-args-invalid'
 /**
  * The reliability gate as LangChain.js v1 agent middleware (`createAgent({ middleware: [...] })`).
  *
- * - `wrapModelCall`: a final answer (no tool calls) goes through the gate: `outputSchema` and every
- *   rule (`postDecide`, `preCheck`, stuck loops, truncation...). A rejected answer is re-asked with
- *   the gate's ephemeral tail appended to the request's messages; only the accepted `AIMessage`
- *   is returned, so only it enters the agent's state. When the gate gives up it throws a
- *   `ReliabilityFailFastError`. An answer with tool calls passes on to the tools.
+ * - `wrapModelCall`: every model turn is one gate run, and every call of the model goes through the
+ *   gate's chain, the first included: the rate limit, breaker, budget and `timeoutMs` come before
+ *   each call, a `preCheck` fail-fast spends no call, and a failing call reaches the rules
+ *   (`retryTransient` retries a 503). A final answer (no tool calls) is checked against
+ *   `outputSchema` and every rule (`postDecide`, stuck loops, truncation...). A rejected answer is
+ *   re-asked with the gate's ephemeral tail appended to the request's messages; only the accepted
+ *   `AIMessage` is returned, so only it enters the agent's state. When the gate gives up it throws a
+ *   `ReliabilityFailFastError`; a LangGraph interrupt from inside the call leaves as it came.
  *   An answer with tool calls gets the Agent's tool-argument loop first: each call is checked
  *   against its tool's schema (Zod, JSON Schema, any schema `compileSchema` accepts) and an invalid
  *   one is re-asked with the ephemeral tail, up to `maxToolRetries` times; the returned message holds
@@ -73,7 +73,10 @@ const MARK = 'reliability-gate:tool-args-invalid'
  * - `wrapToolCall`: a call whose arguments are still invalid (`exhausted`) is answered with an error
  *   `ToolMessage` holding the gate's feedback, and the run goes on; the tool never runs on them.
  *
- * Each model call is one gate run with its own `runId`, on every event (`on()`, `events$`). No rule
+ * Each model turn is one gate run with its own `runId`, on every event (`on()`, `events$`); its
+ * tool-argument re-asks are runs of the same gate under that `runId`. A `breaker` given as options is
+ * made once per middleware, so it spans the calls of every agent the middleware serves (as do the
+ * `budget` and `rateLimit` objects given); the chat model's own name (`model`) prices the calls. No rule
  * retries by default, as with `createGate`: pass `postDecide: strictOutputRules(3)` (or your rules).
  * LangChain wraps what a middleware throws in its `MiddlewareError`: the `ReliabilityFailFastError`
  * is its `cause`.
@@ -84,49 +87,25 @@ const MARK = 'reliability-gate:tool-args-invalid'
 export function reliabilityMiddleware<T = unknown>(given?: LangChainReliabilityOptions<T>): LangChainReliabilityMiddleware {
   const options = RELIABILITY_MIDDLEWARE.check(given) as LangChainReliabilityOptions<T>
   const { maxToolRetries, forcedToolReask, toolGiveUpStops, logger, name, ...gateOptions } = options
-  checkRules(gateOptions.preCheck, 'reliabilityMiddleware: preCheck')
-  checkRules(gateOptions.postDecide, 'reliabilityMiddleware: postDecide')
-  if (gateOptions.outputSchema !== undefined) compileSchema(gateOptions.outputSchema)
+  const config = hostGateConfig(gateOptions, 'reliabilityMiddleware')
   const events = new EventHub()
-  const schemas = new WeakMap<object, CompiledSchema<unknown> | null>()
+  const schemas: SchemaCache = new WeakMap()
   const toolArgs: LangChainToolArgs = {
     name: name ?? 'langchain',
     events,
     logger: logSink(logger),
-    retryHint: gateOptions.retryHint,
-    feedbackLimits: feedbackLimits(gateOptions),
+    retryHint: config.retryHint,
+    feedbackLimits: feedbackLimits(config),
     maxToolRetries: maxToolRetries ?? 2,
     forcedToolReask: forcedToolReask === true,
     toolGiveUpStops: toolGiveUpStops === true,
   }
 
+  const turn: TurnSettings = { gate: config, events, toolArgs, schemas }
+
   const middleware = createMiddleware({
     name: 'ReliabilityGate',
-    async wrapModelCall(request, handler) {
-      const first = (await handler(request)) as AIMessage
-      const signal = (request.runtime as { signal?: AbortSignal } | undefined)?.signal
-      if ((first.tool_calls?.length ?? 0) > 0) {
-        const ask = (messages: readonly BaseMessage[], choice: ToolChoice | undefined) =>
-          handler({ ...request, messages: [...messages], ...(choice !== undefined ? { toolChoice: wireChoice(choice) } : {}) }) as Promise<AIMessage>
-        return settleToolArgs(first, request.messages, toolSchemas(request.tools, schemas), toolArgs, ask, signal)
-      }
-      let last = first
-      let calls = 0
-      const provider: Provider = {
-        name: 'langchain',
-        async complete(req) {
-          // The first answer is in hand; a retry sends the request's messages plus the gate's ephemeral tail.
-          if (calls++ > 0) last = (await handler({ ...request, messages: [...request.messages, ...toLangChain(req.messages.slice(base.length))] })) as AIMessage
-          return toModelResponse(last)
-        },
-      }
-      const base = fromLangChain(request.messages)
-      await createGate<T>({ ...gateOptions, providers: provider, events }).run(
-        { messages: base },
-        { runId: newRunId(), ...(signal !== undefined ? { signal } : {}) },
-      )
-      return last
-    },
+    wrapModelCall: (request, handler) => modelTurn(request, handler, turn),
     async wrapToolCall(request, handler) {
       const schema = schemaOf(request.tool, schemas)
       if (schema === undefined) return handler(request)
@@ -139,42 +118,10 @@ export function reliabilityMiddleware<T = unknown>(given?: LangChainReliabilityO
         stage: 'tool-args',
         issues: verdict.failure.issues,
         toolName: call.name,
-        ...(gateOptions.retryHint !== undefined ? { retryHint: gateOptions.retryHint } : {}),
+        ...(config.retryHint !== undefined ? { retryHint: config.retryHint } : {}),
       })
       return new ToolMessage({ content: feedback, tool_call_id: call.id ?? '', name: call.name, status: 'error', artifact: MARK })
     },
   })
   return Object.assign(middleware, { on: events.on.bind(events) as LangChainReliabilityMiddleware['on'], events$: events.events$ })
-}
-
-/** The tool's compiled schema, once per tool; `undefined` for a tool without one (or one `compileSchema` does not take). */
-function schemaOf(tool: unknown, cache: WeakMap<object, CompiledSchema<unknown> | null>): CompiledSchema<unknown> | undefined {
-  if (typeof tool !== 'object' || tool === null) return undefined
-  let known = cache.get(tool)
-  if (known === undefined) {
-    const schema = (tool as { schema?: unknown }).schema
-    try {
-      known = typeof schema === 'object' && schema !== null ? compileSchema(schema as never) : null
-    } catch {
-      known = null
-    }
-    cache.set(tool, known)
-  }
-  return known ?? undefined
-}
-
-/** The compiled schema of every tool of the request that has one, by name. */
-function toolSchemas(tools: readonly unknown[], cache: WeakMap<object, CompiledSchema<unknown> | null>): Map<string, CompiledSchema<unknown>> {
-  const out = new Map<string, CompiledSchema<unknown>>()
-  for (const tool of tools) {
-    const schema = schemaOf(tool, cache)
-    const name = (tool as { name?: unknown }).name
-    if (schema !== undefined && typeof name === 'string') out.set(name, schema)
-  }
-  return out
-}
-
-/** The gate's tool choice as LangChain's request takes it. */
-function wireChoice(choice: ToolChoice): 'auto' | 'none' | 'required' | { type: 'function'; function: { name: string } } {
-  return typeof choice === 'string' ? choice : { type: 'function', function: { name: choice.tool } }
 }

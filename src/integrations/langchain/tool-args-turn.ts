@@ -1,9 +1,8 @@
-import { AIMessage, type BaseMessage } from '@langchain/core/messages'
+import { AIMessage } from '@langchain/core/messages'
 import { reportOutcome } from '../../agent/report-outcome.ts'
 import { ToolArgsRetry, type ToolArgsHost, type ToolArgsSettings } from '../../agent/tool-args-retry.ts'
 import { toolGiveUp } from '../../agent/tool-give-up.ts'
 import type { EventTags } from '../../events/event-map.ts'
-import { newRunId } from '../../events/run-id.ts'
 import { emitValidationFailed } from '../../events/validation-failed-event.ts'
 import { ReliabilityFailFastError } from '../../gate/fail-fast-error.ts'
 import type { Message } from '../../model/message.ts'
@@ -11,10 +10,16 @@ import type { ModelResponse } from '../../model/response.ts'
 import type { ToolChoice } from '../../model/tool-choice.ts'
 import { ZERO_USAGE } from '../../model/usage.ts'
 import type { CompiledSchema, ValidationFailure } from '../../validation/index.ts'
-import { fromLangChain, toLangChain, toModelResponse } from './langchain-messages.ts'
+import { toModelResponse } from './langchain-messages.ts'
 
-/** What the argument loop of one model call asks LangChain for: the model again, on the request's messages plus a tail. */
-export type AskModel = (messages: readonly BaseMessage[], toolChoice: ToolChoice | undefined) => Promise<AIMessage>
+/** What the argument loop of one model call asks for: the model again, on the turn's messages plus the ephemeral tail (through the turn's gate). */
+export type AskModel = (messages: readonly Message[], toolChoice: ToolChoice | undefined) => Promise<AIMessage>
+
+/** The turn's run: its id (on every event of the loop) and the agent's signal. */
+export interface TurnRun {
+  readonly runId: string
+  readonly signal?: AbortSignal
+}
 
 /** The middleware's tool-argument settings: the agent's loop settings and the retry budget. */
 export interface LangChainToolArgs extends ToolArgsSettings {
@@ -35,23 +40,22 @@ const NO_TAGS: EventTags = Object.freeze({})
  */
 export async function settleToolArgs(
   first: AIMessage,
-  requestMessages: readonly BaseMessage[],
+  base: readonly Message[],
   schemas: ReadonlyMap<string, CompiledSchema<unknown>>,
   settings: LangChainToolArgs,
   ask: AskModel,
-  signal: AbortSignal | undefined,
+  run: TurnRun,
 ): Promise<AIMessage> {
   const calls = first.tool_calls ?? []
   if (!calls.some((c) => schemas.has(c.name))) return first
-  const base = fromLangChain(requestMessages)
   const replies = new WeakMap<ModelResponse, AIMessage>()
-  const runId = newRunId()
+  const runId = run.runId
   const host: ToolArgsHost = {
     runId,
     tags: NO_TAGS,
-    signal,
+    signal: run.signal,
     async askAgain(messages: readonly Message[], toolChoice?: ToolChoice): Promise<ModelResponse> {
-      const reply = await ask([...requestMessages, ...toLangChain(messages.slice(base.length))], toolChoice)
+      const reply = await ask(messages, toolChoice)
       const response = toModelResponse(reply)
       replies.set(response, reply)
       return response

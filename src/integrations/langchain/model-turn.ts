@@ -1,0 +1,109 @@
+import type { AIMessage, BaseMessage } from '@langchain/core/messages'
+import type { EventHub } from '../../events/event-hub.ts'
+import { newRunId } from '../../events/run-id.ts'
+import { createGate } from '../../gate/create-gate.ts'
+import type { GateRunOptions } from '../../gate/gate-internals.ts'
+import type { GateResult } from '../../gate/gate-result.ts'
+import type { Message } from '../../model/message.ts'
+import type { ModelRequest } from '../../model/request.ts'
+import type { ToolChoice } from '../../model/tool-choice.ts'
+import type { HostGateOptions } from '../host/host-gate-checks.ts'
+import { hostProvider } from '../host/host-provider.ts'
+import { fromLangChain, toAIMessage, toLangChain, toModelResponse, toolSpecs } from './langchain-messages.ts'
+import { type SchemaCache, toolSchemas } from './tool-schemas.ts'
+import { type LangChainToolArgs, settleToolArgs } from './tool-args-turn.ts'
+
+/** The part of LangChain's model request a turn reads; the rest goes back to the handler as it came. */
+export interface TurnRequest {
+  readonly model?: unknown
+  readonly messages: BaseMessage[]
+  readonly tools: readonly unknown[]
+  readonly runtime?: unknown
+  readonly toolChoice?: 'auto' | 'none' | 'required' | { type: 'function'; function: { name: string } }
+}
+
+/** What every turn of one middleware shares: its gate options (breaker made once), hub, tool settings and schema cache. */
+export interface TurnSettings {
+  readonly gate: HostGateOptions
+  readonly events: EventHub
+  readonly toolArgs: LangChainToolArgs
+  readonly schemas: SchemaCache
+}
+
+/**
+ * One model turn of a LangChain agent (`wrapModelCall`) as one gate run: every call of the model
+ * goes through the gate's chain, the first included, so the breaker, rate limit, budget and
+ * deadline come before it, a PreCheck fail-fast spends no call, and a failing call reaches the
+ * rules (`retryTransient` retries a 503). A retry sends the request's messages plus the gate's
+ * ephemeral tail. An answer with tool calls then gets the Agent's tool-argument loop, whose
+ * re-asks are runs of the same gate under the same `runId`, with output validation off.
+ */
+export async function modelTurn<R extends TurnRequest>(request: R, handler: (request: R) => unknown, turn: TurnSettings): Promise<AIMessage> {
+  const agentSignal = (request.runtime as { signal?: AbortSignal } | undefined)?.signal
+  // A LangGraph interrupt (a "bubble-up" error) from inside the call is no model failure: it ends
+  // the run at once (aborted: no rule retries it, no breaker counts it) and leaves the turn as it came.
+  const bubble = new AbortController()
+  const signal = agentSignal === undefined ? bubble.signal : AbortSignal.any([agentSignal, bubble.signal])
+  const run = { runId: newRunId(), signal }
+  const messages = fromLangChain(request.messages)
+  const tools = toolSpecs(request.tools)
+  const base: ModelRequest = { messages, ...(tools.length > 0 ? { tools } : {}) }
+  const call = async (attempt: ModelRequest): Promise<AIMessage> => {
+    try {
+      return (await handler(withTail(request, attempt, messages.length))) as AIMessage
+    } catch (error) {
+      if (bubblesUp(error)) bubble.abort(error)
+      throw error
+    }
+  }
+  const host = hostProvider('langchain', modelName(request.model), call, toModelResponse)
+  const gate = createGate({ ...turn.gate, providers: host.provider, events: turn.events })
+  // The model's own message when it gave the accepted answer; the fallback's answer otherwise.
+  const answerOf = (result: GateResult<unknown>): AIMessage => (result.fromFallback ? undefined : host.last()) ?? toAIMessage(result.response)
+  const runGate = (req: ModelRequest, options: GateRunOptions): Promise<AIMessage> =>
+    gate.run(req, options).then(answerOf, (error: unknown) => {
+      throw bubble.signal.aborted ? bubble.signal.reason : error
+    })
+  const answer = await runGate(base, run)
+  if ((answer.tool_calls?.length ?? 0) === 0) return answer
+  const ask = (all: readonly Message[], toolChoice: ToolChoice | undefined): Promise<AIMessage> =>
+    runGate({ ...base, messages: [...all], ...(toolChoice !== undefined ? { toolChoice } : {}) }, { ...run, validateOutput: false })
+  return settleToolArgs(answer, messages, toolSchemas(request.tools, turn.schemas), turn.toolArgs, ask, run)
+}
+
+/** LangGraph's mark on the errors that pause or end a graph on purpose (`interrupt()`, `Command`), as its own `isGraphBubbleUp` reads it. */
+function bubblesUp(error: unknown): boolean {
+  try {
+    return typeof error === 'object' && error !== null && (error as { is_bubble_up?: unknown }).is_bubble_up === true
+  } catch {
+    return false
+  }
+}
+
+/** The chat model's name (`model` or `modelName`, as LangChain's chat models name it), for pricing and events; `undefined` when it names none. */
+function modelName(model: unknown): string | undefined {
+  try {
+    const { model: name, modelName: legacy } = (model ?? {}) as { model?: unknown; modelName?: unknown }
+    if (typeof name === 'string' && name !== '') return name
+    return typeof legacy === 'string' && legacy !== '' ? legacy : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/** The request of one attempt: LangChain's own, plus the gate's ephemeral tail and a pinned `toolChoice` (a forced re-ask). */
+function withTail<R extends TurnRequest>(request: R, attempt: ModelRequest, baseLength: number): R {
+  const tail = attempt.messages.slice(baseLength)
+  const choice = attempt.toolChoice
+  if (tail.length === 0 && choice === undefined) return request
+  return {
+    ...request,
+    messages: [...request.messages, ...toLangChain(tail)],
+    ...(choice !== undefined ? { toolChoice: wireChoice(choice) } : {}),
+  }
+}
+
+/** The gate's tool choice as LangChain's request takes it. */
+function wireChoice(choice: ToolChoice): NonNullable<TurnRequest['toolChoice']> {
+  return typeof choice === 'string' ? choice : { type: 'function', function: { name: choice.tool } }
+}
