@@ -1,6 +1,6 @@
-// Objects already frozen deeply: each is walked once, however many events carry it (a run's frozen
-// messages ride on every `attempt_start`). `Object.isFrozen` is not enough: a frozen request may hold
-// tool specs that are not.
+// Objects known to be frozen deeply: large ones (see REMEMBERED_FROM) and the frozen copies, walked
+// once however many events carry them (a run's frozen messages ride on every `attempt_start`).
+// `Object.isFrozen` is not enough: a frozen request may hold tool specs that are not.
 const deeplyFrozen = new WeakSet<object>()
 // The caller's own objects an event carries (a run's metadata, a tool's result): copied once and the
 // copy frozen, so a listener can change neither them nor what the next listener or event sees, and
@@ -34,7 +34,11 @@ function frozenCopy(value: object): unknown {
   let copy = frozenCopies.get(value)
   if (copy === undefined) {
     copy = plainCopy(value, new Map(), 0)
-    if (typeof copy === 'object' && copy !== null) freezeDeep(copy, 0)
+    if (typeof copy === 'object' && copy !== null) {
+      freezeDeep(copy, 0)
+      // The copy rides on the run's later events: known as frozen, never copied again.
+      deeplyFrozen.add(copy)
+    }
     frozenCopies.set(value, copy)
   }
   return copy
@@ -67,18 +71,36 @@ function plainCopy(value: unknown, copies: Map<object, unknown>, depth: number):
   return copy
 }
 
-/** Freezes a plain object or array and what it holds, in place (class instances are left alone). */
+// A structure with more fields than this is remembered once frozen deeply (a run's frozen messages ride
+// on every `attempt_start`); a smaller one is walked again, which costs less than remembering it: a
+// WeakSet entry for a young object costs ~360 ns (its ephemeron bookkeeping), walking a small one ~10 ns.
+const REMEMBERED_FROM = 32
+
+/**
+ * Freezes a plain object or array and what it holds, in place (class instances are left alone):
+ * children first, then the value, so that an object this function froze is frozen all the way down.
+ */
 function freezeDeep(value: object, depth: number): void {
-  if (deeplyFrozen.has(value) || depth > 256) return
-  if (!Array.isArray(value)) {
+  if (depth > 256 || deeplyFrozen.has(value)) return
+  let count: number
+  if (Array.isArray(value)) {
+    // An index loop: `for...in` over an array makes a string per index.
+    count = value.length
+    for (let i = 0; i < count; i++) {
+      const inner: unknown = value[i]
+      if (typeof inner === 'object' && inner !== null) freezeDeep(inner, depth + 1)
+    }
+  } else {
     const proto: unknown = Object.getPrototypeOf(value)
     if (proto !== Object.prototype && proto !== null) return
+    const fields = value as Record<string, unknown>
+    const keys = Object.keys(fields)
+    count = keys.length
+    for (let i = 0; i < count; i++) {
+      const inner = fields[keys[i] as string]
+      if (typeof inner === 'object' && inner !== null) freezeDeep(inner, depth + 1)
+    }
   }
-  deeplyFrozen.add(value)
   Object.freeze(value)
-  const fields = value as Record<string, unknown>
-  for (const key of Object.keys(value)) {
-    const inner = fields[key]
-    if (typeof inner === 'object' && inner !== null) freezeDeep(inner, depth + 1)
-  }
+  if (count >= REMEMBERED_FROM) deeplyFrozen.add(value)
 }
