@@ -34,9 +34,12 @@ export interface RedisSentinelFixture {
    * Kills the current master with SIGKILL, waits until the sentinels promote its replica, then
    * starts the killed server again, empty, as a replica of the new master, and waits until it is in
    * sync: the deployment is whole again for the next test. A second failover first waits until the
-   * sentinels allow it (4.5 s after the first promotion).
+   * sentinels allow it (4.5 s after the first promotion). `beforeResync` runs once the killed server
+   * is started again and before the wait for its sync: a race that writes without pause stops there,
+   * so the sync of a fast-growing dataset is not what the test waits on (on a loaded machine a full
+   * resync under 32 unpaused writers could take longer than its bound).
    */
-  failover(): Promise<Failover>
+  failover(beforeResync?: () => Promise<void>): Promise<Failover>
 }
 
 /**
@@ -77,7 +80,7 @@ export function useRedisSentinel(options: { readonly relayReplica?: boolean } = 
       await client.connect()
       return client
     },
-    async failover() {
+    async failover(beforeResync?: () => Promise<void>) {
       const s = ready()
       await sleep(Math.max(0, allowedAt - Date.now()))
       const port = await s.masterPort()
@@ -89,6 +92,7 @@ export function useRedisSentinel(options: { readonly relayReplica?: boolean } = 
       const promotedMs = Date.now() - killedAt
       allowedAt = Date.now() + BETWEEN_FAILOVERS_MS
       await node.start(promoted)
+      await beforeResync?.()
       await s.replicating(port, promoted, RESYNC_TIMEOUT_MS)
       return { killedAt, promotedMs, replicatingMs: Date.now() - killedAt }
     },
