@@ -10,7 +10,8 @@ export interface ContextWindowCheckOptions {
   readonly models?: ModelWindows
   /**
    * Input tokens of a request (its retry tail included), e.g. with the model's own tokenizer. A
-   * throw or an answer that is no finite number refuses nothing. @default characters / 4
+   * throw refuses nothing and is reported as `rule_error`; an answer that is no finite number (a
+   * promise included: the check is synchronous) refuses nothing. @default characters / 4
    */
   readonly estimateTokens?: (request: ModelRequest) => number
 }
@@ -46,13 +47,9 @@ export function contextWindowCheck(options: ContextWindowCheckOptions = {}): Rel
       if (window === undefined) return false
       const tail = scope.attemptTail ?? []
       const sent = tail.length === 0 ? base : { ...base, messages: base.messages.concat(tail) }
-      let input: unknown
-      try {
-        input = estimate(sent)
-      } catch {
-        // A tokenizer that fails refuses nothing: only a request known not to fit is refused.
-        return false
-      }
+      // A tokenizer that throws is the gate's to report (`rule_error`, the rule not matching): it
+      // refuses nothing, and the user hears of it. An answer that is no finite number refuses nothing.
+      const input: unknown = estimate(sent)
       if (typeof input !== 'number' || !Number.isFinite(input)) return false
       const output = typeof base.maxTokens === 'number' && Number.isFinite(base.maxTokens) && base.maxTokens > 0 ? base.maxTokens : 0
       return input + output > window.contextWindow

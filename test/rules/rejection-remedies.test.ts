@@ -158,12 +158,23 @@ describe('contextWindowCheck', () => {
       contextWindowCheck({ estimateTokens }).when(scope({ errorKind: 'ok', phase: 'pre-check', attemptRequest: big }))
     expect(check(() => 9_000)).toBe(true)
     expect(check(() => 10)).toBe(false)
-    expect(
-      check(() => {
-        throw new Error('tokenizer broke')
-      }),
-    ).toBe(false)
     expect(check(() => Number.NaN)).toBe(false)
+    expect(check(() => Promise.resolve(9_000) as unknown as number)).toBe(false)
+  })
+
+  it('lets a request through when the estimate throws, and reports the throw as rule_error', async () => {
+    const provider = scripted(['ok'])
+    const rule = contextWindowCheck({
+      estimateTokens: () => {
+        throw new Error('tokenizer broke')
+      },
+    })
+    const gate = createGate({ providers: provider, model: 'gpt-4', preCheck: [rule] })
+    const reported: string[] = []
+    gate.on('rule_error', (e) => reported.push(`${e.where}: ${(e.error as Error).message}`))
+    await expect(gate.run(big)).resolves.toMatchObject({ value: 'ok' })
+    expect(provider.requests).toHaveLength(1)
+    expect(reported).toEqual(['when: tokenizer broke'])
   })
 
   it('counts the retry tail and maxTokens against the window', () => {
