@@ -7,8 +7,6 @@ import type {
   LanguageModelV4StreamPart,
   LanguageModelV4StreamResult,
 } from '@ai-sdk/provider'
-import { logSink } from '../../agent/logger.ts'
-import { feedbackLimits } from '../../agent/tool-args-retry.ts'
 import { assertGuards } from '../../agent/tools/guard.ts'
 import { idShapeGuard } from '../../agent/tools/id-shape-guard.ts'
 import { EventHub } from '../../events/event-hub.ts'
@@ -23,6 +21,7 @@ import { streamSdk } from '../../providers/adapter-kit/sdk-call.ts'
 import { aiSdkStreamChunks } from '../../providers/ai-sdk/ai-sdk-stream.ts'
 import { fromAiSdkGenerateResult } from '../../providers/ai-sdk/from-ai-sdk-result.ts'
 import { hostGateConfig } from '../host/host-gate-config.ts'
+import { hostToolSettings } from '../host/host-tool-settings.ts'
 import { hostProvider } from '../host/host-provider.ts'
 import { asGiveUp, type NoObjectGeneratedFields } from './give-up-error.ts'
 import { callRequest, withTail } from './call-request.ts'
@@ -69,14 +68,7 @@ export function reliabilityMiddleware<T = unknown>(given?: ReliabilityMiddleware
   const events = hub ?? new EventHub()
   if (toolGuards !== undefined) assertGuards(toolGuards, 'reliabilityMiddleware: toolGuards')
   const toolSettings: ToolArgsOptions = {
-    name: name ?? 'ai-sdk',
-    events,
-    logger: logSink(logger),
-    retryHint: config.retryHint,
-    feedbackLimits: feedbackLimits(config),
-    maxToolRetries: maxToolRetries ?? 2,
-    forcedToolReask: forcedToolReask === true,
-    toolGiveUpStops: toolGiveUpStops === true,
+    ...hostToolSettings({ maxToolRetries, forcedToolReask, toolGiveUpStops, logger, name }, config, events, 'ai-sdk'),
     toolGuards: Object.freeze([...(toolGuards ?? [idShapeGuard()])]),
   }
   const gateFor = (params: LanguageModelV4CallOptions, provider: Provider): Gate<T> => {

@@ -7,9 +7,9 @@ export type HostGateOptions = Omit<GateConfig<unknown>, 'providers' | 'model' | 
 
 // The gate checks these when it is made, per call in a middleware: checked here too, so a bad value fails when the middleware is made.
 const NUMBERS: Readonly<Record<string, OptionCheck>> = {
-  maxFeedbackChars: option.positiveNumber(),
-  maxFeedbackTokens: option.positiveNumber(),
-  maxAttempts: option.positiveNumber(),
+  maxFeedbackChars: option.integer(1),
+  maxFeedbackTokens: option.integer(1),
+  maxAttempts: option.integer(1),
   timeoutMs: option.duration(),
   runTimeoutMs: option.duration(),
 }

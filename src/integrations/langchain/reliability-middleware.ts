@@ -1,8 +1,7 @@
 import { ToolMessage } from '@langchain/core/messages'
 import { createMiddleware } from 'langchain'
 import type { Observable } from 'rxjs'
-import { logSink, type Logger } from '../../agent/logger.ts'
-import { feedbackLimits } from '../../agent/tool-args-retry.ts'
+import type { Logger } from '../../agent/logger.ts'
 import { EventHub } from '../../events/event-hub.ts'
 import type { GateEvent, GateEventMap, GateEventName } from '../../events/event-map.ts'
 import type { GateConfig } from '../../gate/gate-config.ts'
@@ -10,6 +9,7 @@ import { option, optionsContract } from '../../model/options-contract.ts'
 import { formatFeedback, validateToolArgs } from '../../validation/index.ts'
 import { hostGateChecks } from '../host/host-gate-checks.ts'
 import { hostGateConfig } from '../host/host-gate-config.ts'
+import { hostToolSettings } from '../host/host-tool-settings.ts'
 import { modelTurn, type TurnSettings } from './model-turn.ts'
 import type { LangChainToolArgs } from './tool-args-turn.ts'
 import { type SchemaCache, schemaOf } from './tool-schemas.ts'
@@ -90,16 +90,7 @@ export function reliabilityMiddleware<T = unknown>(given?: LangChainReliabilityO
   const config = hostGateConfig(gateOptions, 'reliabilityMiddleware')
   const events = new EventHub()
   const schemas: SchemaCache = new WeakMap()
-  const toolArgs: LangChainToolArgs = {
-    name: name ?? 'langchain',
-    events,
-    logger: logSink(logger),
-    retryHint: config.retryHint,
-    feedbackLimits: feedbackLimits(config),
-    maxToolRetries: maxToolRetries ?? 2,
-    forcedToolReask: forcedToolReask === true,
-    toolGiveUpStops: toolGiveUpStops === true,
-  }
+  const toolArgs: LangChainToolArgs = hostToolSettings({ maxToolRetries, forcedToolReask, toolGiveUpStops, logger, name }, config, events, 'langchain')
 
   const turn: TurnSettings = { gate: config, events, toolArgs, schemas }
 

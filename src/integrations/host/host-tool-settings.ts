@@ -1,0 +1,36 @@
+import { logSink, type Logger } from '../../agent/logger.ts'
+import { feedbackLimits, type ToolArgsSettings } from '../../agent/tool-args-retry.ts'
+import type { EventHub } from '../../events/event-hub.ts'
+import type { HostGateOptions } from './host-gate-checks.ts'
+
+/** The tool-argument options every host middleware takes, beside the gate's. */
+export interface HostToolOptions {
+  readonly name?: string | undefined
+  readonly logger?: Logger | undefined
+  readonly maxToolRetries?: number | undefined
+  readonly forcedToolReask?: boolean | undefined
+  readonly toolGiveUpStops?: boolean | undefined
+}
+
+/**
+ * The settings of a host's tool-argument loop (the Agent's `ToolArgsRetry`), read once when the
+ * middleware is made: the seed's defaults (2 retries per logical call, `llm_gave_up` and `redundant`
+ * go on), the gate's feedback bounds and retry hint, the host's name in the outcome log line.
+ */
+export function hostToolSettings(
+  options: HostToolOptions,
+  config: Pick<HostGateOptions, 'retryHint' | 'maxFeedbackChars' | 'maxFeedbackTokens'>,
+  events: EventHub,
+  host: string,
+): ToolArgsSettings & { readonly maxToolRetries: number } {
+  return {
+    name: options.name ?? host,
+    events,
+    logger: logSink(options.logger),
+    retryHint: config.retryHint,
+    feedbackLimits: feedbackLimits(config),
+    maxToolRetries: options.maxToolRetries ?? 2,
+    forcedToolReask: options.forcedToolReask === true,
+    toolGiveUpStops: options.toolGiveUpStops === true,
+  }
+}
