@@ -1,6 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { findDuplicateKey, HOLDS_NON_FINITE, keyCensus, mayRepeatKey } from '../../src/validation/json/duplicate-keys.ts'
+import { findNonFiniteNumber, nonJsonNumberIn } from '../../src/validation/json/non-finite.ts'
 import { parseJsonFast, NOT_PARSED } from '../../src/validation/json/parse-json-fast.ts'
 
 const countKeys = (value: unknown): number =>
@@ -39,5 +40,27 @@ describe('keyCensus and the duplicate-key pre-check', () => {
       expect(keyCensus(JSON.parse(text))).toBe(HOLDS_NON_FINITE)
       expect(parseJsonFast(text, true)).toBe(NOT_PARSED)
     }
+  })
+})
+
+describe('the non-finite finders', () => {
+  it('name the number too large for JSON and its offset, whatever strings stand before it', () => {
+    fc.assert(
+      fc.property(fc.array(fc.string(), { maxLength: 4 }), fc.constantFrom('1e999', '-1e400', '9'.repeat(400)), (strings, big) => {
+        const head = `{"s":${JSON.stringify(strings)},"n":`
+        const text = `${head}${big}}`
+        expect(findNonFiniteNumber(text, JSON.parse(text))).toEqual({ text: big, at: head.length })
+      }),
+    )
+  })
+
+  it('name a NaN or Infinity literal outside strings, never one inside a string', () => {
+    fc.assert(
+      fc.property(fc.string(), fc.constantFrom('NaN', 'Infinity', '-Infinity'), (inner, literal) => {
+        const head = `{"s":${JSON.stringify(`${inner} NaN Infinity`)},"n":`
+        expect(nonJsonNumberIn(`${head}${literal}}`)).toMatch(new RegExp(`^${literal} \\(at character ${head.length}\\)`))
+        expect(nonJsonNumberIn(`${head}1}`)).toBeUndefined()
+      }),
+    )
   })
 })

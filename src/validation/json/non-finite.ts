@@ -16,22 +16,12 @@ const NUMBER = /-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/y
 export function findNonFiniteNumber(text: string, value: unknown): { readonly text: string; readonly at: number } | undefined {
   if (!mayOverflow(text) || !holdsNonFinite(value)) return undefined
   // The value holds one: find its text (outside strings) for the message.
-  let inString = false
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i)
-    if (inString) {
-      if (code === 92) i++
-      else if (code === 34) inString = false
-      continue
-    }
-    if (code === 34) inString = true
-    else if (code === 45 || (code >= 48 && code <= 57)) {
-      NUMBER.lastIndex = i
-      const match = NUMBER.exec(text)
-      if (match === null) continue
-      if (!Number.isFinite(Number(match[0]))) return { text: match[0], at: i }
-      i = NUMBER.lastIndex - 1
-    }
+  for (let i = nextOutside(text, 0, startsNumber); i >= 0; i = nextOutside(text, i + 1, startsNumber)) {
+    NUMBER.lastIndex = i
+    const match = NUMBER.exec(text)
+    if (match === null) continue
+    if (!Number.isFinite(Number(match[0]))) return { text: match[0], at: i }
+    i = NUMBER.lastIndex - 1
   }
   return { text: 'a number', at: 0 }
 }
@@ -65,22 +55,41 @@ const NON_JSON_NUMBER = /-?(?:NaN|Infinity)(?![\w$])/y
  * nonJsonNumberIn('{"ratio": NaN}') // 'NaN (at character 10) is not a JSON number: ...'
  */
 export function nonJsonNumberIn(text: string): string | undefined {
+  for (let i = nextOutside(text, 0, startsNonJson); i >= 0; i = nextOutside(text, i + 1, startsNonJson)) {
+    NON_JSON_NUMBER.lastIndex = i
+    const match = NON_JSON_NUMBER.exec(text)
+    if (match !== null) {
+      return `${match[0]} (at character ${i}) is not a JSON number: JSON numbers are finite, without NaN or Infinity; write a finite number, or null`
+    }
+  }
+  return undefined
+}
+
+// `-` or a digit: where a number may start.
+const startsNumber = (text: string, i: number): boolean => {
+  const code = text.charCodeAt(i)
+  return code === 45 || (code >= 48 && code <= 57)
+}
+
+// `N`, `I` or `-` not inside a word: where a `NaN` or `Infinity` literal may start.
+const startsNonJson = (text: string, i: number): boolean => {
+  const code = text.charCodeAt(i)
+  return (code === 78 || code === 73 || code === 45) && !/[\w$]/.test(text[i - 1] ?? ' ')
+}
+
+/**
+ * The first index from `from` on, outside JSON strings, where `wanted` holds, or -1. `from` must
+ * itself be outside strings (a position this function or a value's end returned).
+ */
+function nextOutside(text: string, from: number, wanted: (text: string, i: number) => boolean): number {
   let inString = false
-  for (let i = 0; i < text.length; i++) {
+  for (let i = from; i < text.length; i++) {
     const code = text.charCodeAt(i)
     if (inString) {
       if (code === 92) i++
       else if (code === 34) inString = false
-      continue
-    }
-    if (code === 34) inString = true
-    else if ((code === 78 || code === 73 || code === 45) && !/[\w$]/.test(text[i - 1] ?? ' ')) {
-      NON_JSON_NUMBER.lastIndex = i
-      const match = NON_JSON_NUMBER.exec(text)
-      if (match !== null) {
-        return `${match[0]} (at character ${i}) is not a JSON number: JSON numbers are finite, without NaN or Infinity; write a finite number, or null`
-      }
-    }
+    } else if (code === 34) inString = true
+    else if (wanted(text, i)) return i
   }
-  return undefined
+  return -1
 }
