@@ -66,9 +66,10 @@ export const modelWindowsCheck = option.where(
 /** The built-in table with `extra` over it (a frozen copy; `extra`'s entries win). */
 export function withModels(extra: ModelWindows | undefined): ModelWindows {
   if (extra === undefined) return MODEL_WINDOWS
-  const table: Record<string, ModelWindow> = { ...MODEL_WINDOWS }
-  for (const [name, entry] of Object.entries(extra)) table[name] = w(entry.contextWindow, entry.maxOutputTokens)
-  return Object.freeze(table)
+  // Object.fromEntries defines own data properties: a model named `__proto__` is an entry like any
+  // other, never the table's prototype (an assignment would set that).
+  const added = Object.entries(extra).map(([name, entry]): [string, ModelWindow] => [name, w(entry.contextWindow, entry.maxOutputTokens)])
+  return Object.freeze(Object.fromEntries([...Object.entries(MODEL_WINDOWS), ...added]))
 }
 
 /**

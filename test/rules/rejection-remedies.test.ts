@@ -211,3 +211,16 @@ describe('remedies and sessions', () => {
     expect(session.history.map((m) => m.content)).toEqual(['q1', 'a1', 'q2', 'a2', 'q3', 'a3'])
   })
 })
+
+describe('the model windows table', () => {
+  it('takes prototype-key and line-break model names as entries, never as the table prototype', () => {
+    const extra = JSON.parse('{"__proto__": {"contextWindow": 1000}, "constructor": {"contextWindow": 2000}, "a\\nb": {"contextWindow": 3000}}')
+    const table = withModels(extra)
+    expect(Object.getPrototypeOf(table)).toBe(Object.prototype)
+    expect(windowOf(table, '__proto__')).toMatchObject({ contextWindow: 1000 })
+    expect(windowOf(table, 'constructor')).toMatchObject({ contextWindow: 2000 })
+    expect(windowOf(table, 'a\nb')).toMatchObject({ contextWindow: 3000 })
+    expect(windowOf(withModels(undefined), 'toString')).toBeUndefined()
+    expect(windowOf(withModels(undefined), '__proto__')).toBeUndefined()
+  })
+})
