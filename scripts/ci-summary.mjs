@@ -13,9 +13,21 @@ if (existsSync('.ci/test-results.json')) {
   const brokenFiles = r.testResults.filter((f) => f.status === 'failed' && f.assertionResults.length === 0).length
   // Name every failure here, at the end of the log, where a truncated CI log still shows it.
   for (const file of r.testResults) {
-    if (file.status === 'failed' && file.assertionResults.length === 0) console.log(`FAILED (file did not run): ${file.name}\n  ${String(file.message ?? '').split('\n').slice(0, 6).join('\n  ')}`)
+    if (file.status === 'failed' && file.assertionResults.length === 0)
+      console.log(
+        `FAILED (file did not run): ${file.name}\n  ${String(file.message ?? '')
+          .split('\n')
+          .slice(0, 6)
+          .join('\n  ')}`,
+      )
     for (const t of file.assertionResults) {
-      if (t.status === 'failed') console.log(`FAILED: ${file.name} > ${t.fullName}\n  ${String(t.failureMessages?.[0] ?? '').split('\n').slice(0, 8).join('\n  ')}`)
+      if (t.status === 'failed')
+        console.log(
+          `FAILED: ${file.name} > ${t.fullName}\n  ${String(t.failureMessages?.[0] ?? '')
+            .split('\n')
+            .slice(0, 8)
+            .join('\n  ')}`,
+        )
     }
   }
   passed += r.numPassedTests
