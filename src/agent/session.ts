@@ -112,15 +112,13 @@ export class Session<T> {
     const link = this.#link
     const history = link === undefined ? this.#history : windowed(this.#history, link.window, options?.runId)
     const deadline = this.#deadlineOf(options)
-    const run: SessionRun<T, R> = {
-      runtime: streamed === undefined ? this.#runtime : streamed.runtime(this.#runtime),
-      history,
-      user,
-      options: deadline === undefined ? (options ?? NO_OPTIONS) : { ...options, deadline },
-      project,
-    }
+    const runtime = streamed === undefined ? this.#runtime : streamed.runtime(this.#runtime)
+    const runOptions: AgentRunOptions = deadline === undefined ? (options ?? NO_OPTIONS) : { ...options, deadline }
+    // An in-memory run allocates nothing more than its AgentRun (the Agent.runTyped benchmark counts bytes).
     const done =
-      link !== undefined ? this.#runStored<R, SessionRun<T, R>>(link, run) : new AgentRun(run.runtime, history, user, run.options, this.#commit, project).run()
+      link === undefined
+        ? new AgentRun(runtime, history, user, runOptions, this.#commit, project).run()
+        : this.#runStored<R, SessionRun<T, R>>(link, { runtime, history, user, options: runOptions, project })
     if (deadline !== undefined) done.then(deadline.clear, deadline.clear)
     return done
   }
