@@ -116,6 +116,26 @@ describe('agent.stream', () => {
     ])
   })
 
+  it('ends aborted, with nothing committed and the iterator failing, when aborted while a tool runs', async () => {
+    const provider = scripted([lookupCall('c1'), validRefundJson])
+    const controller = new AbortController()
+    const slow = tool({
+      name: 'lookup',
+      description: 'Looks up an order, slowly',
+      input: Type.Object({ orderId: Type.String() }, { additionalProperties: false }),
+      execute: () => {
+        controller.abort()
+        return new Promise(() => {})
+      },
+    })
+    const agent = Agent.create({ provider, model: 'm' }).outputSchema(Refund).tool(slow).build()
+    const stream = agent.stream('refund #42', { mode: 'passthrough', signal: controller.signal })
+    await expect(stream.result).rejects.toMatchObject({ kind: 'aborted' })
+    await expect(collect(stream)).rejects.toMatchObject({ kind: 'aborted' })
+    expect(provider.calls).toBe(1)
+    expect(agent.history).toEqual([])
+  })
+
   it('refuses progressive mode for an agent with tools with a TypeError, before any model call', () => {
     const { agent, provider } = withTools([validRefundJson])
     expect(() => agent.stream('refund #42', { mode: 'progressive' })).toThrow(TypeError)
