@@ -5,7 +5,7 @@
 // The agent and its tools.
 export { Agent } from './agent/index.ts'
 export type { AgentBuilder, AgentOptions, AgentReliability, CostBudget, OutputFallback, RunInput, RunOptions, RunResult, Session } from './agent/index.ts'
-export type { AgentBuilderOf, AgentKind, AgentOf, BuiltAgent } from './agent/index.ts'
+export type { AgentBuilderOf, AgentKind, AgentOf, AgentStream, AgentStreamEvent, BuiltAgent } from './agent/index.ts'
 export { DEFAULT_ID_FIELDS, DEFAULT_ID_PATTERN, guard, idShapeGuard, tool } from './agent/index.ts'
 export type { FunctionCall, ToolCallStatus, ToolRetryOutcome } from './agent/index.ts'
 export type {
@@ -26,7 +26,7 @@ export type { LogFields, LogFormat, Logger, LogLevel, StructuredLogger } from '.
 // The gate.
 export { createGate } from './gate/index.ts'
 export type { AttemptRecord, AttemptStatus, FallbackAnswer, Gate, GateConfig, GateResult, GateRunOptions, ProviderEntry } from './gate/index.ts'
-export type { GateStream, GateStreamEvent, GateStreamOptions, StreamMode } from './gate/index.ts'
+export type { EventStream, GateStream, GateStreamEvent, GateStreamOptions, StreamMode } from './gate/index.ts'
 
 // Rules: stuck loops, strict output (agentfootprint's and pyconveyor's), transient errors, failover, budgets.
 export {

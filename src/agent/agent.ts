@@ -1,7 +1,8 @@
 import type { Observable } from 'rxjs'
 import type { GateEvent, GateEventMap, GateEventName } from '../events/event-map.ts'
 import { registerHub } from '../events/event-source.ts'
-import type { GateStream, GateStreamOptions } from '../gate/stream/index.ts'
+import type { GateStreamOptions } from '../gate/stream/index.ts'
+import type { AgentStream } from './agent-stream.ts'
 import type { Message } from '../model/message.ts'
 import { type AgentBuilderOf, type AgentKind, createAgentBuilder } from './agent-builder.ts'
 import type { AgentOptions, AgentSpec } from './agent-options.ts'
@@ -93,8 +94,8 @@ export class Agent<T = string> {
     return this.#default.runDetailed(input, options)
   }
 
-  /** Streams one model turn in the default session (see `Session.stream`); `.result` commits the exchange. */
-  stream(input: RunInput, options?: RunOptions & Pick<GateStreamOptions, 'mode'>): GateStream<T> {
+  /** Runs one exchange in the default session with its model calls streamed (see `Session.stream`); `.result` is `runDetailed`'s result. */
+  stream(input: RunInput, options?: RunOptions & Pick<GateStreamOptions, 'mode'>): AgentStream<T> {
     return this.#default.stream(input, options)
   }
 

@@ -1,4 +1,6 @@
-import type { GateStream, GateStreamOptions } from '../gate/stream/index.ts'
+import type { GateStreamOptions } from '../gate/stream/index.ts'
+import type { AgentStream } from './agent-stream.ts'
+import { type StreamedTurns, streamedTurns } from './streamed-turns.ts'
 import { runDeadline, type RunDeadline } from '../gate/run/run-deadline.ts'
 import type { Message } from '../model/message.ts'
 import { messageOf as errorMessageOf } from '../model/message-of.ts'
@@ -7,7 +9,6 @@ import { AgentRun } from './agent-run.ts'
 import { AGENT_RUN_OPTIONS, AGENT_STREAM_OPTIONS } from './run-options-contract.ts'
 import type { AgentRuntime } from './agent-runtime.ts'
 import { type AgentRunOptions, messageOf, type RunInput, type RunOptions } from './run-input.ts'
-import { streamRun } from './stream-run.ts'
 import { emitCommittedRunEnd, ENDS_AFTER_COMMIT } from './run-events.ts'
 import { eventTags } from '../events/event-tags.ts'
 import type { RunResult } from './run-result.ts'
@@ -93,21 +94,31 @@ export class Session<T> {
   }
 
   #start<R>(input: RunInput, options: RunOptions | undefined, project: (result: RunResult<T>) => R): Promise<R> {
-    let user: Message
     try {
-      user = { role: 'user', content: messageOf(input) }
+      const user: Message = { role: 'user', content: messageOf(input) }
       AGENT_RUN_OPTIONS.check(options)
+      return this.#begin(user, options, project, undefined)
     } catch (error) {
       return Promise.reject(error)
     }
-    const rt = this.#runtime
+  }
+
+  /**
+   * Starts one run of the agent's loop (streamed through `streamed` for `stream`), on the history
+   * (windowed for a stored conversation: a window that fails throws here, before anything starts)
+   * under the run's one deadline, which ends with the run, commit included, whichever way it ends.
+   */
+  #begin<R>(user: Message, options: RunOptions | undefined, project: (result: RunResult<T>) => R, streamed: StreamedTurns<T> | undefined): Promise<R> {
+    const link = this.#link
+    const history = link === undefined ? this.#history : windowed(this.#history, link.window, options?.runId)
     const deadline = this.#deadlineOf(options)
+    const runtime = streamed === undefined ? this.#runtime : streamed.runtime(this.#runtime)
     const runOptions: AgentRunOptions = deadline === undefined ? (options ?? NO_OPTIONS) : { ...options, deadline }
+    // An in-memory run allocates nothing more than its AgentRun (the Agent.runTyped benchmark counts bytes).
     const done =
-      this.#link !== undefined
-        ? this.#runStored(this.#link, user, runOptions, project)
-        : new AgentRun(rt, this.#history, user, runOptions, this.#commit, project).run()
-    // The run's one deadline ends with the run, commit included, whichever way it ends.
+      link === undefined
+        ? new AgentRun(runtime, history, user, runOptions, this.#commit, project).run()
+        : this.#runStored<R, SessionRun<T, R>>(link, { runtime, history, user, options: runOptions, project })
     if (deadline !== undefined) done.then(deadline.clear, deadline.clear)
     return done
   }
@@ -125,10 +136,10 @@ export class Session<T> {
   }
 
   /** A run on the stored conversation: the whole result first, then the commit, then the caller's projection. */
-  async #runStored<R>(link: StoredLink, user: Message, options: AgentRunOptions, project: (result: RunResult<T>) => R): Promise<R> {
-    const rt = this.#runtime
+  // `S`, not `SessionRun<T, R>` itself: a parameter holding the runtime would make `Session<T>` invariant in `T`.
+  async #runStored<R, S extends SessionRun<T, R>>(link: StoredLink, run: S): Promise<R> {
+    const { runtime: rt, history, user, options, project } = run
     const basedOn = this.#version
-    const history = windowed(this.#history, link.window, options.runId)
     let exchange: readonly Message[] | undefined
     const capture = (accepted: readonly Message[]): typeof ENDS_AFTER_COMMIT => {
       exchange = accepted
@@ -186,45 +197,29 @@ export class Session<T> {
   }
 
   /**
-   * Streams one model turn through `gate.stream` (`mode`: passthrough, buffer or progressive).
-   * Tools are not offered (use `runDetailed` for the tool loop); the accepted exchange is committed
-   * like `runDetailed` does, when `result` settles.
+   * Runs one exchange as `runDetailed` does (the whole tool loop, argument retries and guards, the
+   * output fallback, `costBudget`, `maxIterations`, the same commit) with every model call streamed
+   * through `gate.stream` in `mode` (passthrough, buffer or progressive); `.result` is the run's
+   * result, committed like `runDetailed`'s. `progressive` with tools is refused (`TypeError`).
    */
-  stream(input: RunInput, options: RunOptions & Pick<GateStreamOptions, 'mode'> = {}): GateStream<T> {
+  stream(input: RunInput, options: RunOptions & Pick<GateStreamOptions, 'mode'> = {}): AgentStream<T> {
     AGENT_STREAM_OPTIONS.check(options)
     const user: Message = { role: 'user', content: messageOf(input) }
-    const link = this.#link
-    const history = link === undefined ? this.#history : windowed(this.#history, link.window, options.runId)
-    // One deadline over the gate's stream and the commit after it.
-    const deadline = this.#deadlineOf(options)
-    const runOptions = deadline === undefined ? options : { ...options, deadline }
-    let s: GateStream<T>
-    if (link === undefined) s = streamRun(this.#runtime, history, user, runOptions, this.#commit)
-    else {
-      const basedOn = this.#version
-      let exchange: readonly Message[] = []
-      const streamed = streamRun(this.#runtime, history, user, runOptions, (accepted) => {
-        exchange = accepted
-        return ENDS_AFTER_COMMIT
-      })
-      const events = this.#runtime.events
-      const result = streamed.result.then(async (r) => {
-        const ended = { ...r, turns: 1, outputFallback: undefined }
-        const who = { runId: r.runId, tags: eventTags(1, options.metadata), agent: this.#runtime.name }
-        try {
-          await this.#commitStored(link, r, exchange, basedOn, runOptions)
-        } catch (error) {
-          emitCommittedRunEnd(events, who, ended, error)
-          throw error
-        }
-        emitCommittedRunEnd(events, who, ended)
+    const { mode = 'passthrough', ...runOptions } = options
+    const turns = streamedTurns(this.#runtime, mode)
+    const result = this.#begin(user, runOptions, whole<T>, turns).then(
+      (r) => {
+        turns.end(r)
         return r
-      })
-      result.catch(() => undefined)
-      s = { ...streamed, result }
-    }
-    if (deadline !== undefined) s.result.then(deadline.clear, deadline.clear)
-    return s
+      },
+      (error: unknown) => {
+        turns.fail(error)
+        throw error
+      },
+    )
+    // The error reaches consumers through the iterator and the observable; `result` may go unread.
+    result.catch(() => undefined)
+    return turns.stream(result)
   }
 
   /** Forgets the persisted history of an in-memory session; a stored conversation is erased with `await session.delete()`. */
@@ -239,6 +234,18 @@ export class Session<T> {
     this.#history = NO_HISTORY
     this.#version = 0
   }
+}
+
+/** What one run of a session starts from. */
+interface SessionRun<T, R> {
+  /** The agent's runtime (for a stream, one whose gate streams: see `StreamedTurns`). */
+  readonly runtime: AgentRuntime<T>
+  /** The history the run's requests carry (windowed for a stored conversation). */
+  readonly history: readonly Message[]
+  readonly user: Message
+  readonly options: AgentRunOptions
+  /** What the caller wants of the result. */
+  readonly project: (result: RunResult<T>) => R
 }
 
 /**

@@ -12,4 +12,4 @@ export { withTail } from './ephemeral-tail.ts'
 export { GENERIC_FEEDBACK } from './resolve-feedback.ts'
 // Streaming: gate.stream modes and events.
 export { MID_STREAM_NOT_RETRYABLE } from './stream/index.ts'
-export type { GateStream, GateStreamEvent, GateStreamOptions, StreamMode } from './stream/index.ts'
+export type { EventStream, GateStream, GateStreamEvent, GateStreamOptions, StreamMode } from './stream/index.ts'

@@ -57,6 +57,7 @@ describe('chaos soak', () => {
     const parent = new AbortController()
 
     const outcomes: Record<string, number> = {}
+    let streamedToolCalls = 0
     let settled = 0
     let started = 0
     const sessions: Session<{ session: string; n: number }>[] = []
@@ -75,9 +76,11 @@ describe('chaos soak', () => {
         const input = `S${i}: request ${run}`
         try {
           if (i % 5 === 0) {
+            // A streamed run is the agent's run: its tool turns are committed too.
             const r = await session.stream(input, { mode: 'buffer', signal }).result
             expect(r.value.session).toBe(`S${i}`)
-            expectedLength[i] = (expectedLength[i] ?? 0) + 2
+            expectedLength[i] = (expectedLength[i] ?? 0) + r.exchange.length
+            if (r.functionsCalled.length > 0) streamedToolCalls++
           } else {
             const r = await session.runDetailed(input, { signal })
             expect(r.value.session).toBe(`S${i}`)
@@ -107,6 +110,8 @@ describe('chaos soak', () => {
     expect(started).toBe(SESSIONS * RUNS_PER_SESSION)
     expect(Object.keys(outcomes).filter((k) => k.startsWith('untyped'))).toEqual([])
     expect(outcomes['ok']).toBeGreaterThan(SESSIONS)
+    // Streamed runs call the agent's tools, as runDetailed does.
+    expect(streamedToolCalls).toBeGreaterThan(0)
     for (const [i, session] of sessions.entries()) {
       const history = session.history
       expect(history.filter((m) => m.ephemeral === true)).toEqual([])

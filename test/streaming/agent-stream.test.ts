@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { Agent, strictOutputRules, type GateEvent, type GateEventMap, type GateStreamEvent, type ReliabilityFailFastError } from '../../src/index.ts'
+import { Agent, strictOutputRules, type AgentStreamEvent, type GateEvent, type GateEventMap, type ReliabilityFailFastError } from '../../src/index.ts'
 import { scripted } from '../../src/providers/index.ts'
 import { Refund, validRefund, validRefundJson } from '../support/schemas.ts'
 
@@ -16,7 +16,7 @@ describe('agent.stream', () => {
     const aborted: string[] = []
     agent.on('stream_aborted', (e) => aborted.push(e.path))
     const stream = agent.stream({ message: 'refund #42' }, { mode: 'progressive' })
-    const events: GateStreamEvent<unknown>[] = []
+    const events: AgentStreamEvent<unknown>[] = []
     for await (const e of stream) events.push(e)
     const result = await stream.result
 

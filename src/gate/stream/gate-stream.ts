@@ -9,10 +9,17 @@ import type { GateStreamEvent } from './gate-stream-event.ts'
  * settles with the accepted result or rejects with the `ReliabilityFailFastError`. Every consumer
  * sees every event from the start. The run starts at once; pass a `signal` to cancel it.
  */
-export interface GateStream<T> extends AsyncIterable<GateStreamEvent<T>> {
-  readonly result: Promise<GateResult<T>>
+export interface GateStream<T> extends EventStream<GateStreamEvent<T>, GateResult<T>> {}
+
+/**
+ * A running stream of events `E` that ends with a result `R` (a gate's stream, an agent's): iterate
+ * it with `for await`, or subscribe to `observable`; `result` settles with the result or rejects
+ * with the `ReliabilityFailFastError`. Every consumer sees every event from the start.
+ */
+export interface EventStream<E, R> extends AsyncIterable<E> {
+  readonly result: Promise<R>
   /** The events as an rxjs Observable (errors with the fail-fast error); rxjs loads on its first use. */
-  readonly observable: Observable<GateStreamEvent<T>>
+  readonly observable: Observable<E>
 }
 
 /**
@@ -23,9 +30,9 @@ export interface GateStreamSource<E> {
   subscribe(observer: StreamObserver<E>): (() => void) | { unsubscribe(): void }
 }
 
-/** Wraps the replaying event source and the result promise into a {@link GateStream}. */
-export function createGateStream<T>(source: GateStreamSource<GateStreamEvent<T>>, result: Promise<GateResult<T>>): GateStream<T> {
-  const subscribe = (observer: StreamObserver<GateStreamEvent<T>>): (() => void) => {
+/** Wraps the replaying event source and the result promise into an {@link EventStream} (a {@link GateStream} for a gate's). */
+export function createGateStream<E, R>(source: GateStreamSource<E>, result: Promise<R>): EventStream<E, R> {
+  const subscribe = (observer: StreamObserver<E>): (() => void) => {
     const subscription = source.subscribe(observer)
     return typeof subscription === 'function' ? subscription : () => subscription.unsubscribe()
   }
@@ -37,9 +44,9 @@ export function createGateStream<T>(source: GateStreamSource<GateStreamEvent<T>>
   }
 }
 
-function iterate<T>(subscribe: (observer: StreamObserver<GateStreamEvent<T>>) => () => void): AsyncIterator<GateStreamEvent<T>> {
-  const queue: GateStreamEvent<T>[] = []
-  let waiting: { resolve: (r: IteratorResult<GateStreamEvent<T>>) => void; reject: (e: unknown) => void } | undefined
+function iterate<E>(subscribe: (observer: StreamObserver<E>) => () => void): AsyncIterator<E> {
+  const queue: E[] = []
+  let waiting: { resolve: (r: IteratorResult<E>) => void; reject: (e: unknown) => void } | undefined
   let finished = false
   let failure: { error: unknown } | undefined
   const unsubscribe = subscribe({

@@ -7,8 +7,6 @@ import type {
   LanguageModelV4StreamPart,
   LanguageModelV4StreamResult,
 } from '@ai-sdk/provider'
-import { assertGuards } from '../../agent/tools/guard.ts'
-import { idShapeGuard } from '../../agent/tools/id-shape-guard.ts'
 import { EventHub } from '../../events/event-hub.ts'
 import { newRunId } from '../../events/run-id.ts'
 import { createGate, type Gate } from '../../gate/create-gate.ts'
@@ -66,11 +64,12 @@ export function reliabilityMiddleware<T = unknown>(given?: ReliabilityMiddleware
   const { streamMode = 'buffer', events: hub, maxToolRetries, toolGuards, logger, name, forcedToolReask, toolGiveUpStops, ...gateOptions } = options
   const config = hostGateConfig(gateOptions, 'reliabilityMiddleware')
   const events = hub ?? new EventHub()
-  if (toolGuards !== undefined) assertGuards(toolGuards, 'reliabilityMiddleware: toolGuards')
-  const toolSettings: ToolArgsOptions = {
-    ...hostToolSettings({ maxToolRetries, forcedToolReask, toolGiveUpStops, logger, name }, config, events, 'ai-sdk'),
-    toolGuards: Object.freeze([...(toolGuards ?? [idShapeGuard()])]),
-  }
+  const toolSettings: ToolArgsOptions = hostToolSettings(
+    { maxToolRetries, forcedToolReask, toolGiveUpStops, toolGuards, logger, name },
+    config,
+    events,
+    'ai-sdk',
+  )
   const gateFor = (params: LanguageModelV4CallOptions, provider: Provider): Gate<T> => {
     const format = params.responseFormat
     const schema = config.outputSchema ?? (format?.type === 'json' && format.schema !== undefined ? (format.schema as never) : undefined)

@@ -1,9 +1,6 @@
-import { reportOutcome } from '../../agent/report-outcome.ts'
 import { emitToolArgsFailure } from '../../agent/run-events.ts'
 import { RunLedger } from '../../agent/run-ledger.ts'
-import { ToolArgsRetry, type ToolArgsHost, type ToolArgsSettings } from '../../agent/tool-args-retry.ts'
-import { toolGiveUp } from '../../agent/tool-give-up.ts'
-import type { ToolGuard } from '../../agent/tools/guard.ts'
+import type { ToolArgsHost } from '../../agent/tool-args-retry.ts'
 import type { EventTags } from '../../events/event-map.ts'
 import type { Gate } from '../../gate/create-gate.ts'
 import { isReliabilityFailFastError } from '../../gate/fail-fast-error.ts'
@@ -16,15 +13,12 @@ import type { ToolCall } from '../../model/tool-call.ts'
 import type { ToolChoice } from '../../model/tool-choice.ts'
 import type { Usage } from '../../model/usage.ts'
 import type { CompiledSchema } from '../../validation/index.ts'
+import { settleHostToolCall } from '../host/host-tool-call.ts'
+import type { HostToolSettings } from '../host/host-tool-settings.ts'
 import { asGiveUp, toolArgsGiveUp, type NoObjectGeneratedFields } from './give-up-error.ts'
 
 /** How the middleware treats tool-call arguments: the agent's argument loop, with its retries and guards as options. */
-export interface ToolArgsOptions extends ToolArgsSettings {
-  /** Retries per logical tool call, on argument validation failures only. */
-  readonly maxToolRetries: number
-  /** Guards run on the arguments of every attempt, retries included. */
-  readonly toolGuards: readonly ToolGuard[]
-}
+export type ToolArgsOptions = HostToolSettings
 
 const NO_TAGS: EventTags = Object.freeze({})
 
@@ -79,7 +73,6 @@ export class ToolArgsCall implements ToolArgsHost {
 
   /** The answer's calls with their final arguments (same ids), or a prose reply that stands; throws the give-up error when a call cannot be settled. */
   async settle(response: ModelResponse, schemas: ReadonlyMap<string, CompiledSchema<unknown>>): Promise<SettledCalls> {
-    const settings = this.#settings
     const settled: ToolCall[] = []
     for (const call of response.toolCalls) {
       const input = schemas.get(call.name)
@@ -87,22 +80,12 @@ export class ToolArgsCall implements ToolArgsHost {
         settled.push(call)
         continue
       }
-      const spec = { name: call.name, input, guards: settings.toolGuards, maxRetries: settings.maxToolRetries }
-      const loop = new ToolArgsRetry(this, settings, spec, call, this.#base.messages, response.reasoning)
-      const verdict = await loop.settle()
-      reportOutcome(settings.events, settings.logger, {
-        runId: this.runId,
-        tool: call.name,
-        agent: settings.name,
-        outcome: verdict.outcome,
-        retryCount: loop.retry,
-      })
-      if (verdict.status === 'answered') return { answer: verdict.response }
-      if (verdict.status !== 'valid') {
-        const giveUp = toolGiveUp(call.name, verdict, loop.retry)
-        throw asGiveUp(toolArgsGiveUp(giveUp.reason, giveUp.kind, verdict, this.runId, this.#ledger), this.#last())
-      }
-      settled.push({ id: call.id, name: call.name, args: verdict.call.args })
+      const done = await settleHostToolCall({ host: this, settings: this.#settings, call, input, base: this.#base.messages, reasoning: response.reasoning })
+      if (done.status === 'answered') return { answer: done.response }
+      // The middleware writes no tool results of its own: an unsettled call is the give-up error.
+      if (done.status === 'unsettled')
+        throw asGiveUp(toolArgsGiveUp(done.giveUp.reason, done.giveUp.kind, done.verdict, this.runId, this.#ledger), this.#last())
+      settled.push({ id: call.id, name: call.name, args: done.args })
     }
     return { calls: settled }
   }

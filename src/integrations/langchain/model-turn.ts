@@ -48,15 +48,20 @@ export async function modelTurn<R extends TurnRequest>(request: R, handler: (req
   const messages = fromLangChain(request.messages)
   const tools = toolSpecs(request.tools)
   const base: ModelRequest = { messages, ...(tools.length > 0 ? { tools } : {}) }
-  const call = async (attempt: ModelRequest): Promise<AIMessage> => {
-    try {
-      return (await handler(withTail(request, attempt, messages.length))) as AIMessage
-    } catch (error) {
-      if (bubblesUp(error)) bubble.abort(error)
-      throw error
-    }
-  }
-  const host = hostProvider('langchain', modelName(request.model), call, toModelResponse)
+  // The model is called only here, as the gate's provider: every call is an attempt of the gate's chain.
+  const host = hostProvider(
+    'langchain',
+    modelName(request.model),
+    async (attempt: ModelRequest): Promise<AIMessage> => {
+      try {
+        return (await handler(withTail(request, attempt, messages.length))) as AIMessage
+      } catch (error) {
+        if (bubblesUp(error)) bubble.abort(error)
+        throw error
+      }
+    },
+    toModelResponse,
+  )
   const gate = createGate({ ...turn.gate, providers: host.provider, events: turn.events })
   // The model's own message when it gave the accepted answer; the fallback's answer otherwise.
   const answerOf = (result: GateResult<unknown>): AIMessage => (result.fromFallback ? undefined : host.last()) ?? toAIMessage(result.response)

@@ -2,15 +2,18 @@ import { ToolMessage } from '@langchain/core/messages'
 import { createMiddleware } from 'langchain'
 import type { Observable } from 'rxjs'
 import type { Logger } from '../../agent/logger.ts'
+import { toolMessages } from '../../agent/tool-messages.ts'
+import type { ToolGuard } from '../../agent/tools/guard.ts'
 import { EventHub } from '../../events/event-hub.ts'
 import type { GateEvent, GateEventMap, GateEventName } from '../../events/event-map.ts'
 import type { GateConfig } from '../../gate/gate-config.ts'
 import { option, optionsContract } from '../../model/options-contract.ts'
-import { formatFeedback, validateToolArgs } from '../../validation/index.ts'
+import { formatFeedback } from '../../validation/index.ts'
 import { hostGateChecks } from '../host/host-gate-checks.ts'
 import { hostGateConfig } from '../host/host-gate-config.ts'
 import { hostToolSettings } from '../host/host-tool-settings.ts'
 import { modelTurn, type TurnSettings } from './model-turn.ts'
+import { checkToolCall } from './tool-call-check.ts'
 import type { LangChainToolArgs } from './tool-args-turn.ts'
 import { type SchemaCache, schemaOf } from './tool-schemas.ts'
 
@@ -28,6 +31,12 @@ export interface LangChainReliabilityOptions<T = unknown> extends Omit<GateConfi
    * `tool-call-abandoned`, identical rejected arguments `schema-stuck-loop`. @default false
    */
   readonly toolGiveUpStops?: boolean
+  /**
+   * Guards on the arguments of every tool call with a schema, on every attempt (retries included),
+   * and again where the tool runs: a rejected call is never retried nor run, and is answered with a
+   * `BLOCKED` error `ToolMessage`. @default [idShapeGuard()]
+   */
+  readonly toolGuards?: readonly ToolGuard[]
   /** Receives the `validation_retry_outcome ...` log lines. */
   readonly logger?: Logger
   /** The name in those log lines (`ext=`). @default 'langchain' */
@@ -40,6 +49,7 @@ const RELIABILITY_MIDDLEWARE = optionsContract<LangChainReliabilityOptions>('rel
   maxToolRetries: option.where('a non-negative integer', (v) => Number.isInteger(v) && (v as number) >= 0),
   forcedToolReask: option.boolean(),
   toolGiveUpStops: option.boolean(),
+  toolGuards: option.array(),
   logger: option.where('a logger with debug(), info(), warn() or error() (console, pino)', (v) => typeof v === 'object' && v !== null),
   name: option.string(),
 })
@@ -70,8 +80,9 @@ const MARK = 'reliability-gate:tool-args-invalid'
  *   each call with its final arguments, so after a successful retry the state holds only the
  *   accepted call. A retry answered in prose is `llm_gave_up`: that answer stands. `forcedToolReask`
  *   and `toolGiveUpStops` turn on the forced re-ask and the typed stop, as on the Agent.
- * - `wrapToolCall`: a call whose arguments are still invalid (`exhausted`) is answered with an error
- *   `ToolMessage` holding the gate's feedback, and the run goes on; the tool never runs on them.
+ * - `wrapToolCall`: the arguments are checked again where the tool runs (schema and `toolGuards`): a
+ *   call still invalid (`exhausted`) is answered with an error `ToolMessage` holding the gate's
+ *   feedback, one a guard rejected with a `BLOCKED` one, and the run goes on; the tool never runs on them.
  *
  * Each model turn is one gate run with its own `runId`, on every event (`on()`, `events$`); its
  * tool-argument re-asks are runs of the same gate under that `runId`. A `breaker` given as options is
@@ -86,11 +97,16 @@ const MARK = 'reliability-gate:tool-args-invalid'
  */
 export function reliabilityMiddleware<T = unknown>(given?: LangChainReliabilityOptions<T>): LangChainReliabilityMiddleware {
   const options = RELIABILITY_MIDDLEWARE.check(given) as LangChainReliabilityOptions<T>
-  const { maxToolRetries, forcedToolReask, toolGiveUpStops, logger, name, ...gateOptions } = options
+  const { maxToolRetries, forcedToolReask, toolGiveUpStops, toolGuards, logger, name, ...gateOptions } = options
   const config = hostGateConfig(gateOptions, 'reliabilityMiddleware')
   const events = new EventHub()
   const schemas: SchemaCache = new WeakMap()
-  const toolArgs: LangChainToolArgs = hostToolSettings({ maxToolRetries, forcedToolReask, toolGiveUpStops, logger, name }, config, events, 'langchain')
+  const toolArgs: LangChainToolArgs = hostToolSettings(
+    { maxToolRetries, forcedToolReask, toolGiveUpStops, toolGuards, logger, name },
+    config,
+    events,
+    'langchain',
+  )
 
   const turn: TurnSettings = { gate: config, events, toolArgs, schemas }
 
@@ -101,17 +117,21 @@ export function reliabilityMiddleware<T = unknown>(given?: LangChainReliabilityO
       const schema = schemaOf(request.tool, schemas)
       if (schema === undefined) return handler(request)
       const call = request.toolCall
-      const verdict = await validateToolArgs(call.args, schema)
-      if (verdict.ok) return handler({ ...request, toolCall: { ...call, args: verdict.value as Record<string, unknown> } })
-      // The argument loop already reported it (exhausted): the model gets the feedback, the run goes on.
-      const feedback = formatFeedback({
-        target: 'tool',
-        stage: 'tool-args',
-        issues: verdict.failure.issues,
-        toolName: call.name,
-        ...(config.retryHint !== undefined ? { retryHint: config.retryHint } : {}),
-      })
-      return new ToolMessage({ content: feedback, tool_call_id: call.id ?? '', name: call.name, status: 'error', artifact: MARK })
+      const signal = (request.runtime as { signal?: AbortSignal } | undefined)?.signal
+      const verdict = await checkToolCall(call, schema, toolArgs, signal)
+      if (verdict.status === 'valid') return handler({ ...request, toolCall: { ...call, args: verdict.value as Record<string, unknown> } })
+      // The argument loop already reported it (exhausted, or blocked): the model gets the feedback, the run goes on.
+      const content =
+        verdict.status === 'guard-rejected'
+          ? toolMessages.guardRejected(call.name, verdict.rejection.guard, verdict.rejection.reason)
+          : formatFeedback({
+              target: 'tool',
+              stage: 'tool-args',
+              issues: verdict.failure.issues,
+              toolName: call.name,
+              ...(config.retryHint !== undefined ? { retryHint: config.retryHint } : {}),
+            })
+      return new ToolMessage({ content, tool_call_id: call.id ?? '', name: call.name, status: 'error', artifact: MARK })
     },
   })
   return Object.assign(middleware, { on: events.on.bind(events) as LangChainReliabilityMiddleware['on'], events$: events.events$ })

@@ -1,7 +1,5 @@
 import { AIMessage } from '@langchain/core/messages'
-import { reportOutcome } from '../../agent/report-outcome.ts'
-import { ToolArgsRetry, type ToolArgsHost, type ToolArgsSettings } from '../../agent/tool-args-retry.ts'
-import { toolGiveUp } from '../../agent/tool-give-up.ts'
+import type { ToolArgsHost } from '../../agent/tool-args-retry.ts'
 import type { EventTags } from '../../events/event-map.ts'
 import { emitValidationFailed } from '../../events/validation-failed-event.ts'
 import { ReliabilityFailFastError } from '../../gate/fail-fast-error.ts'
@@ -10,6 +8,8 @@ import type { ModelResponse } from '../../model/response.ts'
 import type { ToolChoice } from '../../model/tool-choice.ts'
 import { ZERO_USAGE } from '../../model/usage.ts'
 import type { CompiledSchema, ValidationFailure } from '../../validation/index.ts'
+import { settleHostToolCall } from '../host/host-tool-call.ts'
+import type { HostToolSettings } from '../host/host-tool-settings.ts'
 import { toModelResponse } from './langchain-messages.ts'
 
 /** What the argument loop of one model call asks for: the model again, on the turn's messages plus the ephemeral tail (through the turn's gate). */
@@ -21,10 +21,8 @@ export interface TurnRun {
   readonly signal?: AbortSignal
 }
 
-/** The middleware's tool-argument settings: the agent's loop settings and the retry budget. */
-export interface LangChainToolArgs extends ToolArgsSettings {
-  readonly maxToolRetries: number
-}
+/** The middleware's tool-argument settings: the agent's loop settings, the retry budget and the guards. */
+export type LangChainToolArgs = HostToolSettings
 
 const NO_TAGS: EventTags = Object.freeze({})
 
@@ -36,7 +34,8 @@ const NO_TAGS: EventTags = Object.freeze({})
  * retry the state holds only the accepted call, as on the Agent and MCP paths. A retry answered in
  * prose is the seed's `llm_gave_up`: that answer stands and is returned instead. A call still
  * invalid (`exhausted`, or another tool in the reply) is kept with its last arguments, for
- * `wrapToolCall` to answer with feedback; the typed stops (`toolGiveUpStops`) throw.
+ * `wrapToolCall` to answer with feedback, and so is a call a guard (`toolGuards`) rejected; the
+ * typed stops (`toolGiveUpStops`) throw.
  */
 export async function settleToolArgs(
   first: AIMessage,
@@ -74,18 +73,15 @@ export async function settleToolArgs(
       settled.push(call)
       continue
     }
-    const loop = new ToolArgsRetry(host, settings, { name: call.name, input, guards: [], maxRetries: settings.maxToolRetries }, model, base, undefined)
-    const verdict = await loop.settle()
-    reportOutcome(settings.events, settings.logger, { runId, tool: call.name, agent: settings.name, outcome: verdict.outcome, retryCount: loop.retry })
-    if (verdict.status === 'valid') {
-      settled.push({ ...call, args: verdict.call.args as Record<string, unknown> })
+    const done = await settleHostToolCall({ host, settings, call: model, input, base })
+    if (done.status === 'valid') {
+      settled.push({ ...call, args: done.args as Record<string, unknown> })
       continue
     }
-    if (verdict.status === 'answered') return replies.get(verdict.response) ?? new AIMessage(verdict.response.content)
-    const giveUp = toolGiveUp(call.name, verdict, loop.retry)
-    if (giveUp.stops) throw stopped(giveUp.kind, giveUp.reason, runId, verdict.failure)
-    // Still invalid: the last arguments tried, for wrapToolCall to answer with feedback.
-    settled.push({ ...call, args: loop.tried.at(-1) as Record<string, unknown> })
+    if (done.status === 'answered') return replies.get(done.response) ?? new AIMessage(done.response.content)
+    if (done.giveUp.stops) throw stopped(done.giveUp.kind, done.giveUp.reason, runId, done.verdict.failure)
+    // Still invalid or blocked by a guard: the last arguments tried, for wrapToolCall to answer with feedback.
+    settled.push({ ...call, args: done.args as Record<string, unknown> })
   }
   return withToolCalls(first, settled)
 }
