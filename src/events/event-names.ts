@@ -1,6 +1,6 @@
 import type { GateEventName } from './event-map.ts'
 
-/** Every event name, once: the hub keeps one flag per name, in an object of fixed shape. */
+/** Every event name, once: `on` refuses any other, and a catch-all listener is registered under each. */
 export const GATE_EVENT_NAMES = [
   'run_start',
   'run_end',
