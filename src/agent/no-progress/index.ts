@@ -1,0 +1,7 @@
+export { NoProgressDetector, lastVerdict } from './no-progress-detector.ts'
+export { NO_PROGRESS_DEFAULTS, NO_PROGRESS_OPTIONS, noProgressSettings } from './no-progress-options.ts'
+export type { NoProgressOption, NoProgressOptions, NoProgressSettings } from './no-progress-options.ts'
+export type { ForcedChange, NoProgressPattern, NoProgressStep, NoProgressVerdict } from './no-progress-verdict.ts'
+export type { ProgressEvent, ProgressTurn } from './progress-turn.ts'
+export { callKey, errorClass } from './progress-key.ts'
+export { emitNoProgress, noProgressReason } from './emit-no-progress.ts'
