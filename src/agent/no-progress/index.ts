@@ -5,3 +5,5 @@ export type { ForcedChange, NoProgressPattern, NoProgressStep, NoProgressVerdict
 export type { ProgressEvent, ProgressTurn } from './progress-turn.ts'
 export { callKey, errorClass } from './progress-key.ts'
 export { emitNoProgress, noProgressReason } from './emit-no-progress.ts'
+export { historyTurns } from './history-turns.ts'
+export { type HostLadderReport, hostVerdict, noProgressError, withheldTools } from './host-ladder.ts'

@@ -1,5 +1,5 @@
 import { typeName } from '../../model/describe-value.ts'
-import { option, optionsContract } from '../../model/options-contract.ts'
+import { type OptionCheck, type OptionsSpec, option, optionsContract } from '../../model/options-contract.ts'
 
 /**
  * No-progress detection (on by default): a run that repeats itself is nudged, then forced to
@@ -67,8 +67,8 @@ export const NO_PROGRESS_DEFAULTS: NoProgressSettings = Object.freeze({
 
 const isKeyTable = (v: unknown): boolean => typeof v === 'object' && v !== null && !Array.isArray(v) && Object.values(v).every((f) => typeof f === 'function')
 
-/** The keys of `noProgress`: a misspelt one (`repeat`) is refused with "did you mean". */
-export const NO_PROGRESS_OPTIONS = optionsContract<NoProgressOptions>('noProgress', {
+/** The check of each key of {@link NoProgressOptions}: every options contract that takes them spreads this table. */
+export const NO_PROGRESS_CHECKS: OptionsSpec<NoProgressOptions> = {
   repeats: option.integer(2, 1000),
   errorRepeats: option.integer(2, 1000),
   pingPong: option.integer(4, 1000),
@@ -76,7 +76,10 @@ export const NO_PROGRESS_OPTIONS = optionsContract<NoProgressOptions>('noProgres
   loopKey: option.where('an object of functions, by tool name', isKeyTable),
   exempt: option.where('an array of tool names', (v) => Array.isArray(v) && v.every((n) => typeof n === 'string')),
   forcedChange: option.oneOf('withhold-tool', 'no-tools'),
-})
+}
+
+/** The keys of `noProgress`: a misspelt one (`repeat`) is refused with "did you mean". */
+export const NO_PROGRESS_OPTIONS = optionsContract<NoProgressOptions>('noProgress', NO_PROGRESS_CHECKS)
 
 /**
  * The settings of a `noProgress` option: `undefined` when it is `false` (detection off), the
@@ -88,7 +91,11 @@ export function noProgressSettings(given: NoProgressOption | undefined, label: s
   if (given === null || typeof given !== 'object' || Array.isArray(given)) {
     throw new TypeError(`${label}: noProgress must be false or an options object, got ${typeName(given)}`)
   }
-  const o = NO_PROGRESS_OPTIONS.check(given)
+  return resolved(NO_PROGRESS_OPTIONS.check(given))
+}
+
+/** Options already checked, with the defaults applied. */
+export function resolved(o: NoProgressOptions): NoProgressSettings {
   const d = NO_PROGRESS_DEFAULTS
   return Object.freeze({
     repeats: o.repeats ?? d.repeats,
@@ -100,4 +107,14 @@ export function noProgressSettings(given: NoProgressOption | undefined, label: s
     exempt: Object.freeze([...(o.exempt ?? [])]),
     forcedChange: o.forcedChange ?? d.forcedChange,
   })
+}
+
+/** The check of a `noProgress` key in a host's options contract: `false`, or options its own contract accepts. */
+export function noProgressCheck(): OptionCheck {
+  return (value) => {
+    if (value === false) return undefined
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'false or an options object'
+    NO_PROGRESS_OPTIONS.check(value as NoProgressOptions)
+    return undefined
+  }
 }
