@@ -3,7 +3,7 @@
  * (../shared/corpora, read in place): how many recorded runs the default thresholds stop (0 is the
  * bar), and where the same runs stop with a loop injected.
  */
-import { replayNoProgress } from './eval/no-progress-replay.ts'
+import { replayHostHistories, replayNoProgress } from './eval/no-progress-replay.ts'
 
 const r = await replayNoProgress()
 console.log(`tau-bench GPT-4o airline: ${r.trajectories} trajectories, ${r.runs} agent runs, ${r.calls} recorded tool calls`)
@@ -18,3 +18,7 @@ for (const [loop, t] of Object.entries(r.injected)) {
   )
   for (const m of t.misses.slice(0, 3)) console.log(`    miss: ${m}`)
 }
+const hosts = replayHostHistories()
+console.log(
+  `host middlewares (the conversation before each of ${hosts.modelCalls} recorded model calls): nudge ${hosts.rungs.nudge}, forced-change ${hosts.rungs['forced-change']}, stop ${hosts.rungs.stop}`,
+)

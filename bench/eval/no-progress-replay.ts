@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { Agent, type GateEventMap, isReliabilityFailFastError, tool } from '../../src/index.ts'
-import type { ToolCall } from '../../src/model/index.ts'
+import type { Message, ToolCall } from '../../src/model/index.ts'
 import { scripted, type ScriptedStep } from '../../src/providers/index.ts'
-import { NO_PROGRESS_DEFAULTS } from '../../src/agent/no-progress/index.ts'
+import { historyTurns, lastVerdict, NO_PROGRESS_DEFAULTS } from '../../src/agent/no-progress/index.ts'
 import { CORPORA } from '../support/corpora.ts'
 
 /** One message of a tau-bench trajectory, as recorded. */
@@ -229,4 +229,34 @@ export async function replayNoProgress(): Promise<NoProgressReplay> {
     }
   }
   return { trajectories: trajectories.length, runs, calls, stopped, failed, rungs, rungRuns, injected }
+}
+
+/**
+ * What a host middleware sees: before each recorded model call of each trajectory, the conversation so
+ * far (as the AI SDK's prompt or LangChain's messages carry it), read by the same detector. Returns
+ * the rungs each model call would have been on.
+ */
+export function replayHostHistories(): { readonly modelCalls: number; readonly rungs: Readonly<Record<'nudge' | 'forced-change' | 'stop', number>> } {
+  const dir = path.join(CORPORA, 'tau-bench')
+  const trajectories = JSON.parse(readFileSync(path.join(dir, 'gpt-4o-airline.json'), 'utf8')) as readonly { readonly traj: readonly TauMessage[] }[]
+  const rungs = { nudge: 0, 'forced-change': 0, stop: 0 }
+  let modelCalls = 0
+  for (const t of trajectories) {
+    const messages: Message[] = []
+    for (const m of t.traj) {
+      if (m.role === 'assistant') {
+        modelCalls++
+        const verdict = lastVerdict(NO_PROGRESS_DEFAULTS, historyTurns(messages))
+        if (verdict !== undefined) rungs[verdict.step]++
+        const toolCalls = (m.tool_calls ?? []).map((c) => ({ id: c.id, name: c.function.name, args: c.function.arguments }))
+        messages.push({ role: 'assistant', content: m.content ?? '', ...(toolCalls.length > 0 ? { toolCalls } : {}) })
+      } else if (m.role === 'tool') {
+        const content = m.content ?? ''
+        messages.push({ role: 'tool', content, toolCallId: m.tool_call_id ?? '', ...(content.startsWith('Error') ? { isError: true } : {}) })
+      } else if (m.role === 'user') {
+        messages.push({ role: 'user', content: m.content ?? '' })
+      }
+    }
+  }
+  return { modelCalls, rungs }
 }

@@ -1,5 +1,5 @@
 import { beforeAll, expect, it } from 'vitest'
-import { type NoProgressReplay, replayNoProgress } from '../../bench/eval/no-progress-replay.ts'
+import { type NoProgressReplay, replayHostHistories, replayNoProgress } from '../../bench/eval/no-progress-replay.ts'
 import { corpora, describeWith } from '../support/requirements.ts'
 
 describeWith(corpora)('no-progress ladder on the tau-bench GPT-4o airline trajectories', () => {
@@ -33,4 +33,11 @@ describeWith(corpora)('no-progress ladder on the tau-bench GPT-4o airline trajec
       expect(tally.tokensInLoop).toBeGreaterThan(0)
     },
   )
+
+  it('stops none of the recorded model calls in a host middleware reading the conversation', () => {
+    const hosts = replayHostHistories()
+    expect(hosts.modelCalls).toBeGreaterThan(1164)
+    // Trajectory 109's nudge falls on the call after its last recorded message, which the recording does not hold.
+    expect(hosts.rungs).toEqual({ nudge: 0, 'forced-change': 0, stop: 0 })
+  })
 })

@@ -13,7 +13,7 @@ import type { Usage } from '../../model/usage.ts'
 
 /** What the helpers read of an AI SDK step (`ai` 6 and 7 alike): its content parts and its usage. */
 export interface StepLike {
-  readonly content: readonly { readonly type: string; readonly [key: string]: unknown }[]
+  readonly content: readonly object[]
   readonly usage?: { readonly inputTokens?: number | undefined; readonly outputTokens?: number | undefined }
 }
 
@@ -23,31 +23,34 @@ interface MessageLike {
   readonly providerOptions?: Readonly<Record<string, unknown>> | undefined
 }
 
-/** `prepareStep`'s answer: the forced change or the nudge for this step only. */
-export interface NoProgressPrepared {
+/** `prepareStep`'s answer: the forced change or the nudge for this step only (`M` the SDK's messages, `N` the tool names). */
+export interface NoProgressPrepared<M extends MessageLike = MessageLike, N extends string = string> {
   toolChoice?: 'none'
-  activeTools?: string[]
-  messages?: MessageLike[]
+  activeTools?: N[]
+  messages?: M[]
 }
 
 /** The helpers of {@link noProgressSteps}: pass `stopWhen` and `prepareStep` to `generateText`, `streamText` or an `Agent`. */
-export interface NoProgressSteps {
+export interface NoProgressSteps<N extends string = string> {
   /** Stops the loop (as `isStepCount` does) on the ladder's `stop` rung; the result stands, `no_progress` says why. */
   readonly stopWhen: (options: { readonly steps: readonly StepLike[] }) => boolean
   /**
    * Sends the nudge with the next step only (a message it adds, and takes out again on the step after),
    * and the forced change: `activeTools` without the looping tools, or `toolChoice: 'none'`.
    */
-  readonly prepareStep: (options: { readonly steps: readonly StepLike[]; readonly messages: readonly MessageLike[] }) => NoProgressPrepared | undefined
+  readonly prepareStep: <M extends MessageLike>(options: {
+    readonly steps: readonly StepLike[]
+    readonly messages: readonly M[]
+  }) => NoProgressPrepared<M, N> | undefined
   /** Subscribes to `no_progress`; returns the unsubscribe function. */
   on<K extends GateEventName>(name: K, listener: (payload: GateEventMap[K]) => void): () => void
   readonly events$: Observable<GateEvent>
 }
 
 /** Options of {@link noProgressSteps}: the ladder's, and the names of the loop's tools. */
-export interface NoProgressStepsOptions extends NoProgressOptions {
+export interface NoProgressStepsOptions<N extends string = string> extends NoProgressOptions {
   /** Every tool of the loop, so the forced change can list the others in `activeTools`. */
-  readonly tools?: readonly string[]
+  readonly tools?: readonly N[]
 }
 
 const NO_PROGRESS_STEPS = optionsContract<NoProgressStepsOptions>('noProgressSteps', {
@@ -70,8 +73,8 @@ const MARK = 'reliabilityGate'
  * loop.on('no_progress', (e) => log.warn(e))
  * await generateText({ model, tools, stopWhen: [isStepCount(50), loop.stopWhen], prepareStep: loop.prepareStep, prompt })
  */
-export function noProgressSteps(given?: NoProgressStepsOptions): NoProgressSteps {
-  const { tools, ...rest } = NO_PROGRESS_STEPS.check(given)
+export function noProgressSteps<N extends string = string>(given?: NoProgressStepsOptions<N>): NoProgressSteps<N> {
+  const { tools, ...rest } = NO_PROGRESS_STEPS.check(given) as NoProgressStepsOptions<N>
   const settings = resolved(rest)
   const events = new EventHub()
   // One verdict per step, whoever asks first (`stopWhen` and `prepareStep` see the same steps).
@@ -94,13 +97,20 @@ export function noProgressSteps(given?: NoProgressStepsOptions): NoProgressSteps
   }
   return {
     stopWhen: ({ steps }) => verdictOf(steps)?.step === 'stop',
-    prepareStep: ({ steps, messages }) => {
+    prepareStep: <M extends MessageLike>({
+      steps,
+      messages,
+    }: {
+      readonly steps: readonly StepLike[]
+      readonly messages: readonly M[]
+    }): NoProgressPrepared<M, N> | undefined => {
       const verdict = verdictOf(steps)
       const marked = messages.some((m) => m.providerOptions?.[MARK] !== undefined)
       const kept = marked ? messages.filter((m) => m.providerOptions?.[MARK] === undefined) : undefined
       if (verdict === undefined || verdict.step === 'stop') return kept === undefined ? undefined : { messages: kept }
-      const nudge = { role: 'user', content: [{ type: 'text', text: verdict.message }], providerOptions: { [MARK]: { ephemeral: true } } }
-      const prepared: NoProgressPrepared = { messages: [...(kept ?? messages), nudge] }
+      // A user message of every AI SDK version's prompt shape, marked so the next step takes it out.
+      const nudge = { role: 'user', content: [{ type: 'text', text: verdict.message }], providerOptions: { [MARK]: { ephemeral: true } } } as MessageLike as M
+      const prepared: NoProgressPrepared<M, N> = { messages: [...(kept ?? messages), nudge] }
       if (verdict.forced === undefined) return prepared
       const withhold = withheldTools(verdict)
       const active = (tools ?? []).filter((t) => !withhold.includes(t))
@@ -115,7 +125,7 @@ export function noProgressSteps(given?: NoProgressStepsOptions): NoProgressSteps
 
 /** One step as the detector reads it: its text, its calls with the errors their results carry, its usage. */
 function stepTurn(step: StepLike): ProgressTurn {
-  const parts = Array.isArray(step.content) ? step.content : []
+  const parts = (Array.isArray(step.content) ? step.content : []) as readonly { readonly type: string; readonly [key: string]: unknown }[]
   const errors = new Map<unknown, string>()
   for (const p of parts) if (p.type === 'tool-error') errors.set(p['toolCallId'], errorText(p['error']))
   const events: ProgressEvent[] = []
