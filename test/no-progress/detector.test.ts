@@ -47,6 +47,37 @@ describe('NoProgressDetector', () => {
     expect(callKey('t', { a: '1' }, settings)).not.toBe(callKey('t', { a: 1 }, settings))
   })
 
+  it('gives arguments that differ only in key order one key, and different arguments different keys', () => {
+    const shuffled = (value: unknown): unknown => {
+      if (Array.isArray(value)) return value.map(shuffled)
+      if (typeof value !== 'object' || value === null) return value
+      return Object.fromEntries(
+        Object.entries(value)
+          .reverse()
+          .map(([k, v]) => [k, shuffled(v)]),
+      )
+    }
+    fc.assert(
+      fc.property(fc.jsonValue(), fc.jsonValue(), (a, b) => {
+        expect(callKey('t', shuffled(a), settings)).toBe(callKey('t', a, settings))
+        expect(callKey('t', JSON.stringify(a), settings)).toBe(callKey('t', a, settings))
+        if (
+          JSON.stringify(shuffled(a)) !== JSON.stringify(b) &&
+          JSON.stringify(a) !== JSON.stringify(b) &&
+          callKey('t', a, settings) === callKey('t', b, settings)
+        ) {
+          // Equal keys for different values only when they are the same value in another key order.
+          expect(callKey('t', shuffled(b), settings)).toBe(callKey('t', a, settings))
+        }
+      }),
+    )
+  })
+
+  it('compares by the whole arguments when a loopKey answers a promise', () => {
+    const asyncKey = noProgressSettings({ loopKey: { search: async (a) => a } }, 't') ?? settings
+    expect(callKey('search', { q: 1 }, asyncKey)).not.toBe(callKey('search', { q: 2 }, asyncKey))
+  })
+
   it('compares by the tool loopKey, and by the whole arguments when the key function throws', () => {
     const byQuery = noProgressSettings({ loopKey: { search: (a) => (a as { q: string }).q } }, 'test') ?? settings
     const pages = [1, 2, 3].map((page) => callTurn('search', { q: 'x', page }))

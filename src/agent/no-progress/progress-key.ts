@@ -12,12 +12,16 @@ export function callKey(tool: string, args: unknown, settings: NoProgressSetting
   const keyOf = Object.hasOwn(settings.loopKey, tool) ? settings.loopKey[tool] : undefined
   if (keyOf !== undefined) {
     try {
-      return `${tool}\u0000${stableKey(keyOf(value))}`
-    } catch {
-      // A key function that throws compares the whole arguments: a user's bug never hides a loop.
-    }
+      const key = keyOf(value)
+      // A key that throws, or a promise (every promise would look alike), compares the whole arguments: a user's bug never hides or invents a loop.
+      if (!isThenable(key)) return `${tool}\u0000${stableKey(key)}`
+    } catch {}
   }
   return `${tool}\u0000${stableKey(value)}`
+}
+
+function isThenable(value: unknown): boolean {
+  return (typeof value === 'object' || typeof value === 'function') && value !== null && typeof (value as { then?: unknown }).then === 'function'
 }
 
 function parsedArgs(args: unknown): unknown {
