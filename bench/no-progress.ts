@@ -1,8 +1,10 @@
 /**
- * `node bench/no-progress.ts`: the no-progress ladder on the 200 tau-bench GPT-4o airline trajectories
+ * `node bench/no-progress.ts` (from the worktree: `npx node bench/no-progress.ts`): the no-progress ladder on the 200 tau-bench GPT-4o airline trajectories
  * (../shared/corpora, read in place): how many recorded runs the default thresholds stop (0 is the
- * bar), and where the same runs stop with a loop injected.
+ * bar), and where the same runs stop with a loop injected; then the shipped pattern guards over the
+ * same trajectories' 1,164 tool results (0 withheld is the bar).
  */
+import { screenTauBenchResults } from './eval/guards-tau-bench.ts'
 import { replayHostHistories, replayNoProgress } from './eval/no-progress-replay.ts'
 
 const r = await replayNoProgress()
@@ -21,4 +23,8 @@ for (const [loop, t] of Object.entries(r.injected)) {
 const hosts = replayHostHistories()
 console.log(
   `host middlewares (the conversation before each of ${hosts.modelCalls} recorded model calls): nudge ${hosts.rungs.nudge}, forced-change ${hosts.rungs['forced-change']}, stop ${hosts.rungs.stop}`,
+)
+const guards = screenTauBenchResults()
+console.log(
+  `shipped pattern guards on the ${guards.results} recorded tool results: withheld ${guards.withheld}, redacted ${guards.redacted} (findings by kind: ${JSON.stringify(guards.byKind)}); with an instruction planted (plain, zero-width, homoglyph, fullwidth): withheld ${guards.plantedWithheld} of ${guards.planted}`,
 )

@@ -26,6 +26,12 @@ const PACKAGE_ENTRIES: Readonly<Record<string, () => Promise<Record<string, unkn
  * library's own data, converters and rules whose arguments are values, not options.
  */
 const NO_OPTIONS: ReadonlySet<string> = new Set([
+  '.:findInstructions',
+  '.:findPii',
+  '.:findSecrets',
+  '.:luhnValid',
+  '.:normalizeForScan',
+  '.:redactMatches',
   '.:isProviderError',
   '.:isRejectionKind',
   '.:isReliabilityFailFastError',
