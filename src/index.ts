@@ -70,9 +70,6 @@ export type {
 } from './rules/index.ts'
 
 // Errors: one family with brands; fail-fast kinds by name.
-// The shipped pattern guards: pure detectors and one tool-result verdict (no model, no I/O).
-export { findInstructions, findPii, findSecrets, luhnValid, normalizeForScan, redactMatches, screenToolResult } from './rules/guards/index.ts'
-export type { PatternKind, PatternMatch, PiiKind, ScreenOptions, ScreenVerdict } from './rules/guards/index.ts'
 export { isReliabilityFailFastError, ReliabilityFailFastError } from './gate/index.ts'
 export type { FailFastDetails } from './gate/index.ts'
 export { classifyError } from './gate/index.ts'

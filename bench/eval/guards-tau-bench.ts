@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
-import { screenToolResult } from '../../src/rules/guards/index.ts'
+import { screenToolResult } from '../../src/validation/guards/index.ts'
 import { CORPORA } from '../support/corpora.ts'
 
 export interface GuardsOnToolResults {

@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { findInstructions, findPii, findSecrets, luhnValid, normalizeForScan, redactMatches, screenToolResult } from '../../src/rules/guards/index.ts'
+import { findInstructions, findPii, findSecrets, luhnValid, normalizeForScan, redactMatches, screenToolResult } from '../../src/validation/building-blocks.ts'
 
 const kinds = (text: string) => findPii(text).map((m) => `${m.kind}:${text.slice(m.start, m.end)}`)
 

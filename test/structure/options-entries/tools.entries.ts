@@ -1,4 +1,5 @@
-import { guard, idShapeGuard, screenToolResult, tool } from '../../../src/index.ts'
+import { guard, idShapeGuard, tool } from '../../../src/index.ts'
+import { screenToolResult } from '../../../src/validation/building-blocks.ts'
 import { mcpTools } from '../../../src/integrations/mcp.ts'
 import type { OptionsEntry } from './entry.ts'
 
@@ -13,7 +14,7 @@ const client = {
 export const entries: readonly OptionsEntry[] = [
   {
     name: 'screenToolResult',
-    covers: ['.:screenToolResult'],
+    covers: ['validation:screenToolResult'],
     keys: ['pii', 'secrets', 'instructions', 'tool'],
     call: (options) => screenToolResult('text', options as never),
   },

@@ -1,5 +1,5 @@
 import { option, optionsContract } from '../../model/options-contract.ts'
-import { oneLine } from '../../validation/index.ts'
+import { oneLine } from '../feedback/feedback-limits.ts'
 import { findInstructions } from './find-instructions.ts'
 import { findPii, type PiiKind } from './find-pii.ts'
 import { findSecrets } from './find-secrets.ts'
