@@ -18,7 +18,9 @@ import type { ProgressEvent } from './progress-turn.ts'
  * persisted) or the forced change. One per run.
  */
 export class RunProgress {
-  readonly #detector: NoProgressDetector
+  readonly #settings: NoProgressSettings
+  // Made at the first tool turn: a run answered in one turn pays for nothing but this object.
+  #detector: NoProgressDetector | undefined
   readonly #events: EventHub
   #usage: Usage = ZERO_USAGE
   #costUsd = 0
@@ -27,7 +29,7 @@ export class RunProgress {
   readonly #stop: (reason: string) => Error
 
   constructor(settings: NoProgressSettings, events: EventHub, stop: (reason: string) => Error) {
-    this.#detector = new NoProgressDetector(settings)
+    this.#settings = settings
     this.#events = events
     this.#stop = stop
   }
@@ -71,6 +73,7 @@ export class RunProgress {
     const costUsd = spent.costUsd - this.#costUsd
     this.#usage = spent.usage
     this.#costUsd = spent.costUsd
+    this.#detector ??= new NoProgressDetector(this.#settings)
     const verdict = this.#detector.observe({ events, usage, costUsd })
     this.#next = verdict
     if (verdict === undefined) return undefined
