@@ -111,4 +111,33 @@ describe('Agent no-progress ladder', () => {
   it('refuses a misspelt option at Agent.create', () => {
     expect(() => searchAgent([], { repeat: 4 } as never)).toThrow(/noProgress: unknown option "repeat".*repeats/s)
   })
+
+  it('stops two tools alternating, withholding both on the forced turn', async () => {
+    const steps: ScriptedStep[] = Array.from({ length: 14 }, (_, i) => ({
+      content: '',
+      toolCalls: [{ id: `a${i}`, name: i % 2 === 0 ? 'search' : 'lookup', args: { q: 'same' } }],
+    }))
+    const { agent, provider, seen } = searchAgent(steps)
+    const error = await agent.run('find it').catch((e: unknown) => e)
+    expect(isReliabilityFailFastError(error) && error.kind).toBe('no-progress')
+    expect(seen.map((e) => [e.step, e.pattern, e.count])).toEqual([
+      ['nudge', 'ping-pong', 8],
+      ['forced-change', 'ping-pong', 9],
+      ['stop', 'ping-pong', 10],
+    ])
+    // Both looping tools withheld: nothing left to offer, so the forced turn is sent with toolChoice 'none'.
+    expect(provider.requests[9]?.toolChoice).toBe('none')
+  })
+
+  it('sends a text loop its forced turn with toolChoice none, and never counts an exempt tool', async () => {
+    const steps: ScriptedStep[] = Array.from({ length: 10 }, (_, i) => ({ content: 'Checking again.', toolCalls: [{ id: `t${i}`, name: 'lookup', args: { q: `q${i}` } }] }))
+    const { agent, provider, seen } = searchAgent(steps, { exempt: ['lookup'] })
+    await agent.run('find it').catch(() => undefined)
+    expect(seen.map((e) => [e.step, e.pattern])).toEqual([
+      ['nudge', 'repeated-text'],
+      ['forced-change', 'repeated-text'],
+      ['stop', 'repeated-text'],
+    ])
+    expect(provider.requests[4]?.toolChoice).toBe('none')
+  })
 })

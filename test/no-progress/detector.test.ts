@@ -158,6 +158,14 @@ describe('NoProgressDetector', () => {
     expect(steps(turns)).toEqual(['-', '-', 'nudge', 'forced-change', '-', '-', '-', 'stop'])
   })
 
+  it('counts a call to a withheld tool as the loop going on, whatever its answer says', () => {
+    const fail = (i: number) => callTurn('pay', { amount: i }, `Error: declined ${i}`)
+    const withheld: ProgressTurn = { events: [{ kind: 'call', tool: 'pay', args: { amount: 99 }, withheld: true }] }
+    expect(steps([fail(1), fail(2), fail(3), fail(4), fail(5), fail(6), withheld])).toEqual(['-', '-', '-', '-', 'nudge', 'forced-change', 'stop'])
+    // A withheld call starts nothing on its own.
+    expect(steps([withheld, withheld])).toEqual(['-', '-'])
+  })
+
   it('reports the turns, tokens and cost spent since progress stopped', () => {
     const turns = Array.from({ length: 5 }, () => callTurn('search', { q: 'x' }))
     const verdict = lastVerdict(settings, turns)
