@@ -130,7 +130,10 @@ describe('Agent no-progress ladder', () => {
   })
 
   it('sends a text loop its forced turn with toolChoice none, and never counts an exempt tool', async () => {
-    const steps: ScriptedStep[] = Array.from({ length: 10 }, (_, i) => ({ content: 'Checking again.', toolCalls: [{ id: `t${i}`, name: 'lookup', args: { q: `q${i}` } }] }))
+    const steps: ScriptedStep[] = Array.from({ length: 10 }, (_, i) => ({
+      content: 'Checking again.',
+      toolCalls: [{ id: `t${i}`, name: 'lookup', args: { q: `q${i}` } }],
+    }))
     const { agent, provider, seen } = searchAgent(steps, { exempt: ['lookup'] })
     await agent.run('find it').catch(() => undefined)
     expect(seen.map((e) => [e.step, e.pattern])).toEqual([
