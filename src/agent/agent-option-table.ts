@@ -15,6 +15,7 @@ export const AGENT_OPTIONS: { readonly [K in keyof Required<AgentOptions>]: Agen
   logger: 'logs',
   logFormat: 'logs',
   maxIterations: 'run',
+  noProgress: 'run',
   maxToolRetries: 'tools',
   forcedToolReask: 'tools',
   toolGiveUpStops: 'tools',

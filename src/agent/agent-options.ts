@@ -8,6 +8,7 @@ import type { LogFormat, Logger, StructuredLogger } from './logger.ts'
 import type { OutputFallback } from './output-fallback.ts'
 import type { ToolGuard } from './tools/guard.ts'
 import type { AnyTool } from './tools/tool.ts'
+import type { NoProgressOption, NoProgressOptions } from './no-progress/no-progress-options.ts'
 import type { SessionStore } from '../sessions/session-store.ts'
 
 /** What `Agent.create` takes. */
@@ -25,6 +26,13 @@ export interface AgentOptions {
   readonly logFormat?: LogFormat
   /** Model turns of one run before it fails with kind `max-iterations`. @default 10 */
   readonly maxIterations?: number
+  /**
+   * No-progress detection, on by default: a run that repeats one call, one tool's error, an
+   * alternation of two calls or one text is nudged, then forced to change for one turn, then stopped
+   * with kind `no-progress` (each rung a `no_progress` event). Tune it with {@link NoProgressOptions};
+   * `false` turns it off.
+   */
+  readonly noProgress?: NoProgressOption
   /** Argument retries per logical tool call (a tool's own `maxRetries` wins). 0 disables. @default 2 */
   readonly maxToolRetries?: number
   /**

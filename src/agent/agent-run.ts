@@ -18,10 +18,11 @@ import type { AgentRuntime } from './agent-runtime.ts'
 import type { FunctionCall } from './function-call.ts'
 import { applyOutputFallback, handlesError } from './output-fallback.ts'
 import { RunLedger } from './run-ledger.ts'
+import { RunProgress } from './no-progress/run-progress.ts'
 import type { AgentRunOptions } from './run-input.ts'
 import { runResultOf, type RunResult } from './run-result.ts'
 import { RunCostBudget } from './run-cost-budget.ts'
-import { emitAgentRunEnd, emitToolArgsFailure, ENDS_AFTER_COMMIT, type RunCommit, runFailure, type RunIdentity } from './run-events.ts'
+import { emitAgentRunEnd, emitToolArgsFailure, endFailed, ENDS_AFTER_COMMIT, type RunCommit, runFailure, type RunIdentity } from './run-events.ts'
 import type { ToolCallHost } from './tool-call-run.ts'
 import { NOT_AN_ANSWER, settleToolCalls, standingAnswer, standingValue, toolTurnMessages } from './tool-turn.ts'
 
@@ -60,6 +61,7 @@ export class AgentRun<T, R = RunResult<T>> {
   readonly #budget: RunCostBudget | undefined
   /** The gate results of argument retries, by response: a prose reply may stand as the answer. */
   #retried: WeakMap<ModelResponse, GateResult<T>> | undefined
+  readonly #progress: RunProgress | undefined
 
   constructor(
     rt: AgentRuntime<T>,
@@ -79,6 +81,7 @@ export class AgentRun<T, R = RunResult<T>> {
     this.#signal = options.deadline?.signal ?? options.signal
     this.#runId = options.runId ?? newRunId()
     this.#metadata = options.metadata
+    this.#progress = RunProgress.of(rt.noProgress, rt.events, (reason) => this.#fail(FailFastKinds.NoProgress, reason, 'post-decide'))
   }
 
   /** Runs the loop; promise reactions, not async functions: a run that answers in one turn allocates no async frame. */
@@ -87,7 +90,9 @@ export class AgentRun<T, R = RunResult<T>> {
     if (events.has('agent_run_start')) events.emit('agent_run_start', { runId: this.#runId, ...this.#tags(), agent: this.#rt.name })
     const done = this.#turn()
     const answered = this.#rt.outputFallback === undefined ? done : done.catch((error: unknown) => this.#useOutputFallback(error))
-    return events.has('agent_run_end') ? answered.catch((error: unknown) => this.#endFailed(error)) : answered
+    return events.has('agent_run_end')
+      ? answered.catch((error: unknown) => endFailed(events, this.#who(), { turns: this.#turnCount, spent: this.#ledger }, error))
+      : answered
   }
 
   /** What the run's own events carry besides its id: the current turn and the caller's metadata. */
@@ -98,17 +103,10 @@ export class AgentRun<T, R = RunResult<T>> {
     return { runId: this.#runId, tags: this.#tags(), agent: this.#rt.name }
   }
 
-  #endFailed(error: unknown): never {
-    const kind = isReliabilityFailFastError(error) ? error.kind : 'unknown'
-    if (this.#rt.events.has('agent_run_end'))
-      emitAgentRunEnd(this.#rt.events, this.#who(), { outcome: 'fail-fast', kind, turns: this.#turnCount, outputFallback: undefined }, this.#ledger)
-    throw error
-  }
-
   /** One model turn: the gate call, then the answer or the turn's tool calls and the next turn. */
   #turn(): Promise<R> {
     this.#turnCount++
-    this.#messages = this.#conversation()
+    this.#messages = RunProgress.conversation(this.#progress, this.#conversation())
     let call: Promise<GateResult<T>>
     try {
       call = this.#callGate(this.#messages, true)
@@ -169,6 +167,7 @@ export class AgentRun<T, R = RunResult<T>> {
     )
     this.#turns = this.#turns.concat(toolTurnMessages(response, settled))
     this.#calls = this.#calls.concat(settled.map((s) => s.entry))
+    this.#progress?.afterTurn(response, settled, this.#ledger, this.#who())
     return standingAnswer(settled)
   }
 
@@ -202,6 +201,7 @@ export class AgentRun<T, R = RunResult<T>> {
         return result.response
       },
       fail: (kind, reason) => this.#fail(kind, reason, 'post-decide'),
+      withheld: this.#progress?.withheld,
       validationFailed: (failure, attempt) => this.#toolArgsFailed(failure, attempt),
     }
   }
@@ -214,6 +214,7 @@ export class AgentRun<T, R = RunResult<T>> {
     if (rt.system !== undefined) request.system = rt.system
     if (rt.toolSpecs.length > 0) request.tools = rt.toolSpecs
     if (toolChoice !== undefined) request.toolChoice = toolChoice
+    if (validateOutput) this.#progress?.force(request)
     // The gate's run-budget rule checks the retries of this call too, adding what the run spent before it.
     if (rt.runBudgets !== undefined) {
       this.#request = request

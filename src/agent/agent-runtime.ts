@@ -7,6 +7,7 @@ import { nonNegativeInteger, positiveInteger } from '../model/assert-number.ts'
 import type { ToolSpec } from '../model/tool-call.ts'
 import { compileSchema, type CompiledSchema, type EchoLimits } from '../validation/index.ts'
 import type { AgentSpec } from './agent-options.ts'
+import { type NoProgressSettings, noProgressSettings } from './no-progress/no-progress-options.ts'
 import { resolveCostBudget, type CostBudget } from './cost-budget.ts'
 import { logSink, writeLog, type LogSink } from './logger.ts'
 import { resolveOutputFallback, type ResolvedOutputFallback } from './output-fallback.ts'
@@ -34,6 +35,8 @@ export interface AgentRuntime<T> {
   /** Prose and identical rejected arguments stop the run (`Agent.create`'s `toolGiveUpStops`). */
   readonly toolGiveUpStops: boolean
   readonly maxIterations: number
+  /** The no-progress ladder's settings (`Agent.create`'s `noProgress`); absent when turned off. */
+  readonly noProgress: NoProgressSettings | undefined
   readonly retryHint: string | undefined
   /** The gate's feedback bounds, which the tool-argument retry tail honours too. */
   readonly feedbackLimits: EchoLimits
@@ -84,6 +87,7 @@ export function createRuntime<T>(spec: AgentSpec): AgentRuntime<T> {
     forcedToolReask: flag(options.forcedToolReask, 'forcedToolReask'),
     toolGiveUpStops: flag(options.toolGiveUpStops, 'toolGiveUpStops'),
     maxIterations: positiveInteger(options.maxIterations, 'Agent.create: maxIterations', 10),
+    noProgress: noProgressSettings(options.noProgress, 'Agent.create'),
     retryHint: spec.reliability?.retryHint,
     feedbackLimits: Object.freeze(feedbackLimits(gate.config)),
     outputSchema,

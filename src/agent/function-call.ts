@@ -19,6 +19,8 @@ export type ToolCallStatus =
   | 'invalid-args'
   /** A guard rejected the arguments. */
   | 'guard-rejected'
+  /** The tool was withheld for this turn (no-progress ladder's forced change): `execute` never ran. */
+  | 'withheld'
   /**
    * `execute` threw: the model is told its message, bounded by the feedback budget. (A result
    * `JSON.stringify` cannot write is written safely and the call is `ok`.)

@@ -52,6 +52,13 @@ export function emitAgentRunEnd(
   })
 }
 
+/** Emits `agent_run_end` for a run that failed with `error` (its kind, `unknown` for anything else), then rethrows it. */
+export function endFailed(events: EventHub, who: RunIdentity, run: { readonly turns: number; readonly spent: Spent }, error: unknown): never {
+  const kind = isReliabilityFailFastError(error) ? error.kind : 'unknown'
+  if (events.has('agent_run_end')) emitAgentRunEnd(events, who, { outcome: 'fail-fast', kind, turns: run.turns, outputFallback: undefined }, run.spent)
+  throw error
+}
+
 /**
  * Emits the end of an accepted run whose exchange was then committed (see {@link ENDS_AFTER_COMMIT}):
  * `agent_run_end` ok when the commit succeeded; else `fail_fast` and `agent_run_end` with the

@@ -25,6 +25,8 @@ export interface ToolCallHost extends ToolArgsHost {
   readonly runtime: AgentRuntime<unknown>
   /** The run's fail-fast error of `kind` (reported as the run's `fail_fast`), for a call that stops the run. */
   fail(kind: FailFastKind, reason: string): Error
+  /** Tools withheld for this turn by the no-progress ladder: their calls are answered, never run. */
+  readonly withheld?: readonly string[] | undefined
 }
 
 /** A logical tool call, settled: its `functionsCalled` entry, its tool result, and the call as persisted. */
@@ -82,6 +84,7 @@ class LogicalToolCall {
     if (tool === undefined) {
       return this.#settle('unknown-tool', 'no_retry', toolMessages.unknownTool(this.#original.name, [...rt.tools.keys()]))
     }
+    if (this.#host.withheld?.includes(tool.name) === true) return this.#settle('withheld', 'no_retry', toolMessages.withheld(tool.name))
     const spec: ToolArgsSpec = {
       name: tool.name,
       input: tool.input,

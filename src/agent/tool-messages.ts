@@ -7,6 +7,11 @@ import { boundText, formatIssueLines, MAX_PROBLEM, MAX_QUOTED_PATH, oneLine, saf
  * Every model-controlled part (an invented tool name, the issues) is bounded.
  */
 export const toolMessages = {
+  /** A call of a tool the no-progress ladder withheld for this turn: not run, not a tool failure. */
+  withheld(name: string): string {
+    return `WITHHELD: '${oneLine(name, MAX_QUOTED_PATH)}' is not available for this turn because it was repeated without progress; it was not run. Take a different step or give your answer.`
+  },
+
   unknownTool(name: string, available: readonly string[]): string {
     const list = available.length === 0 ? 'none' : available.join(', ')
     return `UNKNOWN_TOOL: there is no tool named '${oneLine(name, MAX_QUOTED_PATH)}'. Available tools: ${list}.`

@@ -4,6 +4,7 @@ import type { Message } from '../model/message.ts'
 import type { ModelRequest } from '../model/request.ts'
 import type { ModelResponse, StopReason } from '../model/response.ts'
 import type { Usage } from '../model/usage.ts'
+import type { NoProgressEvent } from './no-progress-event.ts'
 import type { Decision } from '../rules/rule.ts'
 import type { Phase } from '../rules/scope.ts'
 import type { ValidationIssue } from '../validation/issue.ts'
@@ -74,7 +75,7 @@ export interface GateEventPayloads {
     readonly callId: string
     /** The final arguments. */
     readonly args: unknown
-    readonly status: 'ok' | 'unknown-tool' | 'invalid-args' | 'guard-rejected' | 'execute-failed' | 'aborted'
+    readonly status: 'ok' | 'unknown-tool' | 'invalid-args' | 'guard-rejected' | 'execute-failed' | 'aborted' | 'withheld'
     readonly outcome: 'no_retry' | 'success' | 'exhausted' | 'llm_gave_up' | 'fabricated_id_on_retry'
     readonly retryCount: number
     /** What `execute` returned (when `status` is `ok`). */
@@ -215,6 +216,8 @@ export interface GateEventPayloads {
     readonly retryCount: number
     readonly agent: string
   }
+  /** The run makes no progress and climbed a rung of the no-progress ladder; emitted before the rung is acted on. */
+  no_progress: NoProgressEvent
   /** The agent's output fallback tier 2 (`fallback(error, rawOutput)`) is used. */
   output_fallback_triggered: { readonly runId: string; readonly kind: string; readonly reason: string }
   /** The agent's canned answer (tier 3) is used. */

@@ -24,6 +24,7 @@ export const GATE_EVENT_NAMES = [
   'tool_start',
   'tool_end',
   'tool_retry_outcome',
+  'no_progress',
   'output_fallback_triggered',
   'output_canned_used',
   'stream_aborted',

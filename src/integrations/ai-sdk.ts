@@ -10,12 +10,16 @@ export type {
   AiSdkToolResultPart,
   AiSdkUsage,
 } from '../providers/ai-sdk/index.ts'
-export { isNoObjectGenerated, reliabilityMiddleware } from './ai-sdk-middleware/index.ts'
+export { isNoObjectGenerated, noProgressSteps, reliabilityMiddleware } from './ai-sdk-middleware/index.ts'
 export type {
   MiddlewareCall,
   MiddlewareModel,
   MiddlewareParams,
   NoObjectGeneratedFields,
+  NoProgressPrepared,
+  NoProgressSteps,
+  NoProgressStepsOptions,
   ReliabilityMiddleware,
   ReliabilityMiddlewareOptions,
+  StepLike,
 } from './ai-sdk-middleware/index.ts'

@@ -88,6 +88,11 @@ export const FailFastKinds = Object.freeze({
   PayloadTooLarge: 'payload-too-large',
   /** Anything else a provider threw. */
   Unknown: 'unknown',
+  /**
+   * The agent (or a host's loop) made no progress: the same call, the same tool error, two calls
+   * alternating or the same text, still repeated after a nudge and a forced change (`noProgress`).
+   */
+  NoProgress: 'no-progress',
   /** A stored conversation moved on while the run was computed and the session has `onConflict: 'fail'`: nothing committed. */
   SessionConflict: 'session-conflict',
   /** The session store failed to commit the accepted exchange (unreachable, refused, timed out). */

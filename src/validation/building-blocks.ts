@@ -69,3 +69,6 @@ export type {
 export { IncrementalValidator } from './stream/incremental-validator.ts'
 export type { IncrementalState } from './stream/incremental-validator.ts'
 export type { StreamViolation } from './stream/stream-violation.ts'
+// The shipped pattern guards: pure detectors and one tool-result verdict (no model, no I/O).
+export { findInstructions, findPii, findSecrets, luhnValid, normalizeForScan, redactMatches, screenToolResult } from './guards/index.ts'
+export type { PatternKind, PatternMatch, PiiKind, ScreenOptions, ScreenVerdict } from './guards/index.ts'

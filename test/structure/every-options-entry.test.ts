@@ -26,6 +26,12 @@ const PACKAGE_ENTRIES: Readonly<Record<string, () => Promise<Record<string, unkn
  * library's own data, converters and rules whose arguments are values, not options.
  */
 const NO_OPTIONS: ReadonlySet<string> = new Set([
+  'validation:findInstructions',
+  'validation:findPii',
+  'validation:findSecrets',
+  'validation:luhnValid',
+  'validation:normalizeForScan',
+  'validation:redactMatches',
   '.:isProviderError',
   '.:isRejectionKind',
   '.:isReliabilityFailFastError',

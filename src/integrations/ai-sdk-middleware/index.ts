@@ -4,3 +4,5 @@ export type { MiddlewareCall, MiddlewareModel, MiddlewareParams, ReliabilityMidd
 export { promptToMessages } from './prompt-to-messages.ts'
 export { isNoObjectGenerated } from './give-up-error.ts'
 export type { NoObjectGeneratedFields } from './give-up-error.ts'
+export { noProgressSteps } from './no-progress-steps.ts'
+export type { NoProgressPrepared, NoProgressSteps, NoProgressStepsOptions, StepLike } from './no-progress-steps.ts'

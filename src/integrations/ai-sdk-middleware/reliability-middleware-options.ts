@@ -4,6 +4,7 @@ import type { EventHub } from '../../events/event-hub.ts'
 import type { GateConfig } from '../../gate/gate-config.ts'
 import { option, optionsContract } from '../../model/options-contract.ts'
 import { hostGateChecks } from '../host/host-gate-checks.ts'
+import { type NoProgressOption, noProgressCheck } from '../../agent/no-progress/no-progress-options.ts'
 
 /** Options of `reliabilityMiddleware`: a gate configuration without providers, and the tool-argument loop's. */
 export interface ReliabilityMiddlewareOptions<T = unknown> extends Omit<GateConfig<T>, 'providers' | 'model' | 'events'> {
@@ -32,6 +33,12 @@ export interface ReliabilityMiddlewareOptions<T = unknown> extends Omit<GateConf
    * `tool-call-abandoned`, identical rejected arguments `schema-stuck-loop`. @default false
    */
   readonly toolGiveUpStops?: boolean
+  /**
+   * No-progress detection on the steps of `generateText`/`streamText` (read from each call's
+   * prompt): a loop is nudged, then its tools withheld for one call, then the call throws kind
+   * `no-progress`. On by default; `false` turns it off. See also `noProgressSteps()`.
+   */
+  readonly noProgress?: NoProgressOption
 }
 
 /** The options contract of the AI SDK's `reliabilityMiddleware`: its own keys and the gate's, in its own errors. */
@@ -45,4 +52,5 @@ export const RELIABILITY_MIDDLEWARE = optionsContract<ReliabilityMiddlewareOptio
   name: option.string(),
   forcedToolReask: option.boolean(),
   toolGiveUpStops: option.boolean(),
+  noProgress: noProgressCheck(),
 })

@@ -22,6 +22,8 @@ import { hostGateConfig } from '../host/host-gate-config.ts'
 import { hostToolSettings } from '../host/host-tool-settings.ts'
 import { hostProvider } from '../host/host-provider.ts'
 import { asGiveUp, type NoObjectGeneratedFields } from './give-up-error.ts'
+import { noProgressSettings } from '../../agent/no-progress/no-progress-options.ts'
+import { noProgressParams } from './no-progress-params.ts'
 import { callRequest, withTail } from './call-request.ts'
 import type { MiddlewareCall, ReliabilityMiddleware } from './reliability-middleware-type.ts'
 import { RELIABILITY_MIDDLEWARE, type ReliabilityMiddlewareOptions } from './reliability-middleware-options.ts'
@@ -61,7 +63,8 @@ type V4Call = MiddlewareCall<LanguageModelV4CallOptions, LanguageModelV4Generate
 export function reliabilityMiddleware<T = unknown>(given?: ReliabilityMiddlewareOptions<T>): ReliabilityMiddleware {
   // The gate is made per call: what it would refuse is refused here, when the middleware is made.
   const options = RELIABILITY_MIDDLEWARE.check(given) as ReliabilityMiddlewareOptions<T>
-  const { streamMode = 'buffer', events: hub, maxToolRetries, toolGuards, logger, name, forcedToolReask, toolGiveUpStops, ...gateOptions } = options
+  const { streamMode = 'buffer', events: hub, maxToolRetries, toolGuards, logger, name, forcedToolReask, toolGiveUpStops, noProgress, ...gateOptions } = options
+  const ladder = noProgressSettings(noProgress, 'reliabilityMiddleware')
   const config = hostGateConfig(gateOptions, 'reliabilityMiddleware')
   const events = hub ?? new EventHub()
   const toolSettings: ToolArgsOptions = hostToolSettings(
@@ -85,8 +88,9 @@ export function reliabilityMiddleware<T = unknown>(given?: ReliabilityMiddleware
     )
 
   const wrap = {
-    async wrapGenerate({ params, model }: V4Call): Promise<LanguageModelV4GenerateResult> {
+    async wrapGenerate({ params: given, model }: V4Call): Promise<LanguageModelV4GenerateResult> {
       const runId = newRunId()
+      const params = noProgressParams(given, ladder, events, runId)
       const { provider, last } = generating(params, model)
       const gate = gateFor(params, provider)
       const base = callRequest(params)
@@ -115,8 +119,9 @@ export function reliabilityMiddleware<T = unknown>(given?: ReliabilityMiddleware
       return { ...accepted, content: withArgs(accepted.content, settled.calls), usage: toV4Usage(call.usage) }
     },
 
-    async wrapStream({ params, model }: V4Call): Promise<LanguageModelV4StreamResult> {
+    async wrapStream({ params: given, model }: V4Call): Promise<LanguageModelV4StreamResult> {
       const runId = newRunId()
+      const params = noProgressParams(given, ladder, events, runId)
       const runOptions = { runId, ...(params.abortSignal !== undefined ? { signal: params.abortSignal } : {}) }
       const provider: StreamingProvider = {
         name: model.provider,

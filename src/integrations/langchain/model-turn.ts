@@ -12,6 +12,8 @@ import { hostProvider } from '../host/host-provider.ts'
 import { fromLangChain, toAIMessage, toLangChain, toModelResponse, toolSpecs } from './langchain-messages.ts'
 import { type SchemaCache, toolSchemas } from './tool-schemas.ts'
 import { type LangChainToolArgs, settleToolArgs } from './tool-args-turn.ts'
+import type { NoProgressSettings } from '../../agent/no-progress/no-progress-options.ts'
+import { noProgressRequest } from './no-progress-request.ts'
 
 /** The part of LangChain's model request a turn reads; the rest goes back to the handler as it came. */
 export interface TurnRequest {
@@ -28,6 +30,8 @@ export interface TurnSettings {
   readonly events: EventHub
   readonly toolArgs: LangChainToolArgs
   readonly schemas: SchemaCache
+  /** The no-progress ladder's settings; absent when turned off. */
+  readonly noProgress: NoProgressSettings | undefined
 }
 
 /**
@@ -38,14 +42,16 @@ export interface TurnSettings {
  * ephemeral tail. An answer with tool calls then gets the Agent's tool-argument loop, whose
  * re-asks are runs of the same gate under the same `runId`, with output validation off.
  */
-export async function modelTurn<R extends TurnRequest>(request: R, handler: (request: R) => unknown, turn: TurnSettings): Promise<AIMessage> {
-  const agentSignal = (request.runtime as { signal?: AbortSignal } | undefined)?.signal
+export async function modelTurn<R extends TurnRequest>(given: R, handler: (request: R) => unknown, turn: TurnSettings): Promise<AIMessage> {
+  const agentSignal = (given.runtime as { signal?: AbortSignal } | undefined)?.signal
   // A LangGraph interrupt (a "bubble-up" error) from inside the call is no model failure: it ends
   // the run at once (aborted: no rule retries it, no breaker counts it) and leaves the turn as it came.
   const bubble = new AbortController()
   const signal = agentSignal === undefined ? bubble.signal : AbortSignal.any([agentSignal, bubble.signal])
   const run = { runId: newRunId(), signal }
-  const messages = fromLangChain(request.messages)
+  const history = fromLangChain(given.messages)
+  const request = noProgressRequest(given, history, turn.noProgress, { events: turn.events, runId: run.runId })
+  const messages = request === given ? history : fromLangChain(request.messages)
   const tools = toolSpecs(request.tools)
   const base: ModelRequest = { messages, ...(tools.length > 0 ? { tools } : {}) }
   // The model is called only here, as the gate's provider: every call is an attempt of the gate's chain.

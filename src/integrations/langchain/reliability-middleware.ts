@@ -12,6 +12,7 @@ import { formatFeedback } from '../../validation/index.ts'
 import { hostGateChecks } from '../host/host-gate-checks.ts'
 import { hostGateConfig } from '../host/host-gate-config.ts'
 import { hostToolSettings } from '../host/host-tool-settings.ts'
+import { type NoProgressOption, noProgressCheck, noProgressSettings } from '../../agent/no-progress/no-progress-options.ts'
 import { modelTurn, type TurnSettings } from './model-turn.ts'
 import { checkToolCall } from './tool-call-check.ts'
 import type { LangChainToolArgs } from './tool-args-turn.ts'
@@ -41,6 +42,12 @@ export interface LangChainReliabilityOptions<T = unknown> extends Omit<GateConfi
   readonly logger?: Logger
   /** The name in those log lines (`ext=`). @default 'langchain' */
   readonly name?: string
+  /**
+   * No-progress detection on the agent's messages before each model call: a loop is nudged, then
+   * its tools withheld for one call, then the call throws kind `no-progress`. On by default; `false`
+   * turns it off.
+   */
+  readonly noProgress?: NoProgressOption
 }
 
 /** The options contract of the LangChain `reliabilityMiddleware`: its own keys and the gate's, in its own errors. */
@@ -52,6 +59,7 @@ const RELIABILITY_MIDDLEWARE = optionsContract<LangChainReliabilityOptions>('rel
   toolGuards: option.array(),
   logger: option.where('a logger with debug(), info(), warn() or error() (console, pino)', (v) => typeof v === 'object' && v !== null),
   name: option.string(),
+  noProgress: noProgressCheck(),
 })
 
 /** The LangChain middleware, plus the gate's typed events (every payload carries its `runId`). */
@@ -97,7 +105,7 @@ const MARK = 'reliability-gate:tool-args-invalid'
  */
 export function reliabilityMiddleware<T = unknown>(given?: LangChainReliabilityOptions<T>): LangChainReliabilityMiddleware {
   const options = RELIABILITY_MIDDLEWARE.check(given) as LangChainReliabilityOptions<T>
-  const { maxToolRetries, forcedToolReask, toolGiveUpStops, toolGuards, logger, name, ...gateOptions } = options
+  const { maxToolRetries, forcedToolReask, toolGiveUpStops, toolGuards, logger, name, noProgress, ...gateOptions } = options
   const config = hostGateConfig(gateOptions, 'reliabilityMiddleware')
   const events = new EventHub()
   const schemas: SchemaCache = new WeakMap()
@@ -108,7 +116,7 @@ export function reliabilityMiddleware<T = unknown>(given?: LangChainReliabilityO
     'langchain',
   )
 
-  const turn: TurnSettings = { gate: config, events, toolArgs, schemas }
+  const turn: TurnSettings = { gate: config, events, toolArgs, schemas, noProgress: noProgressSettings(noProgress, 'reliabilityMiddleware') }
 
   const middleware = createMiddleware({
     name: 'ReliabilityGate',

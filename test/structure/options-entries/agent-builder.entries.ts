@@ -21,6 +21,12 @@ export const entries: readonly OptionsEntry[] = [
         .build(),
   },
   {
+    name: 'Agent.create noProgress',
+    keys: ['repeats', 'errorRepeats', 'pingPong', 'textRepeats', 'loopKey', 'exempt', 'forcedChange'],
+    numbers: ['repeats', 'errorRepeats', 'pingPong', 'textRepeats'],
+    call: (options) => Agent.create({ provider, model: 'm', noProgress: options }).build(),
+  },
+  {
     name: 'Agent.outputFallback',
     keys: ['fallback', 'canned', 'alsoOn'],
     call: (options) =>

@@ -1,4 +1,4 @@
-import { reliabilityMiddleware as aiSdkMiddleware, aiSdk } from '../../../src/integrations/ai-sdk.ts'
+import { reliabilityMiddleware as aiSdkMiddleware, aiSdk, noProgressSteps } from '../../../src/integrations/ai-sdk.ts'
 import { RELIABILITY_MIDDLEWARE } from '../../../src/integrations/ai-sdk-middleware/reliability-middleware-options.ts'
 import { reliabilityMiddleware as langChainMiddleware } from '../../../src/integrations/langchain.ts'
 import { ProviderError } from '../../../src/index.ts'
@@ -9,7 +9,7 @@ import type { OptionsEntry } from './entry.ts'
 
 /** The gate's keys a host middleware takes, its durations and its numbers. */
 const GATE_KEYS = RELIABILITY_MIDDLEWARE.keys.filter(
-  (key) => !['streamMode', 'events', 'maxToolRetries', 'toolGuards', 'logger', 'name', 'forcedToolReask', 'toolGiveUpStops'].includes(key),
+  (key) => !['streamMode', 'events', 'maxToolRetries', 'toolGuards', 'logger', 'name', 'forcedToolReask', 'toolGiveUpStops', 'noProgress'].includes(key),
 )
 const GATE_DURATIONS = ['timeoutMs', 'runTimeoutMs']
 const GATE_NUMBERS = ['maxFeedbackChars', 'maxFeedbackTokens', 'maxAttempts']
@@ -23,7 +23,7 @@ export const entries: readonly OptionsEntry[] = [
   {
     name: 'reliabilityMiddleware (AI SDK)',
     covers: ['ai-sdk:reliabilityMiddleware'],
-    keys: [...GATE_KEYS, 'streamMode', 'events', 'maxToolRetries', 'toolGuards', 'logger', 'name', 'forcedToolReask', 'toolGiveUpStops'],
+    keys: [...GATE_KEYS, 'streamMode', 'events', 'maxToolRetries', 'toolGuards', 'logger', 'name', 'forcedToolReask', 'toolGiveUpStops', 'noProgress'],
     durations: GATE_DURATIONS,
     numbers: [...GATE_NUMBERS, 'maxToolRetries'],
     call: (options) => aiSdkMiddleware(options as never),
@@ -31,10 +31,29 @@ export const entries: readonly OptionsEntry[] = [
   {
     name: 'reliabilityMiddleware (LangChain)',
     covers: ['langchain:reliabilityMiddleware'],
-    keys: [...GATE_KEYS, 'maxToolRetries', 'forcedToolReask', 'toolGiveUpStops', 'logger', 'name'],
+    keys: [...GATE_KEYS, 'maxToolRetries', 'forcedToolReask', 'toolGiveUpStops', 'logger', 'name', 'noProgress'],
     durations: GATE_DURATIONS,
     numbers: [...GATE_NUMBERS, 'maxToolRetries'],
     call: (options) => langChainMiddleware(options as never),
+  },
+  {
+    name: 'noProgressSteps',
+    covers: ['ai-sdk:noProgressSteps'],
+    keys: ['repeats', 'errorRepeats', 'pingPong', 'textRepeats', 'loopKey', 'exempt', 'forcedChange', 'tools'],
+    numbers: ['repeats', 'errorRepeats', 'pingPong', 'textRepeats'],
+    call: (options) => noProgressSteps(options as never),
+  },
+  {
+    name: 'reliabilityMiddleware noProgress (AI SDK)',
+    keys: ['repeats', 'errorRepeats', 'pingPong', 'textRepeats', 'loopKey', 'exempt', 'forcedChange'],
+    numbers: ['repeats', 'errorRepeats', 'pingPong', 'textRepeats'],
+    call: (options) => aiSdkMiddleware({ noProgress: options as never }),
+  },
+  {
+    name: 'reliabilityMiddleware noProgress (LangChain)',
+    keys: ['repeats', 'errorRepeats', 'pingPong', 'textRepeats', 'loopKey', 'exempt', 'forcedChange'],
+    numbers: ['repeats', 'errorRepeats', 'pingPong', 'textRepeats'],
+    call: (options) => langChainMiddleware({ noProgress: options as never }),
   },
   {
     name: 'scripted',

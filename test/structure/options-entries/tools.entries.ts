@@ -1,4 +1,5 @@
 import { guard, idShapeGuard, tool } from '../../../src/index.ts'
+import { screenToolResult } from '../../../src/validation/building-blocks.ts'
 import { mcpTools } from '../../../src/integrations/mcp.ts'
 import type { OptionsEntry } from './entry.ts'
 
@@ -11,6 +12,12 @@ const client = {
 
 /** Tools, guards and MCP tools (`reliability-gate` and `reliability-gate/mcp`). */
 export const entries: readonly OptionsEntry[] = [
+  {
+    name: 'screenToolResult',
+    covers: ['validation:screenToolResult'],
+    keys: ['pii', 'secrets', 'instructions', 'tool'],
+    call: (options) => screenToolResult('text', options as never),
+  },
   {
     name: 'mcpTools',
     covers: ['mcp:mcpTools'],

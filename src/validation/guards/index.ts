@@ -1,0 +1,7 @@
+export { findInstructions } from './find-instructions.ts'
+export { findPii, type PiiKind } from './find-pii.ts'
+export { findSecrets } from './find-secrets.ts'
+export { luhnValid } from './luhn.ts'
+export { normalizeForScan } from './normalize-for-scan.ts'
+export type { PatternKind, PatternMatch } from './pattern-match.ts'
+export { redactMatches, type ScreenOptions, type ScreenVerdict, screenToolResult } from './screen-tool-result.ts'
