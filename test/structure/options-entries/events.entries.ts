@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { createGate, driftMonitor } from '../../../src/index.ts'
 import { instrument } from '../../../src/otel/index.ts'
 import { scripted } from '../../../src/providers/index.ts'
-import { formatTrace, recordTrace, serveTrace } from '../../../src/trace/index.ts'
+import { formatTrace, recordTrace, replayTrace, serveTrace } from '../../../src/trace/index.ts'
 import type { OptionsEntry } from './entry.ts'
 
 const gate = () => createGate({ providers: scripted(['ok']) })
@@ -31,6 +31,12 @@ export const entries: readonly OptionsEntry[] = [
     keys: ['maxChars'],
     numbers: ['maxChars'],
     call: (options) => formatTrace(EMPTY_RESULT, options as never),
+  },
+  {
+    name: 'replayTrace',
+    covers: ['trace:replayTrace'],
+    keys: ['config', 'signal'],
+    call: (options) => replayTrace([], { config: {}, ...options } as never),
   },
   {
     name: 'serveTrace',

@@ -1,0 +1,102 @@
+import type { Subscription } from 'rxjs'
+import { createGate } from '../../gate/create-gate.ts'
+import { isReliabilityFailFastError } from '../../gate/fail-fast-error.ts'
+import type { GateConfig, ProviderEntry } from '../../gate/gate-config.ts'
+import type { Message } from '../../model/message.ts'
+import { jsonSafe } from '../json-safe.ts'
+import { toTraceRecord, type TraceRecord } from '../trace-record.ts'
+import type { RecordedCall } from './recorded-call.ts'
+import { type NeedsModelAnswer, RecordedAnswers } from './replay-provider.ts'
+
+/**
+ * The configuration a trace is replayed under: a gate's (rules, schema, strict-output options,
+ * budgets, breaker, fallback, pricing...), with `providers` naming the recorded providers in the
+ * failover order to try (default: the order the call used). A name the trace never answered for
+ * makes its first call a `needs-model-answer`.
+ */
+export interface ReplayConfig extends Omit<GateConfig<unknown>, 'providers' | 'events' | 'now'> {
+  readonly providers?: readonly string[]
+}
+
+/** What replaying one call gave. */
+export interface CallReplay {
+  /** The replayed events, as trace records, up to the attempt that needed a model answer. */
+  readonly records: readonly TraceRecord[]
+  readonly needsModelAnswer: NeedsModelAnswer | undefined
+  /** Replayed attempts sent another retry tail than the recorded answer followed. */
+  readonly requestChanged: readonly number[]
+}
+
+/** A rule of the configuration (named through the gate's config: trace/ reads the gate, not the rules). */
+type ReliabilityRule = NonNullable<GateConfig<unknown>['postDecide']>[number]
+
+const NO_RULES: readonly ReliabilityRule[] = []
+
+/**
+ * Replays one recorded call through a gate made of `config` and providers that answer from the
+ * recording (see {@link RecordedAnswers}). Waits the rules ask for are not slept: a replay decides,
+ * it does not wait. The request is the recorded one's shape (its model, as many messages as it
+ * held); the messages' text is not in a trace, so a rule reading it reads a placeholder.
+ */
+export async function replayCall(call: RecordedCall, config: ReplayConfig, signal: AbortSignal | undefined): Promise<CallReplay> {
+  const stop = new AbortController()
+  const answers = new RecordedAnswers(call, stop)
+  const { providers: order, ...rest } = config
+  const names = order ?? call.providers.map((p) => p.name)
+  const modelOf = (name: string) => call.providers.find((p) => p.name === name)?.model ?? call.attempts.find((a) => a.provider === name)?.model
+  const providers: ProviderEntry[] = names.map((name) => {
+    const model = modelOf(name)
+    return model === undefined ? { provider: answers.provider(name), name } : { provider: answers.provider(name), name, model }
+  })
+  const priced = rest.priceUsage !== undefined || rest.pricing !== undefined
+  const gate = createGate<unknown>({
+    ...rest,
+    preCheck: withoutWaits(rest.preCheck ?? NO_RULES),
+    postDecide: withoutWaits(rest.postDecide ?? NO_RULES),
+    providers,
+    ...(priced ? {} : { priceUsage: answers.recordedPrice }),
+  })
+  const records: TraceRecord[] = []
+  let cut: number | undefined
+  const subscription: Subscription = gate.events$.subscribe((event) => {
+    if (event.type === 'attempt_start') answers.attempt = event.attempt
+    if (cut === undefined && answers.needsModelAnswer !== undefined) cut = records.findLastIndex((r) => r.type === 'attempt_start')
+    records.push(JSON.parse(JSON.stringify(jsonSafe(toTraceRecord(event, 0), []))) as TraceRecord)
+  })
+  const messages: Message[] = Array.from({ length: call.baseMessages }, (_, i) => ({
+    role: 'user',
+    content: `[replay: message ${i + 1} of ${call.baseMessages} of the recorded request; its text is not in the trace]`,
+  }))
+  const runSignal = signal === undefined ? stop.signal : AbortSignal.any([signal, stop.signal])
+  try {
+    await gate.run(call.model === undefined ? { messages } : { messages, model: call.model }, {
+      runId: call.runId,
+      signal: runSignal,
+      validateOutput: !call.toolRetry,
+      validationFailuresBefore: call.validationFailuresBefore,
+      ...(call.turn === undefined ? {} : { turn: call.turn }),
+      ...(call.metadata === undefined ? {} : { metadata: call.metadata }),
+    })
+  } catch (error) {
+    if (!isReliabilityFailFastError(error)) throw error
+    signal?.throwIfAborted()
+  } finally {
+    subscription.unsubscribe()
+  }
+  const needsModelAnswer = answers.needsModelAnswer
+  const kept = needsModelAnswer === undefined ? records : records.slice(0, cut ?? records.length)
+  return { records: kept, needsModelAnswer, requestChanged: answers.requestChanged }
+}
+
+/** The rules with every wait taken out (a rule whose fields cannot be read is left as it is: the gate reports it). */
+function withoutWaits(rules: readonly ReliabilityRule[]): readonly ReliabilityRule[] {
+  if (!Array.isArray(rules)) return rules
+  return rules.map((rule: ReliabilityRule) => {
+    try {
+      // Inherits the rule whole (a class's methods too), only the wait overridden.
+      return rule.delayMs === undefined ? rule : (Object.create(rule, { delayMs: { value: 0, enumerable: true } }) as ReliabilityRule)
+    } catch {
+      return rule
+    }
+  })
+}
