@@ -1,4 +1,5 @@
 import type { ErrorKind } from '../../model/error-kind.ts'
+import type { Message } from '../../model/message.ts'
 import type { ModelResponse } from '../../model/response.ts'
 import type { TraceRecord } from '../trace-record.ts'
 
@@ -34,6 +35,8 @@ export interface RecordedCall {
   /** `runId`, followed by `#n` (the call's number in its run, from 1) when the run made several calls. */
   readonly id: string
   readonly runId: string
+  /** The name of the agent whose run made the call (absent for a plain `gate.run`). */
+  readonly agent: string | undefined
   /** The agent run's model turn, when the call belongs to one. */
   readonly turn: number | undefined
   readonly metadata: Readonly<Record<string, unknown>> | undefined
@@ -43,6 +46,13 @@ export interface RecordedCall {
   readonly model: string | undefined
   /** How many messages the base request held (the recorded count, without the ephemeral tail). */
   readonly baseMessages: number
+  /**
+   * The ephemeral messages the caller's request already ended with (an agent's tool-argument retry
+   * sends the failed call and its error), as recorded on the first attempt.
+   */
+  readonly baseTail: readonly Message[]
+  /** The recording had no pricing at all: its attempts were reported unpriced, and so are the replay's. */
+  readonly unpriced: boolean
   /** Validation failures of the run before this call (`validation_failed.cumulativeRetries` counts on from it). */
   readonly validationFailuresBefore: number
   /** The providers the call used, in the order of their failover index, with the model each was asked for. */

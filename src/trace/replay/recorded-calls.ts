@@ -1,5 +1,6 @@
 import { ERROR_KINDS, type ErrorKind } from '../../model/error-kind.ts'
 import { isRecord } from '../../model/is-record.ts'
+import type { Message } from '../../model/message.ts'
 import type { ModelResponse, StopReason } from '../../model/response.ts'
 import type { ToolCall } from '../../model/tool-call.ts'
 import type { Usage } from '../../model/usage.ts'
@@ -22,6 +23,7 @@ interface Open {
   readonly records: TraceRecord[]
   readonly failuresBefore: number
   readonly toolRetry: boolean
+  readonly agent: string | undefined
 }
 
 /**
@@ -34,6 +36,7 @@ export function recordedCalls(records: readonly TraceRecord[]): RecordedCalls {
   const callsOfRun = new Map<string, number>()
   const failures = new Map<string, number>()
   const toolOpen = new Set<string>()
+  const agents = new Map<string, string>()
   const ended: Open[] = []
   const unreplayable: UnreplayableCall[] = []
   for (const record of records) {
@@ -44,9 +47,10 @@ export function recordedCalls(records: readonly TraceRecord[]): RecordedCalls {
       if (current !== undefined) unreplayable.push({ id: idOf(current), runId, reason: 'a call started before the previous one of its run ended' })
       const index = (callsOfRun.get(runId) ?? 0) + 1
       callsOfRun.set(runId, index)
-      open.set(runId, { runId, index, records: [record], failuresBefore: failures.get(runId) ?? 0, toolRetry: toolOpen.has(runId) })
+      open.set(runId, { runId, index, records: [record], failuresBefore: failures.get(runId) ?? 0, toolRetry: toolOpen.has(runId), agent: agents.get(runId) })
       continue
     }
+    if (type === 'agent_run_start' && typeof record.agent === 'string') agents.set(runId, record.agent)
     if (type === 'validation_failed') failures.set(runId, (failures.get(runId) ?? 0) + 1)
     if (type === 'tool_start') toolOpen.add(runId)
     if (type === 'tool_end') toolOpen.delete(runId)
@@ -78,6 +82,7 @@ function readCall(id: string, open: Open): RecordedCall | string {
   let start: TraceRecord | undefined
   let model: string | undefined
   let baseMessages = 0
+  let baseTail: readonly Message[] = []
   const costs = costsOf(open.records)
   for (const r of open.records) {
     if (r.type === 'attempt_start') {
@@ -90,6 +95,9 @@ function readCall(id: string, open: Open): RecordedCall | string {
       if (start === undefined) {
         model = typeof request.model === 'string' ? request.model : undefined
         baseMessages = isCount(request.messages, 0) ? Math.max(0, request.messages - tail.length) : 1
+        const messages = tail.map(messageOf)
+        if (messages.some((m) => m === undefined)) return 'attempt 1: its request tail holds a message without a role and text content'
+        baseTail = messages as Message[]
       }
       if (providers[idx] === undefined) providers[idx] = { name: provider, model: typeof r.model === 'string' ? r.model : undefined }
       start = r
@@ -121,11 +129,17 @@ function readCall(id: string, open: Open): RecordedCall | string {
   return {
     id,
     runId: open.runId,
+    agent: open.agent,
     turn: isCount(open.records[0]?.turn, 0) ? (open.records[0]?.turn as number) : undefined,
     metadata: isRecord(open.records[0]?.metadata) ? (open.records[0]?.metadata as Record<string, unknown>) : undefined,
     toolRetry: open.toolRetry,
     model,
-    baseMessages: Math.max(1, baseMessages),
+    baseMessages: Math.max(baseTail.length === 0 ? 1 : 0, baseMessages),
+    baseTail,
+    // The meter's reason when a gate has no pricing at all (NO_PRICE_TABLE, and NO_PRICING beside a budget).
+    unpriced: open.records.some(
+      (r) => r.type === 'cost_unknown' && r.source === 'meter' && typeof r.reason === 'string' && r.reason.startsWith('no pricing is configured'),
+    ),
     validationFailuresBefore: open.failuresBefore,
     providers,
     attempts,
@@ -194,6 +208,19 @@ function isToolCall(value: unknown): boolean {
 
 function isCount(value: unknown, min = 1): value is number {
   return Number.isInteger(value) && (value as number) >= min
+}
+
+const ROLES: readonly string[] = ['system', 'user', 'assistant', 'tool']
+
+/** A recorded tail message as the request carried it, or `undefined` when it is not one. */
+function messageOf(value: unknown): Message | undefined {
+  if (!isRecord(value) || typeof value.role !== 'string' || !ROLES.includes(value.role) || typeof value.content !== 'string') return undefined
+  const m: { -readonly [K in keyof Message]: Message[K] } = { role: value.role as Message['role'], content: value.content }
+  if (Array.isArray(value.toolCalls) && value.toolCalls.every(isToolCall)) m.toolCalls = value.toolCalls as ToolCall[]
+  if (typeof value.toolCallId === 'string') m.toolCallId = value.toolCallId
+  if (value.isError === true) m.isError = true
+  if (value.ephemeral === true) m.ephemeral = true
+  return m
 }
 
 /** The tail as compared between a recording and a replay: each message's role and content. */

@@ -1,5 +1,4 @@
 import { ProviderError } from '../../model/provider-error.ts'
-import type { Provider } from '../../model/provider.ts'
 import type { ModelRequest } from '../../model/request.ts'
 import type { ModelResponse } from '../../model/response.ts'
 import type { RecordedAttempt, RecordedCall } from './recorded-call.ts'
@@ -41,19 +40,17 @@ export class RecordedAnswers {
     }
   }
 
-  /** A provider named `name` that answers from this call's recording. */
-  provider(name: string): Provider {
-    return { name, complete: (request) => this.#answer(name, request) }
-  }
-
   /**
    * Prices a replayed attempt at what the recorded attempt it answered cost (`NaN`, unpriced, when
    * the trace says it could not be priced): a replay without pricing of its own costs what the
    * recording did.
    */
-  readonly recordedPrice = (): number => this.#served?.costUsd ?? Number.NaN
+  recordedPrice(): number {
+    return this.#served?.costUsd ?? Number.NaN
+  }
 
-  async #answer(name: string, request: ModelRequest): Promise<ModelResponse> {
+  /** The next recorded answer of provider `name`, as that provider's call answers it. */
+  async answer(name: string, request: ModelRequest): Promise<ModelResponse> {
     const next = this.#queues.get(name)?.shift()
     if (next === undefined) {
       const recorded = this.#queues.has(name) ? 'no further answer from it was recorded' : 'the trace holds no answer from it'

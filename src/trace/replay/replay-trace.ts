@@ -6,14 +6,16 @@ import type { TraceRecord } from '../trace-record.ts'
 import { callSummary, eventSignature } from './call-summary.ts'
 import type { RecordedCall } from './recorded-call.ts'
 import { recordedCalls } from './recorded-calls.ts'
-import { type ReplayConfig, replayCall } from './replay-call.ts'
+import { type ReplayConfig, ReplayGates, replayCall } from './replay-call.ts'
 import { compareCall, type ReplayedCall, type ReplayReport, replayReport } from './replay-report.ts'
 
 /** Options of {@link replayTrace}. */
 export interface ReplayTraceOptions {
   /**
    * The configuration to decide the recorded calls under, or a function choosing one per call (a
-   * trace of several gates or agents: by its `metadata`, its model, its providers).
+   * trace of several gates or agents: by its `agent`, `metadata`, model or providers). The calls
+   * given the same configuration object are replayed through one gate, so a breaker or a budget
+   * given as options carries its state from call to call as the recorded gate's did.
    */
   readonly config: ReplayConfig | ((call: RecordedCall) => ReplayConfig)
   /** Stops the replay: the promise rejects with the signal's reason. */
@@ -51,10 +53,11 @@ export async function replayTrace(records: readonly TraceRecord[], options: Repl
   if (o.config === undefined) throw new TypeError('replayTrace: config is required (the gate configuration to replay under)')
   const { calls, unreplayable } = recordedCalls(records)
   const compared: ReplayedCall[] = []
+  const gates = new ReplayGates()
   for (const call of calls) {
     o.signal?.throwIfAborted()
     const config = configFor(o.config, call)
-    const replay = await replayCall(call, config, o.signal).catch((error: unknown) => {
+    const replay = await replayCall(call, config, gates, o.signal).catch((error: unknown) => {
       throw withCall(call, error)
     })
     const before = callSummary(call.records)
