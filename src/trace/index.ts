@@ -18,3 +18,6 @@ export type { Divergence, ReplayedCall, ReplayReport, ReplayTotals } from './rep
 export type { CallOutcome, CallSummary, DecisionStep, ReplayAction } from './replay/call-summary.ts'
 export type { RecordedAnswer, RecordedAttempt, RecordedCall, UnreplayableCall } from './replay/recorded-call.ts'
 export type { NeedsModelAnswer } from './replay/replay-provider.ts'
+export { formatTrials } from './replay/format-replay.ts'
+export { runTrials } from './replay/run-trials.ts'
+export type { CaseTrials, RunTrialsOptions, TrialsReport } from './replay/run-trials.ts'

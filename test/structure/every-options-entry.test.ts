@@ -28,6 +28,7 @@ const PACKAGE_ENTRIES: Readonly<Record<string, () => Promise<Record<string, unkn
 const NO_OPTIONS: ReadonlySet<string> = new Set([
   '.:isProviderError',
   'trace:formatReplay',
+  'trace:formatTrials',
   '.:isRejectionKind',
   '.:isReliabilityFailFastError',
   '.:isSessionCommitError',

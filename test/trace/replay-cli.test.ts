@@ -114,6 +114,24 @@ describe('reliability-gate replay', () => {
     expect(err).toContain('did you mean "maxAttempts"')
   })
 
+  it('runs every recorded case k times with --trials, on the providers the module gives, and reports pass^k and pass@k', async () => {
+    const config = moduleFile(
+      'trials.mjs',
+      `export default { outputSchema: { type: 'object', required: ['n'] }, postDecide: [${RETRY(3)}] }
+export const trialProviders = (trial) => { let calls = 0; return { name: 'flaky', complete: async () => ({ content: trial === 1 && calls++ === 0 ? 'nope' : '{"n": 1}', toolCalls: [], usage: { inputTokens: 1, outputTokens: 1 }, stopReason: 'end' }) } }`,
+    )
+    const { code, out } = await replay(trace, '--config', config, '--trials', '3')
+    expect(code).toBe(0)
+    expect(out).toContain('3 cases × 3 trials: pass^3 100.0%, pass@3 100.0%, success per trial 100.0%')
+    expect(out).toContain('attempts to success (attempts:trials): 1:6 2:3')
+    const json = JSON.parse((await replay(trace, '--config', config, '--trials=2', '--json')).out)
+    expect(json.cases[0]).toMatchObject({ trials: 2, succeeded: 2, attemptsToSuccess: { 1: 1, 2: 1 } })
+    const missing = await replay(trace, '--config', moduleFile('plain.mjs', 'export default {}'), '--trials', '2')
+    expect(missing.code).toBe(2)
+    expect(missing.err).toContain('export trialProviders(trial, call)')
+    expect((await replay(trace, '--config', config, '--trials', '0')).err).toContain('--trials must be a whole number from 1 to 10000')
+  })
+
   it('prints its help with --help, exit 0', async () => {
     const { code, out } = await replay('--help')
     expect(code).toBe(0)

@@ -1,5 +1,6 @@
 import type { CallOutcome, DecisionStep } from './call-summary.ts'
 import type { ReplayReport, ReplayTotals } from './replay-report.ts'
+import type { TrialsReport } from './run-trials.ts'
 
 /** Longest text of the trace a table cell shows (ids, kinds: the trace may hold anything). */
 const MAX_CELL = 48
@@ -83,3 +84,30 @@ export function cell(text: string, max = MAX_CELL): string {
   const one = text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
   return one.length > max ? `${one.slice(0, max - 1)}…` : one
 }
+
+/** The trials report as a terminal table: per case its successes, pass^k, pass@k and attempts to success. */
+export function formatTrials(report: TrialsReport): string {
+  const k = report.trials
+  const histogram = (h: Readonly<Record<number, number>>) =>
+    Object.entries(h)
+      .map(([n, count]) => `${n}:${count}`)
+      .join(' ') || '-'
+  const rows = report.cases.map((c) => [
+    cell(c.id),
+    `${c.succeeded}/${c.trials}`,
+    c.passAll ? 'yes' : 'no',
+    c.passAny ? 'yes' : 'no',
+    histogram(c.attemptsToSuccess),
+    Object.entries(c.failures)
+      .map(([kind, n]) => `${cell(kind, 32)}:${n}`)
+      .join(' ') || '-',
+  ])
+  return [
+    `${report.cases.length} cases × ${k} trials: pass^${k} ${pct(report.passAll)}, pass@${k} ${pct(report.passAny)}, success per trial ${pct(report.successRate)}`,
+    `attempts to success (attempts:trials): ${histogram(report.attemptsToSuccess)}`,
+    '',
+    table([['case', 'succeeded', `pass^${k}`, `pass@${k}`, 'attempts to success', 'failures'], ...rows]),
+  ].join('\n')
+}
+
+const pct = (x: number): string => `${(x * 100).toFixed(1)}%`

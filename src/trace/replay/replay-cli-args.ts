@@ -1,13 +1,16 @@
 import { unknownOption } from '../../model/known-options.ts'
 
 /** The usage text of `reliability-gate replay`. */
-export const REPLAY_USAGE = `usage: reliability-gate replay <trace.jsonl> --config <module> [--json] [--min-success <fraction>] [--max-cost-per-success <usd>]
+export const REPLAY_USAGE = `usage: reliability-gate replay <trace.jsonl> --config <module> [--json] [--min-success <fraction>] [--max-cost-per-success <usd>] [--trials <k>]
 
   replay <trace.jsonl>            decide every recorded call again under another configuration, without calling a model
   --config <module>               a module whose default export is the gate configuration (or a function of the recorded call)
   --json                          print the report as JSON instead of a table
   --min-success <fraction>        exit 1 when the replayed success rate is below it (0 to 1)
   --max-cost-per-success <usd>    exit 1 when the replayed cost per success is above it
+  --trials <k>                    instead of replaying, run every recorded case k times on the providers the module's
+                                  trialProviders(trial, call) export gives (scripted or simulated, seeded by trial):
+                                  pass^k, pass@k and attempts to success per case (--min-success: success per trial)
   -h, --help                      print this help
 
 exit codes: 0 done, 1 a threshold crossed, 2 usage error (an unknown flag, no trace, a configuration refused)`
@@ -23,10 +26,11 @@ export type ReplayArgs =
       readonly json: boolean
       readonly minSuccess: number | undefined
       readonly maxCostPerSuccess: number | undefined
+      readonly trials: number | undefined
     }
 
 /** Flags that take a value, and those that do not. */
-const VALUED = ['--config', '--min-success', '--max-cost-per-success'] as const
+const VALUED = ['--config', '--min-success', '--max-cost-per-success', '--trials'] as const
 const SWITCHES = ['--json'] as const
 const FLAGS: readonly string[] = [...VALUED, ...SWITCHES]
 
@@ -75,7 +79,13 @@ export function parseReplayArgs(args: readonly string[]): ReplayArgs {
   if (maxCostPerSuccess !== undefined && !(isNumber(costText as string) && maxCostPerSuccess >= 0)) {
     return usage(`--max-cost-per-success must be a non-negative number of USD, got ${JSON.stringify(costText)}`)
   }
-  return { kind: 'replay', file, config, json: flags.has('--json'), minSuccess, maxCostPerSuccess }
+  const trialsText = flags.get('--trials')
+  const trials = trialsText === undefined ? undefined : Number(trialsText)
+  if (trials !== undefined && !(/^\d+$/.test(trialsText as string) && trials >= 1 && trials <= 10_000)) {
+    return usage(`--trials must be a whole number from 1 to 10000, got ${JSON.stringify(trialsText)}`)
+  }
+  if (trials !== undefined && maxCostPerSuccess !== undefined) return usage('--max-cost-per-success applies to a replay, not to --trials')
+  return { kind: 'replay', file, config, json: flags.has('--json'), minSuccess, maxCostPerSuccess, trials }
 }
 
 /** A plain decimal number (no hex, no `Infinity`, no blank). */

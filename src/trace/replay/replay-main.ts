@@ -6,10 +6,11 @@ import { isRecord } from '../../model/is-record.ts'
 import { messageOf } from '../../model/message-of.ts'
 import { readTrace } from '../viewer/parse-trace.ts'
 import { skippedReport } from '../viewer/skipped-report.ts'
-import { formatReplay } from './format-replay.ts'
+import { formatReplay, formatTrials } from './format-replay.ts'
 import { parseReplayArgs, REPLAY_USAGE } from './replay-cli-args.ts'
 import type { ReplayReport } from './replay-report.ts'
 import { type ReplayTraceOptions, replayTrace } from './replay-trace.ts'
+import { type RunTrialsOptions, runTrials, type TrialsReport } from './run-trials.ts'
 
 /** Where the command writes. */
 export interface ReplayIo {
@@ -40,11 +41,29 @@ export async function replayMain(args: readonly string[], io: ReplayIo): Promise
   } catch (error) {
     return fail(`cannot read ${JSON.stringify(parsed.file)}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : messageOf(error)}`)
   }
-  const config = await loadConfig(parsed.config)
-  if (typeof config === 'string') return fail(config)
+  const loaded = await loadConfig(parsed.config)
+  if (typeof loaded === 'string') return fail(loaded)
+  const { config, trialProviders } = loaded
   const trace = readTrace(text)
   const skipped = skippedReport(parsed.file, trace.skipped)
   if (skipped !== undefined) io.err(skipped)
+  if (parsed.trials !== undefined) {
+    if (typeof trialProviders !== 'function') return fail(`--trials needs the module ${JSON.stringify(parsed.config)} to export trialProviders(trial, call)`)
+    let trials: TrialsReport
+    try {
+      trials = await runTrials(trace.records, { config, trials: parsed.trials, providers: trialProviders as RunTrialsOptions['providers'] })
+    } catch (error) {
+      if (error instanceof TypeError || error instanceof RangeError) return fail(`the configuration is refused: ${messageOf(error)}`)
+      io.err(`reliability-gate replay: ${messageOf(error)}`)
+      return 1
+    }
+    io.out(parsed.json ? JSON.stringify(trials, null, 2) : formatTrials(trials))
+    if (parsed.minSuccess !== undefined && trials.successRate < parsed.minSuccess) {
+      io.err(`reliability-gate replay: success per trial ${trials.successRate.toFixed(4)} is below --min-success ${parsed.minSuccess}`)
+      return 1
+    }
+    return 0
+  }
   let report: ReplayReport
   try {
     report = await replayTrace(trace.records, { config })
@@ -78,8 +97,8 @@ export function thresholdsCrossed(report: ReplayReport, minSuccess: number | und
   return crossed
 }
 
-/** The configuration a module exports (`default`, else `config`), or why it cannot be had. */
-async function loadConfig(path: string): Promise<ReplayTraceOptions['config'] | string> {
+/** The configuration a module exports (`default`, else `config`) and its `trialProviders`, or why they cannot be had. */
+async function loadConfig(path: string): Promise<{ readonly config: ReplayTraceOptions['config']; readonly trialProviders: unknown } | string> {
   let module: Record<string, unknown>
   try {
     module = (await import(pathToFileURL(resolve(path)).href)) as Record<string, unknown>
@@ -87,6 +106,6 @@ async function loadConfig(path: string): Promise<ReplayTraceOptions['config'] | 
     return `cannot load the configuration module ${JSON.stringify(path)}: ${messageOf(error)}`
   }
   const config = module.default ?? module.config
-  if (isRecord(config) || typeof config === 'function') return config as ReplayTraceOptions['config']
+  if (isRecord(config) || typeof config === 'function') return { config: config as ReplayTraceOptions['config'], trialProviders: module.trialProviders }
   return `the configuration module ${JSON.stringify(path)} must export (as default, or as config) a gate configuration or a function of the recorded call, got ${typeName(config)}`
 }

@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { createGate, driftMonitor } from '../../../src/index.ts'
 import { instrument } from '../../../src/otel/index.ts'
 import { scripted } from '../../../src/providers/index.ts'
-import { formatTrace, recordTrace, replayTrace, serveTrace } from '../../../src/trace/index.ts'
+import { formatTrace, recordTrace, replayTrace, runTrials, serveTrace } from '../../../src/trace/index.ts'
 import type { OptionsEntry } from './entry.ts'
 
 const gate = () => createGate({ providers: scripted(['ok']) })
@@ -37,6 +37,13 @@ export const entries: readonly OptionsEntry[] = [
     covers: ['trace:replayTrace'],
     keys: ['config', 'signal'],
     call: (options) => replayTrace([], { config: {}, ...options } as never),
+  },
+  {
+    name: 'runTrials',
+    covers: ['trace:runTrials'],
+    keys: ['config', 'trials', 'providers', 'signal'],
+    numbers: ['trials'],
+    call: (options) => runTrials([], { config: {}, trials: 1, providers: () => scripted(['ok']), ...options } as never),
   },
   {
     name: 'serveTrace',
