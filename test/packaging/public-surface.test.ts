@@ -54,6 +54,7 @@ const ROOT_VALUES = [
   'largerWindowRule',
   'lowerMaxTokensRule',
   'trimWindowRule',
+  'reliabilityProfile',
 ]
 
 describe('public surface', () => {

@@ -1,8 +1,8 @@
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { createGate, driftMonitor } from '../../../src/index.ts'
-import { instrument } from '../../../src/otel/index.ts'
+import { createGate, driftMonitor, reliabilityProfile } from '../../../src/index.ts'
+import { instrument, profileMetrics } from '../../../src/otel/index.ts'
 import { scripted } from '../../../src/providers/index.ts'
 import { formatTrace, recordTrace, replayTrace, runTrials, serveTrace } from '../../../src/trace/index.ts'
 import type { OptionsEntry } from './entry.ts'
@@ -52,6 +52,20 @@ export const entries: readonly OptionsEntry[] = [
     numbers: ['port'],
     // Only refused options reach this entry: an accepted call would start a server, closed at once.
     call: async (options) => (await serveTrace(tracePath(), options as never)).close(),
+  },
+  {
+    name: 'reliabilityProfile',
+    covers: ['.:reliabilityProfile'],
+    keys: ['store', 'keyPrefix', 'bucketMs', 'buckets', 'now'],
+    durations: ['bucketMs'],
+    numbers: ['buckets'],
+    call: (options) => reliabilityProfile(options as never),
+  },
+  {
+    name: 'profileMetrics',
+    covers: ['otel:profileMetrics'],
+    keys: ['meterProvider', 'name'],
+    call: (options) => profileMetrics(reliabilityProfile(), options as never)(),
   },
   {
     name: 'driftMonitor',
