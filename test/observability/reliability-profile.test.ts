@@ -1,6 +1,6 @@
 import { Type } from 'typebox'
 import { describe, expect, it } from 'vitest'
-import { createGate, ProviderError, retryTransient, strictOutputRules } from '../../src/index.ts'
+import { Agent, createGate, ProviderError, retryTransient, strictOutputRules, tool } from '../../src/index.ts'
 import { reliabilityProfile } from '../../src/gate/profile/reliability-profile.ts'
 import { scripted } from '../../src/providers/index.ts'
 import { memoryStore } from '../../src/store/index.ts'
@@ -131,5 +131,32 @@ describe('profileMetrics', () => {
   it('refuses what is not a profile, and unknown options', () => {
     expect(() => profileMetrics({} as never)).toThrow(/expected a reliability profile/)
     expect(() => profileMetrics(reliabilityProfile(), { metername: 'x' } as never)).toThrow(/unknown option "metername"/)
+  })
+})
+
+describe('reliabilityProfile on an agent', () => {
+  it("counts a tool call's argument retries as retries of tool-args failures, recovered when the call went through", async () => {
+    const reply = tool({
+      name: 'reply_email',
+      description: 'Reply to a message',
+      input: Type.Object({ message_id: Type.String(), body: Type.String() }, { additionalProperties: false }),
+      execute: () => 'sent',
+    })
+    const model = scripted(
+      [
+        { toolCalls: [{ id: 'c1', name: 'reply_email', args: { body: 'hi' } }] },
+        { toolCalls: [{ id: 'c1b', name: 'reply_email', args: { body: 'hi', extra: 1 } }] },
+        { toolCalls: [{ id: 'c1c', name: 'reply_email', args: { message_id: '18c4f2a9b7e3d105', body: 'hi' } }] },
+        'Done.',
+      ],
+      { name: 'p' },
+    )
+    const agent = Agent.create({ provider: model, model: 'm', name: 'mail' }).tools([reply]).build()
+    const profile = reliabilityProfile()
+    profile.observe(agent)
+    await agent.run('reply to ana')
+    await profile.flush()
+    expect(profile.recovery({ provider: 'p', model: 'm', errorClass: 'tool-args', retry: 1 })).toMatchObject({ trials: 1, recovered: 0 })
+    expect(profile.recovery({ provider: 'p', model: 'm', errorClass: 'tool-args', retry: 2 })).toMatchObject({ trials: 1, recovered: 1 })
   })
 })

@@ -37,6 +37,8 @@ interface AttemptSeen {
  */
 export class ProfileObservations {
   readonly #calls = new Map<string, AttemptSeen[]>()
+  /** The provider and model of each agent run's latest attempt: a tool call's argument retries are theirs. */
+  readonly #lastModel = new Map<string, { readonly provider: string; readonly model: string | undefined }>()
   /** The validation failure of the attempt under way (`validation_failed` fires before its `attempt_end`). */
   readonly #failing = new Map<string, { readonly stage: ValidationStage; readonly firstIssue: IssueCode | undefined }>()
 
@@ -49,6 +51,7 @@ export class ProfileObservations {
       case 'attempt_end': {
         const failing = this.#failing.get(event.runId)
         this.#failing.delete(event.runId)
+        this.#lastModel.set(event.runId, { provider: event.provider, model: event.model })
         this.#calls
           .get(event.runId)
           ?.push({ provider: event.provider, model: event.model, errorKind: event.errorKind, stage: failing?.stage, firstIssue: failing?.firstIssue })
@@ -58,10 +61,26 @@ export class ProfileObservations {
         if (this.#calls.has(event.runId) && event.stage !== 'tool-args')
           this.#failing.set(event.runId, { stage: event.stage, firstIssue: event.issues[0]?.code })
         return undefined
+      case 'tool_end': {
+        // Each argument retry of a logical tool call is a retry of a `tool-args` failure; the last one recovered when the call went through.
+        const by = this.#lastModel.get(event.runId)
+        if (by === undefined || event.retryCount < 1) return undefined
+        const retries: RetryObservation[] = []
+        for (let retry = 1; retry <= event.retryCount; retry++) {
+          const recovered = retry === event.retryCount && event.status === 'ok'
+          retries.push({ ...by, errorClass: 'tool-args', retry: Math.min(retry, MAX_PROFILED_RETRY), recovered })
+        }
+        return { retries, run: undefined }
+      }
+      case 'agent_run_end':
+        this.#lastModel.delete(event.runId)
+        return undefined
       case 'run_end': {
         const attempts = this.#calls.get(event.runId)
         this.#calls.delete(event.runId)
         this.#failing.delete(event.runId)
+        // A plain gate run has no agent run to end: its last model is forgotten with it.
+        if (event.turn === undefined) this.#lastModel.delete(event.runId)
         if (attempts === undefined) return undefined
         return { retries: retriesOf(attempts), run: runOf(attempts, event.outcome === 'ok', event.costUsd) }
       }
