@@ -103,6 +103,8 @@ export type { DriftEvent, DriftMonitor, DriftMonitorOptions, DriftThreshold, Eve
 export { reliabilityProfile } from './gate/profile/reliability-profile.ts'
 export type { ModelProfile, ProfileEntry, ReliabilityProfile, ReliabilityProfileOptions } from './gate/profile/reliability-profile.ts'
 export type { ErrorClass, RecoveryEstimate, RecoveryKey, RecoveryProfileReader } from './rules/recovery-estimate.ts'
+export { adaptiveRetry } from './rules/adaptive-retry.ts'
+export type { AdaptiveRetryOptions } from './rules/adaptive-retry.ts'
 export type { EventTags, GateEvent, GateEventMap, GateEventName, GateEventPayloads, RunOutcome } from './events/index.ts'
 
 // Provider-neutral model types.

@@ -55,6 +55,7 @@ const ROOT_VALUES = [
   'lowerMaxTokensRule',
   'trimWindowRule',
   'reliabilityProfile',
+  'adaptiveRetry',
 ]
 
 describe('public surface', () => {

@@ -1,7 +1,7 @@
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { createGate, driftMonitor, reliabilityProfile } from '../../../src/index.ts'
+import { adaptiveRetry, createGate, driftMonitor, reliabilityProfile } from '../../../src/index.ts'
 import { instrument, profileMetrics } from '../../../src/otel/index.ts'
 import { scripted } from '../../../src/providers/index.ts'
 import { formatTrace, recordTrace, replayTrace, runTrials, serveTrace } from '../../../src/trace/index.ts'
@@ -60,6 +60,13 @@ export const entries: readonly OptionsEntry[] = [
     durations: ['bucketMs'],
     numbers: ['buckets'],
     call: (options) => reliabilityProfile(options as never),
+  },
+  {
+    name: 'adaptiveRetry',
+    covers: ['.:adaptiveRetry'],
+    keys: ['profile', 'maxAttempts', 'baselineAttempts', 'minTrials', 'stopBelow', 'extendAbove', 'classes'],
+    numbers: ['maxAttempts', 'baselineAttempts', 'minTrials', 'stopBelow', 'extendAbove'],
+    call: (options) => adaptiveRetry({ profile: reliabilityProfile(), ...options } as never),
   },
   {
     name: 'profileMetrics',
