@@ -1,7 +1,7 @@
 import { Type } from 'typebox'
 import { describe, expect, it } from 'vitest'
 import { failoverRule, ProviderError, strictOutputRules } from '../../src/index.ts'
-import { replayTrace, type TraceRecord } from '../../src/trace/index.ts'
+import { formatReplay, replayTrace, type TraceRecord } from '../../src/trace/index.ts'
 import { recordCalls, type TestConfig } from './support/record-calls.ts'
 
 const Loose = Type.Object({ n: Type.Integer() })
@@ -139,5 +139,50 @@ describe('replayTrace', () => {
   it('rejects with the gate’s own error, naming the call, when the configuration is refused', async () => {
     const { records } = await recordCalls(BASE, SCRIPTS.slice(0, 1))
     await expect(replayTrace(records, { config: { ...BASE, maxAtempts: 2 } as never })).rejects.toThrow(/call "call-0".*did you mean "maxAttempts"/)
+  })
+
+  it('stops at an aborted signal with its reason, replaying nothing more', async () => {
+    const { records } = await recordCalls(BASE, SCRIPTS)
+    const controller = new AbortController()
+    const reason = new Error('enough')
+    let asked = 0
+    const replay = replayTrace(records, {
+      config: () => {
+        asked++
+        if (asked === 2) controller.abort(reason)
+        return BASE
+      },
+      signal: controller.signal,
+    })
+    await expect(replay).rejects.toBe(reason)
+    expect(asked).toBe(2)
+  })
+
+  it('rejects naming the call when the configuration function throws', async () => {
+    const { records } = await recordCalls(BASE, SCRIPTS.slice(0, 1))
+    const replay = replayTrace(records, {
+      config: () => {
+        throw new Error('no config for this one')
+      },
+    })
+    await expect(replay).rejects.toThrow('replayTrace: config(call "call-0") threw: no config for this one')
+  })
+
+  it('prints a run id or kind holding line breaks and terminal escapes on one escaped line of the table', async () => {
+    const { records } = await recordCalls(BASE, SCRIPTS.slice(2, 3))
+    const hostileId = 'run\n\u001b[31mFAKE LINE'
+    const renamed = records.map((r) => ({ ...r, runId: hostileId }) as TraceRecord)
+    const report = await replayTrace(renamed, { config: { ...BASE, outputSchema: Strict } })
+    const table = formatReplay(report)
+    expect(table).not.toContain('\u001b')
+    expect(table).not.toContain('\nFAKE LINE')
+    expect(table).toContain('run\\u000a\\u001b[31mFAKE LINE')
+  })
+
+  it('reads an answer holding __proto__ as plain data, validated like any other', async () => {
+    const { records } = await recordCalls(BASE, [{ p: ['{"n": 1, "__proto__": {"polluted": true}}'] }])
+    const report = await replayTrace(records, { config: BASE })
+    expect(report.calls[0]?.status).toBe('same')
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined()
   })
 })

@@ -58,7 +58,8 @@ export async function replayTrace(records: readonly TraceRecord[], options: Repl
     o.signal?.throwIfAborted()
     const config = configFor(o.config, call)
     const replay = await replayCall(call, config, gates, o.signal).catch((error: unknown) => {
-      throw withCall(call, error)
+      // A stop asked for is the caller's own reason, as it gave it.
+      throw o.signal?.aborted === true && error === o.signal.reason ? error : withCall(call, error)
     })
     const before = callSummary(call.records)
     const after = callSummary(replay.records)
