@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Type } from 'typebox'
@@ -46,6 +46,22 @@ describe('reliability-gate replay', () => {
     expect(out).toMatch(/call-2\s+needs-model-answer\s+attempt 1: accept \(ok\) → retry \(schema-fail\)/)
     expect(out).toContain('needs answer: attempt 2 from p')
     expect(out).toMatch(/success\s+3\/3 \(100\.0%\)\s+2\/2 \(100\.0%\)\s+2\/2 \(100\.0%\)/)
+  })
+
+  it('writes the viewer page with each changed call replayed beside its original with --html', async () => {
+    const config = moduleFile(
+      'strict-html.mjs',
+      `export default { outputSchema: ${STRICT_SCHEMA}, postDecide: [${RETRY(3)}], pricing: { m1: { input: 1, output: 2 } } }`,
+    )
+    const out = join(dir, 'replay.html')
+    const { code } = await replay(trace, '--config', config, '--html', out)
+    expect(code).toBe(0)
+    const page = readFileSync(out, 'utf8')
+    expect(page).toContain('call-2 ⟲ replay')
+    expect(page).toContain('needs a model answer at attempt 2')
+    expect(page).not.toContain('call-0 ⟲ replay')
+    expect(page.indexOf('call-2 ⟲ replay')).toBeGreaterThan(page.indexOf('"call-2"'))
+    expect((await replay(trace, '--config', config, '--html', trace)).err).toContain('--html would overwrite the trace')
   })
 
   it('prints the report as JSON with --json', async () => {

@@ -1,11 +1,12 @@
 import { unknownOption } from '../../model/known-options.ts'
 
 /** The usage text of `reliability-gate replay`. */
-export const REPLAY_USAGE = `usage: reliability-gate replay <trace.jsonl> --config <module> [--json] [--min-success <fraction>] [--max-cost-per-success <usd>] [--trials <k>]
+export const REPLAY_USAGE = `usage: reliability-gate replay <trace.jsonl> --config <module> [--json] [--html <out.html>] [--min-success <fraction>] [--max-cost-per-success <usd>] [--trials <k>]
 
   replay <trace.jsonl>            decide every recorded call again under another configuration, without calling a model
   --config <module>               a module whose default export is the gate configuration (or a function of the recorded call)
   --json                          print the report as JSON instead of a table
+  --html <out.html>               also write the trace viewer's page with each changed call's replay beside its original
   --min-success <fraction>        exit 1 when the replayed success rate is below it (0 to 1)
   --max-cost-per-success <usd>    exit 1 when the replayed cost per success is above it
   --trials <k>                    instead of replaying, run every recorded case k times on the providers the module's
@@ -27,10 +28,11 @@ export type ReplayArgs =
       readonly minSuccess: number | undefined
       readonly maxCostPerSuccess: number | undefined
       readonly trials: number | undefined
+      readonly html: string | undefined
     }
 
 /** Flags that take a value, and those that do not. */
-const VALUED = ['--config', '--min-success', '--max-cost-per-success', '--trials'] as const
+const VALUED = ['--config', '--min-success', '--max-cost-per-success', '--trials', '--html'] as const
 const SWITCHES = ['--json'] as const
 const FLAGS: readonly string[] = [...VALUED, ...SWITCHES]
 
@@ -85,7 +87,9 @@ export function parseReplayArgs(args: readonly string[]): ReplayArgs {
     return usage(`--trials must be a whole number from 1 to 10000, got ${JSON.stringify(trialsText)}`)
   }
   if (trials !== undefined && maxCostPerSuccess !== undefined) return usage('--max-cost-per-success applies to a replay, not to --trials')
-  return { kind: 'replay', file, config, json: flags.has('--json'), minSuccess, maxCostPerSuccess, trials }
+  const html = flags.get('--html')
+  if (html !== undefined && trials !== undefined) return usage('--html shows a replay, not --trials')
+  return { kind: 'replay', file, config, json: flags.has('--json'), minSuccess, maxCostPerSuccess, trials, html }
 }
 
 /** A plain decimal number (no hex, no `Infinity`, no blank). */

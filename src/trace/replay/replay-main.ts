@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises'
+import { readFile, writeFile } from 'node:fs/promises'
 import { resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { typeName } from '../../model/describe-value.ts'
@@ -9,7 +9,8 @@ import { skippedReport } from '../viewer/skipped-report.ts'
 import { formatReplay, formatTrials } from './format-replay.ts'
 import { parseReplayArgs, REPLAY_USAGE } from './replay-cli-args.ts'
 import type { ReplayReport } from './replay-report.ts'
-import { type ReplayTraceOptions, replayTrace } from './replay-trace.ts'
+import { replayPage } from './replay-page.ts'
+import { type ReplayTraceOptions, replayWithRecords } from './replay-trace.ts'
 import { type RunTrialsOptions, runTrials, type TrialsReport } from './run-trials.ts'
 
 /** Where the command writes. */
@@ -64,9 +65,12 @@ export async function replayMain(args: readonly string[], io: ReplayIo): Promise
     }
     return 0
   }
+  if (parsed.html !== undefined && resolve(parsed.html) === resolve(parsed.file)) return fail(`--html would overwrite the trace ${JSON.stringify(parsed.file)}`)
   let report: ReplayReport
   try {
-    report = await replayTrace(trace.records, { config })
+    const replay = await replayWithRecords(trace.records, { config })
+    report = replay.report
+    if (parsed.html !== undefined) await writeFile(parsed.html, replayPage(text, parsed.file, replay))
   } catch (error) {
     if (error instanceof TypeError || error instanceof RangeError) return fail(`the configuration is refused: ${messageOf(error)}`)
     io.err(`reliability-gate replay: ${messageOf(error)}`)

@@ -47,12 +47,24 @@ export const REPLAY_TRACE = optionsContract<ReplayTraceOptions>('replayTrace', {
  * report.after.costPerSuccessUsd
  */
 export async function replayTrace(records: readonly TraceRecord[], options: ReplayTraceOptions): Promise<ReplayReport> {
+  return (await replayWithRecords(records, options)).report
+}
+
+/** A replay's report, and the records each replayed call made (for the viewer's page). @internal */
+export interface ReplayWithRecords {
+  readonly report: ReplayReport
+  readonly replayed: readonly { readonly call: RecordedCall; readonly records: readonly TraceRecord[] }[]
+}
+
+/** {@link replayTrace}, keeping the replayed records. @internal */
+export async function replayWithRecords(records: readonly TraceRecord[], options: ReplayTraceOptions): Promise<ReplayWithRecords> {
   if (!Array.isArray(records)) throw new TypeError(`replayTrace: records must be an array of trace records (readTrace(text).records), got ${typeName(records)}`)
   if (!isRecord(options)) throw new TypeError(`replayTrace: expected { config }, got ${typeName(options)}`)
   const o = REPLAY_TRACE.check(options)
   if (o.config === undefined) throw new TypeError('replayTrace: config is required (the gate configuration to replay under)')
   const { calls, unreplayable } = recordedCalls(records)
   const compared: ReplayedCall[] = []
+  const replayed: { call: RecordedCall; records: readonly TraceRecord[] }[] = []
   const gates = new ReplayGates()
   for (const call of calls) {
     o.signal?.throwIfAborted()
@@ -61,6 +73,7 @@ export async function replayTrace(records: readonly TraceRecord[], options: Repl
       // A stop asked for is the caller's own reason, as it gave it.
       throw o.signal?.aborted === true && error === o.signal.reason ? error : withCall(call, error)
     })
+    replayed.push({ call, records: replay.records })
     const before = callSummary(call.records)
     const after = callSummary(replay.records)
     const eventsIdentical =
@@ -71,7 +84,7 @@ export async function replayTrace(records: readonly TraceRecord[], options: Repl
       compareCall(call.id, call.runId, before, after, { needsModelAnswer: replay.needsModelAnswer, eventsIdentical, requestChanged: replay.requestChanged }),
     )
   }
-  return replayReport(compared, unreplayable)
+  return { report: replayReport(compared, unreplayable), replayed }
 }
 
 function configFor(source: ReplayTraceOptions['config'], call: RecordedCall): ReplayConfig {
