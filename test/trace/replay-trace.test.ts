@@ -139,6 +139,9 @@ describe('replayTrace', () => {
   it('rejects with the gate’s own error, naming the call, when the configuration is refused', async () => {
     const { records } = await recordCalls(BASE, SCRIPTS.slice(0, 1))
     await expect(replayTrace(records, { config: { ...BASE, maxAtempts: 2 } as never })).rejects.toThrow(/call "call-0".*did you mean "maxAttempts"/)
+    await expect(replayTrace(records, { config: { ...BASE, providers: [{ name: 'p' }] } as never })).rejects.toThrow(
+      /providers must name the recorded providers/,
+    )
   })
 
   it('stops at an aborted signal with its reason, replaying nothing more', async () => {

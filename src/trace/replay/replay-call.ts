@@ -62,6 +62,9 @@ export class ReplayGates {
   /** The gate of `config` for `call`, with `answers` as its providers' answers. */
   gateFor(call: RecordedCall, config: ReplayConfig, answers: RecordedAnswers): Gate<unknown> {
     const { providers: order, ...rest } = config
+    if (order !== undefined && !(Array.isArray(order) && order.length > 0 && order.every((n) => typeof n === 'string' && n !== ''))) {
+      throw new TypeError('providers must name the recorded providers to replay, in failover order (a non-empty list of names): a replay calls no provider')
+    }
     const names = order ?? call.providers.map((p) => p.name)
     const modelOf = (name: string) => call.providers.find((p) => p.name === name)?.model ?? call.attempts.find((a) => a.provider === name)?.model
     const entries: ProviderSlot[] = names.map((name) => [name, modelOf(name)] as const)
