@@ -10,6 +10,7 @@ import path from 'node:path'
 import { runBfclAgreement, runBfclExtraction } from './eval/bfcl.ts'
 import { measureBfclCuts } from './eval/bfcl-cuts.ts'
 import { measureBfclDifferential } from './eval/bfcl-differential.ts'
+import { measureBfclReplay } from './eval/bfcl-replay.ts'
 import { runJsonSchemaSuite } from './eval/json-schema-suite.ts'
 import { runMaskBench } from './eval/maskbench.ts'
 import { runProviderSchemaCensus } from './eval/provider-schema.ts'
@@ -41,12 +42,14 @@ const sections: Readonly<Record<string, () => unknown>> = {
   bfclDifferential: () => timed('BFCL differential against the previous release', () => measureBfclDifferential()),
   // Every accepted answer cut at every position (RG_CUT_EVERY=n takes one output in n, for a quick look).
   bfclCuts: () => timed('BFCL cut sweep', () => measureBfclCuts(Number(process.env['RG_CUT_EVERY'] || 1))),
+  // First answers replayed (replayTrace) under a schema and its provider-strict version: per-model acceptance changes.
+  bfclReplay: () => timed('BFCL first answers replayed under two schema versions', () => measureBfclReplay()),
 }
 const only = (process.env['RG_EVAL_ONLY'] ?? '').split(',').filter((key) => key !== '')
 for (const key of only) if (!(key in sections)) throw new Error(`RG_EVAL_ONLY: unknown section "${key}"; the sections are ${Object.keys(sections).join(', ')}`)
 const previous = only.length > 0 && existsSync(RESULTS) ? (JSON.parse(readFileSync(RESULTS, 'utf8')) as Record<string, unknown>) : {}
 const results: Record<string, unknown> = { ...previous, machine: only.length > 0 && previous['machine'] !== undefined ? previous['machine'] : machine() }
-for (const [key, run] of Object.entries(sections)) if (only.length === 0 || only.includes(key)) results[key] = run()
+for (const [key, run] of Object.entries(sections)) if (only.length === 0 || only.includes(key)) results[key] = await run()
 cleanupCorpora()
 writeFileSync(RESULTS, `${JSON.stringify(results, null, 2)}\n`)
 writeReport()

@@ -100,6 +100,12 @@ export type { AppendOutcome, AppendRequest, MemorySessionStoreOptions, OnConflic
 // Events and what is built on them (tracing and metrics are on the ./otel and ./trace subpaths).
 export { driftMonitor } from './events/index.ts'
 export type { DriftEvent, DriftMonitor, DriftMonitorOptions, DriftThreshold, EventSource } from './events/index.ts'
+// A reliability profile measured from the events: how often a retry recovers, per model and error class.
+export { reliabilityProfile } from './gate/profile/reliability-profile.ts'
+export type { ModelProfile, ProfileEntry, ReliabilityProfile, ReliabilityProfileOptions } from './gate/profile/reliability-profile.ts'
+export type { ErrorClass, RecoveryEstimate, RecoveryKey, RecoveryProfileReader } from './rules/recovery-estimate.ts'
+export { adaptiveRetry } from './rules/adaptive-retry.ts'
+export type { AdaptiveRetryOptions } from './rules/adaptive-retry.ts'
 export type { EventTags, GateEvent, GateEventMap, GateEventName, GateEventPayloads, RunOutcome } from './events/index.ts'
 
 // Provider-neutral model types.

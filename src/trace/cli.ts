@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The package's bin: `npx reliability-gate view trace.jsonl [--html out.html]`.
+// The package's bin: `npx reliability-gate view trace.jsonl [--html out.html]`, `npx reliability-gate replay trace.jsonl --config gate.config.js`.
 import { main } from './viewer/cli-main.ts'
 
 main(process.argv.slice(2)).then(

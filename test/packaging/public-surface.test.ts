@@ -54,6 +54,8 @@ const ROOT_VALUES = [
   'largerWindowRule',
   'lowerMaxTokensRule',
   'trimWindowRule',
+  'reliabilityProfile',
+  'adaptiveRetry',
 ]
 
 describe('public surface', () => {

@@ -33,6 +33,8 @@ const NO_OPTIONS: ReadonlySet<string> = new Set([
   'validation:normalizeForScan',
   'validation:redactMatches',
   '.:isProviderError',
+  'trace:formatReplay',
+  'trace:formatTrials',
   '.:isRejectionKind',
   '.:isReliabilityFailFastError',
   '.:isSessionCommitError',

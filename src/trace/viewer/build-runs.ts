@@ -210,6 +210,7 @@ function apply(type: string, f: Fields, run: ViewRun, st: RunState): ViewAttempt
     case 'stream_aborted':
     case 'drift':
     case 'record_error':
+    case 'needs_model_answer':
       run.timeline.push({ item: 'note', type, text: noteText(type, f) })
       return undefined
     default:

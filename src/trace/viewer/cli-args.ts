@@ -1,5 +1,6 @@
 /** The command's usage text. */
 export const USAGE = `usage: reliability-gate view <trace.jsonl> [--html <out.html> | --port <n>]
+       reliability-gate replay <trace.jsonl> --config <module>   (reliability-gate replay --help)
 
   view <trace.jsonl>   serve the trace viewer on http://127.0.0.1 (Ctrl-C to stop)
   --html <out.html>    write the viewer as one self-contained HTML file instead

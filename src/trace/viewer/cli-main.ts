@@ -1,6 +1,7 @@
 import { readFile, stat, writeFile } from 'node:fs/promises'
 import { basename, resolve } from 'node:path'
 import { messageOf } from '../../model/message-of.ts'
+import { replayMain } from '../replay/replay-main.ts'
 import { parseCliArgs, USAGE } from './cli-args.ts'
 import { serveTrace } from './serve-trace.ts'
 import { readTrace } from './parse-trace.ts'
@@ -17,11 +18,12 @@ export interface CliIo {
 const CONSOLE: CliIo = { out: (line) => console.log(line), err: (line) => console.error(line) }
 
 /**
- * The `reliability-gate` command: `view` a recorded trace. Returns the exit code: 0, 1 when the
- * trace cannot be read or the page cannot be written, 2 on a usage error (printed on stderr with the
- * usage; nothing is served).
+ * The `reliability-gate` command: `view` a recorded trace, or `replay` it under another
+ * configuration (see `replayMain`). Returns the exit code: 0, 1 when the trace cannot be read or the
+ * page cannot be written, 2 on a usage error (printed on stderr with the usage; nothing is served).
  */
 export async function main(args: readonly string[], io: CliIo = CONSOLE): Promise<number> {
+  if (args[0] === 'replay') return replayMain(args.slice(1), io)
   const parsed = parseCliArgs(args)
   if (parsed.kind === 'help') {
     io.out(USAGE)

@@ -86,6 +86,9 @@ export function noteText(type: string, f: Fields): string {
       return `drift: ${t('signal')} ${t('state')} ${n('threshold')} for ${t('provider')}/${t('model')} (${n('value')})`
     case 'record_error':
       return `an event (${t('event')}) was not recorded: ${t('error')}`
+    case 'needs_model_answer':
+      // Written by a replay's page: where the replayed configuration asked what the trace never recorded.
+      return `needs a model answer at attempt ${n('attempt')}: ${t('reason')}`
     default:
       return `${type}: ${f.text('reason') ?? f.text('kind') ?? ''}`
   }

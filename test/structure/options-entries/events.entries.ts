@@ -1,10 +1,10 @@
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { createGate, driftMonitor } from '../../../src/index.ts'
-import { instrument } from '../../../src/otel/index.ts'
+import { adaptiveRetry, createGate, driftMonitor, reliabilityProfile } from '../../../src/index.ts'
+import { instrument, profileMetrics } from '../../../src/otel/index.ts'
 import { scripted } from '../../../src/providers/index.ts'
-import { formatTrace, recordTrace, serveTrace } from '../../../src/trace/index.ts'
+import { formatTrace, recordTrace, replayTrace, runTrials, serveTrace } from '../../../src/trace/index.ts'
 import type { OptionsEntry } from './entry.ts'
 
 const gate = () => createGate({ providers: scripted(['ok']) })
@@ -33,12 +33,46 @@ export const entries: readonly OptionsEntry[] = [
     call: (options) => formatTrace(EMPTY_RESULT, options as never),
   },
   {
+    name: 'replayTrace',
+    covers: ['trace:replayTrace'],
+    keys: ['config', 'signal'],
+    call: (options) => replayTrace([], { config: {}, ...options } as never),
+  },
+  {
+    name: 'runTrials',
+    covers: ['trace:runTrials'],
+    keys: ['config', 'trials', 'providers', 'signal'],
+    numbers: ['trials'],
+    call: (options) => runTrials([], { config: {}, trials: 1, providers: () => scripted(['ok']), ...options } as never),
+  },
+  {
     name: 'serveTrace',
     covers: ['trace:serveTrace'],
     keys: ['port', 'host'],
     numbers: ['port'],
     // Only refused options reach this entry: an accepted call would start a server, closed at once.
     call: async (options) => (await serveTrace(tracePath(), options as never)).close(),
+  },
+  {
+    name: 'reliabilityProfile',
+    covers: ['.:reliabilityProfile'],
+    keys: ['store', 'keyPrefix', 'bucketMs', 'buckets', 'now'],
+    durations: ['bucketMs'],
+    numbers: ['buckets'],
+    call: (options) => reliabilityProfile(options as never),
+  },
+  {
+    name: 'adaptiveRetry',
+    covers: ['.:adaptiveRetry'],
+    keys: ['profile', 'maxAttempts', 'baselineAttempts', 'minTrials', 'stopBelow', 'extendAbove', 'classes'],
+    numbers: ['maxAttempts', 'baselineAttempts', 'minTrials', 'stopBelow', 'extendAbove'],
+    call: (options) => adaptiveRetry({ profile: reliabilityProfile(), ...options } as never),
+  },
+  {
+    name: 'profileMetrics',
+    covers: ['otel:profileMetrics'],
+    keys: ['meterProvider', 'name'],
+    call: (options) => profileMetrics(reliabilityProfile(), options as never)(),
   },
   {
     name: 'driftMonitor',

@@ -1,0 +1,181 @@
+import type { Subscription } from 'rxjs'
+import type { EventSource } from '../../events/event-source.ts'
+import { typeName } from '../../model/describe-value.ts'
+import { messageOf } from '../../model/message-of.ts'
+import { option, optionsContract } from '../../model/options-contract.ts'
+import {
+  type ErrorClass,
+  MAX_PROFILED_RETRY,
+  type RecoveryEstimate,
+  type RecoveryKey,
+  type RecoveryProfileReader,
+  wilson,
+} from '../../rules/recovery-estimate.ts'
+import { memoryStore } from '../../store/memory-store.ts'
+import type { StateStore } from '../../store/state-store.ts'
+import { STATE_STORE_METHODS } from '../../store/state-store.ts'
+import { ProfileObservations, type RetryObservation, type RunObservation } from './profile-observations.ts'
+import { keyPart, ProfileStore } from './profile-store.ts'
+
+/** Options of {@link reliabilityProfile}. */
+export interface ReliabilityProfileOptions {
+  /** Where the counts live: a `redisStore` shares one profile across a fleet and keeps it across restarts. @default a private memoryStore() */
+  readonly store?: StateStore
+  /** Prefix of every key. @default 'rg:profile' */
+  readonly keyPrefix?: string
+  /** Length of one time bucket. @default 3_600_000 (an hour) */
+  readonly bucketMs?: number
+  /** Buckets in the window: older counts expire. @default 24 */
+  readonly buckets?: number
+  /** Clock in ms. @default Date.now */
+  readonly now?: () => number
+}
+
+/** The options contract of {@link reliabilityProfile}. */
+export const RELIABILITY_PROFILE = optionsContract<ReliabilityProfileOptions>('reliabilityProfile', {
+  store: option.object(),
+  keyPrefix: option.nonEmptyString(),
+  bucketMs: option.duration(),
+  buckets: option.integer(1, 10_000),
+  now: option.function(),
+})
+
+/** One measured recovery rate, as {@link ReliabilityProfile.entries} lists them. */
+export interface ProfileEntry extends RecoveryKey, RecoveryEstimate {}
+
+/** A provider and model's calls over the window: success, attempts and cost per success. */
+export interface ModelProfile {
+  readonly provider: string
+  readonly model: string | undefined
+  readonly runs: number
+  readonly succeeded: number
+  readonly attempts: number
+  readonly costUsd: number
+  /** `null` without a success. */
+  readonly attemptsPerSuccess: number | null
+  readonly costPerSuccessUsd: number | null
+}
+
+/** A reliability profile: how often a retry recovers, per provider and model, error class and retry number. */
+export interface ReliabilityProfile extends RecoveryProfileReader {
+  /** Counts the gate calls of a gate or an agent from its events; returns the unsubscribe function. */
+  observe(source: EventSource): () => void
+  /** Every measured recovery rate, as last read (see {@link refresh}). */
+  entries(): readonly ProfileEntry[]
+  /** Every provider and model's calls, as last read. */
+  models(): readonly ModelProfile[]
+  /** Reads the whole window back from the store (what other processes wrote too). */
+  refresh(): Promise<void>
+  /** Resolves once every count observed so far is written and read back; rejects with the first store failure. */
+  flush(): Promise<void>
+}
+
+const RETRY_FIELDS = ['t', 's'] as const
+const RUN_FIELDS = ['runs', 'ok', 'attempts', 'cost'] as const
+
+/**
+ * A reliability profile measured from the gate's own events: for each provider and model, error
+ * class (parse, schema by keyword, truncation, transient, tool arguments) and retry number, how
+ * often the retry's answer was accepted, with its 95% Wilson interval; and attempts and cost per
+ * success. Counts live in a `StateStore`, in time buckets (a window of `buckets × bucketMs`), so
+ * processes sharing a Redis share one profile, which survives restarts. Estimates are read
+ * synchronously from what was last read back (a rule decides at once): each observed call's counts
+ * are read back after they are written, `refresh()` reads everything. A store failure never reaches
+ * a run: `flush()` reports it.
+ *
+ * @example
+ * const profile = reliabilityProfile({ store: redisStore({ client }) })
+ * profile.observe(agent)
+ * profile.recovery({ provider: 'openai', model: 'gpt-4o-mini', errorClass: 'parse', retry: 1 }) // { rate, low, high, trials, recovered }
+ */
+export function reliabilityProfile(options?: ReliabilityProfileOptions): ReliabilityProfile {
+  const o = RELIABILITY_PROFILE.check(options)
+  const store = o.store ?? memoryStore()
+  const missing = STATE_STORE_METHODS.filter((m) => typeof (store as unknown as Record<string, unknown>)[m] !== 'function')
+  if (missing.length > 0) throw new TypeError(`reliabilityProfile: store must be a StateStore, missing ${missing.join(', ')} (got ${typeName(store)})`)
+  const layout = new ProfileStore(store, o.keyPrefix ?? 'rg:profile', o.bucketMs ?? 3_600_000, o.buckets ?? 24, o.now ?? Date.now)
+  const retries = new Map<string, ProfileEntry>()
+  const runs = new Map<string, ModelProfile>()
+  let chain: Promise<void> = Promise.resolve()
+  let failure: unknown
+
+  const load = async (combo: string): Promise<void> => {
+    const parts = combo.split('|').map((p) => (p === '-' ? undefined : decodeURIComponent(p)))
+    if (parts[0] === 'r' && parts.length === 5) {
+      const c = await layout.read(combo, RETRY_FIELDS)
+      const key = { provider: parts[1] ?? '', model: parts[2], errorClass: (parts[3] ?? 'other') as ErrorClass, retry: Number(parts[4]) }
+      retries.set(combo, { ...key, ...wilson(c.s ?? 0, c.t ?? 0) })
+    } else if (parts[0] === 'm' && parts.length === 3) {
+      const c = await layout.read(combo, RUN_FIELDS)
+      const ok = c.ok ?? 0
+      const per = (n: number) => (ok === 0 ? null : n / ok)
+      const [attempts, costUsd] = [c.attempts ?? 0, c.cost ?? 0]
+      runs.set(combo, {
+        provider: parts[1] ?? '',
+        model: parts[2],
+        runs: c.runs ?? 0,
+        succeeded: ok,
+        attempts,
+        costUsd,
+        attemptsPerSuccess: per(attempts),
+        costPerSuccessUsd: per(costUsd),
+      })
+    }
+  }
+  const record = async (observed: readonly RetryObservation[], run: RunObservation | undefined): Promise<void> => {
+    const touched = new Set<string>()
+    for (const r of observed) {
+      const combo = retryCombo(r)
+      await layout.add(combo, { t: 1, s: r.recovered ? 1 : 0 })
+      touched.add(combo)
+    }
+    if (run !== undefined) {
+      const combo = `m|${keyPart(run.provider)}|${keyPart(run.model)}`
+      await layout.add(combo, { runs: 1, ok: run.ok ? 1 : 0, attempts: run.attempts, cost: run.costUsd })
+      touched.add(combo)
+    }
+    for (const combo of touched) await load(combo)
+  }
+  // One write at a time, in order: counts are read back after they are written.
+  const enqueue = (task: () => Promise<void>): Promise<void> => {
+    chain = chain.then(task).catch((error: unknown) => {
+      failure ??= error
+    })
+    return chain
+  }
+
+  return {
+    observe(source) {
+      if (typeof source !== 'object' || source === null || typeof (source as EventSource).events$?.subscribe !== 'function') {
+        throw new TypeError('reliabilityProfile.observe: expected a gate or an agent (something with events$)')
+      }
+      const observations = new ProfileObservations()
+      const sub: Subscription = source.events$.subscribe((event) => {
+        const ended = observations.read(event)
+        if (ended !== undefined && (ended.retries.length > 0 || ended.run !== undefined)) void enqueue(() => record(ended.retries, ended.run))
+      })
+      return () => sub.unsubscribe()
+    },
+    recovery(key) {
+      return retries.get(retryCombo(key))
+    },
+    entries: () => [...retries.values()],
+    models: () => [...runs.values()],
+    refresh: () =>
+      enqueue(async () => {
+        for (const combo of await layout.combos()) await load(combo)
+      }).then(report),
+    flush: () => enqueue(async () => undefined).then(report),
+  }
+
+  function report(): void {
+    if (failure === undefined) return
+    const error = failure
+    failure = undefined
+    throw new Error(`reliabilityProfile: the store failed: ${messageOf(error)}`, { cause: error })
+  }
+}
+
+function retryCombo(key: RecoveryKey): string {
+  return `r|${keyPart(key.provider)}|${keyPart(key.model)}|${keyPart(key.errorClass)}|${Math.min(Math.max(1, Math.floor(key.retry)), MAX_PROFILED_RETRY)}`
+}
