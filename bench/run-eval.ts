@@ -12,6 +12,7 @@ import { measureBfclCuts } from './eval/bfcl-cuts.ts'
 import { measureBfclDifferential } from './eval/bfcl-differential.ts'
 import { runJsonSchemaSuite } from './eval/json-schema-suite.ts'
 import { runMaskBench } from './eval/maskbench.ts'
+import { runPeerSchemaCensus } from './eval/peer-schema-census.ts'
 import { runProviderSchemaCensus } from './eval/provider-schema.ts'
 import { runTauBench } from './eval/tau-bench.ts'
 import pins from './eval-pins.json' with { type: 'json' }
@@ -28,13 +29,22 @@ function timed<T>(label: string, run: () => T): T {
   return result
 }
 
-const sections: Readonly<Record<string, () => unknown>> = {
+async function timedAsync<T>(label: string, run: () => Promise<T>): Promise<T> {
+  const t0 = performance.now()
+  const result = await run()
+  console.log(`${label}: ${((performance.now() - t0) / 1000).toFixed(1)} s`)
+  return result
+}
+
+const sections: Readonly<Record<string, () => unknown | Promise<unknown>>> = {
   jsonSchemaSuite: () => [
     timed('JSON-Schema-Test-Suite draft2020-12', () => runJsonSchemaSuite('draft2020-12')),
     timed('JSON-Schema-Test-Suite draft7', () => runJsonSchemaSuite('draft7')),
   ],
   maskBench: () => timed('MaskBench', () => runMaskBench(pins.maskBench.full)),
   providerSchema: () => timed('Provider schemas on MaskBench', () => runProviderSchemaCensus()),
+  // The same schemas through @mastra/schema-compat and the AI SDK providers' transforms, side by side with ours.
+  peerSchemas: () => timedAsync('Provider schemas: ours, Mastra, AI SDK', () => runPeerSchemaCensus()),
   tauBench: () => timed('tau-bench', () => runTauBench()),
   bfclExtraction: () => timed('BFCL extraction', () => runBfclExtraction()),
   bfclAgreement: () => timed('BFCL agreement', () => runBfclAgreement()),
@@ -46,7 +56,7 @@ const only = (process.env['RG_EVAL_ONLY'] ?? '').split(',').filter((key) => key 
 for (const key of only) if (!(key in sections)) throw new Error(`RG_EVAL_ONLY: unknown section "${key}"; the sections are ${Object.keys(sections).join(', ')}`)
 const previous = only.length > 0 && existsSync(RESULTS) ? (JSON.parse(readFileSync(RESULTS, 'utf8')) as Record<string, unknown>) : {}
 const results: Record<string, unknown> = { ...previous, machine: only.length > 0 && previous['machine'] !== undefined ? previous['machine'] : machine() }
-for (const [key, run] of Object.entries(sections)) if (only.length === 0 || only.includes(key)) results[key] = run()
+for (const [key, run] of Object.entries(sections)) if (only.length === 0 || only.includes(key)) results[key] = await run()
 cleanupCorpora()
 writeFileSync(RESULTS, `${JSON.stringify(results, null, 2)}\n`)
 writeReport()

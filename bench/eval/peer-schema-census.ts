@@ -1,0 +1,232 @@
+import { type CompiledSchema, compileProviderSchema, compileSchema, PROVIDER_TARGETS, type ProviderTarget } from '../../src/validation/building-blocks.ts'
+import type { JsonSchemaObject } from '../../src/validation/index.ts'
+import { geminiToJsonSchema } from './gemini-json-schema.ts'
+import { PEER_TRANSFORMS, type PeerOutcome } from './peer-transforms.ts'
+import { maskBenchFiles } from './provider-schema.ts'
+import { providerRuleBreak } from './provider-rules.ts'
+import { hasReachableMap } from './schema-maps.ts'
+
+/** One tool's transform of every schema for one provider, and the meaning changes it makes. */
+export interface PeerCensus {
+  readonly tool: 'reliability-gate' | 'mastra' | 'ai-sdk'
+  readonly target: ProviderTarget
+  readonly via: string
+  readonly schemas: number
+  /** Schemas the tool sends in the provider's native mode. */
+  readonly sent: number
+  /** Schemas the tool does not send natively (refused: ours goes one mode down; a peer throws). */
+  readonly refused: number
+  /** Sent schemas that break a documented rule of the provider (it answers 400). */
+  readonly breaksProviderRules: number
+  /** Sent schemas the library's validator cannot build a checker for (their instances are not counted). */
+  readonly unchecked: number
+  /** Instances the original accepts, of the counted sent schemas... */
+  readonly valid: number
+  /** ...that the sent schema rejects (after the tool's own forward mapping, where it has one)... */
+  readonly validRejected: number
+  /** ...of which only because an open object was closed to its declared properties. */
+  readonly validRejectedByClosing: number
+  /** Instances the original rejects that the sent schema accepts: the provider may emit them. */
+  readonly invalidAccepted: number
+  /** Sent schemas with a reachable map that has none any more (closed or dropped). */
+  readonly mapsLost: number
+  /** Sent schemas where an optional property became required with no mapping back (absent made `null`). */
+  readonly optionalRequired: number
+  /** Sent schemas with a meaning change: a valid instance rejected other than by closing, a map lost, an optional property required. */
+  readonly changedSchemas: number
+  readonly examples: readonly string[]
+}
+
+export interface PeerSchemaResult {
+  readonly files: number
+  readonly rows: readonly PeerCensus[]
+}
+
+interface Original {
+  readonly file: string
+  readonly schema: unknown
+  readonly tests: readonly { readonly data: unknown }[]
+  readonly verdict: CompiledSchema
+  readonly map: boolean
+}
+
+/** What a tool sends for a schema, and how it maps a value the original accepts to the one it expects. */
+interface Sent {
+  readonly schema: unknown
+  readonly forward: (value: unknown) => unknown
+  /** The tool maps the provider's answer back (ours: `back`; Mastra: `x-optional` null to absent). */
+  readonly reverse: boolean
+}
+
+/**
+ * The same MaskBench schemas through our `compileProviderSchema`, `@mastra/schema-compat`'s compat
+ * layers and the AI SDK providers' own transforms, per provider, checked on the corpus's instances:
+ * what each sends, whether the provider's documented rules refuse it, and the meaning changes.
+ */
+export async function runPeerSchemaCensus(sample?: { readonly sampleSize: number; readonly seed: number }): Promise<PeerSchemaResult> {
+  const originals: Original[] = []
+  for (const { file, entry } of maskBenchFiles(sample)) {
+    try {
+      originals.push({
+        file,
+        schema: entry.schema,
+        tests: entry.tests,
+        verdict: compileSchema(entry.schema as JsonSchemaObject),
+        map: hasReachableMap(entry.schema),
+      })
+    } catch {
+      // A schema the library's validator refuses is out of every census.
+    }
+  }
+  const rows: PeerCensus[] = []
+  for (const target of PROVIDER_TARGETS) {
+    rows.push(await censusOf('reliability-gate', target, `compileProviderSchema(schema, '${target}')`, originals, async (schema) => ours(schema, target)))
+  }
+  for (const peer of PEER_TRANSFORMS) {
+    rows.push(
+      await censusOf(peer.tool, peer.target, peer.via, originals, async (schema) => {
+        const outcome: PeerOutcome = await peer.transform(schema)
+        if (!outcome.ok) return outcome
+        const mastraOpenAI = peer.tool === 'mastra' && peer.target === 'openai-strict'
+        return {
+          ok: true,
+          sent: { schema: outcome.schema, forward: mastraOpenAI ? (v) => xOptionalForward(outcome.schema, v) : (v) => v, reverse: mastraOpenAI },
+        }
+      }),
+    )
+  }
+  return { files: originals.length, rows }
+}
+
+function ours(schema: unknown, target: ProviderTarget): { ok: true; sent: Sent } | { ok: false; reason: string } {
+  const result = compileProviderSchema(schema, target)
+  if (!result.ok) return { ok: false, reason: result.reason }
+  return { ok: true, sent: { schema: target === 'gemini' ? geminiToJsonSchema(result.schema) : result.schema, forward: result.forward, reverse: true } }
+}
+
+async function censusOf(
+  tool: PeerCensus['tool'],
+  target: ProviderTarget,
+  via: string,
+  originals: readonly Original[],
+  send: (schema: unknown) => Promise<{ ok: true; sent: Sent } | { ok: false; reason: string }>,
+): Promise<PeerCensus> {
+  const c = { sent: 0, refused: 0, breaksProviderRules: 0, unchecked: 0, valid: 0, validRejected: 0, validRejectedByClosing: 0, invalidAccepted: 0 }
+  const m = { mapsLost: 0, optionalRequired: 0, changedSchemas: 0 }
+  const examples: string[] = []
+  const note = (file: string, what: string) => {
+    if (examples.length < 8) examples.push(`${file}: ${what}`)
+  }
+  for (const original of originals) {
+    const outcome = await send(original.schema)
+    if (!outcome.ok) {
+      c.refused++
+      continue
+    }
+    c.sent++
+    const { sent } = outcome
+    // Ours sends Gemini the OpenAPI responseSchema; its rules are checked on what it means, as the others'.
+    if (providerRuleBreak(target, tool === 'reliability-gate' && target === 'gemini' ? undefined : sent.schema) !== undefined) c.breaksProviderRules++
+    let changed = false
+    if (original.map && !hasReachableMap(sent.schema)) {
+      m.mapsLost++
+      changed = true
+      note(original.file, 'a map lost')
+    }
+    if (!sent.reverse && optionalMadeRequired(original.schema, sent.schema)) {
+      m.optionalRequired++
+      changed = true
+      note(original.file, 'an optional property made required')
+    }
+    let checker: CompiledSchema
+    try {
+      checker = compileSchema(withoutAnnotations(sent.schema) as JsonSchemaObject)
+    } catch {
+      c.unchecked++
+      if (changed) m.changedSchemas++
+      continue
+    }
+    let opened: CompiledSchema | undefined
+    for (const test of original.tests) {
+      const image = safely(() => sent.forward(test.data))
+      if (accepts(original.verdict, test.data)) {
+        c.valid++
+        if (accepts(checker, image)) continue
+        c.validRejected++
+        opened ??= safely(() => compileSchema(openObjects(withoutAnnotations(sent.schema)) as JsonSchemaObject)) as CompiledSchema | undefined
+        if (opened !== undefined && accepts(opened, image)) c.validRejectedByClosing++
+        else if (!changed) {
+          changed = true
+          note(original.file, `valid instance rejected: ${JSON.stringify(test.data).slice(0, 80)}`)
+        }
+      } else if (accepts(checker, image)) c.invalidAccepted++
+    }
+    if (changed) m.changedSchemas++
+  }
+  return { tool, target, via, schemas: originals.length, ...c, ...m, examples }
+}
+
+function accepts(schema: CompiledSchema, value: unknown): boolean {
+  try {
+    const verdict = schema.validate(value)
+    return !(verdict instanceof Promise) && verdict.ok
+  } catch {
+    return false
+  }
+}
+
+function safely<T>(run: () => T): T | undefined {
+  try {
+    return run()
+  } catch {
+    return undefined
+  }
+}
+
+/** A copy without Mastra's `x-optional` annotation (not a JSON Schema keyword). */
+function withoutAnnotations(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(withoutAnnotations)
+  if (typeof node !== 'object' || node === null) return node
+  return Object.fromEntries(Object.entries(node).flatMap(([k, v]) => (k === 'x-optional' ? [] : [[k, withoutAnnotations(v)]])))
+}
+
+/** A copy with every `additionalProperties: false` removed: what the schema accepts before objects were closed. */
+function openObjects(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(openObjects)
+  if (typeof node !== 'object' || node === null) return node
+  return Object.fromEntries(Object.entries(node).flatMap(([k, v]) => (k === 'additionalProperties' && v === false ? [] : [[k, openObjects(v)]])))
+}
+
+/** Mastra's OpenAI mapping of a value: an absent property it lists in `x-optional` is sent as `null`. */
+function xOptionalForward(schema: unknown, value: unknown): unknown {
+  if (typeof schema !== 'object' || schema === null) return value
+  const node = schema as Record<string, any>
+  if (Array.isArray(node['anyOf'])) {
+    const member = node['anyOf'].find((s: Record<string, any>) =>
+      Array.isArray(value) ? s?.type === 'array' : typeof value === 'object' && value !== null ? s?.type === 'object' : false,
+    )
+    return member === undefined ? value : xOptionalForward(member, value)
+  }
+  if (Array.isArray(value)) return isObject(node['items']) ? value.map((v) => xOptionalForward(node['items'], v)) : value
+  if (!isObject(value) || !isObject(node['properties'])) return value
+  const out: Record<string, unknown> = {}
+  for (const [k, v] of Object.entries(value)) out[k] = k in node['properties'] ? xOptionalForward(node['properties'][k], v) : v
+  for (const k of Array.isArray(node['x-optional']) ? node['x-optional'] : []) if (!(k in out)) out[k] = null
+  return out
+}
+
+/** Some property optional in the original is required in the sent schema, walking both by `properties` and `items`. */
+function optionalMadeRequired(original: unknown, sent: unknown): boolean {
+  if (!isObject(original) || !isObject(sent)) return false
+  const before = Array.isArray(original['required']) ? original['required'] : []
+  const after = Array.isArray(sent['required']) ? sent['required'] : []
+  const props = isObject(original['properties']) ? original['properties'] : {}
+  if (Object.keys(props).some((p) => !before.includes(p) && after.includes(p))) return true
+  const sentProps = isObject(sent['properties']) ? sent['properties'] : {}
+  if (Object.keys(props).some((p) => optionalMadeRequired(props[p], sentProps[p]))) return true
+  return optionalMadeRequired(original['items'], sent['items'])
+}
+
+function isObject(v: unknown): v is Record<string, any> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v)
+}
