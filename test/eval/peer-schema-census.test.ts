@@ -12,10 +12,14 @@ const Mixed = {
 
 describe('provider rules of the census', () => {
   it('refuses for OpenAI strict an optional property, an open object and an unsupported keyword; Gemini documents none', () => {
-    expect(providerRuleBreak('openai-strict', { type: 'object', properties: { a: { type: 'string' } }, additionalProperties: false })).toBe('a property not in required')
+    expect(providerRuleBreak('openai-strict', { type: 'object', properties: { a: { type: 'string' } }, additionalProperties: false })).toBe(
+      'a property not in required',
+    )
     expect(providerRuleBreak('openai-strict', { type: 'object', properties: {}, required: [] })).toBe('an object without additionalProperties: false')
     expect(providerRuleBreak('openai-strict', { type: 'array', items: { type: 'string' } })).toBe('root is not an object')
-    expect(providerRuleBreak('anthropic', { type: 'object', properties: { n: { type: 'integer', minimum: 1 } }, additionalProperties: false })).toBe('unsupported keyword minimum')
+    expect(providerRuleBreak('anthropic', { type: 'object', properties: { n: { type: 'integer', minimum: 1 } }, additionalProperties: false })).toBe(
+      'unsupported keyword minimum',
+    )
     expect(providerRuleBreak('anthropic', { type: 'object', properties: { n: { type: 'string' } }, additionalProperties: false })).toBeUndefined()
     expect(providerRuleBreak('gemini', Mixed)).toBeUndefined()
   })
