@@ -11,9 +11,9 @@ const PROMPT_ONLY: ProviderOutputModes = Object.freeze({})
  *   (its `strictJsonSchema` default) and no schema as `json_object`;
  * - `anthropic.*`: `@ai-sdk/anthropic` sends a schema as `output_config.format` (or, on models
  *   without structured outputs, as a forced JSON tool); it has no JSON mode without a schema;
- * - `google.*`: JSON mode only (`responseMimeType`): `@ai-sdk/google` converts a JSON Schema to its
- *   own OpenAPI subset itself (`convertJSONSchemaToOpenAPISchema`), so a schema compiled for
- *   Gemini's `responseSchema` cannot be handed to it;
+ * - `google.*`: JSON mode only (`responseMimeType`): `@ai-sdk/google` sends a JSON Schema as
+ *   `responseJsonSchema`, not the OpenAPI `responseSchema` a `gemini` compile is, so that compile
+ *   cannot be handed to it;
  * - any other provider: prompt mode only (nothing known of what it does with a schema).
  */
 export function aiSdkOutputModes(provider: string): ProviderOutputModes {
