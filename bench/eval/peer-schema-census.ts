@@ -1,3 +1,4 @@
+import { Worker } from 'node:worker_threads'
 import { type CompiledSchema, compileProviderSchema, compileSchema, PROVIDER_TARGETS, type ProviderTarget } from '../../src/validation/building-blocks.ts'
 import type { JsonSchemaObject } from '../../src/validation/index.ts'
 import { geminiToJsonSchema } from './gemini-json-schema.ts'
@@ -58,12 +59,44 @@ interface Sent {
   readonly reverse: boolean
 }
 
+/** The tools of the census, each run in a worker of its own (see {@link runPeerSchemaCensus}). */
+export const CENSUS_TOOLS: readonly PeerCensus['tool'][] = ['reliability-gate', 'mastra', 'ai-sdk']
+
 /**
  * The same MaskBench schemas through our `compileProviderSchema`, `@mastra/schema-compat`'s compat
  * layers and the AI SDK providers' own transforms, per provider, checked on the corpus's instances:
- * what each sends, whether the provider's documented rules refuse it, and the meaning changes.
+ * what each sends, whether the provider's documented rules refuse it, and the meaning changes. Each
+ * tool runs in a worker thread of its own: the library's validator keeps what it compiled for a
+ * while, and the whole corpus through every tool would not fit one heap. `isolate: false` runs them
+ * in this thread (a small sample, in tests).
  */
-export async function runPeerSchemaCensus(sample?: { readonly sampleSize: number; readonly seed: number }): Promise<PeerSchemaResult> {
+export async function runPeerSchemaCensus(
+  sample?: { readonly sampleSize: number; readonly seed: number },
+  options: { readonly isolate?: boolean } = {},
+): Promise<PeerSchemaResult> {
+  let files = 0
+  const rows: PeerCensus[] = []
+  for (const tool of CENSUS_TOOLS) {
+    const part = options.isolate === false ? await censusOfTool(tool, sample) : await inWorker(tool, sample)
+    files = part.files
+    rows.push(...part.rows)
+  }
+  return { files, rows }
+}
+
+function inWorker(tool: PeerCensus['tool'], sample: { readonly sampleSize: number; readonly seed: number } | undefined): Promise<PeerSchemaResult> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(new URL('./peer-census-worker.ts', import.meta.url), { workerData: { tool, sample } })
+    worker.once('message', (result: PeerSchemaResult) => resolve(result))
+    worker.once('error', reject)
+    worker.once('exit', (code) => {
+      if (code !== 0) reject(new Error(`the ${tool} census worker exited with code ${code}`))
+    })
+  })
+}
+
+/** The census rows of one tool, one per provider target. */
+export async function censusOfTool(tool: PeerCensus['tool'], sample?: { readonly sampleSize: number; readonly seed: number }): Promise<PeerSchemaResult> {
   const originals: Original[] = []
   for (const { file, entry } of maskBenchFiles(sample)) {
     try {
@@ -79,10 +112,12 @@ export async function runPeerSchemaCensus(sample?: { readonly sampleSize: number
     }
   }
   const rows: PeerCensus[] = []
-  for (const target of PROVIDER_TARGETS) {
-    rows.push(await censusOf('reliability-gate', target, `compileProviderSchema(schema, '${target}')`, originals, async (schema) => ours(schema, target)))
+  if (tool === 'reliability-gate') {
+    for (const target of PROVIDER_TARGETS) {
+      rows.push(await censusOf(tool, target, `compileProviderSchema(schema, '${target}')`, originals, async (schema) => ours(schema, target)))
+    }
   }
-  for (const peer of PEER_TRANSFORMS) {
+  for (const peer of PEER_TRANSFORMS.filter((p) => p.tool === tool)) {
     rows.push(
       await censusOf(peer.tool, peer.target, peer.via, originals, async (schema) => {
         const outcome: PeerOutcome = await peer.transform(schema)

@@ -42,7 +42,7 @@ describe('peer transforms', () => {
 
 describeWith(corpora)('peer schema census (MaskBench subsample)', () => {
   it('ours changes no meaning and breaks no provider rule; the peers do', async () => {
-    const result = await runPeerSchemaCensus({ sampleSize: 100, seed: 7 })
+    const result = await runPeerSchemaCensus({ sampleSize: 100, seed: 7 }, { isolate: false })
     const row = (tool: string, target: string) => result.rows.find((r) => r.tool === tool && r.target === target)
     for (const target of ['openai-strict', 'anthropic', 'gemini']) {
       const ours = row('reliability-gate', target)
