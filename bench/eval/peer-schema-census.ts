@@ -40,6 +40,8 @@ export interface PeerCensus {
 
 export interface PeerSchemaResult {
   readonly files: number
+  /** The seeded stratified MaskBench sample the census ran on; absent: the whole corpus. */
+  readonly sample?: { readonly sampleSize: number; readonly seed: number }
   readonly rows: readonly PeerCensus[]
 }
 
@@ -81,12 +83,16 @@ export async function runPeerSchemaCensus(
     files = part.files
     rows.push(...part.rows)
   }
-  return { files, rows }
+  return { files, rows, ...(sample !== undefined ? { sample } : {}) }
 }
 
 function inWorker(tool: PeerCensus['tool'], sample: { readonly sampleSize: number; readonly seed: number } | undefined): Promise<PeerSchemaResult> {
   return new Promise((resolve, reject) => {
-    const worker = new Worker(new URL('./peer-census-worker.ts', import.meta.url), { workerData: { tool, sample } })
+    // The library's validator keeps a few kilobytes per schema it compiled: a whole corpus needs a large heap.
+    const worker = new Worker(new URL('./peer-census-worker.ts', import.meta.url), {
+      workerData: { tool, sample },
+      resourceLimits: { maxOldGenerationSizeMb: 8192 },
+    })
     worker.once('message', (result: PeerSchemaResult) => resolve(result))
     worker.once('error', reject)
     worker.once('exit', (code) => {
