@@ -226,16 +226,37 @@ function safely<T>(run: () => T): T | undefined {
 
 /** A copy without Mastra's `x-optional` annotation (not a JSON Schema keyword). */
 function withoutAnnotations(node: unknown): unknown {
-  if (Array.isArray(node)) return node.map(withoutAnnotations)
-  if (typeof node !== 'object' || node === null) return node
-  return Object.fromEntries(Object.entries(node).flatMap(([k, v]) => (k === 'x-optional' ? [] : [[k, withoutAnnotations(v)]])))
+  return copied(node, (key) => key === 'x-optional')
 }
 
 /** A copy with every `additionalProperties: false` removed: what the schema accepts before objects were closed. */
 function openObjects(node: unknown): unknown {
-  if (Array.isArray(node)) return node.map(openObjects)
-  if (typeof node !== 'object' || node === null) return node
-  return Object.fromEntries(Object.entries(node).flatMap(([k, v]) => (k === 'additionalProperties' && v === false ? [] : [[k, openObjects(v)]])))
+  return copied(node, (key, value) => key === 'additionalProperties' && value === false)
+}
+
+/**
+ * A copy of a schema without the entries `drop` names, sharing what the original shares: a compiled
+ * schema inlines a `$ref` as one subtree used in many places, and a plain deep copy of such a graph
+ * grows exponentially.
+ */
+function copied(root: unknown, drop: (key: string, value: unknown) => boolean): unknown {
+  const done = new Map<object, unknown>()
+  const visit = (node: unknown): unknown => {
+    if (typeof node !== 'object' || node === null) return node
+    const known = done.get(node)
+    if (known !== undefined) return known
+    if (Array.isArray(node)) {
+      const out: unknown[] = []
+      done.set(node, out)
+      for (const item of node) out.push(visit(item))
+      return out
+    }
+    const out: Record<string, unknown> = {}
+    done.set(node, out)
+    for (const [k, v] of Object.entries(node)) if (!drop(k, v)) out[k] = visit(v)
+    return out
+  }
+  return visit(root)
 }
 
 /** Mastra's OpenAI mapping of a value: an absent property it lists in `x-optional` is sent as `null`. */
