@@ -64,35 +64,55 @@ interface Sent {
 /** The tools of the census, each run in a worker of its own (see {@link runPeerSchemaCensus}). */
 export const CENSUS_TOOLS: readonly PeerCensus['tool'][] = ['reliability-gate', 'mastra', 'ai-sdk']
 
+type Sample = { readonly sampleSize: number; readonly seed: number }
+
+/** Schemas per worker: what one heap holds of the library's compiled validators, with room to spare. */
+const CHUNK = 1_500
+
 /**
  * The same MaskBench schemas through our `compileProviderSchema`, `@mastra/schema-compat`'s compat
  * layers and the AI SDK providers' own transforms, per provider, checked on the corpus's instances:
  * what each sends, whether the provider's documented rules refuse it, and the meaning changes. Each
- * tool runs in a worker thread of its own: the library's validator keeps what it compiled for a
- * while, and the whole corpus through every tool would not fit one heap. `isolate: false` runs them
- * in this thread (a small sample, in tests).
+ * tool runs over chunks of the corpus, each chunk in a worker thread of its own (the library's
+ * validator keeps what it compiled, and the whole corpus through one tool does not fit one heap);
+ * the chunks' counts are summed. `isolate: false` runs it all in this thread (a small sample, in tests).
  */
-export async function runPeerSchemaCensus(
-  sample?: { readonly sampleSize: number; readonly seed: number },
-  options: { readonly isolate?: boolean } = {},
-): Promise<PeerSchemaResult> {
+export async function runPeerSchemaCensus(sample?: Sample, options: { readonly isolate?: boolean } = {}): Promise<PeerSchemaResult> {
+  const total = maskBenchFiles(sample).length
   let files = 0
   const rows: PeerCensus[] = []
   for (const tool of CENSUS_TOOLS) {
-    const part = options.isolate === false ? await censusOfTool(tool, sample) : await inWorker(tool, sample)
-    files = part.files
-    rows.push(...part.rows)
+    const parts: PeerSchemaResult[] = []
+    if (options.isolate === false) parts.push(await censusOfTool(tool, sample))
+    else for (let offset = 0; offset < total; offset += CHUNK) parts.push(await inWorker(tool, sample, { offset, limit: CHUNK }))
+    files = parts.reduce((sum, part) => sum + part.files, 0)
+    rows.push(...summed(parts))
   }
   return { files, rows, ...(sample !== undefined ? { sample } : {}) }
 }
 
-function inWorker(tool: PeerCensus['tool'], sample: { readonly sampleSize: number; readonly seed: number } | undefined): Promise<PeerSchemaResult> {
+/** The rows of the chunks of one tool, added up per target. */
+function summed(parts: readonly PeerSchemaResult[]): PeerCensus[] {
+  const [first, ...rest] = parts
+  if (first === undefined) return []
+  return first.rows.map((row, i) => {
+    let out: Record<string, unknown> = { ...row }
+    for (const part of rest) {
+      const other = part.rows[i] as PeerCensus
+      out = Object.fromEntries(
+        Object.entries(out).map(([k, v]) => [
+          k,
+          typeof v === 'number' ? v + (other[k as keyof PeerCensus] as number) : k === 'examples' ? [...(v as string[]), ...other.examples].slice(0, 8) : v,
+        ]),
+      )
+    }
+    return out as unknown as PeerCensus
+  })
+}
+
+function inWorker(tool: PeerCensus['tool'], sample: Sample | undefined, chunk: { readonly offset: number; readonly limit: number }): Promise<PeerSchemaResult> {
   return new Promise((resolve, reject) => {
-    // The library's validator keeps a few kilobytes per schema it compiled: a whole corpus needs a large heap.
-    const worker = new Worker(new URL('./peer-census-worker.ts', import.meta.url), {
-      workerData: { tool, sample },
-      resourceLimits: { maxOldGenerationSizeMb: 8192 },
-    })
+    const worker = new Worker(new URL('./peer-census-worker.ts', import.meta.url), { workerData: { tool, sample, chunk } })
     worker.once('message', (result: PeerSchemaResult) => resolve(result))
     worker.once('error', reject)
     worker.once('exit', (code) => {
@@ -102,9 +122,13 @@ function inWorker(tool: PeerCensus['tool'], sample: { readonly sampleSize: numbe
 }
 
 /** The census rows of one tool, one per provider target. */
-export async function censusOfTool(tool: PeerCensus['tool'], sample?: { readonly sampleSize: number; readonly seed: number }): Promise<PeerSchemaResult> {
+export async function censusOfTool(
+  tool: PeerCensus['tool'],
+  sample?: Sample,
+  chunk: { readonly offset: number; readonly limit: number } = { offset: 0, limit: Number.POSITIVE_INFINITY },
+): Promise<PeerSchemaResult> {
   const originals: Original[] = []
-  for (const { file, entry } of maskBenchFiles(sample)) {
+  for (const { file, entry } of maskBenchFiles(sample).slice(chunk.offset, chunk.offset + chunk.limit)) {
     try {
       originals.push({
         file,
