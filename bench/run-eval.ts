@@ -36,10 +36,16 @@ async function timedAsync<T>(label: string, run: () => Promise<T>): Promise<T> {
   return result
 }
 
-/** The sample of the side-by-side census (`RG_PEER_SAMPLE`), or the whole corpus. */
+/**
+ * The sample of the side-by-side census: about `RG_PEER_SAMPLE` schemas (3,000 by default), or the
+ * whole corpus with `RG_PEER_SAMPLE=all` (a few very large schemas still exhaust a worker's heap there).
+ */
 function peerSample(): { sampleSize: number; seed: number } | undefined {
-  const size = Number(process.env['RG_PEER_SAMPLE'] || 0)
-  return Number.isInteger(size) && size > 0 ? { sampleSize: size, seed: 7 } : undefined
+  const given = process.env['RG_PEER_SAMPLE']
+  if (given === 'all') return undefined
+  const size = Number(given || 3_000)
+  if (!Number.isInteger(size) || size <= 0) throw new Error(`RG_PEER_SAMPLE: a whole number above 0 or "all", got "${given}"`)
+  return { sampleSize: size, seed: 7 }
 }
 
 const sections: Readonly<Record<string, () => unknown | Promise<unknown>>> = {
@@ -50,7 +56,7 @@ const sections: Readonly<Record<string, () => unknown | Promise<unknown>>> = {
   maskBench: () => timed('MaskBench', () => runMaskBench(pins.maskBench.full)),
   providerSchema: () => timed('Provider schemas on MaskBench', () => runProviderSchemaCensus()),
   // The same schemas through @mastra/schema-compat and the AI SDK providers' transforms, side by side with ours.
-  // RG_PEER_SAMPLE=n runs it on a seeded sample of about n schemas, stratified by split (the whole corpus takes a while).
+  // On a seeded sample of about RG_PEER_SAMPLE schemas (3,000), stratified by split.
   peerSchemas: () => timedAsync('Provider schemas: ours, Mastra, AI SDK', () => runPeerSchemaCensus(peerSample())),
   tauBench: () => timed('tau-bench', () => runTauBench()),
   bfclExtraction: () => timed('BFCL extraction', () => runBfclExtraction()),
