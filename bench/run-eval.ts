@@ -13,6 +13,7 @@ import { measureBfclDifferential } from './eval/bfcl-differential.ts'
 import { measureBfclReplay } from './eval/bfcl-replay.ts'
 import { runJsonSchemaSuite } from './eval/json-schema-suite.ts'
 import { runMaskBench } from './eval/maskbench.ts'
+import { runPeerSchemaCensus } from './eval/peer-schema-census.ts'
 import { runProviderSchemaCensus } from './eval/provider-schema.ts'
 import { runTauBench } from './eval/tau-bench.ts'
 import pins from './eval-pins.json' with { type: 'json' }
@@ -29,13 +30,35 @@ function timed<T>(label: string, run: () => T): T {
   return result
 }
 
-const sections: Readonly<Record<string, () => unknown>> = {
+async function timedAsync<T>(label: string, run: () => Promise<T>): Promise<T> {
+  const t0 = performance.now()
+  const result = await run()
+  console.log(`${label}: ${((performance.now() - t0) / 1000).toFixed(1)} s`)
+  return result
+}
+
+/**
+ * The sample of the side-by-side census: about `RG_PEER_SAMPLE` schemas (3,000 by default), or the
+ * whole corpus with `RG_PEER_SAMPLE=all` (a few very large schemas still exhaust a worker's heap there).
+ */
+function peerSample(): { sampleSize: number; seed: number } | undefined {
+  const given = process.env['RG_PEER_SAMPLE']
+  if (given === 'all') return undefined
+  const size = Number(given || 3_000)
+  if (!Number.isInteger(size) || size <= 0) throw new Error(`RG_PEER_SAMPLE: a whole number above 0 or "all", got "${given}"`)
+  return { sampleSize: size, seed: 7 }
+}
+
+const sections: Readonly<Record<string, () => unknown | Promise<unknown>>> = {
   jsonSchemaSuite: () => [
     timed('JSON-Schema-Test-Suite draft2020-12', () => runJsonSchemaSuite('draft2020-12')),
     timed('JSON-Schema-Test-Suite draft7', () => runJsonSchemaSuite('draft7')),
   ],
   maskBench: () => timed('MaskBench', () => runMaskBench(pins.maskBench.full)),
   providerSchema: () => timed('Provider schemas on MaskBench', () => runProviderSchemaCensus()),
+  // The same schemas through @mastra/schema-compat and the AI SDK providers' transforms, side by side with ours.
+  // On a seeded sample of about RG_PEER_SAMPLE schemas (3,000), stratified by split.
+  peerSchemas: () => timedAsync('Provider schemas: ours, Mastra, AI SDK', () => runPeerSchemaCensus(peerSample())),
   tauBench: () => timed('tau-bench', () => runTauBench()),
   bfclExtraction: () => timed('BFCL extraction', () => runBfclExtraction()),
   bfclAgreement: () => timed('BFCL agreement', () => runBfclAgreement()),

@@ -74,7 +74,7 @@ export { isReliabilityFailFastError, ReliabilityFailFastError } from './gate/ind
 export type { FailFastDetails } from './gate/index.ts'
 export { classifyError } from './gate/index.ts'
 export type { ClassifiedError } from './gate/index.ts'
-export { FAIL_FAST_KINDS, FailFastKinds, isProviderError, isRejectionKind, ProviderError, REJECTION_KINDS } from './model/index.ts'
+export { FAIL_FAST_KINDS, FailFastKinds, isProviderError, isRejectionKind, OUTPUT_MODES, ProviderError, REJECTION_KINDS } from './model/index.ts'
 export type { ErrorKind, FailFastKind, ProviderErrorOptions, RejectionKind } from './model/index.ts'
 export { isValidationFailure, ValidationFailure } from './validation/index.ts'
 export type { OutputSchema, ValidationIssue } from './validation/index.ts'
@@ -110,7 +110,7 @@ export type { EventTags, GateEvent, GateEventMap, GateEventName, GateEventPayloa
 
 // Provider-neutral model types.
 export type { Message, ModelRequest, ModelResponse, ReasoningBlock, Role, StopReason, ToolCall, ToolChoice, ToolSpec, Usage } from './model/index.ts'
-export type { Provider, StreamChunk, StreamingProvider } from './model/index.ts'
+export type { OutputMode, Provider, ProviderOutputModes, SchemaDialect, StreamChunk, StreamingProvider, WireOutputMode } from './model/index.ts'
 
 // Named by the declarations of internal constructors and options (`Session`, `events`): exported as types
 // only so that declaration files resolve for consumers; not part of the API.

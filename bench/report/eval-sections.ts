@@ -3,11 +3,13 @@ import type { BfclCuts } from '../eval/bfcl-cuts.ts'
 import type { BfclDifferential } from '../eval/bfcl-differential.ts'
 import type { SuiteResult } from '../eval/json-schema-suite.ts'
 import type { MaskBenchResult } from '../eval/maskbench.ts'
+import type { PeerSchemaResult } from '../eval/peer-schema-census.ts'
 import type { ProviderSchemaResult } from '../eval/provider-schema.ts'
 import type { TauBenchResult } from '../eval/tau-bench.ts'
 import type { Machine } from '../support/machine.ts'
 import { machineLines } from './bench-sections.ts'
 import { pct, table } from './format.ts'
+import { peerSchemaSection } from './peer-schema-section.ts'
 import { providerSchemaSection } from './provider-schema-section.ts'
 
 interface EvalResults {
@@ -15,6 +17,7 @@ interface EvalResults {
   readonly jsonSchemaSuite: readonly SuiteResult[]
   readonly maskBench: MaskBenchResult
   readonly providerSchema?: ProviderSchemaResult
+  readonly peerSchemas?: PeerSchemaResult
   readonly tauBench: TauBenchResult
   readonly bfclExtraction: ExtractionResult
   readonly bfclAgreement: AgreementResult
@@ -103,6 +106,7 @@ export function evalSections(r: EvalResults): string[] {
     '',
   )
   if (r.providerSchema !== undefined) out.push(...providerSchemaSection(r.providerSchema))
+  if (r.peerSchemas !== undefined) out.push(...peerSchemaSection(r.peerSchemas))
 
   const t = r.tauBench
   out.push('### tau-bench', '')

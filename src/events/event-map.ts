@@ -1,6 +1,7 @@
 import type { ErrorKind } from '../model/error-kind.ts'
 import type { FailFastKind } from '../model/fail-fast-kind.ts'
 import type { Message } from '../model/message.ts'
+import type { WireOutputMode } from '../model/output-mode.ts'
 import type { ModelRequest } from '../model/request.ts'
 import type { ModelResponse, StopReason } from '../model/response.ts'
 import type { Usage } from '../model/usage.ts'
@@ -259,6 +260,17 @@ export interface GateEventPayloads {
     readonly source: 'meter' | 'shared-budget'
     readonly reason: string
     readonly usage: Usage
+  }
+  /**
+   * A schema is sent to a provider below the output mode asked for, by this gate from now on: the
+   * provider refused it (`schema-rejected`, one 400), it does not compile for the provider's dialect
+   * without changing meaning (`uncompilable`), or the provider has no native mode (`no-native-mode`).
+   * `schemaDigest`: the SHA-256 of the schema's JSON text.
+   */
+  output_mode_demoted: { readonly runId: string; readonly provider: string; readonly from: WireOutputMode; readonly to: WireOutputMode } & {
+    readonly cause: 'schema-rejected' | 'uncompilable' | 'no-native-mode'
+    readonly reason: string
+    readonly schemaDigest: string
   }
   /**
    * A drift monitor's rolling signal crossed its threshold for a provider and model (`state`

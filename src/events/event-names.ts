@@ -29,6 +29,7 @@ export const GATE_EVENT_NAMES = [
   'output_canned_used',
   'stream_aborted',
   'drift',
+  'output_mode_demoted',
   'rule_error',
   'listener_error',
 ] as const satisfies readonly GateEventName[]

@@ -1,5 +1,6 @@
 import type { Message } from '../model/message.ts'
 import type { JsonSchema, ModelRequest } from '../model/request.ts'
+import { resolveOutputMode } from './output-mode/resolve-output-mode.ts'
 import { modelFor, type ResolvedProvider } from './resolved-provider.ts'
 import type { RunView } from './run/run-view.ts'
 
@@ -7,11 +8,15 @@ import type { RunView } from './run/run-view.ts'
  * The request of a provider without the tail: the caller's, with the provider's model (see
  * `resolveProviders` for the order), the output
  * JSON Schema and the run's signal, and the messages the request's check validated (a failover
- * passes those of the run's base: the caller's `messages` is read once per run). When nothing
- * changes it is the caller's own object (never mutated): no copy at all.
+ * passes those of the run's base: the caller's `messages` is read once per run), sent in the output
+ * mode settled for that provider (see `resolveOutputMode`). When nothing changes it is the caller's
+ * own object (never mutated): no copy at all.
  */
 export function baseFor<T>(s: RunView<T>, providerIdx: number, messages?: readonly Message[]): ModelRequest {
-  return baseRequest(s.g.providers[providerIdx] as ResolvedProvider, s.request, s.schema === undefined ? undefined : s.g.wireSchema, s.signal, messages)
+  const entry = s.g.providers[providerIdx] as ResolvedProvider
+  const base = baseRequest(entry, s.request, s.schema === undefined ? undefined : s.g.wireSchema, s.signal, messages)
+  const site = { runId: s.runId, tags: s.tags, providerIdx, provider: entry.name, modes: entry.provider.outputModes }
+  return resolveOutputMode(s.g.outputModes, site, base)
 }
 
 /** {@link baseFor} from its parts, for a run that has no state yet; `wireSchema` is the gate's copy of its output schema's JSON Schema. */

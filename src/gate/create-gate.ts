@@ -7,6 +7,8 @@ import { pricingTable } from '../policies/pricing/pricing-table.ts'
 import { compileSchema, DEFAULT_MAX_FEEDBACK_CHARS, type InferSchema, type OutputSchema } from '../validation/index.ts'
 import type { Observable } from 'rxjs'
 import { wireSchema } from './wire-schema.ts'
+import { outputModeDemotion } from './output-mode/demotion-rule.ts'
+import { outputModeState } from './output-mode/output-mode-state.ts'
 import { buildChain } from './options/build-chain.ts'
 import { checkBudgetPricing } from './check-budget-pricing.ts'
 import { checkRules } from './check-rules.ts'
@@ -79,7 +81,9 @@ export function buildGate<T>(config: GateConfig<T>, label = 'createGate'): { rea
   const priceUsage = config.priceUsage ?? (config.pricing !== undefined ? pricingTable(config.pricing) : undefined)
   const warned = new Set<string>()
   const preCheck = checkRules(config.preCheck, `${label}: preCheck`)
-  const postDecide = checkRules(config.postDecide, `${label}: postDecide`)
+  const outputModes = outputModeState(config.outputMode, events)
+  // The gate's own demotion after a 400 refusing the schema comes first: no rule of the user's re-sends it.
+  const postDecide = [outputModeDemotion(outputModes, providers), ...checkRules(config.postDecide, `${label}: postDecide`)]
   const needsPrice = checkBudgetPricing(config as GateConfig<unknown>, [...preCheck, ...postDecide], priceUsage !== undefined)
   const { chain, userLinks, stops, settles } = buildChain(
     config as GateConfig<unknown>,
@@ -92,6 +96,7 @@ export function buildGate<T>(config: GateConfig<T>, label = 'createGate'): { rea
     providers,
     schema,
     wireSchema: wireSchema(schema?.jsonSchema),
+    outputModes,
     preCheck,
     postDecide,
     postDecideOnOk: postDecide.filter((rule) => rule.failuresOnly !== true),

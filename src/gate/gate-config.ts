@@ -1,4 +1,5 @@
 import type { EventHub } from '../events/event-hub.ts'
+import type { OutputMode } from '../model/output-mode.ts'
 import type { Provider } from '../model/provider.ts'
 import type { ModelResponse } from '../model/response.ts'
 import type { Usage } from '../model/usage.ts'
@@ -46,6 +47,19 @@ export interface GateConfig<T = unknown> extends ReliabilityConfig {
    * the gate is made; requests send the gate's own frozen copy of its JSON Schema, taken then.
    */
   readonly outputSchema?: OutputSchema<T>
+  /**
+   * How the output schema is asked of each provider (a request's own `outputMode` wins): `'auto'`
+   * the provider's native structured-output mode when the schema compiles for it without changing
+   * meaning, else its JSON mode, else the schema in the prompt; `'native'` the same, with the
+   * fallback reported (`output_mode_demoted`); `'json'` JSON mode with the schema in the prompt;
+   * `'prompt'` the schema in the prompt only. A native answer is mapped back to the schema's own
+   * shape before it is validated, and the gate validates every answer against the original schema.
+   * A 400 refusing the schema (`schema-rejected`) lowers the mode of that schema for that provider,
+   * once, for every later run. Absent, each adapter sends the schema as its own options say.
+   * @example
+   * createGate({ providers: openai({ client }), outputSchema: Refund, outputMode: 'auto' })
+   */
+  readonly outputMode?: OutputMode
   /** Called on a `fallback` decision; its answer is validated like a model answer. */
   readonly fallback?: (scope: ReliabilityScope) => FallbackAnswer | Promise<FallbackAnswer>
   /**

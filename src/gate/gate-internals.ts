@@ -9,6 +9,7 @@ import type { ErrorTemplate } from '../validation/feedback/error-template.ts'
 import type { CompiledSchema } from '../validation/index.ts'
 import type { JsonSchema } from '../model/request.ts'
 import type { FallbackAnswer } from './gate-config.ts'
+import type { OutputModeState } from './output-mode/output-mode-state.ts'
 import type { ResolvedProvider } from './resolved-provider.ts'
 
 /** The settled configuration a run reads; built once by `createGate`. */
@@ -17,6 +18,8 @@ export interface GateInternals<T> {
   readonly schema: CompiledSchema<T> | undefined
   /** The JSON Schema requests send for `schema`: the gate's own deeply frozen copy (see `wireSchema`). */
   readonly wireSchema: JsonSchema | undefined
+  /** The output mode: the gate's, what each provider may be sent each schema in, the compiled schemas. */
+  readonly outputModes: OutputModeState
   readonly preCheck: readonly ReliabilityRule[]
   readonly postDecide: readonly ReliabilityRule[]
   /** The PostDecide rules that may match an accepted answer (those not marked `failuresOnly`). */

@@ -2,6 +2,7 @@ import { shownValue, typeName } from '../model/describe-value.ts'
 import { isRecord } from '../model/is-record.ts'
 import { unknownOption } from '../model/known-options.ts'
 import type { Message } from '../model/message.ts'
+import { OUTPUT_MODES, type OutputMode } from '../model/output-mode.ts'
 import type { ModelRequest } from '../model/request.ts'
 import { isAbortSignal } from './run-options-contract.ts'
 
@@ -14,6 +15,8 @@ const REQUEST_KEYS_TABLE: { readonly [K in keyof Required<ModelRequest>]: true }
   model: true,
   maxTokens: true,
   responseSchema: true,
+  outputMode: true,
+  nativeSchema: true,
   signal: true,
 }
 
@@ -33,7 +36,7 @@ export function checkRequest(request: unknown): string | readonly Message[] {
   if (!isRecord(request)) return `request must be an object with a \`messages\` array, got ${typeName(request)}`
   const unknown = unknownKeyProblem(request)
   if (unknown !== undefined) return unknown
-  const { messages, system, model, tools, toolChoice, maxTokens, responseSchema, signal } = request
+  const { messages, system, model, tools, toolChoice, maxTokens, responseSchema, outputMode, nativeSchema, signal } = request
   if (!Array.isArray(messages)) return `request.messages must be an array of messages, got ${typeName(messages)}`
   // The length read once: a history behind a proxy or a getter is read the same fixed number of times, whatever its size.
   const length = messages.length
@@ -52,6 +55,9 @@ export function checkRequest(request: unknown): string | readonly Message[] {
     return `request.maxTokens must be a positive integer, got ${shownValue(maxTokens)}`
   }
   if (responseSchema !== undefined && !isRecord(responseSchema)) return `request.responseSchema must be a JSON Schema object, got ${typeName(responseSchema)}`
+  if (outputMode !== undefined && !OUTPUT_MODES.includes(outputMode as OutputMode))
+    return `request.outputMode must be 'auto', 'native', 'json' or 'prompt', got ${shownValue(outputMode)}`
+  if (nativeSchema !== undefined && !isRecord(nativeSchema)) return `request.nativeSchema must be a JSON Schema object, got ${typeName(nativeSchema)}`
   if (signal !== undefined && !isAbortSignal(signal)) return `request.signal must be an AbortSignal, got ${typeName(signal)}`
   return messages as readonly Message[]
 }
@@ -72,6 +78,8 @@ function unknownKeyProblem(request: Readonly<Record<string, unknown>>): string |
       case 'toolChoice':
       case 'maxTokens':
       case 'responseSchema':
+      case 'outputMode':
+      case 'nativeSchema':
       case 'signal':
         continue
     }

@@ -1,3 +1,4 @@
+import type { ProviderOutputModes } from './output-mode.ts'
 import type { ModelRequest } from './request.ts'
 import type { ModelResponse } from './response.ts'
 import type { StreamChunk } from './stream-chunk.ts'
@@ -16,6 +17,12 @@ export interface Provider {
    * `ProviderEntry.model` for the whole order.
    */
   readonly model?: string
+  /**
+   * The structured-output modes this provider has (its native schema dialect, a JSON mode), for
+   * the gate's `outputMode`. The bundled adapters declare theirs; absent, `outputMode` asks it in
+   * `prompt` mode (the schema in the instructions, the gate's validation).
+   */
+  readonly outputModes?: ProviderOutputModes
   complete(request: ModelRequest): Promise<ModelResponse>
   /** Optional streaming; yields text deltas and ends with a `done` chunk carrying the full response. */
   stream?(request: ModelRequest): AsyncIterable<StreamChunk>

@@ -1,4 +1,5 @@
 import type { Message } from './message.ts'
+import type { OutputMode } from './output-mode.ts'
 import type { ToolSpec } from './tool-call.ts'
 import type { ToolChoice } from './tool-choice.ts'
 
@@ -26,5 +27,17 @@ export interface ModelRequest {
   readonly maxTokens?: number
   /** The JSON Schema the final answer must satisfy (for structured-output modes and the simulated model). */
   readonly responseSchema?: JsonSchema
+  /**
+   * How the answer's structure is asked of the provider (see {@link OutputMode}); per request, over
+   * the gate's `outputMode`. A gate sends each provider the mode it settled on (`'native'`, `'json'`
+   * or `'prompt'`, never `'auto'`); absent, each adapter sends `responseSchema` as its own options say.
+   */
+  readonly outputMode?: OutputMode
+  /**
+   * The schema sent in the provider's native mode: `responseSchema` compiled for that provider by
+   * the gate (`compileProviderSchema`), whose answers the gate maps back before validating them.
+   * Adapters send it in place of `responseSchema` when `outputMode` is `'native'`.
+   */
+  readonly nativeSchema?: JsonSchema
   readonly signal?: AbortSignal
 }

@@ -1,4 +1,5 @@
 import type { Message } from '../model/message.ts'
+import { withLowerMode } from '../model/schema-instruction.ts'
 import type { ModelRequest } from '../model/request.ts'
 import type { ReliabilityRule, RequestAdjustment } from './rule.ts'
 import type { ReliabilityScope } from './scope.ts'
@@ -15,7 +16,7 @@ const ROLES: ReadonlySet<unknown> = new Set(['system', 'user', 'assistant', 'too
  * The request and tail of the next attempt after `rule` decided a retry: changed by the rule's
  * `adjustRequest` when it has one, unchanged otherwise. Each field of the adjustment is checked on
  * its own and one of the wrong shape is ignored (`maxTokens` a whole number above 0, `messages` a
- * non-empty array of messages, `model` a non-empty string, `tail` an array of messages); an
+ * non-empty array of messages, `model` a non-empty string, `tail` an array of messages, `outputMode` `'json'` or `'prompt'`); an
  * adjustment that throws changes nothing, so a faulty rule never breaks the run. The given request
  * and its arrays are never mutated: a change makes a copy.
  */
@@ -36,8 +37,10 @@ export function adjustRequestFor(
     const messages = messageList(asked.messages, 1)
     const model = typeof asked.model === 'string' && asked.model !== '' ? asked.model : undefined
     const nextTail = messageList(asked.tail, 0)
-    if (maxTokens === undefined && messages === undefined && model === undefined) return nextTail === undefined ? same : { base: request, tail: nextTail }
-    const base: { -readonly [K in keyof ModelRequest]: ModelRequest[K] } = { ...request }
+    const outputMode = asked.outputMode === 'json' || asked.outputMode === 'prompt' ? asked.outputMode : undefined
+    if (maxTokens === undefined && messages === undefined && model === undefined && outputMode === undefined)
+      return nextTail === undefined ? same : { base: request, tail: nextTail }
+    const base: { -readonly [K in keyof ModelRequest]: ModelRequest[K] } = outputMode === undefined ? { ...request } : withLowerMode(request, outputMode)
     if (maxTokens !== undefined) base.maxTokens = maxTokens
     if (messages !== undefined) base.messages = messages
     if (model !== undefined) base.model = model

@@ -8,8 +8,8 @@ export type Decision = 'ok' | 'retry' | 'retry-other' | 'fallback' | 'fail-fast'
 /**
  * A change to the next request that a rule asks for with its retry: a `maxTokens` (a whole number
  * above 0), the `messages` of the request (a non-empty array of messages, e.g. the history trimmed at
- * a user message), the `model`, or the ephemeral retry `tail` (the echo of the previous answer and
- * its feedback). Each applies to the next attempts of this run only: the caller's request and its
+ * a user message), the `model`, the ephemeral retry `tail` (the echo of the previous answer and
+ * its feedback), or a lower `outputMode`. Each applies to the next attempts of this run only: the caller's request and its
  * messages are never mutated, so a session's history is untouched. A field of the wrong shape is
  * ignored.
  */
@@ -18,6 +18,12 @@ export interface RequestAdjustment {
   readonly messages?: readonly Message[]
   readonly model?: string
   readonly tail?: readonly Message[]
+  /**
+   * Send the next attempts in this lower output mode (`'json'` or `'prompt'`): the native schema
+   * left out and the schema put in the system prompt (what the gate's own demotion after a
+   * `schema-rejected` does).
+   */
+  readonly outputMode?: 'json' | 'prompt'
 }
 
 /** Feedback for the model: a string, or a (possibly async) function of the scope. */

@@ -57,6 +57,10 @@ export const GATE_OPTIONS: { readonly [K in keyof Required<GateConfig<unknown>>]
   now: { acts: 'setup', expected: ['a function returning milliseconds', isFunction] },
   timeoutMs: { acts: 'link', stage: 'outer', link: timeoutOption },
   outputSchema: { acts: 'check' },
+  outputMode: {
+    acts: 'setup',
+    expected: ["'auto', 'native', 'json' or 'prompt'", (v) => v === 'auto' || v === 'native' || v === 'json' || v === 'prompt'],
+  },
   repair: { acts: 'check', expected: ['a boolean', isBoolean] },
   rateLimit: {
     acts: 'link',

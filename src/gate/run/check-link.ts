@@ -2,11 +2,13 @@ import { emitValidationFailed } from '../../events/validation-failed-event.ts'
 import type { Stage } from '../../policies/stage.ts'
 import type { AttemptContext, AttemptResult } from '../../policies/middleware.ts'
 import { isThenable, settleUser } from '../../model/user-code.ts'
+import type { ModelRequest } from '../../model/request.ts'
 import type { ModelResponse } from '../../model/response.ts'
 import type { ValidationFailure } from '../../validation/validation-failure.ts'
 import { NOT_PARSED } from '../../validation/json/parse-json-fast.ts'
 import { checkResponse, type ResponseCheck } from '../check-response.ts'
 import { isRefusal } from '../refusal.ts'
+import { answerSchema } from '../output-mode/answer-schema.ts'
 import { acceptWhole, NotAccepted, type TestedSchema } from '../whole-answer.ts'
 import { gateSlot, type GateSlot } from './attempt-slot.ts'
 
@@ -33,7 +35,7 @@ export function checkAnswer(ctx: AttemptContext, result: AttemptResult): Attempt
   // An answer that came after its attempt ended: the outcome the loop took is never written again.
   if (slot.closed) return result
   const response = slot.metered?.response ?? result.response
-  const verdict = checked(slot, response)
+  const verdict = checked(slot, response, ctx.request)
   if (!isThenable(verdict)) {
     settle(slot, verdict, ctx.attempt)
     return result
@@ -45,10 +47,11 @@ export function checkAnswer(ctx: AttemptContext, result: AttemptResult): Attempt
   })
 }
 
-function checked<T>(slot: GateSlot<T>, response: ModelResponse): ResponseCheck<T> | PromiseLike<ResponseCheck<T>> {
+function checked<T>(slot: GateSlot<T>, response: ModelResponse, request: ModelRequest): ResponseCheck<T> | PromiseLike<ResponseCheck<T>> {
   if (isRefusal(response)) return REFUSAL
   const run = slot.run
-  const schema = run.schema
+  // A native answer is mapped back to the output schema's shape before it is judged.
+  const schema = answerSchema(run.g.outputModes, run.schema, request)
   let parsed: unknown = NOT_PARSED
   if (schema?.test !== undefined) {
     const whole = acceptWhole(schema as TestedSchema<T>, response)

@@ -10,7 +10,9 @@ import type {
 import { EventHub } from '../../events/event-hub.ts'
 import { newRunId } from '../../events/run-id.ts'
 import { createGate, type Gate } from '../../gate/create-gate.ts'
+import type { ProviderOutputModes } from '../../model/output-mode.ts'
 import type { Provider, StreamingProvider } from '../../model/provider.ts'
+import type { ModelRequest } from '../../model/request.ts'
 import type { StopReason } from '../../model/response.ts'
 import type { Usage } from '../../model/usage.ts'
 import type { ModelResponse } from '../../model/response.ts'
@@ -18,6 +20,7 @@ import type { ToolCall } from '../../model/tool-call.ts'
 import { streamSdk } from '../../providers/adapter-kit/sdk-call.ts'
 import { aiSdkStreamChunks } from '../../providers/ai-sdk/ai-sdk-stream.ts'
 import { fromAiSdkGenerateResult } from '../../providers/ai-sdk/from-ai-sdk-result.ts'
+import { aiSdkOutputModes } from '../../providers/ai-sdk/ai-sdk-output-modes.ts'
 import { hostGateConfig } from '../host/host-gate-config.ts'
 import { hostToolSettings } from '../host/host-tool-settings.ts'
 import { hostProvider } from '../host/host-provider.ts'
@@ -78,20 +81,27 @@ export function reliabilityMiddleware<T = unknown>(given?: ReliabilityMiddleware
     const schema = config.outputSchema ?? (format?.type === 'json' && format.schema !== undefined ? (format.schema as never) : undefined)
     return createGate<T>({ ...config, ...(schema !== undefined ? { outputSchema: schema } : {}), providers: provider, events })
   }
-  /** A provider over `doGenerate` that remembers the last raw result. */
-  const generating = (params: LanguageModelV4CallOptions, model: LanguageModelV4) =>
-    hostProvider(
+  /** A provider over `doGenerate` (with the output modes of the model's provider) that remembers the last raw result and the request it answered. */
+  const generating = (params: LanguageModelV4CallOptions, model: LanguageModelV4) => {
+    let sent: ModelRequest | undefined
+    const host = hostProvider(
       model.provider,
       model.modelId,
-      (request) => model.doGenerate(withTail(params, request)),
+      (request) => {
+        sent = request
+        return model.doGenerate(withTail(params, request))
+      },
       (result) => fromAiSdkGenerateResult(result, model.provider),
     )
+    const provider: Provider = { ...host.provider, outputModes: aiSdkOutputModes(model.provider) }
+    return { provider, last: host.last, sent: () => sent }
+  }
 
   const wrap = {
     async wrapGenerate({ params: given, model }: V4Call): Promise<LanguageModelV4GenerateResult> {
       const runId = newRunId()
       const params = noProgressParams(given, ladder, events, runId)
-      const { provider, last } = generating(params, model)
+      const { provider, last, sent } = generating(params, model)
       const gate = gateFor(params, provider)
       const base = callRequest(params)
       const runOptions = { runId, ...(params.abortSignal !== undefined ? { signal: params.abortSignal } : {}) }
@@ -110,7 +120,7 @@ export function reliabilityMiddleware<T = unknown>(given?: ReliabilityMiddleware
       const schemas = toolSchemas(params)
       if (schemas.size === 0 || result.response.toolCalls.length === 0) {
         // Usage covers every attempt, the rejected ones included: they were paid for.
-        return { ...accepted, usage: toV4Usage(result.usage) }
+        return { ...accepted, content: inSchemaShape(accepted.content, sent(), result.value), usage: toV4Usage(result.usage) }
       }
       const call = new ToolArgsCall(gate, base, runOptions, result, toolSettings, () => lastAnswer(last()))
       const settled = await call.settle(result.response, schemas)
@@ -126,6 +136,8 @@ export function reliabilityMiddleware<T = unknown>(given?: ReliabilityMiddleware
       const provider: StreamingProvider = {
         name: model.provider,
         model: model.modelId,
+        // A streamed answer reaches the AI SDK as it came: only a native mode that sends values unchanged both ways.
+        outputModes: streamedModes(aiSdkOutputModes(model.provider)),
         complete: () => Promise.reject(new Error('the stream path never calls complete()')),
         stream: (request) =>
           streamSdk(
@@ -230,4 +242,21 @@ function lastAnswer(result: LanguageModelV4GenerateResult | undefined): NoObject
 function toFinishReason(stop: StopReason): LanguageModelV4FinishReason {
   const unified = ({ end: 'stop', max_tokens: 'length', tool_use: 'tool-calls', content_filter: 'content-filter', other: 'other' } as const)[stop]
   return { unified, raw: undefined }
+}
+
+/**
+ * The accepted answer's content as the AI SDK must read it: after a native request (whose compiled
+ * schema may reshape values: OpenAI strict sends `null` for an absent property), the text is the
+ * validated value, mapped back, so `Output.object` parses the schema's own shape; otherwise unchanged.
+ */
+function inSchemaShape(content: LanguageModelV4Content[], request: ModelRequest | undefined, value: unknown): LanguageModelV4Content[] {
+  if (request?.outputMode !== 'native' || request.nativeSchema === undefined || value === undefined || typeof value === 'string') return content
+  const text = JSON.stringify(value)
+  const others = content.filter((part) => part.type !== 'text')
+  return [{ type: 'text', text }, ...others]
+}
+
+/** The modes of a streamed call: OpenAI's strict mode reshapes values, which a stream cannot map back as it goes, so JSON mode instead. */
+function streamedModes(modes: ProviderOutputModes): ProviderOutputModes {
+  return modes.native === 'openai-strict' ? { json: modes.json === true } : modes
 }

@@ -3,6 +3,7 @@ import type { LanguageModelV4 } from '@ai-sdk/provider'
 import type { StreamingProvider } from '../../model/provider.ts'
 import { callSdk, streamSdk } from '../adapter-kit/sdk-call.ts'
 import type { AiSdkLanguageModel } from './ai-sdk-shapes.ts'
+import { aiSdkOutputModes } from './ai-sdk-output-modes.ts'
 import { aiSdkStreamChunks } from './ai-sdk-stream.ts'
 import { fromAiSdkGenerateResult } from './from-ai-sdk-result.ts'
 import { toAiSdkCallOptions } from './to-ai-sdk-prompt.ts'
@@ -40,6 +41,7 @@ export function aiSdk(model: AiSdkLanguageModel, given?: AiSdkProviderOptions): 
   return {
     name,
     model: model.modelId,
+    outputModes: aiSdkOutputModes(typeof model.provider === 'string' ? model.provider : ''),
     async complete(request) {
       const result: unknown = await callSdk(name, request, () => v4.doGenerate(toAiSdkCallOptions(request, structured)))
       return fromAiSdkGenerateResult(result, name)

@@ -77,8 +77,28 @@ export function toAiSdkCallOptions(request: ModelRequest, structuredOutput: bool
       ? { tools, ...(request.toolChoice !== undefined ? { toolChoice: toAiSdkToolChoice(request.toolChoice) } : {}) }
       : {}),
     ...(request.maxTokens !== undefined ? { maxOutputTokens: request.maxTokens } : {}),
-    ...(request.responseSchema !== undefined && structuredOutput ? { responseFormat: { type: 'json', schema: { ...request.responseSchema } } } : {}),
+    ...aiSdkResponseFormat(request, structuredOutput),
     ...(request.signal !== undefined ? { abortSignal: request.signal } : {}),
+  }
+}
+
+/**
+ * The `responseFormat` of a request: by its `outputMode` when a gate settled one (`native`: JSON
+ * with the native schema; `json`: JSON without a schema, the schema being in the system prompt;
+ * `prompt`: none), else JSON with `responseSchema` when `structuredOutput` is on.
+ */
+export function aiSdkResponseFormat(request: ModelRequest, structuredOutput: boolean): Pick<AiSdkCallOptions, 'responseFormat'> {
+  switch (request.outputMode) {
+    case 'native': {
+      const schema = request.nativeSchema ?? request.responseSchema
+      return schema === undefined ? {} : { responseFormat: { type: 'json', schema: { ...schema } } }
+    }
+    case 'json':
+      return { responseFormat: { type: 'json' } }
+    case 'prompt':
+      return {}
+    default:
+      return request.responseSchema !== undefined && structuredOutput ? { responseFormat: { type: 'json', schema: { ...request.responseSchema } } } : {}
   }
 }
 

@@ -1,4 +1,5 @@
 import type { RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages'
+import type { ProviderOutputModes } from '../../model/output-mode.ts'
 import type { StreamingProvider } from '../../model/provider.ts'
 import type { ModelRequest } from '../../model/request.ts'
 import { callSdk, requestModel, signalOption, streamSdk } from '../adapter-kit/sdk-call.ts'
@@ -44,6 +45,9 @@ const ANTHROPIC = optionsContract<AnthropicProviderOptions>('anthropic', {
   extraBody: option.object(),
 })
 
+/** Anthropic's modes: structured outputs (`output_config.format`); the Messages API has no JSON mode. */
+const ANTHROPIC_OUTPUT_MODES: ProviderOutputModes = Object.freeze({ native: 'anthropic', json: false })
+
 /**
  * A {@link StreamingProvider} over an `Anthropic` client (Messages API): system, messages, `tool_use` /
  * `tool_result` blocks (with `is_error` for feedback), usage with cache reads and writes, stop
@@ -71,6 +75,7 @@ export function anthropic(given: AnthropicProviderOptions): StreamingProvider {
   return {
     name,
     ...(options.model !== undefined ? { model: options.model } : {}),
+    outputModes: ANTHROPIC_OUTPUT_MODES,
     async complete(request) {
       const message = await callSdk(name, request, () => options.client.messages.create({ ...body(request), stream: false }, signalOption(request)))
       return fromAnthropicMessage(message, name)

@@ -1,4 +1,11 @@
-import type { ContentBlockParam, MessageCreateParamsNonStreaming, MessageParam, Tool, ToolChoice as WireToolChoice } from '@anthropic-ai/sdk/resources/messages'
+import type {
+  ContentBlockParam,
+  JSONOutputFormat,
+  MessageCreateParamsNonStreaming,
+  MessageParam,
+  Tool,
+  ToolChoice as WireToolChoice,
+} from '@anthropic-ai/sdk/resources/messages'
 import type { Message } from '../../model/message.ts'
 import type { ReasoningBlock } from '../../model/reasoning.ts'
 import type { ModelRequest } from '../../model/request.ts'
@@ -77,7 +84,7 @@ export function anthropicBody(request: ModelRequest, settings: AnthropicRequestS
     ...(t.description !== undefined ? { description: t.description } : {}),
     input_schema: { type: 'object', ...t.inputSchema },
   }))
-  const schema = request.responseSchema
+  const format = outputFormat(request, settings.structuredOutput)
   return {
     ...settings.extraBody,
     model: settings.model,
@@ -85,8 +92,26 @@ export function anthropicBody(request: ModelRequest, settings: AnthropicRequestS
     ...(system.length > 0 ? { system: system.join('\n\n') } : {}),
     messages,
     ...(tools !== undefined && tools.length > 0 ? { tools, ...toolChoiceField(request.toolChoice, settings.extraBody) } : {}),
-    ...(schema !== undefined && settings.structuredOutput ? { output_config: { format: { type: 'json_schema', schema: { ...schema } } } } : {}),
+    ...(format !== undefined ? { output_config: { ...outputConfigOf(settings.extraBody), format } } : {}),
   }
+}
+
+/**
+ * The structured-output format of a request: by its `outputMode` when a gate settled one (`native`:
+ * the native schema; `json` and `prompt`: none, the Messages API having no JSON mode, so the schema
+ * is in the system prompt), else `responseSchema` when the adapter's `structuredOutput` is on.
+ */
+function outputFormat(request: ModelRequest, structuredOutput: boolean): JSONOutputFormat | undefined {
+  const mode = request.outputMode
+  if (mode === 'json' || mode === 'prompt') return undefined
+  const schema = mode === 'native' ? (request.nativeSchema ?? request.responseSchema) : structuredOutput ? request.responseSchema : undefined
+  return schema === undefined ? undefined : { type: 'json_schema', schema: { ...schema } }
+}
+
+/** The `output_config` of the extra body (its `effort`), which the format joins rather than replaces. */
+function outputConfigOf(extraBody: Readonly<Record<string, unknown>> | undefined): Record<string, unknown> {
+  const config = extraBody?.output_config
+  return typeof config === 'object' && config !== null && !Array.isArray(config) ? (config as Record<string, unknown>) : {}
 }
 
 function toBlocks(m: Message): ContentBlockParam[] {

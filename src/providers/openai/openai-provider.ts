@@ -1,4 +1,5 @@
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions'
+import type { ProviderOutputModes } from '../../model/output-mode.ts'
 import type { StreamingProvider } from '../../model/provider.ts'
 import type { ModelRequest } from '../../model/request.ts'
 import { callSdk, requestModel, signalOption, streamSdk } from '../adapter-kit/sdk-call.ts'
@@ -43,6 +44,9 @@ const OPENAI = optionsContract<OpenAIProviderOptions>('openai', {
   extraBody: option.object(),
 })
 
+/** OpenAI's modes: strict structured outputs (`json_schema` with `strict: true`) and JSON mode (`json_object`). */
+const OPENAI_OUTPUT_MODES: ProviderOutputModes = Object.freeze({ native: 'openai-strict', json: true })
+
 /**
  * A {@link StreamingProvider} over an `OpenAI` client (Chat Completions): messages, tools and tool calls,
  * structured outputs, usage, stop reasons, streaming, and API errors mapped to error kinds with
@@ -69,6 +73,7 @@ export function openai(given: OpenAIProviderOptions): StreamingProvider {
   return {
     name,
     ...(options.model !== undefined ? { model: options.model } : {}),
+    outputModes: OPENAI_OUTPUT_MODES,
     async complete(request) {
       const completion = await callSdk(name, request, () => options.client.chat.completions.create({ ...body(request), stream: false }, signalOption(request)))
       return fromOpenAICompletion(completion, name)

@@ -29,7 +29,7 @@ const OPENAI_REQUEST_SETTINGS = optionsContract<OpenAIRequestSettings>('toOpenAI
 })
 
 /**
- * Builds a Chat Completions body. Every message is rebuilt field by field, so `ephemeral` and any
+ * Builds a Chat Completions body (the answer's format per `request.outputMode`, see `responseFormat`). Every message is rebuilt field by field, so `ephemeral` and any
  * other gate-only field never reaches the wire. `toolChoice` is sent as `tool_choice`, only with tools.
  * The settings go through their contract (a misspelt key is refused).
  */
@@ -46,7 +46,6 @@ export function openAIBody(request: ModelRequest, settings: OpenAIRequestSetting
     type: 'function',
     function: { name: t.name, ...(t.description !== undefined ? { description: t.description } : {}), parameters: { ...t.inputSchema } },
   }))
-  const schema = request.responseSchema
   return {
     ...settings.extraBody,
     model: settings.model,
@@ -55,14 +54,35 @@ export function openAIBody(request: ModelRequest, settings: OpenAIRequestSetting
       ? { tools, ...(request.toolChoice !== undefined ? { tool_choice: toWireToolChoice(request.toolChoice) } : {}) }
       : {}),
     ...(request.maxTokens !== undefined ? { max_completion_tokens: request.maxTokens } : {}),
-    ...(schema !== undefined && settings.structuredOutput !== false
-      ? {
-          response_format: {
-            type: 'json_schema',
-            json_schema: { name: settings.schemaName, schema: { ...schema }, strict: settings.structuredOutput === 'strict' },
-          },
-        }
-      : {}),
+    ...responseFormat(request, settings),
+  }
+}
+
+/**
+ * The `response_format` of a request: by its `outputMode` when a gate settled one (`native`: the
+ * native schema with `strict: true`; `json`: `json_object`, the schema being in the system prompt;
+ * `prompt`: none), else by the adapter's `structuredOutput` setting.
+ */
+function responseFormat(request: ModelRequest, settings: OpenAIRequestSettings): Pick<ChatCompletionCreateParamsNonStreaming, 'response_format'> {
+  const schema = request.responseSchema
+  switch (request.outputMode) {
+    case 'native': {
+      const native = request.nativeSchema ?? schema
+      if (native === undefined) return {}
+      return { response_format: { type: 'json_schema', json_schema: { name: settings.schemaName, schema: { ...native }, strict: true } } }
+    }
+    case 'json':
+      return { response_format: { type: 'json_object' } }
+    case 'prompt':
+      return {}
+    default:
+      if (schema === undefined || settings.structuredOutput === false) return {}
+      return {
+        response_format: {
+          type: 'json_schema',
+          json_schema: { name: settings.schemaName, schema: { ...schema }, strict: settings.structuredOutput === 'strict' },
+        },
+      }
   }
 }
 

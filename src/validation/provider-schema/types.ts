@@ -1,5 +1,7 @@
-/** The structured-output dialects `compileProviderSchema` can target. */
-export type ProviderTarget = 'openai-strict' | 'anthropic' | 'gemini'
+import type { SchemaDialect } from '../../model/output-mode.ts'
+
+/** The structured-output dialects `compileProviderSchema` can target (a provider's native schema dialect). */
+export type ProviderTarget = SchemaDialect
 
 /** The targets, in a stable order (for loops, reports and the refusal of an unknown target). */
 export const PROVIDER_TARGETS: readonly ProviderTarget[] = ['openai-strict', 'anthropic', 'gemini']
