@@ -1,7 +1,8 @@
 import { isThenable } from '../model/user-code.ts'
-import { type Link, stageLink } from './link.ts'
+import type { ModelResponse } from '../model/response.ts'
+import type { ChainAttempt } from './chain-attempt.ts'
+import type { AttemptContext } from './middleware.ts'
 import type { Stage } from './stage.ts'
-import type { AttemptContext, AttemptResult } from './middleware.ts'
 
 /**
  * A policy of the attempt chain in two halves (the rate limit, the breaker, the budget): `admit`
@@ -17,14 +18,15 @@ export interface Admission<P = unknown> {
    * Admits the attempt (its token), or refuses it with a {@link Refused}. A throw (or a rejection)
    * fails the attempt with that error, as a refusal does.
    */
-  admit(ctx: AttemptContext): P | Refused | PromiseLike<P | Refused>
+  admit(attempt: ChainAttempt): P | Refused | PromiseLike<P | Refused>
   /** Gives back what `admit` took, when an earlier policy refused the attempt. Never throws. */
-  undo?(ctx: AttemptContext, pass: P): void
+  undo?(attempt: ChainAttempt, pass: P): void
   /**
-   * Hears how an admitted attempt ended: its result, or the error it failed with. May throw (or
-   * reject) to fail an attempt that answered (a budget that cannot charge it).
+   * Hears how an admitted attempt ended: its response (the meter's reading is on the attempt), or
+   * the error it failed with. May throw (or reject) to fail an attempt that answered (a budget that
+   * cannot charge it).
    */
-  done?(ctx: AttemptContext, pass: P, result: AttemptResult | undefined, error: unknown): void | PromiseLike<void>
+  done?(attempt: ChainAttempt, pass: P, response: ModelResponse | undefined, error: unknown): void | PromiseLike<void>
 }
 
 /** Hears a failure of a policy's store (a `StateLostError` among them), whatever the policy then does. */
@@ -81,14 +83,10 @@ type Verdict = unknown // a token, a Refused or a Failed
 /**
  * The policies as one stage of the chain: every `admit` is started before any is awaited; the
  * first refusal (in the order given) fails the attempt and the others give back what they took;
- * otherwise the rest of the chain runs, then every `done` is started before any is awaited.
+ * otherwise the rest of the chain runs, then every `done` is started before any is awaited. Its
+ * token is the policies' verdicts, in order.
  */
-export function admissionLink(policies: readonly Admission[]): Link {
-  return stageLink(admissionStage(policies))
-}
-
-/** {@link admissionLink} as a stage: its token is the policies' verdicts, in order. */
-function admissionStage(policies: readonly Admission[]): Stage<Verdict[]> {
+export function admissionStage(policies: readonly Admission[]): Stage<Verdict[], ChainAttempt> {
   const list = policies.slice()
   return {
     name: 'admission',
@@ -122,8 +120,8 @@ function admissionStage(policies: readonly Admission[]): Stage<Verdict[]> {
     undo(ctx, verdicts) {
       undoAll(list, verdicts, ctx)
     },
-    leave(ctx, verdicts, result) {
-      return ended(list, verdicts, ctx, result, undefined, false) as AttemptResult | Promise<AttemptResult>
+    leave(ctx, verdicts, response) {
+      return ended(list, verdicts, ctx, response, undefined, false) as ModelResponse | Promise<ModelResponse>
     },
     fail(ctx, verdicts, error) {
       return ended(list, verdicts, ctx, undefined, error, true)
@@ -132,7 +130,7 @@ function admissionStage(policies: readonly Admission[]): Stage<Verdict[]> {
 }
 
 /** The verdicts, when every policy admitted the attempt; else the first refusal (in order) is thrown, the others' tokens given back. */
-function admitted(list: readonly Admission[], verdicts: Verdict[], ctx: AttemptContext): Verdict[] {
+function admitted(list: readonly Admission[], verdicts: Verdict[], ctx: ChainAttempt): Verdict[] {
   for (let i = 0; i < verdicts.length; i++) {
     const v = verdicts[i]
     if (!(v instanceof Refused) && !(v instanceof Failed)) continue
@@ -143,7 +141,7 @@ function admitted(list: readonly Admission[], verdicts: Verdict[], ctx: AttemptC
   return verdicts
 }
 /** Gives back what every admitting policy took; a refusing or failing one took nothing. */
-function undoAll(list: readonly Admission[], verdicts: Verdict[], ctx: AttemptContext): void {
+function undoAll(list: readonly Admission[], verdicts: Verdict[], ctx: ChainAttempt): void {
   for (let i = 0; i < verdicts.length; i++) {
     const v = verdicts[i]
     const policy = list[i] as Admission
@@ -163,11 +161,11 @@ function undoAll(list: readonly Admission[], verdicts: Verdict[], ctx: AttemptCo
 function ended(
   list: readonly Admission[],
   verdicts: Verdict[],
-  ctx: AttemptContext,
-  result: AttemptResult | undefined,
+  ctx: ChainAttempt,
+  result: ModelResponse | undefined,
   error: unknown,
   failed: boolean,
-): AttemptResult | Promise<unknown> | undefined {
+): ModelResponse | Promise<unknown> | undefined {
   let firstError: Failed | undefined
   let waiting: PromiseLike<unknown>[] | undefined
   for (let i = 0; i < list.length; i++) {

@@ -71,3 +71,29 @@ export async function planRetry<T>(
   }
   return { go: true, providerIdx, base: next.base, tail: next.tail, feedback, delayMs }
 }
+
+/** A retry as `retry` reports it: its decision, the provider it leaves, its wait and the feedback sent. */
+export interface RetryReport {
+  readonly decision: 'retry' | 'retry-other'
+  readonly from: string
+  readonly delayMs: number
+  readonly feedback: string | undefined
+}
+
+/** Emits `retry` once the loop applied its plan (the run's provider and tail are the next attempt's). */
+export function emitRetry<T>(run: RunView<T>, report: RetryReport): void {
+  const events = run.g.events
+  if (!events.has('retry')) return
+  events.emit('retry', {
+    runId: run.runId,
+    ...run.tags,
+    attempt: run.attempt + 1,
+    nextAttempt: run.attempt + 2,
+    decision: report.decision,
+    fromProvider: report.from,
+    toProvider: (run.g.providers[run.providerIdx] as ResolvedProvider).name,
+    delayMs: report.delayMs,
+    feedback: report.feedback,
+    tail: run.tail,
+  })
+}

@@ -5,8 +5,9 @@ import type { Message } from '../../model/message.ts'
 import type { ModelRequest } from '../../model/request.ts'
 import type { ModelResponse } from '../../model/response.ts'
 import { sleep } from '../../policies/deadline/sleep.ts'
-import { RunMeter } from '../../policies/meter.ts'
-import type { Terminal } from '../../policies/middleware.ts'
+import { type MeterTotals, RunMeter } from '../../policies/meter.ts'
+import { isThenable } from '../../model/user-code.ts'
+import { ZERO_USAGE } from '../../model/usage.ts'
 import type { Decision, ReliabilityRule } from '../../rules/rule.ts'
 import type { Phase } from '../../rules/scope.ts'
 import type { CompiledSchema } from '../../validation/index.ts'
@@ -20,10 +21,9 @@ import { succeed, useFallback } from '../finish-run.ts'
 import type { DecisionGuard, GateInternals, GateRunOptions, RunHooks } from '../gate-internals.ts'
 import type { GateResult } from '../gate-result.ts'
 import type { ResolvedProvider } from '../resolved-provider.ts'
-import type { AttemptTaken } from './gate-attempt.ts'
-import { type AttemptThen, isTransientFailure, runAttempt } from './attempt.ts'
+import { type AttemptTaken, endAttempt, isTransientFailure, startAttempt } from './attempt.ts'
 import { decide, preCheck, type PreVerdict, type Verdict } from './decide.ts'
-import { planRetry } from './retry-plan.ts'
+import { emitRetry, planRetry } from './retry-plan.ts'
 import { runDeadline, sharedDeadline } from './run-deadline.ts'
 import { RunSettings, settingsOf } from './run-settings.ts'
 import { keepShape } from '../../model/keep-shape.ts'
@@ -48,35 +48,37 @@ export function runGate<T>(
   return GateLoop.start(g, request, options, hooks, messages).run()
 }
 
-// The run is its own meter (one object fewer per run, about 30 B): only the loop adds to it.
-class GateLoop<T> extends RunMeter implements RunView<T>, AttemptThen<T, GateResult<T>> {
+/**
+ * The loop of one run. Its state is private: every step reads it through {@link RunView} and
+ * returns what changed; only the loop's own methods write it.
+ */
+class GateLoop<T> implements RunView<T> {
   readonly g: GateInternals<T>
   readonly request: ModelRequest
   readonly signal: AbortSignal | undefined
   readonly runId: string
   readonly started: number
   readonly #settings: RunSettings<T>
-  attempt = 0
-  providerIdx = 0
-  base: ModelRequest
-  tail: readonly Message[] = NONE
-  history: readonly string[] = NONE
-  signatures: readonly string[] = NONE
-  // Made at the first record, holding it: `[]` grown by a push reserves 16 slots (about 130 B more).
+  readonly #meter = new RunMeter()
+  #attempt = 0
+  #providerIdx = 0
+  #base: ModelRequest
+  #tail: readonly Message[] = NONE
+  #history: readonly string[] = NONE
+  #signatures: readonly string[] = NONE
   #records: AttemptRecord[] | undefined = undefined
-  retryAfterMs: number | undefined = undefined
-  transientFailures = 0
-  lastTime: number
+  #retryAfterMs: number | undefined = undefined
+  #transientFailures = 0
+  #lastTime: number
 
   constructor(g: GateInternals<T>, request: ModelRequest, settings: RunSettings<T>, signal: AbortSignal | undefined, runId: string, started: number) {
-    super()
     this.g = g
     this.request = request
     this.#settings = settings
     this.signal = signal
     this.runId = runId
-    this.started = this.lastTime = started
-    this.base = request
+    this.started = this.#lastTime = started
+    this.#base = request
   }
 
   /** A run of `g` (`run_start` emitted). `messages`: the array the request's check validated (the run never reads the caller's again). */
@@ -86,9 +88,9 @@ class GateLoop<T> extends RunMeter implements RunView<T>, AttemptThen<T, GateRes
     const deadline = sharedDeadline(options) ?? (runTimeoutMs === undefined ? undefined : runDeadline(runTimeoutMs, options.signal ?? request.signal))
     const signal = deadline?.signal ?? options.signal ?? request.signal
     const loop = new GateLoop(g, request, settingsOf(g, options, hooks, deadline), signal, options.runId ?? newRunId(), g.now())
-    loop.base = baseFor(loop, 0, messages)
+    loop.#base = baseFor(loop, 0, messages)
     if (g.events.has('run_start')) {
-      g.events.emit('run_start', { runId: loop.runId, ...loop.tags, provider: (g.providers[0] as ResolvedProvider).name, model: loop.base.model })
+      g.events.emit('run_start', { runId: loop.runId, ...loop.tags, provider: (g.providers[0] as ResolvedProvider).name, model: loop.#base.model })
     }
     return loop
   }
@@ -109,20 +111,52 @@ class GateLoop<T> extends RunMeter implements RunView<T>, AttemptThen<T, GateRes
     return this.#settings.schema
   }
 
-  get call(): Terminal {
-    return this.#settings.call
-  }
-
   get guard(): DecisionGuard | undefined {
     return this.#settings.guard
   }
 
-  get meter(): RunMeter {
-    return this
+  get meter(): MeterTotals {
+    return this.#meter
+  }
+
+  get attempt(): number {
+    return this.#attempt
+  }
+
+  get providerIdx(): number {
+    return this.#providerIdx
+  }
+
+  get base(): ModelRequest {
+    return this.#base
+  }
+
+  get tail(): readonly Message[] {
+    return this.#tail
+  }
+
+  get history(): readonly string[] {
+    return this.#history
+  }
+
+  get signatures(): readonly string[] {
+    return this.#signatures
   }
 
   get records(): readonly AttemptRecord[] {
     return (this.#records ??= [])
+  }
+
+  get retryAfterMs(): number | undefined {
+    return this.#retryAfterMs
+  }
+
+  get transientFailures(): number {
+    return this.#transientFailures
+  }
+
+  get lastTime(): number {
+    return this.#lastTime
   }
 
   /** The turn and metadata every event of the run carries; `undefined` when the run has neither. */
@@ -133,7 +167,8 @@ class GateLoop<T> extends RunMeter implements RunView<T>, AttemptThen<T, GateRes
   run(): Promise<GateResult<T>> {
     let settled: Promise<GateResult<T>>
     try {
-      settled = this.#attempt()
+      const out = this.#next()
+      settled = isThenable(out) ? (out as Promise<GateResult<T>>) : Promise.resolve(out)
     } catch (error) {
       // As from an async function: whatever a step throws is the run's rejection, never a throw at the caller.
       settled = Promise.reject(error)
@@ -144,14 +179,11 @@ class GateLoop<T> extends RunMeter implements RunView<T>, AttemptThen<T, GateRes
     return settled
   }
 
-  /*
-   * The loop, written as promise reactions rather than one async function: an async frame and its
-   * awaits cost about 330 B per run. One pass: `#attempt` (PreCheck, the attempt) -> `taken`
-   * (its changes, PostDecide) -> `#act`, which ends the run or, on a retry, comes back to `#attempt`.
-   */
+  // The loop, as promise reactions (an async frame and its awaits cost about 330 B per run), synchronous until something
+  // answers a promise: `#next` (PreCheck) -> `#call` (the attempt) -> `#taken` (PostDecide) -> `#act` (ends, or back to `#next`).
 
-  /** PreCheck, then the attempt; its outcome goes on to `taken`. */
-  #attempt(): Promise<GateResult<T>> {
+  /** PreCheck, then the attempt. */
+  #next(): GateResult<T> | Promise<GateResult<T>> {
     if (this.g.preCheck.length > 0) {
       const pending = preCheck(this)
       if (pending instanceof Promise) return pending.then((stop) => this.#call(stop))
@@ -160,15 +192,27 @@ class GateLoop<T> extends RunMeter implements RunView<T>, AttemptThen<T, GateRes
     return this.#call(undefined)
   }
 
-  #call(stop: PreVerdict): Promise<GateResult<T>> {
-    if (stop !== undefined) return Promise.reject(this.#fail(stop.kind, stop.reason, 'pre-check'))
+  /** The attempt through the gate's chain: its answer (or failure) ends it, and the loop takes its outcome in this step. */
+  #call(stop: PreVerdict): GateResult<T> | Promise<GateResult<T>> {
+    if (stop !== undefined) throw this.#fail(stop.kind, stop.reason, 'pre-check')
     if (this.signal?.aborted === true)
-      return Promise.reject(this.#fail(FailFastKinds.Aborted, 'the run was aborted before the attempt started', 'pre-check', this.signal.reason))
-    return runAttempt(this)
+      throw this.#fail(FailFastKinds.Aborted, 'the run was aborted before the attempt started', 'pre-check', this.signal.reason)
+    const attempt = startAttempt(this)
+    let answer: unknown
+    try {
+      answer = this.g.chain(attempt, this.#settings.call)
+    } catch (error) {
+      return this.#taken(endAttempt(attempt, true, error))
+    }
+    if (!isThenable(answer)) return this.#taken(endAttempt(attempt, false, undefined))
+    return (answer as Promise<unknown>).then(
+      () => this.#taken(endAttempt(attempt, false, undefined)),
+      (error: unknown) => this.#taken(endAttempt(attempt, true, error)),
+    )
   }
 
-  /** What an attempt changed, taken, then PostDecide's verdict acted on (the attempt hands its outcome here). */
-  taken(outcome: AttemptTaken<T>): GateResult<T> | Promise<GateResult<T>> {
+  /** What an attempt changed, taken, then PostDecide's verdict acted on. */
+  #taken(outcome: AttemptTaken<T>): GateResult<T> | Promise<GateResult<T>> {
     this.#took(outcome)
     const verdict = decide(this, outcome)
     return verdict instanceof Promise ? verdict.then((v) => this.#act(outcome, v)) : this.#act(outcome, verdict)
@@ -200,12 +244,12 @@ class GateLoop<T> extends RunMeter implements RunView<T>, AttemptThen<T, GateRes
       throw this.#fail(plan.kind, plan.reason, 'post-decide', cause, plan.kind === FailFastKinds.CircuitOpen ? undefined : outcome.failure)
     }
     this.#record(outcome, verdict.decision, verdict.kind, verdict.rule, plan.feedback)
-    const from = (this.g.providers[this.providerIdx] as ResolvedProvider).name
-    this.providerIdx = plan.providerIdx
-    this.base = plan.base
-    this.tail = plan.tail
-    this.#emitRetry(verdict.decision, from, plan.delayMs, plan.feedback)
-    this.attempt++
+    const from = (this.g.providers[this.#providerIdx] as ResolvedProvider).name
+    this.#providerIdx = plan.providerIdx
+    this.#base = plan.base
+    this.#tail = plan.tail
+    emitRetry(this, { decision: verdict.decision, from, delayMs: plan.delayMs, feedback: plan.feedback })
+    this.#attempt++
     if (plan.delayMs > 0) {
       try {
         await sleep(plan.delayMs, this.signal)
@@ -213,24 +257,24 @@ class GateLoop<T> extends RunMeter implements RunView<T>, AttemptThen<T, GateRes
         throw this.#fail(FailFastKinds.Aborted, 'the run was aborted while waiting to retry', 'post-decide', error)
       }
     }
-    return this.#attempt()
+    return this.#next()
   }
 
   /** Takes what an attempt changed: its end, its failure counts, its validation history, its cost. */
   #took(outcome: AttemptTaken<T>): void {
-    this.lastTime = outcome.endedAt
-    this.retryAfterMs = outcome.retryAfterMs
-    if (isTransientFailure(outcome)) this.transientFailures++
+    this.#lastTime = outcome.endedAt
+    this.#retryAfterMs = outcome.retryAfterMs
+    if (isTransientFailure(outcome)) this.#transientFailures++
     if (outcome.failure !== undefined) {
-      this.history = this.history.concat(outcome.failure.message)
-      this.signatures = this.signatures.concat(outcome.failure.signature)
+      this.#history = this.#history.concat(outcome.failure.message)
+      this.#signatures = this.#signatures.concat(outcome.failure.signature)
     }
-    if (outcome.metered !== undefined) this.meter.add(outcome.metered)
+    if (outcome.metered) this.#meter.add(outcome.usage, outcome.costUsd, outcome.unpriced)
   }
 
   #record(outcome: AttemptOutcome<T>, decision: Decision, kind: string, rule: ReliabilityRule | undefined, feedback: string | undefined): void {
-    const provider = (this.g.providers[this.providerIdx] as ResolvedProvider).name
-    const record = attemptRecord(outcome, this.attempt + 1, provider, this.base.model, decision, kind, rule, feedback, this.lastTime - this.started)
+    const provider = (this.g.providers[this.#providerIdx] as ResolvedProvider).name
+    const record = attemptRecord(outcome, this.#attempt + 1, provider, this.#base.model, decision, kind, rule, feedback, this.#lastTime - this.started)
     if (this.#records === undefined) this.#records = [record]
     else this.#records.push(record)
   }
@@ -241,29 +285,14 @@ class GateLoop<T> extends RunMeter implements RunView<T>, AttemptThen<T, GateRes
       return failFast(this, FailFastKinds.RunTimeout, `the run did not finish within runTimeoutMs (${reason})`, phase, cause)
     return failFast(this, kind, reason, phase, cause, failure)
   }
-
-  #emitRetry(decision: 'retry' | 'retry-other', from: string, delayMs: number, feedback: string | undefined): void {
-    const events = this.g.events
-    if (!events.has('retry')) return
-    events.emit('retry', {
-      runId: this.runId,
-      ...this.tags,
-      attempt: this.attempt + 1,
-      nextAttempt: this.attempt + 2,
-      decision,
-      fromProvider: from,
-      toProvider: (this.g.providers[this.providerIdx] as ResolvedProvider).name,
-      delayMs,
-      feedback,
-      tail: this.tail,
-    })
-  }
 }
 
-// A run that holds nothing, kept for its hidden class (see keepShape).
+// A run that holds nothing, kept for its hidden class (see keepShape); its meter holding a fraction of a dollar, as a priced run's does.
 {
   const g = Object.freeze({}) as GateInternals<unknown>
   const settings = new RunSettings(g, Object.freeze({}), undefined, undefined)
   keepShape(settings)
-  keepShape(new GateLoop(g, Object.freeze({ messages: NONE }), settings, undefined, '', Number.NaN))
+  const loop = new GateLoop(g, Object.freeze({ messages: NONE }), settings, undefined, '', Number.NaN)
+  keepShape(loop)
+  ;(loop.meter as RunMeter).add(ZERO_USAGE, Number.MIN_VALUE, false)
 }

@@ -1,7 +1,6 @@
 import type { EventTags } from '../../events/event-map.ts'
 import type { Message } from '../../model/message.ts'
 import type { ModelRequest } from '../../model/request.ts'
-import type { Terminal } from '../../policies/middleware.ts'
 import type { MeterTotals } from '../../policies/meter.ts'
 import type { CompiledSchema } from '../../validation/index.ts'
 import type { AttemptRecord } from '../attempt-record.ts'
@@ -26,8 +25,6 @@ export interface RunView<T> {
   /** The turn and metadata every event of the run carries; `undefined` when the run has neither. */
   readonly tags: EventTags | undefined
   readonly schema: CompiledSchema<T> | undefined
-  /** The provider call at the end of the chain (a streaming one for `gate.stream`). */
-  readonly call: Terminal
   readonly guard: DecisionGuard | undefined
   /** The run's usage and cost so far, failed attempts included. */
   readonly meter: MeterTotals

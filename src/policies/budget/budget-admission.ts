@@ -4,12 +4,12 @@ import { ProviderError } from '../../model/provider-error.ts'
 import type { Usage } from '../../model/usage.ts'
 import { sleep } from '../deadline/sleep.ts'
 import { NO_PRICING, priceOrReason } from '../meter.ts'
-import { slotOf } from '../attempt-slot.ts'
 import { abortReason } from '../../model/abort-reason.ts'
 import type { Reservation } from '../../store/state-store.ts'
 import type { ReservationInto } from '../../store/sync-store.ts'
 import { type Admission, ignoreStoreError, type OnStoreError, Refused } from '../admission.ts'
-import type { AttemptContext, AttemptResult } from '../middleware.ts'
+import type { AttemptContext } from '../middleware.ts'
+import type { ModelResponse } from '../../model/response.ts'
 import type { PriceUsage } from '../pricing/price-usage.ts'
 import { finiteUsage } from '../usage-estimate.ts'
 import { reservationAdvice, reservationFor, reservationUsage } from './reservation-estimate.ts'
@@ -123,9 +123,9 @@ export function budgetAdmission(
       }
       hold.holding = false
       // The gate's meter priced the answer already (and reported it when it could not): priced once.
-      const metered = slotOf(ctx)?.metered
-      const cost = metered !== undefined ? undefined : costOf(result, ctx, price)
-      const usd = metered !== undefined ? (metered.unpriced ?? metered.costUsd) : (cost as Cost).usd
+      const metered = ctx.usage !== undefined
+      const cost = metered ? undefined : costOf(result, ctx, price)
+      const usd = metered ? (ctx.unpriced ?? ctx.costUsd) : (cost as Cost).usd
       // An answer that cannot be priced is charged what was reserved for it.
       const charge = typeof usd === 'number' ? usd : hold.amount
       if (now === undefined) return settleLater(hold, ctx, charge, usd, cost)
@@ -210,10 +210,9 @@ interface Cost {
 }
 
 /** The real cost of an answered attempt; a string when it cannot be priced (or the answer cannot be read). */
-function costOf(result: AttemptResult, ctx: AttemptContext, price: PriceUsage | undefined): Cost {
+function costOf(response: ModelResponse, ctx: AttemptContext, price: PriceUsage | undefined): Cost {
   let usage: Usage
   try {
-    const response = result.response
     const answer =
       typeof response?.content === 'string' ? { content: response.content, toolCalls: Array.isArray(response.toolCalls) ? response.toolCalls : [] } : undefined
     usage = finiteUsage(response?.usage, ctx.request, answer)
