@@ -33,7 +33,6 @@ export function baseRequest(
   if (responseSchema !== undefined) base.responseSchema = responseSchema
   if (signal !== undefined) base.signal = signal
   else if ('signal' in base) delete base.signal
-  entry.shapes.request ??= shapeWitness(base)
   return base
 }
 
@@ -47,17 +46,4 @@ type MutableRequest = { -readonly [K in keyof ModelRequest]: ModelRequest[K] }
 function copyWith(request: ModelRequest, responseSchema: ModelRequest['responseSchema'], model: string | undefined): MutableRequest {
   if (responseSchema === undefined) return model === undefined ? { ...request } : { model, ...request }
   return model === undefined ? { responseSchema, ...request } : { responseSchema, model, ...request }
-}
-
-/**
- * An object of the copy's hidden class holding none of its values. V8 keeps a hidden class reached
- * by adding keys (as the copy's is) only while some object has it; when a full garbage collection
- * finds none, it drops the class and discards the optimized code of every function that embedded
- * it, so the runs after an idle collection pay for slower, allocating code until it is optimized
- * again. Kept once per provider entry, for its first request shape.
- */
-function shapeWitness(base: MutableRequest): object {
-  const witness: Record<string, unknown> = { ...base }
-  for (const key in witness) witness[key] = undefined
-  return witness
 }
