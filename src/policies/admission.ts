@@ -121,10 +121,10 @@ export function admissionStage(policies: readonly Admission[]): Stage<Verdict[],
       undoAll(list, verdicts, ctx)
     },
     leave(ctx, verdicts, response) {
-      return ended(list, verdicts, ctx, response, undefined, false) as ModelResponse | Promise<ModelResponse>
+      return answered(list, verdicts, ctx, response)
     },
     fail(ctx, verdicts, error) {
-      return ended(list, verdicts, ctx, undefined, error, true)
+      return failed(list, verdicts, ctx, error)
     },
   }
 }
@@ -155,40 +155,46 @@ function undoAll(list: readonly Admission[], verdicts: Verdict[], ctx: ChainAtte
 }
 
 /**
- * Every `done` started, then awaited. An attempt that answered fails with the first failure (in
- * order); one that failed is only heard (its error stands): nothing is thrown then.
+ * Every `done` heard the response, started before any is awaited: the response once all are done,
+ * else the attempt fails with the first failure (in order).
  */
-function ended(
-  list: readonly Admission[],
-  verdicts: Verdict[],
-  ctx: ChainAttempt,
-  result: ModelResponse | undefined,
-  error: unknown,
-  failed: boolean,
-): ModelResponse | Promise<unknown> | undefined {
+function answered(list: readonly Admission[], verdicts: Verdict[], ctx: ChainAttempt, response: ModelResponse): ModelResponse | Promise<ModelResponse> {
   let firstError: Failed | undefined
   let waiting: PromiseLike<unknown>[] | undefined
   for (let i = 0; i < list.length; i++) {
     const policy = list[i] as Admission
     if (policy.done === undefined) continue
-    let answer: unknown
     try {
-      answer = policy.done(ctx, verdicts[i], result, error)
+      const answer = policy.done(ctx, verdicts[i], response, undefined)
+      if (isThenable(answer)) (waiting ??= []).push(answer)
     } catch (e) {
       firstError ??= new Failed(e)
-      continue
     }
-    if (isThenable(answer)) (waiting ??= []).push(answer)
   }
-  if (failed) return waiting === undefined ? undefined : Promise.allSettled(waiting)
   if (waiting === undefined) {
     if (firstError !== undefined) throw firstError.error
-    return result
+    return response
   }
   return Promise.allSettled(waiting).then((all) => {
     if (firstError !== undefined) throw firstError.error
     const rejected = all.find((r): r is PromiseRejectedResult => r.status === 'rejected')
     if (rejected !== undefined) throw rejected.reason
-    return result
+    return response
   })
+}
+
+/** Every `done` heard the failure, started before any is awaited; the attempt's error stands whatever they do. */
+function failed(list: readonly Admission[], verdicts: Verdict[], ctx: ChainAttempt, error: unknown): Promise<unknown> | undefined {
+  let waiting: PromiseLike<unknown>[] | undefined
+  for (let i = 0; i < list.length; i++) {
+    const policy = list[i] as Admission
+    if (policy.done === undefined) continue
+    try {
+      const answer = policy.done(ctx, verdicts[i], undefined, error)
+      if (isThenable(answer)) (waiting ??= []).push(answer)
+    } catch {
+      // Heard: the attempt fails with its own error.
+    }
+  }
+  return waiting === undefined ? undefined : Promise.allSettled(waiting)
 }

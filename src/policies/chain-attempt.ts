@@ -14,6 +14,12 @@ import type { Stage } from './stage.ts'
  */
 export type ResponseCall = (ctx: AttemptContext, attempt: ChainAttempt) => ModelResponse | Promise<ModelResponse>
 
+/** Where an attempt comes from: its run's provider now, and the run's signal. */
+export interface AttemptOrigin {
+  readonly providerIdx: number
+  readonly signal: AbortSignal | undefined
+}
+
 /**
  * One attempt as the library's stages see it: its context, what the meter found, and its control
  * (closed, what runs on close, its signal, its stop). It is also the chain's one executor: `runChain`
@@ -52,10 +58,15 @@ export abstract class ChainAttempt implements AttemptContext {
   #open = 0
   #reject: ((reason: unknown) => void) | undefined = undefined
 
-  /** `ownSignal`: the request carries the attempt's own signal, made the first time someone reads it (a chain with a deadline). */
-  constructor(attempt: number, providerIdx: number, request: ModelRequest, outer: AbortSignal | undefined, ownSignal: boolean) {
+  /**
+   * Attempt number `attempt` of `run` (its provider now, and its signal), sending `request`;
+   * `ownSignal`: the request carries the attempt's own signal, made the first time someone reads it
+   * (a chain with a deadline).
+   */
+  constructor(attempt: number, request: ModelRequest, run: AttemptOrigin, ownSignal: boolean) {
+    const outer = run.signal
     this.attempt = attempt
-    this.providerIdx = providerIdx
+    this.providerIdx = run.providerIdx
     this.#outer = outer
     this.#ownSignal = ownSignal
     this.request = ownSignal ? withSignalGetter(request, this, signalOf) : request

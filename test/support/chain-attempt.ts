@@ -13,7 +13,7 @@ export class TestAttempt extends ChainAttempt {
   readonly turn: number | undefined
 
   constructor(ctx: AttemptContext, ownSignal = false) {
-    super(ctx.attempt, ctx.providerIdx, ctx.request, ctx.request.signal, ownSignal)
+    super(ctx.attempt, ctx.request, { providerIdx: ctx.providerIdx, signal: ctx.request.signal }, ownSignal)
     this.runId = ctx.runId
     this.baseRequest = ctx.baseRequest
     this.provider = ctx.provider

@@ -31,7 +31,7 @@ export function startAttempt<T>(run: RunView<T>): GateAttempt<T> {
     const provider = (g.providers[run.providerIdx] as ResolvedProvider).name
     events.emit('attempt_start', { runId: run.runId, ...run.tags, attempt, provider, providerIdx: run.providerIdx, model: run.base.model, request })
   }
-  return new GateAttempt(run, attempt, request, g.stops, attempt === 1 ? run.started : g.now())
+  return new GateAttempt(run, attempt, request, attempt === 1 ? run.started : g.now())
 }
 
 /**

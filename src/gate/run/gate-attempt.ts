@@ -11,7 +11,13 @@ import type { ResolvedProvider } from '../resolved-provider.ts'
 
 /** What an attempt reads of its run (a part of `RunView`). */
 export interface AttemptRun<T> {
-  readonly g: { readonly providers: readonly ResolvedProvider[]; readonly events: EventHub; readonly repair: boolean; readonly now: () => number }
+  readonly g: {
+    readonly providers: readonly ResolvedProvider[]
+    readonly events: EventHub
+    readonly repair: boolean
+    readonly now: () => number
+    readonly stops: boolean
+  }
   readonly runId: string
   readonly signal: AbortSignal | undefined
   readonly providerIdx: number
@@ -41,9 +47,9 @@ export class GateAttempt<T> extends ChainAttempt {
   failure: ValidationFailure | undefined = undefined
   repairs: readonly string[] = NO_REPAIRS
 
-  /** The run's next attempt (number `attempt`), sending `request`; `ownSignal` as {@link ChainAttempt} says. */
-  constructor(run: AttemptRun<T>, attempt: number, request: ModelRequest, ownSignal: boolean, startedAt: number) {
-    super(attempt, run.providerIdx, request, run.signal, ownSignal)
+  /** The run's next attempt (number `attempt`, started at `startedAt`), sending `request` (with its own signal under a deadline). */
+  constructor(run: AttemptRun<T>, attempt: number, request: ModelRequest, startedAt: number) {
+    super(attempt, request, run, run.g.stops)
     this.run = run
     this.startedAt = startedAt
   }
@@ -76,10 +82,9 @@ export class GateAttempt<T> extends ChainAttempt {
 // An attempt that holds nothing, kept for its hidden class (see keepShape); its price a fraction, as a priced attempt's is.
 {
   const witness = new GateAttempt(
-    Object.freeze({ providerIdx: 0, signal: undefined }) as AttemptRun<unknown>,
+    Object.freeze({ providerIdx: 0, signal: undefined, g: Object.freeze({ stops: false }) }) as AttemptRun<unknown>,
     0,
     Object.freeze({ messages: [] }),
-    false,
     Number.NaN,
   )
   witness.costUsd = Number.MIN_VALUE

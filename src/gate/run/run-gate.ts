@@ -8,11 +8,10 @@ import { sleep } from '../../policies/deadline/sleep.ts'
 import { type MeterTotals, RunMeter } from '../../policies/meter.ts'
 import { isThenable } from '../../model/user-code.ts'
 import { ZERO_USAGE } from '../../model/usage.ts'
-import type { Decision, ReliabilityRule } from '../../rules/rule.ts'
 import type { Phase } from '../../rules/scope.ts'
 import type { CompiledSchema } from '../../validation/index.ts'
 import type { ValidationFailure } from '../../validation/validation-failure.ts'
-import { attemptRecord, type AttemptOutcome } from '../attempt-outcome.ts'
+import { attemptRecord, type AttemptOutcome, type RecordDecision } from '../attempt-outcome.ts'
 import type { AttemptRecord } from '../attempt-record.ts'
 import { baseFor } from '../base-request.ts'
 import { failFast } from '../fail-fast.ts'
@@ -71,23 +70,23 @@ class GateLoop<T> implements RunView<T> {
   #transientFailures = 0
   #lastTime: number
 
-  constructor(g: GateInternals<T>, request: ModelRequest, settings: RunSettings<T>, signal: AbortSignal | undefined, runId: string, started: number) {
+  /** A run of `g` for `request`, with its options and hooks: its deadline, signal, settings, id and start. */
+  constructor(g: GateInternals<T>, request: ModelRequest, options: GateRunOptions, hooks: RunHooks | undefined) {
+    const runTimeoutMs = options.runTimeoutMs ?? g.runTimeoutMs
+    // An agent run's deadline covers its gate calls, its tools and its commit: the gate call reads it.
+    const deadline = sharedDeadline(options) ?? (runTimeoutMs === undefined ? undefined : runDeadline(runTimeoutMs, options.signal ?? request.signal))
     this.g = g
     this.request = request
-    this.#settings = settings
-    this.signal = signal
-    this.runId = runId
-    this.started = this.#lastTime = started
+    this.#settings = settingsOf(g, options, hooks, deadline)
+    this.signal = deadline?.signal ?? options.signal ?? request.signal
+    this.runId = options.runId ?? newRunId()
+    this.started = this.#lastTime = g.now()
     this.#base = request
   }
 
   /** A run of `g` (`run_start` emitted). `messages`: the array the request's check validated (the run never reads the caller's again). */
   static start<T>(g: GateInternals<T>, request: ModelRequest, options: GateRunOptions, hooks: RunHooks | undefined, messages: readonly Message[]): GateLoop<T> {
-    const runTimeoutMs = options.runTimeoutMs ?? g.runTimeoutMs
-    // An agent run's deadline covers its gate calls, its tools and its commit: the gate call reads it.
-    const deadline = sharedDeadline(options) ?? (runTimeoutMs === undefined ? undefined : runDeadline(runTimeoutMs, options.signal ?? request.signal))
-    const signal = deadline?.signal ?? options.signal ?? request.signal
-    const loop = new GateLoop(g, request, settingsOf(g, options, hooks, deadline), signal, options.runId ?? newRunId(), g.now())
+    const loop = new GateLoop(g, request, options, hooks)
     loop.#base = baseFor(loop, 0, messages)
     if (g.events.has('run_start')) {
       g.events.emit('run_start', { runId: loop.runId, ...loop.tags, provider: (g.providers[0] as ResolvedProvider).name, model: loop.#base.model })
@@ -222,13 +221,13 @@ class GateLoop<T> implements RunView<T> {
   #act(outcome: AttemptTaken<T>, verdict: Verdict): GateResult<T> | Promise<GateResult<T>> {
     switch (verdict.act) {
       case 'ok':
-        this.#record(outcome, 'ok', verdict.kind, verdict.rule, undefined)
+        this.#record(outcome, { decision: 'ok', kind: verdict.kind, rule: verdict.rule, feedback: undefined })
         return succeed(this, outcome.response as ModelResponse, outcome.value, outcome.failure, false)
       case 'fail':
-        this.#record(outcome, 'fail-fast', verdict.kind, verdict.rule, undefined)
+        this.#record(outcome, { decision: 'fail-fast', kind: verdict.kind, rule: verdict.rule, feedback: undefined })
         throw this.#fail(verdict.kind, verdict.reason, 'post-decide', outcome.error, outcome.failure)
       case 'fallback':
-        this.#record(outcome, 'fallback', verdict.kind, verdict.rule, undefined)
+        this.#record(outcome, { decision: 'fallback', kind: verdict.kind, rule: verdict.rule, feedback: undefined })
         return useFallback(this, verdict.scope, verdict.kind, (kind, reason, cause, failure) => this.#fail(kind, reason, 'post-decide', cause, failure))
       case 'retry':
         return this.#retry(outcome, verdict)
@@ -237,13 +236,13 @@ class GateLoop<T> implements RunView<T> {
 
   /** A retry: its plan applied, `retry` emitted, its wait, then the next attempt. */
   async #retry(outcome: AttemptTaken<T>, verdict: Verdict & { readonly act: 'retry' }): Promise<GateResult<T>> {
-    const plan = await planRetry(this, verdict.decision, verdict.rule, verdict.scope, outcome)
+    const plan = await planRetry(this, verdict, outcome)
     if (!plan.go) {
-      this.#record(outcome, 'fail-fast', plan.kind, verdict.rule, undefined)
+      this.#record(outcome, { decision: 'fail-fast', kind: plan.kind, rule: verdict.rule, feedback: undefined })
       const cause = plan.kind === FailFastKinds.Aborted ? this.signal?.reason : outcome.error
       throw this.#fail(plan.kind, plan.reason, 'post-decide', cause, plan.kind === FailFastKinds.CircuitOpen ? undefined : outcome.failure)
     }
-    this.#record(outcome, verdict.decision, verdict.kind, verdict.rule, plan.feedback)
+    this.#record(outcome, { decision: verdict.decision, kind: verdict.kind, rule: verdict.rule, feedback: plan.feedback })
     const from = (this.g.providers[this.#providerIdx] as ResolvedProvider).name
     this.#providerIdx = plan.providerIdx
     this.#base = plan.base
@@ -272,9 +271,9 @@ class GateLoop<T> implements RunView<T> {
     if (outcome.metered) this.#meter.add(outcome.usage, outcome.costUsd, outcome.unpriced)
   }
 
-  #record(outcome: AttemptOutcome<T>, decision: Decision, kind: string, rule: ReliabilityRule | undefined, feedback: string | undefined): void {
-    const provider = (this.g.providers[this.#providerIdx] as ResolvedProvider).name
-    const record = attemptRecord(outcome, this.#attempt + 1, provider, this.#base.model, decision, kind, rule, feedback, this.#lastTime - this.started)
+  /** The attempt's log entry, where it ran (this run, now) and what was decided about it. */
+  #record(outcome: AttemptOutcome<T>, decided: RecordDecision): void {
+    const record = attemptRecord(outcome, this, decided)
     if (this.#records === undefined) this.#records = [record]
     else this.#records.push(record)
   }
@@ -289,10 +288,9 @@ class GateLoop<T> implements RunView<T> {
 
 // A run that holds nothing, kept for its hidden class (see keepShape); its meter holding a fraction of a dollar, as a priced run's does.
 {
-  const g = Object.freeze({}) as GateInternals<unknown>
-  const settings = new RunSettings(g, Object.freeze({}), undefined, undefined)
-  keepShape(settings)
-  const loop = new GateLoop(g, Object.freeze({ messages: NONE }), settings, undefined, '', Number.NaN)
+  const g = Object.freeze({ now: () => Number.NaN }) as GateInternals<unknown>
+  keepShape(new RunSettings(g, Object.freeze({}), undefined, undefined))
+  const loop = new GateLoop(g, Object.freeze({ messages: NONE }), Object.freeze({ runId: '' }), { call: () => Promise.reject(new Error('never called')) })
   keepShape(loop)
   ;(loop.meter as RunMeter).add(ZERO_USAGE, Number.MIN_VALUE, false)
 }
