@@ -73,14 +73,14 @@ export abstract class ChainAttempt implements AttemptContext {
   }
 
   /**
-   * Takes the attempt through `stages` around `inner`. An attempt that may be stopped (`stoppable`:
-   * a stage stops, or the run has a signal) answers a promise of its own, which its stop settles at
+   * Takes the attempt through `stages` around `inner`. An attempt that may be stopped (`stops`: a
+   * stage may stop it; or the run has a signal) answers a promise of its own, which its stop settles at
    * once whatever the rest still waits for; its late answer is dropped.
    */
-  runChain(stages: readonly Stage<unknown, ChainAttempt>[], inner: ResponseCall, stoppable: boolean): ModelResponse | Promise<ModelResponse> {
+  runChain(stages: readonly Stage<unknown, ChainAttempt>[], inner: ResponseCall, stops: boolean): ModelResponse | Promise<ModelResponse> {
     this.#stages = stages
     this.#inner = inner
-    if (!stoppable && this.#outer === undefined) return this.#enter(0)
+    if (!stops && this.#outer === undefined) return this.#enter(0)
     return new Promise<ModelResponse>((resolve, reject) => {
       this.#reject = reject
       const outer = this.#outer
@@ -189,6 +189,8 @@ export abstract class ChainAttempt implements AttemptContext {
     for (let i = from; i < stages.length; i++) {
       const stage = stages[i] as Stage<unknown, ChainAttempt>
       if (stage.enter !== undefined) {
+        // Stopped already (the run's signal aborted as the attempt started): nothing more is entered.
+        if (this.#stopped) return this.#fail(i, this.#stopReason)
         let token: unknown
         try {
           token = stage.enter(this)
@@ -225,6 +227,7 @@ export abstract class ChainAttempt implements AttemptContext {
 
   #call(): ModelResponse | Promise<ModelResponse> {
     const last = this.#stages.length
+    if (this.#stopped) return this.#fail(last, this.#stopReason)
     let answer: ModelResponse | Promise<ModelResponse>
     try {
       answer = (this.#inner as ResponseCall)(this, this)

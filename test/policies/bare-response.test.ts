@@ -72,6 +72,21 @@ describe('the provider call at the end of the chain', () => {
     await expect(signalled).resolves.toBe(answer)
   })
 
+  it('enters nothing and calls nothing for an attempt whose run was aborted before it started', async () => {
+    const controller = new AbortController()
+    controller.abort(new Error('gone'))
+    const entered: string[] = []
+    let calls = 0
+    const stage: Stage = { name: 'policy', enter: () => void entered.push('policy') }
+    const out = compileChain([stage], [])(attempt(controller.signal), () => {
+      calls++
+      return answer
+    })
+    await expect(out).rejects.toMatchObject({ kind: 'aborted' })
+    expect(entered).toEqual([])
+    expect(calls).toBe(0)
+  })
+
   it('fails the attempt as it is when the call rejects or throws synchronously', async () => {
     const boom = new Error('provider down')
     const rejecting: ResponseCall = () => Promise.reject(boom)
