@@ -11,7 +11,13 @@ import type { RunView } from './run/run-view.ts'
  * changes it is the caller's own object (never mutated): no copy at all.
  */
 export function baseFor<T>(s: RunView<T>, providerIdx: number, messages?: readonly Message[]): ModelRequest {
-  return baseRequest(s.g.providers[providerIdx] as ResolvedProvider, s.request, s.schema === undefined ? undefined : s.g.wireSchema, s.signal, messages)
+  return baseRequest(
+    s.g.providers[providerIdx] as ResolvedProvider,
+    s.request,
+    s.settings.schema === undefined ? undefined : s.g.wireSchema,
+    s.signal,
+    messages,
+  )
 }
 
 /** {@link baseFor} from its parts, for a run that has no state yet; `wireSchema` is the gate's copy of its output schema's JSON Schema. */

@@ -7,11 +7,7 @@ import { isThenable } from '../model/user-code.ts'
 import type { AttemptContext } from './middleware.ts'
 import type { Stage } from './stage.ts'
 
-/**
- * The innermost step of the chain, the provider call: it answers the bare response (a user's link
- * sees it wrapped as `{ response }`). `ctx` carries the request to send (a user's link may have
- * changed it); `attempt` is the attempt it belongs to.
- */
+/** The innermost step of the chain, the provider call: the bare response (a user's link sees `{ response }`) to `ctx.request`. */
 export type ResponseCall = (ctx: AttemptContext, attempt: ChainAttempt) => ModelResponse | Promise<ModelResponse>
 
 /** Where an attempt comes from: its run's provider now, and the run's signal. */
@@ -21,10 +17,10 @@ export interface AttemptOrigin {
 }
 
 /**
- * One attempt as the library's stages see it: its context, what the meter found, and its control
- * (closed, what runs on close, its signal, its stop). It is also the chain's one executor: `runChain`
- * takes the attempt through the stages around the innermost call, and answers the response, at
- * once when nothing waited, else as a promise. A subclass says whose attempt it is (the gate's run).
+ * One attempt as the library's stages see it: its context, what the meter found, and its control (closed, what runs on
+ * close, its signal, its stop). It is also the chain's one executor, in two halves the caller (the run loop) takes in turn:
+ * `runChain` enters every stage and calls the innermost step, answering its answer; `leave` takes that answer out through
+ * the stages (or `failOpen` tells them the failure). Each answers at once when nothing waited, else a promise.
  */
 export abstract class ChainAttempt implements AttemptContext {
   abstract readonly runId: string
@@ -58,11 +54,7 @@ export abstract class ChainAttempt implements AttemptContext {
   #open = 0
   #reject: ((reason: unknown) => void) | undefined = undefined
 
-  /**
-   * Attempt number `attempt` of `run` (its provider now, and its signal), sending `request`;
-   * `ownSignal`: the request carries the attempt's own signal, made the first time someone reads it
-   * (a chain with a deadline).
-   */
+  /** Attempt `attempt` of `run`, sending `request`; `ownSignal`: it carries the attempt's own signal, made when first read (under a deadline). */
   constructor(attempt: number, request: ModelRequest, run: AttemptOrigin, ownSignal: boolean) {
     const outer = run.signal
     this.attempt = attempt
@@ -73,15 +65,15 @@ export abstract class ChainAttempt implements AttemptContext {
   }
 
   /**
-   * Takes the attempt through `stages` around `inner`. An attempt that may be stopped (`stops`: a
-   * stage may stop it; or the run has a signal) answers a promise of its own, which its stop settles at
-   * once whatever the rest still waits for; its late answer is dropped.
+   * Takes the attempt into `stages` around `inner`: every `enter`, then the innermost call; its answer (for {@link leave}), or
+   * a rejection once the stages it passed heard the failure. An attempt that may be stopped (`stops`: a stage may stop it;
+   * or the run has a signal) answers a promise of its own, which its stop rejects at once whatever the rest still waits for.
    */
-  runChain(stages: readonly Stage<unknown, ChainAttempt>[], inner: ResponseCall, stops: boolean): ModelResponse | Promise<ModelResponse> {
+  runChain(stages: readonly Stage<unknown, ChainAttempt>[], inner: ResponseCall, stops: boolean): unknown {
     this.#stages = stages
     this.#inner = inner
     if (!stops && this.#outer === undefined) return this.#enter(0)
-    return new Promise<ModelResponse>((resolve, reject) => {
+    return new Promise<unknown>((resolve, reject) => {
       this.#reject = reject
       const outer = this.#outer
       if (outer !== undefined) this.#follow(outer)
@@ -138,10 +130,7 @@ export abstract class ChainAttempt implements AttemptContext {
     return controller.signal
   }
 
-  /**
-   * Why the attempt may not go on with `request`, when it was stopped or its signal aborted (read
-   * without making the attempt's own signal for its own request); `undefined` while it may.
-   */
+  /** Why the attempt may not go on with `request` (stopped, or aborted), without making its own signal to ask; `undefined` while it may. */
   abortedWhy(request: ModelRequest): unknown {
     if (this.#stopped) return this.#stopReason
     const outer = this.#outer
@@ -153,9 +142,8 @@ export abstract class ChainAttempt implements AttemptContext {
   }
 
   /**
-   * Settles the attempt now with `reason` (its deadline passed, or its run's signal aborted): its
-   * signal aborts, the stages still open hear `fail` (not awaited), and whatever the rest answers
-   * later is dropped.
+   * Settles the attempt now with `reason` (its deadline passed, or its run's signal aborted): its signal aborts, the stages
+   * still open hear `fail` (not awaited), and whatever the rest answers later is dropped.
    */
   stop(reason: unknown): void {
     if (this.#stopped) return
@@ -184,7 +172,7 @@ export abstract class ChainAttempt implements AttemptContext {
     this.onClose(() => outer.removeEventListener('abort', stop))
   }
 
-  #enter(from: number): ModelResponse | Promise<ModelResponse> {
+  #enter(from: number): unknown {
     const stages = this.#stages
     for (let i = from; i < stages.length; i++) {
       const stage = stages[i] as Stage<unknown, ChainAttempt>
@@ -211,7 +199,7 @@ export abstract class ChainAttempt implements AttemptContext {
   }
 
   /** A stage's `enter` answered later: on to the next, unless the attempt was stopped meanwhile (then it gives its token back). */
-  #entered(at: number, token: unknown): ModelResponse | Promise<ModelResponse> {
+  #entered(at: number, token: unknown): unknown {
     if (this.#stopped) {
       try {
         ;(this.#stages[at] as Stage<unknown, ChainAttempt>).undo?.(this, token)
@@ -225,20 +213,47 @@ export abstract class ChainAttempt implements AttemptContext {
     return this.#enter(at + 1)
   }
 
-  #call(): ModelResponse | Promise<ModelResponse> {
+  /** The innermost call, every stage entered: its answer as it comes (the caller hands it to {@link leave}, or its failure to {@link failOpen}). */
+  #call(): unknown {
     const last = this.#stages.length
     if (this.#stopped) return this.#fail(last, this.#stopReason)
-    let answer: ModelResponse | Promise<ModelResponse>
     try {
-      answer = (this.#inner as ResponseCall)(this, this)
+      return (this.#inner as ResponseCall)(this, this)
     } catch (error) {
       return this.#fail(last, error)
     }
-    if (!isThenable(answer)) return this.#leave(last - 1, answer)
-    return Promise.resolve(answer).then(
-      (response) => this.#leave(last - 1, response),
-      (error: unknown) => this.#fail(last, error),
-    )
+  }
+
+  /**
+   * The second half of the chain, once the innermost call answered: every `leave`, in reverse order, handing each other the
+   * response (a throw or rejection turns to the fails of those outside); the attempt's response, at once when no leave waited.
+   */
+  leave(answer: unknown): ModelResponse | Promise<ModelResponse> {
+    return this.#leave(this.#stages.length - 1, answer as ModelResponse)
+  }
+
+  /**
+   * The attempt failed with `error` while stages were open (the innermost call failed): they hear `fail`, outermost last; a
+   * promise when one answered a promise (awaited). Stages the failure already passed through are not told again.
+   */
+  failOpen(error: unknown): Promise<void> | undefined {
+    if (this.#stopped) return undefined
+    for (let i = this.#open - 1; i >= 0; i--) {
+      this.#open = i
+      const stage = this.#stages[i] as Stage<unknown, ChainAttempt>
+      if (stage.fail === undefined) continue
+      let heard: unknown
+      try {
+        heard = stage.fail(this, this.#tokens?.[i], error)
+      } catch {
+        continue
+      }
+      if (isThenable(heard)) {
+        const next = (): Promise<void> | undefined => this.failOpen(error)
+        return Promise.resolve(heard).then(next, next)
+      }
+    }
+    return undefined
   }
 
   /** The leaves of stages `at` down to 0, in that order; a throw (or rejection) turns to the fails of those outside. */
@@ -268,25 +283,9 @@ export abstract class ChainAttempt implements AttemptContext {
 
   /** The attempt failed with `error` inside stage `at`: the fails of stages `at - 1` down to 0 are heard (awaited), then it rejects. */
   #fail(at: number, error: unknown): Promise<never> {
-    if (this.#stopped) return Promise.reject(error)
-    for (let i = at - 1; i >= 0; i--) {
-      this.#open = i
-      const stage = this.#stages[i] as Stage<unknown, ChainAttempt>
-      if (stage.fail === undefined) continue
-      let heard: unknown
-      try {
-        heard = stage.fail(this, this.#tokens?.[i], error)
-      } catch {
-        continue
-      }
-      if (isThenable(heard)) {
-        return Promise.resolve(heard).then(
-          () => this.#fail(i, error),
-          () => this.#fail(i, error),
-        )
-      }
-    }
-    return Promise.reject(error)
+    this.#open = Math.min(this.#open, at)
+    const heard = this.failOpen(error)
+    return heard === undefined ? Promise.reject(error) : heard.then(() => Promise.reject(error))
   }
 }
 

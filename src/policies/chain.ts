@@ -6,8 +6,12 @@ import type { ChainAttempt, ResponseCall } from './chain-attempt.ts'
 import type { AttemptContext, AttemptResult, Middleware, Next } from './middleware.ts'
 import type { Stage } from './stage.ts'
 
-/** A compiled attempt chain: takes one attempt through every link around `call`; answers its response. */
-export type Chain<A extends ChainAttempt = ChainAttempt> = (attempt: A, call: ResponseCall) => ModelResponse | Promise<ModelResponse>
+/**
+ * A compiled attempt chain: takes one attempt into every link around `call` and answers the
+ * innermost answer (the provider's, or what the user's links made of it), at once or as a promise;
+ * the caller takes it out through the stages with `attempt.leave` (or `attempt.failOpen`).
+ */
+export type Chain<A extends ChainAttempt = ChainAttempt> = (attempt: A, call: ResponseCall) => unknown
 
 /**
  * Compiles the attempt chain once, when the gate is built: the library's stages, outermost first,

@@ -4,7 +4,7 @@ import type { ResponseCall } from '../../src/policies/chain-attempt.ts'
 import type { AttemptContext, AttemptResult, Middleware } from '../../src/policies/middleware.ts'
 import type { Stage } from '../../src/policies/stage.ts'
 import type { ModelResponse } from '../../src/index.ts'
-import { TestAttempt } from '../support/chain-attempt.ts'
+import { TestAttempt, throughAttempt } from '../support/chain-attempt.ts'
 
 const answer: ModelResponse = { content: 'ok', toolCalls: [], usage: { inputTokens: 1, outputTokens: 1 }, stopReason: 'end' }
 const later: ResponseCall = async () => answer
@@ -44,7 +44,7 @@ describe('the provider call at the end of the chain', () => {
   ])('hands the stages (that %s) just outside it the bare response', async (_name, enters) => {
     const seen: unknown[] = []
     const chain = compileChain([seeing(seen, enters), seeing(seen, enters)], [])
-    expect(await chain(attempt(), later)).toBe(answer)
+    expect(await throughAttempt(attempt(), chain, later)).toBe(answer)
     expect(seen).toEqual([answer, answer])
   })
 
@@ -55,16 +55,18 @@ describe('the provider call at the end of the chain', () => {
       return nextGave as AttemptResult
     }
     const seen: unknown[] = []
-    expect(await compileChain([seeing(seen, false)], [user])(attempt(), later)).toBe(answer)
+    expect(await throughAttempt(attempt(), compileChain([seeing(seen, false)], [user]), later)).toBe(answer)
     expect(nextGave).toEqual({ response: answer })
     expect(seen).toEqual([answer])
-    expect(await compileChain([], [])(attempt(), later)).toBe(answer)
+    expect(await throughAttempt(attempt(), compileChain([], []), later)).toBe(answer)
   })
 
   it('takes a synchronous answer through the stages synchronously when nothing waits (no run signal, no stage that stops)', async () => {
     const seen: unknown[] = []
-    const out = compileChain([seeing(seen, true), seeing(seen, false)], [])(attempt(), atOnce)
+    const plain = attempt()
+    const out = compileChain([seeing(seen, true), seeing(seen, false)], [])(plain, atOnce)
     expect(out).toBe(answer)
+    expect(plain.leave(out)).toBe(answer)
     expect(seen).toEqual([answer, answer])
     // With a run signal the attempt may be stopped from outside: it answers a promise of its own.
     const signalled = compileChain([seeing(seen, false)], [])(attempt(new AbortController().signal), atOnce)
@@ -78,7 +80,7 @@ describe('the provider call at the end of the chain', () => {
     const entered: string[] = []
     let calls = 0
     const stage: Stage = { name: 'policy', enter: () => void entered.push('policy') }
-    const out = compileChain([stage], [])(attempt(controller.signal), () => {
+    const out = throughAttempt(attempt(controller.signal), compileChain([stage], []), () => {
       calls++
       return answer
     })
@@ -96,7 +98,7 @@ describe('the provider call at the end of the chain', () => {
     for (const call of [rejecting, throwing]) {
       for (const enters of [false, true]) {
         const seen: unknown[] = []
-        await expect(Promise.resolve().then(() => compileChain([seeing(seen, enters)], [])(attempt(), call))).rejects.toBe(boom)
+        await expect(throughAttempt(attempt(), compileChain([seeing(seen, enters)], []), call)).rejects.toBe(boom)
         expect(seen).toEqual([])
       }
     }

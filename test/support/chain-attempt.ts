@@ -1,6 +1,7 @@
 import type { AttemptContext, AttemptResult, Middleware, ModelRequest } from '../../src/index.ts'
-import { compileChain } from '../../src/policies/chain.ts'
-import { ChainAttempt } from '../../src/policies/chain-attempt.ts'
+import type { ModelResponse } from '../../src/index.ts'
+import { type Chain, compileChain } from '../../src/policies/chain.ts'
+import { ChainAttempt, type ResponseCall } from '../../src/policies/chain-attempt.ts'
 import type { Stage } from '../../src/policies/stage.ts'
 
 /** An attempt made from a plain context, outside a gate: its request's signal is the run's. */
@@ -23,6 +24,21 @@ export class TestAttempt extends ChainAttempt {
   }
 }
 
+/** Both halves of a chain for `attempt`, as the run loop takes them: into the chain, then out through its stages (or their fails). */
+export function throughAttempt<A extends ChainAttempt>(attempt: A, chain: Chain<A>, call: ResponseCall): Promise<ModelResponse> {
+  const failed = (error: unknown): Promise<never> => {
+    const heard = attempt.failOpen(error)
+    return heard === undefined ? Promise.reject(error) : heard.then(() => Promise.reject(error))
+  }
+  let answer: unknown
+  try {
+    answer = chain(attempt, call)
+  } catch (error) {
+    return failed(error)
+  }
+  return Promise.resolve(answer).then((value) => Promise.resolve(attempt.leave(value)).catch(failed), failed)
+}
+
 /** A terminal as a test writes it: the provider's answer as `{ response }`. */
 export type TestTerminal = (ctx: AttemptContext) => Promise<AttemptResult>
 
@@ -35,13 +51,7 @@ export function throughChain(stages: readonly Stage[], links: readonly Middlewar
     ctx,
     stages.some((s) => s.stops === true),
   )
-  let answer: ReturnType<ReturnType<typeof compileChain>>
-  try {
-    answer = compileChain(stages, links)(attempt, (c) => terminal(c).then((r) => r.response))
-  } catch (error) {
-    answer = Promise.reject(error)
-  }
-  const settled = Promise.resolve(answer).then((response) => ({ response }))
+  const settled = throughAttempt(attempt, compileChain(stages, links), (c) => terminal(c).then((r) => r.response)).then((response) => ({ response }))
   const close = (): void => attempt.close()
   settled.then(close, close)
   return settled

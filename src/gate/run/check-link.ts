@@ -29,7 +29,7 @@ export function checkAnswer<T>(attempt: GateAttempt<T>, response: ModelResponse)
   // An answer that came after its attempt ended: the outcome the loop took is never written again.
   if (attempt.closed) return response
   if (isRefusal(response)) return written(attempt, REFUSAL, response)
-  const schema = attempt.run.schema
+  const schema = attempt.run.settings.schema
   let parsed: unknown = NOT_PARSED
   if (schema?.test !== undefined) {
     const whole = acceptWhole(schema as TestedSchema<T>, response)
@@ -69,5 +69,5 @@ function reportFailure<T>(attempt: GateAttempt<T>, failure: ValidationFailure): 
   const run = attempt.run
   const from = { runId: run.runId, tags: run.tags, provider: attempt.provider, model: run.base.model }
   // This failure joins the run's history once the loop takes the outcome: counted here already.
-  emitValidationFailed(run.g.events, from, failure, attempt.attempt, run.failuresBefore + run.history.length + 1)
+  emitValidationFailed(run.g.events, from, failure, attempt.attempt, run.settings.failuresBefore + run.history.length + 1)
 }

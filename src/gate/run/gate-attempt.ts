@@ -25,8 +25,7 @@ export interface AttemptRun<T> {
   readonly metadata: Readonly<Record<string, unknown>> | undefined
   readonly turn: number | undefined
   readonly tags: EventTags | undefined
-  readonly schema: CompiledSchema<T> | undefined
-  readonly failuresBefore: number
+  readonly settings: { readonly schema: CompiledSchema<T> | undefined; readonly failuresBefore: number }
   readonly history: readonly string[]
   readonly meter: MeterTotals
 }

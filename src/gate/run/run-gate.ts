@@ -9,7 +9,6 @@ import { type MeterTotals, RunMeter } from '../../policies/meter.ts'
 import { isThenable } from '../../model/user-code.ts'
 import { ZERO_USAGE } from '../../model/usage.ts'
 import type { Phase } from '../../rules/scope.ts'
-import type { CompiledSchema } from '../../validation/index.ts'
 import type { ValidationFailure } from '../../validation/validation-failure.ts'
 import { attemptRecord, type AttemptOutcome, type RecordDecision } from '../attempt-outcome.ts'
 import type { AttemptRecord } from '../attempt-record.ts'
@@ -17,40 +16,36 @@ import { baseFor } from '../base-request.ts'
 import { failFast } from '../fail-fast.ts'
 import type { ReliabilityFailFastError } from '../fail-fast-error.ts'
 import { succeed, useFallback } from '../finish-run.ts'
-import type { DecisionGuard, GateInternals, GateRunOptions, RunHooks } from '../gate-internals.ts'
+import type { GateInternals, GateRunOptions, RunHooks } from '../gate-internals.ts'
 import type { GateResult } from '../gate-result.ts'
 import type { ResolvedProvider } from '../resolved-provider.ts'
 import { type AttemptTaken, endAttempt, isTransientFailure, startAttempt } from './attempt.ts'
+import type { GateAttempt } from './gate-attempt.ts'
 import { decide, preCheck, type PreVerdict, type Verdict } from './decide.ts'
 import { emitRetry, planRetry } from './retry-plan.ts'
 import { runDeadline, sharedDeadline } from './run-deadline.ts'
-import { RunSettings, settingsOf } from './run-settings.ts'
+import { type RunSettings, settingsOf } from './run-settings.ts'
 import { keepShape } from '../../model/keep-shape.ts'
 import type { RunView } from './run-view.ts'
 
 const NONE: readonly never[] = Object.freeze([])
 
 /**
- * One `gate.run` (and `gate.stream`, with its own terminal and guard): the loop of DESIGN.md. Per
- * attempt: PreCheck, the attempt (its chain: deadline, check, policies, meter, the user's links,
- * the provider; events before any decision), PostDecide, act on the verdict. A hard cap on attempts
- * always holds. The loop is the only writer of the run's state; every step reads it and returns
- * what changed.
+ * One `gate.run` (and `gate.stream`, with its own terminal and guard). Per attempt: PreCheck, the attempt (its chain:
+ * deadline, check, policies, meter, the user's links, the provider; events before any decision), PostDecide, act on the
+ * verdict. A hard cap on attempts always holds.
  */
 export function runGate<T>(
   g: GateInternals<T>,
   request: ModelRequest,
   options: GateRunOptions,
   hooks?: RunHooks,
-  messages: readonly Message[] = request.messages,
+  messages = request.messages,
 ): Promise<GateResult<T>> {
   return GateLoop.start(g, request, options, hooks, messages).run()
 }
 
-/**
- * The loop of one run. Its state is private: every step reads it through {@link RunView} and
- * returns what changed; only the loop's own methods write it.
- */
+/** The loop of one run. Its state is private: every step reads it through {@link RunView} and returns what changed. */
 class GateLoop<T> implements RunView<T> {
   readonly g: GateInternals<T>
   readonly request: ModelRequest
@@ -102,16 +97,8 @@ class GateLoop<T> implements RunView<T> {
     return this.#settings.turn
   }
 
-  get failuresBefore(): number {
-    return this.#settings.failuresBefore
-  }
-
-  get schema(): CompiledSchema<T> | undefined {
-    return this.#settings.schema
-  }
-
-  get guard(): DecisionGuard | undefined {
-    return this.#settings.guard
+  get settings(): RunSettings<T> {
+    return this.#settings
   }
 
   get meter(): MeterTotals {
@@ -158,7 +145,6 @@ class GateLoop<T> implements RunView<T> {
     return this.#lastTime
   }
 
-  /** The turn and metadata every event of the run carries; `undefined` when the run has neither. */
   get tags(): EventTags | undefined {
     return this.#settings.tags
   }
@@ -181,7 +167,6 @@ class GateLoop<T> implements RunView<T> {
   // The loop, as promise reactions (an async frame and its awaits cost about 330 B per run), synchronous until something
   // answers a promise: `#next` (PreCheck) -> `#call` (the attempt) -> `#taken` (PostDecide) -> `#act` (ends, or back to `#next`).
 
-  /** PreCheck, then the attempt. */
   #next(): GateResult<T> | Promise<GateResult<T>> {
     if (this.g.preCheck.length > 0) {
       const pending = preCheck(this)
@@ -191,7 +176,7 @@ class GateLoop<T> implements RunView<T> {
     return this.#call(undefined)
   }
 
-  /** The attempt through the gate's chain: its answer (or failure) ends it, and the loop takes its outcome in this step. */
+  /** The attempt into the gate's chain: its answer is taken out through the stages in the loop's own step (see `#answered`). */
   #call(stop: PreVerdict): GateResult<T> | Promise<GateResult<T>> {
     if (stop !== undefined) throw this.#fail(stop.kind, stop.reason, 'pre-check')
     if (this.signal?.aborted === true)
@@ -201,13 +186,31 @@ class GateLoop<T> implements RunView<T> {
     try {
       answer = this.g.chain(attempt, this.#settings.call)
     } catch (error) {
-      return this.#taken(endAttempt(attempt, true, error))
+      return this.#failed(attempt, error)
     }
-    if (!isThenable(answer)) return this.#taken(endAttempt(attempt, false, undefined))
-    return (answer as Promise<unknown>).then(
-      () => this.#taken(endAttempt(attempt, false, undefined)),
-      (error: unknown) => this.#taken(endAttempt(attempt, true, error)),
+    if (!isThenable(answer)) return this.#answered(attempt, answer)
+    // Adopted, not called: a thenable whose `then` throws fails the attempt like one that rejects.
+    return Promise.resolve(answer).then(
+      (value) => this.#answered(attempt, value),
+      (error: unknown) => this.#failed(attempt, error),
     )
+  }
+
+  /** The chain's answer, out through its stages (the meter, the policies, the check): the attempt ends and is taken. */
+  #answered(attempt: GateAttempt<T>, answer: unknown): GateResult<T> | Promise<GateResult<T>> {
+    const left = attempt.leave(answer)
+    if (!isThenable(left)) return this.#taken(endAttempt(attempt, false, undefined))
+    return left.then(
+      () => this.#taken(endAttempt(attempt, false, undefined)),
+      (error: unknown) => this.#failed(attempt, error),
+    )
+  }
+
+  /** The attempt failed: the stages still open hear it, then it ends and is taken. */
+  #failed(attempt: GateAttempt<T>, error: unknown): GateResult<T> | Promise<GateResult<T>> {
+    const heard = attempt.failOpen(error)
+    if (heard === undefined) return this.#taken(endAttempt(attempt, true, error))
+    return heard.then(() => this.#taken(endAttempt(attempt, true, error)))
   }
 
   /** What an attempt changed, taken, then PostDecide's verdict acted on. */
@@ -271,7 +274,6 @@ class GateLoop<T> implements RunView<T> {
     if (outcome.metered) this.#meter.add(outcome.usage, outcome.costUsd, outcome.unpriced)
   }
 
-  /** The attempt's log entry, where it ran (this run, now) and what was decided about it. */
   #record(outcome: AttemptOutcome<T>, decided: RecordDecision): void {
     const record = attemptRecord(outcome, this, decided)
     if (this.#records === undefined) this.#records = [record]
@@ -287,10 +289,12 @@ class GateLoop<T> implements RunView<T> {
 }
 
 // A run that holds nothing, kept for its hidden class (see keepShape); its meter holding a fraction of a dollar, as a priced run's does.
-{
-  const g = Object.freeze({ now: () => Number.NaN }) as GateInternals<unknown>
-  keepShape(new RunSettings(g, Object.freeze({}), undefined, undefined))
-  const loop = new GateLoop(g, Object.freeze({ messages: NONE }), Object.freeze({ runId: '' }), { call: () => Promise.reject(new Error('never called')) })
-  keepShape(loop)
-  ;(loop.meter as RunMeter).add(ZERO_USAGE, Number.MIN_VALUE, false)
-}
+const never = (): Promise<never> => Promise.reject(new Error('never called'))
+const witness = new GateLoop(
+  Object.freeze({ now: () => Number.NaN }) as GateInternals<unknown>,
+  Object.freeze({ messages: NONE }),
+  { runId: '' },
+  { call: never },
+)
+keepShape(witness)
+;(witness.meter as RunMeter).add(ZERO_USAGE, Number.MIN_VALUE, false)
