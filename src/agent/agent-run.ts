@@ -27,8 +27,8 @@ import type { ToolCallHost } from './tool-call-run.ts'
 import { NOT_AN_ANSWER, settleToolCalls, standingAnswer, standingValue, toolTurnMessages } from './tool-turn.ts'
 
 // Shared until a run has tool turns to keep (replaced, never mutated, before the first push).
-const NO_MESSAGES: Message[] = Object.freeze([]) as unknown as Message[]
-const NO_CALLS: FunctionCall[] = Object.freeze([]) as unknown as FunctionCall[]
+const NO_MESSAGES: readonly Message[] = Object.freeze([])
+const NO_CALLS: readonly FunctionCall[] = Object.freeze([])
 type Writable<O> = { -readonly [K in keyof O]: O[K] }
 
 /**
@@ -51,8 +51,8 @@ export class AgentRun<T, R = RunResult<T>> {
   readonly #metadata: Readonly<Record<string, unknown>> | undefined
   readonly #ledger = new RunLedger()
   /** The accepted messages of this run after the user's: tool turns and their results. */
-  #turns: Message[] = NO_MESSAGES
-  #calls: FunctionCall[] = NO_CALLS
+  #turns: readonly Message[] = NO_MESSAGES
+  #calls: readonly FunctionCall[] = NO_CALLS
   /** The conversation of the current turn, and the request of the gate call in flight. */
   #messages: readonly Message[] = NO_MESSAGES
   #request: ModelRequest | undefined

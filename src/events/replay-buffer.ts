@@ -1,3 +1,4 @@
+import { keepShape } from '../model/keep-shape.ts'
 import { reportUnhandled } from './report-unhandled.ts'
 
 /** The three callbacks a stream delivers to (rxjs's `Observer` shape). */
@@ -73,6 +74,9 @@ export class ReplayBuffer<T> {
     for (const observer of observers) deliver(() => (end === 'complete' ? observer.complete() : observer.error(end.error)))
   }
 }
+
+// A buffer that holds nothing, kept for its hidden class (see keepShape): no stream of a run outlives it.
+keepShape(new ReplayBuffer<never>())
 
 function deliver(call: () => void): void {
   try {

@@ -5,6 +5,8 @@ import type { Decision, ReliabilityRule } from '../rules/rule.ts'
 import { issueText } from '../validation/feedback/describe-issue.ts'
 import type { ValidationFailure } from '../validation/validation-failure.ts'
 import type { AttemptRecord } from './attempt-record.ts'
+import type { ResolvedProvider } from './resolved-provider.ts'
+import type { RunView } from './run/run-view.ts'
 import { attemptStatus } from './attempt-status.ts'
 import { errorName, messageOf } from '../model/message-of.ts'
 
@@ -28,23 +30,21 @@ export interface AttemptOutcome<T> {
 // Shared by every log entry with nothing to list (read-only).
 const NONE: readonly never[] = Object.freeze([])
 
-/** The attempt log entry of an outcome: where and when it ran, and what was decided about it. */
-export function attemptRecord(
-  outcome: AttemptOutcome<unknown>,
-  attempt: number,
-  provider: string,
-  model: string | undefined,
-  decision: Decision,
-  ruleKind: string,
-  rule: ReliabilityRule | undefined,
-  feedbackSent: string | undefined,
-  elapsedMs: number,
-): AttemptRecord {
+/** What was decided about an attempt: the decision, the kind it gave, the rule that matched, the feedback sent for a retry. */
+export interface RecordDecision {
+  readonly decision: Decision
+  readonly kind: string
+  readonly rule: ReliabilityRule | undefined
+  readonly feedback: string | undefined
+}
+
+/** The attempt log entry of the run's latest outcome: where and when it ran (the run as it stands), and what was decided about it. */
+export function attemptRecord(outcome: AttemptOutcome<unknown>, run: RunView<unknown>, decided: RecordDecision): AttemptRecord {
   const f = outcome.failure
   return {
-    attempt,
-    provider,
-    model,
+    attempt: run.attempt + 1,
+    provider: (run.g.providers[run.providerIdx] as ResolvedProvider).name,
+    model: run.base.model,
     status: attemptStatus(outcome.kind, f?.stage),
     errorKind: outcome.kind,
     rawOutput: outcome.response?.content,
@@ -54,13 +54,13 @@ export function attemptRecord(
     // A call that failed has an error line even when what it threw was `undefined`.
     errors: f !== undefined ? errorLines(f) : outcome.error !== undefined || outcome.response === undefined ? [messageOf(outcome.error)] : NONE,
     error: outcome.error,
-    decision,
-    ruleKind,
-    ruleLabel: rule?.label,
-    feedbackSent,
+    decision: decided.decision,
+    ruleKind: decided.kind,
+    ruleLabel: decided.rule?.label,
+    feedbackSent: decided.feedback,
     repaired: outcome.repairs.length > 0,
     latencyMs: outcome.latencyMs,
-    elapsedMs,
+    elapsedMs: run.lastTime - run.started,
     usage: outcome.usage,
     costUsd: outcome.costUsd,
     unpriced: outcome.unpriced,

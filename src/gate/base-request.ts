@@ -14,7 +14,7 @@ import type { RunView } from './run/run-view.ts'
  */
 export function baseFor<T>(s: RunView<T>, providerIdx: number, messages?: readonly Message[]): ModelRequest {
   const entry = s.g.providers[providerIdx] as ResolvedProvider
-  const base = baseRequest(entry, s.request, s.schema === undefined ? undefined : s.g.wireSchema, s.signal, messages)
+  const base = baseRequest(entry, s.request, s.settings.schema === undefined ? undefined : s.g.wireSchema, s.signal, messages)
   const site = { runId: s.runId, tags: s.tags, providerIdx, provider: entry.name, modes: entry.provider.outputModes }
   return resolveOutputMode(s.g.outputModes, site, base)
 }
@@ -38,7 +38,6 @@ export function baseRequest(
   if (responseSchema !== undefined) base.responseSchema = responseSchema
   if (signal !== undefined) base.signal = signal
   else if ('signal' in base) delete base.signal
-  entry.shapes.request ??= shapeWitness(base)
   return base
 }
 
@@ -52,17 +51,4 @@ type MutableRequest = { -readonly [K in keyof ModelRequest]: ModelRequest[K] }
 function copyWith(request: ModelRequest, responseSchema: ModelRequest['responseSchema'], model: string | undefined): MutableRequest {
   if (responseSchema === undefined) return model === undefined ? { ...request } : { model, ...request }
   return model === undefined ? { responseSchema, ...request } : { responseSchema, model, ...request }
-}
-
-/**
- * An object of the copy's hidden class holding none of its values. V8 keeps a hidden class reached
- * by adding keys (as the copy's is) only while some object has it; when a full garbage collection
- * finds none, it drops the class and discards the optimized code of every function that embedded
- * it, so the runs after an idle collection pay for slower, allocating code until it is optimized
- * again. Kept once per provider entry, for its first request shape.
- */
-function shapeWitness(base: MutableRequest): object {
-  const witness: Record<string, unknown> = { ...base }
-  for (const key in witness) witness[key] = undefined
-  return witness
 }

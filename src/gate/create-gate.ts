@@ -13,7 +13,6 @@ import { buildChain } from './options/build-chain.ts'
 import { checkBudgetPricing } from './check-budget-pricing.ts'
 import { checkRules } from './check-rules.ts'
 import { providerCall } from './call-provider.ts'
-import { resultTerminal } from '../policies/response-terminal.ts'
 import type { GateConfig } from './gate-config.ts'
 import type { GateInternals, GateRunOptions } from './gate-internals.ts'
 import type { GateResult } from './gate-result.ts'
@@ -85,7 +84,7 @@ export function buildGate<T>(config: GateConfig<T>, label = 'createGate'): { rea
   // The gate's own demotion after a 400 refusing the schema comes first: no rule of the user's re-sends it.
   const postDecide = [outputModeDemotion(outputModes, providers), ...checkRules(config.postDecide, `${label}: postDecide`)]
   const needsPrice = checkBudgetPricing(config as GateConfig<unknown>, [...preCheck, ...postDecide], priceUsage !== undefined)
-  const { chain, userLinks, stops, settles } = buildChain(
+  const { chain, userLinks, stops } = buildChain(
     config as GateConfig<unknown>,
     { events, priceUsage, warned, label },
     { events, priceUsage, needsPrice, warned },
@@ -117,9 +116,7 @@ export function buildGate<T>(config: GateConfig<T>, label = 'createGate'): { rea
     chain,
     userLinks,
     stops,
-    settles,
     call,
-    resultCall: resultTerminal(call),
     // A duration checked with the config (checkConfig): whole milliseconds below 2^31.
     runTimeoutMs: config.runTimeoutMs,
   }

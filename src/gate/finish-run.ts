@@ -48,7 +48,7 @@ export async function useFallback<T>(s: RunView<T>, scope: ReliabilityScope, rul
   const g = s.g
   if (g.fallback === undefined) throw fail('no-fallback', `rule ${ruleKind} decided fallback, but no fallback is configured`)
   if (g.events.has('fallback')) g.events.emit('fallback', { runId: s.runId, ...s.tags, attempt: s.attempt + 1, kind: ruleKind })
-  const verdict = await runFallback(g.fallback, scope, s.schema, g.repair, s.signal)
+  const verdict = await runFallback(g.fallback, scope, s.settings.schema, g.repair, s.signal)
   if (!verdict.ok) throw fail(verdict.kind, verdict.reason, verdict.cause, verdict.failure)
   return succeed(s, verdict.response, verdict.value, undefined, true)
 }

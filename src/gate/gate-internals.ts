@@ -1,6 +1,7 @@
 import type { EventHub } from '../events/event-hub.ts'
-import type { Chain } from '../policies/compose.ts'
-import type { Terminal } from '../policies/middleware.ts'
+import type { Chain } from '../policies/chain.ts'
+import type { ResponseCall } from '../policies/chain-attempt.ts'
+import type { GateAttempt } from './run/gate-attempt.ts'
 import type { PriceUsage } from '../policies/pricing/price-usage.ts'
 import type { FeedbackMode } from '../rules/reliability-config.ts'
 import type { Decision, ReliabilityRule } from '../rules/rule.ts'
@@ -40,18 +41,14 @@ export interface GateInternals<T> {
   readonly warned: Set<string>
   readonly events: EventHub
   readonly now: () => number
-  /** The attempt chain (deadline, check, policies, meter, the user's links), composed once. */
-  readonly chain: Chain
+  /** The attempt chain (deadline, check, policies, meter, the user's links), compiled once. */
+  readonly chain: Chain<GateAttempt<unknown>>
   /** Whether the chain has links of the user's (they, like `attempt_start` listeners, get a frozen copy of the request). */
   readonly userLinks: boolean
   /** Whether the chain has a deadline: the attempt's request then carries the attempt's own signal, made when read. */
   readonly stops: boolean
-  /** Whether the chain's outermost link is a run of stages: it may then settle the attempt itself (see `SettleAttempt`). */
-  readonly settles: boolean
-  /** The plain provider call at the end of the chain (without user links it answers the bare response: see `bareResponseTerminal`). */
-  readonly call: Terminal
-  /** {@link call} answering `{ response }` (the chain's run of stages wraps the bare response `call` may answer): the streaming call's fallback. */
-  readonly resultCall: Terminal
+  /** The plain provider call at the end of the chain. */
+  readonly call: ResponseCall
   /** The deadline of a whole run, retries and waits included (`runTimeoutMs`). */
   readonly runTimeoutMs: number | undefined
 }
@@ -90,6 +87,6 @@ export type DecisionGuard = (decision: Decision, kind: string) => { readonly dec
 
 /** Extension points of a run, used by streaming: another terminal call and a decision guard. */
 export interface RunHooks {
-  readonly call?: Terminal
+  readonly call?: ResponseCall
   readonly guardDecision?: DecisionGuard
 }

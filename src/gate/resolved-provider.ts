@@ -10,8 +10,6 @@ export interface ResolvedProvider {
   readonly model: string | undefined
   /** The gate's (or agent's) `model`, used when neither this provider nor the request names one. */
   readonly defaultModel: string | undefined
-  /** What keeps the hidden class of this provider's request copies alive (see `baseRequest`). */
-  readonly shapes: { request?: object }
 }
 
 /**
@@ -32,7 +30,7 @@ export function resolveProviders(providers: Provider | readonly (Provider | Prov
       throw new TypeError(`createGate: providers[${i}] has no complete() method`)
     }
     const own = typeof entry.provider.model === 'string' && entry.provider.model !== '' ? entry.provider.model : undefined
-    return Object.freeze({ provider: entry.provider, name: entry.name ?? entry.provider.name, model: entry.model ?? own, defaultModel: model, shapes: {} })
+    return Object.freeze({ provider: entry.provider, name: entry.name ?? entry.provider.name, model: entry.model ?? own, defaultModel: model })
   })
 }
 

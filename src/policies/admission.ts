@@ -1,7 +1,8 @@
 import { isThenable } from '../model/user-code.ts'
-import { type Link, stageLink } from './link.ts'
+import type { ModelResponse } from '../model/response.ts'
+import type { ChainAttempt } from './chain-attempt.ts'
+import type { AttemptContext } from './middleware.ts'
 import type { Stage } from './stage.ts'
-import type { AttemptContext, AttemptResult } from './middleware.ts'
 
 /**
  * A policy of the attempt chain in two halves (the rate limit, the breaker, the budget): `admit`
@@ -17,14 +18,15 @@ export interface Admission<P = unknown> {
    * Admits the attempt (its token), or refuses it with a {@link Refused}. A throw (or a rejection)
    * fails the attempt with that error, as a refusal does.
    */
-  admit(ctx: AttemptContext): P | Refused | PromiseLike<P | Refused>
+  admit(attempt: ChainAttempt): P | Refused | PromiseLike<P | Refused>
   /** Gives back what `admit` took, when an earlier policy refused the attempt. Never throws. */
-  undo?(ctx: AttemptContext, pass: P): void
+  undo?(attempt: ChainAttempt, pass: P): void
   /**
-   * Hears how an admitted attempt ended: its result, or the error it failed with. May throw (or
-   * reject) to fail an attempt that answered (a budget that cannot charge it).
+   * Hears how an admitted attempt ended: its response (the meter's reading is on the attempt), or
+   * the error it failed with. May throw (or reject) to fail an attempt that answered (a budget that
+   * cannot charge it).
    */
-  done?(ctx: AttemptContext, pass: P, result: AttemptResult | undefined, error: unknown): void | PromiseLike<void>
+  done?(attempt: ChainAttempt, pass: P, response: ModelResponse | undefined, error: unknown): void | PromiseLike<void>
 }
 
 /** Hears a failure of a policy's store (a `StateLostError` among them), whatever the policy then does. */
@@ -81,14 +83,10 @@ type Verdict = unknown // a token, a Refused or a Failed
 /**
  * The policies as one stage of the chain: every `admit` is started before any is awaited; the
  * first refusal (in the order given) fails the attempt and the others give back what they took;
- * otherwise the rest of the chain runs, then every `done` is started before any is awaited.
+ * otherwise the rest of the chain runs, then every `done` is started before any is awaited. Its
+ * token is the policies' verdicts, in order.
  */
-export function admissionLink(policies: readonly Admission[]): Link {
-  return stageLink(admissionStage(policies))
-}
-
-/** {@link admissionLink} as a stage: its token is the policies' verdicts, in order. */
-function admissionStage(policies: readonly Admission[]): Stage<Verdict[]> {
+export function admissionStage(policies: readonly Admission[]): Stage<Verdict[], ChainAttempt> {
   const list = policies.slice()
   return {
     name: 'admission',
@@ -122,17 +120,17 @@ function admissionStage(policies: readonly Admission[]): Stage<Verdict[]> {
     undo(ctx, verdicts) {
       undoAll(list, verdicts, ctx)
     },
-    leave(ctx, verdicts, result) {
-      return ended(list, verdicts, ctx, result, undefined, false) as AttemptResult | Promise<AttemptResult>
+    leave(ctx, verdicts, response) {
+      return answered(list, verdicts, ctx, response)
     },
     fail(ctx, verdicts, error) {
-      return ended(list, verdicts, ctx, undefined, error, true)
+      return failed(list, verdicts, ctx, error)
     },
   }
 }
 
 /** The verdicts, when every policy admitted the attempt; else the first refusal (in order) is thrown, the others' tokens given back. */
-function admitted(list: readonly Admission[], verdicts: Verdict[], ctx: AttemptContext): Verdict[] {
+function admitted(list: readonly Admission[], verdicts: Verdict[], ctx: ChainAttempt): Verdict[] {
   for (let i = 0; i < verdicts.length; i++) {
     const v = verdicts[i]
     if (!(v instanceof Refused) && !(v instanceof Failed)) continue
@@ -143,7 +141,7 @@ function admitted(list: readonly Admission[], verdicts: Verdict[], ctx: AttemptC
   return verdicts
 }
 /** Gives back what every admitting policy took; a refusing or failing one took nothing. */
-function undoAll(list: readonly Admission[], verdicts: Verdict[], ctx: AttemptContext): void {
+function undoAll(list: readonly Admission[], verdicts: Verdict[], ctx: ChainAttempt): void {
   for (let i = 0; i < verdicts.length; i++) {
     const v = verdicts[i]
     const policy = list[i] as Admission
@@ -157,40 +155,46 @@ function undoAll(list: readonly Admission[], verdicts: Verdict[], ctx: AttemptCo
 }
 
 /**
- * Every `done` started, then awaited. An attempt that answered fails with the first failure (in
- * order); one that failed is only heard (its error stands): nothing is thrown then.
+ * Every `done` heard the response, started before any is awaited: the response once all are done,
+ * else the attempt fails with the first failure (in order).
  */
-function ended(
-  list: readonly Admission[],
-  verdicts: Verdict[],
-  ctx: AttemptContext,
-  result: AttemptResult | undefined,
-  error: unknown,
-  failed: boolean,
-): AttemptResult | Promise<unknown> | undefined {
+function answered(list: readonly Admission[], verdicts: Verdict[], ctx: ChainAttempt, response: ModelResponse): ModelResponse | Promise<ModelResponse> {
   let firstError: Failed | undefined
   let waiting: PromiseLike<unknown>[] | undefined
   for (let i = 0; i < list.length; i++) {
     const policy = list[i] as Admission
     if (policy.done === undefined) continue
-    let answer: unknown
     try {
-      answer = policy.done(ctx, verdicts[i], result, error)
+      const answer = policy.done(ctx, verdicts[i], response, undefined)
+      if (isThenable(answer)) (waiting ??= []).push(answer)
     } catch (e) {
       firstError ??= new Failed(e)
-      continue
     }
-    if (isThenable(answer)) (waiting ??= []).push(answer)
   }
-  if (failed) return waiting === undefined ? undefined : Promise.allSettled(waiting)
   if (waiting === undefined) {
     if (firstError !== undefined) throw firstError.error
-    return result
+    return response
   }
   return Promise.allSettled(waiting).then((all) => {
     if (firstError !== undefined) throw firstError.error
     const rejected = all.find((r): r is PromiseRejectedResult => r.status === 'rejected')
     if (rejected !== undefined) throw rejected.reason
-    return result
+    return response
   })
+}
+
+/** Every `done` heard the failure, started before any is awaited; the attempt's error stands whatever they do. */
+function failed(list: readonly Admission[], verdicts: Verdict[], ctx: ChainAttempt, error: unknown): Promise<unknown> | undefined {
+  let waiting: PromiseLike<unknown>[] | undefined
+  for (let i = 0; i < list.length; i++) {
+    const policy = list[i] as Admission
+    if (policy.done === undefined) continue
+    try {
+      const answer = policy.done(ctx, verdicts[i], undefined, error)
+      if (isThenable(answer)) (waiting ??= []).push(answer)
+    } catch {
+      // Heard: the attempt fails with its own error.
+    }
+  }
+  return waiting === undefined ? undefined : Promise.allSettled(waiting)
 }

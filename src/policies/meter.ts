@@ -2,7 +2,6 @@ import { messageOf } from '../model/message-of.ts'
 import { containReturned, isThenable } from '../model/user-code.ts'
 import { addUsage, ZERO_USAGE, type Usage } from '../model/usage.ts'
 import type { PriceUsage } from './pricing/price-usage.ts'
-import type { ModelResponse } from '../model/response.ts'
 
 /** The reason an attempt is unpriced when the gate has no prices and nothing needs them (reported, never warned). */
 export const NO_PRICE_TABLE = 'no pricing is configured'
@@ -32,38 +31,6 @@ export function priceOrReason(price: PriceUsage, usage: Usage, model: string | u
   return `the price function answered ${typeof priced === 'number' ? String(priced) : typeof priced}, not a finite non-negative number of USD`
 }
 
-/** The meter's reading of one answered attempt: its usage (estimated when unsound) and its price. */
-export interface Metered {
-  readonly usage: Usage
-  readonly costUsd: number
-  /** Why the attempt could not be priced (`costUsd` is then 0); `undefined` when it was. */
-  readonly unpriced: string | undefined
-}
-
-/**
- * Prices one attempt's usage (already made finite by `finiteUsage`): with a price function, its
- * answer or why there is none; without one, $0 and unpriced (`NO_PRICING` when a budget needs prices,
- * {@link NO_PRICE_TABLE} otherwise).
- */
-export function priceAttempt(
-  price: PriceUsage | undefined,
-  needsPrice: boolean,
-  usage: Usage,
-  model: string | undefined,
-  provider: string,
-  response: ModelResponse,
-): MeteredAnswer {
-  // Unpriced is not free: without any price the attempt says so, whether or not a budget needs one.
-  if (price === undefined) return { usage, costUsd: 0, unpriced: needsPrice ? NO_PRICING : NO_PRICE_TABLE, response }
-  const priced = priceOrReason(price, usage, model, provider)
-  return typeof priced === 'number' ? { usage, costUsd: priced, unpriced: undefined, response } : { usage, costUsd: 0, unpriced: priced, response }
-}
-
-/** The meter's reading with the (shape-checked) answer it read. */
-export interface MeteredAnswer extends Metered {
-  readonly response: ModelResponse
-}
-
 /** A run's totals so far, failed attempts included. */
 export interface MeterTotals {
   readonly usage: Usage
@@ -80,32 +47,16 @@ export interface MeterTotals {
  * budget off) and is counted in `unpricedAttempts`, so that budgets can warn or fail closed.
  */
 export class RunMeter implements MeterTotals {
-  // The latest reading, and the totals once there are two: a run of one attempt keeps no numbers of
-  // its own (four fields, two of them boxed doubles, were about 60 B a run).
-  #last: Metered | undefined = undefined
-  #total: { readonly usage: Usage; readonly costUsd: number } | undefined = undefined
-  #unpriced = 0
+  usage: Usage = ZERO_USAGE
+  costUsd = 0
+  lastCostUsd = 0
+  unpricedAttempts = 0
 
-  get usage(): Usage {
-    return this.#total?.usage ?? this.#last?.usage ?? ZERO_USAGE
-  }
-
-  get costUsd(): number {
-    return this.#total?.costUsd ?? this.#last?.costUsd ?? 0
-  }
-
-  get lastCostUsd(): number {
-    return this.#last?.costUsd ?? 0
-  }
-
-  get unpricedAttempts(): number {
-    return this.#unpriced
-  }
-
-  add(metered: Metered): void {
-    if (metered.unpriced !== undefined) this.#unpriced++
-    const before = this.#total ?? this.#last
-    if (before !== undefined) this.#total = { usage: addUsage(before.usage, metered.usage), costUsd: before.costUsd + metered.costUsd }
-    this.#last = metered
+  /** Adds one answered attempt: its usage, its cost (0 when `unpriced`). */
+  add(usage: Usage, costUsd: number, unpriced: boolean): void {
+    if (unpriced) this.unpricedAttempts++
+    this.usage = this.usage === ZERO_USAGE ? usage : addUsage(this.usage, usage)
+    this.costUsd += costUsd
+    this.lastCostUsd = costUsd
   }
 }

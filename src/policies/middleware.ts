@@ -54,6 +54,3 @@ export type Next = (request?: ModelRequest) => Promise<AttemptResult>
  * createGate({ providers, middleware: [redact] })
  */
 export type Middleware = (ctx: AttemptContext, next: Next) => Promise<AttemptResult>
-
-/** The innermost step of a chain: the provider call itself. */
-export type Terminal = (ctx: AttemptContext) => Promise<AttemptResult>

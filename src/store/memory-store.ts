@@ -116,7 +116,7 @@ export function memoryStore(given?: MemoryStoreOptions): StateStore {
       write(key, next, ttlMs)
       return true
     },
-    reserve(key, id, amount, limit, ttlMs, into) {
+    reserve(key, id, amount, limit, ttlMs) {
       checkKey(AT.reserve, key)
       checkText(AT.reserve, key, 'id', id)
       checkAmount(AT.reserve, key, 'amount', amount)
@@ -134,11 +134,7 @@ export function memoryStore(given?: MemoryStoreOptions): StateStore {
         // An empty table is kept: the next reservation of this counter reuses it.
         table.put(id, amount, t + ttlMs)
       }
-      if (into === undefined) return { granted, spent, held: others }
-      into.granted = granted
-      into.spent = spent
-      into.held = others
-      return into
+      return { granted, spent, held: others }
     },
     settle(key, id, amount, ttlMs) {
       checkKey(AT.settle, key)

@@ -11,16 +11,9 @@ export interface SyncStateStore {
   set(key: string, value: string, ttlMs?: number): void
   increment(key: string, by: number, ttlMs?: number): number
   compareAndSet(key: string, expected: string | undefined, next: string, ttlMs?: number): boolean
-  /** As `StateStore.reserve`; given `into`, the verdict is written there and returned, no object made (read it before the next call). */
-  reserve(key: string, id: string, amount: number, limit: number, ttlMs: number, into?: ReservationInto): Reservation
+  /** As `StateStore.reserve`. */
+  reserve(key: string, id: string, amount: number, limit: number, ttlMs: number): Reservation
   settle(key: string, id: string, amount: number, ttlMs?: number): number
-}
-
-/** A {@link Reservation} a caller lends to {@link SyncStateStore.reserve}, filled in place of a new one on every call. */
-export interface ReservationInto {
-  granted: boolean
-  spent: number
-  held: number
 }
 
 // The faces of the stores the library made, by the store object itself: a wrapper of one (a spread

@@ -74,15 +74,12 @@ describe('the request a provider is sent (baseRequest)', () => {
     )
   })
 
-  it('keeps, per provider, one object of its first copy’s shape that holds none of the caller’s values', () => {
+  it('keeps nothing of a request on the provider entry: a frozen entry of its settings only', () => {
     const [entry] = resolveProviders([{ provider: idle, model: 'm' }], undefined) as [ResolvedProvider]
-    const first = baseRequest(entry, { system: 'secret prompt', messages: [{ role: 'user', content: 'secret' }], maxTokens: 9 }, schema.jsonSchema, runSignal)
-    const witness = entry.shapes.request as Record<string, unknown>
-    expect(Object.keys(witness)).toEqual(Object.keys(first))
-    expect(Object.values(witness).every((value) => value === undefined)).toBe(true)
-    // A later request of another shape does not replace it: the steady state keeps one object.
-    baseRequest(entry, { messages: [{ role: 'user', content: 'other' }] }, schema.jsonSchema, undefined)
-    expect(entry.shapes.request).toBe(witness)
+    baseRequest(entry, { system: 'secret prompt', messages: [{ role: 'user', content: 'secret' }], maxTokens: 9 }, schema.jsonSchema, runSignal)
+    expect(Object.isFrozen(entry)).toBe(true)
+    expect(Object.keys(entry).sort()).toEqual(['defaultModel', 'model', 'name', 'provider'])
+    expect(JSON.stringify(Object.values(entry))).not.toContain('secret')
   })
 
   it('no request outlives its run: the gate keeps nothing of what the caller sent, on the quick and the full path', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { circuitBreaker, createGate, memoryStore, ProviderError, sharedBudget, type ModelResponse, type Provider, type StateStore } from '../../src/index.ts'
-import { closeSlot, onClose, type AttemptSlot } from '../../src/policies/attempt-slot.ts'
+import { TestAttempt } from '../support/chain-attempt.ts'
 import { scripted } from '../../src/providers/index.ts'
 import { expectNoUnhandledRejections } from '../support/no-unhandled-rejections.ts'
 import { ask } from '../support/schemas.ts'
@@ -113,27 +113,38 @@ describe('policies on an in-process store', () => {
   })
 })
 
-describe('an attempt slot’s closers', () => {
-  const slot = (): AttemptSlot => ({ metered: undefined, closed: false, raced: undefined, closers: undefined })
+describe('an attempt’s closers', () => {
+  const slot = (): TestAttempt =>
+    new TestAttempt({
+      runId: 'r',
+      attempt: 1,
+      request: { messages: [] },
+      baseRequest: { messages: [] },
+      provider: 'p',
+      providerIdx: 0,
+      model: undefined,
+      metadata: undefined,
+      turn: undefined,
+    })
 
   it('run once when the attempt settles, a throwing one contained, the others still run', () => {
     const s = slot()
     const ran: string[] = []
-    onClose(s, () => ran.push('a'))
-    onClose(s, () => {
+    s.onClose(() => ran.push('a'))
+    s.onClose(() => {
       throw new Error('closer')
     })
-    onClose(s, () => ran.push('c'))
-    closeSlot(s)
-    closeSlot(s)
+    s.onClose(() => ran.push('c'))
+    s.close()
+    s.close()
     expect(ran).toEqual(['a', 'c'])
   })
 
   it('runs at once when registered after the attempt settled', () => {
     const s = slot()
-    closeSlot(s)
+    s.close()
     let ran = false
-    onClose(s, () => {
+    s.onClose(() => {
       ran = true
     })
     expect(ran).toBe(true)

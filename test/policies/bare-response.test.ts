@@ -1,20 +1,20 @@
 import { describe, expect, it } from 'vitest'
-import { ATTEMPT_SLOT, freshSlot } from '../../src/policies/attempt-slot.ts'
-import { compose } from '../../src/policies/compose.ts'
-import { stageLink } from '../../src/policies/link.ts'
+import { compileChain } from '../../src/policies/chain.ts'
+import type { ResponseCall } from '../../src/policies/chain-attempt.ts'
 import type { AttemptContext, AttemptResult, Middleware } from '../../src/policies/middleware.ts'
-import { answersBareResponse, bareResponseTerminal } from '../../src/policies/response-terminal.ts'
 import type { Stage } from '../../src/policies/stage.ts'
 import type { ModelResponse } from '../../src/index.ts'
+import { TestAttempt, throughAttempt } from '../support/chain-attempt.ts'
 
 const answer: ModelResponse = { content: 'ok', toolCalls: [], usage: { inputTokens: 1, outputTokens: 1 }, stopReason: 'end' }
-const bare = bareResponseTerminal(async () => answer)
+const later: ResponseCall = async () => answer
+const atOnce: ResponseCall = () => answer
 
-function context(withSlot: boolean): AttemptContext {
+function attempt(signal?: AbortSignal): TestAttempt {
   const ctx: AttemptContext = {
     runId: 'r',
     attempt: 1,
-    request: { messages: [{ role: 'user', content: 'hi' }] },
+    request: { messages: [{ role: 'user', content: 'hi' }], ...(signal !== undefined ? { signal } : {}) },
     baseRequest: { messages: [{ role: 'user', content: 'hi' }] },
     provider: 'p',
     providerIdx: 0,
@@ -22,63 +22,83 @@ function context(withSlot: boolean): AttemptContext {
     metadata: undefined,
     turn: undefined,
   }
-  return withSlot ? ({ ...ctx, [ATTEMPT_SLOT]: freshSlot(undefined) } as AttemptContext) : ctx
+  return new TestAttempt(ctx)
 }
 
-/** A stage that records the result its `leave` saw. */
-function seeing(seen: AttemptResult[], enters: boolean): Stage {
+/** A stage that records the response its `leave` saw. */
+function seeing(seen: unknown[], enters: boolean): Stage {
   return {
     name: enters ? 'entering' : 'leaving',
     ...(enters ? { enter: () => 'token' } : {}),
-    leave: (_ctx, _token, result) => {
-      seen.push(result)
-      return result
+    leave: (_attempt, _token, response) => {
+      seen.push(response)
+      return response
     },
   }
 }
 
-describe('a provider call answering the bare response', () => {
-  it('is marked, and a plain terminal is not', () => {
-    expect(answersBareResponse(bare)).toBe(true)
-    expect(answersBareResponse(async () => ({ response: answer }))).toBe(false)
-  })
-
+describe('the provider call at the end of the chain', () => {
   it.each([
     ['only leave', false],
     ['enter and leave', true],
-  ])('reaches the stages (that %s) just outside it as `{ response }`, with or without the gate’s slot', async (_name, enters) => {
-    for (const withSlot of [true, false]) {
-      const seen: AttemptResult[] = []
-      const chain = compose([stageLink(seeing(seen, enters)), stageLink(seeing(seen, enters))])
-      const result = await chain(context(withSlot), bare)
-      expect(result).toEqual({ response: answer })
-      expect(seen).toEqual([{ response: answer }, { response: answer }])
-    }
+  ])('hands the stages (that %s) just outside it the bare response', async (_name, enters) => {
+    const seen: unknown[] = []
+    const chain = compileChain([seeing(seen, enters), seeing(seen, enters)], [])
+    expect(await throughAttempt(attempt(), chain, later)).toBe(answer)
+    expect(seen).toEqual([answer, answer])
   })
 
-  it('is wrapped for a user’s middleware just outside it, and for a chain of no links', async () => {
+  it('is wrapped as `{ response }` for a user’s middleware just outside it, and a chain of no links answers the response itself', async () => {
     let nextGave: unknown
     const user: Middleware = async (_ctx, next) => {
       nextGave = await next()
       return nextGave as AttemptResult
     }
-    const seen: AttemptResult[] = []
-    expect(await compose([stageLink(seeing(seen, false)), user])(context(true), bare)).toEqual({ response: answer })
+    const seen: unknown[] = []
+    expect(await throughAttempt(attempt(), compileChain([seeing(seen, false)], [user]), later)).toBe(answer)
     expect(nextGave).toEqual({ response: answer })
-    expect(seen).toEqual([{ response: answer }])
-    expect(await compose([])(context(true), bare)).toEqual({ response: answer })
+    expect(seen).toEqual([answer])
+    expect(await throughAttempt(attempt(), compileChain([], []), later)).toBe(answer)
+  })
+
+  it('takes a synchronous answer through the stages synchronously when nothing waits (no run signal, no stage that stops)', async () => {
+    const seen: unknown[] = []
+    const plain = attempt()
+    const out = compileChain([seeing(seen, true), seeing(seen, false)], [])(plain, atOnce)
+    expect(out).toBe(answer)
+    expect(plain.leave(out)).toBe(answer)
+    expect(seen).toEqual([answer, answer])
+    // With a run signal the attempt may be stopped from outside: it answers a promise of its own.
+    const signalled = compileChain([seeing(seen, false)], [])(attempt(new AbortController().signal), atOnce)
+    expect(signalled).toBeInstanceOf(Promise)
+    await expect(signalled).resolves.toBe(answer)
+  })
+
+  it('enters nothing and calls nothing for an attempt whose run was aborted before it started', async () => {
+    const controller = new AbortController()
+    controller.abort(new Error('gone'))
+    const entered: string[] = []
+    let calls = 0
+    const stage: Stage = { name: 'policy', enter: () => void entered.push('policy') }
+    const out = throughAttempt(attempt(controller.signal), compileChain([stage], []), () => {
+      calls++
+      return answer
+    })
+    await expect(out).rejects.toMatchObject({ kind: 'aborted' })
+    expect(entered).toEqual([])
+    expect(calls).toBe(0)
   })
 
   it('fails the attempt as it is when the call rejects or throws synchronously', async () => {
     const boom = new Error('provider down')
-    const rejecting = bareResponseTerminal(() => Promise.reject(boom))
-    const throwing = bareResponseTerminal(() => {
+    const rejecting: ResponseCall = () => Promise.reject(boom)
+    const throwing: ResponseCall = () => {
       throw boom
-    })
-    for (const terminal of [rejecting, throwing]) {
+    }
+    for (const call of [rejecting, throwing]) {
       for (const enters of [false, true]) {
-        const seen: AttemptResult[] = []
-        await expect(compose([stageLink(seeing(seen, enters))])(context(true), terminal)).rejects.toBe(boom)
+        const seen: unknown[] = []
+        await expect(throughAttempt(attempt(), compileChain([seeing(seen, enters)], []), call)).rejects.toBe(boom)
         expect(seen).toEqual([])
       }
     }

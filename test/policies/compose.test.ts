@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import type { AttemptContext, AttemptResult, Middleware, ModelResponse } from '../../src/index.ts'
-import { compose } from '../../src/policies/compose.ts'
+import { type TestTerminal, throughChain } from '../support/chain-attempt.ts'
 
 const response = (content: string): ModelResponse => ({ content, toolCalls: [], usage: { inputTokens: 0, outputTokens: 0 }, stopReason: 'end' })
 const ctx = (content = 'q'): AttemptContext => ({
@@ -15,10 +15,12 @@ const ctx = (content = 'q'): AttemptContext => ({
   metadata: undefined,
   turn: undefined,
 })
+/** The user's links compiled into a chain around a terminal. */
+const compose = (links: readonly Middleware[]) => (c: AttemptContext, terminal: TestTerminal) => throughChain([], links, c, terminal)
 const echo = (c: AttemptContext): Promise<AttemptResult> => Promise.resolve({ response: response(c.request.messages.map((m) => m.content).join('|')) })
 
-describe('compose', () => {
-  it('is the terminal itself when there are no links', async () => {
+describe("compileChain, with the user's middleware", () => {
+  it('calls the terminal directly when there are no links', async () => {
     const chain = compose([])
     await expect(chain(ctx('x'), echo)).resolves.toEqual({ response: response('x') })
   })
@@ -45,7 +47,7 @@ describe('compose', () => {
     const start = ctx()
     await compose([keep, keep])(start, echo)
     expect(contexts).toEqual([start, start])
-    expect(contexts[1]).toBe(start)
+    expect(contexts[1]).toBe(contexts[0])
   })
 
   it('rejects a second next() with a TypeError naming the link, and calls the terminal once', async () => {
@@ -89,7 +91,7 @@ describe('compose', () => {
             },
         )
         const start = ctx()
-        const result = await compose(links)(start, (c) => {
+        const result = await compose(links)(start, (c: AttemptContext) => {
           terminalCalls++
           return echo(c)
         })

@@ -1,7 +1,8 @@
 import { getEventListeners } from 'node:events'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { isProviderError, ProviderError, type AttemptContext, type ModelResponse } from '../../src/index.ts'
-import { abortReason, deadline, raceAbort, signalReason, sleep, withSignal } from '../../src/policies/deadline/index.ts'
+import { abortReason, deadlineStage, raceAbort, signalReason, sleep, withSignal } from '../../src/policies/deadline/index.ts'
+import { throughChain, type TestTerminal } from '../support/chain-attempt.ts'
 
 const response: ModelResponse = { content: 'ok', toolCalls: [], usage: { inputTokens: 0, outputTokens: 0 }, stopReason: 'end' }
 const never = <T>(): Promise<T> => new Promise<T>(() => undefined)
@@ -76,6 +77,7 @@ describe('sleep', () => {
 })
 
 describe('deadline', () => {
+  const deadline = (ms: number) => (c: AttemptContext, terminal: TestTerminal) => throughChain([deadlineStage(ms)], [], c, terminal)
   const ctx = (signal?: AbortSignal): AttemptContext => ({
     runId: 'r',
     attempt: 1,

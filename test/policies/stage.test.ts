@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import type { AttemptContext, AttemptResult, ModelResponse } from '../../src/index.ts'
-import { compose } from '../../src/policies/compose.ts'
-import { stageLink } from '../../src/policies/link.ts'
-import type { Stage, StageRun } from '../../src/policies/stage.ts'
+import type { ChainAttempt } from '../../src/policies/chain-attempt.ts'
+import type { Stage } from '../../src/policies/stage.ts'
+import { type TestTerminal, throughChain } from '../support/chain-attempt.ts'
 import { expectNoUnhandledRejections } from '../support/no-unhandled-rejections.ts'
 
 const response: ModelResponse = { content: 'ok', toolCalls: [], usage: { inputTokens: 0, outputTokens: 0 }, stopReason: 'end' }
@@ -37,12 +37,18 @@ function logged(name: string, log: string[], overrides: Partial<Stage<string>> =
   }
 }
 
+/** The stages as one chain, outermost first. */
+const chainOf =
+  (...stages: (Stage<string> | Stage<undefined> | Stage<undefined, ChainAttempt>)[]) =>
+  (c: AttemptContext, terminal: TestTerminal) =>
+    throughChain(stages as Stage[], [], c, terminal)
+
 expectNoUnhandledRejections()
 
-describe('stages side by side run as one step', () => {
+describe('the chain of stages', () => {
   it('enters in order, calls the rest once, and leaves in reverse order with each token', async () => {
     const log: string[] = []
-    const chain = compose([stageLink(logged('a', log)), stageLink(logged('b', log))])
+    const chain = chainOf(logged('a', log), logged('b', log))
     const result = await chain(ctx(), () => {
       log.push('provider')
       return Promise.resolve({ response })
@@ -58,7 +64,7 @@ describe('stages side by side run as one step', () => {
         throw new Error('refused')
       },
     })
-    const chain = compose([stageLink(logged('a', log)), stageLink(boom), stageLink(logged('c', log))])
+    const chain = chainOf(logged('a', log), boom, logged('c', log))
     let called = false
     await expect(
       chain(ctx(), () => {
@@ -83,7 +89,7 @@ describe('stages side by side run as one step', () => {
         throw new Error('cannot charge')
       },
     })
-    const chain = compose([stageLink(slowFail), stageLink(throwing)])
+    const chain = chainOf(slowFail, throwing)
     await expect(chain(ctx(), () => Promise.resolve({ response }))).rejects.toThrow('cannot charge')
     expect(log).toEqual(['enter a', 'enter b', 'fail a a-token cannot charge (late)'])
   })
@@ -94,14 +100,14 @@ describe('stages side by side run as one step', () => {
     const stopper: Stage<undefined> = {
       name: 'stopper',
       stops: true,
-      enter: (_c, run: StageRun) => {
-        stop = (reason) => run.stop(reason)
+      enter: (attempt: ChainAttempt) => {
+        stop = (reason) => attempt.stop(reason)
         return undefined
       },
     }
     let release: ((token: string) => void) | undefined
     const slowEnter = logged('slow', log, { enter: () => new Promise<string>((resolve) => (release = resolve)) })
-    const chain = compose([stageLink(stopper), stageLink(logged('a', log)), stageLink(slowEnter)])
+    const chain = chainOf(stopper, logged('a', log), slowEnter)
     const pending = chain(ctx(), () => never<AttemptResult>()).catch((e: unknown) => e)
     await Promise.resolve()
     stop?.(new Error('deadline'))
@@ -114,9 +120,9 @@ describe('stages side by side run as one step', () => {
   it('stops while the rest is pending: the stages hear fail once, and the answer that comes later is never left through', async () => {
     const log: string[] = []
     let stop: ((reason: unknown) => void) | undefined
-    const stopper: Stage<undefined> = { name: 'stopper', stops: true, enter: (_c, run) => void (stop = (r) => run.stop(r)) }
+    const stopper: Stage<undefined, ChainAttempt> = { name: 'stopper', stops: true, enter: (attempt) => void (stop = (r) => attempt.stop(r)) }
     let answer: ((r: AttemptResult) => void) | undefined
-    const chain = compose([stageLink(stopper), stageLink(logged('a', log))])
+    const chain = chainOf(stopper, logged('a', log))
     const pending = chain(ctx(), () => new Promise<AttemptResult>((resolve) => (answer = resolve))).catch((e: unknown) => e)
     await Promise.resolve()
     stop?.(new Error('deadline'))
@@ -132,7 +138,7 @@ describe('stages side by side run as one step', () => {
     for (const late of [false, true]) {
       const log: string[] = []
       const maybeLate = logged('b', log, { enter: () => (late ? Promise.resolve('b-token') : 'b-token') })
-      const chain = compose([stageLink(stopper), stageLink(logged('a', log)), stageLink(maybeLate)])
+      const chain = chainOf(stopper, logged('a', log), maybeLate)
       await expect(chain(ctx(), () => Promise.resolve({ response }))).resolves.toEqual({ response })
       await expect(chain(ctx(), () => Promise.reject(new Error('provider down')))).rejects.toThrow('provider down')
       expect(log).toEqual(['enter a', 'leave b b-token', 'leave a a-token', 'enter a', 'fail b b-token provider down', 'fail a a-token provider down'])

@@ -24,12 +24,12 @@ describe('one core', () => {
 
   it('writes the run state only in the run loop: every step returns what changed', () => {
     const writes =
-      /\b(?:this|s|run|view)\.(?:attempt|providerIdx|base|tail|history|signatures|records|retryAfterMs|transientFailures|lastTime)\s*(?:=(?!=)|\+\+|\+=|\.push\()/
+      /\b(?:this|s|run|view)\.#?(?:attempt|providerIdx|base|tail|history|signatures|records|retryAfterMs|transientFailures|lastTime)\s*(?:=(?!=)|\+\+|\+=|\.push\()/
     expect(filesMatching(writes).filter((f) => f.startsWith('gate/'))).toEqual(['gate/run/run-gate.ts'])
   })
 
   it('adds to the run meter only in the run loop', () => {
-    expect(filesMatching(/\.meter\.add\(/)).toEqual(['gate/run/run-gate.ts'])
+    expect(filesMatching(/\.#?meter\.add\(/)).toEqual(['gate/run/run-gate.ts'])
   })
 
   it('has no second copy of a run: no quick path and no hand-over', () => {
@@ -39,13 +39,13 @@ describe('one core', () => {
   })
 
   it('builds the attempt chain in one place, in the order the options table gives', () => {
-    expect(filesMatching(/(?<!function )\bcompose\(/)).toEqual(['gate/options/build-chain.ts'])
+    expect(filesMatching(/(?<!function )\bcompileChain\(/)).toEqual(['gate/options/build-chain.ts'])
     const order = Object.entries(GATE_OPTIONS)
       .filter(([, row]) => row.link !== undefined || row.policy !== undefined)
       .map(([key, row]) => `${key}:${row.link !== undefined ? 'link' : 'policy'}`)
     expect(order).toEqual(['timeoutMs:link', 'rateLimit:policy', 'breaker:policy', 'budget:policy'])
-    // The policies are one link, asked together: their store calls share a round trip.
-    expect(filesMatching(/(?<!function )\badmissionLink\(/)).toEqual(['gate/options/build-chain.ts'])
+    // The policies are one stage, asked together: their store calls share a round trip.
+    expect(filesMatching(/(?<!function )\badmissionStage\(/)).toEqual(['gate/options/build-chain.ts'])
   })
 
   it('gives every option of the gate a row saying what it adds', () => {

@@ -1,6 +1,6 @@
 import { positiveNumber } from '../../model/assert-number.ts'
-import { deadline } from '../../policies/deadline/deadline.ts'
-import type { Link } from '../../policies/link.ts'
+import { deadlineStage } from '../../policies/deadline/deadline.ts'
+import type { Stage } from '../../policies/stage.ts'
 import type { Middleware } from '../../policies/middleware.ts'
 import type { Admission } from '../../policies/admission.ts'
 import { rateLimitAdmission } from '../../policies/rate-limit/rate-limit-admission.ts'
@@ -8,10 +8,10 @@ import type { GateConfig } from '../gate-config.ts'
 import type { LinkEnv } from './link-env.ts'
 import { advisoryStoreReport } from './advisory-store-report.ts'
 
-/** The `timeoutMs` option's link: the deadline over the whole attempt (it is the outermost link). */
-export function timeoutOption(config: GateConfig<unknown>, env: LinkEnv): Link | undefined {
+/** The `timeoutMs` option's stage: the deadline over the whole attempt (it is the outermost stage). */
+export function timeoutOption(config: GateConfig<unknown>, env: LinkEnv): Stage<unknown> | undefined {
   if (config.timeoutMs === undefined) return undefined
-  return deadline(positiveNumber(config.timeoutMs, `${env.label}: timeoutMs`))
+  return deadlineStage(positiveNumber(config.timeoutMs, `${env.label}: timeoutMs`))
 }
 
 /** The `rateLimit` option's policy: a slot of the provider's shared window before the call. */

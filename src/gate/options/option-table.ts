@@ -2,7 +2,7 @@ import { EventHub } from '../../events/event-hub.ts'
 import { isRecord } from '../../model/is-record.ts'
 import { missingMethods } from '../../model/options-object.ts'
 import type { Admission } from '../../policies/admission.ts'
-import type { Link } from '../../policies/link.ts'
+import type { Stage } from '../../policies/stage.ts'
 import type { GateConfig } from '../gate-config.ts'
 import { breakerOption } from './breaker-option.ts'
 import { budgetOption } from './budget-option.ts'
@@ -28,10 +28,10 @@ export interface OptionRow {
   readonly acts: OptionAct
   /** What the value must be, and the test (checked when the gate is made; numbers and rules check themselves). */
   readonly expected?: readonly [description: string, ok: (value: unknown) => boolean]
-  /** The option's link of the attempt chain (`acts: 'link'`, stage `outer`), or `undefined` when the option is absent. */
-  readonly link?: (config: GateConfig<unknown>, env: LinkEnv) => Link | undefined
+  /** The option's stage of the attempt chain (`acts: 'link'`, stage `outer`), or `undefined` when the option is absent. */
+  readonly link?: (config: GateConfig<unknown>, env: LinkEnv) => Stage<unknown> | undefined
   /**
-   * The option's policy (`acts: 'link'`, stage `policy`): the policies together make one link between the check and
+   * The option's policy (`acts: 'link'`, stage `policy`): the policies together make one stage between the check and
    * the meter, asked at once before the call and told at once after it; `undefined` when the option is absent.
    */
   readonly policy?: (config: GateConfig<unknown>, env: LinkEnv) => Admission | undefined
@@ -99,8 +99,8 @@ export const GATE_OPTIONS: { readonly [K in keyof Required<GateConfig<unknown>>]
 /** Every option name of a gate, for the misspelling check. */
 export const GATE_OPTION_NAMES: readonly string[] = Object.freeze(Object.keys(GATE_OPTIONS))
 
-/** The outer links options add, in table order (absent options add none). */
-export function optionLinks(config: GateConfig<unknown>, env: LinkEnv): Link[] {
+/** The outer stages options add, in table order (absent options add none). */
+export function optionStages(config: GateConfig<unknown>, env: LinkEnv): Stage<unknown>[] {
   return built(config, env, (row) => (row.stage === 'outer' ? row.link : undefined))
 }
 

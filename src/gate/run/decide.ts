@@ -55,7 +55,7 @@ function act<T>(run: RunView<T>, outcome: AttemptOutcome<T>, rule: ReliabilityRu
     decision = 'fail-fast'
     kind = 'aborted'
   }
-  const guarded = run.guard?.(decision, kind)
+  const guarded = run.settings.guard?.(decision, kind)
   if (guarded !== undefined) {
     decision = guarded.decision
     kind = guarded.kind

@@ -1,86 +1,93 @@
 import type { ErrorKind } from '../../model/error-kind.ts'
-import { keepShape } from '../../model/keep-shape.ts'
 import type { ModelRequest } from '../../model/request.ts'
-import type { ModelResponse } from '../../model/response.ts'
-import { type Usage, ZERO_USAGE } from '../../model/usage.ts'
-import type { SettleAttempt, Stoppable } from '../../policies/attempt-slot.ts'
-import type { Metered, MeteredAnswer } from '../../policies/meter.ts'
+import { keepShape } from '../../model/keep-shape.ts'
+import { ChainAttempt } from '../../policies/chain-attempt.ts'
+import type { EventTags } from '../../events/event-map.ts'
+import type { EventHub } from '../../events/event-hub.ts'
+import type { MeterTotals } from '../../policies/meter.ts'
+import type { CompiledSchema } from '../../validation/index.ts'
 import type { ValidationFailure } from '../../validation/validation-failure.ts'
-import type { AttemptOutcome } from '../attempt-outcome.ts'
-import type { ResponseCheck } from '../check-response.ts'
-import type { GateSlot } from './attempt-slot.ts'
-import type { RunView } from './run-view.ts'
+import type { OutputModeState } from '../output-mode/output-mode-state.ts'
+import type { ResolvedProvider } from '../resolved-provider.ts'
+
+/** What an attempt reads of its run (a part of `RunView`). */
+export interface AttemptRun<T> {
+  readonly g: {
+    readonly providers: readonly ResolvedProvider[]
+    readonly events: EventHub
+    readonly repair: boolean
+    readonly now: () => number
+    readonly stops: boolean
+    readonly outputModes: OutputModeState
+  }
+  readonly runId: string
+  readonly signal: AbortSignal | undefined
+  readonly providerIdx: number
+  readonly base: ModelRequest
+  readonly metadata: Readonly<Record<string, unknown>> | undefined
+  readonly turn: number | undefined
+  readonly tags: EventTags | undefined
+  readonly settings: { readonly schema: CompiledSchema<T> | undefined; readonly failuresBefore: number }
+  readonly history: readonly string[]
+  readonly meter: MeterTotals
+}
 
 const NO_REPAIRS: readonly string[] = Object.freeze([])
 
-/** An attempt's outcome, with when it ended and the meter's reading of its answer. */
-export interface AttemptTaken<T> extends AttemptOutcome<T> {
-  readonly endedAt: number
-  /** The meter's reading of its answer, when it got one (even if a later link failed the attempt). */
-  readonly metered: Metered | undefined
-}
-
 /**
- * One attempt of a gate run: its slot while the chain runs (what the links find: the meter's
- * reading, the check's verdict, the attempt's signal), then, once ended, its outcome as the loop
- * takes it, read through the check and the meter rather than copied (one object where the slot and
- * a literal outcome of 13 fields took two, about 110 B an attempt). An answer that was metered
- * before a later link failed was paid for all the same.
+ * One attempt of a gate run while its chain runs: the context every stage reads (the run's facts
+ * through the run), the chain's control, the meter's reading and the check's verdict. The loop
+ * builds the attempt's immutable outcome from it once it ended (see `endAttempt`).
  */
-export class GateAttempt<T> implements GateSlot<T>, AttemptTaken<T> {
-  readonly run: RunView<T>
-  metered: MeteredAnswer | undefined = undefined
-  /** The check's verdict; `undefined` until it checked, and for an attempt that failed. */
-  checked: ResponseCheck<T> | undefined = undefined
-  value: T | string | undefined = undefined
-  closed = false
-  raced: AbortSignal | undefined
-  closers: (() => void)[] | undefined = undefined
-  request: ModelRequest | undefined = undefined
-  controller: AbortController | undefined = undefined
-  stopped = false
-  stopReason: unknown = undefined
-  runner: Stoppable | undefined = undefined
-  settle: SettleAttempt | undefined
+export class GateAttempt<T> extends ChainAttempt {
+  readonly run: AttemptRun<T>
   readonly startedAt: number
-  // The outcome, written once by the attempt's end (declared, not initialised: numbers kept as the clock gave them).
-  error: unknown = undefined
-  kind!: ErrorKind
-  retryAfterMs: number | undefined = undefined
-  latencyMs!: number
-  endedAt!: number
+  /** The check's verdict, written once it checked: the kind it implies (`undefined` until then), the value, the failure, the repairs. */
+  kind: ErrorKind | undefined = undefined
+  value: T | string | undefined = undefined
+  failure: ValidationFailure | undefined = undefined
+  repairs: readonly string[] = NO_REPAIRS
 
-  constructor(run: RunView<T>, settle: SettleAttempt | undefined, startedAt: number) {
+  /** The run's next attempt (number `attempt`, started at `startedAt`), sending `request` (with its own signal under a deadline). */
+  constructor(run: AttemptRun<T>, attempt: number, request: ModelRequest, startedAt: number) {
+    super(attempt, request, run, run.g.stops)
     this.run = run
-    this.raced = run.signal
-    this.settle = settle
     this.startedAt = startedAt
   }
 
-  get response(): ModelResponse | undefined {
-    return this.checked === undefined ? undefined : this.metered?.response
+  get runId(): string {
+    return this.run.runId
   }
 
-  get failure(): ValidationFailure | undefined {
-    return this.checked?.failure
+  get baseRequest(): ModelRequest {
+    return this.run.base
   }
 
-  get repairs(): readonly string[] {
-    return this.checked?.repairs ?? NO_REPAIRS
+  get provider(): string {
+    return (this.run.g.providers[this.providerIdx] as ResolvedProvider).name
   }
 
-  get usage(): Usage {
-    return this.metered?.usage ?? ZERO_USAGE
+  get model(): string | undefined {
+    return this.run.base.model
   }
 
-  get costUsd(): number {
-    return this.metered?.costUsd ?? 0
+  get metadata(): Readonly<Record<string, unknown>> | undefined {
+    return this.run.metadata
   }
 
-  get unpriced(): boolean {
-    return this.metered?.unpriced !== undefined
+  get turn(): number | undefined {
+    return this.run.turn
   }
 }
 
-// An attempt that holds nothing, kept for its hidden class (see keepShape).
-keepShape(new GateAttempt(Object.freeze({ signal: undefined }) as RunView<unknown>, undefined, Number.NaN))
+// An attempt that holds nothing, kept for its hidden class (see keepShape); its price a fraction, as a priced attempt's is.
+{
+  const witness = new GateAttempt(
+    Object.freeze({ providerIdx: 0, signal: undefined, g: Object.freeze({ stops: false }) }) as AttemptRun<unknown>,
+    0,
+    Object.freeze({ messages: [] }),
+    Number.NaN,
+  )
+  witness.costUsd = Number.MIN_VALUE
+  keepShape(witness)
+}

@@ -1,14 +1,14 @@
+import type { ModelResponse } from '../../model/response.ts'
 import type { EventHub } from '../../events/event-hub.ts'
 import { eventTags } from '../../events/event-tags.ts'
-import { ATTEMPT_SLOT, type AttemptSlot } from '../../policies/attempt-slot.ts'
-import { priceAttempt } from '../../policies/meter.ts'
+import type { Usage } from '../../model/usage.ts'
+import { NO_PRICE_TABLE, NO_PRICING, priceOrReason } from '../../policies/meter.ts'
 import type { Stage } from '../../policies/stage.ts'
-import type { AttemptContext, AttemptResult } from '../../policies/middleware.ts'
 import type { PriceUsage } from '../../policies/pricing/price-usage.ts'
 import { finiteUsage, isSoundUsage } from '../../policies/usage-estimate.ts'
-import { responseOf } from '../response-shape.ts'
+import { checkedResponse } from '../response-shape.ts'
 import { warnOnce } from '../warn-once.ts'
-import type { GateSlot } from './attempt-slot.ts'
+import type { GateAttempt } from './gate-attempt.ts'
 
 /** What the meter reads of the gate: how to price, and where to report. */
 export interface MeterSettings {
@@ -23,47 +23,48 @@ export interface MeterSettings {
  * The meter, a stage of the attempt chain just outside the user's links: it checks the shape of what
  * they (or the provider) answered (`malformed-response` otherwise), estimates missing or broken
  * usage from what was sent and answered (never 0), prices the answer once and reports it
- * (`cost_tick`, and `cost_unknown` or a process warning when it cannot be priced). The policies
- * outside it (the budget) and the attempt's outcome read its reading from the attempt's slot.
+ * (`cost_tick`, and `cost_unknown` or a process warning when it cannot be priced). Its reading is
+ * written on the attempt, where the policies outside it (the budget) and the attempt's outcome read it.
  */
-export function meterStage(settings: MeterSettings): Stage {
-  return { name: 'meter', leave: (ctx, _token, result) => meterAnswer(settings, ctx, result) }
+export function meterStage(settings: MeterSettings): Stage<undefined, GateAttempt<unknown>> {
+  return { name: 'meter', leave: (attempt, _token, answer) => meterAnswer(settings, attempt, answer) }
 }
 
-/** The meter's reading of one answered attempt (the link's body): left in the slot and reported; the shape-checked result handed back. */
-export function meterAnswer(settings: MeterSettings, ctx: AttemptContext, result: AttemptResult): AttemptResult {
+/** The meter's reading of one answered attempt (the stage's body): written on the attempt and reported; the shape-checked response handed back. */
+export function meterAnswer(settings: MeterSettings, attempt: GateAttempt<unknown>, answer: unknown): ModelResponse {
   const { events, priceUsage, needsPrice } = settings
-  const response = responseOf(result, ctx.provider)
+  const response = checkedResponse(answer, attempt.provider)
   const reported = response.usage
-  const usage = isSoundUsage(reported) ? reported : finiteUsage(reported, ctx.request, response)
-  const metered = priceAttempt(priceUsage, needsPrice, usage, ctx.model, ctx.provider, response)
-  const slot = (ctx as AttemptContext & { readonly [ATTEMPT_SLOT]?: AttemptSlot })[ATTEMPT_SLOT]
+  const usage = isSoundUsage(reported) ? reported : finiteUsage(reported, attempt.request, response)
+  // Unpriced is not free: without any price the attempt says so, whether or not a budget needs one.
+  const priced = priceUsage === undefined ? (needsPrice ? NO_PRICING : NO_PRICE_TABLE) : priceOrReason(priceUsage, usage, attempt.model, attempt.provider)
+  const costUsd = typeof priced === 'number' ? priced : 0
   // Not into an attempt that already ended: the outcome the loop took is never written again.
-  if (slot !== undefined && !slot.closed) slot.metered = metered
-  if (metered.unpriced !== undefined) costUnknown(settings, ctx, metered.unpriced, usage)
+  if (!attempt.closed) {
+    attempt.response = response
+    attempt.usage = usage
+    attempt.costUsd = costUsd
+    attempt.unpriced = typeof priced === 'string' ? priced : undefined
+  }
+  if (typeof priced === 'string') costUnknown(settings, attempt, priced, usage)
   if (events.has('cost_tick')) {
     events.emit('cost_tick', {
-      runId: ctx.runId,
-      ...eventTags(ctx.turn, ctx.metadata),
-      attempt: ctx.attempt,
-      provider: ctx.provider,
-      model: ctx.model,
-      attemptCostUsd: metered.costUsd,
+      runId: attempt.runId,
+      ...eventTags(attempt.turn, attempt.metadata),
+      attempt: attempt.attempt,
+      provider: attempt.provider,
+      model: attempt.model,
+      attemptCostUsd: costUsd,
       // Only the loop adds to the run's meter, once the attempt ended: it holds the cost before this one.
-      cumulativeCostUsd: costBefore(slot) + metered.costUsd,
+      cumulativeCostUsd: attempt.run.meter.costUsd + costUsd,
       usage,
     })
   }
-  return response === (result as AttemptResult).response ? (result as AttemptResult) : { response }
-}
-
-/** The run's cost before this attempt: none for a slot that is not the gate's (a link called on its own). */
-function costBefore(slot: AttemptSlot | undefined): number {
-  return (slot as Partial<GateSlot<unknown>> | undefined)?.run?.meter.costUsd ?? 0
+  return response
 }
 
 /** Reports an attempt that could not be priced: `cost_unknown`, or a process warning (once per reason) when nobody listens. */
-function costUnknown(settings: MeterSettings, ctx: AttemptContext, reason: string, usage: AttemptResult['response']['usage']): void {
+function costUnknown(settings: MeterSettings, ctx: GateAttempt<unknown>, reason: string, usage: Usage): void {
   const { events } = settings
   if (events.has('cost_unknown')) {
     events.emit('cost_unknown', {

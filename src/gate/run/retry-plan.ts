@@ -4,13 +4,13 @@ import type { ModelRequest } from '../../model/request.ts'
 import { isRejectionKind } from '../../model/classify-rejection.ts'
 import { adjustRequestFor, changedRequest } from '../../rules/adjust-request.ts'
 import type { ReliabilityRule } from '../../rules/rule.ts'
-import type { ReliabilityScope } from '../../rules/scope.ts'
 import type { AttemptOutcome } from '../attempt-outcome.ts'
 import { baseFor } from '../base-request.ts'
 import { nextTail } from '../next-tail.ts'
 import type { ResolvedProvider } from '../resolved-provider.ts'
 import { reportRuleError } from '../rule-error.ts'
 import { ruleDelay } from '../rule-delay.ts'
+import type { Verdict } from './decide.ts'
 import type { RunView } from './run-view.ts'
 
 /** What a retry decision comes to: the next attempt's provider, request, tail and wait, or why there is none. */
@@ -31,13 +31,8 @@ export type RetryPlan =
  * tail with its feedback, the provider and the request (a rule may adjust it, e.g. retryTruncated's
  * larger `maxTokens`). Changes nothing: the loop applies the plan.
  */
-export async function planRetry<T>(
-  run: RunView<T>,
-  decision: 'retry' | 'retry-other',
-  rule: ReliabilityRule | undefined,
-  scope: ReliabilityScope,
-  outcome: AttemptOutcome<T>,
-): Promise<RetryPlan> {
+export async function planRetry<T>(run: RunView<T>, verdict: Verdict & { readonly act: 'retry' }, outcome: AttemptOutcome<T>): Promise<RetryPlan> {
+  const { decision, rule, scope } = verdict
   const g = run.g
   const from = g.providers[run.providerIdx] as ResolvedProvider
   if (run.attempt + 1 >= g.maxAttempts) return { go: false, kind: FailFastKinds.MaxAttempts, reason: `the safety cap of ${g.maxAttempts} attempts was reached` }
@@ -70,4 +65,30 @@ export async function planRetry<T>(
     }
   }
   return { go: true, providerIdx, base: next.base, tail: next.tail, feedback, delayMs }
+}
+
+/** A retry as `retry` reports it: its decision, the provider it leaves, its wait and the feedback sent. */
+export interface RetryReport {
+  readonly decision: 'retry' | 'retry-other'
+  readonly from: string
+  readonly delayMs: number
+  readonly feedback: string | undefined
+}
+
+/** Emits `retry` once the loop applied its plan (the run's provider and tail are the next attempt's). */
+export function emitRetry<T>(run: RunView<T>, report: RetryReport): void {
+  const events = run.g.events
+  if (!events.has('retry')) return
+  events.emit('retry', {
+    runId: run.runId,
+    ...run.tags,
+    attempt: run.attempt + 1,
+    nextAttempt: run.attempt + 2,
+    decision: report.decision,
+    fromProvider: report.from,
+    toProvider: (run.g.providers[run.providerIdx] as ResolvedProvider).name,
+    delayMs: report.delayMs,
+    feedback: report.feedback,
+    tail: run.tail,
+  })
 }

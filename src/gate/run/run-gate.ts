@@ -5,90 +5,86 @@ import type { Message } from '../../model/message.ts'
 import type { ModelRequest } from '../../model/request.ts'
 import type { ModelResponse } from '../../model/response.ts'
 import { sleep } from '../../policies/deadline/sleep.ts'
-import { RunMeter } from '../../policies/meter.ts'
-import type { Terminal } from '../../policies/middleware.ts'
-import type { Decision, ReliabilityRule } from '../../rules/rule.ts'
+import { type MeterTotals, RunMeter } from '../../policies/meter.ts'
+import { isThenable } from '../../model/user-code.ts'
+import { ZERO_USAGE } from '../../model/usage.ts'
 import type { Phase } from '../../rules/scope.ts'
-import type { CompiledSchema } from '../../validation/index.ts'
 import type { ValidationFailure } from '../../validation/validation-failure.ts'
-import { attemptRecord, type AttemptOutcome } from '../attempt-outcome.ts'
+import { attemptRecord, type AttemptOutcome, type RecordDecision } from '../attempt-outcome.ts'
 import type { AttemptRecord } from '../attempt-record.ts'
 import { baseFor } from '../base-request.ts'
 import { failFast } from '../fail-fast.ts'
 import type { ReliabilityFailFastError } from '../fail-fast-error.ts'
 import { succeed, useFallback } from '../finish-run.ts'
-import type { DecisionGuard, GateInternals, GateRunOptions, RunHooks } from '../gate-internals.ts'
+import type { GateInternals, GateRunOptions, RunHooks } from '../gate-internals.ts'
 import type { GateResult } from '../gate-result.ts'
 import type { ResolvedProvider } from '../resolved-provider.ts'
-import type { AttemptTaken } from './gate-attempt.ts'
-import { type AttemptThen, isTransientFailure, runAttempt } from './attempt.ts'
+import { type AttemptTaken, endAttempt, isTransientFailure, startAttempt } from './attempt.ts'
+import type { GateAttempt } from './gate-attempt.ts'
 import { decide, preCheck, type PreVerdict, type Verdict } from './decide.ts'
-import { planRetry } from './retry-plan.ts'
+import { emitRetry, planRetry } from './retry-plan.ts'
 import { runDeadline, sharedDeadline } from './run-deadline.ts'
-import { RunSettings, settingsOf } from './run-settings.ts'
+import { type RunSettings, settingsOf } from './run-settings.ts'
 import { keepShape } from '../../model/keep-shape.ts'
 import type { RunView } from './run-view.ts'
 
 const NONE: readonly never[] = Object.freeze([])
 
 /**
- * One `gate.run` (and `gate.stream`, with its own terminal and guard): the loop of DESIGN.md. Per
- * attempt: PreCheck, the attempt (its chain: deadline, check, policies, meter, the user's links,
- * the provider; events before any decision), PostDecide, act on the verdict. A hard cap on attempts
- * always holds. The loop is the only writer of the run's state; every step reads it and returns
- * what changed.
+ * One `gate.run` (and `gate.stream`, with its own terminal and guard). Per attempt: PreCheck, the attempt (its chain:
+ * deadline, check, policies, meter, the user's links, the provider; events before any decision), PostDecide, act on the
+ * verdict. A hard cap on attempts always holds.
  */
 export function runGate<T>(
   g: GateInternals<T>,
   request: ModelRequest,
   options: GateRunOptions,
   hooks?: RunHooks,
-  messages: readonly Message[] = request.messages,
+  messages = request.messages,
 ): Promise<GateResult<T>> {
   return GateLoop.start(g, request, options, hooks, messages).run()
 }
 
-// The run is its own meter (one object fewer per run, about 30 B): only the loop adds to it.
-class GateLoop<T> extends RunMeter implements RunView<T>, AttemptThen<T, GateResult<T>> {
+/** The loop of one run. Its state is private: every step reads it through {@link RunView} and returns what changed. */
+class GateLoop<T> implements RunView<T> {
   readonly g: GateInternals<T>
   readonly request: ModelRequest
   readonly signal: AbortSignal | undefined
   readonly runId: string
   readonly started: number
   readonly #settings: RunSettings<T>
-  attempt = 0
-  providerIdx = 0
-  base: ModelRequest
-  tail: readonly Message[] = NONE
-  history: readonly string[] = NONE
-  signatures: readonly string[] = NONE
-  // Made at the first record, holding it: `[]` grown by a push reserves 16 slots (about 130 B more).
+  readonly #meter = new RunMeter()
+  #attempt = 0
+  #providerIdx = 0
+  #base: ModelRequest
+  #tail: readonly Message[] = NONE
+  #history: readonly string[] = NONE
+  #signatures: readonly string[] = NONE
   #records: AttemptRecord[] | undefined = undefined
-  retryAfterMs: number | undefined = undefined
-  transientFailures = 0
-  lastTime: number
+  #retryAfterMs: number | undefined = undefined
+  #transientFailures = 0
+  #lastTime: number
 
-  constructor(g: GateInternals<T>, request: ModelRequest, settings: RunSettings<T>, signal: AbortSignal | undefined, runId: string, started: number) {
-    super()
+  /** A run of `g` for `request`, with its options and hooks: its deadline, signal, settings, id and start. */
+  constructor(g: GateInternals<T>, request: ModelRequest, options: GateRunOptions, hooks: RunHooks | undefined) {
+    const runTimeoutMs = options.runTimeoutMs ?? g.runTimeoutMs
+    // An agent run's deadline covers its gate calls, its tools and its commit: the gate call reads it.
+    const deadline = sharedDeadline(options) ?? (runTimeoutMs === undefined ? undefined : runDeadline(runTimeoutMs, options.signal ?? request.signal))
     this.g = g
     this.request = request
-    this.#settings = settings
-    this.signal = signal
-    this.runId = runId
-    this.started = this.lastTime = started
-    this.base = request
+    this.#settings = settingsOf(g, options, hooks, deadline)
+    this.signal = deadline?.signal ?? options.signal ?? request.signal
+    this.runId = options.runId ?? newRunId()
+    this.started = this.#lastTime = g.now()
+    this.#base = request
   }
 
   /** A run of `g` (`run_start` emitted). `messages`: the array the request's check validated (the run never reads the caller's again). */
   static start<T>(g: GateInternals<T>, request: ModelRequest, options: GateRunOptions, hooks: RunHooks | undefined, messages: readonly Message[]): GateLoop<T> {
-    const runTimeoutMs = options.runTimeoutMs ?? g.runTimeoutMs
-    // An agent run's deadline covers its gate calls, its tools and its commit: the gate call reads it.
-    const deadline = sharedDeadline(options) ?? (runTimeoutMs === undefined ? undefined : runDeadline(runTimeoutMs, options.signal ?? request.signal))
-    const signal = deadline?.signal ?? options.signal ?? request.signal
-    const loop = new GateLoop(g, request, settingsOf(g, options, hooks, deadline), signal, options.runId ?? newRunId(), g.now())
-    loop.base = baseFor(loop, 0, messages)
+    const loop = new GateLoop(g, request, options, hooks)
+    loop.#base = baseFor(loop, 0, messages)
     if (g.events.has('run_start')) {
-      g.events.emit('run_start', { runId: loop.runId, ...loop.tags, provider: (g.providers[0] as ResolvedProvider).name, model: loop.base.model })
+      g.events.emit('run_start', { runId: loop.runId, ...loop.tags, provider: (g.providers[0] as ResolvedProvider).name, model: loop.#base.model })
     }
     return loop
   }
@@ -101,31 +97,54 @@ class GateLoop<T> extends RunMeter implements RunView<T>, AttemptThen<T, GateRes
     return this.#settings.turn
   }
 
-  get failuresBefore(): number {
-    return this.#settings.failuresBefore
+  get settings(): RunSettings<T> {
+    return this.#settings
   }
 
-  get schema(): CompiledSchema<T> | undefined {
-    return this.#settings.schema
+  get meter(): MeterTotals {
+    return this.#meter
   }
 
-  get call(): Terminal {
-    return this.#settings.call
+  get attempt(): number {
+    return this.#attempt
   }
 
-  get guard(): DecisionGuard | undefined {
-    return this.#settings.guard
+  get providerIdx(): number {
+    return this.#providerIdx
   }
 
-  get meter(): RunMeter {
-    return this
+  get base(): ModelRequest {
+    return this.#base
+  }
+
+  get tail(): readonly Message[] {
+    return this.#tail
+  }
+
+  get history(): readonly string[] {
+    return this.#history
+  }
+
+  get signatures(): readonly string[] {
+    return this.#signatures
   }
 
   get records(): readonly AttemptRecord[] {
     return (this.#records ??= [])
   }
 
-  /** The turn and metadata every event of the run carries; `undefined` when the run has neither. */
+  get retryAfterMs(): number | undefined {
+    return this.#retryAfterMs
+  }
+
+  get transientFailures(): number {
+    return this.#transientFailures
+  }
+
+  get lastTime(): number {
+    return this.#lastTime
+  }
+
   get tags(): EventTags | undefined {
     return this.#settings.tags
   }
@@ -133,7 +152,8 @@ class GateLoop<T> extends RunMeter implements RunView<T>, AttemptThen<T, GateRes
   run(): Promise<GateResult<T>> {
     let settled: Promise<GateResult<T>>
     try {
-      settled = this.#attempt()
+      const out = this.#next()
+      settled = isThenable(out) ? (out as Promise<GateResult<T>>) : Promise.resolve(out)
     } catch (error) {
       // As from an async function: whatever a step throws is the run's rejection, never a throw at the caller.
       settled = Promise.reject(error)
@@ -144,14 +164,10 @@ class GateLoop<T> extends RunMeter implements RunView<T>, AttemptThen<T, GateRes
     return settled
   }
 
-  /*
-   * The loop, written as promise reactions rather than one async function: an async frame and its
-   * awaits cost about 330 B per run. One pass: `#attempt` (PreCheck, the attempt) -> `taken`
-   * (its changes, PostDecide) -> `#act`, which ends the run or, on a retry, comes back to `#attempt`.
-   */
+  // The loop, as promise reactions (an async frame and its awaits cost about 330 B per run), synchronous until something
+  // answers a promise: `#next` (PreCheck) -> `#call` (the attempt) -> `#taken` (PostDecide) -> `#act` (ends, or back to `#next`).
 
-  /** PreCheck, then the attempt; its outcome goes on to `taken`. */
-  #attempt(): Promise<GateResult<T>> {
+  #next(): GateResult<T> | Promise<GateResult<T>> {
     if (this.g.preCheck.length > 0) {
       const pending = preCheck(this)
       if (pending instanceof Promise) return pending.then((stop) => this.#call(stop))
@@ -160,15 +176,45 @@ class GateLoop<T> extends RunMeter implements RunView<T>, AttemptThen<T, GateRes
     return this.#call(undefined)
   }
 
-  #call(stop: PreVerdict): Promise<GateResult<T>> {
-    if (stop !== undefined) return Promise.reject(this.#fail(stop.kind, stop.reason, 'pre-check'))
+  /** The attempt into the gate's chain: its answer is taken out through the stages in the loop's own step (see `#answered`). */
+  #call(stop: PreVerdict): GateResult<T> | Promise<GateResult<T>> {
+    if (stop !== undefined) throw this.#fail(stop.kind, stop.reason, 'pre-check')
     if (this.signal?.aborted === true)
-      return Promise.reject(this.#fail(FailFastKinds.Aborted, 'the run was aborted before the attempt started', 'pre-check', this.signal.reason))
-    return runAttempt(this)
+      throw this.#fail(FailFastKinds.Aborted, 'the run was aborted before the attempt started', 'pre-check', this.signal.reason)
+    const attempt = startAttempt(this)
+    let answer: unknown
+    try {
+      answer = this.g.chain(attempt, this.#settings.call)
+    } catch (error) {
+      return this.#failed(attempt, error)
+    }
+    if (!isThenable(answer)) return this.#answered(attempt, answer)
+    // Adopted, not called: a thenable whose `then` throws fails the attempt like one that rejects.
+    return Promise.resolve(answer).then(
+      (value) => this.#answered(attempt, value),
+      (error: unknown) => this.#failed(attempt, error),
+    )
   }
 
-  /** What an attempt changed, taken, then PostDecide's verdict acted on (the attempt hands its outcome here). */
-  taken(outcome: AttemptTaken<T>): GateResult<T> | Promise<GateResult<T>> {
+  /** The chain's answer, out through its stages (the meter, the policies, the check): the attempt ends and is taken. */
+  #answered(attempt: GateAttempt<T>, answer: unknown): GateResult<T> | Promise<GateResult<T>> {
+    const left = attempt.leave(answer)
+    if (!isThenable(left)) return this.#taken(endAttempt(attempt, false, undefined))
+    return left.then(
+      () => this.#taken(endAttempt(attempt, false, undefined)),
+      (error: unknown) => this.#failed(attempt, error),
+    )
+  }
+
+  /** The attempt failed: the stages still open hear it, then it ends and is taken. */
+  #failed(attempt: GateAttempt<T>, error: unknown): GateResult<T> | Promise<GateResult<T>> {
+    const heard = attempt.failOpen(error)
+    if (heard === undefined) return this.#taken(endAttempt(attempt, true, error))
+    return heard.then(() => this.#taken(endAttempt(attempt, true, error)))
+  }
+
+  /** What an attempt changed, taken, then PostDecide's verdict acted on. */
+  #taken(outcome: AttemptTaken<T>): GateResult<T> | Promise<GateResult<T>> {
     this.#took(outcome)
     const verdict = decide(this, outcome)
     return verdict instanceof Promise ? verdict.then((v) => this.#act(outcome, v)) : this.#act(outcome, verdict)
@@ -178,13 +224,13 @@ class GateLoop<T> extends RunMeter implements RunView<T>, AttemptThen<T, GateRes
   #act(outcome: AttemptTaken<T>, verdict: Verdict): GateResult<T> | Promise<GateResult<T>> {
     switch (verdict.act) {
       case 'ok':
-        this.#record(outcome, 'ok', verdict.kind, verdict.rule, undefined)
+        this.#record(outcome, { decision: 'ok', kind: verdict.kind, rule: verdict.rule, feedback: undefined })
         return succeed(this, outcome.response as ModelResponse, outcome.value, outcome.failure, false)
       case 'fail':
-        this.#record(outcome, 'fail-fast', verdict.kind, verdict.rule, undefined)
+        this.#record(outcome, { decision: 'fail-fast', kind: verdict.kind, rule: verdict.rule, feedback: undefined })
         throw this.#fail(verdict.kind, verdict.reason, 'post-decide', outcome.error, outcome.failure)
       case 'fallback':
-        this.#record(outcome, 'fallback', verdict.kind, verdict.rule, undefined)
+        this.#record(outcome, { decision: 'fallback', kind: verdict.kind, rule: verdict.rule, feedback: undefined })
         return useFallback(this, verdict.scope, verdict.kind, (kind, reason, cause, failure) => this.#fail(kind, reason, 'post-decide', cause, failure))
       case 'retry':
         return this.#retry(outcome, verdict)
@@ -193,19 +239,19 @@ class GateLoop<T> extends RunMeter implements RunView<T>, AttemptThen<T, GateRes
 
   /** A retry: its plan applied, `retry` emitted, its wait, then the next attempt. */
   async #retry(outcome: AttemptTaken<T>, verdict: Verdict & { readonly act: 'retry' }): Promise<GateResult<T>> {
-    const plan = await planRetry(this, verdict.decision, verdict.rule, verdict.scope, outcome)
+    const plan = await planRetry(this, verdict, outcome)
     if (!plan.go) {
-      this.#record(outcome, 'fail-fast', plan.kind, verdict.rule, undefined)
+      this.#record(outcome, { decision: 'fail-fast', kind: plan.kind, rule: verdict.rule, feedback: undefined })
       const cause = plan.kind === FailFastKinds.Aborted ? this.signal?.reason : outcome.error
       throw this.#fail(plan.kind, plan.reason, 'post-decide', cause, plan.kind === FailFastKinds.CircuitOpen ? undefined : outcome.failure)
     }
-    this.#record(outcome, verdict.decision, verdict.kind, verdict.rule, plan.feedback)
-    const from = (this.g.providers[this.providerIdx] as ResolvedProvider).name
-    this.providerIdx = plan.providerIdx
-    this.base = plan.base
-    this.tail = plan.tail
-    this.#emitRetry(verdict.decision, from, plan.delayMs, plan.feedback)
-    this.attempt++
+    this.#record(outcome, { decision: verdict.decision, kind: verdict.kind, rule: verdict.rule, feedback: plan.feedback })
+    const from = (this.g.providers[this.#providerIdx] as ResolvedProvider).name
+    this.#providerIdx = plan.providerIdx
+    this.#base = plan.base
+    this.#tail = plan.tail
+    emitRetry(this, { decision: verdict.decision, from, delayMs: plan.delayMs, feedback: plan.feedback })
+    this.#attempt++
     if (plan.delayMs > 0) {
       try {
         await sleep(plan.delayMs, this.signal)
@@ -213,24 +259,23 @@ class GateLoop<T> extends RunMeter implements RunView<T>, AttemptThen<T, GateRes
         throw this.#fail(FailFastKinds.Aborted, 'the run was aborted while waiting to retry', 'post-decide', error)
       }
     }
-    return this.#attempt()
+    return this.#next()
   }
 
   /** Takes what an attempt changed: its end, its failure counts, its validation history, its cost. */
   #took(outcome: AttemptTaken<T>): void {
-    this.lastTime = outcome.endedAt
-    this.retryAfterMs = outcome.retryAfterMs
-    if (isTransientFailure(outcome)) this.transientFailures++
+    this.#lastTime = outcome.endedAt
+    this.#retryAfterMs = outcome.retryAfterMs
+    if (isTransientFailure(outcome)) this.#transientFailures++
     if (outcome.failure !== undefined) {
-      this.history = this.history.concat(outcome.failure.message)
-      this.signatures = this.signatures.concat(outcome.failure.signature)
+      this.#history = this.#history.concat(outcome.failure.message)
+      this.#signatures = this.#signatures.concat(outcome.failure.signature)
     }
-    if (outcome.metered !== undefined) this.meter.add(outcome.metered)
+    if (outcome.metered) this.#meter.add(outcome.usage, outcome.costUsd, outcome.unpriced)
   }
 
-  #record(outcome: AttemptOutcome<T>, decision: Decision, kind: string, rule: ReliabilityRule | undefined, feedback: string | undefined): void {
-    const provider = (this.g.providers[this.providerIdx] as ResolvedProvider).name
-    const record = attemptRecord(outcome, this.attempt + 1, provider, this.base.model, decision, kind, rule, feedback, this.lastTime - this.started)
+  #record(outcome: AttemptOutcome<T>, decided: RecordDecision): void {
+    const record = attemptRecord(outcome, this, decided)
     if (this.#records === undefined) this.#records = [record]
     else this.#records.push(record)
   }
@@ -241,29 +286,15 @@ class GateLoop<T> extends RunMeter implements RunView<T>, AttemptThen<T, GateRes
       return failFast(this, FailFastKinds.RunTimeout, `the run did not finish within runTimeoutMs (${reason})`, phase, cause)
     return failFast(this, kind, reason, phase, cause, failure)
   }
-
-  #emitRetry(decision: 'retry' | 'retry-other', from: string, delayMs: number, feedback: string | undefined): void {
-    const events = this.g.events
-    if (!events.has('retry')) return
-    events.emit('retry', {
-      runId: this.runId,
-      ...this.tags,
-      attempt: this.attempt + 1,
-      nextAttempt: this.attempt + 2,
-      decision,
-      fromProvider: from,
-      toProvider: (this.g.providers[this.providerIdx] as ResolvedProvider).name,
-      delayMs,
-      feedback,
-      tail: this.tail,
-    })
-  }
 }
 
-// A run that holds nothing, kept for its hidden class (see keepShape).
-{
-  const g = Object.freeze({}) as GateInternals<unknown>
-  const settings = new RunSettings(g, Object.freeze({}), undefined, undefined)
-  keepShape(settings)
-  keepShape(new GateLoop(g, Object.freeze({ messages: NONE }), settings, undefined, '', Number.NaN))
-}
+// A run that holds nothing, kept for its hidden class (see keepShape); its meter holding a fraction of a dollar, as a priced run's does.
+const never = (): Promise<never> => Promise.reject(new Error('never called'))
+const witness = new GateLoop(
+  Object.freeze({ now: () => Number.NaN }) as GateInternals<unknown>,
+  Object.freeze({ messages: NONE }),
+  { runId: '' },
+  { call: never },
+)
+keepShape(witness)
+;(witness.meter as RunMeter).add(ZERO_USAGE, Number.MIN_VALUE, false)

@@ -1,6 +1,6 @@
 import type { EventTags } from '../../events/event-map.ts'
 import { eventTags } from '../../events/event-tags.ts'
-import type { Terminal } from '../../policies/middleware.ts'
+import type { ResponseCall } from '../../policies/chain-attempt.ts'
 import type { CompiledSchema } from '../../validation/index.ts'
 import type { DecisionGuard, GateInternals, GateRunOptions, RunHooks } from '../gate-internals.ts'
 import type { RunDeadline } from './run-deadline.ts'
@@ -11,7 +11,7 @@ export class RunSettings<T> {
   readonly turn: number | undefined
   readonly failuresBefore: number
   readonly schema: CompiledSchema<T> | undefined
-  readonly call: Terminal
+  readonly call: ResponseCall
   readonly guard: DecisionGuard | undefined
   readonly deadline: RunDeadline | undefined
   #tags: EventTags | undefined = undefined

@@ -1,11 +1,10 @@
 import type { EventTags } from '../../events/event-map.ts'
 import type { Message } from '../../model/message.ts'
 import type { ModelRequest } from '../../model/request.ts'
-import type { Terminal } from '../../policies/middleware.ts'
 import type { MeterTotals } from '../../policies/meter.ts'
-import type { CompiledSchema } from '../../validation/index.ts'
 import type { AttemptRecord } from '../attempt-record.ts'
-import type { DecisionGuard, GateInternals } from '../gate-internals.ts'
+import type { GateInternals } from '../gate-internals.ts'
+import type { RunSettings } from './run-settings.ts'
 
 /**
  * What the steps of one `gate.run` read of it: the run's settled facts and where its loop stands.
@@ -19,16 +18,12 @@ export interface RunView<T> {
   readonly signal: AbortSignal | undefined
   readonly runId: string
   readonly metadata: Readonly<Record<string, unknown>> | undefined
-  /** Validation failures of the agent run before this gate call (`validation_failed.cumulativeRetries`). */
-  readonly failuresBefore: number
   /** The agent's model turn of this gate run (`GateRunOptions.turn`). */
   readonly turn: number | undefined
   /** The turn and metadata every event of the run carries; `undefined` when the run has neither. */
   readonly tags: EventTags | undefined
-  readonly schema: CompiledSchema<T> | undefined
-  /** The provider call at the end of the chain (a streaming one for `gate.stream`). */
-  readonly call: Terminal
-  readonly guard: DecisionGuard | undefined
+  /** What the run took from its options and hooks: its schema, its decision guard, the failures before it, its deadline. */
+  readonly settings: RunSettings<T>
   /** The run's usage and cost so far, failed attempts included. */
   readonly meter: MeterTotals
   readonly started: number

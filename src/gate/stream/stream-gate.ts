@@ -35,7 +35,7 @@ export function streamGate<T>(g: GateInternals<T>, request: ModelRequest, option
     delivered: false,
     buffered: new Map(),
     providers: g.providers,
-    call: g.resultCall,
+    call: g.call,
   }
   const run = runGate(
     g,

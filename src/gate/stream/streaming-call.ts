@@ -4,7 +4,7 @@ import type { ModelRequest } from '../../model/request.ts'
 import type { ModelResponse } from '../../model/response.ts'
 import type { CompiledSchema } from '../../validation/index.ts'
 import { IncrementalValidator, type StreamViolation } from '../../validation/stream/index.ts'
-import type { AttemptResult, Terminal } from '../../policies/middleware.ts'
+import type { ResponseCall } from '../../policies/chain-attempt.ts'
 import type { ResolvedProvider } from '../resolved-provider.ts'
 import { abortedResponse, abortedUsage } from './aborted-response.ts'
 import { consumeProviderStream } from './consume-provider-stream.ts'
@@ -25,7 +25,7 @@ export interface StreamingCallContext<T> {
   /** The gate's providers, indexed by `ctx.providerIdx`. */
   readonly providers: readonly ResolvedProvider[]
   /** The gate's plain provider call, for a provider that cannot stream. */
-  readonly call: Terminal
+  readonly call: ResponseCall
 }
 
 /**
@@ -34,9 +34,9 @@ export interface StreamingCallContext<T> {
  * for the gate's normal validation. Chunks are scoped per attempt: nothing of one attempt is ever
  * joined to another's.
  */
-export function streamingCall<T>(ctx: StreamingCallContext<T>): Terminal {
+export function streamingCall<T>(ctx: StreamingCallContext<T>): ResponseCall {
   let lastEmitted = 0
-  return async function streamProvider(attemptCtx): Promise<AttemptResult> {
+  return async function streamProvider(attemptCtx, chainAttempt): Promise<ModelResponse> {
     const { attempt, request } = attemptCtx
     const entry = ctx.providers[attemptCtx.providerIdx] as ResolvedProvider
     // A new attempt means the previous one was rejected: tell consumers to drop its partials.
@@ -74,11 +74,11 @@ export function streamingCall<T>(ctx: StreamingCallContext<T>): Terminal {
 
     const provider = entry.provider
     if (provider.stream === undefined) {
-      const result = await ctx.call(attemptCtx)
+      const response = await ctx.call(attemptCtx, chainAttempt)
       // A malformed answer is the gate's to report; only text is forwarded here.
-      const content: unknown = (result as { response?: { content?: unknown } } | undefined)?.response?.content
+      const content: unknown = (response as { content?: unknown } | null | undefined)?.content
       if (typeof content === 'string' && content !== '') onText(content)
-      return result
+      return response
     }
     const streaming = provider as typeof provider & { stream: NonNullable<typeof provider.stream> }
     const how = await consumeProviderStream(streaming, request, (chunk) => {
@@ -103,9 +103,9 @@ export function streamingCall<T>(ctx: StreamingCallContext<T>): Terminal {
           consumedShare: undefined,
         })
       }
-      return { response: await abortedResponse(text, validator.partial, violation, ctx.schema, ctx.repair, abortedUsage(request, text.length, reported)) }
+      return await abortedResponse(text, validator.partial, violation, ctx.schema, ctx.repair, abortedUsage(request, text.length, reported))
     }
-    return { response: (ended ? response : endedWithoutDone(request, text, reported)) as ModelResponse }
+    return (ended ? response : endedWithoutDone(request, text, reported)) as ModelResponse
   }
 }
 

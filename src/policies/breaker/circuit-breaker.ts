@@ -5,7 +5,7 @@ import { STATE_STORE_METHODS, type StateStore } from '../../store/state-store.ts
 import { syncStore, type SyncStateStore } from '../../store/sync-store.ts'
 import { assertMethods } from '../../model/options-object.ts'
 import type { BreakerPermit, BreakerResult } from './breaker-permit.ts'
-import { CLOSED, decodeBreaker, encodeBreaker, type BreakerRecord, type BreakerTransition } from './breaker-state.ts'
+import { decodeBreaker, encodeBreaker, type BreakerRecord, type BreakerTransition } from './breaker-state.ts'
 import { cachedDecode, cachedKeys } from './breaker-caches.ts'
 
 /** Options of {@link circuitBreaker}. */
@@ -120,8 +120,6 @@ export function circuitBreaker(given?: CircuitBreakerOptions): CircuitBreaker {
       }
     }
   }
-  // What the last {@link updateNow} did: read at once by its caller, so one object serves every call (the tuples it replaces were most of the 300 B per attempt updateNow made).
-  const scratch: { -readonly [K in keyof Updated]: Updated[K] } = { before: CLOSED, after: CLOSED, next: undefined, t: 0 }
   const decode = cachedDecode()
   /** {@link update} on an in-process store, within one synchronous step (no other caller can interleave). */
   function updateNow(s: SyncStateStore, provider: string, step: Step, probe: boolean, result: BreakerResult): Updated {
@@ -137,11 +135,7 @@ export function circuitBreaker(given?: CircuitBreakerOptions): CircuitBreaker {
       wrote(provider, next)
       after = next
     }
-    scratch.before = before
-    scratch.after = after
-    scratch.next = next
-    scratch.t = t
-    return scratch
+    return { before, after, next, t }
   }
 
   const transition = (provider: string, { before, after }: Updated): BreakerTransition | undefined =>

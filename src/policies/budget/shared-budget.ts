@@ -6,7 +6,7 @@ import { onUnpricedOption, type OnUnpriced } from '../../model/on-unpriced.ts'
 import { isStateLostError, type StateLostError } from '../../store/state-lost-error.ts'
 import { markUnreadable } from '../../store/unreadable-value.ts'
 import { STATE_STORE_METHODS, type Reservation, type StateStore } from '../../store/state-store.ts'
-import { type ReservationInto, syncStore } from '../../store/sync-store.ts'
+import { syncStore } from '../../store/sync-store.ts'
 import { shownValue, typeName } from '../../model/describe-value.ts'
 import { assertMethods, assertNonEmptyString } from '../../model/options-object.ts'
 
@@ -137,10 +137,10 @@ export function sharedBudget(options: SharedBudgetOptions): SharedBudget {
     sync === undefined
       ? undefined
       : {
-          reserve(id, cost, into) {
+          reserve(id, cost) {
             if (lost !== undefined) throw lost
             try {
-              return sync.reserve(key, id, cost, limit, reservationTtlMs, into)
+              return sync.reserve(key, id, cost, limit, reservationTtlMs)
             } catch (error) {
               return latch(error)
             }
@@ -187,8 +187,7 @@ export function sharedBudget(options: SharedBudgetOptions): SharedBudget {
 
 /** A budget's synchronous face, when its store is in-process: `reserve` and `settle` answered at once (a throw for a failure). */
 export interface BudgetNow {
-  /** Given `into`, the verdict is written there (no object made); read it before the next reserve. */
-  reserve(id: string, usd: number, into?: ReservationInto): Reservation
+  reserve(id: string, usd: number): Reservation
   settle(id: string, usd: number): number
 }
 

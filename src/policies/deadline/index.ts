@@ -1,6 +1,6 @@
 export { abortReason, signalReason } from '../../model/abort-reason.ts'
 export type { AbortReasonOf } from '../../model/abort-reason.ts'
-export { deadline } from './deadline.ts'
+export { deadlineStage } from './deadline.ts'
 export { raceAbort } from '../../model/race-abort.ts'
 export { sleep } from './sleep.ts'
 export { withSignal } from './with-signal.ts'

@@ -1,0 +1,297 @@
+import { abortReason } from '../model/abort-reason.ts'
+import type { ModelRequest } from '../model/request.ts'
+import { withSignalGetter } from '../model/request-copy.ts'
+import type { ModelResponse } from '../model/response.ts'
+import type { Usage } from '../model/usage.ts'
+import { isThenable } from '../model/user-code.ts'
+import type { AttemptContext } from './middleware.ts'
+import type { Stage } from './stage.ts'
+
+/** The innermost step of the chain, the provider call: the bare response (a user's link sees `{ response }`) to `ctx.request`. */
+export type ResponseCall = (ctx: AttemptContext, attempt: ChainAttempt) => ModelResponse | Promise<ModelResponse>
+
+/** Where an attempt comes from: its run's provider now, and the run's signal. */
+export interface AttemptOrigin {
+  readonly providerIdx: number
+  readonly signal: AbortSignal | undefined
+}
+
+/**
+ * One attempt as the library's stages see it: its context, what the meter found, and its control (closed, what runs on
+ * close, its signal, its stop). It is also the chain's one executor, in two halves the caller (the run loop) takes in turn:
+ * `runChain` enters every stage and calls the innermost step, answering its answer; `leave` takes that answer out through
+ * the stages (or `failOpen` tells them the failure). Each answers at once when nothing waited, else a promise.
+ */
+export abstract class ChainAttempt implements AttemptContext {
+  abstract readonly runId: string
+  abstract readonly baseRequest: ModelRequest
+  abstract readonly provider: string
+  abstract readonly model: string | undefined
+  abstract readonly metadata: Readonly<Record<string, unknown>> | undefined
+  abstract readonly turn: number | undefined
+  readonly attempt: number
+  readonly providerIdx: number
+  /** The request as the chain hands it on (with the attempt's own signal under a deadline: see {@link ownSignal}). */
+  readonly request: ModelRequest
+  /** What the meter read of the answer: the shape-checked response, its usage and price (`unpriced`: why there is none). */
+  response: ModelResponse | undefined = undefined
+  usage: Usage | undefined = undefined
+  costUsd = 0
+  unpriced: string | undefined = undefined
+  /** The run's signal: its abort stops the attempt. */
+  readonly #outer: AbortSignal | undefined
+  readonly #ownSignal: boolean
+  #closed = false
+  #closers: (() => void)[] | undefined = undefined
+  #controller: AbortController | undefined = undefined
+  #stopped = false
+  #stopReason: unknown = undefined
+  #stages: readonly Stage<unknown, ChainAttempt>[] = []
+  #inner: ResponseCall | undefined = undefined
+  /** The tokens of the stages that entered, by stage index. */
+  #tokens: unknown[] | undefined = undefined
+  /** Stages `[0, open)` entered and not yet left: the ones a stop tells. */
+  #open = 0
+  #reject: ((reason: unknown) => void) | undefined = undefined
+
+  /** Attempt `attempt` of `run`, sending `request`; `ownSignal`: it carries the attempt's own signal, made when first read (under a deadline). */
+  constructor(attempt: number, request: ModelRequest, run: AttemptOrigin, ownSignal: boolean) {
+    const outer = run.signal
+    this.attempt = attempt
+    this.providerIdx = run.providerIdx
+    this.#outer = outer
+    this.#ownSignal = ownSignal
+    this.request = ownSignal ? withSignalGetter(request, this, signalOf) : request
+  }
+
+  /**
+   * Takes the attempt into `stages` around `inner`: every `enter`, then the innermost call; its answer (for {@link leave}), or
+   * a rejection once the stages it passed heard the failure. An attempt that may be stopped (`stops`: a stage may stop it;
+   * or the run has a signal) answers a promise of its own, which its stop rejects at once whatever the rest still waits for.
+   */
+  runChain(stages: readonly Stage<unknown, ChainAttempt>[], inner: ResponseCall, stops: boolean): unknown {
+    this.#stages = stages
+    this.#inner = inner
+    if (!stops && this.#outer === undefined) return this.#enter(0)
+    return new Promise<unknown>((resolve, reject) => {
+      this.#reject = reject
+      const outer = this.#outer
+      if (outer !== undefined) this.#follow(outer)
+      const out = this.#enter(0)
+      if (isThenable(out)) out.then(resolve, reject)
+      else resolve(out)
+    })
+  }
+
+  /** True once the attempt settled: no link may be entered and no provider called from it any more. */
+  get closed(): boolean {
+    return this.#closed
+  }
+
+  /** Runs `fn` when the attempt settles (at once if it has): how a stage lets go of what it holds. */
+  onClose(fn: () => void): void {
+    if (this.#closed) return fn()
+    ;(this.#closers ??= []).push(fn)
+  }
+
+  /** Settles the attempt: its closers run (a throw of one is contained). */
+  close(): void {
+    this.#closed = true
+    const closers = this.#closers
+    this.#closers = undefined
+    if (closers === undefined) return
+    for (const fn of closers) {
+      try {
+        fn()
+      } catch {
+        // A closer only lets go of what it held; a failure to do so is the store's (a reservation expires anyway).
+      }
+    }
+  }
+
+  /** The run's signal, whose abort stops the attempt. */
+  get runSignal(): AbortSignal | undefined {
+    return this.#outer
+  }
+
+  /** The attempt's own signal, made now if nobody read it: it aborts with the run's signal, and on {@link stop}. */
+  get signal(): AbortSignal {
+    if (this.#controller !== undefined) return this.#controller.signal
+    const controller = new AbortController()
+    this.#controller = controller
+    const outer = this.#outer
+    if (this.#stopped) controller.abort(this.#stopReason)
+    else if (outer?.aborted === true) controller.abort(outer.reason)
+    else if (outer !== undefined && !this.#closed) {
+      const follow = (): void => controller.abort(outer.reason)
+      outer.addEventListener('abort', follow, { once: true })
+      this.onClose(() => outer.removeEventListener('abort', follow))
+    }
+    return controller.signal
+  }
+
+  /** Why the attempt may not go on with `request` (stopped, or aborted), without making its own signal to ask; `undefined` while it may. */
+  abortedWhy(request: ModelRequest): unknown {
+    if (this.#stopped) return this.#stopReason
+    const outer = this.#outer
+    if (outer?.aborted === true) return abortReason(outer)
+    // The attempt's own signal aborts only with those two: it is not made to be asked.
+    if (request === this.request && this.#ownSignal) return undefined
+    const signal = request.signal
+    return signal?.aborted === true ? abortReason(signal) : undefined
+  }
+
+  /**
+   * Settles the attempt now with `reason` (its deadline passed, or its run's signal aborted): its signal aborts, the stages
+   * still open hear `fail` (not awaited), and whatever the rest answers later is dropped.
+   */
+  stop(reason: unknown): void {
+    if (this.#stopped) return
+    this.#stopped = true
+    this.#stopReason = reason
+    this.#controller?.abort(reason)
+    for (let i = this.#open - 1; i >= 0; i--) {
+      this.#open = i
+      const stage = this.#stages[i] as Stage<unknown, ChainAttempt>
+      if (stage.fail === undefined) continue
+      try {
+        const heard = stage.fail(this, this.#tokens?.[i], reason)
+        if (isThenable(heard)) Promise.resolve(heard).catch(ignore)
+      } catch {
+        // The attempt fails with the stop's reason whatever a stage does with it.
+      }
+    }
+    this.#reject?.(reason)
+  }
+
+  /** The run's abort stops the attempt (the listener goes when the attempt settles). */
+  #follow(outer: AbortSignal): void {
+    if (outer.aborted) return this.stop(abortReason(outer))
+    const stop = (): void => this.stop(abortReason(outer))
+    outer.addEventListener('abort', stop, { once: true })
+    this.onClose(() => outer.removeEventListener('abort', stop))
+  }
+
+  #enter(from: number): unknown {
+    const stages = this.#stages
+    for (let i = from; i < stages.length; i++) {
+      const stage = stages[i] as Stage<unknown, ChainAttempt>
+      if (stage.enter !== undefined) {
+        // Stopped already (the run's signal aborted as the attempt started): nothing more is entered.
+        if (this.#stopped) return this.#fail(i, this.#stopReason)
+        let token: unknown
+        try {
+          token = stage.enter(this)
+        } catch (error) {
+          return this.#fail(i, error)
+        }
+        if (isThenable(token)) {
+          return Promise.resolve(token).then(
+            (value) => this.#entered(i, value),
+            (error: unknown) => this.#fail(i, error),
+          )
+        }
+        if (token !== undefined) (this.#tokens ??= [])[i] = token
+      }
+      this.#open = i + 1
+    }
+    return this.#call()
+  }
+
+  /** A stage's `enter` answered later: on to the next, unless the attempt was stopped meanwhile (then it gives its token back). */
+  #entered(at: number, token: unknown): unknown {
+    if (this.#stopped) {
+      try {
+        ;(this.#stages[at] as Stage<unknown, ChainAttempt>).undo?.(this, token)
+      } catch {
+        // An undo only gives back what it held; what it cannot give back expires.
+      }
+      return Promise.reject(this.#stopReason)
+    }
+    if (token !== undefined) (this.#tokens ??= [])[at] = token
+    this.#open = at + 1
+    return this.#enter(at + 1)
+  }
+
+  /** The innermost call, every stage entered: its answer as it comes (the caller hands it to {@link leave}, or its failure to {@link failOpen}). */
+  #call(): unknown {
+    const last = this.#stages.length
+    if (this.#stopped) return this.#fail(last, this.#stopReason)
+    try {
+      return (this.#inner as ResponseCall)(this, this)
+    } catch (error) {
+      return this.#fail(last, error)
+    }
+  }
+
+  /**
+   * The second half of the chain, once the innermost call answered: every `leave`, in reverse order, handing each other the
+   * response (a throw or rejection turns to the fails of those outside); the attempt's response, at once when no leave waited.
+   */
+  leave(answer: unknown): ModelResponse | Promise<ModelResponse> {
+    return this.#leave(this.#stages.length - 1, answer as ModelResponse)
+  }
+
+  /**
+   * The attempt failed with `error` while stages were open (the innermost call failed): they hear `fail`, outermost last; a
+   * promise when one answered a promise (awaited). Stages the failure already passed through are not told again.
+   */
+  failOpen(error: unknown): Promise<void> | undefined {
+    if (this.#stopped) return undefined
+    for (let i = this.#open - 1; i >= 0; i--) {
+      this.#open = i
+      const stage = this.#stages[i] as Stage<unknown, ChainAttempt>
+      if (stage.fail === undefined) continue
+      let heard: unknown
+      try {
+        heard = stage.fail(this, this.#tokens?.[i], error)
+      } catch {
+        continue
+      }
+      if (isThenable(heard)) {
+        const next = (): Promise<void> | undefined => this.failOpen(error)
+        return Promise.resolve(heard).then(next, next)
+      }
+    }
+    return undefined
+  }
+
+  /** The leaves of stages `at` down to 0, in that order; a throw (or rejection) turns to the fails of those outside. */
+  #leave(at: number, answer: ModelResponse): ModelResponse | Promise<ModelResponse> {
+    if (this.#stopped) return Promise.reject(this.#stopReason)
+    let response = answer
+    for (let i = at; i >= 0; i--) {
+      this.#open = i
+      const stage = this.#stages[i] as Stage<unknown, ChainAttempt>
+      if (stage.leave === undefined) continue
+      let left: ModelResponse | PromiseLike<ModelResponse>
+      try {
+        left = stage.leave(this, this.#tokens?.[i], response)
+      } catch (error) {
+        return this.#fail(i, error)
+      }
+      if (isThenable(left)) {
+        return Promise.resolve(left).then(
+          (value) => this.#leave(i - 1, value),
+          (error: unknown) => this.#fail(i, error),
+        )
+      }
+      response = left
+    }
+    return response
+  }
+
+  /** The attempt failed with `error` inside stage `at`: the fails of stages `at - 1` down to 0 are heard (awaited), then it rejects. */
+  #fail(at: number, error: unknown): Promise<never> {
+    this.#open = Math.min(this.#open, at)
+    const heard = this.failOpen(error)
+    return heard === undefined ? Promise.reject(error) : heard.then(() => Promise.reject(error))
+  }
+}
+
+/** The attempt's own signal, read through its request (see `withSignalGetter`). */
+function signalOf(attempt: ChainAttempt): AbortSignal {
+  return attempt.signal
+}
+
+function ignore(): void {}
