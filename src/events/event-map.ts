@@ -5,7 +5,7 @@ import type { WireOutputMode } from '../model/output-mode.ts'
 import type { ModelRequest } from '../model/request.ts'
 import type { ModelResponse, StopReason } from '../model/response.ts'
 import type { Usage } from '../model/usage.ts'
-import type { DriftEvent } from './drift-event.ts'
+import type { DriftPayload } from './drift-payload.ts'
 import type { NoProgressEvent } from './no-progress-event.ts'
 import type { Decision } from '../rules/rule.ts'
 import type { Phase } from '../rules/scope.ts'
@@ -277,7 +277,7 @@ export interface GateEventPayloads {
    * A drift monitor's rolling signal crossed its threshold for a provider and model (`state`
    * `above`), or came back under it (`below`). `runId` is the run whose end moved the signal.
    */
-  drift: DriftEvent
+  drift: DriftPayload
 }
 
 /**
