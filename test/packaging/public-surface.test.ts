@@ -47,6 +47,7 @@ const ROOT_VALUES = [
   'tool',
   'truncatedFailFast',
   'MODEL_WINDOWS',
+  'OUTPUT_MODES',
   'REJECTION_KINDS',
   'contextWindowCheck',
   'dropRetryEchoRule',

@@ -4,11 +4,12 @@ import type { Message } from '../../model/message.ts'
 import type { ModelResponse } from '../../model/response.ts'
 import type { ToolSpec } from '../../model/tool-call.ts'
 import type { ToolChoice } from '../../model/tool-choice.ts'
+import { keepShape } from '../../model/keep-shape.ts'
 import { type Usage, ZERO_USAGE } from '../../model/usage.ts'
 import type { SettledToolCall } from '../tool-call-run.ts'
 import { emitNoProgress, noProgressReason } from './emit-no-progress.ts'
 import { NoProgressDetector } from './no-progress-detector.ts'
-import type { NoProgressSettings } from './no-progress-options.ts'
+import { NO_PROGRESS_DEFAULTS, type NoProgressSettings } from './no-progress-options.ts'
 import type { ForcedChange, NoProgressVerdict } from './no-progress-verdict.ts'
 import type { ProgressEvent } from './progress-turn.ts'
 
@@ -32,6 +33,15 @@ export class RunProgress {
     this.#settings = settings
     this.#events = events
     this.#stop = stop
+  }
+
+  /** A ladder of placeholders in the shape a run leaves it (a fractional cost, a detector), kept for its hidden class. */
+  static witness(): RunProgress {
+    const witness = new RunProgress(NO_PROGRESS_DEFAULTS, Object.freeze({}) as EventHub, () => new Error('witness'))
+    witness.#usage = { inputTokens: 0, outputTokens: 0 }
+    witness.#costUsd = 0.5
+    witness.#detector = new NoProgressDetector(NO_PROGRESS_DEFAULTS)
+    return witness
   }
 
   /** The ladder of a run; none when the agent turned detection off. `stop` makes the run's `no-progress` failure. */
@@ -106,3 +116,8 @@ export class RunProgress {
 function minusUsage(a: Usage, b: Usage): Usage {
   return { inputTokens: a.inputTokens - b.inputTokens, outputTokens: a.outputTokens - b.outputTokens }
 }
+
+// Kept for their hidden classes: without them a full collection deoptimises the agent's loop and the
+// ladder (test/gate/hidden-classes-kept.test.ts names every function it would throw away).
+keepShape(RunProgress.witness())
+keepShape(new NoProgressDetector(NO_PROGRESS_DEFAULTS))
