@@ -7,8 +7,8 @@ import type { ToolCall } from '../../../src/model/index.ts'
 /** A seeded run of the fault sweep: the model's tool turns (each call a refund or a lookup). */
 export interface SweepRun {
   readonly turns: readonly (readonly ToolCall[])[]
-  /** Step boundaries of the run: before and after each tool step. */
-  readonly boundaries: number
+  /** Kill points of the run: before, inside and after each tool step. */
+  readonly killPoints: number
 }
 
 /** mulberry32: a small seeded generator, so a seed names one run. */
@@ -37,7 +37,7 @@ export function sweepRun(seed: number): SweepRun {
     }
     turns.push(calls)
   }
-  return { turns, boundaries: 2 * turns.reduce((n, calls) => n + calls.length, 0) }
+  return { turns, killPoints: 3 * turns.reduce((n, calls) => n + calls.length, 0) }
 }
 
 /** Everything the payments API saw: each refund attempt with its idempotency key. */
@@ -68,17 +68,24 @@ export function sweepAgent(run: SweepRun, payments: Payments) {
     .build()
 }
 
-/** `port`, with this process SIGKILLing itself at step boundary `killAt` (2i before step i, 2i+1 after it). */
+/**
+ * `port`, with this process SIGKILLing itself at kill point `killAt` of the run: three per step, 3i
+ * before step i, 3i+1 inside it (its effect done, its outcome not yet journaled), 3i+2 after it.
+ */
 export function killingPort(port: DurablePort, killAt: number): DurablePort {
-  let boundary = 0
+  let point = 0
   const cross = (): void => {
-    if (boundary++ === killAt) process.kill(process.pid, 'SIGKILL')
+    if (point++ === killAt) process.kill(process.pid, 'SIGKILL')
   }
   return {
     runId: port.runId,
     async step(name, fn) {
       cross()
-      const value = await port.step(name, fn)
+      const value = await port.step(name, async () => {
+        const done = await fn()
+        cross()
+        return done
+      })
       cross()
       return value
     },
