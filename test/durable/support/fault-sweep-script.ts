@@ -92,3 +92,17 @@ export function killingPort(port: DurablePort, killAt: number): DurablePort {
     sleep: (name, ms) => port.sleep(name, ms),
   }
 }
+
+/** What a swept run must show: its calls all ok and in order, each refund key applied once, and only the step killed inside run twice. */
+export function sweepVerdict(seed: number, runId: string, killAt: number, attempts: readonly string[]) {
+  const run = sweepRun(seed)
+  const calls = run.turns.flat()
+  const expected = run.turns.flatMap((turnCalls, t) => turnCalls.filter((c) => c.name === 'refund').map((c) => `${runId}:${t + 1}:${c.id}`))
+  const killedInside = killAt % 3 === 1 ? calls[(killAt - 1) / 3] : undefined
+  const inFlight = killedInside?.name === 'refund' ? expected.filter((key) => key.endsWith(`:${killedInside.id}`)) : []
+  return {
+    calls: calls.map((c) => [c.id, 'ok']),
+    expected: { applied: expected, twice: inFlight, attempts: expected.length + inFlight.length },
+    actual: { applied: [...new Set(attempts)], twice: expected.filter((key) => attempts.filter((a) => a === key).length > 1), attempts: attempts.length },
+  }
+}
