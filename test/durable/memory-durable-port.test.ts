@@ -190,3 +190,41 @@ describe('memoryDurablePort', () => {
     expect(() => memoryDurablePort({ runId: 'r', jornal: [] } as never)).toThrow(/did you mean "journal"/)
   })
 })
+
+describe('memoryDurablePort with hostile steps', () => {
+  it('journals whatever a step throws as an Error with a bounded message, the same on replay', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.anything(), async (thrown) => {
+        const { first, replay } = await twice((port) =>
+          rejection(
+            port.step('throws', () => {
+              throw thrown
+            }),
+          ),
+        )
+        expect(first).toBeInstanceOf(Error)
+        expect((first as Error).message.length).toBeLessThanOrEqual(4096)
+        expect(replay).toEqual(first)
+        expect((replay as Error).name).toBe((first as Error).name)
+      }),
+      { numRuns: 200 },
+    )
+  })
+
+  it('bounds a huge error message in the journal', async () => {
+    const { journal, replay } = await twice((port) => rejection(port.step('huge', () => Promise.reject(new Error('x'.repeat(100_000))))))
+    expect((replay as Error).message).toHaveLength(4096)
+    expect(journal[0]?.length).toBeLessThan(5000)
+  })
+
+  it('survives an error whose message getter throws', async () => {
+    const hostile = Object.defineProperty(new Error('hidden'), 'message', {
+      get() {
+        throw new Error('no')
+      },
+    })
+    const { first, replay } = await twice((port) => rejection(port.step('getter', () => Promise.reject(hostile))))
+    expect(first).toBeInstanceOf(Error)
+    expect(replay).toEqual(first)
+  })
+})
