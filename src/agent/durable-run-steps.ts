@@ -35,7 +35,7 @@ export class DurableToolSteps {
     this.#seen.set(base, count)
     const key = count === 1 ? base : `${base}#${count}`
     const idempotencyKey = `${this.port.runId}:${key}`
-    return this.port.step(`tool:${key}`, () => callAsPromise(executeOf(tool), value, { ...ctx, idempotencyKey }))
+    return stepOf(this.port, `tool:${key}`, () => callAsPromise(executeOf(tool), value, { ...ctx, idempotencyKey }))
   }
 }
 
@@ -64,11 +64,16 @@ export function executeTool(durable: DurableTurn | undefined, tool: AnyTool, val
 /** A stored session's commit (the store's `append`), as the run's step `session-commit` when it has a port: a resumed run does not append again. */
 export function commitStep<R>(durable: DurablePort | undefined, append: () => R | PromiseLike<R>): Promise<R> {
   const call = (): Promise<R> => Promise.resolve().then(append)
-  return durable === undefined ? call() : durable.step('session-commit', call)
+  return durable === undefined ? call() : stepOf(durable, 'session-commit', call)
 }
 
 /** True for the port's refusal (a divergent replay, a corrupted entry): the run stops, the model is not told. */
 export const stopsDurableRun = isDurableRunError
+
+/** `port.step(name, fn)` as a promise: a port of yours that throws or answers a plain value is still one rejection or one value. */
+function stepOf<R>(port: DurablePort, name: string, fn: () => Promise<R>): Promise<R> {
+  return callAsPromise((n: string, f: () => Promise<R>) => port.step(n, f), name, fn)
+}
 
 function executeOf(tool: AnyTool): (value: unknown, ctx: ToolContext) => unknown {
   return (value, ctx) => tool.execute(value, ctx)

@@ -145,3 +145,25 @@ describe('Agent tool calls in a durable run', () => {
     expect(await agent.runDetailed('hi', { durable: memoryDurablePort({ runId: 'a' }), runId: 'a' })).toMatchObject({ runId: 'a' })
   })
 })
+
+describe('Agent tool calls on a port of yours', () => {
+  it('answers the model with the tool error when your port throws, and takes a plain value it answers', async () => {
+    const throwing = {
+      runId: 'mine',
+      step: () => {
+        throw new Error('engine down')
+      },
+      sleep: async () => {},
+    }
+    const { refund } = refunds()
+    const first = agentWith(two('c1', 'c2'), refund)
+    const result = await first.agent.runDetailed('refund', { durable: throwing })
+    expect(result.functionsCalled.map((f) => [f.status, f.error])).toEqual([
+      ['execute-failed', expect.stringContaining('engine down')],
+      ['execute-failed', expect.stringContaining('engine down')],
+    ])
+    const plain = { runId: 'mine', step: (_name: string, fn: () => unknown) => (fn(), 'journaled elsewhere'), sleep: async () => {} }
+    const second = await agentWith(two('c1', 'c2'), refunds().refund).agent.runDetailed('refund', { durable: plain as never })
+    expect(second.functionsCalled.map((f) => f.result)).toEqual(['journaled elsewhere', 'journaled elsewhere'])
+  })
+})
