@@ -34,7 +34,7 @@ export function durablePort(engine: DurableEngine): DurablePort {
     if (typeof name !== 'string' || name === '' || name.length > MAX_STEP_NAME) {
       throw new DurableRunError('invalid-step', {
         runId,
-        step: String(name).slice(0, MAX_STEP_NAME),
+        step: typeof name === 'string' ? name.slice(0, MAX_STEP_NAME) : `(${typeof name})`,
         reason: `a step name is a string of 1 to ${MAX_STEP_NAME} characters`,
       })
     }

@@ -124,6 +124,12 @@ describe('memoryDurablePort', () => {
     const port = memoryDurablePort({ runId: 'r' })
     expect(await rejection(port.step('', () => 1))).toMatchObject({ kind: 'invalid-step' })
     expect(await rejection(port.step('x'.repeat(257), () => 1))).toMatchObject({ kind: 'invalid-step' })
+    const hostile = {
+      toString: () => {
+        throw new Error('no')
+      },
+    }
+    expect(await rejection(port.step(hostile as never, () => 1))).toMatchObject({ kind: 'invalid-step', step: '(object)' })
     for (const ms of [-1, 1.5, Number.NaN, 2 ** 31]) expect(await rejection(port.sleep('nap', ms))).toBeInstanceOf(RangeError)
   })
 
