@@ -1,4 +1,5 @@
 import { brand, hasBrand } from '../model/brand.ts'
+import { messageOf } from '../model/message-of.ts'
 import { MAX_TIMER_MS, option, optionsContract } from '../model/options-contract.ts'
 import type { DurableEngine } from './durable-engine.ts'
 import type { DurablePort } from './durable-port.ts'
@@ -52,13 +53,19 @@ export function durablePort(engine: DurableEngine): DurablePort {
     async step<T>(name: string, fn: () => T | Promise<T>): Promise<T> {
       if (typeof fn !== 'function') throw new TypeError(`durable step ${JSON.stringify(name)}: fn must be a function`)
       const at = position(name)
-      const raw = await engine.run(name, async () => {
-        try {
-          return encodeSuccess(at, await fn())
-        } catch (error) {
-          return encodeFailure(at, error)
-        }
-      })
+      let raw: unknown
+      try {
+        raw = await engine.run(name, async () => {
+          try {
+            return encodeSuccess(at, await fn())
+          } catch (error) {
+            return encodeFailure(at, error)
+          }
+        })
+      } catch (cause) {
+        // The action never throws: a rejection is the engine's own (cancelled, unreachable), not the step's outcome.
+        throw new DurableRunError('engine-failed', { runId, step: name, reason: `the engine did not run or journal the step: ${messageOf(cause)}`, cause })
+      }
       const outcome = decodeEntry(at, raw)
       if (!outcome.ok) throw outcome.error
       return outcome.value as T

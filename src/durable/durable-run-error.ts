@@ -5,9 +5,11 @@ const BRAND = Symbol.for('reliability-gate.DurableRunError')
 /**
  * Why a durable run cannot go on: a step name used twice in one run (`step-reused`), a replay whose
  * steps differ from the journal (`divergence`: the code changed between the crash and the resume), a
- * journal entry that is not one the port wrote (`corrupt-entry`), or an invalid step name or sleep.
+ * journal entry that is not one the port wrote (`corrupt-entry`), an invalid step name
+ * (`invalid-step`), or the engine itself failing to run or journal a step (`engine-failed`, its
+ * error as `cause`): a step's own failure is journaled, never this.
  */
-export type DurableRunErrorKind = 'step-reused' | 'divergence' | 'corrupt-entry' | 'invalid-step'
+export type DurableRunErrorKind = 'step-reused' | 'divergence' | 'corrupt-entry' | 'invalid-step' | 'engine-failed'
 
 /** Refuses what would make a durable run replay differently from its first execution. */
 export class DurableRunError extends Error {

@@ -1,6 +1,6 @@
 import { Type } from 'typebox'
 import { describe, expect, it, vi } from 'vitest'
-import { memoryDurablePort } from '../../src/durable.ts'
+import { durablePort, memoryDurablePort } from '../../src/durable.ts'
 import { Agent, isReliabilityFailFastError, memorySessionStore, type SessionStore, tool, type ToolContext } from '../../src/index.ts'
 import { scripted, type ScriptedStep } from '../../src/providers/index.ts'
 import { call, EventInput, invalidEvent, turn, validEvent } from '../agent/tool-fixtures.ts'
@@ -165,5 +165,15 @@ describe('Agent tool calls on a port of yours', () => {
     const plain = { runId: 'mine', step: (_name: string, fn: () => unknown) => (fn(), 'journaled elsewhere'), sleep: async () => {} }
     const second = await agentWith(two('c1', 'c2'), refunds().refund).agent.runDetailed('refund', { durable: plain as never })
     expect(second.functionsCalled.map((f) => f.result)).toEqual(['journaled elsewhere', 'journaled elsewhere'])
+  })
+})
+
+describe('Agent tool calls when the engine fails', () => {
+  it('stops the run as durable-journal instead of telling the model, when the engine cannot run a tool step', async () => {
+    const port = durablePort({ runId: 'r', run: () => Promise.reject(new Error('cancelled')), sleep: async () => {} })
+    const { execute, refund } = refunds()
+    const run = agentWith(two('c1', 'c2'), refund).agent.run('refund', { durable: port })
+    await expect(run).rejects.toMatchObject({ name: 'ReliabilityFailFastError', kind: 'durable-journal', reason: expect.stringContaining('cancelled') })
+    expect(execute).not.toHaveBeenCalled()
   })
 })

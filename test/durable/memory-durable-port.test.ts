@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { DurableRunError, isDurablePort, isDurableRunError, memoryDurablePort } from '../../src/durable.ts'
+import { DurableRunError, durablePort, isDurablePort, isDurableRunError, memoryDurablePort } from '../../src/durable.ts'
 import { isProviderError, ProviderError } from '../../src/index.ts'
 
 /** Runs `body` on a port, then again on a port over the same journal: a crash and its resume. */
@@ -232,5 +232,27 @@ describe('memoryDurablePort with hostile steps', () => {
     const { first, replay } = await twice((port) => rejection(port.step('getter', () => Promise.reject(hostile))))
     expect(first).toBeInstanceOf(Error)
     expect(replay).toEqual(first)
+  })
+})
+
+describe('durablePort', () => {
+  it('refuses a step the engine fails to run or journal as engine-failed, with the engine error as cause', async () => {
+    const down = new Error('journal unreachable')
+    const port = durablePort({ runId: 'r', run: () => Promise.reject(down), sleep: async () => {} })
+    let ran = false
+    const error = await rejection(
+      port.step('s', () => {
+        ran = true
+      }),
+    )
+    expect(error).toMatchObject({ name: 'DurableRunError', kind: 'engine-failed', step: 's', cause: down })
+    expect(ran).toBe(false)
+  })
+
+  it('reads an entry an engine hands back as an object, and refuses one of another step', async () => {
+    const journaled = { v: 1, seq: 0, name: 's', ok: true, value: { a: 1 } }
+    expect(await durablePort({ runId: 'r', run: async () => journaled, sleep: async () => {} }).step('s', () => 0)).toEqual({ a: 1 })
+    const other = durablePort({ runId: 'r', run: async () => ({ ...journaled, name: 't' }), sleep: async () => {} })
+    expect(await rejection(other.step('s', () => 0))).toMatchObject({ kind: 'divergence' })
   })
 })
