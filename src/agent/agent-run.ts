@@ -62,6 +62,7 @@ export class AgentRun<T, R = RunResult<T>> {
   /** The gate results of argument retries, by response: a prose reply may stand as the answer. */
   #retried: WeakMap<ModelResponse, GateResult<T>> | undefined
   readonly #progress: RunProgress | undefined
+  readonly #durable: AgentRunOptions['durableTools']
 
   constructor(
     rt: AgentRuntime<T>,
@@ -80,6 +81,7 @@ export class AgentRun<T, R = RunResult<T>> {
     this.#deadline = options.deadline
     this.#signal = options.deadline?.signal ?? options.signal
     this.#runId = options.runId ?? newRunId()
+    this.#durable = options.durableTools
     this.#metadata = options.metadata
     this.#progress = RunProgress.of(rt.noProgress, rt.events, (reason) => this.#fail(FailFastKinds.NoProgress, reason, 'post-decide'))
   }
@@ -202,6 +204,7 @@ export class AgentRun<T, R = RunResult<T>> {
       },
       fail: (kind, reason) => this.#fail(kind, reason, 'post-decide'),
       withheld: this.#progress?.withheld,
+      durable: this.#durable?.at(this.#turnCount),
       validationFailed: (failure, attempt) => this.#toolArgsFailed(failure, attempt),
     }
   }
@@ -242,7 +245,6 @@ export class AgentRun<T, R = RunResult<T>> {
     const refusal = this.#budget?.refusal(this.#ledger, this.#whoFn)
     if (refusal !== undefined) throw this.#fail('budget-exceeded', refusal, 'pre-check')
   }
-
   #whoCallback: (() => RunIdentity) | undefined
   /** Made on first use: only a run under a cost budget needs it. */
   get #whoFn(): () => RunIdentity {
@@ -294,7 +296,5 @@ export class AgentRun<T, R = RunResult<T>> {
 }
 
 // A run that holds nothing, kept for its hidden class and its ledger's (see keepShape).
-const NOBODY = Object.freeze({}) as AgentRuntime<unknown>
-keepShape(new AgentRun(NOBODY, [], { role: 'user', content: '' }, { runId: '' }, ignore, ignore))
-
-function ignore(): undefined {}
+const ignore = (): undefined => undefined
+keepShape(new AgentRun(Object.freeze({}) as AgentRuntime<unknown>, [], { role: 'user', content: '' }, { runId: '' }, ignore, ignore))

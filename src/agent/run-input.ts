@@ -1,4 +1,6 @@
+import type { DurablePort } from '../durable/durable-port.ts'
 import type { RunDeadline } from '../gate/run/run-deadline.ts'
+import type { DurableToolSteps } from './durable-run-steps.ts'
 
 /** Input of one agent run: the user's message, as a string or an object. */
 export type RunInput = string | { readonly message: string }
@@ -17,6 +19,13 @@ export interface RunOptions {
    * committed. Whole milliseconds from 1 to 2^31-1. @default the agent's `reliability({ runTimeoutMs })`, else none
    */
   readonly runTimeoutMs?: number
+  /**
+   * The run's durable-execution port (`restatePort(ctx)`, `dbosPort()`, `memoryDurablePort(...)`):
+   * each tool call runs as one step (`tool:<turn>:<callId>`) whose `execute` gets an
+   * `idempotencyKey`, and a stored session's commit is one step, so a resumed run does not run a
+   * finished tool or commit again. The run's id is the port's (a different `runId` is refused).
+   */
+  readonly durable?: DurablePort
 }
 
 /**
@@ -27,6 +36,8 @@ export interface RunOptions {
  */
 export interface AgentRunOptions extends RunOptions {
   readonly deadline?: RunDeadline | undefined
+  /** The durable port's tool steps, made once per run (see `withDurableTools`). */
+  readonly durableTools?: DurableToolSteps | undefined
 }
 
 /** Reads the user message out of a run input, rejecting anything else with a clear error. */

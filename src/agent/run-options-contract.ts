@@ -2,15 +2,20 @@ import type { GateStreamOptions } from '../gate/stream/index.ts'
 import { option, optionsContract } from '../model/options-contract.ts'
 import { RUN_OPTION_CHECKS } from '../gate/run-options-contract.ts'
 import type { RunOptions } from './run-input.ts'
+import { isDurablePort } from '../durable/durable-port-of.ts'
+
+/** A durable port: one the library made, or an object of yours with a `runId`, `step` and `sleep`. */
+const DURABLE = option.where('a DurablePort (runId, step, sleep)', isDurablePort)
 
 /**
  * The options of one agent run (`agent.run`, `runTyped`, `runDetailed`, `session.run`), declared
  * once: a misspelt key (`singal`, `runTimoutMs`) is refused with "did you mean" before the run starts.
  */
-export const AGENT_RUN_OPTIONS = optionsContract<RunOptions>('agent.run', RUN_OPTION_CHECKS)
+export const AGENT_RUN_OPTIONS = optionsContract<RunOptions>('agent.run', { ...RUN_OPTION_CHECKS, durable: DURABLE })
 
 /** The options of `agent.stream` and `session.stream`: a run's, and the stream's `mode`. */
 export const AGENT_STREAM_OPTIONS = optionsContract<RunOptions & Pick<GateStreamOptions, 'mode'>>('agent.stream', {
   ...RUN_OPTION_CHECKS,
+  durable: DURABLE,
   mode: option.oneOf('passthrough', 'buffer', 'progressive'),
 })

@@ -8,6 +8,7 @@ import { ZERO_USAGE } from '../model/usage.ts'
 import { AgentRun } from './agent-run.ts'
 import { AGENT_RUN_OPTIONS, AGENT_STREAM_OPTIONS } from './run-options-contract.ts'
 import type { AgentRuntime } from './agent-runtime.ts'
+import { withDurableTools } from './durable-run-steps.ts'
 import { type AgentRunOptions, messageOf, type RunInput, type RunOptions } from './run-input.ts'
 import { emitCommittedRunEnd, ENDS_AFTER_COMMIT } from './run-events.ts'
 import { eventTags } from '../events/event-tags.ts'
@@ -113,7 +114,7 @@ export class Session<T> {
     const history = link === undefined ? this.#history : windowed(this.#history, link.window, options?.runId)
     const deadline = this.#deadlineOf(options)
     const runtime = streamed === undefined ? this.#runtime : streamed.runtime(this.#runtime)
-    const runOptions: AgentRunOptions = deadline === undefined ? (options ?? NO_OPTIONS) : { ...options, deadline }
+    const runOptions: AgentRunOptions = withDurableTools(deadline === undefined ? (options ?? NO_OPTIONS) : { ...options, deadline })
     // An in-memory run allocates nothing more than its AgentRun (the Agent.runTyped benchmark counts bytes).
     const done =
       link === undefined
@@ -170,7 +171,7 @@ export class Session<T> {
     const signal = options.deadline?.signal ?? options.signal
     let outcome: { readonly version: number; readonly staleBy: number }
     try {
-      outcome = await appendExchange<T, R>(link, run, exchange, basedOn, { signal, deadline: options.deadline })
+      outcome = await appendExchange<T, R>(link, run, exchange, basedOn, { signal, deadline: options.deadline, durable: options.durable })
     } catch (error) {
       // A conflict means the store answered and moved on: read it, so the next run is on the current version.
       // A store that failed is left alone (reading it again could hang the failed run).

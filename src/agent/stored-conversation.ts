@@ -1,4 +1,6 @@
 import { signalReason } from '../model/abort-reason.ts'
+import type { DurablePort } from '../durable/durable-port.ts'
+import { commitStep } from './durable-run-steps.ts'
 import { raceAbort } from '../model/race-abort.ts'
 import { isRecord } from '../model/is-record.ts'
 import type { Message } from '../model/message.ts'
@@ -58,6 +60,8 @@ export interface StoredLink {
 export interface CommitBound {
   readonly signal: AbortSignal | undefined
   readonly deadline?: RunDeadline | undefined
+  /** A durable run's port: the append is the run's step `session-commit`. */
+  readonly durable?: DurablePort | undefined
 }
 
 /** Checks `agent.session(id, options)`'s arguments and returns the link. */
@@ -141,7 +145,7 @@ export async function appendExchange<T, R extends AcceptedRun<T>>(
   // The store gets a frozen copy: a store that changes its argument cannot change the run's result.
   const copy = Object.freeze(exchange.map((message) => Object.freeze({ ...message })))
   try {
-    const append = Promise.resolve().then(() => link.store.append(link.id, { exchange: copy, expectedVersion: basedOn, onConflict: link.onConflict }))
+    const append = commitStep(bound.durable, () => link.store.append(link.id, { exchange: copy, expectedVersion: basedOn, onConflict: link.onConflict }))
     outcome = await (signal === undefined ? append : untilAborted(append, signal))
   } catch (cause) {
     if (bound.deadline?.expired === true) {

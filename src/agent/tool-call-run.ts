@@ -8,14 +8,14 @@ import type { ToolCall } from '../model/tool-call.ts'
 import { abortReason } from '../model/abort-reason.ts'
 import { raceAbort } from '../model/race-abort.ts'
 import type { AgentRuntime } from './agent-runtime.ts'
-import { callAsPromise } from '../model/call-as-promise.ts'
+import { type DurableTurn, executeTool, stopsDurableRun } from './durable-run-steps.ts'
 import type { FunctionCall, ToolCallStatus, ToolRetryOutcome } from './function-call.ts'
 import { reportOutcome } from './report-outcome.ts'
 import { normalizeArgs, ToolArgsRetry, type ToolArgsHost, type ToolArgsSpec } from './tool-args-retry.ts'
 import { toolGiveUp } from './tool-give-up.ts'
 import { toolMessages, toolResultText } from './tool-messages.ts'
 import type { ToolGuard } from './tools/guard.ts'
-import type { AnyTool, ToolContext } from './tools/tool.ts'
+import type { AnyTool } from './tools/tool.ts'
 
 /**
  * What a logical tool call needs from the run it belongs to: the argument loop's host (run id, tags,
@@ -27,6 +27,8 @@ export interface ToolCallHost extends ToolArgsHost {
   fail(kind: FailFastKind, reason: string): Error
   /** Tools withheld for this turn by the no-progress ladder: their calls are answered, never run. */
   readonly withheld?: readonly string[] | undefined
+  /** A durable run's tool steps and the current model turn: each `execute` is one step. */
+  readonly durable?: DurableTurn | undefined
 }
 
 /** A logical tool call, settled: its `functionsCalled` entry, its tool result, and the call as persisted. */
@@ -124,9 +126,13 @@ class LogicalToolCall {
     if (signal?.aborted === true) return this.#settle('aborted', outcome, toolMessages.aborted(tool.name, abortReason(signal), max))
     const retryCount = this.#args?.retry ?? 0
     try {
-      const result: unknown = await raceAbort(callAsPromise(executeOf(tool), value, { signal, callId: this.#original.id, agent: rt.name, retryCount }), signal)
+      const result: unknown = await raceAbort(
+        executeTool(this.#host.durable, tool, value, { signal, callId: this.#original.id, agent: rt.name, retryCount }),
+        signal,
+      )
       return this.#settle('ok', outcome, toolResultText(result, max), result)
     } catch (error) {
+      if (stopsDurableRun(error)) throw this.#host.fail('durable-journal', error.message)
       if (isAborted(signal) || isAbortError(error)) return this.#settle('aborted', outcome, toolMessages.aborted(tool.name, error, max))
       return this.#settle('execute-failed', outcome, toolMessages.executeFailed(tool.name, error, max))
     }
@@ -186,11 +192,6 @@ function isAborted(signal: AbortSignal | undefined): boolean {
 function isAbortError(error: unknown): boolean {
   const name = errorName(error)
   return name === 'AbortError' || name === 'TimeoutError'
-}
-
-/** `tool.execute`, called on its tool. */
-function executeOf(tool: AnyTool): (value: unknown, ctx: ToolContext) => unknown {
-  return (value, ctx) => tool.execute(value, ctx)
 }
 
 // A call that holds nothing, kept for its hidden class (see keepShape).

@@ -93,6 +93,11 @@ export const FailFastKinds = Object.freeze({
    * alternating or the same text, still repeated after a nudge and a forced change (`noProgress`).
    */
   NoProgress: 'no-progress',
+  /**
+   * A durable run's port refused to go on: the replay asked for other steps than the journal holds
+   * (the code changed between the crash and the resume), or a journal entry could not be read.
+   */
+  DurableJournal: 'durable-journal',
   /** A stored conversation moved on while the run was computed and the session has `onConflict: 'fail'`: nothing committed. */
   SessionConflict: 'session-conflict',
   /** The session store failed to commit the accepted exchange (unreachable, refused, timed out). */

@@ -8,6 +8,7 @@ const TEST = resolve(import.meta.dirname, '..')
 // so that a machine without them prints why it skipped, and CI fails instead of skipping quietly.
 const NEEDS_REDIS = /\b(useRedis|useRedisCluster|useRedisSentinel|startRedisServer|startRedisCluster|startRedisSentinel)\(/
 const NEEDS_POSTGRES = /\bstartPostgresServer\(/
+const NEEDS_RESTATE = /\bstartRestateServer\(/
 const NEEDS_CORPORA = /\b(corpusPath|measureBfclCorrectness|readBfcl|CORPORA)\b/
 
 describe('suites that need something from outside the project', () => {
@@ -15,12 +16,13 @@ describe('suites that need something from outside the project', () => {
     .filter((f) => f.endsWith('.test.ts'))
     .map((f) => ({ file: f, text: readFileSync(join(TEST, f), 'utf8') }))
 
-  it('declare it with describeWith(redisServer), describeWith(postgresServer) or describeWith(corpora)', () => {
+  it('declare it with describeWith(redisServer), describeWith(postgresServer), describeWith(restateServer) or describeWith(corpora)', () => {
     const bypassing = suites
       .filter(
         ({ text }) =>
           (NEEDS_REDIS.test(text) && !text.includes('describeWith(redisServer)')) ||
           (NEEDS_POSTGRES.test(text) && !text.includes('describeWith(postgresServer)')) ||
+          (NEEDS_RESTATE.test(text) && !text.includes('describeWith(restateServer)')) ||
           (NEEDS_CORPORA.test(text) && !text.includes('describeWith(corpora)')),
       )
       .map(({ file }) => file)

@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process'
 import { existsSync, readdirSync } from 'node:fs'
+import { createRequire } from 'node:module'
 import path from 'node:path'
 import { describe, it } from 'vitest'
 import { CORPORA } from '../../bench/support/corpora.ts'
@@ -52,6 +53,23 @@ export const postgresServer: Requirement = requirement(
   },
 )
 
+/**
+ * The `restate-server` binary that `@restatedev/restate-server` installs for this platform: the
+ * Restate port suites start their own server on loopback.
+ */
+export const restateServer: Requirement = requirement(
+  'Restate server suites',
+  'no restate-server binary for this platform (npm install @restatedev/restate-server)',
+  () => {
+    try {
+      const pkg = createRequire(import.meta.url).resolve(`@restatedev/restate-server-${process.platform}-${process.arch}/package.json`)
+      return existsSync(path.join(path.dirname(pkg), 'bin', 'restate-server'))
+    } catch {
+      return false
+    }
+  },
+)
+
 /** The real-data corpora beside the project (`../shared/corpora`, or `RG_CORPORA_DIR`). */
 export const corpora: Requirement = requirement(
   'Corpus suites',
@@ -90,4 +108,4 @@ export function describeWith(requirement: Requirement): (title: string, body: ()
 }
 
 /** Every requirement, for the run's summary lines. */
-export const REQUIREMENTS: readonly Requirement[] = [redisServer, postgresServer, corpora]
+export const REQUIREMENTS: readonly Requirement[] = [redisServer, postgresServer, restateServer, corpora]

@@ -13,6 +13,12 @@ export interface ToolContext {
   readonly agent: string
   /** Argument retries it took to get valid arguments (0 when the first attempt was valid). */
   readonly retryCount: number
+  /**
+   * In a durable run (`agent.run(input, { durable })`): `<runId>:<turn>:<callId>`, the same on every
+   * replay of the run. Pass it to a side-effecting API (a payment's idempotency key) so that a call
+   * in flight when the process died, run again on resume, has one effect. Absent without a port.
+   */
+  readonly idempotencyKey?: string
 }
 
 /** What {@link tool} takes. */

@@ -1,0 +1,80 @@
+import { callAsPromise } from '../model/call-as-promise.ts'
+import type { DurablePort } from '../durable/durable-port.ts'
+import { isDurableRunError } from '../durable/durable-run-error.ts'
+import type { AnyTool, ToolContext } from './tools/tool.ts'
+
+/** A durable run's tool steps at one model turn: what a tool call's host carries. */
+export interface DurableTurn {
+  readonly tools: DurableToolSteps
+  readonly turn: number
+}
+
+/**
+ * The tool calls of one durable run as steps: each call is the step `tool:<turn>:<callId>`, and its
+ * `execute` gets the idempotency key `<runId>:<turn>:<callId>`, the same on every replay. A call id
+ * the model repeats within one turn is numbered (`<callId>#2`), so each call keeps a step of its own.
+ * Argument validation, guards and re-asks run before, outside any step.
+ */
+export class DurableToolSteps {
+  readonly port: DurablePort
+  readonly #seen = new Map<string, number>()
+
+  constructor(port: DurablePort) {
+    this.port = port
+  }
+
+  /** These steps at model turn `turn`. */
+  at(turn: number): DurableTurn {
+    return { tools: this, turn }
+  }
+
+  /** Runs `tool.execute` on `value` as the step of the call `ctx.callId` of model turn `turn`; a replay answers the journaled outcome. */
+  execute(tool: AnyTool, value: unknown, turn: number, ctx: ToolContext): Promise<unknown> {
+    const base = `${turn}:${ctx.callId}`
+    const count = (this.#seen.get(base) ?? 0) + 1
+    this.#seen.set(base, count)
+    const key = count === 1 ? base : `${base}#${count}`
+    const idempotencyKey = `${this.port.runId}:${key}`
+    return stepOf(this.port, `tool:${key}`, () => callAsPromise(executeOf(tool), value, { ...ctx, idempotencyKey }))
+  }
+}
+
+/**
+ * A run's options with its durable port's tool steps, and the port's run id as the run's: a `runId`
+ * of the caller's that is not the port's is refused (`TypeError`), so events and keys name one run.
+ */
+export function withDurableTools<O extends { readonly runId?: string; readonly durable?: DurablePort }>(
+  options: O,
+): O & { readonly durableTools?: DurableToolSteps } {
+  const port = options.durable
+  if (port === undefined) return options
+  if (options.runId !== undefined && options.runId !== port.runId) {
+    throw new TypeError(
+      `agent.run: runId ${JSON.stringify(options.runId)} is not the durable port's run id ${JSON.stringify(port.runId)}: leave runId out, the port names the run`,
+    )
+  }
+  return { ...options, runId: port.runId, durableTools: new DurableToolSteps(port) }
+}
+
+/** `tool.execute` on `value` in `ctx`: one step of a durable run, or a plain call without a port. */
+export function executeTool(durable: DurableTurn | undefined, tool: AnyTool, value: unknown, ctx: ToolContext): Promise<unknown> {
+  return durable === undefined ? callAsPromise(executeOf(tool), value, ctx) : durable.tools.execute(tool, value, durable.turn, ctx)
+}
+
+/** A stored session's commit (the store's `append`), as the run's step `session-commit` when it has a port: a resumed run does not append again. */
+export function commitStep<R>(durable: DurablePort | undefined, append: () => R | PromiseLike<R>): Promise<R> {
+  const call = (): Promise<R> => Promise.resolve().then(append)
+  return durable === undefined ? call() : stepOf(durable, 'session-commit', call)
+}
+
+/** True for the port's refusal (a divergent replay, a corrupted entry): the run stops, the model is not told. */
+export const stopsDurableRun = isDurableRunError
+
+/** `port.step(name, fn)` as a promise: a port of yours that throws or answers a plain value is still one rejection or one value. */
+function stepOf<R>(port: DurablePort, name: string, fn: () => Promise<R>): Promise<R> {
+  return callAsPromise((n: string, f: () => Promise<R>) => port.step(n, f), name, fn)
+}
+
+function executeOf(tool: AnyTool): (value: unknown, ctx: ToolContext) => unknown {
+  return (value, ctx) => tool.execute(value, ctx)
+}

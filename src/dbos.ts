@@ -1,0 +1,3 @@
+// `reliability-gate/dbos`: a run's durable port inside a DBOS workflow (over `@dbos-inc/dbos-sdk`, an optional peer dependency).
+export { dbosPort } from './durable/dbos-port.ts'
+export type { DurablePort } from './durable/durable-port.ts'

@@ -1,0 +1,93 @@
+import { brand, hasBrand } from '../model/brand.ts'
+import { messageOf } from '../model/message-of.ts'
+import { MAX_TIMER_MS, option, optionsContract } from '../model/options-contract.ts'
+import type { DurableEngine } from './durable-engine.ts'
+import type { DurablePort } from './durable-port.ts'
+import { DurableRunError } from './durable-run-error.ts'
+import { decodeEntry, encodeFailure, encodeSuccess, type StepPosition } from './journal-codec.ts'
+
+const BRAND = Symbol.for('reliability-gate.DurablePort')
+
+/** Step and sleep names: at most this many characters (an engine journals them with every entry). */
+export const MAX_STEP_NAME = 256
+
+const ENGINE = optionsContract<DurableEngine>('durablePort', {
+  runId: option.nonEmptyString(),
+  run: option.function(),
+  sleep: option.function(),
+})
+
+/**
+ * A {@link DurablePort} over an engine's journal: each step's outcome journaled as plain data (a
+ * failure as its class, kind, status, retry-after and message), a step name used twice in one run
+ * refused, and a replay whose steps differ from the journal (by position or name) refused, typed.
+ *
+ * @example
+ * // Any engine with a journaled action and a durable sleep:
+ * const port = durablePort({ runId: workflowId, run: (name, action) => engine.step(name, action), sleep: (name, ms) => engine.sleep(ms) })
+ */
+export function durablePort(engine: DurableEngine): DurablePort {
+  ENGINE.check(engine)
+  const { runId } = engine
+  const used = new Set<string>()
+  let seq = 0
+  const position = (name: unknown): StepPosition => {
+    if (typeof name !== 'string' || name === '' || name.length > MAX_STEP_NAME) {
+      throw new DurableRunError('invalid-step', {
+        runId,
+        step: typeof name === 'string' ? name.slice(0, MAX_STEP_NAME) : `(${typeof name})`,
+        reason: `a step name is a string of 1 to ${MAX_STEP_NAME} characters`,
+      })
+    }
+    if (used.has(name))
+      throw new DurableRunError('step-reused', {
+        runId,
+        step: name,
+        reason: 'this name already named a step or sleep of this run: each runs at most once per run and name',
+      })
+    used.add(name)
+    return { runId, seq: seq++, name }
+  }
+  const port: DurablePort = {
+    runId,
+    async step<T>(name: string, fn: () => T | Promise<T>): Promise<T> {
+      if (typeof fn !== 'function') throw new TypeError(`durable step ${JSON.stringify(name)}: fn must be a function`)
+      const at = position(name)
+      let raw: unknown
+      try {
+        raw = await engine.run(name, async () => {
+          try {
+            return encodeSuccess(at, await fn())
+          } catch (error) {
+            return encodeFailure(at, error)
+          }
+        })
+      } catch (cause) {
+        // The action never throws: a rejection is the engine's own (cancelled, unreachable), not the step's outcome.
+        throw new DurableRunError('engine-failed', { runId, step: name, reason: `the engine did not run or journal the step: ${messageOf(cause)}`, cause })
+      }
+      const outcome = decodeEntry(at, raw)
+      if (!outcome.ok) throw outcome.error
+      return outcome.value as T
+    },
+    async sleep(name: string, ms: number): Promise<void> {
+      if (!Number.isSafeInteger(ms) || ms < 0 || ms > MAX_TIMER_MS)
+        throw new RangeError(`durable sleep ${JSON.stringify(name)}: ms must be whole milliseconds from 0 to ${MAX_TIMER_MS}, got ${String(ms)}`)
+      position(name)
+      await engine.sleep(name, ms)
+    },
+  }
+  return Object.freeze(brand(port, BRAND))
+}
+
+/**
+ * True for a {@link DurablePort}: one {@link durablePort} made (and so `restatePort`, `dbosPort` and
+ * `memoryDurablePort`), across package copies, or an object of yours with a non-empty `runId` and
+ * `step` and `sleep` functions.
+ */
+export function isDurablePort(value: unknown): value is DurablePort {
+  if (hasBrand(value, BRAND)) return true
+  if (typeof value !== 'object' || value === null) return false
+  const port = value as Partial<Record<keyof DurablePort, unknown>>
+  return typeof port.runId === 'string' && port.runId !== '' && typeof port.step === 'function' && typeof port.sleep === 'function'
+}

@@ -1,0 +1,152 @@
+import { ERROR_KINDS } from '../model/error-kind.ts'
+import { errorName, messageOf } from '../model/message-of.ts'
+import { isProviderError, ProviderError, type ProviderErrorOptions } from '../model/provider-error.ts'
+import { DurableRunError } from './durable-run-error.ts'
+import type { JournaledFailure, JournalEntry, JsonValue } from './journal-entry.ts'
+
+/** Where a step stands in its run: what its journal entry must say on replay. */
+export interface StepPosition {
+  readonly runId: string
+  readonly seq: number
+  readonly name: string
+}
+
+/** Error messages are journaled up to this many characters: a journal entry stays small whatever a provider wrote. */
+export const MAX_JOURNALED_MESSAGE = 4096
+
+/**
+ * The entry of a step that answered `value`: the value as JSON data (what a replay will answer, so the
+ * first execution answers the same). A value JSON cannot write (a BigInt, a cycle) is journaled as
+ * the step's `TypeError`.
+ */
+export function encodeSuccess(at: StepPosition, value: unknown): JournalEntry {
+  let text: string | undefined
+  try {
+    text = JSON.stringify(value)
+  } catch (error) {
+    return encodeFailure(at, new TypeError(`the value of step ${JSON.stringify(at.name)} cannot be journaled as JSON: ${messageOf(error)}`))
+  }
+  return text === undefined
+    ? { v: 1, seq: at.seq, name: at.name, ok: true }
+    : { v: 1, seq: at.seq, name: at.name, ok: true, value: JSON.parse(text) as JsonValue }
+}
+
+/** The entry of a step that threw `error`: a `ProviderError` with its kind, status, code, retry-after and provider; anything else with its name and message. */
+export function encodeFailure(at: StepPosition, error: unknown): JournalEntry {
+  const message = messageOf(error).slice(0, MAX_JOURNALED_MESSAGE)
+  let failure: JournaledFailure
+  if (isProviderError(error)) {
+    const e = error as ProviderError
+    failure = {
+      class: 'ProviderError',
+      message,
+      kind: e.kind,
+      ...(e.status === undefined ? {} : { status: e.status }),
+      ...(e.code === undefined ? {} : { code: e.code.slice(0, MAX_JOURNALED_MESSAGE) }),
+      ...(e.retryAfterMs === undefined ? {} : { retryAfterMs: e.retryAfterMs }),
+      ...(e.provider === undefined ? {} : { provider: e.provider.slice(0, MAX_JOURNALED_MESSAGE) }),
+    }
+  } else {
+    failure = { class: 'Error', name: (errorName(error) ?? 'Error').slice(0, 200), message }
+  }
+  return { v: 1, seq: at.seq, name: at.name, ok: false, error: failure }
+}
+
+/**
+ * The outcome a journal entry holds, for the step at `at`: its value, or its error rebuilt (thrown by
+ * the caller). An entry of another step or position is a `divergence`; anything the port did not write
+ * (a wrong shape, a `__proto__` key, a kind that is no {@link ErrorKind}) is a `corrupt-entry`.
+ */
+export function decodeEntry(at: StepPosition, raw: unknown): { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly error: Error } {
+  const entry = readEntry(at, raw)
+  if (entry.seq !== at.seq || entry.name !== at.name) {
+    throw new DurableRunError('divergence', {
+      runId: at.runId,
+      step: at.name,
+      reason: `the journal holds step ${JSON.stringify(entry.name)} at position ${entry.seq} where this run asks for ${JSON.stringify(at.name)} at position ${at.seq}: the code changed between the crash and the resume`,
+    })
+  }
+  if (entry.ok) return { ok: true, value: entry.value }
+  return { ok: false, error: rebuild(at, entry.error) }
+}
+
+function corrupt(at: StepPosition, reason: string, cause?: unknown): DurableRunError {
+  return new DurableRunError('corrupt-entry', { runId: at.runId, step: at.name, reason: `the journal entry ${reason}`, cause })
+}
+
+function readEntry(at: StepPosition, raw: unknown): JournalEntry {
+  let data: unknown = raw
+  if (typeof raw === 'string') {
+    try {
+      data = JSON.parse(raw)
+    } catch (error) {
+      throw corrupt(at, 'is not JSON', error)
+    }
+  }
+  const bad = unsafeKey(data, 0)
+  if (bad !== undefined) throw corrupt(at, bad)
+  if (!isObject(data)) throw corrupt(at, 'is not an object')
+  if (data['v'] !== 1) throw corrupt(at, `has version ${JSON.stringify(data['v'])}, not 1`)
+  if (!Number.isSafeInteger(data['seq']) || (data['seq'] as number) < 0) throw corrupt(at, 'has no position')
+  if (typeof data['name'] !== 'string') throw corrupt(at, 'has no step name')
+  if (data['ok'] === true) return data as JournalEntry
+  if (data['ok'] !== false || !isObject(data['error'])) throw corrupt(at, 'is neither a success nor a failure')
+  return data as JournalEntry
+}
+
+/** The failure rebuilt into its class; a failure that cannot be (a kind that is no ErrorKind, a status out of range) is a corrupt entry. */
+function rebuild(at: StepPosition, failure: JournaledFailure): Error {
+  const raw = failure as unknown as Record<string, unknown>
+  if (typeof raw['message'] !== 'string') throw corrupt(at, 'has a failure without a message')
+  if (raw['class'] === 'ProviderError') {
+    if (!(ERROR_KINDS as readonly unknown[]).includes(raw['kind'])) throw corrupt(at, `has a ProviderError of kind ${JSON.stringify(raw['kind'])}`)
+    try {
+      // The constructor checks each field (a status out of range, a code that is no string): its refusal is the corruption.
+      const options = {
+        kind: raw['kind'],
+        ...optional('status', raw['status']),
+        ...optional('code', raw['code']),
+        ...optional('retryAfterMs', raw['retryAfterMs']),
+        ...optional('provider', raw['provider']),
+      } as ProviderErrorOptions
+      return new ProviderError(raw['message'], options)
+    } catch (error) {
+      throw corrupt(at, `has a ProviderError that cannot be rebuilt (${messageOf(error)})`, error)
+    }
+  }
+  if (raw['class'] !== 'Error' || typeof raw['name'] !== 'string') throw corrupt(at, 'has a failure of no known class')
+  const error =
+    raw['name'] === 'TypeError' ? new TypeError(raw['message']) : raw['name'] === 'RangeError' ? new RangeError(raw['message']) : new Error(raw['message'])
+  if (error.name !== raw['name']) Object.defineProperty(error, 'name', { value: raw['name'], enumerable: false, writable: true, configurable: true })
+  return error
+}
+
+function optional<K extends string>(key: K, value: unknown): Partial<Record<K, unknown>> {
+  return value === undefined ? {} : ({ [key]: value } as Record<K, unknown>)
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+/** What makes journaled data unsafe to hand to user code: a `__proto__` key, a `constructor` holding a `prototype`, nesting past 256 levels. */
+function unsafeKey(value: unknown, depth: number): string | undefined {
+  if (typeof value !== 'object' || value === null) return undefined
+  if (depth > 256) return 'nests deeper than 256 levels'
+  if (Array.isArray(value)) {
+    for (const item of value) {
+      const bad = unsafeKey(item, depth + 1)
+      if (bad !== undefined) return bad
+    }
+    return undefined
+  }
+  for (const key of Object.keys(value)) {
+    if (key === '__proto__') return 'has a "__proto__" key'
+    const item = (value as Record<string, unknown>)[key]
+    if (key === 'constructor' && typeof item === 'object' && item !== null && Object.hasOwn(item, 'prototype'))
+      return 'has a "constructor" key holding a "prototype"'
+    const bad = unsafeKey(item, depth + 1)
+    if (bad !== undefined) return bad
+  }
+  return undefined
+}

@@ -1,0 +1,58 @@
+import { setTimeout as wait } from 'node:timers/promises'
+import { option, optionsContract } from '../model/options-contract.ts'
+import type { DurablePort } from './durable-port.ts'
+import { durablePort } from './durable-port-of.ts'
+import { decodeEntry } from './journal-codec.ts'
+
+/** What {@link memoryDurablePort} takes. */
+export interface MemoryDurablePortOptions {
+  /** The run's id, the same for every port that replays this journal. */
+  readonly runId: string
+  /**
+   * The run's journal, one JSON text per step or sleep, appended to as the run goes: hand the same
+   * array to a new port to replay the run (as an engine would after a crash). @default a new, empty journal
+   */
+  readonly journal?: string[]
+}
+
+const OPTIONS = optionsContract<MemoryDurablePortOptions>('memoryDurablePort', {
+  runId: option.nonEmptyString(),
+  journal: option.array(),
+})
+
+/**
+ * A {@link DurablePort} whose journal is an array of JSON texts in this process: for tests, and for
+ * runs that want the tool-step contract (idempotency keys, one effect per step) without an engine. A
+ * second port over the same journal replays it: finished steps answer their journaled outcome; a step
+ * past the journal's end runs and is appended.
+ *
+ * @example
+ * const journal: string[] = []
+ * await agent.run('refund order 42', { durable: memoryDurablePort({ runId: 'order-42', journal }) })
+ * // after a crash: the same journal, the same runId; finished tool steps are not run again
+ * await agent.run('refund order 42', { durable: memoryDurablePort({ runId: 'order-42', journal }) })
+ */
+export function memoryDurablePort(options: MemoryDurablePortOptions): DurablePort {
+  const { runId, journal = [] } = OPTIONS.check(options)
+  let next = 0
+  return durablePort({
+    runId,
+    async run(_name, action) {
+      const at = next++
+      if (at < journal.length) return journal[at]
+      const text = JSON.stringify(await action())
+      journal.push(text)
+      return text
+    },
+    async sleep(name, ms) {
+      const at = next++
+      // A sleep is journaled as the step of its name that answered nothing: a replay checks its place and name.
+      if (at < journal.length) {
+        decodeEntry({ runId, seq: at, name }, journal[at])
+        return
+      }
+      await wait(ms)
+      journal.push(JSON.stringify({ v: 1, seq: at, name, ok: true }))
+    },
+  })
+}

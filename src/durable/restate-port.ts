@@ -1,0 +1,44 @@
+import type { DurablePort } from './durable-port.ts'
+import { durablePort } from './durable-port-of.ts'
+
+/**
+ * What {@link restatePort} uses of a Restate context (`Context`, `ObjectContext`, `WorkflowContext` of
+ * `@restatedev/restate-sdk`): declared here so this entry loads without the SDK.
+ */
+export interface RestateContextLike {
+  /** The key of a virtual object or workflow; services have none. */
+  readonly key?: string
+  request(): { readonly id: string }
+  run<T>(name: string, action: () => Promise<T>, options: { readonly maxRetryAttempts: number }): PromiseLike<T>
+  sleep(duration: number, name?: string): PromiseLike<void>
+}
+
+/**
+ * A {@link DurablePort} over a Restate handler's context: each step is one `ctx.run` with Restate's
+ * retries off (`maxRetryAttempts: 1`: the step journals its failure as data, and only the gate's
+ * rules retry), each sleep one `ctx.sleep`. The run's id is the workflow's or object's key, else the
+ * invocation id.
+ *
+ * @example
+ * import * as restate from '@restatedev/restate-sdk'
+ * import { restatePort } from 'reliability-gate/restate'
+ *
+ * const refunds = restate.workflow({
+ *   name: 'refunds',
+ *   handlers: { run: async (ctx: restate.WorkflowContext, order: string) => agent.run(`refund ${order}`, { durable: restatePort(ctx) }) },
+ * })
+ */
+export function restatePort(ctx: RestateContextLike): DurablePort {
+  if (typeof ctx !== 'object' || ctx === null || typeof ctx.run !== 'function' || typeof ctx.sleep !== 'function' || typeof ctx.request !== 'function') {
+    throw new TypeError('restatePort: ctx must be the context of a Restate handler (with run, sleep and request)')
+  }
+  const runId = typeof ctx.key === 'string' && ctx.key !== '' ? ctx.key : String(ctx.request().id)
+  return durablePort({
+    runId,
+    run: (name, action) => ctx.run(name, action, NO_RETRIES),
+    sleep: (name, ms) => ctx.sleep(ms, name),
+  })
+}
+
+// Restate counts the first attempt: one attempt is no retry.
+const NO_RETRIES = Object.freeze({ maxRetryAttempts: 1 })

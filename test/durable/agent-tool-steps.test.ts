@@ -1,0 +1,179 @@
+import { Type } from 'typebox'
+import { describe, expect, it, vi } from 'vitest'
+import { durablePort, memoryDurablePort } from '../../src/durable.ts'
+import { Agent, isReliabilityFailFastError, memorySessionStore, type SessionStore, tool, type ToolContext } from '../../src/index.ts'
+import { scripted, type ScriptedStep } from '../../src/providers/index.ts'
+import { call, EventInput, invalidEvent, turn, validEvent } from '../agent/tool-fixtures.ts'
+
+const RefundInput = Type.Object({ order: Type.String(), cents: Type.Integer() }, { additionalProperties: false })
+
+/** A refund tool recording each effect by idempotency key, as a payments API would dedupe them. */
+function refunds(behaviour: (args: { order: string }, ctx: ToolContext) => unknown = (args) => ({ refunded: args.order })) {
+  const keys: (string | undefined)[] = []
+  const execute = vi.fn((args: { order: string; cents: number }, ctx: ToolContext) => {
+    keys.push(ctx.idempotencyKey)
+    return behaviour(args, ctx)
+  })
+  return { keys, execute, refund: tool({ name: 'refund', description: 'Refund an order', input: RefundInput, execute }) }
+}
+
+const agentWith = (steps: readonly ScriptedStep[], ...tools: ReturnType<typeof refunds>['refund'][]) => {
+  const provider = scripted(steps)
+  return { provider, agent: Agent.create({ provider }).tools(tools).build() }
+}
+const names = (journal: readonly string[]): string[] => journal.map((entry) => (JSON.parse(entry) as { name: string }).name)
+const two = (id1: string, id2: string) => [
+  turn(call('refund', { order: 'A', cents: 100 }, id1), call('refund', { order: 'B', cents: 200 }, id2)),
+  'Refunded both.',
+]
+
+describe('Agent tool calls in a durable run', () => {
+  it('runs each tool call as the step tool:<turn>:<callId> with the idempotency key <runId>:<turn>:<callId>', async () => {
+    const journal: string[] = []
+    const { keys, refund } = refunds()
+    const { agent } = agentWith(two('c1', 'c2'), refund)
+    const result = await agent.runDetailed('refund A and B', { durable: memoryDurablePort({ runId: 'order-run', journal }) })
+    expect(result.runId).toBe('order-run')
+    expect(names(journal)).toEqual(['tool:1:c1', 'tool:1:c2'])
+    expect(keys).toEqual(['order-run:1:c1', 'order-run:1:c2'])
+    expect(result.text).toBe('Refunded both.')
+  })
+
+  it('gives execute no idempotency key without a port', async () => {
+    const { keys, refund } = refunds()
+    await agentWith(two('c1', 'c2'), refund).agent.run('refund')
+    expect(keys).toEqual([undefined, undefined])
+  })
+
+  it('resumes a run that died inside its second tool call without running the first again', async () => {
+    const journal: string[] = []
+    const crash = new AbortController()
+    const dying = refunds((args) => {
+      if (args.order === 'A') return { refunded: 'A' }
+      crash.abort(new Error('process killed'))
+      return new Promise(() => {})
+    })
+    const first = agentWith(two('c1', 'c2'), dying.refund).agent
+    await expect(first.run('refund A and B', { durable: memoryDurablePort({ runId: 'r', journal }), signal: crash.signal })).rejects.toSatisfy(
+      isReliabilityFailFastError,
+    )
+    expect(names(journal)).toEqual(['tool:1:c1'])
+
+    const resumed = refunds()
+    const { agent, provider } = agentWith(two('c1', 'c2'), resumed.refund)
+    const result = await agent.runDetailed('refund A and B', { durable: memoryDurablePort({ runId: 'r', journal }) })
+    expect(resumed.execute.mock.calls.map(([args]) => args.order)).toEqual(['B'])
+    // The call in flight runs again with the same key: an idempotent API applies it once.
+    expect([...dying.keys, ...resumed.keys]).toEqual(['r:1:c1', 'r:1:c2', 'r:1:c2'])
+    expect(result.functionsCalled.map((f) => [f.id, f.status, f.result])).toEqual([
+      ['c1', 'ok', { refunded: 'A' }],
+      ['c2', 'ok', { refunded: 'B' }],
+    ])
+    expect(provider.requests[1]?.messages.filter((m) => m.role === 'tool').map((m) => m.content)).toEqual(['{"refunded":"A"}', '{"refunded":"B"}'])
+  })
+
+  it('replays a failed execute as the same tool error for the model', async () => {
+    const journal: string[] = []
+    const failing = refunds(() => {
+      throw new Error('card expired')
+    })
+    const first = agentWith(two('c1', 'c2'), failing.refund)
+    await first.agent.run('refund', { durable: memoryDurablePort({ runId: 'r', journal }) })
+    const replayed = refunds()
+    const again = agentWith(two('c1', 'c2'), replayed.refund)
+    await again.agent.run('refund', { durable: memoryDurablePort({ runId: 'r', journal }) })
+    expect(replayed.execute).not.toHaveBeenCalled()
+    expect(again.provider.requests[1]?.messages).toEqual(first.provider.requests[1]?.messages)
+    expect(again.provider.requests[1]?.messages.filter((m) => m.role === 'tool').every((m) => m.isError === true)).toBe(true)
+  })
+
+  it('validates and re-asks for arguments outside the step: one step per logical call', async () => {
+    const journal: string[] = []
+    const createEvent = vi.fn(async (args: { title: string }) => ({ created: args.title }))
+    const eventTool = tool({ name: 'create_event', description: 'Create a calendar event', input: EventInput, execute: createEvent })
+    const agent = Agent.create({
+      provider: scripted([turn(call('create_event', invalidEvent, 'c1')), turn(call('create_event', validEvent, 'retry-id')), 'Booked.']),
+    })
+      .tool(eventTool)
+      .build()
+    await agent.run('book', { durable: memoryDurablePort({ runId: 'r', journal }) })
+    expect(names(journal)).toEqual(['tool:1:c1'])
+    expect(createEvent).toHaveBeenCalledTimes(1)
+  })
+
+  it('gives a call id the model repeats in one turn a step of its own', async () => {
+    const journal: string[] = []
+    const { keys, refund } = refunds()
+    await agentWith(two('dup', 'dup'), refund).agent.run('refund', { durable: memoryDurablePort({ runId: 'r', journal }) })
+    expect(names(journal)).toEqual(['tool:1:dup', 'tool:1:dup#2'])
+    expect(keys).toEqual(['r:1:dup', 'r:1:dup#2'])
+  })
+
+  it('fails fast with kind durable-journal when the replay asks for other tool calls than the journal holds', async () => {
+    const journal: string[] = []
+    await agentWith(two('c1', 'c2'), refunds().refund).agent.run('refund', { durable: memoryDurablePort({ runId: 'r', journal }) })
+    const changed = refunds()
+    const replay = agentWith(two('other', 'c2'), changed.refund).agent.run('refund', { durable: memoryDurablePort({ runId: 'r', journal }) })
+    await expect(replay).rejects.toMatchObject({ name: 'ReliabilityFailFastError', kind: 'durable-journal' })
+    expect(changed.execute).not.toHaveBeenCalled()
+  })
+
+  it('commits a stored session as the step session-commit: a resumed run does not append again', async () => {
+    const store = memorySessionStore()
+    const append = vi.fn(store.append.bind(store))
+    const counted: SessionStore = { ...store, load: store.load.bind(store), delete: store.delete.bind(store), append }
+    const journal: string[] = []
+    const steps = two('c1', 'c2')
+    const first = Agent.create({ provider: scripted(steps), sessions: counted })
+      .tool(refunds().refund)
+      .build()
+    const done = await (await first.session('customer-1')).runDetailed('refund', { durable: memoryDurablePort({ runId: 'r', journal }) })
+    expect(names(journal)).toEqual(['tool:1:c1', 'tool:1:c2', 'session-commit'])
+    expect(done.session?.version).toBe(1)
+    const again = Agent.create({ provider: scripted(steps), sessions: counted })
+      .tool(refunds().refund)
+      .build()
+    await (await again.session('customer-1')).runDetailed('refund', { durable: memoryDurablePort({ runId: 'r', journal }) })
+    expect(append).toHaveBeenCalledTimes(1)
+    expect((await store.load('customer-1'))?.messages.filter((m) => m.role === 'user')).toHaveLength(1)
+  })
+
+  it('refuses a durable option that is no port, and a runId that is not the port’s', async () => {
+    const { agent } = agentWith(['Hi.'])
+    await expect(agent.run('hi', { durable: {} as never })).rejects.toThrow(/durable must be a DurablePort/)
+    await expect(agent.run('hi', { durable: memoryDurablePort({ runId: 'a' }), runId: 'b' })).rejects.toThrow(TypeError)
+    expect(await agent.runDetailed('hi', { durable: memoryDurablePort({ runId: 'a' }), runId: 'a' })).toMatchObject({ runId: 'a' })
+  })
+})
+
+describe('Agent tool calls on a port of yours', () => {
+  it('answers the model with the tool error when your port throws, and takes a plain value it answers', async () => {
+    const throwing = {
+      runId: 'mine',
+      step: () => {
+        throw new Error('engine down')
+      },
+      sleep: async () => {},
+    }
+    const { refund } = refunds()
+    const first = agentWith(two('c1', 'c2'), refund)
+    const result = await first.agent.runDetailed('refund', { durable: throwing })
+    expect(result.functionsCalled.map((f) => [f.status, f.error])).toEqual([
+      ['execute-failed', expect.stringContaining('engine down')],
+      ['execute-failed', expect.stringContaining('engine down')],
+    ])
+    const plain = { runId: 'mine', step: (_name: string, fn: () => unknown) => (fn(), 'journaled elsewhere'), sleep: async () => {} }
+    const second = await agentWith(two('c1', 'c2'), refunds().refund).agent.runDetailed('refund', { durable: plain as never })
+    expect(second.functionsCalled.map((f) => f.result)).toEqual(['journaled elsewhere', 'journaled elsewhere'])
+  })
+})
+
+describe('Agent tool calls when the engine fails', () => {
+  it('stops the run as durable-journal instead of telling the model, when the engine cannot run a tool step', async () => {
+    const port = durablePort({ runId: 'r', run: () => Promise.reject(new Error('cancelled')), sleep: async () => {} })
+    const { execute, refund } = refunds()
+    const run = agentWith(two('c1', 'c2'), refund).agent.run('refund', { durable: port })
+    await expect(run).rejects.toMatchObject({ name: 'ReliabilityFailFastError', kind: 'durable-journal', reason: expect.stringContaining('cancelled') })
+    expect(execute).not.toHaveBeenCalled()
+  })
+})

@@ -1,0 +1,89 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { setTimeout as sleep } from 'node:timers/promises'
+import { afterAll, beforeAll, expect, it } from 'vitest'
+import { dbosPort } from '../../src/dbos.ts'
+import { type PostgresServer, startPostgresServer } from '../sessions/support/postgres-server.ts'
+import { describeWith, postgresServer } from '../support/requirements.ts'
+import { startWorker, type Worker } from './support/worker-process.ts'
+import type { TwoStepsResult } from './support/workflow-steps.ts'
+
+// A real PostgreSQL and DBOS processes on a loaded 2-core machine: generous, and nothing timed.
+const SLOW = 180_000
+
+describeWith(postgresServer)('dbosPort on DBOS over a real PostgreSQL server', () => {
+  let server: PostgresServer | undefined
+  const workers: Worker[] = []
+  const dir = mkdtempSync(join(tmpdir(), 'rg-dbos-steps-'))
+
+  beforeAll(async () => {
+    server = await startPostgresServer()
+  }, SLOW)
+
+  afterAll(async () => {
+    for (const worker of workers) await worker.kill()
+    await server?.stop()
+    rmSync(dir, { recursive: true, force: true })
+  }, SLOW)
+
+  const run = (mode: 'start' | 'resume', workflow: string, id: string): Worker => {
+    const worker = startWorker('./dbos-worker.ts', [dir, `${server?.url.replace(/\/postgres$/, '')}/rg_dbos`, mode, workflow, id])
+    workers.push(worker)
+    return worker
+  }
+  const resultOf = async (worker: Worker): Promise<unknown> => {
+    await new Promise<void>((resolve) => (worker.child.exitCode !== null ? resolve() : worker.child.once('exit', () => resolve())))
+    const line = worker
+      .output()
+      .split('\n')
+      .find((l) => l.startsWith('result '))
+    if (line === undefined) throw new Error(`the workflow gave no result: ${worker.output().slice(-3000)}`)
+    return JSON.parse(line.slice('result '.length))
+  }
+  const until = async (file: string, worker: Worker): Promise<void> => {
+    const deadline = Date.now() + SLOW
+    while (!existsSync(file)) {
+      if (Date.now() > deadline || worker.child.exitCode !== null) throw new Error(`${file} never appeared: ${worker.output().slice(-3000)}`)
+      await sleep(50)
+    }
+  }
+
+  it(
+    'resumes a workflow SIGKILLed inside its last step without running the finished steps again, and rebuilds the journaled ProviderError',
+    async () => {
+      writeFileSync(join(dir, 'hold'), '')
+      const first = run('start', 'twoSteps', 'order-42')
+      await until(join(dir, 'in-two'), first)
+      await first.kill()
+      unlinkSync(join(dir, 'hold'))
+      const result = (await resultOf(run('resume', 'twoSteps', 'order-42'))) as TwoStepsResult
+      expect(result.one).toEqual({ paid: 42, runId: 'order-42' })
+      expect(result.two).toBe('done')
+      // DBOS hands a thrown error back as a plain Error; the port journals it as data and rebuilds the class.
+      expect(result.failure).toEqual({
+        branded: true,
+        instance: true,
+        kind: 'rate-limit',
+        status: 429,
+        retryAfterMs: 1500,
+        provider: 'scripted',
+        message: 'slow down',
+      })
+      expect(readFileSync(join(dir, 'effects'), 'utf8').split('\n').filter(Boolean)).toEqual(['one', 'fail', 'two', 'two'])
+    },
+    SLOW,
+  )
+
+  it(
+    'refuses a step name reused in one run',
+    async () => {
+      expect(await resultOf(run('start', 'reuse', 'reused-1'))).toEqual({ refused: true, kind: 'step-reused', ran: 1 })
+    },
+    SLOW,
+  )
+
+  it('refuses to make a port outside a DBOS workflow', () => {
+    expect(() => dbosPort()).toThrow(/inside a DBOS workflow/)
+  })
+})

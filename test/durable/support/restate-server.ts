@@ -1,0 +1,88 @@
+import { type ChildProcess, spawn } from 'node:child_process'
+import { existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
+import { setTimeout as sleep } from 'node:timers/promises'
+import { freePort } from '../../redis/support/redis-server.ts'
+
+/** A `restate-server` (the binary of `@restatedev/restate-server`) started for a test file on free loopback ports. */
+export interface RestateServer {
+  readonly ingress: string
+  readonly admin: string
+  /** Stops the server, waits for it to exit and removes its folder. */
+  stop(): Promise<void>
+}
+
+// Starting the 225 MB binary on a loaded 2-core machine: generous.
+const READY_TIMEOUT_MS = 60_000
+
+/** The server binary npm installed for this platform, or `undefined`. */
+export function restateBinary(): string | undefined {
+  try {
+    const require = createRequire(import.meta.url)
+    const pkg = require.resolve(`@restatedev/restate-server-${process.platform}-${process.arch}/package.json`)
+    const bin = join(dirname(pkg), 'bin', 'restate-server')
+    return existsSync(bin) ? bin : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/** Starts a single-node Restate server in a temporary folder; throws when the binary is missing or it does not answer. */
+export async function startRestateServer(): Promise<RestateServer> {
+  const bin = restateBinary()
+  if (bin === undefined) throw new Error('the restate-server binary is not installed (npm install @restatedev/restate-server)')
+  const dir = mkdtempSync(join(tmpdir(), 'rg-restate-'))
+  const [fabric, admin, ingress] = [await freePort(), await freePort(), await freePort()]
+  const child = spawn(bin, ['--no-logo'], {
+    cwd: dir,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: {
+      ...process.env,
+      RESTATE_BASE_DIR: dir,
+      RESTATE_LISTEN_MODE: 'tcp',
+      RESTATE_BIND_ADDRESS: `127.0.0.1:${fabric}`,
+      RESTATE_ADVERTISED_ADDRESS: `http://127.0.0.1:${fabric}/`,
+      RESTATE_ADMIN__BIND_ADDRESS: `127.0.0.1:${admin}`,
+      RESTATE_INGRESS__BIND_ADDRESS: `127.0.0.1:${ingress}`,
+      RESTATE_DEFAULT_NUM_PARTITIONS: '1',
+      RESTATE_DISABLE_TELEMETRY: 'true',
+    },
+  })
+  let output = ''
+  child.stdout?.on('data', (d: Buffer) => (output += d.toString()))
+  child.stderr?.on('data', (d: Buffer) => (output += d.toString()))
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
+  const server: RestateServer = {
+    ingress: `http://127.0.0.1:${ingress}`,
+    admin: `http://127.0.0.1:${admin}`,
+    stop: async () => {
+      await stopChild(child, exited)
+      rmSync(dir, { recursive: true, force: true })
+    },
+  }
+  const deadline = Date.now() + READY_TIMEOUT_MS
+  while (!((await answers(`${server.admin}/health`)) && (await answers(`${server.ingress}/restate/health`)))) {
+    if (child.exitCode !== null || Date.now() > deadline) {
+      await server.stop()
+      throw new Error(`restate-server did not answer: ${output.slice(-2000)}`)
+    }
+    await sleep(100)
+  }
+  return server
+}
+
+async function stopChild(child: ChildProcess, exited: Promise<void>): Promise<void> {
+  if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
+  await exited
+}
+
+async function answers(url: string): Promise<boolean> {
+  try {
+    const response = await fetch(url, { signal: AbortSignal.timeout(2000) })
+    return response.ok
+  } catch {
+    return false
+  }
+}

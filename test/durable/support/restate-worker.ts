@@ -1,0 +1,19 @@
+// A Restate service endpoint in its own process (the test SIGKILLs it): node restate-worker.ts <dir> <port>
+import http2 from 'node:http2'
+import * as restate from '@restatedev/restate-sdk'
+import { restatePort } from '../../../src/restate.ts'
+import { reusedStep, twoSteps } from './workflow-steps.ts'
+
+const [dir, port] = process.argv.slice(2) as [string, string]
+
+const steps = restate.workflow({
+  name: 'twoSteps',
+  handlers: { run: async (ctx: restate.WorkflowContext) => twoSteps(restatePort(ctx), dir) },
+})
+const reuse = restate.workflow({
+  name: 'reuse',
+  handlers: { run: async (ctx: restate.WorkflowContext) => reusedStep(restatePort(ctx)) },
+})
+
+const server = http2.createServer(restate.createEndpointHandler({ services: [steps, reuse] }))
+server.listen(Number(port), '127.0.0.1', () => process.stdout.write('ready\n'))
