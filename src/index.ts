@@ -99,7 +99,7 @@ export type { AppendOutcome, AppendRequest, MemorySessionStoreOptions, OnConflic
 
 // Events and what is built on them (tracing and metrics are on the ./otel and ./trace subpaths).
 export { driftMonitor } from './events/index.ts'
-export type { DriftEvent, DriftMonitor, DriftMonitorOptions, DriftThreshold, EventSource } from './events/index.ts'
+export type { DriftEvent, DriftMonitor, DriftMonitorOptions, DriftPayload, DriftThreshold, EventSource, NoProgressEvent } from './events/index.ts'
 // A reliability profile measured from the events: how often a retry recovers, per model and error class.
 export { reliabilityProfile } from './gate/profile/reliability-profile.ts'
 export type { ModelProfile, ProfileEntry, ReliabilityProfile, ReliabilityProfileOptions } from './gate/profile/reliability-profile.ts'

@@ -12,6 +12,7 @@ export type {
 } from '../providers/ai-sdk/index.ts'
 export { isNoObjectGenerated, noProgressSteps, reliabilityMiddleware } from './ai-sdk-middleware/index.ts'
 export type {
+  MessageLike,
   MiddlewareCall,
   MiddlewareModel,
   MiddlewareParams,

@@ -18,7 +18,7 @@ export interface StepLike {
 }
 
 /** What the helpers read of a message of `prepareStep` (enough to find the nudge they added). */
-interface MessageLike {
+export interface MessageLike {
   readonly role: string
   readonly providerOptions?: Readonly<Record<string, unknown>> | undefined
 }
