@@ -4,6 +4,7 @@ import type { Message } from '../model/message.ts'
 import type { ModelRequest } from '../model/request.ts'
 import type { ModelResponse, StopReason } from '../model/response.ts'
 import type { Usage } from '../model/usage.ts'
+import type { GuardVerdictEvent } from './guard-verdict-event.ts'
 import type { NoProgressEvent } from './no-progress-event.ts'
 import type { Decision } from '../rules/rule.ts'
 import type { Phase } from '../rules/scope.ts'
@@ -218,6 +219,8 @@ export interface GateEventPayloads {
   }
   /** The run makes no progress and climbed a rung of the no-progress ladder; emitted before the rung is acted on. */
   no_progress: NoProgressEvent
+  /** A content guard gave its verdict on one surface (input, history, tool args or result, MCP description, output, stream, retry tail); emitted before it is acted on. */
+  guard_verdict: GuardVerdictEvent
   /** The agent's output fallback tier 2 (`fallback(error, rawOutput)`) is used. */
   output_fallback_triggered: { readonly runId: string; readonly kind: string; readonly reason: string }
   /** The agent's canned answer (tier 3) is used. */

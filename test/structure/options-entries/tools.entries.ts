@@ -1,4 +1,4 @@
-import { guard, idShapeGuard, tool } from '../../../src/index.ts'
+import { contentGuard, guard, idShapeGuard, instructionGuard, piiGuard, secretsGuard, tool } from '../../../src/index.ts'
 import { screenToolResult } from '../../../src/validation/building-blocks.ts'
 import { mcpTools } from '../../../src/integrations/mcp.ts'
 import type { OptionsEntry } from './entry.ts'
@@ -12,6 +12,31 @@ const client = {
 
 /** Tools, guards and MCP tools (`reliability-gate` and `reliability-gate/mcp`). */
 export const entries: readonly OptionsEntry[] = [
+  {
+    name: 'contentGuard',
+    covers: ['.:contentGuard', 'validation:contentGuard'],
+    keys: ['surfaces', 'lookback', 'onError', 'timeoutMs'],
+    durations: ['timeoutMs'],
+    call: (options) => contentGuard('g', () => ({ action: 'allow' }), options as never),
+  },
+  {
+    name: 'piiGuard',
+    covers: ['.:piiGuard', 'validation:piiGuard'],
+    keys: ['surfaces', 'trustedServers', 'trustClosedWorld', 'trustReadOnly', 'onError', 'kinds'],
+    call: (options) => piiGuard(options as never),
+  },
+  {
+    name: 'secretsGuard',
+    covers: ['.:secretsGuard', 'validation:secretsGuard'],
+    keys: ['surfaces', 'trustedServers', 'trustClosedWorld', 'trustReadOnly', 'onError', 'action'],
+    call: (options) => secretsGuard(options as never),
+  },
+  {
+    name: 'instructionGuard',
+    covers: ['.:instructionGuard', 'validation:instructionGuard'],
+    keys: ['surfaces', 'trustedServers', 'trustClosedWorld', 'trustReadOnly', 'onError'],
+    call: (options) => instructionGuard(options as never),
+  },
   {
     name: 'screenToolResult',
     covers: ['validation:screenToolResult'],
