@@ -1,4 +1,4 @@
-import type { FailFastKind } from '../model/fail-fast-kind.ts'
+import { type FailFastKind, FailFastKinds } from '../model/fail-fast-kind.ts'
 import { keepShape } from '../model/keep-shape.ts'
 import type { Message } from '../model/message.ts'
 import { errorName } from '../model/message-of.ts'
@@ -10,6 +10,7 @@ import { raceAbort } from '../model/race-abort.ts'
 import type { AgentRuntime } from './agent-runtime.ts'
 import { callAsPromise } from '../model/call-as-promise.ts'
 import type { FunctionCall, ToolCallStatus, ToolRetryOutcome } from './function-call.ts'
+import { type GuardedToolResult, guardToolResult, toolTrust } from './guard-tool-result.ts'
 import { reportOutcome } from './report-outcome.ts'
 import { normalizeArgs, ToolArgsRetry, type ToolArgsHost, type ToolArgsSpec } from './tool-args-retry.ts'
 import { toolGiveUp } from './tool-give-up.ts'
@@ -123,16 +124,30 @@ class LogicalToolCall {
     const max = rt.feedbackLimits.maxChars
     if (signal?.aborted === true) return this.#settle('aborted', outcome, toolMessages.aborted(tool.name, abortReason(signal), max))
     const retryCount = this.#args?.retry ?? 0
+    let result: unknown
     try {
-      const result: unknown = await raceAbort(callAsPromise(executeOf(tool), value, { signal, callId: this.#original.id, agent: rt.name, retryCount }), signal)
-      return this.#settle('ok', outcome, toolResultText(result, max), result)
+      result = await raceAbort(callAsPromise(executeOf(tool), value, { signal, callId: this.#original.id, agent: rt.name, retryCount }), signal)
     } catch (error) {
       if (isAborted(signal) || isAbortError(error)) return this.#settle('aborted', outcome, toolMessages.aborted(tool.name, error, max))
       return this.#settle('execute-failed', outcome, toolMessages.executeFailed(tool.name, error, max))
     }
+    if (rt.contentGuards.length === 0) return this.#settle('ok', outcome, toolResultText(result, max), result)
+    const run = { events: rt.events, runId: this.#host.runId, tags: this.#host.tags, host: 'agent' as const, signal, maxChars: max }
+    const guarded = await guardToolResult(rt.contentGuards, toolTrust(tool), result, run)
+    if (guarded.action === 'escalate') {
+      throw this.#host.fail(FailFastKinds.GuardEscalated, `guard '${guarded.guard}' escalated the result of tool '${tool.name}': ${guarded.reason}`)
+    }
+    if (guarded.action === 'withhold') return this.#settle('result-withheld', outcome, guarded.notice, undefined, guarded)
+    return this.#settle('ok', outcome, guarded.content, guarded.result, guarded)
   }
 
-  #settle(status: ToolCallStatus, outcome: Exclude<ToolRetryOutcome, 'redundant'>, content: string, result?: unknown): SettledToolCall {
+  #settle(
+    status: ToolCallStatus,
+    outcome: Exclude<ToolRetryOutcome, 'redundant'>,
+    content: string,
+    result?: unknown,
+    guarded?: GuardedToolResult,
+  ): SettledToolCall {
     const rt = this.#host.runtime
     const { id, name } = this.#original
     const loop = this.#args
@@ -151,8 +166,9 @@ class LogicalToolCall {
       retryCount,
       redundantRetries: loop?.redundant ?? 0,
       outcome,
-      intercepted: status !== 'ok' && status !== 'execute-failed' && status !== 'aborted',
+      intercepted: status !== 'ok' && status !== 'execute-failed' && status !== 'aborted' && status !== 'result-withheld',
       argsTried: Object.freeze([...tried]),
+      ...guardVerdictOf(guarded),
     })
     if (rt.events.has('tool_end')) {
       const error = entry.error
@@ -172,10 +188,18 @@ class LogicalToolCall {
     }
     return {
       entry,
-      result: { role: 'tool', content, toolCallId: id, toolName: name, ...(ok ? {} : { isError: true }) },
+      result: { role: 'tool', content, toolCallId: id, toolName: name, ...(ok || status === 'result-withheld' ? {} : { isError: true }) },
       call: { id, name, args },
     }
   }
+}
+
+/** The entry's `guardVerdict`: present when a guard redacted or withheld the result. */
+function guardVerdictOf(guarded: GuardedToolResult | undefined): Pick<FunctionCall, 'guardVerdict'> {
+  if (guarded?.action === 'withhold')
+    return { guardVerdict: Object.freeze({ action: 'withhold', guards: Object.freeze([guarded.guard]), reason: guarded.reason }) }
+  if (guarded?.action === 'pass' && guarded.redactedBy !== undefined) return { guardVerdict: Object.freeze({ action: 'redact', guards: guarded.redactedBy }) }
+  return {}
 }
 
 // A function, not an inline check: the signal may have aborted since TypeScript last looked.

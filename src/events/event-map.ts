@@ -76,7 +76,7 @@ export interface GateEventPayloads {
     readonly callId: string
     /** The final arguments. */
     readonly args: unknown
-    readonly status: 'ok' | 'unknown-tool' | 'invalid-args' | 'guard-rejected' | 'execute-failed' | 'aborted' | 'withheld'
+    readonly status: 'ok' | 'unknown-tool' | 'invalid-args' | 'guard-rejected' | 'execute-failed' | 'aborted' | 'withheld' | 'result-withheld'
     readonly outcome: 'no_retry' | 'success' | 'exhausted' | 'llm_gave_up' | 'fabricated_id_on_retry'
     readonly retryCount: number
     /** What `execute` returned (when `status` is `ok`). */
