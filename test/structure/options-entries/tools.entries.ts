@@ -60,6 +60,7 @@ export const entries: readonly OptionsEntry[] = [
       'onToolsChanged',
       'onError',
       'signal',
+      'contentGuards',
     ],
     durations: ['timeoutMs'],
     numbers: ['transportRetries', 'maxRetries'],
