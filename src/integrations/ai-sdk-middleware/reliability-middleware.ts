@@ -23,6 +23,7 @@ import { hostToolSettings } from '../host/host-tool-settings.ts'
 import { hostProvider } from '../host/host-provider.ts'
 import { asGiveUp, type NoObjectGeneratedFields } from './give-up-error.ts'
 import { noProgressSettings } from '../../agent/no-progress/no-progress-options.ts'
+import { guardPrompt } from './guard-prompt.ts'
 import { noProgressParams } from './no-progress-params.ts'
 import { callRequest, withTail } from './call-request.ts'
 import type { MiddlewareCall, ReliabilityMiddleware } from './reliability-middleware-type.ts'
@@ -63,7 +64,19 @@ type V4Call = MiddlewareCall<LanguageModelV4CallOptions, LanguageModelV4Generate
 export function reliabilityMiddleware<T = unknown>(given?: ReliabilityMiddlewareOptions<T>): ReliabilityMiddleware {
   // The gate is made per call: what it would refuse is refused here, when the middleware is made.
   const options = RELIABILITY_MIDDLEWARE.check(given) as ReliabilityMiddlewareOptions<T>
-  const { streamMode = 'buffer', events: hub, maxToolRetries, toolGuards, logger, name, forcedToolReask, toolGiveUpStops, noProgress, ...gateOptions } = options
+  const {
+    streamMode = 'buffer',
+    events: hub,
+    maxToolRetries,
+    toolGuards,
+    logger,
+    name,
+    forcedToolReask,
+    toolGiveUpStops,
+    noProgress,
+    contentGuards = [],
+    ...gateOptions
+  } = options
   const ladder = noProgressSettings(noProgress, 'reliabilityMiddleware')
   const config = hostGateConfig(gateOptions, 'reliabilityMiddleware')
   const events = hub ?? new EventHub()
@@ -90,7 +103,8 @@ export function reliabilityMiddleware<T = unknown>(given?: ReliabilityMiddleware
   const wrap = {
     async wrapGenerate({ params: given, model }: V4Call): Promise<LanguageModelV4GenerateResult> {
       const runId = newRunId()
-      const params = noProgressParams(given, ladder, events, runId)
+      const guarded = await guardPrompt(given, contentGuards, { events, runId, signal: given.abortSignal })
+      const params = noProgressParams(guarded, ladder, events, runId)
       const { provider, last } = generating(params, model)
       const gate = gateFor(params, provider)
       const base = callRequest(params)
@@ -121,7 +135,8 @@ export function reliabilityMiddleware<T = unknown>(given?: ReliabilityMiddleware
 
     async wrapStream({ params: given, model }: V4Call): Promise<LanguageModelV4StreamResult> {
       const runId = newRunId()
-      const params = noProgressParams(given, ladder, events, runId)
+      const guarded = await guardPrompt(given, contentGuards, { events, runId, signal: given.abortSignal })
+      const params = noProgressParams(guarded, ladder, events, runId)
       const runOptions = { runId, ...(params.abortSignal !== undefined ? { signal: params.abortSignal } : {}) }
       const provider: StreamingProvider = {
         name: model.provider,
