@@ -1,9 +1,7 @@
 import type { LanguageModelV4CallOptions, LanguageModelV4Prompt } from '@ai-sdk/provider'
-import { guardReport } from '../../agent/guard-report.ts'
-import { withheldNotice } from '../../agent/guard-tool-result.ts'
 import type { EventHub } from '../../events/event-hub.ts'
-import { type ContentGuard, type GuardSurface, runContentGuards } from '../../validation/guards/index.ts'
-import { guardStop } from '../host/guard-stop.ts'
+import type { ContentGuard } from '../../validation/guards/index.ts'
+import { hostScreen } from '../host/host-screen.ts'
 
 type Message = LanguageModelV4Prompt[number]
 type ToolMessage = Extract<Message, { role: 'tool' }>
@@ -33,7 +31,8 @@ export async function guardPrompt(
   for (const m of params.prompt) {
     if (m.role === 'user') {
       const content = []
-      for (const p of m.content) content.push(p.type === 'text' ? { ...p, text: await screened(guards, 'input', p.text, undefined, run) } : p)
+      for (const p of m.content)
+        content.push(p.type === 'text' ? { ...p, text: await hostScreen(guards, 'input', p.text, undefined, { ...run, host: 'ai-sdk' }) } : p)
       prompt.push({ ...m, content })
     } else if (m.role === 'tool') {
       const content: ToolPart[] = []
@@ -46,31 +45,17 @@ export async function guardPrompt(
   return { ...params, prompt }
 }
 
-async function screened(guards: readonly ContentGuard[], surface: GuardSurface, text: string, tool: string | undefined, run: PromptGuardRun): Promise<string> {
-  const outcome = await runContentGuards(guards, {
-    surface,
-    text,
-    tool: tool === undefined ? undefined : { name: tool },
-    signal: run.signal,
-    report: guardReport({ events: run.events, runId: run.runId, host: 'ai-sdk' }),
-  })
-  if (outcome.action === 'allow') return text
-  if (outcome.action === 'redact') return outcome.text
-  if (surface === 'tool-result' && outcome.action !== 'escalate') return withheldNotice(tool ?? 'tool', outcome.guard, outcome.reason)
-  throw guardStop(outcome, surface, run.runId)
-}
-
 async function screenedResult(guards: readonly ContentGuard[], part: ResultPart, run: PromptGuardRun): Promise<ResultPart> {
   const output = part.output
   if (output.type === 'content') {
     const value = []
     for (const item of output.value)
-      value.push(item.type === 'text' ? { ...item, text: await screened(guards, 'tool-result', item.text, part.toolName, run) } : item)
+      value.push(item.type === 'text' ? { ...item, text: await hostScreen(guards, 'tool-result', item.text, part.toolName, { ...run, host: 'ai-sdk' }) } : item)
     return { ...part, output: { ...output, value } }
   }
   if (!('value' in output)) return part
   const text = typeof output.value === 'string' ? output.value : (JSON.stringify(output.value) ?? '')
-  const after = await screened(guards, 'tool-result', text, part.toolName, run)
+  const after = await hostScreen(guards, 'tool-result', text, part.toolName, { ...run, host: 'ai-sdk' })
   if (after === text) return part
   const isError = output.type === 'error-text' || output.type === 'error-json'
   return { ...part, output: { type: isError ? 'error-text' : 'text', value: after } }

@@ -46,7 +46,7 @@ export const entries: readonly OptionsEntry[] = [
   {
     name: 'reliabilityMiddleware (LangChain)',
     covers: ['langchain:reliabilityMiddleware'],
-    keys: [...GATE_KEYS, 'maxToolRetries', 'forcedToolReask', 'toolGiveUpStops', 'logger', 'name', 'noProgress'],
+    keys: [...GATE_KEYS, 'maxToolRetries', 'forcedToolReask', 'toolGiveUpStops', 'logger', 'name', 'noProgress', 'contentGuards'],
     durations: GATE_DURATIONS,
     numbers: [...GATE_NUMBERS, 'maxToolRetries'],
     call: (options) => langChainMiddleware(options as never),
