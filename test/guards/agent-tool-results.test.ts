@@ -51,11 +51,12 @@ describe('Agent content guards on tool results', () => {
     const [entry] = result.functionsCalled
     expect(entry).toMatchObject({ status: 'ok', guardVerdict: { action: 'redact', guards: ['pii', 'secrets'] } })
     expect(JSON.stringify(entry)).not.toContain(KEY)
-    expect(verdicts.map((v) => [v.guard, v.surface, v.action, v.tool])).toEqual([
+    expect(verdicts.filter((v) => v.surface === 'tool-result').map((v) => [v.guard, v.surface, v.action, v.tool])).toEqual([
       ['pii', 'tool-result', 'redact', 'lookup'],
       ['secrets', 'tool-result', 'redact', 'lookup'],
     ])
-    expect(Object.isFrozen(verdicts[0])).toBe(true)
+    expect(Object.isFrozen(verdicts.at(-1))).toBe(true)
+    expect(verdicts.filter((v) => v.surface === 'input').map((v) => v.action)).toEqual(['allow', 'allow'])
   })
 
   it('withhold a result with instruction-like text: a notice, not an error, not retried, in functionsCalled', async () => {
@@ -84,7 +85,7 @@ describe('Agent content guards on tool results', () => {
         () => {
           throw new Error('classifier down')
         },
-        { onError },
+        { onError, surfaces: ['tool-result'] },
       )
     const closed = setup('fine', [broken('closed')])
     expect((await closed.agent.runDetailed('x')).functionsCalled[0]?.status).toBe('result-withheld')

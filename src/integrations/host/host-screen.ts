@@ -2,7 +2,7 @@ import { guardReport } from '../../agent/guard-report.ts'
 import { withheldNotice } from '../../agent/guard-tool-result.ts'
 import type { EventHub } from '../../events/event-hub.ts'
 import { type ContentGuard, type GuardSurface, runContentGuards } from '../../validation/guards/index.ts'
-import { guardStop } from './guard-stop.ts'
+import { guardStop } from '../../agent/guard-stop.ts'
 
 /** The host run a text is screened for. */
 export interface HostGuardRun {

@@ -1,7 +1,7 @@
-import { ReliabilityFailFastError } from '../../gate/fail-fast-error.ts'
-import { FailFastKinds } from '../../model/fail-fast-kind.ts'
-import { ZERO_USAGE } from '../../model/usage.ts'
-import type { GuardOutcome, GuardSurface } from '../../validation/guards/index.ts'
+import { ReliabilityFailFastError } from '../gate/fail-fast-error.ts'
+import { FailFastKinds } from '../model/fail-fast-kind.ts'
+import { ZERO_USAGE } from '../model/usage.ts'
+import type { GuardOutcome, GuardSurface } from '../validation/guards/index.ts'
 
 /**
  * The typed stop of a host's call when a guard blocks or escalates what is about to be sent: kind
