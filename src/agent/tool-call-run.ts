@@ -11,6 +11,8 @@ import type { AgentRuntime } from './agent-runtime.ts'
 import { callAsPromise } from '../model/call-as-promise.ts'
 import type { FunctionCall, ToolCallStatus, ToolRetryOutcome } from './function-call.ts'
 import { type GuardedToolResult, guardToolResult, toolTrust } from './guard-tool-result.ts'
+import { guardToolArgs } from './guard-tool-args.ts'
+import type { CompiledSchema } from '../validation/index.ts'
 import { reportOutcome } from './report-outcome.ts'
 import { normalizeArgs, ToolArgsRetry, type ToolArgsHost, type ToolArgsSpec } from './tool-args-retry.ts'
 import { toolGiveUp } from './tool-give-up.ts'
@@ -66,6 +68,8 @@ class LogicalToolCall {
   readonly #reasoning: readonly ReasoningBlock[] | undefined
   /** The argument loop; none for an unknown tool. */
   #args: ToolArgsRetry | undefined
+  /** The arguments recorded and persisted in place of the last ones tried, when a content guard redacted or refused them. */
+  #finalArgs: { readonly value: unknown } | undefined
 
   constructor(host: ToolCallHost, original: ToolCall, base: readonly Message[], reasoning: readonly ReasoningBlock[] | undefined) {
     this.#host = host
@@ -97,7 +101,7 @@ class LogicalToolCall {
     const verdict = await args.settle()
     switch (verdict.status) {
       case 'valid':
-        return this.#execute(tool, verdict.value, verdict.outcome)
+        return this.#guardedExecute(tool, verdict.value, verdict.outcome)
       case 'guard-rejected':
         return this.#settle('guard-rejected', verdict.outcome, toolMessages.guardRejected(tool.name, verdict.rejection.guard, verdict.rejection.reason))
       case 'answered': {
@@ -112,6 +116,28 @@ class LogicalToolCall {
         return settled
       }
     }
+  }
+
+  /**
+   * The `tool-args` content guards, then the tool: a redaction that still passes the schema runs
+   * the tool on the redacted arguments (and records them); a block, a re-ask, or a redaction the
+   * schema refuses answers the model with a `BLOCKED` result, never running the tool.
+   */
+  async #guardedExecute(tool: AnyTool, value: unknown, outcome: 'no_retry' | 'success'): Promise<SettledToolCall> {
+    const rt = this.#host.runtime
+    if (!rt.contentGuards.some((g) => g.surfaces.includes('tool-args'))) return this.#execute(tool, value, outcome)
+    const run = { events: rt.events, runId: this.#host.runId, tags: this.#host.tags, host: 'agent' as const, signal: this.#host.signal }
+    const guarded = await guardToolArgs(rt.contentGuards, toolTrust(tool), tool.input as CompiledSchema<unknown>, value, run)
+    if (guarded.action === 'escalate') {
+      throw this.#host.fail(FailFastKinds.GuardEscalated, `guard '${guarded.guard}' escalated the arguments of tool '${tool.name}': ${guarded.reason}`)
+    }
+    if (guarded.action === 'refuse') {
+      // What a guard refused is not persisted: the call keeps its redacted arguments, or none.
+      this.#finalArgs = { value: guarded.redactedArgs ?? {} }
+      return this.#settle('guard-rejected', outcome, toolMessages.guardRejected(tool.name, guarded.guard, guarded.reason))
+    }
+    if (guarded.redacted) this.#finalArgs = { value: guarded.value }
+    return this.#execute(tool, guarded.value, outcome)
   }
 
   /**
@@ -153,7 +179,7 @@ class LogicalToolCall {
     const loop = this.#args
     const tried = loop === undefined ? [normalizeArgs(this.#original.args)] : loop.tried
     const retryCount = loop?.retry ?? 0
-    const args = tried.at(-1)
+    const args = this.#finalArgs === undefined ? tried.at(-1) : this.#finalArgs.value
     const ok = status === 'ok'
     reportOutcome(rt.events, rt.logger, { runId: this.#host.runId, ...this.#host.tags, tool: name, agent: rt.name, outcome, retryCount })
     const entry: FunctionCall = Object.freeze({
