@@ -127,7 +127,9 @@ describe('guard verdicts in OpenTelemetry', () => {
     await agent.run('look it up')
     stop()
     const toolSpan = h.spans().find((s) => s.name === 'execute_tool lookup')
-    const record = toolSpan?.events.find((e) => e.name === 'gen_ai.evaluation.result')
+    const records = toolSpan?.events.filter((e) => e.name === 'gen_ai.evaluation.result') ?? []
+    expect(records.map((e) => e.attributes?.['reliability_gate.guard.surface'])).toEqual(['tool-args', 'tool-result'])
+    const record = records[1]
     expect(record?.attributes).toMatchObject({
       'gen_ai.evaluation.name': 'pii',
       'gen_ai.evaluation.score.label': 'redact',
