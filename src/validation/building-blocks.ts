@@ -73,7 +73,7 @@ export type { StreamViolation } from './stream/stream-violation.ts'
 export { findInstructions, findPii, findSecrets, luhnValid, normalizeForScan, redactMatches, screenToolResult } from './guards/index.ts'
 export type { PatternKind, PatternMatch, PiiKind, ScreenOptions, ScreenVerdict } from './guards/index.ts'
 // Content guards: one verdict contract on every surface, and the shipped guards as ready-made ones.
-export { contentGuard, GUARD_SURFACES, instructionGuard, piiGuard, secretsGuard } from './guards/index.ts'
+export { contentGuard, GUARD_SURFACES, instructionGuard, piiGuard, secretsGuard, streamWindow } from './guards/index.ts'
 export type {
   ContentCheck,
   ContentGuard,
@@ -84,5 +84,8 @@ export type {
   PiiGuardOptions,
   SecretsGuardOptions,
   ShippedGuardOptions,
+  StreamRelease,
+  StreamWindow,
+  StreamWindowOptions,
   ToolTrust,
 } from './guards/index.ts'

@@ -19,3 +19,4 @@ export {
 } from './content-guard.ts'
 export { type GuardFailure, type GuardOutcome, type GuardRecord, type GuardRunState, runContentGuards } from './run-content-guards.ts'
 export { instructionGuard, type PiiGuardOptions, piiGuard, type SecretsGuardOptions, type ShippedGuardOptions, secretsGuard } from './shipped-guards.ts'
+export { type StreamRelease, type StreamWindow, type StreamWindowOptions, streamWindow } from './stream-window.ts'

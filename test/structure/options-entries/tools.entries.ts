@@ -1,5 +1,5 @@
 import { contentGuard, guard, idShapeGuard, instructionGuard, piiGuard, secretsGuard, tool } from '../../../src/index.ts'
-import { screenToolResult } from '../../../src/validation/building-blocks.ts'
+import { screenToolResult, streamWindow } from '../../../src/validation/building-blocks.ts'
 import { mcpTools } from '../../../src/integrations/mcp.ts'
 import type { OptionsEntry } from './entry.ts'
 
@@ -37,6 +37,7 @@ export const entries: readonly OptionsEntry[] = [
     keys: ['surfaces', 'trustedServers', 'trustClosedWorld', 'trustReadOnly', 'onError'],
     call: (options) => instructionGuard(options as never),
   },
+  { name: 'streamWindow', covers: ['validation:streamWindow'], keys: ['signal', 'report'], call: (options) => streamWindow([], options as never) },
   {
     name: 'screenToolResult',
     covers: ['validation:screenToolResult'],
