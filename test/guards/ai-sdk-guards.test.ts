@@ -66,3 +66,31 @@ describe('AI SDK reliabilityMiddleware content guards', () => {
     expect(() => reliabilityMiddleware({ contentGuards: ['nope'] as never })).toThrow(TypeError)
   })
 })
+
+describe('AI SDK reliabilityMiddleware content guards on streams', () => {
+  const streamOf = (deltas: readonly string[]) => ({
+    stream: new ReadableStream({
+      start(c) {
+        c.enqueue({ type: 'stream-start', warnings: [] })
+        c.enqueue({ type: 'text-start', id: 't' })
+        for (const delta of deltas) c.enqueue({ type: 'text-delta', id: 't', delta })
+        c.enqueue({ type: 'text-end', id: 't' })
+        c.enqueue({ type: 'finish', finishReason: { unified: 'stop', raw: 'stop' }, usage })
+        c.close()
+      },
+    }),
+  })
+
+  it('never delivers a canary split across deltas: the window holds back only the lookback, then the redaction goes out', async () => {
+    const deltas = ['Your card ', '4111 11', '11 1111 ', '1111 is on file; mail ana.c', 'anary@exam', 'ple.com. Bye.']
+    const mock = new MockLanguageModelV4({ doStream: streamOf(deltas) as never })
+    const { streamText } = await import('ai')
+    const middleware = reliabilityMiddleware({ streamMode: 'passthrough', contentGuards: [piiGuard({ surfaces: ['stream'] })] })
+    const result = streamText({ model: wrapLanguageModel({ model: mock, middleware }), prompt: 'card?' })
+    const chunks: string[] = []
+    for await (const chunk of result.textStream) chunks.push(chunk)
+    const whole = chunks.join('')
+    expect(whole).toBe('Your card [REDACTED:card] is on file; mail [REDACTED:email]. Bye.')
+    for (const chunk of chunks) expect(chunk).not.toMatch(/4111|anary@/)
+  })
+})

@@ -46,17 +46,18 @@ const notify = tool({
   },
 })
 
-// The model's tool call plants the canaries in the arguments too.
+// The model's tool call plants the canaries in the arguments too. (The SDK clients may retry once: a
+// keep-alive socket the loopback server closed while PGlite started is a transport error, not a guard's.)
 const ARGS = JSON.stringify({ note: `customer ${EMAIL} paid with ${CARD} using ${KEY}` })
 const ADAPTERS: readonly { readonly name: string; readonly provider: () => Provider; readonly replies: readonly Reply[] }[] = [
   {
     name: 'OpenAI',
-    provider: () => openai({ client: new OpenAI({ baseURL: `${server.url}/v1`, apiKey: 'k', maxRetries: 0 }), model: 'gpt-test' }),
+    provider: () => openai({ client: new OpenAI({ baseURL: `${server.url}/v1`, apiKey: 'k', maxRetries: 1 }), model: 'gpt-test' }),
     replies: [openaiToolCalls([{ id: 'call_1', name: 'notify', arguments: ARGS }]), openaiText('Noted.'), openaiText('Still noted.')],
   },
   {
     name: 'Anthropic',
-    provider: () => anthropic({ client: new Anthropic({ baseURL: server.url, apiKey: 'k', maxRetries: 0 }), model: 'claude-test' }),
+    provider: () => anthropic({ client: new Anthropic({ baseURL: server.url, apiKey: 'k', maxRetries: 1 }), model: 'claude-test' }),
     replies: [
       anthropicMessage([{ type: 'tool_use', id: 'toolu_1', name: 'notify', input: JSON.parse(ARGS) }], 'tool_use'),
       anthropicText('Noted.'),
@@ -106,12 +107,13 @@ describe('canary sweep on the wire: SQLite file', () => sweepsClean('sqlite', ()
 
 describe('canary sweep on the wire: PostgreSQL (PGlite)', () => {
   let db: PGlite | undefined
+  // Started before any request: its WebAssembly start-up blocks the event loop for seconds.
+  beforeAll(async () => {
+    db = await PGlite.create()
+  }, 120_000)
   afterAll(() => db?.close())
-  sweepsClean('postgres', async () => {
-    db ??= await PGlite.create()
-    return postgresBackend(pgliteQueryable(db), 'canary_sessions')
-  })
-}, 120_000)
+  sweepsClean('postgres', () => postgresBackend(pgliteQueryable(db as PGlite), 'canary_sessions'))
+})
 
 const redis = useRedis()
 describeWith(redisServer)('canary sweep on the wire: Redis', () => sweepsClean('redis', () => redisBackend(redis.client, 'canary-session:')))

@@ -32,10 +32,11 @@ export interface StreamWindow {
 
 /**
  * A stream's deltas behind the `stream` guards, holding back only the lookback window they
- * declare: after each delta the unreleased text is screened (redactions applied), then all but its
- * last `lookback` characters are released. A match no longer than its guard's lookback is therefore
- * whole inside the screened text before any of it could be released, so nothing a guard redacts or
- * blocks is ever delivered. After a block (or escalation, or re-ask) nothing more is released.
+ * declare: after each delta the unreleased text is screened, then all of it but its last
+ * `lookback` characters is released, redactions applied, once no redaction reaches into that tail.
+ * A match no longer than its guard's lookback is therefore whole inside the screened text before
+ * any of it could be released, so nothing a guard redacts or blocks is ever delivered. After a
+ * block (or escalation, or re-ask) nothing more is released.
  *
  * @example
  * const window = streamWindow([piiGuard(), secretsGuard()])
@@ -50,20 +51,30 @@ export function streamWindow(guards: readonly ContentGuard[], given?: StreamWind
   let stopped: StreamRelease | undefined
   const screen = async (final: boolean): Promise<StreamRelease> => {
     if (stopped !== undefined) return stopped
+    // The screened text: `pending` as the guards leave it. `pending` itself stays as it came, so a
+    // match still growing at its end (digits that become a card) is screened whole next time.
+    let screened = pending
     if (active.length > 0 && pending !== '') {
       const outcome = await runContentGuards(active, { surface: 'stream', text: pending, signal: options.signal, report: options.report })
-      if (outcome.action === 'redact') pending = outcome.text
+      if (outcome.action === 'redact') screened = outcome.text
       else if (outcome.action !== 'allow') {
         pending = ''
         stopped = Object.freeze({ action: outcome.action, guard: outcome.guard, reason: outcome.reason })
         return stopped
       }
     }
-    let cut = final ? pending.length : Math.max(0, pending.length - lookback)
+    if (final) {
+      pending = ''
+      return { action: 'release', text: screened }
+    }
+    let keep = Math.min(lookback, pending.length)
     // Never split a surrogate pair across two releases.
-    if (cut > 0 && cut < pending.length && isHighSurrogate(pending.charCodeAt(cut - 1))) cut--
-    const text = pending.slice(0, cut)
-    pending = pending.slice(cut)
+    if (keep < pending.length && keep > 0 && isLowSurrogate(pending.charCodeAt(pending.length - keep))) keep++
+    // Release only when the kept tail is untouched by the guards: every redaction then lies in the
+    // released part, whole. A redaction reaching into the tail waits for more text.
+    if (commonSuffix(pending, screened) < keep) return { action: 'release', text: '' }
+    const text = screened.slice(0, screened.length - keep)
+    pending = pending.slice(pending.length - keep)
     return { action: 'release', text }
   }
   // One screening at a time, in the order of the calls: a push not awaited never races the one before it.
@@ -89,6 +100,13 @@ export function streamWindow(guards: readonly ContentGuard[], given?: StreamWind
   }
 }
 
-function isHighSurrogate(code: number): boolean {
-  return code >= 0xd800 && code <= 0xdbff
+function isLowSurrogate(code: number): boolean {
+  return code >= 0xdc00 && code <= 0xdfff
+}
+
+/** How many characters `a` and `b` share at their ends. */
+function commonSuffix(a: string, b: string): number {
+  let n = 0
+  while (n < a.length && n < b.length && a.charCodeAt(a.length - 1 - n) === b.charCodeAt(b.length - 1 - n)) n++
+  return n
 }
