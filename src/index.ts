@@ -78,6 +78,21 @@ export { FAIL_FAST_KINDS, FailFastKinds, isProviderError, isRejectionKind, OUTPU
 export type { ErrorKind, FailFastKind, ProviderErrorOptions, RejectionKind } from './model/index.ts'
 export { isValidationFailure, ValidationFailure } from './validation/index.ts'
 export type { OutputSchema, ValidationIssue } from './validation/index.ts'
+// Content guards on every surface (input, history, tool arguments and results, MCP, output, stream, retry tail).
+export { contentGuard, instructionGuard, piiGuard, secretsGuard } from './validation/building-blocks.ts'
+export type {
+  ContentCheck,
+  ContentGuard,
+  ContentGuardOptions,
+  ContentVerdict,
+  GuardInput,
+  GuardSurface,
+  PiiGuardOptions,
+  SecretsGuardOptions,
+  ShippedGuardOptions,
+  ToolTrust,
+} from './validation/building-blocks.ts'
+export type { GuardFailure } from './validation/guards/index.ts'
 export { isStepConfigError, StepConfigError } from './rules/index.ts'
 export type { StepConfigProblem } from './rules/index.ts'
 
@@ -99,6 +114,7 @@ export type { AppendOutcome, AppendRequest, MemorySessionStoreOptions, OnConflic
 
 // Events and what is built on them (tracing and metrics are on the ./otel and ./trace subpaths).
 export { driftMonitor } from './events/index.ts'
+export type { GuardVerdictEvent } from './events/index.ts'
 export type { DriftEvent, DriftMonitor, DriftMonitorOptions, DriftPayload, DriftThreshold, EventSource, NoProgressEvent } from './events/index.ts'
 // A reliability profile measured from the events: how often a retry recovers, per model and error class.
 export { reliabilityProfile } from './gate/profile/reliability-profile.ts'

@@ -20,6 +20,7 @@ export const AGENT_OPTIONS: { readonly [K in keyof Required<AgentOptions>]: Agen
   forcedToolReask: 'tools',
   toolGiveUpStops: 'tools',
   toolGuards: 'tools',
+  contentGuards: 'run',
   sessions: 'commit',
 }
 

@@ -3,6 +3,7 @@ import type { GateConfig, ProviderEntry } from '../gate/gate-config.ts'
 import type { Provider } from '../model/provider.ts'
 import type { Middleware } from '../policies/middleware.ts'
 import type { OutputSchema } from '../validation/index.ts'
+import type { ContentGuard } from '../validation/guards/index.ts'
 import type { CostBudget } from './cost-budget.ts'
 import type { LogFormat, Logger, StructuredLogger } from './logger.ts'
 import type { OutputFallback } from './output-fallback.ts'
@@ -54,6 +55,14 @@ export interface AgentOptions {
    * @default [idShapeGuard()]
    */
   readonly toolGuards?: readonly ToolGuard[]
+  /**
+   * Content guards, each on the surfaces it declares: tool results (before the model sees them: a
+   * blocked one is withheld and the model shown a notice), and the other surfaces the agent owns.
+   * `piiGuard()`, `secretsGuard()` and `instructionGuard()` are ready-made; make your own with
+   * `contentGuard()`. A guard that throws or never settles fails closed unless made `onError: 'open'`.
+   * @default []
+   */
+  readonly contentGuards?: readonly ContentGuard[]
   /**
    * Where `agent.session(id)` conversations live: `memorySessionStore()`, `sqliteSessionStore()`
    * (`reliability-gate/sqlite`), `redisSessionStore()` (`reliability-gate/redis`),

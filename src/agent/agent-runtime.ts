@@ -6,6 +6,7 @@ import { buildGate, type Gate } from '../gate/create-gate.ts'
 import { nonNegativeInteger, positiveInteger } from '../model/assert-number.ts'
 import type { ToolSpec } from '../model/tool-call.ts'
 import { compileSchema, type CompiledSchema, type EchoLimits } from '../validation/index.ts'
+import { assertContentGuards, type ContentGuard } from '../validation/guards/index.ts'
 import type { AgentSpec } from './agent-options.ts'
 import { type NoProgressSettings, noProgressSettings } from './no-progress/no-progress-options.ts'
 import { resolveCostBudget, type CostBudget } from './cost-budget.ts'
@@ -29,6 +30,8 @@ export interface AgentRuntime<T> {
   /** What the provider is told about the tools (empty when the agent has none). */
   readonly toolSpecs: readonly ToolSpec[]
   readonly toolGuards: readonly ToolGuard[]
+  /** Content guards on every surface (`Agent.create`'s `contentGuards`); empty when none. */
+  readonly contentGuards: readonly ContentGuard[]
   readonly maxToolRetries: number
   /** A prose reply to an argument retry is re-asked once with `toolChoice` pinned (`Agent.create`'s `forcedToolReask`). */
   readonly forcedToolReask: boolean
@@ -83,6 +86,7 @@ export function createRuntime<T>(spec: AgentSpec): AgentRuntime<T> {
     tools,
     toolSpecs: Object.freeze(spec.tools.map((t) => t.spec)),
     toolGuards: Object.freeze([...(options.toolGuards ?? [idShapeGuard()])]),
+    contentGuards: options.contentGuards === undefined ? NO_GUARDS : assertContentGuards(options.contentGuards, 'Agent.create: contentGuards'),
     maxToolRetries: nonNegativeInteger(options.maxToolRetries, 'Agent.create: maxToolRetries', 2),
     forcedToolReask: flag(options.forcedToolReask, 'forcedToolReask'),
     toolGiveUpStops: flag(options.toolGiveUpStops, 'toolGiveUpStops'),
@@ -96,6 +100,8 @@ export function createRuntime<T>(spec: AgentSpec): AgentRuntime<T> {
     runBudgets,
   })
 }
+
+const NO_GUARDS: readonly ContentGuard[] = Object.freeze([])
 
 /** A boolean option of `Agent.create`, `false` when absent. */
 function flag(value: unknown, key: string): boolean {

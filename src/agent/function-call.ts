@@ -26,6 +26,11 @@ export type ToolCallStatus =
    * `JSON.stringify` cannot write is written safely and the call is `ok`.)
    */
   | 'execute-failed'
+  /**
+   * `execute` returned, and a content guard withheld the result (instruction-like text, a credential
+   * it blocks): the model was shown a notice instead. Not a tool failure and never retried.
+   */
+  | 'result-withheld'
   /** `execute` was aborted (it threw an `AbortError` / `TimeoutError` while the run went on). */
   | 'aborted'
 
@@ -50,4 +55,9 @@ export interface FunctionCall {
   readonly intercepted: boolean
   /** Arguments of every attempt, the first one included, oldest first. */
   readonly argsTried: readonly unknown[]
+  /**
+   * What the content guards did to the result: `redact` (the model saw, and `result` holds, the
+   * redacted text) or `withhold` (status `result-withheld`). Absent when they allowed it, or none ran.
+   */
+  readonly guardVerdict?: { readonly action: 'redact' | 'withhold'; readonly guards: readonly string[]; readonly reason?: string }
 }

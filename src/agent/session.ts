@@ -18,6 +18,8 @@ import { type SessionWindow, windowHistory } from '../sessions/session-window.ts
 import { isReliabilityFailFastError, ReliabilityFailFastError } from '../gate/fail-fast-error.ts'
 import { FailFastKinds } from '../model/fail-fast-kind.ts'
 import { appendExchange, deleteConversation, loadConversation, type StoredLink } from './stored-conversation.ts'
+import { type GuardedInput, guardRunInput, guardsInput } from './guard-run-input.ts'
+import { newRunId } from '../events/run-id.ts'
 
 const NO_OPTIONS: RunOptions = Object.freeze({})
 // Never mutated: the first commit replaces it.
@@ -116,10 +118,21 @@ export class Session<T> {
     const runtime = streamed === undefined ? this.#runtime : streamed.runtime(this.#runtime)
     const runOptions: AgentRunOptions = withDurableTools(deadline === undefined ? (options ?? NO_OPTIONS) : { ...options, deadline })
     // An in-memory run allocates nothing more than its AgentRun (the Agent.runTyped benchmark counts bytes).
-    const done =
+    const start = (input: GuardedInput, options: AgentRunOptions): Promise<R> =>
       link === undefined
-        ? new AgentRun(runtime, history, user, runOptions, this.#commit, project).run()
-        : this.#runStored<R, SessionRun<T, R>>(link, { runtime, history, user, options: runOptions, project })
+        ? new AgentRun(runtime, input.history, input.user, options, this.#commit, project).run()
+        : this.#runStored<R, SessionRun<T, R>>(link, { runtime, history: input.history, user: input.user, options, project })
+    let done: Promise<R>
+    if (guardsInput(runtime.contentGuards)) {
+      const guarded = { ...runOptions, runId: runOptions.runId ?? newRunId() }
+      done = guardRunInput(
+        runtime as AgentRuntime<unknown>,
+        { history, user },
+        { runId: guarded.runId, signal: guarded.deadline?.signal ?? guarded.signal },
+      ).then((input) => start(input, guarded))
+    } else {
+      done = start({ history, user }, runOptions)
+    }
     if (deadline !== undefined) done.then(deadline.clear, deadline.clear)
     return done
   }

@@ -26,6 +26,8 @@ import type { ToolArgsVerdict } from './tool-args-verdict.ts'
 import { guardFailure } from './tools/guard-failure.ts'
 import type { GuardContext, ToolGuard } from './tools/guard.ts'
 import { runGuards, type GuardRejection } from './tools/run-guards.ts'
+import { guardRetryTail } from './guard-retry-tail.ts'
+import type { ContentGuard } from '../validation/guards/index.ts'
 
 /** How the argument loop reports and bounds its retries: the agent's runtime, or the AI SDK middleware's settings. */
 export interface ToolArgsSettings {
@@ -47,6 +49,8 @@ export interface ToolArgsSettings {
    * `schema-stuck-loop`. Off by default: `llm_gave_up` and `redundant` let the run go on.
    */
   readonly toolGiveUpStops?: boolean | undefined
+  /** Content guards: those of the `retry-tail` surface screen each retry's tail before it is sent. */
+  readonly contentGuards?: readonly ContentGuard[] | undefined
 }
 
 /** What the argument loop needs from the run (or call) it belongs to. */
@@ -196,7 +200,8 @@ export class ToolArgsRetry {
       ...(settings.retryHint !== undefined ? { retryHint: settings.retryHint } : {}),
     })
     // The echoed call and the feedback together fit the gate's feedback bounds, whatever the model sent.
-    const { feedback, echo: args } = fitToolTail(prose, failing.args, settings.feedbackLimits)
+    const run = { events: settings.events, runId: this.#host.runId, tags: this.#host.tags, signal: this.#host.signal, tool: name }
+    const { feedback, echo: args } = await guardRetryTail(settings.contentGuards, fitToolTail(prose, failing.args, settings.feedbackLimits), run)
     const reasoning = this.#reasoning
     const tail: readonly Message[] = [
       {

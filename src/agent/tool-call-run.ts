@@ -1,4 +1,4 @@
-import type { FailFastKind } from '../model/fail-fast-kind.ts'
+import { type FailFastKind, FailFastKinds } from '../model/fail-fast-kind.ts'
 import { keepShape } from '../model/keep-shape.ts'
 import type { Message } from '../model/message.ts'
 import { errorName } from '../model/message-of.ts'
@@ -10,6 +10,9 @@ import { raceAbort } from '../model/race-abort.ts'
 import type { AgentRuntime } from './agent-runtime.ts'
 import { type DurableTurn, executeTool, stopsDurableRun } from './durable-run-steps.ts'
 import type { FunctionCall, ToolCallStatus, ToolRetryOutcome } from './function-call.ts'
+import { type GuardedToolResult, guardToolResult, toolTrust } from './guard-tool-result.ts'
+import { guardToolArgs } from './guard-tool-args.ts'
+import type { CompiledSchema } from '../validation/index.ts'
 import { reportOutcome } from './report-outcome.ts'
 import { normalizeArgs, ToolArgsRetry, type ToolArgsHost, type ToolArgsSpec } from './tool-args-retry.ts'
 import { toolGiveUp } from './tool-give-up.ts'
@@ -67,6 +70,8 @@ class LogicalToolCall {
   readonly #reasoning: readonly ReasoningBlock[] | undefined
   /** The argument loop; none for an unknown tool. */
   #args: ToolArgsRetry | undefined
+  /** The arguments recorded and persisted in place of the last ones tried, when a content guard redacted or refused them. */
+  #finalArgs: { readonly value: unknown } | undefined
 
   constructor(host: ToolCallHost, original: ToolCall, base: readonly Message[], reasoning: readonly ReasoningBlock[] | undefined) {
     this.#host = host
@@ -98,7 +103,7 @@ class LogicalToolCall {
     const verdict = await args.settle()
     switch (verdict.status) {
       case 'valid':
-        return this.#execute(tool, verdict.value, verdict.outcome)
+        return this.#guardedExecute(tool, verdict.value, verdict.outcome)
       case 'guard-rejected':
         return this.#settle('guard-rejected', verdict.outcome, toolMessages.guardRejected(tool.name, verdict.rejection.guard, verdict.rejection.reason))
       case 'answered': {
@@ -116,6 +121,28 @@ class LogicalToolCall {
   }
 
   /**
+   * The `tool-args` content guards, then the tool: a redaction that still passes the schema runs
+   * the tool on the redacted arguments (and records them); a block, a re-ask, or a redaction the
+   * schema refuses answers the model with a `BLOCKED` result, never running the tool.
+   */
+  async #guardedExecute(tool: AnyTool, value: unknown, outcome: 'no_retry' | 'success'): Promise<SettledToolCall> {
+    const rt = this.#host.runtime
+    if (!rt.contentGuards.some((g) => g.surfaces.includes('tool-args'))) return this.#execute(tool, value, outcome)
+    const run = { events: rt.events, runId: this.#host.runId, tags: this.#host.tags, host: 'agent' as const, signal: this.#host.signal }
+    const guarded = await guardToolArgs(rt.contentGuards, toolTrust(tool), tool.input as CompiledSchema<unknown>, value, run)
+    if (guarded.action === 'escalate') {
+      throw this.#host.fail(FailFastKinds.GuardEscalated, `guard '${guarded.guard}' escalated the arguments of tool '${tool.name}': ${guarded.reason}`)
+    }
+    if (guarded.action === 'refuse') {
+      // What a guard refused is not persisted: the call keeps its redacted arguments, or none.
+      this.#finalArgs = { value: guarded.redactedArgs ?? {} }
+      return this.#settle('guard-rejected', outcome, toolMessages.guardRejected(tool.name, guarded.guard, guarded.reason))
+    }
+    if (guarded.redacted) this.#finalArgs = { value: guarded.value }
+    return this.#execute(tool, guarded.value, outcome)
+  }
+
+  /**
    * Runs the tool under the run's signal: an aborted run settles the call as `aborted` at once, even
    * when `execute` ignores the signal and never returns (its late result is dropped).
    */
@@ -125,26 +152,37 @@ class LogicalToolCall {
     const max = rt.feedbackLimits.maxChars
     if (signal?.aborted === true) return this.#settle('aborted', outcome, toolMessages.aborted(tool.name, abortReason(signal), max))
     const retryCount = this.#args?.retry ?? 0
+    let result: unknown
     try {
-      const result: unknown = await raceAbort(
-        executeTool(this.#host.durable, tool, value, { signal, callId: this.#original.id, agent: rt.name, retryCount }),
-        signal,
-      )
-      return this.#settle('ok', outcome, toolResultText(result, max), result)
+      result = await raceAbort(executeTool(this.#host.durable, tool, value, { signal, callId: this.#original.id, agent: rt.name, retryCount }), signal)
     } catch (error) {
       if (stopsDurableRun(error)) throw this.#host.fail('durable-journal', error.message)
       if (isAborted(signal) || isAbortError(error)) return this.#settle('aborted', outcome, toolMessages.aborted(tool.name, error, max))
       return this.#settle('execute-failed', outcome, toolMessages.executeFailed(tool.name, error, max))
     }
+    if (rt.contentGuards.length === 0) return this.#settle('ok', outcome, toolResultText(result, max), result)
+    const run = { events: rt.events, runId: this.#host.runId, tags: this.#host.tags, host: 'agent' as const, signal, maxChars: max }
+    const guarded = await guardToolResult(rt.contentGuards, toolTrust(tool), result, run)
+    if (guarded.action === 'escalate') {
+      throw this.#host.fail(FailFastKinds.GuardEscalated, `guard '${guarded.guard}' escalated the result of tool '${tool.name}': ${guarded.reason}`)
+    }
+    if (guarded.action === 'withhold') return this.#settle('result-withheld', outcome, guarded.notice, undefined, guarded)
+    return this.#settle('ok', outcome, guarded.content, guarded.result, guarded)
   }
 
-  #settle(status: ToolCallStatus, outcome: Exclude<ToolRetryOutcome, 'redundant'>, content: string, result?: unknown): SettledToolCall {
+  #settle(
+    status: ToolCallStatus,
+    outcome: Exclude<ToolRetryOutcome, 'redundant'>,
+    content: string,
+    result?: unknown,
+    guarded?: GuardedToolResult,
+  ): SettledToolCall {
     const rt = this.#host.runtime
     const { id, name } = this.#original
     const loop = this.#args
     const tried = loop === undefined ? [normalizeArgs(this.#original.args)] : loop.tried
     const retryCount = loop?.retry ?? 0
-    const args = tried.at(-1)
+    const args = this.#finalArgs === undefined ? tried.at(-1) : this.#finalArgs.value
     const ok = status === 'ok'
     reportOutcome(rt.events, rt.logger, { runId: this.#host.runId, ...this.#host.tags, tool: name, agent: rt.name, outcome, retryCount })
     const entry: FunctionCall = Object.freeze({
@@ -157,8 +195,9 @@ class LogicalToolCall {
       retryCount,
       redundantRetries: loop?.redundant ?? 0,
       outcome,
-      intercepted: status !== 'ok' && status !== 'execute-failed' && status !== 'aborted',
+      intercepted: status !== 'ok' && status !== 'execute-failed' && status !== 'aborted' && status !== 'result-withheld',
       argsTried: Object.freeze([...tried]),
+      ...guardVerdictOf(guarded),
     })
     if (rt.events.has('tool_end')) {
       const error = entry.error
@@ -178,10 +217,18 @@ class LogicalToolCall {
     }
     return {
       entry,
-      result: { role: 'tool', content, toolCallId: id, toolName: name, ...(ok ? {} : { isError: true }) },
+      result: { role: 'tool', content, toolCallId: id, toolName: name, ...(ok || status === 'result-withheld' ? {} : { isError: true }) },
       call: { id, name, args },
     }
   }
+}
+
+/** The entry's `guardVerdict`: present when a guard redacted or withheld the result. */
+function guardVerdictOf(guarded: GuardedToolResult | undefined): Pick<FunctionCall, 'guardVerdict'> {
+  if (guarded?.action === 'withhold')
+    return { guardVerdict: Object.freeze({ action: 'withhold', guards: Object.freeze([guarded.guard]), reason: guarded.reason }) }
+  if (guarded?.action === 'pass' && guarded.redactedBy !== undefined) return { guardVerdict: Object.freeze({ action: 'redact', guards: guarded.redactedBy }) }
+  return {}
 }
 
 // A function, not an inline check: the signal may have aborted since TypeScript last looked.

@@ -6,6 +6,7 @@ import type { ModelRequest } from '../model/request.ts'
 import type { ModelResponse, StopReason } from '../model/response.ts'
 import type { Usage } from '../model/usage.ts'
 import type { DriftPayload } from './drift-payload.ts'
+import type { GuardVerdictEvent } from './guard-verdict-event.ts'
 import type { NoProgressEvent } from './no-progress-event.ts'
 import type { Decision } from '../rules/rule.ts'
 import type { Phase } from '../rules/scope.ts'
@@ -77,7 +78,7 @@ export interface GateEventPayloads {
     readonly callId: string
     /** The final arguments. */
     readonly args: unknown
-    readonly status: 'ok' | 'unknown-tool' | 'invalid-args' | 'guard-rejected' | 'execute-failed' | 'aborted' | 'withheld'
+    readonly status: 'ok' | 'unknown-tool' | 'invalid-args' | 'guard-rejected' | 'execute-failed' | 'aborted' | 'withheld' | 'result-withheld'
     readonly outcome: 'no_retry' | 'success' | 'exhausted' | 'llm_gave_up' | 'fabricated_id_on_retry'
     readonly retryCount: number
     /** What `execute` returned (when `status` is `ok`). */
@@ -220,6 +221,8 @@ export interface GateEventPayloads {
   }
   /** The run makes no progress and climbed a rung of the no-progress ladder; emitted before the rung is acted on. */
   no_progress: NoProgressEvent
+  /** A content guard gave its verdict on one surface (input, history, tool args or result, MCP description, output, stream, retry tail); emitted before it is acted on. */
+  guard_verdict: GuardVerdictEvent
   /** The agent's output fallback tier 2 (`fallback(error, rawOutput)`) is used. */
   output_fallback_triggered: { readonly runId: string; readonly kind: string; readonly reason: string }
   /** The agent's canned answer (tier 3) is used. */

@@ -25,6 +25,7 @@ export const GATE_EVENT_NAMES = [
   'tool_end',
   'tool_retry_outcome',
   'no_progress',
+  'guard_verdict',
   'output_fallback_triggered',
   'output_canned_used',
   'stream_aborted',

@@ -98,6 +98,10 @@ export const FailFastKinds = Object.freeze({
    * (the code changed between the crash and the resume), or a journal entry could not be read.
    */
   DurableJournal: 'durable-journal',
+  /** A content guard escalated (input, history, a tool's arguments or result, the output, a stream): the run stops for a human. */
+  GuardEscalated: 'guard-escalated',
+  /** A content guard blocked the user's input, the loaded history or the final output: nothing was sent or delivered. */
+  GuardBlocked: 'guard-blocked',
   /** A stored conversation moved on while the run was computed and the session has `onConflict: 'fail'`: nothing committed. */
   SessionConflict: 'session-conflict',
   /** The session store failed to commit the accepted exchange (unreachable, refused, timed out). */

@@ -5,7 +5,7 @@ import { defined, type GateMetrics } from './gate-metrics.ts'
 import type { TracerMayRecord } from './noop-telemetry.ts'
 import type { Handlers } from './run-listeners.ts'
 import { type RunSpans, tagAttributes } from './run-spans.ts'
-import { ATTR, finishReason } from './semconv.ts'
+import { ATTR, EVALUATION_RESULT, finishReason } from './semconv.ts'
 
 /** What the handlers of one `instrument()` report to. */
 export interface HandlerTargets {
@@ -142,6 +142,21 @@ export function eventHandlers(t: HandlerTargets): { readonly always: Handlers; r
       const kind = defined({ [ATTR.failFastKind]: e.kind })
       m?.failFast.add(1, kind)
       spans.root(e.runId, spans.isAgent(e.runId))?.setAttributes(kind)
+    },
+    guard_verdict: (e) => {
+      // Each verdict a `gen_ai.evaluation.result` record on the span it happened in (a tool's, a chat's, the run's).
+      const span = spans.tool(e.runId) ?? spans.current(e.runId)
+      if (span === undefined) return
+      const attributes = defined({
+        [ATTR.evaluationName]: e.guard,
+        [ATTR.evaluationLabel]: e.action,
+        [ATTR.guardSurface]: e.surface,
+        [ATTR.guardFailure]: e.failure,
+        [ATTR.toolName]: e.tool,
+      })
+      // A guard's reason may quote what it saw: content, recorded only when content is.
+      if (content && e.reason !== undefined) attributes[ATTR.evaluationExplanation] = boundedContent(e.reason)
+      span.addEvent(EVALUATION_RESULT, attributes)
     },
     tool_start: (e) => {
       if (!spans.has(e.runId)) return

@@ -4,6 +4,9 @@ import type { StopReason } from '../model/response.ts'
  * Attribute, span and metric names of the OpenTelemetry GenAI semantic conventions this package
  * emits, and its own `reliability_gate.*` names.
  */
+/** The GenAI conventions' event for an evaluator's verdict: each content guard's verdict is one. */
+export const EVALUATION_RESULT = 'gen_ai.evaluation.result'
+
 export const ATTR = {
   operationName: 'gen_ai.operation.name',
   providerName: 'gen_ai.provider.name',
@@ -21,6 +24,11 @@ export const ATTR = {
   inputMessages: 'gen_ai.input.messages',
   outputMessages: 'gen_ai.output.messages',
   errorType: 'error.type',
+  evaluationName: 'gen_ai.evaluation.name',
+  evaluationLabel: 'gen_ai.evaluation.score.label',
+  evaluationExplanation: 'gen_ai.evaluation.explanation',
+  guardSurface: 'reliability_gate.guard.surface',
+  guardFailure: 'reliability_gate.guard.failure',
   runId: 'reliability_gate.run_id',
   /** The agent's model turn a span belongs to (1-based). */
   turn: 'reliability_gate.turn',

@@ -72,3 +72,20 @@ export type { StreamViolation } from './stream/stream-violation.ts'
 // The shipped pattern guards: pure detectors and one tool-result verdict (no model, no I/O).
 export { findInstructions, findPii, findSecrets, luhnValid, normalizeForScan, redactMatches, screenToolResult } from './guards/index.ts'
 export type { PatternKind, PatternMatch, PiiKind, ScreenOptions, ScreenVerdict } from './guards/index.ts'
+// Content guards: one verdict contract on every surface, and the shipped guards as ready-made ones.
+export { contentGuard, GUARD_SURFACES, instructionGuard, piiGuard, secretsGuard, streamWindow } from './guards/index.ts'
+export type {
+  ContentCheck,
+  ContentGuard,
+  ContentGuardOptions,
+  ContentVerdict,
+  GuardInput,
+  GuardSurface,
+  PiiGuardOptions,
+  SecretsGuardOptions,
+  ShippedGuardOptions,
+  StreamRelease,
+  StreamWindow,
+  StreamWindowOptions,
+  ToolTrust,
+} from './guards/index.ts'

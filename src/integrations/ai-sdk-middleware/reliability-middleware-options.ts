@@ -3,6 +3,7 @@ import type { ToolGuard } from '../../agent/tools/guard.ts'
 import type { EventHub } from '../../events/event-hub.ts'
 import type { GateConfig } from '../../gate/gate-config.ts'
 import { option, optionsContract } from '../../model/options-contract.ts'
+import { assertContentGuards, type ContentGuard } from '../../validation/guards/index.ts'
 import { hostGateChecks } from '../host/host-gate-checks.ts'
 import { type NoProgressOption, noProgressCheck } from '../../agent/no-progress/no-progress-options.ts'
 
@@ -39,6 +40,12 @@ export interface ReliabilityMiddlewareOptions<T = unknown> extends Omit<GateConf
    * `no-progress`. On by default; `false` turns it off. See also `noProgressSteps()`.
    */
   readonly noProgress?: NoProgressOption
+  /**
+   * Content guards over each call's prompt before the model sees it: user text as `input`, tool
+   * results as `tool-result` (redacted, or withheld behind a notice). A blocked input or an
+   * escalation throws `guard-blocked` / `guard-escalated` before the call. @default []
+   */
+  readonly contentGuards?: readonly ContentGuard[]
 }
 
 /** The options contract of the AI SDK's `reliabilityMiddleware`: its own keys and the gate's, in its own errors. */
@@ -53,4 +60,8 @@ export const RELIABILITY_MIDDLEWARE = optionsContract<ReliabilityMiddlewareOptio
   forcedToolReask: option.boolean(),
   toolGiveUpStops: option.boolean(),
   noProgress: noProgressCheck(),
+  contentGuards: option.where('a list of content guards (contentGuard(), piiGuard(), ...)', (v) => {
+    assertContentGuards(v, 'reliabilityMiddleware: contentGuards')
+    return true
+  }),
 })

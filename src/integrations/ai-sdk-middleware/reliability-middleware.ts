@@ -26,6 +26,10 @@ import { hostToolSettings } from '../host/host-tool-settings.ts'
 import { hostProvider } from '../host/host-provider.ts'
 import { asGiveUp, type NoObjectGeneratedFields } from './give-up-error.ts'
 import { noProgressSettings } from '../../agent/no-progress/no-progress-options.ts'
+import { guardPrompt } from './guard-prompt.ts'
+import { guardReport } from '../../agent/guard-report.ts'
+import { guardStop } from '../../agent/guard-stop.ts'
+import { type StreamRelease, streamWindow } from '../../validation/guards/index.ts'
 import { noProgressParams } from './no-progress-params.ts'
 import { callRequest, withTail } from './call-request.ts'
 import type { MiddlewareCall, ReliabilityMiddleware } from './reliability-middleware-type.ts'
@@ -66,7 +70,19 @@ type V4Call = MiddlewareCall<LanguageModelV4CallOptions, LanguageModelV4Generate
 export function reliabilityMiddleware<T = unknown>(given?: ReliabilityMiddlewareOptions<T>): ReliabilityMiddleware {
   // The gate is made per call: what it would refuse is refused here, when the middleware is made.
   const options = RELIABILITY_MIDDLEWARE.check(given) as ReliabilityMiddlewareOptions<T>
-  const { streamMode = 'buffer', events: hub, maxToolRetries, toolGuards, logger, name, forcedToolReask, toolGiveUpStops, noProgress, ...gateOptions } = options
+  const {
+    streamMode = 'buffer',
+    events: hub,
+    maxToolRetries,
+    toolGuards,
+    logger,
+    name,
+    forcedToolReask,
+    toolGiveUpStops,
+    noProgress,
+    contentGuards = [],
+    ...gateOptions
+  } = options
   const ladder = noProgressSettings(noProgress, 'reliabilityMiddleware')
   const config = hostGateConfig(gateOptions, 'reliabilityMiddleware')
   const events = hub ?? new EventHub()
@@ -100,7 +116,8 @@ export function reliabilityMiddleware<T = unknown>(given?: ReliabilityMiddleware
   const wrap = {
     async wrapGenerate({ params: given, model }: V4Call): Promise<LanguageModelV4GenerateResult> {
       const runId = newRunId()
-      const params = noProgressParams(given, ladder, events, runId)
+      const guarded = await guardPrompt(given, contentGuards, { events, runId, signal: given.abortSignal })
+      const params = noProgressParams(guarded, ladder, events, runId)
       const { provider, last, sent } = generating(params, model)
       const gate = gateFor(params, provider)
       const base = callRequest(params)
@@ -131,7 +148,8 @@ export function reliabilityMiddleware<T = unknown>(given?: ReliabilityMiddleware
 
     async wrapStream({ params: given, model }: V4Call): Promise<LanguageModelV4StreamResult> {
       const runId = newRunId()
-      const params = noProgressParams(given, ladder, events, runId)
+      const guarded = await guardPrompt(given, contentGuards, { events, runId, signal: given.abortSignal })
+      const params = noProgressParams(guarded, ladder, events, runId)
       const runOptions = { runId, ...(params.abortSignal !== undefined ? { signal: params.abortSignal } : {}) }
       const provider: StreamingProvider = {
         name: model.provider,
@@ -150,6 +168,16 @@ export function reliabilityMiddleware<T = unknown>(given?: ReliabilityMiddleware
       const base = callRequest(params)
       const run = gateFor(params, provider).stream(base, { mode: streamMode, ...runOptions })
       const schemas = toolSchemas(params)
+      // Text deltas behind the stream guards: only their lookback is held back, nothing they redact or block is delivered.
+      const window = streamWindow(contentGuards, { signal: params.abortSignal, report: guardReport({ events, runId, host: 'ai-sdk' }) })
+      const deliver = (controller: ReadableStreamDefaultController<LanguageModelV4StreamPart>, id: string, released: StreamRelease): void => {
+        if (released.action !== 'release') throw guardStop(released, 'stream', runId)
+        if (released.text !== '') controller.enqueue({ type: 'text-delta', id, delta: released.text })
+      }
+      const endText = async (controller: ReadableStreamDefaultController<LanguageModelV4StreamPart>, id: string): Promise<void> => {
+        deliver(controller, id, await window.end())
+        controller.enqueue({ type: 'text-end', id })
+      }
       const stream = new ReadableStream<LanguageModelV4StreamPart>({
         async start(controller) {
           controller.enqueue({ type: 'stream-start', warnings: [] })
@@ -159,13 +187,13 @@ export function reliabilityMiddleware<T = unknown>(given?: ReliabilityMiddleware
               if (event.type === 'text') {
                 const id = `text-${event.attempt}`
                 if (open !== id) {
-                  if (open !== undefined) controller.enqueue({ type: 'text-end', id: open })
+                  if (open !== undefined) await endText(controller, open)
                   controller.enqueue({ type: 'text-start', id })
                   open = id
                 }
-                controller.enqueue({ type: 'text-delta', id, delta: event.text })
+                deliver(controller, id, await window.push(event.text))
               } else if (event.type === 'result') {
-                if (open !== undefined) controller.enqueue({ type: 'text-end', id: open })
+                if (open !== undefined) await endText(controller, open)
                 open = undefined
                 const r = event.result
                 let calls: readonly ToolCall[] = r.response.toolCalls
@@ -182,8 +210,8 @@ export function reliabilityMiddleware<T = unknown>(given?: ReliabilityMiddleware
                     // The prose reply stands (llm_gave_up): its text is the answer.
                     const id = 'text-answer'
                     controller.enqueue({ type: 'text-start', id })
-                    controller.enqueue({ type: 'text-delta', id, delta: settled.answer.content })
-                    controller.enqueue({ type: 'text-end', id })
+                    deliver(controller, id, await window.push(settled.answer.content))
+                    await endText(controller, id)
                     stop = settled.answer.stopReason
                   }
                 }

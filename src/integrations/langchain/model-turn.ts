@@ -14,6 +14,8 @@ import { type SchemaCache, toolSchemas } from './tool-schemas.ts'
 import { type LangChainToolArgs, settleToolArgs } from './tool-args-turn.ts'
 import type { NoProgressSettings } from '../../agent/no-progress/no-progress-options.ts'
 import { noProgressRequest } from './no-progress-request.ts'
+import type { ContentGuard } from '../../validation/guards/index.ts'
+import { guardHumanMessages } from './guard-messages.ts'
 
 /** The part of LangChain's model request a turn reads; the rest goes back to the handler as it came. */
 export interface TurnRequest {
@@ -32,6 +34,8 @@ export interface TurnSettings {
   readonly schemas: SchemaCache
   /** The no-progress ladder's settings; absent when turned off. */
   readonly noProgress: NoProgressSettings | undefined
+  /** Content guards: each human message's text is screened as `input` before the model sees it. */
+  readonly contentGuards: readonly ContentGuard[]
 }
 
 /**
@@ -42,13 +46,17 @@ export interface TurnSettings {
  * ephemeral tail. An answer with tool calls then gets the Agent's tool-argument loop, whose
  * re-asks are runs of the same gate under the same `runId`, with output validation off.
  */
-export async function modelTurn<R extends TurnRequest>(given: R, handler: (request: R) => unknown, turn: TurnSettings): Promise<AIMessage> {
-  const agentSignal = (given.runtime as { signal?: AbortSignal } | undefined)?.signal
+export async function modelTurn<R extends TurnRequest>(asked: R, handler: (request: R) => unknown, turn: TurnSettings): Promise<AIMessage> {
+  const agentSignal = (asked.runtime as { signal?: AbortSignal } | undefined)?.signal
   // A LangGraph interrupt (a "bubble-up" error) from inside the call is no model failure: it ends
   // the run at once (aborted: no rule retries it, no breaker counts it) and leaves the turn as it came.
   const bubble = new AbortController()
   const signal = agentSignal === undefined ? bubble.signal : AbortSignal.any([agentSignal, bubble.signal])
   const run = { runId: newRunId(), signal }
+  const given =
+    turn.contentGuards.length === 0
+      ? asked
+      : { ...asked, messages: await guardHumanMessages(asked.messages, turn.contentGuards, { events: turn.events, runId: run.runId, signal: agentSignal }) }
   const history = fromLangChain(given.messages)
   const request = noProgressRequest(given, history, turn.noProgress, { events: turn.events, runId: run.runId })
   const messages = request === given ? history : fromLangChain(request.messages)

@@ -5,6 +5,9 @@ import type { Logger } from '../../agent/logger.ts'
 import { toolMessages } from '../../agent/tool-messages.ts'
 import type { ToolGuard } from '../../agent/tools/guard.ts'
 import { EventHub } from '../../events/event-hub.ts'
+import { newRunId } from '../../events/run-id.ts'
+import { assertContentGuards, type ContentGuard } from '../../validation/guards/index.ts'
+import { guardToolMessage } from './guard-messages.ts'
 import type { GateEvent, GateEventMap, GateEventName } from '../../events/event-map.ts'
 import type { GateConfig } from '../../gate/gate-config.ts'
 import { option, optionsContract } from '../../model/options-contract.ts'
@@ -48,6 +51,12 @@ export interface LangChainReliabilityOptions<T = unknown> extends Omit<GateConfi
    * turns it off.
    */
   readonly noProgress?: NoProgressOption
+  /**
+   * Content guards: each human message's text as `input` before the model sees it, each tool's
+   * `ToolMessage` as `tool-result` before it enters the agent's state (redacted, or withheld behind
+   * a notice). A blocked input or an escalation throws `guard-blocked` / `guard-escalated`. @default []
+   */
+  readonly contentGuards?: readonly ContentGuard[]
 }
 
 /** The options contract of the LangChain `reliabilityMiddleware`: its own keys and the gate's, in its own errors. */
@@ -60,7 +69,16 @@ const RELIABILITY_MIDDLEWARE = optionsContract<LangChainReliabilityOptions>('rel
   logger: option.where('a logger with debug(), info(), warn() or error() (console, pino)', (v) => typeof v === 'object' && v !== null),
   name: option.string(),
   noProgress: noProgressCheck(),
+  contentGuards: option.where('a list of content guards (contentGuard(), piiGuard(), ...)', (v) => {
+    assertContentGuards(v, 'reliabilityMiddleware: contentGuards')
+    return true
+  }),
 })
+
+/** The run's abort signal, as LangChain hands it to a middleware. */
+function runSignal(request: { readonly runtime?: unknown }): AbortSignal | undefined {
+  return (request.runtime as { signal?: AbortSignal } | undefined)?.signal
+}
 
 /** The LangChain middleware, plus the gate's typed events (every payload carries its `runId`). */
 export type LangChainReliabilityMiddleware = ReturnType<typeof createMiddleware> & {
@@ -105,7 +123,7 @@ const MARK = 'reliability-gate:tool-args-invalid'
  */
 export function reliabilityMiddleware<T = unknown>(given?: LangChainReliabilityOptions<T>): LangChainReliabilityMiddleware {
   const options = RELIABILITY_MIDDLEWARE.check(given) as LangChainReliabilityOptions<T>
-  const { maxToolRetries, forcedToolReask, toolGiveUpStops, toolGuards, logger, name, noProgress, ...gateOptions } = options
+  const { maxToolRetries, forcedToolReask, toolGiveUpStops, toolGuards, logger, name, noProgress, contentGuards = [], ...gateOptions } = options
   const config = hostGateConfig(gateOptions, 'reliabilityMiddleware')
   const events = new EventHub()
   const schemas: SchemaCache = new WeakMap()
@@ -116,31 +134,41 @@ export function reliabilityMiddleware<T = unknown>(given?: LangChainReliabilityO
     'langchain',
   )
 
-  const turn: TurnSettings = { gate: config, events, toolArgs, schemas, noProgress: noProgressSettings(noProgress, 'reliabilityMiddleware') }
+  const turn: TurnSettings = { gate: config, events, toolArgs, schemas, noProgress: noProgressSettings(noProgress, 'reliabilityMiddleware'), contentGuards }
 
   const middleware = createMiddleware({
     name: 'ReliabilityGate',
     wrapModelCall: (request, handler) => modelTurn(request, handler, turn),
     async wrapToolCall(request, handler) {
-      const schema = schemaOf(request.tool, schemas)
-      if (schema === undefined) return handler(request)
-      const call = request.toolCall
-      const signal = (request.runtime as { signal?: AbortSignal } | undefined)?.signal
-      const verdict = await checkToolCall(call, schema, toolArgs, signal)
-      if (verdict.status === 'valid') return handler({ ...request, toolCall: { ...call, args: verdict.value as Record<string, unknown> } })
-      // The argument loop already reported it (exhausted, or blocked): the model gets the feedback, the run goes on.
-      const content =
-        verdict.status === 'guard-rejected'
-          ? toolMessages.guardRejected(call.name, verdict.rejection.guard, verdict.rejection.reason)
-          : formatFeedback({
-              target: 'tool',
-              stage: 'tool-args',
-              issues: verdict.failure.issues,
-              toolName: call.name,
-              ...(config.retryHint !== undefined ? { retryHint: config.retryHint } : {}),
-            })
-      return new ToolMessage({ content, tool_call_id: call.id ?? '', name: call.name, status: 'error', artifact: MARK })
+      const result = await checkedToolCall(request, handler)
+      if (contentGuards.length === 0) return result
+      const run = { events, runId: newRunId(), signal: runSignal(request) }
+      return (await guardToolMessage(result, request.toolCall.name, contentGuards, run)) as typeof result
     },
   })
   return Object.assign(middleware, { on: events.on.bind(events) as LangChainReliabilityMiddleware['on'], events$: events.events$ })
+
+  /** The tool call with its arguments checked again where the tool runs (schema and `toolGuards`). */
+  async function checkedToolCall(...[request, handler]: Parameters<WrapToolCall>): Promise<Awaited<ReturnType<WrapToolCall>>> {
+    const schema = schemaOf(request.tool, schemas)
+    if (schema === undefined) return handler(request)
+    const call = request.toolCall
+    const verdict = await checkToolCall(call, schema, toolArgs, runSignal(request))
+    if (verdict.status === 'valid') return handler({ ...request, toolCall: { ...call, args: verdict.value as Record<string, unknown> } })
+    // The argument loop already reported it (exhausted, or blocked): the model gets the feedback, the run goes on.
+    const content =
+      verdict.status === 'guard-rejected'
+        ? toolMessages.guardRejected(call.name, verdict.rejection.guard, verdict.rejection.reason)
+        : formatFeedback({
+            target: 'tool',
+            stage: 'tool-args',
+            issues: verdict.failure.issues,
+            toolName: call.name,
+            ...(config.retryHint !== undefined ? { retryHint: config.retryHint } : {}),
+          })
+    return new ToolMessage({ content, tool_call_id: call.id ?? '', name: call.name, status: 'error', artifact: MARK })
+  }
 }
+
+/** LangChain's `wrapToolCall` hook, as `createMiddleware` types it. */
+type WrapToolCall = NonNullable<Parameters<typeof createMiddleware>[0]['wrapToolCall']>

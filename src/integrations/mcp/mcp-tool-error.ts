@@ -10,10 +10,12 @@ const BRAND = Symbol.for('reliability-gate.McpToolError')
  * - `output-invalid`: `structuredContent` does not match the tool's `outputSchema`, or is missing;
  * - `tool-removed`: the server no longer lists the tool (after `notifications/tools/list_changed`);
  * - `list-failed`: `tools/list` failed or answered something that is not a list of tools;
+ * - `description-refused`: a content guard (`mcpTools({ contentGuards })`) blocked the tool's
+ *   description at listing (instruction-like text: tool poisoning);
  * - `timeout`: a request (`tools/list` or `tools/call`) got no answer within `mcpTools({ timeoutMs })`
  *   (the request was cancelled on the server).
  */
-export type McpToolErrorKind = 'schema-refused' | 'tool-error' | 'output-invalid' | 'tool-removed' | 'list-failed' | 'timeout'
+export type McpToolErrorKind = 'schema-refused' | 'tool-error' | 'output-invalid' | 'tool-removed' | 'list-failed' | 'timeout' | 'description-refused'
 
 /** The fields of an {@link McpToolError}. */
 export interface McpToolErrorInit {

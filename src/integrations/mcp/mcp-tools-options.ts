@@ -1,4 +1,5 @@
 import { option, optionsContract } from '../../model/options-contract.ts'
+import { assertContentGuards, type ContentGuard } from '../../validation/guards/index.ts'
 import type { McpToolError } from './mcp-tool-error.ts'
 import type { McpTool } from './mcp-tool.ts'
 import type { McpToolAnnotations } from './prepare-tool.ts'
@@ -56,6 +57,13 @@ export interface McpToolsOptions {
   readonly onError?: (error: McpToolError) => void
   /** Cancels the initial `tools/list`. */
   readonly signal?: AbortSignal
+  /**
+   * Content guards over each tool's description at listing (surface `mcp-description`), e.g.
+   * `instructionGuard()`: a blocked description refuses the tool (`description-refused`), a
+   * redaction replaces it. Results are screened by the agent's own `contentGuards`, which see the
+   * tool's server and annotations. @default []
+   */
+  readonly contentGuards?: readonly ContentGuard[]
 }
 
 /** The options, checked, with their defaults. */
@@ -73,6 +81,7 @@ export interface McpToolsConfig {
   readonly onToolsChanged: ((tools: readonly McpTool[]) => void) | undefined
   readonly onError: ((error: McpToolError) => void) | undefined
   readonly signal: AbortSignal | undefined
+  readonly contentGuards: readonly ContentGuard[]
 }
 
 /** The contract of {@link SchemaLimits} (`mcpTools({ limits })`). */
@@ -97,6 +106,7 @@ export const MCP_TOOLS_OPTIONS = optionsContract<McpToolsOptions>('mcpTools', {
   onToolsChanged: option.function(),
   onError: option.function(),
   signal: option.where('an AbortSignal', (v) => v instanceof AbortSignal),
+  contentGuards: option.array(),
 })
 
 /** Checks {@link McpToolsOptions}: a TypeError or RangeError naming the option, never a late surprise. */
@@ -121,5 +131,6 @@ export function mcpToolsConfig(given: McpToolsOptions | undefined): McpToolsConf
     onToolsChanged: o.onToolsChanged,
     onError: o.onError,
     signal: o.signal,
+    contentGuards: o.contentGuards === undefined ? Object.freeze([]) : assertContentGuards(o.contentGuards, 'mcpTools: contentGuards'),
   }
 }

@@ -5,6 +5,7 @@ import { mcpTool, retriesTransport, type McpTool, type McpToolSettings, type Too
 import { type DEFAULT_MCP_TIMEOUT_MS, mcpToolsConfig, type McpToolsConfig, type McpToolsOptions } from './mcp-tools-options.ts'
 import { listTools } from './list-tools.ts'
 import { prepareTool, type PreparedTool } from './prepare-tool.ts'
+import { screenDescription } from './screen-description.ts'
 
 /**
  * The tools of a connected MCP server as agent tools, for `.tools([...])` on the Agent builder,
@@ -67,7 +68,7 @@ async function prepareAll(client: McpClient, server: string, config: McpToolsCon
     const name = (entry as { name?: unknown } | null)?.name
     if (typeof name === 'string' && config.filter !== undefined && !callQuietly(() => config.filter?.(name) === true)) continue
     try {
-      const prepared = prepareTool(entry, context)
+      const prepared = await screenDescription(prepareTool(entry, context), server, config.contentGuards, config.signal)
       if (names.has(prepared.name))
         throw new McpToolError({ kind: 'schema-refused', server, tool: prepared.name, message: `mcpTools: server lists tool '${prepared.name}' twice` })
       names.add(prepared.name)

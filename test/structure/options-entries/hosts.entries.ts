@@ -9,7 +9,10 @@ import type { OptionsEntry } from './entry.ts'
 
 /** The gate's keys a host middleware takes, its durations and its numbers. */
 const GATE_KEYS = RELIABILITY_MIDDLEWARE.keys.filter(
-  (key) => !['streamMode', 'events', 'maxToolRetries', 'toolGuards', 'logger', 'name', 'forcedToolReask', 'toolGiveUpStops', 'noProgress'].includes(key),
+  (key) =>
+    !['streamMode', 'events', 'maxToolRetries', 'toolGuards', 'logger', 'name', 'forcedToolReask', 'toolGiveUpStops', 'noProgress', 'contentGuards'].includes(
+      key,
+    ),
 )
 const GATE_DURATIONS = ['timeoutMs', 'runTimeoutMs']
 const GATE_NUMBERS = ['maxFeedbackChars', 'maxFeedbackTokens', 'maxAttempts']
@@ -23,7 +26,19 @@ export const entries: readonly OptionsEntry[] = [
   {
     name: 'reliabilityMiddleware (AI SDK)',
     covers: ['ai-sdk:reliabilityMiddleware'],
-    keys: [...GATE_KEYS, 'streamMode', 'events', 'maxToolRetries', 'toolGuards', 'logger', 'name', 'forcedToolReask', 'toolGiveUpStops', 'noProgress'],
+    keys: [
+      ...GATE_KEYS,
+      'streamMode',
+      'events',
+      'maxToolRetries',
+      'toolGuards',
+      'logger',
+      'name',
+      'forcedToolReask',
+      'toolGiveUpStops',
+      'noProgress',
+      'contentGuards',
+    ],
     durations: GATE_DURATIONS,
     numbers: [...GATE_NUMBERS, 'maxToolRetries'],
     call: (options) => aiSdkMiddleware(options as never),
@@ -31,7 +46,7 @@ export const entries: readonly OptionsEntry[] = [
   {
     name: 'reliabilityMiddleware (LangChain)',
     covers: ['langchain:reliabilityMiddleware'],
-    keys: [...GATE_KEYS, 'maxToolRetries', 'forcedToolReask', 'toolGiveUpStops', 'logger', 'name', 'noProgress'],
+    keys: [...GATE_KEYS, 'maxToolRetries', 'forcedToolReask', 'toolGiveUpStops', 'logger', 'name', 'noProgress', 'contentGuards'],
     durations: GATE_DURATIONS,
     numbers: [...GATE_NUMBERS, 'maxToolRetries'],
     call: (options) => langChainMiddleware(options as never),

@@ -1,5 +1,5 @@
-import { guard, idShapeGuard, tool } from '../../../src/index.ts'
-import { screenToolResult } from '../../../src/validation/building-blocks.ts'
+import { contentGuard, guard, idShapeGuard, instructionGuard, piiGuard, secretsGuard, tool } from '../../../src/index.ts'
+import { screenToolResult, streamWindow } from '../../../src/validation/building-blocks.ts'
 import { mcpTools } from '../../../src/integrations/mcp.ts'
 import type { OptionsEntry } from './entry.ts'
 
@@ -12,6 +12,32 @@ const client = {
 
 /** Tools, guards and MCP tools (`reliability-gate` and `reliability-gate/mcp`). */
 export const entries: readonly OptionsEntry[] = [
+  {
+    name: 'contentGuard',
+    covers: ['.:contentGuard', 'validation:contentGuard'],
+    keys: ['surfaces', 'lookback', 'onError', 'timeoutMs'],
+    durations: ['timeoutMs'],
+    call: (options) => contentGuard('g', () => ({ action: 'allow' }), options as never),
+  },
+  {
+    name: 'piiGuard',
+    covers: ['.:piiGuard', 'validation:piiGuard'],
+    keys: ['surfaces', 'trustedServers', 'trustClosedWorld', 'trustReadOnly', 'onError', 'kinds'],
+    call: (options) => piiGuard(options as never),
+  },
+  {
+    name: 'secretsGuard',
+    covers: ['.:secretsGuard', 'validation:secretsGuard'],
+    keys: ['surfaces', 'trustedServers', 'trustClosedWorld', 'trustReadOnly', 'onError', 'action'],
+    call: (options) => secretsGuard(options as never),
+  },
+  {
+    name: 'instructionGuard',
+    covers: ['.:instructionGuard', 'validation:instructionGuard'],
+    keys: ['surfaces', 'trustedServers', 'trustClosedWorld', 'trustReadOnly', 'onError'],
+    call: (options) => instructionGuard(options as never),
+  },
+  { name: 'streamWindow', covers: ['validation:streamWindow'], keys: ['signal', 'report'], call: (options) => streamWindow([], options as never) },
   {
     name: 'screenToolResult',
     covers: ['validation:screenToolResult'],
@@ -35,6 +61,7 @@ export const entries: readonly OptionsEntry[] = [
       'onToolsChanged',
       'onError',
       'signal',
+      'contentGuards',
     ],
     durations: ['timeoutMs'],
     numbers: ['transportRetries', 'maxRetries'],

@@ -1,0 +1,39 @@
+import { guardReport } from '../../agent/guard-report.ts'
+import { withheldNotice } from '../../agent/guard-tool-result.ts'
+import type { EventHub } from '../../events/event-hub.ts'
+import { type ContentGuard, type GuardSurface, runContentGuards } from '../../validation/guards/index.ts'
+import { guardStop } from '../../agent/guard-stop.ts'
+
+/** The host run a text is screened for. */
+export interface HostGuardRun {
+  readonly events: EventHub
+  readonly runId: string
+  readonly signal: AbortSignal | undefined
+  readonly host: 'ai-sdk' | 'langchain'
+}
+
+/**
+ * One text of a host's call through the guards of `surface`, the one mapping every host reads: the
+ * text as allowed or redacted; a tool result a guard blocks (or answers with feedback) becomes the
+ * withheld notice; any other block, and every escalation, throws the typed stop (`guard-blocked`,
+ * `guard-escalated`) before the model is called.
+ */
+export async function hostScreen(
+  guards: readonly ContentGuard[],
+  surface: GuardSurface,
+  text: string,
+  tool: string | undefined,
+  run: HostGuardRun,
+): Promise<string> {
+  const outcome = await runContentGuards(guards, {
+    surface,
+    text,
+    tool: tool === undefined ? undefined : { name: tool },
+    signal: run.signal,
+    report: guardReport({ events: run.events, runId: run.runId, host: run.host }),
+  })
+  if (outcome.action === 'allow') return text
+  if (outcome.action === 'redact') return outcome.text
+  if (surface === 'tool-result' && outcome.action !== 'escalate') return withheldNotice(tool ?? 'tool', outcome.guard, outcome.reason)
+  throw guardStop(outcome, surface, run.runId)
+}

@@ -1,0 +1,130 @@
+import { option, optionsContract, type OptionsSpec } from '../../model/options-contract.ts'
+import { type ContentGuard, contentGuard, GUARD_SURFACES, type GuardSurface, type ToolTrust } from './content-guard.ts'
+import { findInstructions } from './find-instructions.ts'
+import { findPii, type PiiKind } from './find-pii.ts'
+import { findSecrets } from './find-secrets.ts'
+import type { PatternMatch } from './pattern-match.ts'
+import { redactMatches } from './screen-tool-result.ts'
+
+/** Per-tool trust and placement, shared by the shipped guards. */
+export interface ShippedGuardOptions {
+  /** Where the guard looks. Each shipped guard has its own default. */
+  readonly surfaces?: readonly GuardSurface[]
+  /** MCP servers (their `serverName`) whose tools' results and descriptions are trusted: not screened. @default [] */
+  readonly trustedServers?: readonly string[]
+  /** Trust tools marked `openWorldHint: false` (they return no third party's text). @default false */
+  readonly trustClosedWorld?: boolean
+  /** Trust tools marked `readOnlyHint: true`. @default false */
+  readonly trustReadOnly?: boolean
+  /** See {@link ContentGuardOptions.onError}. @default 'closed' */
+  readonly onError?: 'open' | 'closed'
+}
+
+/** Options of {@link piiGuard}. */
+export interface PiiGuardOptions extends ShippedGuardOptions {
+  /** @default ['card', 'email', 'phone'] */
+  readonly kinds?: readonly PiiKind[]
+}
+
+/** Options of {@link secretsGuard}. */
+export interface SecretsGuardOptions extends ShippedGuardOptions {
+  /** Redact each credential, or block the whole content (a tool result is withheld). @default 'redact' */
+  readonly action?: 'redact' | 'block'
+}
+
+const SURFACES = option.where(
+  `a non-empty list of ${GUARD_SURFACES.map((s) => `'${s}'`).join(', ')}`,
+  (v) => Array.isArray(v) && v.length > 0 && v.every((s) => GUARD_SURFACES.includes(s as GuardSurface)),
+)
+const SHARED: OptionsSpec<ShippedGuardOptions> = {
+  surfaces: SURFACES,
+  trustedServers: option.where('a list of strings', (v) => Array.isArray(v) && v.every((s) => typeof s === 'string')),
+  trustClosedWorld: option.boolean(),
+  trustReadOnly: option.boolean(),
+  onError: option.oneOf('open', 'closed'),
+}
+const PII = optionsContract<PiiGuardOptions>('piiGuard', {
+  ...SHARED,
+  kinds: option.where(
+    "a non-empty list of 'card', 'email', 'phone'",
+    (v) => Array.isArray(v) && v.length > 0 && v.every((k) => k === 'card' || k === 'email' || k === 'phone'),
+  ),
+})
+const SECRETS = optionsContract<SecretsGuardOptions>('secretsGuard', { ...SHARED, action: option.oneOf('redact', 'block') })
+const INSTRUCTIONS = optionsContract<ShippedGuardOptions>('instructionGuard', SHARED)
+
+// The longest text each guard's patterns match: a stream holds back only this much.
+const PII_LOOKBACK = 700 // an email: 64 + 1 + 9 labels of up to 64 + a 24-letter suffix
+const SECRETS_LOOKBACK = 8_010 // a JWT: three segments of up to 2000, 4000 and 2000
+const INSTRUCTIONS_LOOKBACK = 260 // five filler-bounded words each side of the rule's keywords
+
+/**
+ * Personal data (cards that pass Luhn, emails, phone numbers) redacted as `[REDACTED:<kind>]`, on
+ * every surface by default.
+ *
+ * @example
+ * createAgent({ ..., contentGuards: [piiGuard({ kinds: ['card', 'email'] })] })
+ */
+export function piiGuard(options?: PiiGuardOptions): ContentGuard {
+  const o = PII.check(options)
+  const kinds = o.kinds ?? ['card', 'email', 'phone']
+  return shipped('pii', o, PII_LOOKBACK, GUARD_SURFACES, (text) => {
+    const found = findPii(text, kinds)
+    return found.length === 0 ? { action: 'allow' } : { action: 'redact', text: redactMatches(text, found), reason: rulesOf(found) }
+  })
+}
+
+/**
+ * API keys, tokens and private keys redacted (or the content blocked), on every surface by default.
+ *
+ * @example
+ * createAgent({ ..., contentGuards: [secretsGuard({ action: 'block', surfaces: ['tool-result'] })] })
+ */
+export function secretsGuard(options?: SecretsGuardOptions): ContentGuard {
+  const o = SECRETS.check(options)
+  const block = o.action === 'block'
+  return shipped('secrets', o, SECRETS_LOOKBACK, GUARD_SURFACES, (text) => {
+    const found = findSecrets(text)
+    if (found.length === 0) return { action: 'allow' }
+    return block
+      ? { action: 'block', reason: `it holds a credential (${rulesOf(found)})` }
+      : { action: 'redact', text: redactMatches(text, found), reason: rulesOf(found) }
+  })
+}
+
+/**
+ * Instruction-like text (indirect prompt injection: "ignore previous instructions", chat-template
+ * tokens, exfiltration, ...; Unicode-normalised, zero-width and homoglyph aware) blocks the content:
+ * a tool result is withheld (the model sees a notice), an MCP tool whose description holds it is
+ * not listed. Looks at tool results and MCP descriptions by default.
+ *
+ * @example
+ * mcpTools(client, { serverName: 'docs', contentGuards: [instructionGuard({ trustedServers: ['internal'] })] })
+ */
+export function instructionGuard(options?: ShippedGuardOptions): ContentGuard {
+  const o = INSTRUCTIONS.check(options)
+  return shipped('instructions', o, INSTRUCTIONS_LOOKBACK, ['tool-result', 'mcp-description'], (text) => {
+    const found = findInstructions(text)
+    return found.length === 0 ? { action: 'allow' } : { action: 'block', reason: `it holds instruction-like text (${rulesOf(found)})` }
+  })
+}
+
+type Screen = (text: string) => ReturnType<ContentGuard['check']>
+
+function shipped(name: string, o: ShippedGuardOptions, lookback: number, surfaces: readonly GuardSurface[], screen: Screen): ContentGuard {
+  const trusted = new Set(o.trustedServers ?? [])
+  const isTrusted = (tool: ToolTrust | undefined): boolean =>
+    tool !== undefined &&
+    ((tool.server !== undefined && trusted.has(tool.server)) ||
+      (o.trustClosedWorld === true && tool.openWorld === false) ||
+      (o.trustReadOnly === true && tool.readOnly === true))
+  return contentGuard(name, (input) => (isTrusted(input.tool) ? { action: 'allow' } : screen(input.text)), {
+    surfaces: o.surfaces ?? surfaces,
+    lookback,
+    onError: o.onError ?? 'closed',
+  })
+}
+
+function rulesOf(found: readonly PatternMatch[]): string {
+  return [...new Set(found.map((m) => m.rule))].join(', ')
+}

@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest'
+import { Agent, contentGuard, type GateEventMap, isReliabilityFailFastError, memorySessionStore, piiGuard, secretsGuard } from '../../src/index.ts'
+import { scripted } from '../../src/providers/index.ts'
+
+const CARD = '4111 1111 1111 1111'
+const EMAIL = 'ana.canary@example.com'
+const KEY = 'sk-proj-CANARYabcdefghijklmnopqrstuv'
+
+describe('Agent content guards on input and loaded history', () => {
+  it('redact the user input before the model sees it, and commit only the redacted input', async () => {
+    const provider = scripted(['Noted.', 'Still noted.'])
+    const sessions = memorySessionStore()
+    const agent = Agent.create({ provider, model: 'm', sessions, contentGuards: [piiGuard(), secretsGuard()] }).build()
+    const verdicts: GateEventMap['guard_verdict'][] = []
+    agent.on('guard_verdict', (e) => verdicts.push(e))
+    const session = await agent.session('s1')
+    await session.run(`card ${CARD}, mail ${EMAIL}, key ${KEY}`)
+    const stored = JSON.stringify(await sessions.load('s1'))
+    const sent = JSON.stringify(provider.requests)
+    for (const canary of [CARD, EMAIL, KEY]) {
+      expect(sent).not.toContain(canary)
+      expect(stored).not.toContain(canary)
+    }
+    expect(sent).toContain('[REDACTED:card]')
+    expect(verdicts.filter((v) => v.surface === 'input').map((v) => v.action)).toEqual(['redact', 'redact'])
+  })
+
+  it('redact loaded history a guard screens, without rewriting the store', async () => {
+    const sessions = memorySessionStore()
+    const before = Agent.create({ provider: scripted([`Your mail is ${EMAIL}.`]), model: 'm', sessions }).build()
+    await (await before.session('s2')).run('what is my mail?')
+    const provider = scripted(['ok'])
+    const after = Agent.create({ provider, model: 'm', sessions, contentGuards: [piiGuard({ surfaces: ['history'] })] }).build()
+    await (await after.session('s2')).run('and again?')
+    expect(JSON.stringify(provider.requests[0]?.messages)).not.toContain(EMAIL)
+    expect(JSON.stringify(provider.requests[0]?.messages)).toContain('[REDACTED:email]')
+  })
+
+  it('stop with guard-blocked before any model call or commit when a guard blocks the input', async () => {
+    const provider = scripted(['never'])
+    const sessions = memorySessionStore()
+    const agent = Agent.create({ provider, model: 'm', sessions, contentGuards: [secretsGuard({ action: 'block' })] }).build()
+    const error = await (await agent.session('s3')).run(`use ${KEY}`).catch((e: unknown) => e)
+    expect(isReliabilityFailFastError(error) && error.kind).toBe('guard-blocked')
+    expect(provider.calls).toBe(0)
+    expect(JSON.stringify(await sessions.load('s3'))).not.toContain(KEY)
+  })
+
+  it('stop with guard-escalated when a guard escalates the input, also without a session', async () => {
+    const provider = scripted(['never'])
+    const human = contentGuard('human', () => ({ action: 'escalate', reason: 'legal question' }), { surfaces: ['input'] })
+    const agent = Agent.create({ provider, model: 'm', contentGuards: [human] }).build()
+    const error = await agent.run('can I sue?').catch((e: unknown) => e)
+    expect(isReliabilityFailFastError(error) && error.kind).toBe('guard-escalated')
+    expect(provider.calls).toBe(0)
+  })
+})

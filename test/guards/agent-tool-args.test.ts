@@ -1,0 +1,56 @@
+import { Type } from 'typebox'
+import { describe, expect, it } from 'vitest'
+import { Agent, contentGuard, isReliabilityFailFastError, memorySessionStore, piiGuard, secretsGuard, tool } from '../../src/index.ts'
+import { scripted } from '../../src/providers/index.ts'
+
+const EMAIL = 'ana.canary@example.com'
+const KEY = 'sk-proj-CANARYabcdefghijklmnopqrstuv'
+
+function setup(args: unknown, guards: Parameters<typeof Agent.create>[0]['contentGuards'] & object) {
+  const ran: unknown[] = []
+  const provider = scripted([{ content: '', toolCalls: [{ id: 'c1', name: 'notify', args }] }, 'Done.'])
+  const notify = tool({
+    name: 'notify',
+    description: 'Sends a note',
+    input: Type.Object({ to: Type.String(), amount: Type.Optional(Type.Number()), ref: Type.Optional(Type.String({ pattern: '^[0-9 ]+$' })) }),
+    execute: (a) => {
+      ran.push(a)
+      return 'sent'
+    },
+  })
+  const sessions = memorySessionStore()
+  const agent = Agent.create({ provider, model: 'm', sessions, contentGuards: guards }).tools([notify]).build()
+  return { agent, provider, ran, sessions }
+}
+
+describe('Agent content guards on tool-call arguments', () => {
+  it('run the tool on redacted arguments that still pass its schema, and persist only those', async () => {
+    const { agent, ran, sessions } = setup({ to: `mail ${EMAIL}` }, [piiGuard({ surfaces: ['tool-args'] })])
+    const result = await (await agent.session('s')).runDetailed('notify')
+    expect(ran).toEqual([{ to: 'mail [REDACTED:email]' }])
+    expect(result.functionsCalled[0]).toMatchObject({ status: 'ok', args: { to: 'mail [REDACTED:email]' } })
+    expect(JSON.stringify(await sessions.load('s'))).not.toContain(EMAIL)
+  })
+
+  it('turn a redaction that breaks the schema into a re-ask, never an invalid call', async () => {
+    // The card sits in a field whose pattern allows digits only: redacted, it no longer passes.
+    const { agent, ran, provider } = setup({ to: 'x', ref: '4111 1111 1111 1111' }, [piiGuard({ surfaces: ['tool-args'] })])
+    const result = await agent.runDetailed('notify')
+    expect(ran).toEqual([])
+    expect(result.functionsCalled[0]?.status).toBe('guard-rejected')
+    expect(provider.requests[1]?.messages.at(-1)?.content).toMatch(/^BLOCKED: .*no longer pass the tool's input schema/)
+    expect(JSON.stringify(provider.requests[1])).not.toContain('4111 1111 1111 1111')
+  })
+
+  it('never run a tool whose arguments a guard blocks; escalation stops the run', async () => {
+    const blocked = setup({ to: KEY }, [secretsGuard({ action: 'block', surfaces: ['tool-args'] })])
+    const r = await blocked.agent.runDetailed('notify')
+    expect(blocked.ran).toEqual([])
+    expect(r.functionsCalled[0]).toMatchObject({ status: 'guard-rejected', args: {} })
+    const human = contentGuard('human', () => ({ action: 'escalate', reason: 'money moves' }), { surfaces: ['tool-args'] })
+    const escalated = setup({ to: 'x', amount: 5 }, [human])
+    const error = await escalated.agent.run('notify').catch((e: unknown) => e)
+    expect(isReliabilityFailFastError(error) && error.kind).toBe('guard-escalated')
+    expect(escalated.ran).toEqual([])
+  })
+})
