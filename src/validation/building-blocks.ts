@@ -80,6 +80,7 @@ export type {
   ContentGuardOptions,
   ContentVerdict,
   GuardInput,
+  GuardRecord,
   GuardSurface,
   PiiGuardOptions,
   SecretsGuardOptions,

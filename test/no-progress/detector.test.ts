@@ -57,8 +57,11 @@ describe('NoProgressDetector', () => {
           .map(([k, v]) => [k, shuffled(v)]),
       )
     }
+    // Arguments are a value or its JSON text: a string given as arguments IS JSON text (the string "0" is
+    // the number 0), so the values generated here are everything JSON holds but a bare string.
+    const args = fc.jsonValue().filter((value) => typeof value !== 'string')
     fc.assert(
-      fc.property(fc.jsonValue(), fc.jsonValue(), (a, b) => {
+      fc.property(args, fc.jsonValue(), (a, b) => {
         expect(callKey('t', shuffled(a), settings)).toBe(callKey('t', a, settings))
         expect(callKey('t', JSON.stringify(a), settings)).toBe(callKey('t', a, settings))
         if (
