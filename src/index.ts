@@ -79,7 +79,7 @@ export type { ErrorKind, FailFastKind, ProviderErrorOptions, RejectionKind } fro
 export { isValidationFailure, ValidationFailure } from './validation/index.ts'
 export type { OutputSchema, ValidationIssue } from './validation/index.ts'
 // Content guards on every surface (input, history, tool arguments and results, MCP, output, stream, retry tail).
-export { contentGuard, instructionGuard, piiGuard, secretsGuard } from './validation/building-blocks.ts'
+export { contentGuard, instructionGuard, piiGuard, secretsGuard } from './validation/guards/index.ts'
 export type {
   ContentCheck,
   ContentGuard,
@@ -91,7 +91,7 @@ export type {
   SecretsGuardOptions,
   ShippedGuardOptions,
   ToolTrust,
-} from './validation/building-blocks.ts'
+} from './validation/guards/index.ts'
 export type { GuardFailure } from './validation/guards/index.ts'
 export { isStepConfigError, StepConfigError } from './rules/index.ts'
 export type { StepConfigProblem } from './rules/index.ts'
