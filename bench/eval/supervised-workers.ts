@@ -87,7 +87,8 @@ function runOnce<D, R>(script: URL, input: SupervisedInput<D>, limits: Supervise
       if (now !== last) {
         last = now
         since = Date.now()
-      } else if (Date.now() - since > limits.stepSeconds * 1000) {
+      } else if (why === undefined && Date.now() - since > limits.stepSeconds * 1000) {
+        // Once: each terminate() call adds an exit listener to the worker.
         why = `over ${limits.stepSeconds} s`
         void worker.terminate()
       }
