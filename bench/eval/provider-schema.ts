@@ -60,11 +60,21 @@ function reasonKey(reason: string): string {
   return reason.replace(/"[^"]*"/g, '"…"').replace(/\d+/g, 'N')
 }
 
-/** Every MaskBench file (or a seeded stratified sample of `sampleSize`), parsed. */
-export function maskBenchFiles(sample?: { readonly sampleSize: number; readonly seed: number }): { file: string; entry: MaskBenchFile }[] {
-  const dir = path.join(untar('jsonschemabench-maskbench/maskbench-data.tar.gz'), 'data')
-  const all = readdirSync(dir).filter((f) => f.endsWith('.json'))
-  const picked = sample === undefined ? all.sort() : sampleFiles(all, sample.sampleSize, sample.seed).picked
+const maskBenchDir = () => path.join(untar('jsonschemabench-maskbench/maskbench-data.tar.gz'), 'data')
+
+/** The names of the MaskBench files (or of a seeded stratified sample of `sampleSize`), in census order. */
+export function maskBenchNames(sample?: { readonly sampleSize: number; readonly seed: number }): string[] {
+  const all = readdirSync(maskBenchDir()).filter((f) => f.endsWith('.json'))
+  return sample === undefined ? all.sort() : sampleFiles(all, sample.sampleSize, sample.seed).picked
+}
+
+/** Every MaskBench file (or a seeded stratified sample of `sampleSize`; `slice` of those), parsed. */
+export function maskBenchFiles(
+  sample?: { readonly sampleSize: number; readonly seed: number },
+  slice: { readonly offset: number; readonly limit: number } = { offset: 0, limit: Number.POSITIVE_INFINITY },
+): { file: string; entry: MaskBenchFile }[] {
+  const dir = maskBenchDir()
+  const picked = maskBenchNames(sample).slice(slice.offset, slice.offset + slice.limit)
   return picked.map((file) => ({ file, entry: JSON.parse(readFileSync(path.join(dir, file), 'utf8')) as MaskBenchFile }))
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { runPeerSchemaCensus } from '../../bench/eval/peer-schema-census.ts'
+import { censusOfTool, runPeerSchemaCensus, transformStep } from '../../bench/eval/peer-schema-census.ts'
 import { PEER_TRANSFORMS } from '../../bench/eval/peer-transforms.ts'
 import { providerRuleBreak } from '../../bench/eval/provider-rules.ts'
 import { corpora, describeWith } from '../support/requirements.ts'
@@ -53,11 +53,26 @@ describeWith(corpora)('peer schema census (MaskBench subsample)', () => {
         rules: 0,
         optional: 0,
       })
+      expect({ failed: ours?.failed, uncounted: ours?.uncounted }).toEqual({ failed: 0, uncounted: 0 })
       // Every valid instance ours rejects is outside its reported narrowing (an open object closed).
       expect(ours?.validRejected).toBe(ours?.validRejectedByClosing)
     }
     expect(row('ai-sdk', 'openai-strict')?.breaksProviderRules).toBeGreaterThan(0)
     expect(row('mastra', 'openai-strict')?.mapsLost).toBeGreaterThan(0)
     expect(row('mastra', 'openai-strict')?.changedSchemas).toBeGreaterThan(0)
+    expect(result.unmeasured).toEqual([])
   }, 300_000)
+
+  it("counts a schema whose transform killed a worker as that tool's failure, and checks the other providers' transforms of it", async () => {
+    const sample = { sampleSize: 100, seed: 7 }
+    const steps: number[] = []
+    const killed = { index: 0, step: transformStep(0), why: 'out of memory (heap 3,072 MB)' }
+    const [result] = await censusOfTool('mastra', sample, [0], (_, step) => steps.push(step), [killed])
+    const [first, ...others] = result?.rows ?? []
+    expect(first).toMatchObject({ target: 'openai-strict', failed: 1, sent: 0, refused: 0 })
+    expect(first?.failures).toEqual([expect.stringMatching(/: out of memory \(heap 3,072 MB\)$/)])
+    expect(others.map((row) => row.failed + row.sent + row.refused)).toEqual([1, 1])
+    // The killed step is not run again; the others' transforms and checks are.
+    expect(steps).toEqual([0, 3, 4, 5, 6])
+  })
 })
