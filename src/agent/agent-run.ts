@@ -61,7 +61,7 @@ export class AgentRun<T, R = RunResult<T>> {
   readonly #budget: RunCostBudget | undefined
   /** The gate results of argument retries, by response: a prose reply may stand as the answer. */
   #retried: WeakMap<ModelResponse, GateResult<T>> | undefined
-  readonly #progress: RunProgress | undefined
+  #progress: RunProgress | undefined // The no-progress ladder, made at the first tool turn: none for a run answered at once (~110 B).
   readonly #durable: AgentRunOptions['durableTools']
 
   constructor(
@@ -83,7 +83,6 @@ export class AgentRun<T, R = RunResult<T>> {
     this.#runId = options.runId ?? newRunId()
     this.#durable = options.durableTools
     this.#metadata = options.metadata
-    this.#progress = RunProgress.of(rt.noProgress, rt.events, (reason) => this.#fail(FailFastKinds.NoProgress, reason, 'post-decide'))
   }
 
   /** Runs the loop; promise reactions, not async functions: a run that answers in one turn allocates no async frame. */
@@ -169,6 +168,7 @@ export class AgentRun<T, R = RunResult<T>> {
     )
     this.#turns = this.#turns.concat(toolTurnMessages(response, settled))
     this.#calls = this.#calls.concat(settled.map((s) => s.entry))
+    this.#progress ??= RunProgress.of(this.#rt.noProgress, this.#rt.events, (reason) => this.#fail(FailFastKinds.NoProgress, reason, 'post-decide'))
     this.#progress?.afterTurn(response, settled, this.#ledger, this.#who())
     return standingAnswer(settled)
   }

@@ -15,6 +15,8 @@ import type { RunView } from './run/run-view.ts'
 export function baseFor<T>(s: RunView<T>, providerIdx: number, messages?: readonly Message[]): ModelRequest {
   const entry = s.g.providers[providerIdx] as ResolvedProvider
   const base = baseRequest(entry, s.request, s.settings.schema === undefined ? undefined : s.g.wireSchema, s.signal, messages)
+  // No mode to settle (resolveOutputMode would hand `base` back): no site built (~40 B per plain run).
+  if ((base.outputMode ?? s.g.outputModes.mode) === undefined || base.responseSchema === undefined) return base
   const site = { runId: s.runId, tags: s.tags, providerIdx, provider: entry.name, modes: entry.provider.outputModes }
   return resolveOutputMode(s.g.outputModes, site, base)
 }

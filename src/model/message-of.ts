@@ -32,7 +32,11 @@ export function messageOf(thrown: unknown): string {
  * is not an Error or cannot be read.
  */
 export function errorName(thrown: unknown): string | undefined {
-  if (typeof thrown !== 'object' || thrown === null) return undefined
+  // The reads that capture `thrown` in a function of their own: no context made for the common `undefined` (~40 B per plain run).
+  return typeof thrown !== 'object' || thrown === null ? undefined : objectErrorName(thrown)
+}
+
+function objectErrorName(thrown: object): string | undefined {
   if (safely(() => thrown instanceof Error) !== true) return undefined
   const name = safely(() => (thrown as Error).name)
   return typeof name === 'string' ? name : 'Error'

@@ -10,7 +10,7 @@ import { isThenable } from '../../model/user-code.ts'
 import { ZERO_USAGE } from '../../model/usage.ts'
 import type { Phase } from '../../rules/scope.ts'
 import type { ValidationFailure } from '../../validation/validation-failure.ts'
-import { attemptRecord, type AttemptOutcome, type RecordDecision } from '../attempt-outcome.ts'
+import { acceptedDecision, attemptRecord, type AttemptOutcome, type RecordDecision } from '../attempt-outcome.ts'
 import type { AttemptRecord } from '../attempt-record.ts'
 import { baseFor } from '../base-request.ts'
 import { failFast } from '../fail-fast.ts'
@@ -20,6 +20,7 @@ import type { GateInternals, GateRunOptions, RunHooks } from '../gate-internals.
 import type { GateResult } from '../gate-result.ts'
 import type { ResolvedProvider } from '../resolved-provider.ts'
 import { type AttemptTaken, endAttempt, isTransientFailure, startAttempt } from './attempt.ts'
+import { RetryState } from './retry-state.ts'
 import type { GateAttempt } from './gate-attempt.ts'
 import { decide, preCheck, type PreVerdict, type Verdict } from './decide.ts'
 import { emitRetry, planRetry } from './retry-plan.ts'
@@ -57,12 +58,8 @@ class GateLoop<T> implements RunView<T> {
   #attempt = 0
   #providerIdx = 0
   #base: ModelRequest
-  #tail: readonly Message[] = NONE
-  #history: readonly string[] = NONE
-  #signatures: readonly string[] = NONE
   #records: AttemptRecord[] | undefined = undefined
-  #retryAfterMs: number | undefined = undefined
-  #transientFailures = 0
+  #retries: RetryState | undefined = undefined
   #lastTime: number
 
   /** A run of `g` for `request`, with its options and hooks: its deadline, signal, settings, id and start. */
@@ -118,15 +115,15 @@ class GateLoop<T> implements RunView<T> {
   }
 
   get tail(): readonly Message[] {
-    return this.#tail
+    return this.#retries?.tail ?? NONE
   }
 
   get history(): readonly string[] {
-    return this.#history
+    return this.#retries?.history ?? NONE
   }
 
   get signatures(): readonly string[] {
-    return this.#signatures
+    return this.#retries?.signatures ?? NONE
   }
 
   get records(): readonly AttemptRecord[] {
@@ -134,11 +131,11 @@ class GateLoop<T> implements RunView<T> {
   }
 
   get retryAfterMs(): number | undefined {
-    return this.#retryAfterMs
+    return this.#retries?.retryAfterMs
   }
 
   get transientFailures(): number {
-    return this.#transientFailures
+    return this.#retries?.transientFailures ?? 0
   }
 
   get lastTime(): number {
@@ -224,7 +221,7 @@ class GateLoop<T> implements RunView<T> {
   #act(outcome: AttemptTaken<T>, verdict: Verdict): GateResult<T> | Promise<GateResult<T>> {
     switch (verdict.act) {
       case 'ok':
-        this.#record(outcome, { decision: 'ok', kind: verdict.kind, rule: verdict.rule, feedback: undefined })
+        this.#record(outcome, acceptedDecision(verdict.kind, verdict.rule))
         return succeed(this, outcome.response as ModelResponse, outcome.value, outcome.failure, false)
       case 'fail':
         this.#record(outcome, { decision: 'fail-fast', kind: verdict.kind, rule: verdict.rule, feedback: undefined })
@@ -249,7 +246,7 @@ class GateLoop<T> implements RunView<T> {
     const from = (this.g.providers[this.#providerIdx] as ResolvedProvider).name
     this.#providerIdx = plan.providerIdx
     this.#base = plan.base
-    this.#tail = plan.tail
+    ;(this.#retries ??= new RetryState()).tail = plan.tail
     emitRetry(this, { decision: verdict.decision, from, delayMs: plan.delayMs, feedback: plan.feedback })
     this.#attempt++
     if (plan.delayMs > 0) {
@@ -262,14 +259,17 @@ class GateLoop<T> implements RunView<T> {
     return this.#next()
   }
 
-  /** Takes what an attempt changed: its end, its failure counts, its validation history, its cost. */
+  /** Takes what an attempt changed: its end, its failure counts and validation history (see RetryState), its cost. */
   #took(outcome: AttemptTaken<T>): void {
     this.#lastTime = outcome.endedAt
-    this.#retryAfterMs = outcome.retryAfterMs
-    if (isTransientFailure(outcome)) this.#transientFailures++
-    if (outcome.failure !== undefined) {
-      this.#history = this.#history.concat(outcome.failure.message)
-      this.#signatures = this.#signatures.concat(outcome.failure.signature)
+    if (this.#retries !== undefined || outcome.retryAfterMs !== undefined || outcome.failure !== undefined || isTransientFailure(outcome)) {
+      const run = (this.#retries ??= new RetryState())
+      run.retryAfterMs = outcome.retryAfterMs
+      if (isTransientFailure(outcome)) run.transientFailures++
+      if (outcome.failure !== undefined) {
+        run.history = run.history.concat(outcome.failure.message)
+        run.signatures = run.signatures.concat(outcome.failure.signature)
+      }
     }
     if (outcome.metered) this.#meter.add(outcome.usage, outcome.costUsd, outcome.unpriced)
   }
