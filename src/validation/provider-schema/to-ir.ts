@@ -63,12 +63,17 @@ function describe(schema: Schema): string | undefined {
 }
 
 /** A node without `type` is given the one type its keywords describe (a narrowing, reported). */
+// `format` alone says nothing of the type: formats name numbers too (`int32`, `double`, a user's
+// `positiveInteger`), and a node with a format and no type accepts any value (MaskBench
+// Github_easy---o63378: `{ format: 'positiveInteger' }` holding 1 was narrowed to a string).
+const INFERS_STRING: readonly string[] = TYPE_KEYWORDS.string.filter((keyword) => keyword !== 'format')
+
 function inferType(ctx: IrContext, schema: Schema, at: string): string {
   const says = (names: readonly string[]) => names.some((name) => Object.hasOwn(schema, name))
   const candidates = [
     says(OBJECT_SHAPE) ? 'object' : undefined,
     says(ARRAY_SHAPE) ? 'array' : undefined,
-    says(TYPE_KEYWORDS.string) ? 'string' : undefined,
+    says(INFERS_STRING) ? 'string' : undefined,
     says(TYPE_KEYWORDS.number) ? 'number' : undefined,
   ].filter((t) => t !== undefined)
   if (candidates.length !== 1) throw new Uncompilable('any JSON value (no type): no target can describe it', at)

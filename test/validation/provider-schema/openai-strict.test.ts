@@ -161,6 +161,18 @@ describe('compileProviderSchema (openai-strict)', () => {
     expect(result.forward({ u: { kind: 'b' } })).toEqual({ u: { kind: 'b', y: null, note: null } })
   })
 
+  it('infers no type from a format alone: a property with only a format accepts any value, so it is not narrowed to a string', () => {
+    // MaskBench Github_easy---o63378: { format: 'positiveInteger' } holding the number 1.
+    const schema = { type: 'object', properties: { number: { format: 'positiveInteger' } } }
+    expect(accepts(schema, { number: 1 }).ok).toBe(true)
+    for (const target of ['openai-strict', 'anthropic', 'gemini'] as const) {
+      const result = compileProviderSchema(schema, target)
+      expect(result).toMatchObject({ ok: false, at: '/properties/number', reason: expect.stringContaining('no type') })
+    }
+    // A string keyword beside it still says string.
+    expect(compiled({ type: 'object', properties: { s: { format: 'email', minLength: 3 } } }).schema).toMatchObject({ properties: { s: { type: ['string', 'null'] } } })
+  })
+
   it('refuses objects nested deeper than OpenAI allows', () => {
     let schema: Record<string, unknown> = { type: 'string' }
     for (let i = 0; i < 11; i++) schema = { type: 'object', properties: { x: schema }, required: ['x'], additionalProperties: false }
