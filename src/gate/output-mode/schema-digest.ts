@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto'
 import type { JsonSchema } from '../../model/request.ts'
+import { sha256Hex } from '../../model/sha256.ts'
 
 // One digest per schema object: a gate sends the same frozen schema on every request.
 const digests = new WeakMap<object, string>()
@@ -18,7 +18,7 @@ export function schemaDigest(schema: JsonSchema): string | undefined {
     return undefined
   }
   if (text === undefined) return undefined
-  const digest = createHash('sha256').update(text).digest('hex')
+  const digest = sha256Hex(text)
   digests.set(schema, digest)
   return digest
 }
