@@ -8,7 +8,7 @@ export type { AgentBuilder, AgentOptions, AgentReliability, CostBudget, OutputFa
 export type { AgentBuilderOf, AgentKind, AgentOf, AgentStream, AgentStreamEvent, BuiltAgent } from './agent/index.ts'
 export { DEFAULT_ID_FIELDS, DEFAULT_ID_PATTERN, guard, idShapeGuard, tool } from './agent/index.ts'
 export type { FunctionCall, ToolCallStatus, ToolRetryOutcome } from './agent/index.ts'
-export type { NoProgressOption, NoProgressOptions } from './agent/index.ts'
+export type { NoProgressOption, NoProgressOptions, NoProgressSettings } from './agent/index.ts'
 export type {
   AnyTool,
   GuardCheck,

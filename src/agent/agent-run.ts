@@ -69,7 +69,7 @@ export class AgentRun<T, R = RunResult<T>> {
     history: readonly Message[],
     user: Message,
     options: AgentRunOptions,
-    commit: (exchange: readonly Message[]) => void | typeof ENDS_AFTER_COMMIT,
+    commit: RunCommit,
     project: (result: RunResult<T>) => R,
   ) {
     this.#rt = rt

@@ -14,7 +14,7 @@ export type { LogFields, LogFormat, Logger, LogLevel, StructuredLogger } from '.
 export type { CostBudget } from './cost-budget.ts'
 export type { FallbackOutcome, OutputFallback } from './output-fallback.ts'
 export { stableKey } from './stable-key.ts'
-export type { NoProgressOption, NoProgressOptions } from './no-progress/index.ts'
+export type { NoProgressOption, NoProgressOptions, NoProgressSettings } from './no-progress/index.ts'
 export { DEFAULT_ID_FIELDS, DEFAULT_ID_PATTERN, guard, idShapeGuard, tool } from './tools/index.ts'
 export type {
   AnyTool,

@@ -170,7 +170,9 @@ describe('compileProviderSchema (openai-strict)', () => {
       expect(result).toMatchObject({ ok: false, at: '/properties/number', reason: expect.stringContaining('no type') })
     }
     // A string keyword beside it still says string.
-    expect(compiled({ type: 'object', properties: { s: { format: 'email', minLength: 3 } } }).schema).toMatchObject({ properties: { s: { type: ['string', 'null'] } } })
+    expect(compiled({ type: 'object', properties: { s: { format: 'email', minLength: 3 } } }).schema).toMatchObject({
+      properties: { s: { type: ['string', 'null'] } },
+    })
   })
 
   it('refuses objects nested deeper than OpenAI allows', () => {
