@@ -83,7 +83,9 @@ export function adaptiveRetry(options: AdaptiveRetryOptions): readonly Reliabili
   const decide = (scope: ReliabilityScope, errorClass: ErrorClass): Assessment => {
     const model = scope.attemptRequest?.model ?? scope.request.model
     const where = `${errorClass} on ${scope.providerName}${model === undefined ? '' : `/${model}`}, retry ${scope.attempt}`
-    const estimate = profile.recovery({ provider: scope.providerName, model, errorClass, retry: scope.attempt })
+    const answered: unknown = profile.recovery({ provider: scope.providerName, model, errorClass, retry: scope.attempt })
+    // A profile of the user's may answer anything: what is not an estimate of finite numbers (a promise, NaN) is unknown.
+    const estimate = isEstimate(answered) ? answered : undefined
     const known = estimate !== undefined && estimate.trials >= minTrials
     const measured = estimate === undefined ? 'no retries measured' : shown(estimate)
     if (scope.attempt >= cap) return { decision: undefined, explanation: `${where}: the hard cap of ${cap} attempts is reached (${measured})` }
@@ -126,4 +128,10 @@ export function adaptiveRetry(options: AdaptiveRetryOptions): readonly Reliabili
 
 function shown(e: RecoveryEstimate): string {
   return `recovery ${e.rate.toFixed(2)} [${e.low.toFixed(2)}, ${e.high.toFixed(2)}] over ${e.trials} retries`
+}
+
+function isEstimate(value: unknown): value is RecoveryEstimate {
+  if (typeof value !== 'object' || value === null || typeof (value as { then?: unknown }).then === 'function') return false
+  const e = value as Record<string, unknown>
+  return [e['trials'], e['recovered'], e['rate'], e['low'], e['high']].every((n) => typeof n === 'number' && Number.isFinite(n))
 }

@@ -80,6 +80,27 @@ describe('adaptiveRetry', () => {
     )
   })
 
+  it('contains a profile that throws (a rule_error, the run still typed) and treats a thenable or NaN estimate as unknown', async () => {
+    const throwing = {
+      recovery: (): RecoveryEstimate | undefined => {
+        throw new Error('profile store down')
+      },
+    }
+    const gate = createGate({ providers: [{ provider: broken, model: 'weak-1' }], outputSchema: Schema, postDecide: adaptiveRetry({ profile: throwing }) })
+    const ruleErrors: string[] = []
+    gate.on('rule_error', (e) => ruleErrors.push(String((e.error as Error).message)))
+    const failure = await gate.run({ messages: [{ role: 'user', content: 'x' }] }).then(
+      () => undefined,
+      (e: unknown) => e,
+    )
+    expect(failure).toMatchObject({ kind: expect.any(String) })
+    expect(ruleErrors.some((m) => m.includes('profile store down'))).toBe(true)
+    for (const estimate of [Promise.resolve(est(0, 0, 0)), est(Number.NaN, Number.NaN, Number.NaN)]) {
+      const odd = await run(adaptiveRetry({ profile: { recovery: () => estimate as unknown as RecoveryEstimate }, baselineAttempts: 3 }), [broken])
+      expect(odd).toMatchObject({ ok: false, attempts: 3 })
+    }
+  })
+
   it('refuses bad options', () => {
     expect(() => adaptiveRetry({ profile: fixedProfile(undefined), maxAttempt: 3 } as never)).toThrow(/did you mean "maxAttempts"/)
     expect(() => adaptiveRetry({} as never)).toThrow(/profile is required/)
