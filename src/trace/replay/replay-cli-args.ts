@@ -1,4 +1,4 @@
-import { unknownOption } from '../../model/known-options.ts'
+import { isNumber, parseFlags } from '../cli-flags.ts'
 
 /** The usage text of `reliability-gate replay`. */
 export const REPLAY_USAGE = `usage: reliability-gate replay <trace.jsonl> --config <module> [--json] [--html <out.html>] [--min-success <fraction>] [--max-cost-per-success <usd>] [--trials <k>]
@@ -32,42 +32,21 @@ export type ReplayArgs =
     }
 
 /** Flags that take a value, and those that do not. */
-const VALUED = ['--config', '--min-success', '--max-cost-per-success', '--trials', '--html'] as const
-const SWITCHES = ['--json'] as const
-const FLAGS: readonly string[] = [...VALUED, ...SWITCHES]
+const FLAGS = { valued: ['--config', '--min-success', '--max-cost-per-success', '--trials', '--html'], switches: ['--json'] } as const
 
 const usage = (problem: string): ReplayArgs => ({ kind: 'usage', problem })
 
 /**
- * Parses the arguments after `replay` strictly: an unknown flag is refused with the flag it is
- * closest to ("did you mean"), a flag without its value or given twice, a second trace file, a
- * fraction outside 0..1 or a cost that is no finite non-negative number is a usage error.
- * `--flag=value` is accepted too.
+ * Parses the arguments after `replay` strictly (the flag loop is {@link parseFlags}'s): an unknown
+ * flag is refused with the flag it is closest to ("did you mean"), a flag without its value or given
+ * twice, a second trace file, a fraction outside 0..1 or a cost that is no finite non-negative number
+ * is a usage error. `--flag=value` is accepted too.
  */
 export function parseReplayArgs(args: readonly string[]): ReplayArgs {
   if (args.some((a) => a === '--help' || a === '-h')) return { kind: 'help' }
-  let file: string | undefined
-  const flags = new Map<string, string>()
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i] as string
-    if (!arg.startsWith('-') || arg === '-') {
-      if (file !== undefined) return usage(`unexpected argument ${JSON.stringify(arg)} (one trace file at a time)`)
-      file = arg
-      continue
-    }
-    const eq = arg.indexOf('=')
-    const name = eq < 0 ? arg : arg.slice(0, eq)
-    if (!FLAGS.includes(name)) return usage((unknownOption({ [name]: true }, FLAGS) ?? `unknown option ${name}`).replace('the options are', 'the flags are'))
-    if (flags.has(name)) return usage(`${name} is given twice`)
-    if ((SWITCHES as readonly string[]).includes(name)) {
-      if (eq >= 0) return usage(`${name} takes no value`)
-      flags.set(name, '')
-      continue
-    }
-    const value = eq < 0 ? args[++i] : arg.slice(eq + 1)
-    if (value === undefined || value === '' || (eq < 0 && value.startsWith('-') && !isNumber(value))) return usage(`${name} needs a value`)
-    flags.set(name, value)
-  }
+  const parsed = parseFlags(args, FLAGS)
+  if (!parsed.ok) return usage(parsed.problem)
+  const { file, flags } = parsed
   if (file === undefined || file === '') return usage('missing the trace file to replay')
   const config = flags.get('--config')
   if (config === undefined) return usage('missing --config <module>: the configuration to replay under')
@@ -90,9 +69,4 @@ export function parseReplayArgs(args: readonly string[]): ReplayArgs {
   const html = flags.get('--html')
   if (html !== undefined && trials !== undefined) return usage('--html shows a replay, not --trials')
   return { kind: 'replay', file, config, json: flags.has('--json'), minSuccess, maxCostPerSuccess, trials, html }
-}
-
-/** A plain decimal number (no hex, no `Infinity`, no blank). */
-function isNumber(text: string): boolean {
-  return /^-?(\d+(\.\d*)?|\.\d+)(e[+-]?\d+)?$/i.test(text) && Number.isFinite(Number(text))
 }

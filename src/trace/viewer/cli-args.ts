@@ -1,3 +1,5 @@
+import { parseFlags } from '../cli-flags.ts'
+
 /** The command's usage text. */
 export const USAGE = `usage: reliability-gate view <trace.jsonl> [--html <out.html> | --port <n>]
        reliability-gate replay <trace.jsonl> --config <module>   (reliability-gate replay --help)
@@ -15,33 +17,22 @@ export type CliArgs =
 
 const usage = (problem: string): CliArgs => ({ kind: 'usage', problem })
 
+const FLAGS = { valued: ['--html', '--port'], switches: [] } as const
+
 /**
  * Parses `view <file> [--html <out> | --port <n>]` strictly: an unknown flag, a flag without its
  * value (or given twice), a second file, `--html` with `--port` or a port that is not an integer
- * from 0 to 65535 is a usage error. `--flag=value` is accepted too.
+ * from 0 to 65535 is a usage error (the flag loop is {@link parseFlags}'s: an unknown flag gets a "did you
+ * mean"). `--flag=value` is accepted too.
  */
 export function parseCliArgs(args: readonly string[]): CliArgs {
   if (args.some((a) => a === '--help' || a === '-h')) return { kind: 'help' }
   const [command, ...rest] = args
   if (command === undefined) return usage('missing command')
   if (command !== 'view') return usage(`unknown command ${JSON.stringify(command)}`)
-  let file: string | undefined
-  const flags = new Map<string, string>()
-  for (let i = 0; i < rest.length; i++) {
-    const arg = rest[i] as string
-    if (!arg.startsWith('-') || arg === '-') {
-      if (file !== undefined) return usage(`unexpected argument ${JSON.stringify(arg)} (one trace file at a time)`)
-      file = arg
-      continue
-    }
-    const eq = arg.indexOf('=')
-    const name = eq < 0 ? arg : arg.slice(0, eq)
-    if (name !== '--html' && name !== '--port') return usage(`unknown option ${JSON.stringify(name)}`)
-    if (flags.has(name)) return usage(`${name} is given twice`)
-    const value = eq < 0 ? rest[++i] : arg.slice(eq + 1)
-    if (value === undefined || value === '' || (eq < 0 && value.startsWith('-'))) return usage(`${name} needs a value`)
-    flags.set(name, value)
-  }
+  const parsed = parseFlags(rest, FLAGS)
+  if (!parsed.ok) return usage(parsed.problem)
+  const { file, flags } = parsed
   if (file === undefined || file === '') return usage('missing the trace file to view')
   const html = flags.get('--html')
   const portText = flags.get('--port')
