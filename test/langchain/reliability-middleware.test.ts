@@ -8,6 +8,7 @@ import { isReliabilityFailFastError, strictOutputRules } from '../../src/index.t
 import { reliabilityMiddleware } from '../../src/integrations/langchain.ts'
 import { instrument } from '../../src/otel/index.ts'
 import { otelHarness } from '../observability/otel-support.ts'
+import { SCHEMA_INSTRUCTION_HEAD } from '../../src/model/schema-instruction.ts'
 
 const Answer = Type.Object({ city: Type.String(), celsius: Type.Number() }, { additionalProperties: false })
 
@@ -160,6 +161,21 @@ describe('reliabilityMiddleware for LangChain createAgent', () => {
     expect(ran).toEqual([{ city: 'Oslo', days: 2 }])
     expect((result.messages[1] as AIMessage).tool_calls?.map((c) => c.id)).toEqual(['c1'])
     expect(model.calls).toHaveLength(4)
+  })
+
+  it("gives the model the schema instruction of outputMode 'prompt' after the agent's own system prompt, and nothing without a mode", async () => {
+    const systemOf = async (options: Parameters<typeof reliabilityMiddleware>[0]) => {
+      const model = fakeModel().respond(new AIMessage('{"city":"Oslo","celsius":21}'))
+      const agent = createAgent({ model, tools: [], systemPrompt: 'Be brief.', middleware: [reliabilityMiddleware(options)] })
+      await agent.invoke({ messages: [{ role: 'user', content: 'Weather in Oslo as JSON' }] })
+      const first = model.calls[0]?.messages ?? []
+      return first.filter((m) => m.type === 'system').map((m) => m.text)
+    }
+    const [prompted] = await systemOf({ outputSchema: Answer, outputMode: 'prompt' })
+    expect(prompted?.startsWith('Be brief.\n\n')).toBe(true)
+    expect(prompted).toContain(SCHEMA_INSTRUCTION_HEAD)
+    expect(prompted).toContain('"celsius"')
+    expect(await systemOf({ outputSchema: Answer })).toEqual(['Be brief.'])
   })
 
   it("names its own options, not only the gate's, in its unknown-option errors", () => {

@@ -24,6 +24,8 @@ export interface TurnRequest {
   readonly tools: readonly unknown[]
   readonly runtime?: unknown
   readonly toolChoice?: 'auto' | 'none' | 'required' | { type: 'function'; function: { name: string } }
+  /** The agent's system prompt (LangChain keeps it beside the messages); the schema instruction of `json`/`prompt` modes goes after it. */
+  readonly systemPrompt?: string
 }
 
 /** What every turn of one middleware shares: its gate options (breaker made once), hub, tool settings and schema cache. */
@@ -110,15 +112,22 @@ function modelName(model: unknown): string | undefined {
   }
 }
 
-/** The request of one attempt: LangChain's own, plus the gate's ephemeral tail and a pinned `toolChoice` (a forced re-ask). */
+/**
+ * The request of one attempt: LangChain's own, plus the gate's ephemeral tail, a pinned `toolChoice`
+ * (a forced re-ask) and the system prompt the gate gave the attempt (the schema instruction of the
+ * `json` and `prompt` output modes, after the agent's own prompt: the turn's base request has none).
+ */
 function withTail<R extends TurnRequest>(request: R, attempt: ModelRequest, baseLength: number): R {
   const tail = attempt.messages.slice(baseLength)
   const choice = attempt.toolChoice
-  if (tail.length === 0 && choice === undefined) return request
+  const system = attempt.system
+  if (tail.length === 0 && choice === undefined && system === undefined) return request
+  const own = request.systemPrompt
   return {
     ...request,
-    messages: [...request.messages, ...toLangChain(tail)],
+    ...(tail.length > 0 ? { messages: [...request.messages, ...toLangChain(tail)] } : {}),
     ...(choice !== undefined ? { toolChoice: wireChoice(choice) } : {}),
+    ...(system !== undefined ? { systemPrompt: own === undefined || own === '' ? system : `${own}\n\n${system}` } : {}),
   }
 }
 
