@@ -165,3 +165,68 @@ describe('shipped guards', () => {
     expect(instructionGuard().surfaces).toEqual(['tool-result', 'mcp-description'])
   })
 })
+
+describe('runContentGuards against hostile guards', () => {
+  const hostile: [string, () => unknown][] = [
+    [
+      'a verdict whose action getter throws',
+      () =>
+        Object.defineProperty({}, 'action', {
+          get: () => {
+            throw new Error('boom')
+          },
+        }),
+    ],
+    [
+      'a proxy that throws on every read',
+      () =>
+        new Proxy(
+          {},
+          {
+            get: () => {
+              throw new Error('trap')
+            },
+          },
+        ),
+    ],
+    [
+      'a redact whose text getter throws',
+      () => ({
+        action: 'redact',
+        get text(): string {
+          throw new Error('late')
+        },
+      }),
+    ],
+  ]
+
+  it.each(hostile)('fails %s closed, never with a throw', async (_, make) => {
+    const g = contentGuard('hostile', make as never)
+    const { records, report } = recorder()
+    const out = await runContentGuards([g], { surface: 'output', text: 'hello', report })
+    expect(out).toMatchObject({ action: 'block', guard: 'hostile' })
+    expect(records).toEqual([expect.objectContaining({ guard: 'hostile', action: 'block' })])
+    // A proxy already throws when its `then` is read (is it a promise?): a rejection; the others answer no verdict.
+    expect(['invalid-verdict', 'rejected']).toContain(records[0]?.failure)
+  })
+
+  it('gives a guard a frozen input, so one guard cannot change what the next sees', async () => {
+    const seen: unknown[] = []
+    const mutator = contentGuard('mutator', (input) => {
+      try {
+        ;(input as { text: string }).text = 'changed'
+        ;(input.tool as { name: string }).name = 'other'
+      } catch {}
+      return { action: 'allow' }
+    })
+    const spy = contentGuard('spy', (input) => {
+      seen.push([input.text, input.tool?.name])
+      return { action: 'allow' }
+    })
+    const tool = { name: 'lookup' }
+    const out = await runContentGuards([mutator, spy], { surface: 'tool-result', text: 'original', tool })
+    expect(out).toEqual({ action: 'allow', text: 'original' })
+    expect(seen).toEqual([['original', 'lookup']])
+    expect(tool.name).toBe('lookup')
+  })
+})

@@ -120,8 +120,16 @@ const FAILURE_TEXT: Readonly<Record<GuardFailure, string>> = {
   'invalid-verdict': 'answered no verdict',
 }
 
-/** The verdict when it is one (a frozen copy), else undefined. */
+/** The verdict when it is one (a copy read once), else undefined: a verdict whose fields throw when read (a getter, a proxy) is none. */
 function checkedVerdict(v: unknown): ContentVerdict | undefined {
+  try {
+    return verdictFields(v)
+  } catch {
+    return undefined
+  }
+}
+
+function verdictFields(v: unknown): ContentVerdict | undefined {
   if (typeof v !== 'object' || v === null) return undefined
   const r = v as Record<string, unknown>
   switch (r.action) {
