@@ -76,6 +76,27 @@ describe('NoProgressDetector', () => {
     )
   })
 
+  it('gives a loopKey a copy: one that changes its argument leaves the call as the model made it', () => {
+    const mutating = noProgressSettings({ loopKey: { refund: (a) => delete (a as { order?: unknown }).order } }, 't') ?? settings
+    const args = { order: 'A-1', amount: 5 }
+    callKey('refund', args, mutating)
+    expect(args).toEqual({ order: 'A-1', amount: 5 })
+  })
+
+  it('gives arguments that cannot be read as JSON a key equal to no other call: no loop is invented', () => {
+    const cyclic: Record<string, unknown> = { a: 1 }
+    cyclic.self = cyclic
+    const throwing = Object.defineProperty({}, 'q', {
+      enumerable: true,
+      get: () => {
+        throw new Error('no')
+      },
+    })
+    for (const args of [cyclic, throwing, { n: 1n }]) {
+      expect(callKey('search', args, settings)).not.toBe(callKey('search', args, settings))
+    }
+  })
+
   it('compares by the whole arguments when a loopKey answers a promise', () => {
     const asyncKey = noProgressSettings({ loopKey: { search: async (a) => a } }, 't') ?? settings
     expect(callKey('search', { q: 1 }, asyncKey)).not.toBe(callKey('search', { q: 2 }, asyncKey))

@@ -12,13 +12,21 @@ export function callKey(tool: string, args: unknown, settings: NoProgressSetting
   const keyOf = Object.hasOwn(settings.loopKey, tool) ? settings.loopKey[tool] : undefined
   if (keyOf !== undefined) {
     try {
-      const key = keyOf(value)
+      // The key function sees a copy: one that changes its argument cannot change the call the tool runs with.
+      const key = keyOf(typeof value === 'object' && value !== null ? JSON.parse(stableKey(value)) : value)
       // A key that throws, or a promise (every promise would look alike), compares the whole arguments: a user's bug never hides or invents a loop.
       if (!isThenable(key)) return `${tool}\u0000${stableKey(key)}`
     } catch {}
   }
-  return `${tool}\u0000${stableKey(value)}`
+  try {
+    return `${tool}\u0000${stableKey(value)}`
+  } catch {
+    // Arguments that cannot be read as JSON (a throwing getter, a cycle, a BigInt) equal no other call: no loop is invented.
+    return `${tool}\u0001${++unreadable}`
+  }
 }
+
+let unreadable = 0
 
 function isThenable(value: unknown): boolean {
   return (typeof value === 'object' || typeof value === 'function') && value !== null && typeof (value as { then?: unknown }).then === 'function'
