@@ -1,26 +1,41 @@
 import type { Usage } from '../model/usage.ts'
 
+/** The loop a run is caught in: one call repeated, one tool's error repeated, two calls alternating, one text repeated. */
+export type NoProgressPattern = 'repeated-call' | 'repeated-error' | 'ping-pong' | 'repeated-text'
+
+/** The rungs of the ladder, in order: a nudge, one forced change, the stop. */
+export type NoProgressStep = 'nudge' | 'forced-change' | 'stop'
+
 /**
- * The payload of `no_progress`: the run makes no progress (one call repeated, one tool's error
- * repeated, two calls alternating, one text repeated) and climbed a rung of the ladder: `nudge` (the
- * next turn carries an ephemeral notice), `forced-change` (the next turn is sent without the looping
- * tools, or with `toolChoice: 'none'`), `stop` (the run ends with kind `no-progress`).
+ * What a rung of the no-progress ladder says of the loop, in the detector's verdict and in the
+ * `no_progress` event alike: the rung, the loop, and what the run spent since progress stopped.
  */
-export interface NoProgressEvent {
+export interface NoProgressFacts {
+  readonly step: NoProgressStep
+  readonly pattern: NoProgressPattern
+  /** The looping tools (none for repeated text). */
+  readonly tools: readonly string[]
+  /** How long the loop is now: calls, errors or texts. */
+  readonly count: number
+  /** The threshold of this pattern (the count that started the ladder). */
+  readonly threshold: number
+  /** Model turns since progress stopped (the turns after the one that made the loop's first call or text). */
+  readonly turnsSinceProgress: number
+  /** Tokens of those turns (0 for turns whose usage the host does not know; see `usageKnown`). */
+  readonly usage: Usage
+  /** Their cost in USD (as priced; 0 when unknown). */
+  readonly costUsd: number
+  /** False when some of those turns came without usage (a host that only sees the prompt). */
+  readonly usageKnown: boolean
+}
+
+/**
+ * The payload of `no_progress`: the run makes no progress and climbed a rung of the ladder: `nudge`
+ * (the next turn carries an ephemeral notice), `forced-change` (the next turn is sent without the
+ * looping tools, or with `toolChoice: 'none'`), `stop` (the run ends with kind `no-progress`).
+ */
+export interface NoProgressEvent extends NoProgressFacts {
   readonly runId: string
   /** Who detected it: the Agent's loop, the AI SDK middleware or helpers, the LangChain middleware. */
   readonly host: 'agent' | 'ai-sdk' | 'langchain'
-  readonly step: 'nudge' | 'forced-change' | 'stop'
-  readonly pattern: 'repeated-call' | 'repeated-error' | 'ping-pong' | 'repeated-text'
-  /** The looping tools (none for repeated text). */
-  readonly tools: readonly string[]
-  /** The loop's length now (calls, errors or texts), and the threshold that started the ladder. */
-  readonly count: number
-  readonly threshold: number
-  /** Model turns, tokens and USD spent since progress stopped. */
-  readonly turnsSinceProgress: number
-  readonly usage: Usage
-  readonly costUsd: number
-  /** False when some of those turns' usage is unknown to the host (counted as 0). */
-  readonly usageKnown: boolean
 }
