@@ -30,6 +30,7 @@ import { guardPrompt } from './guard-prompt.ts'
 import { guardReport } from '../../agent/guard-report.ts'
 import { guardStop } from '../../agent/guard-stop.ts'
 import { type StreamRelease, streamWindow } from '../../validation/guards/index.ts'
+import { guardsOn } from '../../validation/guards/guards-on.ts'
 import { noProgressParams } from './no-progress-params.ts'
 import { callRequest, withTail } from './call-request.ts'
 import type { MiddlewareCall, ReliabilityMiddleware } from './reliability-middleware-type.ts'
@@ -86,6 +87,8 @@ export function reliabilityMiddleware<T = unknown>(given?: ReliabilityMiddleware
   const ladder = noProgressSettings(noProgress, 'reliabilityMiddleware')
   const config = hostGateConfig(gateOptions, 'reliabilityMiddleware')
   const events = hub ?? new EventHub()
+  // The gate screens each answer (the output guards); the stream's deltas are the middleware's to screen, once.
+  const outputGuards = guardsOn(contentGuards, ['output'])
   const toolSettings: ToolArgsOptions = hostToolSettings(
     { maxToolRetries, forcedToolReask, toolGiveUpStops, toolGuards, logger, name },
     config,
@@ -95,7 +98,13 @@ export function reliabilityMiddleware<T = unknown>(given?: ReliabilityMiddleware
   const gateFor = (params: LanguageModelV4CallOptions, provider: Provider): Gate<T> => {
     const format = params.responseFormat
     const schema = config.outputSchema ?? (format?.type === 'json' && format.schema !== undefined ? (format.schema as never) : undefined)
-    return createGate<T>({ ...config, ...(schema !== undefined ? { outputSchema: schema } : {}), providers: provider, events })
+    return createGate<T>({
+      ...config,
+      ...(schema !== undefined ? { outputSchema: schema } : {}),
+      ...(outputGuards.length > 0 ? { contentGuards: outputGuards } : {}),
+      providers: provider,
+      events,
+    })
   }
   /** A provider over `doGenerate` (with the output modes of the model's provider) that remembers the last raw result and the request it answered. */
   const generating = (params: LanguageModelV4CallOptions, model: LanguageModelV4) => {
@@ -137,13 +146,14 @@ export function reliabilityMiddleware<T = unknown>(given?: ReliabilityMiddleware
       const schemas = toolSchemas(params)
       if (schemas.size === 0 || result.response.toolCalls.length === 0) {
         // Usage covers every attempt, the rejected ones included: they were paid for.
-        return { ...accepted, content: inSchemaShape(accepted.content, sent(), result.value), usage: toV4Usage(result.usage) }
+        const content = answerText(accepted.content, result.response.content)
+        return { ...accepted, content: inSchemaShape(content, sent(), result.value), usage: toV4Usage(result.usage) }
       }
       const call = new ToolArgsCall(gate, base, runOptions, result, toolSettings, () => lastAnswer(last()))
       const settled = await call.settle(result.response, schemas)
       // A prose reply that stands is the last answer the model gave.
       if (settled.answer !== undefined) return answerResult(settled.answer, last(), call.usage)
-      return { ...accepted, content: withArgs(accepted.content, settled.calls), usage: toV4Usage(call.usage) }
+      return { ...accepted, content: withArgs(answerText(accepted.content, result.response.content), settled.calls), usage: toV4Usage(call.usage) }
     },
 
     async wrapStream({ params: given, model }: V4Call): Promise<LanguageModelV4StreamResult> {
@@ -242,8 +252,20 @@ export function reliabilityMiddleware<T = unknown>(given?: ReliabilityMiddleware
 
 /** A prose reply that stands (`llm_gave_up`): the model's own result when it came from the model, its text otherwise. */
 function answerResult(answer: ModelResponse, raw: LanguageModelV4GenerateResult | undefined, usage: Usage): LanguageModelV4GenerateResult {
-  if (raw !== undefined) return { ...raw, usage: toV4Usage(usage) }
+  if (raw !== undefined) return { ...raw, content: answerText(raw.content, answer.content), usage: toV4Usage(usage) }
   return { content: [{ type: 'text', text: answer.content }], finishReason: toFinishReason(answer.stopReason), usage: toV4Usage(usage), warnings: [] }
+}
+
+/**
+ * The model's content parts with the text the gate accepted: as they came when the gate kept the
+ * text, else (the output guards redacted it) that text in place of the text parts, so nothing a
+ * guard redacted reaches the AI SDK.
+ */
+function answerText(content: LanguageModelV4Content[], accepted: string): LanguageModelV4Content[] {
+  const text = content.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join('')
+  if (text === accepted) return content
+  const others = content.filter((part) => part.type !== 'text')
+  return accepted === '' ? others : [{ type: 'text', text: accepted }, ...others]
 }
 
 /** The answer's content with each settled tool call's final arguments (same call ids). */
