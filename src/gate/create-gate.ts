@@ -120,6 +120,7 @@ export function buildGate<T>(config: GateConfig<T>, label = 'createGate'): { rea
     call,
     // A duration checked with the config (checkConfig): whole milliseconds below 2^31.
     runTimeoutMs: config.runTimeoutMs,
+    outputGuards: guardsOf(config as GateConfig<unknown>, 'output', label),
     streamGuards: guardsOf(config as GateConfig<unknown>, 'stream', label),
   }
   const gate: Gate<T> = {

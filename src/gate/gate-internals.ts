@@ -52,6 +52,8 @@ export interface GateInternals<T> {
   readonly call: ResponseCall
   /** The deadline of a whole run, retries and waits included (`runTimeoutMs`). */
   readonly runTimeoutMs: number | undefined
+  /** The content guards of the `output` surface: the answer stage screens each answer; a fallback's answer is screened too. */
+  readonly outputGuards: readonly ContentGuard[]
   /** The content guards of the `stream` surface: `gate.stream` holds back their lookback of each attempt's text. */
   readonly streamGuards: readonly ContentGuard[]
 }

@@ -128,6 +128,44 @@ describe('gate output guards', () => {
     expect(result.value).toBe('mail [REDACTED:email]')
   })
 
+  it("screen the fallback's answer like a model's: redacted, re-validated, or blocked", async () => {
+    const failing = () => scripted(['not json'])
+    const Contact = Type.Object({ email: Type.String({ format: 'email' }) })
+    const Note = Type.Object({ note: Type.String() })
+    const fallbackRule = [{ when: () => true, then: 'fallback' as const, kind: 'use-fallback', failuresOnly: true }]
+    const redacted = await createGate({
+      providers: failing(),
+      outputSchema: Note,
+      postDecide: fallbackRule,
+      fallback: () => JSON.stringify({ note: `mail ${EMAIL}` }),
+      contentGuards: [piiGuard()],
+    }).run(ask)
+    expect(redacted.value).toEqual({ note: 'mail [REDACTED:email]' })
+    expect(redacted.fromFallback).toBe(true)
+    const broken = await failure(
+      createGate({
+        providers: failing(),
+        outputSchema: Contact,
+        postDecide: fallbackRule,
+        fallback: () => JSON.stringify({ email: EMAIL }),
+        contentGuards: [piiGuard()],
+      }).run(ask),
+    )
+    expect(broken.kind).toBe('fallback-invalid')
+    expect(broken.reason).toContain("once content guard 'pii' redacted it")
+    const blocked = await failure(
+      createGate({
+        providers: failing(),
+        outputSchema: Note,
+        postDecide: fallbackRule,
+        fallback: () => JSON.stringify({ note: `key ${KEY}` }),
+        contentGuards: [secretsGuard({ action: 'block' })],
+      }).run(ask),
+    )
+    expect(blocked.kind).toBe('guard-blocked')
+    expect(JSON.stringify(blocked)).not.toContain(KEY)
+  })
+
   it('leave the answer alone when the guards look at other surfaces', async () => {
     const inputOnly = contentGuard('inputOnly', () => ({ action: 'block', reason: 'never' }), { surfaces: ['input', 'tool-result'] })
     expect((await createGate({ providers: scripted([`mail ${EMAIL}`]), contentGuards: [inputOnly] }).run(ask)).value).toBe(`mail ${EMAIL}`)

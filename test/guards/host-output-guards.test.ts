@@ -20,7 +20,8 @@ const usage = {
 }
 const answer = (text: string) => ({ content: [{ type: 'text' as const, text }], finishReason: { unified: 'stop' as const, raw: 'stop' }, usage, warnings: [] })
 
-const failureOf = (error: unknown) => (isReliabilityFailFastError(error) ? error : (error as { cause?: unknown } | undefined)?.cause)
+const failureOf = (error: unknown): { readonly kind?: string } | undefined =>
+  isReliabilityFailFastError(error) ? error : ((error as { cause?: { kind?: string } } | undefined)?.cause ?? undefined)
 
 describe('Agent output guards', () => {
   it('return and commit only the redacted final answer', async () => {
@@ -70,6 +71,23 @@ describe('Agent output guards', () => {
     const error = await session.run('key?').catch((e: unknown) => e)
     expect(isReliabilityFailFastError(error) && error.kind).toBe('guard-blocked')
     expect(JSON.stringify(await sessions.load('s'))).not.toContain(KEY)
+  })
+
+  it("screen the output fallback's answer before it is returned or committed", async () => {
+    const sessions = memorySessionStore()
+    const Contact = Type.Object({ note: Type.String() })
+    const agent = Agent.create({ provider: scripted(['not json']), model: 'm', sessions, contentGuards: [piiGuard()] })
+      .outputSchema(Contact)
+      .outputFallback({ fallback: () => JSON.stringify({ note: `write to ${EMAIL}` }) })
+      .build()
+    expect(await (await agent.session('s')).runTyped('note?')).toEqual({ note: 'write to [REDACTED:email]' })
+    expect(JSON.stringify(await sessions.load('s'))).not.toContain(EMAIL)
+    const blocking = Agent.create({ provider: scripted(['not json']), model: 'm', contentGuards: [secretsGuard({ action: 'block' })] })
+      .outputSchema(Contact)
+      .outputFallback({ canned: { note: `key ${KEY}` } })
+      .build()
+    const error = await blocking.runTyped('note?').catch((e: unknown) => e)
+    expect(isReliabilityFailFastError(error) && error.kind).toBe('guard-blocked')
   })
 
   it('refuse content guards given to reliability() instead of Agent.create', () => {

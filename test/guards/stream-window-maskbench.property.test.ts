@@ -1,5 +1,5 @@
 import fc from 'fast-check'
-import { afterAll, describe, expect, it } from 'vitest'
+import { afterAll, expect, it } from 'vitest'
 import { createGate, instructionGuard, piiGuard, type Provider, secretsGuard } from '../../src/index.ts'
 import type { StreamChunk } from '../../src/model/stream-chunk.ts'
 import { type ContentGuard, streamWindow } from '../../src/validation/guards/index.ts'

@@ -1,7 +1,6 @@
 import type {
   LanguageModelV4,
   LanguageModelV4CallOptions,
-  LanguageModelV4Content,
   LanguageModelV4FinishReason,
   LanguageModelV4GenerateResult,
   LanguageModelV4StreamPart,
@@ -38,6 +37,7 @@ import { RELIABILITY_MIDDLEWARE, type ReliabilityMiddlewareOptions } from './rel
 import { ToolArgsCall, type ToolArgsOptions } from './tool-args-call.ts'
 import { toolSchemas } from './tool-schemas.ts'
 import { toV4Usage } from './v4-usage.ts'
+import { answerText, inputText, inSchemaShape, withArgs } from './answer-content.ts'
 
 /** A call of `ai` 7 (specification v4); `ai` 6's v3 calls have the same fields for everything the middleware reads and writes. */
 type V4Call = MiddlewareCall<LanguageModelV4CallOptions, LanguageModelV4GenerateResult, LanguageModelV4StreamResult> & { readonly model: LanguageModelV4 }
@@ -256,32 +256,6 @@ function answerResult(answer: ModelResponse, raw: LanguageModelV4GenerateResult 
   return { content: [{ type: 'text', text: answer.content }], finishReason: toFinishReason(answer.stopReason), usage: toV4Usage(usage), warnings: [] }
 }
 
-/**
- * The model's content parts with the text the gate accepted: as they came when the gate kept the
- * text, else (the output guards redacted it) that text in place of the text parts, so nothing a
- * guard redacted reaches the AI SDK.
- */
-function answerText(content: LanguageModelV4Content[], accepted: string): LanguageModelV4Content[] {
-  const text = content.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join('')
-  if (text === accepted) return content
-  const others = content.filter((part) => part.type !== 'text')
-  return accepted === '' ? others : [{ type: 'text', text: accepted }, ...others]
-}
-
-/** The answer's content with each settled tool call's final arguments (same call ids). */
-function withArgs(content: readonly LanguageModelV4Content[], calls: readonly ToolCall[]): LanguageModelV4Content[] {
-  const byId = new Map(calls.map((c) => [c.id, c]))
-  return content.map((part) => {
-    const call = part.type === 'tool-call' ? byId.get(part.toolCallId) : undefined
-    return call === undefined || part.type !== 'tool-call' ? part : { ...part, input: inputText(call.args) }
-  })
-}
-
-/** Tool arguments as the AI SDK's `input` text: as the model sent them when they are text. */
-function inputText(args: unknown): string {
-  return typeof args === 'string' ? args : JSON.stringify(args ?? {})
-}
-
 function lastAnswer(result: LanguageModelV4GenerateResult | undefined): NoObjectGeneratedFields | undefined {
   if (result === undefined) return undefined
   const text = Array.isArray(result.content) ? result.content.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join('') : undefined
@@ -292,18 +266,6 @@ function lastAnswer(result: LanguageModelV4GenerateResult | undefined): NoObject
 function toFinishReason(stop: StopReason): LanguageModelV4FinishReason {
   const unified = ({ end: 'stop', max_tokens: 'length', tool_use: 'tool-calls', content_filter: 'content-filter', other: 'other' } as const)[stop]
   return { unified, raw: undefined }
-}
-
-/**
- * The accepted answer's content as the AI SDK must read it: after a native request (whose compiled
- * schema may reshape values: OpenAI strict sends `null` for an absent property), the text is the
- * validated value, mapped back, so `Output.object` parses the schema's own shape; otherwise unchanged.
- */
-function inSchemaShape(content: LanguageModelV4Content[], request: ModelRequest | undefined, value: unknown): LanguageModelV4Content[] {
-  if (request?.outputMode !== 'native' || request.nativeSchema === undefined || value === undefined || typeof value === 'string') return content
-  const text = JSON.stringify(value)
-  const others = content.filter((part) => part.type !== 'text')
-  return [{ type: 'text', text }, ...others]
 }
 
 /** The modes of a streamed call: OpenAI's strict mode reshapes values, which a stream cannot map back as it goes, so JSON mode instead. */
