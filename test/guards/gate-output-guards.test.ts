@@ -1,7 +1,9 @@
 import { Type } from 'typebox'
 import { describe, expect, it } from 'vitest'
 import { contentGuard, createGate, isReliabilityFailFastError, piiGuard, secretsGuard, strictOutputRules } from '../../src/index.ts'
+import { instrument } from '../../src/otel/index.ts'
 import { scripted } from '../../src/providers/index.ts'
+import { otelHarness } from '../observability/otel-support.ts'
 
 const CARD = '4111 1111 1111 1111'
 const EMAIL = 'ana.canary@example.com'
@@ -174,5 +176,23 @@ describe('gate output guards', () => {
   it('refuse a list that holds no guard, and a misspelt option', () => {
     expect(() => createGate({ providers: scripted(['x']), contentGuards: [{ name: 'x' }] as never })).toThrow(/contentGuards must be a list of content guards/)
     expect(() => createGate({ providers: scripted(['x']), contentguards: [] } as never)).toThrow(/did you mean "contentGuards"/)
+  })
+})
+
+describe('gate output guard verdicts in OpenTelemetry', () => {
+  it('are gen_ai.evaluation.result records on the run span, without the text', async () => {
+    const gate = createGate({ providers: scripted([`mail ${EMAIL}`]), contentGuards: [piiGuard()] })
+    const h = otelHarness()
+    const stop = instrument(gate, h.providers)
+    await gate.run(ask)
+    stop()
+    const records = h.spans().flatMap((s) => s.events.filter((e) => e.name === 'gen_ai.evaluation.result'))
+    expect(records).toHaveLength(1)
+    expect(records[0]?.attributes).toMatchObject({
+      'gen_ai.evaluation.name': 'pii',
+      'gen_ai.evaluation.score.label': 'redact',
+      'reliability_gate.guard.surface': 'output',
+    })
+    expect(JSON.stringify(h.spans().map((s) => ({ attributes: s.attributes, events: s.events })))).not.toContain(EMAIL)
   })
 })
