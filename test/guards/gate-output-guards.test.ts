@@ -120,6 +120,12 @@ describe('gate output guards', () => {
     expect((await failure(run)).kind).toBe('aborted')
   })
 
+  it("bound a hanging guard by the attempt's deadline: the attempt times out, and the rules decide", async () => {
+    const hangs = contentGuard('hangs', () => new Promise<never>(() => undefined), { surfaces: ['output'] })
+    const error = await failure(createGate({ providers: scripted(['fine']), timeoutMs: 25, contentGuards: [hangs] }).run(ask))
+    expect(error.kind).toBe('timeout')
+  })
+
   it('report each verdict as a frozen guard_verdict of host gate, without the text', async () => {
     const gate = createGate({ providers: scripted([`mail ${EMAIL}`]), contentGuards: [piiGuard()] })
     const seen: unknown[] = []

@@ -33,9 +33,11 @@ function guardAnswer(attempt: GateAttempt<unknown>, response: ModelResponse, gua
   const run = attempt.run
   const report = gateGuardReport(run.g.events, run.runId, run.tags)
   const signal = attempt.request.signal ?? run.signal
-  return runContentGuards(guards, { surface: 'output', text: response.content, signal, report }).then((outcome) =>
-    decided(attempt, response, outcome, streamed.delivered),
-  )
+  return runContentGuards(guards, { surface: 'output', text: response.content, signal, report }).then((outcome) => {
+    // The attempt's deadline (or the run's abort) cut the guards short: the attempt ends as that says, for the rules to decide.
+    if (signal?.aborted === true) throw signal.reason
+    return decided(attempt, response, outcome, streamed.delivered)
+  })
 }
 
 function decided(attempt: GateAttempt<unknown>, response: ModelResponse, outcome: GuardOutcome, delivered: boolean): ModelResponse {

@@ -109,6 +109,8 @@ export function streamingCall<T>(ctx: StreamingCallContext<T>): ResponseCall {
     if (held !== undefined) {
       const raw = text
       text = await held.end()
+      // The deadline (or the run's abort) cut the guards short: the attempt ends as that says.
+      if (request.signal?.aborted === true) throw request.signal.reason
       if (held.stop !== undefined) stopStreamedAnswer(chainAttempt, { ...held.stop, surface: 'stream' })
       else if (ended) response = await released(held, chainAttempt, response, raw, ctx, attemptCtx, text)
     }
