@@ -80,6 +80,14 @@ describe('gate output guards', () => {
     expect(base).toHaveLength(1)
   })
 
+  it('stop a guard that re-asks forever at the safety cap', async () => {
+    const never = contentGuard('never', () => ({ action: 'retry-with-feedback', feedback: 'Try again.' }), { surfaces: ['output'] })
+    const provider = scripted(['a', 'b', 'c'])
+    const error = await failure(createGate({ providers: provider, maxAttempts: 3, contentGuards: [never] }).run(ask))
+    expect(error.kind).toBe('max-attempts')
+    expect(provider.requests).toHaveLength(3)
+  })
+
   it('fail fast with guard-blocked or guard-escalated, explained, keeping nothing of the answer', async () => {
     const blocked = await failure(
       createGate({ providers: scripted([`key ${KEY}`]), contentGuards: [secretsGuard({ action: 'block', surfaces: ['output'] })] }).run(ask),

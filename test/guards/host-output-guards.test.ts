@@ -52,6 +52,24 @@ describe('Agent output guards', () => {
     expect(JSON.stringify(provider.requests)).not.toContain(EMAIL)
   })
 
+  it('re-ask with ephemeral feedback that never enters the persisted history', async () => {
+    const sessions = memorySessionStore()
+    const provider = scripted(['Acme Corp does it better', 'We do it best'])
+    const noRival = contentGuard(
+      'noRival',
+      ({ text }) => (/acme/i.test(text) ? { action: 'retry-with-feedback', feedback: 'Name no competitor.' } : { action: 'allow' }),
+      {
+        surfaces: ['output'],
+      },
+    )
+    const agent = Agent.create({ provider, model: 'm', sessions, contentGuards: [noRival] }).build()
+    expect(await (await agent.session('s')).run('who?')).toBe('We do it best')
+    expect(provider.requests[1]?.messages.at(-1)).toMatchObject({ role: 'user', content: 'Name no competitor.' })
+    const stored = JSON.stringify(await sessions.load('s'))
+    expect(stored).not.toContain('Name no competitor')
+    expect(stored).not.toContain('Acme')
+  })
+
   it('screen the text of a tool-call turn too, which is stored and sent back', async () => {
     const sessions = memorySessionStore()
     const provider = scripted([{ content: `Looking up ${EMAIL}`, toolCalls: [{ id: 'c1', name: 'find', args: { q: 'x' } }] }, 'Found it.'])
