@@ -1,6 +1,7 @@
 import fc from 'fast-check'
 import { afterAll, expect, it } from 'vitest'
 import { createGate, instructionGuard, piiGuard, type Provider, secretsGuard } from '../../src/index.ts'
+import { scripted } from '../../src/providers/index.ts'
 import type { StreamChunk } from '../../src/model/stream-chunk.ts'
 import { type ContentGuard, streamWindow } from '../../src/validation/guards/index.ts'
 import { readTarGz } from '../streaming/support/read-tar.ts'
@@ -149,6 +150,20 @@ describeWith(corpora)('streamWindow over random chunkings of real MaskBench outp
         else expect(delivered.join('')).toBe((await run.result).response.content)
       }),
       { numRuns: 60, seed: 3434 },
+    )
+  })
+
+  it('returns from gate.run, and logs in its attempts, no canary the output guards match', async () => {
+    const guards = [piiGuard({ surfaces: ['output'] }), secretsGuard({ surfaces: ['output'] })]
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...outputs), fc.constantFrom(...CANARIES.slice(0, 3)), fc.nat(), async (raw, canary, where) => {
+        const result = await createGate({ providers: scripted([planted(raw, canary, where)]), contentGuards: guards }).run({
+          messages: [{ role: 'user', content: 'x' }],
+        })
+        expect(result.value).not.toContain(canary)
+        expect(JSON.stringify(result.attempts)).not.toContain(canary)
+      }),
+      { numRuns: 200, seed: 3434 },
     )
   })
 })
