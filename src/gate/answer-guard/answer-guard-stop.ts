@@ -32,9 +32,14 @@ const ACTION_TEXT: Readonly<Record<AnswerGuardStop['action'], string>> = {
   escalate: 'escalated',
 }
 
-/** The guard's stop that failed an attempt, when a content guard failed it. */
+/** The guard's stop that failed an attempt, when a content guard failed it; never throws (a provider may reject with a hostile Proxy). */
 export function answerStopOf(error: unknown): AnswerGuardStop | undefined {
-  return error instanceof AnswerWithheldError ? error.stop : undefined
+  if (typeof error !== 'object' || error === null) return undefined
+  try {
+    return error instanceof AnswerWithheldError ? error.stop : undefined
+  } catch {
+    return undefined
+  }
 }
 
 // What a stream told of an attempt's answer before the answer stage reads it: the stream guards'
