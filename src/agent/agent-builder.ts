@@ -71,6 +71,9 @@ export class AgentBuilderOf<K extends AgentKind, T = string> {
       throw new Error('Agent.reliability() was already called on this builder: pass every rule in one call')
     }
     checkConfig(config, 'Agent.reliability')
+    if ((config as { contentGuards?: unknown }).contentGuards !== undefined) {
+      throw new TypeError('Agent.reliability: contentGuards are an option of Agent.create({ contentGuards }), which screens every surface of a run')
+    }
     return this.#with<T>({ reliability: Object.freeze({ ...config }) })
   }
 

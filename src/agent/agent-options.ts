@@ -56,8 +56,12 @@ export interface AgentOptions {
    */
   readonly toolGuards?: readonly ToolGuard[]
   /**
-   * Content guards, each on the surfaces it declares: tool results (before the model sees them: a
-   * blocked one is withheld and the model shown a notice), and the other surfaces the agent owns.
+   * Content guards, each on the surfaces it declares: the user's input and the loaded history, tool
+   * arguments (after validation) and results (before the model sees them: a blocked one is withheld
+   * and the model shown a notice), the retry tail, the text of every answer (`output`: redacted
+   * before it is returned or committed, and the redacted value re-validated; a re-ask, a block
+   * `guard-blocked` or an escalation `guard-escalated`), and `agent.stream`'s deltas (`stream`:
+   * held back by the guard's lookback, so nothing it matches is delivered).
    * `piiGuard()`, `secretsGuard()` and `instructionGuard()` are ready-made; make your own with
    * `contentGuard()`. A guard that throws or never settles fails closed unless made `onError: 'open'`.
    * @default []
@@ -75,7 +79,7 @@ export interface AgentOptions {
  * The agent's reliability options: everything `createGate` takes (rules, feedback, pricing,
  * breaker, shared budget, ...) but the providers, given here as a failover order.
  */
-export interface AgentReliability extends Omit<GateConfig<unknown>, 'providers' | 'model' | 'outputSchema' | 'events'> {
+export interface AgentReliability extends Omit<GateConfig<unknown>, 'providers' | 'model' | 'outputSchema' | 'events' | 'contentGuards'> {
   /** Failover order; replaces the provider given to `Agent.create` when set. */
   readonly providers?: readonly (Provider | ProviderEntry)[]
 }

@@ -16,7 +16,8 @@ import type { Phase } from '../rules/scope.ts'
 import type { ValidationFailure } from '../validation/validation-failure.ts'
 import type { AgentRuntime } from './agent-runtime.ts'
 import type { FunctionCall } from './function-call.ts'
-import { applyOutputFallback, handlesError } from './output-fallback.ts'
+import { handlesError } from './output-fallback.ts'
+import { fallbackAnswer } from './guard-fallback-answer.ts'
 import { RunLedger } from './run-ledger.ts'
 import { RunProgress } from './no-progress/run-progress.ts'
 import type { AgentRunOptions } from './run-input.ts'
@@ -177,9 +178,8 @@ export class AgentRun<T, R = RunResult<T>> {
   async #useOutputFallback(error: unknown): Promise<R> {
     const fallback = this.#rt.outputFallback
     if (fallback === undefined || !isReliabilityFailFastError(error) || !handlesError(fallback, error)) throw error
-    const answer = await applyOutputFallback(fallback, error, this.#rt.outputSchema, this.#rt.events, this.#runId, this.#signal)
-    if (this.#signal?.aborted === true) throw this.#fail('aborted', 'the run was aborted while its output fallback was answering', 'post-decide')
-    if (answer === undefined) throw error
+    const fail = (kind: string, reason: string) => this.#fail(kind, reason, 'post-decide')
+    const answer = await fallbackAnswer(this.#rt, fallback, error, { who: this.#who(), signal: this.#signal, fail })
     const response: ModelResponse = { content: answer.text, toolCalls: [], usage: ZERO_USAGE, stopReason: 'end' }
     return this.#finish(response, answer.value, answer.tier === 'canned' ? 'canned' : 'output-fallback', true, answer.tier, undefined)
   }

@@ -56,6 +56,7 @@ export function createRuntime<T>(spec: AgentSpec): AgentRuntime<T> {
   const { providers, ...gateOptions } = spec.reliability ?? {}
   const costBudget = spec.costBudget === undefined ? undefined : resolveCostBudget(spec.costBudget)
   const runBudgets: RunBudgetChecks | undefined = costBudget === undefined ? undefined : new WeakMap()
+  const contentGuards = options.contentGuards === undefined ? NO_GUARDS : assertContentGuards(options.contentGuards, 'Agent.create: contentGuards')
   const { gate } = buildGate<T>({
     ...gateOptions,
     // The run's budget first: a user's matching non-fail-fast PreCheck rule must not shadow it.
@@ -66,6 +67,8 @@ export function createRuntime<T>(spec: AgentSpec): AgentRuntime<T> {
     ...(spec.middleware.length > 0 ? { middleware: [...(gateOptions.middleware ?? []), ...spec.middleware] } : {}),
     ...(options.model !== undefined ? { model: options.model } : {}),
     ...(spec.outputSchema !== undefined ? { outputSchema: spec.outputSchema as never } : {}),
+    // The output and stream guards run in the gate's loop: on every answer of every model turn, and on each streamed delta.
+    ...(contentGuards.length > 0 ? { contentGuards } : {}),
     events: spec.events,
   })
   const logger = logSink(options.logger, options.logFormat)
@@ -86,7 +89,7 @@ export function createRuntime<T>(spec: AgentSpec): AgentRuntime<T> {
     tools,
     toolSpecs: Object.freeze(spec.tools.map((t) => t.spec)),
     toolGuards: Object.freeze([...(options.toolGuards ?? [idShapeGuard()])]),
-    contentGuards: options.contentGuards === undefined ? NO_GUARDS : assertContentGuards(options.contentGuards, 'Agent.create: contentGuards'),
+    contentGuards,
     maxToolRetries: nonNegativeInteger(options.maxToolRetries, 'Agent.create: maxToolRetries', 2),
     forcedToolReask: flag(options.forcedToolReask, 'forcedToolReask'),
     toolGiveUpStops: flag(options.toolGiveUpStops, 'toolGiveUpStops'),

@@ -6,8 +6,8 @@ import type { GuardFailure, GuardSurface } from '../validation/guards/index.ts'
  */
 export interface GuardVerdictEvent {
   readonly runId: string
-  /** Who ran the guard: the Agent, the AI SDK or LangChain middleware, the MCP tools, a session load, a stream. */
-  readonly host: 'agent' | 'ai-sdk' | 'langchain' | 'mcp'
+  /** Who ran the guard: the gate's loop (a model's answer and its stream, in every host), the Agent, the AI SDK or LangChain middleware, the MCP tools. */
+  readonly host: 'gate' | 'agent' | 'ai-sdk' | 'langchain' | 'mcp'
   readonly guard: string
   readonly surface: GuardSurface
   readonly action: 'allow' | 'redact' | 'retry-with-feedback' | 'block' | 'escalate'

@@ -19,6 +19,7 @@ import type { GateResult } from './gate-result.ts'
 import { runGate } from './run/run-gate.ts'
 import { resolveProviders } from './resolved-provider.ts'
 import { checkConfig } from './options/check-options.ts'
+import { guardsOf } from './options/content-guards-option.ts'
 import { checkRequest } from './request-problem.ts'
 import { checkRunOptions, GATE_STREAM_OPTIONS } from './run-options-contract.ts'
 import { streamGate } from './stream/stream-gate.ts'
@@ -119,6 +120,8 @@ export function buildGate<T>(config: GateConfig<T>, label = 'createGate'): { rea
     call,
     // A duration checked with the config (checkConfig): whole milliseconds below 2^31.
     runTimeoutMs: config.runTimeoutMs,
+    outputGuards: guardsOf(config as GateConfig<unknown>, 'output', label),
+    streamGuards: guardsOf(config as GateConfig<unknown>, 'stream', label),
   }
   const gate: Gate<T> = {
     run: (request, options = NO_OPTIONS) => {

@@ -6,6 +6,7 @@ import type { GateResult } from './gate-result.ts'
 import type { ResolvedProvider } from './resolved-provider.ts'
 import { emitRunEnd } from './run-end.ts'
 import { runFallback } from './run-fallback.ts'
+import { guardFallback } from './answer-guard/guard-fallback.ts'
 import type { RunView } from './run/run-view.ts'
 
 /** The result of an accepted answer; `recovered` is emitted when earlier attempts failed. */
@@ -43,12 +44,13 @@ export function succeed<T>(
 /** How the loop ends a run that cannot go on (its fail-fast error, events emitted). */
 export type FailRun = (kind: string, reason: string, cause?: unknown, failure?: ValidationFailure) => Error
 
-/** A `fallback` decision: the configured fallback's answer, validated like a model answer. */
+/** A `fallback` decision: the configured fallback's answer, validated (and screened by the output guards) like a model answer. */
 export async function useFallback<T>(s: RunView<T>, scope: ReliabilityScope, ruleKind: string, fail: FailRun): Promise<GateResult<T>> {
   const g = s.g
   if (g.fallback === undefined) throw fail('no-fallback', `rule ${ruleKind} decided fallback, but no fallback is configured`)
   if (g.events.has('fallback')) g.events.emit('fallback', { runId: s.runId, ...s.tags, attempt: s.attempt + 1, kind: ruleKind })
-  const verdict = await runFallback(g.fallback, scope, s.settings.schema, g.repair, s.signal)
-  if (!verdict.ok) throw fail(verdict.kind, verdict.reason, verdict.cause, verdict.failure)
+  const given = await runFallback(g.fallback, scope, s.settings.schema, g.repair, s.signal)
+  const verdict = given.ok ? await guardFallback(s, given) : given
+  if (!verdict.ok) throw fail(verdict.kind, verdict.reason, 'cause' in verdict ? verdict.cause : undefined, 'failure' in verdict ? verdict.failure : undefined)
   return succeed(s, verdict.response, verdict.value, undefined, true)
 }

@@ -6,6 +6,7 @@ import type { Usage } from '../model/usage.ts'
 import type { ReliabilityConfig } from '../rules/reliability-config.ts'
 import type { ReliabilityScope } from '../rules/scope.ts'
 import type { OutputSchema } from '../validation/index.ts'
+import type { ContentGuard } from '../validation/guards/index.ts'
 import type { CircuitBreaker, CircuitBreakerOptions } from '../policies/breaker/circuit-breaker.ts'
 import type { SharedBudget } from '../policies/budget/shared-budget.ts'
 import type { Middleware } from '../policies/middleware.ts'
@@ -60,6 +61,21 @@ export interface GateConfig<T = unknown> extends ReliabilityConfig {
    * createGate({ providers: openai({ client }), outputSchema: Refund, outputMode: 'auto' })
    */
   readonly outputMode?: OutputMode
+  /**
+   * Content guards on what the model writes: those with the `output` surface see the text of every
+   * answer (a tool-call turn's text included) before the check or anything else reads it; those
+   * with the `stream` surface screen `gate.stream`'s text deltas behind a held-back window of their
+   * declared `lookback`, so nothing they match is delivered. A redaction replaces the text and the
+   * redacted answer is what the output schema validates (a broken required field is a schema
+   * failure, re-asked by your rules, never an invalid value accepted); `retry-with-feedback`
+   * re-asks with the guard's feedback as the ephemeral tail; `block` fails fast with kind
+   * `guard-blocked`, `escalate` with `guard-escalated`. A guard that throws, rejects or never
+   * settles within its `timeoutMs` (and the attempt's deadline) fails closed unless made
+   * `onError: 'open'`. Other surfaces belong to the hosts (the Agent's `contentGuards`).
+   * @example
+   * createGate({ providers, outputSchema: Reply, contentGuards: [piiGuard({ surfaces: ['output', 'stream'] })] })
+   */
+  readonly contentGuards?: readonly ContentGuard[]
   /** Called on a `fallback` decision; its answer is validated like a model answer. */
   readonly fallback?: (scope: ReliabilityScope) => FallbackAnswer | Promise<FallbackAnswer>
   /**

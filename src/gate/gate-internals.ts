@@ -12,6 +12,7 @@ import type { JsonSchema } from '../model/request.ts'
 import type { FallbackAnswer } from './gate-config.ts'
 import type { OutputModeState } from './output-mode/output-mode-state.ts'
 import type { ResolvedProvider } from './resolved-provider.ts'
+import type { ContentGuard } from '../validation/guards/index.ts'
 
 /** The settled configuration a run reads; built once by `createGate`. */
 export interface GateInternals<T> {
@@ -51,6 +52,10 @@ export interface GateInternals<T> {
   readonly call: ResponseCall
   /** The deadline of a whole run, retries and waits included (`runTimeoutMs`). */
   readonly runTimeoutMs: number | undefined
+  /** The content guards of the `output` surface: the answer stage screens each answer; a fallback's answer is screened too. */
+  readonly outputGuards: readonly ContentGuard[]
+  /** The content guards of the `stream` surface: `gate.stream` holds back their lookback of each attempt's text. */
+  readonly streamGuards: readonly ContentGuard[]
 }
 
 /** Options of one `gate.run`. */

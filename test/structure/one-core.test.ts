@@ -43,7 +43,7 @@ describe('one core', () => {
     const order = Object.entries(GATE_OPTIONS)
       .filter(([, row]) => row.link !== undefined || row.policy !== undefined)
       .map(([key, row]) => `${key}:${row.link !== undefined ? 'link' : 'policy'}`)
-    expect(order).toEqual(['timeoutMs:link', 'rateLimit:policy', 'breaker:policy', 'budget:policy'])
+    expect(order).toEqual(['timeoutMs:link', 'contentGuards:link', 'rateLimit:policy', 'breaker:policy', 'budget:policy'])
     // The policies are one stage, asked together: their store calls share a round trip.
     expect(filesMatching(/(?<!function )\badmissionStage\(/)).toEqual(['gate/options/build-chain.ts'])
   })

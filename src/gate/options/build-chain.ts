@@ -7,7 +7,7 @@ import type { GateAttempt } from '../run/gate-attempt.ts'
 import { type MeterSettings, meterStage } from '../run/meter-link.ts'
 import type { LinkEnv } from './link-env.ts'
 import { userLinks } from './link-options.ts'
-import { optionPolicies, optionStages } from './option-table.ts'
+import { answerStages, optionPolicies, optionStages } from './option-table.ts'
 
 /**
  * The attempt chain of a gate, compiled once, outermost first: the options' outer stages (the
@@ -25,6 +25,7 @@ export function buildChain(
   const stages: Stage<unknown, GateAttempt<unknown>>[] = [
     ...optionStages(config, env),
     CHECK_STAGE,
+    ...(answerStages(config, env) as Stage<unknown, GateAttempt<unknown>>[]),
     ...(policies.length > 0 ? [admissionStage(policies)] : []),
     meterStage(meter),
   ]

@@ -8,6 +8,7 @@ import { breakerOption } from './breaker-option.ts'
 import { budgetOption } from './budget-option.ts'
 import type { LinkEnv } from './link-env.ts'
 import { rateLimitOption, timeoutOption } from './link-options.ts'
+import { contentGuardsOption, isContentGuardList } from './content-guards-option.ts'
 
 /**
  * What an option adds to a run, where it acts:
@@ -18,8 +19,9 @@ import { rateLimitOption, timeoutOption } from './link-options.ts'
  * - `retry`: what a retry sends (feedback, its bounds, the safety cap);
  * - `fallback`: the fallback decision;
  * - `run`: the run loop (its deadline);
- * - `link`: a link of the attempt chain, built by `link` (`outer` sits outside the check, `policy`
- *   between the check and the meter); absent, the option adds no link at all.
+ * - `link`: a link of the attempt chain, built by `link` (`outer` sits outside the check, `answer`
+ *   just inside it, so the check reads what it left, `policy` between the check and the meter);
+ *   absent, the option adds no link at all.
  */
 export type OptionAct = 'setup' | 'check' | 'meter' | 'rules' | 'retry' | 'fallback' | 'run' | 'link' | 'user-links'
 
@@ -28,7 +30,7 @@ export interface OptionRow {
   readonly acts: OptionAct
   /** What the value must be, and the test (checked when the gate is made; numbers and rules check themselves). */
   readonly expected?: readonly [description: string, ok: (value: unknown) => boolean]
-  /** The option's stage of the attempt chain (`acts: 'link'`, stage `outer`), or `undefined` when the option is absent. */
+  /** The option's stage of the attempt chain (`acts: 'link'`, stage `outer` or `answer`), or `undefined` when the option is absent. */
   readonly link?: (config: GateConfig<unknown>, env: LinkEnv) => Stage<unknown> | undefined
   /**
    * The option's policy (`acts: 'link'`, stage `policy`): the policies together make one stage between the check and
@@ -36,7 +38,7 @@ export interface OptionRow {
    */
   readonly policy?: (config: GateConfig<unknown>, env: LinkEnv) => Admission | undefined
   /** Where its link sits. */
-  readonly stage?: 'outer' | 'policy'
+  readonly stage?: 'outer' | 'answer' | 'policy'
 }
 
 const isFunction = (value: unknown): boolean => typeof value === 'function'
@@ -48,7 +50,7 @@ const hasMethods = (value: unknown, ...names: string[]): boolean => missingMetho
  * Every option of `createGate` (and of `Agent.reliability`, which becomes one), with what it adds
  * to a run. Keyed by every key of `GateConfig`: an option without a row does not compile. Links are
  * built in this order within their stage, so the attempt's whole order is readable here:
- * deadline -> check -> rate limit -> breaker -> budget -> meter -> the user's middleware -> provider.
+ * deadline -> check -> output guards -> rate limit -> breaker -> budget -> meter -> the user's middleware -> provider.
  */
 export const GATE_OPTIONS: { readonly [K in keyof Required<GateConfig<unknown>>]: OptionRow } = {
   providers: { acts: 'setup' },
@@ -62,6 +64,12 @@ export const GATE_OPTIONS: { readonly [K in keyof Required<GateConfig<unknown>>]
     expected: ["'auto', 'native', 'json' or 'prompt'", (v) => v === 'auto' || v === 'native' || v === 'json' || v === 'prompt'],
   },
   repair: { acts: 'check', expected: ['a boolean', isBoolean] },
+  contentGuards: {
+    acts: 'link',
+    stage: 'answer',
+    link: contentGuardsOption,
+    expected: ['a list of content guards (contentGuard(), piiGuard(), secretsGuard(), instructionGuard())', isContentGuardList],
+  },
   rateLimit: {
     acts: 'link',
     stage: 'policy',
@@ -102,6 +110,11 @@ export const GATE_OPTION_NAMES: readonly string[] = Object.freeze(Object.keys(GA
 /** The outer stages options add, in table order (absent options add none). */
 export function optionStages(config: GateConfig<unknown>, env: LinkEnv): Stage<unknown>[] {
   return built(config, env, (row) => (row.stage === 'outer' ? row.link : undefined))
+}
+
+/** The answer stages options add (just inside the check), in table order (absent options add none). */
+export function answerStages(config: GateConfig<unknown>, env: LinkEnv): Stage<unknown>[] {
+  return built(config, env, (row) => (row.stage === 'answer' ? row.link : undefined))
 }
 
 /** The policies options add, in table order (absent options add none). */

@@ -8,6 +8,8 @@ import { firstMatchingRule } from '../evaluate-rules.ts'
 import { reasonFor } from '../fail-reason.ts'
 import { reportRuleError } from '../rule-error.ts'
 import type { RunView } from './run-view.ts'
+import { answerStopOf } from '../answer-guard/answer-guard-stop.ts'
+import { guardVerdict } from '../answer-guard/guard-verdict.ts'
 
 /** What the loop does after an attempt, decided by the PostDecide rules (and the guard of a stream). */
 export type Verdict =
@@ -32,9 +34,15 @@ export type PreVerdict = { readonly act: 'fail'; readonly kind: string; readonly
  * PostDecide: the first matching rule's decision on an outcome (an accepted answer skips the rules
  * that only judge failures, and builds no scope when no rule is left), overruled by the run's guard;
  * `decision` is emitted before the loop acts. A cancelled run is never retried, and `ok` needs an
- * answer to return. Synchronous unless a rule's `when` answers with a promise.
+ * answer to return. A content guard's stop of the answer decides first, as a rule of its own (see
+ * `guardVerdict`). Synchronous unless a rule's `when` answers with a promise.
  */
 export function decide<T>(run: RunView<T>, outcome: AttemptOutcome<T>): Verdict | Promise<Verdict> {
+  const stop = answerStopOf(outcome.error)
+  if (stop !== undefined) {
+    const guarded = guardVerdict(stop)
+    return act(run, outcome, guarded.rule, undefined, guarded.reason)
+  }
   const rules = outcome.kind === 'ok' ? run.g.postDecideOnOk : run.g.postDecide
   if (rules.length === 0) return act(run, outcome, undefined, undefined)
   const scope = scopeOf(run, 'post-decide', outcome)
@@ -42,7 +50,13 @@ export function decide<T>(run: RunView<T>, outcome: AttemptOutcome<T>): Verdict 
   return rule instanceof Promise ? rule.then((r) => act(run, outcome, r, scope)) : act(run, outcome, rule, scope)
 }
 
-function act<T>(run: RunView<T>, outcome: AttemptOutcome<T>, rule: ReliabilityRule | undefined, scope: ReliabilityScope | undefined): Verdict {
+function act<T>(
+  run: RunView<T>,
+  outcome: AttemptOutcome<T>,
+  rule: ReliabilityRule | undefined,
+  scope: ReliabilityScope | undefined,
+  guardReason?: string,
+): Verdict {
   if (rule !== undefined) {
     const problem = ruleProblem(rule)
     if (problem !== undefined) return invalidRule(run, rule, problem, 'post-decide')
@@ -55,7 +69,8 @@ function act<T>(run: RunView<T>, outcome: AttemptOutcome<T>, rule: ReliabilityRu
     decision = 'fail-fast'
     kind = 'aborted'
   }
-  const guarded = run.settings.guard?.(decision, kind)
+  // A guard's block or escalation keeps its kind on a stream that delivered text: it ends the run either way.
+  const guarded = guardReason !== undefined && decision === 'fail-fast' && kind !== 'aborted' ? undefined : run.settings.guard?.(decision, kind)
   if (guarded !== undefined) {
     decision = guarded.decision
     kind = guarded.kind
@@ -70,7 +85,7 @@ function act<T>(run: RunView<T>, outcome: AttemptOutcome<T>, rule: ReliabilityRu
     case 'fallback':
       return { act: 'fallback', kind, rule, scope: scope ?? scopeOf(run, 'post-decide', outcome) }
     case 'fail-fast':
-      return { act: 'fail', kind, rule, reason: reasonFor(outcome, rule) }
+      return { act: 'fail', kind, rule, reason: guardReason !== undefined && kind !== 'aborted' ? guardReason : reasonFor(outcome, rule) }
   }
 }
 

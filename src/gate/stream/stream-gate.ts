@@ -17,7 +17,8 @@ export const MID_STREAM_NOT_RETRYABLE = FailFastKinds.MidStreamNotRetryable
 /**
  * Runs the gate's attempt loop over streaming provider calls (see {@link GateStreamOptions}).
  * Validation, events, rules, feedback and failover are those of `gate.run`; only how text reaches
- * the consumer differs by mode.
+ * the consumer differs by mode. With `stream` content guards, every mode delivers only what their
+ * held-back window released, and the result's text is that text (after the `output` guards).
  */
 export function streamGate<T>(g: GateInternals<T>, request: ModelRequest, options: GateStreamOptions = {}, messages?: readonly Message[]): GateStream<T> {
   const { mode = 'passthrough', ...runOptions } = options
@@ -36,6 +37,7 @@ export function streamGate<T>(g: GateInternals<T>, request: ModelRequest, option
     buffered: new Map(),
     providers: g.providers,
     call: g.call,
+    guards: g.streamGuards,
   }
   const run = runGate(
     g,

@@ -9,6 +9,10 @@ import type { ResolvedProvider } from '../resolved-provider.ts'
 import { abortedResponse, abortedUsage } from './aborted-response.ts'
 import { consumeProviderStream } from './consume-provider-stream.ts'
 import type { GateStreamEvent, StreamMode } from './gate-stream-event.ts'
+import type { ContentGuard } from '../../validation/guards/index.ts'
+import { markDelivered, stopStreamedAnswer } from '../answer-guard/answer-guard-stop.ts'
+import { gateGuardReport } from '../answer-guard/gate-guard-report.ts'
+import { HeldText } from './held-text.ts'
 
 /** What the streaming call shares with the stream that owns it. */
 export interface StreamingCallContext<T> {
@@ -26,13 +30,17 @@ export interface StreamingCallContext<T> {
   readonly providers: readonly ResolvedProvider[]
   /** The gate's plain provider call, for a provider that cannot stream. */
   readonly call: ResponseCall
+  /** The `stream` content guards: each attempt's text is held back by their lookback and screened before it goes on. */
+  readonly guards: readonly ContentGuard[]
 }
 
 /**
  * The end of the attempt chain for `gate.stream`: consumes `provider.stream()` (or `complete()`
  * when a provider cannot stream), forwards text as the mode says, and returns the assembled response
  * for the gate's normal validation. Chunks are scoped per attempt: nothing of one attempt is ever
- * joined to another's.
+ * joined to another's. With `stream` guards, text goes on only as their window releases it, and
+ * the answer the gate validates is the released text (what the consumer got); a guard's stop ends
+ * the provider's stream and fails the attempt (see `answerGuardStage`).
  */
 export function streamingCall<T>(ctx: StreamingCallContext<T>): ResponseCall {
   let lastEmitted = 0
@@ -49,8 +57,7 @@ export function streamingCall<T>(ctx: StreamingCallContext<T>): ResponseCall {
     let reported: unknown
     let violation: StreamViolation | undefined
 
-    const onText = (piece: string): 'continue' | 'stop' => {
-      text += piece
+    const deliver = (piece: string): 'continue' | 'stop' => {
       switch (ctx.mode) {
         case 'buffer': {
           const list = ctx.buffered.get(attempt) ?? []
@@ -60,16 +67,25 @@ export function streamingCall<T>(ctx: StreamingCallContext<T>): ResponseCall {
         }
         case 'passthrough':
           ctx.delivered = true
+          markDelivered(chainAttempt)
           ctx.emit({ type: 'text', text: piece, attempt })
           return 'continue'
         case 'progressive':
           lastEmitted = attempt
+          markDelivered(chainAttempt)
           ctx.emit({ type: 'text', text: piece, attempt })
           if (validator === undefined) return 'continue'
           violation = validator.push(piece)
           if (validator.takeChanged()) ctx.emit({ type: 'partial', value: structuredClone(validator.partial), attempt })
           return violation === undefined ? 'continue' : 'stop'
       }
+    }
+    const held = ctx.guards.length === 0 ? undefined : heldText(ctx, attemptCtx, request.signal, deliver)
+    const onText = (piece: string): 'continue' | 'stop' => {
+      text += piece
+      if (held === undefined) return deliver(piece)
+      held.push(piece)
+      return held.stop === undefined && violation === undefined ? 'continue' : 'stop'
     }
 
     const provider = entry.provider
@@ -78,7 +94,7 @@ export function streamingCall<T>(ctx: StreamingCallContext<T>): ResponseCall {
       // A malformed answer is the gate's to report; only text is forwarded here.
       const content: unknown = (response as { content?: unknown } | null | undefined)?.content
       if (typeof content === 'string' && content !== '') onText(content)
-      return response
+      return held === undefined ? response : ((await released(held, chainAttempt, response, text, ctx, attemptCtx)) as ModelResponse)
     }
     const streaming = provider as typeof provider & { stream: NonNullable<typeof provider.stream> }
     const how = await consumeProviderStream(streaming, request, (chunk) => {
@@ -90,6 +106,14 @@ export function streamingCall<T>(ctx: StreamingCallContext<T>): ResponseCall {
       } else if (chunk.text !== '') return onText(chunk.text)
       return 'continue'
     })
+    if (held !== undefined) {
+      const raw = text
+      text = await held.end()
+      // The deadline (or the run's abort) cut the guards short: the attempt ends as that says.
+      if (request.signal?.aborted === true) throw request.signal.reason
+      if (held.stop !== undefined) stopStreamedAnswer(chainAttempt, { ...held.stop, surface: 'stream' })
+      else if (ended) response = await released(held, chainAttempt, response, raw, ctx, attemptCtx, text)
+    }
     if (how === 'stopped' && violation !== undefined && validator !== undefined && ctx.schema !== undefined) {
       if (ctx.events.has('stream_aborted')) {
         // The full length of a stream that was cut is unknown, hence no share here.
@@ -107,6 +131,47 @@ export function streamingCall<T>(ctx: StreamingCallContext<T>): ResponseCall {
     }
     return (ended ? response : endedWithoutDone(request, text, reported)) as ModelResponse
   }
+}
+
+/** One attempt's text behind the context's `stream` guards, reported as the run's `guard_verdict` events. */
+function heldText<T>(
+  ctx: StreamingCallContext<T>,
+  attemptCtx: Parameters<ResponseCall>[0],
+  signal: AbortSignal | undefined,
+  deliver: (text: string) => unknown,
+): HeldText {
+  const report = gateGuardReport(ctx.events, attemptCtx.runId, eventTags(attemptCtx.turn, attemptCtx.metadata))
+  return new HeldText({ guards: ctx.guards, signal, report, deliver })
+}
+
+/**
+ * The answer as the stream guards released it: its content is the released text when it is the
+ * text that streamed (the usual case). A final content other than the streamed text (a provider
+ * whose last word differs) is screened whole, without delivering it, before the gate reads it.
+ */
+async function released<T>(
+  held: HeldText,
+  attempt: object,
+  response: unknown,
+  raw: string,
+  ctx: StreamingCallContext<T>,
+  attemptCtx: Parameters<ResponseCall>[0],
+  text?: string,
+): Promise<unknown> {
+  const releasedText = text ?? (await held.end())
+  if (held.stop !== undefined) {
+    stopStreamedAnswer(attempt, { ...held.stop, surface: 'stream' })
+    return response
+  }
+  if (typeof response !== 'object' || response === null) return response
+  const content: unknown = (response as { content?: unknown }).content
+  if (typeof content !== 'string' || content === releasedText) return response
+  if (content === raw) return { ...response, content: releasedText }
+  const whole = heldText(ctx, attemptCtx, attemptCtx.request.signal, () => undefined)
+  whole.push(content)
+  const screened = await whole.end()
+  if (whole.stop !== undefined) stopStreamedAnswer(attempt, { ...whole.stop, surface: 'stream' })
+  return { ...response, content: screened }
 }
 
 /** A stream that ended without its `done` chunk: the text received, usage estimated. */

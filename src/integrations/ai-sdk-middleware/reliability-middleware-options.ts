@@ -42,8 +42,10 @@ export interface ReliabilityMiddlewareOptions<T = unknown> extends Omit<GateConf
   readonly noProgress?: NoProgressOption
   /**
    * Content guards over each call's prompt before the model sees it: user text as `input`, tool
-   * results as `tool-result` (redacted, or withheld behind a notice). A blocked input or an
-   * escalation throws `guard-blocked` / `guard-escalated` before the call. @default []
+   * results as `tool-result` (redacted, or withheld behind a notice); over the model's answer
+   * (`output`: redacted before the AI SDK sees it, the redaction validated like the answer,
+   * `retry-with-feedback` re-asked); and over `streamText`'s deltas (`stream`: held back by the
+   * guard's lookback). A block or an escalation throws `guard-blocked` / `guard-escalated`. @default []
    */
   readonly contentGuards?: readonly ContentGuard[]
 }

@@ -1,7 +1,6 @@
 import type {
   LanguageModelV4,
   LanguageModelV4CallOptions,
-  LanguageModelV4Content,
   LanguageModelV4FinishReason,
   LanguageModelV4GenerateResult,
   LanguageModelV4StreamPart,
@@ -30,6 +29,7 @@ import { guardPrompt } from './guard-prompt.ts'
 import { guardReport } from '../../agent/guard-report.ts'
 import { guardStop } from '../../agent/guard-stop.ts'
 import { type StreamRelease, streamWindow } from '../../validation/guards/index.ts'
+import { guardsOn } from '../../validation/guards/guards-on.ts'
 import { noProgressParams } from './no-progress-params.ts'
 import { callRequest, withTail } from './call-request.ts'
 import type { MiddlewareCall, ReliabilityMiddleware } from './reliability-middleware-type.ts'
@@ -37,6 +37,7 @@ import { RELIABILITY_MIDDLEWARE, type ReliabilityMiddlewareOptions } from './rel
 import { ToolArgsCall, type ToolArgsOptions } from './tool-args-call.ts'
 import { toolSchemas } from './tool-schemas.ts'
 import { toV4Usage } from './v4-usage.ts'
+import { answerText, inputText, inSchemaShape, withArgs } from './answer-content.ts'
 
 /** A call of `ai` 7 (specification v4); `ai` 6's v3 calls have the same fields for everything the middleware reads and writes. */
 type V4Call = MiddlewareCall<LanguageModelV4CallOptions, LanguageModelV4GenerateResult, LanguageModelV4StreamResult> & { readonly model: LanguageModelV4 }
@@ -86,6 +87,8 @@ export function reliabilityMiddleware<T = unknown>(given?: ReliabilityMiddleware
   const ladder = noProgressSettings(noProgress, 'reliabilityMiddleware')
   const config = hostGateConfig(gateOptions, 'reliabilityMiddleware')
   const events = hub ?? new EventHub()
+  // The gate screens each answer (the output guards); the stream's deltas are the middleware's to screen, once.
+  const outputGuards = guardsOn(contentGuards, ['output'])
   const toolSettings: ToolArgsOptions = hostToolSettings(
     { maxToolRetries, forcedToolReask, toolGiveUpStops, toolGuards, logger, name },
     config,
@@ -95,7 +98,13 @@ export function reliabilityMiddleware<T = unknown>(given?: ReliabilityMiddleware
   const gateFor = (params: LanguageModelV4CallOptions, provider: Provider): Gate<T> => {
     const format = params.responseFormat
     const schema = config.outputSchema ?? (format?.type === 'json' && format.schema !== undefined ? (format.schema as never) : undefined)
-    return createGate<T>({ ...config, ...(schema !== undefined ? { outputSchema: schema } : {}), providers: provider, events })
+    return createGate<T>({
+      ...config,
+      ...(schema !== undefined ? { outputSchema: schema } : {}),
+      ...(outputGuards.length > 0 ? { contentGuards: outputGuards } : {}),
+      providers: provider,
+      events,
+    })
   }
   /** A provider over `doGenerate` (with the output modes of the model's provider) that remembers the last raw result and the request it answered. */
   const generating = (params: LanguageModelV4CallOptions, model: LanguageModelV4) => {
@@ -137,13 +146,14 @@ export function reliabilityMiddleware<T = unknown>(given?: ReliabilityMiddleware
       const schemas = toolSchemas(params)
       if (schemas.size === 0 || result.response.toolCalls.length === 0) {
         // Usage covers every attempt, the rejected ones included: they were paid for.
-        return { ...accepted, content: inSchemaShape(accepted.content, sent(), result.value), usage: toV4Usage(result.usage) }
+        const content = answerText(accepted.content, result.response.content)
+        return { ...accepted, content: inSchemaShape(content, sent(), result.value), usage: toV4Usage(result.usage) }
       }
       const call = new ToolArgsCall(gate, base, runOptions, result, toolSettings, () => lastAnswer(last()))
       const settled = await call.settle(result.response, schemas)
       // A prose reply that stands is the last answer the model gave.
       if (settled.answer !== undefined) return answerResult(settled.answer, last(), call.usage)
-      return { ...accepted, content: withArgs(accepted.content, settled.calls), usage: toV4Usage(call.usage) }
+      return { ...accepted, content: withArgs(answerText(accepted.content, result.response.content), settled.calls), usage: toV4Usage(call.usage) }
     },
 
     async wrapStream({ params: given, model }: V4Call): Promise<LanguageModelV4StreamResult> {
@@ -242,22 +252,8 @@ export function reliabilityMiddleware<T = unknown>(given?: ReliabilityMiddleware
 
 /** A prose reply that stands (`llm_gave_up`): the model's own result when it came from the model, its text otherwise. */
 function answerResult(answer: ModelResponse, raw: LanguageModelV4GenerateResult | undefined, usage: Usage): LanguageModelV4GenerateResult {
-  if (raw !== undefined) return { ...raw, usage: toV4Usage(usage) }
+  if (raw !== undefined) return { ...raw, content: answerText(raw.content, answer.content), usage: toV4Usage(usage) }
   return { content: [{ type: 'text', text: answer.content }], finishReason: toFinishReason(answer.stopReason), usage: toV4Usage(usage), warnings: [] }
-}
-
-/** The answer's content with each settled tool call's final arguments (same call ids). */
-function withArgs(content: readonly LanguageModelV4Content[], calls: readonly ToolCall[]): LanguageModelV4Content[] {
-  const byId = new Map(calls.map((c) => [c.id, c]))
-  return content.map((part) => {
-    const call = part.type === 'tool-call' ? byId.get(part.toolCallId) : undefined
-    return call === undefined || part.type !== 'tool-call' ? part : { ...part, input: inputText(call.args) }
-  })
-}
-
-/** Tool arguments as the AI SDK's `input` text: as the model sent them when they are text. */
-function inputText(args: unknown): string {
-  return typeof args === 'string' ? args : JSON.stringify(args ?? {})
 }
 
 function lastAnswer(result: LanguageModelV4GenerateResult | undefined): NoObjectGeneratedFields | undefined {
@@ -270,18 +266,6 @@ function lastAnswer(result: LanguageModelV4GenerateResult | undefined): NoObject
 function toFinishReason(stop: StopReason): LanguageModelV4FinishReason {
   const unified = ({ end: 'stop', max_tokens: 'length', tool_use: 'tool-calls', content_filter: 'content-filter', other: 'other' } as const)[stop]
   return { unified, raw: undefined }
-}
-
-/**
- * The accepted answer's content as the AI SDK must read it: after a native request (whose compiled
- * schema may reshape values: OpenAI strict sends `null` for an absent property), the text is the
- * validated value, mapped back, so `Output.object` parses the schema's own shape; otherwise unchanged.
- */
-function inSchemaShape(content: LanguageModelV4Content[], request: ModelRequest | undefined, value: unknown): LanguageModelV4Content[] {
-  if (request?.outputMode !== 'native' || request.nativeSchema === undefined || value === undefined || typeof value === 'string') return content
-  const text = JSON.stringify(value)
-  const others = content.filter((part) => part.type !== 'text')
-  return [{ type: 'text', text }, ...others]
 }
 
 /** The modes of a streamed call: OpenAI's strict mode reshapes values, which a stream cannot map back as it goes, so JSON mode instead. */

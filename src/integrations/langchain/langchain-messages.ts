@@ -61,6 +61,21 @@ export function toAIMessage(response: ModelResponse): AIMessage {
   return new AIMessage({ content: response.content, ...(calls.length > 0 ? { tool_calls: calls } : {}) })
 }
 
+/**
+ * The model's message with the text the gate accepted: itself when the gate kept its text, else a
+ * copy holding that text (the output guards redacted it), with its id, tool calls and metadata.
+ */
+export function withText(message: AIMessage, text: string): AIMessage {
+  if (message.text === text) return message
+  return new AIMessage({
+    content: text,
+    ...(message.id !== undefined ? { id: message.id } : {}),
+    ...(message.tool_calls !== undefined && message.tool_calls.length > 0 ? { tool_calls: message.tool_calls } : {}),
+    ...(message.usage_metadata !== undefined ? { usage_metadata: message.usage_metadata } : {}),
+    response_metadata: message.response_metadata,
+  })
+}
+
 /** The request's tools as the gate's request names them (for a `toolChoice` pinned to one); the wire keeps the tools themselves. */
 export function toolSpecs(tools: readonly unknown[]): ToolSpec[] {
   const out: ToolSpec[] = []

@@ -9,7 +9,7 @@ import type { ModelRequest } from '../../model/request.ts'
 import type { ToolChoice } from '../../model/tool-choice.ts'
 import type { HostGateOptions } from '../host/host-gate-checks.ts'
 import { hostProvider } from '../host/host-provider.ts'
-import { fromLangChain, toAIMessage, toLangChain, toModelResponse, toolSpecs } from './langchain-messages.ts'
+import { fromLangChain, toAIMessage, toLangChain, toModelResponse, toolSpecs, withText } from './langchain-messages.ts'
 import { type SchemaCache, toolSchemas } from './tool-schemas.ts'
 import { type LangChainToolArgs, settleToolArgs } from './tool-args-turn.ts'
 import type { NoProgressSettings } from '../../agent/no-progress/no-progress-options.ts'
@@ -78,9 +78,15 @@ export async function modelTurn<R extends TurnRequest>(asked: R, handler: (reque
     },
     toModelResponse,
   )
-  const gate = createGate({ ...turn.gate, providers: host.provider, events: turn.events })
-  // The model's own message when it gave the accepted answer; the fallback's answer otherwise.
-  const answerOf = (result: GateResult<unknown>): AIMessage => (result.fromFallback ? undefined : host.last()) ?? toAIMessage(result.response)
+  // The output guards screen every answer in the gate (the input and tool results are screened here and in wrapToolCall).
+  const guards = turn.contentGuards.length > 0 ? { contentGuards: turn.contentGuards } : {}
+  const gate = createGate({ ...turn.gate, ...guards, providers: host.provider, events: turn.events })
+  // The model's own message when it gave the accepted answer (with the text the gate accepted: a
+  // redaction replaces it); the fallback's answer otherwise.
+  const answerOf = (result: GateResult<unknown>): AIMessage => {
+    const own = result.fromFallback ? undefined : host.last()
+    return own === undefined ? toAIMessage(result.response) : withText(own, result.response.content)
+  }
   const runGate = (req: ModelRequest, options: GateRunOptions): Promise<AIMessage> =>
     gate.run(req, options).then(answerOf, (error: unknown) => {
       throw bubble.signal.aborted ? bubble.signal.reason : error

@@ -54,7 +54,9 @@ export interface LangChainReliabilityOptions<T = unknown> extends Omit<GateConfi
   /**
    * Content guards: each human message's text as `input` before the model sees it, each tool's
    * `ToolMessage` as `tool-result` before it enters the agent's state (redacted, or withheld behind
-   * a notice). A blocked input or an escalation throws `guard-blocked` / `guard-escalated`. @default []
+   * a notice), and the model's answer as `output` before it enters the state (redacted, the
+   * redaction validated like the answer; `retry-with-feedback` re-asked). A block or an escalation
+   * throws `guard-blocked` / `guard-escalated`. @default []
    */
   readonly contentGuards?: readonly ContentGuard[]
 }
