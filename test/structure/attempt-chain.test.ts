@@ -26,6 +26,7 @@ function filesMatching(pattern: RegExp): string[] {
 const MACHINERY = [
   'policies/chain.ts',
   'policies/chain-attempt.ts',
+  'policies/attempt-control.ts',
   'policies/stage.ts',
   'policies/middleware.ts',
   'policies/admission.ts',
