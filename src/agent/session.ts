@@ -99,7 +99,8 @@ export class Session<T> {
   #start<R>(input: RunInput, options: RunOptions | undefined, project: (result: RunResult<T>) => R): Promise<R> {
     try {
       const user: Message = { role: 'user', content: messageOf(input) }
-      AGENT_RUN_OPTIONS.check(options)
+      // No options, nothing to check (and no empty object made for the answer, unread here).
+      if (options !== undefined) AGENT_RUN_OPTIONS.check(options)
       return this.#begin(user, options, project, undefined)
     } catch (error) {
       return Promise.reject(error)
