@@ -55,85 +55,21 @@ type Verdict = unknown // a token, a Refused or a Failed
  * token is the policies' verdicts, in order.
  */
 export function admissionStage(policies: readonly Admission[]): Stage<Verdict[], ChainAttempt> {
-  return new AdmissionStage(policies.slice())
-}
-
-class AdmissionStage implements Stage<Verdict[], ChainAttempt> {
-  readonly name = 'admission'
-  readonly #list: readonly Admission[]
-
-  constructor(list: readonly Admission[]) {
-    this.#list = list
-  }
-
-  enter(ctx: ChainAttempt): Verdict[] | Promise<Verdict[]> {
-    const list = this.#list
-    const verdicts: Verdict[] = new Array(list.length)
-    let waiting: Promise<void>[] | undefined
-    for (let i = 0; i < list.length; i++) {
-      let answer: unknown
-      try {
-        answer = (list[i] as Admission).admit(ctx)
-      } catch (error) {
-        answer = new Failed(error)
-      }
-      if (!isThenable(answer)) {
-        verdicts[i] = answer
-        continue
-      }
-      const at = i
-      const took = (v: unknown): void => void (verdicts[at] = v)
-      ;(waiting ??= []).push(Promise.resolve(answer).then(took, (error: unknown) => took(new Failed(error))))
-    }
-    if (waiting === undefined) return this.#admitted(verdicts, ctx)
-    return Promise.all(waiting).then(() => this.#admitted(verdicts, ctx))
-  }
-
-  /** Gives back what every admitting policy took; a refusing or failing one took nothing. */
-  undo(ctx: ChainAttempt, verdicts: Verdict[]): void {
-    for (let i = 0; i < verdicts.length; i++) {
-      const v = verdicts[i]
-      const policy = this.#list[i] as Admission
-      if (v instanceof Refused || v instanceof Failed || policy.undo === undefined) continue
-      try {
-        policy.undo(ctx, v)
-      } catch {
-        // An undo only gives back what it held; what it cannot give back expires.
-      }
-    }
-  }
-
-  /** The response once every `done` heard it; else the attempt fails with the first failure (in order). */
-  leave(ctx: ChainAttempt, verdicts: Verdict[], response: ModelResponse): ModelResponse | Promise<ModelResponse> {
-    const heard = this.#hearDone(ctx, verdicts, response, undefined)
-    return isThenable(heard) ? heard.then((failed) => unlessFailed(failed, response)) : unlessFailed(heard, response)
-  }
-
-  /** Every `done` heard the failure; the attempt's error stands whatever they do. */
-  fail(ctx: ChainAttempt, verdicts: Verdict[], error: unknown): unknown {
-    return this.#hearDone(ctx, verdicts, undefined, error)
-  }
-
-  /** The verdicts, when every policy admitted the attempt; else the first refusal (in order) is thrown, the others' tokens given back. */
-  #admitted(verdicts: Verdict[], ctx: ChainAttempt): Verdict[] {
-    for (const v of verdicts) {
-      if (!(v instanceof Refused) && !(v instanceof Failed)) continue
-      this.undo(ctx, verdicts)
-      if (v instanceof Refused) v.report?.()
-      throw v.error
-    }
-    return verdicts
-  }
-
+  const list = policies.slice()
   /**
    * Every `done` heard how the attempt ended (its response, or the error it failed with), started before any is awaited:
    * the first failure of one, in order (a `Failed`), or `undefined`; a promise of it when one answered a promise.
    */
-  #hearDone(ctx: ChainAttempt, verdicts: Verdict[], response: ModelResponse | undefined, error: unknown): Failed | undefined | Promise<Failed | undefined> {
+  function hearDone(
+    ctx: ChainAttempt,
+    verdicts: Verdict[],
+    response: ModelResponse | undefined,
+    error: unknown,
+  ): Failed | undefined | Promise<Failed | undefined> {
     let firstError: Failed | undefined
     let waiting: PromiseLike<unknown>[] | undefined
-    for (let i = 0; i < this.#list.length; i++) {
-      const policy = this.#list[i] as Admission
+    for (let i = 0; i < list.length; i++) {
+      const policy = list[i] as Admission
       if (policy.done === undefined) continue
       try {
         const answer = policy.done(ctx, verdicts[i], response, error)
@@ -148,6 +84,74 @@ class AdmissionStage implements Stage<Verdict[], ChainAttempt> {
       return firstError ?? (rejected === undefined ? undefined : new Failed(rejected.reason))
     })
   }
+  return {
+    name: 'admission',
+    enter(ctx) {
+      const verdicts: Verdict[] = new Array(list.length)
+      let waiting: Promise<void>[] | undefined
+      for (let i = 0; i < list.length; i++) {
+        let answer: unknown
+        try {
+          answer = (list[i] as Admission).admit(ctx)
+        } catch (error) {
+          answer = new Failed(error)
+        }
+        if (isThenable(answer)) {
+          const at = i
+          ;(waiting ??= []).push(
+            Promise.resolve(answer).then(
+              (v) => {
+                verdicts[at] = v
+              },
+              (error: unknown) => {
+                verdicts[at] = new Failed(error)
+              },
+            ),
+          )
+        } else verdicts[i] = answer
+      }
+      if (waiting === undefined) return admitted(list, verdicts, ctx)
+      return Promise.all(waiting).then(() => admitted(list, verdicts, ctx))
+    },
+    undo(ctx, verdicts) {
+      undoAll(list, verdicts, ctx)
+    },
+    leave(ctx, verdicts, response) {
+      return answered(hearDone(ctx, verdicts, response, undefined), response)
+    },
+    // Every `done` heard the failure; the attempt's error stands whatever they do.
+    fail: (ctx, verdicts, error) => hearDone(ctx, verdicts, undefined, error),
+  }
+}
+
+/** The verdicts, when every policy admitted the attempt; else the first refusal (in order) is thrown, the others' tokens given back. */
+function admitted(list: readonly Admission[], verdicts: Verdict[], ctx: ChainAttempt): Verdict[] {
+  for (let i = 0; i < verdicts.length; i++) {
+    const v = verdicts[i]
+    if (!(v instanceof Refused) && !(v instanceof Failed)) continue
+    undoAll(list, verdicts, ctx)
+    if (v instanceof Refused) v.report?.()
+    throw v.error
+  }
+  return verdicts
+}
+/** Gives back what every admitting policy took; a refusing or failing one took nothing. */
+function undoAll(list: readonly Admission[], verdicts: Verdict[], ctx: ChainAttempt): void {
+  for (let i = 0; i < verdicts.length; i++) {
+    const v = verdicts[i]
+    const policy = list[i] as Admission
+    if (v instanceof Refused || v instanceof Failed || policy.undo === undefined) continue
+    try {
+      policy.undo(ctx, v)
+    } catch {
+      // An undo only gives back what it held; what it cannot give back expires.
+    }
+  }
+}
+
+/** The response once every `done` heard it (`heard`: the first failure of one, later when one waited); else the attempt fails with that failure. */
+function answered(heard: Failed | undefined | Promise<Failed | undefined>, response: ModelResponse): ModelResponse | Promise<ModelResponse> {
+  return isThenable(heard) ? heard.then((failed) => unlessFailed(failed, response)) : unlessFailed(heard, response)
 }
 
 /** `response`, unless a policy failed hearing it. */
