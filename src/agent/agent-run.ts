@@ -8,6 +8,7 @@ import { type RunDeadline, shareDeadline } from '../gate/run/run-deadline.ts'
 import { FailFastKinds } from '../model/fail-fast-kind.ts'
 import type { GateResult } from '../gate/gate-result.ts'
 import type { Message } from '../model/message.ts'
+import { frozenMessage } from '../model/frozen-copy.ts'
 import type { ModelRequest } from '../model/request.ts'
 import type { ModelResponse } from '../model/response.ts'
 import type { ToolChoice } from '../model/tool-choice.ts'
@@ -21,7 +22,7 @@ import { fallbackAnswer } from './guard-fallback-answer.ts'
 import { RunLedger } from './run-ledger.ts'
 import { RunProgress } from './no-progress/run-progress.ts'
 import type { AgentRunOptions } from './run-input.ts'
-import { runResultOf, type RunResult } from './run-result.ts'
+import type { RunEnding, RunResult } from './run-result.ts'
 import { RunCostBudget } from './run-cost-budget.ts'
 import { emitAgentRunEnd, emitToolArgsFailure, endFailed, ENDS_AFTER_COMMIT, type RunCommit, runFailure, type RunIdentity } from './run-events.ts'
 import type { ToolCallHost } from './tool-call-run.ts'
@@ -140,7 +141,7 @@ export class AgentRun<T, R = RunResult<T>> {
   #afterTurn(result: GateResult<T>): R | Promise<R> {
     const { response } = result
     if (response.toolCalls.length === 0) {
-      return this.#finish(response, result.value, result.provider, result.fromFallback, undefined, result.warnings)
+      return this.#finish(result)
     }
     // Tool results of the last allowed turn could never be read: stop before running them.
     if (this.#turnCount >= this.#rt.maxIterations) {
@@ -159,7 +160,7 @@ export class AgentRun<T, R = RunResult<T>> {
     const result = this.#retried?.get(answer)
     const value = await standingValue(answer, this.#rt.outputSchema, this.#signal)
     if (result === undefined || value === NOT_AN_ANSWER) return this.#turn()
-    return this.#finish(answer, value, result.provider, result.fromFallback, undefined, result.warnings)
+    return this.#finish({ ...result, response: answer, value })
   }
 
   /** Settles and keeps the turn's tool calls (retries included); returns a prose reply that stands (an aborted run stops here). */
@@ -181,7 +182,8 @@ export class AgentRun<T, R = RunResult<T>> {
     const fail = (kind: string, reason: string) => this.#fail(kind, reason, 'post-decide')
     const answer = await fallbackAnswer(this.#rt, fallback, error, { who: this.#who(), signal: this.#signal, fail })
     const response: ModelResponse = { content: answer.text, toolCalls: [], usage: ZERO_USAGE, stopReason: 'end' }
-    return this.#finish(response, answer.value, answer.tier === 'canned' ? 'canned' : 'output-fallback', true, answer.tier, undefined)
+    const provider = answer.tier === 'canned' ? 'canned' : 'output-fallback'
+    return this.#finish({ response, value: answer.value, provider, fromFallback: true, outputFallback: answer.tier, warnings: undefined })
   }
 
   /** The conversation of the next turn: history, the user's message, and this run's accepted turns. */
@@ -266,31 +268,29 @@ export class AgentRun<T, R = RunResult<T>> {
     return runFailure(this.#rt.events, this.#who(), this.#ledger, late ? FailFastKinds.RunTimeout : kind, why, phase)
   }
 
-  #finish(
-    response: ModelResponse,
-    value: T,
-    provider: string,
-    fromFallback: boolean,
-    outputFallback: RunResult<T>['outputFallback'],
-    warnings: RunResult<T>['warnings'],
-  ): R {
-    const result = runResultOf({
+  /** The run's result (its exchange the library's own frozen copies, what the history commits), committed, then projected. */
+  #finish(ended: RunEnding<T>): R {
+    const { response, outputFallback } = ended
+    const answer: Message = Object.freeze({ role: 'assistant', content: response.content })
+    const user = frozenMessage(this.#user)
+    const result: RunResult<T> = {
       runId: this.#runId,
-      user: this.#user,
-      turns: this.#turns,
+      text: response.content,
+      value: ended.value,
       response,
-      value,
       functionsCalled: this.#calls,
-      spent: this.#ledger,
-      turnCount: this.#turnCount,
-      provider,
-      fromFallback,
+      attempts: this.#ledger.attempts,
+      usage: this.#ledger.usage,
+      costUsd: this.#ledger.costUsd,
+      turns: this.#turnCount,
+      exchange: Object.freeze(this.#turns.length === 0 ? [user, answer] : [user, ...this.#turns.map(frozenMessage), answer]),
+      provider: ended.provider,
+      fromFallback: ended.fromFallback,
       outputFallback,
-      warnings,
-    })
-    const events = this.#rt.events
-    if (this.#commit(result.exchange) !== ENDS_AFTER_COMMIT && events.has('agent_run_end'))
-      emitAgentRunEnd(events, this.#who(), { outcome: 'ok', kind: 'ok', turns: result.turns, outputFallback }, result)
+      warnings: ended.warnings,
+    }
+    if (this.#commit(result.exchange) !== ENDS_AFTER_COMMIT && this.#rt.events.has('agent_run_end'))
+      emitAgentRunEnd(this.#rt.events, this.#who(), { outcome: 'ok', kind: 'ok', turns: result.turns, outputFallback }, result)
     return this.#project(result)
   }
 }

@@ -12,7 +12,8 @@ export interface GuardedInput {
 
 /** Whether any of the agent's guards looks at a run's input or its loaded history (else nothing is screened, nothing allocated). */
 export function guardsInput(guards: readonly ContentGuard[]): boolean {
-  return guards.some((g) => g.surfaces.includes('input') || g.surfaces.includes('history'))
+  // No guards: no predicate made (an agent without guards asks this every run).
+  return guards.length > 0 && guards.some((g) => g.surfaces.includes('input') || g.surfaces.includes('history'))
 }
 
 /**

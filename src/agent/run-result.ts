@@ -1,11 +1,9 @@
-import { frozenMessage } from '../model/frozen-copy.ts'
 import type { AttemptRecord } from '../gate/attempt-record.ts'
 import type { Message } from '../model/message.ts'
 import type { ModelResponse } from '../model/response.ts'
 import type { Usage } from '../model/usage.ts'
 import type { ValidationFailure } from '../validation/validation-failure.ts'
 import type { FunctionCall } from './function-call.ts'
-import type { Spent } from './run-ledger.ts'
 
 /** Everything one agent run produced. */
 export interface RunResult<T> {
@@ -45,47 +43,13 @@ export interface RunResult<T> {
   readonly session?: { readonly id: string; readonly version: number; readonly basedOn: number; readonly staleBy: number }
 }
 
-/** What a run that ended with an answer hands to {@link runResultOf}. */
-export interface RunEnd<T> {
-  readonly runId: string
-  readonly user: Message
-  /** The run's accepted tool turns (assistant calls and their results), in order. */
-  readonly turns: readonly Message[]
+/** How a run ended with an answer: the accepted gate result, or the answer that stood or the output fallback's. */
+export interface RunEnding<T> {
   readonly response: ModelResponse
   readonly value: T
-  readonly functionsCalled: readonly FunctionCall[]
-  /** What was spent: the run's ledger. */
-  readonly spent: Spent
-  readonly turnCount: number
   readonly provider: string
   readonly fromFallback: boolean
-  readonly outputFallback: RunResult<T>['outputFallback']
+  /** Which output-fallback tier answered (absent: none). */
+  readonly outputFallback?: RunResult<T>['outputFallback']
   readonly warnings: RunResult<T>['warnings']
-}
-
-/**
- * The result of a run that ended with an answer: the exchange is the user's message, the run's
- * accepted tool turns and the answer, each the library's own frozen copy (what the history commits
- * cannot be edited in place by anyone holding a message); what was spent is read from `spent`.
- */
-export function runResultOf<T>(end: RunEnd<T>): RunResult<T> {
-  const { response, spent, turns } = end
-  const answer: Message = Object.freeze({ role: 'assistant', content: response.content })
-  const user = frozenMessage(end.user)
-  return {
-    runId: end.runId,
-    text: response.content,
-    value: end.value,
-    response,
-    functionsCalled: end.functionsCalled,
-    attempts: spent.attempts,
-    usage: spent.usage,
-    costUsd: spent.costUsd,
-    turns: end.turnCount,
-    exchange: Object.freeze(turns.length === 0 ? [user, answer] : [user, ...turns.map(frozenMessage), answer]),
-    provider: end.provider,
-    fromFallback: end.fromFallback,
-    outputFallback: end.outputFallback,
-    warnings: end.warnings,
-  }
 }

@@ -99,7 +99,8 @@ export class Session<T> {
   #start<R>(input: RunInput, options: RunOptions | undefined, project: (result: RunResult<T>) => R): Promise<R> {
     try {
       const user: Message = { role: 'user', content: messageOf(input) }
-      AGENT_RUN_OPTIONS.check(options)
+      // No options, nothing to check (and no empty object made for the answer, unread here).
+      if (options !== undefined) AGENT_RUN_OPTIONS.check(options)
       return this.#begin(user, options, project, undefined)
     } catch (error) {
       return Promise.reject(error)
@@ -117,21 +118,22 @@ export class Session<T> {
     const deadline = this.#deadlineOf(options)
     const runtime = streamed === undefined ? this.#runtime : streamed.runtime(this.#runtime)
     const runOptions: AgentRunOptions = withDurableTools(deadline === undefined ? (options ?? NO_OPTIONS) : { ...options, deadline })
-    // An in-memory run allocates nothing more than its AgentRun (the Agent.runTyped benchmark counts bytes).
-    const start = (input: GuardedInput, options: AgentRunOptions): Promise<R> =>
-      link === undefined
-        ? new AgentRun(runtime, input.history, input.user, options, this.#commit, project).run()
-        : this.#runStored<R, SessionRun<T, R>>(link, { runtime, history: input.history, user: input.user, options, project })
     let done: Promise<R>
-    if (guardsInput(runtime.contentGuards)) {
-      const guarded = { ...runOptions, runId: runOptions.runId ?? newRunId() }
-      done = guardRunInput(
-        runtime as AgentRuntime<unknown>,
-        { history, user },
-        { runId: guarded.runId, signal: guarded.deadline?.signal ?? guarded.signal },
-      ).then((input) => start(input, guarded))
+    if (link === undefined && !guardsInput(runtime.contentGuards)) {
+      // An in-memory run with no input to screen allocates nothing more than its AgentRun (the Agent.runTyped benchmark counts bytes).
+      done = new AgentRun(runtime, history, user, runOptions, this.#commit, project).run()
     } else {
-      done = start({ history, user }, runOptions)
+      const start = (input: GuardedInput, options: AgentRunOptions): Promise<R> =>
+        link === undefined
+          ? new AgentRun(runtime, input.history, input.user, options, this.#commit, project).run()
+          : this.#runStored<R, SessionRun<T, R>>(link, { runtime, history: input.history, user: input.user, options, project })
+      if (guardsInput(runtime.contentGuards)) {
+        const guarded = { ...runOptions, runId: runOptions.runId ?? newRunId() }
+        const run = { runId: guarded.runId, signal: guarded.deadline?.signal ?? guarded.signal }
+        done = guardRunInput(runtime as AgentRuntime<unknown>, { history, user }, run).then((input) => start(input, guarded))
+      } else {
+        done = start({ history, user }, runOptions)
+      }
     }
     if (deadline !== undefined) done.then(deadline.clear, deadline.clear)
     return done

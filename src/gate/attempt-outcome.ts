@@ -1,6 +1,6 @@
 import type { ErrorKind } from '../model/error-kind.ts'
 import type { ModelResponse } from '../model/response.ts'
-import type { Usage } from '../model/usage.ts'
+import { type Usage, ZERO_USAGE } from '../model/usage.ts'
 import type { Decision, ReliabilityRule } from '../rules/rule.ts'
 import { issueText } from '../validation/feedback/describe-issue.ts'
 import type { ValidationFailure } from '../validation/validation-failure.ts'
@@ -10,7 +10,7 @@ import type { RunView } from './run/run-view.ts'
 import { attemptStatus } from './attempt-status.ts'
 import { errorName, messageOf } from '../model/message-of.ts'
 
-/** The outcome of one provider call plus validation, before any decision. */
+/** The outcome of one provider call plus validation, before any decision (the ended attempt itself: see `endAttempt`). */
 export interface AttemptOutcome<T> {
   readonly response: ModelResponse | undefined
   readonly error: unknown
@@ -21,10 +21,11 @@ export interface AttemptOutcome<T> {
   /** Repairs applied to the JSON before it passed the schema (empty when none). */
   readonly repairs: readonly string[]
   readonly latencyMs: number
-  readonly usage: Usage
+  /** What the meter read of an answer; `undefined` when no answer was metered. */
+  readonly usage: Usage | undefined
   readonly costUsd: number
-  /** The answer's cost could not be priced (`costUsd` is then 0). */
-  readonly unpriced: boolean
+  /** Why the answer's cost could not be priced (`costUsd` is then 0); `undefined` when it was. */
+  readonly unpriced: string | undefined
 }
 
 // Shared by every log entry with nothing to list (read-only).
@@ -69,9 +70,9 @@ export function attemptRecord(outcome: AttemptOutcome<unknown>, run: RunView<unk
     repaired: outcome.repairs.length > 0,
     latencyMs: outcome.latencyMs,
     elapsedMs: run.lastTime - run.started,
-    usage: outcome.usage,
+    usage: outcome.usage ?? ZERO_USAGE,
     costUsd: outcome.costUsd,
-    unpriced: outcome.unpriced,
+    unpriced: outcome.unpriced !== undefined,
   }
 }
 

@@ -1,7 +1,6 @@
 import { isThenable } from '../model/user-code.ts'
 import type { ModelResponse } from '../model/response.ts'
 import type { ChainAttempt } from './chain-attempt.ts'
-import type { AttemptContext } from './middleware.ts'
 import type { Stage } from './stage.ts'
 
 /**
@@ -27,37 +26,6 @@ export interface Admission<P = unknown> {
    * cannot charge it).
    */
   done?(attempt: ChainAttempt, pass: P, response: ModelResponse | undefined, error: unknown): void | PromiseLike<void>
-}
-
-/** Hears a failure of a policy's store (a `StateLostError` among them), whatever the policy then does. */
-export type OnStoreError = (error: unknown, ctx: AttemptContext) => void
-
-/** The {@link OnStoreError} of a policy made without one: the failure is the policy's business alone. */
-export const ignoreStoreError: OnStoreError = () => undefined
-
-/**
- * An advisory policy's call to its store (the rate limit, the breaker): its answer through
- * `verdict`; a throw or a rejection is heard by `onStoreError` and lets the attempt through
- * (`through`), since a store that cannot answer must not stop calls.
- */
-export function askAdvisory<A, V>(
-  ask: () => PromiseLike<A>,
-  verdict: (answer: A) => V,
-  through: V,
-  onStoreError: OnStoreError,
-  ctx: AttemptContext,
-): V | Promise<V> {
-  let pending: PromiseLike<A>
-  try {
-    pending = ask()
-  } catch (error) {
-    onStoreError(error, ctx)
-    return through
-  }
-  return Promise.resolve(pending).then(verdict, (error: unknown) => {
-    onStoreError(error, ctx)
-    return through
-  })
 }
 
 /** A policy's refusal: the error the attempt fails with, and what to report when it is the refusal thrown. */
@@ -88,6 +56,34 @@ type Verdict = unknown // a token, a Refused or a Failed
  */
 export function admissionStage(policies: readonly Admission[]): Stage<Verdict[], ChainAttempt> {
   const list = policies.slice()
+  /**
+   * Every `done` heard how the attempt ended (its response, or the error it failed with), started before any is awaited:
+   * the first failure of one, in order (a `Failed`), or `undefined`; a promise of it when one answered a promise.
+   */
+  function hearDone(
+    ctx: ChainAttempt,
+    verdicts: Verdict[],
+    response: ModelResponse | undefined,
+    error: unknown,
+  ): Failed | undefined | Promise<Failed | undefined> {
+    let firstError: Failed | undefined
+    let waiting: PromiseLike<unknown>[] | undefined
+    for (let i = 0; i < list.length; i++) {
+      const policy = list[i] as Admission
+      if (policy.done === undefined) continue
+      try {
+        const answer = policy.done(ctx, verdicts[i], response, error)
+        if (isThenable(answer)) (waiting ??= []).push(answer)
+      } catch (e) {
+        firstError ??= new Failed(e)
+      }
+    }
+    if (waiting === undefined) return firstError
+    return Promise.allSettled(waiting).then((all) => {
+      const rejected = all.find((r): r is PromiseRejectedResult => r.status === 'rejected')
+      return firstError ?? (rejected === undefined ? undefined : new Failed(rejected.reason))
+    })
+  }
   return {
     name: 'admission',
     enter(ctx) {
@@ -121,11 +117,10 @@ export function admissionStage(policies: readonly Admission[]): Stage<Verdict[],
       undoAll(list, verdicts, ctx)
     },
     leave(ctx, verdicts, response) {
-      return answered(list, verdicts, ctx, response)
+      return answered(hearDone(ctx, verdicts, response, undefined), response)
     },
-    fail(ctx, verdicts, error) {
-      return failed(list, verdicts, ctx, error)
-    },
+    // Every `done` heard the failure; the attempt's error stands whatever they do.
+    fail: (ctx, verdicts, error) => hearDone(ctx, verdicts, undefined, error),
   }
 }
 
@@ -154,47 +149,13 @@ function undoAll(list: readonly Admission[], verdicts: Verdict[], ctx: ChainAtte
   }
 }
 
-/**
- * Every `done` heard the response, started before any is awaited: the response once all are done,
- * else the attempt fails with the first failure (in order).
- */
-function answered(list: readonly Admission[], verdicts: Verdict[], ctx: ChainAttempt, response: ModelResponse): ModelResponse | Promise<ModelResponse> {
-  let firstError: Failed | undefined
-  let waiting: PromiseLike<unknown>[] | undefined
-  for (let i = 0; i < list.length; i++) {
-    const policy = list[i] as Admission
-    if (policy.done === undefined) continue
-    try {
-      const answer = policy.done(ctx, verdicts[i], response, undefined)
-      if (isThenable(answer)) (waiting ??= []).push(answer)
-    } catch (e) {
-      firstError ??= new Failed(e)
-    }
-  }
-  if (waiting === undefined) {
-    if (firstError !== undefined) throw firstError.error
-    return response
-  }
-  return Promise.allSettled(waiting).then((all) => {
-    if (firstError !== undefined) throw firstError.error
-    const rejected = all.find((r): r is PromiseRejectedResult => r.status === 'rejected')
-    if (rejected !== undefined) throw rejected.reason
-    return response
-  })
+/** The response once every `done` heard it (`heard`: the first failure of one, later when one waited); else the attempt fails with that failure. */
+function answered(heard: Failed | undefined | Promise<Failed | undefined>, response: ModelResponse): ModelResponse | Promise<ModelResponse> {
+  return isThenable(heard) ? heard.then((failed) => unlessFailed(failed, response)) : unlessFailed(heard, response)
 }
 
-/** Every `done` heard the failure, started before any is awaited; the attempt's error stands whatever they do. */
-function failed(list: readonly Admission[], verdicts: Verdict[], ctx: ChainAttempt, error: unknown): Promise<unknown> | undefined {
-  let waiting: PromiseLike<unknown>[] | undefined
-  for (let i = 0; i < list.length; i++) {
-    const policy = list[i] as Admission
-    if (policy.done === undefined) continue
-    try {
-      const answer = policy.done(ctx, verdicts[i], undefined, error)
-      if (isThenable(answer)) (waiting ??= []).push(answer)
-    } catch {
-      // Heard: the attempt fails with its own error.
-    }
-  }
-  return waiting === undefined ? undefined : Promise.allSettled(waiting)
+/** `response`, unless a policy failed hearing it. */
+function unlessFailed(failed: Failed | undefined, response: ModelResponse): ModelResponse {
+  if (failed !== undefined) throw failed.error
+  return response
 }

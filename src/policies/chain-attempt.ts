@@ -4,17 +4,12 @@ import { withSignalGetter } from '../model/request-copy.ts'
 import type { ModelResponse } from '../model/response.ts'
 import type { Usage } from '../model/usage.ts'
 import { isThenable } from '../model/user-code.ts'
+import { CLOSED, AttemptControl } from './attempt-control.ts'
 import type { AttemptContext } from './middleware.ts'
 import type { Stage } from './stage.ts'
 
 /** The innermost step of the chain, the provider call: the bare response (a user's link sees `{ response }`) to `ctx.request`. */
 export type ResponseCall = (ctx: AttemptContext, attempt: ChainAttempt) => ModelResponse | Promise<ModelResponse>
-
-/** Where an attempt comes from: its run's provider now, and the run's signal. */
-export interface AttemptOrigin {
-  readonly providerIdx: number
-  readonly signal: AbortSignal | undefined
-}
 
 /**
  * One attempt as the library's stages see it: its context, what the meter found, and its control (closed, what runs on
@@ -29,38 +24,31 @@ export abstract class ChainAttempt implements AttemptContext {
   abstract readonly model: string | undefined
   abstract readonly metadata: Readonly<Record<string, unknown>> | undefined
   abstract readonly turn: number | undefined
+  /** The run's signal: its abort stops the attempt. */
+  abstract readonly runSignal: AbortSignal | undefined
   readonly attempt: number
   readonly providerIdx: number
-  /** The request as the chain hands it on (with the attempt's own signal under a deadline: see {@link ownSignal}). */
+  /** The request as the chain hands it on (with the attempt's own signal under a deadline: see {@link signal}). */
   readonly request: ModelRequest
   /** What the meter read of the answer: the shape-checked response, its usage and price (`unpriced`: why there is none). */
   response: ModelResponse | undefined = undefined
   usage: Usage | undefined = undefined
   costUsd = 0
   unpriced: string | undefined = undefined
-  /** The run's signal: its abort stops the attempt. */
-  readonly #outer: AbortSignal | undefined
-  readonly #ownSignal: boolean
-  /** What runs on close; once closed {@link CLOSED}, never pushed to (one field for both: ~8 B per attempt). */
-  #closers: (() => void)[] | undefined = undefined
-  #controller: AbortController | undefined = undefined
-  /** Set by {@link stop}: its reason, boxed (one field for both, the box made only when stopped: ~8 B per attempt). */
-  #stop: { readonly reason: unknown } | undefined = undefined
+  /** The attempt's control, made when first needed (an attempt nothing may stop and nobody holds on to makes none). */
+  #control: AttemptControl | undefined
   #stages: readonly Stage<unknown, ChainAttempt>[] = []
   #inner: ResponseCall | undefined = undefined
   /** The tokens of the stages that entered, by stage index. */
   #tokens: unknown[] | undefined = undefined
   /** Stages `[0, open)` entered and not yet left: the ones a stop tells. */
   #open = 0
-  #reject: ((reason: unknown) => void) | undefined = undefined
 
-  /** Attempt `attempt` of `run`, sending `request`; `ownSignal`: it carries the attempt's own signal, made when first read (under a deadline). */
-  constructor(attempt: number, request: ModelRequest, run: AttemptOrigin, ownSignal: boolean) {
-    const outer = run.signal
+  /** Attempt `attempt` on provider `providerIdx`, sending `request`; `ownSignal`: it carries the attempt's own signal, made when first read (under a deadline). */
+  constructor(attempt: number, request: ModelRequest, providerIdx: number, ownSignal: boolean) {
     this.attempt = attempt
-    this.providerIdx = run.providerIdx
-    this.#outer = outer
-    this.#ownSignal = ownSignal
+    this.providerIdx = providerIdx
+    this.#control = ownSignal ? new AttemptControl(true) : undefined
     this.request = ownSignal ? withSignalGetter(request, this, signalOf) : request
   }
 
@@ -72,10 +60,10 @@ export abstract class ChainAttempt implements AttemptContext {
   runChain(stages: readonly Stage<unknown, ChainAttempt>[], inner: ResponseCall, stops: boolean): unknown {
     this.#stages = stages
     this.#inner = inner
-    if (!stops && this.#outer === undefined) return this.#enter(0)
+    const outer = this.runSignal
+    if (!stops && outer === undefined) return this.#enter(0)
     return new Promise<unknown>((resolve, reject) => {
-      this.#reject = reject
-      const outer = this.#outer
+      this.#made().reject = reject
       if (outer !== undefined) this.#follow(outer)
       const out = this.#enter(0)
       if (isThenable(out)) out.then(resolve, reject)
@@ -85,21 +73,23 @@ export abstract class ChainAttempt implements AttemptContext {
 
   /** True once the attempt settled: no link may be entered and no provider called from it any more. */
   get closed(): boolean {
-    return this.#closers === CLOSED
+    return this.#control?.closed === true
   }
 
   /** Runs `fn` when the attempt settles (at once if it has): how a stage lets go of what it holds. */
   onClose(fn: () => void): void {
-    if (this.#closers === CLOSED) return fn()
-    ;(this.#closers ??= []).push(fn)
+    if (this.closed) return fn()
+    ;(this.#made().closers ??= []).push(fn)
   }
 
   /** Settles the attempt: its closers run (a throw of one is contained). */
   close(): void {
-    const closers = this.#closers
-    this.#closers = CLOSED
-    if (closers === undefined || closers === CLOSED) return
-    for (const fn of closers) {
+    const control = this.#control
+    if (control === undefined) return void (this.#control = CLOSED)
+    const closers = control.closers
+    control.closed = true
+    control.closers = undefined
+    for (const fn of closers ?? []) {
       try {
         fn()
       } catch {
@@ -108,20 +98,16 @@ export abstract class ChainAttempt implements AttemptContext {
     }
   }
 
-  /** The run's signal, whose abort stops the attempt. */
-  get runSignal(): AbortSignal | undefined {
-    return this.#outer
-  }
-
   /** The attempt's own signal, made now if nobody read it: it aborts with the run's signal, and on {@link stop}. */
   get signal(): AbortSignal {
-    if (this.#controller !== undefined) return this.#controller.signal
+    const control = this.#made()
+    if (control.controller !== undefined) return control.controller.signal
     const controller = new AbortController()
-    this.#controller = controller
-    const outer = this.#outer
-    if (this.#stop !== undefined) controller.abort(this.#stop.reason)
+    control.controller = controller
+    const outer = this.runSignal
+    if (control.stopped) controller.abort(control.reason)
     else if (outer?.aborted === true) controller.abort(outer.reason)
-    else if (outer !== undefined && this.#closers !== CLOSED) {
+    else if (outer !== undefined && !control.closed) {
       const follow = (): void => controller.abort(outer.reason)
       outer.addEventListener('abort', follow, { once: true })
       this.onClose(() => outer.removeEventListener('abort', follow))
@@ -131,11 +117,12 @@ export abstract class ChainAttempt implements AttemptContext {
 
   /** Why the attempt may not go on with `request` (stopped, or aborted), without making its own signal to ask; `undefined` while it may. */
   abortedWhy(request: ModelRequest): unknown {
-    if (this.#stop !== undefined) return this.#stop.reason
-    const outer = this.#outer
+    const control = this.#control
+    if (control?.stopped === true) return control.reason
+    const outer = this.runSignal
     if (outer?.aborted === true) return abortReason(outer)
     // The attempt's own signal aborts only with those two: it is not made to be asked.
-    if (request === this.request && this.#ownSignal) return undefined
+    if (request === this.request && control?.ownSignal === true) return undefined
     const signal = request.signal
     return signal?.aborted === true ? abortReason(signal) : undefined
   }
@@ -145,21 +132,24 @@ export abstract class ChainAttempt implements AttemptContext {
    * still open hear `fail` (not awaited), and whatever the rest answers later is dropped.
    */
   stop(reason: unknown): void {
-    if (this.#stop !== undefined) return
-    this.#stop = { reason }
-    this.#controller?.abort(reason)
-    for (let i = this.#open - 1; i >= 0; i--) {
-      this.#open = i
-      const stage = this.#stages[i] as Stage<unknown, ChainAttempt>
-      if (stage.fail === undefined) continue
-      try {
-        const heard = stage.fail(this, this.#tokens?.[i], reason)
-        if (isThenable(heard)) Promise.resolve(heard).catch(ignore)
-      } catch {
-        // The attempt fails with the stop's reason whatever a stage does with it.
-      }
-    }
-    this.#reject?.(reason)
+    const control = this.#made()
+    if (control.stopped) return
+    control.stopped = true
+    control.reason = reason
+    control.controller?.abort(reason)
+    // The attempt fails with the stop's reason whatever a stage does with it.
+    this.#hear(reason, false)
+    control.reject?.(reason)
+  }
+
+  /** The attempt's control, made now if it has none (one closed with none gets its own, closed). */
+  #made(): AttemptControl {
+    const control = this.#control
+    if (control !== undefined && control !== CLOSED) return control
+    const made = new AttemptControl(false)
+    made.closed = control === CLOSED
+    this.#control = made
+    return made
   }
 
   /** The run's abort stops the attempt (the listener goes when the attempt settles). */
@@ -176,7 +166,7 @@ export abstract class ChainAttempt implements AttemptContext {
       const stage = stages[i] as Stage<unknown, ChainAttempt>
       if (stage.enter !== undefined) {
         // Stopped already (the run's signal aborted as the attempt started): nothing more is entered.
-        if (this.#stop !== undefined) return this.#fail(i, this.#stop.reason)
+        if (this.#control?.stopped === true) return this.#fail(i, this.#control.reason)
         let token: unknown
         try {
           token = stage.enter(this)
@@ -198,13 +188,14 @@ export abstract class ChainAttempt implements AttemptContext {
 
   /** A stage's `enter` answered later: on to the next, unless the attempt was stopped meanwhile (then it gives its token back). */
   #entered(at: number, token: unknown): unknown {
-    if (this.#stop !== undefined) {
+    const control = this.#control
+    if (control?.stopped === true) {
       try {
         ;(this.#stages[at] as Stage<unknown, ChainAttempt>).undo?.(this, token)
       } catch {
         // An undo only gives back what it held; what it cannot give back expires.
       }
-      return Promise.reject(this.#stop.reason)
+      return Promise.reject(control.reason)
     }
     if (token !== undefined) (this.#tokens ??= [])[at] = token
     this.#open = at + 1
@@ -214,7 +205,7 @@ export abstract class ChainAttempt implements AttemptContext {
   /** The innermost call, every stage entered: its answer as it comes (the caller hands it to {@link leave}, or its failure to {@link failOpen}). */
   #call(): unknown {
     const last = this.#stages.length
-    if (this.#stop !== undefined) return this.#fail(last, this.#stop.reason)
+    if (this.#control?.stopped === true) return this.#fail(last, this.#control.reason)
     try {
       return (this.#inner as ResponseCall)(this, this)
     } catch (error) {
@@ -235,7 +226,11 @@ export abstract class ChainAttempt implements AttemptContext {
    * promise when one answered a promise (awaited). Stages the failure already passed through are not told again.
    */
   failOpen(error: unknown): Promise<void> | undefined {
-    if (this.#stop !== undefined) return undefined
+    return this.#control?.stopped === true ? undefined : this.#hear(error, true)
+  }
+
+  /** The stages still open hear `error`, outermost last: a promise when one answered a promise and `wait` (awaited, then the rest). */
+  #hear(error: unknown, wait: boolean): Promise<void> | undefined {
     for (let i = this.#open - 1; i >= 0; i--) {
       this.#open = i
       const stage = this.#stages[i] as Stage<unknown, ChainAttempt>
@@ -246,17 +241,20 @@ export abstract class ChainAttempt implements AttemptContext {
       } catch {
         continue
       }
-      if (isThenable(heard)) {
-        const next = (): Promise<void> | undefined => this.failOpen(error)
-        return Promise.resolve(heard).then(next, next)
+      if (!isThenable(heard)) continue
+      if (!wait) {
+        Promise.resolve(heard).catch(ignore)
+        continue
       }
+      const next = (): Promise<void> | undefined => this.failOpen(error)
+      return Promise.resolve(heard).then(next, next)
     }
     return undefined
   }
 
   /** The leaves of stages `at` down to 0, in that order; a throw (or rejection) turns to the fails of those outside. */
   #leave(at: number, answer: ModelResponse): ModelResponse | Promise<ModelResponse> {
-    if (this.#stop !== undefined) return Promise.reject(this.#stop.reason)
+    if (this.#control?.stopped === true) return Promise.reject(this.#control.reason)
     let response = answer
     for (let i = at; i >= 0; i--) {
       this.#open = i
@@ -286,8 +284,6 @@ export abstract class ChainAttempt implements AttemptContext {
     return heard === undefined ? Promise.reject(error) : heard.then(() => Promise.reject(error))
   }
 }
-
-const CLOSED: (() => void)[] = []
 
 /** The attempt's own signal, read through its request (see `withSignalGetter`). */
 function signalOf(attempt: ChainAttempt): AbortSignal {

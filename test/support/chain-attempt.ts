@@ -12,9 +12,11 @@ export class TestAttempt extends ChainAttempt {
   readonly model: string | undefined
   readonly metadata: Readonly<Record<string, unknown>> | undefined
   readonly turn: number | undefined
+  readonly runSignal: AbortSignal | undefined
 
   constructor(ctx: AttemptContext, ownSignal = false) {
-    super(ctx.attempt, ctx.request, { providerIdx: ctx.providerIdx, signal: ctx.request.signal }, ownSignal)
+    super(ctx.attempt, ctx.request, ctx.providerIdx, ownSignal)
+    this.runSignal = ctx.request.signal
     this.runId = ctx.runId
     this.baseRequest = ctx.baseRequest
     this.provider = ctx.provider

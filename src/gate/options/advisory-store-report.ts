@@ -1,6 +1,6 @@
 import type { EventHub } from '../../events/event-hub.ts'
 import { messageOf } from '../../model/message-of.ts'
-import type { OnStoreError } from '../../policies/admission.ts'
+import type { OnStoreError } from '../../policies/advisory-store.ts'
 import { isUnreadableValue } from '../../store/unreadable-value.ts'
 import { warnOnce } from '../warn-once.ts'
 import { stateLostReport } from './state-lost-report.ts'

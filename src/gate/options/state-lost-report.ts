@@ -1,6 +1,6 @@
 import type { EventHub } from '../../events/event-hub.ts'
 import { eventTags } from '../../events/event-tags.ts'
-import type { OnStoreError } from '../../policies/admission.ts'
+import type { OnStoreError } from '../../policies/advisory-store.ts'
 import { isStateLostError } from '../../store/state-lost-error.ts'
 
 /**

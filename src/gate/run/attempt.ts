@@ -10,12 +10,8 @@ import type { RunView } from './run-view.ts'
 
 const NO_REPAIRS: readonly string[] = Object.freeze([])
 
-/** An attempt's outcome as the loop takes it: with when it ended, and whether the meter read an answer. */
-export interface AttemptTaken<T> extends AttemptOutcome<T> {
-  readonly endedAt: number
-  /** The meter read an answer (even if a later link failed the attempt): it was paid for all the same. */
-  readonly metered: boolean
-}
+/** An attempt once it ended: closed, its outcome settled (`kind` among it). */
+export type AttemptTaken<T> = GateAttempt<T> & AttemptOutcome<T>
 
 /**
  * The run's next attempt, started: `attempt_start` emitted, its request made (user code, the
@@ -36,36 +32,32 @@ export function startAttempt<T>(run: RunView<T>): GateAttempt<T> {
 
 /**
  * The attempt's end, once its chain answered (`failed`: rejected with `error`): the attempt closed
- * (nothing it started may call a provider any more), its immutable outcome built and `attempt_end`
- * emitted. Every failure is the outcome's `error` and `kind`; the run's abort wins over an answer.
+ * (nothing it started may call a provider or write its verdict any more), its outcome written on it
+ * (the attempt is its own outcome: no second object) and `attempt_end` emitted. Every failure is the
+ * outcome's `error` and `kind`; the run's abort wins over an answer.
  */
 export function endAttempt<T>(attempt: GateAttempt<T>, failed: boolean, error: unknown): AttemptTaken<T> {
   attempt.close()
   const run = attempt.run
-  const g = run.g
   const aborted = run.signal?.aborted === true
   if (!failed && (aborted || attempt.kind === undefined)) {
     // A link that answered after the run was aborted, or a chain that skipped the check.
     return endAttempt(attempt, true, aborted ? run.signal?.reason : new TypeError('the attempt chain answered without its check'))
   }
-  const endedAt = g.now()
-  const classified = failed ? classifyError(error) : undefined
-  const outcome: AttemptTaken<T> = {
-    response: failed ? undefined : attempt.response,
-    error: failed ? error : undefined,
-    kind: classified === undefined ? (attempt.kind as NonNullable<typeof attempt.kind>) : aborted ? 'aborted' : classified.kind,
-    retryAfterMs: classified?.retryAfterMs,
-    failure: failed ? undefined : attempt.failure,
-    value: failed ? undefined : attempt.value,
-    repairs: failed ? NO_REPAIRS : attempt.repairs,
-    latencyMs: endedAt - attempt.startedAt,
-    usage: attempt.usage ?? ZERO_USAGE,
-    costUsd: attempt.costUsd,
-    unpriced: attempt.unpriced !== undefined,
-    endedAt,
-    metered: attempt.usage !== undefined,
+  attempt.endedAt = run.g.now()
+  if (failed) {
+    const classified = classifyError(error)
+    attempt.error = error
+    attempt.kind = aborted ? 'aborted' : classified.kind
+    attempt.retryAfterMs = classified.retryAfterMs
+    // What the meter and the check wrote of an answer that failed later is not the outcome's.
+    attempt.response = undefined
+    attempt.value = undefined
+    attempt.failure = undefined
+    attempt.repairs = NO_REPAIRS
   }
-  const events = g.events
+  const outcome = attempt as AttemptTaken<T>
+  const events = run.g.events
   if (events.has('attempt_end')) {
     events.emit('attempt_end', {
       runId: run.runId,
@@ -75,7 +67,7 @@ export function endAttempt<T>(attempt: GateAttempt<T>, failed: boolean, error: u
       model: run.base.model,
       errorKind: outcome.kind,
       latencyMs: outcome.latencyMs,
-      usage: outcome.usage,
+      usage: outcome.usage ?? ZERO_USAGE,
       finishReason: outcome.response?.stopReason,
       response: outcome.response,
     })

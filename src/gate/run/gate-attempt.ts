@@ -35,9 +35,9 @@ export interface AttemptRun<T> {
 const NO_REPAIRS: readonly string[] = Object.freeze([])
 
 /**
- * One attempt of a gate run while its chain runs: the context every stage reads (the run's facts
- * through the run), the chain's control, the meter's reading and the check's verdict. The loop
- * builds the attempt's immutable outcome from it once it ended (see `endAttempt`).
+ * One attempt of a gate run: while its chain runs, the context every stage reads (the run's facts
+ * through the run), the chain's control, the meter's reading and the check's verdict; once it ended
+ * and closed, its outcome (see `endAttempt`, the only writer after the close): one object per attempt.
  */
 export class GateAttempt<T> extends ChainAttempt {
   readonly run: AttemptRun<T>
@@ -47,16 +47,24 @@ export class GateAttempt<T> extends ChainAttempt {
   value: T | string | undefined = undefined
   failure: ValidationFailure | undefined = undefined
   repairs: readonly string[] = NO_REPAIRS
+  /** Written when the attempt ends: what it failed with, the wait its failure asked for, when it ended. */
+  error: unknown = undefined
+  retryAfterMs: number | undefined = undefined
+  endedAt = 0
 
   /** The run's next attempt (number `attempt`, started at `startedAt`), sending `request` (with its own signal under a deadline). */
   constructor(run: AttemptRun<T>, attempt: number, request: ModelRequest, startedAt: number) {
-    super(attempt, request, run, run.g.stops)
+    super(attempt, request, run.providerIdx, run.g.stops)
     this.run = run
     this.startedAt = startedAt
   }
 
   get runId(): string {
     return this.run.runId
+  }
+
+  get runSignal(): AbortSignal | undefined {
+    return this.run.signal
   }
 
   get baseRequest(): ModelRequest {
@@ -78,6 +86,11 @@ export class GateAttempt<T> extends ChainAttempt {
   get turn(): number | undefined {
     return this.run.turn
   }
+
+  /** From the start to the end of the attempt, in ms. */
+  get latencyMs(): number {
+    return this.endedAt - this.startedAt
+  }
 }
 
 // An attempt that holds nothing, kept for its hidden class (see keepShape); its price a fraction, as a priced attempt's is.
@@ -89,5 +102,6 @@ export class GateAttempt<T> extends ChainAttempt {
     Number.NaN,
   )
   witness.costUsd = Number.MIN_VALUE
+  witness.endedAt = Number.MIN_VALUE
   keepShape(witness)
 }

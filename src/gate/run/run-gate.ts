@@ -271,7 +271,7 @@ class GateLoop<T> implements RunView<T> {
         run.signatures = run.signatures.concat(outcome.failure.signature)
       }
     }
-    if (outcome.metered) this.#meter.add(outcome.usage, outcome.costUsd, outcome.unpriced)
+    if (outcome.usage !== undefined) this.#meter.add(outcome.usage, outcome.costUsd, outcome.unpriced !== undefined)
   }
 
   #record(outcome: AttemptOutcome<T>, decided: RecordDecision): void {

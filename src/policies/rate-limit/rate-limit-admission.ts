@@ -1,5 +1,6 @@
 import { ProviderError } from '../../model/provider-error.ts'
-import { type Admission, askAdvisory, ignoreStoreError, type OnStoreError, Refused } from '../admission.ts'
+import { type Admission, Refused } from '../admission.ts'
+import { askAdvisory, ignoreStoreError, type OnStoreError } from '../advisory-store.ts'
 import type { RateLimitPermit } from './rate-limit-permit.ts'
 import type { SharedRateLimit } from './shared-rate-limit.ts'
 
