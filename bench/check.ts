@@ -14,7 +14,7 @@ import { bestOfRounds, toRow } from './support/child.ts'
 import { canMeasureHeap } from './support/measure.ts'
 import { ANCHORS, FLOOR, NOISE_MARGIN, TARGETS, targetLabel, targetRatio } from './targets.ts'
 
-const names = new Set([FLOOR, ...TARGETS.map((t) => t.contender), ...ANCHORS.map((t) => t.contender)])
+const names = new Set([FLOOR, ...TARGETS.flatMap((t) => (t.over === undefined ? [t.contender] : [t.contender, t.over])), ...ANCHORS.map((t) => t.contender)])
 const contenders = CONTENDERS.filter((c) => names.has(c.name))
 const shown = (ratio: number | undefined): string => (ratio === undefined ? '–' : `${ratio.toFixed(2)}x`).padStart(7)
 let missed = 0

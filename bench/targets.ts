@@ -18,22 +18,27 @@ export const AGENT_PRODUCTION = 'reliability-gate: Agent.runTyped, production co
 /** The production config's anchor: cockatiel's production composition around the floor's attempt (not a target). */
 export const COCKATIEL_PRODUCTION = 'cockatiel: wrap(retry, circuitBreaker, timeout(30 s)) + hand-written call'
 
-/** One target: a contender's time or heap per call on a scenario, at most `max` times the floor's. */
+/** One target: a contender's time or heap per call on a scenario, at most `max` times the floor's (or `over`'s, another row of the same run). */
 export interface Target {
   readonly scenario: 'a' | 'c'
   readonly contender: string
   readonly what: 'time' | 'heap'
   readonly max: number
+  /** The row the ratio is taken over. @default FLOOR */
+  readonly over?: string
 }
 
+// The core issue's targets: production (a) <= 8x, (c) <= 3x, heap <= 5x; plain (a) <= 2.5x, (c) <= 1.6x,
+// heap <= 2.5x; Agent.runTyped plain <= 3.0x; the gate's own overhead over the contract written by hand <= 1.3x.
 export const TARGETS: readonly Target[] = [
-  { scenario: 'a', contender: GATE_PRODUCTION, what: 'time', max: 12 },
-  { scenario: 'c', contender: GATE_PRODUCTION, what: 'time', max: 4 },
-  { scenario: 'a', contender: GATE_PRODUCTION, what: 'heap', max: 10 },
-  { scenario: 'a', contender: GATE_PLAIN, what: 'time', max: 2 },
+  { scenario: 'a', contender: GATE_PRODUCTION, what: 'time', max: 8 },
+  { scenario: 'c', contender: GATE_PRODUCTION, what: 'time', max: 3 },
+  { scenario: 'a', contender: GATE_PRODUCTION, what: 'heap', max: 5 },
+  { scenario: 'a', contender: GATE_PLAIN, what: 'time', max: 2.5 },
   { scenario: 'c', contender: GATE_PLAIN, what: 'time', max: 1.6 },
   { scenario: 'a', contender: GATE_PLAIN, what: 'heap', max: 2.5 },
-  { scenario: 'a', contender: AGENT_PLAIN, what: 'time', max: 2.5 },
+  { scenario: 'a', contender: AGENT_PLAIN, what: 'time', max: 3 },
+  { scenario: 'a', contender: GATE_PLAIN, what: 'time', max: 1.3, over: FLOOR_WITH_LOG },
 ]
 
 /** Ratios shown beside the targets to read them against, never judged: the production config's anchor. */
@@ -52,18 +57,20 @@ const SHORT_NAMES: Readonly<Record<string, string>> = {
   [GATE_PRODUCTION]: 'gate, production config',
   [AGENT_PRODUCTION]: 'Agent.runTyped, production config',
   [COCKATIEL_PRODUCTION]: 'cockatiel production composition',
+  [FLOOR_WITH_LOG]: 'floor + attempt log',
 }
 
 /** A short label: "gate, plain (a) time ≤ 2.0x floor", or without the bound for an anchor. */
 export function targetLabel(t: Omit<Target, 'max'> & { readonly max?: number }): string {
   const who = SHORT_NAMES[t.contender] ?? t.contender
   const what = `${who} (${t.scenario}) ${t.what === 'time' ? 'time' : 'heap/call'}`
-  return t.max === undefined ? `${what}, x floor` : `${what} ≤ ${t.max.toFixed(1)}x floor`
+  const base = t.over === undefined ? 'floor' : (SHORT_NAMES[t.over] ?? t.over)
+  return t.max === undefined ? `${what}, x ${base}` : `${what} ≤ ${t.max.toFixed(1)}x ${base}`
 }
 
 /** The measured ratio of a target (or an anchor) from a scenario's rows, or undefined when a side is missing. */
 export function targetRatio(t: Omit<Target, 'max'>, rows: readonly BenchRow[]): number | undefined {
-  const floor = rows.find((row) => row.contender === FLOOR)
+  const floor = rows.find((row) => row.contender === (t.over ?? FLOOR))
   const row = rows.find((r) => r.contender === t.contender)
   if (t.what === 'time') {
     return floor?.time !== undefined && row?.time !== undefined ? row.time.medianNs / floor.time.medianNs : undefined
