@@ -11,5 +11,10 @@ export const entries: readonly OptionsEntry[] = [
     keys: ['runId', 'journal'],
     call: (options) => memoryDurablePort({ runId: 'entry', ...options } as never),
   },
-  { name: 'durablePort', covers: ['durable:durablePort'], keys: ['runId', 'run', 'sleep'], call: (options) => durablePort({ ...engine, ...options } as never) },
+  {
+    name: 'durablePort',
+    covers: ['durable:durablePort'],
+    keys: ['runId', 'run', 'sleep', 'signal'],
+    call: (options) => durablePort({ ...engine, ...options } as never),
+  },
 ]
