@@ -8,7 +8,7 @@ import type { SessionStore } from '../../src/index.ts'
 import { redisSessionStore } from '../../src/redis.ts'
 import { sqliteSessionStore } from '../../src/sqlite.ts'
 import { useRedis } from '../redis/support/use-redis.ts'
-import { redisServer } from '../support/requirements.ts'
+import { describeWith, redisServer } from '../support/requirements.ts'
 import { linesOf } from './support/durable-approval-agent.ts'
 import type { RaceWorkerOptions } from './support/session-approval-worker.ts'
 
@@ -39,17 +39,20 @@ const said = (proc: Proc, prefix: string): string | undefined =>
     .find((l) => l.startsWith(prefix))
     ?.slice(prefix.length)
 
+/** A suite: `describe`, or one that needs something from outside the project. */
+type Suite = (title: string, body: () => void) => void
+
 const redis = useRedis()
 const root = mkdtempSync(join(tmpdir(), 'rg-approval-race-'))
 afterAll(() => rmSync(root, { recursive: true, force: true }))
 
-const KINDS: readonly (readonly ['sqlite' | 'redis', boolean])[] = [
-  ['sqlite', true],
-  ['redis', redisServer.met],
+const KINDS: readonly (readonly ['sqlite' | 'redis', Suite])[] = [
+  ['sqlite', describe],
+  ['redis', describeWith(redisServer)],
 ]
 
-for (const [kind, available] of KINDS) {
-  describe.skipIf(!available)(`Session approvals across processes (${kind})`, () => {
+for (const [kind, suite] of KINDS) {
+  suite(`Session approvals across processes (${kind})`, () => {
     it(
       'decides once and runs the call once when 4 processes approve and resume at once, the claimant SIGKILLed between its claim and the effect',
       async () => {

@@ -11,24 +11,40 @@ import {
   memorySessionStore,
   type SessionStore,
 } from '../../src/index.ts'
+import { PGlite } from '@electric-sql/pglite'
+import { postgresSessionStore } from '../../src/postgres.ts'
 import { redisSessionStore } from '../../src/redis.ts'
+import { pgliteQueryable } from '../sessions/support/store-backends.ts'
 import { sqliteSessionStore } from '../../src/sqlite.ts'
 import { useRedis } from '../redis/support/use-redis.ts'
-import { redisServer } from '../support/requirements.ts'
+import { describeWith, redisServer } from '../support/requirements.ts'
 import { approvalAgent, refundCall } from './support/approval-agent.ts'
+
+/** A suite: `describe`, or one that needs something from outside the project. */
+type Suite = (title: string, body: () => void) => void
 
 const redis = useRedis()
 const dir = mkdtempSync(join(tmpdir(), 'rg-approval-'))
-afterAll(() => rmSync(dir, { recursive: true, force: true }))
+let pglite: PGlite | undefined
+afterAll(async () => {
+  rmSync(dir, { recursive: true, force: true })
+  await pglite?.close()
+})
+/** One PGlite for the file, made at first use; each store on a table of its own. */
+const postgres = (): SessionStore => {
+  pglite ??= new PGlite()
+  return postgresSessionStore(pgliteQueryable(pglite), { table: `approvals_${++n}` })
+}
 afterEach(() => {
   vi.useRealTimers()
 })
 
 let n = 0
-const STORES: readonly (readonly [string, () => SessionStore, boolean])[] = [
-  ['memory', () => memorySessionStore(), true],
-  ['SQLite', () => sqliteSessionStore({ path: join(dir, `s${++n}.db`) }), true],
-  ['Redis', () => redisSessionStore(redis.client, { keyPrefix: `rg:approval:${++n}:` }), redisServer.met],
+const STORES: readonly (readonly [string, () => SessionStore, Suite])[] = [
+  ['memory', () => memorySessionStore(), describe],
+  ['SQLite', () => sqliteSessionStore({ path: join(dir, `s${++n}.db`) }), describe],
+  ['Redis', () => redisSessionStore(redis.client, { keyPrefix: `rg:approval:${++n}:` }), describeWith(redisServer)],
+  ['PostgreSQL', postgres, describe],
 ]
 
 /** The pending approval the run paused on. */
@@ -50,8 +66,8 @@ async function refusal(call: Promise<unknown>): Promise<ApprovalError> {
   return error
 }
 
-for (const [name, makeStore, available] of STORES) {
-  describe.skipIf(!available)(`Session approvals on the ${name} store`, () => {
+for (const [name, makeStore, suite] of STORES) {
+  suite(`Session approvals on the ${name} store`, () => {
     it('pauses a call that needs approval, then runs it once with its idempotency key when approved', async () => {
       const { agent, effects, events, order } = approvalAgent([refundCall({ order: 42, amount: 10 }), 'refunded'], { sessions: makeStore() })
       const session = await agent.session('customer-1')
@@ -186,6 +202,43 @@ for (const [name, makeStore, available] of STORES) {
       expect(effects.runs).toEqual([])
       // The approval is still pending and can be decided.
       expect((await session.approve(approval.approvalId, { approved: true })).outcome).toBe('approved')
+    })
+
+    it('refuses a stored approval edited behind the store, and asks edited arguments for their own approval', async () => {
+      const store = makeStore()
+      const slots = store.approvals as NonNullable<SessionStore['approvals']>
+      const { agent, effects } = approvalAgent([refundCall({ order: 42, amount: 10 }), 'refunded'], { sessions: store })
+      const session = await agent.session('customer-8')
+      const { approval } = await paused(session.run('refund order 42'))
+      const slot = await slots.read('customer-8', approval.approvalId)
+      if (slot === undefined) throw new Error('the store holds no approval')
+      // Arguments edited in the store: the approval names the digest of the old ones, so the call pauses on a new approval.
+      const record = JSON.parse(slot.body)
+      record.pending.args = { order: 42, amount: 1000 }
+      expect(await slots.swap('customer-8', approval.approvalId, slot.rev, JSON.stringify(record))).toBe(true)
+      await session.approve(approval.approvalId, { approved: true, argsDigest: approval.argsDigest })
+      const again = (await paused(session.resume(approval.approvalId))).approval
+      expect(again.argsDigest).toBe(argsDigest('refund', { order: 42, amount: 1000 }))
+      expect(again.approvalId).not.toBe(approval.approvalId)
+      expect(effects.runs).toEqual([])
+      // A record that is not one the library wrote is refused, typed.
+      const edited = await slots.read('customer-8', again.approvalId)
+      for (const body of ['not json', '{"v":2}', JSON.stringify({ ...JSON.parse(edited?.body ?? '{}'), status: 'approved-by-me' })]) {
+        const current = await slots.read('customer-8', again.approvalId)
+        await slots.swap('customer-8', again.approvalId, current?.rev ?? 0, body)
+        expect((await refusal(session.approve(again.approvalId, { approved: true }))).kind).toBe('corrupt-record')
+        expect((await refusal(session.resume(again.approvalId))).kind).toBe('corrupt-record')
+      }
+      expect(effects.runs).toEqual([])
+    })
+
+    it("erases a conversation's approvals with the conversation", async () => {
+      const { agent, effects } = approvalAgent([refundCall({ order: 5, amount: 1 }), 'ok'], { sessions: makeStore() })
+      const session = await agent.session('customer-9')
+      const { approval } = await paused(session.run('refund order 5'))
+      await session.delete()
+      expect((await refusal(session.approve(approval.approvalId, { approved: true }))).kind).toBe('unknown-approval')
+      expect(effects.runs).toEqual([])
     })
   })
 }
