@@ -145,7 +145,7 @@ class LogicalToolCall {
     if (signal?.aborted === true) return this.#settle('aborted', outcome, toolMessages.aborted(tool.name, abortReason(signal), max))
     const retryCount = this.#args?.retry ?? 0
     let key: string | undefined
-    if (tool.needsApproval !== undefined) {
+    if (tool.needsApproval !== undefined || this.#host.approval !== undefined) {
       let approval: ApprovalVerdict
       try {
         approval = await approvalOf(this.#host, tool, value, this.#original.id)

@@ -21,6 +21,15 @@ const KEYS = new Set(['approved', 'reason', 'argsDigest'])
  * crosses a process or an engine's journal, so nothing else is read from it.
  */
 export function readDecision(value: unknown): ApprovalDecision | string {
+  try {
+    return readFields(value)
+  } catch {
+    // A getter or a proxy that throws: nothing of it is read.
+    return 'a decision is plain data; this one could not be read'
+  }
+}
+
+function readFields(value: unknown): ApprovalDecision | string {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'a decision is an object { approved, reason?, argsDigest? }'
   const record = value as Record<string, unknown>
   const unknown = Object.keys(record).filter((key) => !KEYS.has(key))

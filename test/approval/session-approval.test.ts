@@ -281,6 +281,46 @@ describe('Session approvals', () => {
     expect(events.filter((e) => e.type === 'approval_requested')).toHaveLength(1)
   })
 
+  it('keeps a rejection when the agent that resumes no longer asks for approval', async () => {
+    const store = memorySessionStore()
+    const first = approvalAgent([refundCall({ order: 3, amount: 2 }), 'x'], { sessions: store })
+    const { approval } = await paused((await first.agent.session('c')).run('refund order 3'))
+    await (await first.agent.session('c')).approve(approval.approvalId, { approved: false, reason: 'no' })
+    // A deploy removed needsApproval: the decision taken on the paused call still stands.
+    const second = approvalAgent(['not refunded'], { sessions: store, needsApproval: false })
+    const result = await (await second.agent.session('c')).resume(approval.approvalId)
+    expect(result.functionsCalled[0]?.status).toBe('approval-rejected')
+    expect(second.effects.runs).toEqual([])
+  })
+
+  it('hands needsApproval a copy: editing it changes neither the digest nor what the tool runs on', async () => {
+    const { agent, effects } = approvalAgent([refundCall({ order: 3, amount: 2 }), 'done'], {
+      needsApproval: (args) => {
+        args.amount = 1_000_000
+        return true
+      },
+    })
+    const { approval } = await paused(agent.run('refund order 3'))
+    expect(approval.argsDigest).toBe(argsDigest('refund', { order: 3, amount: 2 }))
+    await agent.approve(approval.approvalId, { approved: true })
+    await agent.resume(approval.approvalId)
+    expect(effects.runs.map((r) => r.args)).toEqual([{ order: 3, amount: 2 }])
+  })
+
+  it('refuses a decision whose fields cannot be read, typed', async () => {
+    const { agent } = approvalAgent([refundCall({ order: 3, amount: 2 }), 'done'])
+    const { approval } = await paused(agent.run('refund order 3'))
+    const hostile = new Proxy(
+      {},
+      {
+        ownKeys: () => {
+          throw new Error('boom')
+        },
+      },
+    )
+    expect((await refusal(agent.approve(approval.approvalId, hostile as never))).kind).toBe('invalid-decision')
+  })
+
   it('refuses to park a pause in a store that keeps no approvals, typed', async () => {
     const base = memorySessionStore()
     const store: SessionStore = { load: (id) => base.load(id), append: (id, r) => base.append(id, r), delete: (id) => base.delete(id) }

@@ -39,18 +39,21 @@ const RUN: ApprovalVerdict = Object.freeze({ run: true })
  */
 export async function approvalOf(host: ApprovalHost, tool: AnyTool, value: unknown, callId: string): Promise<ApprovalVerdict> {
   const rt = host.runtime
-  if (!(await needsApproval(host, tool, value, callId))) return RUN
+  // A resumed run's paused call keeps its decision even when the tool no longer asks for approval: a rejection stands.
+  const resumed = host.approval
+  if (resumed === undefined && !(await needsApproval(host, tool, value, callId))) return RUN
   const turn = host.tags.turn ?? 1
   const digest = argsDigest(tool.name, value)
   const approvalId = approvalIdOf(host.runId, turn, callId, digest)
+  if (resumed !== undefined && resumed.approvalId !== approvalId && !(await needsApproval(host, tool, value, callId))) return RUN
   const timeoutMs = tool.approvalTimeoutMs ?? DEFAULT_APPROVAL_TIMEOUT_MS
   const port = host.durable?.tools.port
   const wait = port?.awaitSignal
   const who = { runId: host.runId, ...host.tags, agent: rt.name, tool: tool.name, callId, approvalId, argsDigest: digest }
   if (rt.events.has('approval_requested'))
-    rt.events.emit('approval_requested', { ...who, args: value, timeoutMs, via: wait === undefined || host.approval !== undefined ? 'session' : 'engine' })
+    rt.events.emit('approval_requested', { ...who, args: value, timeoutMs, via: wait === undefined || resumed !== undefined ? 'session' : 'engine' })
   let decided: { readonly outcome: ApprovalOutcome; readonly reason: string | undefined }
-  if (host.approval !== undefined && host.approval.approvalId === approvalId) decided = host.approval
+  if (resumed !== undefined && resumed.approvalId === approvalId) decided = resumed
   else if (port !== undefined && wait !== undefined) {
     const signal = await raceAbort(wait.call(port, approvalSignal(approvalId), timeoutMs), host.signal)
     decided = signal.received ? decisionOf(signal.value, digest) : { outcome: 'expired', reason: undefined }
@@ -72,7 +75,9 @@ async function needsApproval(host: ApprovalHost, tool: AnyTool, value: unknown, 
   if (needs === undefined || needs === false) return false
   if (needs === true) return true
   if (typeof needs !== 'function') return true
-  const answer = await callUser(() => needs(value, { runId: host.runId, callId, agent: host.runtime.name }), host.signal)
+  // A copy: the check cannot edit the arguments the approval binds and the tool runs on.
+  const args = copyOf(value)
+  const answer = await callUser(() => needs(args, { runId: host.runId, callId, agent: host.runtime.name }), host.signal)
   return !answer.ok || answer.value !== false
 }
 
@@ -83,4 +88,12 @@ function decisionOf(value: unknown, digest: string): { readonly outcome: Approva
   if (decision.argsDigest !== undefined && decision.argsDigest !== digest)
     return { outcome: 'rejected', reason: 'the decision sent was for other arguments than these' }
   return { outcome: decision.approved ? 'approved' : 'rejected', reason: decision.reason }
+}
+
+function copyOf(value: unknown): unknown {
+  try {
+    return structuredClone(value)
+  } catch {
+    return value
+  }
 }
