@@ -1,3 +1,5 @@
+import { option, optionsContract } from '../model/options-contract.ts'
+
 /** A human's decision on a paused tool call. */
 export interface ApprovalDecision {
   /** `true` runs the call; `false` does not, and the model is told (with `reason`). */
@@ -14,7 +16,12 @@ export interface ApprovalDecision {
 /** The longest reason a decision may carry. */
 export const MAX_REASON = 2000
 
-const KEYS = new Set(['approved', 'reason', 'argsDigest'])
+/** A decision's fields: a misspelt one (`aproved`) is refused with "did you mean", not ignored. */
+export const DECISION = optionsContract<ApprovalDecision>('approval decision', {
+  approved: option.boolean(),
+  reason: option.where(`a string of at most ${MAX_REASON} characters`, (v) => typeof v === 'string' && v.length <= MAX_REASON),
+  argsDigest: option.where('the 64 hex digits of the pending approval', (v) => typeof v === 'string' && /^[0-9a-f]{64}$/.test(v)),
+})
 
 /**
  * The decision `value` holds, as a fresh plain object, or what is wrong with it (a string): it
@@ -31,14 +38,13 @@ export function readDecision(value: unknown): ApprovalDecision | string {
 
 function readFields(value: unknown): ApprovalDecision | string {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'a decision is an object { approved, reason?, argsDigest? }'
-  const record = value as Record<string, unknown>
-  const unknown = Object.keys(record).filter((key) => !KEYS.has(key))
-  if (unknown.length > 0) return `a decision has no ${unknown.map((k) => JSON.stringify(k.slice(0, 40))).join(', ')}`
-  const { approved, reason, argsDigest } = record
-  if (typeof approved !== 'boolean') return 'approved must be true or false'
-  if (reason !== undefined && (typeof reason !== 'string' || reason.length > MAX_REASON)) return `reason must be a string of at most ${MAX_REASON} characters`
-  if (argsDigest !== undefined && (typeof argsDigest !== 'string' || !/^[0-9a-f]{64}$/.test(argsDigest)))
-    return 'argsDigest must be the 64 hex digits of the pending approval'
+  try {
+    DECISION.check(value as ApprovalDecision)
+  } catch (error) {
+    return (error as Error).message
+  }
+  const { approved, reason, argsDigest } = value as ApprovalDecision
+  if (typeof approved !== 'boolean') return 'approval decision: approved must be true or false'
   return { approved, ...(reason === undefined ? {} : { reason }), ...(argsDigest === undefined ? {} : { argsDigest }) }
 }
 

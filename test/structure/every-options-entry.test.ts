@@ -81,15 +81,13 @@ const NO_OPTIONS: ReadonlySet<string> = new Set([
   // Both take the engine's own object (a Restate context) or nothing: no options object.
   'restate:restatePort',
   'dbos:dbosPort',
-  // An approval's errors, guards and digest, and its senders: they take a decision (data checked
-  // field by field, unknown keys refused), an id and the engine's own context, never options.
+  // An approval's errors, guards and digest: values, never options (its senders' decisions are an entry).
   '.:ApprovalError',
   '.:ApprovalPendingError',
   '.:isApprovalError',
   '.:isApprovalPendingError',
   '.:argsDigest',
-  'restate:resolveApproval',
-  'dbos:sendApproval',
+
   'validation:isCompiledSchema',
   'validation:issueSignature',
   'validation:isValidationFailure',
