@@ -35,8 +35,8 @@ describeWith(postgresServer)('Human approval on DBOS over a real PostgreSQL serv
     workers.push(worker)
     return worker
   }
-  const exited = (worker: Worker): Promise<void> =>
-    new Promise<void>((resolve) => (worker.child.exitCode !== null ? resolve() : worker.child.once('exit', () => resolve())))
+  /** Resolves once the worker exited and its output was read to the end (called right after it starts). */
+  const exited = (worker: Worker): Promise<void> => new Promise<void>((resolve) => worker.child.once('close', () => resolve()))
   const until = async (dir: string, file: string, worker: Worker): Promise<string> => {
     const deadline = Date.now() + SLOW
     while (!existsSync(join(dir, file))) {

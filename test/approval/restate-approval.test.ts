@@ -37,11 +37,6 @@ describeWith(restateServer)('Human approval on a real Restate server', () => {
       }
     }
   }
-  const post = async (path: string, body: unknown): Promise<unknown> => {
-    const answer = await fetch(`${server?.ingress}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
-    if (!answer.ok) throw new Error(`${path} failed: ${answer.status} ${await answer.text()}`)
-    return answer.json()
-  }
 
   beforeAll(async () => {
     server = await startRestateServer()
@@ -62,7 +57,7 @@ describeWith(restateServer)('Human approval on a real Restate server', () => {
   }, SLOW)
 
   it(
-    'pauses on a durable promise, survives a SIGKILL while paused and one between the claim and the effect, and runs the call once when 4 approvers race',
+    'pauses on a durable promise, survives a SIGKILL while paused and one between the claim and the effect, and runs the call once when 4 approver processes race',
     async () => {
       let claimed = 0
       let attempts = 0
@@ -83,11 +78,19 @@ describeWith(restateServer)('Human approval on a real Restate server', () => {
         await worker?.kill()
         worker = await start()
         writeFileSync(join(dir, 'hold'), '')
-        const answers = (await Promise.all(
-          Array.from({ length: APPROVERS }, (_, i) =>
-            post(`/refunds/${key}/approve`, { approvalId: requested.approvalId, approved: true, reason: `approver ${i}` }),
-          ),
-        )) as { claimed: boolean; decision: { reason: string } }[]
+        // Four approver processes at once, each through the ingress.
+        const approvers = Array.from({ length: APPROVERS }, (_, i) =>
+          startWorker('../../approval/support/restate-approver.ts', [server?.ingress ?? '', key, requested.approvalId, `approver ${i}`]),
+        )
+        await Promise.all(approvers.map((a) => new Promise<void>((resolve) => a.child.once('close', () => resolve()))))
+        const answers = approvers.map((a) => {
+          const line = a
+            .output()
+            .split('\n')
+            .find((l) => l.startsWith('answer 200 '))
+          if (line === undefined) throw new Error(`an approver failed: ${a.output()}`)
+          return JSON.parse(line.slice('answer 200 '.length)) as { claimed: boolean; decision: { reason: string } }
+        })
         expect(answers.filter((a) => a.claimed)).toHaveLength(1)
         // Every approver is told the one decision that won.
         const won = answers.find((a) => a.claimed)?.decision.reason
@@ -107,7 +110,7 @@ describeWith(restateServer)('Human approval on a real Restate server', () => {
         effects += linesOf(dir, 'effects').length
       }
       process.stdout.write(
-        `restate approval: ${ROUNDS} runs, ${ROUNDS * APPROVERS} approvals sent, ${claimed} claimed, ${attempts} execute attempts, ${effects} effects\n`,
+        `restate approval: ${ROUNDS} runs, ${ROUNDS * APPROVERS} approver processes, ${claimed} claimed, ${attempts} execute attempts, ${effects} effects\n`,
       )
     },
     SLOW * 2,

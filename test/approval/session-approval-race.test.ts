@@ -27,7 +27,7 @@ interface Proc {
 
 function run(options: RaceWorkerOptions): Proc {
   const child = spawn(process.execPath, ['--no-warnings', WORKER, JSON.stringify(options)], { stdio: ['ignore', 'pipe', 'pipe'] })
-  const proc: Proc = { child, output: '', exited: new Promise((resolve) => child.once('exit', () => resolve())) }
+  const proc: Proc = { child, output: '', exited: new Promise((resolve) => child.once('close', () => resolve())) }
   child.stdout?.on('data', (d: Buffer) => (proc.output += d.toString()))
   child.stderr?.on('data', (d: Buffer) => (proc.output += d.toString()))
   return proc
