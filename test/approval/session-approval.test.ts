@@ -281,6 +281,45 @@ describe('Session approvals', () => {
     expect(events.filter((e) => e.type === 'approval_requested')).toHaveLength(1)
   })
 
+  it('keeps the calls a turn settled before its pause: each call of the turn runs once, in order, and the turn is committed whole', async () => {
+    const both = {
+      content: '',
+      toolCalls: [
+        { id: 'c1', name: 'refund', args: { order: 1, amount: 1 } },
+        { id: 'c2', name: 'refund', args: { order: 2, amount: 70 } },
+      ],
+    }
+    const { agent, effects, provider } = approvalAgent([both, 'both refunded'], { needsApproval: ({ amount }) => amount > 50 })
+    const { approval } = await paused(agent.run('refund orders 1 and 2'))
+    // The first call needed no approval and ran; the second paused the run.
+    expect(approval.callId).toBe('c2')
+    expect(effects.runs.map((r) => r.args)).toEqual([{ order: 1, amount: 1 }])
+    await agent.approve(approval.approvalId, { approved: true })
+    const result = await agent.resume(approval.approvalId)
+    expect(result.text).toBe('both refunded')
+    expect(effects.runs.map((r) => r.args)).toEqual([
+      { order: 1, amount: 1 },
+      { order: 2, amount: 70 },
+    ])
+    expect(result.functionsCalled.map((c) => [c.id, c.status])).toEqual([
+      ['c1', 'ok'],
+      ['c2', 'ok'],
+    ])
+    // The model was not asked again for the paused turn: one call for the tools, one for the answer.
+    expect(provider.calls).toBe(2)
+    expect(agent.history.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'tool', 'assistant'])
+  })
+
+  it('pauses a streamed run the same way, and resumes it', async () => {
+    const { agent, effects, events } = approvalAgent([refundCall({ order: 3, amount: 2 }), 'done'])
+    const { approval } = await paused(agent.stream('refund order 3').result)
+    expect(events[0]?.payload).toMatchObject({ via: 'session', approvalId: approval.approvalId, args: { order: 3, amount: 2 } })
+    expect(Object.isFrozen(events[0]?.payload)).toBe(true)
+    await agent.approve(approval.approvalId, { approved: true })
+    expect((await agent.resume(approval.approvalId)).text).toBe('done')
+    expect(effects.runs).toHaveLength(1)
+  })
+
   it('keeps a rejection when the agent that resumes no longer asks for approval', async () => {
     const store = memorySessionStore()
     const first = approvalAgent([refundCall({ order: 3, amount: 2 }), 'x'], { sessions: store })
