@@ -71,8 +71,12 @@ for (const [name, makeStore, suite] of STORES) {
     it('pauses a call that needs approval, then runs it once with its idempotency key when approved', async () => {
       const { agent, effects, events, order } = approvalAgent([refundCall({ order: 42, amount: 10 }), 'refunded'], { sessions: makeStore() })
       const session = await agent.session('customer-1')
-      const pause = await paused(session.run('refund order 42'))
+      const pause = await paused(session.run('refund order 42', { metadata: { tenant: 't1', big: 1n } }))
       const { approval } = pause
+      // The approval names the call; the run's metadata is not part of it (nor stored with it).
+      expect(Object.keys(approval).sort()).toEqual(
+        ['approvalId', 'runId', 'sessionId', 'agent', 'tool', 'callId', 'turn', 'argsDigest', 'args', 'requestedAt', 'expiresAt'].sort(),
+      )
       expect(approval.tool).toBe('refund')
       expect(approval.args).toEqual({ order: 42, amount: 10 })
       expect(approval.argsDigest).toBe(argsDigest('refund', { amount: 10, order: 42 }))

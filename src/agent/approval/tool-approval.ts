@@ -59,7 +59,20 @@ export async function approvalOf(host: ApprovalHost, tool: AnyTool, value: unkno
     decided = signal.received ? decisionOf(signal.value, digest) : { outcome: 'expired', reason: undefined }
   } else {
     const requestedAt = Date.now()
-    const pending: PendingApproval = { ...who, sessionId: undefined, turn, args: value, requestedAt, expiresAt: requestedAt + timeoutMs }
+    // Named field by field: the run's tags (its metadata) are not the approval's, and are not stored.
+    const pending: PendingApproval = {
+      approvalId,
+      runId: host.runId,
+      sessionId: undefined,
+      agent: rt.name,
+      tool: tool.name,
+      callId,
+      turn,
+      argsDigest: digest,
+      args: value,
+      requestedAt,
+      expiresAt: requestedAt + timeoutMs,
+    }
     throw new RunPause(pending)
   }
   if (rt.events.has('approval_decided')) rt.events.emit('approval_decided', { ...who, outcome: decided.outcome, reason: decided.reason })
