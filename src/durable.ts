@@ -1,5 +1,5 @@
 // `reliability-gate/durable`: the port a durable-execution engine gives a run, its journal codec and an in-memory port.
-export type { DurablePort } from './durable/durable-port.ts'
+export type { DurablePort, SignalOutcome } from './durable/durable-port.ts'
 export type { DurableEngine } from './durable/durable-engine.ts'
 export { durablePort, isDurablePort } from './durable/durable-port-of.ts'
 export { memoryDurablePort } from './durable/memory-durable-port.ts'

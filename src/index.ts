@@ -8,6 +8,18 @@ export type { AgentBuilder, AgentOptions, AgentReliability, CostBudget, OutputFa
 export type { AgentBuilderOf, AgentKind, AgentOf, AgentStream, AgentStreamEvent, BuiltAgent } from './agent/index.ts'
 export { DEFAULT_ID_FIELDS, DEFAULT_ID_PATTERN, guard, idShapeGuard, tool } from './agent/index.ts'
 export type { FunctionCall, ToolCallStatus, ToolRetryOutcome } from './agent/index.ts'
+// Human approval of tool calls (a tool's needsApproval): the paused run's error, the refusals, the digest an approval binds.
+export { ApprovalError, ApprovalPendingError, argsDigest, isApprovalError, isApprovalPendingError } from './agent/index.ts'
+export type {
+  ApprovalClaim,
+  ApprovalContext,
+  ApprovalDecision,
+  ApprovalErrorKind,
+  ApprovalOutcome,
+  NeedsApproval,
+  PendingApproval,
+  ResumeOptions,
+} from './agent/index.ts'
 export type { NoProgressOption, NoProgressOptions, NoProgressSettings } from './agent/index.ts'
 export type {
   AnyTool,
@@ -114,7 +126,7 @@ export type { AppendOutcome, AppendRequest, MemorySessionStoreOptions, OnConflic
 
 // Events and what is built on them (tracing and metrics are on the ./otel and ./trace subpaths).
 export { driftMonitor } from './events/index.ts'
-export type { GuardVerdictEvent } from './events/index.ts'
+export type { ApprovalDecidedEvent, ApprovalRequestedEvent, GuardVerdictEvent, ToolEndEvent } from './events/index.ts'
 export type { DriftEvent, DriftMonitor, DriftMonitorOptions, DriftPayload, DriftThreshold, EventSource, NoProgressEvent } from './events/index.ts'
 // A reliability profile measured from the events: how often a retry recovers, per model and error class.
 export { reliabilityProfile } from './gate/profile/reliability-profile.ts'

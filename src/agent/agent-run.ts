@@ -14,7 +14,6 @@ import type { ModelResponse } from '../model/response.ts'
 import type { ToolChoice } from '../model/tool-choice.ts'
 import { ZERO_USAGE } from '../model/usage.ts'
 import type { Phase } from '../rules/scope.ts'
-import type { ValidationFailure } from '../validation/validation-failure.ts'
 import type { AgentRuntime } from './agent-runtime.ts'
 import type { FunctionCall } from './function-call.ts'
 import { handlesError } from './output-fallback.ts'
@@ -24,9 +23,10 @@ import { RunProgress } from './no-progress/run-progress.ts'
 import type { AgentRunOptions } from './run-input.ts'
 import type { RunEnding, RunResult } from './run-result.ts'
 import { RunCostBudget } from './run-cost-budget.ts'
-import { emitAgentRunEnd, emitToolArgsFailure, endFailed, ENDS_AFTER_COMMIT, type RunCommit, runFailure, type RunIdentity } from './run-events.ts'
+import { emitAgentRunEnd, toolArgsFailed, endFailed, ENDS_AFTER_COMMIT, type RunCommit, runFailure, type RunIdentity } from './run-events.ts'
 import type { ToolCallHost } from './tool-call-run.ts'
-import { NOT_AN_ANSWER, settleToolCalls, standingAnswer, standingValue, toolTurnMessages } from './tool-turn.ts'
+import { pausedAt, type RunResume } from './approval/run-pause.ts'
+import { lastTurnCalled, NOT_AN_ANSWER, settleToolCalls, standingAnswer, standingValue, toolTurnMessages } from './tool-turn.ts'
 
 // Shared until a run has tool turns to keep (replaced, never mutated, before the first push).
 const NO_MESSAGES: readonly Message[] = Object.freeze([])
@@ -65,6 +65,7 @@ export class AgentRun<T, R = RunResult<T>> {
   #retried: WeakMap<ModelResponse, GateResult<T>> | undefined
   #progress: RunProgress | undefined // The no-progress ladder, made at the first tool turn: none for a run answered at once (~110 B).
   readonly #durable: AgentRunOptions['durableTools']
+  readonly #resume: RunResume | undefined
 
   constructor(
     rt: AgentRuntime<T>,
@@ -84,6 +85,7 @@ export class AgentRun<T, R = RunResult<T>> {
     this.#signal = options.deadline?.signal ?? options.signal
     this.#runId = options.runId ?? newRunId()
     this.#durable = options.durableTools
+    this.#resume = options.resume
     this.#metadata = options.metadata
   }
 
@@ -91,7 +93,7 @@ export class AgentRun<T, R = RunResult<T>> {
   run(): Promise<R> {
     const events = this.#rt.events
     if (events.has('agent_run_start')) events.emit('agent_run_start', { runId: this.#runId, ...this.#tags(), agent: this.#rt.name })
-    const done = this.#turn()
+    const done = this.#resume === undefined ? this.#turn() : this.#resumed(this.#resume)
     const answered = this.#rt.outputFallback === undefined ? done : done.catch((error: unknown) => this.#useOutputFallback(error))
     return events.has('agent_run_end')
       ? answered.catch((error: unknown) => endFailed(events, this.#who(), { turns: this.#turnCount, spent: this.#ledger }, error))
@@ -144,14 +146,13 @@ export class AgentRun<T, R = RunResult<T>> {
       return this.#finish(result)
     }
     // Tool results of the last allowed turn could never be read: stop before running them.
-    if (this.#turnCount >= this.#rt.maxIterations) {
-      const names = [...new Set(response.toolCalls.map((c) => c.name))].join(', ')
-      throw this.#fail(
-        'max-iterations',
-        `no final answer after ${this.#turnCount} model turns (maxIterations = ${this.#rt.maxIterations}); the last turn still called: ${names}`,
-        'post-decide',
-      )
-    }
+    if (this.#turnCount >= this.#rt.maxIterations)
+      throw this.#fail('max-iterations', lastTurnCalled(response, this.#turnCount, this.#rt.maxIterations), 'post-decide')
+    return this.#tools(response)
+  }
+
+  /** The turn's tool calls, then the next turn (or the prose reply that stands). */
+  #tools(response: ModelResponse): Promise<R> {
     return this.#runTools(response, this.#messages).then((answer) => (answer === undefined ? this.#turn() : this.#stand(answer)))
   }
 
@@ -163,11 +164,18 @@ export class AgentRun<T, R = RunResult<T>> {
     return this.#finish({ ...result, response: answer, value })
   }
 
+  /** A run resumed from an approval's pause: the paused turn's tool calls from the paused one on, then the loop. */
+  #resumed({ state }: RunResume): Promise<R> {
+    ;({ turn: this.#turnCount, turns: this.#turns, calls: this.#calls } = state)
+    this.#messages = this.#conversation()
+    return this.#tools(state.response)
+  }
+
   /** Settles and keeps the turn's tool calls (retries included); returns a prose reply that stands (an aborted run stops here). */
   async #runTools(response: ModelResponse, messages: readonly Message[]): Promise<ModelResponse | undefined> {
-    const settled = await settleToolCalls(this.#toolHost(), response, messages, () =>
-      this.#fail('aborted', `the run was aborted while running the tool calls of model turn ${this.#turnCount}`, 'post-decide'),
-    )
+    const abort = () => this.#fail('aborted', `the run was aborted while running the tool calls of model turn ${this.#turnCount}`, 'post-decide')
+    const paused = (error: unknown) => Promise.reject(pausedAt(error, this.#turnCount, this.#turns, this.#calls, response))
+    const settled = await settleToolCalls(this.#toolHost(), response, messages, abort, this.#resume).catch(paused)
     this.#turns = this.#turns.concat(toolTurnMessages(response, settled))
     this.#calls = this.#calls.concat(settled.map((s) => s.entry))
     this.#progress ??= RunProgress.of(this.#rt.noProgress, this.#rt.events, (reason) => this.#fail(FailFastKinds.NoProgress, reason, 'post-decide'))
@@ -207,7 +215,7 @@ export class AgentRun<T, R = RunResult<T>> {
       fail: (kind, reason) => this.#fail(kind, reason, 'post-decide'),
       withheld: this.#progress?.withheld,
       durable: this.#durable?.at(this.#turnCount),
-      validationFailed: (failure, attempt) => this.#toolArgsFailed(failure, attempt),
+      validationFailed: (failure, attempt) => toolArgsFailed(this.#rt.events, this.#whoFn, this.#ledger, failure, attempt),
     }
   }
 
@@ -251,14 +259,6 @@ export class AgentRun<T, R = RunResult<T>> {
   /** Made on first use: only a run under a cost budget needs it. */
   get #whoFn(): () => RunIdentity {
     return (this.#whoCallback ??= () => this.#who())
-  }
-
-  /** Counts a tool call's argument failure and reports it as `validation_failed`. */
-  #toolArgsFailed(failure: ValidationFailure, attempt: number): void {
-    this.#ledger.toolArgsFailed()
-    const events = this.#rt.events
-    if (!events.has('validation_failed')) return
-    emitToolArgsFailure(events, this.#who(), this.#ledger, failure, attempt)
   }
 
   /** The run's fail-fast error; past the run's own deadline it is `run-timeout`, whatever stopped first. */

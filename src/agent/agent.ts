@@ -10,6 +10,9 @@ import { createRuntime, type AgentRuntime } from './agent-runtime.ts'
 import type { RunInput, RunOptions } from './run-input.ts'
 import type { RunResult } from './run-result.ts'
 import { Session } from './session.ts'
+import type { ApprovalDecision } from './approval/approval-types.ts'
+import type { ApprovalClaim } from './approval/session-approvals.ts'
+import type { ResumeOptions } from './approval/resume-options.ts'
 import { memorySessionStore } from '../sessions/memory-session-store.ts'
 import type { SessionStore } from '../sessions/session-store.ts'
 import { loadConversation, type SessionOptions, storedLink } from './stored-conversation.ts'
@@ -92,6 +95,16 @@ export class Agent<T = string> {
   /** Runs one exchange and returns the text, value, `functionsCalled`, attempt logs, usage and cost. */
   runDetailed(input: RunInput, options?: RunOptions): Promise<RunResult<T>> {
     return this.#default.runDetailed(input, options)
+  }
+
+  /** Records a decision on a tool call a run of the default session paused on (see `Session.approve`). */
+  approve(approvalId: string, decision: ApprovalDecision): Promise<ApprovalClaim> {
+    return this.#default.approve(approvalId, decision)
+  }
+
+  /** Goes on with a run of the default session paused on `approvalId`, once decided or expired (see `Session.resume`). */
+  resume(approvalId: string, options?: ResumeOptions): Promise<RunResult<T>> {
+    return this.#default.resume(approvalId, options)
   }
 
   /** Runs one exchange in the default session with its model calls streamed (see `Session.stream`); `.result` is `runDetailed`'s result. */

@@ -31,6 +31,10 @@ export type ToolCallStatus =
    * it blocks): the model was shown a notice instead. Not a tool failure and never retried.
    */
   | 'result-withheld'
+  /** A human rejected the call (`needsApproval`): `execute` never ran; the model is told the reason. */
+  | 'approval-rejected'
+  /** The call's approval expired before anyone decided: `execute` never ran. */
+  | 'approval-expired'
   /** `execute` was aborted (it threw an `AbortError` / `TimeoutError` while the run went on). */
   | 'aborted'
 

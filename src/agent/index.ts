@@ -29,3 +29,9 @@ export type {
   ToolContext,
   ToolGuard,
 } from './tools/index.ts'
+export { ApprovalError, ApprovalPendingError, isApprovalError, isApprovalPendingError } from './approval/approval-error.ts'
+export type { ApprovalErrorKind } from './approval/approval-error.ts'
+export { argsDigest } from './approval/args-digest.ts'
+export type { ApprovalContext, ApprovalDecision, ApprovalOutcome, NeedsApproval, PendingApproval } from './approval/approval-types.ts'
+export type { ApprovalClaim } from './approval/session-approvals.ts'
+export type { ResumeOptions } from './approval/resume-options.ts'

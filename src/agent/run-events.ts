@@ -1,3 +1,4 @@
+import { RunPause } from './approval/run-pause.ts'
 import type { EventHub } from '../events/event-hub.ts'
 import { emitValidationFailed } from '../events/validation-failed-event.ts'
 import type { EventTags, GateEventMap } from '../events/event-map.ts'
@@ -54,7 +55,8 @@ export function emitAgentRunEnd(
 
 /** Emits `agent_run_end` for a run that failed with `error` (its kind, `unknown` for anything else), then rethrows it. */
 export function endFailed(events: EventHub, who: RunIdentity, run: { readonly turns: number; readonly spent: Spent }, error: unknown): never {
-  const kind = isReliabilityFailFastError(error) ? error.kind : 'unknown'
+  // A run paused for an approval ends here too (nothing committed): its kind says so.
+  const kind = isReliabilityFailFastError(error) ? error.kind : error instanceof RunPause ? 'approval-pending' : 'unknown'
   if (events.has('agent_run_end')) emitAgentRunEnd(events, who, { outcome: 'fail-fast', kind, turns: run.turns, outputFallback: undefined }, run.spent)
   throw error
 }
@@ -99,6 +101,12 @@ export function emitToolArgsFailure(
   const last = ledger.attempts.at(-1)
   const from = { runId: who.runId, tags: who.tags, provider: last?.provider ?? 'unknown', model: last?.model }
   emitValidationFailed(events, from, failure, attempt, ledger.validationFailures)
+}
+
+/** Counts a tool call's argument failure in the run's ledger and reports it as `validation_failed`. */
+export function toolArgsFailed(events: EventHub, who: () => RunIdentity, ledger: RunLedger, failure: ValidationFailure, attempt: number): void {
+  ledger.toolArgsFailed()
+  if (events.has('validation_failed')) emitToolArgsFailure(events, who(), ledger, failure, attempt)
 }
 
 /** The error that ends an agent run, carrying the whole run's attempts and spend; `fail_fast` is emitted first. */

@@ -1,6 +1,7 @@
 import type { DurablePort } from '../durable/durable-port.ts'
 import type { RunDeadline } from '../gate/run/run-deadline.ts'
 import type { DurableToolSteps } from './durable-run-steps.ts'
+import type { RunResume } from './approval/run-pause.ts'
 
 /** Input of one agent run: the user's message, as a string or an object. */
 export type RunInput = string | { readonly message: string }
@@ -38,6 +39,8 @@ export interface AgentRunOptions extends RunOptions {
   readonly deadline?: RunDeadline | undefined
   /** The durable port's tool steps, made once per run (see `withDurableTools`). */
   readonly durableTools?: DurableToolSteps | undefined
+  /** A run resumed from an approval's pause goes on from the paused call (see `session.resume`). */
+  readonly resume?: RunResume | undefined
 }
 
 /** Reads the user message out of a run input, rejecting anything else with a clear error. */

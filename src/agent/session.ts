@@ -3,8 +3,6 @@ import type { AgentStream } from './agent-stream.ts'
 import { type StreamedTurns, streamedTurns } from './streamed-turns.ts'
 import { runDeadline, type RunDeadline } from '../gate/run/run-deadline.ts'
 import type { Message } from '../model/message.ts'
-import { messageOf as errorMessageOf } from '../model/message-of.ts'
-import { ZERO_USAGE } from '../model/usage.ts'
 import { AgentRun } from './agent-run.ts'
 import { AGENT_RUN_OPTIONS, AGENT_STREAM_OPTIONS } from './run-options-contract.ts'
 import type { AgentRuntime } from './agent-runtime.ts'
@@ -14,8 +12,11 @@ import { emitCommittedRunEnd, ENDS_AFTER_COMMIT } from './run-events.ts'
 import { eventTags } from '../events/event-tags.ts'
 import type { RunResult } from './run-result.ts'
 import type { StoredConversation } from '../sessions/session-store.ts'
-import { type SessionWindow, windowHistory } from '../sessions/session-window.ts'
-import { isReliabilityFailFastError, ReliabilityFailFastError } from '../gate/fail-fast-error.ts'
+import { windowed } from './windowed-history.ts'
+import type { ApprovalDecision } from './approval/approval-types.ts'
+import { type ApprovalClaim, SessionApprovals } from './approval/session-approvals.ts'
+import { DEFAULT_LEASE_MS, mayPause, RESUME_OPTIONS, type ResumeOptions } from './approval/resume-options.ts'
+import { isReliabilityFailFastError } from '../gate/fail-fast-error.ts'
 import { FailFastKinds } from '../model/fail-fast-kind.ts'
 import { appendExchange, deleteConversation, loadConversation, type StoredLink } from './stored-conversation.ts'
 import { type GuardedInput, guardRunInput, guardsInput } from './guard-run-input.ts'
@@ -50,6 +51,7 @@ export class Session<T> {
   /** The stored conversation's version this session's history reflects (0 for an in-memory session). */
   #version = 0
   readonly #link: StoredLink | undefined
+  #approvals: SessionApprovals | undefined // The paused tool calls of this conversation, made at first use.
 
   /** @internal use `agent.session()` */
   constructor(runtime: AgentRuntime<T>, link?: StoredLink, loaded?: StoredConversation) {
@@ -112,7 +114,7 @@ export class Session<T> {
    * (windowed for a stored conversation: a window that fails throws here, before anything starts)
    * under the run's one deadline, which ends with the run, commit included, whichever way it ends.
    */
-  #begin<R>(user: Message, options: RunOptions | undefined, project: (result: RunResult<T>) => R, streamed: StreamedTurns<T> | undefined): Promise<R> {
+  #begin<R>(user: Message, options: Begin | undefined, project: (result: RunResult<T>) => R, streamed: StreamedTurns<T> | undefined): Promise<R> {
     const link = this.#link
     const history = link === undefined ? this.#history : windowed(this.#history, link.window, options?.runId)
     const deadline = this.#deadlineOf(options)
@@ -135,8 +137,40 @@ export class Session<T> {
         done = start({ history, user }, runOptions)
       }
     }
+    // A run that pauses for an approval is parked in the store; only an agent with such a tool watches for it.
+    if (mayPause(runtime.tools)) done = done.catch((error: unknown) => this.#approvalsOf().park(error, user))
     if (deadline !== undefined) done.then(deadline.clear, deadline.clear)
     return done
+  }
+
+  /**
+   * Records a human's decision on the tool call a run of this session paused on (the
+   * `approval.approvalId` of its `ApprovalPendingError`), once across every process sharing the
+   * store: a second one is refused (`ApprovalError` `already-decided`), as is one past the expiry
+   * (`expired`) or naming other arguments (`digest-mismatch`); `session.resume(approvalId)` goes on.
+   */
+  approve(approvalId: string, decision: ApprovalDecision): Promise<ApprovalClaim> {
+    return this.#approvalsOf().approve(approvalId, decision)
+  }
+
+  /**
+   * Goes on with the run paused on `approvalId` once it is decided (or expired): the paused call is
+   * validated and guarded again, then runs once when approved (its `execute` gets the idempotency
+   * key `<runId>:<turn>:<callId>`), or the model is told of the rejection or the expiry; the loop
+   * goes on and commits as any run does. One resume claims it for `leaseMs` (the others: `already-claimed`, `already-resumed`).
+   */
+  async resume(approvalId: string, options?: ResumeOptions): Promise<RunResult<T>> {
+    const { leaseMs = DEFAULT_LEASE_MS, ...run } = RESUME_OPTIONS.check(options)
+    const claimed = await this.#approvalsOf().claim(approvalId, leaseMs)
+    try {
+      return await this.#begin(claimed.resume.state.user, { ...run, runId: claimed.pending.runId, resume: claimed.resume }, whole<T>, undefined)
+    } finally {
+      await claimed.finish().catch(() => undefined) // A store failing here leaves the claim to lapse: another resume may take it over.
+    }
+  }
+
+  #approvalsOf(): SessionApprovals {
+    return (this.#approvals ??= new SessionApprovals(this.#link?.store, this.#link?.id))
   }
 
   /** The run's deadline (`runTimeoutMs` of the call, else the agent's), over the caller's signal; none without one. */
@@ -252,6 +286,9 @@ export class Session<T> {
   }
 }
 
+/** A run's options as `#begin` takes them: a resumed run's carry where it goes on from. */
+type Begin = RunOptions & Pick<AgentRunOptions, 'resume'>
+
 /** What one run of a session starts from. */
 interface SessionRun<T, R> {
   /** The agent's runtime (for a stream, one whose gate streams: see `StreamedTurns`). */
@@ -262,26 +299,4 @@ interface SessionRun<T, R> {
   readonly options: AgentRunOptions
   /** What the caller wants of the result. */
   readonly project: (result: RunResult<T>) => R
-}
-
-/**
- * The part of `history` a run's request carries under `window`; a window whose `estimateTokens`
- * fails ends the run before anything is sent, with kind `window-failed` (a `WindowEstimateError`
- * as the cause, itself caused by what the estimator threw), never with the estimator's own error or a history read as 0 tokens.
- */
-function windowed(history: readonly Message[], window: SessionWindow | undefined, runId: string | undefined): readonly Message[] {
-  try {
-    return windowHistory(history, window)
-  } catch (cause) {
-    throw new ReliabilityFailFastError({
-      kind: FailFastKinds.WindowFailed,
-      reason: errorMessageOf(cause),
-      phase: 'pre-check',
-      ...(runId !== undefined ? { runId } : {}),
-      attempts: [],
-      usage: ZERO_USAGE,
-      costUsd: 0,
-      cause,
-    })
-  }
 }

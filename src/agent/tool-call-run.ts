@@ -3,7 +3,6 @@ import { keepShape } from '../model/keep-shape.ts'
 import type { Message } from '../model/message.ts'
 import { errorName } from '../model/message-of.ts'
 import type { ReasoningBlock } from '../model/reasoning.ts'
-import type { ModelResponse } from '../model/response.ts'
 import type { ToolCall } from '../model/tool-call.ts'
 import { abortReason } from '../model/abort-reason.ts'
 import { raceAbort } from '../model/race-abort.ts'
@@ -19,6 +18,9 @@ import { toolGiveUp } from './tool-give-up.ts'
 import { toolMessages, toolResultText } from './tool-messages.ts'
 import type { ToolGuard } from './tools/guard.ts'
 import type { AnyTool } from './tools/tool.ts'
+import type { SettledToolCall } from './settled-tool-call.ts'
+import { approvalOf, type ApprovalVerdict } from './approval/tool-approval.ts'
+import type { ResumedApproval } from './approval/run-pause.ts'
 
 /**
  * What a logical tool call needs from the run it belongs to: the argument loop's host (run id, tags,
@@ -32,21 +34,11 @@ export interface ToolCallHost extends ToolArgsHost {
   readonly withheld?: readonly string[] | undefined
   /** A durable run's tool steps and the current model turn: each `execute` is one step. */
   readonly durable?: DurableTurn | undefined
+  /** A resumed run's decision on its paused call (see `approvalOf`). */
+  readonly approval?: ResumedApproval | undefined
 }
 
-/** A logical tool call, settled: its `functionsCalled` entry, its tool result, and the call as persisted. */
-export interface SettledToolCall {
-  readonly entry: FunctionCall
-  /** The `tool` message answering the call. */
-  readonly result: Message
-  /** The original call (same id) with its final arguments, for the persisted assistant turn. */
-  readonly call: ToolCall
-  /**
-   * The model's prose reply to a retry (`llm_gave_up`): the seed lets it stand as the run's answer,
-   * after the turn's tool results.
-   */
-  readonly answer?: ModelResponse
-}
+export type { SettledToolCall } from './settled-tool-call.ts'
 
 /**
  * Settles one logical tool call: its arguments go through the argument loop ({@link ToolArgsRetry}:
@@ -152,9 +144,23 @@ class LogicalToolCall {
     const max = rt.feedbackLimits.maxChars
     if (signal?.aborted === true) return this.#settle('aborted', outcome, toolMessages.aborted(tool.name, abortReason(signal), max))
     const retryCount = this.#args?.retry ?? 0
+    let key: string | undefined
+    if (tool.needsApproval !== undefined || this.#host.approval !== undefined) {
+      let approval: ApprovalVerdict
+      try {
+        approval = await approvalOf(this.#host, tool, value, this.#original.id)
+      } catch (error) {
+        if (stopsDurableRun(error)) throw this.#host.fail('durable-journal', error.message)
+        if (isAborted(signal)) return this.#settle('aborted', outcome, toolMessages.aborted(tool.name, error, max))
+        throw error // the run pauses (RunPause), or a failure of the engine's
+      }
+      if (!approval.run) return this.#settle(approval.status, outcome, approval.message)
+      key = approval.idempotencyKey
+    }
+    const ctx = { signal, callId: this.#original.id, agent: rt.name, retryCount, ...(key === undefined ? {} : { idempotencyKey: key }) }
     let result: unknown
     try {
-      result = await raceAbort(executeTool(this.#host.durable, tool, value, { signal, callId: this.#original.id, agent: rt.name, retryCount }), signal)
+      result = await raceAbort(executeTool(this.#host.durable, tool, value, ctx), signal)
     } catch (error) {
       if (stopsDurableRun(error)) throw this.#host.fail('durable-journal', error.message)
       if (isAborted(signal) || isAbortError(error)) return this.#settle('aborted', outcome, toolMessages.aborted(tool.name, error, max))

@@ -37,6 +37,20 @@ export const toolMessages = {
     return boundText(`TOOL_ERROR: tool '${name}' failed: ${messageOf(error)}`, maxChars)
   },
 
+  /** A human rejected the call (their reason, bounded by the feedback budget): it was not run. */
+  approvalRejected(name: string, reason: string | undefined, maxChars: number): string {
+    const why = reason === undefined || reason === '' ? '' : `: ${oneLine(reason, MAX_PROBLEM)}`
+    return boundText(
+      `REJECTED: the call to tool '${name}' was not executed: a human rejected it${why}. Do not repeat it with the same arguments; change them as the reason says, or answer without it.`,
+      maxChars,
+    )
+  },
+
+  /** Nobody decided before the approval expired: the call was not run. */
+  approvalExpired(name: string): string {
+    return `NOT_APPROVED: the call to tool '${name}' was not executed: its approval expired before anyone decided. Answer without it, or say that it is waiting for approval.`
+  },
+
   aborted(name: string, error: unknown, maxChars: number): string {
     return boundText(`TOOL_ABORTED: tool '${name}' was aborted before it finished: ${messageOf(error)}`, maxChars)
   },

@@ -3,22 +3,30 @@ import { raceAbort } from '../model/race-abort.ts'
 import type { ModelResponse } from '../model/response.ts'
 import { validateFinalAnswer, type CompiledSchema } from '../validation/index.ts'
 import { runToolCall, type SettledToolCall, type ToolCallHost } from './tool-call-run.ts'
+import { RunPause, type RunResume } from './approval/run-pause.ts'
 
 /**
  * Settles a turn's tool calls one by one, argument retries included. An aborted run stops here
- * with `aborted()`'s error, whatever its tools do with the signal.
+ * with `aborted()`'s error, whatever its tools do with the signal. A resumed run (`resume`, on its paused turn) keeps
+ * the calls settled before its pause, and settles the paused one again on the arguments it paused
+ * on (validated and guarded again: an edited call needs its own approval); a call that pauses the
+ * run takes the turn's settled calls with it.
  */
 export async function settleToolCalls(
   host: ToolCallHost,
   response: ModelResponse,
   messages: readonly Message[],
   aborted: () => Error,
+  resume?: RunResume,
 ): Promise<SettledToolCall[]> {
-  const settled: SettledToolCall[] = []
-  for (const call of response.toolCalls) {
+  const resumed = resume?.state.response === response ? resume : undefined
+  const settled: SettledToolCall[] = resumed === undefined ? [] : [...resumed.state.settled]
+  for (const call of response.toolCalls.slice(settled.length)) {
+    const at = resumed !== undefined && call.id === resumed.call.id ? { ...call, args: resumed.call.args } : call
     try {
-      settled.push(await runToolCall(host, call, messages, response.reasoning))
+      settled.push(await runToolCall(at === call ? host : { ...host, approval: resumed?.approval }, at, messages, response.reasoning))
     } catch (error) {
+      if (error instanceof RunPause) error.settled = settled
       if (host.signal?.aborted !== true) throw error
     }
     if (host.signal?.aborted === true) throw aborted()
@@ -70,4 +78,10 @@ export async function standingValue<T>(
     // run's next gate call ends it the typed way (an aborted run as `aborted`).
     return NOT_AN_ANSWER
   }
+}
+
+/** Why a run stops at its last allowed turn when the model still called tools: their results could never be read. */
+export function lastTurnCalled(response: ModelResponse, turns: number, maxIterations: number): string {
+  const names = [...new Set(response.toolCalls.map((c) => c.name))].join(', ')
+  return `no final answer after ${turns} model turns (maxIterations = ${maxIterations}); the last turn still called: ${names}`
 }

@@ -1,3 +1,4 @@
+import type { SignalOutcome } from './durable-port.ts'
 import type { JournalEntry } from './journal-entry.ts'
 
 /**
@@ -15,4 +16,6 @@ export interface DurableEngine {
   run(name: string, action: () => Promise<JournalEntry>): PromiseLike<unknown>
   /** Sleeps `ms` milliseconds durably under `name`. */
   sleep(name: string, ms: number): PromiseLike<void>
+  /** Optional: waits durably, at most `timeoutMs`, for a value sent to the run under `name` (see `DurablePort.awaitSignal`). */
+  signal?(name: string, timeoutMs: number): PromiseLike<SignalOutcome>
 }

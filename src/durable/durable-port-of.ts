@@ -2,7 +2,7 @@ import { brand, hasBrand } from '../model/brand.ts'
 import { messageOf } from '../model/message-of.ts'
 import { MAX_TIMER_MS, option, optionsContract } from '../model/options-contract.ts'
 import type { DurableEngine } from './durable-engine.ts'
-import type { DurablePort } from './durable-port.ts'
+import type { DurablePort, SignalOutcome } from './durable-port.ts'
 import { DurableRunError } from './durable-run-error.ts'
 import { decodeEntry, encodeFailure, encodeSuccess, type StepPosition } from './journal-codec.ts'
 
@@ -15,6 +15,7 @@ const ENGINE = optionsContract<DurableEngine>('durablePort', {
   runId: option.nonEmptyString(),
   run: option.function(),
   sleep: option.function(),
+  signal: option.function(),
 })
 
 /**
@@ -48,7 +49,7 @@ export function durablePort(engine: DurableEngine): DurablePort {
     used.add(name)
     return { runId, seq: seq++, name }
   }
-  const port: DurablePort = {
+  const port: { -readonly [K in keyof DurablePort]: DurablePort[K] } = {
     runId,
     async step<T>(name: string, fn: () => T | Promise<T>): Promise<T> {
       if (typeof fn !== 'function') throw new TypeError(`durable step ${JSON.stringify(name)}: fn must be a function`)
@@ -77,7 +78,28 @@ export function durablePort(engine: DurableEngine): DurablePort {
       await engine.sleep(name, ms)
     },
   }
+  const signal = engine.signal
+  if (signal !== undefined) port.awaitSignal = (name, timeoutMs) => awaitSignal(runId, name, timeoutMs, (n, ms) => signal.call(engine, n, ms))
   return Object.freeze(brand(port, BRAND))
+}
+
+/** One signal wait of the engine's, its name and timeout checked, an engine failure typed. */
+async function awaitSignal(runId: string, name: string, timeoutMs: number, signal: NonNullable<DurableEngine['signal']>): Promise<SignalOutcome> {
+  if (typeof name !== 'string' || name === '' || name.length > MAX_STEP_NAME)
+    throw new DurableRunError('invalid-step', {
+      runId,
+      step: String(name).slice(0, MAX_STEP_NAME),
+      reason: `a signal name is a string of 1 to ${MAX_STEP_NAME} characters`,
+    })
+  if (!Number.isSafeInteger(timeoutMs) || timeoutMs < 1 || timeoutMs > MAX_TIMER_MS)
+    throw new RangeError(`durable signal ${JSON.stringify(name)}: timeoutMs must be whole milliseconds from 1 to ${MAX_TIMER_MS}, got ${String(timeoutMs)}`)
+  let outcome: SignalOutcome
+  try {
+    outcome = await signal(name, timeoutMs)
+  } catch (cause) {
+    throw new DurableRunError('engine-failed', { runId, step: name, reason: `the engine did not deliver the signal: ${messageOf(cause)}`, cause })
+  }
+  return outcome.received ? { received: true, value: outcome.value } : { received: false }
 }
 
 /**

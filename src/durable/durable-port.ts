@@ -21,4 +21,13 @@ export interface DurablePort {
   step<T>(name: string, fn: () => T | Promise<T>): Promise<T>
   /** Waits `ms` milliseconds durably: a resumed run does not wait again for time already slept. */
   sleep(name: string, ms: number): Promise<void>
+  /**
+   * Optional: waits durably, at most `timeoutMs`, for a value sent to this run under `name` (a
+   * Restate workflow's promise, a DBOS message topic): the wait survives restarts, and on replay
+   * answers what it received the first time. A run pauses on it for a human's approval.
+   */
+  awaitSignal?(name: string, timeoutMs: number): Promise<SignalOutcome>
 }
+
+/** What {@link DurablePort.awaitSignal} received: the value sent, or nothing before the timeout. */
+export type SignalOutcome = { readonly received: true; readonly value: unknown } | { readonly received: false }

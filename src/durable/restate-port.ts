@@ -1,4 +1,4 @@
-import type { DurablePort } from './durable-port.ts'
+import type { DurablePort, SignalOutcome } from './durable-port.ts'
 import { durablePort } from './durable-port-of.ts'
 
 /**
@@ -11,6 +11,8 @@ export interface RestateContextLike {
   request(): { readonly id: string }
   run<T>(name: string, action: () => Promise<T>, options: { readonly maxRetryAttempts: number }): PromiseLike<T>
   sleep(duration: number, name?: string): PromiseLike<void>
+  /** A workflow's durable promise (`WorkflowContext`): a port over a workflow can pause for a signal. */
+  promise?<T>(name: string): { get(): { orTimeout(millis: number): PromiseLike<T> } }
 }
 
 /**
@@ -37,8 +39,24 @@ export function restatePort(ctx: RestateContextLike): DurablePort {
     runId,
     run: (name, action) => ctx.run(name, action, NO_RETRIES),
     sleep: (name, ms) => ctx.sleep(ms, name),
+    ...(typeof ctx.promise === 'function' ? { signal: (name: string, ms: number) => promised(ctx, name, ms) } : {}),
   })
 }
 
 // Restate counts the first attempt: one attempt is no retry.
 const NO_RETRIES = Object.freeze({ maxRetryAttempts: 1 })
+
+/** The workflow promise `name`, at most `ms`: Restate's `TimeoutError` (a terminal error of code 408) is no value received. */
+async function promised(ctx: RestateContextLike, name: string, ms: number): Promise<SignalOutcome> {
+  try {
+    const value = await (ctx.promise as NonNullable<RestateContextLike['promise']>)<unknown>(name).get().orTimeout(ms)
+    return { received: true, value }
+  } catch (error) {
+    if (isRestateTimeout(error)) return { received: false }
+    throw error
+  }
+}
+
+function isRestateTimeout(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && ((error as { name?: unknown }).name === 'TimeoutError' || (error as { code?: unknown }).code === 408)
+}

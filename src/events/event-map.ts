@@ -5,7 +5,9 @@ import type { WireOutputMode } from '../model/output-mode.ts'
 import type { ModelRequest } from '../model/request.ts'
 import type { ModelResponse, StopReason } from '../model/response.ts'
 import type { Usage } from '../model/usage.ts'
+import type { ApprovalDecidedEvent, ApprovalRequestedEvent } from './approval-events.ts'
 import type { DriftPayload } from './drift-payload.ts'
+import type { ToolEndEvent } from './tool-end-event.ts'
 import type { GuardVerdictEvent } from './guard-verdict-event.ts'
 import type { NoProgressEvent } from './no-progress-event.ts'
 import type { Decision } from '../rules/rule.ts'
@@ -71,21 +73,7 @@ export interface GateEventPayloads {
   /** One logical tool call starts (before its arguments are validated). */
   tool_start: { readonly runId: string; readonly agent: string; readonly tool: string; readonly callId: string; readonly args: unknown }
   /** One logical tool call is settled (argument retries folded in). */
-  tool_end: {
-    readonly runId: string
-    readonly agent: string
-    readonly tool: string
-    readonly callId: string
-    /** The final arguments. */
-    readonly args: unknown
-    readonly status: 'ok' | 'unknown-tool' | 'invalid-args' | 'guard-rejected' | 'execute-failed' | 'aborted' | 'withheld' | 'result-withheld'
-    readonly outcome: 'no_retry' | 'success' | 'exhausted' | 'llm_gave_up' | 'fabricated_id_on_retry'
-    readonly retryCount: number
-    /** What `execute` returned (when `status` is `ok`). */
-    readonly result: unknown
-    /** The error message the model was given (when `status` is not `ok`). */
-    readonly error: string | undefined
-  }
+  tool_end: ToolEndEvent
   /** An attempt is about to call a provider. `attempt` is 1-indexed. */
   attempt_start: {
     readonly runId: string
@@ -281,6 +269,10 @@ export interface GateEventPayloads {
    * `above`), or came back under it (`below`). `runId` is the run whose end moved the signal.
    */
   drift: DriftPayload
+  /** A tool call needs a human's approval: the run pauses (see {@link ApprovalRequestedEvent}). */
+  approval_requested: ApprovalRequestedEvent
+  /** A paused tool call's approval was decided or expired, before the decision is acted on. */
+  approval_decided: ApprovalDecidedEvent
 }
 
 /**

@@ -24,6 +24,8 @@ export const GATE_EVENT_NAMES = [
   'tool_start',
   'tool_end',
   'tool_retry_outcome',
+  'approval_requested',
+  'approval_decided',
   'no_progress',
   'guard_verdict',
   'output_fallback_triggered',

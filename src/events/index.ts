@@ -7,3 +7,5 @@ export type { EventTags, GateEvent, GateEventMap, GateEventName, GateEventPayloa
 export type { DriftPayload } from './drift-payload.ts'
 export type { NoProgressEvent } from './no-progress-event.ts'
 export type { GuardVerdictEvent } from './guard-verdict-event.ts'
+export type { ToolEndEvent } from './tool-end-event.ts'
+export type { ApprovalDecidedEvent, ApprovalRequestedEvent } from './approval-events.ts'

@@ -1,6 +1,7 @@
 import { option, optionsContract } from '../model/options-contract.ts'
 import { checkAppend, encodeExchange, readConversation } from './exchange-format.ts'
 import { checkSessionId } from './session-id.ts'
+import { memoryApprovalSlots } from './approval-slots.ts'
 import { ttlOption } from './session-ttl.ts'
 import { type AppendOutcome, type AppendRequest, type SessionStore, type StoredConversation, staleBy } from './session-store.ts'
 
@@ -31,6 +32,7 @@ interface Entry {
 export function memorySessionStore(options: MemorySessionStoreOptions = {}): SessionStore {
   const { ttlMs, now = Date.now } = MEMORY_SESSION_STORE.check(options)
   const conversations = new Map<string, Entry>()
+  const approvals = memoryApprovalSlots()
 
   const live = (id: string): Entry | undefined => {
     const entry = conversations.get(id)
@@ -67,6 +69,8 @@ export function memorySessionStore(options: MemorySessionStoreOptions = {}): Ses
     async delete(id: string): Promise<void> {
       checkSessionId(id, 'memorySessionStore.delete')
       conversations.delete(id)
+      approvals.forget(id)
     },
+    approvals: { create: approvals.create, read: approvals.read, swap: approvals.swap },
   }
 }

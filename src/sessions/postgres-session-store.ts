@@ -3,6 +3,7 @@ import { typeName } from '../model/describe-value.ts'
 import { optionsContract } from '../model/options-contract.ts'
 import { checkAppend, encodeExchange, readConversation, SESSION_FORMAT, versionMismatch } from './exchange-format.ts'
 import { checkSessionId } from './session-id.ts'
+import { type ApprovalSlots, checkSlotIds } from './approval-slots.ts'
 import { ttlOption } from './session-ttl.ts'
 import { identifierProblem, MAX_IDENTIFIER_BYTES, quoted } from './sql-identifier.ts'
 import { type AppendOutcome, type AppendRequest, type SessionStore, type StoredConversation, staleBy } from './session-store.ts'
@@ -51,11 +52,12 @@ export const POSTGRES_SESSION_STORE = optionsContract<PostgresSessionStoreOption
 })
 
 /** The quoted SQL names of the two tables of `table` (`"schema"."name"`, `"schema"."name_exchanges"`). */
-function tableNames(table: string): { readonly heads: string; readonly rows: string } {
+function tableNames(table: string): { readonly heads: string; readonly rows: string; readonly approvals: string } {
   const parts = table.split('.')
   const name = parts.pop() as string
   const schema = parts.map((part) => `${quoted(part)}.`).join('')
-  return { heads: `${schema}${quoted(name)}`, rows: `${schema}${quoted(name + EXCHANGES)}` }
+  // `_approvals` is as long as `_exchanges`: the name check covers both.
+  return { heads: `${schema}${quoted(name)}`, rows: `${schema}${quoted(name + EXCHANGES)}`, approvals: `${schema}${quoted(`${name}_approvals`)}` }
 }
 
 /**
@@ -73,13 +75,14 @@ export function postgresSessionStore(pool: PgQueryable, options: PostgresSession
   if (!isRecord(pool) || typeof pool.query !== 'function')
     throw new TypeError(`postgresSessionStore: pool must be a pg Pool or Client (with query()), got ${typeName(pool)}`)
   const { table: given = 'rg_sessions', ttlMs } = POSTGRES_SESSION_STORE.check(options)
-  const { heads: table, rows } = tableNames(given)
+  const { heads: table, rows, approvals } = tableNames(given)
   const q = async <R>(text: string, values: unknown[]): Promise<R[]> => (await pool.query(text, values)).rows as R[]
 
   let ready: Promise<void> | undefined
   const setUp = async (): Promise<void> => {
     const create = `CREATE TABLE IF NOT EXISTS ${table} (id text PRIMARY KEY, version integer NOT NULL, expires_at bigint);
-      CREATE TABLE IF NOT EXISTS ${rows} (id text NOT NULL, seq integer NOT NULL, format integer NOT NULL, body text NOT NULL, PRIMARY KEY (id, seq))`
+      CREATE TABLE IF NOT EXISTS ${rows} (id text NOT NULL, seq integer NOT NULL, format integer NOT NULL, body text NOT NULL, PRIMARY KEY (id, seq));
+      CREATE TABLE IF NOT EXISTS ${approvals} (id text NOT NULL, approval_id text NOT NULL, rev integer NOT NULL, body text NOT NULL, PRIMARY KEY (id, approval_id))`
     for (const statement of create.split(';')) {
       try {
         await pool.query(statement)
@@ -151,7 +154,42 @@ export function postgresSessionStore(pool: PgQueryable, options: PostgresSession
     async delete(id: string): Promise<void> {
       checkSessionId(id, 'postgresSessionStore.delete')
       await schema()
-      await q(`WITH gone AS (DELETE FROM ${table} WHERE id = $1) DELETE FROM ${rows} WHERE id = $1`, [id])
+      await q(`WITH gone AS (DELETE FROM ${table} WHERE id = $1), spent AS (DELETE FROM ${approvals} WHERE id = $1) DELETE FROM ${rows} WHERE id = $1`, [id])
+    },
+    approvals: postgresApprovals(q, schema, approvals),
+  }
+}
+
+/** Approvals in `<table>_approvals`: one row each, a swap one `UPDATE ... WHERE rev = $n` (atomic under the row lock). */
+function postgresApprovals(q: <R>(text: string, values: unknown[]) => Promise<R[]>, schema: () => Promise<void>, table: string): ApprovalSlots {
+  return {
+    async create(sessionId, approvalId, body) {
+      checkSlotIds(sessionId, approvalId, 'postgresSessionStore.approvals.create')
+      await schema()
+      const made = await q(`INSERT INTO ${table} (id, approval_id, rev, body) VALUES ($1, $2, 1, $3) ON CONFLICT DO NOTHING RETURNING rev`, [
+        sessionId,
+        approvalId,
+        body,
+      ])
+      return made.length === 1
+    },
+    async read(sessionId, approvalId) {
+      checkSlotIds(sessionId, approvalId, 'postgresSessionStore.approvals.read')
+      await schema()
+      const found = await q<{ rev: unknown; body: unknown }>(`SELECT rev, body FROM ${table} WHERE id = $1 AND approval_id = $2`, [sessionId, approvalId])
+      const row = found[0]
+      return row === undefined ? undefined : { rev: Number(row.rev), body: String(row.body) }
+    },
+    async swap(sessionId, approvalId, rev, body) {
+      checkSlotIds(sessionId, approvalId, 'postgresSessionStore.approvals.swap')
+      await schema()
+      const swapped = await q(`UPDATE ${table} SET rev = rev + 1, body = $4 WHERE id = $1 AND approval_id = $2 AND rev = $3 RETURNING rev`, [
+        sessionId,
+        approvalId,
+        rev,
+        body,
+      ])
+      return swapped.length === 1
     },
   }
 }

@@ -8,6 +8,7 @@ import { option, optionsContract } from '../model/options-contract.ts'
 import { checkAppend, encodeExchange, readConversation } from './exchange-format.ts'
 import { SessionFormatError } from './session-format-error.ts'
 import { checkSessionId } from './session-id.ts'
+import { checkSlotIds } from './approval-slots.ts'
 import { ttlOption } from './session-ttl.ts'
 import { type AppendOutcome, type AppendRequest, type SessionStore, type StoredConversation, staleBy } from './session-store.ts'
 
@@ -65,7 +66,20 @@ const LOAD = luaScript(`
 local kind = redis.call('TYPE', KEYS[1])['ok']
 if kind ~= 'list' and kind ~= 'none' then return kind end
 return redis.call('LRANGE', KEYS[1], 0, -1)`)
-const DELETE = luaScript(`return redis.call('DEL', KEYS[1])`)
+const DELETE = luaScript(`return redis.call('DEL', KEYS[1], KEYS[2])`)
+// Approvals: one hash per conversation (same hash tag), one field per approval holding '<rev>\n<body>'.
+const APPROVAL_CREATE = luaScript(`
+local created = redis.call('HSETNX', KEYS[1], ARGV[1], '1\\n' .. ARGV[2])
+if created == 1 and tonumber(ARGV[3]) > 0 then redis.call('PEXPIRE', KEYS[1], ARGV[3]) end
+return created`)
+const APPROVAL_READ = luaScript(`return redis.call('HGET', KEYS[1], ARGV[1])`)
+const APPROVAL_SWAP = luaScript(`
+local current = redis.call('HGET', KEYS[1], ARGV[1])
+if not current then return 0 end
+local rev = tonumber(string.match(current, '^(%d+)\\n'))
+if rev == nil or rev ~= tonumber(ARGV[2]) then return 0 end
+redis.call('HSET', KEYS[1], ARGV[1], tostring(rev + 1) .. '\\n' .. ARGV[3])
+return 1`)
 
 /**
  * Conversations in Redis, on the same client as `redisStore`: one list per conversation (key
@@ -84,6 +98,7 @@ export function redisSessionStore(client: RedisLike, options: RedisSessionStoreO
   const { keyPrefix: prefix = 'rg:session:', ttlMs = 0 } = checked
   const { durable, bounded } = redisCallSettings(client, checked, 'redisSessionStore')
   const keyOf = (id: string): string => `${prefix}{${id}}`
+  const approvalsOf = (id: string): string => `${prefix}{${id}}:approvals`
 
   return {
     async load(id: string): Promise<StoredConversation> {
@@ -118,7 +133,24 @@ export function redisSessionStore(client: RedisLike, options: RedisSessionStoreO
     },
     async delete(id: string): Promise<void> {
       checkSessionId(id, 'redisSessionStore.delete')
-      await bounded(() => runScript(client, DELETE, keyOf(id), []))
+      await bounded(() => runScript(client, DELETE, [keyOf(id), approvalsOf(id)], []))
+    },
+    approvals: {
+      async create(sessionId, approvalId, body) {
+        checkSlotIds(sessionId, approvalId, 'redisSessionStore.approvals.create')
+        return (await bounded(() => runScript(client, APPROVAL_CREATE, approvalsOf(sessionId), [approvalId, body, ttlMs]))) === 1
+      },
+      async read(sessionId, approvalId) {
+        checkSlotIds(sessionId, approvalId, 'redisSessionStore.approvals.read')
+        const held = await bounded(() => runScript(client, APPROVAL_READ, approvalsOf(sessionId), [approvalId]))
+        if (typeof held !== 'string') return undefined
+        const cut = held.indexOf('\n')
+        return { rev: Number(held.slice(0, cut)), body: held.slice(cut + 1) }
+      },
+      async swap(sessionId, approvalId, rev, body) {
+        checkSlotIds(sessionId, approvalId, 'redisSessionStore.approvals.swap')
+        return (await bounded(() => runScript(client, APPROVAL_SWAP, approvalsOf(sessionId), [approvalId, rev, body]))) === 1
+      },
     },
   }
 }

@@ -1,3 +1,4 @@
+import type { ApprovalSlots } from './approval-slots.ts'
 import type { Message } from '../model/message.ts'
 
 /** A conversation as a store holds it: its messages, oldest first, and its version. */
@@ -44,8 +45,14 @@ export interface SessionStore {
   load(id: string): Promise<StoredConversation>
   /** Appends one exchange atomically if the version is still `expectedVersion` (or anyway, with `onConflict: 'append'`). */
   append(id: string, request: AppendRequest): Promise<AppendOutcome>
-  /** Erases every record of the conversation (its messages and version). */
+  /** Erases every record of the conversation (its messages and version, and the approvals it holds). */
   delete(id: string): Promise<void>
+  /**
+   * Optional: the tool-call approvals the store's conversations are paused on (a tool's
+   * `needsApproval` in a run without an engine). The library's stores have them; without them a
+   * paused run cannot be parked (`ApprovalError` `no-approval-store`).
+   */
+  readonly approvals?: ApprovalSlots
 }
 
 /** How many versions a conversation moved on past the one a run started from (a conversation erased meanwhile counts as 1 at least). */

@@ -3,6 +3,7 @@ import { typeName } from '../model/describe-value.ts'
 import { option, optionsContract } from '../model/options-contract.ts'
 import { checkAppend, encodeExchange, readConversation, SESSION_FORMAT, versionMismatch } from './exchange-format.ts'
 import { checkSessionId } from './session-id.ts'
+import { type ApprovalSlots, checkSlotIds } from './approval-slots.ts'
 import { ttlOption } from './session-ttl.ts'
 import { type AppendOutcome, type AppendRequest, type SessionStore, type StoredConversation, staleBy } from './session-store.ts'
 
@@ -33,6 +34,9 @@ const SCHEMA = `
 CREATE TABLE IF NOT EXISTS rg_sessions (id TEXT PRIMARY KEY, version INTEGER NOT NULL, expires_at INTEGER);
 CREATE TABLE IF NOT EXISTS rg_session_exchanges (
   id TEXT NOT NULL, seq INTEGER NOT NULL, format INTEGER NOT NULL, body TEXT NOT NULL, PRIMARY KEY (id, seq)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS rg_session_approvals (
+  id TEXT NOT NULL, approval_id TEXT NOT NULL, rev INTEGER NOT NULL, body TEXT NOT NULL, PRIMARY KEY (id, approval_id)
 ) WITHOUT ROWID;`
 
 interface ExchangeRow {
@@ -70,10 +74,12 @@ export function sqliteSessionStore(options: SqliteSessionStoreOptions): SqliteSe
   const insert = db.prepare('INSERT INTO rg_session_exchanges (id, seq, format, body) VALUES (?, ?, ?, ?)')
   const eraseHead = db.prepare('DELETE FROM rg_sessions WHERE id = ?')
   const eraseRows = db.prepare('DELETE FROM rg_session_exchanges WHERE id = ?')
+  const eraseApprovals = db.prepare('DELETE FROM rg_session_approvals WHERE id = ?')
 
   const erase = (id: string): void => {
     eraseRows.run(id)
     eraseHead.run(id)
+    eraseApprovals.run(id)
   }
   /**
    * The conversation's version, erasing it first when it expired (inside the caller's transaction).
@@ -132,8 +138,33 @@ export function sqliteSessionStore(options: SqliteSessionStoreOptions): SqliteSe
       // Old copies of the erased pages live on in the write-ahead log until a checkpoint copies the new ones over them.
       if (path !== ':memory:') db.exec('PRAGMA wal_checkpoint(TRUNCATE)')
     },
+    approvals: sqliteApprovals(db),
     close(): void {
       if (db.isOpen) db.close()
+    },
+  }
+}
+
+/** Approvals in the same file: one row each, a swap one `UPDATE ... WHERE rev = ?` (atomic across the processes sharing the file). */
+function sqliteApprovals(db: DatabaseSync): ApprovalSlots {
+  const create = db.prepare('INSERT OR IGNORE INTO rg_session_approvals (id, approval_id, rev, body) VALUES (?, ?, 1, ?)')
+  const read = db.prepare('SELECT rev, body FROM rg_session_approvals WHERE id = ? AND approval_id = ?')
+  const swap = db.prepare('UPDATE rg_session_approvals SET rev = rev + 1, body = ? WHERE id = ? AND approval_id = ? AND rev = ?')
+  return {
+    async create(sessionId, approvalId, body) {
+      checkSlotIds(sessionId, approvalId, 'sqliteSessionStore.approvals.create')
+      return Number(create.run(sessionId, approvalId, body).changes) === 1
+    },
+    async read(sessionId, approvalId) {
+      checkSlotIds(sessionId, approvalId, 'sqliteSessionStore.approvals.read')
+      const row = read.get(sessionId, approvalId) as { rev: unknown; body: unknown } | undefined
+      if (row === undefined) return undefined
+      // A row edited behind the store is handed on as text: the record's reader refuses what it cannot read.
+      return { rev: Number(row.rev), body: String(row.body) }
+    },
+    async swap(sessionId, approvalId, rev, body) {
+      checkSlotIds(sessionId, approvalId, 'sqliteSessionStore.approvals.swap')
+      return Number(swap.run(body, sessionId, approvalId, rev).changes) === 1
     },
   }
 }

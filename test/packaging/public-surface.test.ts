@@ -5,6 +5,12 @@ import * as validation from '../../src/validation/building-blocks.ts'
 
 const ROOT_VALUES = [
   'Agent',
+  // Human approval of tool calls: the paused run's error, the refusals and the digest an approval binds.
+  'ApprovalError',
+  'ApprovalPendingError',
+  'argsDigest',
+  'isApprovalError',
+  'isApprovalPendingError',
   'DEFAULT_ID_FIELDS',
   'DEFAULT_ID_PATTERN',
   'FAIL_FAST_KINDS',

@@ -112,6 +112,7 @@ describe('postgresSessionStore table names on PGlite', () => {
     const found = await (db as PGlite).query<{ table_name: string }>(
       "SELECT table_name FROM information_schema.tables WHERE table_schema = 'tenant_a' ORDER BY table_name",
     )
-    expect(found.rows.map((row) => row.table_name)).toEqual(['user', 'user_exchanges'])
+    // The conversations, their exchanges, and the tool-call approvals they are paused on.
+    expect(found.rows.map((row) => row.table_name)).toEqual(['user', 'user_approvals', 'user_exchanges'])
   })
 })

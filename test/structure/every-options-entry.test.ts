@@ -81,6 +81,13 @@ const NO_OPTIONS: ReadonlySet<string> = new Set([
   // Both take the engine's own object (a Restate context) or nothing: no options object.
   'restate:restatePort',
   'dbos:dbosPort',
+  // An approval's errors, guards and digest: values, never options (its senders' decisions are an entry).
+  '.:ApprovalError',
+  '.:ApprovalPendingError',
+  '.:isApprovalError',
+  '.:isApprovalPendingError',
+  '.:argsDigest',
+
   'validation:isCompiledSchema',
   'validation:issueSignature',
   'validation:isValidationFailure',

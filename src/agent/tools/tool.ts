@@ -2,6 +2,7 @@ import { option, optionsContract } from '../../model/options-contract.ts'
 import type { ToolSpec } from '../../model/tool-call.ts'
 import { compileSchema, type CompiledSchema, type InferSchema, type OutputSchema } from '../../validation/index.ts'
 import { assertGuards, type ToolGuard } from './guard.ts'
+import type { NeedsApproval } from '../approval/approval-types.ts'
 
 /** What `execute` receives besides the arguments. */
 export interface ToolContext {
@@ -34,6 +35,15 @@ export interface ToolConfig<S extends OutputSchema<unknown>, O> {
   readonly guards?: readonly ToolGuard<InferSchema<S>>[]
   /** Argument retries per logical call of this tool; overrides the agent's `maxToolRetries`. 0 disables. */
   readonly maxRetries?: number
+  /**
+   * A human approves each call before it runs (`true`), or the calls this function picks: a call
+   * that passed validation and every guard pauses the run (durably with a port's `awaitSignal`,
+   * else the session store holds it) until it is approved, rejected (the model is told) or expires.
+   * The approval is bound to the digest of the exact arguments. @default false
+   */
+  readonly needsApproval?: NeedsApproval<InferSchema<S>>
+  /** How long an approval waits before it expires (the model is told), whole ms. @default 86_400_000 (24 hours) */
+  readonly approvalTimeoutMs?: number
 }
 
 /** A tool the model may call, made by {@link tool}. Immutable. */
@@ -46,6 +56,10 @@ export interface Tool<I = unknown, O = unknown> {
   readonly spec: ToolSpec
   readonly guards: readonly ToolGuard<I>[]
   readonly maxRetries: number | undefined
+  /** Whether a call needs a human's approval before it runs (see {@link ToolConfig.needsApproval}); absent: never. */
+  readonly needsApproval?: NeedsApproval<I> | undefined
+  /** How long an approval waits before it expires, in ms (absent: 24 hours). */
+  readonly approvalTimeoutMs?: number | undefined
   execute(args: I, ctx: ToolContext): O | Promise<O>
 }
 
@@ -63,6 +77,8 @@ export const TOOL_CONFIG = optionsContract<ToolConfig<OutputSchema<unknown>, unk
   execute: option.function(),
   guards: option.any(),
   maxRetries: option.integer(0),
+  needsApproval: option.where('a boolean or a function', (v) => typeof v === 'boolean' || typeof v === 'function'),
+  approvalTimeoutMs: option.duration(),
 })
 
 /**
@@ -81,7 +97,7 @@ export const TOOL_CONFIG = optionsContract<ToolConfig<OutputSchema<unknown>, unk
 export function tool<S extends OutputSchema<unknown>, O>(config: ToolConfig<S, O>): Tool<InferSchema<S>, O> {
   if (config === null || typeof config !== 'object') throw new TypeError('tool: expected a config object')
   TOOL_CONFIG.check(config as unknown as ToolConfig<OutputSchema<unknown>, unknown>)
-  const { name, description, execute, guards = [], maxRetries } = config
+  const { name, description, execute, guards = [], maxRetries, needsApproval, approvalTimeoutMs } = config
   if (name === undefined) throw new TypeError("tool: name must be 1-64 letters, digits, '_' or '-', got undefined")
   if (description === undefined) throw new TypeError(`tool '${name}': description must be a string`)
   if (execute === undefined) throw new TypeError(`tool '${name}': execute must be a function`)
@@ -99,6 +115,8 @@ export function tool<S extends OutputSchema<unknown>, O>(config: ToolConfig<S, O
     spec: Object.freeze({ name, description, inputSchema: input.jsonSchema ?? { type: 'object' } }),
     guards: Object.freeze([...guards]),
     maxRetries,
+    ...(needsApproval === undefined || needsApproval === false ? {} : { needsApproval }),
+    ...(approvalTimeoutMs === undefined ? {} : { approvalTimeoutMs }),
     execute: (args: InferSchema<S>, ctx: ToolContext) => execute(args, ctx),
   })
 }

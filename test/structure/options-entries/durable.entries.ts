@@ -1,5 +1,15 @@
 import { durablePort, memoryDurablePort } from '../../../src/durable.ts'
+import { sendApproval } from '../../../src/dbos.ts'
+import { resolveApproval } from '../../../src/restate.ts'
 import type { OptionsEntry } from './entry.ts'
+
+const APPROVAL = `apr_${'0'.repeat(32)}`
+/** A workflow promise and a sender that fail the test if reached: a decision is checked before the engine is asked. */
+const unreachable = (): never => {
+  throw new Error('the decision check must run before the engine is asked')
+}
+const ctx = { promise: () => ({ peek: unreachable, resolve: unreachable }) }
+const sender = { send: unreachable }
 
 const engine = { runId: 'entry', run: () => Promise.resolve(undefined), sleep: () => Promise.resolve() }
 
@@ -11,5 +21,22 @@ export const entries: readonly OptionsEntry[] = [
     keys: ['runId', 'journal'],
     call: (options) => memoryDurablePort({ runId: 'entry', ...options } as never),
   },
-  { name: 'durablePort', covers: ['durable:durablePort'], keys: ['runId', 'run', 'sleep'], call: (options) => durablePort({ ...engine, ...options } as never) },
+  {
+    name: 'approval decision (resolveApproval)',
+    covers: ['restate:resolveApproval'],
+    keys: ['approved', 'reason', 'argsDigest'],
+    call: (options) => resolveApproval(ctx as never, APPROVAL, { approved: true, ...options } as never),
+  },
+  {
+    name: 'approval decision (sendApproval)',
+    covers: ['dbos:sendApproval'],
+    keys: ['approved', 'reason', 'argsDigest'],
+    call: (options) => sendApproval('refund-1', APPROVAL, { approved: true, ...options } as never, sender as never),
+  },
+  {
+    name: 'durablePort',
+    covers: ['durable:durablePort'],
+    keys: ['runId', 'run', 'sleep', 'signal'],
+    call: (options) => durablePort({ ...engine, ...options } as never),
+  },
 ]

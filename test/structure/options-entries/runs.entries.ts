@@ -5,6 +5,7 @@ import { GATE_RUN_OPTIONS, GATE_STREAM_OPTIONS } from '../../../src/gate/run-opt
 import { AGENT_OPTIONS } from '../../../src/agent/agent-option-table.ts'
 import { AGENT_RUN_OPTIONS, AGENT_STREAM_OPTIONS } from '../../../src/agent/run-options-contract.ts'
 import { SESSION_OPTIONS } from '../../../src/agent/stored-conversation.ts'
+import { RESUME_OPTIONS } from '../../../src/agent/approval/resume-options.ts'
 import { WINDOW_OPTIONS } from '../../../src/sessions/session-window.ts'
 import type { OptionsEntry } from './entry.ts'
 
@@ -104,5 +105,12 @@ export const entries: readonly OptionsEntry[] = [
     keys: AGENT_RUN_OPTIONS.keys,
     durations: ['runTimeoutMs'],
     call: async (options) => (await agent().session('customer-42')).run('hi', options),
+  },
+  {
+    // Checked before the store is read: an approval id no run made is never looked up with a refused option.
+    name: 'session.resume options',
+    keys: RESUME_OPTIONS.keys,
+    durations: ['runTimeoutMs', 'leaseMs'],
+    call: async (options) => (await agent().session('customer-42')).resume(`apr_${'0'.repeat(32)}`, options as never),
   },
 ]

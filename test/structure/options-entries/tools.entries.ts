@@ -76,8 +76,9 @@ export const entries: readonly OptionsEntry[] = [
   {
     name: 'tool',
     covers: ['.:tool'],
-    keys: ['name', 'description', 'input', 'execute', 'guards', 'maxRetries'],
+    keys: ['name', 'description', 'input', 'execute', 'guards', 'maxRetries', 'needsApproval', 'approvalTimeoutMs'],
     numbers: ['maxRetries'],
+    durations: ['approvalTimeoutMs'],
     call: (options) => tool({ name: 't', description: 'd', input: { type: 'object' }, execute: () => 1, ...options } as never),
   },
   {

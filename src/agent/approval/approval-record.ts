@@ -1,0 +1,105 @@
+import { isRecord } from '../../model/is-record.ts'
+import type { Message } from '../../model/message.ts'
+import type { ModelResponse } from '../../model/response.ts'
+import { checkLoadedMessages } from '../../sessions/exchange-format.ts'
+import type { FunctionCall } from '../function-call.ts'
+import type { SettledToolCall } from '../settled-tool-call.ts'
+import { ApprovalError } from './approval-error.ts'
+import type { ApprovalOutcome, PendingApproval } from './approval-types.ts'
+import { DIGEST } from './args-digest.ts'
+import type { PausedRunState } from './run-pause.ts'
+
+/** Where an approval stands: waiting, decided, being resumed (by the holder of `claim` until it lapses), or resumed. */
+export type ApprovalStatus = 'pending' | 'decided' | 'resuming' | 'done'
+
+/** One approval as a session store holds it: the pending call, the paused run, the decision and the resume's claim. */
+export interface ApprovalRecord {
+  readonly v: 1
+  readonly status: ApprovalStatus
+  readonly pending: PendingApproval
+  readonly run: PausedRunState
+  readonly decision?: { readonly outcome: ApprovalOutcome; readonly reason?: string; readonly decidedAt: number }
+  readonly claim?: { readonly token: string; readonly until: number }
+}
+
+const STATUSES: readonly ApprovalStatus[] = ['pending', 'decided', 'resuming', 'done']
+const OUTCOMES: readonly ApprovalOutcome[] = ['approved', 'rejected', 'expired']
+
+/** The record's text; a tool result JSON cannot write is kept as its text (the model already saw that). */
+export function encodeRecord(record: ApprovalRecord): string {
+  const settled = record.run.settled.map((s) => ({ entry: jsonSafe(s.entry), result: s.result, call: s.call }))
+  return JSON.stringify({ ...record, run: { ...record.run, calls: record.run.calls.map(jsonSafe), settled } })
+}
+
+/** The record a store handed back for `approvalId`, checked field by field; anything else is a `corrupt-record`. */
+export function decodeRecord(sessionKey: string, approvalId: string, body: unknown): ApprovalRecord {
+  const bad = (why: string): ApprovalError => new ApprovalError('corrupt-record', approvalId, `the stored approval ${why}`)
+  let data: unknown
+  try {
+    data = typeof body === 'string' ? JSON.parse(body) : undefined
+  } catch {
+    throw bad('is not JSON')
+  }
+  if (!isRecord(data) || data['v'] !== 1) throw bad('is not an approval record of version 1')
+  if (!STATUSES.includes(data['status'] as ApprovalStatus)) throw bad('has no known status')
+  const pending = data['pending']
+  if (!isRecord(pending) || pending['approvalId'] !== approvalId) throw bad('is not this approval')
+  for (const key of ['runId', 'agent', 'tool', 'callId'] as const) if (typeof pending[key] !== 'string') throw bad(`has no ${key}`)
+  if (typeof pending['argsDigest'] !== 'string' || !DIGEST.test(pending['argsDigest'])) throw bad('has no arguments digest')
+  for (const key of ['turn', 'requestedAt', 'expiresAt'] as const) if (!Number.isSafeInteger(pending[key])) throw bad(`has no ${key}`)
+  const run = data['run']
+  if (!isRecord(run) || !Number.isSafeInteger(run['turn']) || !Array.isArray(run['turns']) || !Array.isArray(run['calls']) || !Array.isArray(run['settled']))
+    throw bad('has no paused run')
+  try {
+    checkLoadedMessages(sessionKey, [run['user'], ...(run['turns'] as unknown[])])
+  } catch (error) {
+    throw bad(`holds messages that are not the message format (${(error as Error).message})`)
+  }
+  if (!(run['calls'] as unknown[]).every(isCall)) throw bad('holds a tool call entry that is not one')
+  if (!(run['settled'] as unknown[]).every((s) => isRecord(s) && isCall(s['entry']) && isToolResult(s['result']) && isToolCall(s['call'])))
+    throw bad('holds a settled call that is not one')
+  const response = run['response']
+  if (!isRecord(response) || typeof response['content'] !== 'string' || !Array.isArray(response['toolCalls']) || !response['toolCalls'].every(isToolCall))
+    throw bad('holds no answer with tool calls')
+  if (!response['toolCalls'].some((c) => c.id === pending['callId'])) throw bad('holds an answer without the paused call')
+  const decision = data['decision']
+  if (
+    decision !== undefined &&
+    (!isRecord(decision) || !OUTCOMES.includes(decision['outcome'] as ApprovalOutcome) || !Number.isSafeInteger(decision['decidedAt']))
+  )
+    throw bad('holds a decision that is not one')
+  const claim = data['claim']
+  if (claim !== undefined && (!isRecord(claim) || typeof claim['token'] !== 'string' || !Number.isSafeInteger(claim['until'])))
+    throw bad('holds a claim that is not one')
+  const state: PausedRunState = {
+    user: run['user'] as Message,
+    turn: run['turn'] as number,
+    turns: run['turns'] as Message[],
+    calls: (run['calls'] as FunctionCall[]).map((c) => Object.freeze(c)),
+    response: response as unknown as ModelResponse,
+    settled: run['settled'] as SettledToolCall[],
+  }
+  return { ...(data as unknown as ApprovalRecord), run: state }
+}
+
+function isCall(value: unknown): boolean {
+  return isRecord(value) && typeof value['id'] === 'string' && typeof value['name'] === 'string' && typeof value['status'] === 'string'
+}
+
+function isToolCall(value: unknown): value is { readonly id: string; readonly name: string } {
+  return isRecord(value) && typeof value['id'] === 'string' && typeof value['name'] === 'string'
+}
+
+function isToolResult(value: unknown): boolean {
+  return isRecord(value) && value['role'] === 'tool' && typeof value['content'] === 'string' && typeof value['toolCallId'] === 'string'
+}
+
+/** A call entry whose `result` JSON can write as it is; else with its result as text. */
+function jsonSafe(entry: FunctionCall): FunctionCall {
+  try {
+    JSON.stringify(entry.result)
+    return entry
+  } catch {
+    return { ...entry, result: String(entry.error ?? '(a result JSON cannot write)') }
+  }
+}

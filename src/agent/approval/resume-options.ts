@@ -1,0 +1,38 @@
+import { RUN_OPTION_CHECKS } from '../../gate/run-options-contract.ts'
+import { option, optionsContract } from '../../model/options-contract.ts'
+import type { RunOptions } from '../run-input.ts'
+import type { AnyTool } from '../tools/tool.ts'
+
+/** Options of `session.resume(approvalId, options)`: a run's (its id is the paused run's), and the resume's lease. */
+export interface ResumeOptions extends Pick<RunOptions, 'signal' | 'metadata' | 'runTimeoutMs'> {
+  /**
+   * How long this resume holds the approval: another process may resume it only once this lapses
+   * with the resume unfinished (its process died between the claim and the end of the run). The
+   * tool's `execute` gets an `idempotencyKey` (`<runId>:<turn>:<callId>`) so a call in flight at such
+   * a death has one effect. Whole ms. @default 60_000
+   */
+  readonly leaseMs?: number
+}
+
+/** How long a resume holds its approval by default: one minute. */
+export const DEFAULT_LEASE_MS = 60_000
+
+/** `session.resume`'s options, declared once: a misspelt key is refused with "did you mean". */
+export const RESUME_OPTIONS = optionsContract<ResumeOptions>('session.resume', {
+  signal: RUN_OPTION_CHECKS.signal,
+  metadata: RUN_OPTION_CHECKS.metadata,
+  runTimeoutMs: RUN_OPTION_CHECKS.runTimeoutMs,
+  leaseMs: option.duration(),
+})
+
+const PAUSES = new WeakMap<ReadonlyMap<string, AnyTool>, boolean>()
+
+/** Whether any of `tools` may pause a run for an approval (read once per tool set): only those runs are watched for a pause. */
+export function mayPause(tools: ReadonlyMap<string, AnyTool>): boolean {
+  let known = PAUSES.get(tools)
+  if (known === undefined) {
+    known = [...tools.values()].some((t) => t.needsApproval !== undefined)
+    PAUSES.set(tools, known)
+  }
+  return known
+}

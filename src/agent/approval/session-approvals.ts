@@ -1,0 +1,125 @@
+import { readDecision } from '../../durable/approval-decision.ts'
+import type { Message } from '../../model/message.ts'
+import { type ApprovalSlots, memoryApprovalSlots } from '../../sessions/approval-slots.ts'
+import type { SessionStore } from '../../sessions/session-store.ts'
+import { ApprovalError, ApprovalPendingError } from './approval-error.ts'
+import { type ApprovalRecord, decodeRecord, encodeRecord } from './approval-record.ts'
+import type { ApprovalDecision, ApprovalOutcome, PendingApproval } from './approval-types.ts'
+import { APPROVAL_ID } from './args-digest.ts'
+import { RunPause, type RunResume } from './run-pause.ts'
+
+/** What `session.approve` answers: the decision it recorded. */
+export interface ApprovalClaim {
+  readonly approvalId: string
+  readonly outcome: ApprovalOutcome
+}
+
+/** A resume this process claimed: the run to go on with, and its end (the approval is then done). */
+export interface ClaimedResume {
+  readonly resume: RunResume
+  readonly pending: PendingApproval
+  finish(): Promise<void>
+}
+
+/** The conversation key of an in-memory session's approvals (its own slots: no other session reads them). */
+const IN_MEMORY = 'in-memory'
+
+/**
+ * A session's paused tool calls, in its store's approval slots (an in-memory session's own): a
+ * paused run parked, a decision claimed once (compare-and-set from `pending`), a resume claimed
+ * once (from `decided`, or from a claim whose lease lapsed: its holder died before finishing).
+ */
+export class SessionApprovals {
+  readonly #slots: ApprovalSlots | undefined
+  readonly #key: string
+  readonly #sessionId: string | undefined
+
+  constructor(store: SessionStore | undefined, sessionId: string | undefined) {
+    this.#slots = store === undefined ? memoryApprovalSlots() : store.approvals
+    this.#key = sessionId ?? IN_MEMORY
+    this.#sessionId = sessionId
+  }
+
+  /** Parks a paused run (`RunPause`) and rejects with `ApprovalPendingError`; any other error is rethrown as it is. */
+  async park(error: unknown, user: Message): Promise<never> {
+    if (!(error instanceof RunPause) || error.state === undefined) throw error
+    const pending: PendingApproval = { ...error.pending, sessionId: this.#sessionId }
+    const record: ApprovalRecord = { v: 1, status: 'pending', pending, run: { ...error.state, user, settled: error.settled } }
+    // A resumed run that pauses again on the same call and arguments finds its approval already there: it stands.
+    await this.#store(pending.approvalId).create(this.#key, pending.approvalId, encodeRecord(record))
+    throw new ApprovalPendingError(pending)
+  }
+
+  /** Records the decision once: `already-decided` for a second one, `expired` past the approval's expiry, `digest-mismatch` for other arguments. */
+  async approve(approvalId: unknown, decision: ApprovalDecision, now = Date.now()): Promise<ApprovalClaim> {
+    const id = this.#checkId(approvalId)
+    const read = readDecision(decision)
+    if (typeof read === 'string') throw new ApprovalError('invalid-decision', id, read)
+    const { rev, record } = await this.#read(id)
+    if (read.argsDigest !== undefined && read.argsDigest !== record.pending.argsDigest)
+      throw new ApprovalError('digest-mismatch', id, 'the decision names other arguments than the paused call: an edited call needs its own approval')
+    if (record.status !== 'pending') throw new ApprovalError('already-decided', id, `it was decided already (${record.decision?.outcome ?? record.status})`)
+    if (now >= record.pending.expiresAt) {
+      await this.#swap(id, rev, { ...record, status: 'decided', decision: { outcome: 'expired', decidedAt: now } })
+      throw new ApprovalError('expired', id, `it expired at ${new Date(record.pending.expiresAt).toISOString()}`)
+    }
+    const outcome: ApprovalOutcome = read.approved ? 'approved' : 'rejected'
+    const decided: ApprovalRecord = {
+      ...record,
+      status: 'decided',
+      decision: { outcome, decidedAt: now, ...(read.reason === undefined ? {} : { reason: read.reason }) },
+    }
+    if (!(await this.#swap(id, rev, decided))) throw new ApprovalError('already-decided', id, 'another decision was recorded first')
+    return Object.freeze({ approvalId: id, outcome })
+  }
+
+  /** Claims the resume of a decided (or expired) approval for `leaseMs`: once, unless the holder's lease lapses unfinished. */
+  async claim(approvalId: unknown, leaseMs: number, now = Date.now()): Promise<ClaimedResume> {
+    const id = this.#checkId(approvalId)
+    const { rev, record } = await this.#read(id)
+    if (record.status === 'done') throw new ApprovalError('already-resumed', id, 'its run was resumed already')
+    if (record.status === 'resuming' && (record.claim?.until ?? 0) > now) throw new ApprovalError('already-claimed', id, 'another resume holds it')
+    let decision = record.decision
+    if (decision === undefined) {
+      if (now < record.pending.expiresAt) throw new ApprovalError('not-decided', id, 'nobody decided it yet: approve or reject it first')
+      decision = { outcome: 'expired', decidedAt: now }
+    }
+    const token = `${now}-${Math.random().toString(36).slice(2)}`
+    const claimed: ApprovalRecord = { ...record, status: 'resuming', decision, claim: { token, until: now + leaseMs } }
+    if (!(await this.#swap(id, rev, claimed))) throw new ApprovalError('already-claimed', id, 'another resume claimed it first')
+    const { pending, run } = record
+    const resume: RunResume = {
+      state: run,
+      call: { id: pending.callId, name: pending.tool, args: pending.args },
+      approval: { approvalId: id, outcome: decision.outcome, reason: decision.reason },
+    }
+    return { resume, pending, finish: () => this.#finish(id, token) }
+  }
+
+  /** Marks the approval done after its resumed run ended (unless another resume took the lapsed claim over). */
+  async #finish(id: string, token: string): Promise<void> {
+    const { rev, record } = await this.#read(id)
+    if (record.status === 'resuming' && record.claim?.token === token) await this.#swap(id, rev, { ...record, status: 'done' })
+  }
+
+  #checkId(approvalId: unknown): string {
+    if (typeof approvalId !== 'string' || !APPROVAL_ID.test(approvalId))
+      throw new ApprovalError('invalid-id', String(approvalId), "an approval id is 'apr_' and 32 hex digits (ApprovalPendingError's approval.approvalId)")
+    return approvalId
+  }
+
+  #store(id: string): ApprovalSlots {
+    if (this.#slots === undefined) throw new ApprovalError('no-approval-store', id, "the agent's session store keeps no approvals (it has no `approvals`)")
+    return this.#slots
+  }
+
+  async #read(id: string): Promise<{ readonly rev: number; readonly record: ApprovalRecord }> {
+    const slot = await this.#store(id).read(this.#key, id)
+    if (slot === undefined) throw new ApprovalError('unknown-approval', id, 'this session holds no such approval')
+    return { rev: slot.rev, record: decodeRecord(this.#key, id, slot.body) }
+  }
+
+  #swap(id: string, rev: number, record: ApprovalRecord): Promise<boolean> {
+    return this.#store(id).swap(this.#key, id, rev, encodeRecord(record))
+  }
+}
