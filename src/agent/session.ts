@@ -23,8 +23,7 @@ import { type GuardedInput, guardRunInput, guardsInput } from './guard-run-input
 import { newRunId } from '../events/run-id.ts'
 
 const NO_OPTIONS: RunOptions = Object.freeze({})
-// Never mutated: the first commit replaces it.
-const NO_HISTORY: readonly Message[] = []
+const NO_HISTORY: readonly Message[] = [] // Never mutated: the first commit replaces it.
 const FROZEN_EMPTY: readonly Message[] = Object.freeze([])
 const textOf = (result: RunResult<unknown>): string => result.text
 const valueOfResult = (result: RunResult<unknown>): unknown => result.value
@@ -44,9 +43,8 @@ const whole = <T>(result: RunResult<T>): RunResult<T> => result
  */
 export class Session<T> {
   readonly #runtime: AgentRuntime<T>
-  // Replaced, never mutated, on each commit; frozen when first read (freezing on every commit would
-  // cost each run). The first commit keeps the run's frozen exchange itself (a copy cost each new
-  // session about 65 B): concat reads a frozen array as fast as another on Node 24.
+  // Replaced, never mutated, on each commit; frozen when first read (not per commit). The first commit keeps the run's
+  // frozen exchange itself (a copy cost each new session about 65 B; concat reads a frozen array as fast on Node 24).
   #history: readonly Message[] = NO_HISTORY
   /** The stored conversation's version this session's history reflects (0 for an in-memory session). */
   #version = 0
