@@ -226,11 +226,12 @@ export class AgentRun<T, R = RunResult<T>> {
         (inCall, unpricedInCall) => this.#budget?.over(this.#ledger.costUsd + inCall, this.#ledger.unpricedAttempts + unpricedInCall, this.#whoFn) === true,
       )
     }
-    // One options object per gate call: a call in flight keeps the turn it started with.
+    // One options object per gate call: a call in flight keeps the turn it started with; a durable run's port journals its attempts.
     const validationFailuresBefore = this.#ledger.gateCalls === 0 ? 0 : this.#ledger.validationFailures
     const options: Writable<GateRunOptions> = { runId: this.#runId, turn: this.#turnCount, validateOutput, validationFailuresBefore }
     if (this.#signal !== undefined) options.signal = this.#signal
     if (this.#metadata !== undefined) options.metadata = this.#metadata
+    if (this.#durable !== undefined) options.durable = this.#durable.port
     if (this.#deadline !== undefined) shareDeadline(options, this.#deadline)
     return rt.gate.run(request, options)
   }
@@ -255,8 +256,7 @@ export class AgentRun<T, R = RunResult<T>> {
   #toolArgsFailed(failure: ValidationFailure, attempt: number): void {
     this.#ledger.toolArgsFailed()
     const events = this.#rt.events
-    if (!events.has('validation_failed')) return
-    emitToolArgsFailure(events, this.#who(), this.#ledger, failure, attempt)
+    if (events.has('validation_failed')) emitToolArgsFailure(events, this.#who(), this.#ledger, failure, attempt)
   }
 
   /** The run's fail-fast error; past the run's own deadline it is `run-timeout`, whatever stopped first. */

@@ -3,6 +3,7 @@ import { eventTags } from '../../events/event-tags.ts'
 import type { ResponseCall } from '../../policies/chain-attempt.ts'
 import type { CompiledSchema } from '../../validation/index.ts'
 import type { DecisionGuard, GateInternals, GateRunOptions, RunHooks } from '../gate-internals.ts'
+import type { DurableSteps } from './durable-steps.ts'
 import type { RunDeadline } from './run-deadline.ts'
 
 /** What a run takes from its options and hooks; runs with none share their gate's (one field where eight took about 60 B). */
@@ -14,6 +15,8 @@ export class RunSettings<T> {
   readonly call: ResponseCall
   readonly guard: DecisionGuard | undefined
   readonly deadline: RunDeadline | undefined
+  /** A durable run's steps; `undefined` for every other run (their attempts run through the gate's one chain). */
+  readonly durable: DurableSteps | undefined
   #tags: EventTags | undefined = undefined
 
   constructor(g: GateInternals<T>, options: GateRunOptions, hooks: RunHooks | undefined, deadline: RunDeadline | undefined) {
@@ -24,12 +27,13 @@ export class RunSettings<T> {
     this.call = hooks?.call ?? g.call
     this.guard = hooks?.guardDecision
     this.deadline = deadline
+    this.durable = hooks?.durable
   }
 
   /** The turn and metadata every event of the run carries; `undefined` when the run has neither. */
   get tags(): EventTags | undefined {
     if (this.#tags === undefined && (this.turn !== undefined || this.metadata !== undefined)) this.#tags = eventTags(this.turn, this.metadata)
-    return this.#tags
+    return this.durable === undefined ? this.#tags : this.durable.tagsOf(this.#tags)
   }
 }
 
