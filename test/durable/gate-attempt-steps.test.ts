@@ -200,6 +200,57 @@ describe('Gate attempts in a durable run', () => {
     expect(replay.value).toEqual({ amount: 1 })
   })
 
+  it('fails fast with kind durable-journal when the journaled start is no clock reading, or not where the run asks for it', async () => {
+    const corrupt = [JSON.stringify({ v: 1, seq: 0, name: 'start:gate', ok: true, value: 'yesterday' })]
+    const first = gateOver(['{"amount": 1}'])
+    const error = await failure(first.gate.run(ask, { durable: crashingEngine('r', corrupt).port, runTimeoutMs: 30_000 }))
+    expect([error.kind, (error.cause as DurableRunError).kind]).toEqual(['durable-journal', 'corrupt-entry'])
+    // A journal written without runTimeoutMs: the run that asks for its start diverges from it.
+    const journal: string[] = []
+    await gateOver(['{"amount": 1}']).gate.run(ask, { durable: crashingEngine('r', journal).port })
+    const second = gateOver(['{"amount": 1}'])
+    const diverged = await failure(second.gate.run(ask, { durable: crashingEngine('r', journal).port, runTimeoutMs: 30_000 }))
+    expect([diverged.kind, (diverged.cause as DurableRunError).kind]).toEqual(['durable-journal', 'divergence'])
+    expect(first.provider.calls + second.provider.calls).toBe(0)
+  })
+
+  it('answers a failed attempt as data from its step: the engine sees no throw it could retry', async () => {
+    const outcomes: string[] = []
+    const watching = {
+      runId: 'r',
+      step: async (_name: string, fn: () => unknown) => {
+        const value = await Promise.resolve(fn()).then(
+          (v) => (outcomes.push('answered'), v),
+          (e: unknown) => (outcomes.push('threw'), Promise.reject(e)),
+        )
+        return value
+      },
+      sleep: async () => {},
+    }
+    const { gate, provider } = gateOver([overloaded(), limited(), '{"amount": 3}'])
+    expect((await gate.run(ask, { durable: watching as never })).value).toEqual({ amount: 3 })
+    expect(outcomes).toEqual(['answered', 'answered', 'answered'])
+    expect(provider.calls).toBe(3)
+  })
+
+  it('fails fast typed, never retrying, on a journaled attempt your port answers that cannot be read', async () => {
+    const hostile = new Proxy(
+      {},
+      {
+        // Not a thenable (so the port's answer is this object), but every field throws.
+        get(_target, key) {
+          if (key === 'then') return undefined
+          throw new Error('revoked')
+        },
+      },
+    )
+    const port = { runId: 'r', step: async () => hostile, sleep: async () => {} }
+    const { gate, provider } = gateOver(['{"amount": 1}'])
+    const error = await failure(gate.run(ask, { durable: port as never }))
+    expect([error.kind, (error.cause as DurableRunError).kind, error.attempts.length]).toEqual(['durable-journal', 'corrupt-entry', 1])
+    expect(provider.calls).toBe(0)
+  })
+
   it('takes the run id from the port and refuses another one with a TypeError', async () => {
     const { gate, provider } = gateOver(['{"amount": 1}'])
     await expect(gate.run(ask, { durable: memoryDurablePort({ runId: 'port-run' }), runId: 'mine' })).rejects.toThrow(TypeError)

@@ -1,4 +1,4 @@
-import { DurableRunError } from '../../durable/durable-run-error.ts'
+import { DurableRunError, isDurableRunError } from '../../durable/durable-run-error.ts'
 import { MAX_JOURNALED_MESSAGE } from '../../durable/journal-codec.ts'
 import { ERROR_KINDS, type ErrorKind } from '../../model/error-kind.ts'
 import { messageOf } from '../../model/message-of.ts'
@@ -91,7 +91,14 @@ export interface StepPlace {
  * another provider (the code changed between the crash and the resume) a `divergence`.
  */
 export function takeJournaled(outer: GateAttempt<unknown>, at: StepPlace, value: unknown): ModelResponse {
-  const entry = readAttempt(at, value)
+  let entry: JournaledAttempt
+  try {
+    entry = readAttempt(at, value)
+  } catch (error) {
+    // A value of your port's whose fields cannot be read (a throwing getter, a revoked proxy) is no entry the port wrote.
+    if (isDurableRunError(error)) throw error
+    throw new DurableRunError('corrupt-entry', { runId: at.runId, step: at.step, reason: `the journaled attempt cannot be read (${messageOf(error)})`, cause: error })
+  }
   if (entry.provider !== at.provider) {
     throw new DurableRunError('divergence', {
       runId: at.runId,

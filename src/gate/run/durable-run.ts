@@ -90,6 +90,11 @@ export class DurableAttempts implements DurableSteps {
       })
   }
 
+  /** Fails the run fast with `error` at its next attempt (the journal refused what came before it). */
+  refuse(error: DurableRunError): void {
+    this.#refused ??= error
+  }
+
   /**
    * The run's decision guard: once the journal refused the run, whatever a rule decided, the run fails fast with kind
    * `durable-journal` (its cause the `DurableRunError`): retrying would only ask the journal again.
@@ -184,9 +189,15 @@ export function runDurable<T>(
   const ms = options.runTimeoutMs ?? g.runTimeoutMs
   if (ms === undefined || shared !== undefined) return loop(runOptions, withHooks)
   const step = `start:${key}`
-  return portCall(port, step, () => port.step(step, () => Date.now())).then((startedAt) => {
+  const started = portCall(port, step, () => port.step(step, () => Date.now()))
+  const refused = (error: DurableRunError): Promise<GateResult<T>> => {
+    // The journal refused the run before its first attempt: that attempt fails with the refusal, and the run fails fast.
+    durable.refuse(error)
+    return loop(runOptions, withHooks)
+  }
+  return started.then((startedAt) => {
     if (typeof startedAt !== 'number' || !Number.isFinite(startedAt)) {
-      throw new DurableRunError('corrupt-entry', { runId: port.runId, step, reason: 'the journaled start is no clock reading' })
+      return refused(new DurableRunError('corrupt-entry', { runId: port.runId, step, reason: 'the journaled start is no clock reading' }))
     }
     const deadline = anchoredDeadline(startedAt + ms - Date.now(), ms, options.signal ?? request.signal)
     // The shared deadline is the one the loop takes (before any runTimeoutMs of the options).
@@ -195,7 +206,7 @@ export function runDurable<T>(
     const done = loop(anchored, withHooks)
     done.then(deadline.clear, deadline.clear)
     return done
-  })
+  }, refused)
 }
 
 /** The key of a gate call on `port`: its turn (else `gate`), numbered from the second call with the same key (`3#2`). */
