@@ -97,7 +97,12 @@ export function takeJournaled(outer: GateAttempt<unknown>, at: StepPlace, value:
   } catch (error) {
     // A value of your port's whose fields cannot be read (a throwing getter, a revoked proxy) is no entry the port wrote.
     if (isDurableRunError(error)) throw error
-    throw new DurableRunError('corrupt-entry', { runId: at.runId, step: at.step, reason: `the journaled attempt cannot be read (${messageOf(error)})`, cause: error })
+    throw new DurableRunError('corrupt-entry', {
+      runId: at.runId,
+      step: at.step,
+      reason: `the journaled attempt cannot be read (${messageOf(error)})`,
+      cause: error,
+    })
   }
   if (entry.provider !== at.provider) {
     throw new DurableRunError('divergence', {
