@@ -1,14 +1,15 @@
 import type { GateStreamOptions } from '../gate/stream/index.ts'
 import type { AgentStream } from './agent-stream.ts'
 import { type StreamedTurns, streamedTurns } from './streamed-turns.ts'
-import { runDeadline, type RunDeadline } from '../gate/run/run-deadline.ts'
+import { runDeadline } from '../gate/run/run-deadline.ts'
 import type { Message } from '../model/message.ts'
 import { messageOf as errorMessageOf } from '../model/message-of.ts'
 import { ZERO_USAGE } from '../model/usage.ts'
 import { AgentRun } from './agent-run.ts'
 import { AGENT_RUN_OPTIONS, AGENT_STREAM_OPTIONS } from './run-options-contract.ts'
 import type { AgentRuntime } from './agent-runtime.ts'
-import { withDurableTools } from './durable-run-steps.ts'
+import { journaledStart, withDurableTools } from './durable-run-steps.ts'
+import { anchoredDeadline } from '../gate/run/anchored-deadline.ts'
 import { type AgentRunOptions, messageOf, type RunInput, type RunOptions } from './run-input.ts'
 import { emitCommittedRunEnd, ENDS_AFTER_COMMIT } from './run-events.ts'
 import { eventTags } from '../events/event-tags.ts'
@@ -109,14 +110,31 @@ export class Session<T> {
   /**
    * Starts one run of the agent's loop (streamed through `streamed` for `stream`), on the history
    * (windowed for a stored conversation: a window that fails throws here, before anything starts)
-   * under the run's one deadline, which ends with the run, commit included, whichever way it ends.
+   * under the run's one deadline, which ends with the run, commit included, whichever way it ends. A
+   * durable run's deadline is anchored to its journaled start (the step `start`): a resumed run keeps its original one.
    */
   #begin<R>(user: Message, options: RunOptions | undefined, project: (result: RunResult<T>) => R, streamed: StreamedTurns<T> | undefined): Promise<R> {
+    const ms = options?.runTimeoutMs ?? this.#runtime.gate.config.runTimeoutMs
+    const durable = withDurableTools(options ?? NO_OPTIONS)
+    if (durable.durable === undefined || ms === undefined) return this.#launch(user, durable, project, streamed, ms, undefined)
+    return journaledStart(durable.durable).then((at) => this.#launch(user, durable, project, streamed, ms, at))
+  }
+
+  /** The run `#begin` starts, once its deadline's start is known (`at`: a durable run's journaled start). */
+  #launch<R>(
+    user: Message,
+    options: AgentRunOptions,
+    project: (result: RunResult<T>) => R,
+    streamed: StreamedTurns<T> | undefined,
+    ms: number | undefined,
+    at: number | undefined,
+  ): Promise<R> {
     const link = this.#link
-    const history = link === undefined ? this.#history : windowed(this.#history, link.window, options?.runId)
-    const deadline = this.#deadlineOf(options)
+    const history = link === undefined ? this.#history : windowed(this.#history, link.window, options.runId)
+    const deadline =
+      ms === undefined ? undefined : at === undefined ? runDeadline(ms, options.signal) : anchoredDeadline(at + ms - Date.now(), ms, options.signal)
     const runtime = streamed === undefined ? this.#runtime : streamed.runtime(this.#runtime)
-    const runOptions: AgentRunOptions = withDurableTools(deadline === undefined ? (options ?? NO_OPTIONS) : { ...options, deadline })
+    const runOptions: AgentRunOptions = deadline === undefined ? options : { ...options, deadline }
     // An in-memory run allocates nothing more than its AgentRun (the Agent.runTyped benchmark counts bytes).
     const start = (input: GuardedInput, options: AgentRunOptions): Promise<R> =>
       link === undefined
@@ -135,12 +153,6 @@ export class Session<T> {
     }
     if (deadline !== undefined) done.then(deadline.clear, deadline.clear)
     return done
-  }
-
-  /** The run's deadline (`runTimeoutMs` of the call, else the agent's), over the caller's signal; none without one. */
-  #deadlineOf(options: RunOptions | undefined): RunDeadline | undefined {
-    const ms = options?.runTimeoutMs ?? this.#runtime.gate.config.runTimeoutMs
-    return ms === undefined ? undefined : runDeadline(ms, options?.signal)
   }
 
   /** Appends a run's exchange to the history as it is now (not as it was when the run started), in one step. */
