@@ -132,7 +132,7 @@ export function buildGate<T>(config: GateConfig<T>, label = 'createGate'): { rea
         if (options !== NO_OPTIONS) checkRunOptions(options)
         // A durable run (its own port, else the gate's): each attempt one journaled step (see runDurable).
         const port = options.durable ?? internals.durable
-        if (port !== undefined) return runDurable(internals, request, options, port, (o, hooks) => runGate(internals, request, o, hooks, checked))
+        if (port !== undefined) return runDurable(internals, request, options, port, checked)
         return runGate(internals, request, options, undefined, checked)
       } catch (error) {
         // A request whose getters throw: their error, as the run's rejection.

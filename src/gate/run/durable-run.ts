@@ -5,6 +5,7 @@ import { FailFastKinds } from '../../model/fail-fast-kind.ts'
 import { messageOf } from '../../model/message-of.ts'
 import { MAX_TIMER_MS } from '../../model/options-contract.ts'
 import { raceAbort } from '../../model/race-abort.ts'
+import type { Message } from '../../model/message.ts'
 import type { ModelRequest } from '../../model/request.ts'
 import type { ResponseCall } from '../../policies/chain-attempt.ts'
 import { seededJitter } from '../../rules/jitter-source.ts'
@@ -14,6 +15,7 @@ import type { GateInternals, GateRunOptions, RunHooks } from '../gate-internals.
 import type { GateResult } from '../gate-result.ts'
 import type { ResolvedProvider } from '../resolved-provider.ts'
 import { runAttemptStep, takeJournaled } from './durable-attempt.ts'
+import { runGate } from './run-gate.ts'
 import type { DurableSteps } from './durable-steps.ts'
 import { type AttemptRun, GateAttempt } from './gate-attempt.ts'
 import { anchoredDeadline } from './anchored-deadline.ts'
@@ -164,15 +166,17 @@ function portCall<R>(port: DurablePort, step: string, call: () => Promise<R>): P
  * A gate run with a durable port: the run's id is the port's (another `runId` is a `TypeError`), its
  * `runTimeoutMs` anchored to the step `start:<key>` (the wall clock when the run first started, so a
  * resumed run keeps its original deadline; an agent run's shared deadline is the agent's), then the
- * loop (`loop`) with the run's {@link DurableAttempts}.
+ * loop with the run's {@link DurableAttempts} (`messages`: the request's, as its check validated them).
  */
 export function runDurable<T>(
   g: GateInternals<T>,
   request: ModelRequest,
   options: GateRunOptions,
   port: DurablePort,
-  loop: (options: GateRunOptions, hooks: RunHooks) => Promise<GateResult<T>>,
+  messages: readonly Message[],
 ): Promise<GateResult<T>> {
+  // Here, not in gate.run: a closure there would put its locals in a context every plain run allocates.
+  const loop = (o: GateRunOptions, hooks: RunHooks): Promise<GateResult<T>> => runGate(g, request, o, hooks, messages)
   if (options.runId !== undefined && options.runId !== port.runId) {
     return Promise.reject(
       new TypeError(

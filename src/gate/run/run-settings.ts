@@ -15,8 +15,6 @@ export class RunSettings<T> {
   readonly call: ResponseCall
   readonly guard: DecisionGuard | undefined
   readonly deadline: RunDeadline | undefined
-  /** A durable run's steps; `undefined` for every other run (their attempts run through the gate's one chain). */
-  readonly durable: DurableSteps | undefined
   #tags: EventTags | undefined = undefined
 
   constructor(g: GateInternals<T>, options: GateRunOptions, hooks: RunHooks | undefined, deadline: RunDeadline | undefined) {
@@ -27,13 +25,35 @@ export class RunSettings<T> {
     this.call = hooks?.call ?? g.call
     this.guard = hooks?.guardDecision
     this.deadline = deadline
-    this.durable = hooks?.durable
   }
 
   /** The turn and metadata every event of the run carries; `undefined` when the run has neither. */
   get tags(): EventTags | undefined {
     if (this.#tags === undefined && (this.turn !== undefined || this.metadata !== undefined)) this.#tags = eventTags(this.turn, this.metadata)
-    return this.durable === undefined ? this.#tags : this.durable.tagsOf(this.#tags)
+    return this.#tags
+  }
+
+  /** A durable run's steps; none for every other run (on the prototype: a plain run's settings hold no field for it). */
+  get durable(): DurableSteps | undefined {
+    return undefined
+  }
+}
+
+/** The settings of a durable run: its steps, and its events' tags marked while an attempt replays. */
+class DurableRunSettings<T> extends RunSettings<T> {
+  readonly #steps: DurableSteps
+
+  constructor(g: GateInternals<T>, options: GateRunOptions, hooks: RunHooks | undefined, steps: DurableSteps, deadline: RunDeadline | undefined) {
+    super(g, options, hooks, deadline)
+    this.#steps = steps
+  }
+
+  override get durable(): DurableSteps {
+    return this.#steps
+  }
+
+  override get tags(): EventTags | undefined {
+    return this.#steps.tagsOf(super.tags)
   }
 }
 
@@ -49,7 +69,10 @@ export function settingsOf<T>(g: GateInternals<T>, options: GateRunOptions, hook
     options.turn === undefined &&
     options.validationFailuresBefore === undefined &&
     options.validateOutput !== false
-  if (!plain) return new RunSettings(g, options, hooks, deadline)
+  if (!plain) {
+    const durable = hooks?.durable
+    return durable === undefined ? new RunSettings(g, options, hooks, deadline) : new DurableRunSettings(g, options, hooks, durable, deadline)
+  }
   let shared = gateDefaults.get(g) as RunSettings<T> | undefined
   if (shared === undefined) {
     shared = new RunSettings(g, options, undefined, undefined)
