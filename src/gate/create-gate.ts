@@ -143,6 +143,8 @@ export function buildGate<T>(config: GateConfig<T>, label = 'createGate'): { rea
       const checked = checkRequest(request)
       if (typeof checked === 'string') throw new TypeError(`gate.stream: ${checked}`)
       GATE_STREAM_OPTIONS.check(options)
+      // A stream's attempts cannot be journaled (a replayed attempt's deltas could not be delivered again): refused, not run unjournaled.
+      if (internals.durable !== undefined) throw new TypeError('gate.stream: this gate was made with a durable port, whose runs are journaled; use gate.run')
       return streamGate(internals, request, options ?? NO_OPTIONS, checked)
     },
     on: (name, listener) => events.on(name, listener),

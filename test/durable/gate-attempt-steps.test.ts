@@ -265,6 +265,11 @@ describe('Gate attempts in a durable run', () => {
     await expect(gate.run(ask, { durable: { runId: '', step: () => 1, sleep: () => 1 } as never })).rejects.toThrow(/DurablePort/)
   })
 
+  it('refuses to stream on a gate made with a port, whose runs are journaled', () => {
+    const gate = createGate({ providers: scripted(['{"amount": 1}']), outputSchema: Amount, durable: memoryDurablePort({ runId: 'wf' }) })
+    expect(() => gate.stream(ask)).toThrow(/durable port/)
+  })
+
   it('journals every run of a gate made with a port, a second call of the run under its own key', async () => {
     const journal: string[] = []
     const provider = scripted(['{"amount": 1}', '{"amount": 2}'])
