@@ -181,6 +181,36 @@ describe('Gate attempts in a durable run', () => {
     expect(replay.ran).toEqual([])
   })
 
+  it('sleeps a wait longer than one timer allows in named parts', async () => {
+    const sleeps: [string, number][] = []
+    const port = memoryDurablePort({ runId: 'r' })
+    const recording = { runId: 'r', step: port.step, sleep: async (name: string, ms: number) => void sleeps.push([name, ms]) }
+    const longWait = { when: () => true, then: 'retry' as const, kind: 'long-wait', failuresOnly: true, delayMs: 2 ** 31 + 4 }
+    const gate = createGate({ providers: scripted([overloaded(), '{"amount": 1}']), outputSchema: Amount, postDecide: [longWait] })
+    await gate.run(ask, { durable: recording })
+    expect(sleeps).toEqual([
+      ['wait:gate:1', 2 ** 31 - 1],
+      ['wait:gate:1.2', 5],
+    ])
+  })
+
+  it('fails a run aborted during a durable wait as aborted, at once', async () => {
+    const controller = new AbortController()
+    const port = memoryDurablePort({ runId: 'r' })
+    const hanging = {
+      runId: 'r',
+      step: port.step,
+      sleep: () => {
+        controller.abort(new Error('shutting down'))
+        return new Promise<void>(() => {})
+      },
+    }
+    const { gate, provider } = gateOver([overloaded(), '{"amount": 1}'])
+    const error = await failure(gate.run(ask, { durable: hanging, signal: controller.signal }))
+    expect(error.kind).toBe('aborted')
+    expect(provider.calls).toBe(1)
+  })
+
   it('anchors runTimeoutMs to the journaled start: a run resumed past its deadline fails run-timeout without a call', async () => {
     const journal = [JSON.stringify({ v: 1, seq: 0, name: 'start:gate', ok: true, value: Date.now() - 60_000 })]
     const { gate, provider } = gateOver(['{"amount": 1}'])
