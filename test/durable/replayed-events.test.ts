@@ -3,11 +3,12 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Type } from 'typebox'
 import { describe, expect, it } from 'vitest'
-import { createGate, strictOutputRules } from '../../src/index.ts'
+import { Agent, createGate, type GateEvent, strictOutputRules, tool } from '../../src/index.ts'
 import { instrument } from '../../src/otel/index.ts'
 import { scripted, type ScriptedStep } from '../../src/providers/index.ts'
 import { recordTrace } from '../../src/trace/index.ts'
 import { otelHarness } from '../observability/otel-support.ts'
+import { call, turn } from '../agent/tool-fixtures.ts'
 import { crashingEngine } from './support/crashing-engine.ts'
 
 const Amount = Type.Object({ amount: Type.Integer() }, { additionalProperties: false })
@@ -66,6 +67,32 @@ describe('Replayed attempts in telemetry', () => {
       [1, true],
       [2, true],
       [3, false],
+    ])
+  })
+
+  it('marks the model attempts of an agent run answered from the journal, by turn', async () => {
+    const lookup = tool({
+      name: 'lookup',
+      description: 'Look an order up',
+      input: Type.Object({ order: Type.String() }),
+      execute: () => ({ status: 'shipped' }),
+    })
+    const script = [turn(call('lookup', { order: 'A' }, 'c1')), 'Shipped.']
+    const journal: string[] = []
+    // The process dies as it journals the second model call: the first turn and its tool call are journaled.
+    const first = Agent.create({ provider: scripted(script) })
+      .tool(lookup)
+      .build()
+    await first.run('where is A?', { durable: crashingEngine('agent-run', journal, 2).port }).catch(() => undefined)
+    const provider = scripted(script.slice(1))
+    const agent = Agent.create({ provider }).tool(lookup).build()
+    const ends: GateEvent[] = []
+    agent.on('attempt_end', (e) => ends.push({ type: 'attempt_end', ...e }))
+    expect(await agent.run('where is A?', { durable: crashingEngine('agent-run', journal).port })).toBe('Shipped.')
+    expect(provider.calls).toBe(1)
+    expect(ends.map((e) => [e.turn, e.replayed ?? false])).toEqual([
+      [1, true],
+      [2, false],
     ])
   })
 })
