@@ -7,3 +7,5 @@ export type { MemoryDurablePortOptions } from './durable/memory-durable-port.ts'
 export { DurableRunError, isDurableRunError } from './durable/durable-run-error.ts'
 export type { DurableRunErrorKind } from './durable/durable-run-error.ts'
 export type { JournalEntry, JournaledFailure, JsonValue } from './durable/journal-entry.ts'
+// What the gate journals for each attempt of a durable run (the value of the step `attempt:<turn>:<n>`).
+export type { JournaledAttempt, JournaledAttemptFailure } from './gate/run/durable-attempt.ts'

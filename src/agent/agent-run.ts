@@ -55,8 +55,7 @@ export class AgentRun<T, R = RunResult<T>> {
   /** The accepted messages of this run after the user's: tool turns and their results. */
   #turns: readonly Message[] = NO_MESSAGES
   #calls: readonly FunctionCall[] = NO_CALLS
-  /** The conversation of the current turn, and the request of the gate call in flight. */
-  #messages: readonly Message[] = NO_MESSAGES
+  #messages: readonly Message[] = NO_MESSAGES // The conversation of the current turn; `#request`: the gate call's in flight.
   #request: ModelRequest | undefined
   #turnCount = 0
   /** The agent's cost budget for this run (only when the agent has one). */
@@ -236,11 +235,12 @@ export class AgentRun<T, R = RunResult<T>> {
         (inCall, unpricedInCall) => this.#budget?.over(this.#ledger.costUsd + inCall, this.#ledger.unpricedAttempts + unpricedInCall, this.#whoFn) === true,
       )
     }
-    // One options object per gate call: a call in flight keeps the turn it started with.
+    // One options object per gate call: a call in flight keeps the turn it started with; a durable run's port journals its attempts.
     const validationFailuresBefore = this.#ledger.gateCalls === 0 ? 0 : this.#ledger.validationFailures
     const options: Writable<GateRunOptions> = { runId: this.#runId, turn: this.#turnCount, validateOutput, validationFailuresBefore }
     if (this.#signal !== undefined) options.signal = this.#signal
     if (this.#metadata !== undefined) options.metadata = this.#metadata
+    if (this.#durable !== undefined) options.durable = this.#durable.port
     if (this.#deadline !== undefined) shareDeadline(options, this.#deadline)
     return rt.gate.run(request, options)
   }

@@ -1,6 +1,6 @@
 import { callAsPromise } from '../model/call-as-promise.ts'
 import type { DurablePort } from '../durable/durable-port.ts'
-import { isDurableRunError } from '../durable/durable-run-error.ts'
+import { DurableRunError, isDurableRunError } from '../durable/durable-run-error.ts'
 import type { AnyTool, ToolContext } from './tools/tool.ts'
 
 /** A durable run's tool steps at one model turn: what a tool call's host carries. */
@@ -65,6 +65,17 @@ export function executeTool(durable: DurableTurn | undefined, tool: AnyTool, val
 export function commitStep<R>(durable: DurablePort | undefined, append: () => R | PromiseLike<R>): Promise<R> {
   const call = (): Promise<R> => Promise.resolve().then(append)
   return durable === undefined ? call() : stepOf(durable, 'session-commit', call)
+}
+
+/**
+ * The journaled start of a durable run under a deadline, the step `start`: the wall clock when the run
+ * first started (a resumed run anchors its deadline to it). One that is no clock reading is a `corrupt-entry`.
+ */
+export function journaledStart(port: DurablePort): Promise<number> {
+  return stepOf(port, 'start', async () => Date.now()).then((at) => {
+    if (typeof at === 'number' && Number.isFinite(at)) return at
+    throw new DurableRunError('corrupt-entry', { runId: port.runId, step: 'start', reason: 'the journaled start is no clock reading' })
+  })
 }
 
 /** True for the port's refusal (a divergent replay, a corrupted entry): the run stops, the model is not told. */

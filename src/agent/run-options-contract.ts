@@ -1,11 +1,7 @@
 import type { GateStreamOptions } from '../gate/stream/index.ts'
 import { option, optionsContract } from '../model/options-contract.ts'
-import { RUN_OPTION_CHECKS } from '../gate/run-options-contract.ts'
+import { DURABLE_OPTION as DURABLE, RUN_OPTION_CHECKS } from '../gate/run-options-contract.ts'
 import type { RunOptions } from './run-input.ts'
-import { isDurablePort } from '../durable/durable-port-of.ts'
-
-/** A durable port: one the library made, or an object of yours with a `runId`, `step` and `sleep`. */
-const DURABLE = option.where('a DurablePort (runId, step, sleep)', isDurablePort)
 
 /**
  * The options of one agent run (`agent.run`, `runTyped`, `runDetailed`, `session.run`), declared

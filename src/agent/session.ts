@@ -1,12 +1,13 @@
 import type { GateStreamOptions } from '../gate/stream/index.ts'
 import type { AgentStream } from './agent-stream.ts'
 import { type StreamedTurns, streamedTurns } from './streamed-turns.ts'
-import { runDeadline, type RunDeadline } from '../gate/run/run-deadline.ts'
+import { runDeadline } from '../gate/run/run-deadline.ts'
 import type { Message } from '../model/message.ts'
 import { AgentRun } from './agent-run.ts'
 import { AGENT_RUN_OPTIONS, AGENT_STREAM_OPTIONS } from './run-options-contract.ts'
 import type { AgentRuntime } from './agent-runtime.ts'
-import { withDurableTools } from './durable-run-steps.ts'
+import { journaledStart, withDurableTools } from './durable-run-steps.ts'
+import { anchoredDeadline } from '../gate/run/anchored-deadline.ts'
 import { type AgentRunOptions, messageOf, type RunInput, type RunOptions } from './run-input.ts'
 import { emitCommittedRunEnd, ENDS_AFTER_COMMIT } from './run-events.ts'
 import { eventTags } from '../events/event-tags.ts'
@@ -21,6 +22,7 @@ import { FailFastKinds } from '../model/fail-fast-kind.ts'
 import { appendExchange, deleteConversation, loadConversation, type StoredLink } from './stored-conversation.ts'
 import { type GuardedInput, guardRunInput, guardsInput } from './guard-run-input.ts'
 import { newRunId } from '../events/run-id.ts'
+import type { Begin, SessionRun } from './session-run.ts'
 
 const NO_OPTIONS: RunOptions = Object.freeze({})
 const NO_HISTORY: readonly Message[] = [] // Never mutated: the first commit replaces it.
@@ -110,14 +112,31 @@ export class Session<T> {
   /**
    * Starts one run of the agent's loop (streamed through `streamed` for `stream`), on the history
    * (windowed for a stored conversation: a window that fails throws here, before anything starts)
-   * under the run's one deadline, which ends with the run, commit included, whichever way it ends.
+   * under the run's one deadline, which ends with the run, commit included, whichever way it ends. A
+   * durable run's deadline is anchored to its journaled start (the step `start`): a resumed run keeps its original one.
    */
   #begin<R>(user: Message, options: Begin | undefined, project: (result: RunResult<T>) => R, streamed: StreamedTurns<T> | undefined): Promise<R> {
+    const ms = options?.runTimeoutMs ?? this.#runtime.gate.config.runTimeoutMs
+    const durable = withDurableTools(options ?? NO_OPTIONS)
+    if (durable.durable === undefined || ms === undefined) return this.#launch(user, durable, project, streamed, ms, undefined)
+    return journaledStart(durable.durable).then((at) => this.#launch(user, durable, project, streamed, ms, at))
+  }
+
+  /** The run `#begin` starts, once its deadline's start is known (`at`: a durable run's journaled start). */
+  #launch<R>(
+    user: Message,
+    options: Begin & AgentRunOptions,
+    project: (result: RunResult<T>) => R,
+    streamed: StreamedTurns<T> | undefined,
+    ms: number | undefined,
+    at: number | undefined,
+  ): Promise<R> {
     const link = this.#link
-    const history = link === undefined ? this.#history : windowed(this.#history, link.window, options?.runId)
-    const deadline = this.#deadlineOf(options)
+    const history = link === undefined ? this.#history : windowed(this.#history, link.window, options.runId)
+    const deadline =
+      ms === undefined ? undefined : at === undefined ? runDeadline(ms, options.signal) : anchoredDeadline(at + ms - Date.now(), ms, options.signal)
     const runtime = streamed === undefined ? this.#runtime : streamed.runtime(this.#runtime)
-    const runOptions: AgentRunOptions = withDurableTools(deadline === undefined ? (options ?? NO_OPTIONS) : { ...options, deadline })
+    const runOptions: AgentRunOptions = deadline === undefined ? options : { ...options, deadline }
     let done: Promise<R>
     if (link === undefined && !guardsInput(runtime.contentGuards)) {
       // An in-memory run with no input to screen allocates nothing more than its AgentRun (the Agent.runTyped benchmark counts bytes).
@@ -169,12 +188,6 @@ export class Session<T> {
 
   #approvalsOf(): SessionApprovals {
     return (this.#approvals ??= new SessionApprovals(this.#link?.store, this.#link?.id))
-  }
-
-  /** The run's deadline (`runTimeoutMs` of the call, else the agent's), over the caller's signal; none without one. */
-  #deadlineOf(options: RunOptions | undefined): RunDeadline | undefined {
-    const ms = options?.runTimeoutMs ?? this.#runtime.gate.config.runTimeoutMs
-    return ms === undefined ? undefined : runDeadline(ms, options?.signal)
   }
 
   /** Appends a run's exchange to the history as it is now (not as it was when the run started), in one step. */
@@ -282,19 +295,4 @@ export class Session<T> {
     this.#history = NO_HISTORY
     this.#version = 0
   }
-}
-
-/** A run's options as `#begin` takes them: a resumed run's carry where it goes on from. */
-type Begin = RunOptions & Pick<AgentRunOptions, 'resume'>
-
-/** What one run of a session starts from. */
-interface SessionRun<T, R> {
-  /** The agent's runtime (for a stream, one whose gate streams: see `StreamedTurns`). */
-  readonly runtime: AgentRuntime<T>
-  /** The history the run's requests carry (windowed for a stored conversation). */
-  readonly history: readonly Message[]
-  readonly user: Message
-  readonly options: AgentRunOptions
-  /** What the caller wants of the result. */
-  readonly project: (result: RunResult<T>) => R
 }

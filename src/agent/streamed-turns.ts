@@ -54,7 +54,9 @@ export class StreamedTurns<T> {
 
   /** One gate call of the run, streamed; settles with its result once its events are forwarded. */
   #call(gate: Gate<T>, request: ModelRequest, options: GateRunOptions): Promise<GateResult<T>> {
-    const streamOptions: GateStreamOptions = { ...options, mode: this.#mode }
+    // A streamed model call is not journaled (its deltas could not be delivered again on replay): no durable port.
+    const { durable: _notStreamed, ...plain } = options
+    const streamOptions: GateStreamOptions = { ...plain, mode: this.#mode }
     // The run's deadline is shared by identity of the options object: the copy shares it too.
     const deadline = sharedDeadline(options)
     if (deadline !== undefined) shareDeadline(streamOptions, deadline)

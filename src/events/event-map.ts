@@ -25,6 +25,8 @@ export interface EventTags {
   readonly turn?: number
   /** The caller's run metadata, as given (absent when none was given). */
   readonly metadata?: Readonly<Record<string, unknown>>
+  /** On the events of an attempt a durable run answered from its journal (it ran, and was reported, in an earlier process). */
+  readonly replayed?: true
 }
 
 /** How a gate run or an agent run ended. */

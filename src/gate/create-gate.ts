@@ -16,6 +16,7 @@ import { providerCall } from './call-provider.ts'
 import type { GateConfig } from './gate-config.ts'
 import type { GateInternals, GateRunOptions } from './gate-internals.ts'
 import type { GateResult } from './gate-result.ts'
+import { runDurable } from './run/durable-run.ts'
 import { runGate } from './run/run-gate.ts'
 import { resolveProviders } from './resolved-provider.ts'
 import { checkConfig } from './options/check-options.ts'
@@ -85,7 +86,7 @@ export function buildGate<T>(config: GateConfig<T>, label = 'createGate'): { rea
   // The gate's own demotion after a 400 refusing the schema comes first: no rule of the user's re-sends it.
   const postDecide = [outputModeDemotion(outputModes, providers), ...checkRules(config.postDecide, `${label}: postDecide`)]
   const needsPrice = checkBudgetPricing(config as GateConfig<unknown>, [...preCheck, ...postDecide], priceUsage !== undefined)
-  const { chain, userLinks, stops } = buildChain(
+  const { chain, userLinks, stops, durableChain } = buildChain(
     config as GateConfig<unknown>,
     { events, priceUsage, warned, label },
     { events, priceUsage, needsPrice, warned },
@@ -118,6 +119,8 @@ export function buildGate<T>(config: GateConfig<T>, label = 'createGate'): { rea
     userLinks,
     stops,
     call,
+    durable: config.durable,
+    durableChain,
     // A duration checked with the config (checkConfig): whole milliseconds below 2^31.
     runTimeoutMs: config.runTimeoutMs,
     outputGuards: guardsOf(config as GateConfig<unknown>, 'output', label),
@@ -130,6 +133,9 @@ export function buildGate<T>(config: GateConfig<T>, label = 'createGate'): { rea
         const checked = checkRequest(request)
         if (typeof checked === 'string') return Promise.reject(new TypeError(`gate.run: ${checked}`))
         if (options !== NO_OPTIONS) checkRunOptions(options)
+        // A durable run (its own port, else the gate's): each attempt one journaled step (see runDurable).
+        const port = options.durable ?? internals.durable
+        if (port !== undefined) return runDurable(internals, request, options, port, checked)
         return runGate(internals, request, options, undefined, checked)
       } catch (error) {
         // A request whose getters throw: their error, as the run's rejection.
@@ -140,6 +146,8 @@ export function buildGate<T>(config: GateConfig<T>, label = 'createGate'): { rea
       const checked = checkRequest(request)
       if (typeof checked === 'string') throw new TypeError(`gate.stream: ${checked}`)
       GATE_STREAM_OPTIONS.check(options)
+      // A stream's attempts cannot be journaled (a replayed attempt's deltas could not be delivered again): refused, not run unjournaled.
+      if (internals.durable !== undefined) throw new TypeError('gate.stream: this gate was made with a durable port, whose runs are journaled; use gate.run')
       return streamGate(internals, request, options ?? NO_OPTIONS, checked)
     },
     on: (name, listener) => events.on(name, listener),

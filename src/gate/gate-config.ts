@@ -1,3 +1,4 @@
+import type { DurablePort } from '../durable/durable-port.ts'
 import type { EventHub } from '../events/event-hub.ts'
 import type { OutputMode } from '../model/output-mode.ts'
 import type { Provider } from '../model/provider.ts'
@@ -76,6 +77,16 @@ export interface GateConfig<T = unknown> extends ReliabilityConfig {
    * createGate({ providers, outputSchema: Reply, contentGuards: [piiGuard({ surfaces: ['output', 'stream'] })] })
    */
   readonly contentGuards?: readonly ContentGuard[]
+  /**
+   * A durable-execution port for every run of this gate (a gate made inside one workflow run; a
+   * run's own `durable` option wins): each whole attempt is one journaled step named
+   * `attempt:<turn>:<attempt>`, so a resumed run does not call, pay or count again for an attempt that
+   * finished; waits between attempts are durable sleeps, the run's deadline is anchored to a journaled
+   * start, and a replay that differs from the journal fails fast (`durable-journal`).
+   * @example
+   * createGate({ providers, outputSchema: Refund, postDecide: strictOutputRules(3), durable: restatePort(ctx) })
+   */
+  readonly durable?: DurablePort
   /** Called on a `fallback` decision; its answer is validated like a model answer. */
   readonly fallback?: (scope: ReliabilityScope) => FallbackAnswer | Promise<FallbackAnswer>
   /**

@@ -1,6 +1,8 @@
+import type { DurablePort } from '../durable/durable-port.ts'
 import type { EventHub } from '../events/event-hub.ts'
 import type { Chain } from '../policies/chain.ts'
 import type { ResponseCall } from '../policies/chain-attempt.ts'
+import type { DurableSteps } from './run/durable-steps.ts'
 import type { GateAttempt } from './run/gate-attempt.ts'
 import type { PriceUsage } from '../policies/pricing/price-usage.ts'
 import type { FeedbackMode } from '../rules/reliability-config.ts'
@@ -50,12 +52,25 @@ export interface GateInternals<T> {
   readonly stops: boolean
   /** The plain provider call at the end of the chain. */
   readonly call: ResponseCall
+  /** The gate's durable-execution port (`createGate({ durable })`): every run without one of its own uses it. */
+  readonly durable: DurablePort | undefined
+  /**
+   * The attempt chain split for durable runs: `outer` (the check) runs in the loop, `inner` (the
+   * deadline, the policies, the meter, the user's links, the provider) inside the attempt's step.
+   */
+  readonly durableChain: DurableChain
   /** The deadline of a whole run, retries and waits included (`runTimeoutMs`). */
   readonly runTimeoutMs: number | undefined
   /** The content guards of the `output` surface: the answer stage screens each answer; a fallback's answer is screened too. */
   readonly outputGuards: readonly ContentGuard[]
   /** The content guards of the `stream` surface: `gate.stream` holds back their lookback of each attempt's text. */
   readonly streamGuards: readonly ContentGuard[]
+}
+
+/** The attempt chain of a durable run, in its two parts (see {@link GateInternals.durableChain}). */
+export interface DurableChain {
+  readonly outer: Chain<GateAttempt<unknown>>
+  readonly inner: Chain<GateAttempt<unknown>>
 }
 
 /** Options of one `gate.run`. */
@@ -85,6 +100,13 @@ export interface GateRunOptions {
    * `run-timeout`. Overrides the gate's `runTimeoutMs`. @default the gate's, else none
    */
   readonly runTimeoutMs?: number
+  /**
+   * The run's durable-execution port (`restatePort(ctx)`, `dbosPort()`, `memoryDurablePort(...)`):
+   * each whole attempt (rate limit, breaker, budget, meter, provider call) is one journaled step, so a
+   * resumed run does not call, pay or count again for an attempt that finished; the run's id is the
+   * port's. Overrides the gate's `durable`. @default the gate's, else none
+   */
+  readonly durable?: DurablePort
 }
 
 /** Lets a caller overrule a decision (streaming: nothing can be retried once content was delivered). */
@@ -94,4 +116,6 @@ export type DecisionGuard = (decision: Decision, kind: string) => { readonly dec
 export interface RunHooks {
   readonly call?: ResponseCall
   readonly guardDecision?: DecisionGuard
+  /** A durable run's steps (see `runDurable`): each attempt one step, each wait a durable sleep. */
+  readonly durable?: DurableSteps
 }

@@ -1,3 +1,4 @@
+import { isDurablePort } from '../durable/durable-port-of.ts'
 import { option, optionsContract, type OptionCheck, type OptionsSpec } from '../model/options-contract.ts'
 import type { GateRunOptions } from './gate-internals.ts'
 import type { GateStreamOptions } from './stream/gate-stream-event.ts'
@@ -21,8 +22,16 @@ export const RUN_OPTION_CHECKS = Object.freeze({
   runTimeoutMs: option.duration(),
 }) satisfies Readonly<Record<string, OptionCheck>>
 
+/**
+ * A durable-execution port (`restatePort(ctx)`, `dbosPort()`, `memoryDurablePort(...)`): one the
+ * library made, or an object of yours with a non-empty `runId` and `step` and `sleep` functions. The
+ * one check of `createGate({ durable })`, `gate.run(..., { durable })` and the agent's run options.
+ */
+export const DURABLE_OPTION: OptionCheck = option.where('a DurablePort (runId, step, sleep)', isDurablePort)
+
 const GATE_RUN_SPEC: OptionsSpec<GateRunOptions> = {
   ...RUN_OPTION_CHECKS,
+  durable: DURABLE_OPTION,
   validateOutput: option.boolean(),
   validationFailuresBefore: option.integer(0),
   turn: option.integer(0),

@@ -24,7 +24,9 @@ export interface HandlerTargets {
 /**
  * The handlers of `instrument()`: `always` decide at each run's start whether it records (its root
  * span is started only when the tracer may record, and kept only when it does); `perRun` report
- * what happens inside runs, and do nothing for a run that does not record, unless for metrics.
+ * what happens inside runs, and do nothing for a run that does not record, unless for metrics. An attempt a durable
+ * run answered from its journal (`replayed: true`) was reported by the process that ran it: it gets no span, and no
+ * metric counts it (or the run's end that followed it) again.
  */
 export function eventHandlers(t: HandlerTargets): { readonly always: Handlers; readonly perRun: Handlers } {
   const { spans, metrics: m, content } = t
@@ -64,7 +66,7 @@ export function eventHandlers(t: HandlerTargets): { readonly always: Handlers; r
   }
   const perRun: Handlers = {
     run_end: (e) => {
-      m?.attempts.record(e.attempts, defined({ [ATTR.providerName]: e.provider, [ATTR.outcome]: e.outcome }))
+      if (e.replayed !== true) m?.attempts.record(e.attempts, defined({ [ATTR.providerName]: e.provider, [ATTR.outcome]: e.outcome }))
       if (spans.isAgent(e.runId)) return
       const root = spans.root(e.runId, false)
       if (root === undefined) return
@@ -78,7 +80,7 @@ export function eventHandlers(t: HandlerTargets): { readonly always: Handlers; r
       spans.close(e.runId, false, e.outcome === 'ok' ? undefined : e.kind)
     },
     attempt_start: (e) => {
-      if (!spans.has(e.runId)) return
+      if (e.replayed === true || !spans.has(e.runId)) return
       const span = spans.startChat(
         e.runId,
         e.model === undefined ? 'chat' : `chat ${boundedName(e.model, 128)}`,
@@ -94,6 +96,7 @@ export function eventHandlers(t: HandlerTargets): { readonly always: Handlers; r
       if (content) span?.setAttribute(ATTR.inputMessages, boundedContent(inputMessages(e.request.system, e.request.messages)))
     },
     attempt_end: (e) => {
+      if (e.replayed === true) return
       const failed = e.errorKind === 'ok' ? undefined : e.errorKind
       if (m !== undefined) {
         const base = defined({ [ATTR.operationName]: 'chat', [ATTR.providerName]: e.provider, [ATTR.requestModel]: e.model })
@@ -118,6 +121,7 @@ export function eventHandlers(t: HandlerTargets): { readonly always: Handlers; r
       spans.chat(e.runId)?.setAttribute(ATTR.costUsd, e.attemptCostUsd)
     },
     validation_failed: (e) => {
+      if (e.replayed === true) return
       m?.validationFailures.add(1, defined({ [ATTR.stage]: e.stage, [ATTR.providerName]: e.provider, [ATTR.requestModel]: e.model }))
       const span = spans.current(e.runId)
       if (span === undefined) return
@@ -127,7 +131,7 @@ export function eventHandlers(t: HandlerTargets): { readonly always: Handlers; r
       span.addEvent('validation_failed', attributes)
     },
     decision: (e) => {
-      if (!spans.has(e.runId)) return
+      if (e.replayed === true || !spans.has(e.runId)) return
       const attributes = defined({ [ATTR.decision]: e.decision, [ATTR.ruleKind]: e.kind, [ATTR.ruleLabel]: e.label, [ATTR.ruleMatched]: e.matched })
       const chat = spans.chat(e.runId)
       if (e.phase === 'post-decide' && chat !== undefined) {
@@ -140,7 +144,7 @@ export function eventHandlers(t: HandlerTargets): { readonly always: Handlers; r
     fail_fast: (e) => {
       if (m === undefined && !spans.has(e.runId)) return
       const kind = defined({ [ATTR.failFastKind]: e.kind })
-      m?.failFast.add(1, kind)
+      if (e.replayed !== true) m?.failFast.add(1, kind)
       spans.root(e.runId, spans.isAgent(e.runId))?.setAttributes(kind)
     },
     guard_verdict: (e) => {
@@ -186,7 +190,9 @@ export function eventHandlers(t: HandlerTargets): { readonly always: Handlers; r
   if (m === undefined) return { always, perRun }
   // Metrics only: with no meter there is nothing to listen for.
   const metricsOnly: Handlers = {
-    retry: (e) => m.retries.add(1, defined({ [ATTR.providerName]: e.fromProvider, [ATTR.decision]: e.decision })),
+    retry: (e) => {
+      if (e.replayed !== true) m.retries.add(1, defined({ [ATTR.providerName]: e.fromProvider, [ATTR.decision]: e.decision }))
+    },
     drift: (e) => m.drift.add(1, defined({ [ATTR.signal]: e.signal, [ATTR.state]: e.state, [ATTR.providerName]: e.provider, [ATTR.requestModel]: e.model })),
   }
   return { always, perRun: { ...perRun, ...metricsOnly } }

@@ -1,4 +1,5 @@
 import { option, type OptionCheck, optionsContract } from '../model/options-contract.ts'
+import { jitterRandom } from './jitter-source.ts'
 import { positiveNumber } from './option-checks.ts'
 
 /** Options of {@link exponentialBackoff}. */
@@ -11,7 +12,7 @@ export interface BackoffOptions {
   readonly factor?: number
   /** Share of each delay that is randomised (0 = none, 1 = "full jitter"). @default 0.5 */
   readonly jitter?: number
-  /** Source of randomness in [0, 1), for deterministic tests. @default Math.random */
+  /** Source of randomness in [0, 1), for deterministic tests. @default Math.random (seeded from the run's id and attempt in a durable run) */
   readonly random?: () => number
 }
 
@@ -42,7 +43,7 @@ export function exponentialBackoff(options: BackoffOptions = {}): Backoff {
   const max = checked.maxMs ?? 30_000
   const factor = checked.factor ?? 2
   const jitter = checked.jitter ?? 0.5
-  const random = checked.random ?? Math.random
+  const random = checked.random ?? jitterRandom
   return function backoff(retry) {
     const base = Math.min(max, initial * factor ** Math.max(0, retry))
     return Math.round(base * (1 - jitter) + base * jitter * random())

@@ -28,13 +28,13 @@ const two = (id1: string, id2: string) => [
 ]
 
 describe('Agent tool calls in a durable run', () => {
-  it('runs each tool call as the step tool:<turn>:<callId> with the idempotency key <runId>:<turn>:<callId>', async () => {
+  it('runs each tool call as the step tool:<turn>:<callId> with the idempotency key <runId>:<turn>:<callId>, each model attempt as attempt:<turn>:<n>', async () => {
     const journal: string[] = []
     const { keys, refund } = refunds()
     const { agent } = agentWith(two('c1', 'c2'), refund)
     const result = await agent.runDetailed('refund A and B', { durable: memoryDurablePort({ runId: 'order-run', journal }) })
     expect(result.runId).toBe('order-run')
-    expect(names(journal)).toEqual(['tool:1:c1', 'tool:1:c2'])
+    expect(names(journal)).toEqual(['attempt:1:1', 'tool:1:c1', 'tool:1:c2', 'attempt:2:1'])
     expect(keys).toEqual(['order-run:1:c1', 'order-run:1:c2'])
     expect(result.text).toBe('Refunded both.')
   })
@@ -57,10 +57,11 @@ describe('Agent tool calls in a durable run', () => {
     await expect(first.run('refund A and B', { durable: memoryDurablePort({ runId: 'r', journal }), signal: crash.signal })).rejects.toSatisfy(
       isReliabilityFailFastError,
     )
-    expect(names(journal)).toEqual(['tool:1:c1'])
+    expect(names(journal)).toEqual(['attempt:1:1', 'tool:1:c1'])
 
+    // The first model call is answered from the journal: the provider is asked for the second turn only.
     const resumed = refunds()
-    const { agent, provider } = agentWith(two('c1', 'c2'), resumed.refund)
+    const { agent, provider } = agentWith(['Refunded both.'], resumed.refund)
     const result = await agent.runDetailed('refund A and B', { durable: memoryDurablePort({ runId: 'r', journal }) })
     expect(resumed.execute.mock.calls.map(([args]) => args.order)).toEqual(['B'])
     // The call in flight runs again with the same key: an idempotent API applies it once.
@@ -69,7 +70,8 @@ describe('Agent tool calls in a durable run', () => {
       ['c1', 'ok', { refunded: 'A' }],
       ['c2', 'ok', { refunded: 'B' }],
     ])
-    expect(provider.requests[1]?.messages.filter((m) => m.role === 'tool').map((m) => m.content)).toEqual(['{"refunded":"A"}', '{"refunded":"B"}'])
+    expect(provider.calls).toBe(1)
+    expect(provider.requests[0]?.messages.filter((m) => m.role === 'tool').map((m) => m.content)).toEqual(['{"refunded":"A"}', '{"refunded":"B"}'])
   })
 
   it('replays a failed execute as the same tool error for the model', async () => {
@@ -78,13 +80,20 @@ describe('Agent tool calls in a durable run', () => {
       throw new Error('card expired')
     })
     const first = agentWith(two('c1', 'c2'), failing.refund)
-    await first.agent.run('refund', { durable: memoryDurablePort({ runId: 'r', journal }) })
+    const answered = await first.agent.runDetailed('refund', { durable: memoryDurablePort({ runId: 'r', journal }) })
+    // The run resumed after its last model call was journaled: neither the tools nor the provider run again.
     const replayed = refunds()
     const again = agentWith(two('c1', 'c2'), replayed.refund)
-    await again.agent.run('refund', { durable: memoryDurablePort({ runId: 'r', journal }) })
+    const replay = await again.agent.runDetailed('refund', { durable: memoryDurablePort({ runId: 'r', journal }) })
     expect(replayed.execute).not.toHaveBeenCalled()
-    expect(again.provider.requests[1]?.messages).toEqual(first.provider.requests[1]?.messages)
-    expect(again.provider.requests[1]?.messages.filter((m) => m.role === 'tool').every((m) => m.isError === true)).toBe(true)
+    expect(again.provider.calls).toBe(0)
+    expect(replay.functionsCalled.map((f) => [f.status, f.error])).toEqual(answered.functionsCalled.map((f) => [f.status, f.error]))
+    expect(first.provider.requests[1]?.messages.filter((m) => m.role === 'tool').every((m) => m.isError === true)).toBe(true)
+    // Resumed before the second model call: the provider gets the same tool errors as the first run sent.
+    const cut = journal.slice(0, 3)
+    const resumed = agentWith(['Refunded both.'], refunds().refund)
+    await resumed.agent.run('refund', { durable: memoryDurablePort({ runId: 'r', journal: cut }) })
+    expect(resumed.provider.requests[0]?.messages).toEqual(first.provider.requests[1]?.messages)
   })
 
   it('validates and re-asks for arguments outside the step: one step per logical call', async () => {
@@ -97,7 +106,8 @@ describe('Agent tool calls in a durable run', () => {
       .tool(eventTool)
       .build()
     await agent.run('book', { durable: memoryDurablePort({ runId: 'r', journal }) })
-    expect(names(journal)).toEqual(['tool:1:c1'])
+    // The re-ask is a second model call of turn 1: its attempts have a key of their own.
+    expect(names(journal)).toEqual(['attempt:1:1', 'attempt:1#2:1', 'tool:1:c1', 'attempt:2:1'])
     expect(createEvent).toHaveBeenCalledTimes(1)
   })
 
@@ -105,15 +115,17 @@ describe('Agent tool calls in a durable run', () => {
     const journal: string[] = []
     const { keys, refund } = refunds()
     await agentWith(two('dup', 'dup'), refund).agent.run('refund', { durable: memoryDurablePort({ runId: 'r', journal }) })
-    expect(names(journal)).toEqual(['tool:1:dup', 'tool:1:dup#2'])
+    expect(names(journal)).toEqual(['attempt:1:1', 'tool:1:dup', 'tool:1:dup#2', 'attempt:2:1'])
     expect(keys).toEqual(['r:1:dup', 'r:1:dup#2'])
   })
 
   it('fails fast with kind durable-journal when the replay asks for other tool calls than the journal holds', async () => {
     const journal: string[] = []
     await agentWith(two('c1', 'c2'), refunds().refund).agent.run('refund', { durable: memoryDurablePort({ runId: 'r', journal }) })
+    // The model's answer is journaled: a replay asks for other tool calls only when the journal says so (code changed).
+    journal[1] = (journal[1] as string).replace('"tool:1:c1"', '"tool:1:other"')
     const changed = refunds()
-    const replay = agentWith(two('other', 'c2'), changed.refund).agent.run('refund', { durable: memoryDurablePort({ runId: 'r', journal }) })
+    const replay = agentWith(two('c1', 'c2'), changed.refund).agent.run('refund', { durable: memoryDurablePort({ runId: 'r', journal }) })
     await expect(replay).rejects.toMatchObject({ name: 'ReliabilityFailFastError', kind: 'durable-journal' })
     expect(changed.execute).not.toHaveBeenCalled()
   })
@@ -128,7 +140,7 @@ describe('Agent tool calls in a durable run', () => {
       .tool(refunds().refund)
       .build()
     const done = await (await first.session('customer-1')).runDetailed('refund', { durable: memoryDurablePort({ runId: 'r', journal }) })
-    expect(names(journal)).toEqual(['tool:1:c1', 'tool:1:c2', 'session-commit'])
+    expect(names(journal)).toEqual(['attempt:1:1', 'tool:1:c1', 'tool:1:c2', 'attempt:2:1', 'session-commit'])
     expect(done.session?.version).toBe(1)
     const again = Agent.create({ provider: scripted(steps), sessions: counted })
       .tool(refunds().refund)
@@ -147,7 +159,35 @@ describe('Agent tool calls in a durable run', () => {
 })
 
 describe('Agent tool calls on a port of yours', () => {
-  it('answers the model with the tool error when your port throws, and takes a plain value it answers', async () => {
+  it('answers the model with the tool error when your port throws on a tool step, and takes a plain value it answers', async () => {
+    // Model attempts run (their fn answers the journaled attempt); tool steps are your engine's.
+    const throwing = {
+      runId: 'mine',
+      step: (name: string, fn: () => unknown) => {
+        if (name.startsWith('attempt:')) return fn()
+        throw new Error('engine down')
+      },
+      sleep: async () => {},
+    }
+    const { refund } = refunds()
+    const first = agentWith(two('c1', 'c2'), refund)
+    const result = await first.agent.runDetailed('refund', { durable: throwing as never })
+    expect(result.functionsCalled.map((f) => [f.status, f.error])).toEqual([
+      ['execute-failed', expect.stringContaining('engine down')],
+      ['execute-failed', expect.stringContaining('engine down')],
+    ])
+    const plain = {
+      runId: 'mine',
+      step: (name: string, fn: () => unknown) => (name.startsWith('attempt:') ? fn() : (fn(), 'journaled elsewhere')),
+      sleep: async () => {},
+    }
+    const second = await agentWith(two('c1', 'c2'), refunds().refund).agent.runDetailed('refund', { durable: plain as never })
+    expect(second.functionsCalled.map((f) => f.result)).toEqual(['journaled elsewhere', 'journaled elsewhere'])
+  })
+})
+
+describe('Agent tool calls when the engine fails', () => {
+  it('stops the run as durable-journal before the provider is called, when your port throws on the model attempt', async () => {
     const throwing = {
       runId: 'mine',
       step: () => {
@@ -155,20 +195,13 @@ describe('Agent tool calls on a port of yours', () => {
       },
       sleep: async () => {},
     }
-    const { refund } = refunds()
-    const first = agentWith(two('c1', 'c2'), refund)
-    const result = await first.agent.runDetailed('refund', { durable: throwing })
-    expect(result.functionsCalled.map((f) => [f.status, f.error])).toEqual([
-      ['execute-failed', expect.stringContaining('engine down')],
-      ['execute-failed', expect.stringContaining('engine down')],
-    ])
-    const plain = { runId: 'mine', step: (_name: string, fn: () => unknown) => (fn(), 'journaled elsewhere'), sleep: async () => {} }
-    const second = await agentWith(two('c1', 'c2'), refunds().refund).agent.runDetailed('refund', { durable: plain as never })
-    expect(second.functionsCalled.map((f) => f.result)).toEqual(['journaled elsewhere', 'journaled elsewhere'])
+    const { execute, refund } = refunds()
+    const { agent, provider } = agentWith(two('c1', 'c2'), refund)
+    await expect(agent.run('refund', { durable: throwing })).rejects.toMatchObject({ kind: 'durable-journal', reason: expect.stringContaining('engine down') })
+    expect(provider.calls).toBe(0)
+    expect(execute).not.toHaveBeenCalled()
   })
-})
 
-describe('Agent tool calls when the engine fails', () => {
   it('stops the run as durable-journal instead of telling the model, when the engine cannot run a tool step', async () => {
     const port = durablePort({ runId: 'r', run: () => Promise.reject(new Error('cancelled')), sleep: async () => {} })
     const { execute, refund } = refunds()

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
@@ -7,6 +7,7 @@ import { dbosPort } from '../../src/dbos.ts'
 import { type PostgresServer, startPostgresServer } from '../sessions/support/postgres-server.ts'
 import { describeWith, postgresServer } from '../support/requirements.ts'
 import { startWorker, type Worker } from './support/worker-process.ts'
+import type { GateWorkflowResult } from './support/gate-workflow.ts'
 import type { TwoStepsResult } from './support/workflow-steps.ts'
 
 // A real PostgreSQL and DBOS processes on a loaded 2-core machine: generous, and nothing timed.
@@ -71,6 +72,34 @@ describeWith(postgresServer)('dbosPort on DBOS over a real PostgreSQL server', (
         message: 'slow down',
       })
       expect(readFileSync(join(dir, 'effects'), 'utf8').split('\n').filter(Boolean)).toEqual(['one', 'fail', 'two', 'two'])
+    },
+    SLOW,
+  )
+
+  it(
+    'resumes a gate run SIGKILLed between its attempts without calling the provider for the attempts it finished',
+    async () => {
+      const gateDir = join(dir, 'gate')
+      mkdirSync(gateDir)
+      writeFileSync(join(gateDir, 'hold'), '')
+      const first = run('start', 'gateRun', 'gate-7')
+      await until(join(gateDir, 'between'), first)
+      await first.kill()
+      unlinkSync(join(gateDir, 'hold'))
+      const result = (await resultOf(run('resume', 'gateRun', 'gate-7'))) as GateWorkflowResult
+      expect(result).toEqual({
+        runId: 'gate-7',
+        value: { amount: 3 },
+        kinds: ['schema-fail', 'http-5xx', 'ok'],
+        // The recovered workflow took attempts 1 and 2 from DBOS's step outputs, and reported them as replayed.
+        ends: [
+          [1, true],
+          [2, true],
+          [3, false],
+        ],
+      })
+      // One provider call per attempt, across both processes.
+      expect(readFileSync(join(gateDir, 'calls'), 'utf8').split('\n').filter(Boolean)).toEqual(['1', '2', '3'])
     },
     SLOW,
   )

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, expect, it } from 'vitest'
@@ -7,6 +7,7 @@ import { freePort } from '../redis/support/redis-server.ts'
 import { describeWith, restateServer } from '../support/requirements.ts'
 import { type RestateServer, startRestateServer } from './support/restate-server.ts'
 import { startWorker, type Worker } from './support/worker-process.ts'
+import type { GateWorkflowResult } from './support/gate-workflow.ts'
 import type { TwoStepsResult } from './support/workflow-steps.ts'
 
 // A real server and worker processes on a loaded 2-core machine: generous, and nothing timed.
@@ -92,6 +93,35 @@ describeWith(restateServer)('restatePort on a real Restate server', () => {
       })
       // The finished steps ran once; the step in flight at the kill ran again.
       expect(readFileSync(join(dir, 'effects'), 'utf8').split('\n').filter(Boolean)).toEqual(['one', 'fail', 'two', 'two'])
+    },
+    SLOW,
+  )
+
+  it(
+    'resumes a gate run SIGKILLed between its attempts without calling the provider for the attempts it finished',
+    async () => {
+      const gateDir = join(dir, 'gate')
+      mkdirSync(gateDir)
+      writeFileSync(join(gateDir, 'hold'), '')
+      await submit('gateRun', 'gate-7')
+      await until(join(gateDir, 'between'))
+      await worker?.kill()
+      unlinkSync(join(gateDir, 'hold'))
+      worker = await start()
+      const result = (await output('gateRun', 'gate-7')) as GateWorkflowResult
+      expect(result).toEqual({
+        runId: 'gate-7',
+        value: { amount: 3 },
+        kinds: ['schema-fail', 'http-5xx', 'ok'],
+        // The resumed process took attempts 1 and 2 from the journal, and reported them as replayed.
+        ends: [
+          [1, true],
+          [2, true],
+          [3, false],
+        ],
+      })
+      // One provider call per attempt, across both processes.
+      expect(readFileSync(join(gateDir, 'calls'), 'utf8').split('\n').filter(Boolean)).toEqual(['1', '2', '3'])
     },
     SLOW,
   )

@@ -4,7 +4,7 @@ import { SRC, sourceFiles, sourceImports } from '../support/source-imports.ts'
 
 /**
  * DESIGN.md's arrows: agent -> gate -> policies, rules, validation, events and the providers'
- * types, all -> model; policies -> store. Each folder of src/ may import (types included) only
+ * types, all -> model; policies -> store; gate and agent -> durable (the port, its journal codec). Each folder of src/ may import (types included) only
  * from the folders listed; the entry files at the root of src/ may import anything.
  */
 const ALLOWED: Readonly<Record<string, readonly string[]>> = {
@@ -16,7 +16,7 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   rules: ['model', 'validation'],
   events: ['model', 'rules', 'validation'],
   providers: ['model', 'validation', 'policies'],
-  gate: ['model', 'validation', 'policies', 'rules', 'events', 'store'],
+  gate: ['model', 'validation', 'policies', 'rules', 'events', 'store', 'durable'],
   durable: ['model'],
   agent: ['model', 'validation', 'policies', 'rules', 'events', 'gate', 'sessions', 'durable'],
   integrations: ['model', 'validation', 'policies', 'events', 'gate', 'agent', 'providers'],

@@ -1,3 +1,4 @@
+import { isDurablePort } from '../../durable/durable-port-of.ts'
 import { EventHub } from '../../events/event-hub.ts'
 import { isRecord } from '../../model/is-record.ts'
 import { missingMethods } from '../../model/options-object.ts'
@@ -102,6 +103,7 @@ export const GATE_OPTIONS: { readonly [K in keyof Required<GateConfig<unknown>>]
   maxAttempts: { acts: 'retry' },
   fallback: { acts: 'fallback', expected: ['a function of the scope', isFunction] },
   runTimeoutMs: { acts: 'run' },
+  durable: { acts: 'run', expected: ['a DurablePort (runId, step, sleep)', isDurablePort] },
 }
 
 /** Every option name of a gate, for the misspelling check. */

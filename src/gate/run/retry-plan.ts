@@ -39,7 +39,10 @@ export async function planRetry<T>(run: RunView<T>, verdict: Verdict & { readonl
   if (decision === 'retry-other' && run.providerIdx + 1 >= g.providers.length) {
     return { go: false, kind: FailFastKinds.NoMoreProviders, reason: `no provider left after ${from.name} (${outcome.kind})` }
   }
-  const delayMs = ruleDelay(rule, scope, (error) => reportRuleError(run, rule as ReliabilityRule, 'delayMs', error))
+  const onError = (error: unknown): void => reportRuleError(run, rule as ReliabilityRule, 'delayMs', error)
+  const durable = run.settings.durable
+  // A durable run's jitter is seeded from its id and attempt: a replay waits (and reports) what its first execution did.
+  const delayMs = durable === undefined ? ruleDelay(rule, scope, onError) : durable.delay(run.attempt, () => ruleDelay(rule, scope, onError))
   // Retrying an open breaker without waiting out its cooldown would only spin to the safety cap.
   if (outcome.kind === 'circuit-open' && decision === 'retry' && !(delayMs >= (outcome.retryAfterMs ?? Number.POSITIVE_INFINITY))) {
     return {

@@ -178,10 +178,10 @@ class GateLoop<T> implements RunView<T> {
     if (stop !== undefined) throw this.#fail(stop.kind, stop.reason, 'pre-check')
     if (this.signal?.aborted === true)
       throw this.#fail(FailFastKinds.Aborted, 'the run was aborted before the attempt started', 'pre-check', this.signal.reason)
-    const attempt = startAttempt(this)
+    const attempt = this.#settings.durable?.start(this) ?? startAttempt(this)
     let answer: unknown
     try {
-      answer = this.g.chain(attempt, this.#settings.call)
+      answer = this.#settings.durable?.chain(attempt, this.#settings.call) ?? this.g.chain(attempt, this.#settings.call)
     } catch (error) {
       return this.#failed(attempt, error)
     }
@@ -251,7 +251,7 @@ class GateLoop<T> implements RunView<T> {
     this.#attempt++
     if (plan.delayMs > 0) {
       try {
-        await sleep(plan.delayMs, this.signal)
+        await (this.#settings.durable?.wait(this.#attempt, plan.delayMs, this.signal) ?? sleep(plan.delayMs, this.signal))
       } catch (error) {
         throw this.#fail(FailFastKinds.Aborted, 'the run was aborted while waiting to retry', 'post-decide', error)
       }

@@ -3,6 +3,7 @@ import { eventTags } from '../../events/event-tags.ts'
 import type { ResponseCall } from '../../policies/chain-attempt.ts'
 import type { CompiledSchema } from '../../validation/index.ts'
 import type { DecisionGuard, GateInternals, GateRunOptions, RunHooks } from '../gate-internals.ts'
+import type { DurableSteps } from './durable-steps.ts'
 import type { RunDeadline } from './run-deadline.ts'
 
 /** What a run takes from its options and hooks; runs with none share their gate's (one field where eight took about 60 B). */
@@ -31,6 +32,29 @@ export class RunSettings<T> {
     if (this.#tags === undefined && (this.turn !== undefined || this.metadata !== undefined)) this.#tags = eventTags(this.turn, this.metadata)
     return this.#tags
   }
+
+  /** A durable run's steps; none for every other run (on the prototype: a plain run's settings hold no field for it). */
+  get durable(): DurableSteps | undefined {
+    return undefined
+  }
+}
+
+/** The settings of a durable run: its steps, and its events' tags marked while an attempt replays. */
+class DurableRunSettings<T> extends RunSettings<T> {
+  readonly #steps: DurableSteps
+
+  constructor(g: GateInternals<T>, options: GateRunOptions, hooks: RunHooks | undefined, steps: DurableSteps, deadline: RunDeadline | undefined) {
+    super(g, options, hooks, deadline)
+    this.#steps = steps
+  }
+
+  override get durable(): DurableSteps {
+    return this.#steps
+  }
+
+  override get tags(): EventTags | undefined {
+    return this.#steps.tagsOf(super.tags)
+  }
 }
 
 // The settings of a gate's runs that bring no options, hooks or run deadline of their own.
@@ -45,7 +69,10 @@ export function settingsOf<T>(g: GateInternals<T>, options: GateRunOptions, hook
     options.turn === undefined &&
     options.validationFailuresBefore === undefined &&
     options.validateOutput !== false
-  if (!plain) return new RunSettings(g, options, hooks, deadline)
+  if (!plain) {
+    const durable = hooks?.durable
+    return durable === undefined ? new RunSettings(g, options, hooks, deadline) : new DurableRunSettings(g, options, hooks, durable, deadline)
+  }
   let shared = gateDefaults.get(g) as RunSettings<T> | undefined
   if (shared === undefined) {
     shared = new RunSettings(g, options, undefined, undefined)

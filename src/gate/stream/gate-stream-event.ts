@@ -12,8 +12,8 @@ import type { GateRunOptions } from '../gate-internals.ts'
  */
 export type StreamMode = 'passthrough' | 'buffer' | 'progressive'
 
-/** Options of one `gate.stream`. */
-export interface GateStreamOptions extends GateRunOptions {
+/** Options of one `gate.stream`: `gate.run`'s but `durable` (a stream's attempts are not journaled: a replayed attempt's deltas could not be delivered again). */
+export interface GateStreamOptions extends Omit<GateRunOptions, 'durable'> {
   /** @default 'passthrough' */
   readonly mode?: StreamMode
 }

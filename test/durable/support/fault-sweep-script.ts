@@ -45,9 +45,15 @@ export interface Payments {
   attempt(key: string | undefined, order: string): void
 }
 
-/** The agent of the sweep: a scripted model playing `run`, a refund tool that pays through `payments`, a pure lookup. */
+/**
+ * The agent of the sweep: a scripted model playing `run`, a refund tool that pays through `payments`, a pure lookup.
+ * The model answers by the turn its request is at (its assistant messages so far), not by how often it was called:
+ * a resumed process is asked only for the turns the journal does not answer.
+ */
 export function sweepAgent(run: SweepRun, payments: Payments) {
-  const steps: ScriptedStep[] = [...run.turns.map((toolCalls) => ({ content: '', toolCalls: [...toolCalls] })), 'All done.']
+  const answers: ScriptedStep[] = [...run.turns.map((toolCalls) => ({ content: '', toolCalls: [...toolCalls] })), 'All done.']
+  const byTurn: ScriptedStep = (request) => answers[request.messages.filter((m) => m.role === 'assistant').length] as ScriptedStep
+  const steps: ScriptedStep[] = answers.map(() => byTurn)
   const refund = tool({
     name: 'refund',
     description: 'Refund an order',
@@ -69,17 +75,19 @@ export function sweepAgent(run: SweepRun, payments: Payments) {
 }
 
 /**
- * `port`, with this process SIGKILLing itself at kill point `killAt` of the run: three per step, 3i
- * before step i, 3i+1 inside it (its effect done, its outcome not yet journaled), 3i+2 after it.
+ * `port`, with this process SIGKILLing itself at kill point `killAt` of the run: three per tool step,
+ * 3i before tool step i, 3i+1 inside it (its effect done, its outcome not yet journaled), 3i+2 after it.
+ * The model attempts' steps are journaled too, but are no kill points of this sweep.
  */
 export function killingPort(port: DurablePort, killAt: number): DurablePort {
   let point = 0
-  const cross = (): void => {
-    if (point++ === killAt) process.kill(process.pid, 'SIGKILL')
+  const crossing = (name: string) => (): void => {
+    if (name.startsWith('tool:') && point++ === killAt) process.kill(process.pid, 'SIGKILL')
   }
   return {
     runId: port.runId,
     async step(name, fn) {
+      const cross = crossing(name)
       cross()
       const value = await port.step(name, async () => {
         const done = await fn()

@@ -1,7 +1,9 @@
 // A Restate service endpoint in its own process (the test SIGKILLs it): node restate-worker.ts <dir> <port>
 import http2 from 'node:http2'
+import { join } from 'node:path'
 import * as restate from '@restatedev/restate-sdk'
 import { restatePort } from '../../../src/restate.ts'
+import { gateWorkflow } from './gate-workflow.ts'
 import { reusedStep, twoSteps } from './workflow-steps.ts'
 
 const [dir, port] = process.argv.slice(2) as [string, string]
@@ -15,5 +17,10 @@ const reuse = restate.workflow({
   handlers: { run: async (ctx: restate.WorkflowContext) => reusedStep(restatePort(ctx)) },
 })
 
-const server = http2.createServer(restate.createEndpointHandler({ services: [steps, reuse] }))
+const gated = restate.workflow({
+  name: 'gateRun',
+  handlers: { run: async (ctx: restate.WorkflowContext) => gateWorkflow(restatePort(ctx), join(dir, 'gate')) },
+})
+
+const server = http2.createServer(restate.createEndpointHandler({ services: [steps, reuse, gated] }))
 server.listen(Number(port), '127.0.0.1', () => process.stdout.write('ready\n'))

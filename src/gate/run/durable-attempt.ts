@@ -1,0 +1,177 @@
+import { DurableRunError, isDurableRunError } from '../../durable/durable-run-error.ts'
+import { MAX_JOURNALED_MESSAGE } from '../../durable/journal-codec.ts'
+import { ERROR_KINDS, type ErrorKind } from '../../model/error-kind.ts'
+import { messageOf } from '../../model/message-of.ts'
+import { isProviderError, ProviderError } from '../../model/provider-error.ts'
+import type { ModelResponse } from '../../model/response.ts'
+import type { Usage } from '../../model/usage.ts'
+import type { Chain } from '../../policies/chain.ts'
+import type { ResponseCall } from '../../policies/chain-attempt.ts'
+import { isSoundUsage } from '../../policies/usage-estimate.ts'
+import { classifyError } from '../classify-error.ts'
+import { checkedResponse } from '../response-shape.ts'
+import { GateAttempt } from './gate-attempt.ts'
+
+/**
+ * What the step of one attempt journals, as plain data: all the loop and the check read of an
+ * attempt that ran, so a replay takes it as if it ran. `provider` names who answered (a replay on
+ * another provider diverged); the meter's reading (`usage`, `costUsd`, `unpriced`) is there whenever
+ * it read an answer, even when a later link failed the attempt (it was paid all the same); then
+ * either the `response` (the shape-checked answer, as the check reads it) or the `failure`.
+ */
+export interface JournaledAttempt {
+  readonly v: 1
+  readonly provider: string
+  readonly usage?: Usage | undefined
+  readonly costUsd?: number | undefined
+  readonly unpriced?: string | undefined
+  readonly response?: ModelResponse | undefined
+  readonly failure?: JournaledAttemptFailure | undefined
+}
+
+/** A failed attempt as data: what the gate's rules read of it (its kind, status, retry-after), rebuilt as a `ProviderError`. */
+export interface JournaledAttemptFailure {
+  readonly kind: ErrorKind
+  readonly message: string
+  readonly status?: number | undefined
+  readonly retryAfterMs?: number | undefined
+  readonly code?: string | undefined
+}
+
+/**
+ * Runs the part of attempt `outer` below the check (the deadline, the policies, the meter, the
+ * user's links, the provider call `call`) through `chain` on an attempt of its own, which the step
+ * owns and closes; answers what it came to as a {@link JournaledAttempt}, never a rejection (a
+ * failure is data, journaled like an answer).
+ */
+export async function runAttemptStep(outer: GateAttempt<unknown>, chain: Chain<GateAttempt<unknown>>, call: ResponseCall): Promise<JournaledAttempt> {
+  const inner = new GateAttempt(outer.run, outer.attempt, outer.request, outer.startedAt)
+  try {
+    const answer = await chain(inner, call)
+    const response = await inner.leave(answer)
+    return { ...metered(inner), response }
+  } catch (error) {
+    await inner.failOpen(error)
+    return { ...metered(inner), failure: failureOf(error) }
+  } finally {
+    inner.close()
+  }
+}
+
+function metered(inner: GateAttempt<unknown>): JournaledAttempt {
+  if (inner.usage === undefined) return { v: 1, provider: inner.provider }
+  const base = { v: 1 as const, provider: inner.provider, usage: inner.usage, costUsd: inner.costUsd }
+  return inner.unpriced === undefined ? base : { ...base, unpriced: inner.unpriced }
+}
+
+/** A failure as the gate classifies it: its kind, status and retry-after (what the rules read), its message and code. */
+function failureOf(error: unknown): JournaledAttemptFailure {
+  const { kind, status, retryAfterMs } = classifyError(error)
+  const code = isProviderError(error) && typeof error.code === 'string' ? error.code.slice(0, MAX_JOURNALED_MESSAGE) : undefined
+  return {
+    kind,
+    message: messageOf(error).slice(0, MAX_JOURNALED_MESSAGE),
+    ...(status !== undefined && Number.isInteger(status) && status >= 0 && status <= 999 ? { status } : {}),
+    ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
+    ...(code === undefined ? {} : { code }),
+  }
+}
+
+/** Where a journaled attempt is read: the run, the step and the provider the run is on now. */
+export interface StepPlace {
+  readonly runId: string
+  readonly step: string
+  readonly provider: string
+}
+
+/**
+ * Takes a journaled attempt (the step's answer, this process's or a replay's) into `outer` as if its
+ * inside ran here: the meter's reading written on it, then its response answered (for the check) or its
+ * failure thrown as a `ProviderError`. What the port did not write is a `corrupt-entry`; an attempt of
+ * another provider (the code changed between the crash and the resume) a `divergence`.
+ */
+export function takeJournaled(outer: GateAttempt<unknown>, at: StepPlace, value: unknown): ModelResponse {
+  let entry: JournaledAttempt
+  try {
+    entry = readAttempt(at, value)
+  } catch (error) {
+    // A value of your port's whose fields cannot be read (a throwing getter, a revoked proxy) is no entry the port wrote.
+    if (isDurableRunError(error)) throw error
+    throw new DurableRunError('corrupt-entry', {
+      runId: at.runId,
+      step: at.step,
+      reason: `the journaled attempt cannot be read (${messageOf(error)})`,
+      cause: error,
+    })
+  }
+  if (entry.provider !== at.provider) {
+    throw new DurableRunError('divergence', {
+      runId: at.runId,
+      step: at.step,
+      reason: `the journal holds an attempt of provider ${JSON.stringify(entry.provider)} where this run calls ${JSON.stringify(at.provider)}: the code changed between the crash and the resume`,
+    })
+  }
+  if (entry.usage !== undefined) {
+    outer.usage = entry.usage
+    outer.costUsd = entry.costUsd ?? 0
+    outer.unpriced = entry.unpriced
+  }
+  const failure = entry.failure
+  if (failure !== undefined) {
+    throw new ProviderError(failure.message, {
+      kind: failure.kind,
+      provider: entry.provider,
+      ...(failure.status === undefined ? {} : { status: failure.status }),
+      ...(failure.retryAfterMs === undefined ? {} : { retryAfterMs: failure.retryAfterMs }),
+      ...(failure.code === undefined ? {} : { code: failure.code }),
+    })
+  }
+  outer.response = entry.response
+  return entry.response as ModelResponse
+}
+
+/** The journaled attempt in `value`, each field checked; what does not pass is a `corrupt-entry`. */
+function readAttempt(at: StepPlace, value: unknown): JournaledAttempt {
+  const bad = (reason: string, cause?: unknown): DurableRunError =>
+    new DurableRunError('corrupt-entry', { runId: at.runId, step: at.step, reason: `the journaled attempt ${reason}`, cause })
+  if (!isObject(value) || value['v'] !== 1) throw bad('is not an attempt of version 1')
+  const { provider, usage, costUsd, unpriced, response, failure } = value
+  if (typeof provider !== 'string') throw bad('names no provider')
+  if (usage !== undefined && !isSoundUsage(usage)) throw bad('has a usage that is no count of tokens')
+  if (costUsd !== undefined && !(typeof costUsd === 'number' && Number.isFinite(costUsd) && costUsd >= 0)) throw bad('has a cost that is no amount')
+  if (unpriced !== undefined && typeof unpriced !== 'string') throw bad('has an unpriced reason that is no string')
+  if ((response === undefined) === (failure === undefined)) throw bad('holds neither a response nor a failure (or both)')
+  let checked: ModelResponse | undefined
+  if (response !== undefined) {
+    try {
+      checked = checkedResponse(response, provider)
+    } catch (error) {
+      throw bad(`has a response the gate would refuse (${messageOf(error)})`, error)
+    }
+  }
+  const out = { v: 1 as const, provider, usage: usage as Usage | undefined, costUsd: costUsd as number | undefined, unpriced: unpriced as string | undefined }
+  if (checked !== undefined) return { ...out, response: checked }
+  if (!isObject(failure)) throw bad('has a failure that is no object')
+  const { kind, message, status, retryAfterMs, code } = failure
+  if (!(ERROR_KINDS as readonly unknown[]).includes(kind)) throw bad(`has a failure of kind ${JSON.stringify(kind)}`)
+  if (typeof message !== 'string') throw bad('has a failure without a message')
+  if (status !== undefined && !(Number.isInteger(status) && (status as number) >= 0 && (status as number) <= 999))
+    throw bad('has a failure whose status is no HTTP status')
+  if (retryAfterMs !== undefined && !(typeof retryAfterMs === 'number' && Number.isFinite(retryAfterMs) && retryAfterMs >= 0))
+    throw bad('has a failure whose retry-after is no duration')
+  if (code !== undefined && typeof code !== 'string') throw bad('has a failure whose code is no string')
+  return {
+    ...out,
+    failure: {
+      kind: kind as ErrorKind,
+      message,
+      status: status as number | undefined,
+      retryAfterMs: retryAfterMs as number | undefined,
+      code: code as string | undefined,
+    },
+  }
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
