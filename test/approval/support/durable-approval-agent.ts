@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import type { DurablePort } from '../../../src/durable.ts'
 import { Agent, tool, type ToolContext } from '../../../src/index.ts'
-import { scripted } from '../../../src/providers/index.ts'
+import { type ScriptedStep, scripted } from '../../../src/providers/index.ts'
 import { RefundInput, refundCall } from './approval-agent.ts'
 
 /** What the engines' workflows answer: the run's text and its calls' statuses. */
@@ -37,7 +37,10 @@ export async function durableRefund(durable: DurablePort, dir: string): Promise<
       return { refunded: args.amount }
     },
   })
-  const agent = Agent.create({ provider: scripted([refundCall({ order: 42, amount: 10 }), 'refunded']), model: 'm', name: 'refunds' })
+  // Answered by turn, not by call: a resumed process is asked only for the turns its journal does not answer.
+  const answers = [refundCall({ order: 42, amount: 10 }), 'refunded'] as const
+  const byTurn: ScriptedStep = (request) => answers[request.messages.filter((m) => m.role === 'assistant').length] as ScriptedStep
+  const agent = Agent.create({ provider: scripted([byTurn, byTurn]), model: 'm', name: 'refunds' })
     .tool(refund)
     .build()
   agent.on('approval_requested', (e) =>
