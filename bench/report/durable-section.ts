@@ -1,0 +1,60 @@
+import type { ResumeTime } from '../durable/resume-time.ts'
+import type { StepCost } from '../durable/step-cost.ts'
+import type { Machine } from '../support/machine.ts'
+import { machineLines } from './bench-sections.ts'
+import { ratio, table } from './format.ts'
+
+/** What `node bench/durable-bench.ts` writes to bench/results/durable.json. */
+export interface DurableBenchResults {
+  readonly machine: Machine
+  readonly quick: boolean
+  readonly stepCost: readonly StepCost[]
+  readonly resume: readonly ResumeTime[]
+}
+
+const fixed = (n: number, digits = 1): string => (Number.isFinite(n) ? n.toFixed(digits) : '–')
+
+/** The BENCHMARKS.md section of `node bench/durable-bench.ts`. */
+export function durableSection(r: DurableBenchResults): string[] {
+  const out = ['## `node bench/durable-bench.ts`: what a durable run costs', '', ...machineLines(r.machine, [])]
+  out.push(
+    'Started by the bench on loopback: a `restate-server` (single node, from `@restatedev/restate-server`), a PostgreSQL for',
+    `DBOS (\`@dbos-inc/dbos-sdk\`, launched in the bench process or in the worker), a \`redis-server\`.${r.quick ? ' Quick run (`--quick`): few samples.' : ''}`,
+    '',
+    '### The step around each attempt',
+    '',
+    'One gate run of two attempts (an answer the schema rejects, then, with the feedback, a valid one) on a scripted provider',
+    'that answers at once, so what is timed is the gate and, with a port, the journaled step around each whole attempt',
+    '(`bench/durable/bench-gate.ts`). Each row runs the same gate without and with the port, in batches interleaved in one',
+    'run (medians of the batches); in the engines both variants run inside the same workflow handler, timed inside it, so',
+    'the difference is the journal: Restate acknowledges each `ctx.run` from its log, DBOS writes each step to PostgreSQL.',
+    '',
+    ...table(
+      ['where', 'without port µs/run', 'with port µs/run', 'ratio', 'step cost µs/attempt', 'batches x runs'],
+      r.stepCost.map((c) => [c.where, fixed(c.plainUs), fixed(c.durableUs), ratio(c.ratio), fixed(c.perAttemptUs), `${c.samples} x ${c.runsPerSample}`]),
+    ),
+    '',
+    '### Time to resume',
+    '',
+    'The demo agent of the fault sweep (`test/durable/*-demo-sweep.test.ts`: three tool turns with refunds, a schema retry,',
+    'a Redis budget, a Redis session; its provider a loopback OpenAI-wire fake) runs as a workflow whose worker SIGKILLs itself',
+    'inside a model attempt step (the answer received, not journaled). A new worker process is started at once; the time is',
+    'until the resumed run answers (the replay, the attempt in flight again, the remaining steps). "From restart" counts from',
+    'spawning the new process (Node\'s start and imports included); "from ready" from Restate\'s endpoint listening again (then',
+    "Restate's retry of the invocation reaches it) or from DBOS's `launch()` done (which recovered the workflow).",
+    '',
+    ...table(
+      ['engine', 'killed', 'from restart ms (p25–p75)', 'from ready ms (p25–p75)', 'uninterrupted run ms', 'samples'],
+      r.resume.map((t) => [
+        t.engine,
+        t.killedAt,
+        `${fixed(t.fromRestart.median, 0)} (${fixed(t.fromRestart.p25, 0)}–${fixed(t.fromRestart.p75, 0)})`,
+        `${fixed(t.fromReady.median, 0)} (${fixed(t.fromReady.p25, 0)}–${fixed(t.fromReady.p75, 0)})`,
+        fixed(t.uninterrupted, 0),
+        String(t.samples),
+      ]),
+    ),
+    '',
+  )
+  return out
+}
