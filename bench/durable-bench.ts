@@ -43,7 +43,7 @@ try {
   ]
   const kill = await benchKill(redis, provider)
   const resume = [
-    await restateResume(restate, kill, redisServer.port, provider, SIZES.resumes),
+    ...(await restateResume(restate, kill, redisServer.port, provider, SIZES.resumes)),
     await dbosResume(database('rg_durable_bench_resume'), kill, redisServer.port, provider, SIZES.resumes),
   ]
   const results: DurableBenchResults = { machine: startMachine, quick, stepCost, resume }

@@ -9,7 +9,8 @@ import { quartiles } from './bench-gate.ts'
 
 /** How long a killed demo run takes to answer once its worker (and, for DBOS, the engine in it) starts again. */
 export interface ResumeTime {
-  readonly engine: 'Restate' | 'DBOS'
+  /** The engine, and what restarted. */
+  readonly engine: string
   readonly samples: number
   /** Milliseconds from starting the new worker process to the run's answer: median, p25, p75. */
   readonly fromRestart: { readonly median: number; readonly p25: number; readonly p75: number }
@@ -41,14 +42,17 @@ export async function benchKill(redis: Redis, provider: CountingProvider): Promi
 const exit = (worker: Worker): Promise<void> =>
   new Promise((resolve) => (worker.child.exitCode !== null || worker.child.signalCode !== null ? resolve() : worker.child.once('exit', () => resolve())))
 
-/** Restate: the endpoint is SIGKILLed inside a step; a new endpoint process starts on the same port and Restate retries the invocation. */
+/**
+ * Restate: the endpoint is SIGKILLed inside a step; a new endpoint process starts on the same port and Restate retries the
+ * invocation. Every other sample the server is SIGKILLed and started again too, before the endpoint.
+ */
 export async function restateResume(
   server: RestateServer,
   kill: BenchKill,
   redisPort: number,
   provider: CountingProvider,
   samples: number,
-): Promise<ResumeTime> {
+): Promise<ResumeTime[]> {
   const { killAt, step } = kill
   const port = await freePort()
   const start = (mode: 'kill' | 'resume'): Worker => startWorker('./restate-demo-worker.ts', [String(port), mode, String(redisPort), provider.baseURL])
@@ -75,10 +79,11 @@ export async function restateResume(
     await answer.json()
     whole.push(performance.now() - t)
   }
-  const fromRestart: number[] = []
-  const fromReady: number[] = []
+  const restarts = { worker: { fromRestart: [] as number[], fromReady: [] as number[] }, engine: { fromRestart: [] as number[], fromReady: [] as number[] } }
   try {
-    for (let i = 0; i < samples; i++) {
+    for (let i = 0; i < 2 * samples; i++) {
+      // Interleaved: the worker alone restarts, then the server too (SIGKILLed and started again on its folder).
+      const which = i % 2 === 0 ? 'worker' : 'engine'
       await worker.kill()
       worker = start('kill')
       await worker.said('ready')
@@ -87,6 +92,7 @@ export async function restateResume(
       if (!sent.ok) throw new Error(`submitting a run failed: ${sent.status} ${await sent.text()}`)
       await killed
       const restarted = performance.now()
+      if (which === 'engine') await server.restart()
       worker = start('resume')
       await worker.said('ready')
       const ready = performance.now()
@@ -94,20 +100,21 @@ export async function restateResume(
       if (!answer.ok) throw new Error(`a resumed run failed: ${answer.status} ${await answer.text()}`)
       await answer.json()
       const done = performance.now()
-      fromRestart.push(done - restarted)
-      fromReady.push(done - ready)
+      restarts[which].fromRestart.push(done - restarted)
+      restarts[which].fromReady.push(done - ready)
     }
   } finally {
     await worker.kill()
   }
-  return {
-    engine: 'Restate',
+  const row = (engine: string, times: { fromRestart: number[]; fromReady: number[] }): ResumeTime => ({
+    engine,
     samples,
-    fromRestart: quartiles(fromRestart),
-    fromReady: quartiles(fromReady),
+    fromRestart: quartiles(times.fromRestart),
+    fromReady: quartiles(times.fromReady),
     uninterrupted: quartiles(whole).median,
     killedAt: `inside ${step}`,
-  }
+  })
+  return [row('Restate, worker restarted', restarts.worker), row('Restate, server and worker restarted', restarts.engine)]
 }
 
 /** DBOS: the worker is SIGKILLed inside a step; a new process launches DBOS, which recovers the workflow and runs it to the end. */
@@ -146,7 +153,7 @@ export async function dbosResume(
     fromReady.push(resumed.fromLaunched)
   }
   return {
-    engine: 'DBOS',
+    engine: 'DBOS, worker restarted (DBOS runs in it)',
     samples,
     fromRestart: quartiles(fromRestart),
     fromReady: quartiles(fromReady),

@@ -40,8 +40,10 @@ export function durableSection(r: DurableBenchResults): string[] {
     'a Redis budget, a Redis session; its provider a loopback OpenAI-wire fake) runs as a workflow whose worker SIGKILLs itself',
     'inside a model attempt step (the answer received, not journaled). A new worker process is started at once; the time is',
     'until the resumed run answers (the replay, the attempt in flight again, the remaining steps). "From restart" counts from',
-    'spawning the new process (Node\'s start and imports included); "from ready" from Restate\'s endpoint listening again (then',
-    "Restate's retry of the invocation reaches it) or from DBOS's `launch()` done (which recovered the workflow).",
+    "spawning the new process (Node's start and imports included), or, when the server restarts too, from its SIGKILL (its",
+    'start on the same folder included); "from ready" from Restate\'s endpoint listening again (then Restate\'s retry of the',
+    "invocation reaches it) or from DBOS's `launch()` done (which recovered the workflow). The uninterrupted run is timed",
+    'from the request (Restate) or from `launch()` done (DBOS).',
     '',
     ...table(
       ['engine', 'killed', 'from restart ms (p25–p75)', 'from ready ms (p25–p75)', 'uninterrupted run ms', 'samples'],
