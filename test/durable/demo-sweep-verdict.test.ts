@@ -72,11 +72,12 @@ describe('The demo sweep verdict', () => {
     expect(verdictOf(reference, 'sweep-1', BEFORE_FIRST, { ...clean(), spentUsd: 0.0012 }).holds.budgetIsOwnCostPlusInFlight).toBe(false)
   })
 
-  it('kills nine consecutive seeds at every position of attempt, tool and session steps', () => {
+  it('kills nine consecutive seeds at every position of attempt, tool and session steps, eighteen at every position of each step kind', () => {
     const points = Array.from({ length: 18 }, (_, i) => killPointName(steps, killPointOf(i + 1, steps)))
     for (const position of ['before', 'inside', 'after'])
       for (const kind of ['attempt', 'tool', 'session-']) expect(points.slice(0, 9).some((p) => p.startsWith(`${position} ${kind}`))).toBe(true)
-    expect(points).toContain('inside session-commit')
+    // Eighteen seeds reach every position of each session step too (the group's step alternates).
+    for (const position of ['before', 'inside', 'after']) for (const kind of ['session-base', 'session-commit']) expect(points).toContain(`${position} ${kind}`)
   })
 
   it('labels a request by its model turn and its attempt within the turn', () => {

@@ -41,7 +41,7 @@ export function killPointOf(seed: number, steps: readonly string[]): number {
   const position = seed % 3
   const group = GROUPS[Math.floor(seed / 3) % 3] as (typeof GROUPS)[number]
   const candidates = steps.flatMap((name, i) => (kindOf(name).startsWith(group) ? [i] : []))
-  const step = candidates[(seed + Math.floor(seed / 9)) % candidates.length] as number
+  const step = candidates[(Math.floor(seed / 9) + (seed % 3)) % candidates.length] as number
   return 3 * step + position
 }
 
