@@ -1,5 +1,6 @@
 import type { ResumeTime } from '../durable/resume-time.ts'
 import type { StepCost } from '../durable/step-cost.ts'
+import type { SweepFigures } from '../../test/durable/support/demo-sweep.ts'
 import type { Machine } from '../support/machine.ts'
 import { machineLines } from './bench-sections.ts'
 import { ratio, table } from './format.ts'
@@ -59,4 +60,55 @@ export function durableSection(r: DurableBenchResults): string[] {
     '',
   )
   return out
+}
+
+/** What the fault sweeps record with `RG_DURABLE_SWEEP_RESULTS=bench/results/durable-sweep.json`: each engine's figures and command. */
+export type DurableSweepResults = Readonly<Partial<Record<'Restate' | 'DBOS', SweepFigures & { readonly command: string }>>>
+
+const POINTS = ['before', 'inside', 'after'].flatMap((position) => ['attempt', 'tool', 'session-base', 'session-commit'].map((kind) => `${position} ${kind}`))
+
+/** The BENCHMARKS.md section of the durable fault sweeps (test/durable/*-demo-sweep.test.ts). */
+export function durableSweepSection(r: DurableSweepResults): string[] {
+  const engines = (['Restate', 'DBOS'] as const).flatMap((name) => {
+    const figures = r[name]
+    return figures === undefined ? [] : [{ name, ...figures }]
+  })
+  return [
+    '### Under SIGKILL: the fault sweeps',
+    '',
+    'The demo agent above, each seeded run first uninterrupted in the test process (the reference), then as a workflow',
+    'SIGKILLed at one kill point (before, inside or after one step: a model attempt, a tool call, the session’s journaled base',
+    'or its commit) and resumed. Every run answers as its reference; its provider calls are the reference’s plus the one in',
+    'flight at the kill; every request, the retry’s feedback tail included, is the reference’s; each refund’s idempotency key has',
+    'one effect; the Redis budget is the run’s own cost plus the call in flight; the session holds the exchange once.',
+    '',
+    ...table(
+      [
+        'engine',
+        'runs',
+        'provider calls (uninterrupted + in flight again)',
+        're-billed attempts',
+        'duplicate effects',
+        'runs with a budget delta',
+        'largest delta USD',
+        'command',
+      ],
+      engines.map((e) => [
+        e.name,
+        String(e.runs),
+        `${e.providerCalls} (${e.providerCalls - e.inFlightCallsRepeated - e.rebilledAttempts} + ${e.inFlightCallsRepeated})`,
+        String(e.rebilledAttempts),
+        String(e.duplicateEffects),
+        `${e.budgetDeltaUsd.nonZero} (the kills inside an attempt: ${e.killsByPoint['inside attempt'] ?? 0})`,
+        String(e.budgetDeltaUsd.max),
+        `\`${e.command}\``,
+      ]),
+    ),
+    '',
+    ...table(
+      ['kill point', ...engines.map((e) => `${e.name} runs`)],
+      POINTS.map((point) => [point, ...engines.map((e) => String(e.killsByPoint[point] ?? 0))]),
+    ),
+    '',
+  ]
 }

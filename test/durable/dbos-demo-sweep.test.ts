@@ -4,13 +4,13 @@ import { type PostgresServer, startPostgresServer } from '../sessions/support/po
 import { describeWith, postgresServer, redisServer } from '../support/requirements.ts'
 import { type CountingProvider, startCountingProvider } from './support/counting-provider.ts'
 import type { DemoResult } from './support/demo-agent.ts'
-import { ALL_HOLD, killPointOf, referenceRun, sweepFigures, traceOf, type Verdict, verdictOf } from './support/demo-sweep.ts'
+import { ALL_HOLD, killPointOf, referenceRun, reportSweep, sweepFigures, traceOf, type Verdict, verdictOf } from './support/demo-sweep.ts'
 import { startWorker, type Worker } from './support/worker-process.ts'
 
 // The demo agent (tool turns with refunds, a schema retry with feedback, a Redis budget, a Redis
 // session) as a DBOS workflow, SIGKILLed at one kill point of each seeded run: before, inside or after
 // an attempt step, a tool step or a session step. A new process launches DBOS, which recovers the
-// workflow. RG_DURABLE_SWEEP=<runs> sweeps more (the issue's figure is 200).
+// workflow. RG_DURABLE_SWEEP=<runs> sweeps more (the issue's figure is 200); RG_DURABLE_SWEEP_RESULTS=<file.json> records the figures.
 const RUNS = Number(process.env['RG_DURABLE_SWEEP'] ?? 9)
 const SLOW = 3_600_000
 const redis = useRedis(1)
@@ -66,7 +66,7 @@ describeWith(redisServer)('The demo agent on DBOS under SIGKILL', () => {
         }
         const figures = sweepFigures(verdicts)
         expect({ rebilledAttempts: figures.rebilledAttempts, duplicateEffects: figures.duplicateEffects }).toEqual({ rebilledAttempts: 0, duplicateEffects: 0 })
-        process.stdout.write(`durable sweep, DBOS: ${JSON.stringify(figures)}\n`)
+        reportSweep('DBOS', figures)
       },
       SLOW,
     )

@@ -4,14 +4,15 @@ import { useRedis } from '../redis/support/use-redis.ts'
 import { describeWith, redisServer, restateServer } from '../support/requirements.ts'
 import { type CountingProvider, startCountingProvider } from './support/counting-provider.ts'
 import type { DemoResult } from './support/demo-agent.ts'
-import { ALL_HOLD, killPointOf, referenceRun, sweepFigures, traceOf, type Verdict, verdictOf } from './support/demo-sweep.ts'
+import { ALL_HOLD, killPointOf, referenceRun, reportSweep, sweepFigures, traceOf, type Verdict, verdictOf } from './support/demo-sweep.ts'
 import { type RestateServer, startRestateServer } from './support/restate-server.ts'
 import { startWorker, type Worker } from './support/worker-process.ts'
 
 // The demo agent (tool turns with refunds, a schema retry with feedback, a Redis budget, a Redis
 // session) as a Restate workflow, SIGKILLed at one kill point of each seeded run: before, inside or
 // after an attempt step, a tool step or the session commit. The endpoint restarts and Restate retries
-// the invocation, replaying the journal. RG_DURABLE_SWEEP=<runs> sweeps more (the issue's figure is 200).
+// the invocation, replaying the journal. RG_DURABLE_SWEEP=<runs> sweeps more (the issue's figure is 200);
+// RG_DURABLE_SWEEP_RESULTS=<file.json> records the figures (bench/results/durable-sweep.json shows in BENCHMARKS.md).
 const RUNS = Number(process.env['RG_DURABLE_SWEEP'] ?? 9)
 const SLOW = 3_600_000
 const redis = useRedis(1)
@@ -77,7 +78,7 @@ describeWith(redisServer)('The demo agent on Restate under SIGKILL', () => {
         }
         const figures = sweepFigures(verdicts)
         expect({ rebilledAttempts: figures.rebilledAttempts, duplicateEffects: figures.duplicateEffects }).toEqual({ rebilledAttempts: 0, duplicateEffects: 0 })
-        process.stdout.write(`durable sweep, Restate: ${JSON.stringify(figures)}\n`)
+        reportSweep('Restate', figures)
       },
       SLOW,
     )

@@ -1,3 +1,4 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { isDeepStrictEqual } from 'node:util'
 import type { Redis } from 'ioredis'
 import { memoryDurablePort } from '../../../src/durable.ts'
@@ -138,6 +139,22 @@ export function verdictOf(reference: Reference, runId: string, killAt: number, t
 }
 
 /** The sweep's figures over its runs, for the closing note. */
+export type SweepFigures = ReturnType<typeof sweepFigures>
+
+/**
+ * Prints the figures and, when `RG_DURABLE_SWEEP_RESULTS` names a JSON file, records them there under
+ * `engine` (with the command that measured them): `node bench/report.ts` shows that file's figures in BENCHMARKS.md.
+ */
+export function reportSweep(engine: 'Restate' | 'DBOS', figures: SweepFigures): void {
+  process.stdout.write(`durable sweep, ${engine}: ${JSON.stringify(figures)}\n`)
+  const file = process.env['RG_DURABLE_SWEEP_RESULTS']
+  if (file === undefined || file === '') return
+  const recorded = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>) : {}
+  const test = engine === 'Restate' ? 'restate-demo-sweep' : 'dbos-demo-sweep'
+  const command = `RG_DURABLE_SWEEP=${figures.runs} npx vitest run test/durable/${test}.test.ts`
+  writeFileSync(file, `${JSON.stringify({ ...recorded, [engine]: { command, ...figures } }, null, 2)}\n`)
+}
+
 export function sweepFigures(verdicts: readonly Verdict[]) {
   const killsByPoint: Record<string, number> = {}
   for (const v of verdicts) killsByPoint[v.point] = (killsByPoint[v.point] ?? 0) + 1
