@@ -1,11 +1,12 @@
 /**
- * Generates BENCHMARKS.md from bench/results/bench.json, redis.json and eval.json (whichever
+ * Generates BENCHMARKS.md from bench/results/bench.json, redis.json, durable.json (with durable-sweep.json) and eval.json (whichever
  * exist). Run by `npm run bench`, `npm run bench:redis` and `npm run eval`; `node bench/report.ts`
  * regenerates it alone.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { benchSections } from './report/bench-sections.ts'
+import { durableSection, durableSweepSection } from './report/durable-section.ts'
 import { evalSections } from './report/eval-sections.ts'
 import { redisSections } from './report/redis-sections.ts'
 
@@ -19,6 +20,8 @@ export function writeReport(): void {
   const bench = read('bench.json')
   const redis = read('redis.json')
   const evaluation = read('eval.json')
+  const durable = read('durable.json')
+  const sweep = read('durable-sweep.json')
   const parts = [
     '# Benchmarks and real-data evaluation',
     '',
@@ -28,6 +31,9 @@ export function writeReport(): void {
     '',
     ...(bench !== undefined ? benchSections(bench as never) : ['_No benchmark results yet: run `npm run bench`._', '']),
     ...(redis !== undefined ? redisSections(redis as never) : ['_No Redis figures yet: run `npm run bench:redis` (needs `redis-server`)._', '']),
+    // Written by `node bench/durable-bench.ts` only: no placeholder where it never ran.
+    ...(durable !== undefined ? durableSection(durable as never) : []),
+    ...(durable !== undefined && sweep !== undefined ? durableSweepSection(sweep as never) : []),
     ...(evaluation !== undefined ? evalSections(evaluation as never) : ['_No evaluation results yet: run `npm run eval`._', '']),
   ]
   writeFileSync(path.join(ROOT, 'BENCHMARKS.md'), parts.join('\n'))

@@ -61,10 +61,19 @@ export function executeTool(durable: DurableTurn | undefined, tool: AnyTool, val
   return durable === undefined ? callAsPromise(executeOf(tool), value, ctx) : durable.tools.execute(tool, value, durable.turn, ctx)
 }
 
-/** A stored session's commit (the store's `append`), as the run's step `session-commit` when it has a port: a resumed run does not append again. */
-export function commitStep<R>(durable: DurablePort | undefined, append: () => R | PromiseLike<R>): Promise<R> {
-  const call = (): Promise<R> => Promise.resolve().then(append)
-  return durable === undefined ? call() : stepOf(durable, 'session-commit', call)
+/**
+ * A stored session's commit (the store's `append`), with a port as the run's steps `session-base` (the
+ * version the run was computed on, journaled) and `session-commit`: a resumed run does not append
+ * again. `append` gets the journaled base: a process killed after the append but before the journal
+ * write re-runs `session-commit` in a session reopened on the version holding its exchange, and only
+ * the journaled base tells that version from the run's own.
+ */
+export async function commitStep<R>(durable: DurablePort | undefined, basedOn: number, append: (base: number) => R | PromiseLike<R>): Promise<R> {
+  if (durable === undefined) return Promise.resolve().then(() => append(basedOn))
+  const journaled = await stepOf(durable, 'session-base', async () => basedOn)
+  // A port of yours answering something else than the version it was given: the run's own base.
+  const base = Number.isSafeInteger(journaled) && journaled >= 0 ? journaled : basedOn
+  return stepOf(durable, 'session-commit', () => Promise.resolve().then(() => append(base)))
 }
 
 /**

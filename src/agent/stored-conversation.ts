@@ -11,7 +11,8 @@ import { option, optionsContract } from '../model/options-contract.ts'
 import { ZERO_USAGE } from '../model/usage.ts'
 import { ReliabilityFailFastError } from '../gate/fail-fast-error.ts'
 import { runDeadline, type RunDeadline } from '../gate/run/run-deadline.ts'
-import type { AppendOutcome, OnConflict, SessionStore, StoredConversation } from '../sessions/session-store.ts'
+import { type AppendOutcome, type OnConflict, type SessionStore, type StoredConversation, staleBy } from '../sessions/session-store.ts'
+import { formatFields } from '../sessions/message-format.ts'
 import { WINDOW_OPTIONS, type SessionWindow } from '../sessions/session-window.ts'
 import { checkLoadedMessages } from '../sessions/exchange-format.ts'
 import { checkSessionId } from '../sessions/session-id.ts'
@@ -145,7 +146,9 @@ export async function appendExchange<T, R extends AcceptedRun<T>>(
   // The store gets a frozen copy: a store that changes its argument cannot change the run's result.
   const copy = Object.freeze(exchange.map((message) => Object.freeze({ ...message })))
   try {
-    const append = commitStep(bound.durable, () => link.store.append(link.id, { exchange: copy, expectedVersion: basedOn, onConflict: link.onConflict }))
+    const store = (): Promise<AppendOutcome> =>
+      Promise.resolve(link.store.append(link.id, { exchange: copy, expectedVersion: basedOn, onConflict: link.onConflict }))
+    const append = commitStep(bound.durable, basedOn, (base) => (bound.durable === undefined ? store() : appendOnce(link, copy, base, store, signal)))
     outcome = await (signal === undefined ? append : untilAborted(append, signal))
   } catch (cause) {
     if (bound.deadline?.expired === true) {
@@ -174,6 +177,34 @@ export async function appendExchange<T, R extends AcceptedRun<T>>(
   }
   const stale = outcome['staleBy']
   return { committed: true, version: outcome['version'], staleBy: isVersion(stale) ? stale : 0 }
+}
+
+/**
+ * A durable run's commit step: the store's append, unless the exchange is already stored last, after
+ * the (journaled) version the run was computed on. The step is journaled after the append answers: a
+ * process killed in between re-runs the step on resume, and appending again would store the exchange
+ * twice. A store holds no key of the run, so the exchange itself (its input, answers and tool call ids)
+ * names it; the base keeps a run that repeats the last exchange word for word appending.
+ */
+async function appendOnce(
+  link: StoredLink,
+  exchange: readonly Message[],
+  basedOn: number,
+  store: () => Promise<AppendOutcome>,
+  signal: AbortSignal | undefined,
+): Promise<AppendOutcome> {
+  const stored = await loadConversation(link, signal)
+  const tail = stored.messages.slice(stored.messages.length - exchange.length)
+  if (stored.version > basedOn && tail.length === exchange.length && sameMessages(tail, exchange)) {
+    return { committed: true, version: stored.version, staleBy: staleBy(stored.version - 1, basedOn) }
+  }
+  return store()
+}
+
+/** True when both lists hold the same messages, as the stores keep them (their format's fields, in its order). */
+function sameMessages(a: readonly Message[], b: readonly Message[]): boolean {
+  const text = (list: readonly Message[]): string => JSON.stringify(list.map((m) => formatFields(m as unknown as Record<string, unknown>)))
+  return text(a) === text(b)
 }
 
 /** `work`, or a rejection as soon as `signal` aborts (the write may still land: whole, never half). */

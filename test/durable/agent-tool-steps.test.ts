@@ -140,7 +140,7 @@ describe('Agent tool calls in a durable run', () => {
       .tool(refunds().refund)
       .build()
     const done = await (await first.session('customer-1')).runDetailed('refund', { durable: memoryDurablePort({ runId: 'r', journal }) })
-    expect(names(journal)).toEqual(['attempt:1:1', 'tool:1:c1', 'tool:1:c2', 'attempt:2:1', 'session-commit'])
+    expect(names(journal)).toEqual(['attempt:1:1', 'tool:1:c1', 'tool:1:c2', 'attempt:2:1', 'session-base', 'session-commit'])
     expect(done.session?.version).toBe(1)
     const again = Agent.create({ provider: scripted(steps), sessions: counted })
       .tool(refunds().refund)

@@ -1,0 +1,77 @@
+import { describe, expect, it, vi } from 'vitest'
+import { Agent, memorySessionStore, type SessionStore } from '../../src/index.ts'
+import { scripted } from '../../src/providers/index.ts'
+import { crashingEngine, stepNames } from './support/crashing-engine.ts'
+
+/** A memory session store whose appends are counted. */
+function countedStore() {
+  const store = memorySessionStore()
+  const append = vi.fn(store.append.bind(store))
+  const counted: SessionStore = { load: store.load.bind(store), delete: store.delete.bind(store), append }
+  return { store: counted, append }
+}
+
+/** One exchange of a fresh agent (a fresh session opened on `store`), on the engine's port. */
+async function exchange(store: SessionStore, port: ReturnType<typeof crashingEngine>['port'], answer = 'Refunded.') {
+  const agent = Agent.create({ provider: scripted([answer]), sessions: store }).build()
+  return (await agent.session('customer-1')).runDetailed('refund order 42', { durable: port })
+}
+
+describe('A durable run’s session commit', () => {
+  it('journals the version the run was computed on, then the commit', async () => {
+    const journal: string[] = []
+    const { store } = countedStore()
+    const done = await exchange(store, crashingEngine('r', journal).port)
+    expect(stepNames(journal)).toEqual(['attempt:1:1', 'session-base', 'session-commit'])
+    expect(done.session).toMatchObject({ version: 1, basedOn: 0, staleBy: 0 })
+  })
+
+  it('stores the exchange once when the process dies after the append and before the commit is journaled', async () => {
+    const journal: string[] = []
+    const { store, append } = countedStore()
+    // Position 2 is session-commit: the append lands, the journal never hears of it.
+    await expect(exchange(store, crashingEngine('r', journal, 2).port)).rejects.toThrow()
+    expect(stepNames(journal)).toEqual(['attempt:1:1', 'session-base'])
+    expect((await store.load('customer-1')).version).toBe(1)
+    // The resumed run reopens the session on version 1, which already holds its exchange.
+    const resumed = await exchange(store, crashingEngine('r', journal).port)
+    expect(append).toHaveBeenCalledTimes(1)
+    const stored = await store.load('customer-1')
+    expect(stored.version).toBe(1)
+    expect(stored.messages.map((m) => [m.role, m.content])).toEqual([
+      ['user', 'refund order 42'],
+      ['assistant', 'Refunded.'],
+    ])
+    expect(resumed.session?.version).toBe(1)
+    expect(stepNames(journal)).toEqual(['attempt:1:1', 'session-base', 'session-commit'])
+  })
+
+  it('stores the exchange once when the process dies before the base is journaled', async () => {
+    const journal: string[] = []
+    const { store, append } = countedStore()
+    await expect(exchange(store, crashingEngine('r', journal, 1).port)).rejects.toThrow()
+    expect(append).not.toHaveBeenCalled()
+    await exchange(store, crashingEngine('r', journal).port)
+    expect(append).toHaveBeenCalledTimes(1)
+    expect((await store.load('customer-1')).version).toBe(1)
+  })
+
+  it('appends a later run whose exchange repeats the last one word for word', async () => {
+    const { store, append } = countedStore()
+    await exchange(store, crashingEngine('first', []).port)
+    const second = await exchange(store, crashingEngine('second', []).port)
+    expect(append).toHaveBeenCalledTimes(2)
+    expect(second.session).toMatchObject({ version: 2, basedOn: 1 })
+    expect((await store.load('customer-1')).messages).toHaveLength(4)
+  })
+
+  it('appends after another run’s exchange that landed between the killed commit’s base and its resume', async () => {
+    const journal: string[] = []
+    const { store, append } = countedStore()
+    await expect(exchange(store, crashingEngine('r', journal, 1).port)).rejects.toThrow()
+    await exchange(store, crashingEngine('other', []).port, 'Other answer.')
+    await exchange(store, crashingEngine('r', journal).port)
+    expect(append).toHaveBeenCalledTimes(2)
+    expect((await store.load('customer-1')).messages.map((m) => m.content)).toEqual(['refund order 42', 'Other answer.', 'refund order 42', 'Refunded.'])
+  })
+})
