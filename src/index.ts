@@ -122,12 +122,33 @@ export type { MemoryStoreOptions, Reservation, StateStore } from './store/index.
 export { isSessionCommitError, SessionCommitError } from './agent/index.ts'
 export type { AcceptedRun, SessionCommitKind, SessionOptions } from './agent/index.ts'
 export { isSessionFormatError, memorySessionStore, SESSION_FORMAT, SessionFormatError } from './sessions/index.ts'
-export type { AppendOutcome, AppendRequest, MemorySessionStoreOptions, OnConflict, SessionStore, SessionWindow, StoredConversation } from './sessions/index.ts'
+export type {
+  AppendOutcome,
+  AppendRequest,
+  ApprovalSlot,
+  ApprovalSlots,
+  MemorySessionStoreOptions,
+  OnConflict,
+  SessionStore,
+  SessionWindow,
+  StoredConversation,
+} from './sessions/index.ts'
 
 // Events and what is built on them (tracing and metrics are on the ./otel and ./trace subpaths).
 export { driftMonitor } from './events/index.ts'
 export type { ApprovalDecidedEvent, ApprovalRequestedEvent, GuardVerdictEvent, ToolEndEvent } from './events/index.ts'
-export type { DriftEvent, DriftMonitor, DriftMonitorOptions, DriftPayload, DriftThreshold, EventSource, NoProgressEvent } from './events/index.ts'
+export type {
+  DriftEvent,
+  DriftMonitor,
+  DriftMonitorOptions,
+  DriftPayload,
+  DriftThreshold,
+  EventSource,
+  NoProgressEvent,
+  NoProgressFacts,
+  NoProgressPattern,
+  NoProgressStep,
+} from './events/index.ts'
 // A reliability profile measured from the events: how often a retry recovers, per model and error class.
 export { reliabilityProfile } from './gate/profile/reliability-profile.ts'
 export type { ModelProfile, ProfileEntry, ReliabilityProfile, ReliabilityProfileOptions } from './gate/profile/reliability-profile.ts'

@@ -4,7 +4,7 @@ import { option, optionsContract } from '../model/options-contract.ts'
 export interface ApprovalDecision {
   /** `true` runs the call; `false` does not, and the model is told (with `reason`). */
   readonly approved: boolean
-  /** Why (at most {@link MAX_REASON} characters): a rejection's reason is what the model is told. */
+  /** Why (at most 2,000 characters): a rejection's reason is what the model is told. */
   readonly reason?: string
   /**
    * The digest of the arguments the approver saw (`pending.argsDigest`): when given, a decision
