@@ -17,7 +17,8 @@ export const MAX_JOURNALED_MESSAGE = 4096
 /**
  * The entry of a step that answered `value`: the value as JSON data (what a replay will answer, so the
  * first execution answers the same). A value JSON cannot write (a BigInt, a cycle) is journaled as
- * the step's `TypeError`.
+ * the step's `TypeError`, as is one a replay would refuse to hand back (a `__proto__` key, a
+ * `constructor` holding a `prototype`, nesting past 256 levels): the first execution fails as its replay would.
  */
 export function encodeSuccess(at: StepPosition, value: unknown): JournalEntry {
   let text: string | undefined
@@ -26,9 +27,12 @@ export function encodeSuccess(at: StepPosition, value: unknown): JournalEntry {
   } catch (error) {
     return encodeFailure(at, new TypeError(`the value of step ${JSON.stringify(at.name)} cannot be journaled as JSON: ${messageOf(error)}`))
   }
-  return text === undefined
-    ? { v: 1, seq: at.seq, name: at.name, ok: true }
-    : { v: 1, seq: at.seq, name: at.name, ok: true, value: JSON.parse(text) as JsonValue }
+  if (text === undefined) return { v: 1, seq: at.seq, name: at.name, ok: true }
+  const data = JSON.parse(text) as JsonValue
+  // What a replay would refuse as a corrupt entry is refused now, on the first execution: a run answers the same either way.
+  const bad = unsafeKey(data, 0)
+  if (bad !== undefined) return encodeFailure(at, new TypeError(`the value of step ${JSON.stringify(at.name)} cannot be journaled: it ${bad}`))
+  return { v: 1, seq: at.seq, name: at.name, ok: true, value: data }
 }
 
 /** The entry of a step that threw `error`: a `ProviderError` with its kind, status, code, retry-after and provider; anything else with its name and message. */
