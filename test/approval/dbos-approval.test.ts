@@ -1,10 +1,9 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { existsSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
-import { afterAll, beforeAll, expect, it } from 'vitest'
+import { expect, it } from 'vitest'
 import { startWorker, type Worker } from '../durable/support/worker-process.ts'
-import { type PostgresServer, startPostgresServer } from '../sessions/support/postgres-server.ts'
+import { dbosSuite } from '../durable/support/dbos-suite.ts'
 import { describeWith, postgresServer } from '../support/requirements.ts'
 import { linesOf } from './support/durable-approval-agent.ts'
 
@@ -15,21 +14,9 @@ const APPROVERS = 4
 const ROUNDS = Number(process.env['RG_APPROVAL_ROUNDS'] ?? 3)
 
 describeWith(postgresServer)('Human approval on DBOS over a real PostgreSQL server', () => {
-  let server: PostgresServer | undefined
-  const workers: Worker[] = []
-  const root = mkdtempSync(join(tmpdir(), 'rg-dbos-approval-'))
+  const { workers, dir: root, url: databaseUrl } = dbosSuite('rg-dbos-approval-', SLOW)
 
-  beforeAll(async () => {
-    server = await startPostgresServer()
-  }, SLOW)
-
-  afterAll(async () => {
-    for (const worker of workers) await worker.kill()
-    await server?.stop()
-    rmSync(root, { recursive: true, force: true })
-  }, SLOW)
-
-  const url = (): string => `${server?.url.replace(/\/postgres$/, '')}/rg_dbos_approval`
+  const url = (): string => databaseUrl('rg_dbos_approval')
   const spawn = (args: readonly string[]): Worker => {
     const worker = startWorker('../../approval/support/dbos-approval-worker.ts', args)
     workers.push(worker)

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { type RestateServer, startRestateServer } from '../durable/support/restate-server.ts'
+import { registerWorker, type RestateServer, startRestateServer } from '../durable/support/restate-server.ts'
 import { startWorker, type Worker } from '../durable/support/worker-process.ts'
 import { freePort } from '../redis/support/redis-server.ts'
 import { describeWith, restateServer } from '../support/requirements.ts'
@@ -42,12 +42,7 @@ describeWith(restateServer)('Human approval on a real Restate server', () => {
     server = await startRestateServer()
     port = await freePort()
     worker = await start()
-    const registered = await fetch(`${server.admin}/deployments`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ uri: `http://127.0.0.1:${port}` }),
-    })
-    if (!registered.ok) throw new Error(`registering the worker failed: ${registered.status} ${await registered.text()}`)
+    await registerWorker(server, port)
   }, SLOW)
 
   afterAll(async () => {

@@ -1,8 +1,7 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { existsSync, mkdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterAll, beforeAll, expect, it } from 'vitest'
-import { type PostgresServer, startPostgresServer } from '../sessions/support/postgres-server.ts'
+import { expect, it } from 'vitest'
+import { dbosSuite } from './support/dbos-suite.ts'
 import { describeWith, postgresServer } from '../support/requirements.ts'
 import { sweepRun, sweepVerdict } from './support/fault-sweep-script.ts'
 import { startWorker, type Worker } from './support/worker-process.ts'
@@ -13,22 +12,10 @@ const RUNS = Number(process.env['RG_DURABLE_SWEEP'] ?? 6)
 const SLOW = 600_000
 
 describeWith(postgresServer)('Agent tool steps on DBOS under SIGKILL', () => {
-  let server: PostgresServer | undefined
-  const workers: Worker[] = []
-  const dir = mkdtempSync(join(tmpdir(), 'rg-dbos-sweep-'))
-
-  beforeAll(async () => {
-    server = await startPostgresServer()
-  }, SLOW)
-
-  afterAll(async () => {
-    for (const worker of workers) await worker.kill()
-    await server?.stop()
-    rmSync(dir, { recursive: true, force: true })
-  }, SLOW)
+  const { workers, dir, url: databaseUrl } = dbosSuite('rg-dbos-sweep-', SLOW)
 
   const finished = async (mode: 'start' | 'resume', runDir: string, seed: number, killAt: number): Promise<Worker> => {
-    const worker = startWorker('./dbos-sweep-worker.ts', [runDir, `${server?.url.replace(/\/postgres$/, '')}/rg_sweep`, mode, String(seed), String(killAt)])
+    const worker = startWorker('./dbos-sweep-worker.ts', [runDir, databaseUrl('rg_sweep'), mode, String(seed), String(killAt)])
     workers.push(worker)
     await new Promise<void>((resolve) =>
       worker.child.exitCode !== null || worker.child.signalCode !== null ? resolve() : worker.child.once('exit', () => resolve()),

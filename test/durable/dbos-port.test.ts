@@ -1,10 +1,9 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { existsSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
-import { afterAll, beforeAll, expect, it } from 'vitest'
+import { expect, it } from 'vitest'
 import { dbosPort } from '../../src/dbos.ts'
-import { type PostgresServer, startPostgresServer } from '../sessions/support/postgres-server.ts'
+import { dbosSuite } from './support/dbos-suite.ts'
 import { describeWith, postgresServer } from '../support/requirements.ts'
 import { startWorker, type Worker } from './support/worker-process.ts'
 import type { GateWorkflowResult } from './support/gate-workflow.ts'
@@ -14,22 +13,10 @@ import type { TwoStepsResult } from './support/workflow-steps.ts'
 const SLOW = 180_000
 
 describeWith(postgresServer)('dbosPort on DBOS over a real PostgreSQL server', () => {
-  let server: PostgresServer | undefined
-  const workers: Worker[] = []
-  const dir = mkdtempSync(join(tmpdir(), 'rg-dbos-steps-'))
-
-  beforeAll(async () => {
-    server = await startPostgresServer()
-  }, SLOW)
-
-  afterAll(async () => {
-    for (const worker of workers) await worker.kill()
-    await server?.stop()
-    rmSync(dir, { recursive: true, force: true })
-  }, SLOW)
+  const { workers, dir, url: databaseUrl } = dbosSuite('rg-dbos-steps-', SLOW)
 
   const run = (mode: 'start' | 'resume', workflow: string, id: string): Worker => {
-    const worker = startWorker('./dbos-worker.ts', [dir, `${server?.url.replace(/\/postgres$/, '')}/rg_dbos`, mode, workflow, id])
+    const worker = startWorker('./dbos-worker.ts', [dir, databaseUrl('rg_dbos'), mode, workflow, id])
     workers.push(worker)
     return worker
   }

@@ -5,7 +5,7 @@ import { describeWith, redisServer, restateServer } from '../support/requirement
 import { type CountingProvider, startCountingProvider } from './support/counting-provider.ts'
 import type { DemoResult } from './support/demo-agent.ts'
 import { ALL_HOLD, killPointOf, referenceRun, reportSweep, sweepFigures, traceOf, type Verdict, verdictOf } from './support/demo-sweep.ts'
-import { type RestateServer, startRestateServer } from './support/restate-server.ts'
+import { registerWorker, type RestateServer, startRestateServer } from './support/restate-server.ts'
 import { startWorker, type Worker } from './support/worker-process.ts'
 
 // The demo agent (tool turns with refunds, a schema retry with feedback, a Redis budget, a Redis
@@ -36,12 +36,7 @@ describeWith(redisServer)('The demo agent on Restate under SIGKILL', () => {
       server = await startRestateServer()
       port = await freePort()
       await start('kill')
-      const registered = await fetch(`${server.admin}/deployments`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ uri: `http://127.0.0.1:${port}` }),
-      })
-      if (!registered.ok) throw new Error(`registering the worker failed: ${registered.status} ${await registered.text()}`)
+      await registerWorker(server, port)
     }, SLOW)
 
     afterAll(async () => {

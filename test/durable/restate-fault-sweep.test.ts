@@ -5,7 +5,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest'
 import { freePort } from '../redis/support/redis-server.ts'
 import { describeWith, restateServer } from '../support/requirements.ts'
 import { sweepRun, sweepVerdict } from './support/fault-sweep-script.ts'
-import { type RestateServer, startRestateServer } from './support/restate-server.ts'
+import { registerWorker, type RestateServer, startRestateServer } from './support/restate-server.ts'
 import { startWorker, type Worker } from './support/worker-process.ts'
 
 // Seeded agent runs as Restate workflows, each SIGKILLed at one kill point of its run (before, inside
@@ -31,12 +31,7 @@ describeWith(restateServer)('Agent tool steps on Restate under SIGKILL', () => {
     server = await startRestateServer()
     port = await freePort()
     await start('kill')
-    const registered = await fetch(`${server.admin}/deployments`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ uri: `http://127.0.0.1:${port}` }),
-    })
-    if (!registered.ok) throw new Error(`registering the worker failed: ${registered.status} ${await registered.text()}`)
+    await registerWorker(server, port)
   }, SLOW)
 
   afterAll(async () => {

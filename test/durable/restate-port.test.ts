@@ -5,7 +5,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest'
 import { restatePort } from '../../src/restate.ts'
 import { freePort } from '../redis/support/redis-server.ts'
 import { describeWith, restateServer } from '../support/requirements.ts'
-import { type RestateServer, startRestateServer } from './support/restate-server.ts'
+import { registerWorker, type RestateServer, startRestateServer } from './support/restate-server.ts'
 import { startWorker, type Worker } from './support/worker-process.ts'
 import type { GateWorkflowResult } from './support/gate-workflow.ts'
 import type { TwoStepsResult } from './support/workflow-steps.ts'
@@ -29,12 +29,7 @@ describeWith(restateServer)('restatePort on a real Restate server', () => {
     server = await startRestateServer()
     port = await freePort()
     worker = await start()
-    const registered = await fetch(`${server.admin}/deployments`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ uri: `http://127.0.0.1:${port}` }),
-    })
-    if (!registered.ok) throw new Error(`registering the worker failed: ${registered.status} ${await registered.text()}`)
+    await registerWorker(server, port)
   }, SLOW)
 
   afterAll(async () => {

@@ -101,3 +101,13 @@ async function answers(url: string): Promise<boolean> {
     return false
   }
 }
+
+/** Registers the service endpoint listening on `port` (a worker of the test) with `server` as a deployment. */
+export async function registerWorker(server: RestateServer, port: number): Promise<void> {
+  const registered = await fetch(`${server.admin}/deployments`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ uri: `http://127.0.0.1:${port}` }),
+  })
+  if (!registered.ok) throw new Error(`registering the worker failed: ${registered.status} ${await registered.text()}`)
+}
