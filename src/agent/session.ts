@@ -178,7 +178,7 @@ export class Session<T> {
    */
   async resume(approvalId: string, options?: ResumeOptions): Promise<RunResult<T>> {
     const { leaseMs = DEFAULT_LEASE_MS, ...run } = RESUME_OPTIONS.check(options)
-    const claimed = await this.#approvalsOf().claim(approvalId, leaseMs)
+    const claimed = await this.#approvalsOf().claim(approvalId, leaseMs, run.signal)
     try {
       return await this.#begin(claimed.resume.state.user, { ...run, runId: claimed.pending.runId, resume: claimed.resume }, whole<T>, undefined)
     } finally {
