@@ -102,6 +102,30 @@ for (const [name, makeStore] of STORES) {
       expect((await session.approve(approval.approvalId, { approved: true })).outcome).toBe('approved')
     })
 
+    it('refuses a decision that is no decision (a misspelt key, a 10 kB reason, approved not a boolean, a throwing getter) as invalid-decision', async () => {
+      const { agent, effects } = approvalAgent([refundCall({ order: 1, amount: 5 }), 'ok'], { sessions: makeStore() })
+      const session = await agent.session('c-decision')
+      const { approval } = await paused(session.run('refund'))
+      const getter = Object.defineProperty({}, 'approved', {
+        enumerable: true,
+        get() {
+          throw new Error('boom')
+        },
+      })
+      for (const decision of [
+        { aproved: true },
+        { approved: true, reason: 'r'.repeat(10_000) },
+        { approved: 'yes' },
+        null,
+        getter,
+        { approved: true, argsDigest: 'x' },
+      ]) {
+        expect((await refusal(session.approve(approval.approvalId, decision as never))).kind).toBe('invalid-decision')
+      }
+      expect(effects.runs).toEqual([])
+      expect((await session.approve(approval.approvalId, { approved: false })).outcome).toBe('rejected')
+    })
+
     it('refuses a decision naming the digest of other arguments as digest-mismatch, leaving the approval pending', async () => {
       const { agent, effects } = approvalAgent([refundCall({ order: 1, amount: 5 }), 'ok'], { sessions: makeStore() })
       const session = await agent.session('c-digest')

@@ -98,6 +98,16 @@ for (const [name, makeStore] of STORES) {
       expect(effects.runs).toEqual([])
     })
 
+    it('refuses a record whose expiry was pushed past what approvalTimeoutMs allows (or before its request) as corrupt-record', async () => {
+      for (const expiresAt of [(r: Record<string, any>) => r.pending.requestedAt + 2 ** 31, (r: Record<string, any>) => r.pending.requestedAt - 1]) {
+        const { session, approval, effects } = await pausedAndEdited((r) => {
+          r.pending.expiresAt = expiresAt(r)
+        })
+        expect((await refusal(session.approve(approval.approvalId, { approved: true }))).kind).toBe('corrupt-record')
+        expect(effects.runs).toEqual([])
+      }
+    })
+
     it('refuses a record whose digest was recomputed for edited arguments (the id no longer binds it) as corrupt-record', async () => {
       const { argsDigest } = await import('../../src/index.ts')
       const { session, approval, effects } = await pausedAndEdited((r) => {

@@ -1,4 +1,5 @@
 import { isRecord } from '../../model/is-record.ts'
+import { MAX_TIMER_MS } from '../../model/options-contract.ts'
 import type { Message } from '../../model/message.ts'
 import type { ModelResponse } from '../../model/response.ts'
 import { checkLoadedMessages } from '../../sessions/exchange-format.ts'
@@ -47,6 +48,9 @@ export function decodeRecord(sessionKey: string, approvalId: string, body: unkno
   for (const key of ['runId', 'agent', 'tool', 'callId'] as const) if (typeof pending[key] !== 'string') throw bad(`has no ${key}`)
   if (typeof pending['argsDigest'] !== 'string' || !DIGEST.test(pending['argsDigest'])) throw bad('has no arguments digest')
   for (const key of ['turn', 'requestedAt', 'expiresAt'] as const) if (!Number.isSafeInteger(pending[key])) throw bad(`has no ${key}`)
+  // A tool's approvalTimeoutMs is 1 to MAX_TIMER_MS: an expiry outside that window was edited (to keep an approval open for ever).
+  const window = (pending['expiresAt'] as number) - (pending['requestedAt'] as number)
+  if (window < 1 || window > MAX_TIMER_MS) throw bad('has an expiry no approvalTimeoutMs allows')
   // The id binds the run, turn, call and digest, the digest the tool and its arguments: an edited call (other arguments, another tool) is no record we wrote.
   if (argsDigest(pending['tool'] as string, pending['args']) !== pending['argsDigest']) throw bad('holds arguments or a tool its digest does not name')
   if (approvalIdOf(pending['runId'] as string, pending['turn'] as number, pending['callId'] as string, pending['argsDigest']) !== approvalId)
