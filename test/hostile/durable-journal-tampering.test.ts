@@ -123,6 +123,36 @@ describe('A durable journal edited between runs', () => {
     }
   })
 
+  it('refuses a replay that now takes a deadline the journal has no start for (and the reverse) as a divergence', async () => {
+    const journal = await finishedJournal()
+    const provider = scripted(['{"amount": 99}'])
+    const gate = createGate({ providers: provider, outputSchema: Amount, runTimeoutMs: 60_000 })
+    const error = await gate.run(ask, { durable: memoryDurablePort({ runId: 'r', journal }) }).catch((e: unknown) => e)
+    expect(isReliabilityFailFastError(error) ? [error.kind, isDurableRunError(error.cause) && error.cause.kind] : error).toEqual([
+      'durable-journal',
+      'divergence',
+    ])
+    expect(provider.calls).toBe(0)
+    const timed: string[] = []
+    await createGate({ providers: scripted(['{"amount": 1}']), outputSchema: Amount, runTimeoutMs: 60_000 }).run(ask, {
+      durable: memoryDurablePort({ runId: 't', journal: timed }),
+    })
+    const plain = scripted(['{"amount": 99}'])
+    const again = await createGate({ providers: plain, outputSchema: Amount })
+      .run(ask, { durable: memoryDurablePort({ runId: 't', journal: timed }) })
+      .catch((e: unknown) => e)
+    expect(isReliabilityFailFastError(again) ? [again.kind, isDurableRunError(again.cause) && again.cause.kind] : again).toEqual([
+      'durable-journal',
+      'divergence',
+    ])
+    expect(plain.calls).toBe(0)
+  })
+
+  it('refuses a memoryDurablePort option that is misspelt (jurnal) rather than running on a fresh journal', () => {
+    expect(() => memoryDurablePort({ runId: 'r', jurnal: [] } as never)).toThrow(/journal/)
+    expect(() => memoryDurablePort({ runId: 'r', journal: 'not an array' } as never)).toThrow(TypeError)
+  })
+
   it('replays the same retry feedback as the first run from an untouched journal', async () => {
     const journal = await finishedJournal()
     const out = await replay(journal)
