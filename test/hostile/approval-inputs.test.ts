@@ -167,3 +167,21 @@ for (const [name, makeStore] of STORES) {
     })
   })
 }
+
+describe('Session approvals on one SQLite file shared by two store handles (two processes)', () => {
+  it('records one decision and claims one resume across the handles, running the call once', async () => {
+    const path = join(dir, 'shared.db')
+    const first = approvalAgent([refundCall({ order: 9, amount: 5 }), 'ok'], { sessions: sqliteSessionStore({ path }) })
+    const second = approvalAgent(['ok'], { sessions: sqliteSessionStore({ path }) })
+    const { approval } = await paused((await first.agent.session('shared')).run('refund'))
+    const [a, b] = [await first.agent.session('shared'), await second.agent.session('shared')]
+    const decisions = await Promise.all([
+      settle(a.approve(approval.approvalId, { approved: true })),
+      settle(b.approve(approval.approvalId, { approved: true })),
+    ])
+    expect(decisions.filter((d) => isApprovalError(d)).map((d) => (d as ApprovalError).kind)).toEqual(['already-decided'])
+    const resumes = await Promise.all([settle(a.resume(approval.approvalId)), settle(b.resume(approval.approvalId))])
+    expect(resumes.filter((r) => isApprovalError(r)).map((r) => (r as ApprovalError).kind)).toEqual(['already-claimed'])
+    expect(first.effects.runs.length + second.effects.runs.length).toBe(1)
+  })
+})
