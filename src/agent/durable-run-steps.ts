@@ -1,4 +1,6 @@
 import { callAsPromise } from '../model/call-as-promise.ts'
+import { raceAbort } from '../model/race-abort.ts'
+import { runDeadline } from '../gate/run/run-deadline.ts'
 import type { DurablePort } from '../durable/durable-port.ts'
 import { DurableRunError, isDurableRunError } from '../durable/durable-run-error.ts'
 import type { AnyTool, ToolContext } from './tools/tool.ts'
@@ -77,14 +79,29 @@ export async function commitStep<R>(durable: DurablePort | undefined, basedOn: n
 }
 
 /**
- * The journaled start of a durable run under a deadline, the step `start`: the wall clock when the run
- * first started (a resumed run anchors its deadline to it). One that is no clock reading is a `corrupt-entry`.
+ * The journaled start of a durable run under a deadline of `ms`, the step `start`: the wall clock when
+ * the run first started (a resumed run anchors its deadline to it). One that is no clock reading is a
+ * `corrupt-entry`. The step is bounded like the run: a port that has not answered it within `ms`
+ * answers a start `ms` ago (the run fails as `run-timeout` before it calls anything), and one the
+ * caller's `signal` aborted first answers now (the run fails as `aborted`).
  */
-export function journaledStart(port: DurablePort): Promise<number> {
-  return stepOf(port, 'start', async () => Date.now()).then((at) => {
+export function journaledStart(port: DurablePort, ms: number, signal: AbortSignal | undefined): Promise<number> {
+  const bound = runDeadline(ms, signal)
+  const started = stepOf(port, 'start', async () => Date.now()).then((at) => {
     if (typeof at === 'number' && Number.isFinite(at)) return at
     throw new DurableRunError('corrupt-entry', { runId: port.runId, step: 'start', reason: 'the journaled start is no clock reading' })
   })
+  return raceAbort(started, bound.signal).then(
+    (at) => {
+      bound.clear()
+      return at
+    },
+    (error: unknown) => {
+      bound.clear()
+      if (!bound.signal.aborted) throw error
+      return bound.expired ? Date.now() - ms : Date.now()
+    },
+  )
 }
 
 /** True for the port's refusal (a divergent replay, a corrupted entry): the run stops, the model is not told. */

@@ -119,7 +119,7 @@ export class Session<T> {
     const ms = options?.runTimeoutMs ?? this.#runtime.gate.config.runTimeoutMs
     const durable = withDurableTools(options ?? NO_OPTIONS)
     if (durable.durable === undefined || ms === undefined) return this.#launch(user, durable, project, streamed, ms, undefined)
-    return journaledStart(durable.durable).then((at) => this.#launch(user, durable, project, streamed, ms, at))
+    return journaledStart(durable.durable, ms, options?.signal).then((at) => this.#launch(user, durable, project, streamed, ms, at))
   }
 
   /** The run `#begin` starts, once its deadline's start is known (`at`: a durable run's journaled start). */
@@ -178,7 +178,7 @@ export class Session<T> {
    */
   async resume(approvalId: string, options?: ResumeOptions): Promise<RunResult<T>> {
     const { leaseMs = DEFAULT_LEASE_MS, ...run } = RESUME_OPTIONS.check(options)
-    const claimed = await this.#approvalsOf().claim(approvalId, leaseMs)
+    const claimed = await this.#approvalsOf().claim(approvalId, leaseMs, run.signal)
     try {
       return await this.#begin(claimed.resume.state.user, { ...run, runId: claimed.pending.runId, resume: claimed.resume }, whole<T>, undefined)
     } finally {

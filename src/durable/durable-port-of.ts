@@ -99,6 +99,8 @@ async function awaitSignal(runId: string, name: string, timeoutMs: number, signa
   } catch (cause) {
     throw new DurableRunError('engine-failed', { runId, step: name, reason: `the engine did not deliver the signal: ${messageOf(cause)}`, cause })
   }
+  if (typeof outcome !== 'object' || outcome === null || typeof outcome.received !== 'boolean')
+    throw new DurableRunError('engine-failed', { runId, step: name, reason: 'the engine answered the signal with no { received } outcome' })
   return outcome.received ? { received: true, value: outcome.value } : { received: false }
 }
 

@@ -102,6 +102,9 @@ function readEntry(at: StepPosition, raw: unknown): JournalEntry {
 function rebuild(at: StepPosition, failure: JournaledFailure): Error {
   const raw = failure as unknown as Record<string, unknown>
   if (typeof raw['message'] !== 'string') throw corrupt(at, 'has a failure without a message')
+  // encodeFailure cuts the message: a longer one is no entry the port wrote.
+  if (raw['message'].length > MAX_JOURNALED_MESSAGE)
+    throw corrupt(at, `has a failure message longer than the ${MAX_JOURNALED_MESSAGE} characters the port journals`)
   if (raw['class'] === 'ProviderError') {
     if (!(ERROR_KINDS as readonly unknown[]).includes(raw['kind'])) throw corrupt(at, `has a ProviderError of kind ${JSON.stringify(raw['kind'])}`)
     try {

@@ -1,4 +1,5 @@
 import { isRecord } from '../../model/is-record.ts'
+import { MAX_TIMER_MS } from '../../model/options-contract.ts'
 import type { Message } from '../../model/message.ts'
 import type { ModelResponse } from '../../model/response.ts'
 import { checkLoadedMessages } from '../../sessions/exchange-format.ts'
@@ -6,7 +7,7 @@ import type { FunctionCall } from '../function-call.ts'
 import type { SettledToolCall } from '../settled-tool-call.ts'
 import { ApprovalError } from './approval-error.ts'
 import type { ApprovalOutcome, PendingApproval } from './approval-types.ts'
-import { DIGEST } from './args-digest.ts'
+import { approvalIdOf, argsDigest, DIGEST } from './args-digest.ts'
 import type { PausedRunState } from './run-pause.ts'
 
 /** Where an approval stands: waiting, decided, being resumed (by the holder of `claim` until it lapses), or resumed. */
@@ -47,6 +48,13 @@ export function decodeRecord(sessionKey: string, approvalId: string, body: unkno
   for (const key of ['runId', 'agent', 'tool', 'callId'] as const) if (typeof pending[key] !== 'string') throw bad(`has no ${key}`)
   if (typeof pending['argsDigest'] !== 'string' || !DIGEST.test(pending['argsDigest'])) throw bad('has no arguments digest')
   for (const key of ['turn', 'requestedAt', 'expiresAt'] as const) if (!Number.isSafeInteger(pending[key])) throw bad(`has no ${key}`)
+  // A tool's approvalTimeoutMs is 1 to MAX_TIMER_MS: an expiry outside that window was edited (to keep an approval open for ever).
+  const window = (pending['expiresAt'] as number) - (pending['requestedAt'] as number)
+  if (window < 1 || window > MAX_TIMER_MS) throw bad('has an expiry no approvalTimeoutMs allows')
+  // The id binds the run, turn, call and digest, the digest the tool and its arguments: an edited call (other arguments, another tool) is no record we wrote.
+  if (argsDigest(pending['tool'] as string, pending['args']) !== pending['argsDigest']) throw bad('holds arguments or a tool its digest does not name')
+  if (approvalIdOf(pending['runId'] as string, pending['turn'] as number, pending['callId'] as string, pending['argsDigest']) !== approvalId)
+    throw bad('names a run, turn, call or digest its approval id does not bind')
   const run = data['run']
   if (!isRecord(run) || !Number.isSafeInteger(run['turn']) || !Array.isArray(run['turns']) || !Array.isArray(run['calls']) || !Array.isArray(run['settled']))
     throw bad('has no paused run')
@@ -61,7 +69,7 @@ export function decodeRecord(sessionKey: string, approvalId: string, body: unkno
   const response = run['response']
   if (!isRecord(response) || typeof response['content'] !== 'string' || !Array.isArray(response['toolCalls']) || !response['toolCalls'].every(isToolCall))
     throw bad('holds no answer with tool calls')
-  if (!response['toolCalls'].some((c) => c.id === pending['callId'])) throw bad('holds an answer without the paused call')
+  if (!response['toolCalls'].some((c) => c.id === pending['callId'] && c.name === pending['tool'])) throw bad('holds an answer without the paused call')
   const decision = data['decision']
   if (
     decision !== undefined &&

@@ -1,4 +1,7 @@
 import { readDecision } from '../../durable/approval-decision.ts'
+import { ReliabilityFailFastError } from '../../gate/fail-fast-error.ts'
+import { FailFastKinds } from '../../model/fail-fast-kind.ts'
+import { ZERO_USAGE } from '../../model/usage.ts'
 import type { Message } from '../../model/message.ts'
 import { type ApprovalSlots, memoryApprovalSlots } from '../../sessions/approval-slots.ts'
 import type { SessionStore } from '../../sessions/session-store.ts'
@@ -73,9 +76,16 @@ export class SessionApprovals {
     return Object.freeze({ approvalId: id, outcome })
   }
 
-  /** Claims the resume of a decided (or expired) approval for `leaseMs`: once, unless the holder's lease lapses unfinished. */
-  async claim(approvalId: unknown, leaseMs: number, now = Date.now()): Promise<ClaimedResume> {
+  /**
+   * Claims the resume of a decided (or expired) approval for `leaseMs`: once, unless the holder's lease lapses unfinished.
+   * A resume whose `signal` is aborted already claims nothing (its run could not go on, and would leave the approval done).
+   */
+  async claim(approvalId: unknown, leaseMs: number, signal?: AbortSignal, now = Date.now()): Promise<ClaimedResume> {
     const id = this.#checkId(approvalId)
+    if (signal?.aborted === true) {
+      const reason = 'the resume was aborted before it claimed the approval (the approval is left to another resume)'
+      throw new ReliabilityFailFastError({ kind: FailFastKinds.Aborted, reason, phase: 'pre-check', runId: '', attempts: [], usage: ZERO_USAGE, costUsd: 0 })
+    }
     const { rev, record } = await this.#read(id)
     if (record.status === 'done') throw new ApprovalError('already-resumed', id, 'its run was resumed already')
     if (record.status === 'resuming' && (record.claim?.until ?? 0) > now) throw new ApprovalError('already-claimed', id, 'another resume holds it')

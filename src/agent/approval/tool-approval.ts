@@ -1,4 +1,8 @@
 import { approvalSignal, readDecision } from '../../durable/approval-decision.ts'
+import type { DurablePort, SignalOutcome } from '../../durable/durable-port.ts'
+import { DurableRunError, isDurableRunError } from '../../durable/durable-run-error.ts'
+import { callAsPromise } from '../../model/call-as-promise.ts'
+import { messageOf } from '../../model/message-of.ts'
 import { raceAbort } from '../../model/race-abort.ts'
 import { callUser } from '../../model/user-code.ts'
 import type { EventTags } from '../../events/event-map.ts'
@@ -55,7 +59,7 @@ export async function approvalOf(host: ApprovalHost, tool: AnyTool, value: unkno
   let decided: { readonly outcome: ApprovalOutcome; readonly reason: string | undefined }
   if (resumed !== undefined && resumed.approvalId === approvalId) decided = resumed
   else if (port !== undefined && wait !== undefined) {
-    const signal = await raceAbort(wait.call(port, approvalSignal(approvalId), timeoutMs), host.signal)
+    const signal = await raceAbort(signalOf(port, wait, approvalSignal(approvalId), timeoutMs), host.signal)
     decided = signal.received ? decisionOf(signal.value, digest) : { outcome: 'expired', reason: undefined }
   } else {
     const requestedAt = Date.now()
@@ -92,6 +96,26 @@ async function needsApproval(host: ApprovalHost, tool: AnyTool, value: unknown, 
   const args = copyOf(value)
   const answer = await callUser(() => needs(args, { runId: host.runId, callId, agent: host.runtime.name }), host.signal)
   return !answer.ok || answer.value !== false
+}
+
+/**
+ * The port's wait for the decision as one promise of an outcome: a throw, a rejection or an answer that is no
+ * `{ received }` (a port of yours, an engine answering nothing) is the engine's failure, `engine-failed`, and stops the run typed.
+ */
+function signalOf(port: DurablePort, wait: NonNullable<DurablePort['awaitSignal']>, name: string, timeoutMs: number): Promise<SignalOutcome> {
+  const failed = (reason: string, cause?: unknown): DurableRunError =>
+    new DurableRunError('engine-failed', { runId: port.runId, step: name, reason: `the engine did not deliver the signal: ${reason}`, cause })
+  return callAsPromise((n: string, ms: number) => wait.call(port, n, ms), name, timeoutMs).then(
+    (outcome: unknown) => {
+      if (typeof outcome !== 'object' || outcome === null || typeof (outcome as { received?: unknown }).received !== 'boolean')
+        throw failed('it answered no { received } outcome')
+      const { received, value } = outcome as { received: boolean; value?: unknown }
+      return received ? { received: true, value } : { received: false }
+    },
+    (cause: unknown) => {
+      throw isDurableRunError(cause) ? cause : failed(messageOf(cause), cause)
+    },
+  )
 }
 
 /** The decision an engine delivered: one that cannot be read, or that names other arguments, is a rejection (the call does not run). */

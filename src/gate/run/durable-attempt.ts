@@ -155,11 +155,14 @@ function readAttempt(at: StepPlace, value: unknown): JournaledAttempt {
   const { kind, message, status, retryAfterMs, code } = failure
   if (!(ERROR_KINDS as readonly unknown[]).includes(kind)) throw bad(`has a failure of kind ${JSON.stringify(kind)}`)
   if (typeof message !== 'string') throw bad('has a failure without a message')
+  // The port cuts what it journals: a longer text is no entry it wrote.
+  if (message.length > MAX_JOURNALED_MESSAGE) throw bad(`has a failure message longer than the ${MAX_JOURNALED_MESSAGE} characters the port journals`)
   if (status !== undefined && !(Number.isInteger(status) && (status as number) >= 0 && (status as number) <= 999))
     throw bad('has a failure whose status is no HTTP status')
   if (retryAfterMs !== undefined && !(typeof retryAfterMs === 'number' && Number.isFinite(retryAfterMs) && retryAfterMs >= 0))
     throw bad('has a failure whose retry-after is no duration')
-  if (code !== undefined && typeof code !== 'string') throw bad('has a failure whose code is no string')
+  if (code !== undefined && (typeof code !== 'string' || code.length > MAX_JOURNALED_MESSAGE))
+    throw bad('has a failure whose code is no string the port journals')
   return {
     ...out,
     failure: {

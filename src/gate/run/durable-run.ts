@@ -19,7 +19,7 @@ import { runGate } from './run-gate.ts'
 import type { DurableSteps } from './durable-steps.ts'
 import { type AttemptRun, GateAttempt } from './gate-attempt.ts'
 import { anchoredDeadline } from './anchored-deadline.ts'
-import { shareDeadline, sharedDeadline } from './run-deadline.ts'
+import { runDeadline, shareDeadline, sharedDeadline } from './run-deadline.ts'
 import type { RunView } from './run-view.ts'
 
 /** The gate calls of each port so far, by call key: a second call of one turn (or of a plain gate) gets a key of its own. */
@@ -193,24 +193,40 @@ export function runDurable<T>(
   const ms = options.runTimeoutMs ?? g.runTimeoutMs
   if (ms === undefined || shared !== undefined) return loop(runOptions, withHooks)
   const step = `start:${key}`
-  const started = portCall(port, step, () => port.step(step, () => Date.now()))
+  // The start step is bounded too: a port that never answers it still ends the run at runTimeoutMs, or when the caller aborts.
+  const first = runDeadline(ms, options.signal ?? request.signal)
+  const started = raceAbort(
+    portCall(port, step, () => port.step(step, () => Date.now())),
+    first.signal,
+  )
   const refused = (error: DurableRunError): Promise<GateResult<T>> => {
     // The journal refused the run before its first attempt: that attempt fails with the refusal, and the run fails fast.
     durable.refuse(error)
     return loop(runOptions, withHooks)
   }
-  return started.then((startedAt) => {
-    if (typeof startedAt !== 'number' || !Number.isFinite(startedAt)) {
-      return refused(new DurableRunError('corrupt-entry', { runId: port.runId, step, reason: 'the journaled start is no clock reading' }))
-    }
-    const deadline = anchoredDeadline(startedAt + ms - Date.now(), ms, options.signal ?? request.signal)
-    // The shared deadline is the one the loop takes (before any runTimeoutMs of the options).
-    const anchored: GateRunOptions = { ...runOptions }
-    shareDeadline(anchored, deadline)
-    const done = loop(anchored, withHooks)
-    done.then(deadline.clear, deadline.clear)
-    return done
-  }, refused)
+  return started.then(
+    (startedAt) => {
+      first.clear()
+      if (typeof startedAt !== 'number' || !Number.isFinite(startedAt)) {
+        return refused(new DurableRunError('corrupt-entry', { runId: port.runId, step, reason: 'the journaled start is no clock reading' }))
+      }
+      const deadline = anchoredDeadline(startedAt + ms - Date.now(), ms, options.signal ?? request.signal)
+      // The shared deadline is the one the loop takes (before any runTimeoutMs of the options).
+      const anchored: GateRunOptions = { ...runOptions }
+      shareDeadline(anchored, deadline)
+      const done = loop(anchored, withHooks)
+      done.then(deadline.clear, deadline.clear)
+      return done
+    },
+    (error: DurableRunError) => {
+      first.clear()
+      if (!first.signal.aborted) return refused(error)
+      // Time ran out (or the caller aborted) before the port answered the start: the loop fails before it calls anything.
+      const bounded: GateRunOptions = { ...runOptions }
+      shareDeadline(bounded, first)
+      return loop(bounded, withHooks)
+    },
+  )
 }
 
 /** The key of a gate call on `port`: its turn (else `gate`), numbered from the second call with the same key (`3#2`). */
