@@ -110,7 +110,8 @@ export function optionsContract<T extends object>(label: string, spec: OptionsSp
       }
       refuseUnknownOptions(given, keys, label)
       for (const [key, check] of entries) {
-        const value = (given as Record<string, unknown>)[key]
+        // An option whose getter throws is a TypeError naming it, never the getter's own error.
+        const value = readOption(given, key, label)
         if (value === undefined) continue
         const problem = check(value)
         if (problem !== undefined) {
@@ -122,4 +123,12 @@ export function optionsContract<T extends object>(label: string, spec: OptionsSp
       return given
     },
   })
+}
+
+function readOption(given: object, key: string, label: string): unknown {
+  try {
+    return (given as Record<string, unknown>)[key]
+  } catch (error) {
+    throw new TypeError(`${label}: reading option "${key}" threw: ${error instanceof Error ? error.message : String(error)}`)
+  }
 }
