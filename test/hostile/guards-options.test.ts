@@ -51,3 +51,18 @@ describe('noProgress options', () => {
     expect(() => Agent.create({ provider: scripted(['x']), model: 'm', noProgress }).build()).toThrow(/reading option "loopKey" threw: loopKey exploded/)
   })
 })
+
+describe('list options with holes', () => {
+  // A sparse array's holes are skipped by Array.prototype.every: each would have been read as undefined.
+  const sparse = <T>(value: T): T[] => {
+    const list: T[] = []
+    list[1] = value
+    return list
+  }
+  it('refuses a sparse exempt, surfaces, trustedServers or kinds list', () => {
+    expect(() => noProgressSettings({ exempt: sparse('poll') }, 'Agent')).toThrow(/exempt must be an array of tool names/)
+    expect(() => contentGuard('g', allow, { surfaces: sparse('output' as const) })).toThrow(/surfaces must be a non-empty list/)
+    expect(() => piiGuard({ trustedServers: sparse('docs') })).toThrow(/trustedServers must be a list of strings/)
+    expect(() => piiGuard({ kinds: sparse('card' as const) })).toThrow(/kinds must be a non-empty list/)
+  })
+})

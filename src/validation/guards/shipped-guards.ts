@@ -34,11 +34,11 @@ export interface SecretsGuardOptions extends ShippedGuardOptions {
 
 const SURFACES = option.where(
   `a non-empty list of ${GUARD_SURFACES.map((s) => `'${s}'`).join(', ')}`,
-  (v) => Array.isArray(v) && v.length > 0 && v.every((s) => GUARD_SURFACES.includes(s as GuardSurface)),
+  (v) => Array.isArray(v) && v.length > 0 && Array.from(v).every((s) => GUARD_SURFACES.includes(s as GuardSurface)),
 )
 const SHARED: OptionsSpec<ShippedGuardOptions> = {
   surfaces: SURFACES,
-  trustedServers: option.where('a list of strings', (v) => Array.isArray(v) && v.every((s) => typeof s === 'string')),
+  trustedServers: option.where('a list of strings', (v) => Array.isArray(v) && Array.from(v).every((s) => typeof s === 'string')),
   trustClosedWorld: option.boolean(),
   trustReadOnly: option.boolean(),
   onError: option.oneOf('open', 'closed'),
@@ -47,7 +47,7 @@ const PII = optionsContract<PiiGuardOptions>('piiGuard', {
   ...SHARED,
   kinds: option.where(
     "a non-empty list of 'card', 'email', 'phone'",
-    (v) => Array.isArray(v) && v.length > 0 && v.every((k) => k === 'card' || k === 'email' || k === 'phone'),
+    (v) => Array.isArray(v) && v.length > 0 && Array.from(v).every((k) => k === 'card' || k === 'email' || k === 'phone'),
   ),
 })
 const SECRETS = optionsContract<SecretsGuardOptions>('secretsGuard', { ...SHARED, action: option.oneOf('redact', 'block') })
