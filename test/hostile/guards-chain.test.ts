@@ -59,3 +59,21 @@ describe('streamWindow', () => {
     }
   })
 })
+
+describe('a guard whose replacement holds its own match', () => {
+  it('blocks rather than hand on the span it was made to remove', async () => {
+    const leaky = contentGuard('leaky', ({ text }) =>
+      text.includes('CANARY') ? { action: 'redact', text: text.replace('CANARY', 'CANARY (hidden)') } : { action: 'allow' },
+    )
+    const outcome = await runContentGuards([leaky], { surface: 'output', text: 'the CANARY is here' })
+    expect(outcome).toMatchObject({ action: 'block', guard: 'leaky' })
+  })
+
+  it('hands on an idempotent redaction, each guard reporting once', async () => {
+    const records: GuardRecord[] = []
+    const blind = contentGuard('blind', ({ text }) => ({ action: 'redact', text: text.replaceAll('secret', '******') }))
+    const outcome = await runContentGuards([blind], { surface: 'output', text: 'a secret and a secret', report: (r) => records.push(r) })
+    expect(outcome).toMatchObject({ action: 'redact', text: 'a ****** and a ******' })
+    expect(records.map((r) => r.action)).toEqual(['redact'])
+  })
+})

@@ -41,30 +41,33 @@ const ALLOW_ALL = (text: string): GuardOutcome => ({ action: 'allow', text })
 
 // Passes over the chain before redactions that keep undoing each other are a block: a chain that
 // never settles must not hand on a text some guard still rewrites.
-const MAX_PASSES = 3
+const MAX_PASSES = 4
 
 /**
  * Runs the guards that look at `state.surface`, in order, over its text, each through the user-code
  * boundary: a guard that throws, rejects, answers no verdict, or does not settle within its
  * `timeoutMs` or the run's signal fails `closed` (a block) or `open` (allow), as it was made.
- * A redaction is screened again by the guards that saw the text before it (a later guard's
- * replacement may hold what an earlier one removes): the text handed on is one every guard saw,
- * or the chain blocks. Never throws.
+ * A redaction is screened again by every guard, its own included (a replacement may hold what a
+ * guard removes): the text handed on is one every guard allowed as it is, or the chain blocks.
+ * Never throws.
  */
 export async function runContentGuards(guards: readonly ContentGuard[], state: GuardRunState): Promise<GuardOutcome> {
   const chain = guards.filter((g) => g.surfaces.includes(state.surface))
   let text = state.text
   const redactedBy: string[] = []
-  // The text each guard last saw (a redactor saw its own replacement): a guard is asked again only when the text changed since.
+  // The text each guard last allowed: a guard is asked again whenever the text changed since.
   const seen = new Map<ContentGuard, string>()
+  const asked = new Set<ContentGuard>()
   for (let pass = 0; pass < MAX_PASSES; pass++) {
     for (const g of chain) {
       if (seen.get(g) === text) continue
-      const again = seen.has(g)
+      const again = asked.has(g)
+      asked.add(g)
+      const before = text
       const verdict = await verdictOf(g, { ...state, text })
-      // A re-screen that finds nothing is no new verdict: each guard reports once, and again only when it acts.
-      if (!again || verdict.verdict.action !== 'allow') report(state, recordOf(g, state, verdict))
       const v = verdict.verdict
+      // A re-screen that changes nothing is no new verdict: each guard reports once, and again only when it acts.
+      if (!again || (v.action !== 'allow' && !(v.action === 'redact' && v.text === text))) report(state, recordOf(g, state, verdict))
       if (v.action === 'retry-with-feedback' || v.action === 'block' || v.action === 'escalate') {
         return Object.freeze({ action: v.action, guard: g.name, reason: v.action === 'retry-with-feedback' ? v.feedback : v.reason })
       }
@@ -72,7 +75,9 @@ export async function runContentGuards(guards: readonly ContentGuard[], state: G
         text = v.text
         if (!redactedBy.includes(g.name)) redactedBy.push(g.name)
       }
-      seen.set(g, text)
+      // A guard is asked again about its own replacement too: one that writes back what it removes never settles, and blocks.
+      if (v.action === 'redact' && v.text !== before) seen.delete(g)
+      else seen.set(g, text)
     }
     if (chain.every((g) => seen.get(g) === text)) {
       return redactedBy.length === 0 ? ALLOW_ALL(state.text) : Object.freeze({ action: 'redact', text, guards: Object.freeze(redactedBy) })
