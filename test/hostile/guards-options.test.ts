@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import { Agent, contentGuard, piiGuard } from '../../src/index.ts'
 import { noProgressSettings } from '../../src/agent/no-progress/no-progress-options.ts'
+import { noProgressSteps } from '../../src/integrations/ai-sdk-middleware/no-progress-steps.ts'
 import { scripted } from '../../src/providers/index.ts'
+import { screenToolResult } from '../../src/validation/guards/index.ts'
 
 const allow = () => ({ action: 'allow' }) as const
 
@@ -64,5 +66,7 @@ describe('list options with holes', () => {
     expect(() => contentGuard('g', allow, { surfaces: sparse('output' as const) })).toThrow(/surfaces must be a non-empty list/)
     expect(() => piiGuard({ trustedServers: sparse('docs') })).toThrow(/trustedServers must be a list of strings/)
     expect(() => piiGuard({ kinds: sparse('card' as const) })).toThrow(/kinds must be a non-empty list/)
+    expect(() => noProgressSteps({ tools: sparse('search') })).toThrow(/tools must be an array of tool names/)
+    expect(() => screenToolResult('text', { pii: sparse('card' as const) })).toThrow(/pii must be false or a list/)
   })
 })

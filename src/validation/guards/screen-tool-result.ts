@@ -20,7 +20,7 @@ export interface ScreenOptions {
 const SCREEN_OPTIONS = optionsContract<ScreenOptions>('screenToolResult', {
   pii: option.where(
     "false or a list of 'card', 'email', 'phone'",
-    (v) => v === false || (Array.isArray(v) && v.every((k) => k === 'card' || k === 'email' || k === 'phone')),
+    (v) => v === false || (Array.isArray(v) && Array.from(v).every((k) => k === 'card' || k === 'email' || k === 'phone')),
   ),
   secrets: option.oneOf('redact', 'withhold', 'off'),
   instructions: option.oneOf('withhold', 'off'),
