@@ -54,6 +54,18 @@ describe('noProgress options', () => {
   })
 })
 
+describe('option values whose insides throw when read', () => {
+  it('turn a loopKey table with a throwing getter into a TypeError naming loopKey', () => {
+    const loopKey = Object.defineProperty({}, 'search', {
+      enumerable: true,
+      get() {
+        throw new Error('inner getter exploded')
+      },
+    })
+    expect(() => noProgressSettings({ loopKey }, 'Agent')).toThrow(new TypeError('noProgress: loopKey could not be read: inner getter exploded'))
+  })
+})
+
 describe('list options with holes', () => {
   // A sparse array's holes are skipped by Array.prototype.every: each would have been read as undefined.
   const sparse = <T>(value: T): T[] => {
