@@ -22,3 +22,22 @@ export function guardStop(
     costUsd: 0,
   })
 }
+
+/**
+ * The typed stop of a run whose input guards its deadline or abort cut short: `run-timeout` past
+ * the run's own deadline, else `aborted` (the guard's own fail-closed block is not the cause).
+ */
+export function guardCutShort(surface: GuardSurface, runId: string, late: boolean): ReliabilityFailFastError {
+  const reason = late
+    ? `the run did not finish within runTimeoutMs (its ${surface} guards were cut short)`
+    : `the run was aborted while its ${surface} guards ran`
+  return new ReliabilityFailFastError({
+    kind: late ? FailFastKinds.RunTimeout : FailFastKinds.Aborted,
+    reason,
+    phase: 'pre-check',
+    runId,
+    attempts: [],
+    usage: ZERO_USAGE,
+    costUsd: 0,
+  })
+}

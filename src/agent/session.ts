@@ -148,7 +148,7 @@ export class Session<T> {
           : this.#runStored<R, SessionRun<T, R>>(link, { runtime, history: input.history, user: input.user, options, project })
       if (guardsInput(runtime.contentGuards)) {
         const guarded = { ...runOptions, runId: runOptions.runId ?? newRunId() }
-        const run = { runId: guarded.runId, signal: guarded.deadline?.signal ?? guarded.signal }
+        const run = { runId: guarded.runId, signal: guarded.deadline?.signal ?? guarded.signal, late: () => guarded.deadline?.expired === true }
         done = guardRunInput(runtime as AgentRuntime<unknown>, { history, user }, run).then((input) => start(input, guarded))
       } else {
         done = start({ history, user }, runOptions)

@@ -110,9 +110,10 @@ export function optionsContract<T extends object>(label: string, spec: OptionsSp
       }
       refuseUnknownOptions(given, keys, label)
       for (const [key, check] of entries) {
-        const value = (given as Record<string, unknown>)[key]
+        // An option whose getter throws is a TypeError naming it, never the getter's own error.
+        const value = readOption(given, key, label)
         if (value === undefined) continue
-        const problem = check(value)
+        const problem = checked(check, value, key, label)
         if (problem !== undefined) {
           const Failure =
             typeof value === 'number' || problem.includes('number') || problem.includes('integer') || problem.includes('milliseconds') ? RangeError : TypeError
@@ -122,4 +123,23 @@ export function optionsContract<T extends object>(label: string, spec: OptionsSp
       return given
     },
   })
+}
+
+/** The check's problem; a check that throws reading inside the value (a getter of a nested table) is a TypeError naming the option. */
+function checked(check: OptionCheck, value: unknown, key: string, label: string): string | undefined {
+  try {
+    return check(value)
+  } catch (error) {
+    // A nested contract's own refusal is already typed and explained.
+    if (error instanceof TypeError || error instanceof RangeError) throw error
+    throw new TypeError(`${label}: ${key} could not be read: ${error instanceof Error ? error.message : String(error)}`)
+  }
+}
+
+function readOption(given: object, key: string, label: string): unknown {
+  try {
+    return (given as Record<string, unknown>)[key]
+  } catch (error) {
+    throw new TypeError(`${label}: reading option "${key}" threw: ${error instanceof Error ? error.message : String(error)}`)
+  }
 }

@@ -74,7 +74,7 @@ export const NO_PROGRESS_CHECKS: OptionsSpec<NoProgressOptions> = {
   pingPong: option.integer(4, 1000),
   textRepeats: option.integer(2, 1000),
   loopKey: option.where('an object of functions, by tool name', isKeyTable),
-  exempt: option.where('an array of tool names', (v) => Array.isArray(v) && v.every((n) => typeof n === 'string')),
+  exempt: option.where('an array of tool names', (v) => Array.isArray(v) && Array.from(v).every((n) => typeof n === 'string')),
   forcedChange: option.oneOf('withhold-tool', 'no-tools'),
 }
 

@@ -17,10 +17,13 @@ import { gateGuardReport } from './gate-guard-report.ts'
  * and signal, through the one guard runner (a guard that throws or never settles fails closed
  * unless made `onError: 'open'`).
  */
-export function answerGuardStage(guards: readonly ContentGuard[]): Stage<undefined, GateAttempt<unknown>> {
+export function answerGuardStage(guards: readonly ContentGuard[], tailGuards: readonly ContentGuard[] = []): Stage<undefined, GateAttempt<unknown>> {
   return Object.freeze({
     name: 'output-guards',
-    leave: (attempt: GateAttempt<unknown>, _token: undefined, response: ModelResponse) => guardAnswer(attempt, response, guards),
+    leave: (attempt: GateAttempt<unknown>, _token: undefined, response: ModelResponse) =>
+      tailGuards.length === 0
+        ? guardAnswer(attempt, response, guards)
+        : withScreenedFeedback(attempt, tailGuards, () => guardAnswer(attempt, response, guards)),
   })
 }
 
@@ -39,6 +42,33 @@ function guardAnswer(attempt: GateAttempt<unknown>, response: ModelResponse, gua
     return decided(attempt, response, outcome, streamed.delivered)
   })
 }
+
+/**
+ * A guard's re-ask feedback is the retry tail the provider is sent next: it passes the
+ * `retry-tail` guards first (redacted, or replaced by a notice when they stop it), so a guard's
+ * feedback never carries to the provider what a guard removes.
+ */
+async function withScreenedFeedback(
+  attempt: GateAttempt<unknown>,
+  tailGuards: readonly ContentGuard[],
+  answer: () => ModelResponse | Promise<ModelResponse>,
+): Promise<ModelResponse> {
+  try {
+    return await answer()
+  } catch (error) {
+    const stop = error instanceof AnswerWithheldError ? error.stop : undefined
+    if (stop?.action !== 'retry-with-feedback') throw error
+    const run = attempt.run
+    const report = gateGuardReport(run.g.events, run.runId, run.tags)
+    const signal = attempt.request.signal ?? run.signal
+    const outcome = await runContentGuards(tailGuards, { surface: 'retry-tail', text: stop.reason, signal, report })
+    if (outcome.action === 'allow') throw error
+    const reason = outcome.action === 'redact' ? outcome.text : WITHHELD_FEEDBACK
+    throw new AnswerWithheldError({ ...stop, reason })
+  }
+}
+
+const WITHHELD_FEEDBACK = 'The previous answer was withheld by a content guard. Answer again.'
 
 function decided(attempt: GateAttempt<unknown>, response: ModelResponse, outcome: GuardOutcome, delivered: boolean): ModelResponse {
   if (attempt.closed || outcome.action === 'allow') return response

@@ -8,11 +8,11 @@ import type { LinkEnv } from './link-env.ts'
 export function contentGuardsOption(config: GateConfig<unknown>, env: LinkEnv): Stage<unknown> | undefined {
   const output = guardsOf(config, 'output', env.label)
   if (output.length === 0 && guardsOf(config, 'stream', env.label).length === 0) return undefined
-  return answerGuardStage(output) as unknown as Stage<unknown>
+  return answerGuardStage(output, guardsOf(config, 'retry-tail', env.label)) as unknown as Stage<unknown>
 }
 
-/** The gate's content guards that look at `surface` (`output`: each answer; `stream`: a stream's deltas), in their order. */
-export function guardsOf(config: GateConfig<unknown>, surface: 'output' | 'stream', label: string): readonly ContentGuard[] {
+/** The gate's content guards that look at `surface` (`output`: each answer; `stream`: a stream's deltas; `retry-tail`: a guard's re-ask feedback), in their order. */
+export function guardsOf(config: GateConfig<unknown>, surface: 'output' | 'stream' | 'retry-tail', label: string): readonly ContentGuard[] {
   if (config.contentGuards === undefined) return NO_GUARDS
   const on = assertContentGuards(config.contentGuards, `${label}: contentGuards`).filter((g) => g.surfaces.includes(surface))
   return on.length === 0 ? NO_GUARDS : Object.freeze(on)

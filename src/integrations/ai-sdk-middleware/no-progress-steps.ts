@@ -55,7 +55,7 @@ export interface NoProgressStepsOptions<N extends string = string> extends NoPro
 
 const NO_PROGRESS_STEPS = optionsContract<NoProgressStepsOptions>('noProgressSteps', {
   ...NO_PROGRESS_CHECKS,
-  tools: option.where('an array of tool names', (v) => Array.isArray(v) && v.every((n) => typeof n === 'string')),
+  tools: option.where('an array of tool names', (v) => Array.isArray(v) && Array.from(v).every((n) => typeof n === 'string')),
 })
 
 // The mark on the nudge message this helper adds, so the next step takes it out.

@@ -2,7 +2,7 @@ import { guardReport } from '../../agent/guard-report.ts'
 import { withheldNotice } from '../../agent/guard-tool-result.ts'
 import type { EventHub } from '../../events/event-hub.ts'
 import { type ContentGuard, type GuardSurface, runContentGuards } from '../../validation/guards/index.ts'
-import { guardStop } from '../../agent/guard-stop.ts'
+import { guardCutShort, guardStop } from '../../agent/guard-stop.ts'
 
 /** The host run a text is screened for. */
 export interface HostGuardRun {
@@ -16,7 +16,8 @@ export interface HostGuardRun {
  * One text of a host's call through the guards of `surface`, the one mapping every host reads: the
  * text as allowed or redacted; a tool result a guard blocks (or answers with feedback) becomes the
  * withheld notice; any other block, and every escalation, throws the typed stop (`guard-blocked`,
- * `guard-escalated`) before the model is called.
+ * `guard-escalated`) before the model is called; guards cut short by the host's abort end the call
+ * `aborted`.
  */
 export async function hostScreen(
   guards: readonly ContentGuard[],
@@ -32,6 +33,8 @@ export async function hostScreen(
     signal: run.signal,
     report: guardReport({ events: run.events, runId: run.runId, host: run.host }),
   })
+  // The host's abort cut the guards short: the call ends aborted, not as a guard's fail-closed block (nor a withheld result).
+  if (run.signal?.aborted === true) throw guardCutShort(surface, run.runId, false)
   if (outcome.action === 'allow') return text
   if (outcome.action === 'redact') return outcome.text
   if (surface === 'tool-result' && outcome.action !== 'escalate') return withheldNotice(tool ?? 'tool', outcome.guard, outcome.reason)

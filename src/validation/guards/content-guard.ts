@@ -86,7 +86,7 @@ const NAME = /^[A-Za-z0-9_.:-]{1,64}$/
 const CONTENT_GUARD_OPTIONS = optionsContract<ContentGuardOptions>('contentGuard', {
   surfaces: option.where(
     `a non-empty list of ${GUARD_SURFACES.map((s) => `'${s}'`).join(', ')}`,
-    (v) => Array.isArray(v) && v.length > 0 && v.every((s) => GUARD_SURFACES.includes(s as GuardSurface)),
+    (v) => Array.isArray(v) && v.length > 0 && Array.from(v).every((s) => GUARD_SURFACES.includes(s as GuardSurface)),
   ),
   lookback: option.integer(0, 1_000_000),
   onError: option.oneOf('open', 'closed'),

@@ -85,11 +85,12 @@ const HOMOGLYPHS: Readonly<Record<string, string>> = {
   ᴡ: 'w',
   ᴢ: 'z',
 }
+const COMBINING = /\p{Mn}/gu
 const HOMOGLYPH = new RegExp(`[${Object.keys(HOMOGLYPHS).join('')}]`, 'gu')
 
 /**
  * A text as an instruction scanner reads it: NFKC (fullwidth and styled letters become plain ones),
- * invisible characters removed, look-alike letters of other scripts read as Latin, lower case, runs
+ * combining marks and invisible characters removed, look-alike letters of other scripts read as Latin, lower case, runs
  * of whitespace as one space. What a person reads is what the scanner reads, whatever the encoding
  * tricks.
  *
@@ -97,10 +98,15 @@ const HOMOGLYPH = new RegExp(`[${Object.keys(HOMOGLYPHS).join('')}]`, 'gu')
  * normalizeForScan('Ｉgn\u200Bore previоus') // 'ignore previous' (fullwidth I, a zero-width space, a Cyrillic о)
  */
 export function normalizeForScan(text: string): string {
-  return text
-    .normalize('NFKC')
-    .replace(INVISIBLE, '')
-    .toLowerCase()
-    .replace(HOMOGLYPH, (c) => HOMOGLYPHS[c] ?? c)
-    .replace(/\s+/g, ' ')
+  return (
+    text
+      .normalize('NFKC')
+      // Combining marks stacked on a letter (́, ̈, ...) are read as the bare letter: 'previouś' is 'previous'.
+      .normalize('NFD')
+      .replace(COMBINING, '')
+      .replace(INVISIBLE, '')
+      .toLowerCase()
+      .replace(HOMOGLYPH, (c) => HOMOGLYPHS[c] ?? c)
+      .replace(/\s+/g, ' ')
+  )
 }

@@ -39,39 +39,69 @@ export type GuardOutcome =
 
 const ALLOW_ALL = (text: string): GuardOutcome => ({ action: 'allow', text })
 
+// Passes over the chain before redactions that keep undoing each other are a block: a chain that
+// never settles must not hand on a text some guard still rewrites.
+const MAX_PASSES = 4
+
 /**
  * Runs the guards that look at `state.surface`, in order, over its text, each through the user-code
  * boundary: a guard that throws, rejects, answers no verdict, or does not settle within its
  * `timeoutMs` or the run's signal fails `closed` (a block) or `open` (allow), as it was made.
- * Synchronous guards answer synchronously; never throws.
+ * A redaction is screened again by every guard, its own included (a replacement may hold what a
+ * guard removes): the text handed on is one every guard allowed as it is, or the chain blocks.
+ * Never throws.
  */
 export async function runContentGuards(guards: readonly ContentGuard[], state: GuardRunState): Promise<GuardOutcome> {
+  const chain = guards.filter((g) => g.surfaces.includes(state.surface))
   let text = state.text
   const redactedBy: string[] = []
-  for (const g of guards) {
-    if (!g.surfaces.includes(state.surface)) continue
-    const verdict = await verdictOf(g, { ...state, text })
-    const reason =
-      verdict.failure !== undefined && g.onError === 'open' ? `guard '${g.name}' ${FAILURE_TEXT[verdict.failure]} (it fails open)` : reasonOf(verdict.verdict)
-    const record: GuardRecord = {
-      guard: g.name,
-      surface: state.surface,
-      action: verdict.verdict.action,
-      ...(reason !== undefined ? { reason } : {}),
-      ...(state.tool !== undefined ? { tool: state.tool.name } : {}),
-      ...(verdict.failure !== undefined ? { failure: verdict.failure } : {}),
+  // The text each guard last allowed: a guard is asked again whenever the text changed since.
+  const seen = new Map<ContentGuard, string>()
+  const asked = new Set<ContentGuard>()
+  for (let pass = 0; pass < MAX_PASSES; pass++) {
+    for (const g of chain) {
+      if (seen.get(g) === text) continue
+      const again = asked.has(g)
+      asked.add(g)
+      const before = text
+      const verdict = await verdictOf(g, { ...state, text })
+      const v = verdict.verdict
+      // A re-screen that changes nothing is no new verdict: each guard reports once, and again only when it acts.
+      if (!again || (v.action !== 'allow' && !(v.action === 'redact' && v.text === text))) report(state, recordOf(g, state, verdict))
+      if (v.action === 'retry-with-feedback' || v.action === 'block' || v.action === 'escalate') {
+        return Object.freeze({ action: v.action, guard: g.name, reason: v.action === 'retry-with-feedback' ? v.feedback : v.reason })
+      }
+      if (v.action === 'redact') {
+        text = v.text
+        if (!redactedBy.includes(g.name)) redactedBy.push(g.name)
+      }
+      // A guard is asked again about its own replacement too: one that writes back what it removes never settles, and blocks.
+      if (v.action === 'redact' && v.text !== before) seen.delete(g)
+      else seen.set(g, text)
     }
-    report(state, record)
-    const v = verdict.verdict
-    if (v.action === 'allow') continue
-    if (v.action === 'redact') {
-      text = v.text
-      redactedBy.push(g.name)
-      continue
+    if (chain.every((g) => seen.get(g) === text)) {
+      return redactedBy.length === 0 ? ALLOW_ALL(state.text) : Object.freeze({ action: 'redact', text, guards: Object.freeze(redactedBy) })
     }
-    return Object.freeze({ action: v.action, guard: g.name, reason: v.action === 'retry-with-feedback' ? v.feedback : v.reason })
   }
-  return redactedBy.length === 0 ? ALLOW_ALL(state.text) : Object.freeze({ action: 'redact', text, guards: Object.freeze(redactedBy) })
+  const last = redactedBy.at(-1) ?? chain[0]?.name ?? 'guards'
+  return Object.freeze({
+    action: 'block',
+    guard: last,
+    reason: `the redactions of ${redactedBy.join(', ')} did not settle in ${MAX_PASSES} passes (it fails closed)`,
+  })
+}
+
+function recordOf(g: ContentGuard, state: GuardRunState, verdict: { verdict: ContentVerdict; failure?: GuardFailure }): GuardRecord {
+  const reason =
+    verdict.failure !== undefined && g.onError === 'open' ? `guard '${g.name}' ${FAILURE_TEXT[verdict.failure]} (it fails open)` : reasonOf(verdict.verdict)
+  return {
+    guard: g.name,
+    surface: state.surface,
+    action: verdict.verdict.action,
+    ...(reason !== undefined ? { reason } : {}),
+    ...(state.tool !== undefined ? { tool: state.tool.name } : {}),
+    ...(verdict.failure !== undefined ? { failure: verdict.failure } : {}),
+  }
 }
 
 async function verdictOf(g: ContentGuard, state: GuardRunState): Promise<{ verdict: ContentVerdict; failure?: GuardFailure }> {

@@ -3,7 +3,7 @@ import { oneLine } from '../feedback/feedback-limits.ts'
 import { findInstructions } from './find-instructions.ts'
 import { findPii, type PiiKind } from './find-pii.ts'
 import { findSecrets } from './find-secrets.ts'
-import type { PatternMatch } from './pattern-match.ts'
+import { MAX_SCAN_CHARS, type PatternMatch } from './pattern-match.ts'
 
 /** What {@link screenToolResult} does with each kind of finding. */
 export interface ScreenOptions {
@@ -20,7 +20,7 @@ export interface ScreenOptions {
 const SCREEN_OPTIONS = optionsContract<ScreenOptions>('screenToolResult', {
   pii: option.where(
     "false or a list of 'card', 'email', 'phone'",
-    (v) => v === false || (Array.isArray(v) && v.every((k) => k === 'card' || k === 'email' || k === 'phone')),
+    (v) => v === false || (Array.isArray(v) && Array.from(v).every((k) => k === 'card' || k === 'email' || k === 'phone')),
   ),
   secrets: option.oneOf('redact', 'withhold', 'off'),
   instructions: option.oneOf('withhold', 'off'),
@@ -48,6 +48,12 @@ export type ScreenVerdict =
 export function screenToolResult(text: string, given?: ScreenOptions): ScreenVerdict {
   if (typeof text !== 'string') throw new TypeError(`screenToolResult: text must be a string, got ${text === null ? 'null' : typeof text}`)
   const options = SCREEN_OPTIONS.check(given)
+  const cut = unscreenedCut(text)
+  if (cut !== undefined) {
+    const head = screenToolResult(cut.head, given)
+    if (head.action === 'withhold') return head
+    return Object.freeze({ action: 'redact', text: (head.action === 'redact' ? head.text : cut.head) + cut.marker, matches: head.matches })
+  }
   const instructions = options.instructions === 'off' ? [] : findInstructions(text)
   const secrets = options.secrets === 'off' ? [] : findSecrets(text)
   if (instructions.length > 0)
@@ -80,4 +86,17 @@ function withheldNotice(tool: string | undefined, matches: readonly PatternMatch
   const rules = [...new Set(matches.map((m) => m.rule))].join(', ')
   const what = tool === undefined ? 'this tool result' : `the result of '${oneLine(tool, 64)}'`
   return `WITHHELD_RESULT: ${what} was withheld because it holds ${matches[0]?.kind === 'instruction' ? 'instruction-like text' : 'a credential'} (${rules}). This is not a tool failure: calling the tool again would return the same content. Go on without it, or tell the user it could not be used.`
+}
+
+/**
+ * A text longer than the patterns read ({@link MAX_SCAN_CHARS}) as a head (never ending inside a
+ * surrogate pair) and the marker that replaces the rest, together within that length; undefined when it is read whole.
+ */
+export function unscreenedCut(text: string): { readonly head: string; readonly marker: string } | undefined {
+  if (text.length <= MAX_SCAN_CHARS) return undefined
+  // Head and marker fit the scanned length, so the next guard of a chain reads them whole (and cuts nothing again).
+  const bound = MAX_SCAN_CHARS - 80
+  const high = text.charCodeAt(bound - 1)
+  const end = high >= 0xd800 && high <= 0xdbff ? bound - 1 : bound
+  return { head: text.slice(0, end), marker: `\n[NOT SCREENED: ${text.length - end} more characters withheld]` }
 }

@@ -1,10 +1,10 @@
 import { option, optionsContract, type OptionsSpec } from '../../model/options-contract.ts'
-import { type ContentGuard, contentGuard, GUARD_SURFACES, type GuardSurface, type ToolTrust } from './content-guard.ts'
+import { type ContentGuard, type ContentVerdict, contentGuard, GUARD_SURFACES, type GuardSurface, type ToolTrust } from './content-guard.ts'
 import { findInstructions } from './find-instructions.ts'
 import { findPii, type PiiKind } from './find-pii.ts'
 import { findSecrets } from './find-secrets.ts'
 import type { PatternMatch } from './pattern-match.ts'
-import { redactMatches } from './screen-tool-result.ts'
+import { redactMatches, unscreenedCut } from './screen-tool-result.ts'
 
 /** Per-tool trust and placement, shared by the shipped guards. */
 export interface ShippedGuardOptions {
@@ -34,11 +34,11 @@ export interface SecretsGuardOptions extends ShippedGuardOptions {
 
 const SURFACES = option.where(
   `a non-empty list of ${GUARD_SURFACES.map((s) => `'${s}'`).join(', ')}`,
-  (v) => Array.isArray(v) && v.length > 0 && v.every((s) => GUARD_SURFACES.includes(s as GuardSurface)),
+  (v) => Array.isArray(v) && v.length > 0 && Array.from(v).every((s) => GUARD_SURFACES.includes(s as GuardSurface)),
 )
 const SHARED: OptionsSpec<ShippedGuardOptions> = {
   surfaces: SURFACES,
-  trustedServers: option.where('a list of strings', (v) => Array.isArray(v) && v.every((s) => typeof s === 'string')),
+  trustedServers: option.where('a list of strings', (v) => Array.isArray(v) && Array.from(v).every((s) => typeof s === 'string')),
   trustClosedWorld: option.boolean(),
   trustReadOnly: option.boolean(),
   onError: option.oneOf('open', 'closed'),
@@ -47,7 +47,7 @@ const PII = optionsContract<PiiGuardOptions>('piiGuard', {
   ...SHARED,
   kinds: option.where(
     "a non-empty list of 'card', 'email', 'phone'",
-    (v) => Array.isArray(v) && v.length > 0 && v.every((k) => k === 'card' || k === 'email' || k === 'phone'),
+    (v) => Array.isArray(v) && v.length > 0 && Array.from(v).every((k) => k === 'card' || k === 'email' || k === 'phone'),
   ),
 })
 const SECRETS = optionsContract<SecretsGuardOptions>('secretsGuard', { ...SHARED, action: option.oneOf('redact', 'block') })
@@ -109,7 +109,7 @@ export function instructionGuard(options?: ShippedGuardOptions): ContentGuard {
   })
 }
 
-type Screen = (text: string) => ReturnType<ContentGuard['check']>
+type Screen = (text: string) => ContentVerdict
 
 function shipped(name: string, o: ShippedGuardOptions, lookback: number, surfaces: readonly GuardSurface[], screen: Screen): ContentGuard {
   const trusted = new Set(o.trustedServers ?? [])
@@ -118,7 +118,7 @@ function shipped(name: string, o: ShippedGuardOptions, lookback: number, surface
     ((tool.server !== undefined && trusted.has(tool.server)) ||
       (o.trustClosedWorld === true && tool.openWorld === false) ||
       (o.trustReadOnly === true && tool.readOnly === true))
-  return contentGuard(name, (input) => (isTrusted(input.tool) ? { action: 'allow' } : screen(input.text)), {
+  return contentGuard(name, (input) => (isTrusted(input.tool) ? { action: 'allow' } : screenBounded(input.text, screen)), {
     surfaces: o.surfaces ?? surfaces,
     lookback,
     onError: o.onError ?? 'closed',
@@ -127,4 +127,18 @@ function shipped(name: string, o: ShippedGuardOptions, lookback: number, surface
 
 function rulesOf(found: readonly PatternMatch[]): string {
   return [...new Set(found.map((m) => m.rule))].join(', ')
+}
+
+/**
+ * The verdict on a text of any length in bounded time: past the scanned head, what the patterns
+ * did not read is not handed on (a card at the end of a 50 MB tool result would otherwise be
+ * allowed unseen and recorded): the head's verdict, the rest cut behind a marker.
+ */
+function screenBounded(text: string, screen: Screen): ContentVerdict {
+  const cut = unscreenedCut(text)
+  if (cut === undefined) return screen(text)
+  const verdict = screen(cut.head)
+  if (verdict.action === 'allow') return { action: 'redact', text: cut.head + cut.marker, reason: 'past the scanned length' }
+  if (verdict.action === 'redact') return { ...verdict, text: verdict.text + cut.marker }
+  return verdict
 }

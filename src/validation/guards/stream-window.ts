@@ -1,6 +1,6 @@
 import { option, optionsContract } from '../../model/options-contract.ts'
 import { assertContentGuards, type ContentGuard } from './content-guard.ts'
-import { type GuardRecord, runContentGuards } from './run-content-guards.ts'
+import { type GuardOutcome, type GuardRecord, runContentGuards } from './run-content-guards.ts'
 
 /** What a {@link StreamWindow} lets out: text that is safe to deliver, or the guard's stop (nothing more is released). */
 export type StreamRelease =
@@ -71,11 +71,30 @@ export function streamWindow(guards: readonly ContentGuard[], given?: StreamWind
     // Never split a surrogate pair across two releases.
     if (keep < pending.length && keep > 0 && isLowSurrogate(pending.charCodeAt(pending.length - keep))) keep++
     // Release only when the kept tail is untouched by the guards: every redaction then lies in the
-    // released part, whole. A redaction reaching into the tail waits for more text.
-    if (commonSuffix(pending, screened) < keep) return { action: 'release', text: '' }
+    // released part, whole. A redaction reaching into the tail: see `splitRelease`.
+    if (commonSuffix(pending, screened) < keep) return (await splitRelease(screened, keep)) ?? { action: 'release', text: '' }
     const text = screened.slice(0, screened.length - keep)
     pending = pending.slice(pending.length - keep)
     return { action: 'release', text }
+  }
+  /**
+   * With a redaction in the kept tail, the text before the tail is released when the guards agree
+   * on it alone: the head and the tail screened apart, joined, are exactly the whole text's
+   * screening (a match across the cut would be redacted whole in one and cut in the others). Then
+   * what is released is the whole screening's prefix, as always. Without this, text dense with
+   * matches (a contact list) would be held whole to its end, each delta screening all of it again.
+   */
+  const splitRelease = async (screened: string, keep: number): Promise<StreamRelease | undefined> => {
+    const cut = pending.length - keep
+    if (cut <= 0) return undefined
+    const head = pending.slice(0, cut)
+    const tail = pending.slice(cut)
+    const headText = screenedAlone(await runContentGuards(active, { surface: 'stream', text: head, signal: options.signal }), head)
+    if (headText === undefined || !screened.startsWith(headText)) return undefined
+    const tailText = screenedAlone(await runContentGuards(active, { surface: 'stream', text: tail, signal: options.signal }), tail)
+    if (tailText === undefined || headText.length + tailText.length !== screened.length || !screened.endsWith(tailText)) return undefined
+    pending = tail
+    return { action: 'release', text: headText }
   }
   // One screening at a time, in the order of the calls: a push not awaited never races the one before it.
   let queue: Promise<unknown> = Promise.resolve()
@@ -98,6 +117,11 @@ export function streamWindow(guards: readonly ContentGuard[], given?: StreamWind
     },
     lookback,
   }
+}
+
+/** The text a screening of `text` alone leaves, or undefined when the guards stopped it. */
+function screenedAlone(outcome: GuardOutcome, text: string): string | undefined {
+  return outcome.action === 'allow' ? text : outcome.action === 'redact' ? outcome.text : undefined
 }
 
 function isLowSurrogate(code: number): boolean {
