@@ -147,7 +147,10 @@ function play(s: Scenario) {
 
 async function runScenario(s: Scenario) {
   const { provider, billed } = play(s)
-  const agent = Agent.create({ provider, maxToolRetries: s.budget, maxIterations: 10, ...s.options })
+  // The no-progress ladder (on by default) would rightly nudge and withhold the identical calls this
+  // generator repeats across turns; its own properties live in test/no-progress. Off here, so the
+  // oracle is the Imperal retry loop alone.
+  const agent = Agent.create({ provider, maxToolRetries: s.budget, maxIterations: 10, noProgress: false, ...s.options })
     .tools(tools)
     .reliability({ priceUsage })
     .build()
