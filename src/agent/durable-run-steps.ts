@@ -3,6 +3,8 @@ import { raceAbort } from '../model/race-abort.ts'
 import { runDeadline } from '../gate/run/run-deadline.ts'
 import type { DurablePort } from '../durable/durable-port.ts'
 import { DurableRunError, isDurableRunError } from '../durable/durable-run-error.ts'
+import { bindDurableRun, digestOf } from '../gate/run/durable-attempt.ts'
+import type { Message } from '../model/message.ts'
 import type { AnyTool, ToolContext } from './tools/tool.ts'
 
 /** A durable run's tool steps at one model turn: what a tool call's host carries. */
@@ -44,9 +46,11 @@ export class DurableToolSteps {
 /**
  * A run's options with its durable port's tool steps, and the port's run id as the run's: a `runId`
  * of the caller's that is not the port's is refused (`TypeError`), so events and keys name one run.
+ * The run's attempts are bound to its `input` (see `bindDurableRun`).
  */
 export function withDurableTools<O extends { readonly runId?: string; readonly durable?: DurablePort }>(
   options: O,
+  input: Message,
 ): O & { readonly durableTools?: DurableToolSteps } {
   const port = options.durable
   if (port === undefined) return options
@@ -55,6 +59,8 @@ export function withDurableTools<O extends { readonly runId?: string; readonly d
       `agent.run: runId ${JSON.stringify(options.runId)} is not the durable port's run id ${JSON.stringify(port.runId)}: leave runId out, the port names the run`,
     )
   }
+  // The run's attempts are bound to its input: a resume with another input diverges instead of replaying answers to another question.
+  bindDurableRun(port, digestOf({ input: input.content }))
   return { ...options, runId: port.runId, durableTools: new DurableToolSteps(port) }
 }
 

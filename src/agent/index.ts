@@ -13,7 +13,7 @@ export type { FunctionCall, ToolCallStatus, ToolRetryOutcome } from './function-
 export type { LogFields, LogFormat, Logger, LogLevel, StructuredLogger } from './logger.ts'
 export type { CostBudget } from './cost-budget.ts'
 export type { FallbackOutcome, OutputFallback } from './output-fallback.ts'
-export { stableKey } from './stable-key.ts'
+export { stableKey } from '../model/stable-key.ts'
 export type { NoProgressOption, NoProgressOptions, NoProgressSettings } from './no-progress/index.ts'
 export { DEFAULT_ID_FIELDS, DEFAULT_ID_PATTERN, guard, idShapeGuard, tool } from './tools/index.ts'
 export type {

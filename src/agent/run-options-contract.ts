@@ -15,3 +15,7 @@ export const AGENT_STREAM_OPTIONS = optionsContract<RunOptions & Pick<GateStream
   durable: DURABLE,
   mode: option.oneOf('passthrough', 'buffer', 'progressive'),
 })
+
+/** Why `agent.stream` refuses a durable port. */
+export const DURABLE_STREAM =
+  'agent.stream: a durable run cannot be streamed (its model calls would not be journaled, and a replayed turn could not deliver its deltas again); use agent.runDetailed(input, { durable })'

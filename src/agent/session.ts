@@ -4,7 +4,7 @@ import { type StreamedTurns, streamedTurns } from './streamed-turns.ts'
 import { runDeadline } from '../gate/run/run-deadline.ts'
 import type { Message } from '../model/message.ts'
 import { AgentRun } from './agent-run.ts'
-import { AGENT_RUN_OPTIONS, AGENT_STREAM_OPTIONS } from './run-options-contract.ts'
+import { AGENT_RUN_OPTIONS, AGENT_STREAM_OPTIONS, DURABLE_STREAM } from './run-options-contract.ts'
 import type { AgentRuntime } from './agent-runtime.ts'
 import { journaledStart, withDurableTools } from './durable-run-steps.ts'
 import { anchoredDeadline } from '../gate/run/anchored-deadline.ts'
@@ -117,7 +117,7 @@ export class Session<T> {
    */
   #begin<R>(user: Message, options: Begin | undefined, project: (result: RunResult<T>) => R, streamed: StreamedTurns<T> | undefined): Promise<R> {
     const ms = options?.runTimeoutMs ?? this.#runtime.gate.config.runTimeoutMs
-    const durable = withDurableTools(options ?? NO_OPTIONS)
+    const durable = withDurableTools(options ?? NO_OPTIONS, user)
     if (durable.durable === undefined || ms === undefined) return this.#launch(user, durable, project, streamed, ms, undefined)
     return journaledStart(durable.durable, ms, options?.signal).then((at) => this.#launch(user, durable, project, streamed, ms, at))
   }
@@ -261,10 +261,12 @@ export class Session<T> {
    * Runs one exchange as `runDetailed` does (the whole tool loop, argument retries and guards, the
    * output fallback, `costBudget`, `maxIterations`, the same commit) with every model call streamed
    * through `gate.stream` in `mode` (passthrough, buffer or progressive); `.result` is the run's
-   * result, committed like `runDetailed`'s. `progressive` with tools is refused (`TypeError`).
+   * result, committed like `runDetailed`'s. `progressive` with tools is refused (`TypeError`), and so
+   * is a durable port (`durable`): a durable run is `runDetailed` with `{ durable }`.
    */
   stream(input: RunInput, options: RunOptions & Pick<GateStreamOptions, 'mode'> = {}): AgentStream<T> {
     AGENT_STREAM_OPTIONS.check(options)
+    if (options.durable !== undefined) throw new TypeError(DURABLE_STREAM)
     const user: Message = { role: 'user', content: messageOf(input) }
     const { mode = 'passthrough', ...runOptions } = options
     const turns = streamedTurns(this.#runtime, mode)

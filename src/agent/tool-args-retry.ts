@@ -21,7 +21,7 @@ import {
 } from '../validation/index.ts'
 import type { LogSink } from './logger.ts'
 import { reportOutcome } from './report-outcome.ts'
-import { stableKey } from './stable-key.ts'
+import { stableKey } from '../model/stable-key.ts'
 import type { ToolArgsVerdict } from './tool-args-verdict.ts'
 import { guardFailure } from './tools/guard-failure.ts'
 import type { GuardContext, ToolGuard } from './tools/guard.ts'

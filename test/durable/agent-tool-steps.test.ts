@@ -39,6 +39,32 @@ describe('Agent tool calls in a durable run', () => {
     expect(result.text).toBe('Refunded both.')
   })
 
+  it('fails fast with kind durable-journal (divergence) when a run is resumed with another input, running no tool and calling no model', async () => {
+    const journal: string[] = []
+    const first = refunds()
+    await agentWith(two('c1', 'c2'), first.refund).agent.run('refund A and B', { durable: memoryDurablePort({ runId: 'r', journal }) })
+    const again = refunds()
+    const { agent, provider } = agentWith(two('c1', 'c2'), again.refund)
+    const error = await agent.run('refund C', { durable: memoryDurablePort({ runId: 'r', journal }) }).catch((e: unknown) => e)
+    expect(isReliabilityFailFastError(error)).toBe(true)
+    expect(error).toMatchObject({ kind: 'durable-journal', cause: { kind: 'divergence', step: 'attempt:1:1' } })
+    expect([provider.calls, again.execute.mock.calls.length]).toEqual([0, 0])
+    // The same input replays the journal: no model call, no effect again.
+    const same = refunds()
+    const replay = agentWith(two('c1', 'c2'), same.refund)
+    expect(await replay.agent.run('refund A and B', { durable: memoryDurablePort({ runId: 'r', journal }) })).toBe('Refunded both.')
+    expect([replay.provider.calls, same.execute.mock.calls.length]).toEqual([0, 0])
+  })
+
+  it('refuses a durable port on agent.stream and session.stream with a TypeError, journaling nothing and calling no model', () => {
+    const journal: string[] = []
+    const { agent, provider } = agentWith(['Hello.'])
+    const port = memoryDurablePort({ runId: 'r', journal })
+    expect(() => agent.stream('hi', { durable: port })).toThrow(TypeError)
+    expect(() => agent.session().stream('hi', { durable: port })).toThrow(/cannot be streamed.*runDetailed/)
+    expect([journal, provider.calls]).toEqual([[], 0])
+  })
+
   it('gives execute no idempotency key without a port', async () => {
     const { keys, refund } = refunds()
     await agentWith(two('c1', 'c2'), refund).agent.run('refund')

@@ -53,7 +53,12 @@ describe('Gate attempts in a durable run', () => {
     expect(sleeps.map((s) => s.name)).toEqual(['wait:gate:2'])
     const values = journal.map((entry) => (JSON.parse(entry) as { value?: unknown }).value)
     expect(values[0]).toMatchObject({ v: 1, provider: 'scripted', response: { content: 'not json', stopReason: 'end' }, costUsd: 0 })
-    expect(values[1]).toEqual({ v: 1, provider: 'scripted', failure: { kind: 'http-5xx', message: 'overloaded', status: 503 } })
+    const digest = expect.stringMatching(/^[0-9a-f]{64}$/)
+    expect(values[1]).toEqual({ v: 1, provider: 'scripted', request: digest, failure: { kind: 'http-5xx', message: 'overloaded', status: 503 } })
+    // Each attempt is bound to what it sent: the retry after the invalid answer sent the feedback tail too.
+    const sent = values.filter((v) => v !== undefined).map((v) => (v as { request: string }).request)
+    expect(sent[0]).not.toBe(sent[1])
+    expect(sent[1]).toBe(sent[2])
   })
 
   it('resumes a run that died after attempt 2 of 3: only attempt 3 calls the provider, with the same retry tail', async () => {
@@ -130,6 +135,30 @@ describe('Gate attempts in a durable run', () => {
     expect(isDurableRunError(error.cause)).toBe(true)
     expect((error.cause as DurableRunError).kind).toBe('divergence')
     expect(other.provider.calls).toBe(0)
+  })
+
+  it('fails fast with kind durable-journal when the replay sends another request than the journaled attempt was sent', async () => {
+    const journal: string[] = []
+    await gateOver(['{"amount": 1}']).gate.run(ask, { durable: crashingEngine('r', journal).port })
+    const other = gateOver(['{"amount": 2}'])
+    const another = { messages: [{ role: 'user' as const, content: 'how much, in cents?' }] }
+    const error = await failure(other.gate.run(another, { durable: crashingEngine('r', journal).port }))
+    expect([error.kind, (error.cause as DurableRunError).kind]).toEqual(['durable-journal', 'divergence'])
+    expect((error.cause as DurableRunError).message).toMatch(/another request/)
+    expect(other.provider.calls).toBe(0)
+    // The same request replays the journaled answer, key order of the request notwithstanding.
+    const same = gateOver(['{"amount": 2}'])
+    const reordered = { messages: [{ content: 'how much?', role: 'user' as const }] }
+    expect((await same.gate.run(reordered, { durable: crashingEngine('r', journal).port })).value).toEqual({ amount: 1 })
+    expect(same.provider.calls).toBe(0)
+  })
+
+  it('refuses as corrupt-entry a journaled attempt whose request digest is no SHA-256', async () => {
+    const journal = [JSON.stringify({ v: 1, seq: 0, name: 'attempt:gate:1', ok: true, value: { v: 1, provider: 'scripted', request: 'x', response: { content: '{"amount": 1}', toolCalls: [] } } })]
+    const { gate, provider } = gateOver(['{"amount": 1}'])
+    const error = await failure(gate.run(ask, { durable: crashingEngine('r', journal).port }))
+    expect((error.cause as DurableRunError).kind).toBe('corrupt-entry')
+    expect(provider.calls).toBe(0)
   })
 
   it('fails fast with kind durable-journal when the replay asks for other steps than the journal holds', async () => {

@@ -1,5 +1,5 @@
 import { sha256Hex } from '../../model/sha256.ts'
-import { stableKey } from '../stable-key.ts'
+import { stableKey } from '../../model/stable-key.ts'
 
 export { APPROVAL_ID } from '../../durable/approval-decision.ts'
 

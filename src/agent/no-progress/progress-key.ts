@@ -1,4 +1,4 @@
-import { stableKey } from '../stable-key.ts'
+import { stableKey } from '../../model/stable-key.ts'
 import type { NoProgressSettings } from './no-progress-options.ts'
 
 /**

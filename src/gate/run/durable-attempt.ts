@@ -3,6 +3,9 @@ import { MAX_JOURNALED_MESSAGE } from '../../durable/journal-codec.ts'
 import { ERROR_KINDS, type ErrorKind } from '../../model/error-kind.ts'
 import { messageOf } from '../../model/message-of.ts'
 import { isProviderError, ProviderError } from '../../model/provider-error.ts'
+import type { ModelRequest } from '../../model/request.ts'
+import { sha256Hex } from '../../model/sha256.ts'
+import { stableKey } from '../../model/stable-key.ts'
 import type { ModelResponse } from '../../model/response.ts'
 import type { Usage } from '../../model/usage.ts'
 import type { Chain } from '../../policies/chain.ts'
@@ -14,14 +17,17 @@ import { GateAttempt } from './gate-attempt.ts'
 
 /**
  * What the step of one attempt journals, as plain data: all the loop and the check read of an
- * attempt that ran, so a replay takes it as if it ran. `provider` names who answered (a replay on
- * another provider diverged); the meter's reading (`usage`, `costUsd`, `unpriced`) is there whenever
+ * attempt that ran, so a replay takes it as if it ran. `provider` names who answered and `request`
+ * is the digest of what it was sent (a replay on another provider, or for another request,
+ * diverged); the meter's reading (`usage`, `costUsd`, `unpriced`) is there whenever
  * it read an answer, even when a later link failed the attempt (it was paid all the same); then
  * either the `response` (the shape-checked answer, as the check reads it) or the `failure`.
  */
 export interface JournaledAttempt {
   readonly v: 1
   readonly provider: string
+  /** {@link requestDigest} of the request the attempt sent; absent in entries journaled before it was (not compared then). */
+  readonly request?: string | undefined
   readonly usage?: Usage | undefined
   readonly costUsd?: number | undefined
   readonly unpriced?: string | undefined
@@ -44,24 +50,71 @@ export interface JournaledAttemptFailure {
  * owns and closes; answers what it came to as a {@link JournaledAttempt}, never a rejection (a
  * failure is data, journaled like an answer).
  */
-export async function runAttemptStep(outer: GateAttempt<unknown>, chain: Chain<GateAttempt<unknown>>, call: ResponseCall): Promise<JournaledAttempt> {
+export async function runAttemptStep(
+  outer: GateAttempt<unknown>,
+  chain: Chain<GateAttempt<unknown>>,
+  call: ResponseCall,
+  digest: string | undefined,
+): Promise<JournaledAttempt> {
   const inner = new GateAttempt(outer.run, outer.attempt, outer.request, outer.startedAt)
   try {
     const answer = await chain(inner, call)
     const response = await inner.leave(answer)
-    return { ...metered(inner), response }
+    return { ...metered(inner, digest), response }
   } catch (error) {
     await inner.failOpen(error)
-    return { ...metered(inner), failure: failureOf(error) }
+    return { ...metered(inner, digest), failure: failureOf(error) }
   } finally {
     inner.close()
   }
 }
 
-function metered(inner: GateAttempt<unknown>): JournaledAttempt {
-  if (inner.usage === undefined) return { v: 1, provider: inner.provider }
-  const base = { v: 1 as const, provider: inner.provider, usage: inner.usage, costUsd: inner.costUsd }
+function metered(inner: GateAttempt<unknown>, digest: string | undefined): JournaledAttempt {
+  const named = { v: 1 as const, provider: inner.provider, ...(digest === undefined ? {} : { request: digest }) }
+  if (inner.usage === undefined) return named
+  const base = { ...named, usage: inner.usage, costUsd: inner.costUsd }
   return inner.unpriced === undefined ? base : { ...base, unpriced: inner.unpriced }
+}
+
+/**
+ * The identity of the question an attempt asks: the SHA-256 (64 hex digits) of the canonical JSON
+ * (keys sorted at every depth) of its system prompt, messages (the ephemeral tail included), tools
+ * and tool choice. How it is asked is left out (the model, the output mode and its schemas, the token
+ * limit: a resumed process may settle those otherwise, e.g. without an output mode another run
+ * demoted), and so is the signal. `undefined` for a request JSON cannot write (a bigint, a cycle):
+ * such an attempt is journaled unbound.
+ */
+export function requestDigest(request: ModelRequest): string | undefined {
+  return digestOf({ system: request.system, messages: request.messages, tools: request.tools, toolChoice: request.toolChoice })
+}
+
+/** The SHA-256 (64 hex digits) of `value`'s canonical JSON (keys sorted at every depth); `undefined` when JSON cannot write it. */
+export function digestOf(value: unknown): string | undefined {
+  let text: string
+  try {
+    text = stableKey(value)
+  } catch {
+    return undefined
+  }
+  return sha256Hex(text)
+}
+
+// What the durable runs of an agent are bound to, by port: the digest of the run's input (see `bindDurableRun`).
+const bindings = new WeakMap<object, string>()
+
+/**
+ * Binds the attempts of the run on `port` whose requests are not bound themselves (an agent's turns, see
+ * `DurableAttempts`) to `digest`, the identity of the run's input: a resume with another input diverges at its first
+ * journaled attempt instead of answering the journaled answers to another question.
+ */
+export function bindDurableRun(port: object, digest: string | undefined): void {
+  if (digest === undefined) bindings.delete(port)
+  else bindings.set(port, digest)
+}
+
+/** What the run on `port` is bound to (see {@link bindDurableRun}), if anything. */
+export function durableRunBinding(port: object): string | undefined {
+  return bindings.get(port)
 }
 
 /** A failure as the gate classifies it: its kind, status and retry-after (what the rules read), its message and code. */
@@ -77,18 +130,20 @@ function failureOf(error: unknown): JournaledAttemptFailure {
   }
 }
 
-/** Where a journaled attempt is read: the run, the step and the provider the run is on now. */
+/** Where a journaled attempt is read: the run, the step, the provider the run is on now and the digest of what it sends now. */
 export interface StepPlace {
   readonly runId: string
   readonly step: string
   readonly provider: string
+  readonly request: string | undefined
 }
 
 /**
  * Takes a journaled attempt (the step's answer, this process's or a replay's) into `outer` as if its
  * inside ran here: the meter's reading written on it, then its response answered (for the check) or its
  * failure thrown as a `ProviderError`. What the port did not write is a `corrupt-entry`; an attempt of
- * another provider (the code changed between the crash and the resume) a `divergence`.
+ * another provider, or of another request (the code or the input changed between the crash and the
+ * resume: the journaled answer answers another question), a `divergence`.
  */
 export function takeJournaled(outer: GateAttempt<unknown>, at: StepPlace, value: unknown): ModelResponse {
   let entry: JournaledAttempt
@@ -109,6 +164,13 @@ export function takeJournaled(outer: GateAttempt<unknown>, at: StepPlace, value:
       runId: at.runId,
       step: at.step,
       reason: `the journal holds an attempt of provider ${JSON.stringify(entry.provider)} where this run calls ${JSON.stringify(at.provider)}: the code changed between the crash and the resume`,
+    })
+  }
+  if (entry.request !== undefined && at.request !== undefined && entry.request !== at.request) {
+    throw new DurableRunError('divergence', {
+      runId: at.runId,
+      step: at.step,
+      reason: `the journal holds an attempt that sent another request (digest ${entry.request.slice(0, 12)}, this run sends ${at.request.slice(0, 12)}): the input or the code changed between the crash and the resume`,
     })
   }
   if (entry.usage !== undefined) {
@@ -135,8 +197,9 @@ function readAttempt(at: StepPlace, value: unknown): JournaledAttempt {
   const bad = (reason: string, cause?: unknown): DurableRunError =>
     new DurableRunError('corrupt-entry', { runId: at.runId, step: at.step, reason: `the journaled attempt ${reason}`, cause })
   if (!isObject(value) || value['v'] !== 1) throw bad('is not an attempt of version 1')
-  const { provider, usage, costUsd, unpriced, response, failure } = value
+  const { provider, request, usage, costUsd, unpriced, response, failure } = value
   if (typeof provider !== 'string') throw bad('names no provider')
+  if (request !== undefined && !(typeof request === 'string' && REQUEST_DIGEST.test(request))) throw bad('has a request digest that is no SHA-256')
   if (usage !== undefined && !isSoundUsage(usage)) throw bad('has a usage that is no count of tokens')
   if (costUsd !== undefined && !(typeof costUsd === 'number' && Number.isFinite(costUsd) && costUsd >= 0)) throw bad('has a cost that is no amount')
   if (unpriced !== undefined && typeof unpriced !== 'string') throw bad('has an unpriced reason that is no string')
@@ -149,7 +212,7 @@ function readAttempt(at: StepPlace, value: unknown): JournaledAttempt {
       throw bad(`has a response the gate would refuse (${messageOf(error)})`, error)
     }
   }
-  const out = { v: 1 as const, provider, usage: usage as Usage | undefined, costUsd: costUsd as number | undefined, unpriced: unpriced as string | undefined }
+  const out = { v: 1 as const, provider, request: request as string | undefined, usage: usage as Usage | undefined, costUsd: costUsd as number | undefined, unpriced: unpriced as string | undefined }
   if (checked !== undefined) return { ...out, response: checked }
   if (!isObject(failure)) throw bad('has a failure that is no object')
   const { kind, message, status, retryAfterMs, code } = failure
@@ -174,6 +237,8 @@ function readAttempt(at: StepPlace, value: unknown): JournaledAttempt {
     },
   }
 }
+
+const REQUEST_DIGEST = /^[0-9a-f]{64}$/
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value)

@@ -14,7 +14,7 @@ import { frozenAttemptRequest } from '../frozen-attempt-request.ts'
 import type { GateInternals, GateRunOptions, RunHooks } from '../gate-internals.ts'
 import type { GateResult } from '../gate-result.ts'
 import type { ResolvedProvider } from '../resolved-provider.ts'
-import { runAttemptStep, takeJournaled } from './durable-attempt.ts'
+import { durableRunBinding, requestDigest, runAttemptStep, takeJournaled } from './durable-attempt.ts'
 import { runGate } from './run-gate.ts'
 import type { DurableSteps } from './durable-steps.ts'
 import { type AttemptRun, GateAttempt } from './gate-attempt.ts'
@@ -45,10 +45,18 @@ export class DurableAttempts implements DurableSteps {
   /** The journal's refusal of the run (a diverged replay, a corrupt entry, the engine failing): the run fails fast with it. */
   #refused: DurableRunError | undefined = undefined
 
-  constructor(port: DurablePort, key: string, chain: GateInternals<unknown>['durableChain']) {
+  /**
+   * Each attempt's step is bound to the digest of the question it asks (see `requestDigest`): a plain gate call. An
+   * agent's turn is not: its request holds the stored history, which a resumed run may read with the run's own
+   * exchange already committed; its attempts are bound to the run's input instead (see `bindDurableRun`).
+   */
+  readonly #bindsRequest: boolean
+
+  constructor(port: DurablePort, key: string, chain: GateInternals<unknown>['durableChain'], bindsRequest: boolean) {
     this.port = port
     this.key = key
     this.#chain = chain
+    this.#bindsRequest = bindsRequest
   }
 
   /** The run's next attempt, made as `startAttempt` makes it; its `attempt_start` waits until the step says whether it runs here. */
@@ -72,11 +80,12 @@ export class DurableAttempts implements DurableSteps {
   #step(outer: GateAttempt<unknown>, call: ResponseCall): Promise<ReturnType<typeof takeJournaled>> {
     if (this.#refused !== undefined) return Promise.reject(this.#refused)
     const step = `attempt:${this.key}:${outer.attempt}`
+    const digest = this.#bindsRequest ? requestDigest(outer.request) : durableRunBinding(this.port)
     let ran = false
     const run = (): ReturnType<typeof runAttemptStep> => {
       ran = true
       this.#emitStart(outer)
-      return runAttemptStep(outer, this.#chain.inner, call)
+      return runAttemptStep(outer, this.#chain.inner, call, digest)
     }
     return portCall(this.port, step, () => this.port.step(step, run))
       .then((value) => {
@@ -84,7 +93,7 @@ export class DurableAttempts implements DurableSteps {
           this.#replaying = true
           this.#emitStart(outer)
         }
-        return takeJournaled(outer, { runId: this.port.runId, step, provider: outer.provider }, value)
+        return takeJournaled(outer, { runId: this.port.runId, step, provider: outer.provider, request: digest }, value)
       })
       .catch((error: unknown) => {
         if (isDurableRunError(error)) this.#refused ??= error
@@ -185,7 +194,7 @@ export function runDurable<T>(
     )
   }
   const key = callKey(port, options.turn)
-  const durable = new DurableAttempts(port, key, g.durableChain)
+  const durable = new DurableAttempts(port, key, g.durableChain, options.turn === undefined)
   const withHooks: RunHooks = { durable, guardDecision: durable.guard }
   const shared = sharedDeadline(options)
   const runOptions: GateRunOptions = { ...options, runId: port.runId }
