@@ -154,7 +154,15 @@ describe('Gate attempts in a durable run', () => {
   })
 
   it('refuses as corrupt-entry a journaled attempt whose request digest is no SHA-256', async () => {
-    const journal = [JSON.stringify({ v: 1, seq: 0, name: 'attempt:gate:1', ok: true, value: { v: 1, provider: 'scripted', request: 'x', response: { content: '{"amount": 1}', toolCalls: [] } } })]
+    const journal = [
+      JSON.stringify({
+        v: 1,
+        seq: 0,
+        name: 'attempt:gate:1',
+        ok: true,
+        value: { v: 1, provider: 'scripted', request: 'x', response: { content: '{"amount": 1}', toolCalls: [] } },
+      }),
+    ]
     const { gate, provider } = gateOver(['{"amount": 1}'])
     const error = await failure(gate.run(ask, { durable: crashingEngine('r', journal).port }))
     expect((error.cause as DurableRunError).kind).toBe('corrupt-entry')

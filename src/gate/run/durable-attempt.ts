@@ -212,7 +212,14 @@ function readAttempt(at: StepPlace, value: unknown): JournaledAttempt {
       throw bad(`has a response the gate would refuse (${messageOf(error)})`, error)
     }
   }
-  const out = { v: 1 as const, provider, request: request as string | undefined, usage: usage as Usage | undefined, costUsd: costUsd as number | undefined, unpriced: unpriced as string | undefined }
+  const out = {
+    v: 1 as const,
+    provider,
+    request: request as string | undefined,
+    usage: usage as Usage | undefined,
+    costUsd: costUsd as number | undefined,
+    unpriced: unpriced as string | undefined,
+  }
   if (checked !== undefined) return { ...out, response: checked }
   if (!isObject(failure)) throw bad('has a failure that is no object')
   const { kind, message, status, retryAfterMs, code } = failure
