@@ -53,7 +53,6 @@ const ALLOWED: Record<string, string> = {
   'integrations/langchain/tool-args-turn.ts:settleToolArgs': 'in refactoring: grouped into a state object next',
   'integrations/mcp/mcp-tools.ts:refresher': 'in refactoring: grouped into a state object next',
   'integrations/mcp/prepare-tool.ts:compileFrom': 'in refactoring: grouped into a state object next',
-  'model/assert-number.ts:check': 'in refactoring: grouped into a state object next',
   'otel/run-spans.ts:RunSpans.open': 'in refactoring: grouped into a state object next',
   'otel/safe-span.ts:SafeSpan.start': 'in refactoring: grouped into a state object next',
   'policies/advisory-store.ts:askAdvisory': 'in refactoring: grouped into a state object next',
@@ -68,10 +67,6 @@ const ALLOWED: Record<string, string> = {
   'store/memory-store.ts:memoryStore.sync.reserve': "public API: StateStore.reserve(key, id, amount, limit, ttlMs), mirrored by the store's synchronous face",
   'store/redis/durable-write.ts:runDurably': 'in refactoring: grouped into a state object next',
   'store/redis/redis-store.ts:redisStore.reserve': 'public API: StateStore.reserve(key, id, amount, limit, ttlMs)',
-  'trace/json-safe.ts:copy': 'in refactoring: grouped into a state object next',
-  'trace/json-safe.ts:copyArray': 'in refactoring: grouped into a state object next',
-  'trace/json-safe.ts:copyObject': 'in refactoring: grouped into a state object next',
-  'trace/replay/replay-report.ts:compareCall': 'in refactoring: grouped into a state object next',
   'validation/guards/pattern-match.ts:matchesOf': 'in refactoring: grouped into a state object next',
   'validation/guards/shipped-guards.ts:shipped': 'in refactoring: grouped into a state object next',
   'validation/provider-schema/to-ir.ts:toIr': 'in refactoring: grouped into a state object next',
@@ -85,7 +80,7 @@ const ALLOWED: Record<string, string> = {
 }
 
 /** How many entries {@link ALLOWED} may hold: lower it as entries go, never raise it. */
-const MAX_ALLOWED = 69
+const MAX_ALLOWED = 64
 
 type FunctionNode =
   | ts.FunctionDeclaration
