@@ -35,7 +35,6 @@ const ALLOWED: Record<string, string> = {
   'gate/evaluate-rules.ts:firstMatchingRule': 'pending: core rework (issue 30)',
   'gate/fail-fast.ts:failFast': 'pending: core rework (issue 30)',
   'gate/finish-run.ts:succeed': 'pending: core rework (issue 30)',
-  'gate/profile/profile-store.ts:ProfileStore.constructor': 'in refactoring: grouped into a state object next',
   'gate/run-end.ts:emitRunEnd': 'pending: core rework (issue 30)',
   'gate/run-fallback.ts:runFallback': 'pending: core rework (issue 30)',
   'gate/run/decide.ts:act': 'pending: core rework (issue 30)',
@@ -53,8 +52,6 @@ const ALLOWED: Record<string, string> = {
   'integrations/langchain/tool-args-turn.ts:settleToolArgs': 'in refactoring: grouped into a state object next',
   'integrations/mcp/mcp-tools.ts:refresher': 'in refactoring: grouped into a state object next',
   'integrations/mcp/prepare-tool.ts:compileFrom': 'in refactoring: grouped into a state object next',
-  'otel/run-spans.ts:RunSpans.open': 'in refactoring: grouped into a state object next',
-  'otel/safe-span.ts:SafeSpan.start': 'in refactoring: grouped into a state object next',
   'policies/advisory-store.ts:askAdvisory': 'in refactoring: grouped into a state object next',
   'policies/breaker/circuit-breaker.ts:circuitBreaker.updateNow': 'in refactoring: grouped into a state object next',
   'policies/budget/budget-admission.ts:acquire': 'in refactoring: grouped into a state object next',
@@ -67,7 +64,7 @@ const ALLOWED: Record<string, string> = {
 }
 
 /** How many entries {@link ALLOWED} may hold: lower it as entries go, never raise it. */
-const MAX_ALLOWED = 51
+const MAX_ALLOWED = 48
 
 type FunctionNode =
   | ts.FunctionDeclaration
