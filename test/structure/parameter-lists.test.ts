@@ -54,12 +54,11 @@ const ALLOWED: Record<string, string> = {
   'integrations/mcp/prepare-tool.ts:compileFrom': 'in refactoring: grouped into a state object next',
   'store/memory-store.ts:memoryStore.store.reserve': 'public API: StateStore.reserve(key, id, amount, limit, ttlMs)',
   'store/memory-store.ts:memoryStore.sync.reserve': "public API: StateStore.reserve(key, id, amount, limit, ttlMs), mirrored by the store's synchronous face",
-  'store/redis/durable-write.ts:runDurably': 'in refactoring: grouped into a state object next',
   'store/redis/redis-store.ts:redisStore.reserve': 'public API: StateStore.reserve(key, id, amount, limit, ttlMs)',
 }
 
 /** How many entries {@link ALLOWED} may hold: lower it as entries go, never raise it. */
-const MAX_ALLOWED = 43
+const MAX_ALLOWED = 42
 
 type FunctionNode =
   | ts.FunctionDeclaration
