@@ -21,7 +21,7 @@ const ALLOWED: Record<string, string> = {
   'agent/run-events.ts:emitToolArgsFailure': 'pending: core rework (issue 30)',
   'agent/run-events.ts:runFailure': 'pending: core rework (issue 30)',
   'agent/run-events.ts:toolArgsFailed': 'pending: core rework (issue 30)',
-  'agent/session-commit-error.ts:SessionCommitError.constructor': 'pending: core rework (issue 30)',
+  'agent/session-commit-error.ts:SessionCommitError.constructor': 'public API: new SessionCommitError(...), exported from the package root',
   'agent/session.ts:Session.#commitStored': 'pending: core rework (issue 30)',
   'agent/session.ts:Session.#launch': 'pending: core rework (issue 30)',
   'agent/stored-conversation.ts:appendExchange': 'pending: core rework (issue 30)',
