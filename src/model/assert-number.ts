@@ -8,28 +8,40 @@
  * const timeoutMs = positiveNumber(options.timeoutMs, 'createGate: timeoutMs', 60_000)
  */
 
+/** What one kind of numeric option accepts, and how its message names it. */
+interface NumberRule {
+  /** The words after "must be", e.g. `a positive number`. */
+  readonly expected: string
+  readonly accepts: (n: number) => boolean
+}
+
+const POSITIVE_NUMBER: NumberRule = { expected: 'a positive number', accepts: (n) => Number.isFinite(n) && n > 0 }
+const NON_NEGATIVE_NUMBER: NumberRule = { expected: 'a non-negative number', accepts: (n) => Number.isFinite(n) && n >= 0 }
+const POSITIVE_INTEGER: NumberRule = { expected: 'a positive integer', accepts: (n) => Number.isInteger(n) && n >= 1 }
+const NON_NEGATIVE_INTEGER: NumberRule = { expected: 'a non-negative integer', accepts: (n) => Number.isInteger(n) && n >= 0 }
+
 /** A finite number above 0. */
 export function positiveNumber(value: unknown, label: string, fallback?: number): number {
-  return check(value, label, fallback, 'a positive number', (n) => Number.isFinite(n) && n > 0)
+  return check(value, label, fallback, POSITIVE_NUMBER)
 }
 
 /** A finite number, 0 or above. */
 export function nonNegativeNumber(value: unknown, label: string, fallback?: number): number {
-  return check(value, label, fallback, 'a non-negative number', (n) => Number.isFinite(n) && n >= 0)
+  return check(value, label, fallback, NON_NEGATIVE_NUMBER)
 }
 
 /** An integer, 1 or above. */
 export function positiveInteger(value: unknown, label: string, fallback?: number): number {
-  return check(value, label, fallback, 'a positive integer', (n) => Number.isInteger(n) && n >= 1)
+  return check(value, label, fallback, POSITIVE_INTEGER)
 }
 
 /** An integer, 0 or above. */
 export function nonNegativeInteger(value: unknown, label: string, fallback?: number): number {
-  return check(value, label, fallback, 'a non-negative integer', (n) => Number.isInteger(n) && n >= 0)
+  return check(value, label, fallback, NON_NEGATIVE_INTEGER)
 }
 
-function check(value: unknown, label: string, fallback: number | undefined, expected: string, accepts: (n: number) => boolean): number {
+function check(value: unknown, label: string, fallback: number | undefined, rule: NumberRule): number {
   if (value === undefined && fallback !== undefined) return fallback
-  if (typeof value === 'number' && accepts(value)) return value
-  throw new RangeError(`${label} must be ${expected}, got ${typeof value === 'string' ? JSON.stringify(value) : String(value)}`)
+  if (typeof value === 'number' && rule.accepts(value)) return value
+  throw new RangeError(`${label} must be ${rule.expected}, got ${typeof value === 'string' ? JSON.stringify(value) : String(value)}`)
 }

@@ -34,7 +34,7 @@ export function eventHandlers(t: HandlerTargets): { readonly always: Handlers; r
     agent_run_start: (e) => {
       const recording =
         t.mayRecord() &&
-        spans.open(e.runId, `invoke_agent ${boundedName(e.agent, 128)}`, defined({ [ATTR.operationName]: 'invoke_agent', [ATTR.agentName]: e.agent }), e, true)
+        spans.open(e, `invoke_agent ${boundedName(e.agent, 128)}`, defined({ [ATTR.operationName]: 'invoke_agent', [ATTR.agentName]: e.agent }), true)
       if (!recording) spans.quiet(e.runId)
       t.follow(spans.recording)
     },
@@ -59,8 +59,7 @@ export function eventHandlers(t: HandlerTargets): { readonly always: Handlers; r
     run_start: (e) => {
       // A gate run inside an agent run is one of its model calls; any other gets its own root.
       if (spans.isAgent(e.runId)) return
-      if (t.mayRecord())
-        spans.open(e.runId, `invoke_workflow ${t.workflow}`, { [ATTR.operationName]: 'invoke_workflow', [ATTR.workflowName]: t.workflow }, e, false)
+      if (t.mayRecord()) spans.open(e, `invoke_workflow ${t.workflow}`, { [ATTR.operationName]: 'invoke_workflow', [ATTR.workflowName]: t.workflow }, false)
       t.follow(spans.recording)
     },
   }

@@ -1,7 +1,7 @@
 import { context, SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Tracer } from '@opentelemetry/api'
 import type { EventTags } from '../events/event-map.ts'
 import { boundedName } from './bounded-text.ts'
-import { SafeSpan, type OnOtelError } from './safe-span.ts'
+import { SafeSpan, type OnOtelError, type SpanSource } from './safe-span.ts'
 import { ATTR } from './semconv.ts'
 
 /** The open spans of one run (an agent run, or a gate run outside an agent). */
@@ -12,6 +12,11 @@ interface RunTrace {
   readonly agent: boolean
   tool: { readonly span: SafeSpan; readonly context: Context } | undefined
   chat: SafeSpan | undefined
+}
+
+/** The event that starts a run (`run_start`, `agent_run_start`): its id and its tags. */
+export interface RunOpening extends EventTags {
+  readonly runId: string
 }
 
 /** Most metadata keys put on a span as `reliability_gate.metadata.<key>`. */
@@ -29,24 +34,24 @@ export const MAX_METADATA_ATTRIBUTES = 32
  * remembered by its id alone ({@link quiet}), so that its gate runs stay model calls inside it.
  */
 export class RunSpans {
-  readonly #tracer: Tracer
-  readonly #onError: OnOtelError
+  readonly #source: SpanSource
   readonly #runs = new Map<string, RunTrace[]>()
   // Agent runs that record nothing, by id: how many are open.
   readonly #quietAgents = new Map<string, number>()
 
   constructor(tracer: Tracer, onError: OnOtelError) {
-    this.#tracer = tracer
-    this.#onError = onError
+    this.#source = { tracer, onError }
   }
 
   /**
-   * Opens the root span of a run (the caller's active context is its parent) and keeps it when it
-   * records; a root that records nothing is ended at once. Returns whether it records.
+   * Opens the root span of the run `start` starts (the caller's active context is its parent; the
+   * event's tags become attributes) and keeps it when it records; a root that records nothing is
+   * ended at once. Returns whether it records.
    */
-  open(runId: string, name: string, attributes: Attributes, tags: EventTags, agent: boolean): boolean {
-    const options = { kind: SpanKind.INTERNAL, attributes: { ...attributes, [ATTR.runId]: boundedName(runId), ...tagAttributes(tags) } }
-    const root = SafeSpan.start(this.#tracer, name, options, undefined, this.#onError)
+  open(start: RunOpening, name: string, attributes: Attributes, agent: boolean): boolean {
+    const runId = start.runId
+    const options = { kind: SpanKind.INTERNAL, attributes: { ...attributes, [ATTR.runId]: boundedName(runId), ...tagAttributes(start) } }
+    const root = SafeSpan.start(this.#source, name, options, undefined)
     if (!root.isRecording()) {
       root.end()
       return false
@@ -102,7 +107,7 @@ export class RunSpans {
     const run = this.#oldest(runId, (t) => t.chat === undefined) ?? this.#oldest(runId, () => true)
     if (run === undefined) return undefined
     run.chat?.end()
-    run.chat = SafeSpan.start(this.#tracer, name, { kind: SpanKind.CLIENT, attributes }, run.tool?.context ?? run.rootContext, this.#onError)
+    run.chat = SafeSpan.start(this.#source, name, { kind: SpanKind.CLIENT, attributes }, run.tool?.context ?? run.rootContext)
     return run.chat
   }
 
@@ -122,7 +127,7 @@ export class RunSpans {
     const run = this.#oldest(runId, (t) => t.tool === undefined) ?? this.#oldest(runId, () => true)
     if (run === undefined) return
     run.tool?.span.end()
-    const span = SafeSpan.start(this.#tracer, name, { kind: SpanKind.INTERNAL, attributes }, run.rootContext, this.#onError)
+    const span = SafeSpan.start(this.#source, name, { kind: SpanKind.INTERNAL, attributes }, run.rootContext)
     run.tool = { span, context: trace.setSpan(run.rootContext, span.span) }
   }
 

@@ -13,6 +13,12 @@ import {
 /** Called with what a tracer or a span threw; never throws. */
 export type OnOtelError = (what: string, error: unknown) => void
 
+/** Where spans come from: the tracer, and who hears what it (or a span of it) throws. */
+export interface SpanSource {
+  readonly tracer: Tracer
+  readonly onError: OnOtelError
+}
+
 /**
  * A span behind the user-code boundary: a tracer or span that throws (or a tracer that returns no
  * span) is reported through `onError` and never reaches the run; `end()` is attempted once, whatever
@@ -29,7 +35,7 @@ export class SafeSpan {
   }
 
   /** Starts a span; a tracer that throws or answers no span gives a span that records nothing. */
-  static start(tracer: Tracer, name: string, options: SpanOptions, parent: Context | undefined, onError: OnOtelError): SafeSpan {
+  static start({ tracer, onError }: SpanSource, name: string, options: SpanOptions, parent: Context | undefined): SafeSpan {
     let span: unknown
     try {
       span = tracer.startSpan(name, options, parent)

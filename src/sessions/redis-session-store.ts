@@ -3,7 +3,7 @@ import { typeName } from '../model/describe-value.ts'
 import type { RedisLike } from '../store/redis/redis-like.ts'
 import { luaScript, runScript } from '../store/redis/run-script.ts'
 import { redisCallSettings } from '../store/redis/call-settings.ts'
-import { runDurably, type RedisDurability } from '../store/redis/durable-write.ts'
+import { type DurableClient, runDurably, type RedisDurability } from '../store/redis/durable-write.ts'
 import { option, optionsContract } from '../model/options-contract.ts'
 import { checkAppend, encodeExchange, readConversation } from './exchange-format.ts'
 import { SessionFormatError } from './session-format-error.ts'
@@ -97,6 +97,7 @@ export function redisSessionStore(client: RedisLike, options: RedisSessionStoreO
   const checked = REDIS_SESSION_STORE.check(options)
   const { keyPrefix: prefix = 'rg:session:', ttlMs = 0 } = checked
   const { durable, bounded } = redisCallSettings(client, checked, 'redisSessionStore')
+  const durableClient: DurableClient | undefined = durable === undefined ? undefined : { client, durable }
   const keyOf = (id: string): string => `${prefix}{${id}}`
   const approvalsOf = (id: string): string => `${prefix}{${id}}:approvals`
 
@@ -125,7 +126,7 @@ export function redisSessionStore(client: RedisLike, options: RedisSessionStoreO
       const { exchange, expected, fail } = checkAppend(id, request, 'redisSessionStore.append')
       const args = [expected, fail ? 'fail' : 'append', encodeExchange(exchange), ttlMs]
       const reply = await bounded(() =>
-        durable === undefined ? runScript(client, APPEND, keyOf(id), args) : runDurably(client, APPEND, [keyOf(id)], args, durable),
+        durableClient === undefined ? runScript(client, APPEND, keyOf(id), args) : runDurably(durableClient, APPEND, [keyOf(id)], args),
       )
       if (!Array.isArray(reply) || typeof reply[1] !== 'number') throw new Error(`redisSessionStore.append: unexpected reply ${typeName(reply)}`)
       const version = reply[1]

@@ -23,7 +23,18 @@ export function redactionOf(names: readonly string[]): Redaction {
  * are `"[redacted]"`.
  */
 export function jsonSafe(value: unknown, redaction: Redaction): unknown {
-  return copy(value, redaction, [], [], 0)
+  return copy(value, { redaction, path: [], ancestors: [] })
+}
+
+/**
+ * One {@link jsonSafe} copy on its way down: the redaction it applies, the field names from the
+ * root to the value being copied, and the objects that hold it (a value among them is a cycle; how
+ * many there are is the depth).
+ */
+interface CopyWalk {
+  readonly redaction: Redaction
+  readonly path: string[]
+  readonly ancestors: object[]
 }
 
 /** The name and message of anything thrown, never throwing. */
@@ -35,20 +46,21 @@ function clip(text: string): string {
   return text.length > MAX_TRACE_STRING ? `${text.slice(0, MAX_TRACE_STRING)}…[${text.length - MAX_TRACE_STRING} more characters]` : text
 }
 
-function copy(value: unknown, redaction: Redaction, path: string[], ancestors: object[], depth: number): unknown {
+function copy(value: unknown, walk: CopyWalk): unknown {
   if (typeof value === 'string') return clip(value)
   if (typeof value === 'bigint') return value.toString()
   if (typeof value === 'function' || typeof value === 'symbol') return undefined
   if (typeof value !== 'object' || value === null) return value
+  const ancestors = walk.ancestors
   if (ancestors.includes(value)) return '[circular]'
-  if (depth >= MAX_TRACE_DEPTH) return '[too deep]'
+  if (ancestors.length >= MAX_TRACE_DEPTH) return '[too deep]'
   try {
     if (value instanceof AbortSignal) return undefined
     if (value instanceof Error) return errorRecord(value)
     if (value instanceof Date) return Number.isNaN(value.getTime()) ? null : value.toISOString()
     ancestors.push(value)
     try {
-      return Array.isArray(value) ? copyArray(value, redaction, path, ancestors, depth) : copyObject(value, redaction, path, ancestors, depth)
+      return Array.isArray(value) ? copyArray(value, walk) : copyObject(value, walk)
     } finally {
       ancestors.pop()
     }
@@ -57,22 +69,23 @@ function copy(value: unknown, redaction: Redaction, path: string[], ancestors: o
   }
 }
 
-function copyArray(value: readonly unknown[], redaction: Redaction, path: string[], ancestors: object[], depth: number): unknown[] {
+function copyArray(value: readonly unknown[], walk: CopyWalk): unknown[] {
   const n = Math.min(value.length, MAX_TRACE_ENTRIES)
   const out: unknown[] = []
-  for (let i = 0; i < n; i++) out.push(copy(read(value, i), redaction, path, ancestors, depth + 1) ?? null)
+  for (let i = 0; i < n; i++) out.push(copy(read(value, i), walk) ?? null)
   if (value.length > n) out.push(`[${value.length - n} more entries]`)
   return out
 }
 
-function copyObject(value: object, redaction: Redaction, path: string[], ancestors: object[], depth: number): Record<string, unknown> {
+function copyObject(value: object, walk: CopyWalk): Record<string, unknown> {
+  const path = walk.path
   const out: Record<string, unknown> = {}
   const keys = Object.keys(value)
   const n = Math.min(keys.length, MAX_TRACE_ENTRIES)
   for (let i = 0; i < n; i++) {
     const key = keys[i] as string
     path.push(key)
-    const field = redacted(redaction, path) ? '[redacted]' : copy(read(value, key), redaction, path, ancestors, depth + 1)
+    const field = redacted(walk.redaction, path) ? '[redacted]' : copy(read(value, key), walk)
     path.pop()
     // A `__proto__` key from parsed JSON stays a field: assigning it would set the copy's prototype.
     if (field !== undefined) Object.defineProperty(out, clip(key), { value: field, enumerable: true, writable: true, configurable: true })

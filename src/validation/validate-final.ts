@@ -48,6 +48,15 @@ export type FinalAnswerResult<T> =
     }
   | { readonly ok: false; readonly failure: ValidationFailure }
 
+/** Where a checked value came from in the answer: how it was extracted, and how many JSON values it joins. */
+interface ValueOrigin {
+  readonly source: JsonSource
+  readonly count: number
+}
+
+// The gate's fast path: the whole answer parsed as one value.
+const WHOLE_ANSWER: ValueOrigin = { source: 'direct', count: 1 }
+
 // Said of every answer cut by the provider's output token limit.
 const CUT_BY_TOKEN_LIMIT = "the answer was cut off by the output token limit (stop reason 'max_tokens') before it was complete"
 
@@ -71,7 +80,7 @@ export function validateFinalAnswer<T>(
   const parsed = options?.parsed
   if (parsed !== undefined && options?.truncated !== true) {
     const verdict = schema.validate(parsed.value)
-    const settle = (settled: SchemaResult<T>): FinalAnswerResult<T> => toFinal(settled, 'direct', 1, content, parsed.value)
+    const settle = (settled: SchemaResult<T>): FinalAnswerResult<T> => toFinal(settled, content, parsed.value, WHOLE_ANSWER)
     return verdict instanceof Promise ? verdict.then(settle) : settle(verdict)
   }
   const extracted = extractJson(content, options)
@@ -96,7 +105,7 @@ export function validateFinalAnswer<T>(
   if (openBlock !== undefined) return { ok: false, failure: cutOff(content, openBlock) }
   // Every value of the answer parsed: the repair stage would rebuild this same value, so the schema's verdict is final.
   const verdict = schema.validate(extracted.value)
-  const settle = (settled: SchemaResult<T>): FinalAnswerResult<T> => toFinal(settled, extracted.source, extracted.count, content, extracted.value)
+  const settle = (settled: SchemaResult<T>): FinalAnswerResult<T> => toFinal(settled, content, extracted.value, extracted)
   return verdict instanceof Promise ? verdict.then(settle) : settle(verdict)
 }
 
@@ -158,9 +167,9 @@ function afterRepair<T>(
   return outcome instanceof Promise ? outcome.then(settle) : settle(outcome)
 }
 
-function toFinal<T>(verdict: SchemaResult<T>, source: JsonSource, count: number, content: string, parsed: unknown): FinalAnswerResult<T> {
-  if (verdict.ok) return { ok: true, value: verdict.value, extractedFrom: source }
-  const issues = source === 'joined' ? joinedIssues(verdict.issues, count) : verdict.issues
+function toFinal<T>(verdict: SchemaResult<T>, content: string, parsed: unknown, origin: ValueOrigin): FinalAnswerResult<T> {
+  if (verdict.ok) return { ok: true, value: verdict.value, extractedFrom: origin.source }
+  const issues = origin.source === 'joined' ? joinedIssues(verdict.issues, origin.count) : verdict.issues
   const failure = new ValidationFailure({
     stage: 'schema-validate',
     message: summarizeFailure('schema-validate', issues),

@@ -15,14 +15,14 @@ export function budgetOption(config: GateConfig<unknown>, env: LinkEnv): Admissi
   const budget = config.budget
   if (budget === undefined) return undefined
   const { events } = env
-  return budgetAdmission(
+  return budgetAdmission({
     budget,
-    env.priceUsage,
-    (spentUsd, ctx) => {
+    price: env.priceUsage,
+    onExceeded: (spentUsd, ctx) => {
       if (!events.has('budget_exceeded')) return
       events.emit('budget_exceeded', { runId: ctx.runId, ...eventTags(ctx.turn, ctx.metadata), budgetUsd: budget.usd, spentUsd, action: 'halt' })
     },
-    (ctx, reason, usage) => {
+    onUnpriced: (ctx, reason, usage) => {
       if (events.has('cost_unknown')) {
         const tags = eventTags(ctx.turn, ctx.metadata)
         events.emit('cost_unknown', {
@@ -43,6 +43,6 @@ export function budgetOption(config: GateConfig<unknown>, env: LinkEnv): Admissi
         `reliability-gate: the shared budget "${budget.key}" could not price an attempt of provider "${ctx.provider}": ${reason}.`,
       )
     },
-    stateLostReport(events, 'budget'),
-  )
+    onStoreError: stateLostReport(events, 'budget'),
+  })
 }

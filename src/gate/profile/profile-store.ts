@@ -4,6 +4,18 @@ import type { StateStore } from '../../store/state-store.ts'
 /** The counters of one retry combination, or of one provider and model's runs. */
 export type Counters = Readonly<Record<string, number>>
 
+/** Where and how a profile keeps its counts: the store, the prefix of every key, the buckets and the clock. */
+export interface ProfileLayout {
+  readonly store: StateStore
+  readonly prefix: string
+  /** The length of one time bucket. */
+  readonly bucketMs: number
+  /** How many buckets make the window. */
+  readonly buckets: number
+  /** The clock, in ms. */
+  readonly now: () => number
+}
+
 /**
  * The profile's layout in a {@link StateStore}: time buckets of `bucketMs`, the last `buckets` of
  * them making the window; in each bucket one counter per combination and field, and an index (a
@@ -19,12 +31,12 @@ export class ProfileStore {
   /** Combinations this process already named in a bucket's index. */
   readonly #indexed = new Set<string>()
 
-  constructor(store: StateStore, prefix: string, bucketMs: number, buckets: number, now: () => number) {
-    this.#store = store
-    this.#prefix = prefix
-    this.#bucketMs = bucketMs
-    this.#buckets = buckets
-    this.#now = now
+  constructor(layout: ProfileLayout) {
+    this.#store = layout.store
+    this.#prefix = layout.prefix
+    this.#bucketMs = layout.bucketMs
+    this.#buckets = layout.buckets
+    this.#now = layout.now
   }
 
   get #ttl(): number {

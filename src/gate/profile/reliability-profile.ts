@@ -93,7 +93,13 @@ export function reliabilityProfile(options?: ReliabilityProfileOptions): Reliabi
   const store = o.store ?? memoryStore()
   const missing = STATE_STORE_METHODS.filter((m) => typeof (store as unknown as Record<string, unknown>)[m] !== 'function')
   if (missing.length > 0) throw new TypeError(`reliabilityProfile: store must be a StateStore, missing ${missing.join(', ')} (got ${typeName(store)})`)
-  const layout = new ProfileStore(store, o.keyPrefix ?? 'rg:profile', o.bucketMs ?? 3_600_000, o.buckets ?? 24, o.now ?? Date.now)
+  const layout = new ProfileStore({
+    store,
+    prefix: o.keyPrefix ?? 'rg:profile',
+    bucketMs: o.bucketMs ?? 3_600_000,
+    buckets: o.buckets ?? 24,
+    now: o.now ?? Date.now,
+  })
   const retries = new Map<string, ProfileEntry>()
   const runs = new Map<string, ModelProfile>()
   let chain: Promise<void> = Promise.resolve()

@@ -24,20 +24,22 @@ export function abortedUsage(request: ModelRequest, consumedChars: number, repor
   return usage
 }
 
+/** A streamed answer cut on a definite violation: the text received, the value it parsed to so far, the violation and the attempt's usage. */
+export interface CutAnswer {
+  readonly raw: string
+  readonly partial: unknown
+  readonly violation: StreamViolation
+  readonly usage: Usage
+}
+
 /**
  * The response of an attempt aborted on a definite violation. Its content is the raw text
- * received when validating it reports the violation's path; otherwise (e.g. an unknown key whose
- * value had not started) the partial value with the violation made explicit, so the gate's normal
- * validation names the real problem in its feedback.
+ * received when validating it (against `schema`, repaired when `repair`) reports the violation's
+ * path; otherwise (e.g. an unknown key whose value had not started) the partial value with the
+ * violation made explicit, so the gate's normal validation names the real problem in its feedback.
  */
-export async function abortedResponse<T>(
-  raw: string,
-  partial: unknown,
-  violation: StreamViolation,
-  schema: CompiledSchema<T>,
-  repair: boolean,
-  usage: Usage,
-): Promise<ModelResponse> {
+export async function abortedResponse<T>(cut: CutAnswer, schema: CompiledSchema<T>, repair: boolean): Promise<ModelResponse> {
+  const { raw, partial, violation, usage } = cut
   const response = (content: string): ModelResponse => ({ content, toolCalls: [], usage, stopReason: 'other' })
   if (await reportsViolation(raw, violation, schema, repair)) return response(raw)
   const explicit = JSON.stringify(withViolation(partial, violation))

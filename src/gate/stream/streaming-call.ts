@@ -34,6 +34,14 @@ export interface StreamingCallContext<T> {
   readonly guards: readonly ContentGuard[]
 }
 
+/** One streamed attempt behind the `stream` guards: the stream's context, the attempt's, the chain's attempt (where a guard's stop is recorded) and the held text. */
+interface GuardedAttempt<T> {
+  readonly ctx: StreamingCallContext<T>
+  readonly attemptCtx: Parameters<ResponseCall>[0]
+  readonly attempt: object
+  readonly held: HeldText
+}
+
 /**
  * The end of the attempt chain for `gate.stream`: consumes `provider.stream()` (or `complete()`
  * when a provider cannot stream), forwards text as the mode says, and returns the assembled response
@@ -81,6 +89,7 @@ export function streamingCall<T>(ctx: StreamingCallContext<T>): ResponseCall {
       }
     }
     const held = ctx.guards.length === 0 ? undefined : heldText(ctx, attemptCtx, request.signal, deliver)
+    const guarded: GuardedAttempt<T> | undefined = held === undefined ? undefined : { ctx, attemptCtx, attempt: chainAttempt, held }
     const onText = (piece: string): 'continue' | 'stop' => {
       text += piece
       if (held === undefined) return deliver(piece)
@@ -94,7 +103,8 @@ export function streamingCall<T>(ctx: StreamingCallContext<T>): ResponseCall {
       // A malformed answer is the gate's to report; only text is forwarded here.
       const content: unknown = (response as { content?: unknown } | null | undefined)?.content
       if (typeof content === 'string' && content !== '') onText(content)
-      return held === undefined ? response : ((await released(held, chainAttempt, response, text, ctx, attemptCtx)) as ModelResponse)
+      if (guarded === undefined) return response
+      return (await released(guarded, response, text, await guarded.held.end())) as ModelResponse
     }
     const streaming = provider as typeof provider & { stream: NonNullable<typeof provider.stream> }
     const how = await consumeProviderStream(streaming, request, (chunk) => {
@@ -106,13 +116,13 @@ export function streamingCall<T>(ctx: StreamingCallContext<T>): ResponseCall {
       } else if (chunk.text !== '') return onText(chunk.text)
       return 'continue'
     })
-    if (held !== undefined) {
+    if (guarded !== undefined) {
       const raw = text
-      text = await held.end()
+      text = await guarded.held.end()
       // The deadline (or the run's abort) cut the guards short: the attempt ends as that says.
       if (request.signal?.aborted === true) throw request.signal.reason
-      if (held.stop !== undefined) stopStreamedAnswer(chainAttempt, { ...held.stop, surface: 'stream' })
-      else if (ended) response = await released(held, chainAttempt, response, raw, ctx, attemptCtx, text)
+      if (guarded.held.stop !== undefined) stopStreamedAnswer(chainAttempt, { ...guarded.held.stop, surface: 'stream' })
+      else if (ended) response = await released(guarded, response, raw, text)
     }
     if (how === 'stopped' && violation !== undefined && validator !== undefined && ctx.schema !== undefined) {
       if (ctx.events.has('stream_aborted')) {
@@ -127,7 +137,8 @@ export function streamingCall<T>(ctx: StreamingCallContext<T>): ResponseCall {
           consumedShare: undefined,
         })
       }
-      return await abortedResponse(text, validator.partial, violation, ctx.schema, ctx.repair, abortedUsage(request, text.length, reported))
+      const cut = { raw: text, partial: validator.partial, violation, usage: abortedUsage(request, text.length, reported) }
+      return await abortedResponse(cut, ctx.schema, ctx.repair)
     }
     return (ended ? response : endedWithoutDone(request, text, reported)) as ModelResponse
   }
@@ -145,20 +156,13 @@ function heldText<T>(
 }
 
 /**
- * The answer as the stream guards released it: its content is the released text when it is the
- * text that streamed (the usual case). A final content other than the streamed text (a provider
- * whose last word differs) is screened whole, without delivering it, before the gate reads it.
+ * The answer as the stream guards released it (`releasedText`, out of the `raw` text that
+ * streamed): its content is the released text when it is the text that streamed (the usual case).
+ * A final content other than the streamed text (a provider whose last word differs) is screened
+ * whole, without delivering it, before the gate reads it.
  */
-async function released<T>(
-  held: HeldText,
-  attempt: object,
-  response: unknown,
-  raw: string,
-  ctx: StreamingCallContext<T>,
-  attemptCtx: Parameters<ResponseCall>[0],
-  text?: string,
-): Promise<unknown> {
-  const releasedText = text ?? (await held.end())
+async function released<T>(guarded: GuardedAttempt<T>, response: unknown, raw: string, releasedText: string): Promise<unknown> {
+  const { held, attempt } = guarded
   if (held.stop !== undefined) {
     stopStreamedAnswer(attempt, { ...held.stop, surface: 'stream' })
     return response
@@ -167,7 +171,7 @@ async function released<T>(
   const content: unknown = (response as { content?: unknown }).content
   if (typeof content !== 'string' || content === releasedText) return response
   if (content === raw) return { ...response, content: releasedText }
-  const whole = heldText(ctx, attemptCtx, attemptCtx.request.signal, () => undefined)
+  const whole = heldText(guarded.ctx, guarded.attemptCtx, guarded.attemptCtx.request.signal, () => undefined)
   whole.push(content)
   const screened = await whole.end()
   if (whole.stop !== undefined) stopStreamedAnswer(attempt, { ...whole.stop, surface: 'stream' })

@@ -38,21 +38,22 @@ export function asGiveUp(error: unknown, last: NoObjectGeneratedFields | undefin
   return error
 }
 
+/** A tool call the middleware could not settle: the give-up it maps to, and the argument loop's verdict. */
+export interface UnsettledToolCall {
+  readonly giveUp: { readonly reason: string; readonly kind: FailFastKind }
+  readonly verdict: { readonly outcome: string; readonly failure: ValidationFailure }
+}
+
 /**
  * The middleware's give-up on a tool call whose arguments stayed invalid, that a guard blocked
  * (`tool-args-invalid`), that the model abandoned (`tool-call-abandoned`) or that repeated its
  * rejected arguments (`schema-stuck-loop`).
  */
-export function toolArgsGiveUp(
-  reason: string,
-  kind: FailFastKind,
-  verdict: { readonly outcome: string; readonly failure: ValidationFailure },
-  runId: string,
-  spent: Spent,
-): ReliabilityFailFastError {
+export function toolArgsGiveUp(unsettled: UnsettledToolCall, runId: string, spent: Spent): ReliabilityFailFastError {
+  const { giveUp, verdict } = unsettled
   return new ReliabilityFailFastError({
-    kind,
-    reason: `${reason} (outcome ${verdict.outcome})`,
+    kind: giveUp.kind,
+    reason: `${giveUp.reason} (outcome ${verdict.outcome})`,
     phase: 'post-decide',
     runId,
     attempts: [...spent.attempts],

@@ -1,7 +1,7 @@
 import type { LanguageModelV4CallOptions, LanguageModelV4Prompt } from '@ai-sdk/provider'
 import type { EventHub } from '../../events/event-hub.ts'
 import type { ContentGuard } from '../../validation/guards/index.ts'
-import { hostScreen } from '../host/host-screen.ts'
+import { type HostGuardRun, hostScreen } from '../host/host-screen.ts'
 
 type Message = LanguageModelV4Prompt[number]
 type ToolMessage = Extract<Message, { role: 'tool' }>
@@ -27,16 +27,16 @@ export async function guardPrompt(
   run: PromptGuardRun,
 ): Promise<LanguageModelV4CallOptions> {
   if (guards.length === 0) return params
+  const screened: HostGuardRun = { ...run, guards, host: 'ai-sdk' }
   const prompt: Message[] = []
   for (const m of params.prompt) {
     if (m.role === 'user') {
       const content = []
-      for (const p of m.content)
-        content.push(p.type === 'text' ? { ...p, text: await hostScreen(guards, 'input', p.text, undefined, { ...run, host: 'ai-sdk' }) } : p)
+      for (const p of m.content) content.push(p.type === 'text' ? { ...p, text: await hostScreen('input', p.text, undefined, screened) } : p)
       prompt.push({ ...m, content })
     } else if (m.role === 'tool') {
       const content: ToolPart[] = []
-      for (const p of m.content) content.push(p.type === 'tool-result' ? await screenedResult(guards, p, run) : p)
+      for (const p of m.content) content.push(p.type === 'tool-result' ? await screenedResult(p, screened) : p)
       prompt.push({ ...m, content })
     } else {
       prompt.push(m)
@@ -45,17 +45,16 @@ export async function guardPrompt(
   return { ...params, prompt }
 }
 
-async function screenedResult(guards: readonly ContentGuard[], part: ResultPart, run: PromptGuardRun): Promise<ResultPart> {
+async function screenedResult(part: ResultPart, run: HostGuardRun): Promise<ResultPart> {
   const output = part.output
   if (output.type === 'content') {
     const value = []
-    for (const item of output.value)
-      value.push(item.type === 'text' ? { ...item, text: await hostScreen(guards, 'tool-result', item.text, part.toolName, { ...run, host: 'ai-sdk' }) } : item)
+    for (const item of output.value) value.push(item.type === 'text' ? { ...item, text: await hostScreen('tool-result', item.text, part.toolName, run) } : item)
     return { ...part, output: { ...output, value } }
   }
   if (!('value' in output)) return part
   const text = typeof output.value === 'string' ? output.value : (JSON.stringify(output.value) ?? '')
-  const after = await hostScreen(guards, 'tool-result', text, part.toolName, { ...run, host: 'ai-sdk' })
+  const after = await hostScreen('tool-result', text, part.toolName, run)
   if (after === text) return part
   const isError = output.type === 'error-text' || output.type === 'error-json'
   return { ...part, output: { type: isError ? 'error-text' : 'text', value: after } }

@@ -149,7 +149,7 @@ export function reliabilityMiddleware<T = unknown>(given?: ReliabilityMiddleware
         const content = answerText(accepted.content, result.response.content)
         return { ...accepted, content: inSchemaShape(content, sent(), result.value), usage: toV4Usage(result.usage) }
       }
-      const call = new ToolArgsCall(gate, base, runOptions, result, toolSettings, () => lastAnswer(last()))
+      const call = new ToolArgsCall({ gate, base, options: runOptions, settings: toolSettings, last: () => lastAnswer(last()) }, result)
       const settled = await call.settle(result.response, schemas)
       // A prose reply that stands is the last answer the model gave.
       if (settled.answer !== undefined) return answerResult(settled.answer, last(), call.usage)
@@ -212,7 +212,10 @@ export function reliabilityMiddleware<T = unknown>(given?: ReliabilityMiddleware
                 if (schemas.size > 0 && calls.length > 0) {
                   // Retries of tool arguments are whole answers: asked for with doGenerate.
                   const { provider: retries, last } = generating(params, model)
-                  const call = new ToolArgsCall(gateFor(params, retries), base, runOptions, r, toolSettings, () => lastAnswer(last()))
+                  const call = new ToolArgsCall(
+                    { gate: gateFor(params, retries), base, options: runOptions, settings: toolSettings, last: () => lastAnswer(last()) },
+                    r,
+                  )
                   const settled = await call.settle(r.response, schemas)
                   usage = call.usage
                   calls = settled.calls ?? []

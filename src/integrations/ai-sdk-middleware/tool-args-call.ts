@@ -28,6 +28,17 @@ export type SettledCalls =
   /** A retry was answered in prose (`llm_gave_up`): the seed lets that answer stand, in place of the tool calls. */
   | { readonly answer: ModelResponse; readonly calls?: undefined }
 
+/** What a middleware call hands its tool-argument loop: its gate, request and run options, the tool settings, and how to read the last raw answer. */
+export interface MiddlewareCall {
+  readonly gate: Gate<unknown>
+  /** The call's request, before any retry tail. */
+  readonly base: ModelRequest
+  readonly options: GateRunOptions & { readonly runId: string }
+  readonly settings: ToolArgsOptions
+  /** The last answer's fields, for the AI SDK's `NoObjectGeneratedError` shape of a give-up. */
+  readonly last: () => NoObjectGeneratedFields | undefined
+}
+
 /**
  * The tool-argument loop of one middleware call, on the agent's own mechanism ({@link ToolArgsRetry},
  * {@link RunLedger}): retries go through the call's gate (its rules, budgets and events) with output
@@ -48,21 +59,16 @@ export class ToolArgsCall implements ToolArgsHost {
   readonly #last: () => NoObjectGeneratedFields | undefined
   readonly #ledger = new RunLedger()
 
-  constructor(
-    gate: Gate<unknown>,
-    base: ModelRequest,
-    options: GateRunOptions & { readonly runId: string },
-    first: GateResult<unknown>,
-    settings: ToolArgsOptions,
-    last: () => NoObjectGeneratedFields | undefined,
-  ) {
+  /** The loop of `call`, whose gate run answered `first`. */
+  constructor(call: MiddlewareCall, first: GateResult<unknown>) {
+    const { options } = call
     this.runId = options.runId
     this.signal = options.signal
-    this.#gate = gate
-    this.#base = base
+    this.#gate = call.gate
+    this.#base = call.base
     this.#options = options
-    this.#settings = settings
-    this.#last = last
+    this.#settings = call.settings
+    this.#last = call.last
     this.#ledger.add(first)
   }
 
@@ -83,8 +89,7 @@ export class ToolArgsCall implements ToolArgsHost {
       const done = await settleHostToolCall({ host: this, settings: this.#settings, call, input, base: this.#base.messages, reasoning: response.reasoning })
       if (done.status === 'answered') return { answer: done.response }
       // The middleware writes no tool results of its own: an unsettled call is the give-up error.
-      if (done.status === 'unsettled')
-        throw asGiveUp(toolArgsGiveUp(done.giveUp.reason, done.giveUp.kind, done.verdict, this.runId, this.#ledger), this.#last())
+      if (done.status === 'unsettled') throw asGiveUp(toolArgsGiveUp(done, this.runId, this.#ledger), this.#last())
       settled.push({ id: call.id, name: call.name, args: done.args })
     }
     return { calls: settled }

@@ -4,8 +4,9 @@ import type { EventHub } from '../../events/event-hub.ts'
 import { type ContentGuard, type GuardSurface, runContentGuards } from '../../validation/guards/index.ts'
 import { guardCutShort, guardStop } from '../../agent/guard-stop.ts'
 
-/** The host run a text is screened for. */
+/** The host run a text is screened for, and the guards that screen it. */
 export interface HostGuardRun {
+  readonly guards: readonly ContentGuard[]
   readonly events: EventHub
   readonly runId: string
   readonly signal: AbortSignal | undefined
@@ -13,20 +14,14 @@ export interface HostGuardRun {
 }
 
 /**
- * One text of a host's call through the guards of `surface`, the one mapping every host reads: the
+ * One text of a host's call through the run's guards of `surface`, the one mapping every host reads: the
  * text as allowed or redacted; a tool result a guard blocks (or answers with feedback) becomes the
  * withheld notice; any other block, and every escalation, throws the typed stop (`guard-blocked`,
  * `guard-escalated`) before the model is called; guards cut short by the host's abort end the call
  * `aborted`.
  */
-export async function hostScreen(
-  guards: readonly ContentGuard[],
-  surface: GuardSurface,
-  text: string,
-  tool: string | undefined,
-  run: HostGuardRun,
-): Promise<string> {
-  const outcome = await runContentGuards(guards, {
+export async function hostScreen(surface: GuardSurface, text: string, tool: string | undefined, run: HostGuardRun): Promise<string> {
+  const outcome = await runContentGuards(run.guards, {
     surface,
     text,
     tool: tool === undefined ? undefined : { name: tool },

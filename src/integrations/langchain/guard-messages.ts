@@ -1,7 +1,7 @@
 import { type BaseMessage, HumanMessage, ToolMessage } from '@langchain/core/messages'
 import type { EventHub } from '../../events/event-hub.ts'
 import type { ContentGuard } from '../../validation/guards/index.ts'
-import { hostScreen } from '../host/host-screen.ts'
+import { type HostGuardRun, hostScreen } from '../host/host-screen.ts'
 
 /** The run a LangChain message is guarded for. */
 export interface MessageGuardRun {
@@ -17,12 +17,13 @@ export interface MessageGuardRun {
  */
 export async function guardHumanMessages(messages: readonly BaseMessage[], guards: readonly ContentGuard[], run: MessageGuardRun): Promise<BaseMessage[]> {
   const out: BaseMessage[] = []
+  const screened: HostGuardRun = { ...run, guards, host: 'langchain' }
   for (const m of messages) {
     if (!HumanMessage.isInstance(m) || typeof m.content !== 'string') {
       out.push(m)
       continue
     }
-    const text = await hostScreen(guards, 'input', m.content, undefined, { ...run, host: 'langchain' })
+    const text = await hostScreen('input', m.content, undefined, screened)
     out.push(text === m.content ? m : new HumanMessage({ content: text, ...(m.id !== undefined ? { id: m.id } : {}) }))
   }
   return out
@@ -36,7 +37,7 @@ export async function guardHumanMessages(messages: readonly BaseMessage[], guard
 export async function guardToolMessage(result: unknown, tool: string, guards: readonly ContentGuard[], run: MessageGuardRun): Promise<unknown> {
   if (!ToolMessage.isInstance(result)) return result
   const text = typeof result.content === 'string' ? result.content : JSON.stringify(result.content)
-  const after = await hostScreen(guards, 'tool-result', text, tool, { ...run, host: 'langchain' })
+  const after = await hostScreen('tool-result', text, tool, { ...run, guards, host: 'langchain' })
   if (after === text) return result
   return new ToolMessage({
     content: after,

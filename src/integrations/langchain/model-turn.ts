@@ -95,7 +95,7 @@ export async function modelTurn<R extends TurnRequest>(asked: R, handler: (reque
   if ((answer.tool_calls?.length ?? 0) === 0) return answer
   const ask = (all: readonly Message[], toolChoice: ToolChoice | undefined): Promise<AIMessage> =>
     runGate({ ...base, messages: [...all], ...(toolChoice !== undefined ? { toolChoice } : {}) }, { ...run, validateOutput: false })
-  return settleToolArgs(answer, messages, toolSchemas(request.tools, turn.schemas), turn.toolArgs, ask, run)
+  return settleToolArgs(answer, { base: messages, schemas: toolSchemas(request.tools, turn.schemas), settings: turn.toolArgs, ask, run })
 }
 
 /** LangGraph's mark on the errors that pause or end a graph on purpose (`interrupt()`, `Command`), as its own `isGraphBubbleUp` reads it. */

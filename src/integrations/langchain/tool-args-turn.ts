@@ -24,6 +24,17 @@ export interface TurnRun {
 /** The middleware's tool-argument settings: the agent's loop settings, the retry budget and the guards. */
 export type LangChainToolArgs = HostToolSettings
 
+/** One model turn's tool-argument loop: the turn's messages, its tools' schemas, the settings, how to ask the model again, and the turn's run. */
+export interface ToolArgsTurn {
+  /** The turn's messages, before the answer that made the calls. */
+  readonly base: readonly Message[]
+  /** The input schema of each tool that has one, by name. */
+  readonly schemas: ReadonlyMap<string, CompiledSchema<unknown>>
+  readonly settings: LangChainToolArgs
+  readonly ask: AskModel
+  readonly run: TurnRun
+}
+
 const NO_TAGS: EventTags = Object.freeze({})
 
 /**
@@ -37,14 +48,8 @@ const NO_TAGS: EventTags = Object.freeze({})
  * `wrapToolCall` to answer with feedback, and so is a call a guard (`toolGuards`) rejected; the
  * typed stops (`toolGiveUpStops`) throw.
  */
-export async function settleToolArgs(
-  first: AIMessage,
-  base: readonly Message[],
-  schemas: ReadonlyMap<string, CompiledSchema<unknown>>,
-  settings: LangChainToolArgs,
-  ask: AskModel,
-  run: TurnRun,
-): Promise<AIMessage> {
+export async function settleToolArgs(first: AIMessage, turn: ToolArgsTurn): Promise<AIMessage> {
+  const { base, schemas, settings, ask, run } = turn
   const calls = first.tool_calls ?? []
   if (!calls.some((c) => schemas.has(c.name))) return first
   const replies = new WeakMap<ModelResponse, AIMessage>()

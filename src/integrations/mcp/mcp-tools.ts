@@ -54,7 +54,7 @@ export async function mcpTools(client: McpClient, options?: McpToolsOptions): Pr
     const slot: ToolSlot = { current: prepared, last: prepared }
     slots.set(prepared.name, { slot, tool: mcpTool(slot, settings) })
   }
-  if (config.watch) onToolsListChanged(client, refresher(client, server, config, settings, slots))
+  if (config.watch) onToolsListChanged(client, refresher(config, settings, slots))
   return Object.freeze([...slots.values()].map((s) => s.tool))
 }
 
@@ -82,17 +82,12 @@ async function prepareAll(client: McpClient, server: string, config: McpToolsCon
 }
 
 /**
- * The `tools/list_changed` handler: one refresh at a time (a notification during a refresh runs
- * one more after it); a refused tool is skipped and reported, a failed refresh leaves the tools as
- * they were.
+ * The `tools/list_changed` handler of the settings' client and server: one refresh at a time (a
+ * notification during a refresh runs one more after it); a refused tool is skipped and reported, a
+ * failed refresh leaves the tools as they were.
  */
-function refresher(
-  client: McpClient,
-  server: string,
-  config: McpToolsConfig,
-  settings: McpToolSettings,
-  slots: Map<string, { slot: ToolSlot; tool: McpTool }>,
-): () => void {
+function refresher(config: McpToolsConfig, settings: McpToolSettings, slots: Map<string, { slot: ToolSlot; tool: McpTool }>): () => void {
+  const { client, server } = settings
   let running: Promise<void> | undefined
   let again = false
   const refresh = async (): Promise<void> => {

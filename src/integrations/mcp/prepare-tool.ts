@@ -32,6 +32,14 @@ export interface PrepareContext {
   readonly evaluate: boolean
 }
 
+/** One schema of a listed tool, as {@link prepareTool} compiles it. */
+interface ToolSchema {
+  readonly tool: string
+  readonly field: 'inputSchema' | 'outputSchema'
+  /** Characters of the tool's budget (`limits.maxChars`) spent before the schema: its description's. */
+  readonly spentChars: number
+}
+
 // What `tool()` accepts: the strictest provider's rule for tool names.
 const NAME = /^[A-Za-z0-9_-]{1,64}$/
 
@@ -51,17 +59,17 @@ export function prepareTool(raw: unknown, ctx: PrepareContext): PreparedTool {
   const description = entry['description'] ?? ''
   if (typeof description !== 'string') throw refused(ctx, name, 'its description is not a string')
   if (description.length > ctx.limits.maxChars) throw refused(ctx, name, `its description is longer than ${ctx.limits.maxChars} characters (limits.maxChars)`)
-  const input = compileFrom(entry['inputSchema'], 'inputSchema', name, ctx, description.length)
+  const input = compileFrom(entry['inputSchema'], { tool: name, field: 'inputSchema', spentChars: description.length }, ctx)
   const type = input.jsonSchema?.['type']
   if (type !== 'object') throw refused(ctx, name, `its inputSchema must have type "object", got ${JSON.stringify(type) ?? 'none'}`)
-  const output = entry['outputSchema'] === undefined ? undefined : compileFrom(entry['outputSchema'], 'outputSchema', name, ctx, 0)
+  const output = entry['outputSchema'] === undefined ? undefined : compileFrom(entry['outputSchema'], { tool: name, field: 'outputSchema', spentChars: 0 }, ctx)
   return Object.freeze({ name, description, input, output, annotations: annotationsOf(entry['annotations']) })
 }
 
-function compileFrom(schema: unknown, which: string, name: string, ctx: PrepareContext, extraChars: number): CompiledSchema<unknown> {
+function compileFrom(schema: unknown, { tool: name, field: which, spentChars }: ToolSchema, ctx: PrepareContext): CompiledSchema<unknown> {
   let copied: ReturnType<typeof copySchema>
   try {
-    copied = copySchema(schema, ctx.limits, extraChars)
+    copied = copySchema(schema, ctx.limits, spentChars)
   } catch (error) {
     throw refused(ctx, name, `its ${which} could not be read`, error)
   }

@@ -2,7 +2,7 @@ import { isTransientKind, type ErrorKind } from '../../model/error-kind.ts'
 import { ProviderError } from '../../model/provider-error.ts'
 import { isThenable } from '../../model/user-code.ts'
 import { type Admission, Refused } from '../admission.ts'
-import { askAdvisory, ignoreStoreError, type OnStoreError } from '../advisory-store.ts'
+import { type AdvisoryFallback, askAdvisory, ignoreStoreError, type OnStoreError } from '../advisory-store.ts'
 import type { AttemptContext } from '../middleware.ts'
 import type { BreakerPermit, BreakerResult } from './breaker-permit.ts'
 import type { BreakerTransition } from './breaker-state.ts'
@@ -25,6 +25,8 @@ export function breakerAdmission(
 ): Admission<BreakerPermit | undefined> {
   // On an in-process store the breaker answers at once: no promise per acquire or record.
   const now = breakerNow(breaker)
+  // A breaker whose store cannot answer admits the call.
+  const fallback: AdvisoryFallback<undefined> = { through: undefined, onStoreError }
   const verdict = (permit: BreakerPermit | undefined, ctx: AttemptContext): BreakerPermit | undefined | Refused => {
     if (permit === undefined) return undefined
     if (permit.transition !== undefined) onTransition(permit.transition, ctx)
@@ -63,8 +65,7 @@ export function breakerAdmission(
     askAdvisory(
       () => breaker.acquire(ctx.provider),
       (permit: BreakerPermit) => verdict(permit, ctx),
-      undefined,
-      onStoreError,
+      fallback,
       ctx,
     )
   return {

@@ -2,7 +2,7 @@ import { option, optionsContract } from '../../model/options-contract.ts'
 import { positiveInteger } from '../option-checks.ts'
 import { memoryStore } from '../../store/memory-store.ts'
 import { STATE_STORE_METHODS, type StateStore } from '../../store/state-store.ts'
-import { syncStore, type SyncStateStore } from '../../store/sync-store.ts'
+import { syncStore } from '../../store/sync-store.ts'
 import { assertMethods } from '../../model/options-object.ts'
 import type { BreakerPermit, BreakerResult } from './breaker-permit.ts'
 import { decodeBreaker, encodeBreaker, type BreakerRecord, type BreakerTransition } from './breaker-state.ts'
@@ -120,23 +120,6 @@ export function circuitBreaker(given?: CircuitBreakerOptions): CircuitBreaker {
       }
     }
   }
-  const decode = cachedDecode()
-  /** {@link update} on an in-process store, within one synchronous step (no other caller can interleave). */
-  function updateNow(s: SyncStateStore, provider: string, step: Step, probe: boolean, result: BreakerResult): Updated {
-    const key = keyOf(provider)
-    const raw = s.get(key)
-    const before = decode(raw, key)
-    // A closed breaker's steps read the clock only to count a failure: no clock read (a boxed number, 32 B per attempt) to admit or hear a success.
-    const t = before.state === 'closed' && result !== 'failure' ? 0 : now()
-    const next = step(before, t, probe, result)
-    let after = before
-    if (next !== undefined) {
-      s.compareAndSet(key, raw, encodeBreaker(next))
-      wrote(provider, next)
-      after = next
-    }
-    return { before, after, next, t }
-  }
 
   const transition = (provider: string, { before, after }: Updated): BreakerTransition | undefined =>
     before.state === after.state ? undefined : { provider, from: before.state, to: after.state, failures: after.failures }
@@ -200,14 +183,31 @@ export function circuitBreaker(given?: CircuitBreakerOptions): CircuitBreaker {
     },
   }
   if (sync === undefined) return breaker
+  const decode = cachedDecode()
+  /** {@link update} on the in-process store, within one synchronous step (no other caller can interleave). */
+  const updateNow = (provider: string, step: Step, probe: boolean, result: BreakerResult): Updated => {
+    const key = keyOf(provider)
+    const raw = sync.get(key)
+    const before = decode(raw, key)
+    // A closed breaker's steps read the clock only to count a failure: no clock read (a boxed number, 32 B per attempt) to admit or hear a success.
+    const t = before.state === 'closed' && result !== 'failure' ? 0 : now()
+    const next = step(before, t, probe, result)
+    let after = before
+    if (next !== undefined) {
+      sync.compareAndSet(key, raw, encodeBreaker(next))
+      wrote(provider, next)
+      after = next
+    }
+    return { before, after, next, t }
+  }
   const now_: BreakerNow = {
     acquire(provider) {
       if (own && !dirty.has(provider)) return ADMITTED
-      return permitOf(provider, updateNow(sync, provider, acquireStep, false, 'ignored'))
+      return permitOf(provider, updateNow(provider, acquireStep, false, 'ignored'))
     },
     record(provider, permit, result) {
       if (!permit.allowed || skipsRecord(provider, result)) return undefined
-      return transition(provider, updateNow(sync, provider, recordStep, permit.probe, result))
+      return transition(provider, updateNow(provider, recordStep, permit.probe, result))
     },
   }
   nowFaces.set(breaker, now_)

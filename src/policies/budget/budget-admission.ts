@@ -7,7 +7,7 @@ import { NO_PRICING, priceOrReason } from '../meter.ts'
 import { abortReason } from '../../model/abort-reason.ts'
 import type { Reservation } from '../../store/state-store.ts'
 import { type Admission, Refused } from '../admission.ts'
-import { ignoreStoreError, type OnStoreError } from '../advisory-store.ts'
+import type { OnStoreError } from '../advisory-store.ts'
 import type { AttemptContext } from '../middleware.ts'
 import type { ModelResponse } from '../../model/response.ts'
 import type { PriceUsage } from '../pricing/price-usage.ts'
@@ -35,6 +35,17 @@ export type OnBudgetUnpriced = (ctx: AttemptContext, reason: string, usage: Usag
 const FIRST_WAIT_MS = 5
 const LONGEST_WAIT_MS = 250
 
+/** A shared budget as the gate applies it: the budget, how an answer is priced, and where what it cannot decide alone is reported. */
+export interface BudgetPolicy {
+  readonly budget: SharedBudget
+  /** Prices an answer the gate's meter did not price (absent: the gate has no pricing). */
+  readonly price: PriceUsage | undefined
+  readonly onExceeded: OnBudgetExceeded
+  readonly onUnpriced: OnBudgetUnpriced
+  /** Hears a failure of the budget's store (the attempt fails all the same: a budget fails closed). */
+  readonly onStoreError: OnStoreError
+}
+
 /** A budget's hold on one admitted attempt. */
 interface Hold {
   readonly id: string
@@ -55,13 +66,8 @@ interface Hold {
  * {@link BUDGET_STORE_FAILED}): a budget fails closed; so does a budget whose state the store found
  * gone (code {@link BUDGET_STATE_LOST}) until it is re-armed.
  */
-export function budgetAdmission(
-  budget: SharedBudget,
-  price: PriceUsage | undefined,
-  onExceeded: OnBudgetExceeded,
-  onUnpriced: OnBudgetUnpriced,
-  onStoreError: OnStoreError = ignoreStoreError,
-): Admission<Hold> {
+export function budgetAdmission(policy: BudgetPolicy): Admission<Hold> {
+  const { budget, price, onUnpriced, onStoreError } = policy
   // On an in-process store the budget answers at once: no promise per reserve or settle.
   const now = budgetNow(budget)
   const release = (hold: Hold): void => {
@@ -86,9 +92,9 @@ export function budgetAdmission(
   }
   // The awaited paths live apart from admit and done: their callbacks' captures are allocated only when they run (about 50 B per attempt).
   const waitFor = (hold: Hold, ctx: AttemptContext, taken: Reservation | Promise<never> | undefined): Promise<Hold | Refused> =>
-    acquire(budget, hold.id, hold.amount, ctx, onExceeded, taken, onStoreError).then((refused) => refused ?? hold)
-  const settleLater = (hold: Hold, ctx: AttemptContext, charge: number, usd: number | string, cost: Cost | undefined): Promise<void> =>
-    budget.settle(hold.id, charge).then(
+    acquire(policy, hold, ctx, taken).then((refused) => refused ?? hold)
+  const settleLater = (hold: Hold, ctx: AttemptContext, usd: number | string, cost: Cost | undefined): Promise<void> =>
+    budget.settle(hold.id, chargeOf(hold, usd)).then(
       () => charged(ctx, hold, usd, cost),
       (e: unknown) => {
         onStoreError(e, ctx)
@@ -124,11 +130,9 @@ export function budgetAdmission(
       const metered = ctx.usage !== undefined
       const cost = metered ? undefined : costOf(result, ctx, price)
       const usd = metered ? (ctx.unpriced ?? ctx.costUsd) : (cost as Cost).usd
-      // An answer that cannot be priced is charged what was reserved for it.
-      const charge = typeof usd === 'number' ? usd : hold.amount
-      if (now === undefined) return settleLater(hold, ctx, charge, usd, cost)
+      if (now === undefined) return settleLater(hold, ctx, usd, cost)
       try {
-        now.settle(hold.id, charge)
+        now.settle(hold.id, chargeOf(hold, usd))
       } catch (e) {
         onStoreError(e, ctx)
         throw storeFailed(budget, 'charged', e)
@@ -153,19 +157,18 @@ function reserveNow(budget: SharedBudget, now: BudgetNow, hold: Hold): true | Re
   return r
 }
 
+/** What an answered attempt is charged: its price, or what was reserved for it when it cannot be priced. */
+function chargeOf(hold: Hold, usd: number | string): number {
+  return typeof usd === 'number' ? usd : hold.amount
+}
+
 /**
- * Reserves `amount`, waiting while the remainder is only held by attempts in flight; throws when it
- * cannot fit. `first` is a verdict already taken (on an in-process store), not asked again.
+ * Reserves the hold's amount, waiting while the remainder is only held by attempts in flight; throws
+ * when it cannot fit. `first` is a verdict already taken (on an in-process store), not asked again.
  */
-async function acquire(
-  budget: SharedBudget,
-  id: string,
-  amount: number,
-  ctx: AttemptContext,
-  onExceeded: OnBudgetExceeded,
-  first: Reservation | Promise<never> | undefined,
-  onStoreError: OnStoreError,
-): Promise<Refused | undefined> {
+async function acquire(policy: BudgetPolicy, hold: Hold, ctx: AttemptContext, first: Reservation | Promise<never> | undefined): Promise<Refused | undefined> {
+  const { budget, onExceeded, onStoreError } = policy
+  const { id, amount } = hold
   let waited = 0
   let wait = FIRST_WAIT_MS
   let taken = first

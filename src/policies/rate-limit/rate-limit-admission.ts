@@ -1,6 +1,6 @@
 import { ProviderError } from '../../model/provider-error.ts'
 import { type Admission, Refused } from '../admission.ts'
-import { askAdvisory, ignoreStoreError, type OnStoreError } from '../advisory-store.ts'
+import { type AdvisoryFallback, askAdvisory, ignoreStoreError, type OnStoreError } from '../advisory-store.ts'
 import type { RateLimitPermit } from './rate-limit-permit.ts'
 import type { SharedRateLimit } from './shared-rate-limit.ts'
 
@@ -13,6 +13,7 @@ const ADMITTED = true
  * made, so it is not given back when another policy refuses the attempt.
  */
 export function rateLimitAdmission(rateLimit: SharedRateLimit, onStoreError: OnStoreError = ignoreStoreError): Admission<typeof ADMITTED> {
+  const fallback: AdvisoryFallback<typeof ADMITTED> = { through: ADMITTED, onStoreError }
   const verdict = (permit: RateLimitPermit, provider: string): typeof ADMITTED | Refused =>
     permit.allowed
       ? ADMITTED
@@ -28,8 +29,7 @@ export function rateLimitAdmission(rateLimit: SharedRateLimit, onStoreError: OnS
       return askAdvisory(
         () => rateLimit.acquire(ctx.provider),
         (permit: RateLimitPermit) => verdict(permit, ctx.provider),
-        ADMITTED,
-        onStoreError,
+        fallback,
         ctx,
       )
     },

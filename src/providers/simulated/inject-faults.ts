@@ -40,8 +40,17 @@ function candidates(fault: DataFault, value: unknown, schema: SchemaNode, root: 
   }
 }
 
-/** Whether `fault` can damage `value` at all. Format faults need an object or array to cut or fence. */
-export function isApplicable(fault: SimulatedFault, value: unknown, schema: SchemaNode, root: JsonSchema): boolean {
+/** A valid value and the schema it was made for: what faults damage. */
+export interface FaultTarget {
+  readonly value: unknown
+  /** The value's schema, resolved. */
+  readonly schema: SchemaNode
+  /** The whole schema, where `$ref`s resolve. */
+  readonly root: JsonSchema
+}
+
+/** Whether `fault` can damage the target's value at all. Format faults need an object or array to cut or fence. */
+export function isApplicable(fault: SimulatedFault, { value, schema, root }: FaultTarget): boolean {
   if (fault === 'fenced-in-prose' || fault === 'truncated-json') return typeof value === 'object' && value !== null
   return candidates(fault, value, schema, root).length > 0
 }
@@ -53,17 +62,12 @@ export interface AppliedFault {
 }
 
 /**
- * Damages a copy of `value` with each data fault in turn, at a random candidate path that does not
- * overlap an earlier fault (so one fix never hides another); faults with no room left are skipped.
+ * Damages a copy of the target's value with each data fault in turn, at a random candidate path that
+ * does not overlap an earlier fault (so one fix never hides another); faults with no room left are skipped.
  */
-export function injectFaults(
-  value: unknown,
-  faults: readonly DataFault[],
-  schema: SchemaNode,
-  root: JsonSchema,
-  random: Random,
-): { value: unknown; applied: AppliedFault[] } {
-  let damaged = structuredClone(value)
+export function injectFaults(target: FaultTarget, faults: readonly DataFault[], random: Random): { value: unknown; applied: AppliedFault[] } {
+  const { schema, root } = target
+  let damaged = structuredClone(target.value)
   const applied: AppliedFault[] = []
   for (const fault of faults) {
     const free = candidates(fault, damaged, schema, root).filter((c) => applied.every((a) => !overlaps(a.path, c.path)))

@@ -1,8 +1,6 @@
-import type { JsonSchema } from '../../model/request.ts'
 import { isDataFault, SIMULATED_FAULTS, type SimulatedFault } from './faults.ts'
-import { isApplicable } from './inject-faults.ts'
+import { type FaultTarget, isApplicable } from './inject-faults.ts'
 import type { Random } from './prng.ts'
-import type { SchemaNode } from './schema.ts'
 
 /**
  * Chooses the faults of a first attempt.
@@ -11,14 +9,8 @@ import type { SchemaNode } from './schema.ts'
  * cannot apply to this schema (e.g. `extra-field` without `additionalProperties: false`) is replaced
  * by another applicable data fault, or by `truncated-json`, so that asking for a failure gets one.
  */
-export function planFaults(
-  option: readonly SimulatedFault[] | 'random',
-  value: unknown,
-  schema: SchemaNode,
-  root: JsonSchema,
-  random: Random,
-): SimulatedFault[] {
-  const applicable = SIMULATED_FAULTS.filter((f) => isApplicable(f, value, schema, root))
+export function planFaults(option: readonly SimulatedFault[] | 'random', target: FaultTarget, random: Random): SimulatedFault[] {
+  const applicable = SIMULATED_FAULTS.filter((f) => isApplicable(f, target))
   if (option === 'random') {
     const pool = [...applicable]
     const count = Math.min(pool.length, random.next() < 0.5 ? 1 : 2)

@@ -18,10 +18,10 @@ import { SIMULATED_FAULTS, type SimulatedFault } from './faults.ts'
 import { fixIssues } from './fix-issues.ts'
 import { generateValue } from './generate-value.ts'
 import { hashString, mixSeed } from './prng.ts'
-import { readPromptHints, type PromptHints } from './prompt-hints.ts'
+import { readPromptHints } from './prompt-hints.ts'
 import { countToolCalls, hasToolResultSinceLastUser, lastUserMessage, readConversation, type Conversation } from './read-conversation.ts'
 import { readFeedback } from './read-feedback.ts'
-import { structuredAnswer } from './structured-answer.ts'
+import { type AnswerSettings, structuredAnswer } from './structured-answer.ts'
 
 /** Options of {@link simulated}. */
 export interface SimulatedOptions {
@@ -85,19 +85,19 @@ export function simulated(given?: SimulatedOptions): SimulatedProvider {
     const conversation = readConversation(request.messages)
     const question = lastUserMessage(conversation.base)
     const promptSeed = mixSeed(seed, hashString(promptKey(request.system, conversation.base)))
-    const hints = readPromptHints(question)
-    const toolCall = chooseToolCall(request, conversation, promptSeed, hints, ignoreFeedback)
-    if (toolCall !== undefined) return respond(request, '', [toolCall], 'tool_use')
-    if (request.responseSchema === undefined) {
-      return respond(request, question === '' ? 'Simulated answer.' : `Simulated answer to: ${question.slice(0, 80)}`, [], 'end')
-    }
-    const { text, stopReason } = structuredAnswer(request.responseSchema, conversation, {
+    const settings: AnswerSettings = {
       valueSeed: mixSeed(promptSeed, VALUE_STREAM),
       faultSeed: mixSeed(promptSeed, FAULT_STREAM),
       faults,
       ignoreFeedback,
-      hints,
-    })
+      hints: readPromptHints(question),
+    }
+    const toolCall = chooseToolCall(request, conversation, promptSeed, settings)
+    if (toolCall !== undefined) return respond(request, '', [toolCall], 'tool_use')
+    if (request.responseSchema === undefined) {
+      return respond(request, question === '' ? 'Simulated answer.' : `Simulated answer to: ${question.slice(0, 80)}`, [], 'end')
+    }
+    const { text, stopReason } = structuredAnswer(request.responseSchema, conversation, settings)
     return respond(request, text, [], stopReason)
   }
 
@@ -116,13 +116,8 @@ export function simulated(given?: SimulatedOptions): SimulatedProvider {
  * A tool call when the model should call a tool: a retry of a failing call (fixed like an answer),
  * or the first tool while no tool has answered since the user spoke.
  */
-function chooseToolCall(
-  request: ModelRequest,
-  conversation: Conversation,
-  promptSeed: number,
-  hints: PromptHints,
-  ignoreFeedback: boolean,
-): ToolCall | undefined {
+function chooseToolCall(request: ModelRequest, conversation: Conversation, promptSeed: number, settings: AnswerSettings): ToolCall | undefined {
+  const { hints, ignoreFeedback } = settings
   const tools = request.tools ?? []
   const first = tools[0]
   if (first === undefined) return undefined

@@ -33,9 +33,10 @@ export function structuredAnswer(schema: JsonSchema, conversation: Conversation,
   const node = resolveSchema(schema, schema)
   const valid = generateValue(schema, settings.valueSeed, { hints: settings.hints })
   const random = createRandom(settings.faultSeed)
-  const planned = planFaults(settings.faults, valid, node, schema, random)
+  const target = { value: valid, schema: node, root: schema }
+  const planned = planFaults(settings.faults, target, random)
   const dataFaults = planned.filter((f): f is DataFault => isDataFault(f))
-  const damaged = injectFaults(valid, dataFaults, node, schema, random).value
+  const damaged = injectFaults(target, dataFaults, random).value
   const first = renderOutput(damaged, { fenced: planned.includes('fenced-in-prose'), truncated: planned.includes('truncated-json') })
   const retry = conversation.answerRetry
   if (retry === undefined) return first

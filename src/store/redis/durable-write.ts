@@ -45,19 +45,20 @@ export function assertPipelines(client: RedisLike, label: string): void {
   }
 }
 
+/** A client whose writes count once replicas have them: where {@link runDurably} sends a script, and how many replicas must have it. */
+export interface DurableClient {
+  readonly client: RedisLike
+  readonly durable: RedisDurability
+}
+
 /**
  * Runs `script` and `WAIT` in one pipeline (an ioredis `Cluster` sends both to the node of the
  * keys), falling back to `EVAL` when the server lacks the script; resolves with the script's reply
  * once `durable.replicas` replicas have it, and rejects otherwise. A rejected write may still be on
  * the master: it is only not known to be anywhere else.
  */
-export async function runDurably(
-  client: RedisLike,
-  script: LuaScript,
-  keys: readonly string[],
-  args: readonly (string | number)[],
-  durable: RedisDurability,
-): Promise<unknown> {
+export async function runDurably(target: DurableClient, script: LuaScript, keys: readonly string[], args: readonly (string | number)[]): Promise<unknown> {
+  const { client, durable } = target
   let [reply, replicas] = await scriptAndWait(client, durable, (p) => p.evalsha(script.sha1, keys.length, ...keys, ...args))
   if (reply instanceof Error && isNoScript(reply)) {
     ;[reply, replicas] = await scriptAndWait(client, durable, (p) => p.eval(script.source, keys.length, ...keys, ...args))

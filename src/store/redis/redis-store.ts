@@ -13,7 +13,7 @@ import { StateLostError } from '../state-lost-error.ts'
 import { markUnreadable } from '../unreadable-value.ts'
 import { randomUUID } from 'node:crypto'
 import { redisCallChecks, redisCallSettings } from './call-settings.ts'
-import { runDurably, type RedisDurability } from './durable-write.ts'
+import { type DurableClient, runDurably, type RedisDurability } from './durable-write.ts'
 
 /** Options of {@link redisStore}. */
 export interface RedisStoreOptions {
@@ -110,6 +110,8 @@ export function redisStore(client: RedisLike, given?: RedisStoreOptions): StateS
   const prefix = options.keyPrefix ?? ''
   const onStateLost = options.onStateLost
   const { durable, bounded } = redisCallSettings(client, options, 'redisStore')
+  // Reservations and settles are the writes a failover must not lose: they wait for replicas.
+  const durableClient: DurableClient | undefined = durable === undefined ? undefined : { client, durable }
   // The epoch this process saw, per epoch key: a different one, or none, on a later call means the state vanished.
   const epochs = new Map<string, string>()
 
@@ -123,8 +125,10 @@ export function redisStore(client: RedisLike, given?: RedisStoreOptions): StateS
     let reply: unknown
     try {
       const script = scripts[operation]
-      const waits = durable !== undefined && (operation === 'reserve' || operation === 'settle')
-      reply = await bounded(() => (waits ? runDurably(client, script, [...keys, epoch], all, durable) : runScript(client, script, [...keys, epoch], all)))
+      const waiting = operation === 'reserve' || operation === 'settle' ? durableClient : undefined
+      reply = await bounded(() =>
+        waiting !== undefined ? runDurably(waiting, script, [...keys, epoch], all) : runScript(client, script, [...keys, epoch], all),
+      )
     } catch (error) {
       throw new RedisStoreError(operation, full, unreadable(error))
     }

@@ -1,5 +1,5 @@
 import { type CallOutcome, type CallSummary, type DecisionStep, sameOutcome, sameStep } from './call-summary.ts'
-import type { UnreplayableCall } from './recorded-call.ts'
+import type { RecordedCall, UnreplayableCall } from './recorded-call.ts'
 import type { NeedsModelAnswer } from './replay-provider.ts'
 
 /** Where a replayed call first decided otherwise than the recording. */
@@ -69,8 +69,7 @@ export interface ReplayReport {
 
 /** The comparison of one call's recording and replay. */
 export function compareCall(
-  id: string,
-  runId: string,
+  call: Pick<RecordedCall, 'id' | 'runId'>,
   before: CallSummary,
   after: CallSummary,
   replay: { readonly needsModelAnswer: NeedsModelAnswer | undefined; readonly eventsIdentical: boolean; readonly requestChanged: readonly number[] },
@@ -88,7 +87,7 @@ export function compareCall(
   }
   const status =
     replay.needsModelAnswer !== undefined ? 'needs-model-answer' : divergence === undefined && sameOutcome(before.outcome, after.outcome) ? 'same' : 'changed'
-  return { id, runId, status, before, after, divergence, ...replay }
+  return { id: call.id, runId: call.runId, status, before, after, divergence, ...replay }
 }
 
 /** The totals of some calls' outcomes. */

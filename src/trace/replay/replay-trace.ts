@@ -80,9 +80,7 @@ export async function replayWithRecords(records: readonly TraceRecord[], options
       replay.needsModelAnswer === undefined &&
       replay.records.length === call.records.length &&
       replay.records.every((r, i) => eventSignature(r) === eventSignature(call.records[i] as TraceRecord))
-    compared.push(
-      compareCall(call.id, call.runId, before, after, { needsModelAnswer: replay.needsModelAnswer, eventsIdentical, requestChanged: replay.requestChanged }),
-    )
+    compared.push(compareCall(call, before, after, { needsModelAnswer: replay.needsModelAnswer, eventsIdentical, requestChanged: replay.requestChanged }))
   }
   return { report: replayReport(compared, unreplayable), replayed }
 }

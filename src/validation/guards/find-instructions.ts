@@ -1,37 +1,36 @@
 import { normalizeForScan } from './normalize-for-scan.ts'
-import { MAX_SCAN_CHARS, matchesOf, type PatternMatch } from './pattern-match.ts'
+import { MAX_SCAN_CHARS, matchesOf, type PatternMatch, type PatternRule } from './pattern-match.ts'
 
 // Each rule a bounded pattern over normalized text (lower case, one space between words).
 const W = '(?: [a-z]{1,20}){0,3}' // up to three filler words ("all of the", "your previous")
-const INSTRUCTION_RULES: readonly { readonly rule: string; readonly pattern: RegExp }[] = [
-  {
-    rule: 'ignore-previous',
-    pattern: new RegExp(
+const instruction = (rule: string, pattern: RegExp): PatternRule => ({ kind: 'instruction', rule, pattern })
+const INSTRUCTION_RULES: readonly PatternRule[] = [
+  instruction(
+    'ignore-previous',
+    new RegExp(
       `\\b(?:ignore|disregard|forget|override|bypass|skip)${W} (?:previous|prior|above|earlier|preceding|original|system|developer|all)${W} (?:instructions?|prompts?|directions?|rules|guidelines|messages|context)\\b`,
       'g',
     ),
-  },
-  { rule: 'new-instructions', pattern: /\b(?:new|updated|real|actual|revised) (?:system )?(?:instructions?|rules|task|orders)(?: are)? ?:/g },
-  {
-    rule: 'role-override',
-    pattern:
-      /\byou are (?:now|no longer)\b|\bfrom now on,? you (?:are|will|must)\b|\bact as (?:if you were |an? )?(?:unrestricted|jailbroken|dan|developer mode|different)\b|\benter (?:developer|god|dan) mode\b/g,
-  },
-  {
-    rule: 'reveal-prompt',
-    pattern: /\b(?:reveal|print|output|repeat|show|leak)(?: [a-z]{1,20}){0,2} (?:system prompt|hidden instructions|initial instructions|developer message)\b/g,
-  },
-  {
-    rule: 'hide-from-user',
-    pattern:
-      /\b(?:do not|don't|never) (?:tell|inform|mention (?:this )?to|reveal (?:this )?to|alert) the user\b|\bwithout (?:telling|informing|notifying) the user\b/g,
-  },
-  {
-    rule: 'chat-template',
-    pattern: /<\|(?:im_start|im_end|system|endoftext|start_header_id)\|>|\[\/?inst\]|<<\/?sys>>|^(?:###|\*\*\*) ?(?:system|instruction)s?:?/gm,
-  },
-  { rule: 'exfiltrate', pattern: /\b(?:send|forward|post|upload|email|exfiltrate)(?: [a-z]{1,20}){0,4} (?:to|at) (?:https?:\/\/|[a-z0-9._%+-]{1,64}@)/g },
-  { rule: 'tool-directive', pattern: /\b(?:you must|you should|immediately|now) (?:call|invoke|run|use|execute) the (?:tool|function)\b/g },
+  ),
+  instruction('new-instructions', /\b(?:new|updated|real|actual|revised) (?:system )?(?:instructions?|rules|task|orders)(?: are)? ?:/g),
+  instruction(
+    'role-override',
+    /\byou are (?:now|no longer)\b|\bfrom now on,? you (?:are|will|must)\b|\bact as (?:if you were |an? )?(?:unrestricted|jailbroken|dan|developer mode|different)\b|\benter (?:developer|god|dan) mode\b/g,
+  ),
+  instruction(
+    'reveal-prompt',
+    /\b(?:reveal|print|output|repeat|show|leak)(?: [a-z]{1,20}){0,2} (?:system prompt|hidden instructions|initial instructions|developer message)\b/g,
+  ),
+  instruction(
+    'hide-from-user',
+    /\b(?:do not|don't|never) (?:tell|inform|mention (?:this )?to|reveal (?:this )?to|alert) the user\b|\bwithout (?:telling|informing|notifying) the user\b/g,
+  ),
+  instruction(
+    'chat-template',
+    /<\|(?:im_start|im_end|system|endoftext|start_header_id)\|>|\[\/?inst\]|<<\/?sys>>|^(?:###|\*\*\*) ?(?:system|instruction)s?:?/gm,
+  ),
+  instruction('exfiltrate', /\b(?:send|forward|post|upload|email|exfiltrate)(?: [a-z]{1,20}){0,4} (?:to|at) (?:https?:\/\/|[a-z0-9._%+-]{1,64}@)/g),
+  instruction('tool-directive', /\b(?:you must|you should|immediately|now) (?:call|invoke|run|use|execute) the (?:tool|function)\b/g),
 ]
 
 /**
@@ -48,6 +47,6 @@ const INSTRUCTION_RULES: readonly { readonly rule: string; readonly pattern: Reg
 export function findInstructions(text: string): PatternMatch[] {
   const normalized = normalizeForScan(text.length > MAX_SCAN_CHARS ? text.slice(0, MAX_SCAN_CHARS) : text)
   const found: PatternMatch[] = []
-  for (const { rule, pattern } of INSTRUCTION_RULES) found.push(...matchesOf(normalized, pattern, 'instruction', rule))
+  for (const rule of INSTRUCTION_RULES) found.push(...matchesOf(normalized, rule))
   return found.sort((a, b) => a.start - b.start)
 }

@@ -1,12 +1,26 @@
 import { luhnValid } from './luhn.ts'
-import { matchesOf, type PatternMatch, withoutOverlaps } from './pattern-match.ts'
+import { matchesOf, type PatternMatch, type PatternRule, withoutOverlaps } from './pattern-match.ts'
 
 // 13 to 19 digits, single spaces or dashes between groups, not inside a longer run of digits.
-const CARD = /(?<![\d-])\d(?:[ -]?\d){12,18}(?![\d-])/g
+const CARD: PatternRule = {
+  kind: 'card',
+  rule: 'luhn-card',
+  pattern: /(?<![\d-])\d(?:[ -]?\d){12,18}(?![\d-])/g,
+  accept: (m) => luhnValid(m.replace(/[ -]/g, '')),
+}
 // Local part and domain bounded (RFC 5321 lengths): no unbounded backtracking.
-const EMAIL = /(?<![\w.%+-])[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63}){0,8}\.[A-Za-z]{2,24}(?![\w-])/g
+const EMAIL: PatternRule = {
+  kind: 'email',
+  rule: 'email',
+  pattern: /(?<![\w.%+-])[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63}){0,8}\.[A-Za-z]{2,24}(?![\w-])/g,
+}
 // E.164 (+ and 8 to 15 digits) or a NANP-style number with separators: (415) 555-0132, 415-555-0132, +44 20 7946 0958.
-const PHONE = /(?<![\w+])(?:\+\d{1,3}[ .-]?)?(?:\(\d{2,4}\)[ .-]?|\d{2,4}[ .-])\d{3,4}[ .-]\d{3,4}(?![\w-])|(?<![\w+])\+\d{8,15}(?!\w)/g
+const PHONE: PatternRule = {
+  kind: 'phone',
+  rule: 'phone',
+  pattern: /(?<![\w+])(?:\+\d{1,3}[ .-]?)?(?:\(\d{2,4}\)[ .-]?|\d{2,4}[ .-])\d{3,4}[ .-]\d{3,4}(?![\w-])|(?<![\w+])\+\d{8,15}(?!\w)/g,
+  accept: (m) => digitCount(m) >= 8 && digitCount(m) <= 15,
+}
 
 /** Which kinds of personal data {@link findPii} looks for. @default all */
 export type PiiKind = 'card' | 'email' | 'phone'
@@ -22,9 +36,9 @@ export type PiiKind = 'card' | 'email' | 'phone'
  */
 export function findPii(text: string, kinds: readonly PiiKind[] = ['card', 'email', 'phone']): PatternMatch[] {
   const found: PatternMatch[] = []
-  if (kinds.includes('card')) found.push(...matchesOf(text, CARD, 'card', 'luhn-card', (m) => luhnValid(m.replace(/[ -]/g, ''))))
-  if (kinds.includes('email')) found.push(...matchesOf(text, EMAIL, 'email', 'email'))
-  if (kinds.includes('phone')) found.push(...matchesOf(text, PHONE, 'phone', 'phone', (m) => digitCount(m) >= 8 && digitCount(m) <= 15))
+  if (kinds.includes('card')) found.push(...matchesOf(text, CARD))
+  if (kinds.includes('email')) found.push(...matchesOf(text, EMAIL))
+  if (kinds.includes('phone')) found.push(...matchesOf(text, PHONE))
   return withoutOverlaps(found)
 }
 

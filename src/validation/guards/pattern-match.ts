@@ -13,8 +13,19 @@ export interface PatternMatch {
 // Past this, a text is scanned by its head: a guard answers in bounded time whatever a tool returns.
 export const MAX_SCAN_CHARS = 1_000_000
 
-/** Every match of a global, linear-time regular expression over the bounded text, as {@link PatternMatch}es. */
-export function matchesOf(text: string, pattern: RegExp, kind: PatternKind, rule: string, accept?: (found: string) => boolean): PatternMatch[] {
+/** One named pattern of a guard: what its matches are, and a check each match must also pass. */
+export interface PatternRule {
+  readonly kind: PatternKind
+  /** Named in each match's `rule`. */
+  readonly rule: string
+  /** Global (`g`) and linear-time. */
+  readonly pattern: RegExp
+  /** A match counts only when this accepts its text (a card's Luhn check); absent: every match counts. */
+  readonly accept?: (found: string) => boolean
+}
+
+/** Every match of the rule's pattern over the bounded text, as {@link PatternMatch}es. */
+export function matchesOf(text: string, { kind, rule, pattern, accept }: PatternRule): PatternMatch[] {
   const out: PatternMatch[] = []
   const scanned = text.length > MAX_SCAN_CHARS ? text.slice(0, MAX_SCAN_CHARS) : text
   pattern.lastIndex = 0

@@ -43,20 +43,30 @@ const SHARED: OptionsSpec<ShippedGuardOptions> = {
   trustReadOnly: option.boolean(),
   onError: option.oneOf('open', 'closed'),
 }
-const PII = optionsContract<PiiGuardOptions>('piiGuard', {
+const PII_OPTIONS = optionsContract<PiiGuardOptions>('piiGuard', {
   ...SHARED,
   kinds: option.where(
     "a non-empty list of 'card', 'email', 'phone'",
     (v) => Array.isArray(v) && v.length > 0 && Array.from(v).every((k) => k === 'card' || k === 'email' || k === 'phone'),
   ),
 })
-const SECRETS = optionsContract<SecretsGuardOptions>('secretsGuard', { ...SHARED, action: option.oneOf('redact', 'block') })
-const INSTRUCTIONS = optionsContract<ShippedGuardOptions>('instructionGuard', SHARED)
+const SECRETS_OPTIONS = optionsContract<SecretsGuardOptions>('secretsGuard', { ...SHARED, action: option.oneOf('redact', 'block') })
+const INSTRUCTIONS_OPTIONS = optionsContract<ShippedGuardOptions>('instructionGuard', SHARED)
 
-// The longest text each guard's patterns match: a stream holds back only this much.
-const PII_LOOKBACK = 700 // an email: 64 + 1 + 9 labels of up to 64 + a 24-letter suffix
-const SECRETS_LOOKBACK = 8_010 // a JWT: three segments of up to 2000, 4000 and 2000
-const INSTRUCTIONS_LOOKBACK = 260 // five filler-bounded words each side of the rule's keywords
+/** What a shipped guard is before its options: its name, how much text a stream holds back for it, and where it looks by default. */
+interface ShippedGuard {
+  readonly name: string
+  /** The longest text the guard's patterns match: a stream holds back only this much. */
+  readonly lookback: number
+  readonly surfaces: readonly GuardSurface[]
+}
+
+// An email: 64 + 1 + 9 labels of up to 64 + a 24-letter suffix.
+const PII: ShippedGuard = { name: 'pii', lookback: 700, surfaces: GUARD_SURFACES }
+// A JWT: three segments of up to 2000, 4000 and 2000.
+const SECRETS: ShippedGuard = { name: 'secrets', lookback: 8_010, surfaces: GUARD_SURFACES }
+// Five filler-bounded words each side of the rule's keywords.
+const INSTRUCTIONS: ShippedGuard = { name: 'instructions', lookback: 260, surfaces: ['tool-result', 'mcp-description'] }
 
 /**
  * Personal data (cards that pass Luhn, emails, phone numbers) redacted as `[REDACTED:<kind>]`, on
@@ -66,9 +76,9 @@ const INSTRUCTIONS_LOOKBACK = 260 // five filler-bounded words each side of the 
  * createAgent({ ..., contentGuards: [piiGuard({ kinds: ['card', 'email'] })] })
  */
 export function piiGuard(options?: PiiGuardOptions): ContentGuard {
-  const o = PII.check(options)
+  const o = PII_OPTIONS.check(options)
   const kinds = o.kinds ?? ['card', 'email', 'phone']
-  return shipped('pii', o, PII_LOOKBACK, GUARD_SURFACES, (text) => {
+  return shipped(PII, o, (text) => {
     const found = findPii(text, kinds)
     return found.length === 0 ? { action: 'allow' } : { action: 'redact', text: redactMatches(text, found), reason: rulesOf(found) }
   })
@@ -81,9 +91,9 @@ export function piiGuard(options?: PiiGuardOptions): ContentGuard {
  * createAgent({ ..., contentGuards: [secretsGuard({ action: 'block', surfaces: ['tool-result'] })] })
  */
 export function secretsGuard(options?: SecretsGuardOptions): ContentGuard {
-  const o = SECRETS.check(options)
+  const o = SECRETS_OPTIONS.check(options)
   const block = o.action === 'block'
-  return shipped('secrets', o, SECRETS_LOOKBACK, GUARD_SURFACES, (text) => {
+  return shipped(SECRETS, o, (text) => {
     const found = findSecrets(text)
     if (found.length === 0) return { action: 'allow' }
     return block
@@ -102,8 +112,8 @@ export function secretsGuard(options?: SecretsGuardOptions): ContentGuard {
  * mcpTools(client, { serverName: 'docs', contentGuards: [instructionGuard({ trustedServers: ['internal'] })] })
  */
 export function instructionGuard(options?: ShippedGuardOptions): ContentGuard {
-  const o = INSTRUCTIONS.check(options)
-  return shipped('instructions', o, INSTRUCTIONS_LOOKBACK, ['tool-result', 'mcp-description'], (text) => {
+  const o = INSTRUCTIONS_OPTIONS.check(options)
+  return shipped(INSTRUCTIONS, o, (text) => {
     const found = findInstructions(text)
     return found.length === 0 ? { action: 'allow' } : { action: 'block', reason: `it holds instruction-like text (${rulesOf(found)})` }
   })
@@ -111,16 +121,16 @@ export function instructionGuard(options?: ShippedGuardOptions): ContentGuard {
 
 type Screen = (text: string) => ContentVerdict
 
-function shipped(name: string, o: ShippedGuardOptions, lookback: number, surfaces: readonly GuardSurface[], screen: Screen): ContentGuard {
+function shipped(guard: ShippedGuard, o: ShippedGuardOptions, screen: Screen): ContentGuard {
   const trusted = new Set(o.trustedServers ?? [])
   const isTrusted = (tool: ToolTrust | undefined): boolean =>
     tool !== undefined &&
     ((tool.server !== undefined && trusted.has(tool.server)) ||
       (o.trustClosedWorld === true && tool.openWorld === false) ||
       (o.trustReadOnly === true && tool.readOnly === true))
-  return contentGuard(name, (input) => (isTrusted(input.tool) ? { action: 'allow' } : screenBounded(input.text, screen)), {
-    surfaces: o.surfaces ?? surfaces,
-    lookback,
+  return contentGuard(guard.name, (input) => (isTrusted(input.tool) ? { action: 'allow' } : screenBounded(input.text, screen)), {
+    surfaces: o.surfaces ?? guard.surfaces,
+    lookback: guard.lookback,
     onError: o.onError ?? 'closed',
   })
 }

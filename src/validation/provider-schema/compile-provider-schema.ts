@@ -3,13 +3,13 @@ import type { Codec } from './codec.ts'
 import { renderAnthropic } from './render-anthropic.ts'
 import { renderGemini } from './render-gemini.ts'
 import { renderOpenAIStrict } from './render-openai.ts'
-import { type IrContext, toIr } from './to-ir.ts'
+import { type IrContext, ROOT_PLACE, toIr } from './to-ir.ts'
 import { type DroppedConstraint, PROVIDER_TARGETS, type ProviderSchemaResult, type ProviderTarget, Uncompilable } from './types.ts'
 
 const identity = (value: unknown): unknown => value
 
 function render(target: ProviderTarget, ctx: IrContext): { schema: Record<string, unknown>; codec: Codec | undefined } {
-  const ir = toIr(ctx, ctx.root, '', [], 0)
+  const ir = toIr(ctx, ctx.root, ROOT_PLACE)
   const dropped: DroppedConstraint[] = ctx.dropped
   if (target === 'openai-strict') return renderOpenAIStrict(ir, dropped)
   if (target === 'anthropic') return { schema: renderAnthropic(ir, dropped), codec: undefined }

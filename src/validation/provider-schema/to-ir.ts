@@ -31,11 +31,22 @@ function matchesType(value: unknown, type: string): boolean {
   return jsonKind(value) === type
 }
 
-/** The original schema (or one node of it) as the compiler's intermediate form. */
-export function toIr(ctx: IrContext, node: unknown, at: string, refs: readonly string[], depth: number): IrNode {
+/** Where a node of the original schema sits: its JSON pointer, the `$ref`s followed to reach it (a cycle among them is refused) and its nesting depth. */
+export interface IrPlace {
+  readonly at: string
+  readonly refs: readonly string[]
+  readonly depth: number
+}
+
+/** Where the compile starts: the root of the original schema. */
+export const ROOT_PLACE: IrPlace = { at: '', refs: [], depth: 0 }
+
+/** The original schema (or one node of it, at `place`) as the compiler's intermediate form. */
+export function toIr(ctx: IrContext, node: unknown, place: IrPlace): IrNode {
+  const { at, depth } = place
   if (depth > MAX_DEPTH) throw new Uncompilable(`nested deeper than ${MAX_DEPTH} levels`, at)
   if (++ctx.nodes > MAX_NODES) throw new Uncompilable(`more than ${MAX_NODES} schema nodes once $refs are inlined`, at)
-  const resolved = resolveSchema(ctx.root, node, at, refs)
+  const resolved = resolveSchema(ctx.root, node, at, place.refs)
   const { schema } = resolved
   const here = { ...resolved, depth }
   for (const keyword of ALWAYS_DROPPED) if (Object.hasOwn(schema, keyword)) ctx.dropped.push({ at: here.at, keyword })
@@ -50,12 +61,6 @@ export function toIr(ctx: IrContext, node: unknown, at: string, refs: readonly s
     return { kind: 'union', at: here.at, description: describe(schema), keywords: {}, branches }
   }
   return typedIr(ctx, schema, type, here)
-}
-
-interface Here {
-  readonly at: string
-  readonly refs: readonly string[]
-  readonly depth: number
 }
 
 function describe(schema: Schema): string | undefined {
@@ -81,7 +86,7 @@ function inferType(ctx: IrContext, schema: Schema, at: string): string {
   return candidates[0] as string
 }
 
-function unionIr(ctx: IrContext, schema: Schema, here: Here): IrNode {
+function unionIr(ctx: IrContext, schema: Schema, here: IrPlace): IrNode {
   if (Object.hasOwn(schema, 'anyOf') && Object.hasOwn(schema, 'oneOf')) throw new Uncompilable('both anyOf and oneOf on one node', here.at)
   const keyword = Object.hasOwn(schema, 'anyOf') ? 'anyOf' : 'oneOf'
   const members = schema[keyword]
@@ -94,14 +99,14 @@ function unionIr(ctx: IrContext, schema: Schema, here: Here): IrNode {
     const at = pointer(here.at, keyword, i)
     const resolved = resolveSchema(ctx.root, member, at, here.refs)
     const merged = shared ? mergeSchemas(base, resolved.schema, at) : resolved.schema
-    return toIr(ctx, merged, resolved.at, resolved.refs, here.depth + 1)
+    return toIr(ctx, merged, { at: resolved.at, refs: resolved.refs, depth: here.depth + 1 })
   })
   const flat = branches.flatMap((b) => (b.kind === 'union' ? b.branches : [b]))
   if (flat.length === 1) return flat[0] as IrNode
   return { kind: 'union', at: here.at, description: describe(schema), keywords: {}, branches: flat }
 }
 
-function enumIr(ctx: IrContext, schema: Schema, here: Here): IrNode {
+function enumIr(ctx: IrContext, schema: Schema, here: IrPlace): IrNode {
   let values: unknown[] = Object.hasOwn(schema, 'const') ? [schema['const']] : []
   if (Object.hasOwn(schema, 'enum')) {
     const listed = schema['enum']
@@ -119,7 +124,7 @@ function enumIr(ctx: IrContext, schema: Schema, here: Here): IrNode {
   return { kind: 'enum', at: here.at, description: describe(schema), keywords: {}, values }
 }
 
-function typedIr(ctx: IrContext, schema: Schema, type: unknown, here: Here): IrNode {
+function typedIr(ctx: IrContext, schema: Schema, type: unknown, here: IrPlace): IrNode {
   if (typeof type !== 'string' || !TYPES.has(type)) throw new Uncompilable(`unknown type ${JSON.stringify(type)}`, here.at)
   if (type === 'object') return objectIr(ctx, schema, here)
   if (type === 'array') return arrayIr(ctx, schema, here)
@@ -127,7 +132,7 @@ function typedIr(ctx: IrContext, schema: Schema, type: unknown, here: Here): IrN
   return { kind: 'primitive', type: type as Primitive, at: here.at, description: describe(schema), keywords: pick(schema, group) }
 }
 
-function objectIr(ctx: IrContext, schema: Schema, here: Here): IrNode {
+function objectIr(ctx: IrContext, schema: Schema, here: IrPlace): IrNode {
   const patterns = schema['patternProperties']
   if (isRecord(patterns) && Object.keys(patterns).length > 0) throw new Uncompilable('a map (patternProperties): closing it would change meaning', here.at)
   const extra = schema['additionalProperties'] ?? schema['unevaluatedProperties']
@@ -145,7 +150,7 @@ function objectIr(ctx: IrContext, schema: Schema, here: Here): IrNode {
   const properties = names.map((name): readonly [string, IrNode] => {
     const at = pointer(here.at, 'properties', name)
     asSchema(declared[name], at)
-    return [name, toIr(ctx, declared[name], at, here.refs, here.depth + 1)]
+    return [name, toIr(ctx, declared[name], { at, refs: here.refs, depth: here.depth + 1 })]
   })
   return {
     kind: 'object',
@@ -157,11 +162,11 @@ function objectIr(ctx: IrContext, schema: Schema, here: Here): IrNode {
   }
 }
 
-function arrayIr(ctx: IrContext, schema: Schema, here: Here): IrNode {
+function arrayIr(ctx: IrContext, schema: Schema, here: IrPlace): IrNode {
   const items = schema['items']
   if (Array.isArray(items) || Object.hasOwn(schema, 'prefixItems')) throw new Uncompilable('a tuple (prefixItems or an items array)', here.at)
   if (items === undefined || (isRecord(items) && !hasAssertions(items)) || items === true)
     throw new Uncompilable('an array of any JSON value (no items schema)', here.at)
-  const node = toIr(ctx, items, pointer(here.at, 'items'), here.refs, here.depth + 1)
+  const node = toIr(ctx, items, { at: pointer(here.at, 'items'), refs: here.refs, depth: here.depth + 1 })
   return { kind: 'array', at: here.at, description: describe(schema), keywords: pick(schema, TYPE_KEYWORDS.array), items: node }
 }

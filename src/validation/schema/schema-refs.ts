@@ -10,10 +10,18 @@ const IN_PLACE_LISTS = ['allOf', 'anyOf', 'oneOf'] as const
 // The meta-schemas and their vocabularies: the compiler resolves the ones it ships.
 const JSON_SCHEMA_ORG = /^https?:\/\/json-schema\.org\//
 
+/** A `$ref` found on the walk: the schema that holds it, the reference, the base URI it resolves against, and where it is. */
+interface FoundRef {
+  readonly node: object
+  readonly ref: string
+  readonly base: string
+  readonly at: string
+}
+
 interface Walked {
   readonly resources: Map<string, object>
   readonly anchors: Set<string>
-  readonly refs: { readonly node: object; readonly ref: string; readonly base: string; readonly at: string }[]
+  readonly refs: FoundRef[]
 }
 
 /**
@@ -32,10 +40,10 @@ export function assertRefsWork(root: object, registry: Readonly<Record<string, o
   walk(root, ROOT_URI, walked, true)
   for (const [uri, doc] of Object.entries(registry)) if (typeof doc === 'object') walk(doc, uri, walked, false)
   const targets = new Map<object, object[]>()
-  for (const { node, ref, base, at } of walked.refs) {
-    const target = resolveRef(ref, base, root, registry, walked)
-    if (target === undefined) fail(at, `$ref ${JSON.stringify(ref)} does not resolve (no schema in the document or the registry has that URI)`)
-    if (typeof target === 'object' && target !== null) targets.set(node, [...(targets.get(node) ?? []), target])
+  for (const found of walked.refs) {
+    const target = resolveRef(found, root, registry, walked)
+    if (target === undefined) fail(found.at, `$ref ${JSON.stringify(found.ref)} does not resolve (no schema in the document or the registry has that URI)`)
+    if (typeof target === 'object' && target !== null) targets.set(found.node, [...(targets.get(found.node) ?? []), target])
   }
   const loop = findInPlaceLoop(root, targets)
   if (loop !== undefined) fail(loop, 'the schema refers to itself through $ref without descending into the value, so checking any value never terminates')
@@ -90,7 +98,7 @@ function walk(doc: object, docBase: string, walked: Walked, collectRefs: boolean
 }
 
 /** The schema a `$ref` points at, `true` for a meta-schema (resolved by the compiler), `undefined` when nothing. */
-function resolveRef(ref: string, base: string, root: object, registry: Readonly<Record<string, object | boolean>>, walked: Walked): unknown {
+function resolveRef({ ref, base }: FoundRef, root: object, registry: Readonly<Record<string, object | boolean>>, walked: Walked): unknown {
   const target = nextUri(ref, base)
   const hash = target.indexOf('#')
   const canonical = canonicalUri(target)

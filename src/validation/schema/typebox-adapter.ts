@@ -17,6 +17,18 @@ import { interpretedCompiler } from './interpreted-compiler.ts'
 
 type Check<T> = ((value: unknown) => SchemaResult<T>) & { readonly test: (value: unknown) => boolean }
 
+/** One schema as {@link compileTypeBox} hands it to the engines, once they are loaded. */
+interface SchemaToCheck {
+  readonly schema: object
+  /** The documents it may `$ref`, by URI. */
+  readonly registry: Readonly<Record<string, object | boolean>>
+  readonly formats: FormatMode
+  /** It holds regular expressions: each check runs within a pattern budget. */
+  readonly patterns: boolean
+  /** What it is called in a compile error (`TypeBox schema`, `JSON Schema`). */
+  readonly what: string
+}
+
 /**
  * Errors TypeBox collects for one rejected value (its own default stops at 8, which would lose
  * issues and make different answers look alike); the feedback lists the first ones, then "and N more".
@@ -66,10 +78,11 @@ export function compileTypeBox<T>(schema: object, vendor: 'typebox' | 'json-sche
   const needs: EngineNeeds = { re2: meta || scans.some((s) => s.hasPatterns), meta, format }
   const ready = enginesNow(needs)
   const evaluate = options.evaluate !== false
-  let check: Check<T> | undefined = ready === undefined ? undefined : checkOf<T>(withCompiler(ready, evaluate), schema, registry, formats, needs.re2, what)
+  const source: SchemaToCheck = { schema, registry, formats, patterns: needs.re2, what }
+  let check: Check<T> | undefined = ready === undefined ? undefined : checkOf<T>(withCompiler(ready, evaluate), source)
   let pending: Promise<Check<T>> | undefined
   if (check === undefined) {
-    pending = loadEngines(needs).then((loaded) => (check = checkOf<T>(withCompiler(loaded, evaluate), schema, registry, formats, needs.re2, what)))
+    pending = loadEngines(needs).then((loaded) => (check = checkOf<T>(withCompiler(loaded, evaluate), source)))
     // Nobody may validate before a compile error surfaces; whoever does sees the rejection.
     pending.catch(() => undefined)
   }
@@ -88,14 +101,7 @@ export function compileTypeBox<T>(schema: object, vendor: 'typebox' | 'json-sche
   }
 }
 
-function checkOf<T>(
-  engines: Engines,
-  schema: object,
-  registry: Readonly<Record<string, object | boolean>>,
-  formats: FormatMode,
-  patterns: boolean,
-  what: string,
-): Check<T> {
+function checkOf<T>(engines: Engines, { schema, registry, formats, patterns, what }: SchemaToCheck): Check<T> {
   let validator: Validator
   const checks = new Map<string, PatternPropertiesCheck | BoundedFormatCheck>()
   try {

@@ -6,6 +6,14 @@ import { renderLiteral, renderReceived } from './received.ts'
 /** A Standard Schema issue, or a ZodError issue, with whatever extra fields its vendor adds. */
 type VendorIssue = Readonly<Record<string, unknown>>
 
+/** One vendor issue as read: the issue, its path as segments, its message, and the value that was validated (its path points into it). */
+interface ReadIssue {
+  readonly issue: VendorIssue
+  readonly segments: PathSegment[]
+  readonly message: string
+  readonly root: unknown
+}
+
 /**
  * Normalises issues from Standard Schema validators and ZodError-like errors. Zod issues carry a
  * `code`, Valibot issues a `kind` and a `type`; anything else becomes an `other` issue with the
@@ -18,15 +26,16 @@ export function vendorIssues(issues: readonly unknown[], root: unknown): Validat
     const issue = raw as VendorIssue
     const segments = toSegments(issue['path'])
     const message = typeof issue['message'] === 'string' ? issue['message'] : 'invalid value'
-    if (typeof issue['code'] === 'string') out.push(...zodIssue(issue, issue['code'], segments, message, root))
+    if (typeof issue['code'] === 'string') out.push(...zodIssue({ issue, segments, message, root }, issue['code']))
     else if (typeof issue['kind'] === 'string' && typeof issue['type'] === 'string') {
-      out.push(valibotIssue(issue, issue['type'], segments, message, root))
+      out.push(valibotIssue({ issue, segments, message, root }, issue['type']))
     } else out.push(makeIssue({ segments, code: 'other', message }))
   }
   return dedupeIssues(out)
 }
 
-function zodIssue(issue: VendorIssue, code: string, segments: PathSegment[], message: string, root: unknown): ValidationIssue[] {
+function zodIssue(read: ReadIssue, code: string): ValidationIssue[] {
+  const { issue, segments, message, root } = read
   switch (code) {
     case 'invalid_type': {
       // Zod reports an absent required field as a type error with `received undefined`.
@@ -116,7 +125,8 @@ const VALIBOT_FORMATS = new Set([
   'mac',
 ])
 
-function valibotIssue(issue: VendorIssue, type: string, segments: PathSegment[], message: string, root: unknown): ValidationIssue {
+function valibotIssue(read: ReadIssue, type: string): ValidationIssue {
+  const { issue, segments, message, root } = read
   const kind = issue['kind']
   if (kind === 'schema' && VALIBOT_OBJECTS.has(type) && segments.length > 0) {
     // Valibot reports a missing key at the key's path, and a strict object's extra key as `never`.

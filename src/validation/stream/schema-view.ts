@@ -57,19 +57,23 @@ export function jsonTypeOf(value: unknown): JsonType {
   return t === 'string' || t === 'number' || t === 'boolean' ? t : 'object'
 }
 
-function nodeAllowsType(node: SchemaObject, t: JsonType, value: unknown, hasValue: boolean, root: unknown): boolean {
+/** In place of a value whose type alone is known (it has only started streaming): parsed JSON never holds a symbol. */
+const TYPE_ONLY = Symbol('type only')
+
+/** Can a value of type `t` (this `value`, or any: {@link TYPE_ONLY}) satisfy the node? */
+function nodeAllowsType(node: SchemaObject, t: JsonType, value: unknown, root: unknown): boolean {
   if (node === NOTHING) return false
   const type = node['type']
   if (type !== undefined) {
     const types = Array.isArray(type) ? type : [type]
-    const ok = types.some((x) => x === t || (t === 'number' && x === 'integer' && (!hasValue || Number.isInteger(value))))
+    const ok = types.some((x) => x === t || (t === 'number' && x === 'integer' && (value === TYPE_ONLY || Number.isInteger(value))))
     if (!ok) return false
   }
   if ('const' in node && !typeMatches(node['const'], t)) return false
   if (Array.isArray(node['enum']) && !node['enum'].some((m) => typeMatches(m, t))) return false
   for (const key of ['anyOf', 'oneOf'] as const) {
     const branches = node[key]
-    if (Array.isArray(branches) && branches.length > 0 && !branches.some((b) => allowsType(viewOf(b, root), t, value, hasValue, root))) return false
+    if (Array.isArray(branches) && branches.length > 0 && !branches.some((b) => allowsType(viewOf(b, root), t, value, root))) return false
   }
   return true
 }
@@ -78,25 +82,25 @@ function typeMatches(member: unknown, t: JsonType): boolean {
   return jsonTypeOf(member) === t
 }
 
-function allowsType(view: SchemaView, t: JsonType, value: unknown, hasValue: boolean, root: unknown): boolean {
-  return view.every((node) => nodeAllowsType(node, t, value, hasValue, root))
+function allowsType(view: SchemaView, t: JsonType, value: unknown, root: unknown): boolean {
+  return view.every((node) => nodeAllowsType(node, t, value, root))
 }
 
 /** Can a value of JSON type `t` satisfy the view (as far as types, `const` and `enum` tell)? */
 export function typeAllowed(view: SchemaView, t: JsonType, root: unknown): boolean {
-  return allowsType(view, t, undefined, false, root)
+  return allowsType(view, t, TYPE_ONLY, root)
 }
 
 /** Can a value of this one's type satisfy the view? Like {@link typeAllowed}, and `integer` rejects 1.5. */
 export function valueTypeAllowed(view: SchemaView, value: unknown, root: unknown): boolean {
-  return allowsType(view, jsonTypeOf(value), value, true, root)
+  return allowsType(view, jsonTypeOf(value), value, root)
 }
 
 /** Can this completed value satisfy the view (type, integer-ness, `const`, `enum`)? */
 export function valueAllowed(view: SchemaView, value: unknown, root: unknown): boolean {
   const t = jsonTypeOf(value)
   for (const node of view) {
-    if (!nodeAllowsType(node, t, value, true, root)) return false
+    if (!nodeAllowsType(node, t, value, root)) return false
     if ('const' in node && !deepEqual(node['const'], value)) return false
     if (Array.isArray(node['enum']) && !node['enum'].some((m) => deepEqual(m, value))) return false
     for (const key of ['anyOf', 'oneOf'] as const) {
@@ -110,7 +114,7 @@ export function valueAllowed(view: SchemaView, value: unknown, root: unknown): b
 /** Can a string that starts with `prefix` still satisfy the view (`const` / `enum` prefixes)? */
 export function prefixAllowed(view: SchemaView, prefix: string, root: unknown): boolean {
   for (const node of view) {
-    if (!nodeAllowsType(node, 'string', undefined, false, root)) return false
+    if (!nodeAllowsType(node, 'string', TYPE_ONLY, root)) return false
     if ('const' in node && !(typeof node['const'] === 'string' && node['const'].startsWith(prefix))) return false
     if (Array.isArray(node['enum']) && !node['enum'].some((m) => typeof m === 'string' && m.startsWith(prefix))) return false
     for (const key of ['anyOf', 'oneOf'] as const) {
