@@ -14,21 +14,26 @@ import type { RunView } from './run/run-view.ts'
  */
 export function baseFor<T>(s: RunView<T>, providerIdx: number, messages?: readonly Message[]): ModelRequest {
   const entry = s.g.providers[providerIdx] as ResolvedProvider
-  const base = baseRequest(entry, s.request, s.settings.schema === undefined ? undefined : s.g.wireSchema, s.signal, messages)
+  const base = baseRequest(entry, s, messages)
   // No mode to settle (resolveOutputMode would hand `base` back): no site built (~40 B per plain run).
   if ((base.outputMode ?? s.g.outputModes.mode) === undefined || base.responseSchema === undefined) return base
   const site = { runId: s.runId, tags: s.tags, providerIdx, provider: entry.name, modes: entry.provider.outputModes }
   return resolveOutputMode(s.g.outputModes, site, base)
 }
 
-/** {@link baseFor} from its parts, for a run that has no state yet; `wireSchema` is the gate's copy of its output schema's JSON Schema. */
-export function baseRequest(
-  entry: ResolvedProvider,
-  request: ModelRequest,
-  wireSchema: JsonSchema | undefined,
-  signal: AbortSignal | undefined,
-  messages: readonly Message[] = request.messages,
-): ModelRequest {
+/** What {@link baseRequest} reads of a run: the caller's request, the run's signal, and whether (and as what) an output schema goes along. */
+export interface BaseSource {
+  readonly request: ModelRequest
+  readonly signal: AbortSignal | undefined
+  readonly settings: { readonly schema: unknown }
+  readonly g: { readonly wireSchema: JsonSchema | undefined }
+}
+
+/** The caller's request of run `s` for provider `entry`, with `messages`, before any output mode is settled (see {@link baseFor}). */
+export function baseRequest(entry: ResolvedProvider, s: BaseSource, messages: readonly Message[] = s.request.messages): ModelRequest {
+  const { request, signal } = s
+  // The gate's copy of its output schema's JSON Schema, when the run checks one.
+  const wireSchema = s.settings.schema === undefined ? undefined : s.g.wireSchema
   const model = modelFor(entry, request.model)
   const responseSchema = request.responseSchema ?? wireSchema
   if (model === request.model && responseSchema === request.responseSchema && signal === request.signal && messages === request.messages) return request

@@ -17,7 +17,7 @@ import type { GateConfig } from './gate-config.ts'
 import type { GateInternals, GateRunOptions } from './gate-internals.ts'
 import type { GateResult } from './gate-result.ts'
 import { runDurable } from './run/durable-run.ts'
-import { runGate } from './run/run-gate.ts'
+import { gateRun } from './run/run-gate.ts'
 import { resolveProviders } from './resolved-provider.ts'
 import { checkConfig } from './options/check-options.ts'
 import { guardsOf } from './options/content-guards-option.ts'
@@ -135,8 +135,8 @@ export function buildGate<T>(config: GateConfig<T>, label = 'createGate'): { rea
         if (options !== NO_OPTIONS) checkRunOptions(options)
         // A durable run (its own port, else the gate's): each attempt one journaled step (see runDurable).
         const port = options.durable ?? internals.durable
-        if (port !== undefined) return runDurable(internals, request, options, port, checked)
-        return runGate(internals, request, options, undefined, checked)
+        if (port !== undefined) return runDurable(internals, request, options, checked)
+        return gateRun(internals, request, options).run(checked)
       } catch (error) {
         // A request whose getters throw: their error, as the run's rejection.
         return Promise.reject(error)

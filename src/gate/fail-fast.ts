@@ -5,15 +5,19 @@ import type { ResolvedProvider } from './resolved-provider.ts'
 import { emitRunEnd } from './run-end.ts'
 import type { RunView } from './run/run-view.ts'
 
+/** Why a run stops: its fail-fast kind and reason, in which phase, and what caused it. */
+export interface RunStop {
+  readonly kind: string
+  readonly reason: string
+  readonly phase: Phase
+  readonly cause?: unknown
+  /** The validation failure of the last attempt, when the run stops on one. */
+  readonly failure?: ValidationFailure | undefined
+}
+
 /** The error that ends a run, with every attempt's log and the usage spent; `fail_fast` is emitted first. */
-export function failFast<T>(
-  s: RunView<T>,
-  kind: string,
-  reason: string,
-  phase: Phase,
-  cause?: unknown,
-  validationError?: ValidationFailure,
-): ReliabilityFailFastError {
+export function failFast<T>(s: RunView<T>, stop: RunStop): ReliabilityFailFastError {
+  const { kind, reason, phase, cause, failure: validationError } = stop
   const error = new ReliabilityFailFastError({
     kind,
     reason,
@@ -28,7 +32,8 @@ export function failFast<T>(
   const events = s.g.events
   if (events.has('fail_fast')) events.emit('fail_fast', { runId: s.runId, ...s.tags, attempt: s.attempt + 1, kind, reason, phase })
   if (events.has('run_end')) {
-    emitRunEnd(s, 'fail-fast', kind, s.records.at(-1)?.provider ?? (s.g.providers[s.providerIdx] as ResolvedProvider).name, false)
+    const provider = s.records.at(-1)?.provider ?? (s.g.providers[s.providerIdx] as ResolvedProvider).name
+    emitRunEnd(s, { outcome: 'fail-fast', kind, provider, fromFallback: false })
   }
   return error
 }

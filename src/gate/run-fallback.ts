@@ -3,7 +3,7 @@ import type { ModelResponse } from '../model/response.ts'
 import { ZERO_USAGE } from '../model/usage.ts'
 import { raceAbort } from '../model/race-abort.ts'
 import type { ReliabilityScope } from '../rules/scope.ts'
-import type { CompiledSchema } from '../validation/index.ts'
+import type { RunView } from './run/run-view.ts'
 import type { ValidationFailure } from '../validation/validation-failure.ts'
 import { checkResponse, type ResponseCheck } from './check-response.ts'
 import type { FallbackAnswer } from './gate-config.ts'
@@ -23,19 +23,20 @@ export type FallbackVerdict<T> =
     }
 
 /**
- * Calls the configured fallback and accepts its answer only as the gate accepts a model answer
+ * Calls the configured fallback of `run` and accepts its answer only as the gate accepts a model answer
  * (`checkResponse`): a refusal, an answer cut by the token limit (even without a schema) or one
  * failing the schema is `fallback-invalid`, and so is an answer that is neither a string nor a
  * `ModelResponse` (`null`, a number, an object of another shape); a fallback still pending when the
  * run's signal aborts is `aborted`. A tool-call turn is accepted as the main attempt's is.
  */
 export async function runFallback<T>(
+  run: RunView<T>,
   fallback: (scope: ReliabilityScope) => FallbackAnswer | Promise<FallbackAnswer>,
   scope: ReliabilityScope,
-  schema: CompiledSchema<T> | undefined,
-  repair: boolean,
-  signal?: AbortSignal,
 ): Promise<FallbackVerdict<T>> {
+  const { signal } = run
+  const schema = run.settings.schema
+  const repair = run.g.repair
   let answer: unknown
   try {
     answer = await raceAbort(callAsPromise(fallback, scope, undefined), signal)

@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { baseRequest } from '../../src/gate/base-request.ts'
+import { type BaseSource, baseRequest } from '../../src/gate/base-request.ts'
 import { resolveProviders, type ResolvedProvider } from '../../src/gate/resolved-provider.ts'
 import { compileSchema } from '../../src/validation/index.ts'
 import { createGate, strictOutputRules, type ModelRequest, type Provider } from '../../src/index.ts'
@@ -41,6 +41,14 @@ const entryArb = fc
     return resolveProviders([{ provider: idle, ...(entryModel !== undefined ? { model: entryModel } : {}) }], gateModel)[0] as ResolvedProvider
   })
 
+/** What the request is made from: the caller's `request`, the run's `signal`, and the gate's output schema when it checks one. */
+const runOf = (request: ModelRequest, withSchema: boolean, signal: AbortSignal | undefined): BaseSource => ({
+  request,
+  signal,
+  settings: { schema: withSchema ? schema : undefined },
+  g: { wireSchema: schema.jsonSchema },
+})
+
 /** The request the provider must be sent, written out from the rules, key by key. */
 function expectedKeys(entry: ResolvedProvider, request: ModelRequest, withSchema: boolean, signal: AbortSignal | undefined): Map<string, unknown> {
   const keys = new Map<string, unknown>(Object.entries(request))
@@ -61,7 +69,7 @@ describe('the request a provider is sent (baseRequest)', () => {
       fc.property(entryArb, requestArb, fc.boolean(), fc.boolean(), (entry, request, withSchema, withSignal) => {
         const before = new Map(Object.entries(request))
         const signal = withSignal ? runSignal : undefined
-        const base = baseRequest(entry, request, withSchema ? schema.jsonSchema : undefined, signal)
+        const base = baseRequest(entry, runOf(request, withSchema, signal))
         const expected = expectedKeys(entry, request, withSchema, signal)
         expect(new Map(Object.entries(base))).toEqual(expected)
         for (const [key, value] of expected) expect(Object.is((base as unknown as Record<string, unknown>)[key], value)).toBe(true)
@@ -76,7 +84,7 @@ describe('the request a provider is sent (baseRequest)', () => {
 
   it('keeps nothing of a request on the provider entry: a frozen entry of its settings only', () => {
     const [entry] = resolveProviders([{ provider: idle, model: 'm' }], undefined) as [ResolvedProvider]
-    baseRequest(entry, { system: 'secret prompt', messages: [{ role: 'user', content: 'secret' }], maxTokens: 9 }, schema.jsonSchema, runSignal)
+    baseRequest(entry, runOf({ system: 'secret prompt', messages: [{ role: 'user', content: 'secret' }], maxTokens: 9 }, true, runSignal))
     expect(Object.isFrozen(entry)).toBe(true)
     expect(Object.keys(entry).sort()).toEqual(['defaultModel', 'model', 'name', 'provider'])
     expect(JSON.stringify(Object.values(entry))).not.toContain('secret')

@@ -4,7 +4,7 @@ import type { Phase, ReliabilityScope } from '../../rules/scope.ts'
 import type { AttemptOutcome } from '../attempt-outcome.ts'
 import { scopeOf } from '../build-scope.ts'
 import { INVALID_RULE, ruleProblem } from '../check-rules.ts'
-import { firstMatchingRule } from '../evaluate-rules.ts'
+import { firstMatchingRule, type RuleAsk } from '../evaluate-rules.ts'
 import { reasonFor } from '../fail-reason.ts'
 import { reportRuleError } from '../rule-error.ts'
 import type { RunView } from './run-view.ts'
@@ -41,22 +41,32 @@ export function decide<T>(run: RunView<T>, outcome: AttemptOutcome<T>): Verdict 
   const stop = answerStopOf(outcome.error)
   if (stop !== undefined) {
     const guarded = guardVerdict(stop)
-    return act(run, outcome, guarded.rule, undefined, guarded.reason)
+    return act(run, outcome, { rule: guarded.rule, scope: undefined, guardReason: guarded.reason })
   }
   const rules = outcome.kind === 'ok' ? run.g.postDecideOnOk : run.g.postDecide
-  if (rules.length === 0) return act(run, outcome, undefined, undefined)
+  if (rules.length === 0) return act(run, outcome, NO_MATCH)
   const scope = scopeOf(run, 'post-decide', outcome)
-  const rule = firstMatchingRule(rules, scope, (r, e) => reportRuleError(run, r, 'when', e), run.signal)
-  return rule instanceof Promise ? rule.then((r) => act(run, outcome, r, scope)) : act(run, outcome, rule, scope)
+  const rule = firstMatchingRule(rules, scope, askOf(run))
+  return rule instanceof Promise ? rule.then((r) => act(run, outcome, { rule: r, scope })) : act(run, outcome, { rule, scope })
 }
 
-function act<T>(
-  run: RunView<T>,
-  outcome: AttemptOutcome<T>,
-  rule: ReliabilityRule | undefined,
-  scope: ReliabilityScope | undefined,
-  guardReason?: string,
-): Verdict {
+/** What matched an outcome: the rule (none: no rule matched), the scope it was asked in, and a content guard's reason to stop. */
+interface Match {
+  readonly rule: ReliabilityRule | undefined
+  readonly scope: ReliabilityScope | undefined
+  readonly guardReason?: string
+}
+
+// No rule to ask, the common case: shared (read-only).
+const NO_MATCH: Match = Object.freeze({ rule: undefined, scope: undefined })
+
+/** The rules of `run` asked bounded by its signal, a `when` that throws reported as the run's `rule_error`. */
+function askOf<T>(run: RunView<T>): RuleAsk {
+  return { signal: run.signal, onError: (r, e) => reportRuleError(run, r, 'when', e) }
+}
+
+function act<T>(run: RunView<T>, outcome: AttemptOutcome<T>, match: Match): Verdict {
+  const { rule, scope, guardReason } = match
   if (rule !== undefined) {
     const problem = ruleProblem(rule)
     if (problem !== undefined) return invalidRule(run, rule, problem, 'post-decide')
@@ -75,7 +85,7 @@ function act<T>(
     decision = guarded.decision
     kind = guarded.kind
   }
-  emitDecision(run, decision, kind, rule, 'post-decide')
+  if (run.g.events.has('decision')) emitDecision(run, { decision, kind, rule, phase: 'post-decide' })
   switch (decision) {
     case 'ok':
       return rule === undefined && kind === 'ok' ? ACCEPTED : { act: 'ok', kind, rule }
@@ -95,7 +105,7 @@ function act<T>(
  */
 export function preCheck<T>(run: RunView<T>): PreVerdict | Promise<PreVerdict> {
   const scope = scopeOf(run, 'pre-check', undefined)
-  const rule = firstMatchingRule(run.g.preCheck, scope, (r, e) => reportRuleError(run, r, 'when', e), run.signal)
+  const rule = firstMatchingRule(run.g.preCheck, scope, askOf(run))
   return rule instanceof Promise ? rule.then((r) => preAct(run, r)) : preAct(run, rule)
 }
 
@@ -103,7 +113,7 @@ function preAct<T>(run: RunView<T>, rule: ReliabilityRule | undefined): PreVerdi
   if (rule === undefined) return undefined
   const problem = ruleProblem(rule)
   if (problem !== undefined) return invalidRule(run, rule, problem, 'pre-check')
-  emitDecision(run, rule.then, rule.kind, rule, 'pre-check')
+  if (run.g.events.has('decision')) emitDecision(run, { decision: rule.then, kind: rule.kind, rule, phase: 'pre-check' })
   const events = run.g.events
   if (isBudgetRule(rule) && events.has('budget_exceeded')) {
     events.emit('budget_exceeded', {
@@ -124,7 +134,7 @@ function preAct<T>(run: RunView<T>, rule: ReliabilityRule | undefined): PreVerdi
  */
 function invalidRule<T>(run: RunView<T>, rule: ReliabilityRule, problem: string, phase: Phase): { act: 'fail'; kind: string; rule: undefined; reason: string } {
   reportRuleError(run, rule, 'then', new TypeError(problem))
-  emitDecision(run, 'fail-fast', INVALID_RULE, undefined, phase)
+  if (run.g.events.has('decision')) emitDecision(run, { decision: 'fail-fast', kind: INVALID_RULE, rule: undefined, phase })
   return {
     act: 'fail',
     kind: INVALID_RULE,
@@ -133,16 +143,24 @@ function invalidRule<T>(run: RunView<T>, rule: ReliabilityRule, problem: string,
   }
 }
 
-function emitDecision<T>(run: RunView<T>, decision: Decision, kind: string, rule: ReliabilityRule | undefined, phase: Phase): void {
-  if (!run.g.events.has('decision')) return
+/** A decision as `decision` reports it: what was decided, its kind, the rule that matched (none: the default), in which phase. */
+interface DecisionFacts {
+  readonly decision: Decision
+  readonly kind: string
+  readonly rule: ReliabilityRule | undefined
+  readonly phase: Phase
+}
+
+/** Emits `decision` (callers check `events.has('decision')` first, so a run nobody watches builds nothing). */
+function emitDecision<T>(run: RunView<T>, d: DecisionFacts): void {
   run.g.events.emit('decision', {
     runId: run.runId,
     ...run.tags,
     attempt: run.attempt + 1,
-    phase,
-    decision,
-    kind,
-    label: rule?.label,
-    matched: rule !== undefined,
+    phase: d.phase,
+    decision: d.decision,
+    kind: d.kind,
+    label: d.rule?.label,
+    matched: d.rule !== undefined,
   })
 }

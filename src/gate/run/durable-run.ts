@@ -15,7 +15,7 @@ import type { GateInternals, GateRunOptions, RunHooks } from '../gate-internals.
 import type { GateResult } from '../gate-result.ts'
 import type { ResolvedProvider } from '../resolved-provider.ts'
 import { durableRunBinding, requestDigest, runAttemptStep, takeJournaled } from './durable-attempt.ts'
-import { runGate } from './run-gate.ts'
+import { gateRun } from './run-gate.ts'
 import type { DurableSteps } from './durable-steps.ts'
 import { type AttemptRun, GateAttempt } from './gate-attempt.ts'
 import { anchoredDeadline } from './anchored-deadline.ts'
@@ -177,15 +177,10 @@ function portCall<R>(port: DurablePort, step: string, call: () => Promise<R>): P
  * resumed run keeps its original deadline; an agent run's shared deadline is the agent's), then the
  * loop with the run's {@link DurableAttempts} (`messages`: the request's, as its check validated them).
  */
-export function runDurable<T>(
-  g: GateInternals<T>,
-  request: ModelRequest,
-  options: GateRunOptions,
-  port: DurablePort,
-  messages: readonly Message[],
-): Promise<GateResult<T>> {
+export function runDurable<T>(g: GateInternals<T>, request: ModelRequest, options: GateRunOptions, messages: readonly Message[]): Promise<GateResult<T>> {
+  const port = (options.durable ?? g.durable) as DurablePort
   // Here, not in gate.run: a closure there would put its locals in a context every plain run allocates.
-  const loop = (o: GateRunOptions, hooks: RunHooks): Promise<GateResult<T>> => runGate(g, request, o, hooks, messages)
+  const loop = (o: GateRunOptions, hooks: RunHooks): Promise<GateResult<T>> => gateRun(g, request, o, hooks).run(messages)
   if (options.runId !== undefined && options.runId !== port.runId) {
     return Promise.reject(
       new TypeError(

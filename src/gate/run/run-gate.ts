@@ -3,17 +3,14 @@ import { newRunId } from '../../events/run-id.ts'
 import { FailFastKinds } from '../../model/fail-fast-kind.ts'
 import type { Message } from '../../model/message.ts'
 import type { ModelRequest } from '../../model/request.ts'
-import type { ModelResponse } from '../../model/response.ts'
 import { sleep } from '../../policies/deadline/sleep.ts'
 import { type MeterTotals, RunMeter } from '../../policies/meter.ts'
 import { isThenable } from '../../model/user-code.ts'
 import { ZERO_USAGE } from '../../model/usage.ts'
-import type { Phase } from '../../rules/scope.ts'
-import type { ValidationFailure } from '../../validation/validation-failure.ts'
 import { acceptedDecision, attemptRecord, type AttemptOutcome, type RecordDecision } from '../attempt-outcome.ts'
 import type { AttemptRecord } from '../attempt-record.ts'
 import { baseFor } from '../base-request.ts'
-import { failFast } from '../fail-fast.ts'
+import { failFast, type RunStop } from '../fail-fast.ts'
 import type { ReliabilityFailFastError } from '../fail-fast-error.ts'
 import { succeed, useFallback } from '../finish-run.ts'
 import type { GateInternals, GateRunOptions, RunHooks } from '../gate-internals.ts'
@@ -31,23 +28,22 @@ import type { RunView } from './run-view.ts'
 
 const NONE: readonly never[] = Object.freeze([])
 
+/** A run of a gate, made: `run(messages)` starts it on `messages`, the array the request's check validated (the run never reads the caller's again). */
+export interface GateRun<T> {
+  run(messages: readonly Message[]): Promise<GateResult<T>>
+}
+
 /**
- * One `gate.run` (and `gate.stream`, with its own terminal and guard). Per attempt: PreCheck, the attempt (its chain:
- * deadline, check, policies, meter, the user's links, the provider; events before any decision), PostDecide, act on the
- * verdict. A hard cap on attempts always holds.
+ * One `gate.run` (and `gate.stream`, with its own terminal and guard) of `g` for `request`, with its options and hooks.
+ * Per attempt: PreCheck, the attempt (its chain: deadline, check, policies, meter, the user's links, the provider; events
+ * before any decision), PostDecide, act on the verdict. A hard cap on attempts always holds.
  */
-export function runGate<T>(
-  g: GateInternals<T>,
-  request: ModelRequest,
-  options: GateRunOptions,
-  hooks?: RunHooks,
-  messages = request.messages,
-): Promise<GateResult<T>> {
-  return GateLoop.start(g, request, options, hooks, messages).run()
+export function gateRun<T>(g: GateInternals<T>, request: ModelRequest, options: GateRunOptions, hooks?: RunHooks): GateRun<T> {
+  return new GateLoop(g, request, options, hooks)
 }
 
 /** The loop of one run. Its state is private: every step reads it through {@link RunView} and returns what changed. */
-class GateLoop<T> implements RunView<T> {
+class GateLoop<T> implements RunView<T>, GateRun<T> {
   readonly g: GateInternals<T>
   readonly request: ModelRequest
   readonly signal: AbortSignal | undefined
@@ -74,16 +70,6 @@ class GateLoop<T> implements RunView<T> {
     this.runId = options.runId ?? newRunId()
     this.started = this.#lastTime = g.now()
     this.#base = request
-  }
-
-  /** A run of `g` (`run_start` emitted). `messages`: the array the request's check validated (the run never reads the caller's again). */
-  static start<T>(g: GateInternals<T>, request: ModelRequest, options: GateRunOptions, hooks: RunHooks | undefined, messages: readonly Message[]): GateLoop<T> {
-    const loop = new GateLoop(g, request, options, hooks)
-    loop.#base = baseFor(loop, 0, messages)
-    if (g.events.has('run_start')) {
-      g.events.emit('run_start', { runId: loop.runId, ...loop.tags, provider: (g.providers[0] as ResolvedProvider).name, model: loop.#base.model })
-    }
-    return loop
   }
 
   get metadata(): Readonly<Record<string, unknown>> | undefined {
@@ -146,7 +132,13 @@ class GateLoop<T> implements RunView<T> {
     return this.#settings.tags
   }
 
-  run(): Promise<GateResult<T>> {
+  /** The run, on `messages` (`run_start` emitted first). */
+  run(messages: readonly Message[]): Promise<GateResult<T>> {
+    const g = this.g
+    this.#base = baseFor(this, 0, messages)
+    if (g.events.has('run_start')) {
+      g.events.emit('run_start', { runId: this.runId, ...this.tags, provider: (g.providers[0] as ResolvedProvider).name, model: this.#base.model })
+    }
     let settled: Promise<GateResult<T>>
     try {
       const out = this.#next()
@@ -175,9 +167,9 @@ class GateLoop<T> implements RunView<T> {
 
   /** The attempt into the gate's chain: its answer is taken out through the stages in the loop's own step (see `#answered`). */
   #call(stop: PreVerdict): GateResult<T> | Promise<GateResult<T>> {
-    if (stop !== undefined) throw this.#fail(stop.kind, stop.reason, 'pre-check')
+    if (stop !== undefined) throw this.#fail({ kind: stop.kind, reason: stop.reason, phase: 'pre-check' })
     if (this.signal?.aborted === true)
-      throw this.#fail(FailFastKinds.Aborted, 'the run was aborted before the attempt started', 'pre-check', this.signal.reason)
+      throw this.#fail({ kind: FailFastKinds.Aborted, reason: 'the run was aborted before the attempt started', phase: 'pre-check', cause: this.signal.reason })
     const attempt = this.#settings.durable?.start(this) ?? startAttempt(this)
     let answer: unknown
     try {
@@ -222,13 +214,13 @@ class GateLoop<T> implements RunView<T> {
     switch (verdict.act) {
       case 'ok':
         this.#record(outcome, acceptedDecision(verdict.kind, verdict.rule))
-        return succeed(this, outcome.response as ModelResponse, outcome.value, outcome.failure, false)
+        return succeed(this, outcome, false)
       case 'fail':
         this.#record(outcome, { decision: 'fail-fast', kind: verdict.kind, rule: verdict.rule, feedback: undefined })
-        throw this.#fail(verdict.kind, verdict.reason, 'post-decide', outcome.error, outcome.failure)
+        throw this.#fail({ kind: verdict.kind, reason: verdict.reason, phase: 'post-decide', cause: outcome.error, failure: outcome.failure })
       case 'fallback':
         this.#record(outcome, { decision: 'fallback', kind: verdict.kind, rule: verdict.rule, feedback: undefined })
-        return useFallback(this, verdict.scope, verdict.kind, (kind, reason, cause, failure) => this.#fail(kind, reason, 'post-decide', cause, failure))
+        return useFallback(this, verdict.scope, verdict.kind, (stop) => this.#fail(stop))
       case 'retry':
         return this.#retry(outcome, verdict)
     }
@@ -240,7 +232,8 @@ class GateLoop<T> implements RunView<T> {
     if (!plan.go) {
       this.#record(outcome, { decision: 'fail-fast', kind: plan.kind, rule: verdict.rule, feedback: undefined })
       const cause = plan.kind === FailFastKinds.Aborted ? this.signal?.reason : outcome.error
-      throw this.#fail(plan.kind, plan.reason, 'post-decide', cause, plan.kind === FailFastKinds.CircuitOpen ? undefined : outcome.failure)
+      const failure = plan.kind === FailFastKinds.CircuitOpen ? undefined : outcome.failure
+      throw this.#fail({ kind: plan.kind, reason: plan.reason, phase: 'post-decide', cause, failure })
     }
     this.#record(outcome, { decision: verdict.decision, kind: verdict.kind, rule: verdict.rule, feedback: plan.feedback })
     const from = (this.g.providers[this.#providerIdx] as ResolvedProvider).name
@@ -253,7 +246,7 @@ class GateLoop<T> implements RunView<T> {
       try {
         await (this.#settings.durable?.wait(this.#attempt, plan.delayMs, this.signal) ?? sleep(plan.delayMs, this.signal))
       } catch (error) {
-        throw this.#fail(FailFastKinds.Aborted, 'the run was aborted while waiting to retry', 'post-decide', error)
+        throw this.#fail({ kind: FailFastKinds.Aborted, reason: 'the run was aborted while waiting to retry', phase: 'post-decide', cause: error })
       }
     }
     return this.#next()
@@ -281,10 +274,12 @@ class GateLoop<T> implements RunView<T> {
   }
 
   /** The run's fail-fast error (`fail_fast` and `run_end` emitted); a run past its own deadline fails as `run-timeout`. */
-  #fail(kind: string, reason: string, phase: Phase, cause?: unknown, failure?: ValidationFailure): ReliabilityFailFastError {
-    if (this.#settings.deadline?.expired === true)
-      return failFast(this, FailFastKinds.RunTimeout, `the run did not finish within runTimeoutMs (${reason})`, phase, cause)
-    return failFast(this, kind, reason, phase, cause, failure)
+  #fail(stop: RunStop): ReliabilityFailFastError {
+    if (this.#settings.deadline?.expired === true) {
+      const reason = `the run did not finish within runTimeoutMs (${stop.reason})`
+      return failFast(this, { kind: FailFastKinds.RunTimeout, reason, phase: stop.phase, cause: stop.cause })
+    }
+    return failFast(this, stop)
   }
 }
 

@@ -43,9 +43,9 @@ export class RunSettings<T> {
 class DurableRunSettings<T> extends RunSettings<T> {
   readonly #steps: DurableSteps
 
-  constructor(g: GateInternals<T>, options: GateRunOptions, hooks: RunHooks | undefined, steps: DurableSteps, deadline: RunDeadline | undefined) {
+  constructor(g: GateInternals<T>, options: GateRunOptions, hooks: RunHooks & { readonly durable: DurableSteps }, deadline: RunDeadline | undefined) {
     super(g, options, hooks, deadline)
-    this.#steps = steps
+    this.#steps = hooks.durable
   }
 
   override get durable(): DurableSteps {
@@ -70,8 +70,9 @@ export function settingsOf<T>(g: GateInternals<T>, options: GateRunOptions, hook
     options.validationFailuresBefore === undefined &&
     options.validateOutput !== false
   if (!plain) {
-    const durable = hooks?.durable
-    return durable === undefined ? new RunSettings(g, options, hooks, deadline) : new DurableRunSettings(g, options, hooks, durable, deadline)
+    return hooks?.durable === undefined
+      ? new RunSettings(g, options, hooks, deadline)
+      : new DurableRunSettings(g, options, hooks as RunHooks & { readonly durable: DurableSteps }, deadline)
   }
   let shared = gateDefaults.get(g) as RunSettings<T> | undefined
   if (shared === undefined) {

@@ -5,7 +5,7 @@ import type { ModelRequest } from '../../model/request.ts'
 import type { Decision } from '../../rules/rule.ts'
 import type { GateResult } from '../gate-result.ts'
 import type { GateInternals } from '../gate-internals.ts'
-import { runGate } from '../run/run-gate.ts'
+import { gateRun } from '../run/run-gate.ts'
 import { shareDeadline, sharedDeadline } from '../run/run-deadline.ts'
 import type { GateStreamEvent, GateStreamOptions } from './gate-stream-event.ts'
 import { createGateStream, type GateStream } from './gate-stream.ts'
@@ -20,7 +20,7 @@ export const MID_STREAM_NOT_RETRYABLE = FailFastKinds.MidStreamNotRetryable
  * the consumer differs by mode. With `stream` content guards, every mode delivers only what their
  * held-back window released, and the result's text is that text (after the `output` guards).
  */
-export function streamGate<T>(g: GateInternals<T>, request: ModelRequest, options: GateStreamOptions = {}, messages?: readonly Message[]): GateStream<T> {
+export function streamGate<T>(g: GateInternals<T>, request: ModelRequest, options: GateStreamOptions, messages: readonly Message[]): GateStream<T> {
   const { mode = 'passthrough', ...runOptions } = options
   const shared = sharedDeadline(options)
   if (shared !== undefined) shareDeadline(runOptions, shared)
@@ -39,21 +39,15 @@ export function streamGate<T>(g: GateInternals<T>, request: ModelRequest, option
     call: g.call,
     guards: g.streamGuards,
   }
-  const run = runGate(
-    g,
-    request,
-    runOptions,
-    {
-      call: streamingCall(ctx),
-      ...(mode === 'passthrough'
-        ? {
-            guardDecision: (decision: Decision) =>
-              ctx.delivered && decision !== 'ok' ? { decision: 'fail-fast' as const, kind: MID_STREAM_NOT_RETRYABLE } : undefined,
-          }
-        : {}),
-    },
-    messages,
-  )
+  const run = gateRun(g, request, runOptions, {
+    call: streamingCall(ctx),
+    ...(mode === 'passthrough'
+      ? {
+          guardDecision: (decision: Decision) =>
+            ctx.delivered && decision !== 'ok' ? { decision: 'fail-fast' as const, kind: MID_STREAM_NOT_RETRYABLE } : undefined,
+        }
+      : {}),
+  }).run(messages)
   const result: Promise<GateResult<T>> = run.then(
     (r) => {
       const attempt = r.lastAttempt.attempt
