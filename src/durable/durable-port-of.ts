@@ -27,8 +27,8 @@ const ENGINE = optionsContract<DurableEngine>('durablePort', {
  * // Any engine with a journaled action and a durable sleep:
  * const port = durablePort({ runId: workflowId, run: (name, action) => engine.step(name, action), sleep: (name, ms) => engine.sleep(ms) })
  */
-export function durablePort(engine: DurableEngine): DurablePort {
-  ENGINE.check(engine)
+export function durablePort(given: DurableEngine): DurablePort {
+  const engine = ENGINE.check(given)
   const { runId } = engine
   const used = new Set<string>()
   let seq = 0

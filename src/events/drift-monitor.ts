@@ -51,15 +51,15 @@ export const DRIFT_MONITOR = optionsContract<DriftMonitorOptions>('driftMonitor'
  * const monitor = driftMonitor(agent, { window: 50, threshold: { validationFailureRate: 0.2, meanAttempts: 1.5 } })
  * agent.on('drift', (e) => alert(`${e.model}: ${e.signal} ${e.state} ${e.threshold} (${e.value})`))
  */
-export function driftMonitor(source: EventSource, options: DriftMonitorOptions): DriftMonitor {
+export function driftMonitor(source: EventSource, given: DriftMonitorOptions): DriftMonitor {
   if (typeof source !== 'object' || source === null || typeof source.on !== 'function') {
     throw new TypeError('driftMonitor: source must be a gate or an agent (something with on())')
   }
-  if (typeof options !== 'object' || options === null) {
-    throw new TypeError(`driftMonitor: expected { window, threshold }, got ${typeName(options)}`)
+  if (typeof given !== 'object' || given === null) {
+    throw new TypeError(`driftMonitor: expected { window, threshold }, got ${typeName(given)}`)
   }
   // Checked now, all of it: a threshold missing here would throw inside a listener on every run.
-  DRIFT_MONITOR.check(options)
+  const options = DRIFT_MONITOR.check(given)
   for (const key of ['window', 'threshold'] as const) {
     if (options[key] === undefined) throw new TypeError(`driftMonitor: ${key} is required (expected { window, threshold })`)
   }

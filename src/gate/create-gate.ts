@@ -74,8 +74,8 @@ export function createGate<T>(config: GateConfig<T>): Gate<T> {
 }
 
 /** {@link createGate}, with the settled configuration its runs read. @internal */
-export function buildGate<T>(config: GateConfig<T>, label = 'createGate'): { readonly gate: Gate<T>; readonly internals: GateInternals<T> } {
-  checkConfig(config, label)
+export function buildGate<T>(given: GateConfig<T>, label = 'createGate'): { readonly gate: Gate<T>; readonly internals: GateInternals<T> } {
+  const config = checkConfig(given, label) as GateConfig<T>
   const frozen = Object.freeze({ ...config })
   const events = config.events ?? new EventHub()
   const providers = resolveProviders(config.providers, config.model)
@@ -145,6 +145,7 @@ export function buildGate<T>(config: GateConfig<T>, label = 'createGate'): { rea
     stream: (request, options) => {
       const checked = checkRequest(request)
       if (typeof checked === 'string') throw new TypeError(`gate.stream: ${checked}`)
+      // The caller's object goes on (an agent run shares its deadline keyed by it); a duration read again is checked where its timer is made.
       GATE_STREAM_OPTIONS.check(options)
       // A stream's attempts cannot be journaled (a replayed attempt's deltas could not be delivered again): refused, not run unjournaled.
       if (internals.durable !== undefined) throw new TypeError('gate.stream: this gate was made with a durable port, whose runs are journaled; use gate.run')

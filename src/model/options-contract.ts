@@ -23,9 +23,11 @@ export interface OptionsContract<T extends object> {
   /** Every key the options object takes. */
   readonly keys: readonly string[]
   /**
-   * `given` checked: `{}` for `undefined`; a `TypeError` for anything that is not a plain object, or
-   * that has a key this contract does not declare (with "did you mean" from these keys); a
-   * `TypeError` or `RangeError` naming the first key whose value fails its check.
+   * `given` checked, as a plain object of its own holding each declared option read once (those
+   * `undefined` left out): what the caller must use from then on, never `given` (whose getters could
+   * answer otherwise on a second read). `{}` for `undefined`; a `TypeError` for anything that is not a
+   * plain object, or that has a key this contract does not declare (with "did you mean" from these
+   * keys); a `TypeError` or `RangeError` naming the first key whose value fails its check.
    */
   check(given: T | undefined): T
 }
@@ -109,6 +111,9 @@ export function optionsContract<T extends object>(label: string, spec: OptionsSp
         throw new TypeError(`${label}: options must be an object, got ${typeName(given)}`)
       }
       refuseUnknownOptions(given, keys, label)
+      // What was checked is what is used: each option read once, into a plain object of its own (a getter
+      // answering a valid value to the check and another one later never reaches the code that takes it).
+      const snapshot: Record<string, unknown> = {}
       for (const [key, check] of entries) {
         // An option whose getter throws is a TypeError naming it, never the getter's own error.
         const value = readOption(given, key, label)
@@ -119,8 +124,9 @@ export function optionsContract<T extends object>(label: string, spec: OptionsSp
             typeof value === 'number' || problem.includes('number') || problem.includes('integer') || problem.includes('milliseconds') ? RangeError : TypeError
           throw new Failure(`${label}: ${key} must be ${problem}, got ${shownValue(value)}`)
         }
+        snapshot[key] = value
       }
-      return given
+      return snapshot as T
     },
   })
 }

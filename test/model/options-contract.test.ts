@@ -18,10 +18,38 @@ const EXAMPLE = optionsContract<Example>('example', {
 })
 
 describe('optionsContract', () => {
-  it('takes undefined as no options and a valid object as it is', () => {
+  it('takes undefined as no options and answers a valid object as a copy of what it checked', () => {
     expect(EXAMPLE.check(undefined)).toEqual({})
     const given = { keyPrefix: 'tenant-a:', timeoutMs: 5_000, mode: 'b' as const, window: { maxMessages: 3 } }
-    expect(EXAMPLE.check(given)).toBe(given)
+    const checked = EXAMPLE.check(given)
+    expect(checked).toEqual(given)
+    expect(checked).not.toBe(given)
+    expect(checked.window).toBe(given.window)
+  })
+
+  it('answers the values it checked, each option read once: a getter answering another value on a second read changes nothing', () => {
+    let reads = 0
+    const given = {
+      keyPrefix: 'tenant-a:',
+      get timeoutMs(): number {
+        reads++
+        return reads === 1 ? 5_000 : 2 ** 31
+      },
+    }
+    const checked = EXAMPLE.check(given)
+    expect(checked.timeoutMs).toBe(5_000)
+    expect(checked.timeoutMs).toBe(5_000)
+    expect(reads).toBe(1)
+    expect(Object.getOwnPropertyDescriptor(checked, 'timeoutMs')).toMatchObject({ value: 5_000, writable: true })
+  })
+
+  it('answers an options object whose options are inherited getters (a class instance) as plain data', () => {
+    class Settings {
+      get keyPrefix(): string {
+        return 'tenant-b:'
+      }
+    }
+    expect(EXAMPLE.check(new Settings() as Example)).toEqual({ keyPrefix: 'tenant-b:' })
   })
 
   it('refuses a misspelt key with "did you mean" from its own keys, naming the entry', () => {

@@ -1,5 +1,8 @@
 import { ProviderError } from '../../model/provider-error.ts'
 
+// The longest timer Node keeps: a longer one fires after 1 ms.
+const MAX_TIMER_MS = 2 ** 31 - 1
+
 /** A run's own deadline (`runTimeoutMs`): a signal that aborts when the caller's does or when time is up. */
 export interface RunDeadline {
   readonly signal: AbortSignal
@@ -15,6 +18,11 @@ export interface RunDeadline {
  * a session's load), with the caller's reason when the caller aborts first.
  */
 export function runDeadline(ms: number, outer: AbortSignal | undefined, expire?: () => unknown): RunDeadline {
+  // Checked where the timer is made, whoever checked it before: a value read again from a getter after its
+  // check (or never checked) must not become a timer Node fires at once (2^31 ms and more) or never.
+  if (!(Number.isInteger(ms) && ms >= 1 && ms <= MAX_TIMER_MS)) {
+    throw new RangeError(`runTimeoutMs must be whole milliseconds from 1 to ${MAX_TIMER_MS}, got ${String(ms)}`)
+  }
   const controller = new AbortController()
   let expired = false
   const onOuter = (): void => controller.abort((outer as AbortSignal).reason)

@@ -105,9 +105,9 @@ const SHARED_BUDGET = optionsContract<SharedBudgetOptions>('sharedBudget', {
  * const budget = sharedBudget({ store: redisStore(client), key: 'budget:team-a', usd: 25 })
  * createGate({ providers, pricing, budget })
  */
-export function sharedBudget(options: SharedBudgetOptions): SharedBudget {
-  if (typeof options !== 'object' || options === null) throw new TypeError(`sharedBudget: expected { store, key, usd }, got ${typeName(options)}`)
-  SHARED_BUDGET.check(options)
+export function sharedBudget(given: SharedBudgetOptions): SharedBudget {
+  if (typeof given !== 'object' || given === null) throw new TypeError(`sharedBudget: expected { store, key, usd }, got ${typeName(given)}`)
+  const options = SHARED_BUDGET.check(given)
   const { store, key, usd } = options
   assertMethods(store, STATE_STORE_METHODS, 'sharedBudget: store', 'a StateStore (memoryStore(), redisStore(...))')
   assertNonEmptyString(key, 'sharedBudget: key')

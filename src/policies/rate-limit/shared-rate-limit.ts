@@ -61,11 +61,11 @@ const SHARED_RATE_LIMIT = optionsContract<SharedRateLimitOptions>('sharedRateLim
  * const rateLimit = sharedRateLimit({ store: redisStore(client), key: 'rate:team-a', limit: 500, windowMs: 60_000 })
  * createGate({ providers: [primary, backup], rateLimit, postDecide: [retryTransient(), failoverRule()] })
  */
-export function sharedRateLimit(options: SharedRateLimitOptions): SharedRateLimit {
-  if (typeof options !== 'object' || options === null) {
-    throw new TypeError(`sharedRateLimit: expected { store, key, limit, windowMs }, got ${typeName(options)}`)
+export function sharedRateLimit(given: SharedRateLimitOptions): SharedRateLimit {
+  if (typeof given !== 'object' || given === null) {
+    throw new TypeError(`sharedRateLimit: expected { store, key, limit, windowMs }, got ${typeName(given)}`)
   }
-  SHARED_RATE_LIMIT.check(options)
+  const options = SHARED_RATE_LIMIT.check(given)
   const { store, key, limit, windowMs } = options
   assertMethods(store, STATE_STORE_METHODS, 'sharedRateLimit: store', 'a StateStore (memoryStore(), redisStore(...))')
   assertNonEmptyString(key, 'sharedRateLimit: key')

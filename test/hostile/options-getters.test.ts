@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest'
+import { memoryDurablePort } from '../../src/durable.ts'
+import { circuitBreaker, createGate, driftMonitor, memoryStore, sharedBudget, sharedRateLimit } from '../../src/index.ts'
+import { scripted } from '../../src/providers/index.ts'
+
+const ask = { messages: [{ role: 'user' as const, content: 'hi' }] }
+
+/**
+ * `base` with option `key` a getter answering `first` on its first read and `later` on every read
+ * after it (a getter that passes the check, then hands the code another value); `reads()` counts them.
+ */
+function flipping<T extends object>(base: T, key: string, first: unknown, later: unknown): { readonly options: T; readonly reads: () => number } {
+  let reads = 0
+  const options = Object.defineProperty(base, key, { enumerable: true, get: () => (++reads === 1 ? first : later) })
+  return { options, reads: () => reads }
+}
+
+describe('Options whose getters answer one value to the check and another later', () => {
+  it('createGate builds from the values it checked: runTimeoutMs read once, and the config shows that value', async () => {
+    const { options, reads } = flipping({ providers: scripted(['fine']) }, 'runTimeoutMs', 5_000, 2 ** 31)
+    const gate = createGate(options)
+    expect(gate.config.runTimeoutMs).toBe(5_000)
+    expect((await gate.run(ask)).value).toBe('fine')
+    expect(reads()).toBe(1)
+  })
+
+  it('gate.run refuses a runTimeoutMs whose second read is out of range with a RangeError, never a timer of 2^31 ms', async () => {
+    const gate = createGate({ providers: scripted(['fine']) })
+    const { options } = flipping({}, 'runTimeoutMs', 5_000, 2 ** 31)
+    await expect(gate.run(ask, options)).rejects.toThrow(RangeError)
+  })
+
+  it('circuitBreaker, sharedBudget, sharedRateLimit, driftMonitor and memoryDurablePort each read an option once', () => {
+    const cooldown = flipping({}, 'cooldownMs', 1_000, -1)
+    circuitBreaker(cooldown.options)
+    expect(cooldown.reads()).toBe(1)
+    const usd = flipping({ store: memoryStore(), key: 'b' }, 'usd', 5, Number.NaN)
+    const budget = sharedBudget(usd.options as Parameters<typeof sharedBudget>[0])
+    expect([usd.reads(), budget.usd]).toEqual([1, 5])
+    const limit = flipping({ store: memoryStore(), key: 'r', windowMs: 1_000 }, 'limit', 10, -3)
+    const rate = sharedRateLimit(limit.options as Parameters<typeof sharedRateLimit>[0])
+    expect([limit.reads(), rate.limit]).toEqual([1, 10])
+    const window = flipping({ threshold: 0.5 }, 'window', 10, 0)
+    driftMonitor(createGate({ providers: scripted(['x']) }), window.options as Parameters<typeof driftMonitor>[1])
+    expect(window.reads()).toBe(1)
+    const runId = flipping({}, 'runId', 'run-a', '')
+    expect(memoryDurablePort(runId.options as { runId: string }).runId).toBe('run-a')
+    expect(runId.reads()).toBe(1)
+  })
+})
