@@ -37,7 +37,7 @@ export abstract class ChainAttempt implements AttemptContext {
   unpriced: string | undefined = undefined
   /** The attempt's control, made when first needed (an attempt nothing may stop and nobody holds on to makes none). */
   #control: AttemptControl | undefined
-  #stages: readonly Stage<unknown, ChainAttempt>[] = []
+  #stages: readonly Stage<unknown, ChainAttempt>[] = NO_STAGES
   #inner: ResponseCall | undefined = undefined
   /** The tokens of the stages that entered, by stage index. */
   #tokens: unknown[] | undefined = undefined
@@ -284,6 +284,9 @@ export abstract class ChainAttempt implements AttemptContext {
     return heard === undefined ? Promise.reject(error) : heard.then(() => Promise.reject(error))
   }
 }
+
+// The stages of an attempt not yet taken into its chain: shared, none made per attempt.
+const NO_STAGES: readonly Stage<unknown, ChainAttempt>[] = Object.freeze([])
 
 /** The attempt's own signal, read through its request (see `withSignalGetter`). */
 function signalOf(attempt: ChainAttempt): AbortSignal {
