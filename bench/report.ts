@@ -1,10 +1,11 @@
 /**
- * Generates BENCHMARKS.md from bench/results/bench.json, redis.json, durable.json (with durable-sweep.json) and eval.json (whichever
+ * Generates BENCHMARKS.md from bench/results/bench.json, arrangements.json, redis.json, durable.json (with durable-sweep.json) and eval.json (whichever
  * exist). Run by `npm run bench`, `npm run bench:redis` and `npm run eval`; `node bench/report.ts`
  * regenerates it alone.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
+import { arrangementsSection } from './report/arrangements-section.ts'
 import { benchSections } from './report/bench-sections.ts'
 import { durableSection, durableSweepSection } from './report/durable-section.ts'
 import { evalSections } from './report/eval-sections.ts'
@@ -22,6 +23,7 @@ export function writeReport(): void {
   const evaluation = read('eval.json')
   const durable = read('durable.json')
   const sweep = read('durable-sweep.json')
+  const arrangements = read('arrangements.json')
   const parts = [
     '# Benchmarks and real-data evaluation',
     '',
@@ -30,6 +32,8 @@ export function writeReport(): void {
     'checked by `test/eval/`.',
     '',
     ...(bench !== undefined ? benchSections(bench as never) : ['_No benchmark results yet: run `npm run bench`._', '']),
+    // Written by `node --expose-gc bench/arrangements.ts` only.
+    ...(arrangements !== undefined ? arrangementsSection(arrangements as never) : []),
     ...(redis !== undefined ? redisSections(redis as never) : ['_No Redis figures yet: run `npm run bench:redis` (needs `redis-server`)._', '']),
     // Written by `node bench/durable-bench.ts` only: no placeholder where it never ran.
     ...(durable !== undefined ? durableSection(durable as never) : []),

@@ -285,12 +285,9 @@ export abstract class ChainAttempt implements AttemptContext {
   }
 }
 
-// The stages of an attempt not yet taken into its chain: shared, none made per attempt.
-const NO_STAGES: readonly Stage<unknown, ChainAttempt>[] = Object.freeze([])
-
+const NO_STAGES: readonly Stage<unknown, ChainAttempt>[] = Object.freeze([]) // before its chain: shared, none made per attempt
 /** The attempt's own signal, read through its request (see `withSignalGetter`). */
 function signalOf(attempt: ChainAttempt): AbortSignal {
   return attempt.signal
 }
-
 function ignore(): void {}
