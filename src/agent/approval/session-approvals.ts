@@ -17,11 +17,13 @@ export interface ApprovalClaim {
   readonly outcome: ApprovalOutcome
 }
 
-/** A resume this process claimed: the run to go on with, and its end (the approval is then done). */
+/** A resume this process claimed: the run to go on with, and its end (the approval is then done) or its release. */
 export interface ClaimedResume {
   readonly resume: RunResume
   readonly pending: PendingApproval
   finish(): Promise<void>
+  /** Gives the claim back (the resumed run was aborted or ran out of time): the approval stays decided, for another resume. */
+  release(): Promise<void>
 }
 
 /** The conversation key of an in-memory session's approvals (its own slots: no other session reads them). */
@@ -103,7 +105,15 @@ export class SessionApprovals {
       call: { id: pending.callId, name: pending.tool, args: pending.args },
       approval: { approvalId: id, outcome: decision.outcome, reason: decision.reason },
     }
-    return { resume, pending, finish: () => this.#finish(id, token) }
+    return { resume, pending, finish: () => this.#finish(id, token), release: () => this.#release(id, token) }
+  }
+
+  /** Gives a claim back unfinished (unless another resume took it over): decided again, claimable at once. */
+  async #release(id: string, token: string): Promise<void> {
+    const { rev, record } = await this.#read(id)
+    if (record.status !== 'resuming' || record.claim?.token !== token) return
+    const { claim: _claim, ...released } = record
+    await this.#swap(id, rev, { ...released, status: 'decided' })
   }
 
   /** Marks the approval done after its resumed run ended (unless another resume took the lapsed claim over). */
