@@ -23,9 +23,11 @@ export interface RunIdentity {
  */
 export const ENDS_AFTER_COMMIT: unique symbol = Symbol('ends after commit')
 
-/** How a run hands its accepted exchange over (see {@link ENDS_AFTER_COMMIT}). */
-// biome-ignore lint/suspicious/noConfusingVoidType: most commits return nothing; only a deferred end returns the marker.
-export type RunCommit = (exchange: readonly Message[]) => void | typeof ENDS_AFTER_COMMIT
+/** Where a run hands its accepted exchange over: a session's history, or a stored run's capture (see {@link ENDS_AFTER_COMMIT}). */
+export interface RunCommit {
+  // biome-ignore lint/suspicious/noConfusingVoidType: most commits return nothing; only a deferred end returns the marker.
+  commit(exchange: readonly Message[]): void | typeof ENDS_AFTER_COMMIT
+}
 
 /** Emits `agent_run_end` (callers check `events.has('agent_run_end')` first). */
 export function emitAgentRunEnd(
