@@ -4,7 +4,6 @@ import { newRunId } from '../events/run-id.ts'
 import { keepShape } from '../model/keep-shape.ts'
 import { isReliabilityFailFastError, type ReliabilityFailFastError } from '../gate/fail-fast-error.ts'
 import type { GateRunOptions } from '../gate/gate-internals.ts'
-import { shareDeadline } from '../gate/run/run-deadline.ts'
 import { FailFastKinds } from '../model/fail-fast-kind.ts'
 import type { GateResult } from '../gate/gate-result.ts'
 import type { Message } from '../model/message.ts'
@@ -18,6 +17,7 @@ import type { AgentRuntime } from './agent-runtime.ts'
 import type { FunctionCall } from './function-call.ts'
 import { handlesError } from './output-fallback.ts'
 import { fallbackAnswer } from './guard-fallback-answer.ts'
+import { gateCallOptions } from './gate-call-options.ts'
 import { RunLedger } from './run-ledger.ts'
 import { RunProgress } from './no-progress/run-progress.ts'
 import type { FinishedRun, RunEnding, RunResult } from './run-result.ts'
@@ -218,16 +218,12 @@ export class AgentRun<T, R = RunResult<T>> implements FinishedRun<T> {
     if (validateOutput) this.#progress?.force(request)
     // The gate's run-budget rule checks the retries of this call too, adding what the run spent before it.
     budget?.watch(request)
-    // One options object per gate call: a call in flight keeps the turn it started with; a durable run's port journals its attempts.
-    const validationFailuresBefore = this.#ledger.gateCalls === 0 ? 0 : this.#ledger.validationFailures
-    const options: Writable<GateRunOptions> = { runId: this.#runId, turn: this.#turnCount, validateOutput, validationFailuresBefore }
-    const { deadline, signal, metadata, durableTools } = this.#start.options
-    if (deadline !== undefined) options.signal = deadline.signal
-    else if (signal !== undefined) options.signal = signal
-    if (metadata !== undefined) options.metadata = metadata
-    if (durableTools !== undefined) options.durable = durableTools.port
-    if (deadline !== undefined) shareDeadline(options, deadline)
-    return rt.gate.run(request, options)
+    // The gate's defaults (the answer validated, no failure before) are left out: nothing for it to check or copy.
+    const call: Writable<GateRunOptions> = { runId: this.#runId, turn: this.#turnCount }
+    if (!validateOutput) call.validateOutput = false
+    const failuresBefore = this.#ledger.gateCalls === 0 ? 0 : this.#ledger.validationFailures
+    if (failuresBefore > 0) call.validationFailuresBefore = failuresBefore
+    return rt.gate.run(request, gateCallOptions(call, this.#start.options))
   }
 
   /** The run's fail-fast error; past the run's own deadline it is `run-timeout`, whatever stopped first. */
@@ -237,13 +233,16 @@ export class AgentRun<T, R = RunResult<T>> implements FinishedRun<T> {
     return runFailure(this.#rt.events, this.#who(), this.#ledger, late ? FailFastKinds.RunTimeout : kind, why, phase)
   }
 
-  /** The run's exchange (the library's own frozen copies, what the history commits), committed, then the caller's projection of the run. */
+  /**
+   * The run's exchange (the library's own frozen messages, what the history commits), committed, then the caller's projection
+   * of the run. The array itself is frozen when first read (the session's history, `result().exchange`), never per run.
+   */
   #finish(ended: RunEnding<T>): R {
     const { response, outputFallback } = ended
     const answer: Message = Object.freeze({ role: 'assistant', content: response.content })
     // The session hands a frozen user message: its own copy, kept as it is.
     const user = frozenMessage(this.#start.user)
-    const exchange = Object.freeze(this.#turns.length === 0 ? [user, answer] : [user, ...this.#turns.map(frozenMessage), answer])
+    const exchange = this.#turns.length === 0 ? [user, answer] : [user, ...this.#turns.map(frozenMessage), answer]
     this.#ending = ended
     this.#exchange = exchange
     const events = this.#rt.events
@@ -275,7 +274,7 @@ export class AgentRun<T, R = RunResult<T>> implements FinishedRun<T> {
       usage: this.#ledger.usage,
       costUsd: this.#ledger.costUsd,
       turns: this.#turnCount,
-      exchange: this.#exchange,
+      exchange: Object.freeze(this.#exchange),
       provider: ended.provider,
       fromFallback: ended.fromFallback,
       outputFallback: ended.outputFallback,

@@ -7,7 +7,8 @@ const FROZEN_NONE: readonly Message[] = Object.freeze([])
 /**
  * A session's persisted history, and the commit of its in-memory runs. The array is replaced, never
  * mutated, on each commit (a run in flight keeps the array it read), and frozen when first read, not
- * per commit. The first commit keeps the run's frozen exchange itself: a copy cost each new session about 65 B.
+ * per commit. The first commit keeps the run's exchange itself (the library's own array of frozen
+ * messages, which nothing mutates): a copy cost each new session about 65 B.
  */
 export class SessionHistory implements RunCommit {
   #messages: readonly Message[] = NONE
@@ -26,8 +27,7 @@ export class SessionHistory implements RunCommit {
 
   /** Appends a run's exchange to the history as it is now (not as it was when the run started), in one step. */
   commit(exchange: readonly Message[]): void {
-    if (this.#messages.length > 0) this.#messages = this.#messages.concat(exchange)
-    else this.#messages = Object.isFrozen(exchange) ? exchange : exchange.slice()
+    this.#messages = this.#messages.length > 0 ? this.#messages.concat(exchange) : exchange
   }
 
   /** Replaces the history with a stored conversation's messages (an own copy), or forgets it (none). */
