@@ -159,8 +159,9 @@ export class AgentRun<T, R = RunResult<T>> implements FinishedRun<T> {
   /** Settles and keeps the turn's tool calls (retries included); returns a prose reply that stands (an aborted run stops here). */
   async #runTools(response: ModelResponse, messages: readonly Message[]): Promise<ModelResponse | undefined> {
     const abort = () => this.#fail('aborted', `the run was aborted while running the tool calls of model turn ${this.#turnCount}`, 'post-decide')
-    const paused = (error: unknown) => Promise.reject(pausedAt(error, this.#turnCount, this.#turns, this.#calls, response))
-    const settled = await settleToolCalls(this.#toolHost(), response, messages, abort, this.#start.options.resume).catch(paused)
+    const paused = (error: unknown) => Promise.reject(pausedAt(error, { turn: this.#turnCount, turns: this.#turns, calls: this.#calls, response }))
+    const turn = { response, messages, aborted: abort, resume: this.#start.options.resume }
+    const settled = await settleToolCalls(this.#toolHost(), turn).catch(paused)
     this.#turns = this.#turns.concat(toolTurnMessages(response, settled))
     this.#calls = this.#calls.concat(settled.map((s) => s.entry))
     this.#progress ??= RunProgress.of(this.#rt.noProgress, this.#rt.events, (reason) => this.#fail(FailFastKinds.NoProgress, reason, 'post-decide'))
@@ -187,6 +188,7 @@ export class AgentRun<T, R = RunResult<T>> implements FinishedRun<T> {
   }
 
   #toolHost(): ToolCallHost {
+    const report = { events: this.#rt.events, ledger: this.#ledger, who: () => this.#who() }
     return {
       runtime: this.#rt as AgentRuntime<unknown>,
       runId: this.#runId,
@@ -201,7 +203,7 @@ export class AgentRun<T, R = RunResult<T>> implements FinishedRun<T> {
       fail: (kind, reason) => this.#fail(kind, reason, 'post-decide'),
       withheld: this.#progress?.withheld,
       durable: this.#start.options.durableTools?.at(this.#turnCount),
-      validationFailed: (failure, attempt) => toolArgsFailed(this.#rt.events, () => this.#who(), this.#ledger, failure, attempt),
+      validationFailed: (failure, attempt) => toolArgsFailed(report, failure, attempt),
     }
   }
 
@@ -230,7 +232,7 @@ export class AgentRun<T, R = RunResult<T>> implements FinishedRun<T> {
   #fail(kind: string, reason: string, phase: Phase): ReliabilityFailFastError {
     const late = this.#start.options.deadline?.expired === true
     const why = late ? `the run did not finish within runTimeoutMs (${reason})` : reason
-    return runFailure(this.#rt.events, this.#who(), this.#ledger, late ? FailFastKinds.RunTimeout : kind, why, phase)
+    return runFailure(this.#rt.events, this.#who(), this.#ledger, { kind: late ? FailFastKinds.RunTimeout : kind, reason: why, phase })
   }
 
   /**

@@ -20,7 +20,7 @@ import { type ApprovalClaim, SessionApprovals } from './approval/session-approva
 import { DEFAULT_LEASE_MS, RESUME_OPTIONS, type ResumeOptions } from './approval/resume-options.ts'
 import { isReliabilityFailFastError } from '../gate/fail-fast-error.ts'
 import { FailFastKinds } from '../model/fail-fast-kind.ts'
-import { appendExchange, deleteConversation, loadConversation, type StoredLink } from './stored-conversation.ts'
+import { appendExchange, deleteConversation, type ExchangeCommit, loadConversation, type StoredLink } from './stored-conversation.ts'
 import { guardRunInput } from './guard-run-input.ts'
 import { newRunId } from '../events/run-id.ts'
 import type { Begin, SessionRun } from './session-run.ts'
@@ -210,9 +210,10 @@ export class Session<T> {
     const result = await new AgentRun({ ...run, committer: DEFERRED, project: whole<T> }).run()
     const accepted = result.exchange
     const who = { runId: result.runId, tags: eventTags(result.turns, options.metadata), agent: rt.name }
+    const signal = options.deadline?.signal ?? options.signal
     let outcome: { readonly version: number; readonly staleBy: number }
     try {
-      outcome = await this.#commitStored(link, result, accepted, basedOn, options)
+      outcome = await this.#commitStored(link, { run: result, exchange: accepted, basedOn, signal, deadline: options.deadline, durable: options.durable })
     } catch (error) {
       emitCommittedRunEnd(rt.events, who, result, error)
       throw error
@@ -224,15 +225,12 @@ export class Session<T> {
   /** Appends to the store, then brings this session's history up to the stored one. */
   async #commitStored<R extends { readonly runId: string; readonly value: T } & Pick<RunResult<T>, 'attempts' | 'usage' | 'costUsd'>>(
     link: StoredLink,
-    run: R,
-    exchange: readonly Message[],
-    basedOn: number,
-    options: AgentRunOptions,
+    commit: ExchangeCommit<R>,
   ): Promise<{ readonly version: number; readonly staleBy: number }> {
-    const signal = options.deadline?.signal ?? options.signal
+    const { exchange, signal } = commit
     let outcome: { readonly version: number; readonly staleBy: number }
     try {
-      outcome = await appendExchange<T, R>(link, run, exchange, basedOn, { signal, deadline: options.deadline, durable: options.durable })
+      outcome = await appendExchange<T, R>(link, commit)
     } catch (error) {
       // A conflict means the store answered and moved on: read it, so the next run is on the current version.
       // A store that failed is left alone (reading it again could hang the failed run).
