@@ -4,7 +4,6 @@ import { newRunId } from '../events/run-id.ts'
 import { keepShape } from '../model/keep-shape.ts'
 import { isReliabilityFailFastError, type ReliabilityFailFastError } from '../gate/fail-fast-error.ts'
 import type { GateRunOptions } from '../gate/gate-internals.ts'
-import { type RunDeadline, shareDeadline } from '../gate/run/run-deadline.ts'
 import { FailFastKinds } from '../model/fail-fast-kind.ts'
 import type { GateResult } from '../gate/gate-result.ts'
 import type { Message } from '../model/message.ts'
@@ -18,12 +17,13 @@ import type { AgentRuntime } from './agent-runtime.ts'
 import type { FunctionCall } from './function-call.ts'
 import { handlesError } from './output-fallback.ts'
 import { fallbackAnswer } from './guard-fallback-answer.ts'
+import { gateCallOptions } from './gate-call-options.ts'
 import { RunLedger } from './run-ledger.ts'
 import { RunProgress } from './no-progress/run-progress.ts'
-import type { AgentRunOptions } from './run-input.ts'
-import type { RunEnding, RunResult } from './run-result.ts'
+import type { FinishedRun, RunEnding, RunResult } from './run-result.ts'
+import type { SessionRun } from './session-run.ts'
 import { RunCostBudget } from './run-cost-budget.ts'
-import { emitAgentRunEnd, toolArgsFailed, endFailed, ENDS_AFTER_COMMIT, type RunCommit, runFailure, type RunIdentity } from './run-events.ts'
+import { emitAgentRunEnd, toolArgsFailed, endFailed, ENDS_AFTER_COMMIT, runFailure, type RunIdentity } from './run-events.ts'
 import type { ToolCallHost } from './tool-call-run.ts'
 import { pausedAt, type RunResume } from './approval/run-pause.ts'
 import { lastTurnCalled, NOT_AN_ANSWER, settleToolCalls, standingAnswer, standingValue, toolTurnMessages } from './tool-turn.ts'
@@ -36,63 +36,49 @@ type Writable<O> = { -readonly [K in keyof O]: O[K] }
 /**
  * One agent run: the ReAct loop. Each model turn goes through the gate; the tool calls of a turn
  * are settled one by one (argument retries included) and their results appended; the loop ends on a
- * final answer, or fails after `maxIterations` turns. Nothing is committed here: the session
- * commits `result.exchange` when the run succeeds.
+ * final answer, or fails after `maxIterations` turns. The accepted exchange goes to the run's
+ * `commit` (the session's) when the run succeeds; the caller's projection reads the finished run.
  */
-export class AgentRun<T, R = RunResult<T>> {
-  readonly #rt: AgentRuntime<T>
-  /** Persists the accepted exchange (the session's commit), before the result is handed out. */
-  readonly #commit: RunCommit
-  /** What the caller wants of the result (`runTyped` the value, `run` the text). */
-  readonly #project: (result: RunResult<T>) => R
-  readonly #history: readonly Message[]
-  readonly #user: Message
-  readonly #signal: AbortSignal | undefined
-  readonly #deadline: RunDeadline | undefined
+export class AgentRun<T, R = RunResult<T>> implements FinishedRun<T> {
+  /** What the run starts from (runtime, history, user message, options, commit, projection), read for the whole run. */
+  readonly #start: SessionRun<T, R>
   readonly #runId: string
-  readonly #metadata: Readonly<Record<string, unknown>> | undefined
   readonly #ledger = new RunLedger()
   /** The accepted messages of this run after the user's: tool turns and their results. */
   #turns: readonly Message[] = NO_MESSAGES
   #calls: readonly FunctionCall[] = NO_CALLS
-  #messages: readonly Message[] = NO_MESSAGES // The conversation of the current turn; `#request`: the gate call's in flight.
-  #request: ModelRequest | undefined
+  #messages: readonly Message[] = NO_MESSAGES // The conversation of the current turn.
   #turnCount = 0
   /** The agent's cost budget for this run (only when the agent has one). */
   readonly #budget: RunCostBudget | undefined
   /** The gate results of argument retries, by response: a prose reply may stand as the answer. */
   #retried: WeakMap<ModelResponse, GateResult<T>> | undefined
   #progress: RunProgress | undefined // The no-progress ladder, made at the first tool turn: none for a run answered at once (~110 B).
-  readonly #durable: AgentRunOptions['durableTools']
-  readonly #resume: RunResume | undefined
+  /** How the run ended, and the exchange it committed: what its projection reads (see {@link FinishedRun}). */
+  #ending: RunEnding<T> | undefined
+  #exchange: readonly Message[] = NO_MESSAGES
 
-  constructor(
-    rt: AgentRuntime<T>,
-    history: readonly Message[],
-    user: Message,
-    options: AgentRunOptions,
-    commit: RunCommit,
-    project: (result: RunResult<T>) => R,
-  ) {
-    this.#rt = rt
-    this.#budget = rt.costBudget === undefined ? undefined : new RunCostBudget(rt.costBudget, rt.events)
-    this.#commit = commit
-    this.#project = project
-    this.#history = history
-    this.#user = user
-    this.#deadline = options.deadline
-    this.#signal = options.deadline?.signal ?? options.signal
-    this.#runId = options.runId ?? newRunId()
-    this.#durable = options.durableTools
-    this.#resume = options.resume
-    this.#metadata = options.metadata
+  constructor(start: SessionRun<T, R>) {
+    const rt = start.runtime
+    this.#start = start
+    this.#budget = rt.costBudget === undefined ? undefined : new RunCostBudget(rt.costBudget, this.#ledger, () => this.#who())
+    this.#runId = start.options.runId ?? newRunId()
+  }
+
+  get #rt(): AgentRuntime<T> {
+    return this.#start.runtime
+  }
+  /** What every wait of the run reads: the deadline's signal (which joins the caller's), else the caller's. */
+  get #signal(): AbortSignal | undefined {
+    const { deadline, signal } = this.#start.options
+    return deadline === undefined ? signal : deadline.signal
   }
 
   /** Runs the loop; promise reactions, not async functions: a run that answers in one turn allocates no async frame. */
   run(): Promise<R> {
     const events = this.#rt.events
     if (events.has('agent_run_start')) events.emit('agent_run_start', { runId: this.#runId, ...this.#tags(), agent: this.#rt.name })
-    const done = this.#resume === undefined ? this.#turn() : this.#resumed(this.#resume)
+    const done = this.#start.options.resume === undefined ? this.#turn() : this.#resumed(this.#start.options.resume)
     const answered = this.#rt.outputFallback === undefined ? done : done.catch((error: unknown) => this.#useOutputFallback(error))
     return events.has('agent_run_end')
       ? answered.catch((error: unknown) => endFailed(events, this.#who(), { turns: this.#turnCount, spent: this.#ledger }, error))
@@ -101,7 +87,7 @@ export class AgentRun<T, R = RunResult<T>> {
 
   /** What the run's own events carry besides its id: the current turn and the caller's metadata. */
   #tags(): EventTags {
-    return eventTags(this.#turnCount, this.#metadata)
+    return eventTags(this.#turnCount, this.#start.options.metadata)
   }
   #who(): RunIdentity {
     return { runId: this.#runId, tags: this.#tags(), agent: this.#rt.name }
@@ -127,7 +113,7 @@ export class AgentRun<T, R = RunResult<T>> {
   }
 
   readonly #onGateError = (error: unknown): never => {
-    this.#budgetDone()
+    this.#budget?.settled()
     if (!isReliabilityFailFastError(error)) throw error
     this.#ledger.add(error)
     throw this.#ledger.widen(error)
@@ -135,7 +121,7 @@ export class AgentRun<T, R = RunResult<T>> {
 
   /** Bills a gate call that answered to the run. */
   #called(result: GateResult<T>): void {
-    this.#budgetDone()
+    this.#budget?.settled()
     this.#ledger.add(result)
   }
 
@@ -173,8 +159,9 @@ export class AgentRun<T, R = RunResult<T>> {
   /** Settles and keeps the turn's tool calls (retries included); returns a prose reply that stands (an aborted run stops here). */
   async #runTools(response: ModelResponse, messages: readonly Message[]): Promise<ModelResponse | undefined> {
     const abort = () => this.#fail('aborted', `the run was aborted while running the tool calls of model turn ${this.#turnCount}`, 'post-decide')
-    const paused = (error: unknown) => Promise.reject(pausedAt(error, this.#turnCount, this.#turns, this.#calls, response))
-    const settled = await settleToolCalls(this.#toolHost(), response, messages, abort, this.#resume).catch(paused)
+    const paused = (error: unknown) => Promise.reject(pausedAt(error, { turn: this.#turnCount, turns: this.#turns, calls: this.#calls, response }))
+    const turn = { response, messages, aborted: abort, resume: this.#start.options.resume }
+    const settled = await settleToolCalls(this.#toolHost(), turn).catch(paused)
     this.#turns = this.#turns.concat(toolTurnMessages(response, settled))
     this.#calls = this.#calls.concat(settled.map((s) => s.entry))
     this.#progress ??= RunProgress.of(this.#rt.noProgress, this.#rt.events, (reason) => this.#fail(FailFastKinds.NoProgress, reason, 'post-decide'))
@@ -195,11 +182,13 @@ export class AgentRun<T, R = RunResult<T>> {
 
   /** The conversation of the next turn: history, the user's message, and this run's accepted turns. */
   #conversation(): readonly Message[] {
-    if (this.#turns.length === 0) return this.#history.length === 0 ? [this.#user] : this.#history.concat(this.#user)
-    return this.#history.concat(this.#user, this.#turns)
+    const { history, user } = this.#start
+    if (this.#turns.length === 0) return history.length === 0 ? [user] : history.concat(user)
+    return history.concat(user, this.#turns)
   }
 
   #toolHost(): ToolCallHost {
+    const report = { events: this.#rt.events, ledger: this.#ledger, who: () => this.#who() }
     return {
       runtime: this.#rt as AgentRuntime<unknown>,
       runId: this.#runId,
@@ -213,88 +202,98 @@ export class AgentRun<T, R = RunResult<T>> {
       },
       fail: (kind, reason) => this.#fail(kind, reason, 'post-decide'),
       withheld: this.#progress?.withheld,
-      durable: this.#durable?.at(this.#turnCount),
-      validationFailed: (failure, attempt) => toolArgsFailed(this.#rt.events, this.#whoFn, this.#ledger, failure, attempt),
+      durable: this.#start.options.durableTools?.at(this.#turnCount),
+      validationFailed: (failure, attempt) => toolArgsFailed(report, failure, attempt),
     }
   }
 
   /** One gate call, budget first (a spent one throws before any call), with a forced re-ask's `toolChoice`; the caller bills it. */
   #callGate(messages: readonly Message[], validateOutput: boolean, toolChoice?: ToolChoice): Promise<GateResult<T>> {
     const rt = this.#rt
-    this.#checkBudget()
+    const budget = this.#budget
+    const refusal = budget?.refusal()
+    if (refusal !== undefined) throw this.#fail('budget-exceeded', refusal, 'pre-check')
     const request: Writable<ModelRequest> = { messages }
     if (rt.system !== undefined) request.system = rt.system
     if (rt.toolSpecs.length > 0) request.tools = rt.toolSpecs
     if (toolChoice !== undefined) request.toolChoice = toolChoice
     if (validateOutput) this.#progress?.force(request)
     // The gate's run-budget rule checks the retries of this call too, adding what the run spent before it.
-    if (rt.runBudgets !== undefined) {
-      this.#request = request
-      rt.runBudgets.set(
-        request,
-        (inCall, unpricedInCall) => this.#budget?.over(this.#ledger.costUsd + inCall, this.#ledger.unpricedAttempts + unpricedInCall, this.#whoFn) === true,
-      )
-    }
-    // One options object per gate call: a call in flight keeps the turn it started with; a durable run's port journals its attempts.
-    const validationFailuresBefore = this.#ledger.gateCalls === 0 ? 0 : this.#ledger.validationFailures
-    const options: Writable<GateRunOptions> = { runId: this.#runId, turn: this.#turnCount, validateOutput, validationFailuresBefore }
-    if (this.#signal !== undefined) options.signal = this.#signal
-    if (this.#metadata !== undefined) options.metadata = this.#metadata
-    if (this.#durable !== undefined) options.durable = this.#durable.port
-    if (this.#deadline !== undefined) shareDeadline(options, this.#deadline)
-    return rt.gate.run(request, options)
-  }
-  #budgetDone(): void {
-    if (this.#request === undefined) return
-    this.#rt.runBudgets?.delete(this.#request)
-    this.#request = undefined
-  }
-
-  /** The run's cumulative cost against the agent's budget, before every gate call. */
-  #checkBudget(): void {
-    const refusal = this.#budget?.refusal(this.#ledger, this.#whoFn)
-    if (refusal !== undefined) throw this.#fail('budget-exceeded', refusal, 'pre-check')
-  }
-  #whoCallback: (() => RunIdentity) | undefined
-  /** Made on first use: only a run under a cost budget needs it. */
-  get #whoFn(): () => RunIdentity {
-    return (this.#whoCallback ??= () => this.#who())
+    budget?.watch(request)
+    // The gate's defaults (the answer validated, no failure before) are left out: nothing for it to check or copy.
+    const call: Writable<GateRunOptions> = { runId: this.#runId, turn: this.#turnCount }
+    if (!validateOutput) call.validateOutput = false
+    const failuresBefore = this.#ledger.gateCalls === 0 ? 0 : this.#ledger.validationFailures
+    if (failuresBefore > 0) call.validationFailuresBefore = failuresBefore
+    return rt.gate.run(request, gateCallOptions(call, this.#start.options))
   }
 
   /** The run's fail-fast error; past the run's own deadline it is `run-timeout`, whatever stopped first. */
   #fail(kind: string, reason: string, phase: Phase): ReliabilityFailFastError {
-    const late = this.#deadline?.expired === true
+    const late = this.#start.options.deadline?.expired === true
     const why = late ? `the run did not finish within runTimeoutMs (${reason})` : reason
-    return runFailure(this.#rt.events, this.#who(), this.#ledger, late ? FailFastKinds.RunTimeout : kind, why, phase)
+    return runFailure(this.#rt.events, this.#who(), this.#ledger, { kind: late ? FailFastKinds.RunTimeout : kind, reason: why, phase })
   }
 
-  /** The run's result (its exchange the library's own frozen copies, what the history commits), committed, then projected. */
+  /**
+   * The run's exchange (the library's own frozen messages, what the history commits), committed, then the caller's projection
+   * of the run. The array itself is frozen when first read (the session's history, `result().exchange`), never per run.
+   */
   #finish(ended: RunEnding<T>): R {
     const { response, outputFallback } = ended
     const answer: Message = Object.freeze({ role: 'assistant', content: response.content })
-    const user = frozenMessage(this.#user)
-    const result: RunResult<T> = {
+    // The session hands a frozen user message: its own copy, kept as it is.
+    const user = frozenMessage(this.#start.user)
+    const exchange = this.#turns.length === 0 ? [user, answer] : [user, ...this.#turns.map(frozenMessage), answer]
+    this.#ending = ended
+    this.#exchange = exchange
+    const events = this.#rt.events
+    if (this.#start.committer.commit(exchange) !== ENDS_AFTER_COMMIT && events.has('agent_run_end'))
+      emitAgentRunEnd(events, this.#who(), { outcome: 'ok', kind: 'ok', turns: this.#turnCount, outputFallback }, this.#ledger)
+    return this.#start.project(this)
+  }
+
+  /** The answer's text (read by a projection, once the run finished). */
+  get text(): string {
+    return (this.#ending as RunEnding<T>).response.content
+  }
+
+  /** The answer's value (read by a projection, once the run finished). */
+  get value(): T {
+    return (this.#ending as RunEnding<T>).value
+  }
+
+  /** The whole result of the finished run (`runDetailed`'s), made when a projection asks for it. */
+  result(): RunResult<T> {
+    const ended = this.#ending as RunEnding<T>
+    return {
       runId: this.#runId,
-      text: response.content,
+      text: ended.response.content,
       value: ended.value,
-      response,
+      response: ended.response,
       functionsCalled: this.#calls,
       attempts: this.#ledger.attempts,
       usage: this.#ledger.usage,
       costUsd: this.#ledger.costUsd,
       turns: this.#turnCount,
-      exchange: Object.freeze(this.#turns.length === 0 ? [user, answer] : [user, ...this.#turns.map(frozenMessage), answer]),
+      exchange: Object.freeze(this.#exchange),
       provider: ended.provider,
       fromFallback: ended.fromFallback,
-      outputFallback,
+      outputFallback: ended.outputFallback,
       warnings: ended.warnings,
     }
-    if (this.#commit(result.exchange) !== ENDS_AFTER_COMMIT && this.#rt.events.has('agent_run_end'))
-      emitAgentRunEnd(this.#rt.events, this.#who(), { outcome: 'ok', kind: 'ok', turns: result.turns, outputFallback }, result)
-    return this.#project(result)
   }
 }
 
 // A run that holds nothing, kept for its hidden class and its ledger's (see keepShape).
 const ignore = (): undefined => undefined
-keepShape(new AgentRun(Object.freeze({}) as AgentRuntime<unknown>, [], { role: 'user', content: '' }, { runId: '' }, ignore, ignore))
+keepShape(
+  new AgentRun({
+    runtime: Object.freeze({}) as AgentRuntime<unknown>,
+    history: [],
+    user: { role: 'user', content: '' },
+    options: { runId: '' },
+    committer: { commit: ignore },
+    project: ignore,
+  }),
+)

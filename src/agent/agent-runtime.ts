@@ -9,10 +9,11 @@ import { compileSchema, type CompiledSchema, type EchoLimits } from '../validati
 import { assertContentGuards, type ContentGuard } from '../validation/guards/index.ts'
 import type { AgentSpec } from './agent-options.ts'
 import { type NoProgressSettings, noProgressSettings } from './no-progress/no-progress-options.ts'
-import { resolveCostBudget, type CostBudget } from './cost-budget.ts'
+import { resolveCostBudget } from './cost-budget.ts'
+import type { CostBudgetHost } from './run-cost-budget.ts'
 import { logSink, writeLog, type LogSink } from './logger.ts'
 import { resolveOutputFallback, type ResolvedOutputFallback } from './output-fallback.ts'
-import { runBudgetRule, type RunBudgetChecks } from './run-budget-rule.ts'
+import { runBudgetRule } from './run-budget-rule.ts'
 import { feedbackLimits } from './tool-args-retry.ts'
 import { assertGuards, type ToolGuard } from './tools/guard.ts'
 import { idShapeGuard } from './tools/id-shape-guard.ts'
@@ -32,6 +33,10 @@ export interface AgentRuntime<T> {
   readonly toolGuards: readonly ToolGuard[]
   /** Content guards on every surface (`Agent.create`'s `contentGuards`); empty when none. */
   readonly contentGuards: readonly ContentGuard[]
+  /** Whether a run screens its input and history before the first model call (a guard on the `input` or `history` surface). */
+  readonly screensInput: boolean
+  /** Whether a tool may pause a run for an approval: only such an agent's runs are watched for a pause. */
+  readonly pauses: boolean
   readonly maxToolRetries: number
   /** A prose reply to an argument retry is re-asked once with `toolChoice` pinned (`Agent.create`'s `forcedToolReask`). */
   readonly forcedToolReask: boolean
@@ -45,24 +50,21 @@ export interface AgentRuntime<T> {
   readonly feedbackLimits: EchoLimits
   readonly outputSchema: CompiledSchema<T> | undefined
   readonly outputFallback: ResolvedOutputFallback<T> | undefined
-  readonly costBudget: Required<CostBudget> | undefined
-  /** Where a run registers its budget check for the gate call it makes (only with a `costBudget`). */
-  readonly runBudgets: RunBudgetChecks | undefined
+  /** The agent's `costBudget`, and where each run registers the budget check of the gate call it makes; absent without one. */
+  readonly costBudget: CostBudgetHost | undefined
 }
 
 /** Checks the whole spec and builds the runtime: a misconfiguration fails at `build()`, not mid-run. */
 export function createRuntime<T>(spec: AgentSpec): AgentRuntime<T> {
   const { options } = spec
   const { providers, ...gateOptions } = spec.reliability ?? {}
-  const costBudget = spec.costBudget === undefined ? undefined : resolveCostBudget(spec.costBudget)
-  const runBudgets: RunBudgetChecks | undefined = costBudget === undefined ? undefined : new WeakMap()
+  const costBudget: CostBudgetHost | undefined =
+    spec.costBudget === undefined ? undefined : { budget: resolveCostBudget(spec.costBudget), events: spec.events, checks: new WeakMap() }
   const contentGuards = options.contentGuards === undefined ? NO_GUARDS : assertContentGuards(options.contentGuards, 'Agent.create: contentGuards')
   const { gate } = buildGate<T>({
     ...gateOptions,
     // The run's budget first: a user's matching non-fail-fast PreCheck rule must not shadow it.
-    ...(runBudgets !== undefined && costBudget !== undefined
-      ? { preCheck: [runBudgetRule(runBudgets, costBudget.onUnpriced), ...(gateOptions.preCheck ?? [])] }
-      : {}),
+    ...(costBudget !== undefined ? { preCheck: [runBudgetRule(costBudget.checks, costBudget.budget.onUnpriced), ...(gateOptions.preCheck ?? [])] } : {}),
     providers: providers ?? options.provider,
     ...(spec.middleware.length > 0 ? { middleware: [...(gateOptions.middleware ?? []), ...spec.middleware] } : {}),
     ...(options.model !== undefined ? { model: options.model } : {}),
@@ -90,6 +92,8 @@ export function createRuntime<T>(spec: AgentSpec): AgentRuntime<T> {
     toolSpecs: Object.freeze(spec.tools.map((t) => t.spec)),
     toolGuards: Object.freeze([...(options.toolGuards ?? [idShapeGuard()])]),
     contentGuards,
+    screensInput: contentGuards.some((g) => g.surfaces.includes('input') || g.surfaces.includes('history')),
+    pauses: spec.tools.some((t) => t.needsApproval !== undefined),
     maxToolRetries: nonNegativeInteger(options.maxToolRetries, 'Agent.create: maxToolRetries', 2),
     forcedToolReask: flag(options.forcedToolReask, 'forcedToolReask'),
     toolGiveUpStops: flag(options.toolGiveUpStops, 'toolGiveUpStops'),
@@ -100,7 +104,6 @@ export function createRuntime<T>(spec: AgentSpec): AgentRuntime<T> {
     outputSchema,
     outputFallback: spec.outputFallback === undefined ? undefined : resolveOutputFallback(spec.outputFallback as never, outputSchema),
     costBudget,
-    runBudgets,
   })
 }
 

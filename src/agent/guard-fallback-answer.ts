@@ -29,7 +29,7 @@ export async function fallbackAnswer<T>(
   error: ReliabilityFailFastError,
   run: FallbackRun,
 ): Promise<FallbackOutcome<T>> {
-  const answer = await applyOutputFallback(fallback, error, rt.outputSchema, rt.events, run.who.runId, run.signal)
+  const answer = await applyOutputFallback(fallback, error, { schema: rt.outputSchema, events: rt.events, runId: run.who.runId, signal: run.signal })
   if (run.signal?.aborted === true) throw run.fail(FailFastKinds.Aborted, 'the run was aborted while its output fallback was answering')
   if (answer === undefined) throw error
   if (answer.text === '' || !rt.contentGuards.some((g) => g.surfaces.includes('output'))) return answer

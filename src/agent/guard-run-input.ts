@@ -1,5 +1,5 @@
 import type { Message } from '../model/message.ts'
-import { type ContentGuard, type GuardSurface, runContentGuards } from '../validation/guards/index.ts'
+import { type GuardSurface, runContentGuards } from '../validation/guards/index.ts'
 import type { AgentRuntime } from './agent-runtime.ts'
 import { guardReport } from './guard-report.ts'
 import { guardCutShort, guardStop } from './guard-stop.ts'
@@ -8,12 +8,6 @@ import { guardCutShort, guardStop } from './guard-stop.ts'
 export interface GuardedInput {
   readonly history: readonly Message[]
   readonly user: Message
-}
-
-/** Whether any of the agent's guards looks at a run's input or its loaded history (else nothing is screened, nothing allocated). */
-export function guardsInput(guards: readonly ContentGuard[]): boolean {
-  // No guards: no predicate made (an agent without guards asks this every run).
-  return guards.length > 0 && guards.some((g) => g.surfaces.includes('input') || g.surfaces.includes('history'))
 }
 
 /**

@@ -12,19 +12,22 @@ export type GuardedToolArgs =
   /** A guard escalated: the run stops for a human. */
   | { readonly action: 'escalate'; readonly guard: string; readonly reason: string }
 
+/** One call's `tool-args` screening: the guards, the tool's trust and input schema, and the run they report to. */
+export interface ToolArgsGuarding extends GuardReportTarget {
+  readonly guards: readonly ContentGuard[]
+  readonly tool: ToolTrust
+  readonly input: CompiledSchema<unknown>
+  readonly signal?: AbortSignal | undefined
+}
+
 /**
  * The `tool-args` guards over a call's arguments after they passed the tool's schema and guards,
  * before `execute`. They read the arguments as JSON; a redaction is parsed back and re-validated
  * against the tool's input schema, so a redaction that breaks a required field (a card number in a
  * numeric field, an emptied enum) is a re-ask of the model, never a call with invalid arguments.
  */
-export async function guardToolArgs(
-  guards: readonly ContentGuard[],
-  tool: ToolTrust,
-  input: CompiledSchema<unknown>,
-  value: unknown,
-  run: GuardReportTarget & { readonly signal?: AbortSignal | undefined },
-): Promise<GuardedToolArgs> {
+export async function guardToolArgs(value: unknown, run: ToolArgsGuarding): Promise<GuardedToolArgs> {
+  const { guards, tool, input } = run
   const text = JSON.stringify(value) ?? 'null'
   const outcome = await runContentGuards(guards, { surface: 'tool-args', text, tool, signal: run.signal, report: guardReport(run) })
   if (outcome.action === 'allow') return { action: 'run', value, redacted: false }

@@ -84,6 +84,14 @@ export function handlesError(config: ResolvedOutputFallback<unknown>, error: Rel
   return stage === 'json-parse' || stage === 'schema-validate' || config.alsoOn.has(error.kind)
 }
 
+/** The run an output fallback answers for: the schema its answer is checked against, the run's events, id and signal. */
+export interface OutputFallbackRun<T> {
+  readonly schema: CompiledSchema<T> | undefined
+  readonly events: EventHub
+  readonly runId: string
+  readonly signal?: AbortSignal | undefined
+}
+
 /**
  * Runs tier 2 then tier 3 for an error the fallback handles; `undefined` when no tier produced an
  * answer (the caller rethrows the original error).
@@ -91,11 +99,9 @@ export function handlesError(config: ResolvedOutputFallback<unknown>, error: Rel
 export async function applyOutputFallback<T>(
   config: ResolvedOutputFallback<T>,
   error: ReliabilityFailFastError,
-  schema: CompiledSchema<T> | undefined,
-  events: EventHub,
-  runId: string,
-  signal?: AbortSignal,
+  run: OutputFallbackRun<T>,
 ): Promise<FallbackOutcome<T> | undefined> {
+  const { schema, events, runId, signal } = run
   const rawOutput = error.validationError?.rawOutput ?? error.lastAttempt?.rawOutput
   if (config.fallback !== undefined) {
     if (events.has('output_fallback_triggered')) events.emit('output_fallback_triggered', { runId, kind: error.kind, reason: error.reason })

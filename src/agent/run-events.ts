@@ -23,9 +23,11 @@ export interface RunIdentity {
  */
 export const ENDS_AFTER_COMMIT: unique symbol = Symbol('ends after commit')
 
-/** How a run hands its accepted exchange over (see {@link ENDS_AFTER_COMMIT}). */
-// biome-ignore lint/suspicious/noConfusingVoidType: most commits return nothing; only a deferred end returns the marker.
-export type RunCommit = (exchange: readonly Message[]) => void | typeof ENDS_AFTER_COMMIT
+/** Where a run hands its accepted exchange over: a session's history, or a stored run's capture (see {@link ENDS_AFTER_COMMIT}). */
+export interface RunCommit {
+  // biome-ignore lint/suspicious/noConfusingVoidType: most commits return nothing; only a deferred end returns the marker.
+  commit(exchange: readonly Message[]): void | typeof ENDS_AFTER_COMMIT
+}
 
 /** Emits `agent_run_end` (callers check `events.has('agent_run_end')` first). */
 export function emitAgentRunEnd(
@@ -91,26 +93,47 @@ export function emitCommittedRunEnd(
  * run (the one that produced them). `cumulativeRetries` is the ledger's count of the run's validation
  * failures so far: its gate calls' and its tool arguments'.
  */
-export function emitToolArgsFailure(
-  events: EventHub,
-  who: RunIdentity,
-  ledger: Pick<RunLedger, 'attempts' | 'validationFailures'>,
+export function emitToolArgsFailure(run: ToolArgsReport, failure: ValidationFailure, attempt: number): void {
+  const { who, ledger } = run
+  const last = ledger.attempts.at(-1)
+  const from = {
+    runId: who.runId,
+    tags: who.tags,
+    provider: last?.provider ?? 'unknown',
+    model: last?.model,
+    attempt,
+    cumulativeRetries: ledger.validationFailures,
+  }
+  emitValidationFailed(run.events, from, failure)
+}
+
+/** Where a run reports the argument failures of its tool calls: its events, who it is, and its ledger (which counts them). */
+export interface ToolArgsReport {
+  readonly events: EventHub
+  readonly who: RunIdentity
+  readonly ledger: Pick<RunLedger, 'attempts' | 'validationFailures'>
+}
+
+/** Counts a tool call's argument failure in the run's ledger and reports it as `validation_failed` (who the run is, read only then). */
+export function toolArgsFailed(
+  run: { readonly events: EventHub; readonly ledger: RunLedger; readonly who: () => RunIdentity },
   failure: ValidationFailure,
   attempt: number,
 ): void {
-  const last = ledger.attempts.at(-1)
-  const from = { runId: who.runId, tags: who.tags, provider: last?.provider ?? 'unknown', model: last?.model }
-  emitValidationFailed(events, from, failure, attempt, ledger.validationFailures)
+  run.ledger.toolArgsFailed()
+  if (run.events.has('validation_failed')) emitToolArgsFailure({ events: run.events, who: run.who(), ledger: run.ledger }, failure, attempt)
 }
 
-/** Counts a tool call's argument failure in the run's ledger and reports it as `validation_failed`. */
-export function toolArgsFailed(events: EventHub, who: () => RunIdentity, ledger: RunLedger, failure: ValidationFailure, attempt: number): void {
-  ledger.toolArgsFailed()
-  if (events.has('validation_failed')) emitToolArgsFailure(events, who(), ledger, failure, attempt)
+/** How a run ends in failure: its kind, why, and in which phase. */
+export interface RunStop {
+  readonly kind: string
+  readonly reason: string
+  readonly phase: Phase
 }
 
 /** The error that ends an agent run, carrying the whole run's attempts and spend; `fail_fast` is emitted first. */
-export function runFailure(events: EventHub, who: RunIdentity, spent: Spent, kind: string, reason: string, phase: Phase): ReliabilityFailFastError {
+export function runFailure(events: EventHub, who: RunIdentity, spent: Spent, stop: RunStop): ReliabilityFailFastError {
+  const { kind, reason, phase } = stop
   if (events.has('fail_fast')) events.emit('fail_fast', { runId: who.runId, ...who.tags, attempt: spent.attempts.length + 1, kind, reason, phase })
   return new ReliabilityFailFastError({ kind, reason, phase, runId: who.runId, attempts: [...spent.attempts], usage: spent.usage, costUsd: spent.costUsd })
 }

@@ -41,6 +41,8 @@ export interface AgentRunOptions extends RunOptions {
   readonly durableTools?: DurableToolSteps | undefined
   /** A run resumed from an approval's pause goes on from the paused call (see `session.resume`). */
   readonly resume?: RunResume | undefined
+  /** A durable run's journaled start (ms since the epoch): its deadline runs from there, on a resume too. */
+  readonly startedAt?: number | undefined
 }
 
 /** Reads the user message out of a run input, rejecting anything else with a clear error. */

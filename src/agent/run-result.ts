@@ -53,3 +53,17 @@ export interface RunEnding<T> {
   readonly outputFallback?: RunResult<T>['outputFallback']
   readonly warnings: RunResult<T>['warnings']
 }
+
+/**
+ * A finished run as a projection reads it: the answer's text and value, and the whole
+ * {@link RunResult}, built only when asked (`runTyped` reads the value and builds nothing more).
+ */
+export interface FinishedRun<T> {
+  readonly text: string
+  readonly value: T
+  /** The whole result (`runDetailed`'s); made on each call. */
+  result(): RunResult<T>
+}
+
+/** What the caller wants of a finished run: the text (`run`), the value (`runTyped`) or the whole result (`runDetailed`). */
+export type RunProjection<T, R> = (run: FinishedRun<T>) => R

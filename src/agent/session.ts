@@ -9,27 +9,45 @@ import type { AgentRuntime } from './agent-runtime.ts'
 import { journaledStart, withDurableTools } from './durable-run-steps.ts'
 import { anchoredDeadline } from '../gate/run/anchored-deadline.ts'
 import { type AgentRunOptions, messageOf, type RunInput, type RunOptions } from './run-input.ts'
-import { emitCommittedRunEnd, ENDS_AFTER_COMMIT } from './run-events.ts'
+import { emitCommittedRunEnd, ENDS_AFTER_COMMIT, type RunCommit } from './run-events.ts'
+import { SessionHistory } from './session-history.ts'
 import { eventTags } from '../events/event-tags.ts'
-import type { RunResult } from './run-result.ts'
+import type { FinishedRun, RunProjection, RunResult } from './run-result.ts'
 import type { StoredConversation } from '../sessions/session-store.ts'
 import { windowed } from './windowed-history.ts'
 import type { ApprovalDecision } from './approval/approval-types.ts'
 import { type ApprovalClaim, SessionApprovals } from './approval/session-approvals.ts'
-import { DEFAULT_LEASE_MS, mayPause, RESUME_OPTIONS, type ResumeOptions } from './approval/resume-options.ts'
+import { DEFAULT_LEASE_MS, RESUME_OPTIONS, type ResumeOptions } from './approval/resume-options.ts'
 import { isReliabilityFailFastError } from '../gate/fail-fast-error.ts'
 import { FailFastKinds } from '../model/fail-fast-kind.ts'
-import { appendExchange, deleteConversation, loadConversation, type StoredLink } from './stored-conversation.ts'
-import { type GuardedInput, guardRunInput, guardsInput } from './guard-run-input.ts'
+import { appendExchange, deleteConversation, type ExchangeCommit, loadConversation, type StoredLink } from './stored-conversation.ts'
+import { guardRunInput } from './guard-run-input.ts'
 import { newRunId } from '../events/run-id.ts'
 import type { Begin, SessionRun } from './session-run.ts'
 
+/** A stored conversation's run commits once the run is whole (the session's `#commitStored`): its own commit only says so. */
+const DEFERRED: RunCommit = Object.freeze({ commit: (): typeof ENDS_AFTER_COMMIT => ENDS_AFTER_COMMIT })
+
+/**
+ * A run's options with the run's one deadline of `ms` (none without `ms`): from now, or from a durable
+ * run's journaled start (`startedAt`), so a resumed run keeps its original deadline.
+ */
+function withRunDeadline(options: AgentRunOptions, ms: number | undefined): AgentRunOptions {
+  if (ms === undefined) return options
+  const at = options.startedAt
+  const deadline = at === undefined ? runDeadline(ms, options.signal) : anchoredDeadline(at + ms - Date.now(), ms, options.signal)
+  return { ...options, deadline }
+}
+
+/** A whole result as a projection reads a finished run. */
+function finishedAs<T>(result: RunResult<T>): FinishedRun<T> {
+  return { text: result.text, value: result.value, result: () => result }
+}
+
 const NO_OPTIONS: RunOptions = Object.freeze({})
-const NO_HISTORY: readonly Message[] = [] // Never mutated: the first commit replaces it.
-const FROZEN_EMPTY: readonly Message[] = Object.freeze([])
-const textOf = (result: RunResult<unknown>): string => result.text
-const valueOfResult = (result: RunResult<unknown>): unknown => result.value
-const whole = <T>(result: RunResult<T>): RunResult<T> => result
+const textOf = (run: FinishedRun<unknown>): string => run.text
+const valueOfRun = (run: FinishedRun<unknown>): unknown => run.value
+const whole = <T>(run: FinishedRun<T>): RunResult<T> => run.result()
 
 /**
  * One conversation with an agent: its persisted history and the runs on it.
@@ -45,9 +63,8 @@ const whole = <T>(result: RunResult<T>): RunResult<T> => result
  */
 export class Session<T> {
   readonly #runtime: AgentRuntime<T>
-  // Replaced, never mutated, on each commit; frozen when first read (not per commit). The first commit keeps the run's
-  // frozen exchange itself (a copy cost each new session about 65 B; concat reads a frozen array as fast on Node 24).
-  #history: readonly Message[] = NO_HISTORY
+  /** The persisted history, which commits the exchange of each in-memory run. */
+  readonly #history = new SessionHistory()
   /** The stored conversation's version this session's history reflects (0 for an in-memory session). */
   #version = 0
   readonly #link: StoredLink | undefined
@@ -57,10 +74,9 @@ export class Session<T> {
   constructor(runtime: AgentRuntime<T>, link?: StoredLink, loaded?: StoredConversation) {
     this.#runtime = runtime
     this.#link = link
-    if (loaded !== undefined && loaded.messages.length > 0) {
-      this.#history = loaded.messages.slice()
-      this.#version = loaded.version
-    } else if (loaded !== undefined) this.#version = loaded.version
+    if (loaded === undefined) return
+    this.#history.replace(loaded.messages)
+    this.#version = loaded.version
   }
 
   /** The conversation's id in the agent's store; `undefined` for an in-memory session (`agent.session()`). */
@@ -75,9 +91,7 @@ export class Session<T> {
 
   /** The persisted history (a frozen snapshot). */
   get history(): readonly Message[] {
-    const history = this.#history
-    if (history.length === 0) return FROZEN_EMPTY
-    return Object.isFrozen(history) ? history : Object.freeze(history)
+    return this.#history.snapshot
   }
 
   /** Runs one exchange and returns the answer's text. */
@@ -90,7 +104,7 @@ export class Session<T> {
    * gives up. A type argument names the value's type instead of the schema's (see `Agent.runTyped`).
    */
   runTyped<R = T>(input: RunInput, options?: RunOptions): Promise<R> {
-    return this.#start(input, options, valueOfResult as (result: RunResult<T>) => R)
+    return this.#start(input, options, valueOfRun as RunProjection<T, R>)
   }
 
   /** Runs one exchange (the whole tool loop) and returns everything it produced. */
@@ -98,9 +112,10 @@ export class Session<T> {
     return this.#start(input, options, whole<T>)
   }
 
-  #start<R>(input: RunInput, options: RunOptions | undefined, project: (result: RunResult<T>) => R): Promise<R> {
+  #start<R>(input: RunInput, options: RunOptions | undefined, project: RunProjection<T, R>): Promise<R> {
     try {
-      const user: Message = { role: 'user', content: messageOf(input) }
+      // Frozen once here: the exchange the run commits keeps this very message (the library's own).
+      const user: Message = Object.freeze({ role: 'user', content: messageOf(input) })
       // No options, nothing to check (and no empty object made for the answer, unread here).
       if (options !== undefined) AGENT_RUN_OPTIONS.check(options)
       return this.#begin(user, options, project, undefined)
@@ -115,49 +130,46 @@ export class Session<T> {
    * under the run's one deadline, which ends with the run, commit included, whichever way it ends. A
    * durable run's deadline is anchored to its journaled start (the step `start`): a resumed run keeps its original one.
    */
-  #begin<R>(user: Message, options: Begin | undefined, project: (result: RunResult<T>) => R, streamed: StreamedTurns<T> | undefined): Promise<R> {
-    const ms = options?.runTimeoutMs ?? this.#runtime.gate.config.runTimeoutMs
+  #begin<R>(user: Message, options: Begin | undefined, project: RunProjection<T, R>, streamed: StreamedTurns<T> | undefined): Promise<R> {
     const durable = withDurableTools(options ?? NO_OPTIONS, user)
-    if (durable.durable === undefined || ms === undefined) return this.#launch(user, durable, project, streamed, ms, undefined)
-    return journaledStart(durable.durable, ms, options?.signal).then((at) => this.#launch(user, durable, project, streamed, ms, at))
+    const ms = durable.runTimeoutMs ?? this.#runtime.gate.config.runTimeoutMs
+    if (durable.durable === undefined || ms === undefined) return this.#launch(user, durable, project, streamed)
+    return journaledStart(durable.durable, ms, durable.signal).then((startedAt) => this.#launch(user, { ...durable, startedAt }, project, streamed))
   }
 
-  /** The run `#begin` starts, once its deadline's start is known (`at`: a durable run's journaled start). */
-  #launch<R>(
-    user: Message,
-    options: Begin & AgentRunOptions,
-    project: (result: RunResult<T>) => R,
-    streamed: StreamedTurns<T> | undefined,
-    ms: number | undefined,
-    at: number | undefined,
-  ): Promise<R> {
+  /** The run `#begin` starts, once its deadline's start is known (a durable run's journaled start, `options.startedAt`). */
+  #launch<R>(user: Message, options: AgentRunOptions, project: RunProjection<T, R>, streamed: StreamedTurns<T> | undefined): Promise<R> {
     const link = this.#link
-    const history = link === undefined ? this.#history : windowed(this.#history, link.window, options.runId)
-    const deadline =
-      ms === undefined ? undefined : at === undefined ? runDeadline(ms, options.signal) : anchoredDeadline(at + ms - Date.now(), ms, options.signal)
+    const history = link === undefined ? this.#history.messages : windowed(this.#history.messages, link.window, options.runId)
     const runtime = streamed === undefined ? this.#runtime : streamed.runtime(this.#runtime)
-    const runOptions: AgentRunOptions = deadline === undefined ? options : { ...options, deadline }
-    let done: Promise<R>
-    if (link === undefined && !guardsInput(runtime.contentGuards)) {
-      // An in-memory run with no input to screen allocates nothing more than its AgentRun (the Agent.runTyped benchmark counts bytes).
-      done = new AgentRun(runtime, history, user, runOptions, this.#commit, project).run()
-    } else {
-      const start = (input: GuardedInput, options: AgentRunOptions): Promise<R> =>
-        link === undefined
-          ? new AgentRun(runtime, input.history, input.user, options, this.#commit, project).run()
-          : this.#runStored<R, SessionRun<T, R>>(link, { runtime, history: input.history, user: input.user, options, project })
-      if (guardsInput(runtime.contentGuards)) {
-        const guarded = { ...runOptions, runId: runOptions.runId ?? newRunId() }
-        const run = { runId: guarded.runId, signal: guarded.deadline?.signal ?? guarded.signal, late: () => guarded.deadline?.expired === true }
-        done = guardRunInput(runtime as AgentRuntime<unknown>, { history, user }, run).then((input) => start(input, guarded))
-      } else {
-        done = start({ history, user }, runOptions)
-      }
+    const run: SessionRun<T, R> = {
+      runtime,
+      history,
+      user,
+      options: withRunDeadline(options, options.runTimeoutMs ?? runtime.gate.config.runTimeoutMs),
+      committer: this.#history,
+      project,
     }
+    // An in-memory run with no input to screen allocates nothing more than its AgentRun (the Agent.runTyped benchmark counts bytes).
+    let done: Promise<R> = link === undefined && !runtime.screensInput ? new AgentRun<T, R>(run).run() : this.#screened(link, run)
     // A run that pauses for an approval is parked in the store; only an agent with such a tool watches for it.
-    if (mayPause(runtime.tools)) done = done.catch((error: unknown) => this.#approvalsOf().park(error, user))
+    if (runtime.pauses) done = this.#parkedOnPause(done, user)
+    const deadline = run.options.deadline
     if (deadline !== undefined) done.then(deadline.clear, deadline.clear)
     return done
+  }
+
+  /** A run whose input the content guards screen first, or a run on the stored conversation (or both). */
+  #screened<R, S extends SessionRun<T, R>>(link: StoredLink | undefined, run: S): Promise<R> {
+    const go = (screened: S): Promise<R> => (link === undefined ? new AgentRun<T, R>(screened).run() : this.#runStored<R, S>(link, screened))
+    if (!run.runtime.screensInput) return go(run)
+    const options = { ...run.options, runId: run.options.runId ?? newRunId() }
+    const screen = { runId: options.runId, signal: options.deadline?.signal ?? options.signal, late: () => options.deadline?.expired === true }
+    return guardRunInput(run.runtime as AgentRuntime<unknown>, run, screen).then((input) => go({ ...run, ...input, options }))
+  }
+
+  #parkedOnPause<R>(done: Promise<R>, user: Message): Promise<R> {
+    return done.catch((error: unknown) => this.#approvalsOf().park(error, user))
   }
 
   /**
@@ -190,48 +202,35 @@ export class Session<T> {
     return (this.#approvals ??= new SessionApprovals(this.#link?.store, this.#link?.id))
   }
 
-  /** Appends a run's exchange to the history as it is now (not as it was when the run started), in one step. */
-  readonly #commit = (exchange: readonly Message[]): void => {
-    if (this.#history.length > 0) this.#history = this.#history.concat(exchange)
-    else this.#history = Object.isFrozen(exchange) ? exchange : exchange.slice()
-  }
-
   /** A run on the stored conversation: the whole result first, then the commit, then the caller's projection. */
   // `S`, not `SessionRun<T, R>` itself: a parameter holding the runtime would make `Session<T>` invariant in `T`.
   async #runStored<R, S extends SessionRun<T, R>>(link: StoredLink, run: S): Promise<R> {
-    const { runtime: rt, history, user, options, project } = run
+    const { runtime: rt, options, project } = run
     const basedOn = this.#version
-    let exchange: readonly Message[] | undefined
-    const capture = (accepted: readonly Message[]): typeof ENDS_AFTER_COMMIT => {
-      exchange = accepted
-      return ENDS_AFTER_COMMIT
-    }
-    const result = await new AgentRun(rt, history, user, options, capture, whole<T>).run()
-    const accepted = exchange ?? result.exchange
+    const result = await new AgentRun({ ...run, committer: DEFERRED, project: whole<T> }).run()
+    const accepted = result.exchange
     const who = { runId: result.runId, tags: eventTags(result.turns, options.metadata), agent: rt.name }
+    const signal = options.deadline?.signal ?? options.signal
     let outcome: { readonly version: number; readonly staleBy: number }
     try {
-      outcome = await this.#commitStored(link, result, accepted, basedOn, options)
+      outcome = await this.#commitStored(link, { run: result, exchange: accepted, basedOn, signal, deadline: options.deadline, durable: options.durable })
     } catch (error) {
       emitCommittedRunEnd(rt.events, who, result, error)
       throw error
     }
     emitCommittedRunEnd(rt.events, who, result)
-    return project({ ...result, session: { id: link.id, version: outcome.version, basedOn, staleBy: outcome.staleBy } })
+    return project(finishedAs({ ...result, session: { id: link.id, version: outcome.version, basedOn, staleBy: outcome.staleBy } }))
   }
 
   /** Appends to the store, then brings this session's history up to the stored one. */
   async #commitStored<R extends { readonly runId: string; readonly value: T } & Pick<RunResult<T>, 'attempts' | 'usage' | 'costUsd'>>(
     link: StoredLink,
-    run: R,
-    exchange: readonly Message[],
-    basedOn: number,
-    options: AgentRunOptions,
+    commit: ExchangeCommit<R>,
   ): Promise<{ readonly version: number; readonly staleBy: number }> {
-    const signal = options.deadline?.signal ?? options.signal
+    const { exchange, signal } = commit
     let outcome: { readonly version: number; readonly staleBy: number }
     try {
-      outcome = await appendExchange<T, R>(link, run, exchange, basedOn, { signal, deadline: options.deadline, durable: options.durable })
+      outcome = await appendExchange<T, R>(link, commit)
     } catch (error) {
       // A conflict means the store answered and moved on: read it, so the next run is on the current version.
       // A store that failed is left alone (reading it again could hang the failed run).
@@ -239,7 +238,7 @@ export class Session<T> {
       throw error
     }
     if (outcome.version === this.#version + 1) {
-      this.#commit(exchange)
+      this.#history.commit(exchange)
       this.#version = outcome.version
     } else await this.#reload(link, signal)
     return outcome
@@ -250,7 +249,7 @@ export class Session<T> {
     try {
       const loaded = await loadConversation(link, signal)
       if (loaded.version < this.#version) return
-      this.#history = loaded.messages.length === 0 ? NO_HISTORY : loaded.messages.slice()
+      this.#history.replace(loaded.messages)
       this.#version = loaded.version
     } catch {
       // The next commit names the version this session read: the store still orders it right.
@@ -267,7 +266,7 @@ export class Session<T> {
   stream(input: RunInput, options: RunOptions & Pick<GateStreamOptions, 'mode'> = {}): AgentStream<T> {
     AGENT_STREAM_OPTIONS.check(options)
     if (options.durable !== undefined) throw new TypeError(DURABLE_STREAM)
-    const user: Message = { role: 'user', content: messageOf(input) }
+    const user: Message = Object.freeze({ role: 'user', content: messageOf(input) })
     const { mode = 'passthrough', ...runOptions } = options
     const turns = streamedTurns(this.#runtime, mode)
     const result = this.#begin(user, runOptions, whole<T>, turns).then(
@@ -288,13 +287,13 @@ export class Session<T> {
   /** Forgets the persisted history of an in-memory session; a stored conversation is erased with `await session.delete()`. */
   reset(): void {
     if (this.#link !== undefined) throw new Error(`Session.reset: session "${this.#link.id}" is stored: erase it with await session.delete()`)
-    this.#history = NO_HISTORY
+    this.#history.replace()
   }
 
   /** Erases the conversation: every stored record of it (the right to be forgotten), and this session's history. */
   async delete(): Promise<void> {
     if (this.#link !== undefined) await deleteConversation(this.#link)
-    this.#history = NO_HISTORY
+    this.#history.replace()
     this.#version = 0
   }
 }

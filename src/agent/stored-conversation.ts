@@ -65,6 +65,13 @@ export interface CommitBound {
   readonly durable?: DurablePort | undefined
 }
 
+/** An accepted run's exchange on its way to the store: the run, what it accepted, the version it was computed on, and the commit's bounds. */
+export interface ExchangeCommit<R> extends CommitBound {
+  readonly run: R
+  readonly exchange: readonly Message[]
+  readonly basedOn: number
+}
+
 /** Checks `agent.session(id, options)`'s arguments and returns the link. */
 export function storedLink(store: SessionStore, id: unknown, options: unknown): StoredLink {
   // The stores' own rule, here too: a store of yours is never handed an id the library's stores refuse.
@@ -134,12 +141,9 @@ const isVersion = (value: unknown): value is number => typeof value === 'number'
  */
 export async function appendExchange<T, R extends AcceptedRun<T>>(
   link: StoredLink,
-  run: R,
-  exchange: readonly Message[],
-  basedOn: number,
-  bound: CommitBound,
+  commit: ExchangeCommit<R>,
 ): Promise<AppendOutcome & { readonly committed: true }> {
-  const signal = bound.signal
+  const { run, exchange, basedOn, signal, durable } = commit
   const failed = (reason: string, cause?: unknown): SessionCommitError<T, R> =>
     new SessionCommitError<T, R>(FailFastKinds.SessionStoreFailed, run, link.id, `session "${link.id}": ${reason}`, undefined, cause)
   let outcome: unknown
@@ -148,10 +152,12 @@ export async function appendExchange<T, R extends AcceptedRun<T>>(
   try {
     const store = (): Promise<AppendOutcome> =>
       Promise.resolve(link.store.append(link.id, { exchange: copy, expectedVersion: basedOn, onConflict: link.onConflict }))
-    const append = commitStep(bound.durable, basedOn, (base) => (bound.durable === undefined ? store() : appendOnce(link, copy, base, store, signal)))
+    const append = commitStep(durable, basedOn, (base) =>
+      durable === undefined ? store() : appendOnce(link, { exchange: copy, basedOn: base, signal }, store),
+    )
     outcome = await (signal === undefined ? append : untilAborted(append, signal))
   } catch (cause) {
-    if (bound.deadline?.expired === true) {
+    if (commit.deadline?.expired === true) {
       throw new SessionCommitError<T, R>(
         FailFastKinds.RunTimeout,
         run,
@@ -188,12 +194,11 @@ export async function appendExchange<T, R extends AcceptedRun<T>>(
  */
 async function appendOnce(
   link: StoredLink,
-  exchange: readonly Message[],
-  basedOn: number,
+  commit: Pick<ExchangeCommit<unknown>, 'exchange' | 'basedOn' | 'signal'>,
   store: () => Promise<AppendOutcome>,
-  signal: AbortSignal | undefined,
 ): Promise<AppendOutcome> {
-  const stored = await loadConversation(link, signal)
+  const { exchange, basedOn } = commit
+  const stored = await loadConversation(link, commit.signal)
   const tail = stored.messages.slice(stored.messages.length - exchange.length)
   if (stored.version > basedOn && tail.length === exchange.length && sameMessages(tail, exchange)) {
     return { committed: true, version: stored.version, staleBy: staleBy(stored.version - 1, basedOn) }

@@ -80,6 +80,13 @@ export interface ToolArgsSpec {
 
 export type { ToolArgsVerdict }
 
+/** The logical tool call a loop settles: the model's call, the turn's messages before the answer that made it, and that answer's reasoning. */
+export interface RetriedCall {
+  readonly call: ToolCall
+  readonly base: readonly Message[]
+  readonly reasoning?: readonly ReasoningBlock[] | undefined
+}
+
 /**
  * The argument loop of one logical tool call (DESIGN.md "Tool-call argument retry"), shared by the
  * agent and the AI SDK middleware. Arguments are validated against the tool's schema and every
@@ -114,20 +121,13 @@ export class ToolArgsRetry {
   /** The reasoning of the answer the current call came from (ephemeral once it is a retry's). */
   #reasoning: readonly ReasoningBlock[] | undefined
 
-  constructor(
-    host: ToolArgsHost,
-    settings: ToolArgsSettings,
-    spec: ToolArgsSpec,
-    original: ToolCall,
-    base: readonly Message[],
-    reasoning: readonly ReasoningBlock[] | undefined,
-  ) {
+  constructor(host: ToolArgsHost, settings: ToolArgsSettings, spec: ToolArgsSpec, at: RetriedCall) {
     this.#host = host
     this.#settings = settings
     this.#spec = spec
-    this.#original = original
-    this.#base = base
-    this.#reasoning = reasoning
+    this.#original = at.call
+    this.#base = at.base
+    this.#reasoning = at.reasoning
   }
 
   /** Argument retries made so far (model calls beyond the first). */
@@ -290,4 +290,4 @@ export function normalizeArgs(args: unknown): unknown {
 
 // A loop that holds nothing, kept for its hidden class (see keepShape).
 const NOTHING = Object.freeze({}) as never
-keepShape(new ToolArgsRetry(NOTHING, NOTHING, NOTHING, NOTHING, [], undefined))
+keepShape(new ToolArgsRetry(NOTHING, NOTHING, NOTHING, { call: NOTHING, base: [], reasoning: undefined }))

@@ -1,8 +1,6 @@
 import { type FailFastKind, FailFastKinds } from '../model/fail-fast-kind.ts'
 import { keepShape } from '../model/keep-shape.ts'
-import type { Message } from '../model/message.ts'
 import { errorName } from '../model/message-of.ts'
-import type { ReasoningBlock } from '../model/reasoning.ts'
 import type { ToolCall } from '../model/tool-call.ts'
 import { abortReason } from '../model/abort-reason.ts'
 import { raceAbort } from '../model/race-abort.ts'
@@ -13,7 +11,7 @@ import { type GuardedToolResult, guardToolResult, toolTrust } from './guard-tool
 import { guardToolArgs } from './guard-tool-args.ts'
 import type { CompiledSchema } from '../validation/index.ts'
 import { reportOutcome } from './report-outcome.ts'
-import { normalizeArgs, ToolArgsRetry, type ToolArgsHost, type ToolArgsSpec } from './tool-args-retry.ts'
+import { normalizeArgs, type RetriedCall, ToolArgsRetry, type ToolArgsHost, type ToolArgsSpec } from './tool-args-retry.ts'
 import { toolGiveUp } from './tool-give-up.ts'
 import { toolMessages, toolResultText } from './tool-messages.ts'
 import type { ToolGuard } from './tools/guard.ts'
@@ -51,37 +49,34 @@ export type { SettledToolCall } from './settled-tool-call.ts'
  * (`answer`). With the agent's `toolGiveUpStops`, prose (`tool-call-abandoned`) and a retry
  * repeating the rejected arguments of the attempt before it (`schema-stuck-loop`) stop the run.
  */
-export function runToolCall(host: ToolCallHost, call: ToolCall, base: readonly Message[], reasoning?: readonly ReasoningBlock[]): Promise<SettledToolCall> {
-  return new LogicalToolCall(host, call, base, reasoning).settle()
+export function runToolCall(host: ToolCallHost, at: RetriedCall): Promise<SettledToolCall> {
+  return new LogicalToolCall(host, at).settle()
 }
 
 class LogicalToolCall {
   readonly #host: ToolCallHost
-  readonly #original: ToolCall
-  readonly #base: readonly Message[]
-  readonly #reasoning: readonly ReasoningBlock[] | undefined
+  /** The model's call, the turn's messages before its answer, and that answer's reasoning. */
+  readonly #at: RetriedCall
   /** The argument loop; none for an unknown tool. */
   #args: ToolArgsRetry | undefined
   /** The arguments recorded and persisted in place of the last ones tried, when a content guard redacted or refused them. */
   #finalArgs: { readonly value: unknown } | undefined
 
-  constructor(host: ToolCallHost, original: ToolCall, base: readonly Message[], reasoning: readonly ReasoningBlock[] | undefined) {
+  constructor(host: ToolCallHost, at: RetriedCall) {
     this.#host = host
-    this.#original = original
-    this.#base = base
-    this.#reasoning = reasoning
+    this.#at = at
   }
 
   async settle(): Promise<SettledToolCall> {
     const rt = this.#host.runtime
     const events = rt.events
     if (events.has('tool_start')) {
-      const { id, name, args } = this.#original
+      const { id, name, args } = this.#at.call
       events.emit('tool_start', { runId: this.#host.runId, ...this.#host.tags, agent: rt.name, tool: name, callId: id, args })
     }
-    const tool = rt.tools.get(this.#original.name)
+    const tool = rt.tools.get(this.#at.call.name)
     if (tool === undefined) {
-      return this.#settle('unknown-tool', 'no_retry', toolMessages.unknownTool(this.#original.name, [...rt.tools.keys()]))
+      return this.#settle('unknown-tool', 'no_retry', toolMessages.unknownTool(this.#at.call.name, [...rt.tools.keys()]))
     }
     if (this.#host.withheld?.includes(tool.name) === true) return this.#settle('withheld', 'no_retry', toolMessages.withheld(tool.name))
     const spec: ToolArgsSpec = {
@@ -90,7 +85,7 @@ class LogicalToolCall {
       guards: [...rt.toolGuards, ...tool.guards] as readonly ToolGuard<unknown>[],
       maxRetries: tool.maxRetries ?? rt.maxToolRetries,
     }
-    const args = new ToolArgsRetry(this.#host, rt, spec, this.#original, this.#base, this.#reasoning)
+    const args = new ToolArgsRetry(this.#host, rt, spec, this.#at)
     this.#args = args
     const verdict = await args.settle()
     switch (verdict.status) {
@@ -120,8 +115,18 @@ class LogicalToolCall {
   async #guardedExecute(tool: AnyTool, value: unknown, outcome: 'no_retry' | 'success'): Promise<SettledToolCall> {
     const rt = this.#host.runtime
     if (!rt.contentGuards.some((g) => g.surfaces.includes('tool-args'))) return this.#execute(tool, value, outcome)
-    const run = { events: rt.events, runId: this.#host.runId, tags: this.#host.tags, host: 'agent' as const, signal: this.#host.signal }
-    const guarded = await guardToolArgs(rt.contentGuards, toolTrust(tool), tool.input as CompiledSchema<unknown>, value, run)
+    const { runId, tags, signal } = this.#host
+    const guarding = {
+      guards: rt.contentGuards,
+      tool: toolTrust(tool),
+      input: tool.input as CompiledSchema<unknown>,
+      events: rt.events,
+      runId,
+      tags,
+      host: 'agent' as const,
+      signal,
+    }
+    const guarded = await guardToolArgs(value, guarding)
     if (guarded.action === 'escalate') {
       throw this.#host.fail(FailFastKinds.GuardEscalated, `guard '${guarded.guard}' escalated the arguments of tool '${tool.name}': ${guarded.reason}`)
     }
@@ -148,7 +153,7 @@ class LogicalToolCall {
     if (tool.needsApproval !== undefined || this.#host.approval !== undefined) {
       let approval: ApprovalVerdict
       try {
-        approval = await approvalOf(this.#host, tool, value, this.#original.id)
+        approval = await approvalOf(this.#host, tool, value, this.#at.call.id)
       } catch (error) {
         if (stopsDurableRun(error)) throw this.#host.fail('durable-journal', error.message)
         if (isAborted(signal)) return this.#settle('aborted', outcome, toolMessages.aborted(tool.name, error, max))
@@ -157,7 +162,7 @@ class LogicalToolCall {
       if (!approval.run) return this.#settle(approval.status, outcome, approval.message)
       key = approval.idempotencyKey
     }
-    const ctx = { signal, callId: this.#original.id, agent: rt.name, retryCount, ...(key === undefined ? {} : { idempotencyKey: key }) }
+    const ctx = { signal, callId: this.#at.call.id, agent: rt.name, retryCount, ...(key === undefined ? {} : { idempotencyKey: key }) }
     let result: unknown
     try {
       result = await raceAbort(executeTool(this.#host.durable, tool, value, ctx), signal)
@@ -166,27 +171,22 @@ class LogicalToolCall {
       if (isAborted(signal) || isAbortError(error)) return this.#settle('aborted', outcome, toolMessages.aborted(tool.name, error, max))
       return this.#settle('execute-failed', outcome, toolMessages.executeFailed(tool.name, error, max))
     }
-    if (rt.contentGuards.length === 0) return this.#settle('ok', outcome, toolResultText(result, max), result)
+    if (rt.contentGuards.length === 0) return this.#settle('ok', outcome, toolResultText(result, max), { result })
     const run = { events: rt.events, runId: this.#host.runId, tags: this.#host.tags, host: 'agent' as const, signal, maxChars: max }
     const guarded = await guardToolResult(rt.contentGuards, toolTrust(tool), result, run)
     if (guarded.action === 'escalate') {
       throw this.#host.fail(FailFastKinds.GuardEscalated, `guard '${guarded.guard}' escalated the result of tool '${tool.name}': ${guarded.reason}`)
     }
-    if (guarded.action === 'withhold') return this.#settle('result-withheld', outcome, guarded.notice, undefined, guarded)
-    return this.#settle('ok', outcome, guarded.content, guarded.result, guarded)
+    if (guarded.action === 'withhold') return this.#settle('result-withheld', outcome, guarded.notice, { result: undefined, guarded })
+    return this.#settle('ok', outcome, guarded.content, { result: guarded.result, guarded })
   }
 
-  #settle(
-    status: ToolCallStatus,
-    outcome: Exclude<ToolRetryOutcome, 'redundant'>,
-    content: string,
-    result?: unknown,
-    guarded?: GuardedToolResult,
-  ): SettledToolCall {
+  /** The call settled with `status`: `content` is what the model reads; `ran` what the tool returned (recorded when `ok`) and the result guards' verdict. */
+  #settle(status: ToolCallStatus, outcome: Exclude<ToolRetryOutcome, 'redundant'>, content: string, ran?: ToolRan): SettledToolCall {
     const rt = this.#host.runtime
-    const { id, name } = this.#original
+    const { id, name } = this.#at.call
     const loop = this.#args
-    const tried = loop === undefined ? [normalizeArgs(this.#original.args)] : loop.tried
+    const tried = loop === undefined ? [normalizeArgs(this.#at.call.args)] : loop.tried
     const retryCount = loop?.retry ?? 0
     const args = this.#finalArgs === undefined ? tried.at(-1) : this.#finalArgs.value
     const ok = status === 'ok'
@@ -196,14 +196,14 @@ class LogicalToolCall {
       name,
       args,
       status,
-      result: ok ? result : undefined,
+      result: ok ? ran?.result : undefined,
       error: ok ? undefined : content,
       retryCount,
       redundantRetries: loop?.redundant ?? 0,
       outcome,
       intercepted: status !== 'ok' && status !== 'execute-failed' && status !== 'aborted' && status !== 'result-withheld',
       argsTried: Object.freeze([...tried]),
-      ...guardVerdictOf(guarded),
+      ...guardVerdictOf(ran?.guarded),
     })
     if (rt.events.has('tool_end')) {
       const error = entry.error
@@ -229,6 +229,12 @@ class LogicalToolCall {
   }
 }
 
+/** What a tool that ran returned, and what the result guards made of it (when they ran). */
+interface ToolRan {
+  readonly result: unknown
+  readonly guarded?: GuardedToolResult
+}
+
 /** The entry's `guardVerdict`: present when a guard redacted or withheld the result. */
 function guardVerdictOf(guarded: GuardedToolResult | undefined): Pick<FunctionCall, 'guardVerdict'> {
   if (guarded?.action === 'withhold')
@@ -248,4 +254,4 @@ function isAbortError(error: unknown): boolean {
 }
 
 // A call that holds nothing, kept for its hidden class (see keepShape).
-keepShape(new LogicalToolCall(Object.freeze({}) as ToolCallHost, Object.freeze({}) as ToolCall, [], undefined))
+keepShape(new LogicalToolCall(Object.freeze({}) as ToolCallHost, { call: Object.freeze({}) as ToolCall, base: [], reasoning: undefined }))

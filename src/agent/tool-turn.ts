@@ -5,6 +5,16 @@ import { validateFinalAnswer, type CompiledSchema } from '../validation/index.ts
 import { runToolCall, type SettledToolCall, type ToolCallHost } from './tool-call-run.ts'
 import { RunPause, type RunResume } from './approval/run-pause.ts'
 
+/** One model turn whose tool calls are settled: its answer, the conversation it answered, and how the run stops or goes on. */
+export interface ToolTurn {
+  readonly response: ModelResponse
+  readonly messages: readonly Message[]
+  /** The error an aborted run stops with. */
+  readonly aborted: () => Error
+  /** The run's resume from a pause, when it is one. */
+  readonly resume?: RunResume | undefined
+}
+
 /**
  * Settles a turn's tool calls one by one, argument retries included. An aborted run stops here
  * with `aborted()`'s error, whatever its tools do with the signal. A resumed run (`resume`, on its paused turn) keeps
@@ -12,19 +22,16 @@ import { RunPause, type RunResume } from './approval/run-pause.ts'
  * on (validated and guarded again: an edited call needs its own approval); a call that pauses the
  * run takes the turn's settled calls with it.
  */
-export async function settleToolCalls(
-  host: ToolCallHost,
-  response: ModelResponse,
-  messages: readonly Message[],
-  aborted: () => Error,
-  resume?: RunResume,
-): Promise<SettledToolCall[]> {
+export async function settleToolCalls(host: ToolCallHost, turn: ToolTurn): Promise<SettledToolCall[]> {
+  const { response, messages, aborted, resume } = turn
   const resumed = resume?.state.response === response ? resume : undefined
   const settled: SettledToolCall[] = resumed === undefined ? [] : [...resumed.state.settled]
   for (const call of response.toolCalls.slice(settled.length)) {
     const at = resumed !== undefined && call.id === resumed.call.id ? { ...call, args: resumed.call.args } : call
     try {
-      settled.push(await runToolCall(at === call ? host : { ...host, approval: resumed?.approval }, at, messages, response.reasoning))
+      settled.push(
+        await runToolCall(at === call ? host : { ...host, approval: resumed?.approval }, { call: at, base: messages, reasoning: response.reasoning }),
+      )
     } catch (error) {
       if (error instanceof RunPause) error.settled = settled
       if (host.signal?.aborted !== true) throw error

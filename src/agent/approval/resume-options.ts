@@ -1,7 +1,6 @@
 import { RUN_OPTION_CHECKS } from '../../gate/run-options-contract.ts'
 import { option, optionsContract } from '../../model/options-contract.ts'
 import type { RunOptions } from '../run-input.ts'
-import type { AnyTool } from '../tools/tool.ts'
 
 /** Options of `session.resume(approvalId, options)`: a run's (its id is the paused run's), and the resume's lease. */
 export interface ResumeOptions extends Pick<RunOptions, 'signal' | 'metadata' | 'runTimeoutMs'> {
@@ -24,15 +23,3 @@ export const RESUME_OPTIONS = optionsContract<ResumeOptions>('session.resume', {
   runTimeoutMs: RUN_OPTION_CHECKS.runTimeoutMs,
   leaseMs: option.duration(),
 })
-
-const PAUSES = new WeakMap<ReadonlyMap<string, AnyTool>, boolean>()
-
-/** Whether any of `tools` may pause a run for an approval (read once per tool set): only those runs are watched for a pause. */
-export function mayPause(tools: ReadonlyMap<string, AnyTool>): boolean {
-  let known = PAUSES.get(tools)
-  if (known === undefined) {
-    known = [...tools.values()].some((t) => t.needsApproval !== undefined)
-    PAUSES.set(tools, known)
-  }
-  return known
-}

@@ -27,7 +27,7 @@ export class RunPause extends Error {
   override readonly name = 'RunPause'
   readonly pending: PendingApproval
   settled: readonly SettledToolCall[] = []
-  state: Omit<PausedRunState, 'settled' | 'user'> | undefined
+  state: PausePoint | undefined
 
   constructor(pending: PendingApproval) {
     super(`run ${pending.runId} paused for approval ${pending.approvalId}`)
@@ -50,8 +50,11 @@ export interface RunResume {
   readonly approval: ResumedApproval
 }
 
-/** `error`, given the run's state when it is a {@link RunPause} (the turn, its accepted turns and calls, the answer being settled). */
-export function pausedAt(error: unknown, turn: number, turns: readonly Message[], calls: readonly FunctionCall[], response: ModelResponse): unknown {
-  if (error instanceof RunPause) error.state ??= { turn, turns, calls, response }
+/** Where the run stood when a tool call paused it: the turn, its accepted turns and calls, the answer being settled. */
+export type PausePoint = Omit<PausedRunState, 'settled' | 'user'>
+
+/** `error`, given where the run stood (`at`) when it is a {@link RunPause}. */
+export function pausedAt(error: unknown, at: PausePoint): unknown {
+  if (error instanceof RunPause) error.state ??= at
   return error
 }

@@ -2,13 +2,22 @@ import type { EventHub } from '../../events/event-hub.ts'
 import type { EventTags, GateEventMap } from '../../events/event-map.ts'
 import type { NoProgressVerdict } from './no-progress-verdict.ts'
 
+/** Where a run reports its rungs: its hub, its id (and tags: the agent's turn and metadata), and which host it is. */
+export interface NoProgressReport {
+  readonly events: EventHub
+  readonly runId: string
+  readonly tags?: EventTags | undefined
+  readonly host: GateEventMap['no_progress']['host']
+}
+
 /** Emits `no_progress` for a verdict (only when someone listens), before the rung is acted on. */
-export function emitNoProgress(events: EventHub, runId: string, host: GateEventMap['no_progress']['host'], verdict: NoProgressVerdict, tags?: EventTags): void {
+export function emitNoProgress(report: NoProgressReport, verdict: NoProgressVerdict): void {
+  const { events } = report
   if (!events.has('no_progress')) return
   events.emit('no_progress', {
-    runId,
-    ...tags,
-    host,
+    runId: report.runId,
+    ...report.tags,
+    host: report.host,
     step: verdict.step,
     pattern: verdict.pattern,
     tools: verdict.tools,

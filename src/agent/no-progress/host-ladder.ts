@@ -1,20 +1,14 @@
-import type { EventHub } from '../../events/event-hub.ts'
-import type { GateEventMap } from '../../events/event-map.ts'
 import { ReliabilityFailFastError } from '../../gate/fail-fast-error.ts'
 import { FailFastKinds } from '../../model/fail-fast-kind.ts'
 import type { Message } from '../../model/message.ts'
-import { emitNoProgress, noProgressReason } from './emit-no-progress.ts'
+import { emitNoProgress, type NoProgressReport, noProgressReason } from './emit-no-progress.ts'
 import { historyTurns } from './history-turns.ts'
 import { lastVerdict } from './no-progress-detector.ts'
 import type { NoProgressSettings } from './no-progress-options.ts'
 import type { NoProgressVerdict } from './no-progress-verdict.ts'
 
 /** Where a host reports its rungs: its hub, the run the model call belongs to, and which host it is. */
-export interface HostLadderReport {
-  readonly events: EventHub
-  readonly runId: string
-  readonly host: GateEventMap['no_progress']['host']
-}
+export type HostLadderReport = Omit<NoProgressReport, 'tags'>
 
 /**
  * The rung a host's next model call is on, from the conversation it is about to send (the same
@@ -26,7 +20,7 @@ export function hostVerdict(settings: NoProgressSettings | undefined, messages: 
   if (settings === undefined) return undefined
   const verdict = lastVerdict(settings, historyTurns(messages))
   if (verdict === undefined) return undefined
-  emitNoProgress(report.events, report.runId, report.host, verdict)
+  emitNoProgress(report, verdict)
   if (verdict.step === 'stop') throw noProgressError(verdict, report.runId)
   return verdict
 }

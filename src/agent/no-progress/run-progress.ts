@@ -87,7 +87,7 @@ export class RunProgress {
     const verdict = this.#detector.observe({ events, usage, costUsd })
     this.#next = verdict
     if (verdict === undefined) return undefined
-    emitNoProgress(this.#events, who.runId, 'agent', verdict, who.tags)
+    emitNoProgress({ events: this.#events, runId: who.runId, tags: who.tags, host: 'agent' }, verdict)
     if (verdict.step === 'stop') throw this.#stop(noProgressReason(verdict))
     return verdict
   }

@@ -48,9 +48,9 @@ export function idShapeGuard(given?: IdShapeGuardOptions): IdShapeGuard {
   const fields = new Set(options.fields ?? DEFAULT_ID_FIELDS)
   // A global or sticky pattern keeps `lastIndex` between calls; a fresh copy without them does not.
   const source = options.pattern ?? DEFAULT_ID_PATTERN
-  const pattern = new RegExp(source.source, source.flags.replace(/[gy]/g, ''))
+  const shape: IdShape = { fields, pattern: new RegExp(source.source, source.flags.replace(/[gy]/g, '')) }
   const guard = function idShapeGuard(args: unknown): GuardVerdict {
-    const hit = findFabricated(args, fields, pattern, 0)
+    const hit = findFabricated(args, shape, 0)
     if (hit === undefined) return { ok: true }
     return {
       ok: false,
@@ -63,22 +63,28 @@ export function idShapeGuard(given?: IdShapeGuardOptions): IdShapeGuard {
 
 type Hit = { segments: (string | number)[]; value: string }
 
-function findFabricated(value: unknown, fields: ReadonlySet<string>, pattern: RegExp, depth: number, path: readonly (string | number)[] = []): Hit | undefined {
+/** What the guard looks for: the ID fields, and the shape of a fabricated ID. */
+interface IdShape {
+  readonly fields: ReadonlySet<string>
+  readonly pattern: RegExp
+}
+
+function findFabricated(value: unknown, shape: IdShape, depth: number, path: readonly (string | number)[] = []): Hit | undefined {
   if (depth > MAX_DEPTH || typeof value !== 'object' || value === null) return undefined
   if (Array.isArray(value)) {
     for (const [i, item] of value.entries()) {
-      const hit = findFabricated(item, fields, pattern, depth + 1, [...path, i])
+      const hit = findFabricated(item, shape, depth + 1, [...path, i])
       if (hit !== undefined) return hit
     }
     return undefined
   }
   for (const [key, item] of Object.entries(value)) {
     const at = [...path, key]
-    if (fields.has(key)) {
-      const hit = matchId(item, pattern, at)
+    if (shape.fields.has(key)) {
+      const hit = matchId(item, shape.pattern, at)
       if (hit !== undefined) return hit
     }
-    const hit = findFabricated(item, fields, pattern, depth + 1, at)
+    const hit = findFabricated(item, shape, depth + 1, at)
     if (hit !== undefined) return hit
   }
   return undefined

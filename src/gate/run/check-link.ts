@@ -68,8 +68,8 @@ function written<T>(attempt: GateAttempt<T>, check: ResponseCheck<T>, response: 
 }
 
 function reportFailure<T>(attempt: GateAttempt<T>, failure: ValidationFailure): void {
-  const run = attempt.run
-  const from = { runId: run.runId, tags: run.tags, provider: attempt.provider, model: run.base.model }
+  const { runId, tags, settings, history, base, g } = attempt.run
   // This failure joins the run's history once the loop takes the outcome: counted here already.
-  emitValidationFailed(run.g.events, from, failure, attempt.attempt, run.settings.failuresBefore + run.history.length + 1)
+  const cumulativeRetries = settings.failuresBefore + history.length + 1
+  emitValidationFailed(g.events, { runId, tags, provider: attempt.provider, model: base.model, attempt: attempt.attempt, cumulativeRetries }, failure)
 }

@@ -92,7 +92,7 @@ export function noProgressSteps<N extends string = string>(given?: NoProgressSte
     const first = steps[0] as object
     const runId = runIds.get(first) ?? newRunId()
     runIds.set(first, runId)
-    if (verdict !== undefined) emitNoProgress(events, runId, 'ai-sdk', verdict)
+    if (verdict !== undefined) emitNoProgress({ events, runId, host: 'ai-sdk' }, verdict)
     return verdict
   }
   return {

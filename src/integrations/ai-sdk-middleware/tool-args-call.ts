@@ -117,6 +117,6 @@ export class ToolArgsCall implements ToolArgsHost {
     this.#ledger.toolArgsFailed()
     const events = this.#settings.events
     if (!events.has('validation_failed')) return
-    emitToolArgsFailure(events, { runId: this.runId, tags: this.tags, agent: this.#settings.name }, this.#ledger, failure, attempt)
+    emitToolArgsFailure({ events, who: { runId: this.runId, tags: this.tags, agent: this.#settings.name }, ledger: this.#ledger }, failure, attempt)
   }
 }

@@ -43,7 +43,7 @@ export type HostToolCall =
 export async function settleHostToolCall(state: HostToolCallState): Promise<HostToolCall> {
   const { host, settings, call } = state
   const spec = { name: call.name, input: state.input, guards: settings.toolGuards, maxRetries: settings.maxToolRetries }
-  const loop = new ToolArgsRetry(host, settings, spec, call, state.base, state.reasoning)
+  const loop = new ToolArgsRetry(host, settings, spec, state)
   const verdict = await loop.settle()
   reportOutcome(settings.events, settings.logger, {
     runId: host.runId,

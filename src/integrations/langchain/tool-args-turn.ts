@@ -66,7 +66,7 @@ export async function settleToolArgs(first: AIMessage, turn: ToolArgsTurn): Prom
     },
     validationFailed(failure: ValidationFailure, attempt: number): void {
       if (settings.events.has('validation_failed'))
-        emitValidationFailed(settings.events, { runId, tags: NO_TAGS, provider: 'langchain', model: undefined }, failure, attempt, attempt)
+        emitValidationFailed(settings.events, { runId, tags: NO_TAGS, provider: 'langchain', model: undefined, attempt, cumulativeRetries: attempt }, failure)
     },
   }
   const response = toModelResponse(first)

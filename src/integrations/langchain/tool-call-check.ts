@@ -35,5 +35,5 @@ export function checkToolCall(
     validationFailed: () => undefined,
   }
   const spec = { name: call.name, input, guards: settings.toolGuards, maxRetries: 0 }
-  return new ToolArgsRetry(host, settings, spec, { id: call.id ?? '', name: call.name, args: call.args }, [], undefined).settle()
+  return new ToolArgsRetry(host, settings, spec, { call: { id: call.id ?? '', name: call.name, args: call.args }, base: [] }).settle()
 }
