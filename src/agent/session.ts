@@ -16,7 +16,7 @@ import type { FinishedRun, RunProjection, RunResult } from './run-result.ts'
 import type { StoredConversation } from '../sessions/session-store.ts'
 import { windowed } from './windowed-history.ts'
 import type { ApprovalDecision } from './approval/approval-types.ts'
-import { type ApprovalClaim, SessionApprovals } from './approval/session-approvals.ts'
+import { type ApprovalClaim, runClaimed, SessionApprovals } from './approval/session-approvals.ts'
 import { DEFAULT_LEASE_MS, RESUME_OPTIONS, type ResumeOptions } from './approval/resume-options.ts'
 import { isReliabilityFailFastError } from '../gate/fail-fast-error.ts'
 import { FailFastKinds } from '../model/fail-fast-kind.ts'
@@ -186,16 +186,15 @@ export class Session<T> {
    * Goes on with the run paused on `approvalId` once it is decided (or expired): the paused call is
    * validated and guarded again, then runs once when approved (its `execute` gets the idempotency
    * key `<runId>:<turn>:<callId>`), or the model is told of the rejection or the expiry; the loop
-   * goes on and commits as any run does. One resume claims it for `leaseMs` (the others: `already-claimed`, `already-resumed`).
+   * goes on and commits as any run does. One resume claims it for `leaseMs` (the others: `already-claimed`, `already-resumed`);
+   * one aborted or out of time gives the claim back, for another resume (the call's idempotency key is the same on each).
    */
   async resume(approvalId: string, options?: ResumeOptions): Promise<RunResult<T>> {
     const { leaseMs = DEFAULT_LEASE_MS, ...run } = RESUME_OPTIONS.check(options)
     const claimed = await this.#approvalsOf().claim(approvalId, leaseMs, run.signal)
-    try {
-      return await this.#begin(claimed.resume.state.user, { ...run, runId: claimed.pending.runId, resume: claimed.resume }, whole<T>, undefined)
-    } finally {
-      await claimed.finish().catch(() => undefined) // A store failing here leaves the claim to lapse: another resume may take it over.
-    }
+    return runClaimed(claimed, () =>
+      this.#begin(claimed.resume.state.user, { ...run, runId: claimed.pending.runId, resume: claimed.resume }, whole<T>, undefined),
+    )
   }
 
   #approvalsOf(): SessionApprovals {

@@ -103,6 +103,22 @@ for (const [name, makeStore, suite] of STORES) {
       expect((await refusal(session.resume(approval.approvalId))).kind).toBe('already-resumed')
     })
 
+    it('gives the claim back when the resumed run is aborted: another resume goes on and runs the call once', async () => {
+      const { agent, effects } = approvalAgent([refundCall({ order: 7, amount: 3 }), 'refunded'], { sessions: makeStore() })
+      const session = await agent.session('customer-abort')
+      const { approval } = await paused(session.run('refund order 7'))
+      await session.approve(approval.approvalId, { approved: true })
+      const controller = new AbortController()
+      const aborted = session.resume(approval.approvalId, { signal: controller.signal })
+      controller.abort(new Error('client went away'))
+      await expect(aborted).rejects.toMatchObject({ kind: 'aborted' })
+      expect(effects.runs).toEqual([])
+      const result = await session.resume(approval.approvalId)
+      expect(result.text).toBe('refunded')
+      expect(effects.runs).toEqual([{ args: { order: 7, amount: 3 }, key: `${approval.runId}:1:call_refund` }])
+      expect((await refusal(session.resume(approval.approvalId))).kind).toBe('already-resumed')
+    })
+
     it('tells the model of a rejection (its reason) and never runs the call', async () => {
       const { agent, provider, effects } = approvalAgent([refundCall({ order: 42, amount: 10 }), 'I could not refund it.'], { sessions: makeStore() })
       const session = await agent.session('customer-2')

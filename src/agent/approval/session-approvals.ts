@@ -1,5 +1,5 @@
 import { readDecision } from '../../durable/approval-decision.ts'
-import { ReliabilityFailFastError } from '../../gate/fail-fast-error.ts'
+import { isReliabilityFailFastError, ReliabilityFailFastError } from '../../gate/fail-fast-error.ts'
 import { FailFastKinds } from '../../model/fail-fast-kind.ts'
 import { ZERO_USAGE } from '../../model/usage.ts'
 import type { Message } from '../../model/message.ts'
@@ -24,6 +24,23 @@ export interface ClaimedResume {
   finish(): Promise<void>
   /** Gives the claim back (the resumed run was aborted or ran out of time): the approval stays decided, for another resume. */
   release(): Promise<void>
+}
+
+/**
+ * Runs `go`, the resumed run of `claimed`: the approval is done once the run ended, and its claim given
+ * back when the run was aborted or ran out of time (`aborted`, `run-timeout`) so that another resume
+ * may go on. A store failing to record either leaves the claim to lapse: another resume may take it over.
+ */
+export async function runClaimed<R>(claimed: ClaimedResume, go: () => Promise<R>): Promise<R> {
+  let ended = true
+  try {
+    return await go()
+  } catch (error) {
+    if (isReliabilityFailFastError(error) && (error.kind === FailFastKinds.Aborted || error.kind === FailFastKinds.RunTimeout)) ended = false
+    throw error
+  } finally {
+    await (ended ? claimed.finish() : claimed.release()).catch(() => undefined)
+  }
 }
 
 /** The conversation key of an in-memory session's approvals (its own slots: no other session reads them). */
