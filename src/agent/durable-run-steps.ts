@@ -22,6 +22,8 @@ export interface DurableTurn {
 export class DurableToolSteps {
   readonly port: DurablePort
   readonly #seen = new Map<string, number>()
+  /** The contexts of the calls whose outcome the journal answered (they ran in an earlier process). */
+  readonly #replayed = new WeakSet<ToolContext>()
 
   constructor(port: DurablePort) {
     this.port = port
@@ -39,7 +41,27 @@ export class DurableToolSteps {
     this.#seen.set(base, count)
     const key = count === 1 ? base : `${base}#${count}`
     const idempotencyKey = `${this.port.runId}:${key}`
-    return stepOf(this.port, `tool:${key}`, () => callAsPromise(executeOf(tool), value, { ...ctx, idempotencyKey }))
+    let ran = false
+    const run = (): Promise<unknown> => {
+      ran = true
+      return callAsPromise(executeOf(tool), value, { ...ctx, idempotencyKey })
+    }
+    return stepOf(this.port, `tool:${key}`, run).then(
+      (result) => {
+        if (!ran) this.#replayed.add(ctx)
+        return result
+      },
+      (error: unknown) => {
+        // A failure the journal holds is a replay too; the journal refusing the run is not.
+        if (!ran && !isDurableRunError(error)) this.#replayed.add(ctx)
+        throw error
+      },
+    )
+  }
+
+  /** True when the call made with `ctx` was answered from the journal: its events carry `replayed: true`. */
+  replayed(ctx: ToolContext): boolean {
+    return this.#replayed.has(ctx)
   }
 }
 

@@ -61,6 +61,8 @@ class LogicalToolCall {
   #args: ToolArgsRetry | undefined
   /** The arguments recorded and persisted in place of the last ones tried, when a content guard redacted or refused them. */
   #finalArgs: { readonly value: unknown } | undefined
+  /** The durable run's journal answered the call (it ran in an earlier process): its end is reported `replayed`. */
+  #replayed = false
 
   constructor(host: ToolCallHost, at: RetriedCall) {
     this.#host = host
@@ -166,7 +168,9 @@ class LogicalToolCall {
     let result: unknown
     try {
       result = await raceAbort(executeTool(this.#host.durable, tool, value, ctx), signal)
+      this.#replayed = this.#host.durable?.tools.replayed(ctx) === true
     } catch (error) {
+      this.#replayed = this.#host.durable?.tools.replayed(ctx) === true
       if (stopsDurableRun(error)) throw this.#host.fail('durable-journal', error.message)
       if (isAborted(signal) || isAbortError(error)) return this.#settle('aborted', outcome, toolMessages.aborted(tool.name, error, max))
       return this.#settle('execute-failed', outcome, toolMessages.executeFailed(tool.name, error, max))
@@ -190,7 +194,8 @@ class LogicalToolCall {
     const retryCount = loop?.retry ?? 0
     const args = this.#finalArgs === undefined ? tried.at(-1) : this.#finalArgs.value
     const ok = status === 'ok'
-    reportOutcome(rt.events, rt.logger, { runId: this.#host.runId, ...this.#host.tags, tool: name, agent: rt.name, outcome, retryCount })
+    const tags = this.#replayed ? { ...this.#host.tags, replayed: true as const } : this.#host.tags
+    reportOutcome(rt.events, rt.logger, { runId: this.#host.runId, ...tags, tool: name, agent: rt.name, outcome, retryCount })
     const entry: FunctionCall = Object.freeze({
       id,
       name,
@@ -209,7 +214,7 @@ class LogicalToolCall {
       const error = entry.error
       rt.events.emit('tool_end', {
         runId: this.#host.runId,
-        ...this.#host.tags,
+        ...tags,
         agent: rt.name,
         tool: name,
         callId: id,

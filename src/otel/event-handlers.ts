@@ -174,6 +174,8 @@ export function eventHandlers(t: HandlerTargets): { readonly always: Handlers; r
       spans.startTool(e.runId, `execute_tool ${boundedName(e.tool, 128)}`, attributes)
     },
     tool_end: (e) => {
+      // A call a durable run's journal answered ran, and was reported, in an earlier process: no second span.
+      if (e.replayed === true) return spans.dropTool(e.runId)
       const span = spans.tool(e.runId)
       if (span === undefined) return
       span.setAttributes(defined({ [ATTR.toolStatus]: e.status, [ATTR.toolOutcome]: e.outcome, [ATTR.retryCount]: e.retryCount }))

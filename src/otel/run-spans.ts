@@ -142,6 +142,12 @@ export class RunSpans {
     run.tool = undefined
   }
 
+  /** Forgets the oldest open tool span of the run without ending it: never ended, it is never exported (a call the journal answered). */
+  dropTool(runId: string): void {
+    const run = this.#oldest(runId, (t) => t.tool !== undefined)
+    if (run !== undefined) run.tool = undefined
+  }
+
   /** Ends every open span of the run's oldest trace of that kind, the root last, and forgets it. */
   close(runId: string, agent: boolean, failed: string | undefined): void {
     const traces = this.#runs.get(runId)

@@ -95,4 +95,41 @@ describe('Replayed attempts in telemetry', () => {
       [2, false],
     ])
   })
+
+  it('marks the end of a tool call the journal answered replayed: true, and gives it no span', async () => {
+    let executions = 0
+    const lookup = tool({
+      name: 'lookup',
+      description: 'Look an order up',
+      input: Type.Object({ order: Type.String() }),
+      execute: () => {
+        executions++
+        return { status: 'shipped' }
+      },
+    })
+    const script = [turn(call('lookup', { order: 'A' }, 'c1')), 'Shipped.']
+    const journal: string[] = []
+    const first = Agent.create({ provider: scripted(script) })
+      .tool(lookup)
+      .build()
+    await first.run('where is A?', { durable: crashingEngine('tool-run', journal, 2).port }).catch(() => undefined)
+    expect(executions).toBe(1)
+    const agent = Agent.create({ provider: scripted(script.slice(1)) })
+      .tool(lookup)
+      .build()
+    const events: GateEvent[] = []
+    agent.on('tool_end', (e) => events.push({ type: 'tool_end', ...e }))
+    agent.on('tool_retry_outcome', (e) => events.push({ type: 'tool_retry_outcome', ...e }))
+    const h = otelHarness()
+    const stop = instrument(agent, h.providers)
+    expect(await agent.run('where is A?', { durable: crashingEngine('tool-run', journal).port })).toBe('Shipped.')
+    stop()
+    expect(executions).toBe(1)
+    expect(events.map((e) => [e.type, e.replayed ?? false])).toEqual([
+      ['tool_retry_outcome', true],
+      ['tool_end', true],
+    ])
+    expect(h.spans().filter((s) => s.name.startsWith('execute_tool'))).toEqual([])
+    await h.shutdown()
+  })
 })
