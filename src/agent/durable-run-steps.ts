@@ -16,12 +16,14 @@ export interface DurableTurn {
 /**
  * The tool calls of one durable run as steps: each call is the step `tool:<turn>:<callId>`, and its
  * `execute` gets the idempotency key `<runId>:<turn>:<callId>`, the same on every replay. A call id
- * the model repeats within one turn is numbered (`<callId>#2`), so each call keeps a step of its own.
+ * the model repeats within one turn is numbered (`<callId>#2`, or the next number no call of the run
+ * took: a model's own id `c#2` never shares a key), so each call keeps a step and a key of its own.
  * Argument validation, guards and re-asks run before, outside any step.
  */
 export class DurableToolSteps {
   readonly port: DurablePort
-  readonly #seen = new Map<string, number>()
+  /** The keys (`<turn>:<callId>[#n]`) the run's calls took, in the order they were asked for (the same on every replay). */
+  readonly #taken = new Set<string>()
   /** The contexts of the calls whose outcome the journal answered (they ran in an earlier process). */
   readonly #replayed = new WeakSet<ToolContext>()
 
@@ -37,9 +39,9 @@ export class DurableToolSteps {
   /** Runs `tool.execute` on `value` as the step of the call `ctx.callId` of model turn `turn`; a replay answers the journaled outcome. */
   execute(tool: AnyTool, value: unknown, turn: number, ctx: ToolContext): Promise<unknown> {
     const base = `${turn}:${ctx.callId}`
-    const count = (this.#seen.get(base) ?? 0) + 1
-    this.#seen.set(base, count)
-    const key = count === 1 ? base : `${base}#${count}`
+    let key = base
+    for (let n = 2; this.#taken.has(key); n++) key = `${base}#${n}`
+    this.#taken.add(key)
     const idempotencyKey = `${this.port.runId}:${key}`
     let ran = false
     const run = (): Promise<unknown> => {

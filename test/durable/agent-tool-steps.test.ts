@@ -145,6 +145,25 @@ describe('Agent tool calls in a durable run', () => {
     expect(keys).toEqual(['r:1:dup', 'r:1:dup#2'])
   })
 
+  it('gives each call its own key when the model names a call the way a repeated id is numbered (dup, dup, dup#2)', async () => {
+    const journal: string[] = []
+    const { keys, refund } = refunds()
+    const calls = [
+      call('refund', { order: 'A', cents: 1 }, 'dup'),
+      call('refund', { order: 'B', cents: 2 }, 'dup'),
+      call('refund', { order: 'C', cents: 3 }, 'dup#2'),
+    ]
+    const { agent } = agentWith([turn(...calls), 'Refunded all three.'], refund)
+    expect(await agent.run('refund', { durable: memoryDurablePort({ runId: 'r', journal }) })).toBe('Refunded all three.')
+    expect(keys).toEqual(['r:1:dup', 'r:1:dup#2', 'r:1:dup#2#2'])
+    expect(new Set(keys).size).toBe(3)
+    // The same keys on a replay: no call runs again.
+    const again = refunds()
+    const replay = agentWith([turn(...calls), 'Refunded all three.'], again.refund)
+    expect(await replay.agent.run('refund', { durable: memoryDurablePort({ runId: 'r', journal }) })).toBe('Refunded all three.')
+    expect(again.keys).toEqual([])
+  })
+
   it('fails fast with kind durable-journal when the replay asks for other tool calls than the journal holds', async () => {
     const journal: string[] = []
     await agentWith(two('c1', 'c2'), refunds().refund).agent.run('refund', { durable: memoryDurablePort({ runId: 'r', journal }) })
