@@ -26,7 +26,7 @@ import { GateAttempt } from './gate-attempt.ts'
 export interface JournaledAttempt {
   readonly v: 1
   readonly provider: string
-  /** {@link requestDigest} of the request the attempt sent; absent in entries journaled before it was (not compared then). */
+  /** The digest of the question the attempt asked (`requestDigest`), or of its run's input (an agent run); absent in entries journaled before it was (not compared then). */
   readonly request?: string | undefined
   readonly usage?: Usage | undefined
   readonly costUsd?: number | undefined
