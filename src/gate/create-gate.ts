@@ -14,6 +14,7 @@ import { checkBudgetPricing } from './check-budget-pricing.ts'
 import { checkRules } from './check-rules.ts'
 import { providerCall } from './call-provider.ts'
 import type { GateConfig } from './gate-config.ts'
+import type { ReliabilityRule } from '../rules/rule.ts'
 import type { GateInternals, GateRunOptions } from './gate-internals.ts'
 import type { GateResult } from './gate-result.ts'
 import { runDurable } from './run/durable-run.ts'
@@ -75,16 +76,36 @@ export function createGate<T>(config: GateConfig<T>): Gate<T> {
 
 /** {@link createGate}, with the settled configuration its runs read. @internal */
 export function buildGate<T>(given: GateConfig<T>, label = 'createGate'): { readonly gate: Gate<T>; readonly internals: GateInternals<T> } {
+  const blueprint = gateBlueprint(given, label)
+  return gateFrom(blueprint, blueprint.config.providers)
+}
+
+/** What the gate's providers change of a gate: the rest is its blueprint. */
+type ProviderBound = 'providers' | 'outputModes' | 'postDecide' | 'postDecideOnOk' | 'call'
+
+/**
+ * A gate's configuration checked and settled once, for every gate made from it with {@link gateFrom}: its rules, chain,
+ * compiled schema and its wire copy, guards and limits. A host that builds one gate per call around that call's model
+ * (the AI SDK middleware) builds its blueprint once. @internal
+ */
+export interface GateBlueprint<T> {
+  readonly config: GateConfig<T>
+  readonly label: string
+  readonly frozen: Readonly<GateConfig<T>>
+  /** The user's PostDecide rules, checked (the gate's own output-mode demotion goes before them, per gate). */
+  readonly postDecide: readonly ReliabilityRule[]
+  readonly settled: Omit<GateInternals<T>, ProviderBound>
+}
+
+/** The blueprint of the gates of `given` (see {@link GateBlueprint}): everything but the providers, checked and settled. @internal */
+export function gateBlueprint<T>(given: GateConfig<T>, label = 'createGate'): GateBlueprint<T> {
   const config = checkConfig(given, label) as GateConfig<T>
   const frozen = Object.freeze({ ...config })
   const events = config.events ?? new EventHub()
-  const providers = resolveProviders(config.providers, config.model)
   const priceUsage = config.priceUsage ?? (config.pricing !== undefined ? pricingTable(config.pricing) : undefined)
   const warned = new Set<string>()
   const preCheck = checkRules(config.preCheck, `${label}: preCheck`)
-  const outputModes = outputModeState(config.outputMode, events)
-  // The gate's own demotion after a 400 refusing the schema comes first: no rule of the user's re-sends it.
-  const postDecide = [outputModeDemotion(outputModes, providers), ...checkRules(config.postDecide, `${label}: postDecide`)]
+  const postDecide = checkRules(config.postDecide, `${label}: postDecide`)
   const needsPrice = checkBudgetPricing(config as GateConfig<unknown>, [...preCheck, ...postDecide], priceUsage !== undefined)
   const { chain, userLinks, stops, durableChain } = buildChain(
     config as GateConfig<unknown>,
@@ -92,15 +113,10 @@ export function buildGate<T>(given: GateConfig<T>, label = 'createGate'): { read
     { events, priceUsage, needsPrice, warned },
   )
   const schema = config.outputSchema === undefined ? undefined : compileSchema<T>(config.outputSchema)
-  const call = providerCall(providers, userLinks)
-  const internals: GateInternals<T> = {
-    providers,
+  const settled: Omit<GateInternals<T>, ProviderBound> = {
     schema,
     wireSchema: wireSchema(schema?.jsonSchema),
-    outputModes,
     preCheck,
-    postDecide,
-    postDecideOnOk: postDecide.filter((rule) => rule.failuresOnly !== true),
     feedbackMode: config.feedbackMode ?? 'latest',
     errorFeedback: config.errorFeedback ?? true,
     maxFeedbackChars: positiveInteger(config.maxFeedbackChars, `${label}: maxFeedbackChars`, DEFAULT_MAX_FEEDBACK_CHARS),
@@ -118,13 +134,31 @@ export function buildGate<T>(given: GateConfig<T>, label = 'createGate'): { read
     chain,
     userLinks,
     stops,
-    call,
     durable: config.durable,
     durableChain,
     // A duration checked with the config (checkConfig): whole milliseconds below 2^31.
     runTimeoutMs: config.runTimeoutMs,
     outputGuards: guardsOf(config as GateConfig<unknown>, 'output', label),
     streamGuards: guardsOf(config as GateConfig<unknown>, 'stream', label),
+  }
+  return { config, label, frozen, postDecide, settled }
+}
+
+/** A gate of `blueprint` over `given` providers (the config's own, or a host's for one call). @internal */
+export function gateFrom<T>(blueprint: GateBlueprint<T>, given: GateConfig<T>['providers']): { readonly gate: Gate<T>; readonly internals: GateInternals<T> } {
+  const { config, frozen } = blueprint
+  const { events } = blueprint.settled
+  const providers = resolveProviders(given, config.model)
+  const outputModes = outputModeState(config.outputMode, events)
+  // The gate's own demotion after a 400 refusing the schema comes first: no rule of the user's re-sends it.
+  const postDecide = [outputModeDemotion(outputModes, providers), ...blueprint.postDecide]
+  const internals: GateInternals<T> = {
+    ...blueprint.settled,
+    providers,
+    outputModes,
+    postDecide,
+    postDecideOnOk: postDecide.filter((rule) => rule.failuresOnly !== true),
+    call: providerCall(providers, blueprint.settled.userLinks),
   }
   const gate: Gate<T> = {
     run: (request, options = NO_OPTIONS) => {

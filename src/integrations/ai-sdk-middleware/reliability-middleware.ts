@@ -8,7 +8,7 @@ import type {
 } from '@ai-sdk/provider'
 import { EventHub } from '../../events/event-hub.ts'
 import { newRunId } from '../../events/run-id.ts'
-import { createGate, type Gate } from '../../gate/create-gate.ts'
+import { type Gate, type GateBlueprint, gateBlueprint, gateFrom } from '../../gate/create-gate.ts'
 import type { ProviderOutputModes } from '../../model/output-mode.ts'
 import type { Provider, StreamingProvider } from '../../model/provider.ts'
 import type { ModelRequest } from '../../model/request.ts'
@@ -95,16 +95,28 @@ export function reliabilityMiddleware<T = unknown>(given?: ReliabilityMiddleware
     events,
     'ai-sdk',
   )
-  const gateFor = (params: LanguageModelV4CallOptions, provider: Provider): Gate<T> => {
-    const format = params.responseFormat
-    const schema = config.outputSchema ?? (format?.type === 'json' && format.schema !== undefined ? (format.schema as never) : undefined)
-    return createGate<T>({
+  // One blueprint per output schema (the middleware's own, or the call's JSON Schema object): its rules, chain,
+  // compiled schema and wire copy are settled once, and each call's gate binds only that call's model.
+  const blueprints = new WeakMap<object, GateBlueprint<T>>()
+  let unschemed: GateBlueprint<T> | undefined
+  const blueprintFor = (schema: object | undefined): GateBlueprint<T> => {
+    const known = schema === undefined ? unschemed : blueprints.get(schema)
+    if (known !== undefined) return known
+    const made = gateBlueprint<T>({
       ...config,
-      ...(schema !== undefined ? { outputSchema: schema } : {}),
+      ...(schema !== undefined ? { outputSchema: schema as never } : {}),
       ...(outputGuards.length > 0 ? { contentGuards: outputGuards } : {}),
-      providers: provider,
+      providers: [],
       events,
     })
+    if (schema === undefined) unschemed = made
+    else blueprints.set(schema, made)
+    return made
+  }
+  const gateFor = (params: LanguageModelV4CallOptions, provider: Provider): Gate<T> => {
+    const format = params.responseFormat
+    const schema = config.outputSchema ?? (format?.type === 'json' && format.schema !== undefined ? format.schema : undefined)
+    return gateFrom(blueprintFor(schema as object | undefined), provider).gate
   }
   /** A provider over `doGenerate` (with the output modes of the model's provider) that remembers the last raw result and the request it answered. */
   const generating = (params: LanguageModelV4CallOptions, model: LanguageModelV4) => {
