@@ -1,13 +1,12 @@
 import type { AIMessage, BaseMessage } from '@langchain/core/messages'
 import type { EventHub } from '../../events/event-hub.ts'
 import { newRunId } from '../../events/run-id.ts'
-import { createGate } from '../../gate/create-gate.ts'
+import { type GateBlueprint, gateFrom } from '../../gate/create-gate.ts'
 import type { GateRunOptions } from '../../gate/gate-internals.ts'
 import type { GateResult } from '../../gate/gate-result.ts'
 import type { Message } from '../../model/message.ts'
 import type { ModelRequest } from '../../model/request.ts'
 import type { ToolChoice } from '../../model/tool-choice.ts'
-import type { HostGateOptions } from '../host/host-gate-checks.ts'
 import { hostProvider } from '../host/host-provider.ts'
 import { fromLangChain, toAIMessage, toLangChain, toModelResponse, toolSpecs, withText } from './langchain-messages.ts'
 import { type SchemaCache, toolSchemas } from './tool-schemas.ts'
@@ -30,7 +29,8 @@ export interface TurnRequest {
 
 /** What every turn of one middleware shares: its gate options (breaker made once), hub, tool settings and schema cache. */
 export interface TurnSettings {
-  readonly gate: HostGateOptions
+  /** The gate of every turn, settled once (its rules, chain, schema, guards): each turn binds its model (see `gateFrom`). */
+  readonly gate: GateBlueprint<unknown>
   readonly events: EventHub
   readonly toolArgs: LangChainToolArgs
   readonly schemas: SchemaCache
@@ -78,9 +78,7 @@ export async function modelTurn<R extends TurnRequest>(asked: R, handler: (reque
     },
     toModelResponse,
   )
-  // The output guards screen every answer in the gate (the input and tool results are screened here and in wrapToolCall).
-  const guards = turn.contentGuards.length > 0 ? { contentGuards: turn.contentGuards } : {}
-  const gate = createGate({ ...turn.gate, ...guards, providers: host.provider, events: turn.events })
+  const gate = gateFrom(turn.gate, host.provider).gate
   // The model's own message when it gave the accepted answer (with the text the gate accepted: a
   // redaction replaces it); the fallback's answer otherwise.
   const answerOf = (result: GateResult<unknown>): AIMessage => {

@@ -4,6 +4,7 @@ import type { Observable } from 'rxjs'
 import type { Logger } from '../../agent/logger.ts'
 import { toolMessages } from '../../agent/tool-messages.ts'
 import type { ToolGuard } from '../../agent/tools/guard.ts'
+import { gateBlueprint } from '../../gate/create-gate.ts'
 import { EventHub } from '../../events/event-hub.ts'
 import { newRunId } from '../../events/run-id.ts'
 import { assertContentGuards, type ContentGuard } from '../../validation/guards/index.ts'
@@ -136,7 +137,10 @@ export function reliabilityMiddleware<T = unknown>(given?: LangChainReliabilityO
     'langchain',
   )
 
-  const turn: TurnSettings = { gate: config, events, toolArgs, schemas, noProgress: noProgressSettings(noProgress, 'reliabilityMiddleware'), contentGuards }
+  // The output guards screen every answer in the gate (the input and tool results are screened in the turn and in wrapToolCall).
+  const guards = contentGuards.length > 0 ? { contentGuards } : {}
+  const gate = gateBlueprint({ ...config, ...guards, providers: [], events })
+  const turn: TurnSettings = { gate, events, toolArgs, schemas, noProgress: noProgressSettings(noProgress, 'reliabilityMiddleware'), contentGuards }
 
   const middleware = createMiddleware({
     name: 'ReliabilityGate',
