@@ -57,16 +57,19 @@ class DurableRunSettings<T> extends RunSettings<T> {
   }
 }
 
-// The settings of a gate's runs that bring no options, hooks or run deadline of their own.
-const gateDefaults = new WeakMap<GateInternals<unknown>, RunSettings<unknown>>()
+// The settings of a gate's runs that bring nothing of their own but (an agent's) model turn, by turn (0: no turn).
+const gateDefaults = new WeakMap<GateInternals<unknown>, RunSettings<unknown>[]>()
+// Turns past it get settings of their own: the shared ones stay a short array.
+const MAX_SHARED_TURN = 32
 
-/** The settings of a run: its gate's shared ones when it brings nothing of its own. */
+/** The settings of a run: its gate's shared ones when it brings nothing of its own but its turn. */
 export function settingsOf<T>(g: GateInternals<T>, options: GateRunOptions, hooks: RunHooks | undefined, deadline: RunDeadline | undefined): RunSettings<T> {
+  const turn = options.turn
   const plain =
     hooks === undefined &&
     deadline === undefined &&
     options.metadata === undefined &&
-    options.turn === undefined &&
+    (turn === undefined || (Number.isInteger(turn) && turn >= 1 && turn <= MAX_SHARED_TURN)) &&
     options.validationFailuresBefore === undefined &&
     options.validateOutput !== false
   if (!plain) {
@@ -74,10 +77,10 @@ export function settingsOf<T>(g: GateInternals<T>, options: GateRunOptions, hook
       ? new RunSettings(g, options, hooks, deadline)
       : new DurableRunSettings(g, options, hooks as RunHooks & { readonly durable: DurableSteps }, deadline)
   }
-  let shared = gateDefaults.get(g) as RunSettings<T> | undefined
-  if (shared === undefined) {
-    shared = new RunSettings(g, options, undefined, undefined)
-    gateDefaults.set(g, shared as RunSettings<unknown>)
-  }
-  return shared
+  let shared = gateDefaults.get(g)
+  if (shared === undefined) gateDefaults.set(g, (shared = []))
+  const at = turn ?? 0
+  return (shared[at] ??= new RunSettings(g, turn === undefined ? NO_OPTIONS : { turn }, undefined, undefined)) as RunSettings<T>
 }
+
+const NO_OPTIONS: GateRunOptions = Object.freeze({})
