@@ -30,8 +30,6 @@ const KNOWN_NAMES: ReadonlySet<string> = new Set(GATE_EVENT_NAMES)
  */
 export class EventHub {
   readonly #emitter = new EventEmitter<HubEvents, GateEventName>()
-  /** Listeners per name, catch-all ones included: {@link has} is one property read (a run asks it about ten times). */
-  readonly #counts: Record<GateEventName, number> = zeroCounts()
   #listenerCount = 0
 
   /** Subscribes to one event; returns the unsubscribe function. */
@@ -65,7 +63,7 @@ export class EventHub {
 
   /** True when anyone listens to `name` (or to every event). */
   has(name: GateEventName): boolean {
-    return this.#counts[name] !== 0
+    return this.#emitter.listenerCount(name) !== 0
   }
 
   /** Number of listeners currently attached (all events; a catch-all listener counts once). */
@@ -78,7 +76,7 @@ export class EventHub {
    * payload is frozen first, deeply (see `freezePayload`): nobody can change what the caller gets.
    */
   emit<K extends GateEventName>(name: K, payload: GateEventMap[K]): void {
-    if (this.#counts[name] === 0) return
+    if (this.#emitter.listenerCount(name) === 0) return
     // Listeners get frozen values: what one of them edits would reach the caller's result and the next event.
     try {
       freezePayload(payload)
@@ -118,64 +116,14 @@ export class EventHub {
   // same user function; the event name reaches the wrapper as the emitter's `this` (its context).
   #add(names: readonly GateEventName[], isolated: Isolated): () => void {
     const emitter = this.#emitter
-    const counts = this.#counts
-    for (const name of names) {
-      emitter.on(name, isolated, name)
-      counts[name]++
-    }
+    for (const name of names) emitter.on(name, isolated, name)
     this.#listenerCount++
     let active = true
     return () => {
       if (!active) return
       active = false
       this.#listenerCount--
-      for (const name of names) {
-        emitter.off(name, isolated)
-        counts[name]--
-      }
+      for (const name of names) emitter.off(name, isolated)
     }
   }
-}
-
-// No listener to any event, one row per name (the compiler refuses a missing name): a literal, so
-// every hub's copy keeps the fast shape a property read needs (counts added one by one would not).
-const NO_LISTENERS: { readonly [K in GateEventName]: number } = {
-  run_start: 0,
-  run_end: 0,
-  agent_run_start: 0,
-  agent_run_end: 0,
-  attempt_start: 0,
-  attempt_end: 0,
-  validation_failed: 0,
-  decision: 0,
-  retry: 0,
-  recovered: 0,
-  fail_fast: 0,
-  fallback: 0,
-  repaired: 0,
-  template_error: 0,
-  cost_tick: 0,
-  cost_unknown: 0,
-  budget_exceeded: 0,
-  breaker_state: 0,
-  state_lost: 0,
-  tool_start: 0,
-  tool_end: 0,
-  tool_retry_outcome: 0,
-  approval_requested: 0,
-  approval_decided: 0,
-  no_progress: 0,
-  guard_verdict: 0,
-  output_fallback_triggered: 0,
-  output_canned_used: 0,
-  stream_aborted: 0,
-  drift: 0,
-  output_mode_demoted: 0,
-  rule_error: 0,
-  listener_error: 0,
-}
-
-/** A count of 0 for every event name. */
-function zeroCounts(): Record<GateEventName, number> {
-  return { ...NO_LISTENERS }
 }
