@@ -3,7 +3,7 @@ import { raceAbort } from '../model/race-abort.ts'
 import { runDeadline } from '../gate/run/run-deadline.ts'
 import type { DurablePort } from '../durable/durable-port.ts'
 import { DurableRunError, isDurableRunError } from '../durable/durable-run-error.ts'
-import { bindDurableRun, digestOf } from '../gate/run/durable-attempt.ts'
+import { bindDurableRun, digestOf } from '../gate/run/durable-binding.ts'
 import type { Message } from '../model/message.ts'
 import type { AnyTool, ToolContext } from './tools/tool.ts'
 

@@ -153,6 +153,16 @@ describe('Gate attempts in a durable run', () => {
     expect(same.provider.calls).toBe(0)
   })
 
+  it('journals an attempt whose question JSON cannot write (a bigint in a tool schema) unbound, and replays it', async () => {
+    const journal: string[] = []
+    const odd = { ...ask, tools: [{ name: 'lookup', inputSchema: { type: 'object', maximum: 10n } }] }
+    expect((await gateOver(['{"amount": 3}']).gate.run(odd, { durable: crashingEngine('r', journal).port })).value).toEqual({ amount: 3 })
+    expect((JSON.parse(journal[0] as string) as { value: Record<string, unknown> }).value).not.toHaveProperty('request')
+    const replay = gateOver(['{"amount": 4}'])
+    expect((await replay.gate.run(odd, { durable: crashingEngine('r', journal).port })).value).toEqual({ amount: 3 })
+    expect(replay.provider.calls).toBe(0)
+  })
+
   it('refuses as corrupt-entry a journaled attempt whose request digest is no SHA-256', async () => {
     const journal = [
       JSON.stringify({

@@ -3,9 +3,6 @@ import { MAX_JOURNALED_MESSAGE } from '../../durable/journal-codec.ts'
 import { ERROR_KINDS, type ErrorKind } from '../../model/error-kind.ts'
 import { messageOf } from '../../model/message-of.ts'
 import { isProviderError, ProviderError } from '../../model/provider-error.ts'
-import type { ModelRequest } from '../../model/request.ts'
-import { sha256Hex } from '../../model/sha256.ts'
-import { stableKey } from '../../model/stable-key.ts'
 import type { ModelResponse } from '../../model/response.ts'
 import type { Usage } from '../../model/usage.ts'
 import type { Chain } from '../../policies/chain.ts'
@@ -74,47 +71,6 @@ function metered(inner: GateAttempt<unknown>, digest: string | undefined): Journ
   if (inner.usage === undefined) return named
   const base = { ...named, usage: inner.usage, costUsd: inner.costUsd }
   return inner.unpriced === undefined ? base : { ...base, unpriced: inner.unpriced }
-}
-
-/**
- * The identity of the question an attempt asks: the SHA-256 (64 hex digits) of the canonical JSON
- * (keys sorted at every depth) of its system prompt, messages (the ephemeral tail included), tools
- * and tool choice. How it is asked is left out (the model, the output mode and its schemas, the token
- * limit: a resumed process may settle those otherwise, e.g. without an output mode another run
- * demoted), and so is the signal. `undefined` for a request JSON cannot write (a bigint, a cycle):
- * such an attempt is journaled unbound.
- */
-export function requestDigest(request: ModelRequest): string | undefined {
-  return digestOf({ system: request.system, messages: request.messages, tools: request.tools, toolChoice: request.toolChoice })
-}
-
-/** The SHA-256 (64 hex digits) of `value`'s canonical JSON (keys sorted at every depth); `undefined` when JSON cannot write it. */
-export function digestOf(value: unknown): string | undefined {
-  let text: string
-  try {
-    text = stableKey(value)
-  } catch {
-    return undefined
-  }
-  return sha256Hex(text)
-}
-
-// What the durable runs of an agent are bound to, by port: the digest of the run's input (see `bindDurableRun`).
-const bindings = new WeakMap<object, string>()
-
-/**
- * Binds the attempts of the run on `port` whose requests are not bound themselves (an agent's turns, see
- * `DurableAttempts`) to `digest`, the identity of the run's input: a resume with another input diverges at its first
- * journaled attempt instead of answering the journaled answers to another question.
- */
-export function bindDurableRun(port: object, digest: string | undefined): void {
-  if (digest === undefined) bindings.delete(port)
-  else bindings.set(port, digest)
-}
-
-/** What the run on `port` is bound to (see {@link bindDurableRun}), if anything. */
-export function durableRunBinding(port: object): string | undefined {
-  return bindings.get(port)
 }
 
 /** A failure as the gate classifies it: its kind, status and retry-after (what the rules read), its message and code. */
