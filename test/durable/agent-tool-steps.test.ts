@@ -137,6 +137,41 @@ describe('Agent tool calls in a durable run', () => {
     expect(createEvent).toHaveBeenCalledTimes(1)
   })
 
+  it('gives tool arguments holding a __proto__ key the tool-argument feedback, as a run without a port does, and replays them', async () => {
+    // The model's words, parsed as a provider parses them: `__proto__` an own key of the arguments.
+    const hostile = JSON.parse('{"order":"A","cents":100,"__proto__":{"admin":true}}') as unknown
+    const steps = [turn(call('refund', hostile, 'c1')), turn(call('refund', { order: 'A', cents: 100 }, 'c2')), 'Refunded.']
+    const plain = refunds()
+    const bare = agentWith(steps, plain.refund)
+    expect(await bare.agent.run('refund A')).toBe('Refunded.')
+    const journal: string[] = []
+    const first = refunds()
+    const durable = agentWith(steps, first.refund)
+    expect(await durable.agent.run('refund A', { durable: memoryDurablePort({ runId: 'r', journal }) })).toBe('Refunded.')
+    // The same re-ask, the same tool calls as without a port: the hostile arguments never reached execute.
+    expect(durable.provider.requests[1]?.messages).toEqual(bare.provider.requests[1]?.messages)
+    expect(first.execute.mock.calls.map(([args]) => args)).toEqual([{ order: 'A', cents: 100 }])
+    expect(names(journal)).toEqual(['attempt:1:1', 'attempt:1#2:1', 'tool:1:c1', 'attempt:2:1'])
+    // The journal holds the arguments as the JSON text they were; a replay parses them as the first run did.
+    expect(journal[0]).toContain('"argsJson":"{\\"order\\":\\"A\\",\\"cents\\":100,\\"__proto__\\":{\\"admin\\":true}}"')
+    const again = refunds()
+    const replay = agentWith(steps, again.refund)
+    expect(await replay.agent.run('refund A', { durable: memoryDurablePort({ runId: 'r', journal }) })).toBe('Refunded.')
+    expect([replay.provider.calls, again.execute.mock.calls.length]).toEqual([0, 0])
+    expect(({} as Record<string, unknown>)['admin']).toBeUndefined()
+  })
+
+  it('refuses journaled tool arguments whose text is not JSON as a corrupt entry, calling no model', async () => {
+    const journal: string[] = []
+    await agentWith(two('c1', 'c2'), refunds().refund).agent.run('refund A and B', { durable: memoryDurablePort({ runId: 'r', journal }) })
+    journal[0] = (journal[0] as string).replace(/"argsJson":"[^"]*?(\\"[^"]*?)*"/, '"argsJson":"{not json"')
+    expect(journal[0]).toContain('"argsJson":"{not json"')
+    const replay = agentWith(two('c1', 'c2'), refunds().refund)
+    const error = await replay.agent.run('refund A and B', { durable: memoryDurablePort({ runId: 'r', journal }) }).catch((e: unknown) => e)
+    expect(error).toMatchObject({ kind: 'durable-journal', cause: { kind: 'corrupt-entry', step: 'attempt:1:1' } })
+    expect(replay.provider.calls).toBe(0)
+  })
+
   it('gives a call id the model repeats in one turn a step of its own', async () => {
     const journal: string[] = []
     const { keys, refund } = refunds()

@@ -11,6 +11,7 @@ import { isSoundUsage } from '../../policies/usage-estimate.ts'
 import { classifyError } from '../classify-error.ts'
 import { checkedResponse } from '../response-shape.ts'
 import { GateAttempt } from './gate-attempt.ts'
+import { journaledResponse, responseFromJournal } from './journaled-response.ts'
 
 /**
  * What the step of one attempt journals, as plain data: all the loop and the check read of an
@@ -18,7 +19,8 @@ import { GateAttempt } from './gate-attempt.ts'
  * is the digest of what it was sent (a replay on another provider, or for another request,
  * diverged); the meter's reading (`usage`, `costUsd`, `unpriced`) is there whenever
  * it read an answer, even when a later link failed the attempt (it was paid all the same); then
- * either the `response` (the shape-checked answer, as the check reads it) or the `failure`.
+ * either the `response` (the shape-checked answer, as the check reads it; its tool arguments as JSON text, see
+ * `journaledResponse`) or the `failure`.
  */
 export interface JournaledAttempt {
   readonly v: 1
@@ -57,7 +59,7 @@ export async function runAttemptStep(
   try {
     const answer = await chain(inner, call)
     const response = await inner.leave(answer)
-    return { ...metered(inner, digest), response }
+    return { ...metered(inner, digest), response: journaledResponse(response) }
   } catch (error) {
     await inner.failOpen(error)
     return { ...metered(inner, digest), failure: failureOf(error) }
@@ -163,8 +165,9 @@ function readAttempt(at: StepPlace, value: unknown): JournaledAttempt {
   let checked: ModelResponse | undefined
   if (response !== undefined) {
     try {
-      checked = checkedResponse(response, provider)
+      checked = checkedResponse(responseFromJournal(response, bad), provider)
     } catch (error) {
+      if (isDurableRunError(error)) throw error
       throw bad(`has a response the gate would refuse (${messageOf(error)})`, error)
     }
   }
