@@ -16,8 +16,8 @@ export interface DurableTurn {
 /**
  * The tool calls of one durable run as steps: each call is the step `tool:<turn>:<callId>`, and its
  * `execute` gets the idempotency key `<runId>:<turn>:<callId>`, the same on every replay. A call id
- * the model repeats within one turn is numbered (`<callId>#2`, or the next number no call of the run
- * took: a model's own id `c#2` never shares a key), so each call keeps a step and a key of its own.
+ * the model repeats within one turn is numbered by its position in the turn (`<callId>#2`, or the next
+ * number no call of the turn took: see `turnCallKeys`), so each call keeps a step and a key of its own.
  * Argument validation, guards and re-asks run before, outside any step.
  */
 export class DurableToolSteps {
@@ -36,9 +36,11 @@ export class DurableToolSteps {
     return { tools: this, turn }
   }
 
-  /** Runs `tool.execute` on `value` as the step of the call `ctx.callId` of model turn `turn`; a replay answers the journaled outcome. */
-  execute(tool: AnyTool, value: unknown, turn: number, ctx: ToolContext): Promise<unknown> {
-    const base = `${turn}:${ctx.callId}`
+  /** Runs `tool.execute` on `value` as the step of the call keyed `at.key` of model turn `at.turn`; a replay answers the journaled outcome. */
+  execute(tool: AnyTool, value: unknown, at: ToolCallAt & { readonly turn: number }): Promise<unknown> {
+    const { ctx } = at
+    const base = `${at.turn}:${at.key}`
+    // Keys are unique within a turn by construction; a step name is still never used twice in a run.
     let key = base
     for (let n = 2; this.#taken.has(key); n++) key = `${base}#${n}`
     this.#taken.add(key)
@@ -89,8 +91,14 @@ export function withDurableTools<O extends { readonly runId?: string; readonly d
 }
 
 /** `tool.execute` on `value` in `ctx`: one step of a durable run, or a plain call without a port. */
-export function executeTool(durable: DurableTurn | undefined, tool: AnyTool, value: unknown, ctx: ToolContext): Promise<unknown> {
-  return durable === undefined ? callAsPromise(executeOf(tool), value, ctx) : durable.tools.execute(tool, value, durable.turn, ctx)
+export function executeTool(durable: DurableTurn | undefined, tool: AnyTool, value: unknown, at: ToolCallAt): Promise<unknown> {
+  return durable === undefined ? callAsPromise(executeOf(tool), value, at.ctx) : durable.tools.execute(tool, value, { turn: durable.turn, ...at })
+}
+
+/** A tool call about to run: its key within its turn (see `turnCallKeys`) and the context its `execute` gets. */
+export interface ToolCallAt {
+  readonly key: string
+  readonly ctx: ToolContext
 }
 
 /**

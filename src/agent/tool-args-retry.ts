@@ -85,6 +85,8 @@ export interface RetriedCall {
   readonly call: ToolCall
   readonly base: readonly Message[]
   readonly reasoning?: readonly ReasoningBlock[] | undefined
+  /** The call's key within its turn (see `turnCallKeys`): its id, numbered when the model repeats it; the id when absent. */
+  readonly key?: string | undefined
 }
 
 /**

@@ -155,7 +155,7 @@ class LogicalToolCall {
     if (tool.needsApproval !== undefined || this.#host.approval !== undefined) {
       let approval: ApprovalVerdict
       try {
-        approval = await approvalOf(this.#host, tool, value, this.#at.call.id)
+        approval = await approvalOf(this.#host, tool, value, this.#at.key ?? this.#at.call.id)
       } catch (error) {
         if (stopsDurableRun(error)) throw this.#host.fail('durable-journal', error.message)
         if (isAborted(signal)) return this.#settle('aborted', outcome, toolMessages.aborted(tool.name, error, max))
@@ -167,7 +167,7 @@ class LogicalToolCall {
     const ctx = { signal, callId: this.#at.call.id, agent: rt.name, retryCount, ...(key === undefined ? {} : { idempotencyKey: key }) }
     let result: unknown
     try {
-      result = await raceAbort(executeTool(this.#host.durable, tool, value, ctx), signal)
+      result = await raceAbort(executeTool(this.#host.durable, tool, value, { key: this.#at.key ?? this.#at.call.id, ctx }), signal)
       this.#replayed = this.#host.durable?.tools.replayed(ctx) === true
     } catch (error) {
       this.#replayed = this.#host.durable?.tools.replayed(ctx) === true

@@ -4,6 +4,8 @@ import type { ModelResponse } from '../model/response.ts'
 import { validateFinalAnswer, type CompiledSchema } from '../validation/index.ts'
 import { runToolCall, type SettledToolCall, type ToolCallHost } from './tool-call-run.ts'
 import { RunPause, type RunResume } from './approval/run-pause.ts'
+import type { ToolCall } from '../model/tool-call.ts'
+import { turnCallKeys } from './turn-call-keys.ts'
 
 /** One model turn whose tool calls are settled: its answer, the conversation it answered, and how the run stops or goes on. */
 export interface ToolTurn {
@@ -26,12 +28,16 @@ export async function settleToolCalls(host: ToolCallHost, turn: ToolTurn): Promi
   const { response, messages, aborted, resume } = turn
   const resumed = resume?.state.response === response ? resume : undefined
   const settled: SettledToolCall[] = resumed === undefined ? [] : [...resumed.state.settled]
-  for (const call of response.toolCalls.slice(settled.length)) {
-    const at = resumed !== undefined && call.id === resumed.call.id ? { ...call, args: resumed.call.args } : call
+  const keys = turnCallKeys(response.toolCalls)
+  // The paused call is the one after those settled before the pause: no later call, whatever its id, takes its arguments or its decision.
+  const pausedAt = resumed === undefined ? -1 : settled.length
+  for (let i = settled.length; i < response.toolCalls.length; i++) {
+    const call = response.toolCalls[i] as ToolCall
+    const key = keys[i] as string
+    const paused = i === pausedAt && resumed !== undefined && key === resumed.call.id && call.name === resumed.call.name
+    const at = paused ? { ...call, args: resumed.call.args } : call
     try {
-      settled.push(
-        await runToolCall(at === call ? host : { ...host, approval: resumed?.approval }, { call: at, base: messages, reasoning: response.reasoning }),
-      )
+      settled.push(await runToolCall(paused ? { ...host, approval: resumed.approval } : host, { call: at, base: messages, reasoning: response.reasoning, key }))
     } catch (error) {
       if (error instanceof RunPause) error.settled = settled
       if (host.signal?.aborted !== true) throw error

@@ -103,6 +103,32 @@ for (const [name, makeStore, suite] of STORES) {
       expect((await refusal(session.resume(approval.approvalId))).kind).toBe('already-resumed')
     })
 
+    it('gives two calls of one turn that repeat an id an approval and a key each: the second runs on its own arguments, after its own approval', async () => {
+      const twice = {
+        content: '',
+        toolCalls: [
+          { id: 'dup', name: 'refund', args: { order: 1, amount: 100 } },
+          { id: 'dup', name: 'refund', args: { order: 2, amount: 200 } },
+        ],
+      }
+      const { agent, effects } = approvalAgent([twice, 'refunded both'], { sessions: makeStore() })
+      const session = await agent.session('customer-dup')
+      const first = (await paused(session.run('refund orders 1 and 2'))).approval
+      expect([first.callId, first.args]).toEqual(['dup', { order: 1, amount: 100 }])
+      await session.approve(first.approvalId, { approved: true })
+      // The resumed run runs the first call, then pauses again: the second call is not the paused one, whatever its id.
+      const second = (await paused(session.resume(first.approvalId))).approval
+      expect([second.callId, second.args]).toEqual(['dup#2', { order: 2, amount: 200 }])
+      expect(second.approvalId).not.toBe(first.approvalId)
+      expect(effects.runs).toEqual([{ args: { order: 1, amount: 100 }, key: `${first.runId}:1:dup` }])
+      await session.approve(second.approvalId, { approved: true })
+      expect((await session.resume(second.approvalId)).text).toBe('refunded both')
+      expect(effects.runs).toEqual([
+        { args: { order: 1, amount: 100 }, key: `${first.runId}:1:dup` },
+        { args: { order: 2, amount: 200 }, key: `${first.runId}:1:dup#2` },
+      ])
+    })
+
     it('gives the claim back when the resumed run is aborted: another resume goes on and runs the call once', async () => {
       const { agent, effects } = approvalAgent([refundCall({ order: 7, amount: 3 }), 'refunded'], { sessions: makeStore() })
       const session = await agent.session('customer-abort')

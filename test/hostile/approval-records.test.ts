@@ -108,6 +108,17 @@ for (const [name, makeStore] of STORES) {
       }
     })
 
+    it('refuses a record with a call slipped in before the paused one as corrupt-record, never running either', async () => {
+      const { session, approval, effects } = await pausedAndEdited((r) => {
+        // A forged call needing no approval, before the paused one: the paused call is no longer the one after those settled.
+        const paused = r.run.response.toolCalls[0]
+        r.run.response.toolCalls = [{ ...paused, id: 'slipped', args: { order: 666, amount: 10 } }, paused]
+      })
+      expect((await refusal(session.approve(approval.approvalId, { approved: true }))).kind).toBe('corrupt-record')
+      expect((await refusal(session.resume(approval.approvalId))).kind).toBe('corrupt-record')
+      expect(effects.runs).toEqual([])
+    })
+
     it('refuses a record whose digest was recomputed for edited arguments (the id no longer binds it) as corrupt-record', async () => {
       const { argsDigest } = await import('../../src/index.ts')
       const { session, approval, effects } = await pausedAndEdited((r) => {

@@ -8,6 +8,7 @@ import type { SettledToolCall } from '../settled-tool-call.ts'
 import { ApprovalError } from './approval-error.ts'
 import type { ApprovalOutcome, PendingApproval } from './approval-types.ts'
 import { approvalIdOf, argsDigest, DIGEST } from './args-digest.ts'
+import { turnCallKeys } from '../turn-call-keys.ts'
 import type { PausedRunState } from './run-pause.ts'
 
 /** Where an approval stands: waiting, decided, being resumed (by the holder of `claim` until it lapses), or resumed. */
@@ -69,7 +70,11 @@ export function decodeRecord(sessionKey: string, approvalId: string, body: unkno
   const response = run['response']
   if (!isRecord(response) || typeof response['content'] !== 'string' || !Array.isArray(response['toolCalls']) || !response['toolCalls'].every(isToolCall))
     throw bad('holds no answer with tool calls')
-  if (!response['toolCalls'].some((c) => c.id === pending['callId'] && c.name === pending['tool'])) throw bad('holds an answer without the paused call')
+  // The paused call is the one after those settled before it, named by its key within the turn (a repeated id numbered).
+  const at = (run['settled'] as unknown[]).length
+  const paused = response['toolCalls'][at]
+  if (paused === undefined || turnCallKeys(response['toolCalls'])[at] !== pending['callId'] || paused.name !== pending['tool'])
+    throw bad('holds an answer without the paused call after its settled ones')
   const decision = data['decision']
   if (
     decision !== undefined &&

@@ -35,7 +35,8 @@ export interface ApprovalHost {
 const RUN: ApprovalVerdict = Object.freeze({ run: true })
 
 /**
- * The tool's `needsApproval` for the call `callId` on `value` (its validated, guarded arguments):
+ * The tool's `needsApproval` for the call `callId` on `value` (its validated, guarded arguments); `callId` is the call's
+ * key within its turn (`turnCallKeys`: a repeated id numbered), so two calls of a turn never share an approval or a key:
  * no approval runs it; else `approval_requested` is emitted and the decision is the resumed run's
  * (its approval id binds the arguments' digest), the port's signal (a durable run waits, paused in
  * its engine), or the run pauses (`RunPause`: the session store holds the approval).
