@@ -225,7 +225,7 @@ export class AgentRun<T, R = RunResult<T>> implements FinishedRun<T> {
     if (!validateOutput) call.validateOutput = false
     const failuresBefore = this.#ledger.gateCalls === 0 ? 0 : this.#ledger.validationFailures
     if (failuresBefore > 0) call.validationFailuresBefore = failuresBefore
-    return rt.gate.run(request, gateCallOptions(call, this.#start.options))
+    return rt.callGate(request, gateCallOptions(call, this.#start.options))
   }
 
   /** The run's fail-fast error; past the run's own deadline it is `run-timeout`, whatever stopped first. */

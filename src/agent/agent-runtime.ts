@@ -2,7 +2,10 @@ import type { EventHub } from '../events/event-hub.ts'
 import { typeName } from '../model/describe-value.ts'
 import { messageOf } from '../model/message-of.ts'
 import { NO_PRICE_TABLE } from '../policies/meter.ts'
-import { buildGate, type Gate } from '../gate/create-gate.ts'
+import { buildGate, type Gate, runBuilt } from '../gate/create-gate.ts'
+import type { GateRunOptions } from '../gate/gate-internals.ts'
+import type { GateResult } from '../gate/gate-result.ts'
+import type { ModelRequest } from '../model/request.ts'
 import { nonNegativeInteger, positiveInteger } from '../model/assert-number.ts'
 import type { ToolSpec } from '../model/tool-call.ts'
 import { compileSchema, type CompiledSchema, type EchoLimits } from '../validation/index.ts'
@@ -23,6 +26,8 @@ import type { AnyTool } from './tools/tool.ts'
 export interface AgentRuntime<T> {
   readonly name: string
   readonly gate: Gate<T>
+  /** A model call of a run: `gate.run` on a request and options the run built from checked parts, not checked again. */
+  readonly callGate: (request: ModelRequest, options: GateRunOptions) => Promise<GateResult<T>>
   readonly system: string | undefined
   readonly events: EventHub
   /** The agent's logger and the form it is called in. */
@@ -61,7 +66,7 @@ export function createRuntime<T>(spec: AgentSpec): AgentRuntime<T> {
   const costBudget: CostBudgetHost | undefined =
     spec.costBudget === undefined ? undefined : { budget: resolveCostBudget(spec.costBudget), events: spec.events, checks: new WeakMap() }
   const contentGuards = options.contentGuards === undefined ? NO_GUARDS : assertContentGuards(options.contentGuards, 'Agent.create: contentGuards')
-  const { gate } = buildGate<T>({
+  const { gate, internals } = buildGate<T>({
     ...gateOptions,
     // The run's budget first: a user's matching non-fail-fast PreCheck rule must not shadow it.
     ...(costBudget !== undefined ? { preCheck: [runBudgetRule(costBudget.checks, costBudget.budget.onUnpriced), ...(gateOptions.preCheck ?? [])] } : {}),
@@ -85,6 +90,7 @@ export function createRuntime<T>(spec: AgentSpec): AgentRuntime<T> {
   return Object.freeze({
     name: options.name ?? 'agent',
     gate,
+    callGate: (request: ModelRequest, call: GateRunOptions) => runBuilt(internals, request, call),
     system: spec.system,
     events: spec.events,
     logger,

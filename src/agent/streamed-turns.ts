@@ -31,7 +31,7 @@ export class StreamedTurns<T> {
     this.#mode = mode
   }
 
-  /** `runtime` with a gate whose `run` streams (see {@link StreamedTurns}); everything else as it is. */
+  /** `runtime` with a gate whose `run` streams (see {@link StreamedTurns}), the run's model calls made through it; everything else as it is. */
   runtime(runtime: AgentRuntime<T>): AgentRuntime<T> {
     const gate = runtime.gate
     const streaming: Gate<T> = {
@@ -44,7 +44,7 @@ export class StreamedTurns<T> {
       },
       config: gate.config,
     }
-    return { ...runtime, gate: streaming }
+    return { ...runtime, gate: streaming, callGate: streaming.run }
   }
 
   /** The stream the caller reads. */

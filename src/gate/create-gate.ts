@@ -3,6 +3,7 @@ import { registerHub } from '../events/event-source.ts'
 import { positiveInteger } from '../model/assert-number.ts'
 import type { GateEvent, GateEventMap, GateEventName } from '../events/event-map.ts'
 import type { ModelRequest } from '../model/request.ts'
+import type { Message } from '../model/message.ts'
 import { pricingTable } from '../policies/pricing/pricing-table.ts'
 import { compileSchema, DEFAULT_MAX_FEEDBACK_CHARS, type InferSchema, type OutputSchema } from '../validation/index.ts'
 import type { Observable } from 'rxjs'
@@ -144,6 +145,25 @@ export function gateBlueprint<T>(given: GateConfig<T>, label = 'createGate'): Ga
   return { config, label, frozen, postDecide, settled }
 }
 
+/**
+ * A run of the gate of `internals` on a request and options built from checked parts (an Agent's model call: its history,
+ * system prompt, tool specs and run options were checked where they entered), so neither is checked again. @internal
+ */
+export function runBuilt<T>(internals: GateInternals<T>, request: ModelRequest, options: GateRunOptions): Promise<GateResult<T>> {
+  try {
+    return runOf(internals, request, options, request.messages)
+  } catch (error) {
+    return Promise.reject(error)
+  }
+}
+
+/** The run of a checked request on its `messages`: durable (its own port, else the gate's: each attempt one journaled step, see runDurable) or not. */
+function runOf<T>(internals: GateInternals<T>, request: ModelRequest, options: GateRunOptions, messages: readonly Message[]): Promise<GateResult<T>> {
+  const port = options.durable ?? internals.durable
+  if (port !== undefined) return runDurable(internals, request, options, messages)
+  return gateRun(internals, request, options).run(messages)
+}
+
 /** A gate of `blueprint` over `given` providers (the config's own, or a host's for one call). @internal */
 export function gateFrom<T>(blueprint: GateBlueprint<T>, given: GateConfig<T>['providers']): { readonly gate: Gate<T>; readonly internals: GateInternals<T> } {
   const { config, frozen } = blueprint
@@ -167,10 +187,7 @@ export function gateFrom<T>(blueprint: GateBlueprint<T>, given: GateConfig<T>['p
         const checked = checkRequest(request)
         if (typeof checked === 'string') return Promise.reject(new TypeError(`gate.run: ${checked}`))
         if (options !== NO_OPTIONS) checkRunOptions(options)
-        // A durable run (its own port, else the gate's): each attempt one journaled step (see runDurable).
-        const port = options.durable ?? internals.durable
-        if (port !== undefined) return runDurable(internals, request, options, checked)
-        return gateRun(internals, request, options).run(checked)
+        return runOf(internals, request, options, checked)
       } catch (error) {
         // A request whose getters throw: their error, as the run's rejection.
         return Promise.reject(error)

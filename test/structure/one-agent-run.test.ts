@@ -26,7 +26,10 @@ describe('one agent run', () => {
   })
 
   it("streams an agent's run by switching its gate calls to gate.stream, in one place", () => {
-    expect(matching(/\.gate\.run\(/).filter((f) => f.startsWith('agent/'))).toEqual(['agent/agent-run.ts'])
+    // The run's model calls: one call site, `rt.callGate` (the gate's run on the parts the run built, or the streamed run).
+    expect(matching(/\.callGate\(/).filter((f) => f.startsWith('agent/'))).toEqual(['agent/agent-run.ts'])
+    expect(matching(/\bcallGate:/).filter((f) => f.startsWith('agent/'))).toEqual(['agent/agent-runtime.ts', 'agent/streamed-turns.ts'])
+    expect(matching(/\.gate\.run\(/).filter((f) => f.startsWith('agent/'))).toEqual([])
     expect(matching(/\bgate\.stream\(/).filter((f) => f.startsWith('agent/'))).toEqual(['agent/streamed-turns.ts'])
   })
 
