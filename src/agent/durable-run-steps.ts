@@ -6,6 +6,7 @@ import { DurableRunError, isDurableRunError } from '../durable/durable-run-error
 import { bindDurableRun, digestOf } from '../gate/run/durable-binding.ts'
 import type { Message } from '../model/message.ts'
 import type { AnyTool, ToolContext } from './tools/tool.ts'
+import { idempotencyKeyOf } from './turn-call-keys.ts'
 
 /** A durable run's tool steps at one model turn: what a tool call's host carries. */
 export interface DurableTurn {
@@ -39,12 +40,12 @@ export class DurableToolSteps {
   /** Runs `tool.execute` on `value` as the step of the call keyed `at.key` of model turn `at.turn`; a replay answers the journaled outcome. */
   execute(tool: AnyTool, value: unknown, at: ToolCallAt & { readonly turn: number }): Promise<unknown> {
     const { ctx } = at
-    const base = `${at.turn}:${at.key}`
     // Keys are unique within a turn by construction; a step name is still never used twice in a run.
-    let key = base
-    for (let n = 2; this.#taken.has(key); n++) key = `${base}#${n}`
+    let callKey = at.key
+    for (let n = 2; this.#taken.has(`${at.turn}:${callKey}`); n++) callKey = `${at.key}#${n}`
+    const key = `${at.turn}:${callKey}`
     this.#taken.add(key)
-    const idempotencyKey = `${this.port.runId}:${key}`
+    const idempotencyKey = idempotencyKeyOf(this.port.runId, at.turn, callKey)
     let ran = false
     const run = (): Promise<unknown> => {
       ran = true

@@ -16,3 +16,16 @@ export function turnCallKeys(calls: readonly { readonly id: string }[]): string[
     return key
   })
 }
+
+/**
+ * The idempotency key of the call keyed `callKey` (see {@link turnCallKeys}) of model turn `turn` of run `runId`:
+ * `<runId>:<turn>:<callKey>`, with `%` and `:` in the run id and the call key written `%25` and `%3A`, so that no
+ * two runs' keys meet (run `a` with a call `1:x` and run `a:1` with a call `x` would both be `a:1:1:x`).
+ */
+export function idempotencyKeyOf(runId: string, turn: number, callKey: string): string {
+  return `${keyPart(runId)}:${turn}:${keyPart(callKey)}`
+}
+
+function keyPart(text: string): string {
+  return text.includes(':') || text.includes('%') ? text.replaceAll('%', '%25').replaceAll(':', '%3A') : text
+}

@@ -172,6 +172,25 @@ describe('Agent tool calls in a durable run', () => {
     expect(replay.provider.calls).toBe(0)
   })
 
+  it('gives two runs idempotency keys that never meet, whatever their ids and the model\'s call ids hold (":" and "%" escaped)', async () => {
+    // Run `a` with a call `1:x`, run `a:1` with a call `x`: both would be `a:1:1:x` written plainly.
+    const first = refunds()
+    await agentWith([turn(call('refund', { order: 'A', cents: 1 }, '1:x')), 'Done.'], first.refund).agent.run('refund', {
+      durable: memoryDurablePort({ runId: 'a', journal: [] }),
+    })
+    const second = refunds()
+    await agentWith([turn(call('refund', { order: 'B', cents: 2 }, 'x')), 'Done.'], second.refund).agent.run('refund', {
+      durable: memoryDurablePort({ runId: 'a:1', journal: [] }),
+    })
+    const third = refunds()
+    await agentWith([turn(call('refund', { order: 'C', cents: 3 }, '1%3Ax')), 'Done.'], third.refund).agent.run('refund', {
+      durable: memoryDurablePort({ runId: 'a', journal: [] }),
+    })
+    const keys = [...first.keys, ...second.keys, ...third.keys]
+    expect(keys).toEqual(['a:1:1%3Ax', 'a%3A1:1:x', 'a:1:1%253Ax'])
+    expect(new Set(keys).size).toBe(3)
+  })
+
   it('gives a call id the model repeats in one turn a step of its own', async () => {
     const journal: string[] = []
     const { keys, refund } = refunds()

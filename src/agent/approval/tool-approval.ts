@@ -11,6 +11,7 @@ import type { DurableTurn } from '../durable-run-steps.ts'
 import { toolMessages } from '../tool-messages.ts'
 import type { AnyTool } from '../tools/tool.ts'
 import { approvalIdOf, argsDigest } from './args-digest.ts'
+import { idempotencyKeyOf } from '../turn-call-keys.ts'
 import type { ApprovalOutcome, PendingApproval } from './approval-types.ts'
 import { type ResumedApproval, RunPause } from './run-pause.ts'
 
@@ -82,7 +83,7 @@ export async function approvalOf(host: ApprovalHost, tool: AnyTool, value: unkno
   }
   if (rt.events.has('approval_decided')) rt.events.emit('approval_decided', { ...who, outcome: decided.outcome, reason: decided.reason })
   const max = rt.feedbackLimits.maxChars
-  if (decided.outcome === 'approved') return { run: true, idempotencyKey: `${host.runId}:${turn}:${callId}` }
+  if (decided.outcome === 'approved') return { run: true, idempotencyKey: idempotencyKeyOf(host.runId, turn, callId) }
   if (decided.outcome === 'expired') return { run: false, status: 'approval-expired', message: toolMessages.approvalExpired(tool.name) }
   return { run: false, status: 'approval-rejected', message: toolMessages.approvalRejected(tool.name, decided.reason, max) }
 }

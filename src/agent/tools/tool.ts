@@ -17,7 +17,9 @@ export interface ToolContext {
   /**
    * In a durable run (`agent.run(input, { durable })`): `<runId>:<turn>:<callId>`, the same on every
    * replay of the run. Pass it to a side-effecting API (a payment's idempotency key) so that a call
-   * in flight when the process died, run again on resume, has one effect. Absent without a port.
+   * in flight when the process died, run again on resume, has one effect. A call id the model repeats
+   * in one turn is numbered (`<callId>#2`), and a `:` or `%` in the run or call id is written `%3A` or
+   * `%25`, so no two calls share a key. Also set on a call an approval let run. Absent otherwise.
    */
   readonly idempotencyKey?: string
 }
