@@ -1,9 +1,10 @@
 import { callAsPromise } from '../model/call-as-promise.ts'
+import { messageOf } from '../model/message-of.ts'
 import { raceAbort } from '../model/race-abort.ts'
 import { runDeadline } from '../gate/run/run-deadline.ts'
 import type { DurablePort } from '../durable/durable-port.ts'
 import { DurableRunError, isDurableRunError } from '../durable/durable-run-error.ts'
-import { bindDurableRun, digestOf } from '../gate/run/durable-binding.ts'
+import { bindDurableRun, digestOf, refuseDurableRun } from '../gate/run/durable-binding.ts'
 import type { Message } from '../model/message.ts'
 import type { AnyTool, ToolContext } from './tools/tool.ts'
 
@@ -121,7 +122,9 @@ export async function commitStep<R>(durable: DurablePort | undefined, basedOn: n
  * the run first started (a resumed run anchors its deadline to it). One that is no clock reading is a
  * `corrupt-entry`. The step is bounded like the run: a port that has not answered it within `ms`
  * answers a start `ms` ago (the run fails as `run-timeout` before it calls anything), and one the
- * caller's `signal` aborted first answers now (the run fails as `aborted`).
+ * caller's `signal` aborted first answers now (the run fails as `aborted`). A start the journal refuses
+ * (corrupt, diverged, the engine failing) answers now and refuses the run: its first gate call fails
+ * fast with kind `durable-journal` before any provider call (see `refuseDurableRun`).
  */
 export function journaledStart(port: DurablePort, ms: number, signal: AbortSignal | undefined): Promise<number> {
   const bound = runDeadline(ms, signal)
@@ -136,8 +139,13 @@ export function journaledStart(port: DurablePort, ms: number, signal: AbortSigna
     },
     (error: unknown) => {
       bound.clear()
-      if (!bound.signal.aborted) throw error
-      return bound.expired ? Date.now() - ms : Date.now()
+      if (bound.signal.aborted) return bound.expired ? Date.now() - ms : Date.now()
+      // A port of yours that throws is the engine failing, as it is for a gate run's start.
+      const refusal = isDurableRunError(error)
+        ? error
+        : new DurableRunError('engine-failed', { runId: port.runId, step: 'start', reason: `the port failed: ${messageOf(error)}`, cause: error })
+      refuseDurableRun(port, refusal)
+      return Date.now()
     },
   )
 }

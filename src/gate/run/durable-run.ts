@@ -15,7 +15,7 @@ import type { GateInternals, GateRunOptions, RunHooks } from '../gate-internals.
 import type { GateResult } from '../gate-result.ts'
 import type { ResolvedProvider } from '../resolved-provider.ts'
 import { runAttemptStep, takeJournaled } from './durable-attempt.ts'
-import { durableRunBinding, requestDigest } from './durable-binding.ts'
+import { durableRunBinding, durableRunRefusal, requestDigest } from './durable-binding.ts'
 import { gateRun } from './run-gate.ts'
 import type { DurableSteps } from './durable-steps.ts'
 import { type AttemptRun, GateAttempt } from './gate-attempt.ts'
@@ -191,6 +191,8 @@ export function runDurable<T>(g: GateInternals<T>, request: ModelRequest, option
   }
   const key = callKey(port, options.turn)
   const durable = new DurableAttempts(port, key, g.durableChain, options.turn === undefined)
+  const refusal = durableRunRefusal(port)
+  if (refusal !== undefined) durable.refuse(refusal)
   const withHooks: RunHooks = { durable, guardDecision: durable.guard }
   const shared = sharedDeadline(options)
   const runOptions: GateRunOptions = { ...options, runId: port.runId }
