@@ -48,8 +48,12 @@ export class DurableToolSteps {
     const idempotencyKey = `${this.port.runId}:${key}`
     let ran = false
     const run = (): Promise<unknown> => {
+      // A run that stopped (aborted, out of time) runs no tool and journals no outcome: a resumed run makes the call.
+      if (stopped(ctx.signal)) return unjournaled()
       ran = true
-      return callAsPromise(executeOf(tool), value, { ...ctx, idempotencyKey })
+      return callAsPromise(executeOf(tool), value, { ...ctx, idempotencyKey }).catch((error: unknown) =>
+        stopped(ctx.signal) ? unjournaled() : Promise.reject(error),
+      )
     }
     return stepOf(this.port, `tool:${key}`, run).then(
       (result) => {
@@ -109,12 +113,24 @@ export interface ToolCallAt {
  * write re-runs `session-commit` in a session reopened on the version holding its exchange, and only
  * the journaled base tells that version from the run's own.
  */
-export async function commitStep<R>(durable: DurablePort | undefined, basedOn: number, append: (base: number) => R | PromiseLike<R>): Promise<R> {
+export async function commitStep<R>(
+  durable: DurablePort | undefined,
+  basedOn: number,
+  append: (base: number) => R | PromiseLike<R>,
+  signal: AbortSignal | undefined,
+): Promise<R> {
   if (durable === undefined) return Promise.resolve().then(() => append(basedOn))
   const journaled = await stepOf(durable, 'session-base', async () => basedOn)
   // A port of yours answering something else than the version it was given: the run's own base.
   const base = Number.isSafeInteger(journaled) && journaled >= 0 ? journaled : basedOn
-  return stepOf(durable, 'session-commit', () => Promise.resolve().then(() => append(base)))
+  // A run that stopped (aborted, out of time) appends nothing and journals no outcome: a resumed run commits.
+  const commit = (): Promise<R> =>
+    stopped(signal)
+      ? unjournaled()
+      : Promise.resolve()
+          .then(() => append(base))
+          .catch((error: unknown) => (stopped(signal) ? unjournaled() : Promise.reject(error)))
+  return stepOf(durable, 'session-commit', commit)
 }
 
 /**
@@ -156,6 +172,16 @@ export const stopsDurableRun = isDurableRunError
 /** `port.step(name, fn)` as a promise: a port of yours that throws or answers a plain value is still one rejection or one value. */
 function stepOf<R>(port: DurablePort, name: string, fn: () => Promise<R>): Promise<R> {
   return callAsPromise((n: string, f: () => Promise<R>) => port.step(n, f), name, fn)
+}
+
+/** True once the run's `signal` aborted (the caller, or its deadline): what its steps do from then on is no outcome of theirs. */
+function stopped(signal: AbortSignal | undefined): boolean {
+  return signal?.aborted === true
+}
+
+/** A step's answer that never comes: the run stopped (it has settled without it), and the engine journals nothing. */
+function unjournaled(): Promise<never> {
+  return new Promise<never>(() => {})
 }
 
 function executeOf(tool: AnyTool): (value: unknown, ctx: ToolContext) => unknown {

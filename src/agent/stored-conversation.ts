@@ -152,8 +152,11 @@ export async function appendExchange<T, R extends AcceptedRun<T>>(
   try {
     const store = (): Promise<AppendOutcome> =>
       Promise.resolve(link.store.append(link.id, { exchange: copy, expectedVersion: basedOn, onConflict: link.onConflict }))
-    const append = commitStep(durable, basedOn, (base) =>
-      durable === undefined ? store() : appendOnce(link, { exchange: copy, basedOn: base, signal }, store),
+    const append = commitStep(
+      durable,
+      basedOn,
+      (base) => (durable === undefined ? store() : appendOnce(link, { exchange: copy, basedOn: base, signal }, store)),
+      signal,
     )
     outcome = await (signal === undefined ? append : untilAborted(append, signal))
   } catch (cause) {

@@ -100,6 +100,54 @@ describe('Agent tool calls in a durable run', () => {
     expect(provider.requests[0]?.messages.filter((m) => m.role === 'tool').map((m) => m.content)).toEqual(['{"refunded":"A"}', '{"refunded":"B"}'])
   })
 
+  it('journals no failure for a tool call the run’s abort cut short: the resumed run makes the call once more, with the same key', async () => {
+    const journal: string[] = []
+    const shutdown = new AbortController()
+    // A tool that honours its signal: the abort (a process shutting down) rejects the call in flight.
+    const stopping = refunds(
+      (_args, ctx) =>
+        new Promise((_, reject) => {
+          ctx.signal?.addEventListener('abort', () => reject(ctx.signal?.reason))
+          queueMicrotask(() => shutdown.abort(new Error('shutting down')))
+        }),
+    )
+    const first = agentWith([turn(call('refund', { order: 'A', cents: 100 }, 'c1')), 'Refunded.'], stopping.refund).agent
+    const error = await first.run('refund A', { durable: memoryDurablePort({ runId: 'r', journal }), signal: shutdown.signal }).catch((e: unknown) => e)
+    expect(isReliabilityFailFastError(error) ? error.kind : error).toBe('aborted')
+    expect(names(journal)).toEqual(['attempt:1:1'])
+    const resumed = refunds()
+    const { agent, provider } = agentWith(['Refunded.'], resumed.refund)
+    const result = await agent.runDetailed('refund A', { durable: memoryDurablePort({ runId: 'r', journal }) })
+    expect(result.functionsCalled.map((f) => [f.status, f.result])).toEqual([['ok', { refunded: 'A' }]])
+    expect([...stopping.keys, ...resumed.keys]).toEqual(['r:1:c1', 'r:1:c1'])
+    expect(provider.requests[0]?.messages.filter((m) => m.role === 'tool').map((m) => m.content)).toEqual(['{"refunded":"A"}'])
+  })
+
+  it('runs no tool and journals nothing when the engine runs a tool step after the run stopped', async () => {
+    const journal: string[] = []
+    const caller = new AbortController()
+    const inner = memoryDurablePort({ runId: 'r', journal })
+    // An engine that queues tool steps and runs them once the caller has given up.
+    const late = {
+      runId: 'r',
+      step: async <T>(name: string, fn: () => T | Promise<T>) => {
+        if (name.startsWith('tool:')) {
+          caller.abort(new Error('gave up'))
+          await new Promise((resolve) => setTimeout(resolve, 5))
+        }
+        return inner.step(name, fn)
+      },
+      sleep: inner.sleep,
+    }
+    const { execute, refund } = refunds()
+    const { agent } = agentWith([turn(call('refund', { order: 'A', cents: 100 }, 'c1')), 'Refunded.'], refund)
+    const error = await agent.run('refund A', { durable: late, signal: caller.signal }).catch((e: unknown) => e)
+    expect(isReliabilityFailFastError(error) ? error.kind : error).toBe('aborted')
+    await new Promise((resolve) => setTimeout(resolve, 20))
+    expect(execute).not.toHaveBeenCalled()
+    expect(names(journal)).toEqual(['attempt:1:1'])
+  })
+
   it('replays a failed execute as the same tool error for the model', async () => {
     const journal: string[] = []
     const failing = refunds(() => {
@@ -228,6 +276,27 @@ describe('Agent tool calls in a durable run', () => {
     await (await again.session('customer-1')).runDetailed('refund', { durable: memoryDurablePort({ runId: 'r', journal }) })
     expect(append).toHaveBeenCalledTimes(1)
     expect((await store.load('customer-1'))?.messages.filter((m) => m.role === 'user')).toHaveLength(1)
+  })
+
+  it('appends nothing when the engine runs the session-commit step after the run ran out of time', async () => {
+    const store = memorySessionStore()
+    const journal: string[] = []
+    const inner = memoryDurablePort({ runId: 'r', journal })
+    // An engine that runs the commit step 60 ms late, past the run's 30 ms.
+    const late = {
+      runId: 'r',
+      step: async <T>(name: string, fn: () => T | Promise<T>) => {
+        if (name === 'session-commit') await new Promise((resolve) => setTimeout(resolve, 60))
+        return inner.step(name, fn)
+      },
+      sleep: inner.sleep,
+    }
+    const agent = Agent.create({ provider: scripted(['Hi.']), sessions: store }).build()
+    const error = await (await agent.session('c-1')).run('hi', { durable: late, runTimeoutMs: 30 }).catch((e: unknown) => e)
+    expect(isReliabilityFailFastError(error) ? error.kind : error).toBe('run-timeout')
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    expect((await store.load('c-1'))?.messages ?? []).toEqual([])
+    expect(names(journal)).not.toContain('session-commit')
   })
 
   it('refuses a durable option that is no port, and a runId that is not the port’s', async () => {

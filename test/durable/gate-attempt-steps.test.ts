@@ -258,6 +258,48 @@ describe('Gate attempts in a durable run', () => {
     expect(provider.calls).toBe(1)
   })
 
+  it('journals no outcome for an attempt the run’s abort stopped: the resumed run makes that attempt again and answers', async () => {
+    const journal: string[] = []
+    const controller = new AbortController()
+    // The provider hangs until the caller aborts the run (a process shutting down), then fails with the abort.
+    const hanging: ScriptedStep = (request) =>
+      new Promise((_, reject) => {
+        request.signal?.addEventListener('abort', () => reject(request.signal?.reason))
+        queueMicrotask(() => controller.abort(new Error('shutting down')))
+      })
+    const first = gateOver([overloaded(), hanging])
+    const error = await failure(first.gate.run(ask, { durable: memoryDurablePort({ runId: 'r', journal }), signal: controller.signal }))
+    expect(error.kind).toBe('aborted')
+    await new Promise((resolve) => setTimeout(resolve, 20))
+    expect(stepNames(journal)).toEqual(['attempt:gate:1', 'wait:gate:1'])
+    const resumed = gateOver(['{"amount": 3}'])
+    const result = await resumed.gate.run(ask, { durable: memoryDurablePort({ runId: 'r', journal }) })
+    expect(result.value).toEqual({ amount: 3 })
+    expect(resumed.provider.calls).toBe(1)
+  })
+
+  it('calls no provider and journals nothing when the engine runs an attempt’s step after the run stopped', async () => {
+    const journal: string[] = []
+    const controller = new AbortController()
+    const inner = memoryDurablePort({ runId: 'r', journal })
+    // An engine that queues the step and runs it once the caller has given up.
+    const late = {
+      runId: 'r',
+      step: async <T>(name: string, fn: () => T | Promise<T>) => {
+        controller.abort(new Error('gave up'))
+        await new Promise((resolve) => setTimeout(resolve, 5))
+        return inner.step(name, fn)
+      },
+      sleep: inner.sleep,
+    }
+    const { gate, provider } = gateOver(['{"amount": 1}'])
+    const error = await failure(gate.run(ask, { durable: late, signal: controller.signal }))
+    expect(error.kind).toBe('aborted')
+    await new Promise((resolve) => setTimeout(resolve, 20))
+    expect(provider.calls).toBe(0)
+    expect(journal).toEqual([])
+  })
+
   it('anchors runTimeoutMs to the journaled start: a run resumed past its deadline fails run-timeout without a call', async () => {
     const journal = [JSON.stringify({ v: 1, seq: 0, name: 'start:gate', ok: true, value: Date.now() - 60_000 })]
     const { gate, provider } = gateOver(['{"amount": 1}'])

@@ -47,7 +47,10 @@ export interface JournaledAttemptFailure {
  * Runs the part of attempt `outer` below the check (the deadline, the policies, the meter, the
  * user's links, the provider call `call`) through `chain` on an attempt of its own, which the step
  * owns and closes; answers what it came to as a {@link JournaledAttempt}, never a rejection (a
- * failure is data, journaled like an answer).
+ * failure is data, journaled like an answer). An attempt the run's signal stopped (the caller
+ * aborted, `runTimeoutMs` passed) has no outcome of its own: the step never settles, so nothing is
+ * journaled and a resumed run makes the attempt again, as after a crash (journaled, the abort would
+ * fail every resume). An engine that calls the step once the run has stopped gets the same: nothing runs.
  */
 export async function runAttemptStep(
   outer: GateAttempt<unknown>,
@@ -55,6 +58,7 @@ export async function runAttemptStep(
   call: ResponseCall,
   digest: string | undefined,
 ): Promise<JournaledAttempt> {
+  if (stopped(outer)) return unjournaled()
   const inner = new GateAttempt(outer.run, outer.attempt, outer.request, outer.startedAt)
   try {
     const answer = await chain(inner, call)
@@ -62,10 +66,21 @@ export async function runAttemptStep(
     return { ...metered(inner, digest), response: journaledResponse(response) }
   } catch (error) {
     await inner.failOpen(error)
+    if (stopped(outer)) return unjournaled()
     return { ...metered(inner, digest), failure: failureOf(error) }
   } finally {
     inner.close()
   }
+}
+
+// A function, not an inline check: the run's signal may have aborted since TypeScript last looked.
+function stopped(outer: GateAttempt<unknown>): boolean {
+  return outer.runSignal?.aborted === true
+}
+
+/** A step's answer that never comes: the run stopped (its loop has moved on), and the engine journals nothing. */
+function unjournaled(): Promise<never> {
+  return new Promise<never>(() => {})
 }
 
 function metered(inner: GateAttempt<unknown>, digest: string | undefined): JournaledAttempt {
