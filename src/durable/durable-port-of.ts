@@ -3,7 +3,7 @@ import { messageOf } from '../model/message-of.ts'
 import { MAX_TIMER_MS, option, optionsContract } from '../model/options-contract.ts'
 import type { DurableEngine } from './durable-engine.ts'
 import type { DurablePort, SignalOutcome } from './durable-port.ts'
-import { DurableRunError } from './durable-run-error.ts'
+import { DurableRunError, isDurableRunError } from './durable-run-error.ts'
 import { decodeEntry, encodeFailure, encodeSuccess, type StepPosition } from './journal-codec.ts'
 
 const BRAND = Symbol.for('reliability-gate.DurablePort')
@@ -75,7 +75,13 @@ export function durablePort(given: DurableEngine): DurablePort {
       if (!Number.isSafeInteger(ms) || ms < 0 || ms > MAX_TIMER_MS)
         throw new RangeError(`durable sleep ${JSON.stringify(name)}: ms must be whole milliseconds from 0 to ${MAX_TIMER_MS}, got ${String(ms)}`)
       position(name)
-      await engine.sleep(name, ms)
+      try {
+        await engine.sleep(name, ms)
+      } catch (cause) {
+        // An engine of this library's (memoryDurablePort) checks a replayed sleep's place: its refusal is kept as it is.
+        if (isDurableRunError(cause)) throw cause
+        throw new DurableRunError('engine-failed', { runId, step: name, reason: `the engine did not sleep or journal the sleep: ${messageOf(cause)}`, cause })
+      }
     },
   }
   const signal = engine.signal

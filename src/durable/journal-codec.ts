@@ -79,13 +79,14 @@ function corrupt(at: StepPosition, reason: string, cause?: unknown): DurableRunE
 }
 
 function readEntry(at: StepPosition, raw: unknown): JournalEntry {
-  let data: unknown = raw
-  if (typeof raw === 'string') {
-    try {
-      data = JSON.parse(raw)
-    } catch (error) {
-      throw corrupt(at, 'is not JSON', error)
-    }
+  let data: unknown
+  try {
+    // An engine's entry is JSON data: one handed back as an object is read once, as the JSON it writes (a getter
+    // that throws or answers otherwise on a second read, a proxy, a toJSON: what is checked is what the run gets).
+    const text = typeof raw === 'string' ? raw : JSON.stringify(raw)
+    data = text === undefined ? undefined : JSON.parse(text)
+  } catch (error) {
+    throw corrupt(at, typeof raw === 'string' ? 'is not JSON' : `cannot be read as JSON data (${messageOf(error)})`, error)
   }
   const bad = unsafeKey(data, 0)
   if (bad !== undefined) throw corrupt(at, bad)

@@ -272,4 +272,63 @@ describe('durablePort', () => {
     const other = durablePort({ runId: 'r', run: async () => ({ ...journaled, name: 't' }), sleep: async () => {} })
     expect(await rejection(other.step('s', () => 0))).toMatchObject({ kind: 'divergence' })
   })
+
+  it('reads an entry an engine hands back as an object once: a getter answering otherwise on a second read cannot slip a __proto__ key past the check', async () => {
+    let reads = 0
+    const flipping = {
+      v: 1,
+      seq: 0,
+      name: 's',
+      ok: true,
+      get value() {
+        reads++
+        return reads === 1 ? { safe: 1 } : JSON.parse('{"__proto__": {"polluted": true}}')
+      },
+    }
+    const value: unknown = await durablePort({ runId: 'r', run: async () => flipping, sleep: async () => {} }).step('s', () => 0)
+    expect(value).toEqual({ safe: 1 })
+    expect(Object.hasOwn(value as object, '__proto__')).toBe(false)
+    expect(reads).toBe(1)
+  })
+
+  it('refuses as corrupt-entry an entry object whose getter throws, or a proxy that cannot list its keys', async () => {
+    const throwing = {
+      v: 1,
+      seq: 0,
+      name: 's',
+      ok: true,
+      get value(): unknown {
+        throw new Error('getter boom')
+      },
+    }
+    const proxy = new Proxy(
+      {},
+      {
+        ownKeys() {
+          throw new Error('ownKeys boom')
+        },
+      },
+    )
+    for (const entry of [throwing, proxy]) {
+      const error = await rejection(durablePort({ runId: 'r', run: async () => entry, sleep: async () => {} }).step('s', () => 0))
+      expect(error).toMatchObject({ name: 'DurableRunError', kind: 'corrupt-entry', step: 's' })
+    }
+  })
+
+  it('refuses a sleep the engine fails (a throw, a rejection) as engine-failed, with the engine error as cause', async () => {
+    const down = new Error('timer service down')
+    const sleeps = [
+      () => {
+        throw down
+      },
+      () => Promise.reject(down),
+    ]
+    for (const sleep of sleeps) {
+      const error = await rejection(durablePort({ runId: 'r', run: async () => undefined, sleep }).sleep('w', 1))
+      expect(error).toMatchObject({ name: 'DurableRunError', kind: 'engine-failed', step: 'w', cause: down })
+    }
+    // A replayed sleep out of place stays the journal's own refusal.
+    const journal = [JSON.stringify({ v: 1, seq: 0, name: 'other', ok: true })]
+    expect(await rejection(memoryDurablePort({ runId: 'r', journal }).sleep('w', 1))).toMatchObject({ kind: 'divergence', step: 'w' })
+  })
 })
