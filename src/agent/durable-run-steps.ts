@@ -6,6 +6,7 @@ import type { DurablePort } from '../durable/durable-port.ts'
 import { DurableRunError, isDurableRunError } from '../durable/durable-run-error.ts'
 import { bindDurableRun, digestOf, refuseDurableRun } from '../gate/run/durable-binding.ts'
 import type { Message } from '../model/message.ts'
+import { journaledResult, resultFromJournal } from './journaled-tool-result.ts'
 import type { AnyTool, ToolContext } from './tools/tool.ts'
 
 /** A durable run's tool steps at one model turn: what a tool call's host carries. */
@@ -51,14 +52,16 @@ export class DurableToolSteps {
       // A run that stopped (aborted, out of time) runs no tool and journals no outcome: a resumed run makes the call.
       if (stopped(ctx.signal)) return unjournaled()
       ran = true
-      return callAsPromise(executeOf(tool), value, { ...ctx, idempotencyKey }).catch((error: unknown) =>
-        stopped(ctx.signal) ? unjournaled() : Promise.reject(error),
+      return callAsPromise(executeOf(tool), value, { ...ctx, idempotencyKey }).then(
+        (result) => journaledResult(tool.name, result),
+        (error: unknown) => (stopped(ctx.signal) ? unjournaled() : Promise.reject(error)),
       )
     }
-    return stepOf(this.port, `tool:${key}`, run).then(
-      (result) => {
+    const step = `tool:${key}`
+    return stepOf(this.port, step, run).then(
+      (journaled) => {
         if (!ran) this.#replayed.add(ctx)
-        return result
+        return resultFromJournal(journaled, { runId: this.port.runId, step })
       },
       (error: unknown) => {
         // A failure the journal holds is a replay too; the journal refusing the run is not.

@@ -209,6 +209,43 @@ describe('Agent tool calls in a durable run', () => {
     expect(({} as Record<string, unknown>)['admin']).toBeUndefined()
   })
 
+  it('hands on a tool result holding a __proto__ key, or a constructor holding a prototype, as a run without a port does, and replays it', async () => {
+    // The tool's own data (an API's answer, parsed): `__proto__` an own key of the result.
+    const results = [JSON.parse('{"refunded":"A","__proto__":{"admin":true}}') as unknown, { refunded: 'A', constructor: { prototype: { admin: true } } }]
+    for (const answer of results) {
+      const steps = [turn(call('refund', { order: 'A', cents: 100 }, 'c1')), 'Refunded.']
+      const bare = agentWith(steps, refunds(() => answer).refund)
+      const without = await bare.agent.runDetailed('refund A')
+      const journal: string[] = []
+      const durable = agentWith(steps, refunds(() => answer).refund)
+      const first = await durable.agent.runDetailed('refund A', { durable: memoryDurablePort({ runId: 'r', journal }) })
+      expect(first.functionsCalled.map((f) => [f.status, f.result])).toEqual(without.functionsCalled.map((f) => [f.status, f.result]))
+      expect(first.functionsCalled[0]?.status).toBe('ok')
+      // The model reads the same tool result as without a port.
+      expect(durable.provider.requests[1]?.messages).toEqual(bare.provider.requests[1]?.messages)
+      const again = refunds()
+      const replay = agentWith(steps, again.refund)
+      const replayed = await replay.agent.runDetailed('refund A', { durable: memoryDurablePort({ runId: 'r', journal }) })
+      expect(again.execute).not.toHaveBeenCalled()
+      expect(JSON.stringify(replayed.functionsCalled[0]?.result)).toBe(JSON.stringify(answer))
+      expect(({} as Record<string, unknown>)['admin']).toBeUndefined()
+    }
+  })
+
+  it('refuses a journaled tool result whose text is not JSON as a corrupt entry, running no tool', async () => {
+    const journal: string[] = []
+    const steps = [turn(call('refund', { order: 'A', cents: 100 }, 'c1')), 'Refunded.']
+    await agentWith(steps, refunds().refund).agent.run('refund A', { durable: memoryDurablePort({ runId: 'r', journal }) })
+    journal[1] = (journal[1] as string).replace(/"resultJson":"[^"]*(\\"[^"]*)*"/, '"resultJson":"{not json"')
+    expect(journal[1]).toContain('{not json')
+    const again = refunds()
+    const error = await agentWith(steps, again.refund)
+      .agent.run('refund A', { durable: memoryDurablePort({ runId: 'r', journal }) })
+      .catch((e: unknown) => e)
+    expect(isReliabilityFailFastError(error) ? error.kind : error).toBe('durable-journal')
+    expect(again.execute).not.toHaveBeenCalled()
+  })
+
   it('refuses journaled tool arguments whose text is not JSON as a corrupt entry, calling no model', async () => {
     const journal: string[] = []
     await agentWith(two('c1', 'c2'), refunds().refund).agent.run('refund A and B', { durable: memoryDurablePort({ runId: 'r', journal }) })
