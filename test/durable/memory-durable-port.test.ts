@@ -200,6 +200,33 @@ describe('memoryDurablePort', () => {
     expect(ran).toBe(false)
   })
 
+  it('keeps one entry per position when two ports resume one journal at once: the first outcome journaled answers both', async () => {
+    const journal: string[] = []
+    const a = memoryDurablePort({ runId: 'r', journal })
+    const b = memoryDurablePort({ runId: 'r', journal })
+    // Both run the step (neither finds it journaled); the slower one gets the faster one's outcome.
+    let release: () => void = () => {}
+    const slow = new Promise<void>((resolve) => {
+      release = resolve
+    })
+    const fromB = b.step('s', async () => {
+      await slow
+      return 'b'
+    })
+    expect(await a.step('s', () => 'a')).toBe('a')
+    release()
+    expect(await fromB).toBe('a')
+    await Promise.all([a.sleep('w', 1), b.sleep('w', 2)])
+    expect(journal.map((entry) => JSON.parse(entry) as { seq: number; name: string })).toEqual([
+      expect.objectContaining({ seq: 0, name: 's' }),
+      expect.objectContaining({ seq: 1, name: 'w' }),
+    ])
+    // The journal replays whole.
+    const replay = memoryDurablePort({ runId: 'r', journal })
+    expect(await replay.step('s', () => 'c')).toBe('a')
+    await replay.sleep('w', 1)
+  })
+
   it('keeps "constructor" as plain data', async () => {
     const { replay } = await twice((port) => port.step('car', () => ({ constructor: 'Ferrari' })))
     expect(replay).toEqual({ constructor: 'Ferrari' })
