@@ -27,12 +27,12 @@ export function encodeSuccess(at: StepPosition, value: unknown): JournalEntry {
   } catch (error) {
     return encodeFailure(at, new TypeError(`the value of step ${JSON.stringify(at.name)} cannot be journaled as JSON: ${messageOf(error)}`))
   }
-  if (text === undefined) return { v: 1, seq: at.seq, name: at.name, ok: true }
+  if (text === undefined) return { v: 1, runId: at.runId, seq: at.seq, name: at.name, ok: true }
   const data = JSON.parse(text) as JsonValue
   // What a replay would refuse as a corrupt entry is refused now, on the first execution: a run answers the same either way.
   const bad = unsafeKey(data, 0)
   if (bad !== undefined) return encodeFailure(at, new TypeError(`the value of step ${JSON.stringify(at.name)} cannot be journaled: it ${bad}`))
-  return { v: 1, seq: at.seq, name: at.name, ok: true, value: data }
+  return { v: 1, runId: at.runId, seq: at.seq, name: at.name, ok: true, value: data }
 }
 
 /** The entry of a step that threw `error`: a `ProviderError` with its kind, status, code, retry-after and provider; anything else with its name and message. */
@@ -53,16 +53,23 @@ export function encodeFailure(at: StepPosition, error: unknown): JournalEntry {
   } else {
     failure = { class: 'Error', name: (errorName(error) ?? 'Error').slice(0, 200), message }
   }
-  return { v: 1, seq: at.seq, name: at.name, ok: false, error: failure }
+  return { v: 1, runId: at.runId, seq: at.seq, name: at.name, ok: false, error: failure }
 }
 
 /**
  * The outcome a journal entry holds, for the step at `at`: its value, or its error rebuilt (thrown by
- * the caller). An entry of another step or position is a `divergence`; anything the port did not write
+ * the caller). An entry of another run, step or position is a `divergence`; anything the port did not write
  * (a wrong shape, a `__proto__` key, a kind that is no {@link ErrorKind}) is a `corrupt-entry`.
  */
 export function decodeEntry(at: StepPosition, raw: unknown): { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly error: Error } {
   const entry = readEntry(at, raw)
+  if (entry.runId !== undefined && entry.runId !== at.runId) {
+    throw new DurableRunError('divergence', {
+      runId: at.runId,
+      step: at.name,
+      reason: `the journal holds an entry of run ${JSON.stringify(entry.runId.slice(0, MAX_JOURNALED_MESSAGE))} at position ${entry.seq}: it is another run's journal`,
+    })
+  }
   if (entry.seq !== at.seq || entry.name !== at.name) {
     throw new DurableRunError('divergence', {
       runId: at.runId,
@@ -94,6 +101,7 @@ function readEntry(at: StepPosition, raw: unknown): JournalEntry {
   if (data['v'] !== 1) throw corrupt(at, `has version ${JSON.stringify(data['v'])}, not 1`)
   if (!Number.isSafeInteger(data['seq']) || (data['seq'] as number) < 0) throw corrupt(at, 'has no position')
   if (typeof data['name'] !== 'string') throw corrupt(at, 'has no step name')
+  if (data['runId'] !== undefined && typeof data['runId'] !== 'string') throw corrupt(at, 'has a run id that is no string')
   if (data['ok'] === true) return data as JournalEntry
   if (data['ok'] !== false || !isObject(data['error'])) throw corrupt(at, 'is neither a success nor a failure')
   return data as JournalEntry

@@ -59,7 +59,7 @@ export function memoryDurablePort(options: MemoryDurablePortOptions): DurablePor
         decodeEntry({ runId, seq: at, name }, journal[at])
         return
       }
-      journal.push(JSON.stringify({ v: 1, seq: at, name, ok: true }))
+      journal.push(JSON.stringify({ v: 1, runId, seq: at, name, ok: true }))
     },
   })
 }

@@ -148,6 +148,24 @@ describe('A durable journal edited between runs', () => {
     expect(plain.calls).toBe(0)
   })
 
+  it('refuses another run’s journal (the same question, another run id) as a divergence, calling no provider', async () => {
+    const journal = await finishedJournal()
+    const { provider, gate } = gateOver(['{"amount": 99}'])
+    const error = await gate.run(ask, { durable: memoryDurablePort({ runId: 'another-run', journal }) }).catch((e: unknown) => e)
+    expect(isReliabilityFailFastError(error) ? [error.kind, isDurableRunError(error.cause) && error.cause.kind] : error).toEqual([
+      'durable-journal',
+      'divergence',
+    ])
+    expect(provider.calls).toBe(0)
+    // One entry of another run spliced in is refused too, and a run id that is no string is no entry the port wrote.
+    const spliced = await finishedJournal()
+    spliced[1] = (spliced[1] as string).replace('"runId":"r"', '"runId":"someone-else"')
+    expect(await replay(spliced)).toEqual({ refused: 'divergence', calls: 0 })
+    const mangled = await finishedJournal()
+    mangled[0] = (mangled[0] as string).replace('"runId":"r"', '"runId":7')
+    expect(await replay(mangled)).toEqual({ refused: 'corrupt-entry', calls: 0 })
+  })
+
   it('refuses a memoryDurablePort option that is misspelt (jurnal) rather than running on a fresh journal', () => {
     expect(() => memoryDurablePort({ runId: 'r', jurnal: [] } as never)).toThrow(/journal/)
     expect(() => memoryDurablePort({ runId: 'r', journal: 'not an array' } as never)).toThrow(TypeError)
