@@ -1,4 +1,5 @@
 import { ERROR_KINDS } from '../model/error-kind.ts'
+import { shownValue } from '../model/describe-value.ts'
 import { errorName, messageOf } from '../model/message-of.ts'
 import { isProviderError, ProviderError, type ProviderErrorOptions } from '../model/provider-error.ts'
 import { DurableRunError } from './durable-run-error.ts'
@@ -13,6 +14,15 @@ export interface StepPosition {
 
 /** Error messages are journaled up to this many characters: a journal entry stays small whatever a provider wrote. */
 export const MAX_JOURNALED_MESSAGE = 4096
+
+// An error's name is journaled up to this many characters.
+const MAX_ERROR_NAME = 200
+
+/** Text of a journal entry quoted in an error: cut, so an edited entry cannot grow the message (and the logs that carry it). */
+export function quoted(text: string): string {
+  return JSON.stringify(text.length > MAX_QUOTED ? `${text.slice(0, MAX_QUOTED)}…` : text)
+}
+const MAX_QUOTED = 256
 
 /**
  * The entry of a step that answered `value`: the value as JSON data (what a replay will answer, so the
@@ -51,7 +61,7 @@ export function encodeFailure(at: StepPosition, error: unknown): JournalEntry {
       ...(e.provider === undefined ? {} : { provider: e.provider.slice(0, MAX_JOURNALED_MESSAGE) }),
     }
   } else {
-    failure = { class: 'Error', name: (errorName(error) ?? 'Error').slice(0, 200), message }
+    failure = { class: 'Error', name: (errorName(error) ?? 'Error').slice(0, MAX_ERROR_NAME), message }
   }
   return { v: 1, runId: at.runId, seq: at.seq, name: at.name, ok: false, error: failure }
 }
@@ -67,14 +77,14 @@ export function decodeEntry(at: StepPosition, raw: unknown): { readonly ok: true
     throw new DurableRunError('divergence', {
       runId: at.runId,
       step: at.name,
-      reason: `the journal holds an entry of run ${JSON.stringify(entry.runId.slice(0, MAX_JOURNALED_MESSAGE))} at position ${entry.seq}: it is another run's journal`,
+      reason: `the journal holds an entry of run ${quoted(entry.runId)} at position ${entry.seq}: it is another run's journal`,
     })
   }
   if (entry.seq !== at.seq || entry.name !== at.name) {
     throw new DurableRunError('divergence', {
       runId: at.runId,
       step: at.name,
-      reason: `the journal holds step ${JSON.stringify(entry.name)} at position ${entry.seq} where this run asks for ${JSON.stringify(at.name)} at position ${at.seq}: the code changed between the crash and the resume`,
+      reason: `the journal holds step ${quoted(entry.name)} at position ${entry.seq} where this run asks for ${JSON.stringify(at.name)} at position ${at.seq}: the code changed between the crash and the resume`,
     })
   }
   if (entry.ok) return { ok: true, value: entry.value }
@@ -98,7 +108,7 @@ function readEntry(at: StepPosition, raw: unknown): JournalEntry {
   const bad = unsafeKey(data, 0)
   if (bad !== undefined) throw corrupt(at, bad)
   if (!isObject(data)) throw corrupt(at, 'is not an object')
-  if (data['v'] !== 1) throw corrupt(at, `has version ${JSON.stringify(data['v'])}, not 1`)
+  if (data['v'] !== 1) throw corrupt(at, `has version ${shownValue(data['v'])}, not 1`)
   if (!Number.isSafeInteger(data['seq']) || (data['seq'] as number) < 0) throw corrupt(at, 'has no position')
   if (typeof data['name'] !== 'string') throw corrupt(at, 'has no step name')
   if (data['runId'] !== undefined && typeof data['runId'] !== 'string') throw corrupt(at, 'has a run id that is no string')
@@ -115,7 +125,7 @@ function rebuild(at: StepPosition, failure: JournaledFailure): Error {
   if (raw['message'].length > MAX_JOURNALED_MESSAGE)
     throw corrupt(at, `has a failure message longer than the ${MAX_JOURNALED_MESSAGE} characters the port journals`)
   if (raw['class'] === 'ProviderError') {
-    if (!(ERROR_KINDS as readonly unknown[]).includes(raw['kind'])) throw corrupt(at, `has a ProviderError of kind ${JSON.stringify(raw['kind'])}`)
+    if (!(ERROR_KINDS as readonly unknown[]).includes(raw['kind'])) throw corrupt(at, `has a ProviderError of kind ${shownValue(raw['kind'])}`)
     try {
       // The constructor checks each field (a status out of range, a code that is no string): its refusal is the corruption.
       const options = {
@@ -131,6 +141,7 @@ function rebuild(at: StepPosition, failure: JournaledFailure): Error {
     }
   }
   if (raw['class'] !== 'Error' || typeof raw['name'] !== 'string') throw corrupt(at, 'has a failure of no known class')
+  if (raw['name'].length > MAX_ERROR_NAME) throw corrupt(at, `has an error name longer than the ${MAX_ERROR_NAME} characters the port journals`)
   const error =
     raw['name'] === 'TypeError' ? new TypeError(raw['message']) : raw['name'] === 'RangeError' ? new RangeError(raw['message']) : new Error(raw['message'])
   if (error.name !== raw['name']) Object.defineProperty(error, 'name', { value: raw['name'], enumerable: false, writable: true, configurable: true })

@@ -166,6 +166,28 @@ describe('A durable journal edited between runs', () => {
     expect(await replay(mangled)).toEqual({ refused: 'corrupt-entry', calls: 0 })
   })
 
+  it('bounds what a refusal quotes of an edited entry: a megabyte step name, version, run id, provider, kind or error name', async () => {
+    const big = 'x'.repeat(1_000_000)
+    const response = { content: '', toolCalls: [], usage: { inputTokens: 1, outputTokens: 1 }, stopReason: 'end' }
+    const entries = [
+      { v: 1, seq: 0, name: big, ok: true, value: 1 },
+      { v: big, seq: 0, name: 'attempt:gate:1', ok: true, value: 1 },
+      { v: 1, runId: big, seq: 0, name: 'attempt:gate:1', ok: true, value: 1 },
+      { v: 1, seq: 0, name: 'attempt:gate:1', ok: true, value: { v: 1, provider: big, response } },
+      { v: 1, seq: 0, name: 'attempt:gate:1', ok: true, value: { v: 1, provider: 'scripted', failure: { kind: big, message: 'm' } } },
+      { v: 1, seq: 0, name: 'attempt:gate:1', ok: false, error: { class: 'ProviderError', kind: big, message: 'm' } },
+      { v: 1, seq: 0, name: 'attempt:gate:1', ok: false, error: { class: 'Error', name: big, message: 'm' } },
+    ]
+    for (const entry of entries) {
+      const { provider, gate } = gateOver(['{"amount": 1}'])
+      const error = await gate.run(ask, { durable: memoryDurablePort({ runId: 'r', journal: [JSON.stringify(entry)] }) }).catch((e: unknown) => e)
+      expect(isReliabilityFailFastError(error) ? error.kind : error).toBe('durable-journal')
+      expect((error as Error).message.length).toBeLessThan(1000)
+      expect(((error as Error).cause as Error).message.length).toBeLessThan(1000)
+      expect(provider.calls).toBe(0)
+    }
+  })
+
   it('refuses a memoryDurablePort option that is misspelt (jurnal) rather than running on a fresh journal', () => {
     expect(() => memoryDurablePort({ runId: 'r', jurnal: [] } as never)).toThrow(/journal/)
     expect(() => memoryDurablePort({ runId: 'r', journal: 'not an array' } as never)).toThrow(TypeError)

@@ -1,5 +1,6 @@
 import { DurableRunError, isDurableRunError } from '../../durable/durable-run-error.ts'
-import { MAX_JOURNALED_MESSAGE } from '../../durable/journal-codec.ts'
+import { MAX_JOURNALED_MESSAGE, quoted } from '../../durable/journal-codec.ts'
+import { shownValue } from '../../model/describe-value.ts'
 import { ERROR_KINDS, type ErrorKind } from '../../model/error-kind.ts'
 import { messageOf } from '../../model/message-of.ts'
 import { isProviderError, ProviderError } from '../../model/provider-error.ts'
@@ -136,7 +137,7 @@ export function takeJournaled(outer: GateAttempt<unknown>, at: StepPlace, value:
     throw new DurableRunError('divergence', {
       runId: at.runId,
       step: at.step,
-      reason: `the journal holds an attempt of provider ${JSON.stringify(entry.provider)} where this run calls ${JSON.stringify(at.provider)}: the code changed between the crash and the resume`,
+      reason: `the journal holds an attempt of provider ${quoted(entry.provider)} where this run calls ${quoted(at.provider)}: the code changed between the crash and the resume`,
     })
   }
   if (entry.request !== undefined && at.request !== undefined && entry.request !== at.request) {
@@ -197,7 +198,7 @@ function readAttempt(at: StepPlace, value: unknown): JournaledAttempt {
   if (checked !== undefined) return { ...out, response: checked }
   if (!isObject(failure)) throw bad('has a failure that is no object')
   const { kind, message, status, retryAfterMs, code } = failure
-  if (!(ERROR_KINDS as readonly unknown[]).includes(kind)) throw bad(`has a failure of kind ${JSON.stringify(kind)}`)
+  if (!(ERROR_KINDS as readonly unknown[]).includes(kind)) throw bad(`has a failure of kind ${shownValue(kind)}`)
   if (typeof message !== 'string') throw bad('has a failure without a message')
   // The port cuts what it journals: a longer text is no entry it wrote.
   if (message.length > MAX_JOURNALED_MESSAGE) throw bad(`has a failure message longer than the ${MAX_JOURNALED_MESSAGE} characters the port journals`)
