@@ -5,6 +5,7 @@ import type { DurableEngine } from './durable-engine.ts'
 import type { DurablePort, SignalOutcome } from './durable-port.ts'
 import { DurableRunError, isDurableRunError } from './durable-run-error.ts'
 import { decodeEntry, encodeFailure, encodeSuccess, type StepPosition } from './journal-codec.ts'
+import type { JournalEntry } from './journal-entry.ts'
 
 const BRAND = Symbol.for('reliability-gate.DurablePort')
 
@@ -54,15 +55,18 @@ export function durablePort(given: DurableEngine): DurablePort {
     async step<T>(name: string, fn: () => T | Promise<T>): Promise<T> {
       if (typeof fn !== 'function') throw new TypeError(`durable step ${JSON.stringify(name)}: fn must be a function`)
       const at = position(name)
+      // `fn` runs at most once whatever the engine does: one that calls the action again (a retry of its own) gets the first entry.
+      let entry: Promise<JournalEntry> | undefined
+      const action = async (): Promise<JournalEntry> => {
+        try {
+          return encodeSuccess(at, await fn())
+        } catch (error) {
+          return encodeFailure(at, error)
+        }
+      }
       let raw: unknown
       try {
-        raw = await engine.run(name, async () => {
-          try {
-            return encodeSuccess(at, await fn())
-          } catch (error) {
-            return encodeFailure(at, error)
-          }
-        })
+        raw = await engine.run(name, () => (entry ??= action()))
       } catch (cause) {
         // The action never throws: a rejection is the engine's own (cancelled, unreachable), not the step's outcome.
         throw new DurableRunError('engine-failed', { runId, step: name, reason: `the engine did not run or journal the step: ${messageOf(cause)}`, cause })

@@ -300,6 +300,23 @@ describe('durablePort', () => {
     expect(await rejection(other.step('s', () => 0))).toMatchObject({ kind: 'divergence' })
   })
 
+  it('runs a step’s fn once when the engine calls its action again (a retry of its own), answering the first outcome', async () => {
+    let runs = 0
+    const calls: unknown[] = []
+    const retrying = durablePort({
+      runId: 'r',
+      run: async (_name, action) => {
+        calls.push(await action())
+        calls.push(await action())
+        return calls[1]
+      },
+      sleep: async () => {},
+    })
+    expect(await retrying.step('refund', () => ++runs)).toBe(1)
+    expect(runs).toBe(1)
+    expect(calls[0]).toBe(calls[1])
+  })
+
   it('reads an entry an engine hands back as an object once: a getter answering otherwise on a second read cannot slip a __proto__ key past the check', async () => {
     let reads = 0
     const flipping = {
