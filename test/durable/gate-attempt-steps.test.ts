@@ -241,6 +241,26 @@ describe('Gate attempts in a durable run', () => {
     ])
   })
 
+  it('sleeps no further part of a long wait once the run was aborted', async () => {
+    const sleeps: string[] = []
+    const controller = new AbortController()
+    const port = memoryDurablePort({ runId: 'r' })
+    const recording = {
+      runId: 'r',
+      step: port.step,
+      sleep: async (name: string) => {
+        sleeps.push(name)
+        controller.abort(new Error('shutting down'))
+      },
+    }
+    const longWait = { when: () => true, then: 'retry' as const, kind: 'long-wait', failuresOnly: true, delayMs: 3 * (2 ** 31 - 1) }
+    const gate = createGate({ providers: scripted([overloaded(), '{"amount": 1}']), outputSchema: Amount, postDecide: [longWait] })
+    const error = await failure(gate.run(ask, { durable: recording, signal: controller.signal }))
+    expect(error.kind).toBe('aborted')
+    await new Promise((resolve) => setTimeout(resolve, 10))
+    expect(sleeps).toEqual(['wait:gate:1'])
+  })
+
   it('fails a run aborted during a durable wait as aborted, at once', async () => {
     const controller = new AbortController()
     const port = memoryDurablePort({ runId: 'r' })

@@ -138,8 +138,8 @@ export class DurableAttempts implements DurableSteps {
   wait(attempt: number, ms: number, signal: AbortSignal | undefined): Promise<void> {
     const base = `wait:${this.key}:${attempt}`
     const sleeps = async (): Promise<void> => {
-      // A port sleeps at most MAX_TIMER_MS at once: a longer wait is slept in named parts.
-      for (let i = 0, left = ms; left > 0 && this.#refused === undefined; i++, left -= MAX_TIMER_MS) {
+      // A port sleeps at most MAX_TIMER_MS at once: a longer wait is slept in named parts (none once the run was aborted).
+      for (let i = 0, left = ms; left > 0 && this.#refused === undefined && signal?.aborted !== true; i++, left -= MAX_TIMER_MS) {
         const name = i === 0 ? base : `${base}.${i + 1}`
         await portCall(this.port, name, () => this.port.sleep(name, Math.min(left, MAX_TIMER_MS))).catch((error: DurableRunError) => {
           this.#refused ??= error
