@@ -1,5 +1,6 @@
 import { callAsPromise } from '../model/call-as-promise.ts'
 import { messageOf } from '../model/message-of.ts'
+import { sha256Hex } from '../model/sha256.ts'
 import { raceAbort } from '../model/race-abort.ts'
 import { runDeadline } from '../gate/run/run-deadline.ts'
 import type { DurablePort } from '../durable/durable-port.ts'
@@ -41,7 +42,7 @@ export class DurableToolSteps {
   /** Runs `tool.execute` on `value` as the step of the call keyed `at.key` of model turn `at.turn`; a replay answers the journaled outcome. */
   execute(tool: AnyTool, value: unknown, at: ToolCallAt & { readonly turn: number }): Promise<unknown> {
     const { ctx } = at
-    const base = `${at.turn}:${at.key}`
+    const base = `${at.turn}:${callKey(at.key)}`
     // Keys are unique within a turn by construction; a step name is still never used twice in a run.
     let key = base
     for (let n = 2; this.#taken.has(key); n++) key = `${base}#${n}`
@@ -175,6 +176,18 @@ export const stopsDurableRun = isDurableRunError
 /** `port.step(name, fn)` as a promise: a port of yours that throws or answers a plain value is still one rejection or one value. */
 function stepOf<R>(port: DurablePort, name: string, fn: () => Promise<R>): Promise<R> {
   return callAsPromise((n: string, f: () => Promise<R>) => port.step(n, f), name, fn)
+}
+
+/** Call ids (the model's words) longer than this are named in steps and keys by their SHA-256. */
+const MAX_CALL_KEY = 128
+
+/**
+ * A call's key as its step and idempotency key name it: the call id the model wrote (numbered when repeated), or
+ * `~` and its SHA-256 when longer than {@link MAX_CALL_KEY} characters (a step name is at most 256: a long id would
+ * have failed the run, which runs without a port; and an idempotency key stays short enough for a payments API).
+ */
+function callKey(key: string): string {
+  return key.length <= MAX_CALL_KEY ? key : `~${sha256Hex(key)}`
 }
 
 /** True once the run's `signal` aborted (the caller, or its deadline): what its steps do from then on is no outcome of theirs. */

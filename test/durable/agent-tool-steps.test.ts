@@ -265,6 +265,25 @@ describe('Agent tool calls in a durable run', () => {
     expect(keys).toEqual(['r:1:dup', 'r:1:dup#2'])
   })
 
+  it('names a call whose id the model wrote longer than 128 characters by its SHA-256, so the run goes on as without a port', async () => {
+    const long = (c: string) => c.repeat(300)
+    const journal: string[] = []
+    const first = refunds()
+    const { agent } = agentWith(two(long('a'), long('b')), first.refund)
+    const result = await agent.runDetailed('refund both', { durable: memoryDurablePort({ runId: 'r', journal }) })
+    expect(result.functionsCalled.map((f) => f.status)).toEqual(['ok', 'ok'])
+    const stepNames = names(journal)
+    expect(stepNames).toHaveLength(4)
+    expect(stepNames.slice(1, 3).every((name) => /^tool:1:~[0-9a-f]{64}$/.test(name))).toBe(true)
+    expect(new Set(first.keys).size).toBe(2)
+    expect(first.keys.every((key) => key !== undefined && key.length < 100)).toBe(true)
+    // The replay names the calls the same way: nothing runs again.
+    const again = refunds()
+    const replay = agentWith(two(long('a'), long('b')), again.refund)
+    await replay.agent.run('refund both', { durable: memoryDurablePort({ runId: 'r', journal }) })
+    expect([again.execute.mock.calls.length, replay.provider.calls]).toEqual([0, 0])
+  })
+
   it('gives each call its own key when the model names a call the way a repeated id is numbered (dup, dup, dup#2)', async () => {
     const journal: string[] = []
     const { keys, refund } = refunds()
