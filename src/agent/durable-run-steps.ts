@@ -1,10 +1,13 @@
 import { callAsPromise } from '../model/call-as-promise.ts'
+import { messageOf } from '../model/message-of.ts'
+import { sha256Hex } from '../model/sha256.ts'
 import { raceAbort } from '../model/race-abort.ts'
 import { runDeadline } from '../gate/run/run-deadline.ts'
 import type { DurablePort } from '../durable/durable-port.ts'
 import { DurableRunError, isDurableRunError } from '../durable/durable-run-error.ts'
-import { bindDurableRun, digestOf } from '../gate/run/durable-binding.ts'
+import { bindDurableRun, digestOf, refuseDurableRun } from '../gate/run/durable-binding.ts'
 import type { Message } from '../model/message.ts'
+import { journaledResult, resultFromJournal } from './journaled-tool-result.ts'
 import type { AnyTool, ToolContext } from './tools/tool.ts'
 import { idempotencyKeyOf } from './turn-call-keys.ts'
 
@@ -41,20 +44,27 @@ export class DurableToolSteps {
   execute(tool: AnyTool, value: unknown, at: ToolCallAt & { readonly turn: number }): Promise<unknown> {
     const { ctx } = at
     // Keys are unique within a turn by construction; a step name is still never used twice in a run.
-    let callKey = at.key
-    for (let n = 2; this.#taken.has(`${at.turn}:${callKey}`); n++) callKey = `${at.key}#${n}`
-    const key = `${at.turn}:${callKey}`
+    const base = callKey(at.key)
+    let numbered = base
+    for (let n = 2; this.#taken.has(`${at.turn}:${numbered}`); n++) numbered = `${base}#${n}`
+    const key = `${at.turn}:${numbered}`
     this.#taken.add(key)
-    const idempotencyKey = idempotencyKeyOf(this.port.runId, at.turn, callKey)
+    const idempotencyKey = idempotencyKeyOf(this.port.runId, at.turn, numbered)
     let ran = false
     const run = (): Promise<unknown> => {
+      // A run that stopped (aborted, out of time) runs no tool and journals no outcome: a resumed run makes the call.
+      if (stopped(ctx.signal)) return unjournaled()
       ran = true
-      return callAsPromise(executeOf(tool), value, { ...ctx, idempotencyKey })
+      return callAsPromise(executeOf(tool), value, { ...ctx, idempotencyKey }).then(
+        (result) => journaledResult(tool.name, result),
+        (error: unknown) => (stopped(ctx.signal) ? unjournaled() : Promise.reject(error)),
+      )
     }
-    return stepOf(this.port, `tool:${key}`, run).then(
-      (result) => {
+    const step = `tool:${key}`
+    return stepOf(this.port, step, run).then(
+      (journaled) => {
         if (!ran) this.#replayed.add(ctx)
-        return result
+        return resultFromJournal(journaled, { runId: this.port.runId, step })
       },
       (error: unknown) => {
         // A failure the journal holds is a replay too; the journal refusing the run is not.
@@ -109,12 +119,24 @@ export interface ToolCallAt {
  * write re-runs `session-commit` in a session reopened on the version holding its exchange, and only
  * the journaled base tells that version from the run's own.
  */
-export async function commitStep<R>(durable: DurablePort | undefined, basedOn: number, append: (base: number) => R | PromiseLike<R>): Promise<R> {
+export async function commitStep<R>(
+  durable: DurablePort | undefined,
+  basedOn: number,
+  append: (base: number) => R | PromiseLike<R>,
+  signal: AbortSignal | undefined,
+): Promise<R> {
   if (durable === undefined) return Promise.resolve().then(() => append(basedOn))
   const journaled = await stepOf(durable, 'session-base', async () => basedOn)
   // A port of yours answering something else than the version it was given: the run's own base.
   const base = Number.isSafeInteger(journaled) && journaled >= 0 ? journaled : basedOn
-  return stepOf(durable, 'session-commit', () => Promise.resolve().then(() => append(base)))
+  // A run that stopped (aborted, out of time) appends nothing and journals no outcome: a resumed run commits.
+  const commit = (): Promise<R> =>
+    stopped(signal)
+      ? unjournaled()
+      : Promise.resolve()
+          .then(() => append(base))
+          .catch((error: unknown) => (stopped(signal) ? unjournaled() : Promise.reject(error)))
+  return stepOf(durable, 'session-commit', commit)
 }
 
 /**
@@ -122,7 +144,9 @@ export async function commitStep<R>(durable: DurablePort | undefined, basedOn: n
  * the run first started (a resumed run anchors its deadline to it). One that is no clock reading is a
  * `corrupt-entry`. The step is bounded like the run: a port that has not answered it within `ms`
  * answers a start `ms` ago (the run fails as `run-timeout` before it calls anything), and one the
- * caller's `signal` aborted first answers now (the run fails as `aborted`).
+ * caller's `signal` aborted first answers now (the run fails as `aborted`). A start the journal refuses
+ * (corrupt, diverged, the engine failing) answers now and refuses the run: its first gate call fails
+ * fast with kind `durable-journal` before any provider call (see `refuseDurableRun`).
  */
 export function journaledStart(port: DurablePort, ms: number, signal: AbortSignal | undefined): Promise<number> {
   const bound = runDeadline(ms, signal)
@@ -137,8 +161,13 @@ export function journaledStart(port: DurablePort, ms: number, signal: AbortSigna
     },
     (error: unknown) => {
       bound.clear()
-      if (!bound.signal.aborted) throw error
-      return bound.expired ? Date.now() - ms : Date.now()
+      if (bound.signal.aborted) return bound.expired ? Date.now() - ms : Date.now()
+      // A port of yours that throws is the engine failing, as it is for a gate run's start.
+      const refusal = isDurableRunError(error)
+        ? error
+        : new DurableRunError('engine-failed', { runId: port.runId, step: 'start', reason: `the port failed: ${messageOf(error)}`, cause: error })
+      refuseDurableRun(port, refusal)
+      return Date.now()
     },
   )
 }
@@ -149,6 +178,28 @@ export const stopsDurableRun = isDurableRunError
 /** `port.step(name, fn)` as a promise: a port of yours that throws or answers a plain value is still one rejection or one value. */
 function stepOf<R>(port: DurablePort, name: string, fn: () => Promise<R>): Promise<R> {
   return callAsPromise((n: string, f: () => Promise<R>) => port.step(n, f), name, fn)
+}
+
+/** Call ids (the model's words) longer than this are named in steps and keys by their SHA-256. */
+const MAX_CALL_KEY = 128
+
+/**
+ * A call's key as its step and idempotency key name it: the call id the model wrote (numbered when repeated), or
+ * `~` and its SHA-256 when longer than {@link MAX_CALL_KEY} characters (a step name is at most 256: a long id would
+ * have failed the run, which runs without a port; and an idempotency key stays short enough for a payments API).
+ */
+function callKey(key: string): string {
+  return key.length <= MAX_CALL_KEY ? key : `~${sha256Hex(key)}`
+}
+
+/** True once the run's `signal` aborted (the caller, or its deadline): what its steps do from then on is no outcome of theirs. */
+function stopped(signal: AbortSignal | undefined): boolean {
+  return signal?.aborted === true
+}
+
+/** A step's answer that never comes: the run stopped (it has settled without it), and the engine journals nothing. */
+function unjournaled(): Promise<never> {
+  return new Promise<never>(() => {})
 }
 
 function executeOf(tool: AnyTool): (value: unknown, ctx: ToolContext) => unknown {

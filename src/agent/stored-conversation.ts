@@ -152,8 +152,11 @@ export async function appendExchange<T, R extends AcceptedRun<T>>(
   try {
     const store = (): Promise<AppendOutcome> =>
       Promise.resolve(link.store.append(link.id, { exchange: copy, expectedVersion: basedOn, onConflict: link.onConflict }))
-    const append = commitStep(durable, basedOn, (base) =>
-      durable === undefined ? store() : appendOnce(link, { exchange: copy, basedOn: base, signal }, store),
+    const append = commitStep(
+      durable,
+      basedOn,
+      (base) => (durable === undefined ? store() : appendOnce(link, { exchange: copy, basedOn: base, signal }, store)),
+      signal,
     )
     outcome = await (signal === undefined ? append : untilAborted(append, signal))
   } catch (cause) {
@@ -203,7 +206,17 @@ async function appendOnce(
   if (stored.version > basedOn && tail.length === exchange.length && sameMessages(tail, exchange)) {
     return { committed: true, version: stored.version, staleBy: staleBy(stored.version - 1, basedOn) }
   }
-  return store()
+  return store().then(outcomeData)
+}
+
+/**
+ * What {@link appendExchange} reads of a store's answer, and all the commit step journals: a store of yours may answer
+ * more (a `__proto__` key among it), which the port would refuse as unsafe data, failing a commit that landed.
+ */
+function outcomeData(outcome: AppendOutcome): AppendOutcome {
+  if (!isRecord(outcome)) return outcome
+  const { committed, version, staleBy: stale } = outcome as Record<string, unknown>
+  return (stale === undefined ? { committed, version } : { committed, version, staleBy: stale }) as AppendOutcome
 }
 
 /** True when both lists hold the same messages, as the stores keep them (their format's fields, in its order). */

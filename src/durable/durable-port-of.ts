@@ -3,8 +3,9 @@ import { messageOf } from '../model/message-of.ts'
 import { MAX_TIMER_MS, option, optionsContract } from '../model/options-contract.ts'
 import type { DurableEngine } from './durable-engine.ts'
 import type { DurablePort, SignalOutcome } from './durable-port.ts'
-import { DurableRunError } from './durable-run-error.ts'
+import { DurableRunError, isDurableRunError } from './durable-run-error.ts'
 import { decodeEntry, encodeFailure, encodeSuccess, type StepPosition } from './journal-codec.ts'
+import type { JournalEntry } from './journal-entry.ts'
 
 const BRAND = Symbol.for('reliability-gate.DurablePort')
 
@@ -54,15 +55,18 @@ export function durablePort(given: DurableEngine): DurablePort {
     async step<T>(name: string, fn: () => T | Promise<T>): Promise<T> {
       if (typeof fn !== 'function') throw new TypeError(`durable step ${JSON.stringify(name)}: fn must be a function`)
       const at = position(name)
+      // `fn` runs at most once whatever the engine does: one that calls the action again (a retry of its own) gets the first entry.
+      let entry: Promise<JournalEntry> | undefined
+      const action = async (): Promise<JournalEntry> => {
+        try {
+          return encodeSuccess(at, await fn())
+        } catch (error) {
+          return encodeFailure(at, error)
+        }
+      }
       let raw: unknown
       try {
-        raw = await engine.run(name, async () => {
-          try {
-            return encodeSuccess(at, await fn())
-          } catch (error) {
-            return encodeFailure(at, error)
-          }
-        })
+        raw = await engine.run(name, () => (entry ??= action()))
       } catch (cause) {
         // The action never throws: a rejection is the engine's own (cancelled, unreachable), not the step's outcome.
         throw new DurableRunError('engine-failed', { runId, step: name, reason: `the engine did not run or journal the step: ${messageOf(cause)}`, cause })
@@ -75,7 +79,13 @@ export function durablePort(given: DurableEngine): DurablePort {
       if (!Number.isSafeInteger(ms) || ms < 0 || ms > MAX_TIMER_MS)
         throw new RangeError(`durable sleep ${JSON.stringify(name)}: ms must be whole milliseconds from 0 to ${MAX_TIMER_MS}, got ${String(ms)}`)
       position(name)
-      await engine.sleep(name, ms)
+      try {
+        await engine.sleep(name, ms)
+      } catch (cause) {
+        // An engine of this library's (memoryDurablePort) checks a replayed sleep's place: its refusal is kept as it is.
+        if (isDurableRunError(cause)) throw cause
+        throw new DurableRunError('engine-failed', { runId, step: name, reason: `the engine did not sleep or journal the sleep: ${messageOf(cause)}`, cause })
+      }
     },
   }
   const signal = engine.signal

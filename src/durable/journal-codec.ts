@@ -1,4 +1,5 @@
 import { ERROR_KINDS } from '../model/error-kind.ts'
+import { shownValue } from '../model/describe-value.ts'
 import { errorName, messageOf } from '../model/message-of.ts'
 import { isProviderError, ProviderError, type ProviderErrorOptions } from '../model/provider-error.ts'
 import { DurableRunError } from './durable-run-error.ts'
@@ -14,6 +15,15 @@ export interface StepPosition {
 /** Error messages are journaled up to this many characters: a journal entry stays small whatever a provider wrote. */
 export const MAX_JOURNALED_MESSAGE = 4096
 
+// An error's name is journaled up to this many characters.
+const MAX_ERROR_NAME = 200
+
+/** Text of a journal entry quoted in an error: cut, so an edited entry cannot grow the message (and the logs that carry it). */
+export function quoted(text: string): string {
+  return JSON.stringify(text.length > MAX_QUOTED ? `${text.slice(0, MAX_QUOTED)}…` : text)
+}
+const MAX_QUOTED = 256
+
 /**
  * The entry of a step that answered `value`: the value as JSON data (what a replay will answer, so the
  * first execution answers the same). A value JSON cannot write (a BigInt, a cycle) is journaled as
@@ -27,12 +37,12 @@ export function encodeSuccess(at: StepPosition, value: unknown): JournalEntry {
   } catch (error) {
     return encodeFailure(at, new TypeError(`the value of step ${JSON.stringify(at.name)} cannot be journaled as JSON: ${messageOf(error)}`))
   }
-  if (text === undefined) return { v: 1, seq: at.seq, name: at.name, ok: true }
+  if (text === undefined) return { v: 1, runId: at.runId, seq: at.seq, name: at.name, ok: true }
   const data = JSON.parse(text) as JsonValue
   // What a replay would refuse as a corrupt entry is refused now, on the first execution: a run answers the same either way.
   const bad = unsafeKey(data, 0)
   if (bad !== undefined) return encodeFailure(at, new TypeError(`the value of step ${JSON.stringify(at.name)} cannot be journaled: it ${bad}`))
-  return { v: 1, seq: at.seq, name: at.name, ok: true, value: data }
+  return { v: 1, runId: at.runId, seq: at.seq, name: at.name, ok: true, value: data }
 }
 
 /** The entry of a step that threw `error`: a `ProviderError` with its kind, status, code, retry-after and provider; anything else with its name and message. */
@@ -51,23 +61,30 @@ export function encodeFailure(at: StepPosition, error: unknown): JournalEntry {
       ...(e.provider === undefined ? {} : { provider: e.provider.slice(0, MAX_JOURNALED_MESSAGE) }),
     }
   } else {
-    failure = { class: 'Error', name: (errorName(error) ?? 'Error').slice(0, 200), message }
+    failure = { class: 'Error', name: (errorName(error) ?? 'Error').slice(0, MAX_ERROR_NAME), message }
   }
-  return { v: 1, seq: at.seq, name: at.name, ok: false, error: failure }
+  return { v: 1, runId: at.runId, seq: at.seq, name: at.name, ok: false, error: failure }
 }
 
 /**
  * The outcome a journal entry holds, for the step at `at`: its value, or its error rebuilt (thrown by
- * the caller). An entry of another step or position is a `divergence`; anything the port did not write
+ * the caller). An entry of another run, step or position is a `divergence`; anything the port did not write
  * (a wrong shape, a `__proto__` key, a kind that is no {@link ErrorKind}) is a `corrupt-entry`.
  */
 export function decodeEntry(at: StepPosition, raw: unknown): { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly error: Error } {
   const entry = readEntry(at, raw)
+  if (entry.runId !== undefined && entry.runId !== at.runId) {
+    throw new DurableRunError('divergence', {
+      runId: at.runId,
+      step: at.name,
+      reason: `the journal holds an entry of run ${quoted(entry.runId)} at position ${entry.seq}: it is another run's journal`,
+    })
+  }
   if (entry.seq !== at.seq || entry.name !== at.name) {
     throw new DurableRunError('divergence', {
       runId: at.runId,
       step: at.name,
-      reason: `the journal holds step ${JSON.stringify(entry.name)} at position ${entry.seq} where this run asks for ${JSON.stringify(at.name)} at position ${at.seq}: the code changed between the crash and the resume`,
+      reason: `the journal holds step ${quoted(entry.name)} at position ${entry.seq} where this run asks for ${JSON.stringify(at.name)} at position ${at.seq}: the code changed between the crash and the resume`,
     })
   }
   if (entry.ok) return { ok: true, value: entry.value }
@@ -79,20 +96,22 @@ function corrupt(at: StepPosition, reason: string, cause?: unknown): DurableRunE
 }
 
 function readEntry(at: StepPosition, raw: unknown): JournalEntry {
-  let data: unknown = raw
-  if (typeof raw === 'string') {
-    try {
-      data = JSON.parse(raw)
-    } catch (error) {
-      throw corrupt(at, 'is not JSON', error)
-    }
+  let data: unknown
+  try {
+    // An engine's entry is JSON data: one handed back as an object is read once, as the JSON it writes (a getter
+    // that throws or answers otherwise on a second read, a proxy, a toJSON: what is checked is what the run gets).
+    const text = typeof raw === 'string' ? raw : JSON.stringify(raw)
+    data = text === undefined ? undefined : JSON.parse(text)
+  } catch (error) {
+    throw corrupt(at, typeof raw === 'string' ? 'is not JSON' : `cannot be read as JSON data (${messageOf(error)})`, error)
   }
   const bad = unsafeKey(data, 0)
   if (bad !== undefined) throw corrupt(at, bad)
   if (!isObject(data)) throw corrupt(at, 'is not an object')
-  if (data['v'] !== 1) throw corrupt(at, `has version ${JSON.stringify(data['v'])}, not 1`)
+  if (data['v'] !== 1) throw corrupt(at, `has version ${shownValue(data['v'])}, not 1`)
   if (!Number.isSafeInteger(data['seq']) || (data['seq'] as number) < 0) throw corrupt(at, 'has no position')
   if (typeof data['name'] !== 'string') throw corrupt(at, 'has no step name')
+  if (data['runId'] !== undefined && typeof data['runId'] !== 'string') throw corrupt(at, 'has a run id that is no string')
   if (data['ok'] === true) return data as JournalEntry
   if (data['ok'] !== false || !isObject(data['error'])) throw corrupt(at, 'is neither a success nor a failure')
   return data as JournalEntry
@@ -106,7 +125,7 @@ function rebuild(at: StepPosition, failure: JournaledFailure): Error {
   if (raw['message'].length > MAX_JOURNALED_MESSAGE)
     throw corrupt(at, `has a failure message longer than the ${MAX_JOURNALED_MESSAGE} characters the port journals`)
   if (raw['class'] === 'ProviderError') {
-    if (!(ERROR_KINDS as readonly unknown[]).includes(raw['kind'])) throw corrupt(at, `has a ProviderError of kind ${JSON.stringify(raw['kind'])}`)
+    if (!(ERROR_KINDS as readonly unknown[]).includes(raw['kind'])) throw corrupt(at, `has a ProviderError of kind ${shownValue(raw['kind'])}`)
     try {
       // The constructor checks each field (a status out of range, a code that is no string): its refusal is the corruption.
       const options = {
@@ -122,6 +141,7 @@ function rebuild(at: StepPosition, failure: JournaledFailure): Error {
     }
   }
   if (raw['class'] !== 'Error' || typeof raw['name'] !== 'string') throw corrupt(at, 'has a failure of no known class')
+  if (raw['name'].length > MAX_ERROR_NAME) throw corrupt(at, `has an error name longer than the ${MAX_ERROR_NAME} characters the port journals`)
   const error =
     raw['name'] === 'TypeError' ? new TypeError(raw['message']) : raw['name'] === 'RangeError' ? new RangeError(raw['message']) : new Error(raw['message'])
   if (error.name !== raw['name']) Object.defineProperty(error, 'name', { value: raw['name'], enumerable: false, writable: true, configurable: true })

@@ -17,10 +17,11 @@ export type JournaledFailure =
   | { readonly class: 'Error'; readonly name: string; readonly message: string }
 
 /**
- * One journaled step as the port writes it, plain data an engine stores as JSON: its position in the
- * run (`seq`, steps and sleeps counted from 0) and name (to detect a replay that diverges), and its
- * outcome. A success without `value` answered `undefined`.
+ * One journaled step as the port writes it, plain data an engine stores as JSON: the run it belongs
+ * to (`runId`: an entry of another run is a divergence; absent in entries written before it was), its
+ * position in the run (`seq`, steps and sleeps counted from 0) and name (to detect a replay that
+ * diverges), and its outcome. A success without `value` answered `undefined`.
  */
 export type JournalEntry =
-  | { readonly v: 1; readonly seq: number; readonly name: string; readonly ok: true; readonly value?: JsonValue }
-  | { readonly v: 1; readonly seq: number; readonly name: string; readonly ok: false; readonly error: JournaledFailure }
+  | { readonly v: 1; readonly runId?: string; readonly seq: number; readonly name: string; readonly ok: true; readonly value?: JsonValue }
+  | { readonly v: 1; readonly runId?: string; readonly seq: number; readonly name: string; readonly ok: false; readonly error: JournaledFailure }

@@ -41,6 +41,9 @@ export function memoryDurablePort(options: MemoryDurablePortOptions): DurablePor
       const at = next++
       if (at < journal.length) return journal[at]
       const text = JSON.stringify(await action())
+      // Another port on this journal (a second resume running at once) wrote this position first: its outcome is the
+      // step's, as an engine keeps the first one journaled; appended again, the journal would hold the position twice.
+      if (at < journal.length) return journal[at]
       journal.push(text)
       return text
     },
@@ -52,7 +55,11 @@ export function memoryDurablePort(options: MemoryDurablePortOptions): DurablePor
         return
       }
       await wait(ms)
-      journal.push(JSON.stringify({ v: 1, seq: at, name, ok: true }))
+      if (at < journal.length) {
+        decodeEntry({ runId, seq: at, name }, journal[at])
+        return
+      }
+      journal.push(JSON.stringify({ v: 1, runId, seq: at, name, ok: true }))
     },
   })
 }

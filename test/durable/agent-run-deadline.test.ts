@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { memoryDurablePort } from '../../src/durable.ts'
+import { type DurablePort, isDurableRunError, memoryDurablePort } from '../../src/durable.ts'
 import { Agent, isReliabilityFailFastError } from '../../src/index.ts'
 import { scripted } from '../../src/providers/index.ts'
 
@@ -32,6 +32,28 @@ describe('A durable agent run under a deadline', () => {
     const again = Agent.create({ provider }).build()
     expect(await again.session().run('hi', { durable: memoryDurablePort({ runId: 'r', journal }), runTimeoutMs: 30_000 })).toBe('Hi.')
     expect(provider.calls).toBe(0)
+  })
+
+  it('fails fast with kind durable-journal, calling no model, when its journaled start is corrupt, diverged or your port throws on it', async () => {
+    const entry = (name: string, value: unknown) => JSON.stringify({ v: 1, seq: 0, name, ok: true, value })
+    const ports: [string, DurablePort][] = [
+      ['corrupt-entry', memoryDurablePort({ runId: 'r', journal: [entry('start', 'yesterday')] })],
+      ['corrupt-entry', memoryDurablePort({ runId: 'r', journal: ['{"v":1,"seq":0,'] })],
+      ['divergence', memoryDurablePort({ runId: 'r', journal: [entry('attempt:1:1', Date.now())] })],
+      ['engine-failed', { runId: 'r', step: () => Promise.reject(new Error('engine down')), sleep: async () => {} }],
+    ]
+    for (const [refusal, durable] of ports) {
+      const provider = scripted(['Hi.'])
+      const ends: string[] = []
+      const agent = Agent.create({ provider }).build()
+      agent.on('agent_run_end', (e) => ends.push(e.kind))
+      const error = await agent.run('hi', { durable, runTimeoutMs: 30_000 }).catch((e: unknown) => e)
+      expect(isReliabilityFailFastError(error) ? error.kind : error).toBe('durable-journal')
+      const cause = (error as { cause?: unknown }).cause
+      expect(isDurableRunError(cause) ? cause.kind : cause).toBe(refusal)
+      expect(provider.calls).toBe(0)
+      expect(ends).toEqual(['durable-journal'])
+    }
   })
 
   it('refuses a runId that is not the port’s before it journals anything', async () => {

@@ -100,6 +100,54 @@ describe('Agent tool calls in a durable run', () => {
     expect(provider.requests[0]?.messages.filter((m) => m.role === 'tool').map((m) => m.content)).toEqual(['{"refunded":"A"}', '{"refunded":"B"}'])
   })
 
+  it('journals no failure for a tool call the run’s abort cut short: the resumed run makes the call once more, with the same key', async () => {
+    const journal: string[] = []
+    const shutdown = new AbortController()
+    // A tool that honours its signal: the abort (a process shutting down) rejects the call in flight.
+    const stopping = refunds(
+      (_args, ctx) =>
+        new Promise((_, reject) => {
+          ctx.signal?.addEventListener('abort', () => reject(ctx.signal?.reason))
+          queueMicrotask(() => shutdown.abort(new Error('shutting down')))
+        }),
+    )
+    const first = agentWith([turn(call('refund', { order: 'A', cents: 100 }, 'c1')), 'Refunded.'], stopping.refund).agent
+    const error = await first.run('refund A', { durable: memoryDurablePort({ runId: 'r', journal }), signal: shutdown.signal }).catch((e: unknown) => e)
+    expect(isReliabilityFailFastError(error) ? error.kind : error).toBe('aborted')
+    expect(names(journal)).toEqual(['attempt:1:1'])
+    const resumed = refunds()
+    const { agent, provider } = agentWith(['Refunded.'], resumed.refund)
+    const result = await agent.runDetailed('refund A', { durable: memoryDurablePort({ runId: 'r', journal }) })
+    expect(result.functionsCalled.map((f) => [f.status, f.result])).toEqual([['ok', { refunded: 'A' }]])
+    expect([...stopping.keys, ...resumed.keys]).toEqual(['r:1:c1', 'r:1:c1'])
+    expect(provider.requests[0]?.messages.filter((m) => m.role === 'tool').map((m) => m.content)).toEqual(['{"refunded":"A"}'])
+  })
+
+  it('runs no tool and journals nothing when the engine runs a tool step after the run stopped', async () => {
+    const journal: string[] = []
+    const caller = new AbortController()
+    const inner = memoryDurablePort({ runId: 'r', journal })
+    // An engine that queues tool steps and runs them once the caller has given up.
+    const late = {
+      runId: 'r',
+      step: async <T>(name: string, fn: () => T | Promise<T>) => {
+        if (name.startsWith('tool:')) {
+          caller.abort(new Error('gave up'))
+          await new Promise((resolve) => setTimeout(resolve, 5))
+        }
+        return inner.step(name, fn)
+      },
+      sleep: inner.sleep,
+    }
+    const { execute, refund } = refunds()
+    const { agent } = agentWith([turn(call('refund', { order: 'A', cents: 100 }, 'c1')), 'Refunded.'], refund)
+    const error = await agent.run('refund A', { durable: late, signal: caller.signal }).catch((e: unknown) => e)
+    expect(isReliabilityFailFastError(error) ? error.kind : error).toBe('aborted')
+    await new Promise((resolve) => setTimeout(resolve, 20))
+    expect(execute).not.toHaveBeenCalled()
+    expect(names(journal)).toEqual(['attempt:1:1'])
+  })
+
   it('replays a failed execute as the same tool error for the model', async () => {
     const journal: string[] = []
     const failing = refunds(() => {
@@ -161,6 +209,43 @@ describe('Agent tool calls in a durable run', () => {
     expect(({} as Record<string, unknown>)['admin']).toBeUndefined()
   })
 
+  it('hands on a tool result holding a __proto__ key, or a constructor holding a prototype, as a run without a port does, and replays it', async () => {
+    // The tool's own data (an API's answer, parsed): `__proto__` an own key of the result.
+    const results = [JSON.parse('{"refunded":"A","__proto__":{"admin":true}}') as unknown, { refunded: 'A', constructor: { prototype: { admin: true } } }]
+    for (const answer of results) {
+      const steps = [turn(call('refund', { order: 'A', cents: 100 }, 'c1')), 'Refunded.']
+      const bare = agentWith(steps, refunds(() => answer).refund)
+      const without = await bare.agent.runDetailed('refund A')
+      const journal: string[] = []
+      const durable = agentWith(steps, refunds(() => answer).refund)
+      const first = await durable.agent.runDetailed('refund A', { durable: memoryDurablePort({ runId: 'r', journal }) })
+      expect(first.functionsCalled.map((f) => [f.status, f.result])).toEqual(without.functionsCalled.map((f) => [f.status, f.result]))
+      expect(first.functionsCalled[0]?.status).toBe('ok')
+      // The model reads the same tool result as without a port.
+      expect(durable.provider.requests[1]?.messages).toEqual(bare.provider.requests[1]?.messages)
+      const again = refunds()
+      const replay = agentWith(steps, again.refund)
+      const replayed = await replay.agent.runDetailed('refund A', { durable: memoryDurablePort({ runId: 'r', journal }) })
+      expect(again.execute).not.toHaveBeenCalled()
+      expect(JSON.stringify(replayed.functionsCalled[0]?.result)).toBe(JSON.stringify(answer))
+      expect(({} as Record<string, unknown>)['admin']).toBeUndefined()
+    }
+  })
+
+  it('refuses a journaled tool result whose text is not JSON as a corrupt entry, running no tool', async () => {
+    const journal: string[] = []
+    const steps = [turn(call('refund', { order: 'A', cents: 100 }, 'c1')), 'Refunded.']
+    await agentWith(steps, refunds().refund).agent.run('refund A', { durable: memoryDurablePort({ runId: 'r', journal }) })
+    journal[1] = (journal[1] as string).replace(/"resultJson":"[^"]*(\\"[^"]*)*"/, '"resultJson":"{not json"')
+    expect(journal[1]).toContain('{not json')
+    const again = refunds()
+    const error = await agentWith(steps, again.refund)
+      .agent.run('refund A', { durable: memoryDurablePort({ runId: 'r', journal }) })
+      .catch((e: unknown) => e)
+    expect(isReliabilityFailFastError(error) ? error.kind : error).toBe('durable-journal')
+    expect(again.execute).not.toHaveBeenCalled()
+  })
+
   it('refuses journaled tool arguments whose text is not JSON as a corrupt entry, calling no model', async () => {
     const journal: string[] = []
     await agentWith(two('c1', 'c2'), refunds().refund).agent.run('refund A and B', { durable: memoryDurablePort({ runId: 'r', journal }) })
@@ -197,6 +282,25 @@ describe('Agent tool calls in a durable run', () => {
     await agentWith(two('dup', 'dup'), refund).agent.run('refund', { durable: memoryDurablePort({ runId: 'r', journal }) })
     expect(names(journal)).toEqual(['attempt:1:1', 'tool:1:dup', 'tool:1:dup#2', 'attempt:2:1'])
     expect(keys).toEqual(['r:1:dup', 'r:1:dup#2'])
+  })
+
+  it('names a call whose id the model wrote longer than 128 characters by its SHA-256, so the run goes on as without a port', async () => {
+    const long = (c: string) => c.repeat(300)
+    const journal: string[] = []
+    const first = refunds()
+    const { agent } = agentWith(two(long('a'), long('b')), first.refund)
+    const result = await agent.runDetailed('refund both', { durable: memoryDurablePort({ runId: 'r', journal }) })
+    expect(result.functionsCalled.map((f) => f.status)).toEqual(['ok', 'ok'])
+    const stepNames = names(journal)
+    expect(stepNames).toHaveLength(4)
+    expect(stepNames.slice(1, 3).every((name) => /^tool:1:~[0-9a-f]{64}$/.test(name))).toBe(true)
+    expect(new Set(first.keys).size).toBe(2)
+    expect(first.keys.every((key) => key !== undefined && key.length < 100)).toBe(true)
+    // The replay names the calls the same way: nothing runs again.
+    const again = refunds()
+    const replay = agentWith(two(long('a'), long('b')), again.refund)
+    await replay.agent.run('refund both', { durable: memoryDurablePort({ runId: 'r', journal }) })
+    expect([again.execute.mock.calls.length, replay.provider.calls]).toEqual([0, 0])
   })
 
   it('gives each call its own key when the model names a call the way a repeated id is numbered (dup, dup, dup#2)', async () => {
@@ -247,6 +351,27 @@ describe('Agent tool calls in a durable run', () => {
     await (await again.session('customer-1')).runDetailed('refund', { durable: memoryDurablePort({ runId: 'r', journal }) })
     expect(append).toHaveBeenCalledTimes(1)
     expect((await store.load('customer-1'))?.messages.filter((m) => m.role === 'user')).toHaveLength(1)
+  })
+
+  it('appends nothing when the engine runs the session-commit step after the run ran out of time', async () => {
+    const store = memorySessionStore()
+    const journal: string[] = []
+    const inner = memoryDurablePort({ runId: 'r', journal })
+    // An engine that runs the commit step 60 ms late, past the run's 30 ms.
+    const late = {
+      runId: 'r',
+      step: async <T>(name: string, fn: () => T | Promise<T>) => {
+        if (name === 'session-commit') await new Promise((resolve) => setTimeout(resolve, 60))
+        return inner.step(name, fn)
+      },
+      sleep: inner.sleep,
+    }
+    const agent = Agent.create({ provider: scripted(['Hi.']), sessions: store }).build()
+    const error = await (await agent.session('c-1')).run('hi', { durable: late, runTimeoutMs: 30 }).catch((e: unknown) => e)
+    expect(isReliabilityFailFastError(error) ? error.kind : error).toBe('run-timeout')
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    expect((await store.load('c-1'))?.messages ?? []).toEqual([])
+    expect(names(journal)).not.toContain('session-commit')
   })
 
   it('refuses a durable option that is no port, and a runId that is not the port’s', async () => {

@@ -241,6 +241,26 @@ describe('Gate attempts in a durable run', () => {
     ])
   })
 
+  it('sleeps no further part of a long wait once the run was aborted', async () => {
+    const sleeps: string[] = []
+    const controller = new AbortController()
+    const port = memoryDurablePort({ runId: 'r' })
+    const recording = {
+      runId: 'r',
+      step: port.step,
+      sleep: async (name: string) => {
+        sleeps.push(name)
+        controller.abort(new Error('shutting down'))
+      },
+    }
+    const longWait = { when: () => true, then: 'retry' as const, kind: 'long-wait', failuresOnly: true, delayMs: 3 * (2 ** 31 - 1) }
+    const gate = createGate({ providers: scripted([overloaded(), '{"amount": 1}']), outputSchema: Amount, postDecide: [longWait] })
+    const error = await failure(gate.run(ask, { durable: recording, signal: controller.signal }))
+    expect(error.kind).toBe('aborted')
+    await new Promise((resolve) => setTimeout(resolve, 10))
+    expect(sleeps).toEqual(['wait:gate:1'])
+  })
+
   it('fails a run aborted during a durable wait as aborted, at once', async () => {
     const controller = new AbortController()
     const port = memoryDurablePort({ runId: 'r' })
@@ -256,6 +276,48 @@ describe('Gate attempts in a durable run', () => {
     const error = await failure(gate.run(ask, { durable: hanging, signal: controller.signal }))
     expect(error.kind).toBe('aborted')
     expect(provider.calls).toBe(1)
+  })
+
+  it('journals no outcome for an attempt the run’s abort stopped: the resumed run makes that attempt again and answers', async () => {
+    const journal: string[] = []
+    const controller = new AbortController()
+    // The provider hangs until the caller aborts the run (a process shutting down), then fails with the abort.
+    const hanging: ScriptedStep = (request) =>
+      new Promise((_, reject) => {
+        request.signal?.addEventListener('abort', () => reject(request.signal?.reason))
+        queueMicrotask(() => controller.abort(new Error('shutting down')))
+      })
+    const first = gateOver([overloaded(), hanging])
+    const error = await failure(first.gate.run(ask, { durable: memoryDurablePort({ runId: 'r', journal }), signal: controller.signal }))
+    expect(error.kind).toBe('aborted')
+    await new Promise((resolve) => setTimeout(resolve, 20))
+    expect(stepNames(journal)).toEqual(['attempt:gate:1', 'wait:gate:1'])
+    const resumed = gateOver(['{"amount": 3}'])
+    const result = await resumed.gate.run(ask, { durable: memoryDurablePort({ runId: 'r', journal }) })
+    expect(result.value).toEqual({ amount: 3 })
+    expect(resumed.provider.calls).toBe(1)
+  })
+
+  it('calls no provider and journals nothing when the engine runs an attempt’s step after the run stopped', async () => {
+    const journal: string[] = []
+    const controller = new AbortController()
+    const inner = memoryDurablePort({ runId: 'r', journal })
+    // An engine that queues the step and runs it once the caller has given up.
+    const late = {
+      runId: 'r',
+      step: async <T>(name: string, fn: () => T | Promise<T>) => {
+        controller.abort(new Error('gave up'))
+        await new Promise((resolve) => setTimeout(resolve, 5))
+        return inner.step(name, fn)
+      },
+      sleep: inner.sleep,
+    }
+    const { gate, provider } = gateOver(['{"amount": 1}'])
+    const error = await failure(gate.run(ask, { durable: late, signal: controller.signal }))
+    expect(error.kind).toBe('aborted')
+    await new Promise((resolve) => setTimeout(resolve, 20))
+    expect(provider.calls).toBe(0)
+    expect(journal).toEqual([])
   })
 
   it('anchors runTimeoutMs to the journaled start: a run resumed past its deadline fails run-timeout without a call', async () => {

@@ -200,6 +200,33 @@ describe('memoryDurablePort', () => {
     expect(ran).toBe(false)
   })
 
+  it('keeps one entry per position when two ports resume one journal at once: the first outcome journaled answers both', async () => {
+    const journal: string[] = []
+    const a = memoryDurablePort({ runId: 'r', journal })
+    const b = memoryDurablePort({ runId: 'r', journal })
+    // Both run the step (neither finds it journaled); the slower one gets the faster one's outcome.
+    let release: () => void = () => {}
+    const slow = new Promise<void>((resolve) => {
+      release = resolve
+    })
+    const fromB = b.step('s', async () => {
+      await slow
+      return 'b'
+    })
+    expect(await a.step('s', () => 'a')).toBe('a')
+    release()
+    expect(await fromB).toBe('a')
+    await Promise.all([a.sleep('w', 1), b.sleep('w', 2)])
+    expect(journal.map((entry) => JSON.parse(entry) as { seq: number; name: string })).toEqual([
+      expect.objectContaining({ seq: 0, name: 's' }),
+      expect.objectContaining({ seq: 1, name: 'w' }),
+    ])
+    // The journal replays whole.
+    const replay = memoryDurablePort({ runId: 'r', journal })
+    expect(await replay.step('s', () => 'c')).toBe('a')
+    await replay.sleep('w', 1)
+  })
+
   it('keeps "constructor" as plain data', async () => {
     const { replay } = await twice((port) => port.step('car', () => ({ constructor: 'Ferrari' })))
     expect(replay).toEqual({ constructor: 'Ferrari' })
@@ -271,5 +298,81 @@ describe('durablePort', () => {
     expect(await durablePort({ runId: 'r', run: async () => journaled, sleep: async () => {} }).step('s', () => 0)).toEqual({ a: 1 })
     const other = durablePort({ runId: 'r', run: async () => ({ ...journaled, name: 't' }), sleep: async () => {} })
     expect(await rejection(other.step('s', () => 0))).toMatchObject({ kind: 'divergence' })
+  })
+
+  it('runs a step’s fn once when the engine calls its action again (a retry of its own), answering the first outcome', async () => {
+    let runs = 0
+    const calls: unknown[] = []
+    const retrying = durablePort({
+      runId: 'r',
+      run: async (_name, action) => {
+        calls.push(await action())
+        calls.push(await action())
+        return calls[1]
+      },
+      sleep: async () => {},
+    })
+    expect(await retrying.step('refund', () => ++runs)).toBe(1)
+    expect(runs).toBe(1)
+    expect(calls[0]).toBe(calls[1])
+  })
+
+  it('reads an entry an engine hands back as an object once: a getter answering otherwise on a second read cannot slip a __proto__ key past the check', async () => {
+    let reads = 0
+    const flipping = {
+      v: 1,
+      seq: 0,
+      name: 's',
+      ok: true,
+      get value() {
+        reads++
+        return reads === 1 ? { safe: 1 } : JSON.parse('{"__proto__": {"polluted": true}}')
+      },
+    }
+    const value: unknown = await durablePort({ runId: 'r', run: async () => flipping, sleep: async () => {} }).step('s', () => 0)
+    expect(value).toEqual({ safe: 1 })
+    expect(Object.hasOwn(value as object, '__proto__')).toBe(false)
+    expect(reads).toBe(1)
+  })
+
+  it('refuses as corrupt-entry an entry object whose getter throws, or a proxy that cannot list its keys', async () => {
+    const throwing = {
+      v: 1,
+      seq: 0,
+      name: 's',
+      ok: true,
+      get value(): unknown {
+        throw new Error('getter boom')
+      },
+    }
+    const proxy = new Proxy(
+      {},
+      {
+        ownKeys() {
+          throw new Error('ownKeys boom')
+        },
+      },
+    )
+    for (const entry of [throwing, proxy]) {
+      const error = await rejection(durablePort({ runId: 'r', run: async () => entry, sleep: async () => {} }).step('s', () => 0))
+      expect(error).toMatchObject({ name: 'DurableRunError', kind: 'corrupt-entry', step: 's' })
+    }
+  })
+
+  it('refuses a sleep the engine fails (a throw, a rejection) as engine-failed, with the engine error as cause', async () => {
+    const down = new Error('timer service down')
+    const sleeps = [
+      () => {
+        throw down
+      },
+      () => Promise.reject(down),
+    ]
+    for (const sleep of sleeps) {
+      const error = await rejection(durablePort({ runId: 'r', run: async () => undefined, sleep }).sleep('w', 1))
+      expect(error).toMatchObject({ name: 'DurableRunError', kind: 'engine-failed', step: 'w', cause: down })
+    }
+    // A replayed sleep out of place stays the journal's own refusal.
+    const journal = [JSON.stringify({ v: 1, seq: 0, name: 'other', ok: true })]
+    expect(await rejection(memoryDurablePort({ runId: 'r', journal }).sleep('w', 1))).toMatchObject({ kind: 'divergence', step: 'w' })
   })
 })

@@ -26,6 +26,20 @@ describe('A durable run’s session commit', () => {
     expect(done.session).toMatchObject({ version: 1, basedOn: 0, staleBy: 0 })
   })
 
+  it('commits as a run without a port does when your store answers more than its outcome (a __proto__ key among it)', async () => {
+    const { store } = countedStore()
+    const answering: SessionStore = {
+      ...store,
+      append: async (id, request) => ({ ...(await store.append(id, request)), ...(JSON.parse('{"__proto__": {"admin": true}, "shard": 3}') as object) }),
+    }
+    const journal: string[] = []
+    const done = await exchange(answering, crashingEngine('r', journal).port)
+    expect(done.session).toMatchObject({ version: 1, basedOn: 0, staleBy: 0 })
+    expect(stepNames(journal)).toEqual(['attempt:1:1', 'session-base', 'session-commit'])
+    expect(JSON.parse(journal[2] as string)).toMatchObject({ ok: true, value: { committed: true, version: 1, staleBy: 0 } })
+    expect((await store.load('customer-1')).messages).toHaveLength(2)
+  })
+
   it('stores the exchange once when the process dies after the append and before the commit is journaled', async () => {
     const journal: string[] = []
     const { store, append } = countedStore()

@@ -148,6 +148,46 @@ describe('A durable journal edited between runs', () => {
     expect(plain.calls).toBe(0)
   })
 
+  it('refuses another run’s journal (the same question, another run id) as a divergence, calling no provider', async () => {
+    const journal = await finishedJournal()
+    const { provider, gate } = gateOver(['{"amount": 99}'])
+    const error = await gate.run(ask, { durable: memoryDurablePort({ runId: 'another-run', journal }) }).catch((e: unknown) => e)
+    expect(isReliabilityFailFastError(error) ? [error.kind, isDurableRunError(error.cause) && error.cause.kind] : error).toEqual([
+      'durable-journal',
+      'divergence',
+    ])
+    expect(provider.calls).toBe(0)
+    // One entry of another run spliced in is refused too, and a run id that is no string is no entry the port wrote.
+    const spliced = await finishedJournal()
+    spliced[1] = (spliced[1] as string).replace('"runId":"r"', '"runId":"someone-else"')
+    expect(await replay(spliced)).toEqual({ refused: 'divergence', calls: 0 })
+    const mangled = await finishedJournal()
+    mangled[0] = (mangled[0] as string).replace('"runId":"r"', '"runId":7')
+    expect(await replay(mangled)).toEqual({ refused: 'corrupt-entry', calls: 0 })
+  })
+
+  it('bounds what a refusal quotes of an edited entry: a megabyte step name, version, run id, provider, kind or error name', async () => {
+    const big = 'x'.repeat(1_000_000)
+    const response = { content: '', toolCalls: [], usage: { inputTokens: 1, outputTokens: 1 }, stopReason: 'end' }
+    const entries = [
+      { v: 1, seq: 0, name: big, ok: true, value: 1 },
+      { v: big, seq: 0, name: 'attempt:gate:1', ok: true, value: 1 },
+      { v: 1, runId: big, seq: 0, name: 'attempt:gate:1', ok: true, value: 1 },
+      { v: 1, seq: 0, name: 'attempt:gate:1', ok: true, value: { v: 1, provider: big, response } },
+      { v: 1, seq: 0, name: 'attempt:gate:1', ok: true, value: { v: 1, provider: 'scripted', failure: { kind: big, message: 'm' } } },
+      { v: 1, seq: 0, name: 'attempt:gate:1', ok: false, error: { class: 'ProviderError', kind: big, message: 'm' } },
+      { v: 1, seq: 0, name: 'attempt:gate:1', ok: false, error: { class: 'Error', name: big, message: 'm' } },
+    ]
+    for (const entry of entries) {
+      const { provider, gate } = gateOver(['{"amount": 1}'])
+      const error = await gate.run(ask, { durable: memoryDurablePort({ runId: 'r', journal: [JSON.stringify(entry)] }) }).catch((e: unknown) => e)
+      expect(isReliabilityFailFastError(error) ? error.kind : error).toBe('durable-journal')
+      expect((error as Error).message.length).toBeLessThan(1000)
+      expect(((error as Error).cause as Error).message.length).toBeLessThan(1000)
+      expect(provider.calls).toBe(0)
+    }
+  })
+
   it('refuses a memoryDurablePort option that is misspelt (jurnal) rather than running on a fresh journal', () => {
     expect(() => memoryDurablePort({ runId: 'r', jurnal: [] } as never)).toThrow(/journal/)
     expect(() => memoryDurablePort({ runId: 'r', journal: 'not an array' } as never)).toThrow(TypeError)

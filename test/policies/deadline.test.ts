@@ -133,6 +133,22 @@ describe('deadline', () => {
     await vi.advanceTimersByTimeAsync(1)
     expect(await pending).toMatchObject({ kind: 'timeout' })
   })
+
+  it('still fires on time when the wall clock is set back an hour while the attempt waits', async () => {
+    vi.useFakeTimers()
+    const pending = deadline(777)(ctx(), () => never()).catch((e: unknown) => e)
+    await vi.advanceTimersByTimeAsync(100)
+    // NTP corrects the clock (or a VM resumes): Date.now() goes back an hour; timers keep their own time.
+    vi.setSystemTime(Date.now() - 3_600_000)
+    let settled = false
+    void pending.then(() => {
+      settled = true
+    })
+    await vi.advanceTimersByTimeAsync(676)
+    expect(settled).toBe(false)
+    await vi.advanceTimersByTimeAsync(1)
+    expect(await pending).toMatchObject({ kind: 'timeout' })
+  })
 })
 
 describe('withSignal', () => {

@@ -1,5 +1,6 @@
 import { DurableRunError, isDurableRunError } from '../../durable/durable-run-error.ts'
-import { MAX_JOURNALED_MESSAGE } from '../../durable/journal-codec.ts'
+import { MAX_JOURNALED_MESSAGE, quoted } from '../../durable/journal-codec.ts'
+import { shownValue } from '../../model/describe-value.ts'
 import { ERROR_KINDS, type ErrorKind } from '../../model/error-kind.ts'
 import { messageOf } from '../../model/message-of.ts'
 import { isProviderError, ProviderError } from '../../model/provider-error.ts'
@@ -47,7 +48,10 @@ export interface JournaledAttemptFailure {
  * Runs the part of attempt `outer` below the check (the deadline, the policies, the meter, the
  * user's links, the provider call `call`) through `chain` on an attempt of its own, which the step
  * owns and closes; answers what it came to as a {@link JournaledAttempt}, never a rejection (a
- * failure is data, journaled like an answer).
+ * failure is data, journaled like an answer). An attempt the run's signal stopped (the caller
+ * aborted, `runTimeoutMs` passed) has no outcome of its own: the step never settles, so nothing is
+ * journaled and a resumed run makes the attempt again, as after a crash (journaled, the abort would
+ * fail every resume). An engine that calls the step once the run has stopped gets the same: nothing runs.
  */
 export async function runAttemptStep(
   outer: GateAttempt<unknown>,
@@ -55,6 +59,7 @@ export async function runAttemptStep(
   call: ResponseCall,
   digest: string | undefined,
 ): Promise<JournaledAttempt> {
+  if (stopped(outer)) return unjournaled()
   const inner = new GateAttempt(outer.run, outer.attempt, outer.request, outer.startedAt)
   try {
     const answer = await chain(inner, call)
@@ -62,10 +67,21 @@ export async function runAttemptStep(
     return { ...metered(inner, digest), response: journaledResponse(response) }
   } catch (error) {
     await inner.failOpen(error)
+    if (stopped(outer)) return unjournaled()
     return { ...metered(inner, digest), failure: failureOf(error) }
   } finally {
     inner.close()
   }
+}
+
+// A function, not an inline check: the run's signal may have aborted since TypeScript last looked.
+function stopped(outer: GateAttempt<unknown>): boolean {
+  return outer.runSignal?.aborted === true
+}
+
+/** A step's answer that never comes: the run stopped (its loop has moved on), and the engine journals nothing. */
+function unjournaled(): Promise<never> {
+  return new Promise<never>(() => {})
 }
 
 function metered(inner: GateAttempt<unknown>, digest: string | undefined): JournaledAttempt {
@@ -121,7 +137,7 @@ export function takeJournaled(outer: GateAttempt<unknown>, at: StepPlace, value:
     throw new DurableRunError('divergence', {
       runId: at.runId,
       step: at.step,
-      reason: `the journal holds an attempt of provider ${JSON.stringify(entry.provider)} where this run calls ${JSON.stringify(at.provider)}: the code changed between the crash and the resume`,
+      reason: `the journal holds an attempt of provider ${quoted(entry.provider)} where this run calls ${quoted(at.provider)}: the code changed between the crash and the resume`,
     })
   }
   if (entry.request !== undefined && at.request !== undefined && entry.request !== at.request) {
@@ -182,7 +198,7 @@ function readAttempt(at: StepPlace, value: unknown): JournaledAttempt {
   if (checked !== undefined) return { ...out, response: checked }
   if (!isObject(failure)) throw bad('has a failure that is no object')
   const { kind, message, status, retryAfterMs, code } = failure
-  if (!(ERROR_KINDS as readonly unknown[]).includes(kind)) throw bad(`has a failure of kind ${JSON.stringify(kind)}`)
+  if (!(ERROR_KINDS as readonly unknown[]).includes(kind)) throw bad(`has a failure of kind ${shownValue(kind)}`)
   if (typeof message !== 'string') throw bad('has a failure without a message')
   // The port cuts what it journals: a longer text is no entry it wrote.
   if (message.length > MAX_JOURNALED_MESSAGE) throw bad(`has a failure message longer than the ${MAX_JOURNALED_MESSAGE} characters the port journals`)

@@ -1,3 +1,4 @@
+import type { DurableRunError } from '../../durable/durable-run-error.ts'
 import type { ModelRequest } from '../../model/request.ts'
 import { sha256Hex } from '../../model/sha256.ts'
 import { stableKey } from '../../model/stable-key.ts'
@@ -41,4 +42,21 @@ export function bindDurableRun(port: object, digest: string | undefined): void {
 /** What the run on `port` is bound to (see {@link bindDurableRun}), if anything. */
 export function durableRunBinding(port: object): string | undefined {
   return bindings.get(port)
+}
+
+// The journal's refusal of a run before its first gate call (an agent run's `start` step), by port.
+const refusals = new WeakMap<object, DurableRunError>()
+
+/**
+ * Records that the journal refused the run on `port` before any gate call (an agent run's journaled start was corrupt
+ * or diverged): each gate call of the run then fails fast with kind `durable-journal`, its cause `error`, before any
+ * provider call, as a gate run refused at its own start does.
+ */
+export function refuseDurableRun(port: object, error: DurableRunError): void {
+  refusals.set(port, error)
+}
+
+/** The journal's refusal of the run on `port` (see {@link refuseDurableRun}), if any. */
+export function durableRunRefusal(port: object): DurableRunError | undefined {
+  return refusals.get(port)
 }

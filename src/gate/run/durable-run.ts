@@ -15,7 +15,7 @@ import type { GateInternals, GateRunOptions, RunHooks } from '../gate-internals.
 import type { GateResult } from '../gate-result.ts'
 import type { ResolvedProvider } from '../resolved-provider.ts'
 import { runAttemptStep, takeJournaled } from './durable-attempt.ts'
-import { durableRunBinding, requestDigest } from './durable-binding.ts'
+import { durableRunBinding, durableRunRefusal, requestDigest } from './durable-binding.ts'
 import { gateRun } from './run-gate.ts'
 import type { DurableSteps } from './durable-steps.ts'
 import { type AttemptRun, GateAttempt } from './gate-attempt.ts'
@@ -138,8 +138,8 @@ export class DurableAttempts implements DurableSteps {
   wait(attempt: number, ms: number, signal: AbortSignal | undefined): Promise<void> {
     const base = `wait:${this.key}:${attempt}`
     const sleeps = async (): Promise<void> => {
-      // A port sleeps at most MAX_TIMER_MS at once: a longer wait is slept in named parts.
-      for (let i = 0, left = ms; left > 0 && this.#refused === undefined; i++, left -= MAX_TIMER_MS) {
+      // A port sleeps at most MAX_TIMER_MS at once: a longer wait is slept in named parts (none once the run was aborted).
+      for (let i = 0, left = ms; left > 0 && this.#refused === undefined && signal?.aborted !== true; i++, left -= MAX_TIMER_MS) {
         const name = i === 0 ? base : `${base}.${i + 1}`
         await portCall(this.port, name, () => this.port.sleep(name, Math.min(left, MAX_TIMER_MS))).catch((error: DurableRunError) => {
           this.#refused ??= error
@@ -191,6 +191,8 @@ export function runDurable<T>(g: GateInternals<T>, request: ModelRequest, option
   }
   const key = callKey(port, options.turn)
   const durable = new DurableAttempts(port, key, g.durableChain, options.turn === undefined)
+  const refusal = durableRunRefusal(port)
+  if (refusal !== undefined) durable.refuse(refusal)
   const withHooks: RunHooks = { durable, guardDecision: durable.guard }
   const shared = sharedDeadline(options)
   const runOptions: GateRunOptions = { ...options, runId: port.runId }

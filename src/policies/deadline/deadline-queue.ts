@@ -4,7 +4,8 @@
  * unlinked at once) with one timer armed for its head. Setting and clearing a deadline that does not
  * fire costs an object and two links, where a timer of its own costs a `setTimeout` and a
  * `clearTimeout` (BENCHMARKS: `timeoutMs` added 6 µs per attempt with a timer each).
- * `Date.now()` is the clock: fake timers move it together with `setTimeout`.
+ * `Date.now()` is the clock: fake timers move it together with `setTimeout`. A wall clock set back
+ * makes the deadlines set before it due at once, never late by the jump.
  */
 interface Entry {
   readonly queue: Queue
@@ -59,13 +60,16 @@ function arm(queue: Queue, ms: number): void {
     queue.timer = undefined
     return
   }
-  queue.timer = setTimeout(() => due(queue, ms), Math.max(0, head.at - Date.now()))
+  // Never longer than a deadline's own length: a head due further off than that was set before the wall clock went back.
+  queue.timer = setTimeout(() => due(queue, ms), Math.min(ms, Math.max(0, head.at - Date.now())))
 }
 
 function due(queue: Queue, ms: number): void {
   const now = Date.now()
   const fired: Entry[] = []
-  for (let e = queue.head; e !== undefined && e.at <= now; e = e.next) fired.push(e)
+  // A deadline set `ms` ago at most is never due later than `ms` from now: one that is was set before the wall clock
+  // went back (NTP, a resumed VM), and is due now rather than after the jump (an attempt would hang that long).
+  for (let e = queue.head; e !== undefined && (e.at <= now || e.at - now > ms); e = e.next) fired.push(e)
   for (const e of fired) unlink(queue, e)
   arm(queue, ms)
   for (const e of fired) {
