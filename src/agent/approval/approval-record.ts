@@ -2,7 +2,7 @@ import { isRecord } from '../../model/is-record.ts'
 import { MAX_TIMER_MS } from '../../model/options-contract.ts'
 import type { Message } from '../../model/message.ts'
 import type { ModelResponse } from '../../model/response.ts'
-import { checkLoadedMessages } from '../../sessions/exchange-format.ts'
+import { checkStoredMessages } from '../stored-messages.ts'
 import type { FunctionCall } from '../function-call.ts'
 import type { SettledToolCall } from '../settled-tool-call.ts'
 import { ApprovalError } from './approval-error.ts'
@@ -60,7 +60,7 @@ export function decodeRecord(sessionKey: string, approvalId: string, body: unkno
   if (!isRecord(run) || !Number.isSafeInteger(run['turn']) || !Array.isArray(run['turns']) || !Array.isArray(run['calls']) || !Array.isArray(run['settled']))
     throw bad('has no paused run')
   try {
-    checkLoadedMessages(sessionKey, [run['user'], ...(run['turns'] as unknown[])])
+    checkStoredMessages(sessionKey, [run['user'], ...(run['turns'] as unknown[])])
   } catch (error) {
     throw bad(`holds messages that are not the message format (${(error as Error).message})`)
   }
