@@ -3,6 +3,7 @@ import { MAX_TIMER_MS } from '../../model/options-contract.ts'
 import type { Message } from '../../model/message.ts'
 import type { ModelResponse } from '../../model/response.ts'
 import { checkStoredMessages } from '../stored-messages.ts'
+import { checkForbiddenKeys } from '../../validation/index.ts'
 import type { FunctionCall } from '../function-call.ts'
 import type { SettledToolCall } from '../settled-tool-call.ts'
 import { ApprovalError } from './approval-error.ts'
@@ -67,6 +68,11 @@ export function decodeRecord(sessionKey: string, approvalId: string, body: unkno
   if (!(run['calls'] as unknown[]).every(isCall)) throw bad('holds a tool call entry that is not one')
   if (!(run['settled'] as unknown[]).every((s) => isRecord(s) && isCall(s['entry']) && isToolResult(s['result']) && isToolCall(s['call'])))
     throw bad('holds a settled call that is not one')
+  // Arguments the resumed run persists or hands to user code: the library writes none a model could not send (see checkForbiddenKeys).
+  const settledArgs = (run['settled'] as { readonly call: { readonly args?: unknown } }[]).map((s) => s.call.args)
+  const entryArgs = (run['calls'] as Record<string, unknown>[]).flatMap((c) => [c['args'], ...(Array.isArray(c['argsTried']) ? c['argsTried'] : [])])
+  if ([pending['args'], ...settledArgs, ...entryArgs].some((args) => checkForbiddenKeys(args) !== undefined))
+    throw bad('holds arguments with a prototype key or nesting past 256 levels')
   const response = run['response']
   if (!isRecord(response) || typeof response['content'] !== 'string' || !Array.isArray(response['toolCalls']) || !response['toolCalls'].every(isToolCall))
     throw bad('holds no answer with tool calls')
