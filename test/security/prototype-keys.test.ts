@@ -83,9 +83,14 @@ describe('Prototype keys', () => {
     const execute = vi.fn(async () => 'done')
     const lookup = tool({ name: 'lookup', description: 'Look up', input: Type.Object({ id: Type.String() }), execute })
     const provider = scripted([{ content: '', toolCalls: [{ id: 'c1', name: 'lookup', args: parsed('{"id": "1", "__proto__": {"admin": true}}') }] }, 'Done.'])
-    const result = await Agent.create({ provider, model: 'm', maxToolRetries: 0 }).tools([lookup]).build().runDetailed('go')
+    const agent = Agent.create({ provider, model: 'm', maxToolRetries: 0 }).tools([lookup]).build()
+    const started: unknown[] = []
+    agent.on('tool_start', (e) => started.push(e.args))
+    const result = await agent.runDetailed('go')
     expect(execute).not.toHaveBeenCalled()
     expect(result.functionsCalled[0]).toMatchObject({ status: 'invalid-args', args: '{"id":"1","__proto__":{"admin":true}}' })
+    // A listener of tool_start is user code too: it reads the arguments as functionsCalled holds them.
+    expect(started).toEqual(['{"id":"1","__proto__":{"admin":true}}'])
   })
 
   it("refuses them in the gate fallback's answer", async () => {
