@@ -3,7 +3,7 @@ import { MAX_TIMER_MS } from '../../model/options-contract.ts'
 import type { Message } from '../../model/message.ts'
 import type { ModelResponse } from '../../model/response.ts'
 import { checkStoredMessages } from '../stored-messages.ts'
-import { checkForbiddenKeys } from '../../validation/index.ts'
+import { checkForbiddenKeys, safeJsonText } from '../../validation/index.ts'
 import type { FunctionCall } from '../function-call.ts'
 import type { SettledToolCall } from '../settled-tool-call.ts'
 import { ApprovalError } from './approval-error.ts'
@@ -28,10 +28,21 @@ export interface ApprovalRecord {
 const STATUSES: readonly ApprovalStatus[] = ['pending', 'decided', 'resuming', 'done']
 const OUTCOMES: readonly ApprovalOutcome[] = ['approved', 'rejected', 'expired']
 
-/** The record's text; a tool result JSON cannot write is kept as its text (the model already saw that). */
+/**
+ * The record's text; a tool result JSON cannot write is kept as its text (the model already saw that). Of the
+ * paused answer only what a resume reads is kept: a provider's own fields (a raw HTTP response, a cycle, a
+ * BigInt) are not the record's, and whatever else JSON cannot write is written safely (see `safeJsonText`).
+ */
 export function encodeRecord(record: ApprovalRecord): string {
   const settled = record.run.settled.map((s) => ({ entry: jsonSafe(s.entry), result: s.result, call: s.call }))
-  return JSON.stringify({ ...record, run: { ...record.run, calls: record.run.calls.map(jsonSafe), settled } })
+  const response = answerOf(record.run.response)
+  return safeJsonText({ ...record, run: { ...record.run, response, calls: record.run.calls.map(jsonSafe), settled } }) as string
+}
+
+/** What a resumed run reads of the paused answer: its text, its calls, its reasoning, its usage and stop reason. */
+function answerOf({ content, toolCalls, usage, stopReason, reasoning }: ModelResponse): ModelResponse {
+  const calls = toolCalls.map(({ id, name, args }) => ({ id, name, args }))
+  return { content, toolCalls: calls, usage, stopReason, ...(reasoning === undefined ? {} : { reasoning }) }
 }
 
 /** The record a store handed back for `approvalId`, checked field by field; anything else is a `corrupt-record`. */
