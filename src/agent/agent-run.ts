@@ -27,6 +27,7 @@ import { emitAgentRunEnd, toolArgsFailed, endFailed, ENDS_AFTER_COMMIT, runFailu
 import type { ToolCallHost } from './tool-call-run.ts'
 import { pausedAt, type RunResume } from './approval/run-pause.ts'
 import { lastTurnCalled, NOT_AN_ANSWER, settleToolCalls, standingAnswer, standingValue, toolTurnMessages } from './tool-turn.ts'
+import { withCallIds } from './turn-call-ids.ts'
 
 // Shared until a run has tool turns to keep (replaced, never mutated, before the first push).
 const NO_MESSAGES: readonly Message[] = Object.freeze([])
@@ -133,7 +134,7 @@ export class AgentRun<T, R = RunResult<T>> implements FinishedRun<T> {
     // Tool results of the last allowed turn could never be read: stop before running them.
     if (this.#turnCount >= this.#rt.maxIterations)
       throw this.#fail('max-iterations', lastTurnCalled(response, this.#turnCount, this.#rt.maxIterations), 'post-decide')
-    return this.#tools(response)
+    return this.#tools(withCallIds(response, this.#runId, this.#turnCount))
   }
 
   /** The turn's tool calls, then the next turn (or the prose reply that stands). */

@@ -16,7 +16,7 @@ import type { FinishedRun, RunProjection, RunResult } from './run-result.ts'
 import type { StoredConversation } from '../sessions/session-store.ts'
 import { windowed } from './windowed-history.ts'
 import type { ApprovalDecision } from './approval/approval-types.ts'
-import { type ApprovalClaim, runClaimed, SessionApprovals } from './approval/session-approvals.ts'
+import { type ApprovalClaim, type ClaimedResume, resumeWait, runClaimed, SessionApprovals, type SlotWait } from './approval/session-approvals.ts'
 import { DEFAULT_LEASE_MS, RESUME_OPTIONS, type ResumeOptions } from './approval/resume-options.ts'
 import { isReliabilityFailFastError } from '../gate/fail-fast-error.ts'
 import { FailFastKinds } from '../model/fail-fast-kind.ts'
@@ -152,9 +152,9 @@ export class Session<T> {
     }
     // An in-memory run with no input to screen allocates nothing more than its AgentRun (the Agent.runTyped benchmark counts bytes).
     let done: Promise<R> = link === undefined && !runtime.screensInput ? new AgentRun<T, R>(run).run() : this.#screened(link, run)
-    // A run that pauses for an approval is parked in the store; only an agent with such a tool watches for it.
-    if (runtime.pauses) done = this.#parkedOnPause(done, user)
     const deadline = run.options.deadline
+    // A run that pauses for an approval is parked in the store, under the run's deadline; only an agent with such a tool watches for it.
+    if (runtime.pauses) done = this.#parkedOnPause(done, user, { signal: deadline?.signal ?? run.options.signal, late: () => deadline?.expired === true })
     if (deadline !== undefined) done.then(deadline.clear, deadline.clear)
     return done
   }
@@ -168,8 +168,8 @@ export class Session<T> {
     return guardRunInput(run.runtime as AgentRuntime<unknown>, run, screen).then((input) => go({ ...run, ...input, options }))
   }
 
-  #parkedOnPause<R>(done: Promise<R>, user: Message): Promise<R> {
-    return done.catch((error: unknown) => this.#approvalsOf().park(error, user))
+  #parkedOnPause<R>(done: Promise<R>, user: Message, wait: Omit<SlotWait, 'runId'>): Promise<R> {
+    return done.catch((error: unknown) => this.#approvalsOf().park(error, user, wait))
   }
 
   /**
@@ -191,10 +191,11 @@ export class Session<T> {
    */
   async resume(approvalId: string, options?: ResumeOptions): Promise<RunResult<T>> {
     const { leaseMs = DEFAULT_LEASE_MS, ...run } = RESUME_OPTIONS.check(options)
-    const claimed = await this.#approvalsOf().claim(approvalId, leaseMs, run.signal)
-    return runClaimed(claimed, () =>
-      this.#begin(claimed.resume.state.user, { ...run, runId: claimed.pending.runId, resume: claimed.resume }, whole<T>, undefined),
-    )
+    // One deadline over the store's claim, the run (anchored to its start) and the release: a store that never answers holds no resume past it.
+    const wait = resumeWait(run.runTimeoutMs ?? this.#runtime.gate.config.runTimeoutMs, run.signal)
+    const go = (c: ClaimedResume) =>
+      runClaimed(c, () => this.#begin(c.resume.state.user, { ...run, runId: c.pending.runId, resume: c.resume, ...wait.anchor }, whole<T>, undefined))
+    return this.#approvalsOf().claim(approvalId, leaseMs, wait).then(go).finally(wait.clear)
   }
 
   #approvalsOf(): SessionApprovals {

@@ -14,7 +14,7 @@ import { runDeadline, type RunDeadline } from '../gate/run/run-deadline.ts'
 import { type AppendOutcome, type OnConflict, type SessionStore, type StoredConversation, staleBy } from '../sessions/session-store.ts'
 import { formatFields } from '../sessions/message-format.ts'
 import { WINDOW_OPTIONS, type SessionWindow } from '../sessions/session-window.ts'
-import { checkLoadedMessages } from '../sessions/exchange-format.ts'
+import { checkStoredMessages } from './stored-messages.ts'
 import { checkSessionId } from '../sessions/session-id.ts'
 import { type AcceptedRun, SessionCommitError } from './session-commit-error.ts'
 
@@ -126,7 +126,7 @@ export async function loadConversation(link: StoredLink, signal?: AbortSignal): 
   }
   // Checked whatever store answered (yours included): a record edited to hold a bad role, a broken
   // tool call or an ephemeral message is a SessionFormatError, never replayed to a model.
-  checkLoadedMessages(link.id, loaded['messages'])
+  checkStoredMessages(link.id, loaded['messages'])
   return loaded as unknown as StoredConversation
 }
 

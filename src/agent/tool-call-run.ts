@@ -74,7 +74,8 @@ class LogicalToolCall {
     const events = rt.events
     if (events.has('tool_start')) {
       const { id, name, args } = this.#at.call
-      events.emit('tool_start', { runId: this.#host.runId, ...this.#host.tags, agent: rt.name, tool: name, callId: id, args })
+      // The arguments as functionsCalled holds them: a forbidden key (`__proto__`) reaches a listener as JSON text, never as an object.
+      events.emit('tool_start', { runId: this.#host.runId, ...this.#host.tags, agent: rt.name, tool: name, callId: id, args: normalizeArgs(args) })
     }
     const tool = rt.tools.get(this.#at.call.name)
     if (tool === undefined) {

@@ -112,7 +112,8 @@ export function versionMismatch(conversation: string, version: unknown, found: n
 
 const problemText = (problem: FormatProblem): string => `${problem.field} must be ${problem.expected}, got ${shownValue(problem.got)}`
 
-function formatError(conversation: string, problem: FormatProblem, format?: number): SessionFormatError {
+/** The `SessionFormatError` of a stored conversation whose `problem.field` breaks the format: nothing of it is replayed. */
+export function formatError(conversation: string, problem: FormatProblem, format?: number): SessionFormatError {
   return new SessionFormatError(
     conversation,
     `session ${JSON.stringify(conversation)}: the stored conversation cannot be read, nothing of it is replayed: ${problemText(problem)} (repair or delete the record)`,

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import {
+  Agent,
   type ApprovalError,
   type ApprovalPendingError,
   argsDigest,
@@ -11,9 +12,10 @@ import {
   isReliabilityFailFastError,
   memorySessionStore,
   type SessionStore,
+  tool,
 } from '../../src/index.ts'
 import { sqliteSessionStore } from '../../src/sqlite.ts'
-import { approvalAgent, refundCall } from '../approval/support/approval-agent.ts'
+import { approvalAgent, RefundInput, refundCall } from '../approval/support/approval-agent.ts'
 
 const dir = mkdtempSync(join(tmpdir(), 'rg-hostile-approval-in-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
@@ -152,6 +154,27 @@ for (const [name, makeStore] of STORES) {
       expect(resumes.filter((r) => isApprovalError(r)).map((r) => (r as ApprovalError).kind)).toEqual(['already-claimed'])
       const approved = (recorded[0] as { resolved: { outcome: string } }).resolved.outcome === 'approved'
       expect(effects.runs).toHaveLength(approved ? 1 : 0)
+    })
+
+    it('pauses on an answer carrying provider fields JSON cannot write (a cycle, a BigInt), stores none of them, and resumes it', async () => {
+      const raw: Record<string, unknown> = { status: 200 }
+      raw['self'] = raw
+      const usage = { inputTokens: 1, outputTokens: 1 }
+      const answers = [
+        { ...refundCall({ order: 3, amount: 5 }), usage, stopReason: 'tool_use', raw, requestBytes: 10n },
+        { content: 'refunded', toolCalls: [], usage, stopReason: 'end' },
+      ]
+      // A provider of yours keeping its own fields on the answer (scripted() answers only the format's).
+      const provider = { name: 'raw', complete: async () => answers.shift() as never }
+      const ran: unknown[] = []
+      const refund = tool({ name: 'refund', description: 'Refund', input: RefundInput, needsApproval: true, execute: (args) => ran.push(args) })
+      const store = makeStore()
+      const session = await Agent.create({ provider, model: 'm', sessions: store }).tool(refund).build().session('c-raw')
+      const { approval } = await paused(session.run('refund'))
+      expect((await store.approvals?.read('c-raw', approval.approvalId))?.body).not.toContain('"raw"')
+      await session.approve(approval.approvalId, { approved: true })
+      expect((await session.resume(approval.approvalId)).text).toBe('refunded')
+      expect(ran).toEqual([{ order: 3, amount: 5 }])
     })
 
     it('leaves an approval resumable when a resume is called with an already aborted signal', async () => {

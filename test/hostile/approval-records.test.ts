@@ -119,6 +119,28 @@ for (const [name, makeStore] of STORES) {
       expect(effects.runs).toEqual([])
     })
 
+    it.each([
+      [
+        'a tool call entry of an earlier turn',
+        (r: Record<string, any>) => r.run.calls.push(JSON.parse('{"id":"x","name":"refund","status":"ok","args":{"__proto__":{"polluted":true}}}')),
+      ],
+      [
+        'an earlier tool turn',
+        (r: Record<string, any>) =>
+          r.run.turns.push(JSON.parse('{"role":"assistant","content":"","toolCalls":[{"id":"x","name":"refund","args":{"__proto__":{"polluted":true}}}]}'), {
+            role: 'tool',
+            content: 'ok',
+            toolCallId: 'x',
+          }),
+      ],
+    ])('refuses a record holding arguments with a __proto__ key in %s as corrupt-record, handing them to nobody', async (_where, edit) => {
+      const { session, approval, effects } = await pausedAndEdited(edit)
+      expect((await refusal(session.approve(approval.approvalId, { approved: true }))).kind).toBe('corrupt-record')
+      expect((await refusal(session.resume(approval.approvalId))).kind).toBe('corrupt-record')
+      expect(effects.runs).toEqual([])
+      expect(({} as Record<string, unknown>)['polluted']).toBeUndefined()
+    })
+
     it('refuses a record whose digest was recomputed for edited arguments (the id no longer binds it) as corrupt-record', async () => {
       const { argsDigest } = await import('../../src/index.ts')
       const { session, approval, effects } = await pausedAndEdited((r) => {

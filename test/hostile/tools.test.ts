@@ -74,3 +74,41 @@ describe('hostile tools: hangs', () => {
     expect(history).toEqual([])
   })
 })
+
+describe('hostile tools: arguments nested without end', () => {
+  /** Arguments `{"q":"x","a":{"a":...}}` nested `depth` levels, as a provider SDK hands them (parsed). */
+  const nested = (depth: number): unknown => JSON.parse(`{"q":"x",${'"a":{'.repeat(depth - 1)}"b":1${'}'.repeat(depth)}`)
+  const provider = (args: unknown) => {
+    let turn = 0
+    const usage = { inputTokens: 1, outputTokens: 1 }
+    return {
+      name: 'deep',
+      complete: async () =>
+        turn++ === 0
+          ? { content: '', toolCalls: [{ id: 'c1', name: 't', args }], usage, stopReason: 'tool_use' as const }
+          : { content: 'done', toolCalls: [], usage, stopReason: 'end' as const },
+    }
+  }
+
+  it.each([300, 5_000, 100_000])('answers arguments nested %i levels deep with feedback, never running the tool', async (depth) => {
+    const ran: unknown[] = []
+    const agent = Agent.create({ provider: provider(nested(depth)), maxToolRetries: 0 })
+      .tool(tool({ name: 't', description: 't', input: Input, execute: (args) => ran.push(args) }))
+      .build()
+    const result = await agent.runDetailed('go')
+    expect(result.text).toBe('done')
+    expect(ran).toEqual([])
+    expect(result.functionsCalled.map((f) => [f.status, f.outcome])).toEqual([['invalid-args', 'exhausted']])
+    expect(result.functionsCalled[0]?.error).toContain('nesting deeper than 256 levels')
+    expect(noEphemeral(agent.history as never)).toBe(true)
+  })
+
+  it('runs the tool on arguments nested 256 levels deep, as deep as a JSON text may be', async () => {
+    const ran: unknown[] = []
+    const agent = Agent.create({ provider: provider(nested(256)) })
+      .tool(tool({ name: 't', description: 't', input: Input, execute: (args) => ran.push(args) }))
+      .build()
+    expect((await agent.runDetailed('go')).functionsCalled[0]?.status).toBe('ok')
+    expect(ran).toHaveLength(1)
+  })
+})

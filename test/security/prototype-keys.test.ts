@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import { Agent, createGate, isReliabilityFailFastError, tool } from '../../src/index.ts'
 import { scripted } from '../../src/providers/index.ts'
 import { checkForbiddenKeys, compileSchema, validateFinalAnswer, validateToolArgs } from '../../src/validation/index.ts'
+import { findForbiddenKey } from '../../src/validation/json/forbidden-keys.ts'
 import { IncrementalValidator } from '../../src/validation/stream/index.ts'
 import { ask } from '../support/schemas.ts'
 
@@ -20,6 +21,17 @@ afterEach(() => {
 })
 
 describe('Prototype keys', () => {
+  it('finds a prototype key under 100,000 levels of nesting, and refuses nesting past 256 levels in a parsed value', () => {
+    const deep = (depth: number, leaf: string): unknown => JSON.parse(`${'{"a":'.repeat(depth)}${leaf}${'}'.repeat(depth)}`)
+    expect(checkForbiddenKeys(deep(100_000, '{"__proto__":{"polluted":true}}'))).toMatchObject({
+      code: 'other',
+      message: expect.stringContaining('nesting deeper than 256 levels'),
+    })
+    expect(findForbiddenKey(deep(100_000, '{"__proto__":{"polluted":true}}'))?.segments).toHaveLength(100_001)
+    expect(checkForbiddenKeys(deep(255, '{"b":1}'))).toBeUndefined()
+    expect(checkForbiddenKeys(deep(256, '{"b":1}'))).toMatchObject({ code: 'other', path: expect.stringMatching(/^a\.a/) })
+  })
+
   it('refuses them in final answers with a forbidden_key issue', () => {
     for (const text of HOSTILE)
       expect(validateFinalAnswer(text, Anything, { repair: true })).toMatchObject({ ok: false, failure: { issues: [{ code: 'forbidden_key' }] } })
@@ -71,9 +83,14 @@ describe('Prototype keys', () => {
     const execute = vi.fn(async () => 'done')
     const lookup = tool({ name: 'lookup', description: 'Look up', input: Type.Object({ id: Type.String() }), execute })
     const provider = scripted([{ content: '', toolCalls: [{ id: 'c1', name: 'lookup', args: parsed('{"id": "1", "__proto__": {"admin": true}}') }] }, 'Done.'])
-    const result = await Agent.create({ provider, model: 'm', maxToolRetries: 0 }).tools([lookup]).build().runDetailed('go')
+    const agent = Agent.create({ provider, model: 'm', maxToolRetries: 0 }).tools([lookup]).build()
+    const started: unknown[] = []
+    agent.on('tool_start', (e) => started.push(e.args))
+    const result = await agent.runDetailed('go')
     expect(execute).not.toHaveBeenCalled()
     expect(result.functionsCalled[0]).toMatchObject({ status: 'invalid-args', args: '{"id":"1","__proto__":{"admin":true}}' })
+    // A listener of tool_start is user code too: it reads the arguments as functionsCalled holds them.
+    expect(started).toEqual(['{"id":"1","__proto__":{"admin":true}}'])
   })
 
   it("refuses them in the gate fallback's answer", async () => {

@@ -91,6 +91,31 @@ eachRawStore('A stored conversation edited behind the store', (backend, kind) =>
     expect(seen).toEqual([])
   })
 
+  it.each([
+    ['a __proto__ key', '{"order":1,"__proto__":{"polluted":true}}', 'messages[1].toolCalls[0].args.__proto__'],
+    ['a constructor holding a prototype', '{"x":{"constructor":{"prototype":{"polluted":true}}}}', 'messages[1].toolCalls[0].args.x.constructor'],
+    ['nesting 300 levels deep', `${'{"a":'.repeat(300)}1${'}'.repeat(300)}`, 'messages[1].toolCalls[0].args'],
+  ])('tool call arguments holding %s: agent.session(id) rejects with a SessionFormatError, and no model call is made', async (_name, args, field) => {
+    const { store, write } = backend()
+    const id = freshId(`args-${kind}`)
+    const body = `{"f":1,"m":[{"role":"user","content":"q"},{"role":"assistant","content":"","toolCalls":[{"id":"c1","name":"lookup","args":${args}}]},{"role":"tool","content":"r","toolCallId":"c1"},{"role":"assistant","content":"a"}]}`
+    await write(id, [body])
+    const seen: unknown[] = []
+    const base = scripted(['answer'])
+    const provider: Provider = { name: 'spy', complete: (request) => (seen.push(request), base.complete(request)) }
+    const error = await Agent.create({ provider, sessions: store })
+      .build()
+      .session(id)
+      .then(
+        () => undefined,
+        (e: unknown) => e,
+      )
+    expect(isSessionFormatError(error), String(error)).toBe(true)
+    expect((error as SessionFormatError).field).toMatch(new RegExp(`^${field.replace(/[.[\]]/g, '\\$&')}`))
+    expect(seen).toEqual([])
+    expect(({} as Record<string, unknown>)['polluted']).toBeUndefined()
+  })
+
   it('loads what the library wrote, after an edited conversation is deleted and written again', async () => {
     const { store, write } = backend()
     const id = freshId(`repair-${kind}`)

@@ -2,7 +2,8 @@ import { isRecord } from '../../model/is-record.ts'
 import { MAX_TIMER_MS } from '../../model/options-contract.ts'
 import type { Message } from '../../model/message.ts'
 import type { ModelResponse } from '../../model/response.ts'
-import { checkLoadedMessages } from '../../sessions/exchange-format.ts'
+import { checkStoredMessages } from '../stored-messages.ts'
+import { checkForbiddenKeys, safeJsonText } from '../../validation/index.ts'
 import type { FunctionCall } from '../function-call.ts'
 import type { SettledToolCall } from '../settled-tool-call.ts'
 import { ApprovalError } from './approval-error.ts'
@@ -27,10 +28,21 @@ export interface ApprovalRecord {
 const STATUSES: readonly ApprovalStatus[] = ['pending', 'decided', 'resuming', 'done']
 const OUTCOMES: readonly ApprovalOutcome[] = ['approved', 'rejected', 'expired']
 
-/** The record's text; a tool result JSON cannot write is kept as its text (the model already saw that). */
+/**
+ * The record's text; a tool result JSON cannot write is kept as its text (the model already saw that). Of the
+ * paused answer only what a resume reads is kept: a provider's own fields (a raw HTTP response, a cycle, a
+ * BigInt) are not the record's, and whatever else JSON cannot write is written safely (see `safeJsonText`).
+ */
 export function encodeRecord(record: ApprovalRecord): string {
   const settled = record.run.settled.map((s) => ({ entry: jsonSafe(s.entry), result: s.result, call: s.call }))
-  return JSON.stringify({ ...record, run: { ...record.run, calls: record.run.calls.map(jsonSafe), settled } })
+  const response = answerOf(record.run.response)
+  return safeJsonText({ ...record, run: { ...record.run, response, calls: record.run.calls.map(jsonSafe), settled } }) as string
+}
+
+/** What a resumed run reads of the paused answer: its text, its calls, its reasoning, its usage and stop reason. */
+function answerOf({ content, toolCalls, usage, stopReason, reasoning }: ModelResponse): ModelResponse {
+  const calls = toolCalls.map(({ id, name, args }) => ({ id, name, args }))
+  return { content, toolCalls: calls, usage, stopReason, ...(reasoning === undefined ? {} : { reasoning }) }
 }
 
 /** The record a store handed back for `approvalId`, checked field by field; anything else is a `corrupt-record`. */
@@ -60,13 +72,18 @@ export function decodeRecord(sessionKey: string, approvalId: string, body: unkno
   if (!isRecord(run) || !Number.isSafeInteger(run['turn']) || !Array.isArray(run['turns']) || !Array.isArray(run['calls']) || !Array.isArray(run['settled']))
     throw bad('has no paused run')
   try {
-    checkLoadedMessages(sessionKey, [run['user'], ...(run['turns'] as unknown[])])
+    checkStoredMessages(sessionKey, [run['user'], ...(run['turns'] as unknown[])])
   } catch (error) {
     throw bad(`holds messages that are not the message format (${(error as Error).message})`)
   }
   if (!(run['calls'] as unknown[]).every(isCall)) throw bad('holds a tool call entry that is not one')
   if (!(run['settled'] as unknown[]).every((s) => isRecord(s) && isCall(s['entry']) && isToolResult(s['result']) && isToolCall(s['call'])))
     throw bad('holds a settled call that is not one')
+  // Arguments the resumed run persists or hands to user code: the library writes none a model could not send (see checkForbiddenKeys).
+  const settledArgs = (run['settled'] as { readonly call: { readonly args?: unknown } }[]).map((s) => s.call.args)
+  const entryArgs = (run['calls'] as Record<string, unknown>[]).flatMap((c) => [c['args'], ...(Array.isArray(c['argsTried']) ? c['argsTried'] : [])])
+  if ([pending['args'], ...settledArgs, ...entryArgs].some((args) => checkForbiddenKeys(args) !== undefined))
+    throw bad('holds arguments with a prototype key or nesting past 256 levels')
   const response = run['response']
   if (!isRecord(response) || typeof response['content'] !== 'string' || !Array.isArray(response['toolCalls']) || !response['toolCalls'].every(isToolCall))
     throw bad('holds no answer with tool calls')

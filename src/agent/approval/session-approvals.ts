@@ -2,6 +2,10 @@ import { readDecision } from '../../durable/approval-decision.ts'
 import { isReliabilityFailFastError, ReliabilityFailFastError } from '../../gate/fail-fast-error.ts'
 import { FailFastKinds } from '../../model/fail-fast-kind.ts'
 import { ZERO_USAGE } from '../../model/usage.ts'
+import { messageOf } from '../../model/message-of.ts'
+import { isRecord } from '../../model/is-record.ts'
+import { callUser } from '../../model/user-code.ts'
+import { runDeadline } from '../../gate/run/run-deadline.ts'
 import type { Message } from '../../model/message.ts'
 import { type ApprovalSlots, memoryApprovalSlots } from '../../sessions/approval-slots.ts'
 import type { SessionStore } from '../../sessions/session-store.ts'
@@ -27,9 +31,34 @@ export interface ClaimedResume {
 }
 
 /**
+ * How long a store's answer is awaited: until `signal` aborts (the run's deadline, which joins the
+ * caller's signal), when the store's wait fails as `run-timeout` if `late()` says the deadline passed,
+ * else as `aborted`. The store is code the library does not own: a store that never answers cannot
+ * hold a run, or a resume, past its deadline or its signal.
+ */
+export interface SlotWait {
+  readonly signal: AbortSignal | undefined
+  readonly late: () => boolean
+  /** The run the wait belongs to, named by the failure. */
+  readonly runId: string
+}
+
+/**
+ * The one deadline of a resume of `ms` (none without `ms`): over the store's claim, the run (its deadline
+ * anchored to the same start: `anchor` is its `startedAt`) and the store's release; `clear` ends it.
+ */
+export function resumeWait(ms: number | undefined, signal: AbortSignal | undefined): SlotWait & { readonly anchor: { startedAt?: number }; clear(): void } {
+  const deadline = ms === undefined ? undefined : runDeadline(ms, signal)
+  const late = (): boolean => deadline?.expired === true
+  const anchor = deadline === undefined ? {} : { startedAt: Date.now() }
+  return { signal: deadline?.signal ?? signal, late, runId: '', anchor, clear: () => deadline?.clear() }
+}
+
+/**
  * Runs `go`, the resumed run of `claimed`: the approval is done once the run ended, and its claim given
  * back when the run was aborted or ran out of time (`aborted`, `run-timeout`) so that another resume
- * may go on. A store failing to record either leaves the claim to lapse: another resume may take it over.
+ * may go on. A store failing to record either, or not answering within `wait`, leaves the claim to
+ * lapse: another resume may take it over.
  */
 export async function runClaimed<R>(claimed: ClaimedResume, go: () => Promise<R>): Promise<R> {
   let ended = true
@@ -41,6 +70,25 @@ export async function runClaimed<R>(claimed: ClaimedResume, go: () => Promise<R>
   } finally {
     await (ended ? claimed.finish() : claimed.release()).catch(() => undefined)
   }
+}
+
+/** The typed failure of a store's approval slots that failed, or did not answer within `wait`. */
+function slotFailure(op: string, error: unknown, aborted: boolean, wait: SlotWait | undefined): ReliabilityFailFastError {
+  const late = aborted && wait?.late() === true
+  const kind = !aborted ? FailFastKinds.SessionStoreFailed : late ? FailFastKinds.RunTimeout : FailFastKinds.Aborted
+  const reason = !aborted
+    ? `the session store's approvals.${op} failed: ${messageOf(error)}`
+    : `the session store had not answered approvals.${op} when ${late ? 'the run did not finish within runTimeoutMs' : 'the run was aborted'}`
+  return new ReliabilityFailFastError({
+    kind,
+    reason,
+    phase: 'post-decide',
+    runId: wait?.runId ?? '',
+    attempts: [],
+    usage: ZERO_USAGE,
+    costUsd: 0,
+    cause: error,
+  })
 }
 
 /** The conversation key of an in-memory session's approvals (its own slots: no other session reads them). */
@@ -62,13 +110,18 @@ export class SessionApprovals {
     this.#sessionId = sessionId
   }
 
-  /** Parks a paused run (`RunPause`) and rejects with `ApprovalPendingError`; any other error is rethrown as it is. */
-  async park(error: unknown, user: Message): Promise<never> {
+  /**
+   * Parks a paused run (`RunPause`) and rejects with `ApprovalPendingError`; any other error is rethrown as it is.
+   * A store that fails, or has not answered within the run's `wait`, fails the run typed (`session-store-failed`,
+   * `run-timeout`, `aborted`): nothing was run or committed for the paused call.
+   */
+  async park(error: unknown, user: Message, wait?: Omit<SlotWait, 'runId'>): Promise<never> {
     if (!(error instanceof RunPause) || error.state === undefined) throw error
     const pending: PendingApproval = { ...error.pending, sessionId: this.#sessionId }
     const record: ApprovalRecord = { v: 1, status: 'pending', pending, run: { ...error.state, user, settled: error.settled } }
     // A resumed run that pauses again on the same call and arguments finds its approval already there: it stands.
-    await this.#store(pending.approvalId).create(this.#key, pending.approvalId, encodeRecord(record))
+    const body = encodeRecord(record)
+    await this.#slot(pending.approvalId, 'create', (slots) => slots.create(this.#key, pending.approvalId, body), wait && { ...wait, runId: pending.runId })
     throw new ApprovalPendingError(pending)
   }
 
@@ -99,13 +152,17 @@ export class SessionApprovals {
    * Claims the resume of a decided (or expired) approval for `leaseMs`: once, unless the holder's lease lapses unfinished.
    * A resume whose `signal` is aborted already claims nothing (its run could not go on, and would leave the approval done).
    */
-  async claim(approvalId: unknown, leaseMs: number, signal?: AbortSignal, now = Date.now()): Promise<ClaimedResume> {
+  async claim(approvalId: unknown, leaseMs: number, wait?: SlotWait, now = Date.now()): Promise<ClaimedResume> {
     const id = this.#checkId(approvalId)
-    if (signal?.aborted === true) {
-      const reason = 'the resume was aborted before it claimed the approval (the approval is left to another resume)'
-      throw new ReliabilityFailFastError({ kind: FailFastKinds.Aborted, reason, phase: 'pre-check', runId: '', attempts: [], usage: ZERO_USAGE, costUsd: 0 })
+    if (wait?.signal?.aborted === true) {
+      const late = wait.late()
+      const reason = late
+        ? 'the resume did not finish within runTimeoutMs before it claimed the approval (the approval is left to another resume)'
+        : 'the resume was aborted before it claimed the approval (the approval is left to another resume)'
+      const kind = late ? FailFastKinds.RunTimeout : FailFastKinds.Aborted
+      throw new ReliabilityFailFastError({ kind, reason, phase: 'pre-check', runId: '', attempts: [], usage: ZERO_USAGE, costUsd: 0 })
     }
-    const { rev, record } = await this.#read(id)
+    const { rev, record } = await this.#read(id, wait)
     if (record.status === 'done') throw new ApprovalError('already-resumed', id, 'its run was resumed already')
     if (record.status === 'resuming' && (record.claim?.until ?? 0) > now) throw new ApprovalError('already-claimed', id, 'another resume holds it')
     let decision = record.decision
@@ -115,28 +172,32 @@ export class SessionApprovals {
     }
     const token = `${now}-${Math.random().toString(36).slice(2)}`
     const claimed: ApprovalRecord = { ...record, status: 'resuming', decision, claim: { token, until: now + leaseMs } }
-    if (!(await this.#swap(id, rev, claimed))) throw new ApprovalError('already-claimed', id, 'another resume claimed it first')
+    if (!(await this.#swap(id, rev, claimed, wait))) throw new ApprovalError('already-claimed', id, 'another resume claimed it first')
     const { pending, run } = record
     const resume: RunResume = {
       state: run,
       call: { id: pending.callId, name: pending.tool, args: pending.args },
       approval: { approvalId: id, outcome: decision.outcome, reason: decision.reason },
     }
-    return { resume, pending, finish: () => this.#finish(id, token), release: () => this.#release(id, token) }
+    // After the run, the store is awaited within the resume's deadline while it lasts; past it (the run was aborted or ran
+    // out of time), within the lease, past which the claim lapses anyway.
+    const after = (): SlotWait | undefined =>
+      wait?.signal?.aborted === true ? { signal: AbortSignal.timeout(leaseMs), late: () => false, runId: wait.runId } : wait
+    return { resume, pending, finish: () => this.#finish(id, token, after()), release: () => this.#release(id, token, after()) }
   }
 
   /** Gives a claim back unfinished (unless another resume took it over): decided again, claimable at once. */
-  async #release(id: string, token: string): Promise<void> {
-    const { rev, record } = await this.#read(id)
+  async #release(id: string, token: string, wait: SlotWait | undefined): Promise<void> {
+    const { rev, record } = await this.#read(id, wait)
     if (record.status !== 'resuming' || record.claim?.token !== token) return
     const { claim: _claim, ...released } = record
-    await this.#swap(id, rev, { ...released, status: 'decided' })
+    await this.#swap(id, rev, { ...released, status: 'decided' }, wait)
   }
 
   /** Marks the approval done after its resumed run ended (unless another resume took the lapsed claim over). */
-  async #finish(id: string, token: string): Promise<void> {
-    const { rev, record } = await this.#read(id)
-    if (record.status === 'resuming' && record.claim?.token === token) await this.#swap(id, rev, { ...record, status: 'done' })
+  async #finish(id: string, token: string, wait: SlotWait | undefined): Promise<void> {
+    const { rev, record } = await this.#read(id, wait)
+    if (record.status === 'resuming' && record.claim?.token === token) await this.#swap(id, rev, { ...record, status: 'done' }, wait)
   }
 
   #checkId(approvalId: unknown): string {
@@ -150,13 +211,23 @@ export class SessionApprovals {
     return this.#slots
   }
 
-  async #read(id: string): Promise<{ readonly rev: number; readonly record: ApprovalRecord }> {
-    const slot = await this.#store(id).read(this.#key, id)
-    if (slot === undefined) throw new ApprovalError('unknown-approval', id, 'this session holds no such approval')
-    return { rev: slot.rev, record: decodeRecord(this.#key, id, slot.body) }
+  async #read(id: string, wait?: SlotWait): Promise<{ readonly rev: number; readonly record: ApprovalRecord }> {
+    const slot: unknown = await this.#slot(id, 'read', (slots) => slots.read(this.#key, id), wait)
+    if (slot === undefined || slot === null) throw new ApprovalError('unknown-approval', id, 'this session holds no such approval')
+    if (!isRecord(slot) || !Number.isSafeInteger(slot['rev'])) throw new ApprovalError('corrupt-record', id, 'the store answered no { rev, body } slot')
+    return { rev: slot['rev'] as number, record: decodeRecord(this.#key, id, slot['body']) }
   }
 
-  #swap(id: string, rev: number, record: ApprovalRecord): Promise<boolean> {
-    return this.#store(id).swap(this.#key, id, rev, encodeRecord(record))
+  async #swap(id: string, rev: number, record: ApprovalRecord, wait?: SlotWait): Promise<boolean> {
+    const body = encodeRecord(record)
+    return (await this.#slot(id, 'swap', (slots) => slots.swap(this.#key, id, rev, body), wait)) === true
+  }
+
+  /** One call of the store's approval slots, through the boundary into code the library does not own: bounded by `wait`, a throw typed. */
+  async #slot<R>(id: string, op: string, call: (slots: ApprovalSlots) => R | PromiseLike<R>, wait: SlotWait | undefined): Promise<R> {
+    const slots = this.#store(id)
+    const answer = await callUser(() => call(slots), wait?.signal)
+    if (answer.ok) return answer.value
+    throw slotFailure(op, answer.error, answer.aborted, wait)
   }
 }

@@ -15,20 +15,25 @@ export function historyTurns(messages: readonly Message[]): ProgressTurn[] {
       break
     }
   }
-  const errors = new Map<string, string | undefined>()
-  for (let i = start; i < messages.length; i++) {
-    const m = messages[i] as Message
-    if (m.role === 'tool' && m.toolCallId !== undefined) errors.set(m.toolCallId, m.isError === true ? m.content : undefined)
-  }
   const turns: ProgressTurn[] = []
+  // The calls of the assistant message before, not answered yet, by id (oldest first): each result answers
+  // its own call, even when the model gives two calls of a turn one id, or reuses its ids every turn.
+  let open = new Map<string, { readonly events: ProgressEvent[]; readonly at: number }[]>()
   for (let i = start; i < messages.length; i++) {
     const m = messages[i] as Message
+    if (m.role === 'tool') {
+      const slot = m.toolCallId === undefined ? undefined : open.get(m.toolCallId)?.shift()
+      const call = slot?.events[slot.at]
+      if (slot !== undefined && call?.kind === 'call' && m.isError === true) slot.events[slot.at] = { ...call, error: m.content }
+      continue
+    }
     if (m.role !== 'assistant') continue
     const events: ProgressEvent[] = []
+    open = new Map()
     if (m.content !== '') events.push({ kind: 'text', text: m.content })
     for (const call of m.toolCalls ?? []) {
-      const error = errors.get(call.id)
-      events.push(error === undefined ? { kind: 'call', tool: call.name, args: call.args } : { kind: 'call', tool: call.name, args: call.args, error })
+      const at = events.push({ kind: 'call', tool: call.name, args: call.args }) - 1
+      open.set(call.id, [...(open.get(call.id) ?? []), { events, at }])
     }
     turns.push({ events })
   }
