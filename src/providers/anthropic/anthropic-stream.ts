@@ -4,8 +4,9 @@ import type { ModelResponse } from '../../model/response.ts'
 import type { StreamChunk } from '../../model/stream-chunk.ts'
 import type { ToolCall } from '../../model/tool-call.ts'
 import { isRecord } from '../../model/is-record.ts'
-import { malformedStream } from '../adapter-kit/malformed-response.ts'
+import { malformedResponse, malformedStream } from '../adapter-kit/malformed-response.ts'
 import { parseToolArgs } from '../adapter-kit/parse-tool-args.ts'
+import { toolCallId } from '../adapter-kit/tool-call-id.ts'
 import { anthropicStopReason, fromAnthropicUsage } from './from-anthropic-message.ts'
 
 /** A content block being assembled, by its stream index. */
@@ -40,6 +41,8 @@ export async function* anthropicStreamChunks(events: AsyncIterable<RawMessageStr
         break
       case 'content_block_start': {
         const b = event.content_block
+        // An event without its block or delta is no answer (never a TypeError).
+        if (!isRecord(b)) throw malformedResponse(provider, 'a content_block_start event with its content_block', event)
         if (b.type === 'tool_use') blocks.set(event.index, { type: 'tool_use', id: b.id, name: b.name, json: '' })
         else if (b.type === 'thinking') blocks.set(event.index, { type: 'thinking', thinking: b.thinking ?? '', signature: b.signature ?? '' })
         else if (b.type === 'redacted_thinking') blocks.set(event.index, { type: 'redacted_thinking', data: b.data })
@@ -47,7 +50,9 @@ export async function* anthropicStreamChunks(events: AsyncIterable<RawMessageStr
       }
       case 'content_block_delta': {
         const delta = event.delta
+        if (!isRecord(delta)) throw malformedResponse(provider, 'a content_block_delta event with its delta', event)
         const block = blocks.get(event.index)
+        if (delta.type === 'text_delta' && typeof delta.text !== 'string') throw malformedResponse(provider, 'a text_delta with a string text', delta)
         if (delta.type === 'text_delta' && delta.text !== '') {
           content += delta.text
           yield { type: 'text', text: delta.text }
@@ -77,7 +82,7 @@ export async function* anthropicStreamChunks(events: AsyncIterable<RawMessageStr
   const toolCalls: ToolCall[] = []
   const reasoning: ReasoningBlock[] = []
   for (const [, b] of [...blocks.entries()].sort(([a], [z]) => a - z)) {
-    if (b.type === 'tool_use') toolCalls.push({ id: b.id, name: b.name, args: parseToolArgs(b.json) })
+    if (b.type === 'tool_use') toolCalls.push({ id: toolCallId(b.id), name: b.name, args: parseToolArgs(b.json) })
     else if (b.type === 'thinking') reasoning.push({ text: b.thinking, signature: b.signature })
     else reasoning.push({ text: '', redactedData: b.data })
   }
