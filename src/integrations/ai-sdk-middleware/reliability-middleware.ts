@@ -172,7 +172,11 @@ export function reliabilityMiddleware<T = unknown>(given?: ReliabilityMiddleware
       const runId = newRunId()
       const guarded = await guardPrompt(given, contentGuards, { events, runId, signal: given.abortSignal })
       const params = noProgressParams(guarded, ladder, events, runId)
-      const runOptions = { runId, ...(params.abortSignal !== undefined ? { signal: params.abortSignal } : {}) }
+      // The run ends with the stream: a consumer that cancels it, or a guard that stops it, ends the
+      // host model's stream and every retry, instead of reading the model to its end for nobody.
+      const stop = new AbortController()
+      const signal = params.abortSignal === undefined ? stop.signal : AbortSignal.any([params.abortSignal, stop.signal])
+      const runOptions = { runId, signal }
       const provider: StreamingProvider = {
         name: model.provider,
         model: model.modelId,
@@ -191,7 +195,7 @@ export function reliabilityMiddleware<T = unknown>(given?: ReliabilityMiddleware
       const run = gateFor(params, provider).stream(base, { mode: streamMode, ...runOptions })
       const schemas = toolSchemas(params)
       // Text deltas behind the stream guards: only their lookback is held back, nothing they redact or block is delivered.
-      const window = streamWindow(contentGuards, { signal: params.abortSignal, report: guardReport({ events, runId, host: 'ai-sdk' }) })
+      const window = streamWindow(contentGuards, { signal, report: guardReport({ events, runId, host: 'ai-sdk' }) })
       const deliver = (controller: ReadableStreamDefaultController<LanguageModelV4StreamPart>, id: string, released: StreamRelease): void => {
         if (released.action !== 'release') throw guardStop(released, 'stream', runId)
         if (released.text !== '') controller.enqueue({ type: 'text-delta', id, delta: released.text })
@@ -200,6 +204,7 @@ export function reliabilityMiddleware<T = unknown>(given?: ReliabilityMiddleware
         deliver(controller, id, await window.end())
         controller.enqueue({ type: 'text-end', id })
       }
+      let cancelled = false
       const stream = new ReadableStream<LanguageModelV4StreamPart>({
         async start(controller) {
           controller.enqueue({ type: 'stream-start', warnings: [] })
@@ -245,10 +250,17 @@ export function reliabilityMiddleware<T = unknown>(given?: ReliabilityMiddleware
               }
             }
           } catch (error) {
+            stop.abort(error)
+            // A cancelled stream takes nothing more.
+            if (cancelled) return
             if (open !== undefined) controller.enqueue({ type: 'text-end', id: open })
             controller.enqueue({ type: 'error', error: asGiveUp(error, undefined) })
           }
           controller.close()
+        },
+        cancel(reason) {
+          cancelled = true
+          stop.abort(reason ?? new DOMException('the stream was cancelled by its consumer', 'AbortError'))
         },
       })
       return { stream }
