@@ -101,6 +101,7 @@ const idless: readonly { readonly name: string; readonly provider: () => Provide
       { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } },
       { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'done' } },
       { type: 'message_delta', delta: { stop_reason: 'end_turn' }, usage: { output_tokens: 1 } },
+      { type: 'message_stop' },
     ]),
   },
   {

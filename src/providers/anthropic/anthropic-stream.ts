@@ -17,19 +17,26 @@ type PartialBlock =
 
 /**
  * Turns Messages API stream events (`message_start`, `content_block_*`, `message_delta`,
- * `message_stop`) into text chunks and a final `done` chunk. Usage starts from `message_start`
+ * `message_stop`) into text chunks and a final `done` chunk, at `message_stop` (nothing after it is read). Usage starts from `message_start`
  * (input and cache tokens) and is updated by `message_delta` (output tokens); a count no event
  * reported is `NaN`, for the gate to estimate. Thinking blocks are
  * assembled from `thinking_delta` and `signature_delta` events (redacted ones arrive whole) and kept
- * as the response's reasoning. A stream without `message_start` is a `malformed-response` error.
+ * as the response's reasoning. A stream without `message_start`, or cut before `message_stop`, is a
+ * `malformed-response` error: part of an answer is never taken as a whole one.
  */
 export async function* anthropicStreamChunks(events: AsyncIterable<RawMessageStreamEvent>, provider = 'anthropic'): AsyncGenerator<StreamChunk> {
   let content = ''
   let stop: string | null | undefined
   let usage = fromAnthropicUsage(undefined)
   let started = false
+  let stopped = false
   const blocks = new Map<number, PartialBlock>()
   for await (const event of events) {
+    // The answer is whole at `message_stop`: nothing after it belongs to it (the iterator is closed here).
+    if (event?.type === 'message_stop') {
+      stopped = true
+      break
+    }
     switch (event?.type) {
       case 'message_start':
         started = true
@@ -79,6 +86,8 @@ export async function* anthropicStreamChunks(events: AsyncIterable<RawMessageStr
     }
   }
   if (!started) throw malformedStream(provider, 'a message_start event')
+  // A stream cut before its end (a proxy that closes it cleanly) holds part of an answer: never taken as a whole one.
+  if (!stopped) throw malformedStream(provider, 'its message_stop event (it was cut short)')
   const toolCalls: ToolCall[] = []
   const reasoning: ReasoningBlock[] = []
   for (const [, b] of [...blocks.entries()].sort(([a], [z]) => a - z)) {

@@ -19,8 +19,9 @@ interface PartialCall {
  * Turns `chat.completion.chunk` events into text chunks and a final `done` chunk carrying the
  * assembled response. Per tool-call `index`, the id and the function name come whole in the first
  * delta that carries them (later repeats are ignored, never appended), and argument fragments are
- * joined and parsed at the end. A stream without a single chunk of this format is a
- * `malformed-response` error.
+ * joined and parsed at the end; a delta after the chunk with the `finish_reason` is no part of the
+ * answer (only the usage chunk is). A stream without a single chunk of this format, or cut before
+ * its `finish_reason`, is a `malformed-response` error: part of an answer is never a whole one.
  */
 export async function* openAIStreamChunks(events: AsyncIterable<ChatCompletionChunk>, provider = 'openai'): AsyncGenerator<StreamChunk> {
   let content = ''
@@ -35,7 +36,8 @@ export async function* openAIStreamChunks(events: AsyncIterable<ChatCompletionCh
     recognised = true
     if (event.usage !== null && event.usage !== undefined) usage = fromOpenAIUsage(event.usage)
     const first: unknown = event.choices[0]
-    if (!isRecord(first)) continue
+    // After the finish chunk only the usage chunk belongs to the answer: a delta sent after it is no part of it.
+    if (!isRecord(first) || finish !== undefined) continue
     const choice = first as unknown as ChatCompletionChunk.Choice
     const delta = choice.delta
     if (typeof delta?.content === 'string' && delta.content !== '') {
@@ -57,6 +59,8 @@ export async function* openAIStreamChunks(events: AsyncIterable<ChatCompletionCh
     if (choice.finish_reason !== null && choice.finish_reason !== undefined) finish = choice.finish_reason
   }
   if (!recognised) throw malformedStream(provider, 'a chat.completion.chunk event')
+  // A stream cut before its end (a proxy that closes it cleanly) holds part of an answer: never taken as a whole one.
+  if (finish === undefined) throw malformedStream(provider, 'a finish_reason (it was cut short)')
   const toolCalls: ToolCall[] = [...calls.entries()]
     .sort(([a], [b]) => Number(a) - Number(b))
     .map(([, c]) => ({ id: toolCallId(c.id), name: c.name, args: parseToolArgs(c.args) }))
