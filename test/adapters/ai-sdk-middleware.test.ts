@@ -6,6 +6,7 @@ import { reliabilityMiddleware } from '../../src/integrations/ai-sdk-middleware/
 import { Refund, validRefund, validRefundJson } from '../support/schemas.ts'
 import { generated, streamed } from './support/ai-sdk-mock.ts'
 import { gatewayError, gatewayText } from './support/ai-sdk-wire.ts'
+import { waitingModel } from './support/waiting-model.ts'
 import { startLoopback, type LoopbackServer } from './support/loopback-server.ts'
 
 const invalid = '{"orderId": "42", "action": "refund", "amount": "USD 50"}'
@@ -118,5 +119,18 @@ describe('reliabilityMiddleware in streamText', () => {
     expect(second?.prompt.slice(first?.prompt.length ?? 0).map((m) => m.role)).toEqual(['assistant', 'user'])
     expect(JSON.stringify(second?.prompt)).toContain(`- 'amount': expected number, got \\"USD 50\\"`)
     expect(JSON.stringify(second?.prompt)).not.toContain('ephemeral')
+  })
+})
+
+describe('reliabilityMiddleware streams the consumer leaves', () => {
+  it('aborts the model call when the consumer cancels its stream mid-answer', async () => {
+    const model = waitingModel(['{"orderId": ', '"42"'])
+    const middleware = reliabilityMiddleware({ streamMode: 'passthrough' })
+    const wrapped = wrapLanguageModel({ model: new MockLanguageModelV4({ doStream: model.doStream }), middleware })
+    const { stream } = await wrapped.doStream({ prompt: [{ role: 'user', content: [{ type: 'text', text: 'refund' }] }] } as never)
+    const reader = stream.getReader()
+    for (let part = await reader.read(); !part.done && part.value.type !== 'text-delta'; part = await reader.read());
+    await reader.cancel()
+    expect(await model.outcome()).toBe('model call aborted')
   })
 })

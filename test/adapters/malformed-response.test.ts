@@ -11,10 +11,10 @@ import { anthropic, type AnthropicMessagesClient } from '../../src/providers/ant
 import { openai, type OpenAIChatClient } from '../../src/providers/openai/index.ts'
 import { failoverRule, retryTransient } from '../../src/rules/index.ts'
 import { Refund, validRefund, validRefundJson } from '../support/schemas.ts'
-import { gatewayText } from './support/ai-sdk-wire.ts'
-import { anthropicText } from './support/anthropic-wire.ts'
+import { gatewaySse, gatewayText } from './support/ai-sdk-wire.ts'
+import { anthropicSse, anthropicText } from './support/anthropic-wire.ts'
 import { startLoopback, type LoopbackServer, type Reply } from './support/loopback-server.ts'
-import { openaiText } from './support/openai-wire.ts'
+import { openaiSse, openaiText } from './support/openai-wire.ts'
 import { providerFailure } from './support/provider-failure.ts'
 
 interface Wire {
@@ -137,5 +137,48 @@ describe.each(sseWires)('$name adapter on a stream that is not of its format', (
     server.script([reply])
     const error = await providerFailure(streamOf(wire.provider(server)))
     expect(error.kind).toBe('malformed-response')
+  })
+})
+
+/** Each wire's SSE answer, by the adapter's name. */
+const answers: Readonly<Record<string, (text: string) => Reply>> = {
+  openai: (text) => openaiSse(text),
+  anthropic: (text) => anthropicSse(text),
+  'ai-sdk': (text) => gatewaySse(text),
+}
+const answerOf = (name: string) => answers[name.split(' ')[0] as string] as (text: string) => Reply
+const framesOf = (reply: Reply): readonly string[] => (reply.kind === 'sse' ? reply.frames : [])
+
+describe.each(sseWires)('$name adapter on a stream cut before its end', (wire) => {
+  const answer = 'The refund of order 42 is approved and on its way.'
+
+  it('reports the part of an answer as kind malformed-response, never as a whole answer', async () => {
+    const frames = framesOf(answerOf(wire.name)(answer))
+    // A proxy that closes the response cleanly after a few deltas, before the finish and the end.
+    server.script([{ kind: 'sse', frames: frames.slice(0, 5) }])
+    const gate = createGate({ providers: wire.provider(server) })
+    await expect(gate.stream({ messages: base }, { mode: 'buffer' }).result).rejects.toMatchObject({ kind: 'malformed-response' })
+  })
+
+  it('lets retryTransient ask again, and delivers only the whole answer', async () => {
+    const full = answerOf(wire.name)(answer)
+    server.script([{ kind: 'sse', frames: framesOf(full).slice(0, 5) }, full])
+    const gate = createGate({ providers: wire.provider(server), postDecide: [retryTransient({ maxRetries: 1, backoff: () => 0 })] })
+    const result = await gate.stream({ messages: base }, { mode: 'buffer' }).result
+    expect(result.response.content).toBe(answer)
+    expect(result.attempts.map((a) => a.errorKind)).toEqual(['malformed-response', 'ok'])
+  })
+})
+
+describe.each(sseWires.filter((w) => !w.name.startsWith('ai-sdk')))('$name adapter on deltas sent after the end of the answer', (wire) => {
+  it('keeps them out of the answer', async () => {
+    const answer = 'Approved.'
+    const frames = framesOf(answerOf(wire.name)(answer))
+    // A text delta frame written again after the finish (OpenAI) or after message_stop (Anthropic).
+    const delta = frames.find((f) => f.includes('Appr')) as string
+    const late = wire.name.startsWith('openai') ? [...frames.slice(0, -2), delta, ...frames.slice(-2)] : [...frames, delta]
+    server.script([{ kind: 'sse', frames: late }])
+    const result = await createGate({ providers: wire.provider(server) }).stream({ messages: base }, { mode: 'buffer' }).result
+    expect(result.response.content).toBe(answer)
   })
 })

@@ -1,8 +1,9 @@
 import { generateText, isStepCount, jsonSchema, tool as aiTool, wrapLanguageModel } from 'ai'
 import { MockLanguageModelV4 } from 'ai/test'
 import { describe, expect, it } from 'vitest'
-import { type GateEventMap, instructionGuard, isReliabilityFailFastError, piiGuard, secretsGuard } from '../../src/index.ts'
+import { contentGuard, type GateEventMap, instructionGuard, isReliabilityFailFastError, piiGuard, secretsGuard } from '../../src/index.ts'
 import { reliabilityMiddleware } from '../../src/integrations/ai-sdk.ts'
+import { waitingModel } from '../adapters/support/waiting-model.ts'
 
 const CARD = '4111 1111 1111 1111'
 const EMAIL = 'ana.canary@example.com'
@@ -79,6 +80,22 @@ describe('AI SDK reliabilityMiddleware content guards on streams', () => {
         c.close()
       },
     }),
+  })
+
+  it('aborts the model call once a guard blocks its stream, instead of reading the model to its end', async () => {
+    const model = waitingModel(['All fine so far. ', 'Now the BAD part. ', 'More text the guard already stopped.'])
+    const noBad = contentGuard('noBad', ({ text }) => (text.includes('BAD') ? { action: 'block', reason: 'bad' } : { action: 'allow' }), {
+      surfaces: ['stream'],
+      lookback: 3,
+    })
+    const middleware = reliabilityMiddleware({ streamMode: 'passthrough', contentGuards: [noBad] })
+    const wrapped = wrapLanguageModel({ model: new MockLanguageModelV4({ doStream: model.doStream }), middleware })
+    const result = await wrapped.doStream({ prompt: [{ role: 'user', content: [{ type: 'text', text: 'go' }] }] } as never)
+    const parts: { type: string; delta?: string; error?: unknown }[] = []
+    for await (const part of result.stream as AsyncIterable<{ type: string }>) parts.push(part)
+    expect(parts.at(-1)).toMatchObject({ type: 'error', error: { kind: 'guard-blocked' } })
+    expect(parts.map((p) => p.delta ?? '').join('')).not.toMatch(/BAD/)
+    expect(await model.outcome()).toBe('model call aborted')
   })
 
   it('never delivers a canary split across deltas: the window holds back only the lookback, then the redaction goes out', async () => {

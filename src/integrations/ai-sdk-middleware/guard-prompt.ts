@@ -13,6 +13,8 @@ export interface PromptGuardRun {
   readonly events: EventHub
   readonly runId: string
   readonly signal: AbortSignal | undefined
+  /** True once the call's `runTimeoutMs` fired (guards it cut short end the call `run-timeout`). */
+  readonly late?: (() => boolean) | undefined
 }
 
 /**

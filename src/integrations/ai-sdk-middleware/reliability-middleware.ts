@@ -1,7 +1,6 @@
 import type {
   LanguageModelV4,
   LanguageModelV4CallOptions,
-  LanguageModelV4FinishReason,
   LanguageModelV4GenerateResult,
   LanguageModelV4StreamPart,
   LanguageModelV4StreamResult,
@@ -12,9 +11,6 @@ import { type Gate, type GateBlueprint, gateBlueprint, gateFrom } from '../../ga
 import type { ProviderOutputModes } from '../../model/output-mode.ts'
 import type { Provider, StreamingProvider } from '../../model/provider.ts'
 import type { ModelRequest } from '../../model/request.ts'
-import type { StopReason } from '../../model/response.ts'
-import type { Usage } from '../../model/usage.ts'
-import type { ModelResponse } from '../../model/response.ts'
 import type { ToolCall } from '../../model/tool-call.ts'
 import { streamSdk } from '../../providers/adapter-kit/sdk-call.ts'
 import { aiSdkStreamChunks } from '../../providers/ai-sdk/ai-sdk-stream.ts'
@@ -23,7 +19,8 @@ import { aiSdkOutputModes } from '../../providers/ai-sdk/ai-sdk-output-modes.ts'
 import { hostGateConfig } from '../host/host-gate-config.ts'
 import { hostToolSettings } from '../host/host-tool-settings.ts'
 import { hostProvider } from '../host/host-provider.ts'
-import { asGiveUp, type NoObjectGeneratedFields } from './give-up-error.ts'
+import { type HostDeadline, hostDeadline } from '../host/host-deadline.ts'
+import { asGiveUp } from './give-up-error.ts'
 import { noProgressSettings } from '../../agent/no-progress/no-progress-options.ts'
 import { guardPrompt } from './guard-prompt.ts'
 import { guardReport } from '../../agent/guard-report.ts'
@@ -38,6 +35,7 @@ import { ToolArgsCall, type ToolArgsOptions } from './tool-args-call.ts'
 import { toolSchemas } from './tool-schemas.ts'
 import { toV4Usage } from './v4-usage.ts'
 import { answerText, inputText, inSchemaShape, withArgs } from './answer-content.ts'
+import { answerResult, lastAnswer, toFinishReason } from './answer-result.ts'
 
 /** A call of `ai` 7 (specification v4); `ai` 6's v3 calls have the same fields for everything the middleware reads and writes. */
 type V4Call = MiddlewareCall<LanguageModelV4CallOptions, LanguageModelV4GenerateResult, LanguageModelV4StreamResult> & { readonly model: LanguageModelV4 }
@@ -135,14 +133,20 @@ export function reliabilityMiddleware<T = unknown>(given?: ReliabilityMiddleware
   }
 
   const wrap = {
-    async wrapGenerate({ params: given, model }: V4Call): Promise<LanguageModelV4GenerateResult> {
+    wrapGenerate(call: V4Call): Promise<LanguageModelV4GenerateResult> {
+      // One deadline (`runTimeoutMs`) for the call's prompt guards and its gate run, as for an Agent run.
+      const deadline = hostDeadline(config.runTimeoutMs, call.params.abortSignal)
+      return wrap.generate(call, deadline).finally(deadline.clear)
+    },
+
+    async generate({ params: given, model }: V4Call, deadline: HostDeadline): Promise<LanguageModelV4GenerateResult> {
       const runId = newRunId()
-      const guarded = await guardPrompt(given, contentGuards, { events, runId, signal: given.abortSignal })
+      const guarded = await guardPrompt(given, contentGuards, { events, runId, signal: deadline.signal, late: deadline.late })
       const params = noProgressParams(guarded, ladder, events, runId)
       const { provider, last, sent } = generating(params, model)
       const gate = gateFor(params, provider)
       const base = callRequest(params)
-      const runOptions = { runId, ...(params.abortSignal !== undefined ? { signal: params.abortSignal } : {}) }
+      const runOptions = deadline.bind({ runId, ...(params.abortSignal !== undefined ? { signal: params.abortSignal } : {}) })
       const result = await gate.run(base, runOptions).catch((error: unknown) => {
         throw asGiveUp(error, lastAnswer(last()))
       })
@@ -168,11 +172,25 @@ export function reliabilityMiddleware<T = unknown>(given?: ReliabilityMiddleware
       return { ...accepted, content: withArgs(answerText(accepted.content, result.response.content), settled.calls), usage: toV4Usage(call.usage) }
     },
 
-    async wrapStream({ params: given, model }: V4Call): Promise<LanguageModelV4StreamResult> {
+    wrapStream(call: V4Call): Promise<LanguageModelV4StreamResult> {
+      // The run ends with the stream: a consumer that cancels it, or a guard that stops it, ends the
+      // host model's stream and every retry, instead of reading the model to its end for nobody.
+      const stop = new AbortController()
+      const given = call.params.abortSignal
+      // One deadline (`runTimeoutMs`) for the call's prompt guards and its gate run, cleared when the stream ends.
+      const deadline = hostDeadline(config.runTimeoutMs, given === undefined ? stop.signal : AbortSignal.any([given, stop.signal]))
+      return wrap.stream(call, stop, deadline).catch((error: unknown) => {
+        deadline.clear()
+        throw error
+      })
+    },
+
+    async stream({ params: given, model }: V4Call, stop: AbortController, deadline: HostDeadline): Promise<LanguageModelV4StreamResult> {
       const runId = newRunId()
-      const guarded = await guardPrompt(given, contentGuards, { events, runId, signal: given.abortSignal })
+      const signal = deadline.signal as AbortSignal
+      const guarded = await guardPrompt(given, contentGuards, { events, runId, signal, late: deadline.late })
       const params = noProgressParams(guarded, ladder, events, runId)
-      const runOptions = { runId, ...(params.abortSignal !== undefined ? { signal: params.abortSignal } : {}) }
+      const runOptions = deadline.bind({ runId, signal })
       const provider: StreamingProvider = {
         name: model.provider,
         model: model.modelId,
@@ -191,7 +209,7 @@ export function reliabilityMiddleware<T = unknown>(given?: ReliabilityMiddleware
       const run = gateFor(params, provider).stream(base, { mode: streamMode, ...runOptions })
       const schemas = toolSchemas(params)
       // Text deltas behind the stream guards: only their lookback is held back, nothing they redact or block is delivered.
-      const window = streamWindow(contentGuards, { signal: params.abortSignal, report: guardReport({ events, runId, host: 'ai-sdk' }) })
+      const window = streamWindow(contentGuards, { signal, report: guardReport({ events, runId, host: 'ai-sdk' }) })
       const deliver = (controller: ReadableStreamDefaultController<LanguageModelV4StreamPart>, id: string, released: StreamRelease): void => {
         if (released.action !== 'release') throw guardStop(released, 'stream', runId)
         if (released.text !== '') controller.enqueue({ type: 'text-delta', id, delta: released.text })
@@ -200,6 +218,7 @@ export function reliabilityMiddleware<T = unknown>(given?: ReliabilityMiddleware
         deliver(controller, id, await window.end())
         controller.enqueue({ type: 'text-end', id })
       }
+      let cancelled = false
       const stream = new ReadableStream<LanguageModelV4StreamPart>({
         async start(controller) {
           controller.enqueue({ type: 'stream-start', warnings: [] })
@@ -245,10 +264,19 @@ export function reliabilityMiddleware<T = unknown>(given?: ReliabilityMiddleware
               }
             }
           } catch (error) {
+            stop.abort(error)
+            // A cancelled stream takes nothing more.
+            if (cancelled) return
             if (open !== undefined) controller.enqueue({ type: 'text-end', id: open })
             controller.enqueue({ type: 'error', error: asGiveUp(error, undefined) })
+          } finally {
+            deadline.clear()
           }
           controller.close()
+        },
+        cancel(reason) {
+          cancelled = true
+          stop.abort(reason ?? new DOMException('the stream was cancelled by its consumer', 'AbortError'))
         },
       })
       return { stream }
@@ -263,24 +291,6 @@ export function reliabilityMiddleware<T = unknown>(given?: ReliabilityMiddleware
     wrapGenerate: (call) => wrap.wrapGenerate(call as unknown as V4Call) as Promise<never>,
     wrapStream: (call) => wrap.wrapStream(call as unknown as V4Call) as Promise<never>,
   }
-}
-
-/** A prose reply that stands (`llm_gave_up`): the model's own result when it came from the model, its text otherwise. */
-function answerResult(answer: ModelResponse, raw: LanguageModelV4GenerateResult | undefined, usage: Usage): LanguageModelV4GenerateResult {
-  if (raw !== undefined) return { ...raw, content: answerText(raw.content, answer.content), usage: toV4Usage(usage) }
-  return { content: [{ type: 'text', text: answer.content }], finishReason: toFinishReason(answer.stopReason), usage: toV4Usage(usage), warnings: [] }
-}
-
-function lastAnswer(result: LanguageModelV4GenerateResult | undefined): NoObjectGeneratedFields | undefined {
-  if (result === undefined) return undefined
-  const text = Array.isArray(result.content) ? result.content.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join('') : undefined
-  const finish = result.finishReason as LanguageModelV4FinishReason | string | undefined
-  return { text, finishReason: typeof finish === 'string' ? finish : finish?.unified, response: result.response }
-}
-
-function toFinishReason(stop: StopReason): LanguageModelV4FinishReason {
-  const unified = ({ end: 'stop', max_tokens: 'length', tool_use: 'tool-calls', content_filter: 'content-filter', other: 'other' } as const)[stop]
-  return { unified, raw: undefined }
 }
 
 /** The modes of a streamed call: OpenAI's strict mode reshapes values, which a stream cannot map back as it goes, so JSON mode instead. */

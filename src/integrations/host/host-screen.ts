@@ -11,6 +11,8 @@ export interface HostGuardRun {
   readonly runId: string
   readonly signal: AbortSignal | undefined
   readonly host: 'ai-sdk' | 'langchain'
+  /** True once the call's own deadline (`runTimeoutMs`) fired: guards it cut short end the call `run-timeout`. */
+  readonly late?: (() => boolean) | undefined
 }
 
 /**
@@ -18,7 +20,7 @@ export interface HostGuardRun {
  * text as allowed or redacted; a tool result a guard blocks (or answers with feedback) becomes the
  * withheld notice; any other block, and every escalation, throws the typed stop (`guard-blocked`,
  * `guard-escalated`) before the model is called; guards cut short by the host's abort end the call
- * `aborted`.
+ * `aborted`, by the call's `runTimeoutMs` `run-timeout`.
  */
 export async function hostScreen(surface: GuardSurface, text: string, tool: string | undefined, run: HostGuardRun): Promise<string> {
   const outcome = await runContentGuards(run.guards, {
@@ -28,8 +30,9 @@ export async function hostScreen(surface: GuardSurface, text: string, tool: stri
     signal: run.signal,
     report: guardReport({ events: run.events, runId: run.runId, host: run.host }),
   })
-  // The host's abort cut the guards short: the call ends aborted, not as a guard's fail-closed block (nor a withheld result).
-  if (run.signal?.aborted === true) throw guardCutShort(surface, run.runId, false)
+  // The host's abort or the call's deadline cut the guards short: the call ends as that says, not as a guard's
+  // fail-closed block (nor a withheld result).
+  if (run.signal?.aborted === true) throw guardCutShort(surface, run.runId, run.late?.() === true)
   if (outcome.action === 'allow') return text
   if (outcome.action === 'redact') return outcome.text
   if (surface === 'tool-result' && outcome.action !== 'escalate') return withheldNotice(tool ?? 'tool', outcome.guard, outcome.reason)

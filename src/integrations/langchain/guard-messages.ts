@@ -8,6 +8,8 @@ export interface MessageGuardRun {
   readonly events: EventHub
   readonly runId: string
   readonly signal: AbortSignal | undefined
+  /** True once the turn's `runTimeoutMs` fired (guards it cut short end the turn `run-timeout`). */
+  readonly late?: (() => boolean) | undefined
 }
 
 /**

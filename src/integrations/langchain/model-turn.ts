@@ -8,6 +8,7 @@ import type { Message } from '../../model/message.ts'
 import type { ModelRequest } from '../../model/request.ts'
 import type { ToolChoice } from '../../model/tool-choice.ts'
 import { hostProvider } from '../host/host-provider.ts'
+import { type HostDeadline, hostDeadline } from '../host/host-deadline.ts'
 import { fromLangChain, toAIMessage, toLangChain, toModelResponse, toolSpecs, withText } from './langchain-messages.ts'
 import { type SchemaCache, toolSchemas } from './tool-schemas.ts'
 import { type LangChainToolArgs, settleToolArgs } from './tool-args-turn.ts'
@@ -54,11 +55,27 @@ export async function modelTurn<R extends TurnRequest>(asked: R, handler: (reque
   // the run at once (aborted: no rule retries it, no breaker counts it) and leaves the turn as it came.
   const bubble = new AbortController()
   const signal = agentSignal === undefined ? bubble.signal : AbortSignal.any([agentSignal, bubble.signal])
+  // One deadline (`runTimeoutMs`) for the turn's input guards and its gate run, as for an Agent run.
+  const deadline = hostDeadline(turn.gate.config.runTimeoutMs, signal)
+  try {
+    return await guardedTurn(asked, handler, turn, { bubble, signal, deadline })
+  } finally {
+    deadline.clear()
+  }
+}
+
+/** The turn's signals: LangGraph's bubble-up, the agent's signal with it, and the turn's deadline over both. */
+interface TurnSignals {
+  readonly bubble: AbortController
+  readonly signal: AbortSignal
+  readonly deadline: HostDeadline
+}
+
+async function guardedTurn<R extends TurnRequest>(asked: R, handler: (request: R) => unknown, turn: TurnSettings, signals: TurnSignals): Promise<AIMessage> {
+  const { bubble, signal, deadline } = signals
   const run = { runId: newRunId(), signal }
-  const given =
-    turn.contentGuards.length === 0
-      ? asked
-      : { ...asked, messages: await guardHumanMessages(asked.messages, turn.contentGuards, { events: turn.events, runId: run.runId, signal: agentSignal }) }
+  const guardRun = { events: turn.events, runId: run.runId, signal: deadline.signal, late: deadline.late }
+  const given = turn.contentGuards.length === 0 ? asked : { ...asked, messages: await guardHumanMessages(asked.messages, turn.contentGuards, guardRun) }
   const history = fromLangChain(given.messages)
   const request = noProgressRequest(given, history, turn.noProgress, { events: turn.events, runId: run.runId })
   const messages = request === given ? history : fromLangChain(request.messages)
@@ -89,7 +106,7 @@ export async function modelTurn<R extends TurnRequest>(asked: R, handler: (reque
     gate.run(req, options).then(answerOf, (error: unknown) => {
       throw bubble.signal.aborted ? bubble.signal.reason : error
     })
-  const answer = await runGate(base, run)
+  const answer = await runGate(base, deadline.bind({ ...run }))
   if ((answer.tool_calls?.length ?? 0) === 0) return answer
   const ask = (all: readonly Message[], toolChoice: ToolChoice | undefined): Promise<AIMessage> =>
     runGate({ ...base, messages: [...all], ...(toolChoice !== undefined ? { toolChoice } : {}) }, { ...run, validateOutput: false })

@@ -8,6 +8,7 @@ import { isRecord } from '../../model/is-record.ts'
 import { malformedResponse } from '../adapter-kit/malformed-response.ts'
 import { checkToolInput, parseToolArgs } from '../adapter-kit/parse-tool-args.ts'
 import { MISSING_USAGE, optionalTokenCount, tokenCount } from '../adapter-kit/token-count.ts'
+import { toolCallId } from '../adapter-kit/tool-call-id.ts'
 
 /**
  * Maps AI SDK content parts, finish reason and usage to a provider-neutral response; `reasoning`
@@ -23,6 +24,9 @@ export function fromAiSdkResult(
   if (!Array.isArray(content) || !content.every((p) => isRecord(p) && typeof p['type'] === 'string')) {
     throw malformedResponse(provider, 'a result with an array of content parts', content)
   }
+  // A text part whose text is no string (`null`) would read as the answer "null".
+  const textless = content.find((p: Record<string, unknown>) => p['type'] === 'text' && typeof p['text'] !== 'string')
+  if (textless !== undefined) throw malformedResponse(provider, 'text parts with a string text', textless)
   // The parts read below have the same fields in v3 and v4.
   const parts = content as readonly LanguageModelV4Content[]
   let text = ''
@@ -32,7 +36,7 @@ export function fromAiSdkResult(
     if (part.type === 'text') text += part.text
     else if (part.type === 'tool-call' && part.providerExecuted !== true) {
       const args = typeof part.input === 'string' ? parseToolArgs(part.input) : checkToolInput(part.input)
-      toolCalls.push({ id: part.toolCallId, name: part.toolName, args })
+      toolCalls.push({ id: toolCallId(part.toolCallId), name: part.toolName, args })
     } else if (part.type === 'reasoning') reasoning.push(fromAiSdkReasoning(part.text, part.providerMetadata))
   }
   const response: ModelResponse = { content: text, toolCalls, usage: fromAiSdkUsage(usage), stopReason: aiSdkStopReason(finishReason) }

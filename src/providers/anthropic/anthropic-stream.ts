@@ -4,8 +4,9 @@ import type { ModelResponse } from '../../model/response.ts'
 import type { StreamChunk } from '../../model/stream-chunk.ts'
 import type { ToolCall } from '../../model/tool-call.ts'
 import { isRecord } from '../../model/is-record.ts'
-import { malformedStream } from '../adapter-kit/malformed-response.ts'
+import { malformedResponse, malformedStream } from '../adapter-kit/malformed-response.ts'
 import { parseToolArgs } from '../adapter-kit/parse-tool-args.ts'
+import { toolCallId } from '../adapter-kit/tool-call-id.ts'
 import { anthropicStopReason, fromAnthropicUsage } from './from-anthropic-message.ts'
 
 /** A content block being assembled, by its stream index. */
@@ -16,19 +17,26 @@ type PartialBlock =
 
 /**
  * Turns Messages API stream events (`message_start`, `content_block_*`, `message_delta`,
- * `message_stop`) into text chunks and a final `done` chunk. Usage starts from `message_start`
+ * `message_stop`) into text chunks and a final `done` chunk, at `message_stop` (nothing after it is read). Usage starts from `message_start`
  * (input and cache tokens) and is updated by `message_delta` (output tokens); a count no event
  * reported is `NaN`, for the gate to estimate. Thinking blocks are
  * assembled from `thinking_delta` and `signature_delta` events (redacted ones arrive whole) and kept
- * as the response's reasoning. A stream without `message_start` is a `malformed-response` error.
+ * as the response's reasoning. A stream without `message_start`, or cut before `message_stop`, is a
+ * `malformed-response` error: part of an answer is never taken as a whole one.
  */
 export async function* anthropicStreamChunks(events: AsyncIterable<RawMessageStreamEvent>, provider = 'anthropic'): AsyncGenerator<StreamChunk> {
   let content = ''
   let stop: string | null | undefined
   let usage = fromAnthropicUsage(undefined)
   let started = false
+  let stopped = false
   const blocks = new Map<number, PartialBlock>()
   for await (const event of events) {
+    // The answer is whole at `message_stop`: nothing after it belongs to it (the iterator is closed here).
+    if (event?.type === 'message_stop') {
+      stopped = true
+      break
+    }
     switch (event?.type) {
       case 'message_start':
         started = true
@@ -40,6 +48,8 @@ export async function* anthropicStreamChunks(events: AsyncIterable<RawMessageStr
         break
       case 'content_block_start': {
         const b = event.content_block
+        // An event without its block or delta is no answer (never a TypeError).
+        if (!isRecord(b)) throw malformedResponse(provider, 'a content_block_start event with its content_block', event)
         if (b.type === 'tool_use') blocks.set(event.index, { type: 'tool_use', id: b.id, name: b.name, json: '' })
         else if (b.type === 'thinking') blocks.set(event.index, { type: 'thinking', thinking: b.thinking ?? '', signature: b.signature ?? '' })
         else if (b.type === 'redacted_thinking') blocks.set(event.index, { type: 'redacted_thinking', data: b.data })
@@ -47,7 +57,9 @@ export async function* anthropicStreamChunks(events: AsyncIterable<RawMessageStr
       }
       case 'content_block_delta': {
         const delta = event.delta
+        if (!isRecord(delta)) throw malformedResponse(provider, 'a content_block_delta event with its delta', event)
         const block = blocks.get(event.index)
+        if (delta.type === 'text_delta' && typeof delta.text !== 'string') throw malformedResponse(provider, 'a text_delta with a string text', delta)
         if (delta.type === 'text_delta' && delta.text !== '') {
           content += delta.text
           yield { type: 'text', text: delta.text }
@@ -74,10 +86,12 @@ export async function* anthropicStreamChunks(events: AsyncIterable<RawMessageStr
     }
   }
   if (!started) throw malformedStream(provider, 'a message_start event')
+  // A stream cut before its end (a proxy that closes it cleanly) holds part of an answer: never taken as a whole one.
+  if (!stopped) throw malformedStream(provider, 'its message_stop event (it was cut short)')
   const toolCalls: ToolCall[] = []
   const reasoning: ReasoningBlock[] = []
   for (const [, b] of [...blocks.entries()].sort(([a], [z]) => a - z)) {
-    if (b.type === 'tool_use') toolCalls.push({ id: b.id, name: b.name, args: parseToolArgs(b.json) })
+    if (b.type === 'tool_use') toolCalls.push({ id: toolCallId(b.id), name: b.name, args: parseToolArgs(b.json) })
     else if (b.type === 'thinking') reasoning.push({ text: b.thinking, signature: b.signature })
     else reasoning.push({ text: '', redactedData: b.data })
   }

@@ -7,6 +7,7 @@ import { isRecord } from '../../model/is-record.ts'
 import { malformedResponse } from '../adapter-kit/malformed-response.ts'
 import { checkToolInput } from '../adapter-kit/parse-tool-args.ts'
 import { MISSING_USAGE, optionalTokenCount, tokenCount } from '../adapter-kit/token-count.ts'
+import { toolCallId } from '../adapter-kit/tool-call-id.ts'
 
 /**
  * Maps a Messages API response to a provider-neutral response: text, tool calls, and the
@@ -19,12 +20,15 @@ export function fromAnthropicMessage(message: Message, provider = 'anthropic'): 
   if (!Array.isArray(blocks) || !blocks.every((b) => isRecord(b) && typeof b['type'] === 'string')) {
     throw malformedResponse(provider, 'a Messages API message with a content array', message)
   }
+  // A text block whose text is no string (`null`) would read as the answer "null".
+  const textless = blocks.find((b: Record<string, unknown>) => b['type'] === 'text' && typeof b['text'] !== 'string')
+  if (textless !== undefined) throw malformedResponse(provider, 'text blocks with a string text', textless)
   let content = ''
   const toolCalls: ToolCall[] = []
   const reasoning: ReasoningBlock[] = []
   for (const block of message.content) {
     if (block.type === 'text') content += block.text
-    else if (block.type === 'tool_use') toolCalls.push({ id: block.id, name: block.name, args: checkToolInput(block.input) })
+    else if (block.type === 'tool_use') toolCalls.push({ id: toolCallId(block.id), name: block.name, args: checkToolInput(block.input) })
     else if (block.type === 'thinking') reasoning.push({ text: block.thinking, signature: block.signature })
     else if (block.type === 'redacted_thinking') reasoning.push({ text: '', redactedData: block.data })
   }

@@ -7,6 +7,7 @@ import { isRecord } from '../../model/is-record.ts'
 import { malformedResponse } from '../adapter-kit/malformed-response.ts'
 import { parseToolArgs } from '../adapter-kit/parse-tool-args.ts'
 import { MISSING_USAGE, optionalTokenCount, tokenCount } from '../adapter-kit/token-count.ts'
+import { toolCallId } from '../adapter-kit/tool-call-id.ts'
 
 /**
  * Maps a Chat Completion to a provider-neutral response (first choice). Whatever is not a
@@ -19,8 +20,14 @@ export function fromOpenAICompletion(completion: ChatCompletion, provider: strin
   if (!isRecord(choice) || !isRecord(choice['message'])) throw malformedResponse(provider, 'a chat.completion with a choice', completion)
   const { message, finish_reason: finish } = choice as unknown as ChatCompletion.Choice
   const toolCalls: ToolCall[] = []
-  for (const call of Array.isArray(message.tool_calls) ? message.tool_calls : []) {
-    if (call.type === 'function') toolCalls.push({ id: call.id, name: call.function.name, args: parseToolArgs(call.function.arguments) })
+  for (const call of Array.isArray(message.tool_calls) ? (message.tool_calls as unknown[]) : []) {
+    // A call that is no object, or a function call without its function, is no answer (never a TypeError);
+    // one without its `type` (a proxy that leaves it out) is a function call when it holds a function.
+    const type: unknown = isRecord(call) ? (call['type'] ?? 'function') : undefined
+    if (!isRecord(call) || (type === 'function' && !isRecord(call['function'])))
+      throw malformedResponse(provider, 'tool calls that are objects with a function', call)
+    const { id, function: fn } = call as { id?: unknown; function: { name: string; arguments?: unknown } }
+    if (type === 'function') toolCalls.push({ id: toolCallId(id), name: fn.name, args: parseToolArgs(fn.arguments) })
   }
   const refusal = typeof message.refusal === 'string' && message.refusal !== '' ? message.refusal : undefined
   return {

@@ -3,9 +3,10 @@ import type { StreamChunk } from '../../model/stream-chunk.ts'
 import type { ToolCall } from '../../model/tool-call.ts'
 import type { Usage } from '../../model/usage.ts'
 import { isRecord } from '../../model/is-record.ts'
-import { malformedStream } from '../adapter-kit/malformed-response.ts'
+import { malformedResponse, malformedStream } from '../adapter-kit/malformed-response.ts'
 import { parseToolArgs } from '../adapter-kit/parse-tool-args.ts'
 import { MISSING_USAGE } from '../adapter-kit/token-count.ts'
+import { toolCallId } from '../adapter-kit/tool-call-id.ts'
 import { fromOpenAIUsage, openAIStopReason } from './from-openai-completion.ts'
 
 interface PartialCall {
@@ -18,8 +19,9 @@ interface PartialCall {
  * Turns `chat.completion.chunk` events into text chunks and a final `done` chunk carrying the
  * assembled response. Per tool-call `index`, the id and the function name come whole in the first
  * delta that carries them (later repeats are ignored, never appended), and argument fragments are
- * joined and parsed at the end. A stream without a single chunk of this format is a
- * `malformed-response` error.
+ * joined and parsed at the end; a delta after the chunk with the `finish_reason` is no part of the
+ * answer (only the usage chunk is). A stream without a single chunk of this format, or cut before
+ * its `finish_reason`, is a `malformed-response` error: part of an answer is never a whole one.
  */
 export async function* openAIStreamChunks(events: AsyncIterable<ChatCompletionChunk>, provider = 'openai'): AsyncGenerator<StreamChunk> {
   let content = ''
@@ -28,30 +30,40 @@ export async function* openAIStreamChunks(events: AsyncIterable<ChatCompletionCh
   // A stream without its usage chunk (a proxy that drops `stream_options`) leaves both counts to estimate.
   let usage: Usage = MISSING_USAGE
   let recognised = false
-  const calls = new Map<number, PartialCall>()
+  const calls = new Map<unknown, PartialCall>()
   for await (const event of events) {
     if (!isRecord(event) || !Array.isArray(event.choices)) continue
     recognised = true
     if (event.usage !== null && event.usage !== undefined) usage = fromOpenAIUsage(event.usage)
-    const choice = event.choices[0]
-    if (choice === undefined) continue
+    const first: unknown = event.choices[0]
+    // After the finish chunk only the usage chunk belongs to the answer: a delta sent after it is no part of it.
+    if (!isRecord(first) || finish !== undefined) continue
+    const choice = first as unknown as ChatCompletionChunk.Choice
     const delta = choice.delta
     if (typeof delta?.content === 'string' && delta.content !== '') {
       content += delta.content
       yield { type: 'text', text: delta.content }
     }
     if (typeof delta?.refusal === 'string') refusal += delta.refusal
-    for (const d of delta?.tool_calls ?? []) {
-      const call = calls.get(d.index) ?? { id: '', name: '', args: '' }
-      if (call.id === '' && typeof d.id === 'string') call.id = d.id
-      if (call.name === '' && typeof d.function?.name === 'string') call.name = d.function.name
-      if (typeof d.function?.arguments === 'string') call.args += d.function.arguments
-      calls.set(d.index, call)
+    const deltas: unknown = delta?.tool_calls
+    for (const d of Array.isArray(deltas) ? (deltas as unknown[]) : []) {
+      // A delta that is no object is no answer (never a TypeError).
+      if (!isRecord(d)) throw malformedResponse(provider, 'tool-call deltas that are objects', d)
+      const call = calls.get(d['index']) ?? { id: '', name: '', args: '' }
+      const fn: unknown = d['function']
+      if (call.id === '' && typeof d['id'] === 'string') call.id = d['id']
+      if (call.name === '' && isRecord(fn) && typeof fn['name'] === 'string') call.name = fn['name']
+      if (isRecord(fn) && typeof fn['arguments'] === 'string') call.args += fn['arguments']
+      calls.set(d['index'], call)
     }
     if (choice.finish_reason !== null && choice.finish_reason !== undefined) finish = choice.finish_reason
   }
   if (!recognised) throw malformedStream(provider, 'a chat.completion.chunk event')
-  const toolCalls: ToolCall[] = [...calls.entries()].sort(([a], [b]) => a - b).map(([, c]) => ({ id: c.id, name: c.name, args: parseToolArgs(c.args) }))
+  // A stream cut before its end (a proxy that closes it cleanly) holds part of an answer: never taken as a whole one.
+  if (finish === undefined) throw malformedStream(provider, 'a finish_reason (it was cut short)')
+  const toolCalls: ToolCall[] = [...calls.entries()]
+    .sort(([a], [b]) => Number(a) - Number(b))
+    .map(([, c]) => ({ id: toolCallId(c.id), name: c.name, args: parseToolArgs(c.args) }))
   yield {
     type: 'done',
     response: { content: content === '' && refusal !== '' ? refusal : content, toolCalls, usage, stopReason: openAIStopReason(finish, refusal) },

@@ -68,8 +68,9 @@ export function streamWindow(guards: readonly ContentGuard[], given?: StreamWind
       return { action: 'release', text: screened }
     }
     let keep = Math.min(lookback, pending.length)
-    // Never split a surrogate pair across two releases.
-    if (keep < pending.length && keep > 0 && isLowSurrogate(pending.charCodeAt(pending.length - keep))) keep++
+    // Never split a surrogate pair across two releases, nor release a high surrogate whose pair has
+    // not come yet (with no lookback too): the cut never falls just after a high surrogate.
+    if (keep < pending.length && isHighSurrogate(pending.charCodeAt(pending.length - keep - 1))) keep++
     // Release only when the kept tail is untouched by the guards: every redaction then lies in the
     // released part, whole. A redaction reaching into the tail: see `splitRelease`.
     if (commonSuffix(pending, screened) < keep) return (await splitRelease(screened, keep)) ?? { action: 'release', text: '' }
@@ -124,8 +125,8 @@ function screenedAlone(outcome: GuardOutcome, text: string): string | undefined 
   return outcome.action === 'allow' ? text : outcome.action === 'redact' ? outcome.text : undefined
 }
 
-function isLowSurrogate(code: number): boolean {
-  return code >= 0xdc00 && code <= 0xdfff
+function isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff
 }
 
 /** How many characters `a` and `b` share at their ends. */

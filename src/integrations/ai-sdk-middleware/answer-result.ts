@@ -1,0 +1,26 @@
+import type { LanguageModelV4FinishReason, LanguageModelV4GenerateResult } from '@ai-sdk/provider'
+import type { ModelResponse, StopReason } from '../../model/response.ts'
+import type { Usage } from '../../model/usage.ts'
+import { answerText } from './answer-content.ts'
+import type { NoObjectGeneratedFields } from './give-up-error.ts'
+import { toV4Usage } from './v4-usage.ts'
+
+/** A prose reply that stands (`llm_gave_up`): the model's own result when it came from the model, its text otherwise. */
+export function answerResult(answer: ModelResponse, raw: LanguageModelV4GenerateResult | undefined, usage: Usage): LanguageModelV4GenerateResult {
+  if (raw !== undefined) return { ...raw, content: answerText(raw.content, answer.content), usage: toV4Usage(usage) }
+  return { content: [{ type: 'text', text: answer.content }], finishReason: toFinishReason(answer.stopReason), usage: toV4Usage(usage), warnings: [] }
+}
+
+/** What a give-up error tells of the model's last answer: its text, finish reason and response. */
+export function lastAnswer(result: LanguageModelV4GenerateResult | undefined): NoObjectGeneratedFields | undefined {
+  if (result === undefined) return undefined
+  const text = Array.isArray(result.content) ? result.content.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join('') : undefined
+  const finish = result.finishReason as LanguageModelV4FinishReason | string | undefined
+  return { text, finishReason: typeof finish === 'string' ? finish : finish?.unified, response: result.response }
+}
+
+/** The gate's stop reason as the AI SDK's finish reason. */
+export function toFinishReason(stop: StopReason): LanguageModelV4FinishReason {
+  const unified = ({ end: 'stop', max_tokens: 'length', tool_use: 'tool-calls', content_filter: 'content-filter', other: 'other' } as const)[stop]
+  return { unified, raw: undefined }
+}
