@@ -4,8 +4,8 @@ import type { ModelResponse } from '../model/response.ts'
 /**
  * The response of an attempt's chain, checked at the boundary: a provider or a link that answers
  * something other than a `ModelResponse` (`null`, a bare string, `toolCalls` missing or holding
- * `null` or a call without a string id) fails the attempt with kind `malformed-response` instead of
- * crashing the gate later.
+ * `null`) fails the attempt with kind `malformed-response` instead of crashing the gate later. A call
+ * without a string id is no malformed response: the Agent gives it an id of its own (`withCallIds`).
  */
 export function responseOf(result: unknown, provider: string): ModelResponse {
   let response: unknown
@@ -49,8 +49,6 @@ function shapeProblem(r: unknown): string | undefined {
     const call: unknown = toolCalls[i]
     if (typeof call !== 'object' || call === null || typeof (call as { name?: unknown }).name !== 'string')
       return `toolCalls[${i}] is not a tool call with a name`
-    // The id names the call's result, approval and stored record: one that is no string is no call to run.
-    if (typeof (call as { id?: unknown }).id !== 'string') return `toolCalls[${i}].id must be a string`
   }
   return undefined
 }

@@ -220,29 +220,3 @@ describe('Provider adapters on a text block whose text is null', () => {
     await expect(gate.run({ messages: [{ role: 'user', content: 'go' }] })).rejects.toMatchObject({ kind: 'malformed-response' })
   })
 })
-
-describe('the gate on a provider whose tool call has no string id', () => {
-  it.each([undefined, null, 42])('fails the attempt as malformed-response before any tool runs (id %s)', async (id) => {
-    const provider: Provider = {
-      name: 'custom',
-      complete: async () =>
-        ({
-          content: '',
-          toolCalls: [{ id, name: 'lookup', args: { orderId: '42' } }],
-          usage: { inputTokens: 1, outputTokens: 1 },
-          stopReason: 'tool_use',
-        }) as never,
-    }
-    const ran: unknown[] = []
-    const lookup = tool({
-      name: 'lookup',
-      description: 'find an order',
-      input: Type.Object({ orderId: Type.String() }),
-      execute: (args) => (ran.push(args), 'shipped'),
-    })
-    const session = await Agent.create({ provider }).tool(lookup).build().session('customer-42')
-    await expect(session.run('where is order 42?')).rejects.toMatchObject({ kind: 'malformed-response' })
-    expect(ran).toEqual([])
-    expect(session.history).toEqual([])
-  })
-})
