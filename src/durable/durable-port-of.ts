@@ -68,6 +68,8 @@ export function durablePort(given: DurableEngine): DurablePort {
       try {
         raw = await engine.run(name, () => (entry ??= action()))
       } catch (cause) {
+        // An engine of this library's (memoryDurablePort) refuses another run's entry: its refusal is kept as it is.
+        if (isDurableRunError(cause)) throw cause
         // The action never throws: a rejection is the engine's own (cancelled, unreachable), not the step's outcome.
         throw new DurableRunError('engine-failed', { runId, step: name, reason: `the engine did not run or journal the step: ${messageOf(cause)}`, cause })
       }

@@ -2,7 +2,7 @@ import { setTimeout as wait } from 'node:timers/promises'
 import { option, optionsContract } from '../model/options-contract.ts'
 import type { DurablePort } from './durable-port.ts'
 import { durablePort } from './durable-port-of.ts'
-import { decodeEntry } from './journal-codec.ts'
+import { decodeEntry, foreignRun, type StepPosition } from './journal-codec.ts'
 
 /** What {@link memoryDurablePort} takes. */
 export interface MemoryDurablePortOptions {
@@ -37,9 +37,9 @@ export function memoryDurablePort(options: MemoryDurablePortOptions): DurablePor
   let next = 0
   return durablePort({
     runId,
-    async run(_name, action) {
+    async run(name, action) {
       const at = next++
-      if (at < journal.length) return journal[at]
+      if (at < journal.length) return ownEntry({ runId, seq: at, name }, journal[at])
       const text = JSON.stringify(await action())
       // Another port on this journal (a second resume running at once) wrote this position first: its outcome is the
       // step's, as an engine keeps the first one journaled; appended again, the journal would hold the position twice.
@@ -51,7 +51,7 @@ export function memoryDurablePort(options: MemoryDurablePortOptions): DurablePor
       const at = next++
       // A sleep is journaled as the step of its name that answered nothing: a replay checks its place and name.
       if (at < journal.length) {
-        decodeEntry({ runId, seq: at, name }, journal[at])
+        decodeEntry({ runId, seq: at, name }, ownEntry({ runId, seq: at, name }, journal[at]))
         return
       }
       await wait(ms)
@@ -62,4 +62,11 @@ export function memoryDurablePort(options: MemoryDurablePortOptions): DurablePor
       journal.push(JSON.stringify({ v: 1, runId, seq: at, name, ok: true }))
     },
   })
+}
+
+/** The journal's entry at `at`, refused (`divergence`) when it names another run: the array was handed over as data. */
+function ownEntry(at: StepPosition, entry: unknown): unknown {
+  const foreign = foreignRun(at, entry)
+  if (foreign !== undefined) throw foreign
+  return entry
 }
