@@ -106,6 +106,30 @@ describe('Gate attempts in a durable run', () => {
     expect(resumed.events.filter((e) => e.type === 'cost_tick').map((e) => (e as { attempt: number }).attempt)).toEqual([3])
   })
 
+  it('emits an attempt’s attempt_start before its attempt_end, and nothing after the run’s end, when the port answers only after the run was aborted', async () => {
+    const journal: string[] = []
+    await gateOver(['{"amount": 1}']).gate.run(ask, { durable: memoryDurablePort({ runId: 'r', journal }) })
+    const controller = new AbortController()
+    const inner = memoryDurablePort({ runId: 'r', journal })
+    // A port that answers the journaled attempt once the caller has given up.
+    const slow = {
+      runId: 'r',
+      step: async <T>(name: string, fn: () => T | Promise<T>) => {
+        controller.abort(new Error('gave up'))
+        await new Promise((resolve) => setTimeout(resolve, 5))
+        return inner.step(name, fn)
+      },
+      sleep: inner.sleep,
+    }
+    const { gate, events } = gateOver([])
+    expect((await failure(gate.run(ask, { durable: slow, signal: controller.signal }))).kind).toBe('aborted')
+    await new Promise((resolve) => setTimeout(resolve, 20))
+    const types = events.map((e) => e.type)
+    expect(types.filter((t) => t === 'attempt_start')).toHaveLength(1)
+    expect(types.indexOf('attempt_start')).toBeLessThan(types.indexOf('attempt_end'))
+    expect(types.at(-1)).toBe('run_end')
+  })
+
   it('rebuilds a journaled failure as a ProviderError with its kind, status and retry-after', async () => {
     const journal: string[] = []
     const first = gateOver([limited(), new ProviderError('no key', { kind: 'auth', status: 401 })])
