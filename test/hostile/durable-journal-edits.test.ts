@@ -54,7 +54,7 @@ function edited(journal: readonly string[], e: Edit): string[] {
   if (e.op === 'truncate') out.length = i
   else if (e.op === 'duplicate') out.splice(i, 0, out[i] as string)
   else if (e.op === 'swap') [out[i], out[e.other % out.length]] = [out[e.other % out.length] as string, out[i] as string]
-  else {
+  else if (e.op === 'field') {
     const entry = JSON.parse(out[i] as string) as Record<string, unknown>
     let at: Record<string, unknown> = entry
     for (const key of e.path.slice(0, -1)) {
