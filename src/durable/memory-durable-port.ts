@@ -47,14 +47,15 @@ export function memoryDurablePort(options: MemoryDurablePortOptions): DurablePor
       journal.push(text)
       return text
     },
-    async sleep(name, ms) {
+    async sleep(name, ms, signal) {
       const at = next++
       // A sleep is journaled as the step of its name that answered nothing: a replay checks its place and name.
       if (at < journal.length) {
         decodeEntry({ runId, seq: at, name }, ownEntry({ runId, seq: at, name }, journal[at]))
         return
       }
-      await wait(ms)
+      // The run's abort ends the wait (no timer outlives the run) and journals no sleep: a resume waits again.
+      await wait(ms, undefined, signal === undefined ? undefined : { signal })
       if (at < journal.length) {
         decodeEntry({ runId, seq: at, name }, journal[at])
         return

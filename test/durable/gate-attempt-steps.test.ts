@@ -265,6 +265,38 @@ describe('Gate attempts in a durable run', () => {
     ])
   })
 
+  it('leaves no timer of a memory port’s wait behind a run aborted while it waits, and journals no sleep', async () => {
+    const timers = (): number => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length
+    const journal: string[] = []
+    const controller = new AbortController()
+    const port = memoryDurablePort({ runId: 'r', journal })
+    const watching = {
+      runId: 'r',
+      step: port.step,
+      sleep: (name: string, ms: number, signal?: AbortSignal) => {
+        const sleeping = port.sleep(name, ms, signal)
+        queueMicrotask(() => controller.abort(new Error('shutting down')))
+        return sleeping
+      },
+    }
+    const hourly = { when: () => true, then: 'retry' as const, kind: 'hourly', failuresOnly: true, delayMs: 3_600_000 }
+    const gate = createGate({ providers: scripted([overloaded(), '{"amount": 1}']), outputSchema: Amount, postDecide: [hourly] })
+    const before = timers()
+    const error = await failure(gate.run(ask, { durable: watching, signal: controller.signal }))
+    expect(error.kind).toBe('aborted')
+    await new Promise((resolve) => setImmediate(resolve))
+    expect(timers()).toBeLessThanOrEqual(before)
+    expect(stepNames(journal)).toEqual(['attempt:gate:1'])
+    // The resume waits again, then answers.
+    const resumed = gateOver(['{"amount": 2}'])
+    const sleeps: string[] = []
+    const replay = memoryDurablePort({ runId: 'r', journal })
+    const quick = { runId: 'r', step: replay.step, sleep: async (name: string) => void sleeps.push(name) }
+    const fast = createGate({ providers: resumed.provider, outputSchema: Amount, postDecide: [hourly] })
+    expect((await fast.run(ask, { durable: quick })).value).toEqual({ amount: 2 })
+    expect(sleeps).toEqual(['wait:gate:1'])
+  })
+
   it('sleeps no further part of a long wait once the run was aborted', async () => {
     const sleeps: string[] = []
     const controller = new AbortController()

@@ -156,7 +156,7 @@ export class DurableAttempts implements DurableSteps {
       // A port sleeps at most MAX_TIMER_MS at once: a longer wait is slept in named parts (none once the run was aborted).
       for (let i = 0, left = ms; left > 0 && this.#refused === undefined && signal?.aborted !== true; i++, left -= MAX_TIMER_MS) {
         const name = i === 0 ? base : `${base}.${i + 1}`
-        await portCall(this.port, name, () => this.port.sleep(name, Math.min(left, MAX_TIMER_MS))).catch((error: DurableRunError) => {
+        await portCall(this.port, name, () => this.port.sleep(name, Math.min(left, MAX_TIMER_MS), signal)).catch((error: DurableRunError) => {
           this.#refused ??= error
         })
       }
