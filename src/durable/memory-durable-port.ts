@@ -24,7 +24,8 @@ const OPTIONS = optionsContract<MemoryDurablePortOptions>('memoryDurablePort', {
  * A {@link DurablePort} whose journal is an array of JSON texts in this process: for tests, and for
  * runs that want the tool-step contract (idempotency keys, one effect per step) without an engine. A
  * second port over the same journal replays it: finished steps answer their journaled outcome; a step
- * past the journal's end runs and is appended.
+ * past the journal's end runs and is appended (two ports resuming it at once keep one entry per
+ * position: the first outcome journaled answers both). An entry naming another run is a `divergence`.
  *
  * @example
  * const journal: string[] = []
