@@ -14,8 +14,8 @@ export interface DurableEngine {
    * without running it (the engine may hand it back as an object or as JSON text).
    */
   run(name: string, action: () => Promise<JournalEntry>): PromiseLike<unknown>
-  /** Sleeps `ms` milliseconds durably under `name`. */
-  sleep(name: string, ms: number): PromiseLike<void>
+  /** Sleeps `ms` milliseconds durably under `name`; `signal` (the run's, when given) may end an in-process wait early. */
+  sleep(name: string, ms: number, signal?: AbortSignal): PromiseLike<void>
   /** Optional: waits durably, at most `timeoutMs`, for a value sent to the run under `name` (see `DurablePort.awaitSignal`). */
   signal?(name: string, timeoutMs: number): PromiseLike<SignalOutcome>
 }

@@ -68,6 +68,8 @@ export function durablePort(given: DurableEngine): DurablePort {
       try {
         raw = await engine.run(name, () => (entry ??= action()))
       } catch (cause) {
+        // An engine of this library's (memoryDurablePort) refuses another run's entry: its refusal is kept as it is.
+        if (isDurableRunError(cause)) throw cause
         // The action never throws: a rejection is the engine's own (cancelled, unreachable), not the step's outcome.
         throw new DurableRunError('engine-failed', { runId, step: name, reason: `the engine did not run or journal the step: ${messageOf(cause)}`, cause })
       }
@@ -75,15 +77,16 @@ export function durablePort(given: DurableEngine): DurablePort {
       if (!outcome.ok) throw outcome.error
       return outcome.value as T
     },
-    async sleep(name: string, ms: number): Promise<void> {
+    async sleep(name: string, ms: number, signal?: AbortSignal): Promise<void> {
       if (!Number.isSafeInteger(ms) || ms < 0 || ms > MAX_TIMER_MS)
         throw new RangeError(`durable sleep ${JSON.stringify(name)}: ms must be whole milliseconds from 0 to ${MAX_TIMER_MS}, got ${String(ms)}`)
       position(name)
       try {
-        await engine.sleep(name, ms)
+        await (signal === undefined ? engine.sleep(name, ms) : engine.sleep(name, ms, signal))
       } catch (cause) {
-        // An engine of this library's (memoryDurablePort) checks a replayed sleep's place: its refusal is kept as it is.
-        if (isDurableRunError(cause)) throw cause
+        // An engine of this library's (memoryDurablePort) checks a replayed sleep's place: its refusal is kept as it is,
+        // as is a wait the run's abort ended.
+        if (isDurableRunError(cause) || signal?.aborted === true) throw cause
         throw new DurableRunError('engine-failed', { runId, step: name, reason: `the engine did not sleep or journal the sleep: ${messageOf(cause)}`, cause })
       }
     },

@@ -19,8 +19,12 @@ export interface DurablePort {
    * read (`corrupt-entry`).
    */
   step<T>(name: string, fn: () => T | Promise<T>): Promise<T>
-  /** Waits `ms` milliseconds durably: a resumed run does not wait again for time already slept. */
-  sleep(name: string, ms: number): Promise<void>
+  /**
+   * Waits `ms` milliseconds durably: a resumed run does not wait again for time already slept. `signal`, when given, is
+   * the run's: a port that sleeps in this process (`memoryDurablePort`) stops waiting when it aborts, and journals no
+   * sleep (an engine's durable timer lives in the engine).
+   */
+  sleep(name: string, ms: number, signal?: AbortSignal): Promise<void>
   /**
    * Optional: waits durably, at most `timeoutMs`, for a value sent to this run under `name` (a
    * Restate workflow's promise, a DBOS message topic): the wait survives restarts, and on replay

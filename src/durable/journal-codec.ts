@@ -67,19 +67,27 @@ export function encodeFailure(at: StepPosition, error: unknown): JournalEntry {
 }
 
 /**
+ * The run a journal entry names (`runId`), when it names one that is not `at`'s: the entry is another run's. An engine's
+ * journal is its run's own (a fork of a run, as DBOS makes one, reads its parent's entries on purpose); a journal handed
+ * over as data (`memoryDurablePort`) is checked with this where it is read.
+ */
+export function foreignRun(at: StepPosition, raw: unknown): DurableRunError | undefined {
+  const entry = readEntry(at, raw)
+  if (entry.runId === undefined || entry.runId === at.runId) return undefined
+  return new DurableRunError('divergence', {
+    runId: at.runId,
+    step: at.name,
+    reason: `the journal holds an entry of run ${quoted(entry.runId)} at position ${entry.seq}: it is another run's journal`,
+  })
+}
+
+/**
  * The outcome a journal entry holds, for the step at `at`: its value, or its error rebuilt (thrown by
- * the caller). An entry of another run, step or position is a `divergence`; anything the port did not write
+ * the caller). An entry of another step or position is a `divergence`; anything the port did not write
  * (a wrong shape, a `__proto__` key, a kind that is no {@link ErrorKind}) is a `corrupt-entry`.
  */
 export function decodeEntry(at: StepPosition, raw: unknown): { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly error: Error } {
   const entry = readEntry(at, raw)
-  if (entry.runId !== undefined && entry.runId !== at.runId) {
-    throw new DurableRunError('divergence', {
-      runId: at.runId,
-      step: at.name,
-      reason: `the journal holds an entry of run ${quoted(entry.runId)} at position ${entry.seq}: it is another run's journal`,
-    })
-  }
   if (entry.seq !== at.seq || entry.name !== at.name) {
     throw new DurableRunError('divergence', {
       runId: at.runId,

@@ -18,7 +18,7 @@ export type JournaledFailure =
 
 /**
  * One journaled step as the port writes it, plain data an engine stores as JSON: the run it belongs
- * to (`runId`: an entry of another run is a divergence; absent in entries written before it was), its
+ * to (`runId`: `memoryDurablePort` refuses an entry of another run; absent in entries written before it was), its
  * position in the run (`seq`, steps and sleeps counted from 0) and name (to detect a replay that
  * diverges), and its outcome. A success without `value` answered `undefined`.
  */

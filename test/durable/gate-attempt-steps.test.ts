@@ -106,6 +106,30 @@ describe('Gate attempts in a durable run', () => {
     expect(resumed.events.filter((e) => e.type === 'cost_tick').map((e) => (e as { attempt: number }).attempt)).toEqual([3])
   })
 
+  it('emits an attempt’s attempt_start before its attempt_end, and nothing after the run’s end, when the port answers only after the run was aborted', async () => {
+    const journal: string[] = []
+    await gateOver(['{"amount": 1}']).gate.run(ask, { durable: memoryDurablePort({ runId: 'r', journal }) })
+    const controller = new AbortController()
+    const inner = memoryDurablePort({ runId: 'r', journal })
+    // A port that answers the journaled attempt once the caller has given up.
+    const slow = {
+      runId: 'r',
+      step: async <T>(name: string, fn: () => T | Promise<T>) => {
+        controller.abort(new Error('gave up'))
+        await new Promise((resolve) => setTimeout(resolve, 5))
+        return inner.step(name, fn)
+      },
+      sleep: inner.sleep,
+    }
+    const { gate, events } = gateOver([])
+    expect((await failure(gate.run(ask, { durable: slow, signal: controller.signal }))).kind).toBe('aborted')
+    await new Promise((resolve) => setTimeout(resolve, 20))
+    const types = events.map((e) => e.type)
+    expect(types.filter((t) => t === 'attempt_start')).toHaveLength(1)
+    expect(types.indexOf('attempt_start')).toBeLessThan(types.indexOf('attempt_end'))
+    expect(types.at(-1)).toBe('run_end')
+  })
+
   it('rebuilds a journaled failure as a ProviderError with its kind, status and retry-after', async () => {
     const journal: string[] = []
     const first = gateOver([limited(), new ProviderError('no key', { kind: 'auth', status: 401 })])
@@ -239,6 +263,38 @@ describe('Gate attempts in a durable run', () => {
       ['wait:gate:1', 2 ** 31 - 1],
       ['wait:gate:1.2', 5],
     ])
+  })
+
+  it('leaves no timer of a memory port’s wait behind a run aborted while it waits, and journals no sleep', async () => {
+    const timers = (): number => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length
+    const journal: string[] = []
+    const controller = new AbortController()
+    const port = memoryDurablePort({ runId: 'r', journal })
+    const watching = {
+      runId: 'r',
+      step: port.step,
+      sleep: (name: string, ms: number, signal?: AbortSignal) => {
+        const sleeping = port.sleep(name, ms, signal)
+        queueMicrotask(() => controller.abort(new Error('shutting down')))
+        return sleeping
+      },
+    }
+    const hourly = { when: () => true, then: 'retry' as const, kind: 'hourly', failuresOnly: true, delayMs: 3_600_000 }
+    const gate = createGate({ providers: scripted([overloaded(), '{"amount": 1}']), outputSchema: Amount, postDecide: [hourly] })
+    const before = timers()
+    const error = await failure(gate.run(ask, { durable: watching, signal: controller.signal }))
+    expect(error.kind).toBe('aborted')
+    await new Promise((resolve) => setImmediate(resolve))
+    expect(timers()).toBeLessThanOrEqual(before)
+    expect(stepNames(journal)).toEqual(['attempt:gate:1'])
+    // The resume waits again, then answers.
+    const resumed = gateOver(['{"amount": 2}'])
+    const sleeps: string[] = []
+    const replay = memoryDurablePort({ runId: 'r', journal })
+    const quick = { runId: 'r', step: replay.step, sleep: async (name: string) => void sleeps.push(name) }
+    const fast = createGate({ providers: resumed.provider, outputSchema: Amount, postDecide: [hourly] })
+    expect((await fast.run(ask, { durable: quick })).value).toEqual({ amount: 2 })
+    expect(sleeps).toEqual(['wait:gate:1'])
   })
 
   it('sleeps no further part of a long wait once the run was aborted', async () => {

@@ -300,6 +300,13 @@ describe('durablePort', () => {
     expect(await rejection(other.step('s', () => 0))).toMatchObject({ kind: 'divergence' })
   })
 
+  it('answers an entry of another run from an engine’s journal (a fork of a run reads its parent’s), where a memory journal refuses it', async () => {
+    const parent = { v: 1, runId: 'parent', seq: 0, name: 's', ok: true, value: 'journaled by the parent' }
+    expect(await durablePort({ runId: 'fork', run: async () => parent, sleep: async () => {} }).step('s', () => 0)).toBe('journaled by the parent')
+    const error = await rejection(memoryDurablePort({ runId: 'fork', journal: [JSON.stringify(parent)] }).step('s', () => 0))
+    expect(error).toMatchObject({ name: 'DurableRunError', kind: 'divergence', step: 's' })
+  })
+
   it('runs a step’s fn once when the engine calls its action again (a retry of its own), answering the first outcome', async () => {
     let runs = 0
     const calls: unknown[] = []

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { memoryDurablePort } from '../../src/durable.ts'
-import { circuitBreaker, createGate, driftMonitor, memoryStore, sharedBudget, sharedRateLimit } from '../../src/index.ts'
+import { Type } from 'typebox'
+import { circuitBreaker, createGate, driftMonitor, memoryStore, sharedBudget, sharedRateLimit, tool } from '../../src/index.ts'
 import { scripted } from '../../src/providers/index.ts'
 
 const ask = { messages: [{ role: 'user' as const, content: 'hi' }] }
@@ -46,5 +47,12 @@ describe('Options whose getters answer one value to the check and another later'
     const runId = flipping({}, 'runId', 'run-a', '')
     expect(memoryDurablePort(runId.options as { runId: string }).runId).toBe('run-a')
     expect(runId.reads()).toBe(1)
+  })
+
+  it('tool keeps the approvalTimeoutMs it checked, never a 2^31 ms wait read later', () => {
+    const base = { name: 'refund', description: 'Refund', input: Type.Object({}), execute: () => 'ok', needsApproval: true }
+    const timeout = flipping(base, 'approvalTimeoutMs', 60_000, 2 ** 31)
+    const refund = tool(timeout.options as Parameters<typeof tool>[0])
+    expect([timeout.reads(), refund.approvalTimeoutMs]).toEqual([1, 60_000])
   })
 })

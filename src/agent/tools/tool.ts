@@ -98,13 +98,14 @@ export const TOOL_CONFIG = optionsContract<ToolConfig<OutputSchema<unknown>, unk
  */
 export function tool<S extends OutputSchema<unknown>, O>(config: ToolConfig<S, O>): Tool<InferSchema<S>, O> {
   if (config === null || typeof config !== 'object') throw new TypeError('tool: expected a config object')
-  TOOL_CONFIG.check(config as unknown as ToolConfig<OutputSchema<unknown>, unknown>)
-  const { name, description, execute, guards = [], maxRetries, needsApproval, approvalTimeoutMs } = config
+  // What was checked is what is used: a getter answering another value on a second read (a 2^31 ms approvalTimeoutMs) never reaches the tool.
+  const checked = TOOL_CONFIG.check(config as unknown as ToolConfig<OutputSchema<unknown>, unknown>) as unknown as ToolConfig<S, O>
+  const { name, description, execute, guards = [], maxRetries, needsApproval, approvalTimeoutMs } = checked
   if (name === undefined) throw new TypeError("tool: name must be 1-64 letters, digits, '_' or '-', got undefined")
   if (description === undefined) throw new TypeError(`tool '${name}': description must be a string`)
   if (execute === undefined) throw new TypeError(`tool '${name}': execute must be a function`)
   assertGuards(guards, `tool '${name}': guards`)
-  const input = compileSchema(config.input) as CompiledSchema<InferSchema<S>>
+  const input = compileSchema(checked.input) as CompiledSchema<InferSchema<S>>
   // Providers take a tool's arguments as one JSON object (OpenAI `parameters`, Anthropic `input_schema`).
   const type = input.jsonSchema?.type
   if (type !== undefined && type !== 'object') {

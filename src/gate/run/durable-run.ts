@@ -5,6 +5,7 @@ import { FailFastKinds } from '../../model/fail-fast-kind.ts'
 import { messageOf } from '../../model/message-of.ts'
 import { MAX_TIMER_MS } from '../../model/options-contract.ts'
 import { raceAbort } from '../../model/race-abort.ts'
+import { isThenable } from '../../model/user-code.ts'
 import type { Message } from '../../model/message.ts'
 import type { ModelRequest } from '../../model/request.ts'
 import type { ResponseCall } from '../../policies/chain-attempt.ts'
@@ -43,6 +44,8 @@ export class DurableAttempts implements DurableSteps {
   #replayedTags: EventTags | undefined = undefined
   /** The request `attempt_start` reports for the attempt in flight. */
   #request: ModelRequest | undefined = undefined
+  /** The attempt whose `attempt_start` was emitted last: each attempt's is emitted once. */
+  #started: GateAttempt<unknown> | undefined = undefined
   /** The journal's refusal of the run (a diverged replay, a corrupt entry, the engine failing): the run fails fast with it. */
   #refused: DurableRunError | undefined = undefined
 
@@ -71,10 +74,19 @@ export class DurableAttempts implements DurableSteps {
     return new GateAttempt(run, attempt, request, attempt === 1 ? run.started : g.now())
   }
 
-  /** The attempt through the outer chain (the check), whose innermost call is the attempt's step. */
+  /**
+   * The attempt through the outer chain (the check), whose innermost call is the attempt's step. An attempt the run
+   * stopped (aborted, out of time) before its step said whether it runs here gets its `attempt_start` then, before its
+   * `attempt_end`: an answer of the port's that comes later (the run has ended) emits nothing.
+   */
   chain<T>(attempt: GateAttempt<T>, call: ResponseCall): unknown {
     const outer = attempt as GateAttempt<unknown>
-    return this.#chain.outer(outer, () => this.#step(outer, call))
+    const answer = this.#chain.outer(outer, () => this.#step(outer, call))
+    if (!isThenable(answer)) return answer
+    return Promise.resolve(answer).then(undefined, (error: unknown) => {
+      this.#emitStart(outer)
+      throw error
+    })
   }
 
   /** The attempt's step: its inside runs here at most once per run (`attempt_start` then), else its journaled outcome is taken (`attempt_start` after, replayed). */
@@ -90,7 +102,8 @@ export class DurableAttempts implements DurableSteps {
     }
     return portCall(this.port, step, () => this.port.step(step, run))
       .then((value) => {
-        if (!ran) {
+        // An answer that comes once the run stopped (its attempt_start already emitted) marks nothing.
+        if (!ran && this.#started !== outer) {
           this.#replaying = true
           this.#emitStart(outer)
         }
@@ -115,6 +128,8 @@ export class DurableAttempts implements DurableSteps {
     this.#refused === undefined ? undefined : { decision: 'fail-fast', kind: FailFastKinds.DurableJournal }
 
   #emitStart(attempt: GateAttempt<unknown>): void {
+    if (this.#started === attempt) return
+    this.#started = attempt
     const run = attempt.run as unknown as RunView<unknown>
     const events = run.g.events
     if (!events.has('attempt_start')) return
@@ -141,7 +156,7 @@ export class DurableAttempts implements DurableSteps {
       // A port sleeps at most MAX_TIMER_MS at once: a longer wait is slept in named parts (none once the run was aborted).
       for (let i = 0, left = ms; left > 0 && this.#refused === undefined && signal?.aborted !== true; i++, left -= MAX_TIMER_MS) {
         const name = i === 0 ? base : `${base}.${i + 1}`
-        await portCall(this.port, name, () => this.port.sleep(name, Math.min(left, MAX_TIMER_MS))).catch((error: DurableRunError) => {
+        await portCall(this.port, name, () => this.port.sleep(name, Math.min(left, MAX_TIMER_MS), signal)).catch((error: DurableRunError) => {
           this.#refused ??= error
         })
       }
