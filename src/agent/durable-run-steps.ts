@@ -129,15 +129,26 @@ export async function commitStep<R>(
   const journaled = await stepOf(durable, 'session-base', async () => basedOn)
   // A port of yours answering something else than the version it was given: the run's own base.
   const base = Number.isSafeInteger(journaled) && journaled >= 0 ? journaled : basedOn
-  // A run that stopped (aborted, out of time) appends nothing and journals no outcome: a resumed run commits.
+  // A run that stopped (aborted, out of time) appends nothing and journals no outcome: a resumed run commits. A store
+  // that failed to append journals no outcome either (journaled, its failure would answer every resume, which could
+  // then never commit): the run fails with it now, and a resume appends again on the journaled base.
+  let failWith: (error: unknown) => void = ignore
+  const failed = new Promise<never>((_, reject) => {
+    failWith = reject
+  })
   const commit = (): Promise<R> =>
     stopped(signal)
       ? unjournaled()
       : Promise.resolve()
           .then(() => append(base))
-          .catch((error: unknown) => (stopped(signal) ? unjournaled() : Promise.reject(error)))
-  return stepOf(durable, 'session-commit', commit)
+          .catch((error: unknown) => {
+            if (!stopped(signal)) failWith(error)
+            return unjournaled()
+          })
+  return Promise.race([stepOf(durable, 'session-commit', commit), failed])
 }
+
+function ignore(): void {}
 
 /**
  * The journaled start of a durable run under a deadline of `ms`, the step `start`: the wall clock when

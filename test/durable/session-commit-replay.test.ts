@@ -88,4 +88,26 @@ describe('A durable run’s session commit', () => {
     expect(append).toHaveBeenCalledTimes(2)
     expect((await store.load('customer-1')).messages.map((m) => m.content)).toEqual(['refund order 42', 'Other answer.', 'refund order 42', 'Refunded.'])
   })
+
+  it('journals no failure of a store that failed to append: the run fails, and a resume commits the exchange once', async () => {
+    const { store, append } = countedStore()
+    let failures = 1
+    const flaky: SessionStore = {
+      ...store,
+      append: async (id, request) => {
+        if (failures-- > 0) throw new Error('connection reset')
+        return store.append(id, request)
+      },
+    }
+    const journal: string[] = []
+    await expect(exchange(flaky, crashingEngine('r', journal).port)).rejects.toMatchObject({ message: expect.stringContaining('connection reset') })
+    // The failed append is no outcome of the step: nothing about it is journaled, nothing was stored.
+    expect(stepNames(journal)).toEqual(['attempt:1:1', 'session-base'])
+    expect((await store.load('customer-1')).version).toBe(0)
+    const resumed = await exchange(flaky, crashingEngine('r', journal).port)
+    expect(resumed.session).toMatchObject({ version: 1, basedOn: 0 })
+    expect(append).toHaveBeenCalledTimes(1)
+    expect((await store.load('customer-1')).messages.map((m) => m.content)).toEqual(['refund order 42', 'Refunded.'])
+    expect(stepNames(journal)).toEqual(['attempt:1:1', 'session-base', 'session-commit'])
+  })
 })
