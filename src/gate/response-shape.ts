@@ -46,7 +46,8 @@ function shapeProblem(r: unknown): string | undefined {
   if (!Array.isArray(toolCalls)) return `toolCalls must be an array, got ${toolCalls === null ? 'null' : typeof toolCalls}`
   for (let i = 0; i < toolCalls.length; i++) {
     const call: unknown = toolCalls[i]
-    if (typeof call !== 'object' || call === null || typeof (call as { name?: unknown }).name !== 'string')
+    // An empty name names no tool: the call could never be answered, nor stored (a stored call has a name).
+    if (typeof call !== 'object' || call === null || typeof (call as { name?: unknown }).name !== 'string' || (call as { name: string }).name === '')
       return `toolCalls[${i}] is not a tool call with a name`
   }
   return undefined

@@ -38,6 +38,17 @@ const MALFORMED: readonly (readonly [string, unknown, string])[] = [
   ['toolCalls holding null', { ...ok, toolCalls: [null] }, 'toolCalls[0] is not a tool call with a name'],
   ['a tool call without a name', { ...ok, toolCalls: [{ id: 'c1', args: {} }] }, 'toolCalls[0] is not a tool call with a name'],
   [
+    'a tool call with an empty name',
+    {
+      ...ok,
+      toolCalls: [
+        { id: 'c1', name: 'lookup', args: {} },
+        { id: 'c2', name: '', args: {} },
+      ],
+    },
+    'toolCalls[1] is not a tool call with a name',
+  ],
+  [
     'an object whose content getter throws',
     {
       get content(): string {
