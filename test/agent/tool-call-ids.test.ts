@@ -116,3 +116,22 @@ describe('Agent tool calls without a name', () => {
     expect((await sessions.load('c-nameless')).messages).toEqual([])
   })
 })
+
+describe('Agent tool turns whose reasoning is no list of blocks', () => {
+  it.each([
+    ['a string', 'hmm'],
+    ['a block without text', [{ signature: 's' }]],
+  ])('refuses the turn (reasoning %s) as malformed-response before its calls run, storing nothing', async (_what, reasoning) => {
+    const sessions = memorySessionStore()
+    const usage = { inputTokens: 1, outputTokens: 1 }
+    const answers = [{ content: '', toolCalls: [{ id: 'c1', name: 'echo', args: { x: 1 } }], usage, stopReason: 'tool_use', reasoning }]
+    const provider = { name: 'odd-reasoning', complete: async () => answers.shift() as never }
+    const runs: unknown[] = []
+    const echo = tool({ name: 'echo', description: 'Echo', input: Type.Object({ x: Type.Number() }), execute: (args) => runs.push(args) })
+    const session = await Agent.create({ provider, model: 'm', sessions }).tool(echo).build().session('c-reasoning')
+    const error = await session.run('go').catch((e: unknown) => e)
+    expect(error).toMatchObject({ name: 'ReliabilityFailFastError', kind: 'malformed-response' })
+    expect(runs).toEqual([])
+    expect((await sessions.load('c-reasoning')).messages).toEqual([])
+  })
+})
