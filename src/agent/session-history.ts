@@ -1,5 +1,6 @@
 import type { Message } from '../model/message.ts'
 import type { RunCommit } from './run-events.ts'
+import { frozenMessage } from '../model/frozen-copy.ts'
 
 const NONE: readonly Message[] = [] // Never mutated: the first commit replaces it.
 const FROZEN_NONE: readonly Message[] = Object.freeze([])
@@ -30,8 +31,12 @@ export class SessionHistory implements RunCommit {
     this.#messages = this.#messages.length > 0 ? this.#messages.concat(exchange) : exchange
   }
 
-  /** Replaces the history with a stored conversation's messages (an own copy), or forgets it (none). */
+  /**
+   * Replaces the history with a stored conversation's messages, or forgets it (none): an own copy of
+   * frozen messages, as a commit keeps, so a caller editing a message of `session.history` cannot
+   * change what the next run sends.
+   */
   replace(messages: readonly Message[] = NONE): void {
-    this.#messages = messages.length === 0 ? NONE : messages.slice()
+    this.#messages = messages.length === 0 ? NONE : messages.map(frozenMessage)
   }
 }

@@ -199,7 +199,7 @@ export class Session<T> {
   }
 
   #approvalsOf(): SessionApprovals {
-    return (this.#approvals ??= new SessionApprovals(this.#link?.store, this.#link?.id))
+    return (this.#approvals ??= new SessionApprovals(this.#link?.store, this.#link?.id, this.#link?.loadTimeoutMs))
   }
 
   /** A run on the stored conversation: the whole result first, then the commit, then the caller's projection. */

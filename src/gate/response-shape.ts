@@ -4,8 +4,9 @@ import type { ModelResponse } from '../model/response.ts'
 /**
  * The response of an attempt's chain, checked at the boundary: a provider or a link that answers
  * something other than a `ModelResponse` (`null`, a bare string, `toolCalls` missing or holding
- * `null`) fails the attempt with kind `malformed-response` instead of crashing the gate later. A call
- * without a string id is no malformed response: the Agent gives it an id of its own (`withCallIds`).
+ * `null`, an empty tool name, reasoning that is no list of blocks) fails the attempt with kind
+ * `malformed-response` instead of crashing the gate later. A call without a string id is no malformed
+ * response: the Agent gives it an id of its own (`withCallIds`).
  */
 export function responseOf(result: unknown, provider: string): ModelResponse {
   let response: unknown
@@ -47,8 +48,26 @@ function shapeProblem(r: unknown): string | undefined {
   if (!Array.isArray(toolCalls)) return `toolCalls must be an array, got ${toolCalls === null ? 'null' : typeof toolCalls}`
   for (let i = 0; i < toolCalls.length; i++) {
     const call: unknown = toolCalls[i]
-    if (typeof call !== 'object' || call === null || typeof (call as { name?: unknown }).name !== 'string')
+    // An empty name names no tool: the call could never be answered, nor stored (a stored call has a name).
+    if (typeof call !== 'object' || call === null || typeof (call as { name?: unknown }).name !== 'string' || (call as { name: string }).name === '')
       return `toolCalls[${i}] is not a tool call with a name`
+  }
+  const reasoning = (r as { reasoning?: unknown }).reasoning
+  return reasoning === undefined ? undefined : reasoningProblem(reasoning)
+}
+
+/** What is wrong with an answer's reasoning blocks: `{ text, signature?, redactedData?, providerMetadata? }` each, as a stored turn keeps them. */
+function reasoningProblem(reasoning: unknown): string | undefined {
+  if (!Array.isArray(reasoning)) return `reasoning must be an array of reasoning blocks, got ${reasoning === null ? 'null' : typeof reasoning}`
+  for (let i = 0; i < reasoning.length; i++) {
+    const block: unknown = reasoning[i]
+    if (typeof block !== 'object' || block === null) return `reasoning[${i}] is not a reasoning block { text }`
+    const { text, signature, redactedData, providerMetadata } = block as Record<string, unknown>
+    if (typeof text !== 'string') return `reasoning[${i}].text must be a string, got ${text === null ? 'null' : typeof text}`
+    if ((signature !== undefined && typeof signature !== 'string') || (redactedData !== undefined && typeof redactedData !== 'string'))
+      return `reasoning[${i}]: signature and redactedData must be strings`
+    if (providerMetadata !== undefined && (typeof providerMetadata !== 'object' || providerMetadata === null || Array.isArray(providerMetadata)))
+      return `reasoning[${i}].providerMetadata must be an object`
   }
   return undefined
 }

@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { Type } from 'typebox'
 import { afterAll, describe, expect, it } from 'vitest'
 import { Agent, isApprovalPendingError, memorySessionStore, type Message, type SessionStore, tool } from '../../src/index.ts'
-import { scripted } from '../../src/providers/index.ts'
+import { type ScriptedStep, scripted } from '../../src/providers/index.ts'
 import { sqliteSessionStore } from '../../src/sqlite.ts'
 import { approvalAgent, refundCall } from '../approval/support/approval-agent.ts'
 
@@ -25,7 +25,7 @@ const STORES: readonly (readonly [string, () => SessionStore])[] = [
   ['SQLite', () => sqliteSessionStore({ path: join(dir, `ids-${Math.random().toString(36).slice(2)}.db`) })],
 ]
 
-function echoAgent(id: unknown, sessions?: SessionStore) {
+function echoAgent(id: unknown, sessions?: SessionStore, steps?: readonly ScriptedStep[]) {
   const runs: number[] = []
   const echo = tool({
     name: 'echo',
@@ -37,7 +37,7 @@ function echoAgent(id: unknown, sessions?: SessionStore) {
     },
   })
   const turn = { content: '', toolCalls: [0, 1].map((x) => ({ id: id as string, name: 'echo', args: { x } })) }
-  const provider = scripted([turn, 'done'])
+  const provider = scripted(steps ?? [turn, 'done'])
   const agent = Agent.create({ provider, model: 'm', ...(sessions === undefined ? {} : { sessions }) })
     .tool(echo)
     .build()
@@ -99,5 +99,39 @@ describe('Agent tool calls without an id', () => {
     expect(result.text).toBe('refunded')
     expect(effects.runs).toEqual([{ args: { order: 42, amount: 10 }, key: `${pause.approval.runId}:1:${pause.approval.callId}` }])
     expect(callIds((await agent.session('c1')).history).results).toEqual([pause.approval.callId])
+  })
+})
+
+describe('Agent tool calls without a name', () => {
+  it('refuses a turn holding a call with an empty name as malformed-response before any of its calls runs, storing nothing', async () => {
+    const sessions = memorySessionStore()
+    const calls = [
+      { id: 'c1', name: 'echo', args: { x: 1 } },
+      { id: 'c2', name: '', args: {} },
+    ]
+    const { agent, runs } = echoAgent('c', sessions, [{ content: '', toolCalls: calls }, 'done'])
+    const error = await (await agent.session('c-nameless')).run('go').catch((e: unknown) => e)
+    expect(error).toMatchObject({ name: 'ReliabilityFailFastError', kind: 'malformed-response' })
+    expect(runs).toEqual([])
+    expect((await sessions.load('c-nameless')).messages).toEqual([])
+  })
+})
+
+describe('Agent tool turns whose reasoning is no list of blocks', () => {
+  it.each([
+    ['a string', 'hmm'],
+    ['a block without text', [{ signature: 's' }]],
+  ])('refuses the turn (reasoning %s) as malformed-response before its calls run, storing nothing', async (_what, reasoning) => {
+    const sessions = memorySessionStore()
+    const usage = { inputTokens: 1, outputTokens: 1 }
+    const answers = [{ content: '', toolCalls: [{ id: 'c1', name: 'echo', args: { x: 1 } }], usage, stopReason: 'tool_use', reasoning }]
+    const provider = { name: 'odd-reasoning', complete: async () => answers.shift() as never }
+    const runs: unknown[] = []
+    const echo = tool({ name: 'echo', description: 'Echo', input: Type.Object({ x: Type.Number() }), execute: (args) => runs.push(args) })
+    const session = await Agent.create({ provider, model: 'm', sessions }).tool(echo).build().session('c-reasoning')
+    const error = await session.run('go').catch((e: unknown) => e)
+    expect(error).toMatchObject({ name: 'ReliabilityFailFastError', kind: 'malformed-response' })
+    expect(runs).toEqual([])
+    expect((await sessions.load('c-reasoning')).messages).toEqual([])
   })
 })

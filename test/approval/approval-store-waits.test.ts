@@ -113,6 +113,22 @@ describe('Session approvals on a store that fails or never answers', () => {
     expect(effects.runs).toHaveLength(1)
   })
 
+  it("ends a decision the store never answers at the session's loadTimeoutMs (kind timeout), and records it once the store answers again", async () => {
+    const store = faultyStore({ read: 'hang' })
+    const { agent, effects } = approvalAgent([refundCall({ order: 42, amount: 10 }), 'refunded'], { sessions: store })
+    const session = await agent.session('c-decide', { loadTimeoutMs: 50 })
+    const { approval } = await pausedOn(session)
+    const error = await settled(session.approve(approval.approvalId, { approved: true }))
+    expect(isReliabilityFailFastError(error) && [error.kind, error.reason]).toEqual([
+      'timeout',
+      `session "c-decide": the store's approvals did not answer the decision on ${approval.approvalId} within loadTimeoutMs (50 ms)`,
+    ])
+    store.heal()
+    expect(await session.approve(approval.approvalId, { approved: true })).toEqual({ approvalId: approval.approvalId, outcome: 'approved' })
+    expect((await session.resume(approval.approvalId)).text).toBe('refunded')
+    expect(effects.runs).toHaveLength(1)
+  })
+
   it('hands out the result of a resumed run whose store never answers the end of its claim, at runTimeoutMs', async () => {
     // The claim is the first swap after the decision; the second marks the approval done and never answers.
     const store = faultyStore({ swap: 'hang' }, { swap: 3 })

@@ -37,6 +37,19 @@ const MALFORMED: readonly (readonly [string, unknown, string])[] = [
   ['toolCalls missing', { content: validRefundJson }, 'toolCalls must be an array, got undefined'],
   ['toolCalls holding null', { ...ok, toolCalls: [null] }, 'toolCalls[0] is not a tool call with a name'],
   ['a tool call without a name', { ...ok, toolCalls: [{ id: 'c1', args: {} }] }, 'toolCalls[0] is not a tool call with a name'],
+  ['reasoning that is a string', { ...ok, reasoning: 'hmm' }, 'reasoning must be an array of reasoning blocks, got string'],
+  ['a reasoning block whose text is a number', { ...ok, reasoning: [{ text: 5 }] }, 'reasoning[0].text must be a string, got number'],
+  [
+    'a tool call with an empty name',
+    {
+      ...ok,
+      toolCalls: [
+        { id: 'c1', name: 'lookup', args: {} },
+        { id: 'c2', name: '', args: {} },
+      ],
+    },
+    'toolCalls[1] is not a tool call with a name',
+  ],
   [
     'an object whose content getter throws',
     {

@@ -44,7 +44,6 @@ const HOSTILE_NAMES: readonly [string, string][] = [
   ['a tab', 'a\tb'],
   ['spaces and = forging fields', 'x outcome=success retry_count=0'],
   ['a double quote and a backslash', 'a"b\\c'],
-  ['an empty name', ''],
 ]
 
 describe('hostile logs: model-invented tool names in the text line', () => {
@@ -57,6 +56,18 @@ describe('hostile logs: model-invented tool names in the text line', () => {
     const quoted = /^debug validation_retry_outcome tool=("(?:[^"\\]|\\.)*") ext=/.exec(line)?.[1] as string
     expect(JSON.parse(quoted)).toBe(name)
     expect(line.replace(quoted, 'NAME')).toBe('debug validation_retry_outcome tool=NAME ext=agent outcome=no_retry retry_count=0')
+  })
+
+  it('writes no line for an empty name: the answer is refused as malformed-response before any call is settled', async () => {
+    const { lines, logger } = lineLogger()
+    const provider = scripted([{ content: '', toolCalls: [{ id: 'c1', name: '', args: { q: 'x' } }] }, 'done'])
+    const agent = Agent.create({ provider, name: 'agent', logger })
+      .tool(tool({ name: 't', description: 't', input: Input, execute: () => 'ok' }))
+      .build()
+    await expect(agent.runDetailed('go')).rejects.toMatchObject({ kind: 'malformed-response' })
+    expect(lines.filter((l) => l.includes('validation_retry_outcome'))).toEqual([])
+    // The value itself, should one reach a line, stays one quoted field.
+    expect(logValue('')).toBe('""')
   })
 
   it('cuts a 100,000-character name to 200 characters in the line', async () => {

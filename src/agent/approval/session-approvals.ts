@@ -74,6 +74,9 @@ export async function runClaimed<R>(claimed: ClaimedResume, go: () => Promise<R>
 
 /** The typed failure of a store's approval slots that failed, or did not answer within `wait`. */
 function slotFailure(op: string, error: unknown, aborted: boolean, wait: SlotWait | undefined): ReliabilityFailFastError {
+  // A wait that ended with a typed failure of its own (a decision's loadTimeoutMs) ends with it.
+  const own: unknown = wait?.signal?.reason
+  if (aborted && isReliabilityFailFastError(own)) return own
   const late = aborted && wait?.late() === true
   const kind = !aborted ? FailFastKinds.SessionStoreFailed : late ? FailFastKinds.RunTimeout : FailFastKinds.Aborted
   const reason = !aborted
@@ -104,10 +107,14 @@ export class SessionApprovals {
   readonly #key: string
   readonly #sessionId: string | undefined
 
-  constructor(store: SessionStore | undefined, sessionId: string | undefined) {
+  /** How long a decision waits for the store (the session's `loadTimeoutMs`; none for an in-memory session's own slots). */
+  readonly #timeoutMs: number | undefined
+
+  constructor(store: SessionStore | undefined, sessionId: string | undefined, timeoutMs?: number) {
     this.#slots = store === undefined ? memoryApprovalSlots() : store.approvals
     this.#key = sessionId ?? IN_MEMORY
     this.#sessionId = sessionId
+    this.#timeoutMs = timeoutMs
   }
 
   /**
@@ -130,12 +137,34 @@ export class SessionApprovals {
     const id = this.#checkId(approvalId)
     const read = readDecision(decision)
     if (typeof read === 'string') throw new ApprovalError('invalid-decision', id, read)
-    const { rev, record } = await this.#read(id)
+    // No run bounds a decision: the store's answers are awaited within the session's loadTimeoutMs, as its load is.
+    const ms = this.#timeoutMs
+    const expired = (): ReliabilityFailFastError =>
+      new ReliabilityFailFastError({
+        kind: FailFastKinds.Timeout,
+        reason: `session "${this.#key}": the store's approvals did not answer the decision on ${id} within loadTimeoutMs (${ms} ms)`,
+        phase: 'pre-check',
+        runId: '',
+        attempts: [],
+        usage: ZERO_USAGE,
+        costUsd: 0,
+      })
+    const deadline = ms === undefined ? undefined : runDeadline(ms, undefined, expired)
+    try {
+      return await this.#decide(id, read, deadline && { signal: deadline.signal, late: () => false, runId: '' }, now)
+    } finally {
+      deadline?.clear()
+    }
+  }
+
+  /** Records the decision `read` on `id` once (see `approve`), the store awaited within `wait`. */
+  async #decide(id: string, read: Exclude<ReturnType<typeof readDecision>, string>, wait: SlotWait | undefined, now: number): Promise<ApprovalClaim> {
+    const { rev, record } = await this.#read(id, wait)
     if (read.argsDigest !== undefined && read.argsDigest !== record.pending.argsDigest)
       throw new ApprovalError('digest-mismatch', id, 'the decision names other arguments than the paused call: an edited call needs its own approval')
     if (record.status !== 'pending') throw new ApprovalError('already-decided', id, `it was decided already (${record.decision?.outcome ?? record.status})`)
     if (now >= record.pending.expiresAt) {
-      await this.#swap(id, rev, { ...record, status: 'decided', decision: { outcome: 'expired', decidedAt: now } })
+      await this.#swap(id, rev, { ...record, status: 'decided', decision: { outcome: 'expired', decidedAt: now } }, wait)
       throw new ApprovalError('expired', id, `it expired at ${new Date(record.pending.expiresAt).toISOString()}`)
     }
     const outcome: ApprovalOutcome = read.approved ? 'approved' : 'rejected'
@@ -144,7 +173,7 @@ export class SessionApprovals {
       status: 'decided',
       decision: { outcome, decidedAt: now, ...(read.reason === undefined ? {} : { reason: read.reason }) },
     }
-    if (!(await this.#swap(id, rev, decided))) throw new ApprovalError('already-decided', id, 'another decision was recorded first')
+    if (!(await this.#swap(id, rev, decided, wait))) throw new ApprovalError('already-decided', id, 'another decision was recorded first')
     return Object.freeze({ approvalId: id, outcome })
   }
 
