@@ -113,6 +113,14 @@ describe.each(majors)('openai adapter (openai $major)', ({ Client }) => {
     expect(e).toMatchObject({ kind: 'rate-limit', status: 429, retryAfterMs: 7000, provider: 'openai' })
   })
 
+  it('does not retry a 429 whose retry-after asks for more seconds than a double holds in milliseconds', async () => {
+    server.script([openaiError(429, { 'retry-after': '1e308' }, 'rate_limit_exceeded'), openaiText(validRefundJson)])
+    server.requests.length = 0
+    const gate = createGate({ providers: openai({ client: client(), model: 'gpt-test' }), postDecide: [retryTransient({ backoff: () => 0 })] })
+    await expect(gate.run({ messages: base })).rejects.toMatchObject({ kind: 'rate-limit' })
+    expect(server.requests).toHaveLength(1)
+  })
+
   it('prefers retry-after-ms over retry-after', async () => {
     server.script([openaiError(429, { 'retry-after': '7', 'retry-after-ms': '1500' })])
     const e = await providerFailure(openai({ client: client(), model: 'gpt-test' }).complete({ messages: base }))
