@@ -36,6 +36,8 @@ export async function* openAIStreamChunks(events: AsyncIterable<ChatCompletionCh
     if (!isRecord(event) || !Array.isArray(event.choices)) continue
     recognised = true
     if (event.usage !== null && event.usage !== undefined) usage = fromOpenAIUsage(event.usage)
+    // Finished and billed: the answer is whole, whether or not the server goes on to `[DONE]` (one that stays open holds nobody).
+    if (finish !== undefined && usage !== MISSING_USAGE) break
     const first: unknown = event.choices[0]
     // After the finish chunk only the usage chunk belongs to the answer: a delta sent after it is no part of it.
     if (!isRecord(first) || finish !== undefined) continue
@@ -60,6 +62,7 @@ export async function* openAIStreamChunks(events: AsyncIterable<ChatCompletionCh
       calls.set(key, call)
     }
     if (choice.finish_reason !== null && choice.finish_reason !== undefined) finish = choice.finish_reason
+    if (finish !== undefined && usage !== MISSING_USAGE) break
   }
   if (!recognised) throw malformedStream(provider, 'a chat.completion.chunk event')
   // A stream cut before its end (a proxy that closes it cleanly) holds part of an answer: never taken as a whole one.
