@@ -22,7 +22,8 @@ export function parseRetryAfter(ms: string | undefined, seconds: string | undefi
   if (inMs !== undefined) return inMs
   if (seconds === undefined || seconds.trim() === '') return undefined
   const inSeconds = nonNegative(seconds)
-  if (inSeconds !== undefined) return inSeconds * 1000
+  // Seconds too many for a double in ms still ask for the longest wait, never for none (a rule's `maxRetryAfterMs` refuses it).
+  if (inSeconds !== undefined) return Math.min(inSeconds * 1000, Number.MAX_VALUE)
   const date = Date.parse(seconds)
   return Number.isFinite(date) ? Math.max(0, date - now) : undefined
 }

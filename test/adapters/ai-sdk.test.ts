@@ -129,3 +129,40 @@ describe('ai-sdk adapter', () => {
     expect(texts).toEqual(['{"a":', '1}'])
   })
 })
+
+describe('ai-sdk adapter on a stream that goes on after its finish part', () => {
+  const usage = {
+    inputTokens: { total: 10, noCache: 10, cacheRead: undefined, cacheWrite: undefined },
+    outputTokens: { total: 5, text: 5, reasoning: undefined },
+  }
+  /** A model streaming one answer then `after` (more parts, or nothing and never closing); `cancelled` tells whether its stream was cancelled. */
+  const modelThen = (after: 'sends a late delta' | 'stays open') => {
+    let cancelled = false
+    const model = new MockLanguageModelV4({
+      doStream: async () =>
+        ({
+          stream: new ReadableStream({
+            start(c) {
+              c.enqueue({ type: 'stream-start', warnings: [] })
+              c.enqueue({ type: 'text-start', id: 't' })
+              c.enqueue({ type: 'text-delta', id: 't', delta: 'Approved.' })
+              c.enqueue({ type: 'text-end', id: 't' })
+              c.enqueue({ type: 'finish', finishReason: { unified: 'stop', raw: 'stop' }, usage })
+              if (after === 'sends a late delta') c.enqueue({ type: 'text-delta', id: 't', delta: ' LATE' })
+            },
+            cancel() {
+              cancelled = true
+            },
+          }),
+        }) as never,
+    })
+    return { model, cancelled: () => cancelled }
+  }
+
+  it.each(['sends a late delta', 'stays open'] as const)('ends the answer at the finish part when the stream %s, and cancels the rest', async (after) => {
+    const { model, cancelled } = modelThen(after)
+    const result = await createGate({ providers: aiSdk(model) }).stream({ messages: base }).result
+    expect(result.response.content).toBe('Approved.')
+    expect(cancelled()).toBe(true)
+  })
+})

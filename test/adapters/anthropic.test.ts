@@ -30,6 +30,14 @@ const breakpoints = (body: any): string[] =>
 describe.each(versions)('anthropic adapter (@anthropic-ai/sdk $version)', ({ Client }) => {
   const client = (timeout = 5_000) => new Client({ baseURL: server.url, apiKey: 'test-key', maxRetries: 0, timeout })
 
+  it('ends a stream at message_stop when the server keeps the response open after it', async () => {
+    const whole = anthropicSse(validRefundJson)
+    server.script([{ kind: 'sse', frames: whole.kind === 'sse' ? whole.frames : [], open: true }])
+    const gate = createGate({ providers: anthropic({ client: client() }), model: 'claude-test', outputSchema: Refund })
+    const result = await gate.stream({ messages: [{ role: 'user', content: 'refund order #42' }] }, { mode: 'buffer' }).result
+    expect(result.response.content).toBe(validRefundJson)
+  })
+
   it('retries with ephemeral feedback after the cache breakpoint, and the agent history keeps none of it', async () => {
     server.script([anthropicText(invalid), anthropicText(validRefundJson)])
     server.requests.length = 0

@@ -58,4 +58,18 @@ describe('openai streamed tool calls', () => {
     ])
     expect(response?.stopReason).toBe('tool_use')
   })
+
+  it('keeps parallel calls apart when a server leaves index out, each whole in its delta or continued without an id', async () => {
+    const response = await streamed(
+      sse(
+        { tool_calls: [{ id: 'call_a', type: 'function', function: { name: 'lookup', arguments: '{"orderId"' } }] },
+        { tool_calls: [{ function: { arguments: ':"1"}' } }] },
+        { tool_calls: [{ id: 'call_b', type: 'function', function: { name: 'refund', arguments: '{"amount":5}' } }] },
+      ),
+    )
+    expect(response?.toolCalls).toEqual([
+      { id: 'call_a', name: 'lookup', args: { orderId: '1' } },
+      { id: 'call_b', name: 'refund', args: { amount: 5 } },
+    ])
+  })
 })

@@ -1,6 +1,16 @@
 import { Type } from 'typebox'
 import { describe, expect, it } from 'vitest'
-import { Agent, contentGuard, createGate, isReliabilityFailFastError, memorySessionStore, piiGuard, secretsGuard } from '../../src/index.ts'
+import {
+  Agent,
+  contentGuard,
+  createGate,
+  isReliabilityFailFastError,
+  memorySessionStore,
+  piiGuard,
+  ProviderError,
+  retryTransient,
+  secretsGuard,
+} from '../../src/index.ts'
 import type { GateStream } from '../../src/gate/stream/index.ts'
 import { scripted } from '../../src/providers/index.ts'
 
@@ -103,6 +113,38 @@ describe('gate.stream behind the stream guards', () => {
     const { events, error } = await drain(stream)
     expect(isReliabilityFailFastError(error) && error.kind).toBe('guard-blocked')
     expect(textOf(events)).toBe('')
+  })
+
+  it('never delivers the held text of an attempt whose stream broke off, not even once the retry streams', async () => {
+    // The guard answers only once the retry has started: the failed attempt's screenings are still under way when it fails.
+    let retryStarted: () => void = () => {}
+    const retrying = new Promise<void>((resolve) => (retryStarted = resolve))
+    const late = contentGuard('late', () => retrying.then(() => ({ action: 'allow' as const })), { surfaces: ['stream'], lookback: 2 })
+    const provider = scripted(['The second answer.', 'The second answer.'])
+    let calls = 0
+    const streaming = {
+      ...provider,
+      name: 'breaks-off',
+      stream(request: Parameters<NonNullable<typeof provider.stream>>[0]) {
+        calls++
+        if (calls === 2) {
+          retryStarted()
+          return provider.stream(request)
+        }
+        return (async function* () {
+          yield { type: 'text' as const, text: 'FIRST attempt, about to fail. ' }
+          throw new ProviderError('overloaded', { kind: 'http-5xx', status: 503 })
+        })()
+      },
+    }
+    for (const mode of ['passthrough', 'buffer'] as const) {
+      calls = 0
+      const gate = createGate({ providers: streaming, contentGuards: [late], postDecide: [retryTransient({ backoff: () => 0 })] })
+      const { events, error } = await drain(gate.stream(ask, { mode }))
+      expect(error).toBeUndefined()
+      expect(events.filter((e) => e.type === 'text').map((e) => e.attempt)).not.toContain(1)
+      expect(textOf(events)).toBe('The second answer.')
+    }
   })
 })
 

@@ -9,6 +9,10 @@ describe('parseRetryAfter', () => {
     expect(parseRetryAfter(undefined, 'Thu, 01 Jan 2026 00:00:03 GMT', now)).toBe(3000)
     expect(parseRetryAfter(undefined, 'garbage')).toBeUndefined()
   })
+
+  it('reads seconds too many for a double in milliseconds as the longest wait, never as none', () => {
+    expect(parseRetryAfter(undefined, '1e308')).toBe(Number.MAX_VALUE)
+  })
 })
 
 describe('retryAfterMs', () => {

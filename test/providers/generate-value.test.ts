@@ -51,6 +51,19 @@ describe('generateValue', () => {
     )
   })
 
+  it.each([
+    ['minItems: 1e9', { type: 'array', items: { type: 'string' }, minItems: 1e9 }],
+    ['minLength: 1e9', { type: 'string', minLength: 1e9 }],
+    [
+      'minItems: 1000 three levels deep',
+      { type: 'array', minItems: 1000, items: { type: 'array', minItems: 1000, items: { type: 'array', minItems: 1000, items: { type: 'integer' } } } },
+    ],
+  ] as const)('answers a schema asking for too much (%s) with a short value, instead of running out of memory', (_what, schema) => {
+    const value = generateValue(schema as JsonSchema, 1)
+    expect(JSON.stringify(value).length).toBeLessThan(2_000_000)
+    expect(checks(schema as JsonSchema, value)).toBe(false)
+  })
+
   it('generates the same value for the same seed', () => {
     expect(generateValue(richSchema, 42)).toEqual(generateValue(richSchema, 42))
   })

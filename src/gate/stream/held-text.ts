@@ -23,6 +23,7 @@ export class HeldText {
   #queue: Promise<void> = Promise.resolve()
   #released = ''
   #stop: Exclude<StreamRelease, { readonly action: 'release' }> | undefined = undefined
+  #abandoned = false
 
   constructor(settings: HeldTextSettings) {
     this.#window = streamWindow(settings.guards, { signal: settings.signal, report: settings.report })
@@ -41,6 +42,15 @@ export class HeldText {
     })
   }
 
+  /**
+   * The attempt failed (its stream broke off): nothing it still holds is delivered, not even what a
+   * screening under way would release, so no text of a failed attempt reaches the consumer after it
+   * failed (between or after a retry's).
+   */
+  abandon(): void {
+    this.#abandoned = true
+  }
+
   /** The stream ended: the held tail screened and delivered; the whole released text. */
   async end(): Promise<string> {
     await this.#queue
@@ -49,6 +59,7 @@ export class HeldText {
   }
 
   #take(release: StreamRelease): void {
+    if (this.#abandoned) return
     if (release.action !== 'release') {
       this.#stop = release
       return

@@ -115,6 +115,10 @@ export function streamingCall<T>(ctx: StreamingCallContext<T>): ResponseCall {
         response = chunk.response
       } else if (chunk.text !== '') return onText(chunk.text)
       return 'continue'
+    }).catch((error: unknown) => {
+      // The attempt failed: what its guards still hold is never delivered (not after a retry's text).
+      held?.abandon()
+      throw error
     })
     if (guarded !== undefined) {
       const raw = text

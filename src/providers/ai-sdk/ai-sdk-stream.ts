@@ -9,7 +9,8 @@ type ProviderMetadata = NonNullable<LanguageModelV4Content & { type: 'reasoning'
  * Turns AI SDK stream parts into text chunks and a final `done` chunk. Complete `tool-call` parts
  * become tool calls (their `tool-input-*` deltas are not needed); `reasoning-*` parts are joined per
  * id, their provider metadata (Anthropic's signature arrives on a delta) merged; an `error` part is
- * thrown. A stream that ends without a `finish` part is a `malformed-response` error.
+ * thrown. The answer ends at the `finish` part (nothing after it is read: the model's stream is
+ * cancelled there); a stream that ends without one is a `malformed-response` error.
  */
 export async function* aiSdkStreamChunks(stream: ReadableStream<LanguageModelV4StreamPart>, provider = 'ai-sdk'): AsyncGenerator<StreamChunk> {
   const reader = stream.getReader()
@@ -20,7 +21,8 @@ export async function* aiSdkStreamChunks(stream: ReadableStream<LanguageModelV4S
   let finish: LanguageModelV4FinishReason | undefined
   let usage: LanguageModelV4Usage | undefined
   try {
-    for (;;) {
+    // The answer is whole at its `finish` part: nothing after it belongs to it, and a stream left open after it holds nobody.
+    while (!finished) {
       const { done, value: part } = await reader.read()
       if (done) break
       switch (part?.type) {

@@ -31,10 +31,13 @@ export async function* openAIStreamChunks(events: AsyncIterable<ChatCompletionCh
   let usage: Usage = MISSING_USAGE
   let recognised = false
   const calls = new Map<unknown, PartialCall>()
+  let last: unknown
   for await (const event of events) {
     if (!isRecord(event) || !Array.isArray(event.choices)) continue
     recognised = true
     if (event.usage !== null && event.usage !== undefined) usage = fromOpenAIUsage(event.usage)
+    // Finished and billed: the answer is whole, whether or not the server goes on to `[DONE]` (one that stays open holds nobody).
+    if (finish !== undefined && usage !== MISSING_USAGE) break
     const first: unknown = event.choices[0]
     // After the finish chunk only the usage chunk belongs to the answer: a delta sent after it is no part of it.
     if (!isRecord(first) || finish !== undefined) continue
@@ -49,23 +52,39 @@ export async function* openAIStreamChunks(events: AsyncIterable<ChatCompletionCh
     for (const d of Array.isArray(deltas) ? (deltas as unknown[]) : []) {
       // A delta that is no object is no answer (never a TypeError).
       if (!isRecord(d)) throw malformedResponse(provider, 'tool-call deltas that are objects', d)
-      const call = calls.get(d['index']) ?? { id: '', name: '', args: '' }
+      const key = callKey(d, calls, last)
+      last = key
+      const call = calls.get(key) ?? { id: '', name: '', args: '' }
       const fn: unknown = d['function']
       if (call.id === '' && typeof d['id'] === 'string') call.id = d['id']
       if (call.name === '' && isRecord(fn) && typeof fn['name'] === 'string') call.name = fn['name']
       if (isRecord(fn) && typeof fn['arguments'] === 'string') call.args += fn['arguments']
-      calls.set(d['index'], call)
+      calls.set(key, call)
     }
     if (choice.finish_reason !== null && choice.finish_reason !== undefined) finish = choice.finish_reason
+    if (finish !== undefined && usage !== MISSING_USAGE) break
   }
   if (!recognised) throw malformedStream(provider, 'a chat.completion.chunk event')
   // A stream cut before its end (a proxy that closes it cleanly) holds part of an answer: never taken as a whole one.
   if (finish === undefined) throw malformedStream(provider, 'a finish_reason (it was cut short)')
   const toolCalls: ToolCall[] = [...calls.entries()]
-    .sort(([a], [b]) => Number(a) - Number(b))
+    .sort(([a], [b]) => (typeof a === 'number' && typeof b === 'number' ? a - b : 0))
     .map(([, c]) => ({ id: toolCallId(c.id), name: c.name, args: parseToolArgs(c.args) }))
   yield {
     type: 'done',
     response: { content: content === '' && refusal !== '' ? refusal : content, toolCalls, usage, stopReason: openAIStopReason(finish, refusal) },
   }
+}
+
+/**
+ * The call a tool-call delta belongs to: its `index`; for a server that leaves `index` out (parallel
+ * calls sent whole, one per delta), a delta with an id no call has yet starts the next call, and
+ * one without an id continues the last, so two calls are never joined into one.
+ */
+function callKey(delta: Record<string, unknown>, calls: ReadonlyMap<unknown, PartialCall>, last: unknown): unknown {
+  const index = delta['index']
+  if (typeof index === 'number') return index
+  const id = delta['id']
+  if (typeof id === 'string' && id !== '' && (last === undefined || calls.get(last)?.id !== id)) return `call ${calls.size}`
+  return last ?? 'call 0'
 }

@@ -17,12 +17,19 @@ interface Context {
   readonly hints: PromptHints
   readonly depth: number
   readonly key: string | undefined
+  /** Values still to build in this answer, shared by every level: a schema asking for more gets a short answer. */
+  readonly budget: { left: number }
 }
 
 const WORDS = ['alpha', 'bravo', 'cedar', 'delta', 'ember', 'falcon', 'granite', 'harbor', 'iris', 'juniper', 'kestrel', 'lumen']
 // Past this depth optional properties are skipped and arrays kept at `minItems`, so recursive schemas end.
 const SHALLOW_DEPTH = 3
 const MAX_DEPTH = 24
+// What one answer may hold, whatever `minItems` and `minLength` ask (`minItems: 1e9`, or 1,000 at three
+// levels): past it arrays end and strings stop growing, so the answer fails the schema instead of the
+// process running out of memory.
+const MAX_VALUES = 100_000
+const MAX_STRING = 100_000
 
 /**
  * Builds a value that satisfies `schema` (objects, arrays, strings with common formats, numbers with
@@ -33,10 +40,12 @@ const MAX_DEPTH = 24
  */
 export function generateValue(schema: JsonSchema, seed: number, options: GenerateOptions = {}): unknown {
   const root = options.root ?? schema
-  return generate(resolveSchema(schema, root), { root, random: createRandom(seed), hints: options.hints ?? {}, depth: 0, key: undefined })
+  const ctx: Context = { root, random: createRandom(seed), hints: options.hints ?? {}, depth: 0, key: undefined, budget: { left: MAX_VALUES } }
+  return generate(resolveSchema(schema, root), ctx)
 }
 
 function generate(node: SchemaNode, ctx: Context): unknown {
+  ctx.budget.left--
   if ('const' in node) return structuredClone(node['const'])
   const choices = node['enum']
   if (Array.isArray(choices) && choices.length > 0) return structuredClone(ctx.random.pick(choices))
@@ -86,7 +95,7 @@ function generateArray(node: SchemaNode, ctx: Context): unknown[] {
   const unique = node['uniqueItems'] === true
   const seen = new Set<string>()
   const out: unknown[] = []
-  for (let index = 0; index < length; index++) {
+  for (let index = 0; index < length && ctx.budget.left > 0; index++) {
     const child = childSchema(node, index, ctx.root) ?? {}
     // Small enums cannot always yield distinct items; a few tries are enough for realistic schemas.
     for (let attempt = 0; attempt < 8; attempt++) {
@@ -110,7 +119,7 @@ function generateString(node: SchemaNode, ctx: Context): string {
   }
   let text = `${random.pick(WORDS)} ${random.pick(WORDS)}`
   if (key !== undefined && isOrderIdKey(key) && hints.orderId !== undefined) text = hints.orderId
-  const minLength = numberOr(node['minLength'], 0)
+  const minLength = Math.min(numberOr(node['minLength'], 0), MAX_STRING)
   const maxLength = numberOr(node['maxLength'], Number.POSITIVE_INFINITY)
   while (text.length < minLength) text += ` ${random.pick(WORDS)}`
   text = text.slice(0, maxLength)

@@ -16,7 +16,14 @@ export interface RecordedRequest {
 /** What the server answers to one request. */
 export type Reply =
   | { readonly kind: 'json'; readonly status?: number; readonly headers?: Record<string, string>; readonly body: unknown }
-  | { readonly kind: 'sse'; readonly frames: readonly string[]; readonly frameDelayMs?: number; readonly headers?: Record<string, string> }
+  | {
+      readonly kind: 'sse'
+      readonly frames: readonly string[]
+      readonly frameDelayMs?: number
+      readonly headers?: Record<string, string>
+      /** Leave the response open after the frames (a server that never ends its stream). */
+      readonly open?: boolean
+    }
   | { readonly kind: 'raw'; readonly status: number; readonly contentType: string; readonly body: string }
   | { readonly kind: 'reset' }
   | { readonly kind: 'hang'; readonly ms: number; readonly then: Reply }
@@ -105,7 +112,7 @@ async function answer(reply: Reply, record: RecordedRequest, res: ServerResponse
         record.framesWritten++
         if (reply.frameDelayMs !== undefined && reply.frameDelayMs > 0) await sleep(reply.frameDelayMs)
       }
-      res.end()
+      if (reply.open !== true) res.end()
     }
   }
 }
