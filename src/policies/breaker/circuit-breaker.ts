@@ -162,6 +162,8 @@ export function circuitBreaker(given?: CircuitBreakerOptions): CircuitBreaker {
       if (before.state === 'half-open') return PROBES_BUSY
       return { allowed: false, retryAfterMs: before.openedAt + cooldownMs - t, transition: undefined }
     }
+    // A probe the compare-and-set never wrote (others won every round) is not counted, so it is not admitted: the winners are the probes.
+    if (u.after !== u.next) return PROBES_BUSY
     const changed = transition(provider, u)
     return changed === undefined ? PROBE : { ...PROBE, transition: changed }
   }
