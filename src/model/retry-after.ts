@@ -15,17 +15,22 @@ export function readHeader(headers: HeaderSource, name: string): string | undefi
 
 /**
  * Parses retry-after header values into milliseconds: `retry-after-ms` wins over `retry-after`
- * (seconds or an HTTP date); a blank, negative or unreadable value counts as absent.
+ * (seconds or an HTTP date); a blank, negative or unreadable value counts as absent, and so does a
+ * wait too long to be a number of milliseconds (`1e308` seconds).
  */
 export function parseRetryAfter(ms: string | undefined, seconds: string | undefined, now: number = Date.now()): number | undefined {
   const inMs = nonNegative(ms)
   if (inMs !== undefined) return inMs
   if (seconds === undefined || seconds.trim() === '') return undefined
   const inSeconds = nonNegative(seconds)
-  if (inSeconds !== undefined) return inSeconds * 1000
+  if (inSeconds !== undefined) return Number.isFinite(inSeconds * 1000) ? inSeconds * 1000 : undefined
+  // An HTTP date begins with its day's name: `-1` or `2026` is a number refused above, not a year for Date.parse.
+  if (!HTTP_DATE_START.test(seconds)) return undefined
   const date = Date.parse(seconds)
   return Number.isFinite(date) ? Math.max(0, date - now) : undefined
 }
+
+const HTTP_DATE_START = /^\s*[A-Za-z]/
 
 /** How long a provider asked us to wait, read from its response headers (see {@link parseRetryAfter}). */
 export function retryAfterMs(headers: HeaderSource, now: number = Date.now()): number | undefined {
@@ -35,7 +40,8 @@ export function retryAfterMs(headers: HeaderSource, now: number = Date.now()): n
 function nonNegative(text: string | undefined): number | undefined {
   if (text === undefined || text.trim() === '') return undefined
   const n = Number(text)
-  return Number.isFinite(n) && n >= 0 ? n : undefined
+  // -0 is no wait, as 0.
+  return Number.isFinite(n) && n >= 0 ? n + 0 : undefined
 }
 
 function stringOr(value: unknown): string | undefined {

@@ -9,6 +9,25 @@ describe('parseRetryAfter', () => {
     expect(parseRetryAfter(undefined, 'Thu, 01 Jan 2026 00:00:03 GMT', now)).toBe(3000)
     expect(parseRetryAfter(undefined, 'garbage')).toBeUndefined()
   })
+
+  it('treats a negative number of seconds as absent, never as a date of no wait', () => {
+    const now = Date.parse('2026-01-01T00:00:00Z')
+    for (const value of ['-1', '-5', ' -0.5 ', '-1e400']) expect(parseRetryAfter(undefined, value, now)).toBeUndefined()
+    expect(parseRetryAfter(undefined, '-0', now)).toBe(0)
+    expect(parseRetryAfter('-0', undefined, now)).toBe(0)
+  })
+
+  it('treats a wait too long to count in milliseconds as absent', () => {
+    expect(parseRetryAfter(undefined, '1e308')).toBeUndefined()
+    expect(parseRetryAfter(undefined, '1e400')).toBeUndefined()
+    expect(parseRetryAfter('1e400', undefined)).toBeUndefined()
+  })
+
+  it('reads HTTP dates in the past as no wait and far in the future as their distance', () => {
+    const now = Date.parse('2026-01-01T00:00:00Z')
+    expect(parseRetryAfter(undefined, 'Thu, 01 Jan 1970 00:00:00 GMT', now)).toBe(0)
+    expect(parseRetryAfter(undefined, 'Fri, 31 Dec 9999 23:59:59 GMT', now)).toBe(Date.parse('9999-12-31T23:59:59Z') - now)
+  })
 })
 
 describe('retryAfterMs', () => {
