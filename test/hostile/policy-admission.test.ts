@@ -99,6 +99,18 @@ describe('policies against hostile user objects', () => {
     await expect(run).rejects.toMatchObject({ kind: 'aborted' })
   })
 
+  it('fails the attempt closed, without a provider call, when the store answers a reservation that is no verdict', { timeout: BOUND_MS }, async () => {
+    const verdicts = [{ granted: true, spent: Number.NaN, held: 0 }, { granted: 'yes', spent: 0, held: 0 }, { granted: true }, null, 'granted']
+    for (const verdict of verdicts) {
+      const store = memoryStore()
+      const liar: StateStore = { ...store, reserve: async () => verdict as never }
+      const provider = scripted([answer])
+      const gate = createGate({ providers: provider, budget: sharedBudget({ store: liar, key: 'b', usd: 1, reserveUsd: 0.1 }) })
+      await expect(gate.run(ask('x'))).rejects.toMatchObject({ kind: 'unknown', cause: { code: 'budget-store-failed' } })
+      expect(provider.calls).toBe(0)
+    }
+  })
+
   it('fails the attempt closed, without a provider call, when the reserve of a budget throws synchronously', { timeout: BOUND_MS }, async () => {
     const real = sharedBudget({ store: memoryStore(), key: 'b', usd: 1, reserveUsd: 0.1 })
     const budget = {
