@@ -165,6 +165,17 @@ describe('circuitBreaker', () => {
     expect(admitted).toBe((await b.state('p')).probes)
   })
 
+  it('writes no record another process cannot read when its clock answers no time', async () => {
+    const store = memoryStore()
+    const broken = circuitBreaker({ failureThreshold: 1, store, now: () => Number.NaN })
+    const healthy = circuitBreaker({ failureThreshold: 1, store })
+    await expect(fail(broken)).rejects.toThrow(TypeError)
+    expect(await store.get('rg:breaker:p')).toBeUndefined()
+    await fail(healthy)
+    expect(await broken.acquire('p').catch((e: unknown) => e)).toBeInstanceOf(TypeError)
+    expect(await healthy.state('p')).toMatchObject({ state: 'open', failures: 1 })
+  })
+
   it('rejects invalid options', () => {
     expect(() => circuitBreaker({ failureThreshold: 0 })).toThrow(RangeError)
     expect(() => circuitBreaker({ halfOpenMaxProbes: 1.5 })).toThrow(RangeError)

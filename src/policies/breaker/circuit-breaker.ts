@@ -4,6 +4,7 @@ import { memoryStore } from '../../store/memory-store.ts'
 import { STATE_STORE_METHODS, type StateStore } from '../../store/state-store.ts'
 import { syncStore } from '../../store/sync-store.ts'
 import { assertMethods } from '../../model/options-object.ts'
+import { shownValue } from '../../model/describe-value.ts'
 import type { BreakerPermit, BreakerResult } from './breaker-permit.ts'
 import { decodeBreaker, encodeBreaker, type BreakerRecord, type BreakerTransition } from './breaker-state.ts'
 import { cachedDecode, cachedKeys } from './breaker-caches.ts'
@@ -88,7 +89,13 @@ export function circuitBreaker(given?: CircuitBreakerOptions): CircuitBreaker {
   const toClose = options.successesToClose ?? 1
   const store = options.store ?? memoryStore()
   const prefix = options.keyPrefix ?? 'rg:breaker:'
-  const now = options.now ?? Date.now
+  const clock = options.now ?? Date.now
+  // A clock that answers no time (NaN, a string) would write a record no process can read: refused before any write, as a failing store is.
+  const now = (): number => {
+    const t = clock()
+    if (typeof t === 'number' && Number.isFinite(t)) return t
+    throw new TypeError(`circuitBreaker: now() must answer a finite number of ms, got ${shownValue(t)}`)
+  }
   // With its own store nobody else writes this breaker's records, so it knows which providers are
   // not clean (closed, no failures) and skips the store for the others: a clean closed breaker
   // admits a call and ignores a success without a read or a write. A store that was passed in may be
