@@ -45,7 +45,8 @@ export function exponentialBackoff(options: BackoffOptions = {}): Backoff {
   const jitter = checked.jitter ?? 0.5
   const random = checked.random ?? jitterRandom
   return function backoff(retry) {
-    const base = Math.min(max, initial * factor ** Math.max(0, retry))
+    // A retry number that is no number (NaN) is the first retry: never a NaN delay.
+    const base = Math.min(max, initial * factor ** (Number.isNaN(retry) ? 0 : Math.max(0, retry)))
     return Math.round(base * (1 - jitter) + base * jitter * share(random()))
   }
 }

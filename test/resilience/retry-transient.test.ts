@@ -154,6 +154,7 @@ describe('exponentialBackoff', () => {
       exponentialBackoff({ initialMs: 1_000, maxMs: 1_000, jitter: 1, random: () => r as number })(0),
     )
     expect(delays).toEqual([1_000, 1_000, 1_000, 0, 1_000, 1_000])
+    expect(exponentialBackoff({ initialMs: 100, jitter: 0 })(Number.NaN)).toBe(100)
   })
 
   it('spreads delays with jitter and is exact without it', () => {
