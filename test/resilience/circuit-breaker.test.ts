@@ -176,6 +176,14 @@ describe('circuitBreaker', () => {
     expect(await healthy.state('p')).toMatchObject({ state: 'open', failures: 1 })
   })
 
+  it('refuses a compareAndSet that answers no verdict as a failing store, never as a write', async () => {
+    const inner = memoryStore()
+    const store = { ...inner, compareAndSet: async () => 'false' as unknown as boolean }
+    const c = clock()
+    const b = circuitBreaker({ failureThreshold: 1, cooldownMs: 10, store, now: c.now })
+    await expect(fail(b)).rejects.toThrow(/not true or false/)
+  })
+
   it('rejects invalid options', () => {
     expect(() => circuitBreaker({ failureThreshold: 0 })).toThrow(RangeError)
     expect(() => circuitBreaker({ halfOpenMaxProbes: 1.5 })).toThrow(RangeError)

@@ -121,7 +121,11 @@ export function circuitBreaker(given?: CircuitBreakerOptions): CircuitBreaker {
       const t = now()
       const next = step(before, t, probe, result)
       if (next === undefined || round >= MAX_CAS_ROUNDS) return { before, after: before, next, t }
-      if (await store.compareAndSet(key, raw, encodeBreaker(next))) {
+      const written: unknown = await store.compareAndSet(key, raw, encodeBreaker(next))
+      // A store answering no verdict (1, 'false') cannot say whether this breaker's probe was counted: a failing store, not a write.
+      if (typeof written !== 'boolean')
+        throw new TypeError(`circuitBreaker: the store's compareAndSet of ${shownValue(key)} answered ${shownValue(written)}, not true or false`)
+      if (written) {
         wrote(provider, next)
         return { before, after: next, next, t }
       }
