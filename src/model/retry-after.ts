@@ -15,8 +15,9 @@ export function readHeader(headers: HeaderSource, name: string): string | undefi
 
 /**
  * Parses retry-after header values into milliseconds: `retry-after-ms` wins over `retry-after`
- * (seconds or an HTTP date); a blank, negative or unreadable value counts as absent, and so does a
- * wait too long to be a number of milliseconds (`1e308` seconds).
+ * (seconds or an HTTP date); a blank, negative or unreadable `retry-after-ms` counts as absent; a
+ * negative number of seconds is no wait (0), as an HTTP date in the past is; an unreadable value,
+ * or a wait too long to be a number of milliseconds (`1e308` seconds), counts as absent.
  */
 export function parseRetryAfter(ms: string | undefined, seconds: string | undefined, now: number = Date.now()): number | undefined {
   const inMs = nonNegative(ms)
@@ -24,13 +25,12 @@ export function parseRetryAfter(ms: string | undefined, seconds: string | undefi
   if (seconds === undefined || seconds.trim() === '') return undefined
   const inSeconds = nonNegative(seconds)
   if (inSeconds !== undefined) return Number.isFinite(inSeconds * 1000) ? inSeconds * 1000 : undefined
-  // An HTTP date begins with its day's name: `-1` or `2026` is a number refused above, not a year for Date.parse.
-  if (!HTTP_DATE_START.test(seconds)) return undefined
+  // A negative number is no wait on its own terms, never handed to Date.parse (which reads `-1` as a year).
+  const n = Number(seconds)
+  if (n < 0) return Number.isFinite(n) ? 0 : undefined
   const date = Date.parse(seconds)
   return Number.isFinite(date) ? Math.max(0, date - now) : undefined
 }
-
-const HTTP_DATE_START = /^\s*[A-Za-z]/
 
 /** How long a provider asked us to wait, read from its response headers (see {@link parseRetryAfter}). */
 export function retryAfterMs(headers: HeaderSource, now: number = Date.now()): number | undefined {

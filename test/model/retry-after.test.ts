@@ -10,10 +10,11 @@ describe('parseRetryAfter', () => {
     expect(parseRetryAfter(undefined, 'garbage')).toBeUndefined()
   })
 
-  it('treats a negative number of seconds as absent, never as a date of no wait', () => {
+  it('reads a negative number of seconds as no wait, as a date in the past, never as a year', () => {
     const now = Date.parse('2026-01-01T00:00:00Z')
-    for (const value of ['-1', '-5', ' -0.5 ', '-1e400']) expect(parseRetryAfter(undefined, value, now)).toBeUndefined()
-    expect(parseRetryAfter(undefined, '-0', now)).toBe(0)
+    for (const value of ['-1', '-5', ' -0.5 ', '-0', '-2026']) expect(parseRetryAfter(undefined, value, now)).toBe(0)
+    expect(parseRetryAfter(undefined, '-1e400', now)).toBeUndefined()
+    expect(parseRetryAfter('-1', undefined, now)).toBeUndefined()
     expect(parseRetryAfter('-0', undefined, now)).toBe(0)
   })
 
