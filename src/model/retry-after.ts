@@ -15,7 +15,10 @@ export function readHeader(headers: HeaderSource, name: string): string | undefi
 
 /**
  * Parses retry-after header values into milliseconds: `retry-after-ms` wins over `retry-after`
- * (seconds or an HTTP date); a blank, negative or unreadable value counts as absent.
+ * (seconds or an HTTP date); a blank, negative or unreadable `retry-after-ms` counts as absent; a
+ * negative number of seconds is no wait (0), as an HTTP date in the past is; a number of seconds too
+ * large for milliseconds (`1e308`, `1e400`) is the longest wait (`Number.MAX_VALUE`: a rule's
+ * `maxRetryAfterMs` refuses it, never a retry at once); an unreadable value counts as absent.
  */
 export function parseRetryAfter(ms: string | undefined, seconds: string | undefined, now: number = Date.now()): number | undefined {
   const inMs = nonNegative(ms)
@@ -24,6 +27,10 @@ export function parseRetryAfter(ms: string | undefined, seconds: string | undefi
   const inSeconds = nonNegative(seconds)
   // Seconds too many for a double in ms still ask for the longest wait, never for none (a rule's `maxRetryAfterMs` refuses it).
   if (inSeconds !== undefined) return Math.min(inSeconds * 1000, Number.MAX_VALUE)
+  const n = Number(seconds)
+  if (n === Number.POSITIVE_INFINITY) return Number.MAX_VALUE
+  // A negative number is no wait on its own terms, never handed to Date.parse (which reads `-1` as a year).
+  if (n < 0) return Number.isFinite(n) ? 0 : undefined
   const date = Date.parse(seconds)
   return Number.isFinite(date) ? Math.max(0, date - now) : undefined
 }
@@ -36,7 +43,8 @@ export function retryAfterMs(headers: HeaderSource, now: number = Date.now()): n
 function nonNegative(text: string | undefined): number | undefined {
   if (text === undefined || text.trim() === '') return undefined
   const n = Number(text)
-  return Number.isFinite(n) && n >= 0 ? n : undefined
+  // -0 is no wait, as 0.
+  return Number.isFinite(n) && n >= 0 ? n + 0 : undefined
 }
 
 function stringOr(value: unknown): string | undefined {

@@ -18,3 +18,12 @@ export class AttemptControl {
 
 // The control of every attempt closed with none: closed, holding nothing (never written: see `ChainAttempt`).
 export const CLOSED: AttemptControl = Object.freeze(Object.assign(new AttemptControl(false), { closed: true }))
+
+/** `pending` (a leave or fail waiting, on a store that may never answer), settled by a stop meanwhile: a stopped leave rejects with its reason, a stopped fail is over. */
+export function untilStopped<V>(control: AttemptControl | undefined, pending: Promise<V>, rejects: boolean): Promise<V> {
+  if (control?.reject === undefined) return pending
+  return new Promise<V>((resolve, reject) => {
+    control.reject = rejects ? reject : () => resolve(undefined as V)
+    pending.then(resolve, reject)
+  })
+}

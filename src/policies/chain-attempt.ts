@@ -4,7 +4,7 @@ import { withSignalGetter } from '../model/request-copy.ts'
 import type { ModelResponse } from '../model/response.ts'
 import type { Usage } from '../model/usage.ts'
 import { isThenable } from '../model/user-code.ts'
-import { CLOSED, AttemptControl } from './attempt-control.ts'
+import { CLOSED, AttemptControl, untilStopped } from './attempt-control.ts'
 import type { AttemptContext } from './middleware.ts'
 import type { Stage } from './stage.ts'
 
@@ -218,7 +218,8 @@ export abstract class ChainAttempt implements AttemptContext {
    * response (a throw or rejection turns to the fails of those outside); the attempt's response, at once when no leave waited.
    */
   leave(answer: unknown): ModelResponse | Promise<ModelResponse> {
-    return this.#leave(this.#stages.length - 1, answer as ModelResponse)
+    const left = this.#leave(this.#stages.length - 1, answer as ModelResponse)
+    return isThenable(left) ? untilStopped(this.#control, left, true) : left
   }
 
   /**
@@ -226,7 +227,8 @@ export abstract class ChainAttempt implements AttemptContext {
    * promise when one answered a promise (awaited). Stages the failure already passed through are not told again.
    */
   failOpen(error: unknown): Promise<void> | undefined {
-    return this.#control?.stopped === true ? undefined : this.#hear(error, true)
+    const heard = this.#control?.stopped === true ? undefined : this.#hear(error, true)
+    return heard === undefined ? undefined : untilStopped(this.#control, heard, false)
   }
 
   /** The stages still open hear `error`, outermost last: a promise when one answered a promise and `wait` (awaited, then the rest). */
@@ -246,7 +248,7 @@ export abstract class ChainAttempt implements AttemptContext {
         Promise.resolve(heard).catch(ignore)
         continue
       }
-      const next = (): Promise<void> | undefined => this.failOpen(error)
+      const next = (): Promise<void> | undefined => (this.#control?.stopped === true ? undefined : this.#hear(error, true))
       return Promise.resolve(heard).then(next, next)
     }
     return undefined
@@ -280,7 +282,7 @@ export abstract class ChainAttempt implements AttemptContext {
   /** The attempt failed with `error` inside stage `at`: the fails of stages `at - 1` down to 0 are heard (awaited), then it rejects. */
   #fail(at: number, error: unknown): Promise<never> {
     this.#open = Math.min(this.#open, at)
-    const heard = this.failOpen(error)
+    const heard = this.#control?.stopped === true ? undefined : this.#hear(error, true)
     return heard === undefined ? Promise.reject(error) : heard.then(() => Promise.reject(error))
   }
 }

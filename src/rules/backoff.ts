@@ -12,7 +12,7 @@ export interface BackoffOptions {
   readonly factor?: number
   /** Share of each delay that is randomised (0 = none, 1 = "full jitter"). @default 0.5 */
   readonly jitter?: number
-  /** Source of randomness in [0, 1), for deterministic tests. @default Math.random (seeded from the run's id and attempt in a durable run) */
+  /** Source of randomness in [0, 1), for deterministic tests (an answer outside [0, 1] is clamped, NaN waits the whole delay). @default Math.random (seeded from the run's id and attempt in a durable run) */
   readonly random?: () => number
 }
 
@@ -45,7 +45,13 @@ export function exponentialBackoff(options: BackoffOptions = {}): Backoff {
   const jitter = checked.jitter ?? 0.5
   const random = checked.random ?? jitterRandom
   return function backoff(retry) {
-    const base = Math.min(max, initial * factor ** Math.max(0, retry))
-    return Math.round(base * (1 - jitter) + base * jitter * random())
+    // A retry number that is no number (NaN) is the first retry: never a NaN delay.
+    const base = Math.min(max, initial * factor ** (Number.isNaN(retry) ? 0 : Math.max(0, retry)))
+    return Math.round(base * (1 - jitter) + base * jitter * share(random()))
   }
+}
+
+/** A `random()` answer as a share of the jitter: one outside [0, 1] is kept inside it, and one that is no number waits the whole base, so no delay passes `maxMs`. */
+function share(r: unknown): number {
+  return typeof r === 'number' && r >= 0 ? Math.min(r, 1) : typeof r === 'number' && r < 0 ? 0 : 1
 }

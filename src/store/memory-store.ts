@@ -82,9 +82,16 @@ export function memoryStore(given?: MemoryStoreOptions): StateStore {
       )
     return n
   }
-  /** Writes `current + by` under `key`, `current` being its {@link counter} read in the same step. */
-  const add = (key: string, current: number, by: number, ttlMs: number | undefined): number => {
+  /** `current + by`, refused (a `RangeError`, before anything changes) when it is no finite number: no store can count past it. */
+  const total = (key: string, at: StoreCall, current: number, by: number): number => {
     const next = current + by
+    if (Number.isFinite(next)) return next
+    throw new RangeError(
+      `memoryStore: ${at.operation} of ${shownValue(key)} would take the counter past the largest number (overflow): refused, the counter left as it was`,
+    )
+  }
+  /** Writes `next` (a {@link total} of the counter read in the same step) under `key`. */
+  const add = (key: string, next: number, ttlMs: number | undefined): number => {
     // Without a ttl the counter keeps its expiry (none once it expired: `counter` dropped it).
     put(key, next, ttlMs === undefined ? map.get(key)?.expiresAt : now() + ttlMs)
     return next
@@ -105,7 +112,7 @@ export function memoryStore(given?: MemoryStoreOptions): StateStore {
       checkKey(AT.increment, key)
       checkAmount(AT.increment, key, 'amount', by)
       checkTtl(AT.increment, key, ttlMs)
-      return add(key, counter(key, AT.increment), by, ttlMs)
+      return add(key, total(key, AT.increment, counter(key, AT.increment), by), ttlMs)
     },
     compareAndSet(key, expected, next, ttlMs) {
       checkKey(AT.compareAndSet, key)
@@ -142,9 +149,9 @@ export function memoryStore(given?: MemoryStoreOptions): StateStore {
       checkAmount(AT.settle, key, 'amount', amount)
       checkTtl(AT.settle, key, ttlMs)
       // Read first: a counter that cannot be read fails the settle before the reservation is released.
-      const spent = counter(key, AT.settle)
+      const next = total(key, AT.settle, counter(key, AT.settle), amount)
       holds.get(key)?.release(id)
-      return add(key, spent, amount, ttlMs)
+      return add(key, next, ttlMs)
     },
   }
 

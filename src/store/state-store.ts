@@ -7,7 +7,8 @@
  * structured state themselves. A store refuses what it cannot store faithfully, with a rejected
  * promise and nothing written: a key, id or value that is not a string (`TypeError`), an amount or
  * limit that is not a finite number (`NaN`, `Infinity`: a `RangeError`, since a counter holding one
- * reads back as 0), a ttl that is `NaN`. `memoryStore` and `redisStore` refuse the same calls. A
+ * reads back as 0), a ttl that is `NaN`, an `increment` or `settle` whose total would pass the
+ * largest number (it could not be read back). `memoryStore` and `redisStore` refuse the same calls. A
  * counter that holds something that is not a number (written by hand, by another application) is
  * never read as 0: `increment`, `reserve` and `settle` reject, and leave it as it is.
  *

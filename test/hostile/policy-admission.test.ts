@@ -9,6 +9,7 @@ import {
   type GateEventMap,
   type ModelResponse,
   type SharedRateLimit,
+  type StateStore,
 } from '../../src/index.ts'
 import { scripted } from '../../src/providers/index.ts'
 import { redisSessionStore } from '../../src/sessions/redis-session-store.ts'
@@ -27,6 +28,24 @@ const lost = (): StateLostError => new StateLostError({ store: 'test', key: 'k',
 /** A rate limit whose acquire does what the case says; the rest is a real one. */
 function rateLimitWith(acquire: SharedRateLimit['acquire']): SharedRateLimit {
   return { ...sharedRateLimit({ store: memoryStore(), key: 'rl', limit: 10, windowMs: 60_000 }), acquire }
+}
+
+/** A store (awaited, as a Redis one is) whose calls after the first `answered` never settle. */
+function storeThatHangsAfter(answered: number): StateStore {
+  const inner = memoryStore()
+  let calls = 0
+  const call =
+    <A extends unknown[], R>(fn: (...args: A) => Promise<R>) =>
+    (...args: A): Promise<R> =>
+      ++calls > answered ? never<R>() : fn(...args)
+  return {
+    get: call((key: string) => inner.get(key)),
+    set: call((key: string, value: string, ttlMs?: number) => inner.set(key, value, ttlMs)),
+    increment: call((key: string, by: number, ttlMs?: number) => inner.increment(key, by, ttlMs)),
+    compareAndSet: call((key: string, expected: string | undefined, next: string, ttlMs?: number) => inner.compareAndSet(key, expected, next, ttlMs)),
+    reserve: call((key: string, id: string, amount: number, limit: number, ttlMs: number) => inner.reserve(key, id, amount, limit, ttlMs)),
+    settle: call((key: string, id: string, amount: number, ttlMs?: number) => inner.settle(key, id, amount, ttlMs)),
+  }
 }
 
 expectNoUnhandledRejections()
@@ -56,6 +75,40 @@ describe('policies against hostile user objects', () => {
     gate.on('breaker_state', (e) => seen.push(`${e.from}->${e.to}`))
     await gate.run(ask('x'))
     expect(seen).toEqual(['closed->open'])
+  })
+
+  it('bounds a breaker whose store never answers the record of a call that answered by timeoutMs', { timeout: BOUND_MS }, async () => {
+    const store = storeThatHangsAfter(1)
+    const gate = createGate({ providers: scripted([answer], { name: 'p' }), breaker: circuitBreaker({ store }), timeoutMs: 40 })
+    await expect(gate.run(ask('x'))).rejects.toMatchObject({ kind: 'timeout' })
+  })
+
+  it('bounds a breaker whose store never answers the record of a call that failed by timeoutMs', { timeout: BOUND_MS }, async () => {
+    const store = storeThatHangsAfter(1)
+    const provider = { name: 'p', complete: (): Promise<never> => Promise.reject(Object.assign(new Error('upstream 503'), { status: 503 })) }
+    const gate = createGate({ providers: provider, breaker: circuitBreaker({ store }), timeoutMs: 40 })
+    await expect(gate.run(ask('x'))).rejects.toMatchObject({ kind: 'http-5xx' })
+  })
+
+  it('bounds a budget whose store never answers the charge of a call that answered by the run signal', { timeout: BOUND_MS }, async () => {
+    const store = storeThatHangsAfter(1)
+    const gate = createGate({ providers: scripted([answer]), budget: sharedBudget({ store, key: 'b', usd: 1, reserveUsd: 0.1 }) })
+    const controller = new AbortController()
+    const run = gate.run(ask('x'), { signal: controller.signal })
+    setTimeout(() => controller.abort(new Error('caller gave up')), 20)
+    await expect(run).rejects.toMatchObject({ kind: 'aborted' })
+  })
+
+  it('fails the attempt closed, without a provider call, when the store answers a reservation that is no verdict', { timeout: BOUND_MS }, async () => {
+    const verdicts = [{ granted: true, spent: Number.NaN, held: 0 }, { granted: 'yes', spent: 0, held: 0 }, { granted: true }, null, 'granted']
+    for (const verdict of verdicts) {
+      const store = memoryStore()
+      const liar: StateStore = { ...store, reserve: async () => verdict as never }
+      const provider = scripted([answer])
+      const gate = createGate({ providers: provider, budget: sharedBudget({ store: liar, key: 'b', usd: 1, reserveUsd: 0.1 }) })
+      await expect(gate.run(ask('x'))).rejects.toMatchObject({ kind: 'unknown', cause: { code: 'budget-store-failed' } })
+      expect(provider.calls).toBe(0)
+    }
   })
 
   it('fails the attempt closed, without a provider call, when the reserve of a budget throws synchronously', { timeout: BOUND_MS }, async () => {

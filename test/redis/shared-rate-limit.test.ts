@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { memoryStore, sharedRateLimit, type StateStore } from '../../src/index.ts'
+import { createGate, memoryStore, sharedRateLimit, type StateStore } from '../../src/index.ts'
+import { scripted } from '../../src/providers/index.ts'
 
 const clock = (start = 10_000) => {
   let t = start
@@ -62,6 +63,25 @@ describe('sharedRateLimit', () => {
     c.advance(400)
     await rl.acquire('p')
     expect(ttls).toEqual([2_000, 1_600])
+  })
+
+  it('refuses a count the store answers that is no count of calls, rather than read it as a full or an empty window', async () => {
+    for (const garbage of [Number.NaN, -3, 0, 2.5, '1', undefined]) {
+      const store = memoryStore()
+      const liar: StateStore = { ...store, increment: async () => garbage as number }
+      const rl = sharedRateLimit({ store: liar, key: 'rl', limit: 5, windowMs: 1_000, now: clock().now })
+      await expect(rl.acquire('p')).rejects.toThrow(TypeError)
+    }
+  })
+
+  it('lets the call through, as for a store that fails, when the store answers a count of NaN', async () => {
+    const store = memoryStore()
+    const rateLimit = sharedRateLimit({ store: { ...store, increment: async () => Number.NaN }, key: 'rl', limit: 1, windowMs: 1_000 })
+    const answer = { content: 'ok', toolCalls: [], usage: { inputTokens: 1, outputTokens: 1 }, stopReason: 'end' as const }
+    const provider = scripted([answer, answer])
+    const gate = createGate({ providers: provider, rateLimit })
+    for (const text of ['a', 'b']) expect((await gate.run({ messages: [{ role: 'user', content: text }] })).response.content).toBe('ok')
+    expect(provider.calls).toBe(2)
   })
 
   it('rejects a limit that is not a positive integer and a window that is not positive', () => {

@@ -141,6 +141,49 @@ describe('circuitBreaker', () => {
     expect(permits.filter((p) => p.transition !== undefined)).toHaveLength(1)
   })
 
+  it('admits no probe it could not count when a shared store is contended past its compare-and-set rounds', async () => {
+    // A store answered in FIFO order: every acquire reads, then every one tries its write, so each round has one winner.
+    const inner = memoryStore()
+    const hop = () => new Promise<void>((resolve) => setImmediate(resolve))
+    const store = {
+      get: async (key: string) => (await hop(), inner.get(key)),
+      set: (key: string, value: string, ttlMs?: number) => inner.set(key, value, ttlMs),
+      increment: (key: string, by: number, ttlMs?: number) => inner.increment(key, by, ttlMs),
+      compareAndSet: async (key: string, expected: string | undefined, next: string, ttlMs?: number) => (
+        await hop(), inner.compareAndSet(key, expected, next, ttlMs)
+      ),
+      reserve: (key: string, id: string, amount: number, limit: number, ttlMs: number) => inner.reserve(key, id, amount, limit, ttlMs),
+      settle: (key: string, id: string, amount: number, ttlMs?: number) => inner.settle(key, id, amount, ttlMs),
+    }
+    const c = clock()
+    const b = circuitBreaker({ failureThreshold: 1, cooldownMs: 10, halfOpenMaxProbes: 60, store, now: c.now })
+    await fail(b)
+    c.advance(10)
+    const permits = await Promise.all(Array.from({ length: 100 }, () => b.acquire('p')))
+    const admitted = permits.filter((p) => p.allowed).length
+    expect(admitted).toBeLessThanOrEqual(60)
+    expect(admitted).toBe((await b.state('p')).probes)
+  })
+
+  it('writes no record another process cannot read when its clock answers no time', async () => {
+    const store = memoryStore()
+    const broken = circuitBreaker({ failureThreshold: 1, store, now: () => Number.NaN })
+    const healthy = circuitBreaker({ failureThreshold: 1, store })
+    await expect(fail(broken)).rejects.toThrow(TypeError)
+    expect(await store.get('rg:breaker:p')).toBeUndefined()
+    await fail(healthy)
+    expect(await broken.acquire('p').catch((e: unknown) => e)).toBeInstanceOf(TypeError)
+    expect(await healthy.state('p')).toMatchObject({ state: 'open', failures: 1 })
+  })
+
+  it('refuses a compareAndSet that answers no verdict as a failing store, never as a write', async () => {
+    const inner = memoryStore()
+    const store = { ...inner, compareAndSet: async () => 'false' as unknown as boolean }
+    const c = clock()
+    const b = circuitBreaker({ failureThreshold: 1, cooldownMs: 10, store, now: c.now })
+    await expect(fail(b)).rejects.toThrow(/not true or false/)
+  })
+
   it('rejects invalid options', () => {
     expect(() => circuitBreaker({ failureThreshold: 0 })).toThrow(RangeError)
     expect(() => circuitBreaker({ halfOpenMaxProbes: 1.5 })).toThrow(RangeError)

@@ -2,6 +2,7 @@ import { describe, expect, it, vi } from 'vitest'
 import { createGate, pricingTable, strictOutputRules, type GateEventMap, type ReliabilityScope } from '../../src/index.ts'
 import { costOf } from '../../src/policies/index.ts'
 import { scripted } from '../../src/providers/index.ts'
+import { expectNoUnhandledRejections } from '../support/no-unhandled-rejections.ts'
 import { ask, Refund, validRefundJson } from '../support/schemas.ts'
 
 // Example prices for the tests only, not real ones.
@@ -157,5 +158,22 @@ describe('gate cost accounting', () => {
       postDecide: strictOutputRules(2),
     })
     await expect(gate.run(ask('x'))).rejects.toMatchObject({ kind: 'schema-retry-exhausted', costUsd: 2, usage: { inputTokens: 2_000_000 } })
+  })
+})
+
+describe('pricingTable onUnknownModel', () => {
+  expectNoUnhandledRejections()
+
+  it('prices an unknown model NaN whatever its reporter throws or rejects with, leaving no unhandled rejection', async () => {
+    const usage = { inputTokens: 100, outputTokens: 100 }
+    const rejecting = pricingTable(table, { onUnknownModel: () => Promise.reject(new Error('alert service down')) })
+    const throwing = pricingTable(table, {
+      onUnknownModel: () => {
+        throw new Error('alert service down')
+      },
+    })
+    expect(rejecting(usage, 'mystery', 'p')).toBeNaN()
+    expect(throwing(usage, 'mystery', 'p')).toBeNaN()
+    expect(rejecting(usage, 'model-b', 'p')).toBe(0.0005)
   })
 })

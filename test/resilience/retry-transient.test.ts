@@ -149,6 +149,14 @@ describe('exponentialBackoff', () => {
     )
   })
 
+  it('keeps every delay within maxMs whatever random() answers', () => {
+    const delays = [5, 1e308, Number.POSITIVE_INFINITY, -3, Number.NaN, '0.5'].map((r) =>
+      exponentialBackoff({ initialMs: 1_000, maxMs: 1_000, jitter: 1, random: () => r as number })(0),
+    )
+    expect(delays).toEqual([1_000, 1_000, 1_000, 0, 1_000, 1_000])
+    expect(exponentialBackoff({ initialMs: 100, jitter: 0 })(Number.NaN)).toBe(100)
+  })
+
   it('spreads delays with jitter and is exact without it', () => {
     expect(exponentialBackoff({ initialMs: 100, jitter: 1, random: () => 0 })(0)).toBe(0)
     expect(exponentialBackoff({ initialMs: 100, jitter: 1, random: () => 0.5 })(0)).toBe(50)

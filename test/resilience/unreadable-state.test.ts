@@ -43,6 +43,14 @@ describe('memoryStore with a value that cannot be read', () => {
     await expect(budget.spent()).rejects.toThrow(/sharedBudget: the spend under "budget" holds "not-a-number", which is not a number/)
   })
 
+  it('refuses the spend of a store that answers no string (null, a number) as unreadable, with a TypeError naming it', async () => {
+    for (const answer of [null, 3, {}]) {
+      const store = { ...memoryStore(), get: async () => answer as unknown as string }
+      const budget = sharedBudget({ store, key: 'budget', usd: 1 })
+      await expect(budget.spent()).rejects.toThrow(/sharedBudget: the spend under "budget" holds .*, which is not a number/)
+    }
+  })
+
   it('lets a call through a rate limit whose window counter is overwritten (advisory), the limit itself rejecting', async () => {
     const store = memoryStore()
     const rateLimit = sharedRateLimit({ store, key: 'rate', limit: 1, windowMs: 1_000, now: () => 5_000 })

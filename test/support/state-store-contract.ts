@@ -102,6 +102,14 @@ export function stateStoreContract(make: () => StoreHarness | Promise<StoreHarne
     },
   )
 
+  it('refuses an increment or a settle that would take a counter past the largest number, leaving it as it was', async () => {
+    await h.store.increment('n', Number.MAX_VALUE)
+    await expect(h.store.increment('n', Number.MAX_VALUE)).rejects.toThrow(/overflow|past the largest number/i)
+    await expect(h.store.settle('n', 'r', Number.MAX_VALUE)).rejects.toThrow(/overflow|past the largest number/i)
+    expect(await h.store.get('n')).toBe(String(Number.MAX_VALUE))
+    expect(await h.store.increment('n', -Number.MAX_VALUE)).toBe(0)
+  })
+
   it('counts a counter that holds a number written as text', async () => {
     await h.store.set('n', '1.5')
     expect(await h.store.increment('n', 2)).toBe(3.5)

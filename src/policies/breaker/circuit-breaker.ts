@@ -4,6 +4,7 @@ import { memoryStore } from '../../store/memory-store.ts'
 import { STATE_STORE_METHODS, type StateStore } from '../../store/state-store.ts'
 import { syncStore } from '../../store/sync-store.ts'
 import { assertMethods } from '../../model/options-object.ts'
+import { shownValue } from '../../model/describe-value.ts'
 import type { BreakerPermit, BreakerResult } from './breaker-permit.ts'
 import { decodeBreaker, encodeBreaker, type BreakerRecord, type BreakerTransition } from './breaker-state.ts'
 import { cachedDecode, cachedKeys } from './breaker-caches.ts'
@@ -88,7 +89,13 @@ export function circuitBreaker(given?: CircuitBreakerOptions): CircuitBreaker {
   const toClose = options.successesToClose ?? 1
   const store = options.store ?? memoryStore()
   const prefix = options.keyPrefix ?? 'rg:breaker:'
-  const now = options.now ?? Date.now
+  const clock = options.now ?? Date.now
+  // A clock that answers no time (NaN, a string) would write a record no process can read: refused before any write, as a failing store is.
+  const now = (): number => {
+    const t = clock()
+    if (typeof t === 'number' && Number.isFinite(t)) return t
+    throw new TypeError(`circuitBreaker: now() must answer a finite number of ms, got ${shownValue(t)}`)
+  }
   // With its own store nobody else writes this breaker's records, so it knows which providers are
   // not clean (closed, no failures) and skips the store for the others: a clean closed breaker
   // admits a call and ignores a success without a read or a write. A store that was passed in may be
@@ -114,7 +121,11 @@ export function circuitBreaker(given?: CircuitBreakerOptions): CircuitBreaker {
       const t = now()
       const next = step(before, t, probe, result)
       if (next === undefined || round >= MAX_CAS_ROUNDS) return { before, after: before, next, t }
-      if (await store.compareAndSet(key, raw, encodeBreaker(next))) {
+      const written: unknown = await store.compareAndSet(key, raw, encodeBreaker(next))
+      // A store answering no verdict (1, 'false') cannot say whether this breaker's probe was counted: a failing store, not a write.
+      if (typeof written !== 'boolean')
+        throw new TypeError(`circuitBreaker: the store's compareAndSet of ${shownValue(key)} answered ${shownValue(written)}, not true or false`)
+      if (written) {
         wrote(provider, next)
         return { before, after: next, next, t }
       }
@@ -162,6 +173,8 @@ export function circuitBreaker(given?: CircuitBreakerOptions): CircuitBreaker {
       if (before.state === 'half-open') return PROBES_BUSY
       return { allowed: false, retryAfterMs: before.openedAt + cooldownMs - t, transition: undefined }
     }
+    // A probe the compare-and-set never wrote (others won every round) is not counted, so it is not admitted: the winners are the probes.
+    if (u.after !== u.next) return PROBES_BUSY
     const changed = transition(provider, u)
     return changed === undefined ? PROBE : { ...PROBE, transition: changed }
   }

@@ -15,6 +15,9 @@ import { finiteUsage } from '../usage-estimate.ts'
 import { reservationAdvice, reservationFor, reservationUsage } from './reservation-estimate.ts'
 import { budgetNow, type BudgetNow, type SharedBudget } from './shared-budget.ts'
 import { isStateLostError } from '../../store/state-lost-error.ts'
+import { markUnreadable } from '../../store/unreadable-value.ts'
+import { shownValue } from '../../model/describe-value.ts'
+import { jsonTextOf } from '../../model/json-text-of.ts'
 
 /** The code of the `ProviderError` raised when a budget's store fails: the provider is not to blame. */
 export const BUDGET_STORE_FAILED = 'budget-store-failed'
@@ -157,6 +160,13 @@ function reserveNow(budget: SharedBudget, now: BudgetNow, hold: Hold): true | Re
   return r
 }
 
+/** A store's verdict as the budget reads it: one that is no verdict (a `granted` not a boolean, a spend not a finite number) cannot be trusted to hold, so it fails the attempt closed. */
+function readVerdict(r: Reservation): Reservation {
+  const { granted, spent, held } = (typeof r === 'object' && r !== null ? r : {}) as Partial<Record<keyof Reservation, unknown>>
+  if (typeof granted === 'boolean' && Number.isFinite(spent) && Number.isFinite(held)) return r
+  throw markUnreadable(new TypeError(`the store's reservation verdict ${shownValue(jsonTextOf(r))} is not { granted: boolean, spent: number, held: number }`))
+}
+
 /** What an answered attempt is charged: its price, or what was reserved for it when it cannot be priced. */
 function chargeOf(hold: Hold, usd: number | string): number {
   return typeof usd === 'number' ? usd : hold.amount
@@ -175,7 +185,7 @@ async function acquire(policy: BudgetPolicy, hold: Hold, ctx: AttemptContext, fi
   for (;;) {
     let r: Reservation
     try {
-      r = taken !== undefined ? await taken : await budget.reserve(id, amount)
+      r = readVerdict(taken !== undefined ? await taken : await budget.reserve(id, amount))
     } catch (error) {
       // A reservation the store may hold all the same (a durable write whose replica did not confirm) is let go of.
       budget.settle(id, 0).catch(() => undefined)

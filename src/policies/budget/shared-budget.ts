@@ -165,7 +165,8 @@ export function sharedBudget(given: SharedBudgetOptions): SharedBudget {
     async spent() {
       const raw = await store.get(key)
       if (raw === undefined) return 0
-      const n = raw.trim() === '' ? Number.NaN : Number(raw)
+      // A store answering no string (null, a number) has no spend to show: refused as unreadable, as text that is no number is.
+      const n = typeof raw !== 'string' || raw.trim() === '' ? Number.NaN : Number(raw)
       if (!Number.isFinite(n))
         throw markUnreadable(
           new TypeError(`sharedBudget: the spend under ${shownValue(key)} holds ${shownValue(raw)}, which is not a number: refused rather than read as 0`),

@@ -1,6 +1,7 @@
 import { typeName } from '../../model/describe-value.ts'
 import { refuseUnknownOptions } from '../../model/known-options.ts'
 import { option, optionsContract } from '../../model/options-contract.ts'
+import { containReturned } from '../../model/user-code.ts'
 import type { Usage } from '../../model/usage.ts'
 import type { ModelPrice, PricingTable } from './model-price.ts'
 import type { PriceUsage } from './price-usage.ts'
@@ -58,11 +59,20 @@ export function pricingTable(table: PricingTable, given: PricingTableOptions = {
     if (price === undefined) {
       if (!reported.has(model)) {
         reported.add(model)
-        options.onUnknownModel?.(model, provider)
+        tell(options.onUnknownModel, model, provider)
       }
       return Number.NaN
     }
     return costOf(usage, price)
+  }
+}
+
+/** Calls the user's `onUnknownModel`: what it throws, or a promise it returns rejects with, is dropped (the model is unpriced all the same). */
+function tell(onUnknownModel: PricingTableOptions['onUnknownModel'], model: string | undefined, provider: string): void {
+  try {
+    containReturned(onUnknownModel?.(model, provider), () => undefined)
+  } catch {
+    // A reporter that fails must not turn an unknown model into a price function that threw.
   }
 }
 

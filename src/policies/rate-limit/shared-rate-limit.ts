@@ -2,7 +2,8 @@ import { positiveInteger } from '../../model/assert-number.ts'
 import { option, optionsContract } from '../../model/options-contract.ts'
 import { positiveInteger as positiveIntegerCheck } from '../option-checks.ts'
 import { STATE_STORE_METHODS, type StateStore } from '../../store/state-store.ts'
-import { typeName } from '../../model/describe-value.ts'
+import { shownValue, typeName } from '../../model/describe-value.ts'
+import { markUnreadable } from '../../store/unreadable-value.ts'
 import { assertMethods, assertNonEmptyString } from '../../model/options-object.ts'
 import type { RateLimitPermit } from './rate-limit-permit.ts'
 
@@ -84,7 +85,12 @@ export function sharedRateLimit(given: SharedRateLimitOptions): SharedRateLimit 
       // The counter outlives its window by one more, so a process whose clock runs a little behind
       // still finds it rather than a fresh count.
       // The windows of one subject share a hash tag: one cluster slot, one epoch for the state-lost check.
-      const count = await store.increment(`{${key}:${subject}}:${window}`, 1, endsIn + windowMs)
+      const counter = `{${key}:${subject}}:${window}`
+      const count = await store.increment(counter, 1, endsIn + windowMs)
+      // A count that is no number of calls (a store answering NaN, a string, a negative) is a store that cannot answer, as the breaker's unreadable record is: never a full window, never an empty one.
+      if (typeof count !== 'number' || !Number.isInteger(count) || count < 1) {
+        throw markUnreadable(new TypeError(`sharedRateLimit: the store counted ${shownValue(count)} calls under ${shownValue(counter)}, which is not a count`))
+      }
       if (count <= limit) return { allowed: true, remaining: limit - count }
       return { allowed: false, retryAfterMs: Math.max(1, Math.ceil(endsIn)) }
     },

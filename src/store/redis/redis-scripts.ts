@@ -67,6 +67,14 @@ local function numberat(key)
   end
   return n
 end
+-- current + by, refused (OVERFLOW) before anything is written when it is no finite number.
+local function summed(current, by)
+  local sum = current + by
+  if sum ~= sum or sum == math.huge or sum == -math.huge then
+    error({err = 'OVERFLOW the counter would be taken past the largest number: refused, the counter left as it was'})
+  end
+  return sum
+end
 `
 
 /**
@@ -74,8 +82,7 @@ end
  * reply to an integer. A current value that is not a number fails the script (UNREADABLE), like memoryStore.
  */
 export const INCREMENT_SCRIPT = `${WRITE}${JS_NUMBER}${NUMBER_AT}
-local current = numberat(KEYS[1])
-local total = jsnum(current + tonumber(ARGV[1]))
+local total = jsnum(summed(numberat(KEYS[1]), tonumber(ARGV[1])))
 write(KEYS[1], total, ARGV[2], true)
 return total`
 
@@ -196,7 +203,7 @@ return {granted, jsnum(spent), jsnum(held)}`
  */
 export const SETTLE_SCRIPT = `${WRITE}${JS_NUMBER}${NUMBER_AT}${HOLDS}
 -- Read first: a counter that cannot be read fails the settle before the reservation is released.
-local spent = numberat(KEYS[1])
+local committed = jsnum(summed(numberat(KEYS[1]), tonumber(ARGV[3])))
 local amount = redis.call('HGET', amounts, ARGV[2])
 redis.call('HDEL', amounts, ARGV[2])
 if redis.call('ZREM', expiries, ARGV[2]) == 1 then
@@ -207,7 +214,6 @@ if redis.call('ZREM', expiries, ARGV[2]) == 1 then
     redis.call('SET', total, exact(sum - (tonumber(amount or '0') or 0)), 'KEEPTTL')
   end
 end
-local committed = jsnum(spent + tonumber(ARGV[3]))
 write(KEYS[1], committed, ARGV[4], true)
 return committed`
 
