@@ -32,6 +32,20 @@ function gateOver(steps: readonly ScriptedStep[], name = 'scripted') {
   return { provider, gate, events }
 }
 
+/** A port over a memory journal whose steps run only once the caller gave up: `controller` aborted, then a few ms later. */
+function afterGivingUp(controller: AbortController, journal: string[]) {
+  const inner = memoryDurablePort({ runId: 'r', journal })
+  return {
+    runId: 'r',
+    step: async <T>(name: string, fn: () => T | Promise<T>) => {
+      controller.abort(new Error('gave up'))
+      await new Promise((resolve) => setTimeout(resolve, 5))
+      return inner.step(name, fn)
+    },
+    sleep: inner.sleep,
+  }
+}
+
 const failure = async (run: Promise<unknown>): Promise<ReliabilityFailFastError> => {
   const error = await run.then(
     () => undefined,
@@ -110,17 +124,8 @@ describe('Gate attempts in a durable run', () => {
     const journal: string[] = []
     await gateOver(['{"amount": 1}']).gate.run(ask, { durable: memoryDurablePort({ runId: 'r', journal }) })
     const controller = new AbortController()
-    const inner = memoryDurablePort({ runId: 'r', journal })
     // A port that answers the journaled attempt once the caller has given up.
-    const slow = {
-      runId: 'r',
-      step: async <T>(name: string, fn: () => T | Promise<T>) => {
-        controller.abort(new Error('gave up'))
-        await new Promise((resolve) => setTimeout(resolve, 5))
-        return inner.step(name, fn)
-      },
-      sleep: inner.sleep,
-    }
+    const slow = afterGivingUp(controller, journal)
     const { gate, events } = gateOver([])
     expect((await failure(gate.run(ask, { durable: slow, signal: controller.signal }))).kind).toBe('aborted')
     await new Promise((resolve) => setTimeout(resolve, 20))
@@ -357,17 +362,8 @@ describe('Gate attempts in a durable run', () => {
   it('calls no provider and journals nothing when the engine runs an attempt’s step after the run stopped', async () => {
     const journal: string[] = []
     const controller = new AbortController()
-    const inner = memoryDurablePort({ runId: 'r', journal })
     // An engine that queues the step and runs it once the caller has given up.
-    const late = {
-      runId: 'r',
-      step: async <T>(name: string, fn: () => T | Promise<T>) => {
-        controller.abort(new Error('gave up'))
-        await new Promise((resolve) => setTimeout(resolve, 5))
-        return inner.step(name, fn)
-      },
-      sleep: inner.sleep,
-    }
+    const late = afterGivingUp(controller, journal)
     const { gate, provider } = gateOver(['{"amount": 1}'])
     const error = await failure(gate.run(ask, { durable: late, signal: controller.signal }))
     expect(error.kind).toBe('aborted')
