@@ -98,8 +98,13 @@ export function redisSessionStore(client: RedisLike, options: RedisSessionStoreO
   const { keyPrefix: prefix = 'rg:session:', ttlMs = 0 } = checked
   const { durable, bounded } = redisCallSettings(client, checked, 'redisSessionStore')
   const durableClient: DurableClient | undefined = durable === undefined ? undefined : { client, durable }
-  const keyOf = (id: string): string => `${prefix}{${id}}`
-  const approvalsOf = (id: string): string => `${prefix}{${id}}:approvals`
+  // The id is the hash tag: a conversation and its approvals share a cluster slot (a delete removes both in one script).
+  // On a cluster, an id starting with '}' would end its tag at once (an empty tag: each key hashed whole, in slots of
+  // their own, and the delete refused with CROSSSLOT): such an id is tagged NUL, which no id holds (see checkSessionId).
+  const clustered = (client as { readonly isCluster?: unknown }).isCluster === true
+  const tagOf = (id: string): string => (clustered && id.startsWith('}') ? `{\u0000${id}}` : `{${id}}`)
+  const keyOf = (id: string): string => `${prefix}${tagOf(id)}`
+  const approvalsOf = (id: string): string => `${prefix}${tagOf(id)}:approvals`
 
   return {
     async load(id: string): Promise<StoredConversation> {

@@ -41,6 +41,27 @@ describeWith(redisServer)('Redis Cluster (3 masters, 3 replicas)', () => {
     sessionStoreContract('cluster', () => clusterSessions(redis.client, 'contract-session:'))
   })
 
+  describe('redisSessionStore key placement on a Cluster', () => {
+    it('keeps a conversation whose id starts with } and its approvals in one slot: stored, read back and deleted together', async () => {
+      await redis.flush()
+      const store = redisSessionStore(redis.client, { keyPrefix: 'brace:' })
+      const slots = store.approvals as NonNullable<typeof store.approvals>
+      for (const id of ['}lead', '}', '}}x{y}', 'mid}dle', '{open']) {
+        const appended = await store.append(id, { expectedVersion: 0, exchange: [{ role: 'user', content: `hi ${id}` }] })
+        expect(appended).toMatchObject({ committed: true, version: 1 })
+        expect(await slots.create(id, 'apr_1', '{"v":1}')).toBe(true)
+        expect((await store.load(id)).messages).toEqual([{ role: 'user', content: `hi ${id}` }])
+        expect(await slots.read(id, 'apr_1')).toMatchObject({ body: '{"v":1}' })
+        // The delete removes both in one script: one slot, or the cluster refuses it with CROSSSLOT.
+        await store.delete(id)
+        expect((await store.load(id)).version).toBe(0)
+        expect(await slots.read(id, 'apr_1')).toBeUndefined()
+      }
+      // Nothing of the five conversations is left behind.
+      expect((await redis.keys('brace:')).length).toBe(0)
+    })
+  })
+
   describe('redisStore key placement on a Cluster', () => {
     it('spreads the budgets of one store over the masters, each with its reservations in its own slot', async () => {
       await redis.flush()
