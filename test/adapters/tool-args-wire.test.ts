@@ -1,15 +1,14 @@
 import Anthropic from '@anthropic-ai/sdk'
-import { createGateway } from 'ai'
 import OpenAI from 'openai'
 import { Type } from 'typebox'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Agent, tool, type Provider } from '../../src/index.ts'
-import { aiSdk } from '../../src/providers/ai-sdk/index.ts'
 import { anthropic, RAW_ARGUMENTS_KEY } from '../../src/providers/anthropic/index.ts'
 import { openai } from '../../src/providers/openai/index.ts'
 import { gatewayText, gatewayToolCall } from './support/ai-sdk-wire.ts'
 import { anthropicMessage, anthropicText } from './support/anthropic-wire.ts'
 import { startLoopback, type LoopbackServer, type Reply } from './support/loopback-server.ts'
+import { loopbackProviders } from './support/loopback-providers.ts'
 import { openaiText, openaiToolCalls } from './support/openai-wire.ts'
 
 let server: LoopbackServer
@@ -18,9 +17,10 @@ beforeAll(async () => {
 })
 afterAll(() => server.close())
 
-const openaiProvider = () => openai({ client: new OpenAI({ baseURL: `${server.url}/v1`, apiKey: 'k', maxRetries: 0 }), model: 'gpt-test' })
-const anthropicProvider = () => anthropic({ client: new Anthropic({ baseURL: server.url, apiKey: 'k', maxRetries: 0 }), model: 'claude-test' })
-const gatewayProvider = () => aiSdk(createGateway({ baseURL: server.url, apiKey: 'k' })('openai/gpt-test'))
+const loopback = loopbackProviders(() => server)
+const openaiProvider = loopback.openai
+const anthropicProvider = loopback.anthropic
+const gatewayProvider = loopback.gateway
 
 const Lookup = Type.Object({ orderId: Type.String() }, { additionalProperties: false })
 /** An Anthropic request message as the loopback server received it. */

@@ -1,16 +1,15 @@
 import Anthropic from '@anthropic-ai/sdk'
 import { createGateway, generateText, jsonSchema, tool, wrapLanguageModel } from 'ai'
-import OpenAI from 'openai'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Type } from 'typebox'
 import { Agent, tool as agentTool, type ModelRequest, type Provider, type ToolChoice } from '../../src/index.ts'
 import { reliabilityMiddleware } from '../../src/integrations/ai-sdk.ts'
 import { aiSdk } from '../../src/providers/ai-sdk/index.ts'
 import { anthropic } from '../../src/providers/anthropic/index.ts'
-import { openai } from '../../src/providers/openai/index.ts'
 import { gatewayText, gatewayToolCall } from './support/ai-sdk-wire.ts'
 import { anthropicMessage, anthropicText } from './support/anthropic-wire.ts'
 import { startLoopback, type LoopbackServer, type Reply } from './support/loopback-server.ts'
+import { loopbackProviders } from './support/loopback-providers.ts'
 import { openaiText, openaiToolCalls } from './support/openai-wire.ts'
 
 let server: LoopbackServer
@@ -19,8 +18,9 @@ beforeAll(async () => {
 })
 afterAll(() => server.close())
 
-const openaiProvider = () => openai({ client: new OpenAI({ baseURL: `${server.url}/v1`, apiKey: 'k', maxRetries: 0 }), model: 'gpt-test' })
-const anthropicProvider = () => anthropic({ client: new Anthropic({ baseURL: server.url, apiKey: 'k', maxRetries: 0 }), model: 'claude-test' })
+const loopback = loopbackProviders(() => server)
+const openaiProvider = loopback.openai
+const anthropicProvider = loopback.anthropic
 const gatewayModel = () => createGateway({ baseURL: server.url, apiKey: 'k' })('openai/gpt-test')
 const gatewayProvider = () => aiSdk(gatewayModel())
 

@@ -1,15 +1,10 @@
-import Anthropic from '@anthropic-ai/sdk'
-import { createGateway } from 'ai'
-import OpenAI from 'openai'
 import { Type } from 'typebox'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Agent, createGate, tool, type Provider } from '../../src/index.ts'
-import { aiSdk } from '../../src/providers/ai-sdk/index.ts'
-import { anthropic } from '../../src/providers/anthropic/index.ts'
-import { openai } from '../../src/providers/openai/index.ts'
 import { gatewayText } from './support/ai-sdk-wire.ts'
 import { anthropicMessage, anthropicText } from './support/anthropic-wire.ts'
 import { startLoopback, type LoopbackServer, type Reply } from './support/loopback-server.ts'
+import { loopbackProviders } from './support/loopback-providers.ts'
 import { openaiText } from './support/openai-wire.ts'
 import { providerFailure } from './support/provider-failure.ts'
 
@@ -19,9 +14,10 @@ beforeAll(async () => {
 })
 afterAll(() => server.close())
 
-const openaiProvider = () => openai({ client: new OpenAI({ baseURL: `${server.url}/v1`, apiKey: 'k', maxRetries: 0 }), model: 'gpt-test' })
-const anthropicProvider = () => anthropic({ client: new Anthropic({ baseURL: server.url, apiKey: 'k', maxRetries: 0 }), model: 'claude-test' })
-const gatewayProvider = () => aiSdk(createGateway({ baseURL: server.url, apiKey: 'k' })('openai/gpt-test'))
+const loopback = loopbackProviders(() => server)
+const openaiProvider = loopback.openai
+const anthropicProvider = loopback.anthropic
+const gatewayProvider = loopback.gateway
 
 const sse = (frames: readonly unknown[]): Reply => ({ kind: 'sse', frames: [...frames.map((f) => `data: ${JSON.stringify(f)}\n\n`), 'data: [DONE]\n\n'] })
 const anthropicSseOf = (events: readonly { readonly type: string; readonly [field: string]: unknown }[]): Reply => ({
