@@ -57,10 +57,22 @@ export function emitAgentRunEnd(
 
 /** Emits `agent_run_end` for a run that failed with `error` (its kind, `unknown` for anything else), then rethrows it. */
 export function endFailed(events: EventHub, who: RunIdentity, run: { readonly turns: number; readonly spent: Spent }, error: unknown): never {
-  // A run paused for an approval ends here too (nothing committed): its kind says so.
-  const kind = isReliabilityFailFastError(error) ? error.kind : error instanceof RunPause ? 'approval-pending' : 'unknown'
+  if (error instanceof RunPause) {
+    // A run paused for an approval ends when the session has parked it: `approval-pending`, or the store's failure the caller gets.
+    const { spent, turns } = run
+    error.ended = (failure) => emitParkedRunEnd(events, who, { attempts: spent.attempts, usage: spent.usage, costUsd: spent.costUsd, turns }, failure)
+    throw error
+  }
+  const kind = isReliabilityFailFastError(error) ? error.kind : 'unknown'
   if (events.has('agent_run_end')) emitAgentRunEnd(events, who, { outcome: 'fail-fast', kind, turns: run.turns, outputFallback: undefined }, run.spent)
   throw error
+}
+
+/** Emits the end of a run paused for an approval (nothing committed): `approval-pending` once parked, else what parking failed with (see {@link emitCommittedRunEnd}). */
+function emitParkedRunEnd(events: EventHub, who: RunIdentity, run: Spent & { readonly turns: number }, failure: unknown): void {
+  if (failure !== undefined) return emitCommittedRunEnd(events, who, run, failure)
+  if (events.has('agent_run_end'))
+    emitAgentRunEnd(events, who, { outcome: 'fail-fast', kind: 'approval-pending', turns: run.turns, outputFallback: undefined }, run)
 }
 
 /**

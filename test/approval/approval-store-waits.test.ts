@@ -94,6 +94,23 @@ describe('Session approvals on a store that fails or never answers', () => {
     },
   )
 
+  it('reports in agent_run_end and fail_fast what the caller got: approval-pending once the pause is recorded, the store failure when it is not', async () => {
+    const endsOf = async (sessions: SessionStore, id: string) => {
+      const { agent } = approvalAgent([refundCall({ order: 42, amount: 10 }), 'refunded'], { sessions })
+      const seen: string[] = []
+      agent.on('agent_run_end', (e) => seen.push(`agent_run_end ${e.outcome} ${e.kind}`))
+      agent.on('fail_fast', (e) => seen.push(`fail_fast ${e.kind}`))
+      const error = await settled((await agent.session(id)).run('refund order 42'))
+      return { error, seen }
+    }
+    const parked = await endsOf(memorySessionStore(), 'c-ok')
+    expect(isApprovalPendingError(parked.error)).toBe(true)
+    expect(parked.seen).toEqual(['agent_run_end fail-fast approval-pending'])
+    const failed = await endsOf(faultyStore({ create: 'reject' }), 'c-failed')
+    expect(isReliabilityFailFastError(failed.error) && failed.error.kind).toBe('session-store-failed')
+    expect(failed.seen).toEqual(['fail_fast session-store-failed', 'agent_run_end fail-fast session-store-failed'])
+  })
+
   it('ends a resume whose store never answers the claim at runTimeoutMs (run-timeout) or its signal (aborted), and resumes once the store answers again', async () => {
     const store = faultyStore({ read: 'hang' }, { read: 2 })
     const { agent, effects } = approvalAgent([refundCall({ order: 42, amount: 10 }), 'refunded'], { sessions: store })

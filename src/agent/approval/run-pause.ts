@@ -28,6 +28,11 @@ export class RunPause extends Error {
   readonly pending: PendingApproval
   settled: readonly SettledToolCall[] = []
   state: PausePoint | undefined
+  /**
+   * Reports the run's end once the session has parked the pause (`failure`: why it could not), so
+   * `agent_run_end` says what the caller received; set by the run when someone listens.
+   */
+  ended: ((failure?: unknown) => void) | undefined
 
   constructor(pending: PendingApproval) {
     super(`run ${pending.runId} paused for approval ${pending.approvalId}`)

@@ -126,9 +126,15 @@ export class SessionApprovals {
     if (!(error instanceof RunPause) || error.state === undefined) throw error
     const pending: PendingApproval = { ...error.pending, sessionId: this.#sessionId }
     const record: ApprovalRecord = { v: 1, status: 'pending', pending, run: { ...error.state, user, settled: error.settled } }
-    // A resumed run that pauses again on the same call and arguments finds its approval already there: it stands.
-    const body = encodeRecord(record)
-    await this.#slot(pending.approvalId, 'create', (slots) => slots.create(this.#key, pending.approvalId, body), wait && { ...wait, runId: pending.runId })
+    try {
+      // A resumed run that pauses again on the same call and arguments finds its approval already there: it stands.
+      const body = encodeRecord(record)
+      await this.#slot(pending.approvalId, 'create', (slots) => slots.create(this.#key, pending.approvalId, body), wait && { ...wait, runId: pending.runId })
+    } catch (failure) {
+      error.ended?.(failure)
+      throw failure
+    }
+    error.ended?.()
     throw new ApprovalPendingError(pending)
   }
 
