@@ -1,3 +1,4 @@
+import { keyPart } from '../model/key-part.ts'
 /**
  * The key of each tool call of one model turn, by position: the call's id, numbered when the model
  * repeats it within the turn (`dup`, `dup#2`, or the next number no call of the turn took, so a
@@ -24,8 +25,4 @@ export function turnCallKeys(calls: readonly { readonly id: string }[]): string[
  */
 export function idempotencyKeyOf(runId: string, turn: number, callKey: string): string {
   return `${keyPart(runId)}:${turn}:${keyPart(callKey)}`
-}
-
-function keyPart(text: string): string {
-  return text.includes(':') || text.includes('%') ? text.replaceAll('%', '%25').replaceAll(':', '%3A') : text
 }

@@ -43,6 +43,17 @@ describe('sharedRateLimit', () => {
     expect((await rl.acquire('backup')).allowed).toBe(true)
   })
 
+  it('never counts the window of one key and subject with another pair whose joined text is the same (key rl with provider a:b, key rl:a with provider b)', async () => {
+    const store = memoryStore()
+    const now = clock().now
+    const outer = sharedRateLimit({ store, key: 'rl', limit: 1, windowMs: 1_000, now })
+    const inner = sharedRateLimit({ store, key: 'rl:a', limit: 1, windowMs: 1_000, now })
+    expect((await outer.acquire('a:b')).allowed).toBe(true)
+    expect((await inner.acquire('b')).allowed).toBe(true)
+    expect((await inner.acquire('b')).allowed).toBe(false)
+    expect((await outer.acquire('a%3Ab')).allowed).toBe(true)
+  })
+
   it('shares a window between limits on the same store and key', async () => {
     const store = memoryStore()
     const c = clock()

@@ -1,3 +1,4 @@
+import { keyPart } from '../../model/key-part.ts'
 import { positiveInteger } from '../../model/assert-number.ts'
 import { option, optionsContract } from '../../model/options-contract.ts'
 import { positiveInteger as positiveIntegerCheck } from '../option-checks.ts'
@@ -85,7 +86,8 @@ export function sharedRateLimit(given: SharedRateLimitOptions): SharedRateLimit 
       // The counter outlives its window by one more, so a process whose clock runs a little behind
       // still finds it rather than a fresh count.
       // The windows of one subject share a hash tag: one cluster slot, one epoch for the state-lost check.
-      const counter = `{${key}:${subject}}:${window}`
+      // The subject is written as a key part: key `rl` with provider `a:b` never counts with key `rl:a` and provider `b`.
+      const counter = `{${key}:${keyPart(subject)}}:${window}`
       const count = await store.increment(counter, 1, endsIn + windowMs)
       // A count that is no number of calls (a store answering NaN, a string, a negative) is a store that cannot answer, as the breaker's unreadable record is: never a full window, never an empty one.
       if (typeof count !== 'number' || !Number.isInteger(count) || count < 1) {
