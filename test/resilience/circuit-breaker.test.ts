@@ -131,6 +131,16 @@ describe('circuitBreaker', () => {
     expect((await two.acquire('p')).allowed).toBe(false)
   })
 
+  it('never shares a record between two prefixes whose joined keys meet (prefix a: with provider b:c, prefix a:b: with provider c)', async () => {
+    const store = memoryStore()
+    const outer = circuitBreaker({ failureThreshold: 1, store, keyPrefix: 'a:' })
+    const inner = circuitBreaker({ failureThreshold: 1, store, keyPrefix: 'a:b:' })
+    await fail(outer, 'b:c')
+    expect((await outer.acquire('b:c')).allowed).toBe(false)
+    expect((await inner.acquire('c')).allowed).toBe(true)
+    expect(await store.get('a:b%3Ac')).toBeDefined()
+  })
+
   it('admits exactly halfOpenMaxProbes of many concurrent acquires', async () => {
     const c = clock()
     const b = circuitBreaker({ failureThreshold: 1, cooldownMs: 10, halfOpenMaxProbes: 3, now: c.now })

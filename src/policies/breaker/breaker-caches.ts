@@ -1,3 +1,4 @@
+import { keyPart } from '../../model/key-part.ts'
 import { decodeBreaker, type BreakerRecord } from './breaker-state.ts'
 
 // Entries a cache holds before it starts again: provider names and stored records are few, a flood of them is not kept.
@@ -13,7 +14,8 @@ export function cachedKeys(prefix: string): (provider: string) => string {
     let key = keys.get(provider)
     if (key === undefined) {
       if (keys.size >= CACHE_LIMIT) keys.clear()
-      key = prefix + provider
+      // The name is written as a key part: prefix `a:` with provider `b:c` never shares a record with prefix `a:b:` and provider `c`.
+      key = prefix + keyPart(provider)
       keys.set(provider, key)
     }
     return key
