@@ -1,5 +1,8 @@
 import { ProviderError } from '../model/provider-error.ts'
 import type { ModelResponse } from '../model/response.ts'
+import type { ToolCall } from '../model/tool-call.ts'
+import { jsonTextOf } from '../model/json-text-of.ts'
+import { findForbiddenKey } from '../validation/json/forbidden-keys.ts'
 
 /**
  * The response of an attempt's chain, checked at the boundary: a provider or a link that answers
@@ -18,11 +21,35 @@ export function responseOf(result: unknown, provider: string): ModelResponse {
   return checkedResponse(response, provider)
 }
 
-/** A provider's own answer, checked at the boundary like {@link responseOf}'s. */
+/**
+ * A provider's own answer, checked at the boundary like {@link responseOf}'s. Tool arguments that
+ * hold a `__proto__` key, or a `constructor` key holding a `prototype` (a provider of the user's that
+ * parsed the model's JSON itself), go on as their JSON text, as the shipped adapters hand them: no
+ * listener, result or tool ever gets them as an object, and the agent's check refuses them with feedback.
+ */
 export function checkedResponse(response: unknown, provider: string): ModelResponse {
   const problem = responseShapeProblem(response)
-  if (problem === undefined) return response as ModelResponse
-  throw malformed(provider, problem)
+  if (problem !== undefined) throw malformed(provider, problem)
+  const checked = response as ModelResponse
+  if (checked.toolCalls.length === 0) return checked
+  try {
+    return withSafeArgs(checked)
+  } catch {
+    throw malformed(provider, 'its tool calls cannot be read')
+  }
+}
+
+/** `response`, its calls' arguments holding a forbidden key written as JSON text (the same response when none does). */
+function withSafeArgs(response: ModelResponse): ModelResponse {
+  let calls: ToolCall[] | undefined
+  const { toolCalls } = response
+  for (let i = 0; i < toolCalls.length; i++) {
+    const call = toolCalls[i] as ToolCall
+    if (typeof call.args !== 'object' || call.args === null || findForbiddenKey(call.args) === undefined) continue
+    calls ??= toolCalls.slice()
+    calls[i] = { ...call, args: jsonTextOf(call.args) }
+  }
+  return calls === undefined ? response : { ...response, toolCalls: calls }
 }
 
 function malformed(provider: string, problem: string): ProviderError {

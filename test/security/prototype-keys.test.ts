@@ -93,6 +93,29 @@ describe('Prototype keys', () => {
     expect(started).toEqual(['{"id":"1","__proto__":{"admin":true}}'])
   })
 
+  it.each(HOSTILE)(
+    'hands tool arguments %s from a provider that parsed them itself to attempt_end listeners and the gate result as JSON text',
+    async (text) => {
+      const gate = createGate({
+        providers: scripted([
+          {
+            content: '',
+            toolCalls: [
+              { id: 'c1', name: 'lookup', args: parsed(text) },
+              { id: 'c2', name: 'lookup', args: { id: '2' } },
+            ],
+          },
+        ]),
+      })
+      const seen: unknown[] = []
+      gate.on('attempt_end', (e) => seen.push(e.response?.toolCalls.map((c) => c.args)))
+      const result = await gate.run(ask('look it up'))
+      const expected = [JSON.stringify(parsed(text)), { id: '2' }]
+      expect(result.response.toolCalls.map((c) => c.args)).toEqual(expected)
+      expect(seen).toEqual([expected])
+    },
+  )
+
   it("refuses them in the gate fallback's answer", async () => {
     const gate = createGate({
       providers: scripted(['not json']),
