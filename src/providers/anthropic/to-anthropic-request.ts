@@ -12,6 +12,7 @@ import type { ModelRequest } from '../../model/request.ts'
 import { option, optionsContract } from '../../model/options-contract.ts'
 import type { ToolChoice } from '../../model/tool-choice.ts'
 import { objectToolInput, RAW_ARGUMENTS_KEY } from '../adapter-kit/object-tool-input.ts'
+import { WireToolIds } from './wire-tool-ids.ts'
 
 /** Settings of the body builder. */
 export interface AnthropicRequestSettings {
@@ -55,7 +56,8 @@ const ANTHROPIC_REQUEST_SETTINGS = optionsContract<AnthropicRequestSettings>('to
  * ephemeral tail) re-reads the cached prefix and the tail is never cached. `toolChoice` is sent as
  * `tool_choice` (`'required'` as `any`), only with tools; with extended thinking on (`extraBody.thinking`),
  * which accepts only `auto` and `none`, a choice that forces a tool is left out rather than refused
- * by the API. Gate-only fields such as `ephemeral` never reach the wire.
+ * by the API. Tool call ids go as the API takes them, unique and of its characters (see `WireToolIds`).
+ * Gate-only fields such as `ephemeral` never reach the wire.
  */
 export function toAnthropicRequest(request: ModelRequest, settings: AnthropicRequestSettings): MessageCreateParamsNonStreaming {
   return anthropicBody(request, ANTHROPIC_REQUEST_SETTINGS.check(settings))
@@ -65,13 +67,14 @@ export function toAnthropicRequest(request: ModelRequest, settings: AnthropicReq
 export function anthropicBody(request: ModelRequest, settings: AnthropicRequestSettings): MessageCreateParamsNonStreaming {
   const system: string[] = request.system !== undefined && request.system !== '' ? [request.system] : []
   const turns: WireTurn[] = []
+  const ids = new WireToolIds()
   for (const m of request.messages) {
     if (m.role === 'system') {
       system.push(m.content)
       continue
     }
     const role = m.role === 'assistant' ? 'assistant' : 'user'
-    const blocks = toBlocks(m).map((block) => ({ block, ephemeral: m.ephemeral === true }))
+    const blocks = toBlocks(m, ids).map((block) => ({ block, ephemeral: m.ephemeral === true }))
     if (blocks.length === 0) continue
     const last = turns[turns.length - 1]
     if (last !== undefined && last.role === role) last.blocks.push(...blocks)
@@ -114,9 +117,9 @@ function outputConfigOf(extraBody: Readonly<Record<string, unknown>> | undefined
   return typeof config === 'object' && config !== null && !Array.isArray(config) ? (config as Record<string, unknown>) : {}
 }
 
-function toBlocks(m: Message): ContentBlockParam[] {
+function toBlocks(m: Message, ids: WireToolIds): ContentBlockParam[] {
   if (m.role === 'tool') {
-    return [{ type: 'tool_result', tool_use_id: m.toolCallId ?? '', content: m.content, ...(m.isError === true ? { is_error: true } : {}) }]
+    return [{ type: 'tool_result', tool_use_id: ids.answer(m.toolCallId ?? ''), content: m.content, ...(m.isError === true ? { is_error: true } : {}) }]
   }
   const blocks: ContentBlockParam[] = []
   if (m.role === 'assistant' && m.reasoning !== undefined) {
@@ -128,7 +131,7 @@ function toBlocks(m: Message): ContentBlockParam[] {
   // The API rejects empty text blocks.
   if (m.content !== '') blocks.push({ type: 'text', text: m.content })
   if (m.role === 'assistant') {
-    for (const c of m.toolCalls ?? []) blocks.push({ type: 'tool_use', id: c.id, name: c.name, input: objectToolInput(c.args) })
+    for (const c of m.toolCalls ?? []) blocks.push({ type: 'tool_use', id: ids.use(c.id), name: c.name, input: objectToolInput(c.args) })
   }
   return blocks
 }
