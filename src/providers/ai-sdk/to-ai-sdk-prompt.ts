@@ -5,12 +5,14 @@ import type { ModelRequest } from '../../model/request.ts'
 import type { ToolChoice } from '../../model/tool-choice.ts'
 import { objectToolInput } from '../adapter-kit/object-tool-input.ts'
 import type { AiSdkCallOptions, AiSdkMessage } from './ai-sdk-shapes.ts'
+import { WireToolIds } from '../adapter-kit/wire-tool-ids.ts'
 
-/** Converts provider-neutral messages to an AI SDK prompt; gate-only fields are left behind. */
+/** Converts provider-neutral messages to an AI SDK prompt; gate-only fields are left behind, tool call ids go unique and of the characters every provider API takes (see `WireToolIds`). */
 export function toAiSdkPrompt(system: string | undefined, messages: readonly Message[]): AiSdkMessage[] {
   const prompt: AiSdkMessage[] = []
   if (system !== undefined && system !== '') prompt.push({ role: 'system', content: system })
-  for (const m of messages) prompt.push(toAiSdkMessage(m))
+  const ids = new WireToolIds()
+  for (const m of messages) prompt.push(aiSdkMessage(m, ids))
   return prompt
 }
 
@@ -18,8 +20,15 @@ export function toAiSdkPrompt(system: string | undefined, messages: readonly Mes
  * One message as an AI SDK prompt message. An assistant message starts with its reasoning parts
  * (provider metadata passed back as provider options, so an Anthropic model gets its signed
  * thinking blocks back); tool arguments are sent as an object, or as sent under `_raw_arguments`.
+ * Tool call ids go as the message holds them (`toAiSdkPrompt` makes those of a whole conversation
+ * unique, of the characters every provider API takes).
  */
 export function toAiSdkMessage(m: Message): AiSdkMessage {
+  return aiSdkMessage(m, undefined)
+}
+
+/** {@link toAiSdkMessage}, its tool call ids written by `ids` (those of its conversation, see `WireToolIds`) when given. */
+function aiSdkMessage(m: Message, ids: WireToolIds | undefined): AiSdkMessage {
   switch (m.role) {
     case 'system':
       return { role: 'system', content: m.content }
@@ -31,7 +40,7 @@ export function toAiSdkMessage(m: Message): AiSdkMessage {
         content: [
           {
             type: 'tool-result',
-            toolCallId: m.toolCallId ?? '',
+            toolCallId: ids === undefined ? (m.toolCallId ?? '') : ids.answer(m.toolCallId ?? ''),
             toolName: m.toolName ?? '',
             output: m.isError === true ? { type: 'error-text', value: m.content } : { type: 'text', value: m.content },
           },
@@ -43,7 +52,12 @@ export function toAiSdkMessage(m: Message): AiSdkMessage {
         content: [
           ...(m.reasoning ?? []).map(toReasoningPart),
           ...(m.content !== '' ? [{ type: 'text' as const, text: m.content }] : []),
-          ...(m.toolCalls ?? []).map((c) => ({ type: 'tool-call' as const, toolCallId: c.id, toolName: c.name, input: objectToolInput(c.args) })),
+          ...(m.toolCalls ?? []).map((c) => ({
+            type: 'tool-call' as const,
+            toolCallId: ids === undefined ? c.id : ids.use(c.id),
+            toolName: c.name,
+            input: objectToolInput(c.args),
+          })),
         ],
       }
   }

@@ -12,7 +12,7 @@ import type { ModelRequest } from '../../model/request.ts'
 import { option, optionsContract } from '../../model/options-contract.ts'
 import type { ToolChoice } from '../../model/tool-choice.ts'
 import { objectToolInput, RAW_ARGUMENTS_KEY } from '../adapter-kit/object-tool-input.ts'
-import { WireToolIds } from './wire-tool-ids.ts'
+import { WireToolIds } from '../adapter-kit/wire-tool-ids.ts'
 
 /** Settings of the body builder. */
 export interface AnthropicRequestSettings {

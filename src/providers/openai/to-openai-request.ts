@@ -8,6 +8,7 @@ import type { Message } from '../../model/message.ts'
 import type { ModelRequest } from '../../model/request.ts'
 import type { ToolChoice } from '../../model/tool-choice.ts'
 import { option, optionsContract } from '../../model/options-contract.ts'
+import { WireToolIds } from '../adapter-kit/wire-tool-ids.ts'
 
 /** How the request's `responseSchema` is sent: OpenAI structured outputs, strict or not, or not at all. */
 export type OpenAIStructuredOutput = 'json_schema' | 'strict' | false
@@ -41,7 +42,8 @@ export function toOpenAIRequest(request: ModelRequest, settings: OpenAIRequestSe
 export function openAIBody(request: ModelRequest, settings: OpenAIRequestSettings): ChatCompletionCreateParamsNonStreaming {
   const messages: ChatCompletionMessageParam[] = []
   if (request.system !== undefined && request.system !== '') messages.push({ role: 'system', content: request.system })
-  for (const m of request.messages) messages.push(toWireMessage(m))
+  const ids = new WireToolIds()
+  for (const m of request.messages) messages.push(toWireMessage(m, ids))
   const tools: ChatCompletionTool[] | undefined = request.tools?.map((t) => ({
     type: 'function',
     function: { name: t.name, ...(t.description !== undefined ? { description: t.description } : {}), parameters: { ...t.inputSchema } },
@@ -86,7 +88,7 @@ function responseFormat(request: ModelRequest, settings: OpenAIRequestSettings):
   }
 }
 
-function toWireMessage(m: Message): ChatCompletionMessageParam {
+function toWireMessage(m: Message, ids: WireToolIds): ChatCompletionMessageParam {
   switch (m.role) {
     case 'system':
       return { role: 'system', content: m.content }
@@ -94,7 +96,7 @@ function toWireMessage(m: Message): ChatCompletionMessageParam {
       return { role: 'user', content: m.content }
     case 'tool':
       // Chat Completions has no error flag on tool results; the content carries the error prose.
-      return { role: 'tool', tool_call_id: m.toolCallId ?? '', content: m.content }
+      return { role: 'tool', tool_call_id: ids.answer(m.toolCallId ?? ''), content: m.content }
     case 'assistant': {
       const calls = m.toolCalls ?? []
       if (calls.length === 0) return { role: 'assistant', content: m.content }
@@ -102,7 +104,7 @@ function toWireMessage(m: Message): ChatCompletionMessageParam {
         role: 'assistant',
         content: m.content === '' ? null : m.content,
         tool_calls: calls.map((c) => ({
-          id: c.id,
+          id: ids.use(c.id),
           type: 'function',
           function: { name: c.name, arguments: typeof c.args === 'string' ? c.args : JSON.stringify(c.args ?? {}) },
         })),

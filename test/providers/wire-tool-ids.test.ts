@@ -1,10 +1,55 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import type { Message, ModelRequest } from '../../src/index.ts'
+import { toAiSdkPrompt } from '../../src/providers/ai-sdk/index.ts'
 import { toAnthropicRequest } from '../../src/providers/anthropic/index.ts'
+import { toOpenAIRequest } from '../../src/providers/openai/index.ts'
 
-const body = (messages: readonly Message[]) =>
-  toAnthropicRequest({ messages } as ModelRequest, { model: 'm', maxTokens: 10, cache: false, structuredOutput: false, extraBody: undefined })
+type Block = Record<string, unknown>
+interface Wire {
+  readonly uses: { readonly id: string; readonly n: number }[]
+  readonly results: { readonly id: string; readonly content: string }[]
+}
+
+/** Each adapter's body for `messages`: its tool calls in order (with the argument `n`), and its tool results with the content they carry. */
+const BODIES: readonly { readonly adapter: string; readonly wire: (messages: readonly Message[]) => Wire }[] = [
+  {
+    adapter: 'Anthropic Messages',
+    wire: (messages) => {
+      const body = toAnthropicRequest({ messages } as ModelRequest, { model: 'm', maxTokens: 10, cache: false, structuredOutput: false, extraBody: undefined })
+      const blocks = body.messages.flatMap((m) => (typeof m.content === 'string' ? [] : m.content)) as unknown as Block[]
+      return {
+        uses: blocks.filter((b) => b['type'] === 'tool_use').map((b) => ({ id: b['id'] as string, n: (b['input'] as { n: number }).n })),
+        results: blocks.filter((b) => b['type'] === 'tool_result').map((b) => ({ id: b['tool_use_id'] as string, content: b['content'] as string })),
+      }
+    },
+  },
+  {
+    adapter: 'OpenAI Chat Completions',
+    wire: (messages) => {
+      const body = toOpenAIRequest({ messages } as ModelRequest, { model: 'm', structuredOutput: false, schemaName: 'response', extraBody: undefined })
+      const wire = body.messages as unknown as Block[]
+      return {
+        uses: wire.flatMap((m) =>
+          ((m['tool_calls'] ?? []) as Block[]).map((c) => ({ id: c['id'] as string, n: JSON.parse((c['function'] as { arguments: string }).arguments).n })),
+        ),
+        results: wire.filter((m) => m['role'] === 'tool').map((m) => ({ id: m['tool_call_id'] as string, content: m['content'] as string })),
+      }
+    },
+  },
+  {
+    adapter: 'AI SDK prompt',
+    wire: (messages) => {
+      const parts = toAiSdkPrompt(undefined, messages).flatMap((m): readonly unknown[] => (typeof m.content === 'string' ? [] : m.content)) as Block[]
+      return {
+        uses: parts.filter((p) => p['type'] === 'tool-call').map((p) => ({ id: p['toolCallId'] as string, n: (p['input'] as { n: number }).n })),
+        results: parts
+          .filter((p) => p['type'] === 'tool-result')
+          .map((p) => ({ id: p['toolCallId'] as string, content: (p['output'] as { value: string }).value })),
+      }
+    },
+  },
+]
 
 /** A tool loop turn: the assistant's calls with `ids`, then one result per call, in order. */
 const turn = (ids: readonly string[]): Message[] => [
@@ -12,15 +57,7 @@ const turn = (ids: readonly string[]): Message[] => [
   ...ids.map((id, n): Message => ({ role: 'tool', content: `result ${n}`, toolCallId: id, toolName: 'lookup' })),
 ]
 
-/** Every tool_use id of the body in order, and every tool_result with the content it answers with. */
-function wire(messages: readonly Message[]) {
-  const blocks = body(messages).messages.flatMap((m) => (typeof m.content === 'string' ? [] : m.content)) as unknown as Record<string, unknown>[]
-  const uses = blocks.filter((b) => b['type'] === 'tool_use').map((b) => ({ id: b['id'] as string, n: (b['input'] as { n: number }).n }))
-  const results = blocks.filter((b) => b['type'] === 'tool_result').map((b) => ({ id: b['tool_use_id'] as string, content: b['content'] as string }))
-  return { uses, results }
-}
-
-describe('toAnthropicRequest tool call ids', () => {
+describe.each(BODIES)('$adapter body: tool call ids', ({ wire }) => {
   it('sends fit and unique ids as they are', () => {
     const { uses, results } = wire([{ role: 'user', content: 'go' }, ...turn(['toolu_01A', 'call_abc-9'])])
     expect(uses.map((u) => u.id)).toEqual(['toolu_01A', 'call_abc-9'])

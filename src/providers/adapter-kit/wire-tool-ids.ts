@@ -1,12 +1,13 @@
-// What the Messages API accepts as a tool_use id (and a tool_result's tool_use_id).
+// What every provider API accepts as a tool call id (Anthropic's Messages API accepts no other).
 const WIRE_ID = /^[A-Za-z0-9_-]+$/
 const NOT_WIRE = /[^A-Za-z0-9_-]/g
 
 /**
- * The tool call ids of one Messages API body, as the API takes them: every `tool_use` id unique in the
- * body and made of letters, digits, `_` and `-` only. A conversation can hold others (a model that
+ * The tool call ids of one request body, as every provider API takes them: each call's id unique in
+ * the body and made of letters, digits, `_` and `-` only. A conversation can hold others (a model that
  * repeated `call_0` in one turn, ids from another provider or a run id of the caller's, with `:` or `.`),
- * which the API refuses with a 400 on every later request. An id that is already fit is sent as it is;
+ * which Anthropic's API refuses with a 400 on every later request, and a repeated id leaves an API
+ * unable to tell which call a result answers. An id that is already fit is sent as it is;
  * another gets its unfit characters written `_` and, when that id is taken, a suffix `_2`, `_3`, ... .
  * Each tool result takes the wire id of the first call of its id not yet answered, so the n-th result
  * of a repeated id answers the n-th call, as the agent settles them. The same conversation always
@@ -16,7 +17,7 @@ export class WireToolIds {
   readonly #taken = new Set<string>()
   readonly #unanswered = new Map<string, string[]>()
 
-  /** The wire id of a `tool_use` block for the call `id`. */
+  /** The wire id of the call `id` (a `tool_use` block, a `tool_calls` entry, a `tool-call` part). */
   use(id: string): string {
     let wire = wireFit(id)
     if (this.#taken.has(wire)) {
@@ -30,7 +31,7 @@ export class WireToolIds {
     return wire
   }
 
-  /** The wire `tool_use_id` of a tool result for the call `id`. */
+  /** The wire id a tool result for the call `id` names. */
   answer(id: string): string {
     return this.#unanswered.get(id)?.shift() ?? wireFit(id)
   }
