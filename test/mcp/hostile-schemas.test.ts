@@ -260,4 +260,15 @@ describe.each(LINES)('hostile schemas from a server, %s client', (line) => {
     }
     await expect(within2s(mcpTools(broken))).rejects.toMatchObject({ kind: 'list-failed', server: 'weather' })
   })
+
+  it('reads a tools/list page of 500,000 entries without overflowing the stack', async () => {
+    const page = Array.from({ length: 500_000 }, (_, i) => ({ name: `t${i}`, inputSchema: { type: 'object' } }))
+    const huge = {
+      request: async () => ({ tools: page }),
+      setNotificationHandler: () => undefined,
+      getServerVersion: () => ({ name: 'weather' }),
+    }
+    const tools = await within2s(mcpTools(huge, { filter: (name) => name === 't499999' }))
+    expect(tools.map((t) => t.name)).toEqual(['t499999'])
+  })
 })
