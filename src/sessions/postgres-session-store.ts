@@ -114,14 +114,17 @@ export function postgresSessionStore(pool: PgQueryable, options: PostgresSession
       checkSessionId(id, 'postgresSessionStore.load')
       await schema()
       await purgeExpired(id)
-      // One statement: the version and the exchanges come from one snapshot.
+      // One statement: the version and the exchanges come from one snapshot. Exchanges are read even
+      // without their conversation row (lost behind the store): read as new, the conversation would
+      // hide them, and every commit would fail on the first one's key.
       const found = await q<{ version: unknown; seq: unknown; format: unknown; body: unknown }>(
-        `SELECT h.version, e.seq, e.format, e.body FROM ${table} h LEFT JOIN ${rows} e ON e.id = h.id WHERE h.id = $1 ORDER BY e.seq`,
+        `SELECT h.version, e.seq, e.format, e.body FROM (SELECT 1) one LEFT JOIN ${table} h ON h.id = $1 LEFT JOIN ${rows} e ON e.id = $1 ORDER BY e.seq`,
         [id],
       )
-      if (found.length === 0) return { messages: [], version: 0 }
-      const version = Number(found[0]?.version)
       const records = found.filter((row) => row.body !== null && row.body !== undefined)
+      const stated = found[0]?.version
+      if ((stated === null || stated === undefined) && records.length === 0) return { messages: [], version: 0 }
+      const version = stated === null || stated === undefined ? Number.NaN : Number(stated)
       // Exchanges 1..version, each once: anything else is a record edited or lost behind the store.
       if (!Number.isSafeInteger(version) || records.length !== version || records.some((row, i) => Number(row.seq) !== i + 1))
         throw versionMismatch(id, found[0]?.version, records.length)
