@@ -136,12 +136,13 @@ export function postgresSessionStore(pool: PgQueryable, options: PostgresSession
       await purgeExpired(id)
       const body = encodeExchange(exchange)
       // 'fail' on a conversation the run saw: bump the version only if it is still the expected one
-      // (the row lock re-checks it against the latest commit); otherwise an upsert.
+      // (the row lock re-checks it against the latest commit); otherwise an upsert. The expected version
+      // is a bigint: one past the integer column's range is a version never reached, not an error.
       const head =
         fail && expected > 0
-          ? `UPDATE ${table} SET version = version + 1, expires_at = $3 WHERE id = $1 AND version = $2 RETURNING version`
+          ? `UPDATE ${table} SET version = version + 1, expires_at = $3 WHERE id = $1 AND version = $2::bigint RETURNING version`
           : `INSERT INTO ${table} AS cur (id, version, expires_at) VALUES ($1, 1, $3) ON CONFLICT (id) DO UPDATE SET version = cur.version + 1, expires_at = $3
-             WHERE ${fail ? 'cur.version = $2' : '$2::integer IS NOT NULL'} RETURNING version`
+             WHERE ${fail ? 'cur.version = $2::bigint' : '$2::bigint IS NOT NULL'} RETURNING version`
       const written = await q<{ version: number }>(
         `WITH head AS (${head}) INSERT INTO ${rows} (id, seq, format, body) SELECT $1, version, $4, $5 FROM head RETURNING seq AS version`,
         [id, expected, expiry(), SESSION_FORMAT, body],

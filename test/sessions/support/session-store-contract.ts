@@ -96,6 +96,17 @@ export function sessionStoreContract(label: string, backend: () => StoreBackend)
     expect(exchangesOf((await store.load(id)).messages)).toEqual(['a', 'b', 'late'])
   })
 
+  it('takes an expected version past any stored one (2^31, 2^53 - 1) as a version never reached: fail commits nothing, append commits', async () => {
+    const { store } = backend()
+    const id = freshId(label)
+    await store.append(id, { exchange: exchangeOf('a'), expectedVersion: 0 })
+    for (const expectedVersion of [2 ** 31, Number.MAX_SAFE_INTEGER]) {
+      expect(await store.append(id, { exchange: exchangeOf('never'), expectedVersion, onConflict: 'fail' })).toEqual({ committed: false, version: 1 })
+    }
+    expect(await store.append(id, { exchange: exchangeOf('b'), expectedVersion: Number.MAX_SAFE_INTEGER })).toEqual({ committed: true, version: 2, staleBy: 1 })
+    expect(exchangesOf((await store.load(id)).messages)).toEqual(['a', 'b'])
+  })
+
   it('commits 24 concurrent appends to one conversation whole, never interleaved, each once, one version each', async () => {
     const { store } = backend()
     const id = freshId(label)
