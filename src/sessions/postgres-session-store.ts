@@ -3,7 +3,7 @@ import { typeName } from '../model/describe-value.ts'
 import { optionsContract } from '../model/options-contract.ts'
 import { checkAppend, encodeExchange, readConversation, SESSION_FORMAT, versionMismatch } from './exchange-format.ts'
 import { checkSessionId } from './session-id.ts'
-import { type ApprovalSlots, checkSlotIds } from './approval-slots.ts'
+import { type ApprovalSlots, checkSlotIds, isRevision } from './approval-slots.ts'
 import { ttlOption } from './session-ttl.ts'
 import { identifierProblem, MAX_IDENTIFIER_BYTES, quoted } from './sql-identifier.ts'
 import { type AppendOutcome, type AppendRequest, type SessionStore, type StoredConversation, staleBy } from './session-store.ts'
@@ -186,8 +186,9 @@ function postgresApprovals(q: <R>(text: string, values: unknown[]) => Promise<R[
     },
     async swap(sessionId, approvalId, rev, body) {
       checkSlotIds(sessionId, approvalId, 'postgresSessionStore.approvals.swap')
+      if (!isRevision(rev)) return false
       await schema()
-      const swapped = await q(`UPDATE ${table} SET rev = rev + 1, body = $4 WHERE id = $1 AND approval_id = $2 AND rev = $3 RETURNING rev`, [
+      const swapped = await q(`UPDATE ${table} SET rev = rev + 1, body = $4 WHERE id = $1 AND approval_id = $2 AND rev = $3::bigint RETURNING rev`, [
         sessionId,
         approvalId,
         rev,

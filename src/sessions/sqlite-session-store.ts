@@ -3,7 +3,7 @@ import { typeName } from '../model/describe-value.ts'
 import { option, optionsContract } from '../model/options-contract.ts'
 import { checkAppend, encodeExchange, readConversation, SESSION_FORMAT, versionMismatch } from './exchange-format.ts'
 import { checkSessionId } from './session-id.ts'
-import { type ApprovalSlots, checkSlotIds } from './approval-slots.ts'
+import { type ApprovalSlots, checkSlotIds, isRevision } from './approval-slots.ts'
 import { ttlOption } from './session-ttl.ts'
 import { type AppendOutcome, type AppendRequest, type SessionStore, type StoredConversation, staleBy } from './session-store.ts'
 
@@ -171,6 +171,7 @@ function sqliteApprovals(db: DatabaseSync): ApprovalSlots {
     },
     async swap(sessionId, approvalId, rev, body) {
       checkSlotIds(sessionId, approvalId, 'sqliteSessionStore.approvals.swap')
+      if (!isRevision(rev)) return false
       return Number(swap.run(body, sessionId, approvalId, rev).changes) === 1
     },
   }

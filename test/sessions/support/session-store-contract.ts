@@ -107,6 +107,19 @@ export function sessionStoreContract(label: string, backend: () => StoreBackend)
     expect(exchangesOf((await store.load(id)).messages)).toEqual(['a', 'b'])
   })
 
+  it('swaps no approval at a revision none can be at (0, -1, 1.5, NaN, Infinity, 2^31, 2^53 - 1, a string), and swaps at its own', async () => {
+    const { store } = backend()
+    const slots = store.approvals as NonNullable<SessionStore['approvals']>
+    const id = freshId(label)
+    expect(await slots.create(id, 'ap-1', 'asked')).toBe(true)
+    for (const rev of [0, -1, 1.5, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 31, Number.MAX_SAFE_INTEGER, '1' as unknown as number]) {
+      expect(await slots.swap(id, 'ap-1', rev, 'forged'), String(rev)).toBe(false)
+    }
+    expect(await slots.read(id, 'ap-1')).toEqual({ rev: 1, body: 'asked' })
+    expect(await slots.swap(id, 'ap-1', 1, 'decided')).toBe(true)
+    expect(await slots.read(id, 'ap-1')).toEqual({ rev: 2, body: 'decided' })
+  })
+
   it('commits 24 concurrent appends to one conversation whole, never interleaved, each once, one version each', async () => {
     const { store } = backend()
     const id = freshId(label)
