@@ -99,13 +99,14 @@ export function postgresSessionStore(pool: PgQueryable, options: PostgresSession
     })
     return ready
   }
-  /** Erases the conversation when it expired; one statement, so a commit racing it sees it whole or gone. */
+  /** Erases the conversation (its exchanges and approvals) when it expired; one statement, so a commit racing it sees it whole or gone. */
   const purgeExpired = async (id: string): Promise<void> => {
     if (ttlMs === undefined) return
-    await q(`WITH gone AS (DELETE FROM ${table} WHERE id = $1 AND expires_at <= $2 RETURNING id) DELETE FROM ${rows} WHERE id IN (SELECT id FROM gone)`, [
-      id,
-      Date.now(),
-    ])
+    await q(
+      `WITH gone AS (DELETE FROM ${table} WHERE id = $1 AND expires_at <= $2 RETURNING id), spent AS (DELETE FROM ${approvals} WHERE id IN (SELECT id FROM gone))
+       DELETE FROM ${rows} WHERE id IN (SELECT id FROM gone)`,
+      [id, Date.now()],
+    )
   }
   const expiry = (): number | null => (ttlMs === undefined ? null : Date.now() + ttlMs)
 

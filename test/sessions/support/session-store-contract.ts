@@ -213,6 +213,17 @@ export function sessionStoreContract(label: string, backend: () => StoreBackend)
     })
   })
 
+  it('erases the approvals of a conversation once its ttl has passed, as delete does', async () => {
+    const store = backend().withTtl(150)
+    const slots = store.approvals as NonNullable<SessionStore['approvals']>
+    const id = freshId(label)
+    await store.append(id, { exchange: exchangeOf('paused'), expectedVersion: 0 })
+    expect(await slots.create(id, 'ap-1', 'pending')).toBe(true)
+    await sleep(400)
+    expect(await store.load(id)).toEqual({ messages: [], version: 0 })
+    expect(await slots.read(id, 'ap-1')).toBeUndefined()
+  })
+
   it('refuses to read a record written in a newer format, with a SessionFormatError', async ({ skip }) => {
     const { store, plant } = backend()
     if (plant === undefined) return skip('this backend has no storage to write behind the store')
