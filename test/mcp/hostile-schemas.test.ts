@@ -149,6 +149,21 @@ describe.each(LINES)('hostile schemas from a server, %s client', (line) => {
     await refusal(line, tool({ type: 'object', $defs: { a: { allOf: [{ not: { $ref: '#/$defs/a' } }] } }, properties: { x: { $ref: '#/$defs/a' } } }), 't')
   })
 
+  it.each([['dependencies'], ['dependentSchemas']])('refuses a cycle through %s, which applies its schema to the value itself', async (keyword) => {
+    await refusal(line, tool({ type: 'object', [keyword]: { a: { $ref: '#' } } }), 't')
+    await refusal(
+      line,
+      tool({ type: 'object', $defs: { x: { allOf: [{ [keyword]: { a: { $ref: '#/$defs/x' } } }] } }, properties: { p: { $ref: '#/$defs/x' } } }),
+      't',
+    )
+  })
+
+  it('validates a draft 7 dependencies keyword of names and of a schema that reaches into the value', async () => {
+    const t = await loaded(line, tool({ type: 'object', dependencies: { a: ['b'], c: { properties: { d: { $ref: '#' } } } } }))
+    expect(await accepts(t, { a: 1, b: 2, c: 3, d: { a: 1, b: 2 } })).toBe(true)
+    expect(await accepts(t, { a: 1 })).toBe(false)
+  })
+
   it('validates a recursive schema whose $ref goes through properties and items (a tree)', async () => {
     const t = await loaded(
       line,

@@ -19,7 +19,7 @@ const DEFINITIONS = ['$defs', 'definitions'] as const
 /**
  * Checks the references of a schema a server sent: every `$ref` is local (`#...`: nothing is ever
  * fetched) and resolves, no `$dynamicRef` or `$recursiveRef`, and no cycle of references and
- * in-place applicators (`allOf`, `anyOf`, `oneOf`, `not`, `if`/`then`/`else`, `dependentSchemas`)
+ * in-place applicators (`allOf`, `anyOf`, `oneOf`, `not`, `if`/`then`/`else`, `dependentSchemas`, `dependencies`)
  * that never reaches into the value, which a validator would follow forever. A recursive schema
  * through `properties` or `items` (a tree) is fine: the value's depth ends it.
  * Answers why the schema is refused, or `undefined`.
@@ -48,9 +48,12 @@ export function checkRefs(root: Record<string, unknown>): string | undefined {
       if (Array.isArray(list)) for (let i = 0; i < list.length; i++) inPlace.push({ node: list[i] as unknown, pointer: `${pointer}/${key}/${i}` })
     }
     for (const key of IN_PLACE_SINGLES) if (key in schema) inPlace.push({ node: schema[key], pointer: `${pointer}/${key}` })
-    const dependent = schema['dependentSchemas']
-    if (isObject(dependent))
-      for (const [name, child] of Object.entries(dependent)) inPlace.push({ node: child, pointer: `${pointer}/dependentSchemas/${name}` })
+    // `dependencies` (draft 7) holds a schema (applied in place, as `dependentSchemas`) or a list of names.
+    for (const key of ['dependentSchemas', 'dependencies']) {
+      const dependent = schema[key]
+      if (isObject(dependent))
+        for (const [name, child] of Object.entries(dependent)) if (isObject(child)) inPlace.push({ node: child, pointer: `${pointer}/${key}/${name}` })
+    }
     edges.set(
       node,
       inPlace.map((e) => e.node).filter((n): n is object => typeof n === 'object' && n !== null),
