@@ -164,6 +164,25 @@ describe.each(LINES)('hostile schemas from a server, %s client', (line) => {
     expect(await accepts(t, { a: 1 })).toBe(false)
   })
 
+  it('refuses a chain of $defs each applying the next twice (2^40 subschemas on every call), within maxNodes', async () => {
+    const defs: Record<string, unknown> = { a40: { type: 'object' } }
+    for (let i = 0; i < 40; i++) defs[`a${i}`] = { allOf: [{ $ref: `#/$defs/a${i + 1}` }, { $ref: `#/$defs/a${i + 1}` }] }
+    await refusal(line, tool({ type: 'object', $defs: defs, $ref: '#/$defs/a0' }), 't')
+  })
+
+  it('validates a schema whose definitions are shared by many references, while the subschemas it applies stay within maxNodes', async () => {
+    const t = await loaded(
+      line,
+      tool({
+        type: 'object',
+        $defs: { id: { type: 'string', minLength: 1 }, pair: { allOf: [{ $ref: '#/$defs/id' }, { $ref: '#/$defs/id' }] } },
+        properties: Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`p${i}`, { $ref: '#/$defs/pair' }])),
+      }),
+    )
+    expect(await accepts(t, { p0: 'a', p49: 'b' })).toBe(true)
+    expect(await accepts(t, { p0: '' })).toBe(false)
+  })
+
   it('validates a recursive schema whose $ref goes through properties and items (a tree)', async () => {
     const t = await loaded(
       line,
