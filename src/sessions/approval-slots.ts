@@ -31,6 +31,14 @@ export function checkSlotIds(sessionId: string, approvalId: unknown, label: stri
     throw new TypeError(`${label}: an approval id is 1 to ${MAX_APPROVAL_ID} letters, digits, '_', ':', '.' or '-'`)
 }
 
+/**
+ * Whether `rev` is a revision an approval can be at: a whole number from 1. A swap at any other
+ * (`NaN`, `1.5`, `'1'`, `2 ** 31`, past a SQL integer column) swaps nothing, in every store alike.
+ */
+export function isRevision(rev: unknown): rev is number {
+  return typeof rev === 'number' && Number.isSafeInteger(rev) && rev >= 1
+}
+
 /** Approvals in this process's memory, each as its own text: the memory session store's, and an in-memory session's. */
 export function memoryApprovalSlots(): ApprovalSlots & { forget(sessionId: string): void } {
   const sessions = new Map<string, Map<string, ApprovalSlot>>()
@@ -49,6 +57,7 @@ export function memoryApprovalSlots(): ApprovalSlots & { forget(sessionId: strin
     },
     async swap(sessionId, approvalId, rev, body) {
       checkSlotIds(sessionId, approvalId, 'approvals.swap')
+      if (!isRevision(rev)) return false
       const held = sessions.get(sessionId)
       const slot = held?.get(approvalId)
       if (held === undefined || slot === undefined || slot.rev !== rev) return false

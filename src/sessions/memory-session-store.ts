@@ -37,7 +37,9 @@ export function memorySessionStore(options: MemorySessionStoreOptions = {}): Ses
   const live = (id: string): Entry | undefined => {
     const entry = conversations.get(id)
     if (entry !== undefined && entry.expiresAt <= now()) {
+      // Erased as by delete: the approvals it was paused on go with it.
       conversations.delete(id)
+      approvals.forget(id)
       return undefined
     }
     return entry

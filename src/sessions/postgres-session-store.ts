@@ -3,7 +3,7 @@ import { typeName } from '../model/describe-value.ts'
 import { optionsContract } from '../model/options-contract.ts'
 import { checkAppend, encodeExchange, readConversation, SESSION_FORMAT, versionMismatch } from './exchange-format.ts'
 import { checkSessionId } from './session-id.ts'
-import { type ApprovalSlots, checkSlotIds } from './approval-slots.ts'
+import { type ApprovalSlots, checkSlotIds, isRevision } from './approval-slots.ts'
 import { ttlOption } from './session-ttl.ts'
 import { identifierProblem, MAX_IDENTIFIER_BYTES, quoted } from './sql-identifier.ts'
 import { type AppendOutcome, type AppendRequest, type SessionStore, type StoredConversation, staleBy } from './session-store.ts'
@@ -99,13 +99,14 @@ export function postgresSessionStore(pool: PgQueryable, options: PostgresSession
     })
     return ready
   }
-  /** Erases the conversation when it expired; one statement, so a commit racing it sees it whole or gone. */
+  /** Erases the conversation (its exchanges and approvals) when it expired; one statement, so a commit racing it sees it whole or gone. */
   const purgeExpired = async (id: string): Promise<void> => {
     if (ttlMs === undefined) return
-    await q(`WITH gone AS (DELETE FROM ${table} WHERE id = $1 AND expires_at <= $2 RETURNING id) DELETE FROM ${rows} WHERE id IN (SELECT id FROM gone)`, [
-      id,
-      Date.now(),
-    ])
+    await q(
+      `WITH gone AS (DELETE FROM ${table} WHERE id = $1 AND expires_at <= $2 RETURNING id), spent AS (DELETE FROM ${approvals} WHERE id IN (SELECT id FROM gone))
+       DELETE FROM ${rows} WHERE id IN (SELECT id FROM gone)`,
+      [id, Date.now()],
+    )
   }
   const expiry = (): number | null => (ttlMs === undefined ? null : Date.now() + ttlMs)
 
@@ -114,14 +115,17 @@ export function postgresSessionStore(pool: PgQueryable, options: PostgresSession
       checkSessionId(id, 'postgresSessionStore.load')
       await schema()
       await purgeExpired(id)
-      // One statement: the version and the exchanges come from one snapshot.
+      // One statement: the version and the exchanges come from one snapshot. Exchanges are read even
+      // without their conversation row (lost behind the store): read as new, the conversation would
+      // hide them, and every commit would fail on the first one's key.
       const found = await q<{ version: unknown; seq: unknown; format: unknown; body: unknown }>(
-        `SELECT h.version, e.seq, e.format, e.body FROM ${table} h LEFT JOIN ${rows} e ON e.id = h.id WHERE h.id = $1 ORDER BY e.seq`,
+        `SELECT h.version, e.seq, e.format, e.body FROM (SELECT 1) one LEFT JOIN ${table} h ON h.id = $1 LEFT JOIN ${rows} e ON e.id = $1 ORDER BY e.seq`,
         [id],
       )
-      if (found.length === 0) return { messages: [], version: 0 }
-      const version = Number(found[0]?.version)
       const records = found.filter((row) => row.body !== null && row.body !== undefined)
+      const stated = found[0]?.version
+      if ((stated === null || stated === undefined) && records.length === 0) return { messages: [], version: 0 }
+      const version = stated === null || stated === undefined ? Number.NaN : Number(stated)
       // Exchanges 1..version, each once: anything else is a record edited or lost behind the store.
       if (!Number.isSafeInteger(version) || records.length !== version || records.some((row, i) => Number(row.seq) !== i + 1))
         throw versionMismatch(id, found[0]?.version, records.length)
@@ -133,12 +137,13 @@ export function postgresSessionStore(pool: PgQueryable, options: PostgresSession
       await purgeExpired(id)
       const body = encodeExchange(exchange)
       // 'fail' on a conversation the run saw: bump the version only if it is still the expected one
-      // (the row lock re-checks it against the latest commit); otherwise an upsert.
+      // (the row lock re-checks it against the latest commit); otherwise an upsert. The expected version
+      // is a bigint: one past the integer column's range is a version never reached, not an error.
       const head =
         fail && expected > 0
-          ? `UPDATE ${table} SET version = version + 1, expires_at = $3 WHERE id = $1 AND version = $2 RETURNING version`
+          ? `UPDATE ${table} SET version = version + 1, expires_at = $3 WHERE id = $1 AND version = $2::bigint RETURNING version`
           : `INSERT INTO ${table} AS cur (id, version, expires_at) VALUES ($1, 1, $3) ON CONFLICT (id) DO UPDATE SET version = cur.version + 1, expires_at = $3
-             WHERE ${fail ? 'cur.version = $2' : '$2::integer IS NOT NULL'} RETURNING version`
+             WHERE ${fail ? 'cur.version = $2::bigint' : '$2::bigint IS NOT NULL'} RETURNING version`
       const written = await q<{ version: number }>(
         `WITH head AS (${head}) INSERT INTO ${rows} (id, seq, format, body) SELECT $1, version, $4, $5 FROM head RETURNING seq AS version`,
         [id, expected, expiry(), SESSION_FORMAT, body],
@@ -182,8 +187,9 @@ function postgresApprovals(q: <R>(text: string, values: unknown[]) => Promise<R[
     },
     async swap(sessionId, approvalId, rev, body) {
       checkSlotIds(sessionId, approvalId, 'postgresSessionStore.approvals.swap')
+      if (!isRevision(rev)) return false
       await schema()
-      const swapped = await q(`UPDATE ${table} SET rev = rev + 1, body = $4 WHERE id = $1 AND approval_id = $2 AND rev = $3 RETURNING rev`, [
+      const swapped = await q(`UPDATE ${table} SET rev = rev + 1, body = $4 WHERE id = $1 AND approval_id = $2 AND rev = $3::bigint RETURNING rev`, [
         sessionId,
         approvalId,
         rev,

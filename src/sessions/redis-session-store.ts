@@ -8,7 +8,7 @@ import { option, optionsContract } from '../model/options-contract.ts'
 import { checkAppend, encodeExchange, readConversation } from './exchange-format.ts'
 import { SessionFormatError } from './session-format-error.ts'
 import { checkSessionId } from './session-id.ts'
-import { checkSlotIds } from './approval-slots.ts'
+import { checkSlotIds, isRevision } from './approval-slots.ts'
 import { ttlOption } from './session-ttl.ts'
 import { type AppendOutcome, type AppendRequest, type SessionStore, type StoredConversation, staleBy } from './session-store.ts'
 
@@ -155,6 +155,7 @@ export function redisSessionStore(client: RedisLike, options: RedisSessionStoreO
       },
       async swap(sessionId, approvalId, rev, body) {
         checkSlotIds(sessionId, approvalId, 'redisSessionStore.approvals.swap')
+        if (!isRevision(rev)) return false
         return (await bounded(() => runScript(client, APPROVAL_SWAP, approvalsOf(sessionId), [approvalId, rev, body]))) === 1
       },
     },

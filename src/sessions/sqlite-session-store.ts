@@ -3,7 +3,7 @@ import { typeName } from '../model/describe-value.ts'
 import { option, optionsContract } from '../model/options-contract.ts'
 import { checkAppend, encodeExchange, readConversation, SESSION_FORMAT, versionMismatch } from './exchange-format.ts'
 import { checkSessionId } from './session-id.ts'
-import { type ApprovalSlots, checkSlotIds } from './approval-slots.ts'
+import { type ApprovalSlots, checkSlotIds, isRevision } from './approval-slots.ts'
 import { ttlOption } from './session-ttl.ts'
 import { type AppendOutcome, type AppendRequest, type SessionStore, type StoredConversation, staleBy } from './session-store.ts'
 
@@ -68,6 +68,7 @@ export function sqliteSessionStore(options: SqliteSessionStoreOptions): SqliteSe
   db.exec(SCHEMA)
   const head = db.prepare('SELECT version, expires_at AS expiresAt FROM rg_sessions WHERE id = ?')
   const rows = db.prepare('SELECT seq, format, body FROM rg_session_exchanges WHERE id = ? ORDER BY seq')
+  const anyRow = db.prepare('SELECT 1 FROM rg_session_exchanges WHERE id = ? LIMIT 1')
   const upsert = db.prepare(
     'INSERT INTO rg_sessions (id, version, expires_at) VALUES (?, ?, ?) ON CONFLICT (id) DO UPDATE SET version = excluded.version, expires_at = excluded.expires_at',
   )
@@ -83,11 +84,17 @@ export function sqliteSessionStore(options: SqliteSessionStoreOptions): SqliteSe
   }
   /**
    * The conversation's version, erasing it first when it expired (inside the caller's transaction).
-   * A version edited into no count (SQLite keeps any value in any column) fails a load and a commit alike.
+   * A version edited into no count (SQLite keeps any value in any column), or exchanges left without
+   * their conversation row, fail a load and a commit alike.
    */
   const versionOf = (id: string): number => {
     const row = head.get(id) as { version: unknown; expiresAt: number | null } | undefined
-    if (row === undefined) return 0
+    if (row === undefined) {
+      // Exchanges without their conversation row: the row was lost behind the store. Read as new, the
+      // conversation would hide them, and every commit would fail on the first one's key.
+      if (anyRow.get(id) !== undefined) throw versionMismatch(id, null, (rows.all(id) as unknown[]).length)
+      return 0
+    }
     if (row.expiresAt !== null && row.expiresAt <= Date.now()) {
       erase(id)
       return 0
@@ -164,6 +171,7 @@ function sqliteApprovals(db: DatabaseSync): ApprovalSlots {
     },
     async swap(sessionId, approvalId, rev, body) {
       checkSlotIds(sessionId, approvalId, 'sqliteSessionStore.approvals.swap')
+      if (!isRevision(rev)) return false
       return Number(swap.run(body, sessionId, approvalId, rev).changes) === 1
     },
   }

@@ -149,6 +149,40 @@ describe.each(LINES)('hostile schemas from a server, %s client', (line) => {
     await refusal(line, tool({ type: 'object', $defs: { a: { allOf: [{ not: { $ref: '#/$defs/a' } }] } }, properties: { x: { $ref: '#/$defs/a' } } }), 't')
   })
 
+  it.each([['dependencies'], ['dependentSchemas']])('refuses a cycle through %s, which applies its schema to the value itself', async (keyword) => {
+    await refusal(line, tool({ type: 'object', [keyword]: { a: { $ref: '#' } } }), 't')
+    await refusal(
+      line,
+      tool({ type: 'object', $defs: { x: { allOf: [{ [keyword]: { a: { $ref: '#/$defs/x' } } }] } }, properties: { p: { $ref: '#/$defs/x' } } }),
+      't',
+    )
+  })
+
+  it('validates a draft 7 dependencies keyword of names and of a schema that reaches into the value', async () => {
+    const t = await loaded(line, tool({ type: 'object', dependencies: { a: ['b'], c: { properties: { d: { $ref: '#' } } } } }))
+    expect(await accepts(t, { a: 1, b: 2, c: 3, d: { a: 1, b: 2 } })).toBe(true)
+    expect(await accepts(t, { a: 1 })).toBe(false)
+  })
+
+  it('refuses a chain of $defs each applying the next twice (2^40 subschemas on every call), within maxNodes', async () => {
+    const defs: Record<string, unknown> = { a40: { type: 'object' } }
+    for (let i = 0; i < 40; i++) defs[`a${i}`] = { allOf: [{ $ref: `#/$defs/a${i + 1}` }, { $ref: `#/$defs/a${i + 1}` }] }
+    await refusal(line, tool({ type: 'object', $defs: defs, $ref: '#/$defs/a0' }), 't')
+  })
+
+  it('validates a schema whose definitions are shared by many references, while the subschemas it applies stay within maxNodes', async () => {
+    const t = await loaded(
+      line,
+      tool({
+        type: 'object',
+        $defs: { id: { type: 'string', minLength: 1 }, pair: { allOf: [{ $ref: '#/$defs/id' }, { $ref: '#/$defs/id' }] } },
+        properties: Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`p${i}`, { $ref: '#/$defs/pair' }])),
+      }),
+    )
+    expect(await accepts(t, { p0: 'a', p49: 'b' })).toBe(true)
+    expect(await accepts(t, { p0: '' })).toBe(false)
+  })
+
   it('validates a recursive schema whose $ref goes through properties and items (a tree)', async () => {
     const t = await loaded(
       line,
@@ -259,5 +293,16 @@ describe.each(LINES)('hostile schemas from a server, %s client', (line) => {
       getServerVersion: () => ({ name: 'weather' }),
     }
     await expect(within2s(mcpTools(broken))).rejects.toMatchObject({ kind: 'list-failed', server: 'weather' })
+  })
+
+  it('reads a tools/list page of 500,000 entries without overflowing the stack', async () => {
+    const page = Array.from({ length: 500_000 }, (_, i) => ({ name: `t${i}`, inputSchema: { type: 'object' } }))
+    const huge = {
+      request: async () => ({ tools: page }),
+      setNotificationHandler: () => undefined,
+      getServerVersion: () => ({ name: 'weather' }),
+    }
+    const tools = await within2s(mcpTools(huge, { filter: (name) => name === 't499999' }))
+    expect(tools.map((t) => t.name)).toEqual(['t499999'])
   })
 })

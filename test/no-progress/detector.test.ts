@@ -97,6 +97,28 @@ describe('NoProgressDetector', () => {
     }
   })
 
+  it('never hands a loopKey arguments holding a __proto__ key or a constructor holding a prototype: they are compared whole', () => {
+    const seen: unknown[] = []
+    const byQuery =
+      noProgressSettings(
+        {
+          loopKey: {
+            search: (a) => {
+              seen.push(a)
+              return (a as { q?: unknown }).q
+            },
+          },
+        },
+        't',
+      ) ?? settings
+    const proto = JSON.parse('{"q":"x","__proto__":{"admin":true}}')
+    const ctor = '{"q":"x","nested":{"constructor":{"prototype":{"admin":true}}}}'
+    expect(callKey('search', proto, byQuery)).toBe(callKey('search', proto, settings))
+    expect(callKey('search', ctor, byQuery)).toBe(callKey('search', ctor, settings))
+    expect(callKey('search', proto, byQuery)).not.toBe(callKey('search', { q: 'x' }, byQuery))
+    expect(seen).toEqual([{ q: 'x' }])
+  })
+
   it('compares by the whole arguments when a loopKey answers a promise', () => {
     const asyncKey = noProgressSettings({ loopKey: { search: async (a) => a } }, 't') ?? settings
     expect(callKey('search', { q: 1 }, asyncKey)).not.toBe(callKey('search', { q: 2 }, asyncKey))

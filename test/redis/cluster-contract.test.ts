@@ -20,7 +20,8 @@ function clusterSessions(client: Cluster, prefix: string): StoreBackend {
     withTtl: (ttlMs) => redisSessionStore(client, { keyPrefix: prefix, ttlMs }),
     raw: async () => {
       const keys = await redis.keys(prefix)
-      const values = await Promise.all(keys.map((key) => client.lrange(key, 0, -1)))
+      // Conversations are lists, their approvals hashes.
+      const values = await Promise.all(keys.map(async (key) => ((await client.type(key)) === 'hash' ? client.hgetall(key) : client.lrange(key, 0, -1))))
       return JSON.stringify([keys, values])
     },
     plant: async (id, format) => {

@@ -142,6 +142,21 @@ eachRawStore('A stored conversation edited behind the store', (backend, kind) =>
     ]
     // SQLite keeps any value in any column; PostgreSQL's integer column holds only integers.
     if (kind === 'sqlite') versions.push(['a version that is text', 'two'], ['a negative version', -1])
+    it('exchanges left without their conversation row: load refuses them with a SessionFormatError on the version, a commit writes nothing, and delete repairs it', async () => {
+      const { store, write, dropHead } = backend()
+      const id = freshId(`headless-${kind}`)
+      await write(id, [good, good])
+      await dropHead?.(id)
+      const error = await loadError(store, id)
+      expect(isSessionFormatError(error), String(error)).toBe(true)
+      expect((error as SessionFormatError).field).toBe('version')
+      expect((error as Error).message).toContain('the number of stored exchanges (2)')
+      await expect(store.append(id, { exchange: exchangeOf('more'), expectedVersion: 0 })).rejects.toThrow()
+      await store.delete(id)
+      await store.append(id, { exchange: exchangeOf('fresh'), expectedVersion: 0 })
+      expect(await store.load(id)).toEqual({ messages: exchangeOf('fresh'), version: 1 })
+    })
+
     it.each(versions)('%s: load refuses it with a SessionFormatError on the version', async (_name, version) => {
       const { store, write } = backend()
       const id = freshId(`version-${kind}`)

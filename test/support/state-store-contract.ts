@@ -44,6 +44,24 @@ export function stateStoreContract(make: () => StoreHarness | Promise<StoreHarne
     expect(await h.store.get('k')).toBeUndefined()
   })
 
+  it('keeps a key written with a ttl too long for Redis to count (1e19, 1e300 ms) as one that never ends in practice', async () => {
+    for (const ttl of [1e19, 1e300]) {
+      await h.store.set(`s${ttl}`, 'v', ttl)
+      expect(await h.store.increment(`i${ttl}`, 1.5, ttl)).toBe(1.5)
+      expect(await h.store.compareAndSet(`c${ttl}`, undefined, 'v', ttl)).toBe(true)
+      expect(await h.store.settle(`b${ttl}`, 'r', 0.5, ttl)).toBe(0.5)
+    }
+    await h.advance(10 * MINUTE)
+    for (const ttl of [1e19, 1e300]) {
+      expect([await h.store.get(`s${ttl}`), await h.store.get(`i${ttl}`), await h.store.get(`c${ttl}`), await h.store.get(`b${ttl}`)]).toEqual([
+        'v',
+        '1.5',
+        'v',
+        '0.5',
+      ])
+    }
+  })
+
   it('drops an earlier ttl when set again without one', async () => {
     await h.store.set('k', 'v1', MINUTE)
     await h.store.set('k', 'v2')

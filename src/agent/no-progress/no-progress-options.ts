@@ -21,7 +21,8 @@ export interface NoProgressOptions {
   /**
    * Per tool: the key two calls are compared by, from the arguments (e.g. a search's query alone,
    * ignoring its page size). Compared as canonical JSON. A key function that throws compares the
-   * whole arguments.
+   * whole arguments, and so do arguments holding a `__proto__` key (or a `constructor` holding a
+   * `prototype`), which the function is never handed.
    */
   readonly loopKey?: Readonly<Record<string, (args: unknown) => unknown>>
   /**

@@ -1,4 +1,5 @@
 import { stableKey } from '../../model/stable-key.ts'
+import { checkForbiddenKeys } from '../../validation/index.ts'
 import type { NoProgressSettings } from './no-progress-options.ts'
 
 /**
@@ -10,7 +11,8 @@ import type { NoProgressSettings } from './no-progress-options.ts'
 export function callKey(tool: string, args: unknown, settings: NoProgressSettings): string {
   const value = parsedArgs(args)
   const keyOf = Object.hasOwn(settings.loopKey, tool) ? settings.loopKey[tool] : undefined
-  if (keyOf !== undefined) {
+  // Arguments holding a `__proto__` key (or a `constructor` holding a `prototype`) are model JSON no user code sees: compared whole.
+  if (keyOf !== undefined && checkForbiddenKeys(value) === undefined) {
     try {
       // The key function sees a copy: one that changes its argument cannot change the call the tool runs with.
       const key = keyOf(typeof value === 'object' && value !== null ? JSON.parse(stableKey(value)) : value)

@@ -19,12 +19,15 @@ const DEFINITIONS = ['$defs', 'definitions'] as const
 /**
  * Checks the references of a schema a server sent: every `$ref` is local (`#...`: nothing is ever
  * fetched) and resolves, no `$dynamicRef` or `$recursiveRef`, and no cycle of references and
- * in-place applicators (`allOf`, `anyOf`, `oneOf`, `not`, `if`/`then`/`else`, `dependentSchemas`)
+ * in-place applicators (`allOf`, `anyOf`, `oneOf`, `not`, `if`/`then`/`else`, `dependentSchemas`, `dependencies`)
  * that never reaches into the value, which a validator would follow forever. A recursive schema
- * through `properties` or `items` (a tree) is fine: the value's depth ends it.
+ * through `properties` or `items` (a tree) is fine: the value's depth ends it. Nor may one subschema
+ * apply more than `maxApplied` subschemas to one value, counted along every path of references and
+ * in-place keywords: a 60-node chain of `allOf: [{$ref: next}, {$ref: next}]` applies 2^30 of them,
+ * which would block the event loop on every call's validation.
  * Answers why the schema is refused, or `undefined`.
  */
-export function checkRefs(root: Record<string, unknown>): string | undefined {
+export function checkRefs(root: Record<string, unknown>, maxApplied: number): string | undefined {
   const edges = new Map<object, object[]>()
   const at = new Map<object, string>()
   const stack: { node: unknown; pointer: string }[] = [{ node: root, pointer: '#' }]
@@ -48,9 +51,12 @@ export function checkRefs(root: Record<string, unknown>): string | undefined {
       if (Array.isArray(list)) for (let i = 0; i < list.length; i++) inPlace.push({ node: list[i] as unknown, pointer: `${pointer}/${key}/${i}` })
     }
     for (const key of IN_PLACE_SINGLES) if (key in schema) inPlace.push({ node: schema[key], pointer: `${pointer}/${key}` })
-    const dependent = schema['dependentSchemas']
-    if (isObject(dependent))
-      for (const [name, child] of Object.entries(dependent)) inPlace.push({ node: child, pointer: `${pointer}/dependentSchemas/${name}` })
+    // `dependencies` (draft 7) holds a schema (applied in place, as `dependentSchemas`) or a list of names.
+    for (const key of ['dependentSchemas', 'dependencies']) {
+      const dependent = schema[key]
+      if (isObject(dependent))
+        for (const [name, child] of Object.entries(dependent)) if (isObject(child)) inPlace.push({ node: child, pointer: `${pointer}/${key}/${name}` })
+    }
     edges.set(
       node,
       inPlace.map((e) => e.node).filter((n): n is object => typeof n === 'object' && n !== null),
@@ -69,7 +75,40 @@ export function checkRefs(root: Record<string, unknown>): string | undefined {
     if (Array.isArray(prefix)) for (let i = 0; i < prefix.length; i++) stack.push({ node: prefix[i] as unknown, pointer: `${pointer}/prefixItems/${i}` })
   }
   const cycle = findCycle(edges)
-  return cycle === undefined ? undefined : `a cycle of $ref and in-place keywords at ${quote(at.get(cycle) ?? '#')} never reaches into the value`
+  if (cycle !== undefined) return `a cycle of $ref and in-place keywords at ${quote(at.get(cycle) ?? '#')} never reaches into the value`
+  const heavy = overApplied(edges, maxApplied)
+  return heavy === undefined
+    ? undefined
+    : `${quote(at.get(heavy) ?? '#')} applies more than ${maxApplied} subschemas to one value through $ref and in-place keywords (limits.maxNodes)`
+}
+
+/**
+ * A node that applies more than `max` subschemas (itself included) to one value, counted along every
+ * path of the graph, found without recursion; `undefined` when none does. The graph has no cycle.
+ */
+function overApplied(edges: ReadonlyMap<object, readonly object[]>, max: number): object | undefined {
+  const applied = new Map<object, number>()
+  for (const start of edges.keys()) {
+    if (applied.has(start)) continue
+    const path: { node: object; next: number; sum: number }[] = [{ node: start, next: 0, sum: 1 }]
+    while (path.length > 0) {
+      const top = path[path.length - 1] as { node: object; next: number; sum: number }
+      const out = edges.get(top.node) ?? []
+      if (top.next < out.length) {
+        const child = out[top.next++] as object
+        const known = applied.get(child)
+        if (known === undefined) path.push({ node: child, next: 0, sum: 1 })
+        else top.sum += known
+        continue
+      }
+      if (top.sum > max) return top.node
+      applied.set(top.node, top.sum)
+      path.pop()
+      const parent = path[path.length - 1]
+      if (parent !== undefined) parent.sum += top.sum
+    }
+  }
+  return undefined
 }
 
 /** A node on a cycle of the graph, found without recursion; `undefined` when it has none. */

@@ -35,7 +35,8 @@ export async function listTools(
     }
     const list = (result as { tools?: unknown }).tools
     if (!Array.isArray(list)) throw failed(server, 'tools/list answered without a tools array')
-    tools.push(...list)
+    // One at a time: spreading a page of a few hundred thousand entries overflows the call stack.
+    for (const entry of list) tools.push(entry)
     const next = (result as { nextCursor?: unknown }).nextCursor
     if (next === undefined || next === null) return tools
     if (typeof next !== 'string' || cursors.has(next)) throw failed(server, 'tools/list answered a cursor it had already given, or one that is not a string')

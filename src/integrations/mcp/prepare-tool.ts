@@ -74,7 +74,7 @@ function compileFrom(schema: unknown, { tool: name, field: which, spentChars }: 
     throw refused(ctx, name, `its ${which} could not be read`, error)
   }
   if (!copied.ok) throw refused(ctx, name, `its ${which} was refused: ${copied.reason}`)
-  const refs = checkRefs(copied.schema)
+  const refs = checkRefs(copied.schema, ctx.limits.maxNodes)
   if (refs !== undefined) throw refused(ctx, name, `its ${which} was refused: ${refs}`)
   try {
     return compileSchema(copied.schema, { evaluate: ctx.evaluate })

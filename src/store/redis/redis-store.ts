@@ -234,9 +234,15 @@ function unreadable(error: unknown): unknown {
   return markUnreadable(new Error(`${what} ${shownValue(found[2])}, which is not a number: refused rather than read as 0`, { cause: error }))
 }
 
-/** The script's ttl argument (already checked): PX takes whole, positive milliseconds. */
+/**
+ * The script's ttl argument (already checked): PX takes whole, positive milliseconds, as an integer
+ * Redis can add to its clock: past 2^52 ms (142,000 years, as a reservation's) a ttl is as good as
+ * endless, and a longer one (`1e19`, written `1e+19`) would be refused where `memoryStore` keeps the key.
+ */
 function ttlArg(ttlMs: number | undefined): string {
   if (ttlMs === undefined) return ''
   if (ttlMs === Number.POSITIVE_INFINITY) return 'inf'
-  return ttlMs <= 0 ? '0' : String(Math.ceil(ttlMs))
+  return ttlMs <= 0 ? '0' : String(Math.ceil(Math.min(ttlMs, LONGEST_TTL_MS)))
 }
+
+const LONGEST_TTL_MS = 2 ** 52

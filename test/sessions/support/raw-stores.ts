@@ -17,6 +17,8 @@ export interface RawStore {
   readonly store: SessionStore
   /** Replaces what is stored for `id` with these exchange records (stored text), at `version` (default: their count). */
   write(id: string, bodies: readonly string[], version?: number | string): Promise<void>
+  /** SQL stores only: deletes the conversation's row (its version), leaving its exchanges. */
+  readonly dropHead?: (id: string) => Promise<void>
   /** Redis only: makes the conversation's key a string (a key of another type under the store's prefix). */
   readonly writeString?: (id: string, value: string) => Promise<void>
 }
@@ -38,6 +40,14 @@ function sqliteRaw(path: string): RawStore {
         db.close()
       }
     },
+    dropHead: async (id) => {
+      const db = new DatabaseSync(path)
+      try {
+        db.prepare('DELETE FROM rg_sessions WHERE id = ?').run(id)
+      } finally {
+        db.close()
+      }
+    },
   }
 }
 
@@ -52,6 +62,9 @@ async function pgliteRaw(db: PGlite, table: string): Promise<RawStore> {
       await db.query(`INSERT INTO "${table}" (id, version) VALUES ($1, $2) ON CONFLICT (id) DO UPDATE SET version = $2`, [id, version])
       for (const [i, body] of bodies.entries())
         await db.query(`INSERT INTO "${table}_exchanges" (id, seq, format, body) VALUES ($1, $2, 1, $3)`, [id, i + 1, body])
+    },
+    dropHead: async (id) => {
+      await db.query(`DELETE FROM "${table}" WHERE id = $1`, [id])
     },
   }
 }

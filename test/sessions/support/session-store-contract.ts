@@ -96,6 +96,30 @@ export function sessionStoreContract(label: string, backend: () => StoreBackend)
     expect(exchangesOf((await store.load(id)).messages)).toEqual(['a', 'b', 'late'])
   })
 
+  it('takes an expected version past any stored one (2^31, 2^53 - 1) as a version never reached: fail commits nothing, append commits', async () => {
+    const { store } = backend()
+    const id = freshId(label)
+    await store.append(id, { exchange: exchangeOf('a'), expectedVersion: 0 })
+    for (const expectedVersion of [2 ** 31, Number.MAX_SAFE_INTEGER]) {
+      expect(await store.append(id, { exchange: exchangeOf('never'), expectedVersion, onConflict: 'fail' })).toEqual({ committed: false, version: 1 })
+    }
+    expect(await store.append(id, { exchange: exchangeOf('b'), expectedVersion: Number.MAX_SAFE_INTEGER })).toEqual({ committed: true, version: 2, staleBy: 1 })
+    expect(exchangesOf((await store.load(id)).messages)).toEqual(['a', 'b'])
+  })
+
+  it('swaps no approval at a revision none can be at (0, -1, 1.5, NaN, Infinity, 2^31, 2^53 - 1, a string), and swaps at its own', async () => {
+    const { store } = backend()
+    const slots = store.approvals as NonNullable<SessionStore['approvals']>
+    const id = freshId(label)
+    expect(await slots.create(id, 'ap-1', 'asked')).toBe(true)
+    for (const rev of [0, -1, 1.5, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 31, Number.MAX_SAFE_INTEGER, '1' as unknown as number]) {
+      expect(await slots.swap(id, 'ap-1', rev, 'forged'), String(rev)).toBe(false)
+    }
+    expect(await slots.read(id, 'ap-1')).toEqual({ rev: 1, body: 'asked' })
+    expect(await slots.swap(id, 'ap-1', 1, 'decided')).toBe(true)
+    expect(await slots.read(id, 'ap-1')).toEqual({ rev: 2, body: 'decided' })
+  })
+
   it('commits 24 concurrent appends to one conversation whole, never interleaved, each once, one version each', async () => {
     const { store } = backend()
     const id = freshId(label)
@@ -187,6 +211,17 @@ export function sessionStoreContract(label: string, backend: () => StoreBackend)
       version: 1,
       staleBy: 0,
     })
+  })
+
+  it('erases the approvals of a conversation once its ttl has passed, as delete does', async () => {
+    const store = backend().withTtl(150)
+    const slots = store.approvals as NonNullable<SessionStore['approvals']>
+    const id = freshId(label)
+    await store.append(id, { exchange: exchangeOf('paused'), expectedVersion: 0 })
+    expect(await slots.create(id, 'ap-1', 'pending')).toBe(true)
+    await sleep(400)
+    expect(await store.load(id)).toEqual({ messages: [], version: 0 })
+    expect(await slots.read(id, 'ap-1')).toBeUndefined()
   })
 
   it('refuses to read a record written in a newer format, with a SessionFormatError', async ({ skip }) => {

@@ -77,7 +77,8 @@ export function redisBackend(client: Redis, prefix: string): StoreBackend {
     withTtl: (ttlMs) => redisSessionStore(client, { keyPrefix: prefix, ttlMs }),
     raw: async () => {
       const keys = await client.keys(`${prefix}*`)
-      const values = await Promise.all(keys.map((key) => client.lrange(key, 0, -1)))
+      // Conversations are lists, their approvals hashes.
+      const values = await Promise.all(keys.map(async (key) => ((await client.type(key)) === 'hash' ? client.hgetall(key) : client.lrange(key, 0, -1))))
       return JSON.stringify([keys, values])
     },
     plant: async (id, format) => {
