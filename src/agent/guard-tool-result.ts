@@ -11,17 +11,23 @@ export type GuardedToolResult =
   /** A guard escalated: the run stops for a human. */
   | { readonly action: 'escalate'; readonly guard: string; readonly reason: string }
 
-/** The tool's trust as the shipped guards read it: an MCP tool's server and annotations, when it has them. */
+/**
+ * The tool's trust as the shipped guards read it: an MCP tool's annotations and its server, when it
+ * has them. A tool of `mcpTools` is trusted by the name its caller gave the server (`serverName`),
+ * never by the one the server gave itself; a tool of your own making, by its `server`.
+ */
 export function toolTrust(tool: { readonly name: string }): ToolTrust {
   const t = tool as {
     readonly name: string
     readonly server?: unknown
+    readonly serverName?: unknown
     readonly annotations?: { readonly readOnlyHint?: unknown; readonly openWorldHint?: unknown }
   }
   const a = t.annotations
+  const server = 'serverName' in t ? t.serverName : t.server
   return Object.freeze({
     name: t.name,
-    ...(typeof t.server === 'string' ? { server: t.server } : {}),
+    ...(typeof server === 'string' ? { server } : {}),
     ...(typeof a?.readOnlyHint === 'boolean' ? { readOnly: a.readOnlyHint } : {}),
     ...(typeof a?.openWorldHint === 'boolean' ? { openWorld: a.openWorldHint } : {}),
   })

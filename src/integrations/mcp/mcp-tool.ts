@@ -15,8 +15,13 @@ import type { McpToolAnnotations, PreparedTool } from './prepare-tool.ts'
  * and a tool the server dropped answers the model with an error.
  */
 export interface McpTool extends Tool<unknown, unknown> {
-  /** The server's name. */
+  /** The server's name (`mcpTools({ serverName })`, else the name the server gave itself). */
   readonly server: string
+  /**
+   * The name you gave the server (`mcpTools({ serverName })`), which guards' `trustedServers` match;
+   * `undefined` without one: a name the server gives itself is never trusted (any server can claim one).
+   */
+  readonly serverName: string | undefined
   /** The server's hints (read-only, destructive, idempotent, open world). */
   readonly annotations: McpToolAnnotations
   /** The compiled `outputSchema`, when the tool declares one: `structuredContent` is validated against it. */
@@ -29,6 +34,8 @@ export interface McpTool extends Tool<unknown, unknown> {
 export interface McpToolSettings {
   readonly client: McpClient
   readonly server: string
+  /** The name the caller gave the server, the only one trusted (see {@link McpTool.serverName}). */
+  readonly serverName: string | undefined
   /** Milliseconds each `tools/call` may take (`mcpTools({ timeoutMs })`). */
   readonly timeoutMs: number
   readonly transportRetries: number
@@ -78,6 +85,7 @@ export function mcpTool(slot: ToolSlot, settings: McpToolSettings): McpTool {
   return Object.freeze({
     name,
     server: settings.server,
+    serverName: settings.serverName,
     get description() {
       return now().description
     },

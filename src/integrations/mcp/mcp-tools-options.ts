@@ -10,7 +10,11 @@ export const DEFAULT_MCP_TIMEOUT_MS = 60_000
 
 /** What {@link mcpTools} takes besides the client. */
 export interface McpToolsOptions {
-  /** The server's name in errors and tool metadata. @default the `serverInfo.name` the server gave at `initialize` */
+  /**
+   * The server's name in errors and tool metadata, and the one content guards' `trustedServers`
+   * match: a server without one is never trusted by name (the name a server gives itself at
+   * `initialize` could be any). @default the `serverInfo.name` the server gave at `initialize`, for errors and metadata only
+   */
   readonly serverName?: string
   /**
    * Compile this server's schemas into code (faster checks). Only for a server you trust as much as

@@ -44,6 +44,7 @@ export async function mcpTools(client: McpClient, options?: McpToolsOptions): Pr
   const settings: McpToolSettings = {
     client,
     server,
+    serverName: config.serverName,
     timeoutMs: config.timeoutMs,
     transportRetries: config.transportRetries,
     maxRetries: config.maxRetries,
@@ -68,7 +69,7 @@ async function prepareAll(client: McpClient, server: string, config: McpToolsCon
     const name = (entry as { name?: unknown } | null)?.name
     if (typeof name === 'string' && config.filter !== undefined && !callQuietly(() => config.filter?.(name) === true)) continue
     try {
-      const prepared = await screenDescription(prepareTool(entry, context), server, config.contentGuards, config.signal)
+      const prepared = await screenDescription(prepareTool(entry, context), { server, serverName: config.serverName }, config.contentGuards, config.signal)
       if (names.has(prepared.name))
         throw new McpToolError({ kind: 'schema-refused', server, tool: prepared.name, message: `mcpTools: server lists tool '${prepared.name}' twice` })
       names.add(prepared.name)

@@ -6,11 +6,12 @@ import type { PreparedTool } from './prepare-tool.ts'
  * A listed tool's description through the `mcp-description` guards, before any model reads it
  * (tool poisoning hides instructions there): a redaction replaces it; a block, an escalation or a
  * re-ask refuses the tool (`description-refused`, thrown or skipped as `onRefused` says). The
- * guards see the tool's server and annotations, for per-tool trust.
+ * guards see the tool's annotations and the name the caller gave its server (never the one the
+ * server gave itself), for per-tool trust.
  */
 export async function screenDescription(
   prepared: PreparedTool,
-  server: string,
+  { server, serverName }: { readonly server: string; readonly serverName: string | undefined },
   guards: readonly ContentGuard[],
   signal: AbortSignal | undefined,
 ): Promise<PreparedTool> {
@@ -18,7 +19,7 @@ export async function screenDescription(
   const { readOnlyHint, openWorldHint } = prepared.annotations
   const tool = {
     name: prepared.name,
-    server,
+    ...(serverName !== undefined ? { server: serverName } : {}),
     ...(readOnlyHint !== undefined ? { readOnly: readOnlyHint } : {}),
     ...(openWorldHint !== undefined ? { openWorld: openWorldHint } : {}),
   }

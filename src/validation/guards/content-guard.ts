@@ -36,7 +36,7 @@ export type ContentVerdict =
 /** What a tool is trusted with, for guards with per-tool trust (MCP annotations and the server). */
 export interface ToolTrust {
   readonly name: string
-  /** The MCP server the tool came from (its `serverName`). */
+  /** The MCP server the tool came from, by the name its caller gave it (`mcpTools({ serverName })`; absent without one). */
   readonly server?: string
   /** MCP `readOnlyHint`. */
   readonly readOnly?: boolean
