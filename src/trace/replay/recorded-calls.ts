@@ -90,6 +90,8 @@ function readCall(id: string, open: Open): RecordedCall | string {
       const provider = r.provider
       const idx = r.providerIdx
       if (!isCount(attempt) || typeof provider !== 'string' || !isCount(idx, 0)) return `attempt_start without a usable attempt, provider or providerIdx`
+      // A gate starts on its first provider and moves to the next one at most: a skipped index is no gate's.
+      if (idx > providers.length) return `attempt ${attempt}: providerIdx ${idx} skips providers (the call had used ${providers.length})`
       const request = isRecord(r.request) ? r.request : {}
       const tail = Array.isArray(request.tail) ? request.tail : []
       if (start === undefined) {
@@ -122,9 +124,6 @@ function readCall(id: string, open: Open): RecordedCall | string {
     if (r.type === 'fail_fast' && last !== undefined && r.attempt === last.attempt && last.answer.kind === 'error') {
       attempts[attempts.length - 1] = { ...last, answer: { ...last.answer, message: quotedMessage(r.reason, last.answer.errorKind) } }
     }
-  }
-  if (providers.some((p) => p === undefined) && providers.length > 0) {
-    for (let i = 0; i < providers.length; i++) providers[i] ??= { name: `provider #${i}`, model: undefined }
   }
   return {
     id,

@@ -1,0 +1,40 @@
+import { Type } from 'typebox'
+import { describe, expect, it } from 'vitest'
+import { strictOutputRules } from '../../src/index.ts'
+import { replayTrace, type TraceRecord } from '../../src/trace/index.ts'
+import { recordCalls, type TestConfig } from './support/record-calls.ts'
+
+const CONFIG: TestConfig = {
+  providers: ['p'],
+  outputSchema: Type.Object({ n: Type.Integer() }),
+  postDecide: strictOutputRules(3),
+  pricing: { m1: { input: 1, output: 2 } },
+}
+const SCRIPTS = [{ p: ['nope', '{"n": 1}'] }, { p: ['{"n": 2}'] }]
+
+type Edit = (record: Record<string, unknown>) => void
+
+/** The recorded trace of {@link SCRIPTS}, the records of call `call-0` edited (a trace file someone changed). */
+async function edited(edit: Edit): Promise<TraceRecord[]> {
+  const { records } = await recordCalls(CONFIG, SCRIPTS)
+  return records.map((r) => {
+    const copy = structuredClone(r) as Record<string, unknown>
+    if (copy.runId === 'call-0') edit(copy)
+    return copy as TraceRecord
+  })
+}
+
+describe('replayTrace on edited records', () => {
+  it('lists a call whose attempt skips a provider index as unreplayable, replaying the rest', async () => {
+    for (const idx of [1, 1e8, 2 ** 32]) {
+      // Every attempt of the call on that index: read as it was, the gate would be built with a hole for a provider.
+      const report = await replayTrace(await edited((r) => r.type === 'attempt_start' && (r.providerIdx = idx)), { config: CONFIG })
+      expect(report.unreplayable).toEqual([{ id: 'call-0', runId: 'call-0', reason: `attempt 1: providerIdx ${idx} skips providers (the call had used 0)` }])
+      expect(report.calls.map((c) => [c.id, c.status])).toEqual([['call-1', 'same']])
+    }
+    const second = await edited((r) => r.type === 'attempt_start' && r.attempt === 2 && (r.providerIdx = 2))
+    expect((await replayTrace(second, { config: CONFIG })).unreplayable.map((u) => u.reason)).toEqual([
+      'attempt 2: providerIdx 2 skips providers (the call had used 1)',
+    ])
+  })
+})
