@@ -2,6 +2,7 @@ import { Type } from 'typebox'
 import { describe, expect, it } from 'vitest'
 import { strictOutputRules } from '../../src/index.ts'
 import { replayTrace, type TraceRecord } from '../../src/trace/index.ts'
+import { MAX_REPLAYED_MESSAGES } from '../../src/trace/replay/recorded-calls.ts'
 import { recordCalls, type TestConfig } from './support/record-calls.ts'
 
 const CONFIG: TestConfig = {
@@ -24,6 +25,12 @@ async function edited(edit: Edit): Promise<TraceRecord[]> {
   })
 }
 
+const firstAttempt =
+  (edit: Edit): Edit =>
+  (r) => {
+    if (r.type === 'attempt_start' && r.attempt === 1) edit(r)
+  }
+
 describe('replayTrace on edited records', () => {
   it('lists a call whose attempt skips a provider index as unreplayable, replaying the rest', async () => {
     for (const idx of [1, 1e8, 2 ** 32]) {
@@ -36,5 +43,25 @@ describe('replayTrace on edited records', () => {
     expect((await replayTrace(second, { config: CONFIG })).unreplayable.map((u) => u.reason)).toEqual([
       'attempt 2: providerIdx 2 skips providers (the call had used 1)',
     ])
+  })
+
+  it('lists a call recorded with more messages than a replay rebuilds as unreplayable, without building them', async () => {
+    const records = await edited(firstAttempt((r) => ((r.request as Record<string, unknown>).messages = MAX_REPLAYED_MESSAGES + 1)))
+    const report = await replayTrace(records, { config: CONFIG })
+    expect(report.unreplayable).toEqual([
+      {
+        id: 'call-0',
+        runId: 'call-0',
+        reason: `attempt 1: its request held ${MAX_REPLAYED_MESSAGES + 1} messages, more than a replay rebuilds (${MAX_REPLAYED_MESSAGES})`,
+      },
+    ])
+    expect(report.calls.map((c) => [c.id, c.status])).toEqual([['call-1', 'same']])
+  })
+
+  it('rebuilds a request of as many messages as the most it allows', async () => {
+    const records = await edited(firstAttempt((r) => ((r.request as Record<string, unknown>).messages = MAX_REPLAYED_MESSAGES)))
+    const report = await replayTrace(records, { config: CONFIG })
+    expect(report.unreplayable).toEqual([])
+    expect(report.calls.map((c) => c.status)).toEqual(['same', 'same'])
   })
 })

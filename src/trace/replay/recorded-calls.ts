@@ -10,6 +10,11 @@ import type { RecordedAnswer, RecordedAttempt, RecordedCall, UnreplayableCall } 
 const STOP_REASONS: readonly string[] = ['end', 'tool_use', 'max_tokens', 'content_filter', 'other']
 /** Kinds the gate gives an attempt that never reached the provider. */
 const NO_CALL: readonly string[] = ['circuit-open', 'budget-exceeded']
+/**
+ * Most messages a replayed request is rebuilt with: the trace holds only their count, and a count
+ * edited to 1e9 must not make a replay build a billion placeholders.
+ */
+export const MAX_REPLAYED_MESSAGES = 100_000
 
 /** The calls of a trace, and the stretches that cannot be replayed. */
 export interface RecordedCalls {
@@ -96,6 +101,9 @@ function readCall(id: string, open: Open): RecordedCall | string {
       const tail = Array.isArray(request.tail) ? request.tail : []
       if (start === undefined) {
         model = typeof request.model === 'string' ? request.model : undefined
+        if (isCount(request.messages, 0) && request.messages > MAX_REPLAYED_MESSAGES) {
+          return `attempt 1: its request held ${request.messages} messages, more than a replay rebuilds (${MAX_REPLAYED_MESSAGES})`
+        }
         baseMessages = isCount(request.messages, 0) ? Math.max(0, request.messages - tail.length) : 1
         const messages = tail.map(messageOf)
         if (messages.some((m) => m === undefined)) return 'attempt 1: its request tail holds a message without a role and text content'
