@@ -64,4 +64,24 @@ describe('replayTrace on edited records', () => {
     expect(report.unreplayable).toEqual([])
     expect(report.calls.map((c) => c.status)).toEqual(['same', 'same'])
   })
+
+  it('lists a call whose run id or turn no gate run takes as unreplayable, replaying the rest', async () => {
+    const cases: readonly [Edit, string][] = [
+      [(r) => (r.runId = ''), 'its runId is empty (no gate run has one)'],
+      [(r) => r.type === 'run_start' && (r.turn = 1e300), 'its turn is not a count (1e+300)'],
+      [(r) => r.type === 'run_start' && (r.turn = 2 ** 53), 'its turn is not a count (9007199254740992)'],
+      [(r) => r.type === 'run_start' && (r.turn = '1'), 'its turn is not a count (string)'],
+    ]
+    for (const [edit, reason] of cases) {
+      const report = await replayTrace(await edited(edit), { config: CONFIG })
+      expect(report.unreplayable.map((u) => u.reason)).toEqual([reason])
+      expect(report.calls.map((c) => [c.id, c.status])).toEqual([['call-1', 'same']])
+    }
+  })
+
+  it('reads token counts past 2^53 as no usable usage, never as an answer', async () => {
+    const records = await edited((r) => r.type === 'attempt_end' && r.attempt === 2 && (r.usage = { inputTokens: 1e300, outputTokens: 2 ** 53 }))
+    const report = await replayTrace(records, { config: CONFIG })
+    expect(report.unreplayable).toEqual([{ id: 'call-0', runId: 'call-0', reason: 'attempt 2: no usable usage (inputTokens, outputTokens)' }])
+  })
 })

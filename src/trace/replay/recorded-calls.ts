@@ -89,6 +89,10 @@ function readCall(id: string, open: Open): RecordedCall | string {
   let baseMessages = 0
   let baseTail: readonly Message[] = []
   const costs = costsOf(open.records)
+  // The run options the replay passes on are the recorded ones: one no gate run takes is not guessed at.
+  if (open.runId === '') return 'its runId is empty (no gate run has one)'
+  const turn = open.records[0]?.turn
+  if (turn !== undefined && !isCount(turn, 0)) return `its turn is not a count (${typeof turn === 'number' ? String(turn) : typeof turn})`
   for (const r of open.records) {
     if (r.type === 'attempt_start') {
       const attempt = r.attempt
@@ -137,7 +141,7 @@ function readCall(id: string, open: Open): RecordedCall | string {
     id,
     runId: open.runId,
     agent: open.agent,
-    turn: isCount(open.records[0]?.turn, 0) ? (open.records[0]?.turn as number) : undefined,
+    turn: turn as number | undefined,
     metadata: isRecord(open.records[0]?.metadata) ? (open.records[0]?.metadata as Record<string, unknown>) : undefined,
     toolRetry: open.toolRetry,
     model,
@@ -214,7 +218,7 @@ function isToolCall(value: unknown): boolean {
 }
 
 function isCount(value: unknown, min = 1): value is number {
-  return Number.isInteger(value) && (value as number) >= min
+  return Number.isSafeInteger(value) && (value as number) >= min
 }
 
 const ROLES: readonly string[] = ['system', 'user', 'assistant', 'tool']
