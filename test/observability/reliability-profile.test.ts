@@ -100,6 +100,37 @@ describe('reliabilityProfile', () => {
     expect(isUnreadableValue(error)).toBe(true)
   })
 
+  it('never reads more recoveries than retries while another process writes between its reads', async () => {
+    const store = memoryStore()
+    const writer = reliabilityProfile({ store })
+    await observed(writer, [
+      ['nope', '{"n": 1}'],
+      ['nope', '{"n": 1}'],
+    ])
+    // Another process records one more recovered retry while this one is between two counter reads.
+    let between = true
+    const racing: typeof store = {
+      ...store,
+      get: async (key) => {
+        const value = await store.get(key)
+        if (between && /:r\|.*:[st]$/.test(key)) {
+          between = false
+          await observed(writer, [['nope', '{"n": 1}']])
+        }
+        return value
+      },
+    }
+    const reader = reliabilityProfile({ store: racing })
+    await reader.refresh()
+    expect(between).toBe(false)
+    const estimate = reader.recovery({ provider: 'p', model: 'm', errorClass: 'parse', retry: 1 })
+    expect(estimate?.recovered).toBeLessThanOrEqual(estimate?.trials ?? 0)
+    expect(estimate?.rate).toBeLessThanOrEqual(1)
+    expect(Number.isNaN(estimate?.low)).toBe(false)
+    await reader.refresh()
+    expect(reader.recovery({ provider: 'p', model: 'm', errorClass: 'parse', retry: 1 })).toMatchObject({ trials: 3, recovered: 3, rate: 1 })
+  })
+
   it('refuses unknown options with "did you mean"', () => {
     expect(() => reliabilityProfile({ bucketMS: 10 } as never)).toThrow(/did you mean "bucketMs"/)
     expect(() => reliabilityProfile({ store: {} as never })).toThrow(/missing get/)

@@ -70,8 +70,10 @@ export interface ReliabilityProfile extends RecoveryProfileReader {
   flush(): Promise<void>
 }
 
-const RETRY_FIELDS = ['t', 's'] as const
-const RUN_FIELDS = ['runs', 'ok', 'attempts', 'cost'] as const
+// Read in the reverse of the order `record` adds them: a count another process adds between two reads
+// is then in the later read only, so no reader sees more recoveries than retries, or successes than runs.
+const RETRY_FIELDS = ['s', 't'] as const
+const RUN_FIELDS = ['cost', 'attempts', 'ok', 'runs'] as const
 
 /**
  * A reliability profile measured from the gate's own events: for each provider and model, error
