@@ -131,6 +131,26 @@ describe('reliabilityProfile', () => {
     expect(reader.recovery({ provider: 'p', model: 'm', errorClass: 'parse', retry: 1 })).toMatchObject({ trials: 3, recovered: 3, rate: 1 })
   })
 
+  it('refuses stored counts no process writes: more recoveries than retries, more successes than runs, a fraction of a retry', async () => {
+    const bucket = Math.floor(Date.now() / 3_600_000)
+    const edits: readonly [string, string, RegExp][] = [
+      ['r|p|m|parse|1:s', '5', /"r\|p\|m\|parse\|1" are impossible: recoveries 5 above retries 1/],
+      ['r|p|m|parse|1:t', '1.5', /retries 1\.5 is not a whole count/],
+      ['m|p|m:ok', '7', /"m\|p\|m" are impossible: successes 7 above runs 1/],
+    ]
+    for (const [field, value, message] of edits) {
+      const store = memoryStore()
+      const profile = reliabilityProfile({ store, keyPrefix: 'x' })
+      await observed(profile, [['nope', '{"n": 1}']])
+      await store.set(`x:${bucket}:${field}`, value)
+      const error = await profile.refresh().catch((e: unknown) => e)
+      expect(error).toBeInstanceOf(Error)
+      expect((error as Error).message).toMatch(message)
+      expect(isUnreadableValue(error)).toBe(true)
+      expect(profile.entries().every((e) => e.recovered <= e.trials && e.rate <= 1)).toBe(true)
+    }
+  })
+
   it('refuses unknown options with "did you mean"', () => {
     expect(() => reliabilityProfile({ bucketMS: 10 } as never)).toThrow(/did you mean "bucketMs"/)
     expect(() => reliabilityProfile({ store: {} as never })).toThrow(/missing get/)

@@ -12,10 +12,11 @@ import {
   wilson,
 } from '../../rules/recovery-estimate.ts'
 import { memoryStore } from '../../store/memory-store.ts'
+import { markUnreadable } from '../../store/unreadable-value.ts'
 import type { StateStore } from '../../store/state-store.ts'
 import { STATE_STORE_METHODS } from '../../store/state-store.ts'
 import { ProfileObservations, type RetryObservation, type RunObservation } from './profile-observations.ts'
-import { keyPart, ProfileStore } from './profile-store.ts'
+import { type Counters, keyPart, ProfileStore } from './profile-store.ts'
 
 /** Options of {@link reliabilityProfile}. */
 export interface ReliabilityProfileOptions {
@@ -111,10 +112,12 @@ export function reliabilityProfile(options?: ReliabilityProfileOptions): Reliabi
     const parts = combo.split('|').map((p) => (p === '-' ? undefined : decodeURIComponent(p)))
     if (parts[0] === 'r' && parts.length === 5) {
       const c = await layout.read(combo, RETRY_FIELDS)
+      refuseImpossible(combo, c, ['s', 't'], 's', 't')
       const key = { provider: parts[1] ?? '', model: parts[2], errorClass: (parts[3] ?? 'other') as ErrorClass, retry: Number(parts[4]) }
       retries.set(combo, { ...key, ...wilson(c.s ?? 0, c.t ?? 0) })
     } else if (parts[0] === 'm' && parts.length === 3) {
       const c = await layout.read(combo, RUN_FIELDS)
+      refuseImpossible(combo, c, ['runs', 'ok', 'attempts'], 'ok', 'runs')
       const ok = c.ok ?? 0
       const per = (n: number) => (ok === 0 ? null : n / ok)
       const [attempts, costUsd] = [c.attempts ?? 0, c.cost ?? 0]
@@ -182,6 +185,21 @@ export function reliabilityProfile(options?: ReliabilityProfileOptions): Reliabi
     failure = undefined
     throw new Error(`reliabilityProfile: the store failed: ${messageOf(error)}`, { cause: error })
   }
+}
+
+/**
+ * Counts no process writes (a fraction of a retry, more recoveries than retries, more successes than
+ * runs) are a corrupted store, refused as unreadable: read as they are, they give a rate above 1 and a
+ * `NaN` interval.
+ */
+const COUNTED: Readonly<Record<string, string>> = { s: 'recoveries', t: 'retries', runs: 'runs', ok: 'successes', attempts: 'attempts' }
+
+function refuseImpossible(combo: string, c: Counters, whole: readonly string[], part: string, total: string): void {
+  const fraction = whole.find((f) => !Number.isInteger(c[f] ?? 0))
+  const [n, of] = [c[part] ?? 0, c[total] ?? 0]
+  if (fraction === undefined && n <= of) return
+  const why = fraction === undefined ? `${COUNTED[part]} ${n} above ${COUNTED[total]} ${of}` : `${COUNTED[fraction]} ${c[fraction]} is not a whole count`
+  throw markUnreadable(new TypeError(`reliabilityProfile: the counts of ${JSON.stringify(combo)} are impossible: ${why}`))
 }
 
 function retryCombo(key: RecoveryKey): string {
