@@ -151,6 +151,22 @@ describe('reliabilityProfile', () => {
     }
   })
 
+  it('has no estimate for a retry another process named but has not counted yet', async () => {
+    const store = memoryStore()
+    const bucket = Math.floor(Date.now() / 3_600_000)
+    // A writer names its combination in the bucket's index before it adds the counts.
+    await store.set(`x:${bucket}:index`, JSON.stringify(['r|p|m|parse|1']))
+    const profile = reliabilityProfile({ store, keyPrefix: 'x' })
+    await profile.refresh()
+    expect(profile.recovery({ provider: 'p', model: 'm', errorClass: 'parse', retry: 1 })).toBeUndefined()
+    expect(profile.entries()).toEqual([])
+    const otel = otelHarness()
+    const stop = profileMetrics(profile, { meterProvider: otel.meterProvider })
+    expect(await otel.points(PROFILE_METRIC.recoveryRate)).toEqual([])
+    stop()
+    await otel.shutdown()
+  })
+
   it('refuses unknown options with "did you mean"', () => {
     expect(() => reliabilityProfile({ bucketMS: 10 } as never)).toThrow(/did you mean "bucketMs"/)
     expect(() => reliabilityProfile({ store: {} as never })).toThrow(/missing get/)

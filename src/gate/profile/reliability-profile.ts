@@ -114,7 +114,9 @@ export function reliabilityProfile(options?: ReliabilityProfileOptions): Reliabi
       const c = await layout.read(combo, RETRY_FIELDS)
       refuseImpossible(combo, c, ['s', 't'], 's', 't')
       const key = { provider: parts[1] ?? '', model: parts[2], errorClass: (parts[3] ?? 'other') as ErrorClass, retry: Number(parts[4]) }
-      retries.set(combo, { ...key, ...wilson(c.s ?? 0, c.t ?? 0) })
+      // Named in an index but not counted (another process between the two writes, or a write that failed): nothing measured.
+      if ((c.t ?? 0) === 0) retries.delete(combo)
+      else retries.set(combo, { ...key, ...wilson(c.s ?? 0, c.t ?? 0) })
     } else if (parts[0] === 'm' && parts.length === 3) {
       const c = await layout.read(combo, RUN_FIELDS)
       refuseImpossible(combo, c, ['runs', 'ok', 'attempts'], 'ok', 'runs')
