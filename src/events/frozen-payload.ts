@@ -1,3 +1,5 @@
+import { messageOf } from '../model/message-of.ts'
+
 // Objects known to be frozen deeply: large ones (see REMEMBERED_FROM) and the frozen copies, walked
 // once however many events carry them (a run's frozen messages ride on every `attempt_start`).
 // `Object.isFrozen` is not enough: a frozen request may hold tool specs that are not.
@@ -29,6 +31,11 @@ export function freezePayload<P extends object>(payload: P): P {
   return Object.freeze(payload)
 }
 
+/** What a copy holds where reading the caller's value threw (a getter, a Proxy): as a trace file writes it. */
+function unreadable(error: unknown): string {
+  return `[unreadable: ${messageOf(error).slice(0, 1000)}]`
+}
+
 function frozenCopy(value: object): unknown {
   if (deeplyFrozen.has(value)) return value
   let copy = frozenCopies.get(value)
@@ -44,31 +51,44 @@ function frozenCopy(value: object): unknown {
   return copy
 }
 
-/** A copy of the plain objects and arrays of a value, cycles kept as cycles (class instances are shared). */
+/**
+ * A copy of the plain objects and arrays of a value, cycles kept as cycles (class instances are
+ * shared). It never throws: a field whose getter throws, or a Proxy that refuses to be read, is
+ * copied as `"[unreadable: <message>]"` (a throw here would leave the rest of the payload unfrozen).
+ */
 function plainCopy(value: unknown, copies: Map<object, unknown>, depth: number): unknown {
   if (typeof value !== 'object' || value === null || depth > 256) return value
   const done = copies.get(value)
   if (done !== undefined) return done
-  if (Array.isArray(value)) {
-    const copy: unknown[] = []
+  try {
+    if (Array.isArray(value)) {
+      const copy: unknown[] = []
+      copies.set(value, copy)
+      const length = value.length
+      for (let i = 0; i < length; i++) copy.push(plainCopy(field(value, i), copies, depth + 1))
+      return copy
+    }
+    const proto: unknown = Object.getPrototypeOf(value)
+    if (proto !== Object.prototype && proto !== null) return value
+    const copy: Record<string, unknown> = proto === null ? Object.create(null) : {}
     copies.set(value, copy)
-    for (const item of value) copy.push(plainCopy(item, copies, depth + 1))
+    for (const key of Object.keys(value)) {
+      // `__proto__` stays an own data field, never the copy's prototype.
+      Object.defineProperty(copy, key, { value: plainCopy(field(value, key), copies, depth + 1), enumerable: true, writable: true, configurable: true })
+    }
     return copy
+  } catch (error) {
+    return unreadable(error)
   }
-  const proto: unknown = Object.getPrototypeOf(value)
-  if (proto !== Object.prototype && proto !== null) return value
-  const copy: Record<string, unknown> = proto === null ? Object.create(null) : {}
-  copies.set(value, copy)
-  for (const key of Object.keys(value)) {
-    // `__proto__` stays an own data field, never the copy's prototype.
-    Object.defineProperty(copy, key, {
-      value: plainCopy((value as Record<string, unknown>)[key], copies, depth + 1),
-      enumerable: true,
-      writable: true,
-      configurable: true,
-    })
+}
+
+// A getter that throws spoils its own field, not the copy.
+function field(value: object, key: string | number): unknown {
+  try {
+    return (value as Record<string | number, unknown>)[key]
+  } catch (error) {
+    return unreadable(error)
   }
-  return copy
 }
 
 // A structure with more fields than this is remembered once frozen deeply (a run's frozen messages ride
