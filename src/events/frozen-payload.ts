@@ -102,25 +102,36 @@ const REMEMBERED_FROM = 32
  */
 function freezeDeep(value: object, depth: number): void {
   if (depth > 256 || deeplyFrozen.has(value)) return
-  let count: number
-  if (Array.isArray(value)) {
-    // An index loop: `for...in` over an array makes a string per index.
-    count = value.length
-    for (let i = 0; i < count; i++) {
-      const inner: unknown = value[i]
-      if (typeof inner === 'object' && inner !== null) freezeDeep(inner, depth + 1)
+  let count = 0
+  let whole = false
+  try {
+    if (Array.isArray(value)) {
+      // An index loop: `for...in` over an array makes a string per index.
+      count = value.length
+      for (let i = 0; i < count; i++) {
+        const inner: unknown = value[i]
+        if (typeof inner === 'object' && inner !== null) freezeDeep(inner, depth + 1)
+      }
+    } else {
+      const proto: unknown = Object.getPrototypeOf(value)
+      if (proto !== Object.prototype && proto !== null) return
+      const fields = value as Record<string, unknown>
+      const keys = Object.keys(fields)
+      count = keys.length
+      for (let i = 0; i < count; i++) {
+        const inner = fields[keys[i] as string]
+        if (typeof inner === 'object' && inner !== null) freezeDeep(inner, depth + 1)
+      }
     }
-  } else {
-    const proto: unknown = Object.getPrototypeOf(value)
-    if (proto !== Object.prototype && proto !== null) return
-    const fields = value as Record<string, unknown>
-    const keys = Object.keys(fields)
-    count = keys.length
-    for (let i = 0; i < count; i++) {
-      const inner = fields[keys[i] as string]
-      if (typeof inner === 'object' && inner !== null) freezeDeep(inner, depth + 1)
-    }
+    whole = true
+  } catch {
+    // A value from user code that throws when read (a Proxy, a getter): it is frozen as far as it can be, and a
+    // throw here must not leave its parent and the rest of the payload unfrozen.
   }
-  Object.freeze(value)
-  if (count >= REMEMBERED_FROM) deeplyFrozen.add(value)
+  try {
+    Object.freeze(value)
+  } catch {
+    // A Proxy whose trap refuses: left as it is.
+  }
+  if (whole && count >= REMEMBERED_FROM) deeplyFrozen.add(value)
 }
