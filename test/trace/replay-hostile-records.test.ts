@@ -1,7 +1,7 @@
 import { Type } from 'typebox'
 import { describe, expect, it } from 'vitest'
 import { strictOutputRules } from '../../src/index.ts'
-import { replayTrace, type TraceRecord } from '../../src/trace/index.ts'
+import { formatReplay, replayTrace, type TraceRecord } from '../../src/trace/index.ts'
 import { MAX_REPLAYED_MESSAGES } from '../../src/trace/replay/recorded-calls.ts'
 import { recordCalls, type TestConfig } from './support/record-calls.ts'
 
@@ -83,5 +83,16 @@ describe('replayTrace on edited records', () => {
     const records = await edited((r) => r.type === 'attempt_end' && r.attempt === 2 && (r.usage = { inputTokens: 1e300, outputTokens: 2 ** 53 }))
     const report = await replayTrace(records, { config: CONFIG })
     expect(report.unreplayable).toEqual([{ id: 'call-0', runId: 'call-0', reason: 'attempt 2: no usable usage (inputTokens, outputTokens)' }])
+  })
+
+  it('reads a recorded decision named after an Object property as no action of its own', async () => {
+    for (const decision of ['constructor', 'toString', '__proto__']) {
+      const records = await edited((r) => r.type === 'decision' && r.attempt === 1 && (r.decision = decision))
+      const report = await replayTrace(records, { config: CONFIG })
+      const call = report.calls[0]
+      expect(call?.divergence?.before).toMatchObject({ attempt: 1, action: 'fail-fast' })
+      expect(call?.divergence?.after).toMatchObject({ attempt: 1, action: 'retry' })
+      expect(formatReplay(report)).not.toContain('native code')
+    }
   })
 })
