@@ -95,4 +95,14 @@ describe('replayTrace on edited records', () => {
       expect(formatReplay(report)).not.toContain('native code')
     }
   })
+
+  it('prints the table of a replay of 600,000 changed calls', async () => {
+    const records = await edited((r) => r.type === 'decision' && r.attempt === 1 && (r.decision = 'fail-fast'))
+    const report = await replayTrace(records, { config: CONFIG })
+    const changed = report.calls[0]
+    expect(changed?.status).toBe('changed')
+    const many = { ...report, calls: Array.from({ length: 600_000 }, () => changed as NonNullable<typeof changed>), changed: 600_000 }
+    // Math.max(...) over this many rows overflows the stack (formatTrials draws its table the same way).
+    expect(formatReplay(many)).toMatch(/^600000 calls replayed: 0 same, 600000 changed/)
+  })
 })
