@@ -3,6 +3,8 @@ import { describe, expect, it } from 'vitest'
 import { strictOutputRules } from '../../src/index.ts'
 import { formatReplay, replayTrace, type TraceRecord } from '../../src/trace/index.ts'
 import { MAX_REPLAYED_MESSAGES } from '../../src/trace/replay/recorded-calls.ts'
+import { replayPage } from '../../src/trace/replay/replay-page.ts'
+import { replayWithRecords } from '../../src/trace/replay/replay-trace.ts'
 import { recordCalls, type TestConfig } from './support/record-calls.ts'
 
 const CONFIG: TestConfig = {
@@ -104,5 +106,19 @@ describe('replayTrace on edited records', () => {
     const many = { ...report, calls: Array.from({ length: 600_000 }, () => changed as NonNullable<typeof changed>), changed: 600_000 }
     // Math.max(...) over this many rows overflows the stack (formatTrials draws its table the same way).
     expect(formatReplay(many)).toMatch(/^600000 calls replayed: 0 same, 600000 changed/)
+  })
+})
+
+describe('replayPage', () => {
+  it('puts a changed call’s replay right after its own run, not after a line of another run that names it', async () => {
+    const records = (await edited((r) => r.type === 'decision' && r.attempt === 1 && (r.decision = 'fail-fast'))).map((r) =>
+      r.runId === 'call-1' && r.type === 'run_start' ? ({ ...r, metadata: { about: 'call-0' } } as TraceRecord) : r,
+    )
+    const replay = await replayWithRecords(records, { config: CONFIG })
+    expect(replay.report.calls.map((c) => c.status)).toEqual(['changed', 'same'])
+    const html = replayPage(records.map((r) => JSON.stringify(r)).join('\n'), 'trace.jsonl', replay)
+    const data = /<script type="application\/json" id="trace-data">(.*?)<\/script>/s.exec(html)?.[1] ?? '[]'
+    const runs = JSON.parse(data) as { runId: string }[]
+    expect(runs.map((r) => r.runId)).toEqual(['call-0', 'call-0 ⟲ replay', 'call-1'])
   })
 })
