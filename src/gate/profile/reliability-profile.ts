@@ -112,14 +112,14 @@ export function reliabilityProfile(options?: ReliabilityProfileOptions): Reliabi
     const parts = combo.split('|').map((p) => (p === '-' ? undefined : decodeURIComponent(p)))
     if (parts[0] === 'r' && parts.length === 5) {
       const c = await layout.read(combo, RETRY_FIELDS)
-      refuseImpossible(combo, c, ['s', 't'], 's', 't')
+      refuseImpossible(combo, c, RETRY_COUNTS)
       const key = { provider: parts[1] ?? '', model: parts[2], errorClass: (parts[3] ?? 'other') as ErrorClass, retry: Number(parts[4]) }
       // Named in an index but not counted (another process between the two writes, or a write that failed): nothing measured.
       if ((c.t ?? 0) === 0) retries.delete(combo)
       else retries.set(combo, { ...key, ...wilson(c.s ?? 0, c.t ?? 0) })
     } else if (parts[0] === 'm' && parts.length === 3) {
       const c = await layout.read(combo, RUN_FIELDS)
-      refuseImpossible(combo, c, ['runs', 'ok', 'attempts'], 'ok', 'runs')
+      refuseImpossible(combo, c, RUN_COUNTS)
       const ok = c.ok ?? 0
       const per = (n: number) => (ok === 0 ? null : n / ok)
       const [attempts, costUsd] = [c.attempts ?? 0, c.cost ?? 0]
@@ -194,9 +194,19 @@ export function reliabilityProfile(options?: ReliabilityProfileOptions): Reliabi
  * runs) are a corrupted store, refused as unreadable: read as they are, they give a rate above 1 and a
  * `NaN` interval.
  */
+/** What a combination's counts must be: the fields that count whole things, and the one that is part of another. */
+interface CountRule {
+  readonly whole: readonly string[]
+  readonly part: string
+  readonly total: string
+}
+
+const RETRY_COUNTS: CountRule = { whole: ['s', 't'], part: 's', total: 't' }
+const RUN_COUNTS: CountRule = { whole: ['runs', 'ok', 'attempts'], part: 'ok', total: 'runs' }
+
 const COUNTED: Readonly<Record<string, string>> = { s: 'recoveries', t: 'retries', runs: 'runs', ok: 'successes', attempts: 'attempts' }
 
-function refuseImpossible(combo: string, c: Counters, whole: readonly string[], part: string, total: string): void {
+function refuseImpossible(combo: string, c: Counters, { whole, part, total }: CountRule): void {
   const fraction = whole.find((f) => !Number.isInteger(c[f] ?? 0))
   const [n, of] = [c[part] ?? 0, c[total] ?? 0]
   if (fraction === undefined && n <= of) return
