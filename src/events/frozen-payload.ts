@@ -31,9 +31,33 @@ export function freezePayload<P extends object>(payload: P): P {
   return Object.freeze(payload)
 }
 
-/** What a copy holds where reading the caller's value threw (a getter, a Proxy): as a trace file writes it. */
-function unreadable(error: unknown): string {
-  return `[unreadable: ${messageOf(error).slice(0, 1000)}]`
+/** Where reading the caller's value threw (a getter, a Proxy), while copying: the copy holds its `text`. */
+class Unreadable {
+  readonly text: string
+  constructor(error: unknown) {
+    this.text = `[unreadable: ${messageOf(error).slice(0, 1000)}]`
+  }
+}
+
+// The fields of a copy that hold such a marker, by the copy: what a span leaves out, a trace file writes.
+const unreadableFields = new WeakMap<object, Set<string>>()
+
+/**
+ * True when field `key` of a frozen copy (a run's metadata) is the `"[unreadable: <message>]"` marker
+ * of a value that could not be read.
+ *
+ * @internal
+ */
+export function isUnreadableField(copy: object, key: string): boolean {
+  return unreadableFields.get(copy)?.has(key) === true
+}
+
+/** The value a copy holds: an unreadable value's marker text, noted against its field. */
+function held(copy: object, key: string, value: unknown): unknown {
+  if (!(value instanceof Unreadable)) return value
+  const keys = unreadableFields.get(copy) ?? new Set<string>()
+  unreadableFields.set(copy, keys.add(key))
+  return value.text
 }
 
 function frozenCopy(value: object): unknown {
@@ -41,6 +65,7 @@ function frozenCopy(value: object): unknown {
   let copy = frozenCopies.get(value)
   if (copy === undefined) {
     copy = plainCopy(value, new Map(), 0)
+    if (copy instanceof Unreadable) copy = copy.text
     if (typeof copy === 'object' && copy !== null) {
       freezeDeep(copy, 0)
       // The copy rides on the run's later events: known as frozen, never copied again.
@@ -65,7 +90,7 @@ function plainCopy(value: unknown, copies: Map<object, unknown>, depth: number):
       const copy: unknown[] = []
       copies.set(value, copy)
       const length = value.length
-      for (let i = 0; i < length; i++) copy.push(plainCopy(field(value, i), copies, depth + 1))
+      for (let i = 0; i < length; i++) copy.push(held(copy, String(i), plainCopy(field(value, i), copies, depth + 1)))
       return copy
     }
     const proto: unknown = Object.getPrototypeOf(value)
@@ -74,11 +99,12 @@ function plainCopy(value: unknown, copies: Map<object, unknown>, depth: number):
     copies.set(value, copy)
     for (const key of Object.keys(value)) {
       // `__proto__` stays an own data field, never the copy's prototype.
-      Object.defineProperty(copy, key, { value: plainCopy(field(value, key), copies, depth + 1), enumerable: true, writable: true, configurable: true })
+      const inner = held(copy, key, plainCopy(field(value, key), copies, depth + 1))
+      Object.defineProperty(copy, key, { value: inner, enumerable: true, writable: true, configurable: true })
     }
     return copy
   } catch (error) {
-    return unreadable(error)
+    return new Unreadable(error)
   }
 }
 
@@ -87,7 +113,7 @@ function field(value: object, key: string | number): unknown {
   try {
     return (value as Record<string | number, unknown>)[key]
   } catch (error) {
-    return unreadable(error)
+    return new Unreadable(error)
   }
 }
 
