@@ -167,6 +167,20 @@ describe('reliabilityProfile', () => {
     await otel.shutdown()
   })
 
+  it('refuses an index naming a retry number no process writes, never reading it as a NaN retry', async () => {
+    const bucket = Math.floor(Date.now() / 3_600_000)
+    for (const retry of ['x', '0', '01', '9', '1.5']) {
+      const store = memoryStore()
+      await store.set(`x:${bucket}:index`, JSON.stringify([`r|p|m|parse|${retry}`]))
+      await store.set(`x:${bucket}:r|p|m|parse|${retry}:t`, '2')
+      const profile = reliabilityProfile({ store, keyPrefix: 'x' })
+      const error = await profile.refresh().catch((e: unknown) => e)
+      expect(isUnreadableValue(error)).toBe(true)
+      expect((error as Error).message).toContain('whose retry is not one of 1 to 4')
+      expect(profile.entries()).toEqual([])
+    }
+  })
+
   it('refuses unknown options with "did you mean"', () => {
     expect(() => reliabilityProfile({ bucketMS: 10 } as never)).toThrow(/did you mean "bucketMs"/)
     expect(() => reliabilityProfile({ store: {} as never })).toThrow(/missing get/)

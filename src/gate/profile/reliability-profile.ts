@@ -113,7 +113,14 @@ export function reliabilityProfile(options?: ReliabilityProfileOptions): Reliabi
     if (parts[0] === 'r' && parts.length === 5) {
       const c = await layout.read(combo, RETRY_FIELDS)
       refuseImpossible(combo, c, RETRY_COUNTS)
-      const key = { provider: parts[1] ?? '', model: parts[2], errorClass: (parts[3] ?? 'other') as ErrorClass, retry: Number(parts[4]) }
+      const retry = Number(parts[4])
+      // A retry number no process writes (`x`, `0`, `01`) is a corrupted index: it would be a NaN or duplicate entry and gauge.
+      if (!(Number.isInteger(retry) && retry >= 1 && retry <= MAX_PROFILED_RETRY && String(retry) === parts[4])) {
+        throw markUnreadable(
+          new TypeError(`reliabilityProfile: the index names ${JSON.stringify(combo)}, whose retry is not one of 1 to ${MAX_PROFILED_RETRY}`),
+        )
+      }
+      const key = { provider: parts[1] ?? '', model: parts[2], errorClass: (parts[3] ?? 'other') as ErrorClass, retry }
       // Named in an index but not counted (another process between the two writes, or a write that failed): nothing measured.
       if ((c.t ?? 0) === 0) retries.delete(combo)
       else retries.set(combo, { ...key, ...wilson(c.s ?? 0, c.t ?? 0) })
