@@ -1,3 +1,5 @@
+import { messageOf } from '../model/message-of.ts'
+
 // Objects known to be frozen deeply: large ones (see REMEMBERED_FROM) and the frozen copies, walked
 // once however many events carry them (a run's frozen messages ride on every `attempt_start`).
 // `Object.isFrozen` is not enough: a frozen request may hold tool specs that are not.
@@ -29,11 +31,41 @@ export function freezePayload<P extends object>(payload: P): P {
   return Object.freeze(payload)
 }
 
+/** Where reading the caller's value threw (a getter, a Proxy), while copying: the copy holds its `text`. */
+class Unreadable {
+  readonly text: string
+  constructor(error: unknown) {
+    this.text = `[unreadable: ${messageOf(error).slice(0, 1000)}]`
+  }
+}
+
+// The fields of a copy that hold such a marker, by the copy: what a span leaves out, a trace file writes.
+const unreadableFields = new WeakMap<object, Set<string>>()
+
+/**
+ * True when field `key` of a frozen copy (a run's metadata) is the `"[unreadable: <message>]"` marker
+ * of a value that could not be read.
+ *
+ * @internal
+ */
+export function isUnreadableField(copy: object, key: string): boolean {
+  return unreadableFields.get(copy)?.has(key) === true
+}
+
+/** The value a copy holds: an unreadable value's marker text, noted against its field. */
+function held(copy: object, key: string, value: unknown): unknown {
+  if (!(value instanceof Unreadable)) return value
+  const keys = unreadableFields.get(copy) ?? new Set<string>()
+  unreadableFields.set(copy, keys.add(key))
+  return value.text
+}
+
 function frozenCopy(value: object): unknown {
   if (deeplyFrozen.has(value)) return value
   let copy = frozenCopies.get(value)
   if (copy === undefined) {
     copy = plainCopy(value, new Map(), 0)
+    if (copy instanceof Unreadable) copy = copy.text
     if (typeof copy === 'object' && copy !== null) {
       freezeDeep(copy, 0)
       // The copy rides on the run's later events: known as frozen, never copied again.
@@ -44,31 +76,45 @@ function frozenCopy(value: object): unknown {
   return copy
 }
 
-/** A copy of the plain objects and arrays of a value, cycles kept as cycles (class instances are shared). */
+/**
+ * A copy of the plain objects and arrays of a value, cycles kept as cycles (class instances are
+ * shared). It never throws: a field whose getter throws, or a Proxy that refuses to be read, is
+ * copied as `"[unreadable: <message>]"` (a throw here would leave the rest of the payload unfrozen).
+ */
 function plainCopy(value: unknown, copies: Map<object, unknown>, depth: number): unknown {
   if (typeof value !== 'object' || value === null || depth > 256) return value
   const done = copies.get(value)
   if (done !== undefined) return done
-  if (Array.isArray(value)) {
-    const copy: unknown[] = []
+  try {
+    if (Array.isArray(value)) {
+      const copy: unknown[] = []
+      copies.set(value, copy)
+      const length = value.length
+      for (let i = 0; i < length; i++) copy.push(held(copy, String(i), plainCopy(field(value, i), copies, depth + 1)))
+      return copy
+    }
+    const proto: unknown = Object.getPrototypeOf(value)
+    if (proto !== Object.prototype && proto !== null) return value
+    const copy: Record<string, unknown> = proto === null ? Object.create(null) : {}
     copies.set(value, copy)
-    for (const item of value) copy.push(plainCopy(item, copies, depth + 1))
+    for (const key of Object.keys(value)) {
+      // `__proto__` stays an own data field, never the copy's prototype.
+      const inner = held(copy, key, plainCopy(field(value, key), copies, depth + 1))
+      Object.defineProperty(copy, key, { value: inner, enumerable: true, writable: true, configurable: true })
+    }
     return copy
+  } catch (error) {
+    return new Unreadable(error)
   }
-  const proto: unknown = Object.getPrototypeOf(value)
-  if (proto !== Object.prototype && proto !== null) return value
-  const copy: Record<string, unknown> = proto === null ? Object.create(null) : {}
-  copies.set(value, copy)
-  for (const key of Object.keys(value)) {
-    // `__proto__` stays an own data field, never the copy's prototype.
-    Object.defineProperty(copy, key, {
-      value: plainCopy((value as Record<string, unknown>)[key], copies, depth + 1),
-      enumerable: true,
-      writable: true,
-      configurable: true,
-    })
+}
+
+// A getter that throws spoils its own field, not the copy.
+function field(value: object, key: string | number): unknown {
+  try {
+    return (value as Record<string | number, unknown>)[key]
+  } catch (error) {
+    return new Unreadable(error)
   }
-  return copy
 }
 
 // A structure with more fields than this is remembered once frozen deeply (a run's frozen messages ride
@@ -82,25 +128,36 @@ const REMEMBERED_FROM = 32
  */
 function freezeDeep(value: object, depth: number): void {
   if (depth > 256 || deeplyFrozen.has(value)) return
-  let count: number
-  if (Array.isArray(value)) {
-    // An index loop: `for...in` over an array makes a string per index.
-    count = value.length
-    for (let i = 0; i < count; i++) {
-      const inner: unknown = value[i]
-      if (typeof inner === 'object' && inner !== null) freezeDeep(inner, depth + 1)
+  let count = 0
+  let whole = false
+  try {
+    if (Array.isArray(value)) {
+      // An index loop: `for...in` over an array makes a string per index.
+      count = value.length
+      for (let i = 0; i < count; i++) {
+        const inner: unknown = value[i]
+        if (typeof inner === 'object' && inner !== null) freezeDeep(inner, depth + 1)
+      }
+    } else {
+      const proto: unknown = Object.getPrototypeOf(value)
+      if (proto !== Object.prototype && proto !== null) return
+      const fields = value as Record<string, unknown>
+      const keys = Object.keys(fields)
+      count = keys.length
+      for (let i = 0; i < count; i++) {
+        const inner = fields[keys[i] as string]
+        if (typeof inner === 'object' && inner !== null) freezeDeep(inner, depth + 1)
+      }
     }
-  } else {
-    const proto: unknown = Object.getPrototypeOf(value)
-    if (proto !== Object.prototype && proto !== null) return
-    const fields = value as Record<string, unknown>
-    const keys = Object.keys(fields)
-    count = keys.length
-    for (let i = 0; i < count; i++) {
-      const inner = fields[keys[i] as string]
-      if (typeof inner === 'object' && inner !== null) freezeDeep(inner, depth + 1)
-    }
+    whole = true
+  } catch {
+    // A value from user code that throws when read (a Proxy, a getter): it is frozen as far as it can be, and a
+    // throw here must not leave its parent and the rest of the payload unfrozen.
   }
-  Object.freeze(value)
-  if (count >= REMEMBERED_FROM) deeplyFrozen.add(value)
+  try {
+    Object.freeze(value)
+  } catch {
+    // A Proxy whose trap refuses: left as it is.
+  }
+  if (whole && count >= REMEMBERED_FROM) deeplyFrozen.add(value)
 }

@@ -125,7 +125,8 @@ export function eventHandlers(t: HandlerTargets): { readonly always: Handlers; r
       const span = spans.current(e.runId)
       if (span === undefined) return
       const attributes = defined({ [ATTR.stage]: e.stage, [ATTR.path]: e.path, [ATTR.attempt]: e.attempt })
-      attributes[ATTR.message] = boundedContent(e.message)
+      // The message quotes the values the model wrote (`got "..."`): content, recorded only when content is.
+      if (content) attributes[ATTR.message] = boundedContent(e.message)
       if (content && e.rawOutput !== undefined) attributes[ATTR.rawOutput] = boundedContent(e.rawOutput)
       span.addEvent('validation_failed', attributes)
     },

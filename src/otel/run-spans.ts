@@ -1,5 +1,6 @@
 import { context, SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Tracer } from '@opentelemetry/api'
 import type { EventTags } from '../events/event-map.ts'
+import { isUnreadableField } from '../events/frozen-payload.ts'
 import { boundedName } from './bounded-text.ts'
 import { SafeSpan, type OnOtelError, type SpanSource } from './safe-span.ts'
 import { ATTR } from './semconv.ts'
@@ -198,6 +199,8 @@ export function tagAttributes(tags: EventTags): Attributes {
     } catch {
       continue
     }
+    // The events' frozen copy holds a marker where the caller's getter threw: no value, so no attribute.
+    if (isUnreadableField(metadata, key)) continue
     const name = ATTR.metadata + boundedName(key, 64)
     if (typeof value === 'string') out[name] = boundedName(value)
     else if ((typeof value === 'number' && Number.isFinite(value)) || typeof value === 'boolean') out[name] = value

@@ -107,16 +107,26 @@ function text(value: unknown): string {
   return typeof value === 'string' ? value : value === undefined ? '' : messageOf(value)
 }
 
-// A field printed inside a line (a provider, model, rule or kind name) cannot start another line.
+// A field printed inside a line (a provider, model, rule or kind name) cannot start another line: C1
+// controls too (NEL is a line break to some log readers).
 // biome-ignore lint/suspicious/noControlCharactersInRegex: the point is to find them
-const BREAKS = /[\u0000-\u001f\u007f\u2028\u2029]/g
+const BREAKS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g
+// In a block of text (a raw output, the feedback), every line break a log reader or terminal may honour starts
+// an indented line, and any other control (a terminal escape) is shown escaped.
+const OTHER_BREAKS = /\r\n?|[\u0085\u2028\u2029]/g
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the point is to find them
+const CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g
+
+const escaped = (c: string): string => (c === '\n' ? '\\n' : c === '\r' ? '\\r' : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
 
 function one(value: unknown): string {
-  return clip(text(value), 200).replace(BREAKS, (c) => (c === '\n' ? '\\n' : c === '\r' ? '\\r' : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`))
+  return clip(text(value), 200).replace(BREAKS, escaped)
 }
 
 function indent(text: string, by: string): string {
   return text
+    .replace(OTHER_BREAKS, '\n')
+    .replace(CONTROLS, escaped)
     .split('\n')
     .map((line) => by + line)
     .join('\n')

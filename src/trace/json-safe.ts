@@ -56,7 +56,8 @@ function copy(value: unknown, walk: CopyWalk): unknown {
   if (ancestors.length >= MAX_TRACE_DEPTH) return '[too deep]'
   try {
     if (value instanceof AbortSignal) return undefined
-    if (value instanceof Error) return errorRecord(value)
+    // Its name and message, walked like any fields: `redact: ['message']` reaches an error nested in a tool's result too.
+    if (value instanceof Error) return copyObject(errorRecord(value), walk)
     if (value instanceof Date) return Number.isNaN(value.getTime()) ? null : value.toISOString()
     ancestors.push(value)
     try {

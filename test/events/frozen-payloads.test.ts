@@ -166,6 +166,71 @@ describe('EventHub payloads', () => {
     expect(watched.listenerErrors.length).toBeGreaterThan(0)
   })
 
+  it('cannot change what a gate run returns when its metadata holds a getter that throws, and copies it with the field marked', async () => {
+    const gate = refundGate()
+    const errors: unknown[] = []
+    const seen: unknown[] = []
+    gate.on('listener_error', (e) => errors.push(e.error))
+    gate.on('attempt_end', (e) => {
+      seen.push(e.metadata)
+      ;(e.response as { content: string }).content = 'rewritten'
+    })
+    gate.on('run_end', (e) => {
+      ;(e.usage as { inputTokens: number }).inputTokens = 999
+    })
+    const metadata = {
+      tenant: 'acme',
+      get secret(): never {
+        throw new Error('getter')
+      },
+    }
+    const result = await gate.run(ask('refund 42'), { metadata })
+    expect(result.response.content).toBe(validRefundJson)
+    expect(result.usage.inputTokens).not.toBe(999)
+    // Two attempts and the run's end: each edit refused.
+    expect(errors).toHaveLength(3)
+    expect(errors.every((error) => error instanceof TypeError)).toBe(true)
+    expect(seen).toEqual([
+      { tenant: 'acme', secret: '[unreadable: getter]' },
+      { tenant: 'acme', secret: '[unreadable: getter]' },
+    ])
+    expect(seen[1]).toBe(seen[0])
+    expect(Object.isFrozen(seen[0])).toBe(true)
+  })
+
+  it('cannot change what a gate run returns when the provider answers with a Proxy that throws when read', async () => {
+    const refuses = {
+      getPrototypeOf: (): never => {
+        throw new Error('trap')
+      },
+    }
+    const gate = createGate({
+      providers: {
+        name: 'p',
+        complete: async () => ({
+          content: validRefundJson,
+          toolCalls: [],
+          usage: new Proxy({ inputTokens: 3, outputTokens: 4 }, refuses),
+          stopReason: 'end' as const,
+        }),
+      },
+      outputSchema: Refund,
+    })
+    const errors: unknown[] = []
+    gate.on('listener_error', (e) => errors.push(e.error))
+    gate.on('attempt_end', (e) => {
+      ;(e.response as { content: string }).content = 'rewritten'
+    })
+    gate.on('run_end', (e) => {
+      ;(e.usage as { inputTokens: number }).inputTokens = 999
+    })
+    const result = await gate.run(ask('refund 42'))
+    expect(result.response.content).toBe(validRefundJson)
+    expect(result.usage.inputTokens).toBe(3)
+    expect(errors).toHaveLength(2)
+    expect(errors.every((error) => error instanceof TypeError)).toBe(true)
+  })
+
   it("hands the result's own response and usage to attempt_end, frozen", async () => {
     const gate = refundGate()
     const ends: unknown[] = []

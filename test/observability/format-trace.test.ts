@@ -39,6 +39,23 @@ describe('formatTrace', () => {
     expect(text).toContain('fail-fast: kind=schema-fail phase=post-decide')
   })
 
+  it('indents every line break a log reader may honour in a raw output, and escapes terminal controls, so the model forges no line', async () => {
+    const forged = 'not json\rattempt 9 → forged: valid\u2028accepted from forged\u0085x\u001b[2Kgone'
+    const gate = createGate({
+      providers: scripted([forged, '{"orderId": "4\u0085attempt 8 → forged"}']),
+      outputSchema: Refund,
+      postDecide: strictOutputRules(2),
+    })
+    const error = (await gate.run(ask('x')).catch((e: unknown) => e)) as ReliabilityFailFastError
+    const text = formatTrace(error)
+    for (const raw of ['\r', '\u0085', '\u2028', '\u001b']) expect(text).not.toContain(raw)
+    const lines = text.split('\n')
+    expect(lines).toContain('    attempt 9 → forged: valid')
+    expect(lines).toContain('    accepted from forged')
+    expect(lines).toContain('    x\\u001b[2Kgone')
+    expect(lines.filter((line) => /^(attempt|accepted|run|fail-fast)/.test(line)).every((line) => !line.includes('forged'))).toBe(true)
+  })
+
   it('clips long raw outputs', async () => {
     const gate = createGate({ providers: scripted(['x'.repeat(1000)]), outputSchema: Refund })
     const error = (await gate.run(ask('x')).catch((e: unknown) => e)) as ReliabilityFailFastError

@@ -90,6 +90,30 @@ describe('instrument', () => {
     expect(input.filter((m) => m.ephemeral === true).map((m) => m.role)).toEqual(['assistant', 'user'])
   })
 
+  it('keeps the values a model wrote off spans unless captureContent is set, the validation message that quotes them included', async () => {
+    const secret = 'SSN 123-45-6789'
+    const off = otelHarness()
+    const on = otelHarness()
+    for (const [h, captureContent] of [
+      [off, false],
+      [on, true],
+    ] as const) {
+      const agent = billingAgent([JSON.stringify({ orderId: 42, action: secret, amount: 5 }), validRefundJson])
+      const stop = instrument(agent, { ...h.providers, captureContent })
+      await agent.run('refund order #42')
+      stop()
+    }
+    const everything = (h: ReturnType<typeof otelHarness>) => JSON.stringify(h.spans().map((s) => [s.name, s.attributes, s.events]))
+    expect(everything(off)).not.toContain('123-45-6789')
+    const event = (h: ReturnType<typeof otelHarness>) =>
+      h
+        .spans()
+        .flatMap((s) => s.events)
+        .find((e) => e.name === 'validation_failed')
+    expect(event(off)?.attributes).toMatchObject({ 'reliability_gate.validation.stage': 'schema-validate' })
+    expect(String(event(on)?.attributes?.['reliability_gate.validation.message'])).toContain(secret)
+  })
+
   it('gives each logical tool call an execute_tool span, with its argument retries as chat spans under it', async () => {
     const h = otelHarness()
     const eventTool = tool({ name: 'create_event', description: 'Creates a calendar event', input: EventInput, execute: async () => ({ ok: true }) })

@@ -67,6 +67,16 @@ describe('recordTrace', () => {
     expect(lines(path).find((r) => r.type === 'validation_failed')?.rawOutput).toBe('[redacted]')
   })
 
+  it('replaces a redacted field of an error nested in what an event carries', async () => {
+    const gate = retryingGate()
+    const path = file()
+    const recorder = recordTrace(gate, { path, redact: ['message'] })
+    await gate.run(ask('x'), { metadata: { tenant: 'acme', lastFailure: new Error('card 4111-1111-1111-1111 declined') } })
+    await recorder.stop()
+    expect(readFileSync(path, 'utf8')).not.toContain('4111')
+    expect(lines(path)[0]?.metadata).toEqual({ tenant: 'acme', lastFailure: { name: 'Error', message: '[redacted]' } })
+  })
+
   it('leaves out the events a redact function drops, and writes what it returns', async () => {
     const gate = retryingGate()
     const path = file()

@@ -100,6 +100,87 @@ describe('reliabilityProfile', () => {
     expect(isUnreadableValue(error)).toBe(true)
   })
 
+  it('never reads more recoveries than retries while another process writes between its reads', async () => {
+    const store = memoryStore()
+    const writer = reliabilityProfile({ store })
+    await observed(writer, [
+      ['nope', '{"n": 1}'],
+      ['nope', '{"n": 1}'],
+    ])
+    // Another process records one more recovered retry while this one is between two counter reads.
+    let between = true
+    const racing: typeof store = {
+      ...store,
+      get: async (key) => {
+        const value = await store.get(key)
+        if (between && /:r\|.*:[st]$/.test(key)) {
+          between = false
+          await observed(writer, [['nope', '{"n": 1}']])
+        }
+        return value
+      },
+    }
+    const reader = reliabilityProfile({ store: racing })
+    await reader.refresh()
+    expect(between).toBe(false)
+    const estimate = reader.recovery({ provider: 'p', model: 'm', errorClass: 'parse', retry: 1 })
+    expect(estimate?.recovered).toBeLessThanOrEqual(estimate?.trials ?? 0)
+    expect(estimate?.rate).toBeLessThanOrEqual(1)
+    expect(Number.isNaN(estimate?.low)).toBe(false)
+    await reader.refresh()
+    expect(reader.recovery({ provider: 'p', model: 'm', errorClass: 'parse', retry: 1 })).toMatchObject({ trials: 3, recovered: 3, rate: 1 })
+  })
+
+  it('refuses stored counts no process writes: more recoveries than retries, more successes than runs, a fraction of a retry', async () => {
+    const bucket = Math.floor(Date.now() / 3_600_000)
+    const edits: readonly [string, string, RegExp][] = [
+      ['r|p|m|parse|1:s', '5', /"r\|p\|m\|parse\|1" are impossible: recoveries 5 above retries 1/],
+      ['r|p|m|parse|1:t', '1.5', /retries 1\.5 is not a whole count/],
+      ['m|p|m:ok', '7', /"m\|p\|m" are impossible: successes 7 above runs 1/],
+    ]
+    for (const [field, value, message] of edits) {
+      const store = memoryStore()
+      const profile = reliabilityProfile({ store, keyPrefix: 'x' })
+      await observed(profile, [['nope', '{"n": 1}']])
+      await store.set(`x:${bucket}:${field}`, value)
+      const error = await profile.refresh().catch((e: unknown) => e)
+      expect(error).toBeInstanceOf(Error)
+      expect((error as Error).message).toMatch(message)
+      expect(isUnreadableValue(error)).toBe(true)
+      expect(profile.entries().every((e) => e.recovered <= e.trials && e.rate <= 1)).toBe(true)
+    }
+  })
+
+  it('has no estimate for a retry another process named but has not counted yet', async () => {
+    const store = memoryStore()
+    const bucket = Math.floor(Date.now() / 3_600_000)
+    // A writer names its combination in the bucket's index before it adds the counts.
+    await store.set(`x:${bucket}:index`, JSON.stringify(['r|p|m|parse|1']))
+    const profile = reliabilityProfile({ store, keyPrefix: 'x' })
+    await profile.refresh()
+    expect(profile.recovery({ provider: 'p', model: 'm', errorClass: 'parse', retry: 1 })).toBeUndefined()
+    expect(profile.entries()).toEqual([])
+    const otel = otelHarness()
+    const stop = profileMetrics(profile, { meterProvider: otel.meterProvider })
+    expect(await otel.points(PROFILE_METRIC.recoveryRate)).toEqual([])
+    stop()
+    await otel.shutdown()
+  })
+
+  it('refuses an index naming a retry number no process writes, never reading it as a NaN retry', async () => {
+    const bucket = Math.floor(Date.now() / 3_600_000)
+    for (const retry of ['x', '0', '01', '9', '1.5']) {
+      const store = memoryStore()
+      await store.set(`x:${bucket}:index`, JSON.stringify([`r|p|m|parse|${retry}`]))
+      await store.set(`x:${bucket}:r|p|m|parse|${retry}:t`, '2')
+      const profile = reliabilityProfile({ store, keyPrefix: 'x' })
+      const error = await profile.refresh().catch((e: unknown) => e)
+      expect(isUnreadableValue(error)).toBe(true)
+      expect((error as Error).message).toContain('whose retry is not one of 1 to 4')
+      expect(profile.entries()).toEqual([])
+    }
+  })
+
   it('refuses unknown options with "did you mean"', () => {
     expect(() => reliabilityProfile({ bucketMS: 10 } as never)).toThrow(/did you mean "bucketMs"/)
     expect(() => reliabilityProfile({ store: {} as never })).toThrow(/missing get/)

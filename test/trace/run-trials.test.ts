@@ -64,4 +64,16 @@ describe('runTrials', () => {
     await expect(runTrials(records, { config: CONFIG, trials: 0, providers })).rejects.toThrow(RangeError)
     await expect(runTrials(records, { config: CONFIG, trials: 2, providers: () => 'nope' } as never)).rejects.toThrow(/must return a provider/)
   })
+
+  it('rejects naming the case when the configuration function throws or returns no configuration', async () => {
+    const providers = () => scripted(['{"n": 1}'])
+    const run = (config: unknown) => runTrials(records, { config: config as never, trials: 1, providers })
+    await expect(run(() => undefined)).rejects.toThrow(/^runTrials: config\(call "call-0"\) must return a gate configuration, got undefined$/)
+    await expect(run(() => 'strict')).rejects.toThrow(TypeError)
+    await expect(
+      run(() => {
+        throw new Error('no config for this one')
+      }),
+    ).rejects.toThrow('runTrials: config(call "call-0") threw: no config for this one')
+  })
 })

@@ -12,10 +12,11 @@ import {
   wilson,
 } from '../../rules/recovery-estimate.ts'
 import { memoryStore } from '../../store/memory-store.ts'
+import { markUnreadable } from '../../store/unreadable-value.ts'
 import type { StateStore } from '../../store/state-store.ts'
 import { STATE_STORE_METHODS } from '../../store/state-store.ts'
 import { ProfileObservations, type RetryObservation, type RunObservation } from './profile-observations.ts'
-import { keyPart, ProfileStore } from './profile-store.ts'
+import { type Counters, keyPart, ProfileStore } from './profile-store.ts'
 
 /** Options of {@link reliabilityProfile}. */
 export interface ReliabilityProfileOptions {
@@ -70,8 +71,10 @@ export interface ReliabilityProfile extends RecoveryProfileReader {
   flush(): Promise<void>
 }
 
-const RETRY_FIELDS = ['t', 's'] as const
-const RUN_FIELDS = ['runs', 'ok', 'attempts', 'cost'] as const
+// Read in the reverse of the order `record` adds them: a count another process adds between two reads
+// is then in the later read only, so no reader sees more recoveries than retries, or successes than runs.
+const RETRY_FIELDS = ['s', 't'] as const
+const RUN_FIELDS = ['cost', 'attempts', 'ok', 'runs'] as const
 
 /**
  * A reliability profile measured from the gate's own events: for each provider and model, error
@@ -109,10 +112,21 @@ export function reliabilityProfile(options?: ReliabilityProfileOptions): Reliabi
     const parts = combo.split('|').map((p) => (p === '-' ? undefined : decodeURIComponent(p)))
     if (parts[0] === 'r' && parts.length === 5) {
       const c = await layout.read(combo, RETRY_FIELDS)
-      const key = { provider: parts[1] ?? '', model: parts[2], errorClass: (parts[3] ?? 'other') as ErrorClass, retry: Number(parts[4]) }
-      retries.set(combo, { ...key, ...wilson(c.s ?? 0, c.t ?? 0) })
+      refuseImpossible(combo, c, RETRY_COUNTS)
+      const retry = Number(parts[4])
+      // A retry number no process writes (`x`, `0`, `01`) is a corrupted index: it would be a NaN or duplicate entry and gauge.
+      if (!(Number.isInteger(retry) && retry >= 1 && retry <= MAX_PROFILED_RETRY && String(retry) === parts[4])) {
+        throw markUnreadable(
+          new TypeError(`reliabilityProfile: the index names ${JSON.stringify(combo)}, whose retry is not one of 1 to ${MAX_PROFILED_RETRY}`),
+        )
+      }
+      const key = { provider: parts[1] ?? '', model: parts[2], errorClass: (parts[3] ?? 'other') as ErrorClass, retry }
+      // Named in an index but not counted (another process between the two writes, or a write that failed): nothing measured.
+      if ((c.t ?? 0) === 0) retries.delete(combo)
+      else retries.set(combo, { ...key, ...wilson(c.s ?? 0, c.t ?? 0) })
     } else if (parts[0] === 'm' && parts.length === 3) {
       const c = await layout.read(combo, RUN_FIELDS)
+      refuseImpossible(combo, c, RUN_COUNTS)
       const ok = c.ok ?? 0
       const per = (n: number) => (ok === 0 ? null : n / ok)
       const [attempts, costUsd] = [c.attempts ?? 0, c.cost ?? 0]
@@ -180,6 +194,31 @@ export function reliabilityProfile(options?: ReliabilityProfileOptions): Reliabi
     failure = undefined
     throw new Error(`reliabilityProfile: the store failed: ${messageOf(error)}`, { cause: error })
   }
+}
+
+/**
+ * Counts no process writes (a fraction of a retry, more recoveries than retries, more successes than
+ * runs) are a corrupted store, refused as unreadable: read as they are, they give a rate above 1 and a
+ * `NaN` interval.
+ */
+/** What a combination's counts must be: the fields that count whole things, and the one that is part of another. */
+interface CountRule {
+  readonly whole: readonly string[]
+  readonly part: string
+  readonly total: string
+}
+
+const RETRY_COUNTS: CountRule = { whole: ['s', 't'], part: 's', total: 't' }
+const RUN_COUNTS: CountRule = { whole: ['runs', 'ok', 'attempts'], part: 'ok', total: 'runs' }
+
+const COUNTED: Readonly<Record<string, string>> = { s: 'recoveries', t: 'retries', runs: 'runs', ok: 'successes', attempts: 'attempts' }
+
+function refuseImpossible(combo: string, c: Counters, { whole, part, total }: CountRule): void {
+  const fraction = whole.find((f) => !Number.isInteger(c[f] ?? 0))
+  const [n, of] = [c[part] ?? 0, c[total] ?? 0]
+  if (fraction === undefined && n <= of) return
+  const why = fraction === undefined ? `${COUNTED[part]} ${n} above ${COUNTED[total]} ${of}` : `${COUNTED[fraction]} ${c[fraction]} is not a whole count`
+  throw markUnreadable(new TypeError(`reliabilityProfile: the counts of ${JSON.stringify(combo)} are impossible: ${why}`))
 }
 
 function retryCombo(key: RecoveryKey): string {

@@ -60,7 +60,8 @@ export function callSummary(records: readonly TraceRecord[]): CallSummary {
         phase,
         provider: phase === 'pre-check' ? undefined : providers.get(attempt),
         errorKind: phase === 'pre-check' ? undefined : kinds.get(attempt),
-        action: ACTIONS[String(r.decision)] ?? 'fail-fast',
+        // An own row only: a decision a file calls `constructor` is no action of Object's.
+        action: Object.hasOwn(ACTIONS, String(r.decision)) ? (ACTIONS[String(r.decision)] as ReplayAction) : 'fail-fast',
         kind: typeof r.kind === 'string' ? r.kind : '?',
       })
     } else if (r.type === 'fail_fast') {

@@ -10,6 +10,11 @@ import type { RecordedAnswer, RecordedAttempt, RecordedCall, UnreplayableCall } 
 const STOP_REASONS: readonly string[] = ['end', 'tool_use', 'max_tokens', 'content_filter', 'other']
 /** Kinds the gate gives an attempt that never reached the provider. */
 const NO_CALL: readonly string[] = ['circuit-open', 'budget-exceeded']
+/**
+ * Most messages a replayed request is rebuilt with: the trace holds only their count, and a count
+ * edited to 1e9 must not make a replay build a billion placeholders.
+ */
+export const MAX_REPLAYED_MESSAGES = 100_000
 
 /** The calls of a trace, and the stretches that cannot be replayed. */
 export interface RecordedCalls {
@@ -84,16 +89,25 @@ function readCall(id: string, open: Open): RecordedCall | string {
   let baseMessages = 0
   let baseTail: readonly Message[] = []
   const costs = costsOf(open.records)
+  // The run options the replay passes on are the recorded ones: one no gate run takes is not guessed at.
+  if (open.runId === '') return 'its runId is empty (no gate run has one)'
+  const turn = open.records[0]?.turn
+  if (turn !== undefined && !isCount(turn, 0)) return `its turn is not a count (${typeof turn === 'number' ? String(turn) : typeof turn})`
   for (const r of open.records) {
     if (r.type === 'attempt_start') {
       const attempt = r.attempt
       const provider = r.provider
       const idx = r.providerIdx
       if (!isCount(attempt) || typeof provider !== 'string' || !isCount(idx, 0)) return `attempt_start without a usable attempt, provider or providerIdx`
+      // A gate starts on its first provider and moves to the next one at most: a skipped index is no gate's.
+      if (idx > providers.length) return `attempt ${attempt}: providerIdx ${idx} skips providers (the call had used ${providers.length})`
       const request = isRecord(r.request) ? r.request : {}
       const tail = Array.isArray(request.tail) ? request.tail : []
       if (start === undefined) {
         model = typeof request.model === 'string' ? request.model : undefined
+        if (isCount(request.messages, 0) && request.messages > MAX_REPLAYED_MESSAGES) {
+          return `attempt 1: its request held ${request.messages} messages, more than a replay rebuilds (${MAX_REPLAYED_MESSAGES})`
+        }
         baseMessages = isCount(request.messages, 0) ? Math.max(0, request.messages - tail.length) : 1
         const messages = tail.map(messageOf)
         if (messages.some((m) => m === undefined)) return 'attempt 1: its request tail holds a message without a role and text content'
@@ -123,14 +137,11 @@ function readCall(id: string, open: Open): RecordedCall | string {
       attempts[attempts.length - 1] = { ...last, answer: { ...last.answer, message: quotedMessage(r.reason, last.answer.errorKind) } }
     }
   }
-  if (providers.some((p) => p === undefined) && providers.length > 0) {
-    for (let i = 0; i < providers.length; i++) providers[i] ??= { name: `provider #${i}`, model: undefined }
-  }
   return {
     id,
     runId: open.runId,
     agent: open.agent,
-    turn: isCount(open.records[0]?.turn, 0) ? (open.records[0]?.turn as number) : undefined,
+    turn: turn as number | undefined,
     metadata: isRecord(open.records[0]?.metadata) ? (open.records[0]?.metadata as Record<string, unknown>) : undefined,
     toolRetry: open.toolRetry,
     model,
@@ -207,7 +218,7 @@ function isToolCall(value: unknown): boolean {
 }
 
 function isCount(value: unknown, min = 1): value is number {
-  return Number.isInteger(value) && (value as number) >= min
+  return Number.isSafeInteger(value) && (value as number) >= min
 }
 
 const ROLES: readonly string[] = ['system', 'user', 'assistant', 'tool']

@@ -1,5 +1,6 @@
 import { basename } from 'node:path'
 import type { TraceRecord } from '../trace-record.ts'
+import { readTrace } from '../viewer/parse-trace.ts'
 import { traceView } from '../viewer/trace-page.ts'
 import type { ReplayWithRecords } from './replay-trace.ts'
 
@@ -29,16 +30,19 @@ export function replayPage(traceText: string, file: string, replay: ReplayWithRe
     list.push(...lines)
     after.set(call.runId, list)
   }
-  // Each replay goes right after the last line of its original run.
+  // Each replay goes right after the last line of its original run: the line of the run's last record, by its
+  // `runId` (a line of another run may name it in its text), found in one pass over the trace.
   const lastLine = new Map<string, number>()
-  const text = traceText.split('\n')
-  text.forEach((line, i) => {
-    for (const runId of after.keys()) if (line.includes(JSON.stringify(runId))) lastLine.set(runId, i)
+  const trace = readTrace(traceText)
+  trace.records.forEach((r, i) => {
+    if (after.has(r.runId)) lastLine.set(r.runId, (trace.lines[i] as number) - 1)
   })
+  const runsAfter = new Map<number, string[]>()
+  for (const [runId, at] of lastLine) runsAfter.set(at, [...(runsAfter.get(at) ?? []), runId])
   const out: string[] = []
-  text.forEach((line, i) => {
+  traceText.split('\n').forEach((line, i) => {
     out.push(line)
-    for (const [runId, at] of lastLine) if (at === i) for (const r of after.get(runId) ?? []) out.push(JSON.stringify(r))
+    for (const runId of runsAfter.get(i) ?? []) for (const r of after.get(runId) ?? []) out.push(JSON.stringify(r))
   })
   return traceView(out.join('\n'), `${basename(file)} — replayed`).html
 }

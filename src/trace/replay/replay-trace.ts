@@ -85,15 +85,16 @@ export async function replayWithRecords(records: readonly TraceRecord[], options
   return { report: replayReport(compared, unreplayable), replayed }
 }
 
-function configFor(source: ReplayTraceOptions['config'], call: RecordedCall): ReplayConfig {
+/** The configuration of one recorded call: the one given, or what the function given answers for it (checked). @internal */
+export function configFor(source: ReplayTraceOptions['config'], call: RecordedCall, label = 'replayTrace'): ReplayConfig {
   if (typeof source !== 'function') return source
   let config: unknown
   try {
     config = source(call)
   } catch (error) {
-    throw new Error(`replayTrace: config(call ${JSON.stringify(call.id)}) threw: ${messageOf(error)}`, { cause: error })
+    throw new Error(`${label}: config(call ${JSON.stringify(call.id)}) threw: ${messageOf(error)}`, { cause: error })
   }
-  if (!isRecord(config)) throw new TypeError(`replayTrace: config(call ${JSON.stringify(call.id)}) must return a gate configuration, got ${typeName(config)}`)
+  if (!isRecord(config)) throw new TypeError(`${label}: config(call ${JSON.stringify(call.id)}) must return a gate configuration, got ${typeName(config)}`)
   return config as ReplayConfig
 }
 

@@ -11,6 +11,7 @@ import type { TraceRecord } from '../trace-record.ts'
 import type { RecordedCall } from './recorded-call.ts'
 import { recordedCalls } from './recorded-calls.ts'
 import { type ReplayConfig, withoutWaits } from './replay-call.ts'
+import { configFor } from './replay-trace.ts'
 
 /** Options of {@link runTrials}. */
 export interface RunTrialsOptions {
@@ -86,7 +87,7 @@ export async function runTrials(records: readonly TraceRecord[], options: RunTri
     let succeeded = 0
     const attemptsToSuccess: Record<number, number> = {}
     const failures: Record<string, number> = {}
-    const config = typeof o.config === 'function' ? o.config(call) : o.config
+    const config = configFor(o.config, call, 'runTrials')
     for (let trial = 1; trial <= o.trials; trial++) {
       o.signal?.throwIfAborted()
       const outcome = await oneTrial(call, config, providersOf(o.providers, trial, call), o.signal)

@@ -25,11 +25,26 @@ export const SERVE_TRACE = optionsContract<ServeTraceOptions>('serveTrace', {
   host: option.nonEmptyString(),
 })
 
-/** Serves the viewer page of a trace file; the file is read again on every page load. */
+/** The loopback names of this machine: on one of them, the viewer answers requests naming it only. */
+const LOOPBACK: ReadonlySet<string> = new Set(['127.0.0.1', 'localhost', '::1'])
+
+/**
+ * Serves the viewer page of a trace file; the file is read again on every page load. On a loopback
+ * host (the default) a request whose `Host` names another host is refused (403).
+ */
 export async function serveTrace(path: string, given?: ServeTraceOptions): Promise<TraceServer> {
   assertNonEmptyString(path, 'serveTrace: path')
   const options = SERVE_TRACE.check(optionsObject(given, 'serveTrace'))
+  const host = options.host ?? '127.0.0.1'
+  // The names a browser on this machine reaches the page by, set once listening (the port is known then).
+  let hosts: ReadonlySet<string> | undefined
   const server: Server = createServer((req, res) => {
+    // On loopback, a Host header naming anything else is a page whose name was rebound to 127.0.0.1 (DNS
+    // rebinding): answering it would hand the trace to that page's script.
+    if (hosts !== undefined && !hosts.has((req.headers.host ?? '').toLowerCase())) {
+      res.writeHead(403, { 'content-type': 'text/plain' }).end('forbidden: the viewer answers only to its own loopback address')
+      return
+    }
     if (req.method !== 'GET' || (req.url !== '/' && req.url !== '/index.html')) {
       res.writeHead(404, { 'content-type': 'text/plain' }).end('not found')
       return
@@ -40,12 +55,12 @@ export async function serveTrace(path: string, given?: ServeTraceOptions): Promi
         res.writeHead(500, { 'content-type': 'text/plain' }).end(`cannot read ${path}: ${error instanceof Error ? error.message : String(error)}`),
     )
   })
-  const host = options.host ?? '127.0.0.1'
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
     server.listen(options.port ?? 0, host, () => resolve())
   })
   const { port } = server.address() as AddressInfo
+  if (LOOPBACK.has(host)) hosts = new Set([...LOOPBACK].map((name) => `${name.includes(':') ? `[${name}]` : name}:${port}`))
   return {
     url: `http://${host}:${port}/`,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
