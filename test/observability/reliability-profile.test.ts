@@ -2,6 +2,8 @@ import { Type } from 'typebox'
 import { describe, expect, it } from 'vitest'
 import { Agent, createGate, ProviderError, retryTransient, strictOutputRules, tool } from '../../src/index.ts'
 import { reliabilityProfile } from '../../src/gate/profile/reliability-profile.ts'
+import { ProfileObservations } from '../../src/gate/profile/profile-observations.ts'
+import type { GateEvent } from '../../src/index.ts'
 import { scripted } from '../../src/providers/index.ts'
 import { memoryStore } from '../../src/store/index.ts'
 import { isUnreadableValue } from '../../src/store/unreadable-value.ts'
@@ -239,5 +241,30 @@ describe('reliabilityProfile on an agent', () => {
     await profile.flush()
     expect(profile.recovery({ provider: 'p', model: 'm', errorClass: 'tool-args', retry: 1 })).toMatchObject({ trials: 1, recovered: 0 })
     expect(profile.recovery({ provider: 'p', model: 'm', errorClass: 'tool-args', retry: 2 })).toMatchObject({ trials: 1, recovered: 1 })
+  })
+})
+
+describe('ProfileObservations', () => {
+  const ends = (observations: ProfileObservations, runId: string, turn: number | undefined) => {
+    observations.read({ type: 'run_start', runId, provider: 'p', model: 'm' } as GateEvent)
+    observations.read({ type: 'attempt_end', runId, attempt: 1, provider: 'p', model: 'm', errorKind: 'ok' } as GateEvent)
+    observations.read({ type: 'run_end', runId, turn, outcome: 'ok', costUsd: 0 } as GateEvent)
+  }
+  const toolEnd = (runId: string) => ({ type: 'tool_end', runId, tool: 't', status: 'ok', retryCount: 1 }) as GateEvent
+
+  it('forgets the model of a gate run given a turn but run by no agent once it ends, as a long-lived observer must', () => {
+    const observations = new ProfileObservations()
+    ends(observations, 'plain', 3)
+    // Nothing is kept for it: a late event of that run id finds no model to count a retry for.
+    expect(observations.read(toolEnd('plain'))).toBeUndefined()
+  })
+
+  it("keeps an agent run's model past its gate calls until the agent run ends", () => {
+    const observations = new ProfileObservations()
+    observations.read({ type: 'agent_run_start', runId: 'a', agent: 'x' } as GateEvent)
+    ends(observations, 'a', 1)
+    expect(observations.read(toolEnd('a'))?.retries).toEqual([{ provider: 'p', model: 'm', errorClass: 'tool-args', retry: 1, recovered: true }])
+    observations.read({ type: 'agent_run_end', runId: 'a' } as GateEvent)
+    expect(observations.read(toolEnd('a'))).toBeUndefined()
   })
 })

@@ -39,6 +39,8 @@ export class ProfileObservations {
   readonly #calls = new Map<string, AttemptSeen[]>()
   /** The provider and model of each agent run's latest attempt: a tool call's argument retries are theirs. */
   readonly #lastModel = new Map<string, { readonly provider: string; readonly model: string | undefined }>()
+  /** The agent runs under way (`agent_run_start` to `agent_run_end`): only theirs keep a last model past a gate call's end. */
+  readonly #agentRuns = new Set<string>()
   /** The validation failure of the attempt under way (`validation_failed` fires before its `attempt_end`). */
   readonly #failing = new Map<string, { readonly stage: ValidationStage; readonly firstIssue: IssueCode | undefined }>()
 
@@ -72,15 +74,19 @@ export class ProfileObservations {
         }
         return { retries, run: undefined }
       }
+      case 'agent_run_start':
+        this.#agentRuns.add(event.runId)
+        return undefined
       case 'agent_run_end':
+        this.#agentRuns.delete(event.runId)
         this.#lastModel.delete(event.runId)
         return undefined
       case 'run_end': {
         const attempts = this.#calls.get(event.runId)
         this.#calls.delete(event.runId)
         this.#failing.delete(event.runId)
-        // A plain gate run has no agent run to end: its last model is forgotten with it.
-        if (event.turn === undefined) this.#lastModel.delete(event.runId)
+        // A gate run of no agent run (a plain one, even given a turn) has no agent run to end: its last model is forgotten with it.
+        if (!this.#agentRuns.has(event.runId)) this.#lastModel.delete(event.runId)
         if (attempts === undefined) return undefined
         return { retries: retriesOf(attempts), run: runOf(attempts, event.outcome === 'ok', event.costUsd) }
       }
