@@ -1,13 +1,15 @@
-import { frozenMessages } from '../model/frozen-copy.ts'
+import { type FrozenSpecs, frozenMessages, frozenSpecs } from '../model/frozen-copy.ts'
 import type { Message } from '../model/message.ts'
 import type { ModelRequest } from '../model/request.ts'
 import { frozenWithTail } from './ephemeral-tail.ts'
 import type { RunView } from './run/run-view.ts'
 
-/** The frozen copies of a run's base messages, and the array they were copied from. */
+/** The frozen copies of a run's base messages (and of its tools and schemas), and the request they were copied from. */
 interface FrozenBase {
   readonly source: readonly Message[]
   readonly frozen: readonly Message[]
+  readonly specsOf: ModelRequest
+  readonly specs: FrozenSpecs
 }
 
 // Per run, not per request: a caller may edit its history between two runs of the same request, and
@@ -23,10 +25,16 @@ const frozenBases = new WeakMap<object, FrozenBase>()
 export function frozenAttemptRequest<T>(run: RunView<T>): ModelRequest {
   const base = run.base
   let memo = frozenBases.get(run)
-  if (memo?.source !== base.messages) {
-    memo = { source: base.messages, frozen: frozenMessages(base.messages) }
+  if (memo?.source !== base.messages || !sameSpecs(memo.specsOf, base)) {
+    memo = { source: base.messages, frozen: frozenMessages(base.messages), specsOf: base, specs: frozenSpecs(base) }
     frozenBases.set(run, memo)
   }
-  if (run.tail.length === 0) return Object.freeze({ ...base, messages: memo.frozen })
-  return frozenWithTail({ ...base, messages: memo.frozen }, frozenMessages(run.tail))
+  // The caller's tools and schemas go as frozen copies: freezing a payload that holds them never freezes the caller's own.
+  if (run.tail.length === 0) return Object.freeze({ ...base, messages: memo.frozen, ...memo.specs })
+  return frozenWithTail({ ...base, messages: memo.frozen, ...memo.specs }, frozenMessages(run.tail))
+}
+
+/** Whether two requests hold the same tools and schemas (the memo's copies still stand). */
+function sameSpecs(a: ModelRequest, b: ModelRequest): boolean {
+  return a.tools === b.tools && a.responseSchema === b.responseSchema && a.nativeSchema === b.nativeSchema
 }

@@ -26,7 +26,19 @@ export function frozenMessages(messages: readonly Message[]): readonly Message[]
  * change what is sent, a middleware passes a changed copy to `next(changed)`.
  */
 export function frozenRequest(request: ModelRequest): ModelRequest {
-  return Object.freeze({ ...request, messages: frozenMessages(request.messages) })
+  return Object.freeze({ ...request, messages: frozenMessages(request.messages), ...frozenSpecs(request) })
+}
+
+/** What of a request user code could edit besides its messages (its tools and schemas), as frozen copies: the caller's own objects are never frozen in place. */
+export type FrozenSpecs = Pick<ModelRequest, 'tools' | 'responseSchema' | 'nativeSchema'>
+
+/** {@link FrozenSpecs} of `request`: only the fields it has (a frozen value is its own copy). */
+export function frozenSpecs(request: ModelRequest): FrozenSpecs {
+  const specs: { -readonly [K in keyof FrozenSpecs]: FrozenSpecs[K] } = {}
+  if (request.tools !== undefined) specs.tools = deepFrozen(request.tools)
+  if (request.responseSchema !== undefined) specs.responseSchema = deepFrozen(request.responseSchema)
+  if (request.nativeSchema !== undefined) specs.nativeSchema = deepFrozen(request.nativeSchema)
+  return specs
 }
 
 function frozenCall(call: ToolCall): ToolCall {

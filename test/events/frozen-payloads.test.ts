@@ -231,6 +231,31 @@ describe('EventHub payloads', () => {
     expect(errors.every((error) => error instanceof TypeError)).toBe(true)
   })
 
+  it("never freezes the caller's own tools or schemas in place, with every event listened to and a middleware", async () => {
+    const gate = createGate({
+      providers: scripted(['no', validRefundJson]),
+      outputSchema: Refund,
+      postDecide: strictOutputRules(2),
+      middleware: [(ctx, next) => next(ctx.request)],
+    })
+    const seen: GateEvent[] = []
+    for (const type of GATE_EVENT_NAMES) gate.on(type, (payload) => seen.push({ type, ...payload } as GateEvent))
+    const tools = [{ name: 'lookup', description: 'Look up', inputSchema: { type: 'object', properties: { q: { type: 'string' } } } }]
+    const responseSchema = { type: 'object', properties: { action: { type: 'string' } } }
+    await gate.run({ ...ask('refund'), tools, responseSchema })
+    expect(seen.length).toBeGreaterThan(4)
+    expect([tools, tools[0], tools[0]?.inputSchema, responseSchema, responseSchema.properties].map((v) => Object.isFrozen(v))).toEqual([
+      false,
+      false,
+      false,
+      false,
+      false,
+    ])
+    // The caller may go on editing its own specs for its next run.
+    tools.push({ name: 'refund', description: 'Refund', inputSchema: { type: 'object', properties: { q: { type: 'string' } } } })
+    expect(tools).toHaveLength(2)
+  })
+
   it("hands the result's own response and usage to attempt_end, frozen", async () => {
     const gate = refundGate()
     const ends: unknown[] = []
