@@ -67,6 +67,11 @@ describe('Duplicate keys', () => {
     expect(formatFeedback({ target: 'final', stage: failure.stage, issues: failure.issues })).toMatch(/^- 'amount': written twice in the same object/m)
   })
 
+  it('refuses a key written twice with white space before its colon after a string holding a quote and a colon', () => {
+    const failure = failureOf('{"note": "\\":", "amount" :50, "amount" :45}')
+    expect(failure.parseError).toMatch(/the key 'amount' is written twice in the same object with different values \(50, then 45\)/)
+  })
+
   it('finds duplicates at any depth, in arrays too', () => {
     expect(findDuplicateKey('{"a": [{"b": 1, "b": 2}]}', { a: [{ b: 2 }] })).toEqual({ segments: ['a', 0, 'b'], first: 1, last: 2 })
     expect(parseJsonSafe('{"a": {"b": {"c": true, "c": false}}}')).toMatchObject({ ok: false, reason: 'duplicate-key', issue: { path: 'a.b.c' } })
