@@ -54,6 +54,7 @@ export function repairJson(candidate: string, limits?: JsonLimits, options: Repa
       message: `a quote inside a string is not escaped (near character ${scan.at}), so where the string ends is unclear: write quotes inside strings as \\"`,
     }
   }
+  if (scan.kind === 'no-value') return { ok: false, guess: true, message: `${scan.what} (near character ${scan.at}): a repair would invent a value` }
   if (scan.kind === 'ambiguous-quote') {
     return { ok: false, guess: true, message: `a quote inside a single-quoted string (character ${scan.at}) is ambiguous: use double quotes around strings` }
   }
