@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { compileSchema, type FinalAnswerResult, formatFeedback, parseJsonSafe, validateFinalAnswer } from '../../src/validation/index.ts'
+import { compileSchema, type FinalAnswerResult, formatFeedback, parseJsonSafe, validateFinalAnswer, validateToolArgs } from '../../src/validation/index.ts'
 import { findDuplicateKey } from '../../src/validation/json/duplicate-keys.ts'
 import { findNonFiniteNumber } from '../../src/validation/json/non-finite.ts'
 import { NOT_PARSED, parseJsonFast } from '../../src/validation/json/parse-json-fast.ts'
@@ -55,6 +55,42 @@ describe('Non-finite numbers', () => {
         const text = `{"a": [1, ${negative ? '-' : ''}9e${exponent}]}`
         expect(findNonFiniteNumber(text, JSON.parse(text))).toBeDefined()
       }),
+    )
+  })
+})
+
+describe('Integers a JSON number cannot hold', () => {
+  it('refuses an integer that would read as another one, naming both, under any schema', () => {
+    for (const schema of [Anything, Amount]) {
+      const failure = failureOf('{"amount": 12345678901234567890}', schema)
+      expect(failure.parseError).toMatch(/the integer 12345678901234567890 \(at character 11\) .* would read as 12345678901234567000: write it as a string/)
+    }
+    expect(failureOf('[9007199254740993]').parseError).toMatch(/would read as 9007199254740992/)
+    expect(failureOf("{'amount': -12345678901234567890,}").parseError).toMatch(/-12345678901234567890/)
+  })
+
+  it('keeps integers whose reading shows the same value, and long digits in strings or fractions', () => {
+    expect(verdict('[9007199254740992, 100000000000000000000, -9007199254740991]')).toMatchObject({ ok: true })
+    expect(verdict(`[1${'0'.repeat(65)}]`)).toMatchObject({ ok: true, value: [1e65] })
+    expect(verdict('{"id": "12345678901234567890", "ratio": 0.12345678901234567890, "big": 1.2345678901234567890e25}')).toMatchObject({ ok: true })
+  })
+
+  it('is refused by parseJsonSafe and validateToolArgs with its own reason, and left to the full path by parseJsonFast', () => {
+    expect(parseJsonSafe('{"order_id": 98765432109876543210}')).toMatchObject({ ok: false, reason: 'inexact-integer' })
+    expect(parseJsonFast('{"order_id": 98765432109876543210}')).toBe(NOT_PARSED)
+    const args = validateToolArgs('{"order_id": 98765432109876543210}', Anything)
+    if (args instanceof Promise || args.ok) throw new Error('expected a synchronous refusal')
+    expect(args.failure.message).toMatch(/the integer 98765432109876543210/)
+  })
+
+  it('accepts an integer exactly when the number it reads as shows the same digits (property)', () => {
+    fc.assert(
+      fc.property(fc.bigInt({ min: -(10n ** 25n), max: 10n ** 25n }), (n) => {
+        const shown = String(Number(n))
+        fc.pre(!shown.includes('e'))
+        expect(verdict(`{"n": ${n}}`).ok).toBe(BigInt(shown) === n)
+      }),
+      { numRuns: 2000 },
     )
   })
 })
