@@ -160,6 +160,15 @@ describe('Invisible characters in feedback', () => {
     expect(showInvisible('a\u00ad\u200e\u202e\u2066\ufeffb')).toBe('a\\u00ad\\u200e\\u202e\\u2066\\ufeffb')
     expect(showInvisible('plain text, émigré, 日本')).toBe('plain text, émigré, 日本')
   })
+
+  it('escapes C1 controls (a NEL ends a line for many readers) and tag characters (hidden text)', () => {
+    expect(showInvisible('a\u0085b\u009bc')).toBe('a\\u0085b\\u009bc')
+    expect(showInvisible('x\u{E0049}\u{E007F}y')).toBe('x\\udb40\\udc49\\udb40\\udc7fy')
+    const failure = failureOf('{"amo\u0085unt\u{E0041}": 5}', Amount)
+    expect(failure.message).toContain('amo\\u0085unt\\udb40\\udc41')
+    expect(failure.message).not.toMatch(/[\u0085]|\u{E0041}/u)
+    expect(showInvisible('emoji 😀 stays')).toBe('emoji 😀 stays')
+  })
 })
 
 describe('Unescaped quotes inside strings', () => {
