@@ -106,6 +106,14 @@ describe('Repair never invents a value the model did not write', () => {
     expect(check('{"a": "x" "b": "y"}')).toMatchObject({ ok: true, value: { a: 'x', b: 'y' } })
   })
 
+  it('names an ellipsis as an ellipsis, not as a number', () => {
+    for (const text of ['[1, 2, ...]', '{"entries": [{"n": "A"}, ...]}']) {
+      const refused = repairJson(text)
+      expect(refused.ok).toBe(false)
+      if (!refused.ok) expect(refused.message).toMatch(/elides content with an ellipsis/)
+    }
+  })
+
   it('says the answer was cut when it was, rather than what a repair would invent', () => {
     expect(parseError('{"path": "C:\\Users", "tags": [1, 2')).toMatch(/cut off/)
   })

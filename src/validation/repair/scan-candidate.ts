@@ -89,7 +89,8 @@ export function scanCandidate(text: string): CandidateScan {
     if ((ch === '-' || ch === '.' || (ch >= '0' && ch <= '9')) && !NUMBER_CHAR.test(text[i - 1] ?? ' ')) {
       const token = NUMBER_TOKEN.exec(text.slice(i, i + 400))?.[0] ?? ch
       // Followed by a name (`-Infinity`, `0x1F`, `2024-01-01T...`): the name checks below decide.
-      if (!NAME_CHAR.test(text[i + token.length] ?? ' ') && !/\d$/.test(token) && !/^-?\d+\.$/.test(token))
+      // An ellipsis (`...`) is no number: the ellipsis check names it.
+      if (!NAME_CHAR.test(text[i + token.length] ?? ' ') && !/\d$/.test(token) && !/^-?\d+\.$/.test(token) && !token.startsWith('...'))
         noValue ??= { kind: 'no-value', at: i, what: `the number ${token} is not complete` }
       i += token.length
       continue
