@@ -102,7 +102,8 @@ export function compileTypeBox<T>(schema: object, vendor: 'typebox' | 'json-sche
   }
 }
 
-function checkOf<T>(engines: Engines, { schema, registry, formats, patterns, what }: SchemaToCheck): Check<T> {
+function checkOf<T>(given: Engines, { schema, registry, formats, patterns, what }: SchemaToCheck): Check<T> {
+  let engines = given
   let validator: Validator
   const checks = new Map<string, PatternPropertiesCheck | BoundedFormatCheck | UniqueItemsCheck>()
   try {
@@ -118,7 +119,16 @@ function checkOf<T>(engines: Engines, { schema, registry, formats, patterns, wha
       context[uri] = prepared?.schema ?? doc
       Object.assign(context, prepared?.resources)
     }
-    validator = engines.compiler.Compile(context, main.schema)
+    try {
+      validator = engines.compiler.Compile(context, main.schema)
+    } catch (error) {
+      // Code generated for a wide schema (an enum of 5,000 values, 2,000 properties) can overflow the
+      // stack of the engine parsing it: such a schema is checked by walking it as data, with the same
+      // verdicts and errors, rather than refused.
+      if (!(error instanceof RangeError)) throw error
+      engines = withCompiler(engines, false)
+      validator = engines.compiler.Compile(context, main.schema)
+    }
     if (checks.size > 0) {
       // Subschemas of patternProperties compile as `$ref`s into the prepared documents, so their own refs resolve alike.
       const documents = { ...context, ...main.resources }
