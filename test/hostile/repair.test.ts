@@ -84,6 +84,47 @@ describe('Repair never takes a bare name for a literal', () => {
   })
 })
 
+describe('Repair never invents a value the model did not write', () => {
+  it.each([
+    ['a Windows path (backslashes before letters)', '{"path": "C:\\Users\\me"}', /\\U in a string is not a JSON escape/],
+    ['a hexadecimal escape', '{"code": "\\x41"}', /\\x in a string is not a JSON escape/],
+    ['an escape in a single-quoted string', "{'color': '\\x1b[0m'}", /\\x in a string is not a JSON escape/],
+    ['a minus sign with no digits', '{"amount": -}', /the number - is not complete/],
+    ['a dot with no digits', '{"amount": .}', /the number \. is not complete/],
+    ['a cut exponent', '{"amount": 1e+}', /the number 1e\+ is not complete/],
+    ['a key with no value', '{"amount": , "currency": "EUR"}', /a key with no value/],
+    ['a key with no value at the end', '{"amount":}', /a key with no value/],
+    ['a Python triple-quoted string', '{"note": """paid"""}', /a string followed at once by a quote/],
+  ])('refuses %s, saying what would have been invented', (_name, text, why) => {
+    expect(parseError(text)).toMatch(why)
+    expect(parseError(text)).toMatch(/a repair would invent a value/)
+  })
+
+  it('still repairs the slips whose reading is certain', () => {
+    expect(check('{"path": "C:\\\\Users", "q": "it\\\'s", "n": 1.,}')).toMatchObject({ ok: true, value: { path: 'C:\\Users', q: "it's", n: 1 } })
+    expect(check('{"a": .5, "b": -2.5e-3, "c": "\\u00e9",}')).toMatchObject({ ok: true, value: { a: 0.5, b: -0.0025, c: 'é' } })
+    expect(check('{"a": "x" "b": "y"}')).toMatchObject({ ok: true, value: { a: 'x', b: 'y' } })
+  })
+
+  it('names an ellipsis as an ellipsis, not as a number', () => {
+    for (const text of ['[1, 2, ...]', '{"entries": [{"n": "A"}, ...]}']) {
+      const refused = repairJson(text)
+      expect(refused.ok).toBe(false)
+      if (!refused.ok) expect(refused.message).toMatch(/elides content with an ellipsis/)
+    }
+  })
+
+  it('says the answer was cut when it was, rather than what a repair would invent', () => {
+    expect(parseError('{"path": "C:\\Users", "tags": [1, 2')).toMatch(/cut off/)
+  })
+
+  it('reads an answer of a million strings in time linear in its length', () => {
+    // Each string's escapes are read within that string: the 3.5-million-character text is read once
+    // (reading to the end of the text for each string took minutes).
+    expect(parseError(`{"${'a", "'.repeat(500_000)}`)).toMatch(/cut off/)
+  })
+})
+
 describe('Repair never guesses at an ambiguous quote', () => {
   it('refuses apostrophes inside single-quoted strings', () => {
     expect(parseError("{'message': 'It's done, O'Brien'}")).toMatch(/ambiguous|bare name/)

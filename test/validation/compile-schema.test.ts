@@ -227,4 +227,24 @@ describe('compileSchema with boolean and $id-scoped JSON Schemas', () => {
     expect(() => compileSchema(schema)).not.toThrow()
     expect(() => compileSchema({ properties: { a: { $ref: '#/$defs/missing' } } })).toThrow(/does not resolve/)
   })
+
+  it('checks a schema too wide for generated code (an enum of 20,000 values, 10,000 properties) as it checks any other', () => {
+    // On Node's main thread an enum of 500 values already overflowed; a test worker's stack is larger.
+    const codes = compileSchema({ type: 'object', properties: { code: { enum: Array.from({ length: 20_000 }, (_, i) => `c${i}`) } }, required: ['code'] })
+    expect(codes.validate({ code: 'c19999' })).toMatchObject({ ok: true })
+    expect(codes.validate({ code: 'c20000' })).toMatchObject({ ok: false, issues: [{ path: 'code', code: 'invalid_enum' }] })
+    const names = Array.from({ length: 10_000 }, (_, i) => `p${i}`)
+    const wide = compileSchema({
+      type: 'object',
+      properties: Object.fromEntries(names.map((n) => [n, { type: 'string' }])),
+      required: names,
+      additionalProperties: false,
+    })
+    const value = Object.fromEntries(names.map((n) => [n, 'x']))
+    expect(wide.validate(value)).toMatchObject({ ok: true })
+    expect(wide.validate({ ...value, p9999: 1, extra: true })).toMatchObject({
+      ok: false,
+      issues: expect.arrayContaining([expect.objectContaining({ path: 'p9999' }), expect.objectContaining({ path: 'extra' })]),
+    })
+  })
 })

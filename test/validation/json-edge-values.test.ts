@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { compileSchema, type FinalAnswerResult, formatFeedback, parseJsonSafe, validateFinalAnswer } from '../../src/validation/index.ts'
+import { compileSchema, type FinalAnswerResult, formatFeedback, parseJsonSafe, validateFinalAnswer, validateToolArgs } from '../../src/validation/index.ts'
 import { findDuplicateKey } from '../../src/validation/json/duplicate-keys.ts'
 import { findNonFiniteNumber } from '../../src/validation/json/non-finite.ts'
 import { NOT_PARSED, parseJsonFast } from '../../src/validation/json/parse-json-fast.ts'
@@ -59,12 +59,53 @@ describe('Non-finite numbers', () => {
   })
 })
 
+describe('Integers a JSON number cannot hold', () => {
+  it('refuses an integer that would read as another one, naming both, under any schema', () => {
+    for (const schema of [Anything, Amount]) {
+      const failure = failureOf('{"amount": 12345678901234567890}', schema)
+      expect(failure.parseError).toMatch(/the integer 12345678901234567890 \(at character 11\) .* would read as 12345678901234567000: write it as a string/)
+    }
+    expect(failureOf('[9007199254740993]').parseError).toMatch(/would read as 9007199254740992/)
+    expect(failureOf("{'amount': -12345678901234567890,}").parseError).toMatch(/-12345678901234567890/)
+  })
+
+  it('keeps integers whose reading shows the same value, and long digits in strings or fractions', () => {
+    expect(verdict('[9007199254740992, 100000000000000000000, -9007199254740991]')).toMatchObject({ ok: true })
+    expect(verdict(`[1${'0'.repeat(65)}]`)).toMatchObject({ ok: true, value: [1e65] })
+    expect(verdict('{"id": "12345678901234567890", "ratio": 0.12345678901234567890, "big": 1.2345678901234567890e25}')).toMatchObject({ ok: true })
+  })
+
+  it('is refused by parseJsonSafe and validateToolArgs with its own reason, and left to the full path by parseJsonFast', () => {
+    expect(parseJsonSafe('{"order_id": 98765432109876543210}')).toMatchObject({ ok: false, reason: 'inexact-integer' })
+    expect(parseJsonFast('{"order_id": 98765432109876543210}')).toBe(NOT_PARSED)
+    const args = validateToolArgs('{"order_id": 98765432109876543210}', Anything)
+    if (args instanceof Promise || args.ok) throw new Error('expected a synchronous refusal')
+    expect(args.failure.message).toMatch(/the integer 98765432109876543210/)
+  })
+
+  it('accepts an integer exactly when the number it reads as shows the same digits (property)', () => {
+    fc.assert(
+      fc.property(fc.bigInt({ min: -(10n ** 25n), max: 10n ** 25n }), (n) => {
+        const shown = String(Number(n))
+        fc.pre(!shown.includes('e'))
+        expect(verdict(`{"n": ${n}}`).ok).toBe(BigInt(shown) === n)
+      }),
+      { numRuns: 2000 },
+    )
+  })
+})
+
 describe('Duplicate keys', () => {
   it('refuses a key written twice with different values, naming the key and both values', () => {
     const failure = failureOf('{"amount": 50, "note": "x", "amount": 45}', Amount)
     expect(failure.issues).toEqual([expect.objectContaining({ path: 'amount', code: 'other' })])
     expect(failure.parseError).toMatch(/the key 'amount' is written twice in the same object with different values \(50, then 45\)/)
     expect(formatFeedback({ target: 'final', stage: failure.stage, issues: failure.issues })).toMatch(/^- 'amount': written twice in the same object/m)
+  })
+
+  it('refuses a key written twice with white space before its colon after a string holding a quote and a colon', () => {
+    const failure = failureOf('{"note": "\\":", "amount" :50, "amount" :45}')
+    expect(failure.parseError).toMatch(/the key 'amount' is written twice in the same object with different values \(50, then 45\)/)
   })
 
   it('finds duplicates at any depth, in arrays too', () => {
@@ -118,6 +159,15 @@ describe('Invisible characters in feedback', () => {
   it('escapes every invisible character and nothing else', () => {
     expect(showInvisible('a\u00ad\u200e\u202e\u2066\ufeffb')).toBe('a\\u00ad\\u200e\\u202e\\u2066\\ufeffb')
     expect(showInvisible('plain text, émigré, 日本')).toBe('plain text, émigré, 日本')
+  })
+
+  it('escapes C1 controls (a NEL ends a line for many readers) and tag characters (hidden text)', () => {
+    expect(showInvisible('a\u0085b\u009bc')).toBe('a\\u0085b\\u009bc')
+    expect(showInvisible('x\u{E0049}\u{E007F}y')).toBe('x\\udb40\\udc49\\udb40\\udc7fy')
+    const failure = failureOf('{"amo\u0085unt\u{E0041}": 5}', Amount)
+    expect(failure.message).toContain('amo\\u0085unt\\udb40\\udc41')
+    expect(failure.message).not.toMatch(/[\u0085]|\u{E0041}/u)
+    expect(showInvisible('emoji 😀 stays')).toBe('emoji 😀 stays')
   })
 })
 

@@ -37,8 +37,9 @@ export function mayRepeatKey(text: string, keys: number): boolean {
   // `indexOf('":')`, on the short texts most answers are), each then checked for its quote.
   let marks = 0
   for (let at = text.indexOf(':'); at >= 0; at = text.indexOf(':', at + 1)) if (at > 0 && text.charCodeAt(at - 1) === 34) marks++
-  // Keys written `"key" :` (white space before the colon) are counted only when the others fall short.
-  if (marks < keys) marks += text.match(SPACED_KEY_END)?.length ?? 0
+  // Keys written `"key" :` (white space before the colon) are counted only when the others do not
+  // exceed the keys: a string holding `":` (`"\":"`) counts as a mark, so equal counts prove nothing.
+  if (marks <= keys) marks += text.match(SPACED_KEY_END)?.length ?? 0
   return marks > keys
 }
 

@@ -65,8 +65,8 @@ export function nonJsonNumberIn(text: string): string | undefined {
   return undefined
 }
 
-// `-` or a digit: where a number may start.
-const startsNumber = (text: string, i: number): boolean => {
+/** `-` or a digit: where a number may start. */
+export const startsNumber = (text: string, i: number): boolean => {
   const code = text.charCodeAt(i)
   return code === 45 || (code >= 48 && code <= 57)
 }
@@ -81,7 +81,7 @@ const startsNonJson = (text: string, i: number): boolean => {
  * The first index from `from` on, outside JSON strings, where `wanted` holds, or -1. `from` must
  * itself be outside strings (a position this function or a value's end returned).
  */
-function nextOutside(text: string, from: number, wanted: (text: string, i: number) => boolean): number {
+export function nextOutside(text: string, from: number, wanted: (text: string, i: number) => boolean): number {
   let inString = false
   for (let i = from; i < text.length; i++) {
     const code = text.charCodeAt(i)

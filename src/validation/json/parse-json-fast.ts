@@ -2,6 +2,7 @@ import { mayHoldForbiddenKey } from './forbidden-keys.ts'
 import { DEFAULT_MAX_DEPTH, DEFAULT_MAX_LENGTH } from './json-limits.ts'
 import { findDuplicateKey, keyCensus, mayRepeatKey } from './duplicate-keys.ts'
 import { findExcessiveNesting } from './nesting-depth.ts'
+import { findInexactInteger } from './inexact-integer.ts'
 import { JsonSyntaxFailure, parseJsonQuietly } from './parse-json-quietly.ts'
 
 /** What {@link parseJsonFast} answers when the text needs the full extraction path. */
@@ -13,7 +14,7 @@ const OPEN_BRACKET = 91
 /**
  * The whole text as a JSON object or array, when that is certain and cheap: within the default
  * length and depth limits, and holding nothing the forbidden-key check would have to look at
- * (`__proto__`, `constructor`, `\u` escapes), with no number read as `Infinity` and no key written twice
+ * (`__proto__`, `constructor`, `\u` escapes), with no number read as `Infinity` or as another integer, and no key written twice
  * with different values. Anything else, a text that does not parse included,
  * is {@link NOT_PARSED}: the caller then takes the full path (`extractJson`), which explains why.
  *
@@ -39,6 +40,7 @@ export function parseJsonFast(text: string, keysCheckedBySchema = false): unknow
   // has more key ends than the value has keys.
   const keys = keyCensus(value)
   if (keys < 0 || (mayRepeatKey(text, keys) && findDuplicateKey(text, value) !== undefined)) return NOT_PARSED
+  if (findInexactInteger(text) !== undefined) return NOT_PARSED
   return value
 }
 

@@ -3,15 +3,17 @@ import { findForbiddenKey, forbiddenKeyIssue, mayHoldForbiddenKey } from './forb
 import { DEFAULT_MAX_DEPTH, DEFAULT_MAX_LENGTH, type JsonLimits } from './json-limits.ts'
 import { duplicateKeyIssue, findDuplicateKey } from './duplicate-keys.ts'
 import { findExcessiveNesting } from './nesting-depth.ts'
+import { findInexactInteger, inexactIntegerMessage } from './inexact-integer.ts'
 import { findNonFiniteNumber, nonFiniteMessage, nonJsonNumberIn } from './non-finite.ts'
 import { JsonSyntaxFailure, parseJsonQuietly } from './parse-json-quietly.ts'
 
 /**
  * Why a text was refused: too long, too deep, not JSON, holding a prototype-polluting key, a number
- * too large for JSON (`1e999`, read as `Infinity`), or a key written twice in one object with different
- * values (`JSON.parse` would keep the last silently).
+ * too large for JSON (`1e999`, read as `Infinity`), an integer a JSON number cannot hold exactly
+ * (`12345678901234567890`, read as `12345678901234567000`), or a key written twice in one object with
+ * different values (`JSON.parse` would keep the last silently).
  */
-export type JsonRefusal = 'too-long' | 'too-deep' | 'syntax' | 'forbidden-key' | 'non-finite' | 'duplicate-key'
+export type JsonRefusal = 'too-long' | 'too-deep' | 'syntax' | 'forbidden-key' | 'non-finite' | 'inexact-integer' | 'duplicate-key'
 
 /** The verdict of {@link parseJsonSafe}. */
 export type JsonParseResult =
@@ -29,7 +31,8 @@ export type JsonParseResult =
  * `JSON.parse` for untrusted text: never overflows the stack, never pollutes a prototype, never
  * throws. Checks the length, then the nesting depth (a linear pre-scan), then parses, then refuses
  * forbidden keys (`__proto__`, and `constructor` holding a `prototype`: see `findForbiddenKey`), numbers
- * too large for JSON (`1e999`: see `findNonFiniteNumber`) and keys written twice in one object with
+ * too large for JSON (`1e999`: see `findNonFiniteNumber`), integers read as another number
+ * (see `findInexactInteger`) and keys written twice in one object with
  * different values (see `findDuplicateKey`).
  *
  * @example
@@ -65,6 +68,8 @@ export function parseJsonSafe(text: string, options?: JsonLimits): JsonParseResu
   }
   const nonFinite = findNonFiniteNumber(text, value)
   if (nonFinite !== undefined) return { ok: false, reason: 'non-finite', position: nonFinite.at, message: nonFiniteMessage(nonFinite) }
+  const inexact = findInexactInteger(text)
+  if (inexact !== undefined) return { ok: false, reason: 'inexact-integer', position: inexact.at, message: inexactIntegerMessage(inexact) }
   const duplicate = findDuplicateKey(text, value)
   if (duplicate !== undefined) {
     const issue = duplicateKeyIssue(duplicate)

@@ -19,6 +19,8 @@ export interface IrContext {
 const MAX_DEPTH = 64
 /** Nodes visited (with `$ref`s inlined) beyond this are refused: inlining a wide DAG can explode. */
 const MAX_NODES = 20_000
+/** Keywords whose subschemas evaluate properties for `unevaluatedProperties` and that the compiler does not merge. */
+const IN_PLACE_EVALUATORS: readonly string[] = ['if', 'then', 'else', 'dependentSchemas', 'dependencies']
 const TYPES: ReadonlySet<string> = new Set(['string', 'number', 'integer', 'boolean', 'null', 'object', 'array'])
 
 /** The node's keywords among `names`, as the IR carries them. */
@@ -138,6 +140,10 @@ function objectIr(ctx: IrContext, schema: Schema, here: IrPlace): IrNode {
   const extra = schema['additionalProperties'] ?? schema['unevaluatedProperties']
   if (isRecord(extra) && hasAssertions(extra)) throw new Uncompilable('a map (object-valued additionalProperties): closing it would change meaning', here.at)
   const closed = extra === false
+  // `unevaluatedProperties` also admits what `if`/`then`/`else` and `dependentSchemas` evaluate: closing
+  // the object to `properties` alone would refuse those (`{}` the only value left), so it is refused.
+  if (closed && !Object.hasOwn(schema, 'additionalProperties') && IN_PLACE_EVALUATORS.some((keyword) => Object.hasOwn(schema, keyword)))
+    throw new Uncompilable('unevaluatedProperties beside if/then/else or dependentSchemas: the properties they admit cannot be declared', here.at)
   const declared = schema['properties'] ?? {}
   if (!isRecord(declared)) throw new Uncompilable('properties is not an object', here.at)
   const names = Object.keys(declared)

@@ -1,6 +1,6 @@
 import { jsonrepair } from 'jsonrepair'
 import type { JsonLimits } from '../json/json-limits.ts'
-import { parseJsonSafe } from '../json/parse-json-safe.ts'
+import { type JsonRefusal, parseJsonSafe } from '../json/parse-json-safe.ts'
 import { detectRepairs, type RepairKind } from './detect-repairs.ts'
 import { tuplesToArrays } from './python-tuples.ts'
 import { scanCandidate } from './scan-candidate.ts'
@@ -54,6 +54,7 @@ export function repairJson(candidate: string, limits?: JsonLimits, options: Repa
       message: `a quote inside a string is not escaped (near character ${scan.at}), so where the string ends is unclear: write quotes inside strings as \\"`,
     }
   }
+  if (scan.kind === 'no-value') return { ok: false, guess: true, message: `${scan.what} (near character ${scan.at}): a repair would invent a value` }
   if (scan.kind === 'ambiguous-quote') {
     return { ok: false, guess: true, message: `a quote inside a single-quoted string (character ${scan.at}) is ambiguous: use double quotes around strings` }
   }
@@ -71,7 +72,8 @@ export function repairJson(candidate: string, limits?: JsonLimits, options: Repa
     return { ok: false, message: error instanceof Error ? error.message : String(error) }
   }
   const parsed = parseJsonSafe(repaired, limits)
-  if (!parsed.ok) return { ok: false, message: parsed.message }
+  // Repaired, the text says something JSON cannot hold as written (`1e999`, a key twice, a long integer): said to the model.
+  if (!parsed.ok) return UNSAYABLE.has(parsed.reason) ? { ok: false, guess: true, message: parsed.message } : { ok: false, message: parsed.message }
   if (typeof parsed.value !== 'object' || parsed.value === null) return { ok: false, message: 'the repair did not yield an object or array' }
   if (repaired === trimmed) return { ok: true, value: parsed.value, repairs: [] }
   const repairs = detectRepairs(escaped)
@@ -81,6 +83,7 @@ export function repairJson(candidate: string, limits?: JsonLimits, options: Repa
 }
 
 const BACKSLASH = 92
+const UNSAYABLE: ReadonlySet<JsonRefusal> = new Set(['non-finite', 'inexact-integer', 'duplicate-key'])
 
 /** The text with a backslash before each of the given offsets (sorted). */
 function escapeAt(text: string, offsets: readonly number[]): string {

@@ -14,6 +14,13 @@ export type CandidateScan =
   | { readonly kind: 'inner-quote'; readonly at: number }
   /** `NaN` or `Infinity` where a value belongs: not a JSON number. */
   | { readonly kind: 'non-finite'; readonly name: string }
+  /**
+   * Something a repairer would read as a value the model never wrote: a backslash in a string before a
+   * character no JSON escape starts with (`"C:\Users"` would lose its backslashes), a number with no
+   * digits or a cut exponent (`-`, `.`, `1e+`, read as `0` or `1`), a key with no value (`"a": ,`,
+   * read as `null`), or a string followed at once by a quote (`"""x"""` would invent a key `x`).
+   */
+  | { readonly kind: 'no-value'; readonly at: number; readonly what: string }
 
 const LITERALS = new Set(['true', 'false', 'null', 'True', 'False', 'None'])
 const NAME_START = /[A-Za-z_$]/
@@ -44,6 +51,8 @@ export function scanCandidate(text: string): CandidateScan {
   let i = 0
   const n = text.length
   let innerQuotes: number[] | undefined
+  // The first value a repairer would invent; said only if the candidate is not cut (a cut says more).
+  let noValue: CandidateScan | undefined
   while (i < n) {
     const ch = text[i] as string
     if (ch === '"' || ch === "'") {
@@ -61,8 +70,29 @@ export function scanCandidate(text: string): CandidateScan {
         end = closingQuote(text, close)
         if (end < 0) return { kind: 'incomplete' }
       }
+      const slash = badEscape(text, i, end)
+      if (slash >= 0)
+        noValue ??= { kind: 'no-value', at: slash, what: `${text.slice(slash, slash + 2)} in a string is not a JSON escape: write a backslash as \\\\` }
       i = end + 1
       if (ch === "'" && i < n && !AFTER_STRING.test(text[i] as string)) return { kind: 'ambiguous-quote', at: end }
+      if (text[i] === '"' || text[i] === "'")
+        noValue ??= { kind: 'no-value', at: i, what: 'a string followed at once by a quote: write quotes inside strings as \\"' }
+      continue
+    }
+    if (ch === ':') {
+      let k = i + 1
+      while (k < n && /\s/.test(text[k] as string)) k++
+      if (text[k] === ',' || text[k] === '}' || text[k] === ']') noValue ??= { kind: 'no-value', at: i, what: 'a key with no value after its colon' }
+      i++
+      continue
+    }
+    if ((ch === '-' || ch === '.' || (ch >= '0' && ch <= '9')) && !NUMBER_CHAR.test(text[i - 1] ?? ' ')) {
+      const token = NUMBER_TOKEN.exec(text.slice(i, i + 400))?.[0] ?? ch
+      // Followed by a name (`-Infinity`, `0x1F`, `2024-01-01T...`): the name checks below decide.
+      // An ellipsis (`...`) is no number: the ellipsis check names it.
+      if (!NAME_CHAR.test(text[i + token.length] ?? ' ') && !/\d$/.test(token) && !/^-?\d+\.$/.test(token) && !token.startsWith('...'))
+        noValue ??= { kind: 'no-value', at: i, what: `the number ${token} is not complete` }
+      i += token.length
       continue
     }
     if (ch === '/' && text[i + 1] === '/') {
@@ -95,7 +125,26 @@ export function scanCandidate(text: string): CandidateScan {
     i++
   }
   if (depth > 0) return { kind: 'incomplete' }
+  if (noValue !== undefined) return noValue
   return innerQuotes === undefined ? { kind: 'ok' } : { kind: 'ok', innerQuotes }
+}
+
+// A number as written, digits or not (`-`, `.5`, `1e+`, `2024-01-01`; `-e5` is a sign and a name), and what may stand right before one.
+const NUMBER_TOKEN = /^[-+.]*(?:\d[-+.\deE]*)?/
+const NUMBER_CHAR = /[\w.$+-]/
+const BACKSLASH = 92
+// What may follow a backslash in a string: JSON's escapes, and `'` (read as itself).
+const ESCAPES = new Set(['"', '\\', '/', 'b', 'f', 'n', 'r', 't', 'u', "'"])
+
+/** Offset of the first backslash in the string from `start` to `end` (its quotes) that starts no escape, or -1. */
+function badEscape(text: string, start: number, end: number): number {
+  for (let i = start + 1; i < end; i++) {
+    if (text.charCodeAt(i) !== BACKSLASH) continue
+    const next = text[i + 1] as string
+    if (!ESCAPES.has(next) || (next === 'u' && !/^[\dA-Fa-f]{4}$/.test(text.slice(i + 2, i + 6)))) return i
+    i++ // the escaped character
+  }
+  return -1
 }
 
 /** Index of the quote that closes the string opened at `start`, or -1 when the text ends first. */

@@ -1,4 +1,5 @@
 import { BoundedFormatCheck, FORMAT_MAX_LENGTH, type FormatModule } from './bounded-format.ts'
+import { type HashingModule, UniqueItemsCheck } from './unique-items-check.ts'
 import { PatternPropertiesCheck, STASH } from './pattern-properties.ts'
 import type { Re2Module } from './regex/re2-engine.ts'
 import { Re2Pattern } from './regex/re2-pattern.ts'
@@ -13,7 +14,7 @@ export type FormatMode = 'assert' | 'annotate'
 export interface PreparedSchema {
   readonly schema: object
   /** The `patternProperties` and costly `format` checks it holds, by the token their TypeBox errors carry. */
-  readonly checks: ReadonlyMap<string, PatternPropertiesCheck | BoundedFormatCheck>
+  readonly checks: ReadonlyMap<string, PatternPropertiesCheck | BoundedFormatCheck | UniqueItemsCheck>
   /** Every schema resource of this document by canonical URI (for `$ref`s into it). */
   readonly resources: Readonly<Record<string, object>>
 }
@@ -30,16 +31,23 @@ export interface PreparedSchema {
  *   backtrack, stay as they are;
  * - with `formats: 'annotate'`, `format` is dropped (an annotation, as in draft 2020-12); else a
  *   costly format (`FORMAT_MAX_LENGTH`) becomes a `~refine` check ({@link BoundedFormatCheck}) that
- *   refuses a string too long to check before running the format.
+ *   refuses a string too long to check before running the format;
+ * - `uniqueItems: true` becomes a `~refine` check ({@link UniqueItemsCheck}) whose error walk is linear
+ *   in the array (TypeBox's is quadratic in the number of duplicates).
  *
  * @throws SyntaxError for a pattern RE2 cannot run in linear time (backreferences, lookaheads other
  * than at the start of an anchored pattern).
  */
 export function prepareSchema(
   root: object,
-  options: { readonly re2: Re2Module | undefined; readonly formats: FormatMode; readonly format?: FormatModule | undefined },
+  options: {
+    readonly re2: Re2Module | undefined
+    readonly formats: FormatMode
+    readonly format?: FormatModule | undefined
+    readonly hashing?: HashingModule | undefined
+  },
 ): PreparedSchema {
-  const checks = new Map<string, PatternPropertiesCheck | BoundedFormatCheck>()
+  const checks = new Map<string, PatternPropertiesCheck | BoundedFormatCheck | UniqueItemsCheck>()
   const resources: Record<string, object> = {}
   const done = new Map<object, unknown>()
   const rootBase = typeof (root as { $id?: unknown }).$id === 'string' ? nextUri((root as { $id: string }).$id, ROOT_URI) : ROOT_URI
@@ -73,7 +81,7 @@ export function prepareSchema(
     const pointer = base === parentBase ? parentPointer : ''
     const changes = new Map<string, unknown>()
     const removed: string[] = []
-    const refines: (PatternPropertiesCheck | BoundedFormatCheck)[] = []
+    const refines: (PatternPropertiesCheck | BoundedFormatCheck | UniqueItemsCheck)[] = []
     const pp = node['patternProperties']
     // Quantifier-free patterns stay TypeBox's own (exact for unevaluatedProperties too): they cannot backtrack.
     const withPatterns = typeof pp === 'object' && pp !== null && !Array.isArray(pp) && !Object.keys(pp).every(isQuantifierFree)
@@ -84,6 +92,9 @@ export function prepareSchema(
       else if (key === 'format' && options.formats === 'annotate') removed.push(key)
       else if (key === 'format' && options.format !== undefined && typeof value === 'string' && Object.hasOwn(FORMAT_MAX_LENGTH, value)) {
         refines.push(new BoundedFormatCheck(value, FORMAT_MAX_LENGTH[value] as number, options.format))
+        removed.push(key)
+      } else if (key === 'uniqueItems' && value === true && options.hashing !== undefined) {
+        refines.push(new UniqueItemsCheck(options.hashing))
         removed.push(key)
       } else {
         const next = visit(value, base, `${pointer}/${pointerToken(key)}`, NAME_MAPS.has(key))

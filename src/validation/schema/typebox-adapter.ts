@@ -1,6 +1,7 @@
 import type { JsonSchema } from '../../model/request.ts'
 import type { CompiledSchema, SchemaResult } from './compiled-schema.ts'
 import type { BoundedFormatCheck } from './bounded-format.ts'
+import type { UniqueItemsCheck } from './unique-items-check.ts'
 import { PatternPropertiesCheck } from './pattern-properties.ts'
 import { prepareSchema, type FormatMode } from './prepare-schema.ts'
 import { closePatternBudget, openPatternBudget, PATTERN_BUDGET } from './regex/pattern-budget.ts'
@@ -101,12 +102,13 @@ export function compileTypeBox<T>(schema: object, vendor: 'typebox' | 'json-sche
   }
 }
 
-function checkOf<T>(engines: Engines, { schema, registry, formats, patterns, what }: SchemaToCheck): Check<T> {
+function checkOf<T>(given: Engines, { schema, registry, formats, patterns, what }: SchemaToCheck): Check<T> {
+  let engines = given
   let validator: Validator
-  const checks = new Map<string, PatternPropertiesCheck | BoundedFormatCheck>()
+  const checks = new Map<string, PatternPropertiesCheck | BoundedFormatCheck | UniqueItemsCheck>()
   try {
     const prepare = (doc: object) => {
-      const prepared = prepareSchema(doc, { re2: engines.re2, formats, format: engines.format })
+      const prepared = prepareSchema(doc, { re2: engines.re2, formats, format: engines.format, hashing: engines.system.Hashing })
       for (const [token, c] of prepared.checks) checks.set(token, c)
       return prepared
     }
@@ -117,7 +119,16 @@ function checkOf<T>(engines: Engines, { schema, registry, formats, patterns, wha
       context[uri] = prepared?.schema ?? doc
       Object.assign(context, prepared?.resources)
     }
-    validator = engines.compiler.Compile(context, main.schema)
+    try {
+      validator = engines.compiler.Compile(context, main.schema)
+    } catch (error) {
+      // Code generated for a wide schema (an enum of 5,000 values, 2,000 properties) can overflow the
+      // stack of the engine parsing it: such a schema is checked by walking it as data, with the same
+      // verdicts and errors, rather than refused.
+      if (!(error instanceof RangeError)) throw error
+      engines = withCompiler(engines, false)
+      validator = engines.compiler.Compile(context, main.schema)
+    }
     if (checks.size > 0) {
       // Subschemas of patternProperties compile as `$ref`s into the prepared documents, so their own refs resolve alike.
       const documents = { ...context, ...main.resources }
@@ -188,8 +199,12 @@ function metaschemas(engines: Engines, prepare: (doc: object) => { readonly sche
   return docs
 }
 
-/** Replaces each `patternProperties` or costly `format` check's error by the errors TypeBox would have reported for the keyword. */
-function expand(errors: readonly TypeBoxError[], root: unknown, checks: ReadonlyMap<string, PatternPropertiesCheck | BoundedFormatCheck>): TypeBoxError[] {
+/** Replaces each `patternProperties`, costly `format` or `uniqueItems` check's error by the errors TypeBox would have reported for the keyword. */
+function expand(
+  errors: readonly TypeBoxError[],
+  root: unknown,
+  checks: ReadonlyMap<string, PatternPropertiesCheck | BoundedFormatCheck | UniqueItemsCheck>,
+): TypeBoxError[] {
   if (checks.size === 0) return errors as TypeBoxError[]
   const out: TypeBoxError[] = []
   for (const error of errors) {

@@ -1,6 +1,7 @@
 import { syncRequire } from '../../model/sync-require.ts'
 import type { FormatModule } from './bounded-format.ts'
 import type { TypeBoxError } from './typebox-issues.ts'
+import type { HashingModule } from './unique-items-check.ts'
 import { loadRe2, re2Now, type Re2Module } from './regex/re2-engine.ts'
 
 /** The part of TypeBox's compiler used here. */
@@ -26,6 +27,8 @@ interface SystemModule {
   readonly Settings: { Get(): { maxErrors: number; readonly exactOptionalPropertyTypes?: boolean } }
   /** TypeBox's error messages (the locale function `Errors` words its errors with). */
   readonly Locale: { Get(): (error: Omit<TypeBoxError, 'message'>) => string }
+  /** TypeBox's structural hash (what its `uniqueItems` compares items by). */
+  readonly Hashing: HashingModule
 }
 
 interface SchemaModule {

@@ -19,6 +19,26 @@ describe('compileProviderSchema (every target)', () => {
         expect(compileProviderSchema({ type: 'array' }, target)).toMatchObject({ ok: false })
       })
 
+      it('refuses unevaluatedProperties beside if/then/else or dependentSchemas instead of closing the object to {}', () => {
+        const conditional = {
+          type: 'object',
+          if: { properties: { foo: { const: 'then' } }, required: ['foo'] },
+          then: { properties: { bar: { type: 'string' } }, required: ['bar'] },
+          else: { properties: { baz: { type: 'string' } }, required: ['baz'] },
+          unevaluatedProperties: false,
+        }
+        const dependent = {
+          type: 'object',
+          properties: { foo: { type: 'string' } },
+          dependentSchemas: { foo: { properties: { bar: { const: 'bar' } }, required: ['bar'] } },
+          unevaluatedProperties: false,
+        }
+        for (const schema of [conditional, dependent])
+          expect(compileProviderSchema(schema, target)).toMatchObject({ ok: false, at: '', reason: expect.stringContaining('unevaluatedProperties') })
+        // additionalProperties ignores what those keywords evaluate: the object closes as before.
+        expect(compileProviderSchema({ ...dependent, unevaluatedProperties: undefined, additionalProperties: false }, target)).toMatchObject({ ok: true })
+      })
+
       it('refuses a recursive schema ($ref cycle)', () => {
         const tree = { $defs: { node: { type: 'object', properties: { kids: { type: 'array', items: { $ref: '#/$defs/node' } } } } }, $ref: '#/$defs/node' }
         expect(compileProviderSchema(tree, target)).toMatchObject({ ok: false, reason: expect.stringContaining('recursive') })
