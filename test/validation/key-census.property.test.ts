@@ -11,15 +11,19 @@ const countKeys = (value: unknown): number =>
       ? value.reduce((n: number, v) => n + countKeys(v), 0)
       : Object.entries(value).reduce((n, [, v]) => n + 1 + countKeys(v), 0)
 
+/** Whether a value holds a number past ±2^53 (an integer written there may read as another), or ±Infinity. */
+const holdsUncertainNumber = (value: unknown): boolean =>
+  typeof value === 'number' ? !(Math.abs(value) < 2 ** 53) : typeof value === 'object' && value !== null && Object.values(value).some(holdsUncertainNumber)
+
 describe('keyCensus and the duplicate-key pre-check', () => {
   it('counts every key of any JSON value, and never finds a duplicate in text JSON.stringify wrote', () => {
     fc.assert(
       fc.property(fc.jsonValue(), (value) => {
         const text = JSON.stringify(value)
         const parsed: unknown = JSON.parse(text)
-        expect(keyCensus(parsed)).toBe(countKeys(parsed))
+        expect(keyCensus(parsed)).toBe(holdsUncertainNumber(parsed) ? HOLDS_NON_FINITE : countKeys(parsed))
         expect(findDuplicateKey(text, parsed)).toBeUndefined()
-        if (text.split('":').length - 1 > countKeys(parsed)) expect(mayRepeatKey(text, keyCensus(parsed))).toBe(true)
+        if (text.split('":').length - 1 > countKeys(parsed)) expect(mayRepeatKey(text, countKeys(parsed))).toBe(true)
       }),
     )
   })

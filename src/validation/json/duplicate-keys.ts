@@ -46,17 +46,27 @@ export function mayRepeatKey(text: string, keys: number): boolean {
 // A quote, white space, then a colon: how a key ends when the colon does not follow it at once.
 const SPACED_KEY_END = /"\s+:/g
 
-/** What {@link keyCensus} answers for a value holding a number `JSON.parse` read as ±Infinity (`1e999`). */
+/**
+ * What {@link keyCensus} answers for a value holding a number `JSON.parse` may have read as another
+ * one: ±Infinity (`1e999`), or a magnitude past 2^53, where an integer written may read as another
+ * (`12345678901234567890` reads as `12345678901234567000`); the text then says which it was.
+ */
 export const HOLDS_NON_FINITE = -1
+
+// Past it, not every integer has a double of its own.
+const EXACT_INTEGERS = 2 ** 53
 
 /**
  * The number of keys of a value `JSON.parse` made, objects nested in arrays and objects included,
- * or {@link HOLDS_NON_FINITE} when it holds a number read as ±Infinity. One walk with `for...in`
+ * or {@link HOLDS_NON_FINITE} when it holds a number read as ±Infinity or past ±2^53. One walk with `for...in`
  * (no array of names made): JSON.parse makes plain objects whose own keys are all the enumerable
  * ones (a key `__proto__` is an own data property, counted like any other).
  */
 export function keyCensus(value: unknown): number {
-  if (typeof value !== 'object' || value === null) return typeof value === 'number' && !Number.isFinite(value) ? HOLDS_NON_FINITE : 0
+  if (typeof value !== 'object' || value === null) {
+    // NaN never comes out of JSON.parse; `!(|x| < 2^53)` is true for ±Infinity and every magnitude past 2^53.
+    return typeof value === 'number' && !(Math.abs(value) < EXACT_INTEGERS) ? HOLDS_NON_FINITE : 0
+  }
   let keys = 0
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {

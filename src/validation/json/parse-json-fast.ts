@@ -2,7 +2,6 @@ import { mayHoldForbiddenKey } from './forbidden-keys.ts'
 import { DEFAULT_MAX_DEPTH, DEFAULT_MAX_LENGTH } from './json-limits.ts'
 import { findDuplicateKey, keyCensus, mayRepeatKey } from './duplicate-keys.ts'
 import { findExcessiveNesting } from './nesting-depth.ts'
-import { findInexactInteger } from './inexact-integer.ts'
 import { JsonSyntaxFailure, parseJsonQuietly } from './parse-json-quietly.ts'
 
 /** What {@link parseJsonFast} answers when the text needs the full extraction path. */
@@ -39,8 +38,8 @@ export function parseJsonFast(text: string, keysCheckedBySchema = false): unknow
   // One walk of the value counts its keys and finds an Infinity; the text is read again only when it
   // has more key ends than the value has keys.
   const keys = keyCensus(value)
+  // A number past ±2^53 or read as ±Infinity (keys < 0) takes the full path, which finds an integer read as another.
   if (keys < 0 || (mayRepeatKey(text, keys) && findDuplicateKey(text, value) !== undefined)) return NOT_PARSED
-  if (findInexactInteger(text) !== undefined) return NOT_PARSED
   return value
 }
 
