@@ -157,7 +157,8 @@ function checked(check: OptionCheck, value: unknown, key: string, label: string)
   }
 }
 
-function readOption(given: object, key: string, label: string): unknown {
+/** `given[key]`, read once; a getter that throws is a `TypeError` naming the option, never the getter's own error. */
+export function readOption(given: object, key: string, label: string): unknown {
   try {
     return (given as Record<string, unknown>)[key]
   } catch (error) {

@@ -95,6 +95,36 @@ describe('createGate refuses options of the wrong type where they are written', 
       expect(() => builder().reliability({ [key]: value } as never)).toThrow(new RegExp(message.source.replace('createGate', 'Agent\\.reliability')))
     }
   })
+
+  it('refuses an option whose getter throws with a TypeError naming the option, in createGate and Agent.create alike', () => {
+    const throwing = (options: object, key: string): object =>
+      Object.defineProperty(options, key, {
+        enumerable: true,
+        get() {
+          throw new Error('boom')
+        },
+      })
+    expect(() => createGate(throwing({ providers: [provider] }, 'timeoutMs') as GateConfig)).toThrow(
+      new TypeError('createGate: reading option "timeoutMs" threw: boom'),
+    )
+    expect(() => Agent.create(throwing({ provider }, 'maxIterations') as never)).toThrow(
+      new TypeError('Agent.create: reading option "maxIterations" threw: boom'),
+    )
+  })
+
+  it('builds an agent from the options it checked: a getter read once, whatever it answers later', async () => {
+    let reads = 0
+    const options = {
+      provider,
+      get name(): unknown {
+        reads++
+        return reads === 1 ? 'billing' : 42
+      },
+    }
+    const agent = Agent.create(options as never).build()
+    expect(reads).toBe(1)
+    await expect(agent.run('hi')).resolves.toBeDefined()
+  })
 })
 
 describe('on() refuses what would never be heard', () => {
