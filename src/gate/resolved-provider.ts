@@ -1,4 +1,5 @@
 import { typeName } from '../model/describe-value.ts'
+import { option, optionsContract } from '../model/options-contract.ts'
 import type { Provider } from '../model/provider.ts'
 import type { ProviderEntry } from './gate-config.ts'
 
@@ -25,7 +26,8 @@ export function resolveProviders(providers: Provider | readonly (Provider | Prov
   const list = Array.isArray(providers) ? (providers as readonly (Provider | ProviderEntry)[]) : [providers as Provider]
   if (list.length === 0) throw new TypeError('createGate: `providers` must hold at least one provider')
   return list.map((item, i) => {
-    const entry: ProviderEntry = isEntry(item) ? item : { provider: item }
+    // An entry is an options object like any other: a misspelt `modle` would ask every provider for the gate's model.
+    const entry: ProviderEntry = isEntry(item) ? providerEntry(i).check(item) : { provider: item }
     if (entry.provider === null || entry.provider === undefined || typeof entry.provider.complete !== 'function') {
       throw new TypeError(`createGate: providers[${i}] has no complete() method`)
     }
@@ -38,6 +40,14 @@ export function resolveProviders(providers: Provider | readonly (Provider | Prov
 export function modelFor(entry: ResolvedProvider, requested: string | undefined): string | undefined {
   return entry.model ?? requested ?? entry.defaultModel
 }
+
+/** The contract of `providers[i]` given as `{ provider, name?, model? }`. */
+const providerEntry = (i: number) =>
+  optionsContract<ProviderEntry>(`createGate: providers[${i}]`, {
+    provider: option.any(),
+    name: option.nonEmptyString(),
+    model: option.nonEmptyString(),
+  })
 
 function isEntry(item: Provider | ProviderEntry): item is ProviderEntry {
   return typeof item === 'object' && item !== null && 'provider' in item && typeof (item as ProviderEntry).provider === 'object'

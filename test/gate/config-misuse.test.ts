@@ -46,6 +46,10 @@ describe('createGate refuses options of the wrong type where they are written', 
     ['a list holding null', [null], /createGate: providers\[0\] has no complete\(\) method/],
     ['a list holding an object without complete', [provider, { name: 'x' }], /createGate: providers\[1\] has no complete\(\) method/],
     ['an entry whose provider is null', [{ provider: null, model: 'm' }], /providers\[0\] has no complete\(\) method/],
+    ['an entry with a misspelt model', [provider, { provider, modle: 'm' }], /createGate: providers\[1\]: unknown option "modle" \(did you mean "model"\?\)/],
+    ['an entry whose name is empty', [{ provider, name: '' }], /createGate: providers\[0\]: name must be a non-empty string, got ""/],
+    ['an entry whose name is no string', [{ provider, name: 42 }], /createGate: providers\[0\]: name must be a non-empty string, got 42/],
+    ['an entry whose model is no string', [{ provider, model: ['m'] }], /createGate: providers\[0\]: model must be a non-empty string, got an array/],
   ])('providers that are %s', (_name, providers, message) => {
     expect(() => createGate({ providers } as never)).toThrow(message)
   })
