@@ -36,6 +36,22 @@ export function resolveProviders(providers: Provider | readonly (Provider | Prov
   })
 }
 
+/**
+ * Throws a `TypeError` when two providers share a name: a circuit breaker keeps its state by name,
+ * so the first one's failures would open the circuit of its backup and failover would never reach it.
+ * The same provider listed twice (another model of it) is one provider and keeps its name.
+ */
+export function refuseSharedNames(resolved: readonly ResolvedProvider[]): void {
+  resolved.forEach((entry, i) => {
+    const first = resolved.findIndex((other) => other.name === entry.name)
+    if (first < i && (resolved[first] as ResolvedProvider).provider !== entry.provider) {
+      throw new TypeError(
+        `createGate: providers[${first}] and providers[${i}] are two providers named ${JSON.stringify(entry.name) ?? String(entry.name)}, and the circuit breaker keeps its state by name; name each one ({ provider, name })`,
+      )
+    }
+  })
+}
+
 /** The model a provider is asked for on a request (see {@link resolveProviders} for the order). */
 export function modelFor(entry: ResolvedProvider, requested: string | undefined): string | undefined {
   return entry.model ?? requested ?? entry.defaultModel

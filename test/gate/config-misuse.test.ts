@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { EventHub } from '../../src/events/index.ts'
-import { Agent, circuitBreaker, createGate, type GateConfig, type Provider } from '../../src/index.ts'
+import { Agent, circuitBreaker, createGate, failoverRule, type GateConfig, type Provider, ProviderError } from '../../src/index.ts'
 import { ask, Refund, validRefund, validRefundJson } from '../support/schemas.ts'
 
 const provider: Provider = {
@@ -52,6 +52,37 @@ describe('createGate refuses options of the wrong type where they are written', 
     ['an entry whose model is no string', [{ provider, model: ['m'] }], /createGate: providers\[0\]: model must be a non-empty string, got an array/],
   ])('providers that are %s', (_name, providers, message) => {
     expect(() => createGate({ providers } as never)).toThrow(message)
+  })
+
+  it("refuses two providers of one name beside a breaker, which keeps its state by name (the backup would share the first one's open circuit)", async () => {
+    const backup: Provider = { ...provider }
+    expect(() => createGate({ providers: [provider, backup], breaker: { failureThreshold: 1 } })).toThrow(
+      new TypeError(
+        'createGate: providers[0] and providers[1] are two providers named "p", and the circuit breaker keeps its state by name; name each one ({ provider, name })',
+      ),
+    )
+    expect(() => createGate({ providers: [provider, { provider: backup, name: 'p' }], breaker: circuitBreaker() })).toThrow(/two providers named "p"/)
+    // Named apart, or the same provider listed twice (another model of it), they are taken.
+    expect(() => createGate({ providers: [provider, { provider: backup, name: 'backup' }], breaker: {} })).not.toThrow()
+    expect(() => createGate({ providers: [provider, { provider, model: 'small' }], breaker: {} })).not.toThrow()
+    expect(() => createGate({ providers: [provider, backup] })).not.toThrow()
+  })
+
+  it('fails over to a named backup when the first provider opens its circuit', async () => {
+    const failing: Provider = {
+      name: 'p',
+      complete: async () => {
+        throw new ProviderError('down', { kind: 'http-5xx', status: 503 })
+      },
+    }
+    const gate = createGate({
+      providers: [failing, { provider, name: 'backup' }],
+      outputSchema: Refund,
+      breaker: { failureThreshold: 1 },
+      postDecide: [failoverRule()],
+    })
+    expect((await gate.run(ask('hi'))).value).toEqual(validRefund)
+    expect((await gate.run(ask('hi'))).value).toEqual(validRefund)
   })
 
   it.each(WRONG)('%s = %o', (key, value, message) => {
