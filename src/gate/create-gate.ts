@@ -131,7 +131,7 @@ export function gateBlueprint<T>(given: GateConfig<T>, label = 'createGate'): Ga
     needsPrice,
     warned,
     events,
-    now: config.now ?? performance.now.bind(performance),
+    now: config.now === undefined ? performance.now.bind(performance) : clockOf(config.now),
     chain,
     userLinks,
     stops,
@@ -208,4 +208,19 @@ export function gateFrom<T>(blueprint: GateBlueprint<T>, given: GateConfig<T>['p
     config: frozen,
   }
   return { gate: registerHub(gate, events), internals }
+}
+
+/**
+ * The caller's `now` as the gate's clock: a throw, or an answer that is no number, reads as `NaN` (a
+ * duration unknown), never an error out of the run, whose every step reads the clock.
+ */
+function clockOf(now: () => number): () => number {
+  return () => {
+    try {
+      const time: unknown = now()
+      return typeof time === 'number' ? time : Number.NaN
+    } catch {
+      return Number.NaN
+    }
+  }
 }

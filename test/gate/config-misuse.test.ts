@@ -123,6 +123,21 @@ describe('createGate refuses options of the wrong type where they are written', 
     expect(() => createGate({ providers: provider, breaker: false, pricing: {} })).not.toThrow()
   })
 
+  it('runs with a clock that throws or answers no number: its durations are NaN (unknown), never an error out of the run', async () => {
+    const clocks: readonly (() => number)[] = [
+      () => {
+        throw new Error('clock')
+      },
+      () => 'soon' as unknown as number,
+    ]
+    for (const now of clocks) {
+      const gate = createGate({ providers: [provider], outputSchema: Refund, now })
+      const result = await gate.run(ask('hi'))
+      expect(result.value).toEqual(validRefund)
+      expect(result.attempts[0]?.latencyMs).toBeNaN()
+    }
+  })
+
   it('Agent.reliability refuses the same values under its own name', () => {
     const builder = () => Agent.create({ provider, model: 'm', name: 'a' })
     expect(() => builder().reliability(null as never)).toThrow(/Agent\.reliability: expected an object of options, got null/)
