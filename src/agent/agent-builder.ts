@@ -190,6 +190,8 @@ const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const
 function agentOptionsProblem(options: AgentOptions): string | undefined {
   if (options.name !== undefined && typeof options.name !== 'string') return `name must be a string, got ${typeName(options.name)}`
   if (options.model !== undefined && typeof options.model !== 'string') return `model must be a string, got ${typeName(options.model)}`
+  // An empty name or model would name nothing in logs and events, or be sent to the provider as its model.
+  if (options.name === '' || options.model === '') return `${options.name === '' ? 'name' : 'model'} must be a non-empty string, got ""`
   if (options.logFormat !== undefined && !LOG_FORMATS.includes(options.logFormat)) {
     return `logFormat must be 'auto', 'line' or 'fields', got ${shownValue(options.logFormat)}`
   }

@@ -10,7 +10,8 @@ const provider: Provider = {
 
 // One wrong value per option, with the words the error must use.
 const WRONG: readonly [key: string, value: unknown, message: RegExp][] = [
-  ['model', 42, /createGate: model must be a string, got 42/],
+  ['model', 42, /createGate: model must be a non-empty string, got 42/],
+  ['model', '', /createGate: model must be a non-empty string, got ""/],
   ['fallback', 'canned answer', /createGate: fallback must be a function of the scope, got "canned answer"/],
   ['priceUsage', { input: 1 }, /createGate: priceUsage must be a function \(usage, model, provider\) => USD, got object/],
   ['pricing', 'gpt-4o', /createGate: pricing must be a table of prices by model, got "gpt-4o"/],
