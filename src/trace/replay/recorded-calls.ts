@@ -94,6 +94,9 @@ function readCall(id: string, open: Open): RecordedCall | string {
       const tail = Array.isArray(request.tail) ? request.tail : []
       if (start === undefined) {
         model = typeof request.model === 'string' ? request.model : undefined
+        if (isCount(request.messages, 0) && request.messages > MAX_BASE_MESSAGES) {
+          return `attempt 1: its request holds ${request.messages} messages, more than the ${MAX_BASE_MESSAGES} a replay rebuilds`
+        }
         baseMessages = isCount(request.messages, 0) ? Math.max(0, request.messages - tail.length) : 1
         const messages = tail.map(messageOf)
         if (messages.some((m) => m === undefined)) return 'attempt 1: its request tail holds a message without a role and text content'
@@ -205,6 +208,12 @@ function usageOf(value: unknown): Usage | undefined {
 function isToolCall(value: unknown): boolean {
   return isRecord(value) && typeof value.id === 'string' && typeof value.name === 'string'
 }
+
+/**
+ * The most messages a recorded request may hold: a replay rebuilds one placeholder per message the
+ * trace does not carry, so an edited count (2^32) would allocate without end instead of replaying.
+ */
+const MAX_BASE_MESSAGES = 100_000
 
 function isCount(value: unknown, min = 1): value is number {
   return Number.isInteger(value) && (value as number) >= min
