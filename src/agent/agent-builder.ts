@@ -1,6 +1,7 @@
 import { shownValue, typeName } from '../model/describe-value.ts'
 import { checkConfig } from '../gate/options/check-options.ts'
 import { unknownOption } from '../model/known-options.ts'
+import { readOption } from '../model/options-contract.ts'
 import { AGENT_OPTIONS } from './agent-option-table.ts'
 import { EventHub } from '../events/event-hub.ts'
 import type { Middleware } from '../policies/middleware.ts'
@@ -145,15 +146,16 @@ export class AgentBuilderOf<K extends AgentKind, T = string> {
 }
 
 /** Starts building an agent around a provider; `make` builds the agent at `build()`. */
-export function createAgentBuilder<K extends AgentKind>(options: AgentOptions, make: AgentFactory<K>): AgentBuilderOf<K, string> {
-  if (options === null || typeof options !== 'object' || typeof options.provider?.complete !== 'function') {
+export function createAgentBuilder<K extends AgentKind>(given: AgentOptions, make: AgentFactory<K>): AgentBuilderOf<K, string> {
+  const options = given === null || typeof given !== 'object' ? undefined : settledOptions(given)
+  if (options === undefined || typeof options.provider?.complete !== 'function') {
     throw new TypeError('Agent.create: options.provider must be an object with a complete() method')
   }
-  const problem = unknownOption(options, Object.keys(AGENT_OPTIONS)) ?? agentOptionsProblem(options)
+  const problem = unknownOption(given, Object.keys(AGENT_OPTIONS)) ?? agentOptionsProblem(options)
   if (problem !== undefined) throw new TypeError(`Agent.create: ${problem}`)
   return new AgentBuilderOf<K, string>(
     {
-      options: Object.freeze({ ...options }),
+      options: Object.freeze(options),
       system: undefined,
       outputSchema: undefined,
       reliability: undefined,
@@ -167,6 +169,20 @@ export function createAgentBuilder<K extends AgentKind>(options: AgentOptions, m
   )
 }
 
+/**
+ * `Agent.create`'s options, each read once into an object of their own (those `undefined` left out):
+ * what is checked is what the agent is built from, and a getter that throws is a `TypeError` naming
+ * its option, never the getter's own error.
+ */
+function settledOptions(given: AgentOptions): AgentOptions {
+  const settled: Record<string, unknown> = {}
+  for (const key of Object.keys(AGENT_OPTIONS)) {
+    const value = readOption(given, key, 'Agent.create')
+    if (value !== undefined) settled[key] = value
+  }
+  return settled as unknown as AgentOptions
+}
+
 const LOG_FORMATS: readonly unknown[] = ['auto', 'line', 'fields']
 const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const
 
@@ -174,6 +190,8 @@ const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const
 function agentOptionsProblem(options: AgentOptions): string | undefined {
   if (options.name !== undefined && typeof options.name !== 'string') return `name must be a string, got ${typeName(options.name)}`
   if (options.model !== undefined && typeof options.model !== 'string') return `model must be a string, got ${typeName(options.model)}`
+  // An empty name or model would name nothing in logs and events, or be sent to the provider as its model.
+  if (options.name === '' || options.model === '') return `${options.name === '' ? 'name' : 'model'} must be a non-empty string, got ""`
   if (options.logFormat !== undefined && !LOG_FORMATS.includes(options.logFormat)) {
     return `logFormat must be 'auto', 'line' or 'fields', got ${shownValue(options.logFormat)}`
   }

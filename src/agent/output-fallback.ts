@@ -53,7 +53,7 @@ export interface ResolvedOutputFallback<T> {
 const OUTPUT_FALLBACK_OPTIONS = optionsContract<OutputFallback<unknown>>('Agent.outputFallback', {
   fallback: option.function(),
   canned: option.any(),
-  alsoOn: option.array(),
+  alsoOn: option.where('an array of fail-fast kinds (non-empty strings)', (v) => Array.isArray(v) && v.every((k) => typeof k === 'string' && k !== '')),
 })
 
 /**
@@ -62,20 +62,20 @@ const OUTPUT_FALLBACK_OPTIONS = optionsContract<OutputFallback<unknown>>('Agent.
  */
 export function resolveOutputFallback<T>(config: OutputFallback<T>, schema: CompiledSchema<T> | undefined): ResolvedOutputFallback<T> {
   if (config === null || typeof config !== 'object') throw new TypeError('Agent.outputFallback: expected { fallback?, canned? }')
-  OUTPUT_FALLBACK_OPTIONS.check(config)
+  // What was checked is what is used: each option read once.
+  const o = OUTPUT_FALLBACK_OPTIONS.check(config) as OutputFallback<T>
   const hasCanned = 'canned' in config
-  if (config.fallback === undefined && !hasCanned) throw new TypeError('Agent.outputFallback: give a fallback function, a canned answer, or both')
-  if (config.fallback !== undefined && typeof config.fallback !== 'function') throw new TypeError('Agent.outputFallback: fallback must be a function')
+  if (o.fallback === undefined && !hasCanned) throw new TypeError('Agent.outputFallback: give a fallback function, a canned answer, or both')
   let canned: ResolvedOutputFallback<T>['canned']
   if (hasCanned) {
-    const checked = checkValue(config.canned, schema)
+    const checked = checkValue(o.canned, schema)
     if (checked instanceof Promise)
       throw new TypeError('Agent.outputFallback: the canned answer must be checkable synchronously (the output schema validates asynchronously)')
     if (!checked.ok) throw new TypeError(`Agent.outputFallback: the canned answer does not match the output schema: ${checked.message}`)
     // Frozen whole: every run that answers with it shares it, so no caller's edit can reach the next run.
     canned = Object.freeze({ text: checked.text, value: deepFrozen(checked.value) })
   }
-  return Object.freeze({ fallback: config.fallback, canned, alsoOn: new Set(config.alsoOn ?? []) })
+  return Object.freeze({ fallback: o.fallback, canned, alsoOn: new Set(o.alsoOn ?? []) })
 }
 
 /** Whether the output fallback handles this error: a final-answer format failure, or a kind listed in `alsoOn`. */

@@ -20,7 +20,7 @@ import type { GateInternals, GateRunOptions } from './gate-internals.ts'
 import type { GateResult } from './gate-result.ts'
 import { runDurable } from './run/durable-run.ts'
 import { gateRun } from './run/run-gate.ts'
-import { resolveProviders } from './resolved-provider.ts'
+import { refuseSharedNames, resolveProviders } from './resolved-provider.ts'
 import { checkConfig } from './options/check-options.ts'
 import { guardsOf } from './options/content-guards-option.ts'
 import { checkRequest } from './request-problem.ts'
@@ -131,7 +131,7 @@ export function gateBlueprint<T>(given: GateConfig<T>, label = 'createGate'): Ga
     needsPrice,
     warned,
     events,
-    now: config.now ?? performance.now.bind(performance),
+    now: config.now === undefined ? performance.now.bind(performance) : clockOf(config.now),
     chain,
     userLinks,
     stops,
@@ -169,6 +169,7 @@ export function gateFrom<T>(blueprint: GateBlueprint<T>, given: GateConfig<T>['p
   const { config, frozen } = blueprint
   const { events } = blueprint.settled
   const providers = resolveProviders(given, config.model)
+  if (config.breaker !== undefined && config.breaker !== false) refuseSharedNames(providers)
   const outputModes = outputModeState(config.outputMode, events)
   // The gate's own demotion after a 400 refusing the schema comes first: no rule of the user's re-sends it.
   const postDecide = [outputModeDemotion(outputModes, providers), ...blueprint.postDecide]
@@ -207,4 +208,19 @@ export function gateFrom<T>(blueprint: GateBlueprint<T>, given: GateConfig<T>['p
     config: frozen,
   }
   return { gate: registerHub(gate, events), internals }
+}
+
+/**
+ * The caller's `now` as the gate's clock: a throw, or an answer that is no number, reads as `NaN` (a
+ * duration unknown), never an error out of the run, whose every step reads the clock.
+ */
+function clockOf(now: () => number): () => number {
+  return () => {
+    try {
+      const time: unknown = now()
+      return typeof time === 'number' ? time : Number.NaN
+    } catch {
+      return Number.NaN
+    }
+  }
 }

@@ -46,6 +46,8 @@ export function checkRequest(request: unknown): string | readonly Message[] {
   }
   if (system !== undefined && typeof system !== 'string') return `request.system must be a string, got ${typeName(system)}`
   if (model !== undefined && typeof model !== 'string') return `request.model must be a string, got ${typeName(model)}`
+  // An empty model would be sent to the provider as the model's name.
+  if (model === '') return 'request.model must be a non-empty string, got ""'
   if (tools !== undefined && !Array.isArray(tools)) return `request.tools must be an array of tool specs, got ${typeName(tools)}`
   if (toolChoice !== undefined) {
     const problem = toolChoiceProblem(toolChoice, tools as readonly unknown[] | undefined)

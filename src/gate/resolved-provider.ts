@@ -1,4 +1,5 @@
 import { typeName } from '../model/describe-value.ts'
+import { option, optionsContract } from '../model/options-contract.ts'
 import type { Provider } from '../model/provider.ts'
 import type { ProviderEntry } from './gate-config.ts'
 
@@ -25,7 +26,8 @@ export function resolveProviders(providers: Provider | readonly (Provider | Prov
   const list = Array.isArray(providers) ? (providers as readonly (Provider | ProviderEntry)[]) : [providers as Provider]
   if (list.length === 0) throw new TypeError('createGate: `providers` must hold at least one provider')
   return list.map((item, i) => {
-    const entry: ProviderEntry = isEntry(item) ? item : { provider: item }
+    // An entry is an options object like any other: a misspelt `modle` would ask every provider for the gate's model.
+    const entry: ProviderEntry = isEntry(item) ? providerEntry(i).check(item) : { provider: item }
     if (entry.provider === null || entry.provider === undefined || typeof entry.provider.complete !== 'function') {
       throw new TypeError(`createGate: providers[${i}] has no complete() method`)
     }
@@ -34,10 +36,34 @@ export function resolveProviders(providers: Provider | readonly (Provider | Prov
   })
 }
 
+/**
+ * Throws a `TypeError` when two providers share a name: a circuit breaker keeps its state by name,
+ * so the first one's failures would open the circuit of its backup and failover would never reach it.
+ * The same provider listed twice (another model of it) is one provider and keeps its name.
+ */
+export function refuseSharedNames(resolved: readonly ResolvedProvider[]): void {
+  resolved.forEach((entry, i) => {
+    const first = resolved.findIndex((other) => other.name === entry.name)
+    if (first < i && (resolved[first] as ResolvedProvider).provider !== entry.provider) {
+      throw new TypeError(
+        `createGate: providers[${first}] and providers[${i}] are two providers named ${JSON.stringify(entry.name) ?? String(entry.name)}, and the circuit breaker keeps its state by name; name each one ({ provider, name })`,
+      )
+    }
+  })
+}
+
 /** The model a provider is asked for on a request (see {@link resolveProviders} for the order). */
 export function modelFor(entry: ResolvedProvider, requested: string | undefined): string | undefined {
   return entry.model ?? requested ?? entry.defaultModel
 }
+
+/** The contract of `providers[i]` given as `{ provider, name?, model? }`. */
+const providerEntry = (i: number) =>
+  optionsContract<ProviderEntry>(`createGate: providers[${i}]`, {
+    provider: option.any(),
+    name: option.nonEmptyString(),
+    model: option.nonEmptyString(),
+  })
 
 function isEntry(item: Provider | ProviderEntry): item is ProviderEntry {
   return typeof item === 'object' && item !== null && 'provider' in item && typeof (item as ProviderEntry).provider === 'object'

@@ -54,14 +54,23 @@ export function checkRunOptions(options: GateRunOptions): void {
     GATE_RUN_OPTIONS.check(options)
     return
   }
+  let wrong: boolean
+  try {
+    wrong = hasWrongOption(options)
+  } catch {
+    // Keys or a getter that cannot be read (a Proxy that throws): the contract says which, as a TypeError naming it.
+    wrong = true
+  }
+  if (wrong) GATE_RUN_OPTIONS.check(options)
+}
+
+function hasWrongOption(options: GateRunOptions): boolean {
   for (const key in options) {
     const check = GATE_RUN_ROWS[key]
     const value = (options as Readonly<Record<string, unknown>>)[key]
-    if (check === undefined ? Object.hasOwn(options, key) : value !== undefined && check(value) !== undefined) {
-      GATE_RUN_OPTIONS.check(options)
-      return
-    }
+    if (check === undefined ? Object.hasOwn(options, key) : value !== undefined && check(value) !== undefined) return true
   }
+  return false
 }
 
 const STREAM_MODES = ['passthrough', 'buffer', 'progressive'] as const

@@ -1,3 +1,5 @@
+import { messageOf } from './message-of.ts'
+
 /** How much of an unknown key a message shows: a huge or newline-holding key stays one bounded line. */
 const SHOWN_KEY_CHARS = 60
 
@@ -12,7 +14,14 @@ const SHOWN_KEY_CHARS = 60
  * // 'unknown option "redcat" (did you mean "redact"?); the options are path, redact'
  */
 export function unknownOption(options: object, known: readonly string[]): string | undefined {
-  for (const key of Object.keys(options)) {
+  let keys: readonly string[]
+  try {
+    keys = Object.keys(options)
+  } catch (error) {
+    // A Proxy whose ownKeys trap throws: its keys cannot be checked, so it cannot be taken.
+    return `the options' keys could not be read: ${messageOf(error)}`
+  }
+  for (const key of keys) {
     if (known.includes(key)) continue
     const near = known.find((name) => name.toLowerCase() === key.toLowerCase()) ?? known.find((name) => editDistance(name, key) <= 2)
     const shown = JSON.stringify(key.length > SHOWN_KEY_CHARS ? `${key.slice(0, SHOWN_KEY_CHARS)}…` : key)

@@ -38,6 +38,12 @@ const MUST =
   (value) =>
     ok(value) ? undefined : expected
 
+/**
+ * What a nested check answered, by the object it checked: taken by the outer check right after it (a
+ * nested check may sit inside a check of the caller's own, so it cannot hand it back itself).
+ */
+const SETTLED = new WeakMap<object, unknown>()
+
 /** The checks an options table is written with. Each names what it expects in the error it gives. */
 export const option = {
   /** Anything: the value is checked where it is used (a schema, a client the SDK checks). */
@@ -77,11 +83,16 @@ export const option = {
     },
   /** A check of the caller's own: `ok(value)` true, else `expected` is the message. */
   where: (expected: string, ok: (value: unknown) => boolean): OptionCheck => MUST(expected)(ok),
-  /** A nested options object, checked by its own contract (its errors name the nested key). */
+  /**
+   * A nested options object, checked by its own contract (its errors name the nested key). The outer
+   * check answers the nested object as checked (each option read once), never the given one, whose
+   * getters a later read would ask again.
+   */
   nested:
     <T extends object>(contract: OptionsContract<T>): OptionCheck =>
     (value) => {
-      contract.check(value as T)
+      const settled = contract.check(value as T)
+      if (typeof value === 'object' && value !== null) SETTLED.set(value, settled)
       return undefined
     },
 } as const
@@ -118,13 +129,17 @@ export function optionsContract<T extends object>(label: string, spec: OptionsSp
         // An option whose getter throws is a TypeError naming it, never the getter's own error.
         const value = readOption(given, key, label)
         if (value === undefined) continue
+        const nested = typeof value === 'object' && value !== null
+        if (nested) SETTLED.delete(value)
         const problem = checked(check, value, key, label)
         if (problem !== undefined) {
           const Failure =
             typeof value === 'number' || problem.includes('number') || problem.includes('integer') || problem.includes('milliseconds') ? RangeError : TypeError
           throw new Failure(`${label}: ${key} must be ${problem}, got ${shownValue(value)}`)
         }
-        snapshot[key] = value
+        // A nested object as its own check answered it: read once, like the options around it.
+        snapshot[key] = nested && SETTLED.has(value) ? SETTLED.get(value) : value
+        if (nested) SETTLED.delete(value)
       }
       return snapshot as T
     },
@@ -142,7 +157,8 @@ function checked(check: OptionCheck, value: unknown, key: string, label: string)
   }
 }
 
-function readOption(given: object, key: string, label: string): unknown {
+/** `given[key]`, read once; a getter that throws is a `TypeError` naming the option, never the getter's own error. */
+export function readOption(given: object, key: string, label: string): unknown {
   try {
     return (given as Record<string, unknown>)[key]
   } catch (error) {

@@ -1,6 +1,6 @@
 import { typeName } from '../model/describe-value.ts'
 import { option, optionsContract } from '../model/options-contract.ts'
-import { type ErrorClass, errorClassOf, type RecoveryEstimate, type RecoveryProfileReader } from './recovery-estimate.ts'
+import { ERROR_CLASSES, type ErrorClass, errorClassOf, type RecoveryEstimate, type RecoveryProfileReader } from './recovery-estimate.ts'
 import type { Decision, ReliabilityRule } from './rule.ts'
 import type { ReliabilityScope } from './scope.ts'
 
@@ -33,7 +33,8 @@ const ADAPTIVE_RETRY = optionsContract<AdaptiveRetryOptions>('adaptiveRetry', {
   minTrials: option.integer(1),
   stopBelow: option.fraction(),
   extendAbove: option.fraction(),
-  classes: option.array(),
+  // A misspelt class ('trasient') would never match: the rule would silently never apply.
+  classes: option.where(`an array of error classes (${ERROR_CLASSES.join(', ')})`, (v) => Array.isArray(v) && v.every((c) => ERROR_CLASSES.includes(c))),
 })
 
 /** What the rule made of one failed attempt. */

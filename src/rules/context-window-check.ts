@@ -17,7 +17,7 @@ export interface ContextWindowCheckOptions {
 }
 
 const CONTEXT_WINDOW_CHECK = optionsContract<ContextWindowCheckOptions>('contextWindowCheck', {
-  models: modelWindowsCheck,
+  models: modelWindowsCheck('contextWindowCheck'),
   estimateTokens: option.function(),
 })
 
@@ -38,7 +38,7 @@ const CHARS_PER_TOKEN = 4
  */
 export function contextWindowCheck(options: ContextWindowCheckOptions = {}): ReliabilityRule {
   const checked = CONTEXT_WINDOW_CHECK.check(options)
-  const table = withModels(checked.models)
+  const table = withModels(checked.models, 'contextWindowCheck')
   const estimate = checked.estimateTokens ?? estimateByChars
   return {
     when: function contextWindowTooSmall(scope) {

@@ -15,7 +15,7 @@ export interface LargerWindowOptions {
 }
 
 const LARGER_WINDOW = optionsContract<LargerWindowOptions>('largerWindowRule', {
-  models: modelWindowsCheck,
+  models: modelWindowsCheck('largerWindowRule'),
   to: option.where('an array of model names', (v) => Array.isArray(v) && v.every((m) => typeof m === 'string' && m !== '')),
 })
 
@@ -32,7 +32,7 @@ const LARGER_WINDOW = optionsContract<LargerWindowOptions>('largerWindowRule', {
  */
 export function largerWindowRule(options: LargerWindowOptions = {}): RequestAdjustingRule {
   const checked = LARGER_WINDOW.check(options)
-  const table = withModels(checked.models)
+  const table = withModels(checked.models, 'largerWindowRule')
   const to = checked.to
   const next = (model: string | undefined): string | undefined => largerModel(table, model, to)
   const sent = (scope: ReliabilityScope): string | undefined => (scope.attemptRequest ?? scope.request).model

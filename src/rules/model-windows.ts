@@ -1,4 +1,4 @@
-import { option } from '../model/options-contract.ts'
+import { option, type OptionCheck, optionsContract } from '../model/options-contract.ts'
 
 /** What a model can take: its context window (input plus output tokens) and, when known, its largest output. */
 export interface ModelWindow {
@@ -49,26 +49,34 @@ export const MODEL_WINDOWS: ModelWindows = Object.freeze({
   'gemini-2.5-pro': w(1_048_576, 65_536),
 })
 
-/** The check of a `models` option: an object of `{ contextWindow, maxOutputTokens? }` entries, whole numbers above 0. */
-export const modelWindowsCheck = option.where(
-  'an object of model names to { contextWindow, maxOutputTokens? } (whole numbers above 0)',
-  (v) =>
-    typeof v === 'object' &&
-    v !== null &&
-    !Array.isArray(v) &&
-    Object.values(v as object).every((e: unknown) => {
-      if (typeof e !== 'object' || e === null) return false
-      const { contextWindow, maxOutputTokens } = e as Partial<Record<keyof ModelWindow, unknown>>
-      return whole(contextWindow) && (maxOutputTokens === undefined || whole(maxOutputTokens))
-    }),
-)
+const ENTRY = 'an object of model names to { contextWindow, maxOutputTokens? } (whole numbers above 0)'
 
-/** The built-in table with `extra` over it (a frozen copy; `extra`'s entries win). */
-export function withModels(extra: ModelWindows | undefined): ModelWindows {
+/** One entry of a `models` table, declared once: a misspelt `maxOuputTokens` is refused with "did you mean". */
+const modelWindowContract = (where: string) => optionsContract<ModelWindow>(where, { contextWindow: option.integer(1), maxOutputTokens: option.integer(1) })
+
+/** The window of entry `name` of `label`'s models, checked, each field read once: a TypeError or RangeError naming it. */
+function modelWindowOf(label: string, name: string, entry: unknown): ModelWindow {
+  const where = `${label}: models[${JSON.stringify(name)}]`
+  const checked = modelWindowContract(where).check(entry as ModelWindow)
+  if (checked.contextWindow === undefined) throw new TypeError(`${where}: contextWindow is required`)
+  return w(checked.contextWindow, checked.maxOutputTokens)
+}
+
+/** The check of a `models` option: an object of `{ contextWindow, maxOutputTokens? }` entries, whole numbers above 0, and no other key. */
+export const modelWindowsCheck =
+  (label: string): OptionCheck =>
+  (v) => {
+    if (typeof v !== 'object' || v === null || Array.isArray(v)) return ENTRY
+    for (const [name, entry] of Object.entries(v)) modelWindowOf(label, name, entry)
+    return undefined
+  }
+
+/** The built-in table with `extra` over it (a frozen copy; `extra`'s entries win, each checked as it is read). */
+export function withModels(extra: ModelWindows | undefined, label = 'withModels'): ModelWindows {
   if (extra === undefined) return MODEL_WINDOWS
   // Object.fromEntries defines own data properties: a model named `__proto__` is an entry like any
   // other, never the table's prototype (an assignment would set that).
-  const added = Object.entries(extra).map(([name, entry]): [string, ModelWindow] => [name, w(entry.contextWindow, entry.maxOutputTokens)])
+  const added = Object.entries(extra).map(([name, entry]): [string, ModelWindow] => [name, modelWindowOf(label, name, entry)])
   return Object.freeze(Object.fromEntries([...Object.entries(MODEL_WINDOWS), ...added]))
 }
 
@@ -95,8 +103,4 @@ export function vendorOf(model: string): string {
   if (model.startsWith('claude')) return 'anthropic'
   if (model.startsWith('gemini')) return 'google'
   return model.split('-')[0] ?? model
-}
-
-function whole(v: unknown): boolean {
-  return typeof v === 'number' && Number.isInteger(v) && v > 0
 }

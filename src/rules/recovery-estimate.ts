@@ -11,6 +11,27 @@ import type { ValidationStage } from '../validation/validation-failure.ts'
  */
 export type ErrorClass = 'parse' | `schema:${IssueCode}` | 'truncation' | 'transient' | 'tool-args' | 'other'
 
+/** Every issue code, keyed so that a code added to `IssueCode` and missing here does not compile. */
+const ISSUE_CODES: { readonly [C in IssueCode]: true } = {
+  missing_required: true,
+  invalid_type: true,
+  invalid_format: true,
+  unknown_property: true,
+  invalid_enum: true,
+  forbidden_key: true,
+  other: true,
+}
+
+/** Every {@link ErrorClass}: what `adaptiveRetry({ classes })` may name. */
+export const ERROR_CLASSES: readonly ErrorClass[] = Object.freeze([
+  'parse',
+  ...(Object.keys(ISSUE_CODES) as IssueCode[]).map((code): ErrorClass => `schema:${code}`),
+  'truncation',
+  'transient',
+  'tool-args',
+  'other',
+] satisfies ErrorClass[])
+
 /** The facts an error class is read from: an attempt's kind and, for a validation failure, its stage and first issue. */
 export interface FailureFacts {
   readonly errorKind: ErrorKind | (string & {})

@@ -1,3 +1,4 @@
+import { shownValue } from '../model/describe-value.ts'
 import { positiveInteger } from '../model/assert-number.ts'
 import type { ReliabilityRule } from './rule.ts'
 import type { ReliabilityScope } from './scope.ts'
@@ -8,9 +9,13 @@ import type { ReliabilityScope } from './scope.ts'
  * `validationErrorSignatures`), not just the same one-line message, which names only the first few
  * issues and cuts long keys; a scope without signatures (built by hand) compares the messages.
  *
+ * `n` below 1 matches nothing; an `n` that is no integer (`NaN`, `1.5`, `'2'`) is a `RangeError`.
+ *
  * @default n = 2
  */
 export function lastNValidationErrorsMatch(scope: ReliabilityScope, n: number = 2): boolean {
+  // NaN would compare nothing and answer true: every run would look stuck.
+  if (!Number.isInteger(n)) throw new RangeError(`lastNValidationErrorsMatch: n must be an integer, got ${shownValue(n)}`)
   const signatures = scope.validationErrorSignatures
   const history = signatures !== undefined && signatures.length === scope.validationErrorHistory.length ? signatures : scope.validationErrorHistory
   if (n < 1 || history.length < n) return false

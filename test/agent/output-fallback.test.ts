@@ -84,6 +84,16 @@ describe('Agent outputFallback', () => {
     await expect(build(['budget-exceeded']).runTyped('refund?')).resolves.toEqual(canned)
   })
 
+  it('refuses alsoOn holding anything but kinds (a number, an empty string) when the agent is built, never a set that matches nothing', () => {
+    const builder = Agent.create({ provider: scripted([]) }).outputSchema(Verdict)
+    for (const alsoOn of [[5], [''], 'circuit-open']) {
+      expect(() => builder.outputFallback({ canned, alsoOn: alsoOn as never }).build()).toThrow(
+        /Agent\.outputFallback: alsoOn must be an array of fail-fast kinds \(non-empty strings\)/,
+      )
+    }
+    expect(() => builder.outputFallback({ canned, alsoOn: ['circuit-open', 'my-rule-kind'] }).build()).not.toThrow()
+  })
+
   it('validates the canned answer when the agent is built', () => {
     const builder = Agent.create({ provider: scripted([]) }).outputSchema(Verdict)
     expect(() => builder.outputFallback({ canned: { action: 'maybe' } as never }).build()).toThrow(/canned answer does not match the output schema/)

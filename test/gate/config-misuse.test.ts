@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { EventHub } from '../../src/events/index.ts'
-import { Agent, circuitBreaker, createGate, type GateConfig, type Provider } from '../../src/index.ts'
+import { Agent, circuitBreaker, createGate, failoverRule, type GateConfig, type Provider, ProviderError } from '../../src/index.ts'
 import { ask, Refund, validRefund, validRefundJson } from '../support/schemas.ts'
 
 const provider: Provider = {
@@ -10,7 +10,8 @@ const provider: Provider = {
 
 // One wrong value per option, with the words the error must use.
 const WRONG: readonly [key: string, value: unknown, message: RegExp][] = [
-  ['model', 42, /createGate: model must be a string, got 42/],
+  ['model', 42, /createGate: model must be a non-empty string, got 42/],
+  ['model', '', /createGate: model must be a non-empty string, got ""/],
   ['fallback', 'canned answer', /createGate: fallback must be a function of the scope, got "canned answer"/],
   ['priceUsage', { input: 1 }, /createGate: priceUsage must be a function \(usage, model, provider\) => USD, got object/],
   ['pricing', 'gpt-4o', /createGate: pricing must be a table of prices by model, got "gpt-4o"/],
@@ -46,8 +47,43 @@ describe('createGate refuses options of the wrong type where they are written', 
     ['a list holding null', [null], /createGate: providers\[0\] has no complete\(\) method/],
     ['a list holding an object without complete', [provider, { name: 'x' }], /createGate: providers\[1\] has no complete\(\) method/],
     ['an entry whose provider is null', [{ provider: null, model: 'm' }], /providers\[0\] has no complete\(\) method/],
+    ['an entry with a misspelt model', [provider, { provider, modle: 'm' }], /createGate: providers\[1\]: unknown option "modle" \(did you mean "model"\?\)/],
+    ['an entry whose name is empty', [{ provider, name: '' }], /createGate: providers\[0\]: name must be a non-empty string, got ""/],
+    ['an entry whose name is no string', [{ provider, name: 42 }], /createGate: providers\[0\]: name must be a non-empty string, got 42/],
+    ['an entry whose model is no string', [{ provider, model: ['m'] }], /createGate: providers\[0\]: model must be a non-empty string, got an array/],
   ])('providers that are %s', (_name, providers, message) => {
     expect(() => createGate({ providers } as never)).toThrow(message)
+  })
+
+  it("refuses two providers of one name beside a breaker, which keeps its state by name (the backup would share the first one's open circuit)", async () => {
+    const backup: Provider = { ...provider }
+    expect(() => createGate({ providers: [provider, backup], breaker: { failureThreshold: 1 } })).toThrow(
+      new TypeError(
+        'createGate: providers[0] and providers[1] are two providers named "p", and the circuit breaker keeps its state by name; name each one ({ provider, name })',
+      ),
+    )
+    expect(() => createGate({ providers: [provider, { provider: backup, name: 'p' }], breaker: circuitBreaker() })).toThrow(/two providers named "p"/)
+    // Named apart, or the same provider listed twice (another model of it), they are taken.
+    expect(() => createGate({ providers: [provider, { provider: backup, name: 'backup' }], breaker: {} })).not.toThrow()
+    expect(() => createGate({ providers: [provider, { provider, model: 'small' }], breaker: {} })).not.toThrow()
+    expect(() => createGate({ providers: [provider, backup] })).not.toThrow()
+  })
+
+  it('fails over to a named backup when the first provider opens its circuit', async () => {
+    const failing: Provider = {
+      name: 'p',
+      complete: async () => {
+        throw new ProviderError('down', { kind: 'http-5xx', status: 503 })
+      },
+    }
+    const gate = createGate({
+      providers: [failing, { provider, name: 'backup' }],
+      outputSchema: Refund,
+      breaker: { failureThreshold: 1 },
+      postDecide: [failoverRule()],
+    })
+    expect((await gate.run(ask('hi'))).value).toEqual(validRefund)
+    expect((await gate.run(ask('hi'))).value).toEqual(validRefund)
   })
 
   it.each(WRONG)('%s = %o', (key, value, message) => {
@@ -88,12 +124,57 @@ describe('createGate refuses options of the wrong type where they are written', 
     expect(() => createGate({ providers: provider, breaker: false, pricing: {} })).not.toThrow()
   })
 
+  it('runs with a clock that throws or answers no number: its durations are NaN (unknown), never an error out of the run', async () => {
+    const clocks: readonly (() => number)[] = [
+      () => {
+        throw new Error('clock')
+      },
+      () => 'soon' as unknown as number,
+    ]
+    for (const now of clocks) {
+      const gate = createGate({ providers: [provider], outputSchema: Refund, now })
+      const result = await gate.run(ask('hi'))
+      expect(result.value).toEqual(validRefund)
+      expect(result.attempts[0]?.latencyMs).toBeNaN()
+    }
+  })
+
   it('Agent.reliability refuses the same values under its own name', () => {
     const builder = () => Agent.create({ provider, model: 'm', name: 'a' })
     expect(() => builder().reliability(null as never)).toThrow(/Agent\.reliability: expected an object of options, got null/)
     for (const [key, value, message] of WRONG) {
       expect(() => builder().reliability({ [key]: value } as never)).toThrow(new RegExp(message.source.replace('createGate', 'Agent\\.reliability')))
     }
+  })
+
+  it('refuses an option whose getter throws with a TypeError naming the option, in createGate and Agent.create alike', () => {
+    const throwing = (options: object, key: string): object =>
+      Object.defineProperty(options, key, {
+        enumerable: true,
+        get() {
+          throw new Error('boom')
+        },
+      })
+    expect(() => createGate(throwing({ providers: [provider] }, 'timeoutMs') as GateConfig)).toThrow(
+      new TypeError('createGate: reading option "timeoutMs" threw: boom'),
+    )
+    expect(() => Agent.create(throwing({ provider }, 'maxIterations') as never)).toThrow(
+      new TypeError('Agent.create: reading option "maxIterations" threw: boom'),
+    )
+  })
+
+  it('builds an agent from the options it checked: a getter read once, whatever it answers later', async () => {
+    let reads = 0
+    const options = {
+      provider,
+      get name(): unknown {
+        reads++
+        return reads === 1 ? 'billing' : 42
+      },
+    }
+    const agent = Agent.create(options as never).build()
+    expect(reads).toBe(1)
+    await expect(agent.run('hi')).resolves.toBeDefined()
   })
 })
 

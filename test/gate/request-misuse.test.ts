@@ -37,6 +37,7 @@ const NOT_REQUESTS: readonly [string, unknown, RegExp][] = [
   ['messages as an object', { messages: { 0: { role: 'user', content: 'hi' } } }, /got object/],
   ['a system prompt that is a number', { ...ask('hi'), system: 7 }, /request\.system must be a string, got number/],
   ['a model that is an object', { ...ask('hi'), model: { name: 'gpt' } }, /request\.model must be a string, got object/],
+  ["an empty model, which would be sent as the model's name", { ...ask('hi'), model: '' }, /request\.model must be a non-empty string, got ""/],
   ['tools as an object', { ...ask('hi'), tools: { lookup: {} } }, /request\.tools must be an array of tool specs, got object/],
   ['maxTokens as text', { ...ask('hi'), maxTokens: '100' }, /request\.maxTokens must be a positive integer, got "100"/],
   ['maxTokens of zero', { ...ask('hi'), maxTokens: 0 }, /request\.maxTokens must be a positive integer, got 0/],

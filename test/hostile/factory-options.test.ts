@@ -99,6 +99,8 @@ describe('factories given a store, key or source that cannot work', () => {
     }
     expect(() => Agent.create({ provider, name: 42 as never })).toThrow(/Agent\.create: name must be a string, got number/)
     expect(() => Agent.create({ provider, model: ['gpt-4o'] as never })).toThrow(/Agent\.create: model must be a string, got an array/)
+    expect(() => Agent.create({ provider, name: '' })).toThrow(/Agent\.create: name must be a non-empty string, got ""/)
+    expect(() => Agent.create({ provider, model: '' })).toThrow(/Agent\.create: model must be a non-empty string, got ""/)
     expect(() => Agent.create({ provider, logFormat: 'xml' as never })).toThrow(/Agent\.create: logFormat must be 'auto', 'line' or 'fields', got "xml"/)
     expect(() => Agent.create({ provider, logger: 5 as never })).toThrow(
       /Agent\.create: logger must have at least one of debug\(\), info\(\), warn\(\), error\(\) .*got number/,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { memoryDurablePort } from '../../src/durable.ts'
 import { Type } from 'typebox'
-import { circuitBreaker, createGate, driftMonitor, memoryStore, sharedBudget, sharedRateLimit, tool } from '../../src/index.ts'
+import { Agent, circuitBreaker, createGate, driftMonitor, memorySessionStore, memoryStore, sharedBudget, sharedRateLimit, tool } from '../../src/index.ts'
 import { scripted } from '../../src/providers/index.ts'
 
 const ask = { messages: [{ role: 'user' as const, content: 'hi' }] }
@@ -54,5 +54,65 @@ describe('Options whose getters answer one value to the check and another later'
     const timeout = flipping(base, 'approvalTimeoutMs', 60_000, 2 ** 31)
     const refund = tool(timeout.options as Parameters<typeof tool>[0])
     expect([timeout.reads(), refund.approvalTimeoutMs]).toEqual([1, 60_000])
+  })
+})
+
+/** An options object that is a Proxy throwing on every trap: its keys cannot even be listed. */
+const trapping = (): object =>
+  new Proxy(
+    {},
+    Object.fromEntries(
+      ['get', 'has', 'ownKeys', 'getOwnPropertyDescriptor', 'getPrototypeOf'].map((trap) => [
+        trap,
+        () => {
+          throw new Error('trap')
+        },
+      ]),
+    ),
+  )
+
+describe('Options that are a Proxy throwing on every trap', () => {
+  it("every factory refuses them with a TypeError naming it, never the trap's own error", () => {
+    const base = { name: 'refund', description: 'Refund', input: Type.Object({}), execute: () => 'ok' }
+    const factories: readonly [string, () => unknown][] = [
+      ['createGate', () => createGate(trapping() as never)],
+      ['Agent.create', () => Agent.create(trapping() as never)],
+      ['Agent.reliability', () => Agent.create({ provider: scripted([]) }).reliability(trapping() as never)],
+      ['circuitBreaker', () => circuitBreaker(trapping() as never)],
+      ['memoryStore', () => memoryStore(trapping() as never)],
+      ['tool', () => tool(trapping() as typeof base)],
+    ]
+    for (const [label, make] of factories) {
+      expect(make).toThrow(TypeError)
+      expect(make).toThrow(new RegExp(`^${label}: `))
+    }
+  })
+
+  it('gate.run, gate.stream, agent.run and agent.session refuse them as run options with a TypeError naming the call', async () => {
+    const gate = createGate({ providers: scripted(['fine']) })
+    await expect(gate.run(ask, trapping() as never)).rejects.toThrow(/^gate\.run: the options' keys could not be read: trap$/)
+    expect(() => gate.stream(ask, trapping() as never)).toThrow(/^gate\.stream: /)
+    const agent = Agent.create({ provider: scripted(['fine']), sessions: memorySessionStore() }).build()
+    await expect(agent.run('hi', trapping() as never)).rejects.toThrow(/^agent\.run: /)
+    await expect(agent.session('s', trapping() as never)).rejects.toThrow(/^agent\.session: /)
+    await expect(agent.session('s', { window: trapping() as never })).rejects.toThrow(TypeError)
+  })
+})
+
+describe('A nested options object whose getter answers one value to the check and another later', () => {
+  it('driftMonitor keeps the threshold it checked: a rate read as NaN later never silences the monitor', async () => {
+    let reads = 0
+    const threshold = {
+      get validationFailureRate(): number {
+        reads++
+        return reads === 1 ? 0.5 : Number.NaN
+      },
+    }
+    const gate = createGate({ providers: scripted(['{"a"', '{"a"']), outputSchema: Type.Object({ a: Type.Number() }), maxAttempts: 1 })
+    const drift: unknown[] = []
+    driftMonitor(gate, { window: 1, threshold }).drift$.subscribe((event) => drift.push(event))
+    await gate.run(ask).catch(() => undefined)
+    expect(reads).toBe(1)
+    expect(drift).toHaveLength(1)
   })
 })

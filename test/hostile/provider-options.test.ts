@@ -7,6 +7,7 @@ import { openai } from '../../src/providers/openai/index.ts'
 import { scripted, simulated } from '../../src/providers/index.ts'
 import { instrument } from '../../src/otel/index.ts'
 import { aiSdk, reliabilityMiddleware } from '../../src/integrations/ai-sdk.ts'
+import { reliabilityMiddleware as langchainMiddleware } from '../../src/integrations/langchain.ts'
 import { redisStore } from '../../src/store/redis/index.ts'
 import { recordTrace } from '../../src/trace/index.ts'
 import { Refund } from '../support/schemas.ts'
@@ -81,6 +82,8 @@ describe('the AI SDK entry, the Redis store and the trace recorder given what ca
     expect(() => reliabilityMiddleware({ postDecide: 5 as never })).toThrow(/reliabilityMiddleware: postDecide must be an array of rules/)
     expect(() => reliabilityMiddleware({ repair: 'yes' as never })).toThrow(/reliabilityMiddleware: repair must be a boolean, got "yes"/)
     expect(() => reliabilityMiddleware({ outputSchema: 5 as never })).toThrow(/compileSchema expects a TypeBox schema/)
+    expect(() => reliabilityMiddleware({ name: '' })).toThrow(/reliabilityMiddleware: name must be a non-empty string, got ""/)
+    expect(() => langchainMiddleware({ name: '' })).toThrow(/name must be a non-empty string, got ""/)
     expect(() => reliabilityMiddleware({ outputSchema: Refund, postDecide: [] })).not.toThrow()
   })
 

@@ -24,7 +24,39 @@ describe('optionsContract', () => {
     const checked = EXAMPLE.check(given)
     expect(checked).toEqual(given)
     expect(checked).not.toBe(given)
-    expect(checked.window).toBe(given.window)
+    expect(checked.window).toEqual(given.window)
+  })
+
+  it('answers a nested object as checked, each of its options read once: its getter cannot answer another value later', () => {
+    let reads = 0
+    const given = {
+      window: {
+        get maxMessages(): number {
+          reads++
+          return reads === 1 ? 3 : Number.NaN
+        },
+      },
+    }
+    const checked = EXAMPLE.check(given)
+    expect(checked.window?.maxMessages).toBe(3)
+    expect(checked.window?.maxMessages).toBe(3)
+    expect(reads).toBe(1)
+    expect(checked.window).not.toBe(given.window)
+  })
+
+  it('answers a nested object checked inside a check of its own as checked too', () => {
+    const EITHER = optionsContract<{ readonly window?: number | { readonly maxMessages?: number } }>('either', {
+      window: (value) => (typeof value === 'number' ? option.integer(1)(value) : option.nested(WINDOW)(value)),
+    })
+    let reads = 0
+    const window = {
+      get maxMessages(): number {
+        reads++
+        return reads === 1 ? 3 : -1
+      },
+    }
+    expect(EITHER.check({ window }).window).toEqual({ maxMessages: 3 })
+    expect(EITHER.check({ window: 4 }).window).toBe(4)
   })
 
   it('answers the values it checked, each option read once: a getter answering another value on a second read changes nothing', () => {

@@ -54,6 +54,7 @@ describe('the options of the state stores and the policies', () => {
 
   it('refuses an empty keyPrefix, which would put every tenant on the same keys', () => {
     expect(() => redisStore(client, { keyPrefix: '' })).toThrow(/redisStore: keyPrefix must be a non-empty string, got ""/)
+    expect(() => circuitBreaker({ keyPrefix: '' })).toThrow(/circuitBreaker: keyPrefix must be a non-empty string, got ""/)
   })
 
   it('refuses a breaker option misspelt inside createGate', () => {

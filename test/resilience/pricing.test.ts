@@ -54,6 +54,26 @@ describe('pricingTable', () => {
     expect(() => pricingTable({ x: { input: 1, output: 1, cacheRead: -2 } })).toThrow(/cacheRead/)
   })
 
+  it('charges the prices it checked: an edit of the table or a getter answering another price later changes nothing', () => {
+    let reads = 0
+    const prices = {
+      'model-a': { input: 2, output: 8 },
+      'model-b': {
+        get input(): number {
+          reads++
+          return reads === 1 ? 1 : Number.NaN
+        },
+        output: 4,
+      },
+    }
+    const price = pricingTable(prices)
+    prices['model-a'].input = 2_000
+    const usage = { inputTokens: 1_000_000, outputTokens: 0 }
+    expect(price(usage, 'model-a', 'p')).toBe(2)
+    expect(price(usage, 'model-b', 'p')).toBe(1)
+    expect(reads).toBe(1)
+  })
+
   it('shows its name in stack traces', () => {
     expect(pricingTable({}).name).toBe('priceUsage')
   })

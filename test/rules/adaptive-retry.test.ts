@@ -106,4 +106,12 @@ describe('adaptiveRetry', () => {
     expect(() => adaptiveRetry({} as never)).toThrow(/profile is required/)
     expect(() => adaptiveRetry({ profile: fixedProfile(undefined), stopBelow: 0.6, extendAbove: 0.4 })).toThrow(RangeError)
   })
+
+  it('refuses classes that name no error class (a misspelt one would never match), listing the classes', () => {
+    expect(() => adaptiveRetry({ profile: fixedProfile(undefined), classes: ['trasient' as never] })).toThrow(
+      /adaptiveRetry: classes must be an array of error classes \(parse, schema:missing_required, .*, truncation, transient, tool-args, other\), got an array/,
+    )
+    expect(() => adaptiveRetry({ profile: fixedProfile(undefined), classes: ['schema:required' as never] })).toThrow(TypeError)
+    expect(() => adaptiveRetry({ profile: fixedProfile(undefined), classes: ['transient', 'schema:invalid_type', 'parse'] })).not.toThrow()
+  })
 })

@@ -148,6 +148,28 @@ describe('the rejection remedies', () => {
     expect(() => largerWindowRule({ models: { m: { contextWindow: -1 } } })).toThrow(/models/)
     expect(() => contextWindowCheck({ models: { m: { contextWindow: 1.5 } } })).toThrow(/models/)
   })
+
+  it('refuse a misspelt or missing key inside a models entry, naming the rule and the model', () => {
+    expect(() => largerWindowRule({ models: { m: { contextWindow: 1_000, maxOuputTokens: 100 } as never } })).toThrow(
+      new TypeError(
+        'largerWindowRule: models["m"]: unknown option "maxOuputTokens" (did you mean "maxOutputTokens"?); the options are contextWindow, maxOutputTokens',
+      ),
+    )
+    expect(() => contextWindowCheck({ models: { m: { maxOutputTokens: 100 } as never } })).toThrow(
+      new TypeError('contextWindowCheck: models["m"]: contextWindow is required'),
+    )
+  })
+
+  it('never keep a window of NaN: an entry whose getter answers NaN after the check is refused where the table is built', () => {
+    let reads = 0
+    const entry = {
+      get contextWindow(): number {
+        reads++
+        return reads === 1 ? 100 : Number.NaN
+      },
+    }
+    expect(() => contextWindowCheck({ models: { tiny: entry } })).toThrow(/contextWindowCheck: models\["tiny"\]: contextWindow must be an integer/)
+  })
 })
 
 describe('contextWindowCheck', () => {

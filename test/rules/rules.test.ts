@@ -34,6 +34,13 @@ describe('lastNValidationErrorsMatch', () => {
     expect(lastNValidationErrorsMatch(scope(['a']))).toBe(false)
     expect(lastNValidationErrorsMatch(scope([]), 1)).toBe(false)
   })
+
+  it('refuses an n that is no integer with a RangeError, never answering true for NaN', () => {
+    for (const n of [Number.NaN, 1.5, Number.POSITIVE_INFINITY, '2']) {
+      expect(() => lastNValidationErrorsMatch(scope(['a', 'b']), n as number)).toThrow(RangeError)
+      expect(() => lastNValidationErrorsMatch(scope([]), n as number)).toThrow(/lastNValidationErrorsMatch: n must be an integer/)
+    }
+  })
 })
 
 describe('defaultStuckLoopRule', () => {

@@ -174,4 +174,22 @@ describe('agent.session(id)', () => {
     await expect(agent.session('x', { onConflict: 'merge' as 'fail' })).rejects.toThrow(/onConflict/)
     await expect(agent.session('x', { window: { maxMessages: 0 } })).rejects.toThrow(RangeError)
   })
+
+  it('windows every run by the window it checked: a getter answering NaN after the check never sends the whole history', async () => {
+    const provider = scripted(['a1', 'a2', 'a3'])
+    const agent = Agent.create({ provider, sessions: memorySessionStore() }).build()
+    let reads = 0
+    const window = {
+      get maxMessages(): number {
+        reads++
+        return reads === 1 ? 2 : Number.NaN
+      },
+    }
+    const session = await agent.session(freshId('window-getter'), { window })
+    await session.run('q1')
+    await session.run('q2')
+    await session.run('q3')
+    expect(reads).toBe(1)
+    expect(contents(provider.requests[2]?.messages ?? [])).toEqual(['q2', 'a2', 'q3'])
+  })
 })

@@ -130,6 +130,18 @@ describe('replayTrace', () => {
     ])
   })
 
+  it('reads a recorded request of more messages than a replay rebuilds (an edited count) as unreplayable, never allocating a placeholder for each', async () => {
+    const { records } = await recordCalls(BASE, SCRIPTS.slice(0, 2))
+    const edited = records.map((r) =>
+      r.runId === 'call-0' && r.type === 'attempt_start' ? ({ ...r, request: { ...(r.request as object), messages: 2 ** 32 } } as TraceRecord) : r,
+    )
+    const report = await replayTrace(edited, { config: BASE })
+    expect(report.unreplayable).toEqual([
+      { id: 'call-0', runId: 'call-0', reason: 'attempt 1: its request held 4294967296 messages, more than a replay rebuilds (100000)' },
+    ])
+    expect(report.calls.map((c) => [c.id, c.status])).toEqual([['call-1', 'same']])
+  })
+
   it('refuses an unknown option with the one it is closest to', async () => {
     await expect(replayTrace([], { config: BASE, confg: {} } as never)).rejects.toThrow(/unknown option "confg" \(did you mean "config"\?\)/)
     await expect(replayTrace([], {} as never)).rejects.toThrow(/config is required/)

@@ -1,7 +1,7 @@
 import { shownValue, typeName } from '../../model/describe-value.ts'
 import { isRecord } from '../../model/is-record.ts'
 import { refuseUnknownOptions } from '../../model/known-options.ts'
-import { option } from '../../model/options-contract.ts'
+import { option, readOption } from '../../model/options-contract.ts'
 import type { GateConfig } from '../gate-config.ts'
 import { GATE_OPTIONS, GATE_OPTION_NAMES, type OptionRow } from './option-table.ts'
 
@@ -20,7 +20,7 @@ export function checkConfig(config: unknown, label = 'createGate', extra: readon
   // the check and another one later (a timeout of 2^31 ms) never reaches the gate.
   const settled: Record<string, unknown> = {}
   for (const [key, row] of Object.entries(GATE_OPTIONS) as [string, OptionRow][]) {
-    const value = config[key]
+    const value = readOption(config, key, label)
     if (value === undefined) continue
     settled[key] = value
     if (row.expected === undefined) continue

@@ -55,7 +55,7 @@ const hasMethods = (value: unknown, ...names: string[]): boolean => missingMetho
  */
 export const GATE_OPTIONS: { readonly [K in keyof Required<GateConfig<unknown>>]: OptionRow } = {
   providers: { acts: 'setup' },
-  model: { acts: 'setup', expected: ['a string', isString] },
+  model: { acts: 'setup', expected: ['a non-empty string', (v) => isString(v) && v !== ''] },
   events: { acts: 'setup', expected: ['an EventHub', (value) => value instanceof EventHub] },
   now: { acts: 'setup', expected: ['a function returning milliseconds', isFunction] },
   timeoutMs: { acts: 'link', stage: 'outer', link: timeoutOption },

@@ -58,7 +58,7 @@ export const RELIABILITY_MIDDLEWARE = optionsContract<ReliabilityMiddlewareOptio
   maxToolRetries: option.where('a non-negative integer', (v) => Number.isInteger(v) && (v as number) >= 0),
   toolGuards: option.array(),
   logger: option.where('a logger with debug(), info(), warn() or error() (console, pino)', (v) => typeof v === 'object' && v !== null),
-  name: option.string(),
+  name: option.nonEmptyString(),
   forcedToolReask: option.boolean(),
   toolGiveUpStops: option.boolean(),
   noProgress: noProgressCheck(),

@@ -70,7 +70,7 @@ const RELIABILITY_MIDDLEWARE = optionsContract<LangChainReliabilityOptions>('rel
   toolGiveUpStops: option.boolean(),
   toolGuards: option.array(),
   logger: option.where('a logger with debug(), info(), warn() or error() (console, pino)', (v) => typeof v === 'object' && v !== null),
-  name: option.string(),
+  name: option.nonEmptyString(),
   noProgress: noProgressCheck(),
   contentGuards: option.where('a list of content guards (contentGuard(), piiGuard(), ...)', (v) => {
     assertContentGuards(v, 'reliabilityMiddleware: contentGuards')

@@ -21,7 +21,7 @@ export interface CircuitBreakerOptions {
   readonly successesToClose?: number
   /** Where the state lives; share one store to share breakers across gates or processes. @default memoryStore() */
   readonly store?: StateStore
-  /** Prefix of the store keys (one key per provider name, a `:` or `%` in it written `%3A` or `%25`). @default 'rg:breaker:' */
+  /** Prefix of the store keys (one key per provider name, a `:` or `%` in it written `%3A` or `%25`), not empty: a key of the provider's name alone could be another writer's. @default 'rg:breaker:' */
   readonly keyPrefix?: string
   /**
    * Clock in ms. Wall-clock by default because a shared store compares times across processes.
@@ -38,7 +38,7 @@ export const CIRCUIT_BREAKER = optionsContract<CircuitBreakerOptions>('circuitBr
   successesToClose: positiveInteger,
   // Checked below, naming the methods it lacks.
   store: option.any(),
-  keyPrefix: option.string(),
+  keyPrefix: option.nonEmptyString(),
   now: option.function(),
 })
 

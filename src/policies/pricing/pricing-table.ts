@@ -1,6 +1,6 @@
 import { typeName } from '../../model/describe-value.ts'
 import { refuseUnknownOptions } from '../../model/known-options.ts'
-import { option, optionsContract } from '../../model/options-contract.ts'
+import { option, optionsContract, readOption } from '../../model/options-contract.ts'
 import { containReturned } from '../../model/user-code.ts'
 import type { Usage } from '../../model/usage.ts'
 import type { ModelPrice, PricingTable } from './model-price.ts'
@@ -39,8 +39,8 @@ export function pricingTable(table: PricingTable, given: PricingTableOptions = {
   if (typeof table !== 'object' || table === null || Array.isArray(table)) {
     throw new TypeError(`pricingTable: expected an object of prices by model, got ${typeName(table)}`)
   }
-  const entries = new Map<string, ModelPrice>(Object.entries(table))
-  for (const [model, price] of entries) checkPrice(model, price)
+  // Each price read once, into a frozen copy: a getter or an edit of the caller's table after this check never changes what is charged.
+  const entries = new Map<string, ModelPrice>(Object.entries(table).map(([model, price]) => [model, checkedPrice(model, price)]))
   // Longest prefix first, so a specific key wins over a family key.
   const prefixes = [...entries.keys()].sort((a, b) => b.length - a.length)
   const resolved = new Map<string, ModelPrice | undefined>()
@@ -87,16 +87,20 @@ export function costOf(usage: Usage, price: ModelPrice): number {
   )
 }
 
-function checkPrice(model: string, price: ModelPrice): void {
+/** `price` checked, as a frozen copy of what was read (each field once). */
+function checkedPrice(model: string, price: ModelPrice): ModelPrice {
   if (typeof price !== 'object' || price === null || Array.isArray(price)) {
     throw new TypeError(`pricingTable: ${model} must be an object { input, output, cacheRead?, cacheWrite? }, got ${typeName(price)}`)
   }
   refuseUnknownOptions(price, PRICE_FIELDS, `pricingTable: ${model}`)
+  const copy: Record<string, number> = {}
   for (const field of ['input', 'output', 'cacheRead', 'cacheWrite'] as const) {
-    const v = price[field]
+    const v = readOption(price, field, `pricingTable: ${model}`)
     if (v === undefined && field !== 'input' && field !== 'output') continue
     if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) {
       throw new RangeError(`pricingTable: ${model}.${field} must be a non-negative number of USD per million tokens, got ${String(v)}`)
     }
+    copy[field] = v
   }
+  return Object.freeze(copy) as unknown as ModelPrice
 }

@@ -31,6 +31,11 @@ export const entries: readonly OptionsEntry[] = [
     call: (options) => createGate({ providers: provider, ...options }),
   },
   {
+    name: 'createGate providers entry',
+    keys: ['provider', 'name', 'model'],
+    call: (options) => createGate({ providers: [{ provider, ...options }] }),
+  },
+  {
     name: 'Agent.create',
     covers: ['.:Agent'],
     keys: Object.keys(AGENT_OPTIONS),
