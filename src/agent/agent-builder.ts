@@ -58,7 +58,7 @@ export class AgentBuilderOf<K extends AgentKind, T = string> {
   /** Sets the schema every final answer must satisfy; `runTyped` then returns its type. Once only. */
   outputSchema<S extends OutputSchema<unknown>>(schema: S): AgentBuilderOf<K, InferSchema<S>> {
     if (this.#state.outputSchema !== undefined) {
-      throw new Error('Agent.outputSchema() was already called on this builder: an agent has one output schema')
+      throw new TypeError('Agent.outputSchema() was already called on this builder: an agent has one output schema')
     }
     if (schema === null || (typeof schema !== 'object' && typeof schema !== 'function')) {
       throw new TypeError('Agent.outputSchema: expected a TypeBox, Standard Schema, JSON Schema or {parse} object')
@@ -69,7 +69,7 @@ export class AgentBuilderOf<K extends AgentKind, T = string> {
   /** Sets the reliability rules and options (see `strictOutput()` for a declarative preset). Once only. */
   reliability(config: AgentReliability): AgentBuilderOf<K, T> {
     if (this.#state.reliability !== undefined) {
-      throw new Error('Agent.reliability() was already called on this builder: pass every rule in one call')
+      throw new TypeError('Agent.reliability() was already called on this builder: pass every rule in one call')
     }
     checkConfig(config, 'Agent.reliability')
     if ((config as { contentGuards?: unknown }).contentGuards !== undefined) {
@@ -91,7 +91,7 @@ export class AgentBuilderOf<K extends AgentKind, T = string> {
       if (t === null || typeof t !== 'object' || typeof t.execute !== 'function' || t.spec === undefined) {
         throw new TypeError('Agent.tool: expected a tool made by tool({...})')
       }
-      if (names.has(t.name)) throw new Error(`Agent.tool: a tool named '${t.name}' was already added`)
+      if (names.has(t.name)) throw new TypeError(`Agent.tool: a tool named '${t.name}' was already added`)
       names.add(t.name)
     }
     return this.#with<T>({ tools: Object.freeze([...this.#state.tools, ...list]) })
@@ -103,13 +103,13 @@ export class AgentBuilderOf<K extends AgentKind, T = string> {
    * `canned`, validated at `build()`. Once only.
    */
   outputFallback(config: OutputFallback<T>): AgentBuilderOf<K, T> {
-    if (this.#state.outputFallback !== undefined) throw new Error('Agent.outputFallback() was already called on this builder')
+    if (this.#state.outputFallback !== undefined) throw new TypeError('Agent.outputFallback() was already called on this builder')
     return this.#with<T>({ outputFallback: Object.freeze({ ...config }) as OutputFallback<unknown> })
   }
 
   /** A cost budget per run, over every model call of the run. Once only. */
   costBudget(budget: CostBudget): AgentBuilderOf<K, T> {
-    if (this.#state.costBudget !== undefined) throw new Error('Agent.costBudget() was already called on this builder')
+    if (this.#state.costBudget !== undefined) throw new TypeError('Agent.costBudget() was already called on this builder')
     return this.#with<T>({ costBudget: Object.freeze({ ...budget }) })
   }
 

@@ -49,6 +49,26 @@ describe('tool', () => {
         .tool(t),
     ).toThrow(/already added/)
   })
+
+  it('refuses a builder step taken twice with a TypeError, as every misuse of the builder', () => {
+    const builder = () => Agent.create({ provider: scripted([]) })
+    const t = tool({ name: 'x', description: '', input: Type.Object({}), execute: () => 1 })
+    const thrown = (step: () => unknown): unknown => {
+      try {
+        step()
+      } catch (error) {
+        return error
+      }
+      return undefined
+    }
+    const errors = [
+      thrown(() => builder().tool(t).tool(t)),
+      thrown(() => builder().outputSchema(Type.Object({})).outputSchema(Type.Object({}))),
+      thrown(() => builder().reliability({}).reliability({})),
+      thrown(() => builder().costBudget({ usd: 1 }).costBudget({ usd: 1 })),
+    ]
+    expect(errors.map((e) => e instanceof TypeError && /already (added|called)/.test(e.message))).toEqual([true, true, true, true])
+  })
 })
 
 describe('validateToolArgs', () => {
