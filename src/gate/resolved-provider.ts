@@ -1,3 +1,4 @@
+import { messageOf } from '../model/message-of.ts'
 import { typeName } from '../model/describe-value.ts'
 import { option, optionsContract } from '../model/options-contract.ts'
 import type { Provider } from '../model/provider.ts'
@@ -26,14 +27,24 @@ export function resolveProviders(providers: Provider | readonly (Provider | Prov
   const list = Array.isArray(providers) ? (providers as readonly (Provider | ProviderEntry)[]) : [providers as Provider]
   if (list.length === 0) throw new TypeError('createGate: `providers` must hold at least one provider')
   return list.map((item, i) => {
-    // An entry is an options object like any other: a misspelt `modle` would ask every provider for the gate's model.
-    const entry: ProviderEntry = isEntry(item) ? providerEntry(i).check(item) : { provider: item }
-    if (entry.provider === null || entry.provider === undefined || typeof entry.provider.complete !== 'function') {
-      throw new TypeError(`createGate: providers[${i}] has no complete() method`)
+    try {
+      return resolved(item, i, model)
+    } catch (error) {
+      // A provider whose fields cannot be read (a Proxy that throws) is refused as any unfit provider is: typed, naming it.
+      if (error instanceof TypeError && error.message.startsWith('createGate')) throw error
+      throw new TypeError(`createGate: providers[${i}] cannot be read: ${messageOf(error)}`, { cause: error })
     }
-    const own = typeof entry.provider.model === 'string' && entry.provider.model !== '' ? entry.provider.model : undefined
-    return Object.freeze({ provider: entry.provider, name: entry.name ?? entry.provider.name, model: entry.model ?? own, defaultModel: model })
   })
+}
+
+function resolved(item: Provider | ProviderEntry, i: number, model: string | undefined): ResolvedProvider {
+  // An entry is an options object like any other: a misspelt `modle` would ask every provider for the gate's model.
+  const entry: ProviderEntry = isEntry(item) ? providerEntry(i).check(item) : { provider: item }
+  if (entry.provider === null || entry.provider === undefined || typeof entry.provider.complete !== 'function') {
+    throw new TypeError(`createGate: providers[${i}] has no complete() method`)
+  }
+  const own = typeof entry.provider.model === 'string' && entry.provider.model !== '' ? entry.provider.model : undefined
+  return Object.freeze({ provider: entry.provider, name: entry.name ?? entry.provider.name, model: entry.model ?? own, defaultModel: model })
 }
 
 /**

@@ -97,6 +97,19 @@ describe('Options that are a Proxy throwing on every trap', () => {
     await expect(agent.session('s', trapping() as never)).rejects.toThrow(/^agent\.session: /)
     await expect(agent.session('s', { window: trapping() as never })).rejects.toThrow(TypeError)
   })
+
+  it('createGate refuses one as a provider, a provider entry or a breaker with a TypeError naming it', () => {
+    const made = [
+      () => createGate({ providers: [trapping() as never] }),
+      () => createGate({ providers: [scripted(['fine']), trapping() as never] }),
+      () => createGate({ providers: scripted(['fine']), breaker: trapping() as never }),
+    ]
+    for (const make of made) {
+      expect(make).toThrow(TypeError)
+      // Named by the call that read it: createGate's providers, or the breaker's own options contract.
+      expect(make).toThrow(/^(createGate: providers\[\d\] cannot be read: trap|circuitBreaker: the options' keys could not be read: trap)$/)
+    }
+  })
 })
 
 describe('A nested options object whose getter answers one value to the check and another later', () => {

@@ -243,10 +243,11 @@ export function breakerNow(breaker: CircuitBreaker): BreakerNow | undefined {
 
 /** True for a ready {@link CircuitBreaker} (as opposed to its options). */
 export function isCircuitBreaker(value: unknown): value is CircuitBreaker {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    typeof (value as CircuitBreaker).acquire === 'function' &&
-    typeof (value as CircuitBreaker).record === 'function'
-  )
+  if (typeof value !== 'object' || value === null) return false
+  try {
+    return typeof (value as CircuitBreaker).acquire === 'function' && typeof (value as CircuitBreaker).record === 'function'
+  } catch {
+    // A value whose fields cannot be read is no breaker: read as options, it is refused by their contract, typed.
+    return false
+  }
 }
