@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { Agent, contentGuard, piiGuard } from '../../src/index.ts'
+import { Agent, contentGuard, instructionGuard, piiGuard, secretsGuard } from '../../src/index.ts'
 import { noProgressSettings } from '../../src/agent/no-progress/no-progress-options.ts'
 import { noProgressSteps } from '../../src/integrations/ai-sdk-middleware/no-progress-steps.ts'
 import { scripted } from '../../src/providers/index.ts'
@@ -77,6 +77,9 @@ describe('list options with holes', () => {
     expect(() => noProgressSettings({ exempt: sparse('poll') }, 'Agent')).toThrow(/exempt must be an array of tool names/)
     expect(() => contentGuard('g', allow, { surfaces: sparse('output' as const) })).toThrow(/surfaces must be a non-empty list/)
     expect(() => piiGuard({ trustedServers: sparse('docs') })).toThrow(/trustedServers must be a list of strings/)
+    // An empty name trusts a server with no name: never one the caller meant.
+    for (const guard of [piiGuard, secretsGuard, instructionGuard])
+      expect(() => guard({ trustedServers: [''] })).toThrow(/trustedServers must be a list of strings, none empty/)
     expect(() => piiGuard({ kinds: sparse('card' as const) })).toThrow(/kinds must be a non-empty list/)
     expect(() => noProgressSteps({ tools: sparse('search') })).toThrow(/tools must be an array of tool names/)
     expect(() => screenToolResult('text', { pii: sparse('card' as const) })).toThrow(/pii must be false or a list/)

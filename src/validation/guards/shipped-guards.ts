@@ -38,7 +38,10 @@ const SURFACES = option.where(
 )
 const SHARED: OptionsSpec<ShippedGuardOptions> = {
   surfaces: SURFACES,
-  trustedServers: option.where('a list of strings', (v) => Array.isArray(v) && Array.from(v).every((s) => typeof s === 'string')),
+  trustedServers: option.where(
+    'a list of strings, none empty (server names)',
+    (v) => Array.isArray(v) && Array.from(v).every((s) => typeof s === 'string' && s !== ''),
+  ),
   trustClosedWorld: option.boolean(),
   trustReadOnly: option.boolean(),
   onError: option.oneOf('open', 'closed'),
