@@ -20,7 +20,7 @@ import type { GateInternals, GateRunOptions } from './gate-internals.ts'
 import type { GateResult } from './gate-result.ts'
 import { runDurable } from './run/durable-run.ts'
 import { gateRun } from './run/run-gate.ts'
-import { refuseSharedNames, resolveProviders } from './resolved-provider.ts'
+import { resolveProviders } from './resolved-provider.ts'
 import { checkConfig } from './options/check-options.ts'
 import { guardsOf } from './options/content-guards-option.ts'
 import { checkRequest } from './request-problem.ts'
@@ -169,7 +169,6 @@ export function gateFrom<T>(blueprint: GateBlueprint<T>, given: GateConfig<T>['p
   const { config, frozen } = blueprint
   const { events } = blueprint.settled
   const providers = resolveProviders(given, config.model)
-  if (config.breaker !== undefined && config.breaker !== false) refuseSharedNames(providers)
   const outputModes = outputModeState(config.outputMode, events)
   // The gate's own demotion after a 400 refusing the schema comes first: no rule of the user's re-sends it.
   const postDecide = [outputModeDemotion(outputModes, providers), ...blueprint.postDecide]

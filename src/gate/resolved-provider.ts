@@ -12,6 +12,12 @@ export interface ResolvedProvider {
   readonly model: string | undefined
   /** The gate's (or agent's) `model`, used when neither this provider nor the request names one. */
   readonly defaultModel: string | undefined
+  /**
+   * The key of this provider's circuit breaker: its name, unless an earlier, different provider of the
+   * list has that name (two adapters of one vendor, both `openai`): then `<name>#2`, `#3`, ..., so its
+   * backup never shares the first one's open circuit. The same provider listed twice shares its key.
+   */
+  readonly breakerKey: string
 }
 
 /**
@@ -26,7 +32,7 @@ export function resolveProviders(providers: Provider | readonly (Provider | Prov
   }
   const list = Array.isArray(providers) ? (providers as readonly (Provider | ProviderEntry)[]) : [providers as Provider]
   if (list.length === 0) throw new TypeError('createGate: `providers` must hold at least one provider')
-  return list.map((item, i) => {
+  const settled = list.map((item, i) => {
     try {
       return resolved(item, i, model)
     } catch (error) {
@@ -35,32 +41,29 @@ export function resolveProviders(providers: Provider | readonly (Provider | Prov
       throw new TypeError(`createGate: providers[${i}] cannot be read: ${messageOf(error)}`, { cause: error })
     }
   })
+  return withBreakerKeys(settled)
 }
 
-function resolved(item: Provider | ProviderEntry, i: number, model: string | undefined): ResolvedProvider {
+/** `providers` with their breaker keys (see {@link ResolvedProvider.breakerKey}). */
+function withBreakerKeys(providers: readonly Omit<ResolvedProvider, 'breakerKey'>[]): readonly ResolvedProvider[] {
+  const byName = new Map<string, Provider[]>()
+  return providers.map((entry) => {
+    const seen = byName.get(entry.name) ?? []
+    byName.set(entry.name, seen)
+    let n = seen.indexOf(entry.provider)
+    if (n < 0) n = seen.push(entry.provider) - 1
+    return Object.freeze({ ...entry, breakerKey: n === 0 ? entry.name : `${entry.name}#${n + 1}` })
+  })
+}
+
+function resolved(item: Provider | ProviderEntry, i: number, model: string | undefined): Omit<ResolvedProvider, 'breakerKey'> {
   // An entry is an options object like any other: a misspelt `modle` would ask every provider for the gate's model.
   const entry: ProviderEntry = isEntry(item) ? providerEntry(i).check(item) : { provider: item }
   if (entry.provider === null || entry.provider === undefined || typeof entry.provider.complete !== 'function') {
     throw new TypeError(`createGate: providers[${i}] has no complete() method`)
   }
   const own = typeof entry.provider.model === 'string' && entry.provider.model !== '' ? entry.provider.model : undefined
-  return Object.freeze({ provider: entry.provider, name: entry.name ?? entry.provider.name, model: entry.model ?? own, defaultModel: model })
-}
-
-/**
- * Throws a `TypeError` when two providers share a name: a circuit breaker keeps its state by name,
- * so the first one's failures would open the circuit of its backup and failover would never reach it.
- * The same provider listed twice (another model of it) is one provider and keeps its name.
- */
-export function refuseSharedNames(resolved: readonly ResolvedProvider[]): void {
-  resolved.forEach((entry, i) => {
-    const first = resolved.findIndex((other) => other.name === entry.name)
-    if (first < i && (resolved[first] as ResolvedProvider).provider !== entry.provider) {
-      throw new TypeError(
-        `createGate: providers[${first}] and providers[${i}] are two providers named ${JSON.stringify(entry.name) ?? String(entry.name)}, and the circuit breaker keeps its state by name; name each one ({ provider, name })`,
-      )
-    }
-  })
+  return { provider: entry.provider, name: entry.name ?? entry.provider.name, model: entry.model ?? own, defaultModel: model }
 }
 
 /** The model a provider is asked for on a request (see {@link resolveProviders} for the order). */

@@ -55,18 +55,39 @@ describe('createGate refuses options of the wrong type where they are written', 
     expect(() => createGate({ providers } as never)).toThrow(message)
   })
 
-  it("refuses two providers of one name beside a breaker, which keeps its state by name (the backup would share the first one's open circuit)", async () => {
-    const backup: Provider = { ...provider }
-    expect(() => createGate({ providers: [provider, backup], breaker: { failureThreshold: 1 } })).toThrow(
-      new TypeError(
-        'createGate: providers[0] and providers[1] are two providers named "p", and the circuit breaker keeps its state by name; name each one ({ provider, name })',
-      ),
-    )
-    expect(() => createGate({ providers: [provider, { provider: backup, name: 'p' }], breaker: circuitBreaker() })).toThrow(/two providers named "p"/)
-    // Named apart, or the same provider listed twice (another model of it), they are taken.
-    expect(() => createGate({ providers: [provider, { provider: backup, name: 'backup' }], breaker: {} })).not.toThrow()
-    expect(() => createGate({ providers: [provider, { provider, model: 'small' }], breaker: {} })).not.toThrow()
-    expect(() => createGate({ providers: [provider, backup] })).not.toThrow()
+  it("keeps a breaker apart for two different providers of one name, so the backup never shares the first one's open circuit", async () => {
+    const failing: Provider = {
+      name: 'p',
+      complete: async () => {
+        throw new ProviderError('down', { kind: 'http-5xx', status: 503 })
+      },
+    }
+    const states: string[] = []
+    const gate = createGate({ providers: [failing, provider], outputSchema: Refund, breaker: { failureThreshold: 1 }, postDecide: [failoverRule()] })
+    gate.on('breaker_state', (e) => states.push(`${e.provider} ${e.from}->${e.to}`))
+    // The first opens its circuit; the backup of the same name answers, run after run.
+    expect((await gate.run(ask('hi'))).value).toEqual(validRefund)
+    const second = await gate.run(ask('hi'))
+    expect([second.value, second.attempts.map((a) => a.status)]).toEqual([validRefund, ['circuit_open', 'success']])
+    expect(states).toEqual(['p closed->open'])
+  })
+
+  it('gives the same provider listed twice (another model of it) one breaker', async () => {
+    const failing: Provider = {
+      name: 'p',
+      complete: async () => {
+        throw new ProviderError('down', { kind: 'http-5xx', status: 503 })
+      },
+    }
+    const gate = createGate({
+      providers: [failing, { provider: failing, model: 'small' }, { provider, name: 'backup' }],
+      outputSchema: Refund,
+      breaker: { failureThreshold: 1 },
+      postDecide: [failoverRule()],
+    })
+    await gate.run(ask('hi'))
+    // Its other model is behind the same open circuit: refused at once, never called.
+    expect((await gate.run(ask('hi'))).attempts.map((a) => a.status)).toEqual(['circuit_open', 'circuit_open', 'success'])
   })
 
   it('fails over to a named backup when the first provider opens its circuit', async () => {

@@ -8,6 +8,8 @@ import { BUDGET_STORE_FAILED } from '../../policies/budget/budget-admission.ts'
 import { classifyError } from '../classify-error.ts'
 import type { GateConfig } from '../gate-config.ts'
 import type { LinkEnv } from './link-env.ts'
+import type { AttemptContext } from '../../policies/middleware.ts'
+import type { GateAttempt } from '../run/gate-attempt.ts'
 import { advisoryStoreReport } from './advisory-store-report.ts'
 
 /** The `breaker` option's policy: a circuit breaker per provider, its transitions reported as `breaker_state`. */
@@ -15,10 +17,8 @@ export function breakerOption(config: GateConfig<unknown>, env: LinkEnv): Admiss
   if (config.breaker === undefined || config.breaker === false) return undefined
   const breaker = isCircuitBreaker(config.breaker) ? config.breaker : circuitBreaker(config.breaker)
   const { events } = env
-  return breakerAdmission(
-    breaker,
-    judgeForBreaker,
-    (t, ctx) => {
+  return breakerAdmission(breaker, judgeForBreaker, {
+    onTransition: (t, ctx) => {
       if (!events.has('breaker_state')) return
       events.emit('breaker_state', {
         runId: ctx.runId,
@@ -29,8 +29,15 @@ export function breakerOption(config: GateConfig<unknown>, env: LinkEnv): Admiss
         failures: t.failures,
       })
     },
-    advisoryStoreReport(events, env.warned, 'breaker'),
-  )
+    onStoreError: advisoryStoreReport(events, env.warned, 'breaker'),
+    keyOf: breakerKeyOf,
+  })
+}
+
+/** The breaker an attempt asks: its provider's `breakerKey` (two different providers of one name keep apart), else its name. */
+function breakerKeyOf(ctx: AttemptContext): string {
+  const run = (ctx as Partial<Pick<GateAttempt<unknown>, 'run'>>).run
+  return run?.g.providers[ctx.providerIdx]?.breakerKey ?? ctx.provider
 }
 
 /** A store failure of the budget says nothing about the provider; anything else is classified. */

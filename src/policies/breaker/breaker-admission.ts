@@ -11,18 +11,24 @@ import { breakerNow, type CircuitBreaker } from './circuit-breaker.ts'
 /** How a thrown value counts for the breaker; the gate's classifier is passed in so policies stay below the gate. */
 export type JudgeFailure = (error: unknown) => BreakerResult
 
+/** What the breaker policy reports to, and which breaker an attempt asks. */
+export interface BreakerHooks {
+  /** A breaker changed state (reported as `breaker_state`). */
+  readonly onTransition: (t: BreakerTransition, ctx: AttemptContext) => void
+  /** The store failed: the call went through. @default ignored */
+  readonly onStoreError?: OnStoreError
+  /** The key of the breaker an attempt asks. @default the attempt's provider name */
+  readonly keyOf?: (ctx: AttemptContext) => string
+}
+
 /**
  * The breaker policy: asks the provider's breaker before the call and records how it ended. An
  * open breaker fails the attempt at once with kind `circuit-open` (and the time left of its
  * cooldown), never calling the provider. A failing store lets the call through: the breaker is
  * advisory. A half-open probe that another policy refused gives its slot back, counted as ignored.
  */
-export function breakerAdmission(
-  breaker: CircuitBreaker,
-  judge: JudgeFailure,
-  onTransition: (t: BreakerTransition, ctx: AttemptContext) => void,
-  onStoreError: OnStoreError = ignoreStoreError,
-): Admission<BreakerPermit | undefined> {
+export function breakerAdmission(breaker: CircuitBreaker, judge: JudgeFailure, hooks: BreakerHooks): Admission<BreakerPermit | undefined> {
+  const { onTransition, onStoreError = ignoreStoreError, keyOf = providerName } = hooks
   // On an in-process store the breaker answers at once: no promise per acquire or record.
   const now = breakerNow(breaker)
   // A breaker whose store cannot answer admits the call.
@@ -47,7 +53,7 @@ export function breakerAdmission(
     if (permit === undefined) return
     let answer: BreakerTransition | undefined | PromiseLike<BreakerTransition | undefined>
     try {
-      answer = now !== undefined ? now.record(ctx.provider, permit, result) : breaker.record(ctx.provider, permit, result)
+      answer = now !== undefined ? now.record(keyOf(ctx), permit, result) : breaker.record(keyOf(ctx), permit, result)
     } catch (error) {
       onStoreError(error, ctx)
       return
@@ -63,7 +69,7 @@ export function breakerAdmission(
     )
   const acquireLater = (ctx: AttemptContext): BreakerPermit | undefined | Refused | Promise<BreakerPermit | undefined | Refused> =>
     askAdvisory(
-      () => breaker.acquire(ctx.provider),
+      () => breaker.acquire(keyOf(ctx)),
       (permit: BreakerPermit) => verdict(permit, ctx),
       fallback,
       ctx,
@@ -73,7 +79,7 @@ export function breakerAdmission(
     admit(ctx) {
       if (now !== undefined) {
         try {
-          return verdict(now.acquire(ctx.provider), ctx)
+          return verdict(now.acquire(keyOf(ctx)), ctx)
         } catch (error) {
           onStoreError(error, ctx)
           return undefined
@@ -100,4 +106,9 @@ export function breakerAdmission(
  */
 export function breakerResult(kind: ErrorKind): BreakerResult {
   return isTransientKind(kind) || kind === 'unknown' || kind === 'auth' ? 'failure' : 'ignored'
+}
+
+/** The breaker of an attempt's provider, by default: the one of its name. */
+function providerName(ctx: AttemptContext): string {
+  return ctx.provider
 }
