@@ -30,6 +30,14 @@ const WRONG: readonly [key: string, value: unknown, message: RegExp][] = [
   ['retryHint', ['be brief'], /createGate: retryHint must be a string, got an array/],
 ]
 
+/** A provider named `p` whose every call fails with a 503: it opens its circuit at a threshold of 1. */
+const failing: Provider = {
+  name: 'p',
+  complete: async () => {
+    throw new ProviderError('down', { kind: 'http-5xx', status: 503 })
+  },
+}
+
 describe('createGate refuses options of the wrong type where they are written', () => {
   it.each([
     ['null', null, /got null/],
@@ -56,12 +64,6 @@ describe('createGate refuses options of the wrong type where they are written', 
   })
 
   it("keeps a breaker apart for two different providers of one name, so the backup never shares the first one's open circuit", async () => {
-    const failing: Provider = {
-      name: 'p',
-      complete: async () => {
-        throw new ProviderError('down', { kind: 'http-5xx', status: 503 })
-      },
-    }
     const states: string[] = []
     const gate = createGate({ providers: [failing, provider], outputSchema: Refund, breaker: { failureThreshold: 1 }, postDecide: [failoverRule()] })
     gate.on('breaker_state', (e) => states.push(`${e.provider} ${e.from}->${e.to}`))
@@ -73,12 +75,6 @@ describe('createGate refuses options of the wrong type where they are written', 
   })
 
   it('gives the same provider listed twice (another model of it) one breaker', async () => {
-    const failing: Provider = {
-      name: 'p',
-      complete: async () => {
-        throw new ProviderError('down', { kind: 'http-5xx', status: 503 })
-      },
-    }
     const gate = createGate({
       providers: [failing, { provider: failing, model: 'small' }, { provider, name: 'backup' }],
       outputSchema: Refund,
@@ -91,12 +87,6 @@ describe('createGate refuses options of the wrong type where they are written', 
   })
 
   it('fails over to a named backup when the first provider opens its circuit', async () => {
-    const failing: Provider = {
-      name: 'p',
-      complete: async () => {
-        throw new ProviderError('down', { kind: 'http-5xx', status: 503 })
-      },
-    }
     const gate = createGate({
       providers: [failing, { provider, name: 'backup' }],
       outputSchema: Refund,
