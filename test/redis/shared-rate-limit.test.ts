@@ -43,6 +43,17 @@ describe('sharedRateLimit', () => {
     expect((await rl.acquire('backup')).allowed).toBe(true)
   })
 
+  it('refuses to count under a clock that answers no time, naming the clock, and writes nothing', async () => {
+    const store = memoryStore()
+    for (const time of [Number.NaN, Number.POSITIVE_INFINITY, '5' as unknown as number]) {
+      const rl = sharedRateLimit({ store, key: 'rl', limit: 1, windowMs: 1_000, now: () => time })
+      await expect(rl.acquire('p')).rejects.toThrow(
+        new TypeError(`sharedRateLimit: now() must answer a finite number of ms, got ${typeof time === 'string' ? '"5"' : String(time)}`),
+      )
+    }
+    expect(await store.get('{rl:p}:NaN')).toBeUndefined()
+  })
+
   it('never counts the window of one key and subject with another pair whose joined text is the same (key rl with provider a:b, key rl:a with provider b)', async () => {
     const store = memoryStore()
     const now = clock().now

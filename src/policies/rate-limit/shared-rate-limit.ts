@@ -80,7 +80,9 @@ export function sharedRateLimit(given: SharedRateLimitOptions): SharedRateLimit 
     limit,
     windowMs,
     async acquire(subject = '') {
-      const t = now()
+      const t: unknown = now()
+      // A clock that answers no time would count every call in a window named NaN (or none): said as the clock's fault.
+      if (typeof t !== 'number' || !Number.isFinite(t)) throw new TypeError(`sharedRateLimit: now() must answer a finite number of ms, got ${shownValue(t)}`)
       const window = Math.floor(t / windowMs)
       const endsIn = (window + 1) * windowMs - t
       // The counter outlives its window by one more, so a process whose clock runs a little behind
