@@ -13,6 +13,22 @@ function billingAgent(steps: Parameters<typeof scripted>[0]) {
     .build()
 }
 
+/** One run of the billing agent on `steps` under each setting of `captureContent`: the spans of each, off and on. */
+async function capturedBothWays(steps: Parameters<typeof scripted>[0]) {
+  const off = otelHarness()
+  const on = otelHarness()
+  for (const [h, captureContent] of [
+    [off, false],
+    [on, true],
+  ] as const) {
+    const agent = billingAgent(steps)
+    const stop = instrument(agent, { ...h.providers, captureContent })
+    await agent.run('refund order #42')
+    stop()
+  }
+  return { off, on }
+}
+
 describe('instrument', () => {
   it('gives an agent run one invoke_agent span with one chat span per attempt', async () => {
     const h = otelHarness()
@@ -70,17 +86,7 @@ describe('instrument', () => {
   })
 
   it('keeps raw outputs and prompts off spans unless captureContent is set', async () => {
-    const off = otelHarness()
-    const on = otelHarness()
-    for (const [h, captureContent] of [
-      [off, false],
-      [on, true],
-    ] as const) {
-      const agent = billingAgent(['{"orderId": 42}', validRefundJson])
-      const stop = instrument(agent, { ...h.providers, captureContent })
-      await agent.run('refund order #42')
-      stop()
-    }
+    const { off, on } = await capturedBothWays(['{"orderId": 42}', validRefundJson])
     const hidden = off.spans().filter((s) => s.name.startsWith('chat'))
     expect(hidden.some((s) => 'gen_ai.input.messages' in s.attributes || 'gen_ai.output.messages' in s.attributes)).toBe(false)
     expect(hidden.flatMap((s) => s.events).some((e) => e.attributes?.['reliability_gate.validation.raw_output'] !== undefined)).toBe(false)
@@ -92,17 +98,7 @@ describe('instrument', () => {
 
   it('keeps the values a model wrote off spans unless captureContent is set, the validation message that quotes them included', async () => {
     const secret = 'SSN 123-45-6789'
-    const off = otelHarness()
-    const on = otelHarness()
-    for (const [h, captureContent] of [
-      [off, false],
-      [on, true],
-    ] as const) {
-      const agent = billingAgent([JSON.stringify({ orderId: 42, action: secret, amount: 5 }), validRefundJson])
-      const stop = instrument(agent, { ...h.providers, captureContent })
-      await agent.run('refund order #42')
-      stop()
-    }
+    const { off, on } = await capturedBothWays([JSON.stringify({ orderId: 42, action: secret, amount: 5 }), validRefundJson])
     const everything = (h: ReturnType<typeof otelHarness>) => JSON.stringify(h.spans().map((s) => [s.name, s.attributes, s.events]))
     expect(everything(off)).not.toContain('123-45-6789')
     const event = (h: ReturnType<typeof otelHarness>) =>
