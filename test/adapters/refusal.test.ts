@@ -11,24 +11,14 @@ import { collect } from '../support/collect-stream.ts'
 import { gatewayText } from './support/ai-sdk-wire.ts'
 import { anthropicText } from './support/anthropic-wire.ts'
 import { startLoopback, type LoopbackServer, type Reply } from './support/loopback-server.ts'
-import { openaiSse, openaiText } from './support/openai-wire.ts'
+import { openaiCompletion, openaiSse, openaiText } from './support/openai-wire.ts'
 
 const refusalText = "I can't help with that request."
 const partial = '{"orderId": "42", "action": "ref'
 
 /** A chat.completion whose single choice carries `message` and `finish`. */
 function openaiChoice(message: Record<string, unknown>, finish: string): Reply {
-  return {
-    kind: 'json',
-    body: {
-      id: 'c',
-      object: 'chat.completion',
-      created: 1,
-      model: 'gpt-test',
-      choices: [{ index: 0, finish_reason: finish, logprobs: null, message: { role: 'assistant', refusal: null, ...message } }],
-      usage: { prompt_tokens: 20, completion_tokens: 5, total_tokens: 25 },
-    },
-  }
+  return openaiCompletion({ role: 'assistant', refusal: null, ...message }, finish)
 }
 
 function gatewayFiltered(text: string): Reply {

@@ -5,7 +5,7 @@ import { gatewayText } from './support/ai-sdk-wire.ts'
 import { anthropicMessage, anthropicText } from './support/anthropic-wire.ts'
 import { startLoopback, type LoopbackServer, type Reply } from './support/loopback-server.ts'
 import { loopbackProviders } from './support/loopback-providers.ts'
-import { openaiText } from './support/openai-wire.ts'
+import { openaiCompletion, openaiText } from './support/openai-wire.ts'
 import { providerFailure } from './support/provider-failure.ts'
 
 let server: LoopbackServer
@@ -24,17 +24,7 @@ const anthropicSseOf = (events: readonly { readonly type: string; readonly [fiel
   kind: 'sse',
   frames: events.map((e) => `event: ${e.type}\ndata: ${JSON.stringify(e)}\n\n`),
 })
-const openaiMessage = (message: unknown, finish = 'tool_calls'): Reply => ({
-  kind: 'json',
-  body: {
-    id: 'c',
-    object: 'chat.completion',
-    created: 1,
-    model: 'gpt-test',
-    choices: [{ index: 0, finish_reason: finish, message }],
-    usage: { prompt_tokens: 9, completion_tokens: 3 },
-  },
-})
+const openaiMessage = (message: unknown, finish = 'tool_calls'): Reply => openaiCompletion(message, finish)
 const openaiChunk = (delta: unknown, finish: string | null = null) => ({
   id: 'c',
   object: 'chat.completion.chunk',

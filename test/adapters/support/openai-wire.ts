@@ -15,6 +15,22 @@ export function openaiText(content: string, usage = { prompt_tokens: 20, complet
   }
 }
 
+/**
+ * A `chat.completion` JSON reply whose one choice carries `message` exactly as given (hostile shapes
+ * included: a null call, a call without an id) and ends with `finish`.
+ */
+export function openaiCompletion(message: unknown, finish: string, usage = { prompt_tokens: 20, completion_tokens: 5 }): Reply {
+  return {
+    kind: 'json',
+    body: {
+      ...base,
+      object: 'chat.completion',
+      choices: [{ index: 0, finish_reason: finish, logprobs: null, message }],
+      usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens },
+    },
+  }
+}
+
 /** A `chat.completion` JSON reply with tool calls (arguments as raw strings). */
 export function openaiToolCalls(calls: readonly { id: string; name: string; arguments: string }[]): Reply {
   return {
