@@ -28,18 +28,26 @@ describe('keyCensus and the duplicate-key pre-check', () => {
     )
   })
 
-  it('finds a key written twice with white space before its colon, whatever strings holding a quote and a colon stand before it', () => {
+  it('finds a key written twice with any JSON white space before its colon, whatever strings holding a quote and a colon stand before it', () => {
+    const space = fc.stringMatching(/^[ \t\n\r]{1,4}$/)
     fc.assert(
-      fc.property(fc.array(fc.string(), { maxLength: 3 }), fc.string({ minLength: 1, maxLength: 8 }), fc.integer(), (strings, key, n) => {
-        // Each string value holding `":` writes `\":` in the text: a mark that is not a key.
-        const head = strings.map((s, i) => `"s${i}":${JSON.stringify(`${s}":`)}`).join(',')
-        const k = JSON.stringify(`k${key}`)
-        const text = `{${head}${head === '' ? '' : ','}${k} :${n}, ${k} :${n + 1}}`
-        const parsed: unknown = JSON.parse(text)
-        expect(mayRepeatKey(text, keyCensus(parsed))).toBe(true)
-        expect(findDuplicateKey(text, parsed)).toMatchObject({ first: n, last: n + 1 })
-        expect(parseJsonFast(text, true)).toBe(NOT_PARSED)
-      }),
+      fc.property(
+        fc.array(fc.string(), { maxLength: 3 }),
+        fc.string({ minLength: 1, maxLength: 8 }),
+        fc.integer(),
+        space,
+        space,
+        (strings, key, n, ws1, ws2) => {
+          // Each string value holding `":` writes `\":` in the text: a mark that is not a key.
+          const head = strings.map((s, i) => `"s${i}":${JSON.stringify(`${s}":`)}`).join(',')
+          const k = JSON.stringify(`k${key}`)
+          const text = `{${head}${head === '' ? '' : ','}${k}${ws1}:${n}, ${k}${ws2}:${n + 1}}`
+          const parsed: unknown = JSON.parse(text)
+          expect(mayRepeatKey(text, keyCensus(parsed))).toBe(true)
+          expect(findDuplicateKey(text, parsed)).toMatchObject({ first: n, last: n + 1 })
+          expect(parseJsonFast(text, true)).toBe(NOT_PARSED)
+        },
+      ),
     )
   })
 
