@@ -20,6 +20,39 @@ describe('repairJson', () => {
     })
   })
 
+  it('reads typographic quotes around keys and strings as quotes, an apostrophe or a straight quote inside them as text', () => {
+    expect(repairJson('{“name”: “He said "hi", it’s fine”, “ok”: true, “note”: null}')).toEqual({
+      ok: true,
+      value: { name: 'He said "hi", it’s fine', ok: true, note: null },
+      repairs: ['typographic-quotes', 'inner-quotes'],
+    })
+    expect(repairJson('[‘a’, ‘b’,]')).toEqual({ ok: true, value: ['a', 'b'], repairs: expect.arrayContaining(['typographic-quotes', 'trailing-comma']) })
+    // Inside straight quotes a typographic one is text, and nothing is repaired.
+    expect(repairJson('{"a": "Rounded “ quote"}')).toEqual({ ok: true, value: { a: 'Rounded “ quote' }, repairs: [] })
+  })
+
+  it('reads any object written with typographic quotes as the object written with JSON quotes', () => {
+    const text = fc.string({ maxLength: 12 }).filter((t) => !t.includes('\u201d'))
+    fc.assert(
+      fc.property(fc.dictionary(text, text, { minKeys: 1, maxKeys: 4 }), (value) => {
+        const inner = (t: string): string => JSON.stringify(t).slice(1, -1)
+        const curly = `{${Object.entries(value)
+          .map(([k, v]) => `\u201c${inner(k)}\u201d: \u201c${inner(v)}\u201d`)
+          .join(', ')}}`
+        const result = repairJson(curly)
+        // `__proto__` and friends stay refused, as in any answer.
+        if (Object.keys(value).some((k) => k === '__proto__' || k === 'constructor')) return
+        expect(result).toMatchObject({ ok: true, value, repairs: expect.arrayContaining(['typographic-quotes']) })
+      }),
+    )
+  })
+
+  it('refuses typographic quotes whose reading is a guess: an apostrophe that closes ‘…’, a string never closed, a backslash that escapes nothing', () => {
+    expect(repairJson('{‘note’: ‘It’s done’}')).toMatchObject({ ok: false, guess: true })
+    expect(repairJson('{“note”: “cut')).toMatchObject({ ok: false, incomplete: true })
+    expect(repairJson('{“path”: “C:\\Users”}')).toMatchObject({ ok: false, guess: true })
+  })
+
   it('never closes the brackets or the string of a value that may have been cut', () => {
     expect(repairJson('{"items": [1, 2, {"a": "b')).toMatchObject({ ok: false, incomplete: true, message: expect.stringMatching(/cut off/) })
   })

@@ -3,6 +3,7 @@ export type RepairKind =
   | 'comments'
   | 'trailing-comma'
   | 'single-quotes'
+  | 'typographic-quotes'
   | 'python-literals'
   | 'python-tuples'
   | 'inner-quotes'

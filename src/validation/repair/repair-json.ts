@@ -1,6 +1,7 @@
 import { jsonrepair } from 'jsonrepair'
 import type { JsonLimits } from '../json/json-limits.ts'
 import { type JsonRefusal, parseJsonSafe } from '../json/parse-json-safe.ts'
+import { JsonSyntaxFailure, parseJsonQuietly } from '../json/parse-json-quietly.ts'
 import { detectRepairs, type RepairKind } from './detect-repairs.ts'
 import { tuplesToArrays } from './python-tuples.ts'
 import { scanCandidate } from './scan-candidate.ts'
@@ -26,7 +27,7 @@ export const INCOMPLETE = 'the JSON value ends before it is complete (an unclose
 
 /**
  * Repairs one JSON-like candidate with `jsonrepair` (comments, trailing commas, single quotes,
- * Python `None/True/False`, unquoted keys, brackets left open before the end of a block the model
+ * typographic quotes (`“key”: “text”`), Python `None/True/False`, unquoted keys, brackets left open before the end of a block the model
  * closed) and parses the
  * result with the same safety checks as any model output. Only an object or an array is accepted: a
  * repairer turns any prose into a JSON string, which would be a false repair. A value that elides
@@ -62,12 +63,17 @@ export function repairJson(candidate: string, limits?: JsonLimits, options: Repa
   if (elidesContent(trimmed)) return { ok: false, message: 'the value elides content with an ellipsis (...), which cannot be recovered' }
   // A Python list of `(name, {args})` tuples: its parentheses are brackets (a tuple is a JSON array).
   // `"He said "yes" to it"`: the inner quotes are escaped as read, so the repairer never reads them otherwise.
-  const escaped = scan.kind === 'ok' && scan.innerQuotes !== undefined ? escapeAt(trimmed, scan.innerQuotes) : trimmed
+  // `“key”: “text”`: the typographic quotes written as JSON's (one code unit each: the offsets hold), before any escape.
+  const curly = scan.kind === 'ok' ? scan.curlyQuotes : undefined
+  const straight = curly === undefined ? trimmed : straightenAt(trimmed, curly)
+  const escaped = scan.kind === 'ok' && scan.innerQuotes !== undefined ? escapeAt(straight, scan.innerQuotes) : straight
   const untupled = tuplesToArrays(escaped)
   if (untupled === 'code') return { ok: false, message: 'a parenthesis outside strings that is not a tuple: this is code, not a JSON value' }
+  const rewritten = untupled === 'none' ? escaped : untupled
   let repaired: string
   try {
-    repaired = jsonrepair(untupled === 'none' ? escaped : untupled)
+    // Quotes rewritten, the text may be JSON already: the repairer is not asked to read it again (it refuses some JSON, `{"": "{"}`).
+    repaired = rewritten !== trimmed && !(parseJsonQuietly(rewritten) instanceof JsonSyntaxFailure) ? rewritten : jsonrepair(rewritten)
   } catch (error) {
     return { ok: false, message: error instanceof Error ? error.message : String(error) }
   }
@@ -78,7 +84,8 @@ export function repairJson(candidate: string, limits?: JsonLimits, options: Repa
   if (repaired === trimmed) return { ok: true, value: parsed.value, repairs: [] }
   const repairs = detectRepairs(escaped)
   if (untupled !== 'none') repairs.push('python-tuples')
-  if (escaped !== trimmed) repairs.push('inner-quotes')
+  if (curly !== undefined) repairs.push('typographic-quotes')
+  if (scan.kind === 'ok' && scan.innerQuotes !== undefined) repairs.push('inner-quotes')
   return { ok: true, value: parsed.value, repairs: repairs.length > 0 ? repairs : ['other-syntax'] }
 }
 
@@ -97,7 +104,14 @@ function escapeAt(text: string, offsets: readonly number[]): string {
   return parts.join('')
 }
 
-/** Whether `...` or `…` appears outside strings (double- or single-quoted): the model wrote an ellipsis in place of values. */
+/** The text with a straight double quote at each of the given offsets. */
+function straightenAt(text: string, offsets: readonly number[]): string {
+  const chars = text.split('')
+  for (const at of offsets) chars[at] = '"'
+  return chars.join('')
+}
+
+/** Whether `...` or `…` appears outside strings (double-, single- or typographically quoted): the model wrote an ellipsis in place of values. */
 function elidesContent(text: string): boolean {
   let quote = 0
   for (let i = 0; i < text.length; i++) {
@@ -108,6 +122,8 @@ function elidesContent(text: string): boolean {
       continue
     }
     if (code === 34 || code === 39) quote = code
+    else if (code === 0x201c || code === 0x2018)
+      quote = code + 1 // `“…”`, `‘…’`: closed by the next code point
     else if (code === 0x2026 || (code === 46 && text.startsWith('...', i))) return true
   }
   return false

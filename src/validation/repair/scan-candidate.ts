@@ -5,8 +5,11 @@
  * that is ambiguous (`'It's done'`: an apostrophe or the end of the string?).
  */
 export type CandidateScan =
-  /** `innerQuotes`: offsets of unescaped quotes inside double-quoted strings, read unambiguously (to escape). */
-  | { readonly kind: 'ok'; readonly innerQuotes?: readonly number[] }
+  /**
+   * `innerQuotes`: offsets of unescaped quotes inside strings, read unambiguously (to escape);
+   * `curlyQuotes`: offsets of the typographic quotes around strings (`“…”`, `‘…’`), to write as `"`.
+   */
+  | { readonly kind: 'ok'; readonly innerQuotes?: readonly number[]; readonly curlyQuotes?: readonly number[] }
   | { readonly kind: 'incomplete' }
   | { readonly kind: 'bare-name'; readonly name: string }
   | { readonly kind: 'ambiguous-quote'; readonly at: number }
@@ -22,6 +25,11 @@ export type CandidateScan =
    */
   | { readonly kind: 'no-value'; readonly at: number; readonly what: string }
 
+// Typographic quotes: a string opened with a left-hand mark is closed by its right-hand one.
+const LEFT_DOUBLE = '\u201c'
+const RIGHT_DOUBLE = '\u201d'
+const LEFT_SINGLE = '\u2018'
+const RIGHT_SINGLE = '\u2019'
 const LITERALS = new Set(['true', 'false', 'null', 'True', 'False', 'None'])
 const NAME_START = /[A-Za-z_$]/
 const NAME_CHAR = /[\w$]/
@@ -51,10 +59,26 @@ export function scanCandidate(text: string): CandidateScan {
   let i = 0
   const n = text.length
   let innerQuotes: number[] | undefined
+  let curlyQuotes: number[] | undefined
   // The first value a repairer would invent; said only if the candidate is not cut (a cut says more).
   let noValue: CandidateScan | undefined
   while (i < n) {
     const ch = text[i] as string
+    if (ch === LEFT_DOUBLE || ch === LEFT_SINGLE) {
+      // `“key”: “text”`: typographic quotes around a string, closed by their own right-hand mark (an
+      // apostrophe `’` or a straight quote inside `“…”` is text); repair writes them as JSON's quotes
+      // itself (a repairer would end the string at a straight quote inside and invent a key from the rest).
+      const end = text.indexOf(ch === LEFT_DOUBLE ? RIGHT_DOUBLE : RIGHT_SINGLE, i + 1)
+      if (end < 0) return { kind: 'incomplete' }
+      noValue ??= badEscape(text, i, end)
+      ;(curlyQuotes ??= []).push(i, end)
+      // A straight quote inside is text: escaped when the marks become JSON's quotes.
+      for (let q = text.indexOf('"', i + 1); q >= 0 && q < end; q = text.indexOf('"', q + 1)) if (!escapedAt(text, q)) (innerQuotes ??= []).push(q)
+      i = end + 1
+      // `‘It’s’`: the mark that closed it was an apostrophe, so where the string ends is a guess.
+      if (i < n && !AFTER_STRING.test(text[i] as string)) return { kind: 'ambiguous-quote', at: end }
+      continue
+    }
     if (ch === '"' || ch === "'") {
       let end = closingQuote(text, i)
       if (end < 0) return { kind: 'incomplete' }
@@ -70,9 +94,7 @@ export function scanCandidate(text: string): CandidateScan {
         end = closingQuote(text, close)
         if (end < 0) return { kind: 'incomplete' }
       }
-      const slash = badEscape(text, i, end)
-      if (slash >= 0)
-        noValue ??= { kind: 'no-value', at: slash, what: `${text.slice(slash, slash + 2)} in a string is not a JSON escape: write a backslash as \\\\` }
+      noValue ??= badEscape(text, i, end)
       i = end + 1
       if (ch === "'" && i < n && !AFTER_STRING.test(text[i] as string)) return { kind: 'ambiguous-quote', at: end }
       if (text[i] === '"' || text[i] === "'")
@@ -126,7 +148,15 @@ export function scanCandidate(text: string): CandidateScan {
   }
   if (depth > 0) return { kind: 'incomplete' }
   if (noValue !== undefined) return noValue
-  return innerQuotes === undefined ? { kind: 'ok' } : { kind: 'ok', innerQuotes }
+  if (innerQuotes === undefined && curlyQuotes === undefined) return { kind: 'ok' }
+  return { kind: 'ok', ...(innerQuotes === undefined ? {} : { innerQuotes }), ...(curlyQuotes === undefined ? {} : { curlyQuotes }) }
+}
+
+/** Whether the character at `at` is escaped: an odd number of backslashes stands right before it. */
+function escapedAt(text: string, at: number): boolean {
+  let slashes = 0
+  while (at - slashes - 1 >= 0 && text.charCodeAt(at - slashes - 1) === BACKSLASH) slashes++
+  return slashes % 2 === 1
 }
 
 // A number as written, digits or not (`-`, `.5`, `1e+`, `2024-01-01`; `-e5` is a sign and a name), and what may stand right before one.
@@ -136,15 +166,17 @@ const BACKSLASH = 92
 // What may follow a backslash in a string: JSON's escapes, and `'` (read as itself).
 const ESCAPES = new Set(['"', '\\', '/', 'b', 'f', 'n', 'r', 't', 'u', "'"])
 
-/** Offset of the first backslash in the string from `start` to `end` (its quotes) that starts no escape, or -1. */
-function badEscape(text: string, start: number, end: number): number {
+/** The first backslash in the string from `start` to `end` (its quotes) that starts no escape, as what a repair would invent; or `undefined`. */
+function badEscape(text: string, start: number, end: number): CandidateScan | undefined {
   for (let i = start + 1; i < end; i++) {
     if (text.charCodeAt(i) !== BACKSLASH) continue
     const next = text[i + 1] as string
-    if (!ESCAPES.has(next) || (next === 'u' && !/^[\dA-Fa-f]{4}$/.test(text.slice(i + 2, i + 6)))) return i
+    if (!ESCAPES.has(next) || (next === 'u' && !/^[\dA-Fa-f]{4}$/.test(text.slice(i + 2, i + 6)))) {
+      return { kind: 'no-value', at: i, what: `${text.slice(i, i + 2)} in a string is not a JSON escape: write a backslash as \\\\` }
+    }
     i++ // the escaped character
   }
-  return -1
+  return undefined
 }
 
 /** Index of the quote that closes the string opened at `start`, or -1 when the text ends first. */
