@@ -1,3 +1,4 @@
+import { JsonSyntaxFailure, parseJsonQuietly } from '../json/parse-json-quietly.ts'
 import { showInvisible } from './visible-text.ts'
 
 const MAX_QUOTED = 40
@@ -28,7 +29,19 @@ export function renderReceived(value: unknown, expected: string | undefined): st
   if (typeof value === 'string' && expected !== undefined && !NOT_QUOTED.has(expected)) {
     return quoteString(value)
   }
+  // `"{\"a\": 1}"`: the value written as JSON, then that JSON quoted as a string (a common slip).
+  if (typeof value === 'string' && (expected === 'object' || expected === 'array') && holdsJson(value, expected)) {
+    return `a string holding the ${expected} as JSON text: write the ${expected} itself, not quoted as a string`
+  }
   return typeName(value)
+}
+
+/** Whether `text` is the JSON text of a value of type `expected` (an object, or an array). */
+function holdsJson(text: string, expected: 'object' | 'array'): boolean {
+  const start = text.trimStart().charCodeAt(0)
+  if (start !== (expected === 'object' ? 123 : 91)) return false
+  const inner = parseJsonQuietly(text)
+  return !(inner instanceof JsonSyntaxFailure) && typeName(inner) === expected
 }
 
 /** Renders a value found where one of a set of literals was expected. */
