@@ -13,14 +13,18 @@ export interface ResponseCheck<T> {
 }
 
 const NO_REPAIRS: readonly string[] = Object.freeze([])
+// The verdicts on a tool-call turn (never checked against the output schema): shared, read-only.
+const CALLS: ResponseCheck<never> = Object.freeze({ kind: 'ok', value: undefined, failure: undefined, repairs: NO_REPAIRS })
+const CUT_CALLS: ResponseCheck<never> = Object.freeze({ kind: 'truncated', value: undefined, failure: undefined, repairs: NO_REPAIRS })
 
 /**
  * Validates a response: only a final turn is checked against the output schema (tool calls are the
  * agent's business). An answer cut by the token limit (stop reason `max_tokens`) is never accepted
  * as complete: its kind is `truncated` (so `retryTruncated` / `truncatedFailFast` decide), and with
- * a schema it also fails validation with feedback saying it was cut (no repair is tried on it).
- * Any other failure is `schema-fail`. Synchronous unless the schema answers with a promise: this
- * runs on every attempt.
+ * a schema it also fails validation with feedback saying it was cut (no repair is tried on it). A
+ * tool-call turn cut there is `truncated` too: its last call's arguments may be cut (`{"order": "4"`
+ * of `"42"`), and a tool must never run on them. Any other failure is `schema-fail`. Synchronous
+ * unless the schema answers with a promise: this runs on every attempt.
  */
 export function checkResponse<T>(
   response: ModelResponse,
@@ -28,8 +32,8 @@ export function checkResponse<T>(
   repair: boolean,
   parsed?: { readonly value: unknown },
 ): ResponseCheck<T> | Promise<ResponseCheck<T>> {
-  if (response.toolCalls.length > 0) return { kind: 'ok', value: undefined, failure: undefined, repairs: NO_REPAIRS }
   const truncated = response.stopReason === 'max_tokens'
+  if (response.toolCalls.length > 0) return truncated ? CUT_CALLS : CALLS
   const verdict = validateFinalAnswer(response.content, schema, parsed === undefined ? { repair, truncated } : { repair, truncated, parsed })
   if (verdict instanceof Promise) return verdict.then((v) => toCheck(v, response))
   return toCheck(verdict, response)

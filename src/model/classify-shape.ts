@@ -117,6 +117,9 @@ function kindOfShape(e: Record<string, unknown>, status: number | undefined): Er
   const sdkName = Object.hasOwn(SDK_NAMES, name) ? name : typeof ctor === 'string' && Object.hasOwn(SDK_NAMES, ctor) ? ctor : undefined
   const bySdk = sdkName === undefined ? undefined : SDK_NAMES[sdkName]
   if (bySdk !== undefined) return bySdk
+  // A client error its status names (4xx; 408 and 429 are read above) is about the request, never
+  // transient, whatever its wording says ("Invalid value for 'timeout'", model "timeout-v2" not found).
+  if (status !== undefined && status >= 400 && status <= 499) return (invalid ? undefined : rejectionOfMessage(e)) ?? 'unknown'
   const message = typeof e['message'] === 'string' ? e['message'].toLowerCase() : ''
   if (/rate.?limit|too many requests/.test(message)) return 'rate-limit'
   if (/timed? ?out|timeout/.test(message)) return 'timeout'

@@ -13,6 +13,16 @@ describe('classifyError', () => {
     expect(classifyError({ statusCode: 408 }).kind).toBe('timeout')
   })
 
+  it('never reads a client error its status names (4xx) as transient from its wording', () => {
+    expect(classifyError({ status: 400, message: "Invalid value for 'timeout': expected an integer" }).kind).toBe('unknown')
+    expect(classifyError({ status: 404, message: 'The model `timeout-v2` does not exist' }).kind).toBe('unknown')
+    expect(classifyError({ status: 422, message: 'network_id is not a valid rate limit tier' }).kind).toBe('unknown')
+    expect(classifyError({ statusCode: 409, message: 'Overloaded: conflicting request' }).kind).toBe('unknown')
+    expect(classifyError({ status: 400, message: "This model's maximum context length is 8192 tokens" }).kind).toBe('context-overflow')
+    expect(classifyError({ status: 400, code: 'rate_limit_exceeded', message: 'x' }).kind).toBe('rate-limit')
+    expect(classifyError({ status: 500, message: 'Invalid request' }).kind).toBe('http-5xx')
+  })
+
   it('then error codes and names', () => {
     expect(classifyError(Object.assign(new Error('socket'), { code: 'ECONNRESET' })).kind).toBe('network')
     expect(classifyError(Object.assign(new Error('x'), { name: 'TimeoutError' })).kind).toBe('timeout')

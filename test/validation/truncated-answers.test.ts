@@ -1,6 +1,6 @@
 import { Type } from 'typebox'
 import { describe, expect, it } from 'vitest'
-import { createGate, isReliabilityFailFastError, retryTruncated, strictOutputRules, truncatedFailFast } from '../../src/index.ts'
+import { Agent, createGate, isReliabilityFailFastError, retryTruncated, strictOutputRules, tool, truncatedFailFast } from '../../src/index.ts'
 import { scripted } from '../../src/providers/index.ts'
 import { compileSchema, validateFinalAnswer } from '../../src/validation/index.ts'
 import { ask } from '../support/schemas.ts'
@@ -67,6 +67,34 @@ describe('Truncated answers', () => {
     const error = await failure(createGate({ providers: ended, outputSchema: Entries }).run(ask('list')))
     expect(error.kind).toBe('schema-fail')
     expect(error.validationError?.stage).toBe('json-parse')
+  })
+
+  it('never accepts a tool-call turn cut by the token limit: its last call may hold cut arguments', async () => {
+    const cutCall = { content: '', toolCalls: [{ id: 'c1', name: 'refund', args: { order: '4' } }], stopReason: 'max_tokens' as const }
+    const error = await failure(createGate({ providers: scripted([cutCall]), outputSchema: Entries }).run(ask('refund #42')))
+    expect(error.kind).toBe('truncated')
+    expect(error.reason).toMatch(/^the turn calling a tool was cut by the output token limit/)
+    expect(error.attempts[0]).toMatchObject({ status: 'truncated', errorKind: 'truncated' })
+    const provider = scripted([cutCall, { content: '', toolCalls: [{ id: 'c2', name: 'refund', args: { order: '42' } }] }])
+    const result = await createGate({ providers: provider, postDecide: [retryTruncated(), truncatedFailFast] }).run({ ...ask('refund #42'), maxTokens: 50 })
+    expect(result.response.toolCalls[0]?.args).toEqual({ order: '42' })
+    expect(provider.requests[1]?.maxTokens).toBe(100)
+  })
+
+  it('runs no tool of an agent turn cut by the token limit', async () => {
+    const refunded: unknown[] = []
+    const refund = tool({
+      name: 'refund',
+      description: 'refund an order',
+      input: Type.Object({ order: Type.String() }),
+      execute: (args) => refunded.push(args),
+    })
+    const provider = scripted([{ content: '', toolCalls: [{ id: 'c1', name: 'refund', args: { order: '4' } }], stopReason: 'max_tokens' }, 'refunded'])
+    const agent = Agent.create({ provider, model: 'm', name: 'billing' }).tools([refund]).build()
+    const error = await failure(agent.run('refund order #42'))
+    expect(error.kind).toBe('truncated')
+    expect(refunded).toEqual([])
+    expect(provider.calls).toBe(1)
   })
 
   it('never closes the brackets of an answer that stops before its end, whatever the stop reason', async () => {
