@@ -16,7 +16,7 @@ const NO_REPAIRS: readonly string[] = Object.freeze([])
 
 /**
  * Validates a response: only a final turn is checked against the output schema (tool calls are the
- * agent's business). An answer cut by the token limit (stop reason `max_tokens`) is never accepted
+ * agent's business, unless the answer was cut: then they are never run). An answer cut by the token limit (stop reason `max_tokens`) is never accepted
  * as complete: its kind is `truncated` (so `retryTruncated` / `truncatedFailFast` decide), and with
  * a schema it also fails validation with feedback saying it was cut (no repair is tried on it).
  * Any other failure is `schema-fail`. Synchronous unless the schema answers with a promise: this
@@ -28,7 +28,8 @@ export function checkResponse<T>(
   repair: boolean,
   parsed?: { readonly value: unknown },
 ): ResponseCheck<T> | Promise<ResponseCheck<T>> {
-  if (response.toolCalls.length > 0) return { kind: 'ok', value: undefined, failure: undefined, repairs: NO_REPAIRS }
+  // Tool calls cut by the token limit are never run: Anthropic hands back a cut call's input parsed as far as it got.
+  if (response.toolCalls.length > 0 && response.stopReason !== 'max_tokens') return { kind: 'ok', value: undefined, failure: undefined, repairs: NO_REPAIRS }
   const truncated = response.stopReason === 'max_tokens'
   const verdict = validateFinalAnswer(response.content, schema, parsed === undefined ? { repair, truncated } : { repair, truncated, parsed })
   if (verdict instanceof Promise) return verdict.then((v) => toCheck(v, response))

@@ -1,12 +1,13 @@
 import { createAnthropic } from '@ai-sdk/anthropic'
 import { createOpenAI } from '@ai-sdk/openai'
+import { Type } from 'typebox'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createGate, type Provider } from '../../src/index.ts'
+import { Agent, createGate, retryTruncated, tool, type Provider } from '../../src/index.ts'
 import { aiSdk } from '../../src/providers/ai-sdk/index.ts'
-import { anthropicSse, anthropicText } from '../adapters/support/anthropic-wire.ts'
+import { anthropicMessage, anthropicSse, anthropicText } from '../adapters/support/anthropic-wire.ts'
 import { startLoopback, type LoopbackServer, type Reply } from '../adapters/support/loopback-server.ts'
 import { loopbackProviders } from '../adapters/support/loopback-providers.ts'
-import { openaiSse } from '../adapters/support/openai-wire.ts'
+import { openaiCompletion, openaiSse, openaiText } from '../adapters/support/openai-wire.ts'
 
 let server: LoopbackServer
 beforeAll(async () => {
@@ -58,5 +59,47 @@ describe('AI SDK providers on a stream cut before its finish', () => {
     server.script([reply()])
     const result = await createGate({ providers: provider() }).stream(ask, { mode: 'buffer' }).result
     expect(result.response.content).toBe(answer)
+  })
+})
+
+describe('Tool calls of an answer cut by the token limit', () => {
+  // Anthropic hands back a call cut inside its input parsed as far as it got: here the amount is lost.
+  const cutAnthropic = anthropicMessage([{ type: 'tool_use', id: 'toolu_1', name: 'refund', input: { orderId: '42' } }], 'max_tokens')
+  const cutOpenAI = openaiCompletion(
+    { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'refund', arguments: '{"orderId":"42"}' } }] },
+    'length',
+  )
+  const whole = anthropicMessage([{ type: 'tool_use', id: 'toolu_2', name: 'refund', input: { orderId: '42', amount: 50 } }], 'tool_use')
+  const refundTool = (ran: unknown[]) =>
+    tool({
+      name: 'refund',
+      description: 'refund an order',
+      input: Type.Object({ orderId: Type.String(), amount: Type.Optional(Type.Number()) }),
+      execute: (args) => (ran.push(args), 'refunded'),
+    })
+
+  it.each([
+    ['anthropic', cutAnthropic, anthropicText('done')],
+    ['openai', cutOpenAI, openaiText('done')],
+  ] as const)('%s: are never run, the answer is kind truncated', async (name, cut, then) => {
+    server.script([cut, then])
+    const ran: unknown[] = []
+    const agent = Agent.create({ provider: loopback[name]() }).tool(refundTool(ran)).build()
+    await expect(agent.runDetailed('refund order 42 for $50')).rejects.toMatchObject({ kind: 'truncated' })
+    expect(ran).toEqual([])
+  })
+
+  it('retryTruncated asks again, and only the whole call runs', async () => {
+    server.script([cutAnthropic, whole, anthropicText('done')])
+    server.requests.length = 0
+    const ran: unknown[] = []
+    const agent = Agent.create({ provider: loopback.anthropic() })
+      .tool(refundTool(ran))
+      .reliability({ postDecide: [retryTruncated()] })
+      .build()
+    const result = await agent.runDetailed('refund order 42 for $50')
+    expect(result.text).toBe('done')
+    expect(ran).toEqual([{ orderId: '42', amount: 50 }])
+    expect(server.requests).toHaveLength(3)
   })
 })
