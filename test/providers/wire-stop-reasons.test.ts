@@ -103,3 +103,45 @@ describe('Tool calls of an answer cut by the token limit', () => {
     expect(server.requests).toHaveLength(3)
   })
 })
+
+describe("OpenAI's legacy function_call", () => {
+  const lookup = (ran: unknown[]) =>
+    tool({
+      name: 'lookup',
+      description: 'find an order',
+      input: Type.Object({ orderId: Type.String() }),
+      execute: (args) => (ran.push(args), 'shipped'),
+    })
+  const chunk = (delta: unknown, finish: string | null = null) =>
+    `data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', created: 1, model: 'gpt-test', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`
+  const legacy: readonly (readonly [string, Reply])[] = [
+    ['a completion', openaiCompletion({ role: 'assistant', content: null, function_call: { name: 'lookup', arguments: '{"orderId":"42"}' } }, 'function_call')],
+    [
+      'a stream',
+      {
+        kind: 'sse',
+        frames: [
+          chunk({ role: 'assistant', content: null, function_call: { name: 'lookup', arguments: '' } }),
+          chunk({ function_call: { arguments: '{"orderId"' } }),
+          chunk({ function_call: { arguments: ':"42"}' } }),
+          chunk({}, 'function_call'),
+          'data: [DONE]\n\n',
+        ],
+      },
+    ],
+  ]
+
+  it.each(legacy)('in %s is the tool call it holds, run once, never an empty final answer', async (what, reply) => {
+    server.script([reply, what === 'a stream' ? openaiSse('shipped today') : openaiText('shipped today')])
+    server.requests.length = 0
+    const ran: unknown[] = []
+    const agent = Agent.create({ provider: loopback.openai() }).tool(lookup(ran)).build()
+    const result = what === 'a stream' ? await agent.stream('where is order 42?').result : await agent.runDetailed('where is order 42?')
+    expect(result.text).toBe('shipped today')
+    expect(ran).toEqual([{ orderId: '42' }])
+    // The call goes back in today's shape: the assistant's tool call and the tool result under one id.
+    const [assistant, answer] = (server.requests[1]?.body.messages as any[] | undefined)?.slice(-2) ?? []
+    expect(assistant.tool_calls[0]).toMatchObject({ type: 'function', function: { name: 'lookup', arguments: '{"orderId":"42"}' } })
+    expect(answer).toMatchObject({ role: 'tool', tool_call_id: assistant.tool_calls[0].id, content: 'shipped' })
+  })
+})
