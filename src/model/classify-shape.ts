@@ -81,10 +81,12 @@ export function bodyTypeOf(error: Record<string, unknown>): string | undefined {
   return typeInMessage(error['message'])
 }
 
-/** The kind an HTTP status says on its own (429, 408, 413, 401/403, 5xx), `undefined` for any other status. */
+/** The kind an HTTP status says on its own (429, 408, 409, 413, 401/403, 5xx), `undefined` for any other status. */
 export function kindOfStatus(status: number): ErrorKind | undefined {
   if (status === 429) return 'rate-limit'
   if (status === 408) return 'timeout'
+  // A lock timeout, as the openai, Anthropic and AI SDK clients all read a 409 (they retry it).
+  if (status === 409) return 'timeout'
   // Anthropic's documented 413 `request_too_large`; OpenAI's edge answers 413 the same way.
   if (status === 413) return 'payload-too-large'
   // Credentials refused or not allowed: retrying the same provider cannot help, another may.

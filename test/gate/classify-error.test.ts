@@ -17,7 +17,9 @@ describe('classifyError', () => {
     expect(classifyError({ status: 400, message: "Invalid value for 'timeout': expected an integer" }).kind).toBe('unknown')
     expect(classifyError({ status: 404, message: 'The model `timeout-v2` does not exist' }).kind).toBe('unknown')
     expect(classifyError({ status: 422, message: 'network_id is not a valid rate limit tier' }).kind).toBe('unknown')
-    expect(classifyError({ statusCode: 409, message: 'Overloaded: conflicting request' }).kind).toBe('unknown')
+    expect(classifyError({ statusCode: 410, message: 'Overloaded: this model is gone' }).kind).toBe('unknown')
+    // A 409 is a lock timeout by its status (the providers' own clients retry it), whatever its wording.
+    expect(classifyError({ statusCode: 409, message: 'conflicting request' }).kind).toBe('timeout')
     expect(classifyError({ status: 400, message: "This model's maximum context length is 8192 tokens" }).kind).toBe('context-overflow')
     expect(classifyError({ status: 400, code: 'rate_limit_exceeded', message: 'x' }).kind).toBe('rate-limit')
     expect(classifyError({ status: 500, message: 'Invalid request' }).kind).toBe('http-5xx')

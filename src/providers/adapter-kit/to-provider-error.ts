@@ -9,16 +9,21 @@ import { isProviderError, ProviderError } from '../../model/provider-error.ts'
  * `responseHeaders`) are classified by the gate's own shape classifier (`classifyShape`). A body
  * the SDK could not read (a 2xx "error", a JSON syntax error, the AI SDK's parse and
  * type-validation errors) is `malformed-response`: the provider answered, but not with an answer.
+ * Never throws: a thrown value that cannot be read (a proxy, a getter that throws) is kind `unknown`.
  */
 export function toProviderError(error: unknown, provider: string, signal?: AbortSignal): ProviderError {
   if (isProviderError(error)) return error
-  const message = error instanceof Error ? error.message : String(error)
+  const message = messageOf(error)
   const e = (typeof error === 'object' && error !== null ? error : { message }) as Record<string, unknown>
   const shape = classifyShape(e)
   const { status, retryAfterMs } = shape
-  const code = typeof e['code'] === 'string' ? e['code'] : bodyTypeOf(e)
+  const code = readSafely(() => (typeof e['code'] === 'string' ? e['code'] : bodyTypeOf(e)), undefined)
   const kind: ErrorKind =
-    signal?.aborted === true ? 'aborted' : (status !== undefined && status >= 200 && status <= 299) || unreadableBody(e) ? 'malformed-response' : shape.kind
+    signal?.aborted === true
+      ? 'aborted'
+      : (status !== undefined && status >= 200 && status <= 299) || readSafely(() => unreadableBody(e), false)
+        ? 'malformed-response'
+        : shape.kind
   return new ProviderError(`${provider}: ${message}`, {
     kind,
     ...(status !== undefined ? { status } : {}),
@@ -54,4 +59,30 @@ function unreadableBody(e: Record<string, unknown>): boolean {
     current = (current as { cause?: unknown }).cause
   }
   return false
+}
+
+const PREVIEW_CHARS = 200
+
+/**
+ * What a thrown value says: an `Error`'s message, else the `message` of an object (the AI SDK's
+ * providers put a stream's error event there as a plain object), else its JSON text, cut short.
+ */
+function messageOf(error: unknown): string {
+  return readSafely(() => {
+    if (error instanceof Error) return error.message
+    if (typeof error !== 'object' || error === null) return String(error)
+    const message = (error as { message?: unknown }).message
+    if (typeof message === 'string' && message !== '') return message
+    const text = JSON.stringify(error) ?? Object.prototype.toString.call(error)
+    return text.length > PREVIEW_CHARS ? `${text.slice(0, PREVIEW_CHARS)}…` : text
+  }, 'an error that cannot be read')
+}
+
+/** `read()`, or `fallback` when reading throws. */
+function readSafely<T>(read: () => T, fallback: T): T {
+  try {
+    return read()
+  } catch {
+    return fallback
+  }
 }

@@ -5,7 +5,7 @@ import type { ToolCall } from '../../model/tool-call.ts'
 import type { AiSdkContentPart, AiSdkFinishReason, AiSdkUsage } from './ai-sdk-shapes.ts'
 import type { Usage } from '../../model/usage.ts'
 import { isRecord } from '../../model/is-record.ts'
-import { malformedResponse } from '../adapter-kit/malformed-response.ts'
+import { malformedResponse, malformedStream } from '../adapter-kit/malformed-response.ts'
 import { checkToolInput, parseToolArgs } from '../adapter-kit/parse-tool-args.ts'
 import { MISSING_USAGE, optionalTokenCount, tokenCount } from '../adapter-kit/token-count.ts'
 import { toolCallId } from '../adapter-kit/tool-call-id.ts'
@@ -13,7 +13,9 @@ import { toolCallId } from '../adapter-kit/tool-call-id.ts'
 /**
  * Maps AI SDK content parts, finish reason and usage to a provider-neutral response; `reasoning`
  * parts become {@link ReasoningBlock}s with their provider metadata (signatures included). Content
- * that is not an array of parts is a `malformed-response` error.
+ * that is not an array of parts, or an answer whose finish reason is `interrupted` (the provider's
+ * stream ended without its completion signal, which the AI SDK's providers report instead of failing),
+ * is a `malformed-response` error: part of an answer is never taken as a whole one.
  */
 export function fromAiSdkResult(
   content: readonly AiSdkContentPart[],
@@ -27,6 +29,7 @@ export function fromAiSdkResult(
   // A text part whose text is no string (`null`) would read as the answer "null".
   const textless = content.find((p: Record<string, unknown>) => p['type'] === 'text' && typeof p['text'] !== 'string')
   if (textless !== undefined) throw malformedResponse(provider, 'text parts with a string text', textless)
+  if (unifiedOf(finishReason) === 'interrupted') throw malformedStream(provider, 'its completion signal (finish reason "interrupted": it was cut short)')
   // The parts read below have the same fields in v3 and v4.
   const parts = content as readonly LanguageModelV4Content[]
   let text = ''
@@ -96,10 +99,14 @@ export function fromAiSdkUsage(usage: AiSdkUsage | undefined): Usage {
   }
 }
 
-/** Maps the unified finish reason (a plain string in older specifications); `content-filter` reads as `content_filter`. */
+/**
+ * Maps the unified finish reason (a plain string in older specifications); `content-filter` reads as
+ * `content_filter`. Anthropic's raw `pause_turn` (a turn paused before its end, which
+ * `@ai-sdk/anthropic` calls `stop`) reads as `max_tokens`: an answer not finished is never taken as complete.
+ */
 export function aiSdkStopReason(reason: AiSdkFinishReason | undefined): StopReason {
-  const unified = typeof reason === 'string' ? reason : reason?.unified
-  switch (unified) {
+  if (typeof reason === 'object' && reason?.raw === 'pause_turn') return 'max_tokens'
+  switch (unifiedOf(reason)) {
     case 'stop':
       return 'end'
     case 'length':
@@ -111,4 +118,8 @@ export function aiSdkStopReason(reason: AiSdkFinishReason | undefined): StopReas
     default:
       return 'other'
   }
+}
+
+function unifiedOf(reason: AiSdkFinishReason | undefined): string | undefined {
+  return typeof reason === 'string' ? reason : reason?.unified
 }

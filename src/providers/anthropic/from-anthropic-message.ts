@@ -53,7 +53,11 @@ export function fromAnthropicUsage(usage: Partial<AnthropicUsage> | Partial<Mess
   }
 }
 
-/** Maps `stop_reason` (`refusal` reads as `content_filter`, which the gate classifies as kind `refusal`). */
+/**
+ * Maps `stop_reason` (`refusal` reads as `content_filter`, which the gate classifies as kind `refusal`).
+ * `pause_turn` (a long turn the API paused before its end, to be sent back for the model to go on)
+ * reads as `max_tokens`, with `model_context_window_exceeded`: an answer not finished is never taken as complete.
+ */
 export function anthropicStopReason(reason: string | null | undefined): StopReason {
   switch (reason) {
     case 'end_turn':
@@ -61,6 +65,7 @@ export function anthropicStopReason(reason: string | null | undefined): StopReas
       return 'end'
     case 'max_tokens':
     case 'model_context_window_exceeded':
+    case 'pause_turn':
       return 'max_tokens'
     case 'tool_use':
       return 'tool_use'

@@ -12,7 +12,7 @@ import { toolCallId } from '../adapter-kit/tool-call-id.ts'
 /**
  * Maps a Chat Completion to a provider-neutral response (first choice). Whatever is not a
  * completion with a choice (an HTML page, an empty body, another JSON shape) is a
- * `malformed-response` error. A refusal keeps its text as the content and reads as stop reason
+ * `malformed-response` error. A legacy `message.function_call` is read as the one tool call it is. A refusal keeps its text as the content and reads as stop reason
  * `content_filter`, which the gate classifies as kind `refusal`.
  */
 export function fromOpenAICompletion(completion: ChatCompletion, provider: string): ModelResponse {
@@ -29,6 +29,10 @@ export function fromOpenAICompletion(completion: ChatCompletion, provider: strin
     const { id, function: fn } = call as { id?: unknown; function: { name: string; arguments?: unknown } }
     if (type === 'function') toolCalls.push({ id: toolCallId(id), name: fn.name, args: parseToolArgs(fn.arguments) })
   }
+  // A legacy `function_call` (finish_reason `function_call`, from a server that answers tools the old way) is the one call it holds.
+  const legacy: unknown = (message as { function_call?: unknown }).function_call
+  if (toolCalls.length === 0 && isRecord(legacy) && typeof legacy['name'] === 'string')
+    toolCalls.push({ id: toolCallId(undefined), name: legacy['name'], args: parseToolArgs(legacy['arguments']) })
   const refusal = typeof message.refusal === 'string' && message.refusal !== '' ? message.refusal : undefined
   return {
     content: typeof message.content === 'string' && message.content !== '' ? message.content : (refusal ?? ''),

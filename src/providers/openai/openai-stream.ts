@@ -9,6 +9,9 @@ import { MISSING_USAGE } from '../adapter-kit/token-count.ts'
 import { toolCallId } from '../adapter-kit/tool-call-id.ts'
 import { fromOpenAIUsage, openAIStopReason } from './from-openai-completion.ts'
 
+/** The key of the call legacy `function_call` deltas build. */
+const LEGACY_CALL = 'function_call'
+
 interface PartialCall {
   id: string
   name: string
@@ -61,12 +64,22 @@ export async function* openAIStreamChunks(events: AsyncIterable<ChatCompletionCh
       if (isRecord(fn) && typeof fn['arguments'] === 'string') call.args += fn['arguments']
       calls.set(key, call)
     }
+    // A legacy `function_call` delta (a server that streams tools the old way) builds the one call it holds.
+    const legacy: unknown = (delta as { function_call?: unknown } | undefined)?.function_call
+    if (isRecord(legacy)) {
+      const call = calls.get(LEGACY_CALL) ?? { id: '', name: '', args: '' }
+      if (call.name === '' && typeof legacy['name'] === 'string') call.name = legacy['name']
+      if (typeof legacy['arguments'] === 'string') call.args += legacy['arguments']
+      calls.set(LEGACY_CALL, call)
+    }
     if (choice.finish_reason !== null && choice.finish_reason !== undefined) finish = choice.finish_reason
     if (finish !== undefined && usage !== MISSING_USAGE) break
   }
   if (!recognised) throw malformedStream(provider, 'a chat.completion.chunk event')
   // A stream cut before its end (a proxy that closes it cleanly) holds part of an answer: never taken as a whole one.
   if (finish === undefined) throw malformedStream(provider, 'a finish_reason (it was cut short)')
+  // As in a whole completion, the legacy call counts only in an answer without tool calls.
+  if (calls.size > 1) calls.delete(LEGACY_CALL)
   const toolCalls: ToolCall[] = [...calls.entries()]
     .sort(([a], [b]) => (typeof a === 'number' && typeof b === 'number' ? a - b : 0))
     .map(([, c]) => ({ id: toolCallId(c.id), name: c.name, args: parseToolArgs(c.args) }))

@@ -1,0 +1,107 @@
+import { createAnthropic } from '@ai-sdk/anthropic'
+import { createOpenAI } from '@ai-sdk/openai'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createGate, retryTransient, type Provider } from '../../src/index.ts'
+import { aiSdk } from '../../src/providers/ai-sdk/index.ts'
+import { callSdk } from '../../src/providers/adapter-kit/sdk-call.ts'
+import { anthropicError, anthropicText } from '../adapters/support/anthropic-wire.ts'
+import { startLoopback, type LoopbackServer, type Reply } from '../adapters/support/loopback-server.ts'
+import { loopbackProviders } from '../adapters/support/loopback-providers.ts'
+import { openaiError, openaiText } from '../adapters/support/openai-wire.ts'
+
+let server: LoopbackServer
+beforeAll(async () => {
+  server = await startLoopback()
+})
+afterAll(() => server.close())
+
+const loopback = loopbackProviders(() => server)
+const ask = { messages: [{ role: 'user' as const, content: 'is order 42 refunded?' }] }
+
+/** Each adapter over its official client, the error it answers with and the answer after it. */
+const wires: readonly (readonly [string, () => Provider, (status: number) => Reply, Reply])[] = [
+  ['openai', loopback.openai, (status) => openaiError(status, {}, 'invalid_request_error'), openaiText('yes')],
+  ['anthropic', loopback.anthropic, (status) => anthropicError(status, 'api_error'), anthropicText('yes')],
+  [
+    '@ai-sdk/openai',
+    () => aiSdk(createOpenAI({ baseURL: `${server.url}/v1`, apiKey: 'k' }).chat('gpt-test')),
+    (status) => openaiError(status, {}, 'invalid_request_error'),
+    openaiText('yes'),
+  ],
+  [
+    '@ai-sdk/anthropic',
+    () => aiSdk(createAnthropic({ baseURL: `${server.url}/v1`, apiKey: 'k' })('claude-test')),
+    (status) => anthropicError(status, 'api_error'),
+    anthropicText('yes'),
+  ],
+]
+
+describe('Provider adapters on a 409', () => {
+  // The openai, Anthropic and AI SDK clients all retry a 409 (a lock timeout): it is transient, never unknown.
+  it.each(wires)('%s: kind timeout, with its status', async (_name, provider, error) => {
+    server.script([error(409)])
+    await expect(provider().complete(ask)).rejects.toMatchObject({ kind: 'timeout', status: 409 })
+  })
+
+  it.each(wires)('%s: retryTransient asks again and takes the answer', async (_name, provider, error, answer) => {
+    server.script([error(409), answer])
+    const gate = createGate({ providers: provider(), postDecide: [retryTransient({ maxRetries: 1, backoff: () => 0 })] })
+    const result = await gate.run(ask)
+    expect(result.response.content).toBe('yes')
+    expect(result.attempts.map((a) => a.errorKind)).toEqual(['timeout', 'ok'])
+  })
+})
+
+describe('Provider adapters on an error event in the middle of a stream', () => {
+  const openaiChunk = (content: string) =>
+    `data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', created: 1, model: 'gpt-test', choices: [{ index: 0, delta: { content }, finish_reason: null }] })}\n\n`
+  const openaiBroken: Reply = {
+    kind: 'sse',
+    frames: [
+      openaiChunk('The refund'),
+      `data: ${JSON.stringify({ error: { message: 'The server had an error while processing your request.', type: 'server_error', code: null } })}\n\n`,
+    ],
+  }
+  const anthropicStart = `event: message_start\ndata: ${JSON.stringify({ type: 'message_start', message: { id: 'm', type: 'message', role: 'assistant', model: 'c', content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 9, output_tokens: 1 } } })}\n\n`
+  const anthropicBroken: Reply = {
+    kind: 'sse',
+    frames: [anthropicStart, `event: error\ndata: ${JSON.stringify({ type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } })}\n\n`],
+  }
+
+  it.each([
+    ['openai', loopback.openai, openaiBroken, 'The server had an error'],
+    ['@ai-sdk/openai', wires[2]?.[1] as () => Provider, openaiBroken, 'The server had an error'],
+    ['anthropic', loopback.anthropic, anthropicBroken, 'Overloaded'],
+    ['@ai-sdk/anthropic', wires[3]?.[1] as () => Provider, anthropicBroken, 'Overloaded'],
+  ] as const)("%s: kind http-5xx, with the provider's own message", async (_name, provider, reply, said) => {
+    server.script([reply])
+    const gate = createGate({ providers: provider() })
+    const failure = await gate.stream(ask, { mode: 'buffer' }).result.catch((e: unknown) => e)
+    expect(failure).toMatchObject({ name: 'ReliabilityFailFastError', kind: 'http-5xx' })
+    const cause = (failure as { attempts: readonly { error?: Error }[] }).attempts[0]?.error
+    expect(cause?.message).toContain(said)
+    expect(cause?.message).not.toContain('[object Object]')
+  })
+})
+
+describe('callSdk on a thrown value that cannot be read', () => {
+  const unreadable = new Proxy(
+    {},
+    {
+      get() {
+        throw new Error('trap')
+      },
+      getPrototypeOf() {
+        return Object.prototype
+      },
+    },
+  )
+
+  it.each([
+    ['an object without a prototype', Object.create(null)],
+    ['a proxy whose every read throws', unreadable],
+  ])('%s: a ProviderError of kind unknown, never a raw TypeError', async (_what, thrown) => {
+    const failure = await callSdk('openai', ask, () => Promise.reject(thrown)).catch((e: unknown) => e)
+    expect(failure).toMatchObject({ name: 'ProviderError', kind: 'unknown', provider: 'openai' })
+  })
+})
