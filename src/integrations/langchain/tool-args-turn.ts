@@ -1,7 +1,6 @@
 import { AIMessage } from '@langchain/core/messages'
 import type { ToolArgsHost } from '../../agent/tool-args-retry.ts'
 import type { EventTags } from '../../events/event-map.ts'
-import { emitValidationFailed } from '../../events/validation-failed-event.ts'
 import { ReliabilityFailFastError } from '../../gate/fail-fast-error.ts'
 import type { Message } from '../../model/message.ts'
 import type { ModelResponse } from '../../model/response.ts'
@@ -10,7 +9,8 @@ import type { CompiledSchema, ValidationFailure } from '../../validation/index.t
 import { settleHostToolCall } from '../host/host-tool-call.ts'
 import type { HostToolSettings } from '../host/host-tool-settings.ts'
 import { toolLoopStopped } from '../host/tool-loop-stopped.ts'
-import type { Spent } from '../../agent/run-ledger.ts'
+import type { RunLedger } from '../../agent/run-ledger.ts'
+import { emitToolArgsFailure } from '../../agent/run-events.ts'
 import { toModelResponse } from './langchain-messages.ts'
 
 /** What the argument loop of one model call asks for: the model again, on the turn's messages plus the ephemeral tail (through the turn's gate). */
@@ -22,8 +22,8 @@ export interface TurnRun {
   readonly signal?: AbortSignal | undefined
   /** True once the turn's own deadline (`runTimeoutMs`) fired. */
   readonly late: () => boolean
-  /** Every attempt of the turn so far (its first call and its re-asks), for the failure that stops it. */
-  readonly spent: Spent
+  /** Every attempt of the turn so far (its first call and its re-asks) and its validation failures, for the failure that stops it. */
+  readonly spent: RunLedger
 }
 
 /** The middleware's tool-argument settings: the agent's loop settings, the retry budget and the guards. */
@@ -81,8 +81,10 @@ async function settleCalls(first: AIMessage, turn: ToolArgsTurn): Promise<AIMess
       return response
     },
     validationFailed(failure: ValidationFailure, attempt: number): void {
+      // Counted and reported as the Agent and the AI SDK do: the turn's validation failures so far, the last attempt's model.
+      run.spent.toolArgsFailed()
       if (settings.events.has('validation_failed'))
-        emitValidationFailed(settings.events, { runId, tags: NO_TAGS, provider: 'langchain', model: undefined, attempt, cumulativeRetries: attempt }, failure)
+        emitToolArgsFailure({ events: settings.events, who: { runId, tags: NO_TAGS, agent: settings.name }, ledger: run.spent }, failure, attempt)
     },
   }
   const response = toModelResponse(first)
