@@ -112,7 +112,10 @@ export class ToolArgsCall implements ToolArgsHost {
       const done = await settleHostToolCall({ host: this, settings: this.#settings, call, input, base: this.#base.messages, reasoning: response.reasoning })
       if (done.status === 'answered') return { answer: done.response }
       // The middleware writes no tool results of its own: an unsettled call is the give-up error.
-      if (done.status === 'unsettled') throw asGiveUp(toolArgsGiveUp(done, this.runId, this.#ledger), this.#last())
+      if (done.status === 'unsettled') {
+        const who = { runId: this.runId, tags: this.tags, agent: this.#settings.name }
+        throw asGiveUp(toolArgsGiveUp(done, { events: this.#settings.events, who, spent: this.#ledger }), this.#last())
+      }
       settled.push({ id: call.id, name: call.name, args: done.args })
     }
     return { calls: settled }

@@ -1,7 +1,7 @@
 import { AIMessage } from '@langchain/core/messages'
 import type { ToolArgsHost } from '../../agent/tool-args-retry.ts'
 import type { EventTags } from '../../events/event-map.ts'
-import { ReliabilityFailFastError } from '../../gate/fail-fast-error.ts'
+import type { ReliabilityFailFastError } from '../../gate/fail-fast-error.ts'
 import type { Message } from '../../model/message.ts'
 import type { ModelResponse } from '../../model/response.ts'
 import type { ToolChoice } from '../../model/tool-choice.ts'
@@ -10,7 +10,7 @@ import { settleHostToolCall } from '../host/host-tool-call.ts'
 import type { HostToolSettings } from '../host/host-tool-settings.ts'
 import { toolLoopStopped } from '../host/tool-loop-stopped.ts'
 import type { RunLedger } from '../../agent/run-ledger.ts'
-import { emitToolArgsFailure } from '../../agent/run-events.ts'
+import { emitToolArgsFailure, runFailure } from '../../agent/run-events.ts'
 import { toModelResponse } from './langchain-messages.ts'
 
 /** What the argument loop of one model call asks for: the model again, on the turn's messages plus the ephemeral tail (through the turn's gate). */
@@ -102,7 +102,7 @@ async function settleCalls(first: AIMessage, turn: ToolArgsTurn): Promise<AIMess
       continue
     }
     if (done.status === 'answered') return replies.get(done.response) ?? new AIMessage(done.response.content)
-    if (done.giveUp.stops) throw stopped(done.giveUp.kind, done.giveUp.reason, run, done.verdict.failure)
+    if (done.giveUp.stops) throw stopped(done.giveUp.kind, done.giveUp.reason, turn, done.verdict.failure)
     // Still invalid or blocked by a guard: the last arguments tried, for wrapToolCall to answer with feedback.
     settled.push({ ...call, args: done.args as Record<string, unknown> })
   }
@@ -133,17 +133,13 @@ function withToolCalls(message: AIMessage, calls: NonNullable<AIMessage['tool_ca
   })
 }
 
-function stopped(kind: ReliabilityFailFastError['kind'], reason: string, run: TurnRun, failure: ValidationFailure): ReliabilityFailFastError {
-  const { spent } = run
-  return new ReliabilityFailFastError({
-    kind,
-    reason,
-    phase: 'post-decide',
-    runId: run.runId,
-    attempts: [...spent.attempts],
-    usage: spent.usage,
-    costUsd: spent.costUsd,
-    validationError: failure,
-    cause: failure,
-  })
+/** The turn's typed stop (`toolGiveUpStops`), carrying every attempt of the turn, with `fail_fast` emitted first, as an Agent run's. */
+function stopped(
+  kind: string,
+  reason: string,
+  turn: { readonly settings: LangChainToolArgs; readonly run: TurnRun },
+  failure: ValidationFailure,
+): ReliabilityFailFastError {
+  const { settings, run } = turn
+  return runFailure(settings.events, { runId: run.runId, tags: NO_TAGS, agent: settings.name }, run.spent, { kind, reason, phase: 'post-decide', failure })
 }
