@@ -140,4 +140,18 @@ describe('Tool-argument retry in the three hosts', () => {
       })
     },
   )
+
+  it.each(Object.entries(HOSTS))('%s: flags a retry repeating the rejected arguments as redundant, counts it, and takes the next one', async (_host, via) => {
+    const script: Turn[] = [[{ id: 'c1', args: { q: 1 } }], [{ id: 'r1', args: { q: 1 } }], [{ id: 'r2', args: { q: 'refunds' } }], 'Done.']
+    expect(await via(script, {})).toEqual({
+      outcomes: ['search:redundant:1', 'search:success:2'],
+      failures: [
+        [1, 1],
+        [2, 2],
+      ],
+      failFast: [],
+      ran: [{ q: 'refunds' }],
+      end: 'Done.',
+    })
+  })
 })
