@@ -136,16 +136,18 @@ export function toolArgsFailed(
   if (run.events.has('validation_failed')) emitToolArgsFailure({ events: run.events, who: run.who(), ledger: run.ledger }, failure, attempt)
 }
 
-/** How a run ends in failure: its kind, why, and in which phase. */
+/** How a run ends in failure: its kind, why, in which phase, and the validation failure it stops on (a tool call's arguments). */
 export interface RunStop {
   readonly kind: string
   readonly reason: string
   readonly phase: Phase
+  readonly failure?: ValidationFailure | undefined
 }
 
-/** The error that ends an agent run, carrying the whole run's attempts and spend; `fail_fast` is emitted first. */
+/** The error that ends an agent run (or a host's call), carrying the whole run's attempts and spend; `fail_fast` is emitted first. */
 export function runFailure(events: EventHub, who: RunIdentity, spent: Spent, stop: RunStop): ReliabilityFailFastError {
-  const { kind, reason, phase } = stop
+  const { kind, reason, phase, failure } = stop
   if (events.has('fail_fast')) events.emit('fail_fast', { runId: who.runId, ...who.tags, attempt: spent.attempts.length + 1, kind, reason, phase })
-  return new ReliabilityFailFastError({ kind, reason, phase, runId: who.runId, attempts: [...spent.attempts], usage: spent.usage, costUsd: spent.costUsd })
+  const spend = { runId: who.runId, attempts: [...spent.attempts], usage: spent.usage, costUsd: spent.costUsd }
+  return new ReliabilityFailFastError({ kind, reason, phase, ...spend, ...(failure === undefined ? {} : { validationError: failure, cause: failure }) })
 }

@@ -37,6 +37,43 @@ describe('idShapeGuard', () => {
     expect(verdict({ message_id: ['18c4f2a9b7e3d105', 'acme-mail-2'] })).toMatchObject({ ok: false, reason: expect.stringContaining("'message_id[1]'") })
   })
 
+  it.each([
+    ['a trailing newline', 'acme-gmail-1\n'],
+    ['a leading space', ' acme-gmail-1'],
+    ['a trailing tab', 'acme-gmail-1\t'],
+  ])('rejects a slug with %s around it, quoting it escaped', (_label, id) => {
+    const result = verdict({ message_id: id })
+    expect(result).toMatchObject({ ok: false, path: ['message_id'] })
+    expect(result.ok === false && result.reason).toContain(`'message_id' = ${JSON.stringify(id)} looks fabricated`)
+  })
+
+  it('checks lists of lists of IDs', () => {
+    expect(verdict({ thread_id: [['18c4f2a9b7e3d105'], ['acme-mail-2']] })).toMatchObject({ ok: false, path: ['thread_id', 1, 0] })
+  })
+
+  it('checks an ID nested 200 levels deep, and rejects arguments deeper than it can check', () => {
+    let deep: unknown = { message_id: 'acme-mail-2' }
+    for (let i = 0; i < 200; i++) deep = i % 2 === 0 ? { inner: deep } : [deep]
+    expect(verdict(deep)).toMatchObject({ ok: false, reason: expect.stringContaining('looks fabricated') })
+    let tooDeep: unknown = { message_id: '18c4f2a9b7e3d105' }
+    for (let i = 0; i < 300; i++) tooDeep = { inner: tooDeep }
+    expect(verdict(tooDeep)).toMatchObject({ ok: false, reason: expect.stringContaining('deeper than 256 levels') })
+  })
+
+  it('answers at once for arguments that refer to themselves, rejecting them', () => {
+    const cyclic: Record<string, unknown> = { body: 'hi' }
+    cyclic.left = cyclic
+    cyclic.right = cyclic
+    expect(verdict(cyclic)).toMatchObject({ ok: false, reason: expect.stringContaining('too deep to check') })
+  })
+
+  it('quotes at most 120 characters of a fabricated value', () => {
+    const id = `acme-mail-${'7'.repeat(1_000_000)}`
+    const result = verdict({ message_id: id })
+    expect(result.ok).toBe(false)
+    expect(result.ok === false && result.reason.length).toBeLessThan(400)
+  })
+
   it('takes its own fields and pattern', () => {
     const orders = idShapeGuard({ fields: ['order_id'], pattern: /^ORD-\d{1,2}$/g })
     expect(orders({ order_id: 'ORD-1' }, ctx)).toMatchObject({ ok: false })

@@ -1,5 +1,7 @@
+import { type RunIdentity, runFailure } from '../../agent/run-events.ts'
 import type { Spent } from '../../agent/run-ledger.ts'
-import { isReliabilityFailFastError, ReliabilityFailFastError } from '../../gate/fail-fast-error.ts'
+import type { EventHub } from '../../events/event-hub.ts'
+import { isReliabilityFailFastError, type ReliabilityFailFastError } from '../../gate/fail-fast-error.ts'
 import type { FailFastKind } from '../../model/fail-fast-kind.ts'
 import type { ValidationFailure } from '../../validation/validation-failure.ts'
 
@@ -47,21 +49,15 @@ export interface UnsettledToolCall {
 /**
  * The middleware's give-up on a tool call whose arguments stayed invalid, that a guard blocked
  * (`tool-args-invalid`), that the model abandoned (`tool-call-abandoned`) or that repeated its
- * rejected arguments (`schema-stuck-loop`).
+ * rejected arguments (`schema-stuck-loop`), with `fail_fast` emitted first, as an Agent run's.
  */
-export function toolArgsGiveUp(unsettled: UnsettledToolCall, runId: string, spent: Spent): ReliabilityFailFastError {
+export function toolArgsGiveUp(
+  unsettled: UnsettledToolCall,
+  call: { readonly events: EventHub; readonly who: RunIdentity; readonly spent: Spent },
+): ReliabilityFailFastError {
   const { giveUp, verdict } = unsettled
-  return new ReliabilityFailFastError({
-    kind: giveUp.kind,
-    reason: `${giveUp.reason} (outcome ${verdict.outcome})`,
-    phase: 'post-decide',
-    runId,
-    attempts: [...spent.attempts],
-    usage: spent.usage,
-    costUsd: spent.costUsd,
-    validationError: verdict.failure,
-    cause: verdict.failure,
-  })
+  const stop = { kind: giveUp.kind, reason: `${giveUp.reason} (outcome ${verdict.outcome})`, phase: 'post-decide' as const, failure: verdict.failure }
+  return runFailure(call.events, call.who, call.spent, stop)
 }
 
 /**

@@ -6,6 +6,7 @@ import type { Gate } from '../../gate/create-gate.ts'
 import { isReliabilityFailFastError } from '../../gate/fail-fast-error.ts'
 import type { GateRunOptions } from '../../gate/gate-internals.ts'
 import type { GateResult } from '../../gate/gate-result.ts'
+import { type RunDeadline, shareDeadline, sharedDeadline } from '../../gate/run/run-deadline.ts'
 import type { Message } from '../../model/message.ts'
 import type { ModelRequest } from '../../model/request.ts'
 import type { ModelResponse } from '../../model/response.ts'
@@ -15,6 +16,7 @@ import type { Usage } from '../../model/usage.ts'
 import type { CompiledSchema } from '../../validation/index.ts'
 import { settleHostToolCall } from '../host/host-tool-call.ts'
 import type { HostToolSettings } from '../host/host-tool-settings.ts'
+import { toolLoopStopped } from '../host/tool-loop-stopped.ts'
 import { asGiveUp, toolArgsGiveUp, type NoObjectGeneratedFields } from './give-up-error.ts'
 
 /** How the middleware treats tool-call arguments: the agent's argument loop, with its retries and guards as options. */
@@ -46,7 +48,8 @@ export interface MiddlewareCall {
  * SDK. A retry answered in prose is the seed's `llm_gave_up`: that answer stands, in place of the
  * tool calls. Throws the give-up error when a call's arguments stay invalid, a guard blocks them or
  * the retry reply calls another tool (the middleware writes no tool results of its own), and for
- * the typed stops a user turned on (`toolGiveUpStops`).
+ * the typed stops a user turned on (`toolGiveUpStops`). The call's deadline (`runTimeoutMs`) covers
+ * the whole loop: its guards and schemas wait under it, and every retry shares it.
  */
 export class ToolArgsCall implements ToolArgsHost {
   readonly runId: string
@@ -58,12 +61,16 @@ export class ToolArgsCall implements ToolArgsHost {
   readonly #settings: ToolArgsOptions
   readonly #last: () => NoObjectGeneratedFields | undefined
   readonly #ledger = new RunLedger()
+  /** The call's run deadline (`runTimeoutMs`), handed to its first gate run; absent without one. */
+  readonly #deadline: RunDeadline | undefined
 
   /** The loop of `call`, whose gate run answered `first`. */
   constructor(call: MiddlewareCall, first: GateResult<unknown>) {
     const { options } = call
     this.runId = options.runId
-    this.signal = options.signal
+    this.#deadline = sharedDeadline(options)
+    // Guards and async schemas wait under the call's deadline too, not only under the caller's signal.
+    this.signal = this.#deadline?.signal ?? options.signal
     this.#gate = call.gate
     this.#base = call.base
     this.#options = options
@@ -79,6 +86,22 @@ export class ToolArgsCall implements ToolArgsHost {
 
   /** The answer's calls with their final arguments (same ids), or a prose reply that stands; throws the give-up error when a call cannot be settled. */
   async settle(response: ModelResponse, schemas: ReadonlyMap<string, CompiledSchema<unknown>>): Promise<SettledCalls> {
+    try {
+      return await this.#settle(response, schemas)
+    } catch (error) {
+      const { events, name } = this.#settings
+      throw toolLoopStopped(error, {
+        events,
+        runId: this.runId,
+        agent: name,
+        signal: this.signal,
+        expired: this.#deadline?.expired === true,
+        spent: this.#ledger,
+      })
+    }
+  }
+
+  async #settle(response: ModelResponse, schemas: ReadonlyMap<string, CompiledSchema<unknown>>): Promise<SettledCalls> {
     const settled: ToolCall[] = []
     for (const call of response.toolCalls) {
       const input = schemas.get(call.name)
@@ -89,7 +112,10 @@ export class ToolArgsCall implements ToolArgsHost {
       const done = await settleHostToolCall({ host: this, settings: this.#settings, call, input, base: this.#base.messages, reasoning: response.reasoning })
       if (done.status === 'answered') return { answer: done.response }
       // The middleware writes no tool results of its own: an unsettled call is the give-up error.
-      if (done.status === 'unsettled') throw asGiveUp(toolArgsGiveUp(done, this.runId, this.#ledger), this.#last())
+      if (done.status === 'unsettled') {
+        const who = { runId: this.runId, tags: this.tags, agent: this.#settings.name }
+        throw asGiveUp(toolArgsGiveUp(done, { events: this.#settings.events, who, spent: this.#ledger }), this.#last())
+      }
       settled.push({ id: call.id, name: call.name, args: done.args })
     }
     return { calls: settled }
@@ -101,6 +127,8 @@ export class ToolArgsCall implements ToolArgsHost {
    */
   async askAgain(messages: readonly Message[], toolChoice?: ToolChoice): Promise<ModelResponse> {
     const options: GateRunOptions = { ...this.#options, validateOutput: false, validationFailuresBefore: this.#ledger.validationFailures }
+    // The retry runs within what is left of the call's deadline, never a fresh runTimeoutMs of its own.
+    if (this.#deadline !== undefined) shareDeadline(options, this.#deadline)
     let result: GateResult<unknown>
     try {
       result = await this.#gate.run(toolChoice === undefined ? { ...this.#base, messages } : { ...this.#base, messages, toolChoice }, options)

@@ -1,7 +1,9 @@
 import type { AIMessage, BaseMessage } from '@langchain/core/messages'
+import { RunLedger } from '../../agent/run-ledger.ts'
 import type { EventHub } from '../../events/event-hub.ts'
 import { newRunId } from '../../events/run-id.ts'
 import { type GateBlueprint, gateFrom } from '../../gate/create-gate.ts'
+import { isReliabilityFailFastError } from '../../gate/fail-fast-error.ts'
 import type { GateRunOptions } from '../../gate/gate-internals.ts'
 import type { GateResult } from '../../gate/gate-result.ts'
 import type { Message } from '../../model/message.ts'
@@ -47,7 +49,8 @@ export interface TurnSettings {
  * deadline come before it, a PreCheck fail-fast spends no call, and a failing call reaches the
  * rules (`retryTransient` retries a 503). A retry sends the request's messages plus the gate's
  * ephemeral tail. An answer with tool calls then gets the Agent's tool-argument loop, whose
- * re-asks are runs of the same gate under the same `runId`, with output validation off.
+ * re-asks are runs of the same gate under the same `runId` and the turn's deadline, with output
+ * validation off; a failure carries every attempt of the turn.
  */
 export async function modelTurn<R extends TurnRequest>(asked: R, handler: (request: R) => unknown, turn: TurnSettings): Promise<AIMessage> {
   const agentSignal = (asked.runtime as { signal?: AbortSignal } | undefined)?.signal
@@ -102,15 +105,32 @@ async function guardedTurn<R extends TurnRequest>(asked: R, handler: (request: R
     const own = result.fromFallback ? undefined : host.last()
     return own === undefined ? toAIMessage(result.response) : withText(own, result.response.content)
   }
+  // What every gate run of the turn spent: a failure of a re-ask carries the first call's attempts too.
+  const ledger = new RunLedger()
   const runGate = (req: ModelRequest, options: GateRunOptions): Promise<AIMessage> =>
-    gate.run(req, options).then(answerOf, (error: unknown) => {
-      throw bubble.signal.aborted ? bubble.signal.reason : error
-    })
+    gate.run(req, options).then(
+      (result) => {
+        ledger.add(result)
+        return answerOf(result)
+      },
+      (error: unknown) => {
+        if (bubble.signal.aborted) throw bubble.signal.reason
+        if (!isReliabilityFailFastError(error)) throw error
+        ledger.add(error)
+        throw ledger.widen(error)
+      },
+    )
   const answer = await runGate(base, deadline.bind({ ...run }))
   if ((answer.tool_calls?.length ?? 0) === 0) return answer
+  // Each re-ask runs within what is left of the turn's deadline, never a fresh runTimeoutMs of its own.
   const ask = (all: readonly Message[], toolChoice: ToolChoice | undefined): Promise<AIMessage> =>
-    runGate({ ...base, messages: [...all], ...(toolChoice !== undefined ? { toolChoice } : {}) }, { ...run, validateOutput: false })
-  return settleToolArgs(answer, { base: messages, schemas: toolSchemas(request.tools, turn.schemas), settings: turn.toolArgs, ask, run })
+    runGate({ ...base, messages: [...all], ...(toolChoice !== undefined ? { toolChoice } : {}) }, deadline.bind({ ...run, validateOutput: false }))
+  const loop = { runId: run.runId, signal: deadline.signal, late: deadline.late, spent: ledger }
+  return settleToolArgs(answer, { base: messages, schemas: toolSchemas(request.tools, turn.schemas), settings: turn.toolArgs, ask, run: loop }).catch(
+    (error: unknown) => {
+      throw bubble.signal.aborted ? bubble.signal.reason : error
+    },
+  )
 }
 
 /** LangGraph's mark on the errors that pause or end a graph on purpose (`interrupt()`, `Command`), as its own `isGraphBubbleUp` reads it. */

@@ -1,24 +1,29 @@
 import { AIMessage } from '@langchain/core/messages'
 import type { ToolArgsHost } from '../../agent/tool-args-retry.ts'
 import type { EventTags } from '../../events/event-map.ts'
-import { emitValidationFailed } from '../../events/validation-failed-event.ts'
-import { ReliabilityFailFastError } from '../../gate/fail-fast-error.ts'
+import type { ReliabilityFailFastError } from '../../gate/fail-fast-error.ts'
 import type { Message } from '../../model/message.ts'
 import type { ModelResponse } from '../../model/response.ts'
 import type { ToolChoice } from '../../model/tool-choice.ts'
-import { ZERO_USAGE } from '../../model/usage.ts'
 import type { CompiledSchema, ValidationFailure } from '../../validation/index.ts'
 import { settleHostToolCall } from '../host/host-tool-call.ts'
 import type { HostToolSettings } from '../host/host-tool-settings.ts'
+import { toolLoopStopped } from '../host/tool-loop-stopped.ts'
+import type { RunLedger } from '../../agent/run-ledger.ts'
+import { emitToolArgsFailure, runFailure } from '../../agent/run-events.ts'
 import { toModelResponse } from './langchain-messages.ts'
 
 /** What the argument loop of one model call asks for: the model again, on the turn's messages plus the ephemeral tail (through the turn's gate). */
 export type AskModel = (messages: readonly Message[], toolChoice: ToolChoice | undefined) => Promise<AIMessage>
 
-/** The turn's run: its id (on every event of the loop) and the agent's signal. */
+/** The turn's run: its id (on every event of the loop), the signal its loop waits under (the agent's, and the turn's deadline), and what the turn spent. */
 export interface TurnRun {
   readonly runId: string
-  readonly signal?: AbortSignal
+  readonly signal?: AbortSignal | undefined
+  /** True once the turn's own deadline (`runTimeoutMs`) fired. */
+  readonly late: () => boolean
+  /** Every attempt of the turn so far (its first call and its re-asks) and its validation failures, for the failure that stops it. */
+  readonly spent: RunLedger
 }
 
 /** The middleware's tool-argument settings: the agent's loop settings, the retry budget and the guards. */
@@ -46,9 +51,20 @@ const NO_TAGS: EventTags = Object.freeze({})
  * prose is the seed's `llm_gave_up`: that answer stands and is returned instead. A call still
  * invalid (`exhausted`, or another tool in the reply) is kept with its last arguments, for
  * `wrapToolCall` to answer with feedback, and so is a call a guard (`toolGuards`) rejected; the
- * typed stops (`toolGiveUpStops`) throw.
+ * typed stops (`toolGiveUpStops`) throw, carrying the turn's attempts. A guard or an async schema
+ * cut short by the turn's signal or deadline fails the turn as `aborted` or `run-timeout`.
  */
 export async function settleToolArgs(first: AIMessage, turn: ToolArgsTurn): Promise<AIMessage> {
+  const { settings, run } = turn
+  try {
+    return await settleCalls(first, turn)
+  } catch (error) {
+    const call = { events: settings.events, runId: run.runId, agent: settings.name, signal: run.signal, expired: run.late(), spent: run.spent }
+    throw toolLoopStopped(error, call)
+  }
+}
+
+async function settleCalls(first: AIMessage, turn: ToolArgsTurn): Promise<AIMessage> {
   const { base, schemas, settings, ask, run } = turn
   const calls = first.tool_calls ?? []
   if (!calls.some((c) => schemas.has(c.name))) return first
@@ -65,8 +81,10 @@ export async function settleToolArgs(first: AIMessage, turn: ToolArgsTurn): Prom
       return response
     },
     validationFailed(failure: ValidationFailure, attempt: number): void {
+      // Counted and reported as the Agent and the AI SDK do: the turn's validation failures so far, the last attempt's model.
+      run.spent.toolArgsFailed()
       if (settings.events.has('validation_failed'))
-        emitValidationFailed(settings.events, { runId, tags: NO_TAGS, provider: 'langchain', model: undefined, attempt, cumulativeRetries: attempt }, failure)
+        emitToolArgsFailure({ events: settings.events, who: { runId, tags: NO_TAGS, agent: settings.name }, ledger: run.spent }, failure, attempt)
     },
   }
   const response = toModelResponse(first)
@@ -84,7 +102,7 @@ export async function settleToolArgs(first: AIMessage, turn: ToolArgsTurn): Prom
       continue
     }
     if (done.status === 'answered') return replies.get(done.response) ?? new AIMessage(done.response.content)
-    if (done.giveUp.stops) throw stopped(done.giveUp.kind, done.giveUp.reason, runId, done.verdict.failure)
+    if (done.giveUp.stops) throw stopped(done.giveUp.kind, done.giveUp.reason, turn, done.verdict.failure)
     // Still invalid or blocked by a guard: the last arguments tried, for wrapToolCall to answer with feedback.
     settled.push({ ...call, args: done.args as Record<string, unknown> })
   }
@@ -115,16 +133,13 @@ function withToolCalls(message: AIMessage, calls: NonNullable<AIMessage['tool_ca
   })
 }
 
-function stopped(kind: ReliabilityFailFastError['kind'], reason: string, runId: string, failure: ValidationFailure): ReliabilityFailFastError {
-  return new ReliabilityFailFastError({
-    kind,
-    reason,
-    phase: 'post-decide',
-    runId,
-    attempts: [],
-    usage: ZERO_USAGE,
-    costUsd: 0,
-    validationError: failure,
-    cause: failure,
-  })
+/** The turn's typed stop (`toolGiveUpStops`), carrying every attempt of the turn, with `fail_fast` emitted first, as an Agent run's. */
+function stopped(
+  kind: string,
+  reason: string,
+  turn: { readonly settings: LangChainToolArgs; readonly run: TurnRun },
+  failure: ValidationFailure,
+): ReliabilityFailFastError {
+  const { settings, run } = turn
+  return runFailure(settings.events, { runId: run.runId, tags: NO_TAGS, agent: settings.name }, run.spent, { kind, reason, phase: 'post-decide', failure })
 }
