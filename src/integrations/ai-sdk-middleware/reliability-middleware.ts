@@ -146,7 +146,8 @@ export function reliabilityMiddleware<T = unknown>(given?: ReliabilityMiddleware
       const { provider, last, sent } = generating(params, model)
       const gate = gateFor(params, provider)
       const base = callRequest(params)
-      const runOptions = deadline.bind({ runId, ...(params.abortSignal !== undefined ? { signal: params.abortSignal } : {}) })
+      // The deadline's signal (the host's, joined): the tool-argument loop's guards and schemas wait under it too.
+      const runOptions = deadline.bind({ runId, ...(deadline.signal !== undefined ? { signal: deadline.signal } : {}) })
       const result = await gate.run(base, runOptions).catch((error: unknown) => {
         throw asGiveUp(error, lastAnswer(last()))
       })
@@ -206,7 +207,7 @@ export function reliabilityMiddleware<T = unknown>(given?: ReliabilityMiddleware
           ),
       }
       const base = callRequest(params)
-      const run = gateFor(params, provider).stream(base, { mode: streamMode, ...runOptions })
+      const run = gateFor(params, provider).stream(base, deadline.bind({ mode: streamMode, ...runOptions }))
       const schemas = toolSchemas(params)
       // Text deltas behind the stream guards: only their lookback is held back, nothing they redact or block is delivered.
       const window = streamWindow(contentGuards, { signal, report: guardReport({ events, runId, host: 'ai-sdk' }) })

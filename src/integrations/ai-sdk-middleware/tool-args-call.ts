@@ -5,6 +5,7 @@ import type { EventTags } from '../../events/event-map.ts'
 import type { Gate } from '../../gate/create-gate.ts'
 import { isReliabilityFailFastError } from '../../gate/fail-fast-error.ts'
 import type { GateRunOptions } from '../../gate/gate-internals.ts'
+import { sharedDeadline } from '../../gate/run/run-deadline.ts'
 import type { GateResult } from '../../gate/gate-result.ts'
 import type { Message } from '../../model/message.ts'
 import type { ModelRequest } from '../../model/request.ts'
@@ -13,6 +14,7 @@ import type { ToolCall } from '../../model/tool-call.ts'
 import type { ToolChoice } from '../../model/tool-choice.ts'
 import type { Usage } from '../../model/usage.ts'
 import type { CompiledSchema } from '../../validation/index.ts'
+import { sameDeadline } from '../host/host-deadline.ts'
 import { settleHostToolCall } from '../host/host-tool-call.ts'
 import type { HostToolSettings } from '../host/host-tool-settings.ts'
 import { asGiveUp, toolArgsGiveUp, type NoObjectGeneratedFields } from './give-up-error.ts'
@@ -86,7 +88,19 @@ export class ToolArgsCall implements ToolArgsHost {
         settled.push(call)
         continue
       }
-      const done = await settleHostToolCall({ host: this, settings: this.#settings, call, input, base: this.#base.messages, reasoning: response.reasoning })
+      const late = () => sharedDeadline(this.#options)?.expired === true
+      const done = await settleHostToolCall({
+        host: this,
+        settings: this.#settings,
+        call,
+        input,
+        base: this.#base.messages,
+        reasoning: response.reasoning,
+        late,
+      }).catch((error: unknown) => {
+        // A stop of the loop (the deadline, an abort) carries the whole call's attempts, as a retry's failure does.
+        throw isReliabilityFailFastError(error) ? asGiveUp(this.#ledger.widen(error), this.#last()) : error
+      })
       if (done.status === 'answered') return { answer: done.response }
       // The middleware writes no tool results of its own: an unsettled call is the give-up error.
       if (done.status === 'unsettled') throw asGiveUp(toolArgsGiveUp(done, this.runId, this.#ledger), this.#last())
@@ -100,7 +114,11 @@ export class ToolArgsCall implements ToolArgsHost {
    * attempts. A forced re-ask's `toolChoice` replaces the caller's on the model call.
    */
   async askAgain(messages: readonly Message[], toolChoice?: ToolChoice): Promise<ModelResponse> {
-    const options: GateRunOptions = { ...this.#options, validateOutput: false, validationFailuresBefore: this.#ledger.validationFailures }
+    const options: GateRunOptions = sameDeadline(this.#options, {
+      ...this.#options,
+      validateOutput: false,
+      validationFailuresBefore: this.#ledger.validationFailures,
+    })
     let result: GateResult<unknown>
     try {
       result = await this.#gate.run(toolChoice === undefined ? { ...this.#base, messages } : { ...this.#base, messages, toolChoice }, options)

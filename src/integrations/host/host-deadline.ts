@@ -1,4 +1,4 @@
-import { runDeadline, shareDeadline } from '../../gate/run/run-deadline.ts'
+import { runDeadline, shareDeadline, sharedDeadline } from '../../gate/run/run-deadline.ts'
 
 /**
  * One host call's run deadline (the middleware's `runTimeoutMs`), started before its prompt guards:
@@ -29,4 +29,15 @@ export function hostDeadline(ms: number | undefined, signal: AbortSignal | undef
     },
     clear: deadline.clear,
   }
+}
+
+/**
+ * `options`, under the host call's deadline handed to `from` (by {@link HostDeadline.bind}): the
+ * deadline is keyed by the options object, so a copy made for a re-ask or a stream (`{ ...from, ... }`)
+ * would start the gate's own `runTimeoutMs` again instead of ending with the call's.
+ */
+export function sameDeadline<O extends object>(from: object, options: O): O {
+  const deadline = sharedDeadline(from)
+  if (deadline !== undefined) shareDeadline(options, deadline)
+  return options
 }

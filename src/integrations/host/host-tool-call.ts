@@ -5,6 +5,9 @@ import type { Message } from '../../model/message.ts'
 import type { ReasoningBlock } from '../../model/reasoning.ts'
 import type { ModelResponse } from '../../model/response.ts'
 import type { ToolCall } from '../../model/tool-call.ts'
+import { FailFastKinds } from '../../model/fail-fast-kind.ts'
+import { ZERO_USAGE } from '../../model/usage.ts'
+import { isReliabilityFailFastError, ReliabilityFailFastError } from '../../gate/fail-fast-error.ts'
 import type { CompiledSchema } from '../../validation/index.ts'
 import type { HostToolSettings } from './host-tool-settings.ts'
 
@@ -19,6 +22,8 @@ export interface HostToolCallState {
   /** The turn's messages, before the answer that made the call. */
   readonly base: readonly Message[]
   readonly reasoning?: readonly ReasoningBlock[] | undefined
+  /** True once the host call's own deadline (`runTimeoutMs`) fired: a loop it cut short ends `run-timeout`, not `aborted`. */
+  readonly late?: (() => boolean) | undefined
 }
 
 /** How a host's logical tool call settled, in the one mapping every host reads. */
@@ -44,7 +49,12 @@ export async function settleHostToolCall(state: HostToolCallState): Promise<Host
   const { host, settings, call } = state
   const spec = { name: call.name, input: state.input, guards: settings.toolGuards, maxRetries: settings.maxToolRetries }
   const loop = new ToolArgsRetry(host, settings, spec, state)
-  const verdict = await loop.settle()
+  const verdict = await loop.settle().catch((error: unknown) => {
+    // The host's abort or the call's deadline cut the loop short (a guard or an async schema still
+    // waiting): the call ends as that says, typed, never with the abort's own reason.
+    if (host.signal?.aborted === true && !isReliabilityFailFastError(error)) throw cutShort(host.runId, state.late?.() === true)
+    throw error
+  })
   reportOutcome(settings.events, settings.logger, {
     runId: host.runId,
     ...host.tags,
@@ -56,4 +66,19 @@ export async function settleHostToolCall(state: HostToolCallState): Promise<Host
   if (verdict.status === 'valid') return { status: 'valid', args: verdict.call.args }
   if (verdict.status === 'answered') return { status: 'answered', response: verdict.response }
   return { status: 'unsettled', giveUp: toolGiveUp(call.name, verdict, loop.retry), verdict, args: loop.tried.at(-1) }
+}
+
+/** The typed stop of a host call whose tool-argument checks its deadline (`run-timeout`) or abort (`aborted`) cut short. */
+function cutShort(runId: string, late: boolean): ReliabilityFailFastError {
+  return new ReliabilityFailFastError({
+    kind: late ? FailFastKinds.RunTimeout : FailFastKinds.Aborted,
+    reason: late
+      ? 'the run did not finish within runTimeoutMs (its tool-call arguments were still being checked)'
+      : 'the run was aborted while its tool-call arguments were checked',
+    phase: 'post-decide',
+    runId,
+    attempts: [],
+    usage: ZERO_USAGE,
+    costUsd: 0,
+  })
 }

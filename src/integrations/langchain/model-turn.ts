@@ -73,7 +73,8 @@ interface TurnSignals {
 
 async function guardedTurn<R extends TurnRequest>(asked: R, handler: (request: R) => unknown, turn: TurnSettings, signals: TurnSignals): Promise<AIMessage> {
   const { bubble, signal, deadline } = signals
-  const run = { runId: newRunId(), signal }
+  // The deadline's signal (the agent's, joined): the tool-argument loop's guards and schemas wait under it too.
+  const run = { runId: newRunId(), signal: deadline.signal ?? signal }
   const guardRun = { events: turn.events, runId: run.runId, signal: deadline.signal, late: deadline.late }
   const given = turn.contentGuards.length === 0 ? asked : { ...asked, messages: await guardHumanMessages(asked.messages, turn.contentGuards, guardRun) }
   const history = fromLangChain(given.messages)
@@ -109,8 +110,14 @@ async function guardedTurn<R extends TurnRequest>(asked: R, handler: (request: R
   const answer = await runGate(base, deadline.bind({ ...run }))
   if ((answer.tool_calls?.length ?? 0) === 0) return answer
   const ask = (all: readonly Message[], toolChoice: ToolChoice | undefined): Promise<AIMessage> =>
-    runGate({ ...base, messages: [...all], ...(toolChoice !== undefined ? { toolChoice } : {}) }, { ...run, validateOutput: false })
-  return settleToolArgs(answer, { base: messages, schemas: toolSchemas(request.tools, turn.schemas), settings: turn.toolArgs, ask, run })
+    runGate({ ...base, messages: [...all], ...(toolChoice !== undefined ? { toolChoice } : {}) }, deadline.bind({ ...run, validateOutput: false }))
+  return settleToolArgs(answer, {
+    base: messages,
+    schemas: toolSchemas(request.tools, turn.schemas),
+    settings: turn.toolArgs,
+    ask,
+    run: { ...run, late: deadline.late },
+  })
 }
 
 /** LangGraph's mark on the errors that pause or end a graph on purpose (`interrupt()`, `Command`), as its own `isGraphBubbleUp` reads it. */

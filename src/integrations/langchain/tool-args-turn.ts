@@ -15,10 +15,11 @@ import { toModelResponse } from './langchain-messages.ts'
 /** What the argument loop of one model call asks for: the model again, on the turn's messages plus the ephemeral tail (through the turn's gate). */
 export type AskModel = (messages: readonly Message[], toolChoice: ToolChoice | undefined) => Promise<AIMessage>
 
-/** The turn's run: its id (on every event of the loop) and the agent's signal. */
+/** The turn's run: its id (on every event of the loop), the agent's signal (the turn's deadline joined) and whether that deadline fired. */
 export interface TurnRun {
   readonly runId: string
-  readonly signal?: AbortSignal
+  readonly signal?: AbortSignal | undefined
+  readonly late?: (() => boolean) | undefined
 }
 
 /** The middleware's tool-argument settings: the agent's loop settings, the retry budget and the guards. */
@@ -78,7 +79,7 @@ export async function settleToolArgs(first: AIMessage, turn: ToolArgsTurn): Prom
       settled.push(call)
       continue
     }
-    const done = await settleHostToolCall({ host, settings, call: model, input, base })
+    const done = await settleHostToolCall({ host, settings, call: model, input, base, late: run.late })
     if (done.status === 'valid') {
       settled.push({ ...call, args: done.args as Record<string, unknown> })
       continue
