@@ -13,10 +13,15 @@ export function answerResult(answer: ModelResponse, raw: LanguageModelV4Generate
 
 /** What a give-up error tells of the model's last answer: its text, finish reason and response. */
 export function lastAnswer(result: LanguageModelV4GenerateResult | undefined): NoObjectGeneratedFields | undefined {
-  if (result === undefined) return undefined
-  const text = Array.isArray(result.content) ? result.content.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join('') : undefined
+  // A model that answered no result at all (null, a number) left nothing to tell: the gate's typed error says why.
+  if (typeof result !== 'object' || result === null) return undefined
+  const text = Array.isArray(result.content) ? result.content.flatMap((p) => (isTextPart(p) ? [p.text] : [])).join('') : undefined
   const finish = result.finishReason as LanguageModelV4FinishReason | string | undefined
   return { text, finishReason: typeof finish === 'string' ? finish : finish?.unified, response: result.response }
+}
+
+function isTextPart(part: unknown): part is { readonly type: 'text'; readonly text: string } {
+  return typeof part === 'object' && part !== null && (part as { type?: unknown }).type === 'text' && typeof (part as { text?: unknown }).text === 'string'
 }
 
 /** The gate's stop reason as the AI SDK's finish reason. */
