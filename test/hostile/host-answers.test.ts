@@ -1,6 +1,6 @@
 import { AIMessage } from '@langchain/core/messages'
 import { fakeModel } from '@langchain/core/testing'
-import { generateText, wrapLanguageModel } from 'ai'
+import { generateText, streamText, wrapLanguageModel } from 'ai'
 import { MockLanguageModelV4 } from 'ai/test'
 import { createAgent, createMiddleware } from 'langchain'
 import { describe, expect, it } from 'vitest'
@@ -30,6 +30,25 @@ describe('host middlewares: model answers that are no answer', () => {
       (e: unknown) => e,
     )
     expect(kindOf(error)).toBe('malformed-response')
+  })
+
+  it.each([
+    ['null', null],
+    ['a result without a stream', {}],
+    ['a result whose stream is a string', { stream: 'text' }],
+  ])('types an AI SDK streamed result that is %s as malformed-response', async (_name, answer) => {
+    const model = new MockLanguageModelV4({ doStream: async () => answer as never })
+    const errors: unknown[] = []
+    const result = streamText({
+      model: wrapLanguageModel({ model, middleware: reliabilityMiddleware() }),
+      prompt: 'hi',
+      maxRetries: 0,
+      onError: ({ error }) => void errors.push(error),
+    })
+    for await (const _ of result.fullStream) {
+      // Read to the end: the failure arrives as the stream's error part.
+    }
+    expect(errors.map(kindOf)).toEqual(['malformed-response'])
   })
 
   it.each([

@@ -203,7 +203,9 @@ export function reliabilityMiddleware<T = unknown>(given?: ReliabilityMiddleware
             model.provider,
             request,
             () => model.doStream(withTail(params, request)),
-            (result) => aiSdkStreamChunks(result.stream, model.provider),
+            // A model that resolved to no result at all (null) has no stream: read as a malformed answer, typed.
+            (result) =>
+              aiSdkStreamChunks((result as Partial<LanguageModelV4StreamResult> | null)?.stream as LanguageModelV4StreamResult['stream'], model.provider),
           ),
       }
       const base = callRequest(params)
