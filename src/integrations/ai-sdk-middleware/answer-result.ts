@@ -1,4 +1,4 @@
-import type { LanguageModelV4FinishReason, LanguageModelV4GenerateResult } from '@ai-sdk/provider'
+import type { LanguageModelV4FinishReason, LanguageModelV4GenerateResult, LanguageModelV4StreamResult } from '@ai-sdk/provider'
 import type { ModelResponse, StopReason } from '../../model/response.ts'
 import type { Usage } from '../../model/usage.ts'
 import { answerText } from './answer-content.ts'
@@ -18,6 +18,11 @@ export function lastAnswer(result: LanguageModelV4GenerateResult | undefined): N
   const text = Array.isArray(result.content) ? result.content.flatMap((p) => (isTextPart(p) ? [p.text] : [])).join('') : undefined
   const finish = result.finishReason as LanguageModelV4FinishReason | string | undefined
   return { text, finishReason: typeof finish === 'string' ? finish : finish?.unified, response: result.response }
+}
+
+/** The stream of a `doStream` result: a model that resolved to no result at all (null) has none, which the stream reader types as a malformed answer. */
+export function streamOf(result: LanguageModelV4StreamResult | null | undefined): LanguageModelV4StreamResult['stream'] {
+  return (result as Partial<LanguageModelV4StreamResult> | null | undefined)?.stream as LanguageModelV4StreamResult['stream']
 }
 
 function isTextPart(part: unknown): part is { readonly type: 'text'; readonly text: string } {

@@ -35,7 +35,7 @@ import { ToolArgsCall, type ToolArgsOptions } from './tool-args-call.ts'
 import { toolSchemas } from './tool-schemas.ts'
 import { toV4Usage } from './v4-usage.ts'
 import { answerText, inputText, inSchemaShape, withArgs } from './answer-content.ts'
-import { answerResult, lastAnswer, toFinishReason } from './answer-result.ts'
+import { answerResult, lastAnswer, streamOf, toFinishReason } from './answer-result.ts'
 
 /** A call of `ai` 7 (specification v4); `ai` 6's v3 calls have the same fields for everything the middleware reads and writes. */
 type V4Call = MiddlewareCall<LanguageModelV4CallOptions, LanguageModelV4GenerateResult, LanguageModelV4StreamResult> & { readonly model: LanguageModelV4 }
@@ -203,9 +203,7 @@ export function reliabilityMiddleware<T = unknown>(given?: ReliabilityMiddleware
             model.provider,
             request,
             () => model.doStream(withTail(params, request)),
-            // A model that resolved to no result at all (null) has no stream: read as a malformed answer, typed.
-            (result) =>
-              aiSdkStreamChunks((result as Partial<LanguageModelV4StreamResult> | null)?.stream as LanguageModelV4StreamResult['stream'], model.provider),
+            (result) => aiSdkStreamChunks(streamOf(result), model.provider),
           ),
       }
       const base = callRequest(params)
