@@ -81,16 +81,19 @@ describe('hostile streams', () => {
     expect(agent.history).toEqual([])
   })
 
-  it('settles a stream that hangs between chunks with kind aborted once the run is aborted', async () => {
-    const hanging = streaming(() =>
-      (async function* () {
-        yield { type: 'text', text: '{' } as StreamChunk
-        await new Promise(() => {})
-      })(),
-    )
-    const controller = new AbortController()
-    const stream = agentOn(hanging).stream('go', { mode: 'progressive', signal: controller.signal })
-    setTimeout(() => controller.abort(), 5)
-    await expect(stream.result).rejects.toMatchObject({ kind: 'aborted' })
-  })
+  it.each(['progressive', 'passthrough', 'buffer'] as const)(
+    'settles a %s stream that hangs between chunks with kind aborted once the run is aborted',
+    async (mode) => {
+      const hanging = streaming(() =>
+        (async function* () {
+          yield { type: 'text', text: '{' } as StreamChunk
+          await new Promise(() => {})
+        })(),
+      )
+      const controller = new AbortController()
+      const stream = agentOn(hanging).stream('go', { mode, signal: controller.signal })
+      setTimeout(() => controller.abort(), 5)
+      await expect(stream.result).rejects.toMatchObject({ kind: 'aborted' })
+    },
+  )
 })

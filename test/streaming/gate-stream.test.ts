@@ -179,6 +179,27 @@ describe('gate.stream', () => {
     await expect(stream.result).rejects.toMatchObject({ kind: 'aborted' })
   })
 
+  it('ends aborted, not mid-stream-not-retryable, when the caller aborts a passthrough stream after content was delivered', async () => {
+    const stuck: Provider = {
+      name: 'stuck',
+      complete: () => Promise.reject(new Error('unused')),
+      async *stream(): AsyncGenerator<StreamChunk> {
+        yield { type: 'text', text: '{"orderId": ' }
+        await new Promise(() => undefined)
+      },
+    }
+    const controller = new AbortController()
+    const stream = createGate({ providers: stuck, outputSchema: Refund, postDecide: strictOutputRules(3) }).stream(ask('x'), {
+      mode: 'passthrough',
+      signal: controller.signal,
+    })
+    const error = await (async () => {
+      for await (const event of stream) if (event.type === 'text') controller.abort()
+    })().catch((e: unknown) => e)
+    expect(error).toMatchObject({ kind: 'aborted' })
+    await expect(stream.result).rejects.toMatchObject({ kind: 'aborted' })
+  })
+
   it('times out a stream that stops producing', async () => {
     const stuck: Provider = {
       name: 'stuck',

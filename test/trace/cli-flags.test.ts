@@ -41,6 +41,22 @@ describe('parseFlags', () => {
     })
   })
 
+  it.each([
+    ['vew', 'unknown command "vew" (did you mean "view"?); the commands are view, replay'],
+    ['repaly', 'unknown command "repaly" (did you mean "replay"?); the commands are view, replay'],
+    ['--version', 'unknown command "--version"; the commands are view, replay'],
+  ])('refuses the unknown command %j with the command it is closest to', (command, problem) => {
+    expect(parseCliArgs([command, 't.jsonl'])).toEqual({ kind: 'usage', problem })
+  })
+
+  it('names a huge unknown command in one bounded line', () => {
+    const parsed = parseCliArgs([`${'x'.repeat(100_000)}\nforged`])
+    expect(parsed.kind).toBe('usage')
+    const problem = (parsed as { problem: string }).problem
+    expect(problem.length).toBeLessThan(200)
+    expect(problem).not.toContain('\n')
+  })
+
   it('never throws, and answers only known flags with a value each', () => {
     const arg = fc.oneof(fc.constantFrom('--config', '--html', '--json', '--x', '-', '-1', '=', '--config='), fc.string())
     fc.assert(

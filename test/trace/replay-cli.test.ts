@@ -121,6 +121,17 @@ describe('reliability-gate replay', () => {
     expect(err).toContain(problem)
   })
 
+  it.each([
+    ['a trace that is a directory', () => [dir, '--config', 'x.mjs'], `cannot read ${JSON.stringify('DIR')}: not a file`],
+    ['a trace that is a device that never ends', () => ['/dev/zero', '--config', 'x.mjs'], 'cannot read "/dev/zero": not a file'],
+    ['a module that is a directory', () => [trace, '--config', dir], `cannot load the configuration module ${JSON.stringify('DIR')}: not a file`],
+    ['a module that is a device that never ends', () => [trace, '--config', '/dev/zero'], 'cannot load the configuration module "/dev/zero": not a file'],
+  ])('exits 2 on %s, before reading it', async (_name, args, problem) => {
+    const { code, err } = await replay(...args())
+    expect(code).toBe(2)
+    expect(err).toContain(problem.replace('DIR', dir))
+  })
+
   it('exits 2 when the module exports no configuration, or one the gate refuses', async () => {
     const empty = moduleFile('empty.mjs', 'export const other = 1')
     expect((await replay(trace, '--config', empty)).err).toContain('must export (as default, or as config) a gate configuration')

@@ -43,8 +43,11 @@ export function streamGate<T>(g: GateInternals<T>, request: ModelRequest, option
     call: streamingCall(ctx),
     ...(mode === 'passthrough'
       ? {
-          guardDecision: (decision: Decision) =>
-            ctx.delivered && decision !== 'ok' ? { decision: 'fail-fast' as const, kind: MID_STREAM_NOT_RETRYABLE } : undefined,
+          // A run the caller aborted ends `aborted` in every mode: nothing was left to retry.
+          guardDecision: (decision: Decision, kind: string) =>
+            ctx.delivered && decision !== 'ok' && kind !== FailFastKinds.Aborted
+              ? { decision: 'fail-fast' as const, kind: MID_STREAM_NOT_RETRYABLE }
+              : undefined,
         }
       : {}),
   }).run(messages)

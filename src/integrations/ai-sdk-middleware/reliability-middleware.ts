@@ -35,7 +35,7 @@ import { ToolArgsCall, type ToolArgsOptions } from './tool-args-call.ts'
 import { toolSchemas } from './tool-schemas.ts'
 import { toV4Usage } from './v4-usage.ts'
 import { answerText, inputText, inSchemaShape, withArgs } from './answer-content.ts'
-import { answerResult, lastAnswer, toFinishReason } from './answer-result.ts'
+import { answerResult, lastAnswer, streamOf, toFinishReason } from './answer-result.ts'
 
 /** A call of `ai` 7 (specification v4); `ai` 6's v3 calls have the same fields for everything the middleware reads and writes. */
 type V4Call = MiddlewareCall<LanguageModelV4CallOptions, LanguageModelV4GenerateResult, LanguageModelV4StreamResult> & { readonly model: LanguageModelV4 }
@@ -146,7 +146,8 @@ export function reliabilityMiddleware<T = unknown>(given?: ReliabilityMiddleware
       const { provider, last, sent } = generating(params, model)
       const gate = gateFor(params, provider)
       const base = callRequest(params)
-      const runOptions = deadline.bind({ runId, ...(params.abortSignal !== undefined ? { signal: params.abortSignal } : {}) })
+      // The deadline's signal (the host's, joined): the tool-argument loop's guards and schemas wait under it too.
+      const runOptions = deadline.bind({ runId, ...(deadline.signal !== undefined ? { signal: deadline.signal } : {}) })
       const result = await gate.run(base, runOptions).catch((error: unknown) => {
         throw asGiveUp(error, lastAnswer(last()))
       })
@@ -202,11 +203,11 @@ export function reliabilityMiddleware<T = unknown>(given?: ReliabilityMiddleware
             model.provider,
             request,
             () => model.doStream(withTail(params, request)),
-            (result) => aiSdkStreamChunks(result.stream, model.provider),
+            (result) => aiSdkStreamChunks(streamOf(result), model.provider),
           ),
       }
       const base = callRequest(params)
-      const run = gateFor(params, provider).stream(base, { mode: streamMode, ...runOptions })
+      const run = gateFor(params, provider).stream(base, deadline.bind({ mode: streamMode, ...runOptions }))
       const schemas = toolSchemas(params)
       // Text deltas behind the stream guards: only their lookback is held back, nothing they redact or block is delivered.
       const window = streamWindow(contentGuards, { signal, report: guardReport({ events, runId, host: 'ai-sdk' }) })

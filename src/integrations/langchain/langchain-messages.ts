@@ -2,7 +2,9 @@ import { AIMessage, type BaseMessage, HumanMessage, ToolMessage } from '@langcha
 import type { Message } from '../../model/message.ts'
 import type { ModelResponse } from '../../model/response.ts'
 import type { ToolSpec } from '../../model/tool-call.ts'
-import { ZERO_USAGE } from '../../model/usage.ts'
+import { isRecord } from '../../model/is-record.ts'
+import { malformedResponse } from '../../providers/adapter-kit/malformed-response.ts'
+import { MISSING_USAGE, tokenCount } from '../../providers/adapter-kit/token-count.ts'
 
 /** A text view of LangChain messages, for the gate's scope and rules; the wire keeps the originals. */
 export function fromLangChain(messages: readonly BaseMessage[]): Message[] {
@@ -42,16 +44,30 @@ export function toLangChain(messages: readonly Message[]): BaseMessage[] {
   })
 }
 
-/** A LangChain answer as the gate's response: text, tool calls, usage and why it stopped. */
+/**
+ * A LangChain answer as the gate's response: text, tool calls, usage and why it stopped. A message
+ * whose text or tool calls cannot be read (content parts that are `null`, a call that is no object)
+ * is no answer: kind `malformed-response`, as for any provider. A usage the chat model did not
+ * report, or reported as no count, is `NaN`, never 0: the gate estimates it, so no call is free.
+ */
 export function toModelResponse(message: AIMessage): ModelResponse {
-  const usage = message.usage_metadata as { input_tokens?: number; output_tokens?: number } | undefined
+  let content: string
+  let calls: readonly unknown[]
+  try {
+    content = message.text
+    calls = message.tool_calls ?? []
+  } catch {
+    throw malformedResponse('langchain', 'an AIMessage', message)
+  }
+  if (!calls.every(isRecord)) throw malformedResponse('langchain', 'an AIMessage whose tool calls are objects', message)
+  const usage: unknown = message.usage_metadata
   const finish = (message.response_metadata as { finish_reason?: unknown; stop_reason?: unknown } | undefined) ?? {}
   const reason = finish.finish_reason ?? finish.stop_reason
   return {
-    content: message.text,
-    toolCalls: (message.tool_calls ?? []).map((c) => ({ id: c.id ?? '', name: c.name, args: c.args })),
-    usage: usage === undefined ? ZERO_USAGE : { inputTokens: usage.input_tokens ?? 0, outputTokens: usage.output_tokens ?? 0 },
-    stopReason: reason === 'length' || reason === 'max_tokens' ? 'max_tokens' : (message.tool_calls?.length ?? 0) > 0 ? 'tool_use' : 'end',
+    content,
+    toolCalls: (calls as NonNullable<AIMessage['tool_calls']>).map((c) => ({ id: c.id ?? '', name: c.name, args: c.args })),
+    usage: isRecord(usage) ? { inputTokens: tokenCount(usage['input_tokens']), outputTokens: tokenCount(usage['output_tokens']) } : MISSING_USAGE,
+    stopReason: reason === 'length' || reason === 'max_tokens' ? 'max_tokens' : calls.length > 0 ? 'tool_use' : 'end',
   }
 }
 

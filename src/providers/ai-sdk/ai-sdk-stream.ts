@@ -1,6 +1,6 @@
 import type { LanguageModelV4Content, LanguageModelV4FinishReason, LanguageModelV4StreamPart, LanguageModelV4Usage } from '@ai-sdk/provider'
 import type { StreamChunk } from '../../model/stream-chunk.ts'
-import { malformedStream } from '../adapter-kit/malformed-response.ts'
+import { malformedResponse, malformedStream } from '../adapter-kit/malformed-response.ts'
 import { fromAiSdkResult } from './from-ai-sdk-result.ts'
 
 type ProviderMetadata = NonNullable<LanguageModelV4Content & { type: 'reasoning' }>['providerMetadata']
@@ -13,6 +13,8 @@ type ProviderMetadata = NonNullable<LanguageModelV4Content & { type: 'reasoning'
  * cancelled there); a stream that ends without one is a `malformed-response` error.
  */
 export async function* aiSdkStreamChunks(stream: ReadableStream<LanguageModelV4StreamPart>, provider = 'ai-sdk'): AsyncGenerator<StreamChunk> {
+  if (typeof (stream as Partial<ReadableStream> | null | undefined)?.getReader !== 'function')
+    throw malformedResponse(provider, 'a stream result with a ReadableStream', stream)
   const reader = stream.getReader()
   const content: LanguageModelV4Content[] = []
   const reasoning = new Map<string, { text: string; providerMetadata: ProviderMetadata }>()

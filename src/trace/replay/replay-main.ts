@@ -4,6 +4,7 @@ import { pathToFileURL } from 'node:url'
 import { typeName } from '../../model/describe-value.ts'
 import { isRecord } from '../../model/is-record.ts'
 import { messageOf } from '../../model/message-of.ts'
+import { notAFile } from '../not-a-file.ts'
 import { readTrace } from '../viewer/parse-trace.ts'
 import { skippedReport } from '../viewer/skipped-report.ts'
 import { formatReplay, formatTrials } from './format-replay.ts'
@@ -36,6 +37,8 @@ export async function replayMain(args: readonly string[], io: ReplayIo): Promise
     return 2
   }
   if (parsed.kind === 'usage') return fail(parsed.problem)
+  const unreadable = await notAFile(parsed.file)
+  if (unreadable !== undefined) return fail(`cannot read ${JSON.stringify(parsed.file)}: ${unreadable}`)
   let text: string
   try {
     text = await readFile(parsed.file, 'utf8')
@@ -103,6 +106,9 @@ export function thresholdsCrossed(report: ReplayReport, minSuccess: number | und
 
 /** The configuration a module exports (`default`, else `config`) and its `trialProviders`, or why they cannot be had. */
 async function loadConfig(path: string): Promise<{ readonly config: ReplayTraceOptions['config']; readonly trialProviders: unknown } | string> {
+  // A directory or a device (`/dev/zero`) is refused before the loader reads it: it would block the process for good.
+  const unreadable = await notAFile(resolve(path))
+  if (unreadable !== undefined) return `cannot load the configuration module ${JSON.stringify(path)}: ${unreadable}`
   let module: Record<string, unknown>
   try {
     module = (await import(pathToFileURL(resolve(path)).href)) as Record<string, unknown>

@@ -1,3 +1,4 @@
+import { unknownOption } from '../../model/known-options.ts'
 import { parseFlags } from '../cli-flags.ts'
 
 /** The command's usage text. */
@@ -29,7 +30,7 @@ export function parseCliArgs(args: readonly string[]): CliArgs {
   if (args.some((a) => a === '--help' || a === '-h')) return { kind: 'help' }
   const [command, ...rest] = args
   if (command === undefined) return usage('missing command')
-  if (command !== 'view') return usage(`unknown command ${JSON.stringify(command)}`)
+  if (command !== 'view') return usage(unknownCommand(command))
   const parsed = parseFlags(rest, FLAGS)
   if (!parsed.ok) return usage(parsed.problem)
   const { file, flags } = parsed
@@ -43,4 +44,13 @@ export function parseCliArgs(args: readonly string[]): CliArgs {
     if (!(port >= 0 && port <= 65535)) return usage(`--port must be an integer from 0 to 65535, got ${JSON.stringify(portText)}`)
   }
   return { kind: 'view', file, html, port }
+}
+
+/** The commands of `reliability-gate` (`replay` is dispatched before this parser). */
+const COMMANDS = ['view', 'replay']
+
+/** An unknown command, with the command it is closest to ("did you mean"), bounded as an option's name is. */
+function unknownCommand(command: string): string {
+  const problem = unknownOption({ [command]: true }, COMMANDS) ?? `unknown command ${JSON.stringify(command)}`
+  return problem.replace('unknown option', 'unknown command').replace('the options are', 'the commands are')
 }

@@ -1,6 +1,7 @@
-import { readFile, stat, writeFile } from 'node:fs/promises'
+import { readFile, writeFile } from 'node:fs/promises'
 import { basename, resolve } from 'node:path'
 import { messageOf } from '../../model/message-of.ts'
+import { notAFile } from '../not-a-file.ts'
 import { replayMain } from '../replay/replay-main.ts'
 import { parseCliArgs, USAGE } from './cli-args.ts'
 import { serveTrace } from './serve-trace.ts'
@@ -34,7 +35,7 @@ export async function main(args: readonly string[], io: CliIo = CONSOLE): Promis
     return 2
   }
   const { file, html, port } = parsed
-  const problem = await notAFile(file)
+  const problem = await fileProblem(file)
   if (problem !== undefined) {
     io.err(`reliability-gate: ${problem}\n\n${USAGE}`)
     return 2
@@ -72,14 +73,11 @@ export async function main(args: readonly string[], io: CliIo = CONSOLE): Promis
   return 0
 }
 
-// Checked before anything is served: a missing file or a directory is a usage error, never a server.
-async function notAFile(file: string): Promise<string | undefined> {
-  try {
-    const s = await stat(file)
-    return s.isFile() ? undefined : `${JSON.stringify(file)} is not a file`
-  } catch (error) {
-    return `cannot read ${JSON.stringify(file)}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : messageOf(error)}`
-  }
+// Checked before anything is served: a missing file, a directory or a device is a usage error, never a server.
+async function fileProblem(file: string): Promise<string | undefined> {
+  const problem = await notAFile(file)
+  if (problem === undefined) return undefined
+  return problem === 'not a file' ? `${JSON.stringify(file)} is not a file` : `cannot read ${JSON.stringify(file)}: ${problem}`
 }
 
 function reportSkipped(io: CliIo, file: string, skipped: readonly SkippedLine[]): void {
