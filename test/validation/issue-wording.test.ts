@@ -1,5 +1,6 @@
 import { Type } from 'typebox'
 import { describe, expect, it } from 'vitest'
+import { z } from 'zod'
 import { createGate, isReliabilityFailFastError, strictOutputRules } from '../../src/index.ts'
 import { scripted } from '../../src/providers/index.ts'
 import { compileSchema, formatFeedback, validateToolArgs } from '../../src/validation/index.ts'
@@ -8,6 +9,41 @@ import { ask } from '../support/schemas.ts'
 const Payment = Type.Object({ amount: Type.Number(), currency: Type.String() })
 
 describe('Issue wording', () => {
+  it('gives the same feedback for the same answer whatever the kind of schema, fields to remove last', async () => {
+    const refund = Type.Object(
+      { orderId: Type.String(), action: Type.Union([Type.Literal('refund'), Type.Literal('reject')]), amount: Type.Number() },
+      { additionalProperties: false },
+    )
+    const zodRefund = z.object({ orderId: z.string(), action: z.enum(['refund', 'reject']), amount: z.number() }).strict()
+    const schemas = { typebox: refund, jsonSchema: JSON.parse(JSON.stringify(refund)), zod: zodRefund, parse: { parse: (v: unknown) => zodRefund.parse(v) } }
+    const feedbackFor = async (answer: string) => {
+      const texts: Record<string, string | undefined> = {}
+      for (const [kind, schema] of Object.entries(schemas)) {
+        const provider = scripted([answer, '{"orderId": "42", "action": "refund", "amount": 50}'])
+        await createGate({ providers: provider, outputSchema: schema as typeof refund, postDecide: strictOutputRules(2) }).run(ask('refund order #42'))
+        texts[kind] = provider.requests[1]?.messages.at(-1)?.content
+      }
+      return texts
+    }
+    const readme = [
+      'Your previous response failed schema validation.',
+      'Validation errors:',
+      '- \'amount\': expected number, got "USD 50"',
+      "- 'note': unknown field — remove it",
+      'Please fix these issues and return a corrected JSON object.',
+    ].join('\n')
+    const same = (text: string) => ({ typebox: text, jsonSchema: text, zod: text, parse: text })
+    expect(await feedbackFor('{"orderId": "42", "action": "refund", "amount": "USD 50", "note": "dup"}')).toEqual(same(readme))
+    const mixed = await feedbackFor('{"note": "dup", "action": "maybe", "amount": "USD 50"}')
+    expect(mixed).toEqual(same(mixed.typebox ?? ''))
+    expect(mixed.typebox?.split('\n').slice(2, -1)).toEqual([
+      "- 'orderId': required field is missing — provide a value",
+      '- \'action\': expected one of "refund", "reject", got "maybe"',
+      '- \'amount\': expected number, got "USD 50"',
+      "- 'note': unknown field — remove it",
+    ])
+  })
+
   it('words an issue the same in the attempt log, the feedback and the failure reason', async () => {
     const provider = scripted(['{"currency": "EUR"}', '{"currency": "EUR"}'])
     const error = await createGate({ providers: provider, outputSchema: Payment, postDecide: strictOutputRules(2) })
