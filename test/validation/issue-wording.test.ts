@@ -59,6 +59,20 @@ describe('Issue wording', () => {
     expect(error.reason).toContain(line)
   })
 
+  it('says a wrong value of a typed enum in one line, as a union of literals and a Zod enum say it', () => {
+    const lines = (schema: Parameters<typeof compileSchema>[0], value: unknown) => {
+      const verdict = compileSchema(schema).validate(value)
+      if (verdict instanceof Promise || verdict.ok) throw new Error('expected a synchronous failure')
+      return formatFeedback({ target: 'final', stage: 'schema-validate', issues: verdict.issues }).split('\n').slice(2, -1)
+    }
+    const oneLine = ['- \'action\': expected one of "refund", "reject", got 5']
+    const jsonSchema = { type: 'object', properties: { action: { type: 'string', enum: ['refund', 'reject'] } } }
+    expect(lines(jsonSchema, { action: 5 })).toEqual(oneLine)
+    expect(lines(Type.Object({ action: Type.Union([Type.Literal('refund'), Type.Literal('reject')]) }), { action: 5 })).toEqual(oneLine)
+    expect(lines(z.object({ action: z.enum(['refund', 'reject']) }), { action: 5 })).toEqual(oneLine)
+    expect(lines(jsonSchema, { action: 'maybe' })).toEqual(['- \'action\': expected one of "refund", "reject", got "maybe"'])
+  })
+
   it('says once that tool arguments are not valid JSON', () => {
     const verdict = validateToolArgs('{"amount": ', compileSchema(Payment))
     if (verdict instanceof Promise || verdict.ok) throw new Error('expected a synchronous failure')
