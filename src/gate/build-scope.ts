@@ -5,13 +5,16 @@ import type { RunView } from './run/run-view.ts'
 
 /**
  * The readonly snapshot rules see. `attempt` counts the attempts made so far, as in agentfootprint:
- * 0 at PreCheck before the first call, 1 at PostDecide after it.
+ * 0 at PreCheck before the first call, 1 at PostDecide after it. What it shares with the run is
+ * frozen (the validation history and its signatures, the issues) or copied (the usage), so a rule
+ * that edits its scope changes neither the run's count nor its stuck-loop detection.
  */
 export function scopeOf<T>(s: RunView<T>, phase: Phase, outcome: AttemptOutcome<T> | undefined): ReliabilityScope {
   const g = s.g
   const entry = g.providers[s.providerIdx] as ResolvedProvider
   const f = outcome?.failure
-  const usage = s.meter.usage
+  // A copy: the meter's own object (an answer's usage, after one attempt) must not be edited by a rule.
+  const usage = { ...s.meter.usage }
   return {
     phase,
     attempt: outcome === undefined ? s.attempt : s.attempt + 1,

@@ -36,7 +36,7 @@ export function adjustRequestFor(
     const maxTokens = wholeAbove0(asked.maxTokens)
     const messages = messageList(asked.messages, 1)
     const model = typeof asked.model === 'string' && asked.model !== '' ? asked.model : undefined
-    const nextTail = messageList(asked.tail, 0)
+    const nextTail = ephemeral(messageList(asked.tail, 0))
     const outputMode = asked.outputMode === 'json' || asked.outputMode === 'prompt' ? asked.outputMode : undefined
     if (maxTokens === undefined && messages === undefined && model === undefined && outputMode === undefined)
       return nextTail === undefined ? same : { base: request, tail: nextTail }
@@ -54,6 +54,12 @@ export function adjustRequestFor(
 export function changedRequest(before: AdjustedRequest, after: AdjustedRequest): boolean {
   if (before.base !== after.base || before.tail.length !== after.tail.length) return true
   return before.tail.some((m, i) => m !== after.tail[i])
+}
+
+/** A tail as the gate sends every tail: each message marked `ephemeral: true` (a copy of any that was not), so none is ever taken for the conversation. */
+function ephemeral(tail: readonly Message[] | undefined): readonly Message[] | undefined {
+  if (tail === undefined || tail.every((m) => m.ephemeral === true)) return tail
+  return Object.freeze(tail.map((m) => (m.ephemeral === true ? m : { ...m, ephemeral: true })))
 }
 
 function wholeAbove0(v: unknown): number | undefined {

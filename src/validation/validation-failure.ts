@@ -64,7 +64,8 @@ export class ValidationFailure extends Error {
     // failure would lose it), assigned rather than redefined so the object keeps a fast shape.
     this.message = init.message
     this.stage = init.stage
-    this.issues = init.issues ?? []
+    // A frozen copy: rules, listeners and the attempt log share it, and none may edit what another reads.
+    this.issues = Object.freeze(init.issues === undefined ? [] : [...init.issues])
     this.rawOutput = init.rawOutput
     this.path = init.path ?? this.issues[0]?.path
     this.parseError = init.parseError

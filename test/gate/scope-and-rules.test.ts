@@ -130,6 +130,42 @@ describe('ReliabilityScope', () => {
 })
 
 describe('rules that misbehave', () => {
+  it('changes nothing of the run when a rule edits its scope: usage, validation history, signatures and issues', async () => {
+    const provider = scripted([
+      { content: bad(1), usage: { inputTokens: 10, outputTokens: 3 } },
+      { content: bad(2), usage: { inputTokens: 10, outputTokens: 3 } },
+      { content: validRefundJson, usage: { inputTokens: 10, outputTokens: 3 } },
+    ])
+    const edits: string[] = []
+    const tryEdit = (what: string, edit: () => void) => {
+      try {
+        edit()
+        edits.push(`${what} edited`)
+      } catch {
+        edits.push(`${what} refused`)
+      }
+    }
+    const editor: ReliabilityRule = {
+      kind: 'editor',
+      then: 'fail-fast',
+      when: (s) => {
+        ;(s.usage as { inputTokens: number }).inputTokens = 1e9
+        tryEdit('history', () => (s.validationErrorHistory as string[]).push(s.validationErrorHistory.at(-1) ?? ''))
+        tryEdit('signatures', () => (s.validationErrorSignatures as string[]).push(s.validationErrorSignatures?.at(-1) ?? ''))
+        const issues = s.validationError?.issues
+        if (issues !== undefined) tryEdit('issues', () => (issues as unknown[]).splice(0))
+        return false
+      },
+    }
+    const gate = createGate({ providers: provider, outputSchema: Refund, postDecide: [editor, ...strictOutputRules(5)] })
+    const result = await gate.run(ask('refund #42'))
+    expect(result.value).toEqual(JSON.parse(validRefundJson))
+    expect(result.usage).toEqual({ inputTokens: 30, outputTokens: 9 })
+    expect(result.attempts.map((a) => a.usage.inputTokens)).toEqual([10, 10, 10])
+    expect(result.attempts[0]?.issues).toHaveLength(1)
+    expect(edits.filter((e) => e.endsWith('edited'))).toEqual([])
+  })
+
   it('treats a PreCheck when that throws as not matching, reports it, and calls the provider', async () => {
     const provider = scripted([validRefundJson])
     const broken: ReliabilityRule = {

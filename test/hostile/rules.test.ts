@@ -92,6 +92,13 @@ describe('hostile rules: adjustRequest and delays', () => {
     expect(provider.requests[1]?.maxTokens).toBe(100)
   })
 
+  it('marks every message of a tail an adjustRequest gives ephemeral, as every tail message is', async () => {
+    const { gate, provider } = gateWith([retry({ adjustRequest: () => ({ tail: [{ role: 'user', content: 'Answer with the JSON only.' }] }) })])
+    const request = ask('x')
+    await gate.run(request)
+    expect(provider.requests[1]?.messages.slice(request.messages.length)).toEqual([{ role: 'user', content: 'Answer with the JSON only.', ephemeral: true }])
+  })
+
   it('reports a delayMs function that throws as rule_error and retries at once', async () => {
     const { gate, events } = gateWith([
       retry({

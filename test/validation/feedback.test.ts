@@ -84,8 +84,8 @@ describe('formatFeedback', () => {
       [
         'Your previous response failed schema validation.',
         'Validation errors:',
-        "- 'extra': unknown field — remove it",
         '- \'amount\': expected number, got "USD 50"',
+        "- 'extra': unknown field — remove it",
         'Please fix these issues and return a corrected JSON object.',
       ].join('\n'),
     )
@@ -104,8 +104,8 @@ describe('formatFeedback', () => {
     expect(formatFeedback({ target: 'tool', stage: 'tool-args', issues, toolName: 'refund', retryHint: 'Amounts are plain numbers.' })).toBe(
       [
         "The arguments of your call to tool 'refund' are invalid:",
-        "- 'extra': unknown field — remove it",
         '- \'amount\': expected number, got "USD 50"',
+        "- 'extra': unknown field — remove it",
         "Call 'refund' again with corrected arguments, fixing every issue listed above.",
         'Amounts are plain numbers.',
       ].join('\n'),
@@ -152,7 +152,7 @@ describe('truncateForFeedback', () => {
 describe('summarizeFailure', () => {
   it('lists the first issues on one line', () => {
     const issues = issuesFor(Type.Object({ amount: Type.Number() }, { additionalProperties: false }), { amount: 'USD 50', extra: 1 })
-    expect(summarizeFailure('schema-validate', issues)).toBe("schema-validate: 'extra': unknown field; 'amount': expected number, got \"USD 50\"")
+    expect(summarizeFailure('schema-validate', issues)).toBe("schema-validate: 'amount': expected number, got \"USD 50\"; 'extra': unknown field")
   })
 
   it('keeps only five issues and counts the rest', () => {

@@ -105,9 +105,10 @@ describe('property-wise error walk of a plain object schema', () => {
     const result = compiled.validate({ action: 'refund', amount: 'USD 50', note: 1 })
     expect(result).toMatchObject({ ok: false })
     const issues = (result as unknown as { issues: { code: string; path: string }[] }).issues
+    // In the order every schema kind gives (fields to remove last), whatever TypeBox's own order.
     expect(issues.map((i) => [i.code, i.path])).toEqual([
-      ['unknown_property', 'note'],
       ['invalid_type', 'amount'],
+      ['unknown_property', 'note'],
     ])
   })
 })

@@ -45,11 +45,11 @@ describe('validateFinalAnswer', () => {
     if (verdict instanceof Promise || verdict.ok) throw new Error('expected a synchronous failure')
     expect(verdict.failure).toMatchObject({
       stage: 'schema-validate',
-      path: 'extra',
-      message: "schema-validate: 'extra': unknown field; 'amount': expected number, got \"USD 50\"",
+      path: 'amount',
+      message: "schema-validate: 'amount': expected number, got \"USD 50\"; 'extra': unknown field",
       rawOutput: content,
     })
-    expect(verdict.failure.issues.map((i) => i.code)).toEqual(['unknown_property', 'invalid_type'])
+    expect(verdict.failure.issues.map((i) => i.code)).toEqual(['invalid_type', 'unknown_property'])
   })
 
   it('names the failing value among several tool-call blocks, by its index, with and without repair', () => {

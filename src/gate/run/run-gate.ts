@@ -260,8 +260,9 @@ class GateLoop<T> implements RunView<T>, GateRun<T> {
       run.retryAfterMs = outcome.retryAfterMs
       if (isTransientFailure(outcome)) run.transientFailures++
       if (outcome.failure !== undefined) {
-        run.history = run.history.concat(outcome.failure.message)
-        run.signatures = run.signatures.concat(outcome.failure.signature)
+        // Frozen: every scope hands these to the rules, and a rule that edits its scope must change nothing of the run.
+        run.history = Object.freeze(run.history.concat(outcome.failure.message))
+        run.signatures = Object.freeze(run.signatures.concat(outcome.failure.signature))
       }
     }
     if (outcome.usage !== undefined) this.#meter.add(outcome.usage, outcome.costUsd, outcome.unpriced !== undefined)

@@ -69,3 +69,37 @@ export function dedupeIssues(issues: readonly ValidationIssue[]): ValidationIssu
     return true
   })
 }
+
+// Feedback lists what is missing first, then what is wrong, then what to remove.
+const RANK: Readonly<Record<IssueCode, number>> = {
+  missing_required: 0,
+  invalid_type: 1,
+  invalid_format: 1,
+  invalid_enum: 1,
+  other: 1,
+  unknown_property: 2,
+  forbidden_key: 2,
+}
+
+/**
+ * The issues in one order whatever validator found them, so every kind of schema gives the same
+ * feedback for the same answer: missing fields first, then wrong values (in the validator's order,
+ * which follows the schema's properties), then fields to remove; missing and unknown fields
+ * shallowest first (TypeBox reports an object's own missing and extra keys before its properties',
+ * Zod after). Stable: issues of one rank and depth keep their order.
+ *
+ * @example
+ * orderIssues([unknownNote, wrongAmount]) // [wrongAmount, unknownNote]
+ */
+export function orderIssues(issues: readonly ValidationIssue[]): readonly ValidationIssue[] {
+  if (issues.length < 2) return issues
+  // Rank first; missing and unknown fields then by depth (a path is far shorter than a million segments).
+  const key = (issue: ValidationIssue): number => {
+    const rank = RANK[issue.code] ?? 1
+    return rank * 1e6 + (rank === 1 ? 0 : Math.min(issue.segments.length, 1e5))
+  }
+  return issues
+    .map((issue, index) => ({ issue, index, key: key(issue) }))
+    .sort((a, b) => a.key - b.key || a.index - b.index)
+    .map((entry) => entry.issue)
+}

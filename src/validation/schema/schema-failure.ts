@@ -1,15 +1,18 @@
 import { errorName, messageOf } from '../../model/message-of.ts'
 import type { ValidationIssue } from '../issue.ts'
 import type { SchemaResult } from './compiled-schema.ts'
-import { makeIssue } from './make-issue.ts'
+import { makeIssue, orderIssues } from './make-issue.ts'
 import { vendorIssues } from './vendor-issues.ts'
 
 /** Longest description of a thrown value kept in an issue (it is fed back to the model). */
 export const MAX_THROWN_MESSAGE = 300
 
-/** A rejection, never with an empty issue list (feedback needs at least one line). */
+/**
+ * A rejection, never with an empty issue list (feedback needs at least one line), its issues in the
+ * order every schema kind gives them (see `orderIssues`).
+ */
 export function rejected<T>(issues: readonly ValidationIssue[], fallbackMessage: string): SchemaResult<T> {
-  return { ok: false, issues: issues.length > 0 ? issues : [makeIssue({ segments: [], code: 'other', message: fallbackMessage })] }
+  return { ok: false, issues: issues.length > 0 ? orderIssues(issues) : [makeIssue({ segments: [], code: 'other', message: fallbackMessage })] }
 }
 
 /**

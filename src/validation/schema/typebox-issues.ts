@@ -61,7 +61,20 @@ export function typeboxIssues(errors: readonly TypeBoxError[], root: unknown): V
       received: renderLiteral(valueAt(root, literal.segments)),
     })
   }
-  return dedupeIssues(issues)
+  return dedupeIssues(withoutShadowedTypes(issues))
+}
+
+/**
+ * Drops a type issue at a path that also has an enum issue: `{ type: 'string', enum: [...] }` fails
+ * both on `5`, and "expected one of "refund", "reject", got 5" says all of it (as a union of
+ * literals, or Zod's enum, says it in one line).
+ */
+function withoutShadowedTypes(issues: ValidationIssue[]): ValidationIssue[] {
+  let enums: Set<string> | undefined
+  for (const issue of issues) if (issue.code === 'invalid_enum') (enums ??= new Set()).add(issue.path)
+  if (enums === undefined) return issues
+  const shadowed = enums
+  return issues.filter((issue) => issue.code !== 'invalid_type' || !shadowed.has(issue.path))
 }
 
 function errorIssues(error: TypeBoxError, segments: PathSegment[], root: unknown): ValidationIssue[] {
