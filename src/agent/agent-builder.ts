@@ -1,5 +1,6 @@
 import { shownValue, typeName } from '../model/describe-value.ts'
 import { checkConfig } from '../gate/options/check-options.ts'
+import { nonNegativeInteger, positiveInteger } from '../model/assert-number.ts'
 import { unknownOption } from '../model/known-options.ts'
 import { readOption } from '../model/options-contract.ts'
 import { AGENT_OPTIONS } from './agent-option-table.ts'
@@ -11,6 +12,7 @@ import type { CostBudget } from './cost-budget.ts'
 import type { OutputFallback } from './output-fallback.ts'
 import type { AnyTool } from './tools/tool.ts'
 import type { SessionStore } from '../sessions/session-store.ts'
+import { noProgressSettings } from './no-progress/no-progress-options.ts'
 
 type BuilderState = Omit<AgentSpec, 'events'>
 
@@ -153,6 +155,10 @@ export function createAgentBuilder<K extends AgentKind>(given: AgentOptions, mak
   }
   const problem = unknownOption(given, Object.keys(AGENT_OPTIONS)) ?? agentOptionsProblem(options)
   if (problem !== undefined) throw new TypeError(`Agent.create: ${problem}`)
+  // Numbers are refused where they are written (a RangeError naming them), not first at build().
+  nonNegativeInteger(options.maxToolRetries, 'Agent.create: maxToolRetries', 2)
+  positiveInteger(options.maxIterations, 'Agent.create: maxIterations', 10)
+  noProgressSettings(options.noProgress, 'Agent.create')
   return new AgentBuilderOf<K, string>(
     {
       options: Object.freeze(options),
@@ -186,7 +192,7 @@ function settledOptions(given: AgentOptions): AgentOptions {
 const LOG_FORMATS: readonly unknown[] = ['auto', 'line', 'fields']
 const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const
 
-/** Why `Agent.create`'s options (besides the provider and the numbers, checked at `build()`) cannot work. */
+/** Why `Agent.create`'s options (besides the provider and the numbers, checked beside it) cannot work. */
 function agentOptionsProblem(options: AgentOptions): string | undefined {
   if (options.name !== undefined && typeof options.name !== 'string') return `name must be a string, got ${typeName(options.name)}`
   if (options.model !== undefined && typeof options.model !== 'string') return `model must be a string, got ${typeName(options.model)}`

@@ -14,6 +14,7 @@ import type { AgentSpec } from './agent-options.ts'
 import { type NoProgressSettings, noProgressSettings } from './no-progress/no-progress-options.ts'
 import { resolveCostBudget } from './cost-budget.ts'
 import type { CostBudgetHost } from './run-cost-budget.ts'
+import { logValue } from './log-value.ts'
 import { logSink, writeLog, type LogSink } from './logger.ts'
 import { resolveOutputFallback, type ResolvedOutputFallback } from './output-fallback.ts'
 import { runBudgetRule } from './run-budget-rule.ts'
@@ -127,7 +128,8 @@ function logUnpriced(events: EventHub, logger: LogSink, agent: string): void {
   events.on('cost_unknown', (e) => {
     // An agent without prices was not asked to price: its runs say unpriced, its log is not flooded.
     if (e.reason === NO_PRICE_TABLE) return
-    const line = `cost_unknown agent=${agent} run=${e.runId} attempt=${e.attempt} provider=${e.provider} model=${e.model ?? '-'} source=${e.source} reason=${JSON.stringify(e.reason)}`
+    // Names are the user's or a provider's: escaped and bounded, a space or `=` in one cannot forge a field.
+    const line = `cost_unknown agent=${logValue(agent)} run=${logValue(e.runId)} attempt=${e.attempt} provider=${logValue(e.provider)} model=${e.model === undefined ? '-' : logValue(e.model)} source=${e.source} reason=${JSON.stringify(e.reason)}`
     writeLog(logger, 'warn', line, {
       event: 'cost_unknown',
       agent,
@@ -149,13 +151,18 @@ function logRuleErrors(events: EventHub, logger: LogSink, agent: string): void {
     if (seen.has(key) || seen.size >= 100) return
     seen.add(key)
     const reason = messageOf(e.error)
-    writeLog(logger, 'warn', `rule_error agent=${agent} run=${e.runId} rule=${JSON.stringify(e.kind)} where=${e.where} reason=${JSON.stringify(reason)}`, {
-      event: 'rule_error',
-      agent,
-      run_id: e.runId,
-      rule: e.kind,
-      where: e.where,
-      reason,
-    })
+    writeLog(
+      logger,
+      'warn',
+      `rule_error agent=${logValue(agent)} run=${logValue(e.runId)} rule=${JSON.stringify(e.kind)} where=${e.where} reason=${JSON.stringify(reason)}`,
+      {
+        event: 'rule_error',
+        agent,
+        run_id: e.runId,
+        rule: e.kind,
+        where: e.where,
+        reason,
+      },
+    )
   })
 }

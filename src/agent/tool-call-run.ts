@@ -166,9 +166,12 @@ class LogicalToolCall {
       key = approval.idempotencyKey
     }
     const ctx = { signal, callId: this.#at.call.id, agent: rt.name, retryCount, ...(key === undefined ? {} : { idempotencyKey: key }) }
+    // The tool gets arguments of its own: what it does to them never rewrites the recorded call
+    // (functionsCalled, the history), and an event listener that froze them changes nothing for it.
+    const args = ownArgs(value, this.#finalArgs === undefined ? this.#args?.tried.at(-1) : this.#finalArgs.value)
     let result: unknown
     try {
-      result = await raceAbort(executeTool(this.#host.durable, tool, value, { key: this.#at.key ?? this.#at.call.id, ctx }), signal)
+      result = await raceAbort(executeTool(this.#host.durable, tool, args, { key: this.#at.key ?? this.#at.call.id, ctx }), signal)
       this.#replayed = this.#host.durable?.tools.replayed(ctx) === true
     } catch (error) {
       this.#replayed = this.#host.durable?.tools.replayed(ctx) === true
@@ -247,6 +250,20 @@ function guardVerdictOf(guarded: GuardedToolResult | undefined): Pick<FunctionCa
     return { guardVerdict: Object.freeze({ action: 'withhold', guards: Object.freeze([guarded.guard]), reason: guarded.reason }) }
   if (guarded?.action === 'pass' && guarded.redactedBy !== undefined) return { guardVerdict: Object.freeze({ action: 'redact', guards: guarded.redactedBy }) }
   return {}
+}
+
+/**
+ * `value` as the tool receives it: a copy when it is the very object recorded for the call (a schema
+ * that validates in place hands back the model's own arguments), else `value` itself (a schema's
+ * output of its own). The model's arguments are JSON data; a value that cannot be copied is handed on.
+ */
+function ownArgs(value: unknown, recorded: unknown): unknown {
+  if (value !== recorded || typeof value !== 'object' || value === null) return value
+  try {
+    return structuredClone(value)
+  } catch {
+    return value
+  }
 }
 
 // A function, not an inline check: the signal may have aborted since TypeScript last looked.

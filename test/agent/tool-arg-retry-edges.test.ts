@@ -81,3 +81,29 @@ describe('Agent tool-argument retry edges', () => {
     expect(agent.history).toEqual([])
   })
 })
+
+describe('Agent log lines', () => {
+  it('quote an agent name holding a space, "=" or a newline, so it cannot forge a field or a line', async () => {
+    const { lines, logger } = recordingLogger()
+    const broken = {
+      when: () => {
+        throw new Error('rule bug')
+      },
+      then: 'retry' as const,
+      kind: 'broken',
+    }
+    const tools = makeTools()
+    const provider = scripted([turn(call('create_event', invalidEvent)), turn(call('create_event', validEvent)), 'Booked.'])
+    const agent = Agent.create({ provider, name: 'mail bot=1\noutcome=success', logger })
+      .reliability({ postDecide: [broken] })
+      .tool(tools.eventTool)
+      .build()
+    await agent.run('book', { runId: 'run one' })
+    const named = lines.filter((l) => l.includes('agent=') || l.includes('ext='))
+    expect(named.length).toBeGreaterThanOrEqual(2)
+    for (const line of named) {
+      expect(line).toMatch(/(agent|ext)="mail bot=1\\noutcome=success"/)
+      expect(line).not.toMatch(/ run=run one/)
+    }
+  })
+})

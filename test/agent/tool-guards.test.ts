@@ -86,4 +86,19 @@ describe('tool guards', () => {
     ])
     expect(outcomes.map((o) => o.outcome)).toEqual(['fabricated_id_on_retry'])
   })
+
+  it('reject, never fail the run, when their verdict path holds something else than names and indices', async () => {
+    const unprintable = {
+      toString: () => {
+        throw new Error('cannot print')
+      },
+    }
+    const odd = guard('odd', () => ({ ok: false, reason: 'not today', path: ['title', unprintable, 3] as never }))
+    const { agent, failed, createEvent } = setup([turn(call('create_event', validEvent)), 'Done.'], [odd])
+    const result = await agent.runDetailed('book')
+    expect(result.text).toBe('Done.')
+    expect(result.functionsCalled[0]).toMatchObject({ status: 'guard-rejected', outcome: 'no_retry' })
+    expect(failed.map((f) => f.path)).toEqual(['title[3]'])
+    expect(createEvent).not.toHaveBeenCalled()
+  })
 })

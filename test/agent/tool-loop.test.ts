@@ -188,6 +188,31 @@ describe('Agent tool loop', () => {
     expect(seen).toEqual([{ signal: controller.signal, callId: 'p1', agent: 'prober', retryCount: 0 }])
   })
 
+  it.each([
+    ['without listeners', false],
+    ['with a tool_start listener (which freezes the call it reports)', true],
+  ])('hands the tool arguments of its own %s: editing them changes neither functionsCalled nor the history', async (_label, listen) => {
+    const trim = tool({
+      name: 'trim',
+      description: 'Trims a title',
+      input: Type.Object({ title: Type.String(), tags: Type.Array(Type.String()) }),
+      execute: (args: { title: string; tags: string[] }) => {
+        args.title = args.title.trim()
+        args.tags.push('edited')
+        return args.title
+      },
+    })
+    const sent = { title: '  Standup  ', tags: ['team'] }
+    const agent = Agent.create({ provider: scripted([turn(call('trim', sent)), 'Trimmed.']) })
+      .tool(trim)
+      .build()
+    if (listen) agent.on('tool_start', () => undefined)
+    const session = agent.session()
+    const result = await session.runDetailed('trim it')
+    expect(result.functionsCalled[0]).toMatchObject({ status: 'ok', result: 'Standup', args: { title: '  Standup  ', tags: ['team'] } })
+    expect(session.history[1]).toMatchObject({ role: 'assistant', toolCalls: [{ args: { title: '  Standup  ', tags: ['team'] } }] })
+  })
+
   it('stops with kind aborted when the run is aborted during a tool, leaving the history unchanged', async () => {
     const controller = new AbortController()
     const provider = scripted([turn(call('stop', {})), 'never'])

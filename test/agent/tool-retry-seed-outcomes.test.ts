@@ -168,6 +168,17 @@ describe('Agent tool-retry options', () => {
     expect(() => Agent.create({ provider, [key]: value } as never).build()).toThrow(key)
   })
 
+  it.each([
+    ['maxToolRetries', -1],
+    ['maxToolRetries', 1.5],
+    ['maxToolRetries', Number.NaN],
+    ['maxToolRetries', '2'],
+    ['maxIterations', 0],
+  ])('refuses %s = %j with a RangeError naming it where it is written, at Agent.create', (key, value) => {
+    expect(() => Agent.create({ provider: scripted(['x']), [key]: value } as never)).toThrow(RangeError)
+    expect(() => Agent.create({ provider: scripted(['x']), [key]: value } as never)).toThrow(`Agent.create: ${key}`)
+  })
+
   it('refuses a misspelt tool-retry option with "did you mean"', () => {
     expect(() => Agent.create({ provider: scripted(['x']), forcedToolReAsk: true } as never)).toThrow(/did you mean "forcedToolReask"/)
   })

@@ -39,10 +39,18 @@ function rejectionOf(verdict: unknown): { readonly reason: string; readonly path
     if (typeof v !== 'object' || v === null) return { reason: 'rejected by a guard', path: undefined }
     if (v.ok === true) return undefined
     const reason = typeof v.reason === 'string' && v.reason !== '' ? v.reason : 'rejected by a guard'
-    return { reason, path: Array.isArray(v.path) ? (v.path as readonly (string | number)[]) : undefined }
+    return { reason, path: Array.isArray(v.path) ? pathOf(v.path as readonly unknown[]) : undefined }
   } catch {
     return { reason: 'rejected by a guard (its verdict cannot be read)', path: undefined }
   }
+}
+
+// The deepest path a rejection keeps: past it the segments say no more about where the problem is.
+const MAX_PATH_SEGMENTS = 256
+
+/** A verdict's path as the library reads it: property names and indices only (an object there is no segment, and rendering it could throw). */
+function pathOf(path: readonly unknown[]): readonly (string | number)[] {
+  return path.slice(0, MAX_PATH_SEGMENTS).filter((s): s is string | number => typeof s === 'string' || typeof s === 'number')
 }
 
 /** The guard's stable name (set by `guard(name, check)`; never the function's, which bundlers rename). */

@@ -14,12 +14,17 @@ export function answerText(content: LanguageModelV4Content[], accepted: string):
   return accepted === '' ? others : [{ type: 'text', text: accepted }, ...others]
 }
 
-/** The answer's content with each settled tool call's final arguments (same call ids). */
+/**
+ * The answer's content with each settled tool call's final arguments: the k-th tool call the model
+ * made (not one its provider ran) takes the k-th settled call's, by position, never by id, so a call
+ * id the model repeats in one answer never hands one call's arguments to the other.
+ */
 export function withArgs(content: readonly LanguageModelV4Content[], calls: readonly ToolCall[]): LanguageModelV4Content[] {
-  const byId = new Map(calls.map((c) => [c.id, c]))
+  let next = 0
   return content.map((part) => {
-    const call = part.type === 'tool-call' ? byId.get(part.toolCallId) : undefined
-    return call === undefined || part.type !== 'tool-call' ? part : { ...part, input: inputText(call.args) }
+    if (part.type !== 'tool-call' || part.providerExecuted === true) return part
+    const call = calls[next++]
+    return call === undefined ? part : { ...part, input: inputText(call.args) }
   })
 }
 
