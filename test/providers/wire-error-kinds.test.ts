@@ -8,6 +8,8 @@ import { anthropicError, anthropicText } from '../adapters/support/anthropic-wir
 import { startLoopback, type LoopbackServer, type Reply } from '../adapters/support/loopback-server.ts'
 import { loopbackProviders } from '../adapters/support/loopback-providers.ts'
 import { openaiError, openaiText } from '../adapters/support/openai-wire.ts'
+import { rejection } from '../adapters/support/rejection-bodies.ts'
+import { Refund, validRefund, validRefundJson } from '../support/schemas.ts'
 
 let server: LoopbackServer
 beforeAll(async () => {
@@ -103,5 +105,51 @@ describe('callSdk on a thrown value that cannot be read', () => {
   ])('%s: a ProviderError of kind unknown, never a raw TypeError', async (_what, thrown) => {
     const failure = await callSdk('openai', ask, () => Promise.reject(thrown)).catch((e: unknown) => e)
     expect(failure).toMatchObject({ name: 'ProviderError', kind: 'unknown', provider: 'openai' })
+  })
+})
+
+describe('Provider adapters on a request refusing the structured-output field itself', () => {
+  // A model without structured outputs (OpenAI's o1-mini) names response_format with code unsupported_parameter.
+  const o1 = rejection(400, {
+    error: {
+      message: "Unsupported parameter: 'response_format' is not supported with this model.",
+      type: 'invalid_request_error',
+      param: 'response_format',
+      code: 'unsupported_parameter',
+    },
+  })
+  // An Anthropic API (or model) without structured outputs refuses the field by its path.
+  const noFormat = rejection(400, { type: 'error', error: { type: 'invalid_request_error', message: 'output_config.format: Extra inputs are not permitted' } })
+  const refundAsk = { messages: [{ role: 'user' as const, content: 'refund order 42 for $50' }] }
+
+  it('openai: kind schema-rejected, so the gate demotes the mode (json, then the prompt) instead of failing fast', async () => {
+    server.script([o1, o1, openaiText(validRefundJson)])
+    server.requests.length = 0
+    const gate = createGate({ providers: loopback.openai(), outputSchema: Refund, outputMode: 'auto' })
+    const result = await gate.run(refundAsk)
+    expect(result.value).toEqual(validRefund)
+    expect(result.attempts.map((a) => a.errorKind)).toEqual(['schema-rejected', 'schema-rejected', 'ok'])
+    expect(server.requests.map((r) => r.body.response_format?.type ?? 'none')).toEqual(['json_schema', 'json_object', 'none'])
+  })
+
+  it('anthropic: kind schema-rejected, so the gate sends the schema in the prompt instead of failing fast', async () => {
+    server.script([noFormat, anthropicText(validRefundJson)])
+    server.requests.length = 0
+    const gate = createGate({ providers: loopback.anthropic(), outputSchema: Refund, outputMode: 'auto' })
+    const result = await gate.run(refundAsk)
+    expect(result.value).toEqual(validRefund)
+    expect(result.attempts.map((a) => a.errorKind)).toEqual(['schema-rejected', 'ok'])
+    expect(server.requests[0]?.body.output_config?.format).toBeDefined()
+    expect(server.requests[1]?.body.output_config).toBeUndefined()
+  })
+
+  it.each([
+    ['openai', () => loopback.openai()],
+    ['@ai-sdk/openai', wires[2]?.[1] as () => Provider],
+  ] as const)("%s: Azure OpenAI's 'Unrecognized request argument' is kind unsupported-parameter", async (_name, provider) => {
+    server.script([
+      rejection(400, { error: { message: 'Unrecognized request argument supplied: stream_options', type: 'invalid_request_error', param: null, code: null } }),
+    ])
+    await expect(provider().complete(ask)).rejects.toMatchObject({ kind: 'unsupported-parameter', status: 400 })
   })
 })
