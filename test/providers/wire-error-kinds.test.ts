@@ -1,14 +1,15 @@
 import { createAnthropic } from '@ai-sdk/anthropic'
 import { createOpenAI } from '@ai-sdk/openai'
+import { createGateway as createGatewayV6 } from 'ai-v6'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createGate, retryTransient, type Provider } from '../../src/index.ts'
-import { aiSdk } from '../../src/providers/ai-sdk/index.ts'
+import { aiSdk, type AiSdkLanguageModel } from '../../src/providers/ai-sdk/index.ts'
 import { callSdk } from '../../src/providers/adapter-kit/sdk-call.ts'
 import { anthropicError, anthropicText } from '../adapters/support/anthropic-wire.ts'
 import { startLoopback, type LoopbackServer, type Reply } from '../adapters/support/loopback-server.ts'
 import { loopbackProviders } from '../adapters/support/loopback-providers.ts'
 import { openaiError, openaiText } from '../adapters/support/openai-wire.ts'
-import { rejection } from '../adapters/support/rejection-bodies.ts'
+import { PROXY_413, rejection } from '../adapters/support/rejection-bodies.ts'
 import { Refund, validRefund, validRefundJson } from '../support/schemas.ts'
 
 let server: LoopbackServer
@@ -151,5 +152,41 @@ describe('Provider adapters on a request refusing the structured-output field it
       rejection(400, { error: { message: 'Unrecognized request argument supplied: stream_options', type: 'invalid_request_error', param: null, code: null } }),
     ])
     await expect(provider().complete(ask)).rejects.toMatchObject({ kind: 'unsupported-parameter', status: 400 })
+  })
+})
+
+describe('The AI SDK gateway on an error body that is not its own', () => {
+  const gateways: readonly (readonly [string, () => Provider])[] = [
+    ['ai 7', loopback.gateway],
+    ['ai 6', () => aiSdk(createGatewayV6({ baseURL: server.url, apiKey: 'k' })('openai/gpt-test') as AiSdkLanguageModel)],
+  ]
+  const html = (status: number): Reply => ({ kind: 'raw', status, contentType: 'text/html', body: `<html><body><h1>${status}</h1></body></html>` })
+
+  // The gateway wraps them all in a GatewayResponseError; the status and the transport's error under it say what happened.
+  it.each(
+    gateways.flatMap(([version, provider]) =>
+      [
+        ["an edge proxy's 413 page", PROXY_413, 'payload-too-large', 413],
+        ["an edge proxy's 502 page", html(502), 'http-5xx', 502],
+        ['an empty 503', { kind: 'raw', status: 503, contentType: 'text/plain', body: '' } as Reply, 'http-5xx', 503],
+        ['a reset connection', { kind: 'reset' } as Reply, 'network', undefined],
+        ['a 200 HTML page', html(200), 'malformed-response', 200],
+      ].map(([what, reply, kind, status]) => [version, what, kind, provider, reply, status] as const),
+    ),
+  )('%s, %s: kind %s', async (_version, _what, kind, provider, reply, status) => {
+    server.script([reply as Reply])
+    const failure = await provider()
+      .complete(ask)
+      .catch((e: unknown) => e)
+    expect(failure).toMatchObject({ name: 'ProviderError', kind })
+    expect((failure as { status?: number }).status).toBe(status)
+  })
+
+  it('a 413 is never sent again by retryTransient', async () => {
+    server.script([PROXY_413, openaiText('never asked')])
+    server.requests.length = 0
+    const gate = createGate({ providers: loopback.gateway(), postDecide: [retryTransient({ maxRetries: 2, backoff: () => 0 })] })
+    await expect(gate.run(ask)).rejects.toMatchObject({ kind: 'payload-too-large' })
+    expect(server.requests).toHaveLength(1)
   })
 })
