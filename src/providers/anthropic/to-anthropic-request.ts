@@ -47,7 +47,8 @@ const ANTHROPIC_REQUEST_SETTINGS = optionsContract<AnthropicRequestSettings>('to
 
 /**
  * Builds a Messages API body. System messages join the `system` parameter; tool results become
- * `tool_result` blocks of a user turn (with `is_error`); consecutive turns of one role are merged,
+ * `tool_result` blocks of a user turn (with `is_error`; an error without content says so, since the API
+ * refuses it empty); blank text (empty or whitespace only, which the API refuses) is left out; consecutive turns of one role are merged,
  * as the API expects. An assistant turn starts with its reasoning blocks as `thinking` /
  * `redacted_thinking` blocks, unchanged (extended thinking rejects a tool loop without them; a block
  * without a signature came from another provider and is left out). Tool arguments that are not a JSON
@@ -65,12 +66,12 @@ export function toAnthropicRequest(request: ModelRequest, settings: AnthropicReq
 
 /** {@link toAnthropicRequest} on settings the provider built itself (checked once, when it was made). */
 export function anthropicBody(request: ModelRequest, settings: AnthropicRequestSettings): MessageCreateParamsNonStreaming {
-  const system: string[] = request.system !== undefined && request.system !== '' ? [request.system] : []
+  const system: string[] = request.system !== undefined && request.system.trim() !== '' ? [request.system] : []
   const turns: WireTurn[] = []
   const ids = new WireToolIds()
   for (const m of request.messages) {
     if (m.role === 'system') {
-      system.push(m.content)
+      if (m.content.trim() !== '') system.push(m.content)
       continue
     }
     const role = m.role === 'assistant' ? 'assistant' : 'user'
@@ -117,9 +118,14 @@ function outputConfigOf(extraBody: Readonly<Record<string, unknown>> | undefined
   return typeof config === 'object' && config !== null && !Array.isArray(config) ? (config as Record<string, unknown>) : {}
 }
 
+/** The content of an error tool result that came without any (the API refuses an empty one). */
+const EMPTY_ERROR_RESULT = 'the tool failed without a message'
+
 function toBlocks(m: Message, ids: WireToolIds): ContentBlockParam[] {
   if (m.role === 'tool') {
-    return [{ type: 'tool_result', tool_use_id: ids.answer(m.toolCallId ?? ''), content: m.content, ...(m.isError === true ? { is_error: true } : {}) }]
+    // The API refuses an error result without content ("content cannot be empty if is_error is true").
+    const content = m.isError === true && m.content.trim() === '' ? EMPTY_ERROR_RESULT : m.content
+    return [{ type: 'tool_result', tool_use_id: ids.answer(m.toolCallId ?? ''), content, ...(m.isError === true ? { is_error: true } : {}) }]
   }
   const blocks: ContentBlockParam[] = []
   if (m.role === 'assistant' && m.reasoning !== undefined) {
@@ -128,8 +134,9 @@ function toBlocks(m: Message, ids: WireToolIds): ContentBlockParam[] {
       if (block !== undefined) blocks.push(block)
     }
   }
-  // The API rejects empty text blocks.
-  if (m.content !== '') blocks.push({ type: 'text', text: m.content })
+  // The API rejects empty text blocks, and whitespace-only ones ("text content blocks must contain
+  // non-whitespace text"): a blank answer kept in the history or the retry tail would fail every later request.
+  if (m.content.trim() !== '') blocks.push({ type: 'text', text: m.content })
   if (m.role === 'assistant') {
     for (const c of m.toolCalls ?? []) blocks.push({ type: 'tool_use', id: ids.use(c.id), name: c.name, input: objectToolInput(c.args) })
   }
