@@ -12,6 +12,7 @@ import type { ModelRequest } from '../../model/request.ts'
 import { option, optionsContract } from '../../model/options-contract.ts'
 import type { ToolChoice } from '../../model/tool-choice.ts'
 import { objectToolInput, RAW_ARGUMENTS_KEY } from '../adapter-kit/object-tool-input.ts'
+import { wellFormedJson, wellFormedText } from '../adapter-kit/well-formed.ts'
 import { WireToolIds } from '../adapter-kit/wire-tool-ids.ts'
 
 /** Settings of the body builder. */
@@ -58,7 +59,8 @@ const ANTHROPIC_REQUEST_SETTINGS = optionsContract<AnthropicRequestSettings>('to
  * `tool_choice` (`'required'` as `any`), only with tools; with extended thinking on (`extraBody.thinking`),
  * which accepts only `auto` and `none`, a choice that forces a tool is left out rather than refused
  * by the API. Tool call ids go as the API takes them, unique and of its characters (see `WireToolIds`).
- * Gate-only fields such as `ephemeral` never reach the wire.
+ * Gate-only fields such as `ephemeral` never reach the wire, nor a lone surrogate, which the API refuses
+ * (written U+FFFD, see `wellFormedText`; thinking blocks go unchanged, as signed).
  */
 export function toAnthropicRequest(request: ModelRequest, settings: AnthropicRequestSettings): MessageCreateParamsNonStreaming {
   return anthropicBody(request, ANTHROPIC_REQUEST_SETTINGS.check(settings))
@@ -93,7 +95,7 @@ export function anthropicBody(request: ModelRequest, settings: AnthropicRequestS
     ...settings.extraBody,
     model: settings.model,
     max_tokens: request.maxTokens ?? settings.maxTokens,
-    ...(system.length > 0 ? { system: system.join('\n\n') } : {}),
+    ...(system.length > 0 ? { system: wellFormedText(system.join('\n\n')) } : {}),
     messages,
     ...(tools !== undefined && tools.length > 0 ? { tools, ...toolChoiceField(request.toolChoice, settings.extraBody) } : {}),
     ...(format !== undefined ? { output_config: { ...outputConfigOf(settings.extraBody), format } } : {}),
@@ -124,7 +126,7 @@ const EMPTY_ERROR_RESULT = 'the tool failed without a message'
 function toBlocks(m: Message, ids: WireToolIds): ContentBlockParam[] {
   if (m.role === 'tool') {
     // The API refuses an error result without content ("content cannot be empty if is_error is true").
-    const content = m.isError === true && m.content.trim() === '' ? EMPTY_ERROR_RESULT : m.content
+    const content = m.isError === true && m.content.trim() === '' ? EMPTY_ERROR_RESULT : wellFormedText(m.content)
     return [{ type: 'tool_result', tool_use_id: ids.answer(m.toolCallId ?? ''), content, ...(m.isError === true ? { is_error: true } : {}) }]
   }
   const blocks: ContentBlockParam[] = []
@@ -136,9 +138,9 @@ function toBlocks(m: Message, ids: WireToolIds): ContentBlockParam[] {
   }
   // The API rejects empty text blocks, and whitespace-only ones ("text content blocks must contain
   // non-whitespace text"): a blank answer kept in the history or the retry tail would fail every later request.
-  if (m.content.trim() !== '') blocks.push({ type: 'text', text: m.content })
+  if (m.content.trim() !== '') blocks.push({ type: 'text', text: wellFormedText(m.content) })
   if (m.role === 'assistant') {
-    for (const c of m.toolCalls ?? []) blocks.push({ type: 'tool_use', id: ids.use(c.id), name: c.name, input: objectToolInput(c.args) })
+    for (const c of m.toolCalls ?? []) blocks.push({ type: 'tool_use', id: ids.use(c.id), name: c.name, input: wellFormedJson(objectToolInput(c.args)) })
   }
   return blocks
 }

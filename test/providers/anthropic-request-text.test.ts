@@ -1,8 +1,9 @@
+import { Type } from 'typebox'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createGate, strictOutputRules, type Message } from '../../src/index.ts'
+import { Agent, createGate, strictOutputRules, tool, type Message } from '../../src/index.ts'
 import { toAnthropicRequest } from '../../src/providers/anthropic/index.ts'
 import { Refund, validRefund, validRefundJson } from '../support/schemas.ts'
-import { anthropicText } from '../adapters/support/anthropic-wire.ts'
+import { anthropicMessage, anthropicText } from '../adapters/support/anthropic-wire.ts'
 import { startLoopback, type LoopbackServer } from '../adapters/support/loopback-server.ts'
 import { loopbackProviders } from '../adapters/support/loopback-providers.ts'
 
@@ -58,5 +59,37 @@ describe('Anthropic request bodies on blank text', () => {
     expect(result.value).toEqual(validRefund)
     const retry = server.requests[1]?.body
     for (const block of texts(retry)) expect(block.text.trim()).not.toBe('')
+  })
+})
+
+describe('Anthropic request bodies on lone surrogates', () => {
+  // Half of a UTF-16 pair (a tool output cut in the middle of an emoji) has no UTF-8 form: the
+  // Messages API answers 400 "no low surrogate in string" to every later request of the conversation.
+  const cut = 'order 42 shipped \u{1F4E6}'.slice(0, -1)
+  const escapedHalf = /\\ud[89a-f][0-9a-f]{2}/i
+
+  it('writes every lone surrogate U+FFFD in text, tool results, tool inputs and the system prompt, and keeps whole pairs', () => {
+    const messages: Message[] = [
+      { role: 'user', content: `where is order 42? \u{1F600} ${'\udc00'}` },
+      { role: 'assistant', content: '', toolCalls: [{ id: 'toolu_1', name: 'track', args: { note: cut, [`k${'\ud800'}`]: 1 } }] },
+      { role: 'tool', content: cut, toolCallId: 'toolu_1', toolName: 'track' },
+    ]
+    const body = toAnthropicRequest({ system: `be brief ${'\ud83d'}`, messages }, settings)
+    const text = JSON.stringify(body)
+    expect(text).not.toMatch(escapedHalf)
+    expect(text).toContain('\u{1F600}')
+    expect(body.system).toBe('be brief \ufffd')
+    const [use] = (body.messages[1]?.content ?? []) as readonly { input?: unknown }[]
+    expect(use?.input).toEqual({ note: 'order 42 shipped \ufffd', 'k\ufffd': 1 })
+  })
+
+  it('a tool output cut in the middle of an emoji reaches the model as U+FFFD through an agent run', async () => {
+    server.script([anthropicMessage([{ type: 'tool_use', id: 'toolu_1', name: 'track', input: { orderId: '42' } }], 'tool_use'), anthropicText('on its way')])
+    server.requests.length = 0
+    const track = tool({ name: 'track', description: 'track an order', input: Type.Object({ orderId: Type.String() }), execute: () => cut })
+    const result = await Agent.create({ provider: loopback.anthropic() }).tool(track).build().runDetailed('where is order 42?')
+    expect(result.text).toBe('on its way')
+    expect(JSON.stringify(server.requests[1]?.body)).not.toMatch(escapedHalf)
+    expect(JSON.stringify(server.requests[1]?.body)).toContain('order 42 shipped \ufffd')
   })
 })
