@@ -34,9 +34,11 @@ const MAX_MESSAGE = 4_000
 // Message patterns, read last (codes first): each quotes the provider's own documented wording.
 const PATTERNS: readonly (readonly [RegExp, RejectionKind])[] = [
   // OpenAI "Invalid schema for response_format 'x': ..."; Anthropic's structured outputs name
-  // `output_format` / `output_config.format` in an invalid_request_error about the schema.
+  // `output_format` / `output_config.format` in an invalid_request_error about the schema, or start
+  // with that field's path when the field itself is refused ("output_config.format: Extra inputs are
+  // not permitted", from an API or a model without structured outputs).
   [
-    /invalid schema for (response_format|function)|(response_format|json_schema|output_format|output_config)\b[^\n]{0,200}\bschema|schema[^\n]{0,80}\b(not supported|unsupported)/,
+    /invalid schema for (response_format|function)|(response_format|json_schema|output_format|output_config)\b[^\n]{0,200}\bschema|schema[^\n]{0,80}\b(not supported|unsupported)|\b(output_config\.format|output_format)(\.[\w.]+)?: /,
     'schema-rejected',
   ],
   // OpenAI "This model's maximum context length is N tokens"; Anthropic "prompt is too long: N tokens
@@ -48,12 +50,13 @@ const PATTERNS: readonly (readonly [RegExp, RejectionKind])[] = [
   ],
   // Anthropic 413 "Request exceeds the maximum allowed number of bytes"; a proxy's 413 page.
   [/request exceeds the maximum allowed number of bytes|request entity too large|payload too large|request too large/, 'payload-too-large'],
-  // OpenAI "Unsupported parameter: 'max_tokens' ..." / "Unsupported value: ..."; Anthropic "x: Extra
-  // inputs are not permitted" for a field the API does not take.
+  // OpenAI "Unsupported parameter: 'max_tokens' ..." / "Unsupported value: ..." (and Azure OpenAI's
+  // "Unrecognized request argument supplied: x"); Anthropic "x: Extra inputs are not permitted" for a
+  // field the API does not take.
   // A `max_tokens` above the model's output limit: Anthropic "max_tokens: N > M, which is the maximum
   // allowed number of output tokens", OpenAI "max_tokens is too large: N. This model supports at most M".
   [
-    /unsupported (parameter|value)|extra inputs are not permitted|is not supported with this model|which is the maximum allowed number of output tokens|max_(completion_)?tokens is too large/,
+    /unsupported (parameter|value)|unrecognized request argument|extra inputs are not permitted|is not supported with this model|which is the maximum allowed number of output tokens|max_(completion_)?tokens is too large/,
     'unsupported-parameter',
   ],
 ]
@@ -66,11 +69,14 @@ const PATTERNS: readonly (readonly [RegExp, RejectionKind])[] = [
 export function rejectionOfCodes(e: Record<string, unknown>): RejectionKind | undefined {
   const body = record(e['error'] ?? e['data'])
   const inner = record(body?.['error'])
-  for (const c of [e['code'], body?.['code'], inner?.['code'], inner?.['type'], body?.['type'], e['type']]) {
-    if (typeof c === 'string' && Object.hasOwn(CODES, c)) return CODES[c]
-  }
+  // The structured-output field named as the refused part is the schema refused, whatever the code (a
+  // model without structured outputs answers `unsupported_parameter` with `param: response_format`):
+  // the remedy is the gate's demotion to a lower output mode.
   for (const p of [e['param'], body?.['param'], inner?.['param']]) {
     if (typeof p === 'string' && SCHEMA_PARAMS.test(p)) return 'schema-rejected'
+  }
+  for (const c of [e['code'], body?.['code'], inner?.['code'], inner?.['type'], body?.['type'], e['type']]) {
+    if (typeof c === 'string' && Object.hasOwn(CODES, c)) return CODES[c]
   }
   return undefined
 }

@@ -1,13 +1,16 @@
 import { createAnthropic } from '@ai-sdk/anthropic'
 import { createOpenAI } from '@ai-sdk/openai'
+import { createGateway as createGatewayV6 } from 'ai-v6'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createGate, retryTransient, type Provider } from '../../src/index.ts'
-import { aiSdk } from '../../src/providers/ai-sdk/index.ts'
+import { aiSdk, type AiSdkLanguageModel } from '../../src/providers/ai-sdk/index.ts'
 import { callSdk } from '../../src/providers/adapter-kit/sdk-call.ts'
 import { anthropicError, anthropicText } from '../adapters/support/anthropic-wire.ts'
 import { startLoopback, type LoopbackServer, type Reply } from '../adapters/support/loopback-server.ts'
 import { loopbackProviders } from '../adapters/support/loopback-providers.ts'
 import { openaiError, openaiText } from '../adapters/support/openai-wire.ts'
+import { PROXY_413, rejection } from '../adapters/support/rejection-bodies.ts'
+import { Refund, validRefund, validRefundJson } from '../support/schemas.ts'
 
 let server: LoopbackServer
 beforeAll(async () => {
@@ -103,5 +106,87 @@ describe('callSdk on a thrown value that cannot be read', () => {
   ])('%s: a ProviderError of kind unknown, never a raw TypeError', async (_what, thrown) => {
     const failure = await callSdk('openai', ask, () => Promise.reject(thrown)).catch((e: unknown) => e)
     expect(failure).toMatchObject({ name: 'ProviderError', kind: 'unknown', provider: 'openai' })
+  })
+})
+
+describe('Provider adapters on a request refusing the structured-output field itself', () => {
+  // A model without structured outputs (OpenAI's o1-mini) names response_format with code unsupported_parameter.
+  const o1 = rejection(400, {
+    error: {
+      message: "Unsupported parameter: 'response_format' is not supported with this model.",
+      type: 'invalid_request_error',
+      param: 'response_format',
+      code: 'unsupported_parameter',
+    },
+  })
+  // An Anthropic API (or model) without structured outputs refuses the field by its path.
+  const noFormat = rejection(400, { type: 'error', error: { type: 'invalid_request_error', message: 'output_config.format: Extra inputs are not permitted' } })
+  const refundAsk = { messages: [{ role: 'user' as const, content: 'refund order 42 for $50' }] }
+
+  it('openai: kind schema-rejected, so the gate demotes the mode (json, then the prompt) instead of failing fast', async () => {
+    server.script([o1, o1, openaiText(validRefundJson)])
+    server.requests.length = 0
+    const gate = createGate({ providers: loopback.openai(), outputSchema: Refund, outputMode: 'auto' })
+    const result = await gate.run(refundAsk)
+    expect(result.value).toEqual(validRefund)
+    expect(result.attempts.map((a) => a.errorKind)).toEqual(['schema-rejected', 'schema-rejected', 'ok'])
+    expect(server.requests.map((r) => r.body.response_format?.type ?? 'none')).toEqual(['json_schema', 'json_object', 'none'])
+  })
+
+  it('anthropic: kind schema-rejected, so the gate sends the schema in the prompt instead of failing fast', async () => {
+    server.script([noFormat, anthropicText(validRefundJson)])
+    server.requests.length = 0
+    const gate = createGate({ providers: loopback.anthropic(), outputSchema: Refund, outputMode: 'auto' })
+    const result = await gate.run(refundAsk)
+    expect(result.value).toEqual(validRefund)
+    expect(result.attempts.map((a) => a.errorKind)).toEqual(['schema-rejected', 'ok'])
+    expect(server.requests[0]?.body.output_config?.format).toBeDefined()
+    expect(server.requests[1]?.body.output_config).toBeUndefined()
+  })
+
+  it.each([
+    ['openai', () => loopback.openai()],
+    ['@ai-sdk/openai', wires[2]?.[1] as () => Provider],
+  ] as const)("%s: Azure OpenAI's 'Unrecognized request argument' is kind unsupported-parameter", async (_name, provider) => {
+    server.script([
+      rejection(400, { error: { message: 'Unrecognized request argument supplied: stream_options', type: 'invalid_request_error', param: null, code: null } }),
+    ])
+    await expect(provider().complete(ask)).rejects.toMatchObject({ kind: 'unsupported-parameter', status: 400 })
+  })
+})
+
+describe('The AI SDK gateway on an error body that is not its own', () => {
+  const gateways: readonly (readonly [string, () => Provider])[] = [
+    ['ai 7', loopback.gateway],
+    ['ai 6', () => aiSdk(createGatewayV6({ baseURL: server.url, apiKey: 'k' })('openai/gpt-test') as AiSdkLanguageModel)],
+  ]
+  const html = (status: number): Reply => ({ kind: 'raw', status, contentType: 'text/html', body: `<html><body><h1>${status}</h1></body></html>` })
+
+  // The gateway wraps them all in a GatewayResponseError; the status and the transport's error under it say what happened.
+  it.each(
+    gateways.flatMap(([version, provider]) =>
+      [
+        ["an edge proxy's 413 page", PROXY_413, 'payload-too-large', 413],
+        ["an edge proxy's 502 page", html(502), 'http-5xx', 502],
+        ['an empty 503', { kind: 'raw', status: 503, contentType: 'text/plain', body: '' } as Reply, 'http-5xx', 503],
+        ['a reset connection', { kind: 'reset' } as Reply, 'network', undefined],
+        ['a 200 HTML page', html(200), 'malformed-response', 200],
+      ].map(([what, reply, kind, status]) => [version, what, kind, provider, reply, status] as const),
+    ),
+  )('%s, %s: kind %s', async (_version, _what, kind, provider, reply, status) => {
+    server.script([reply as Reply])
+    const failure = await provider()
+      .complete(ask)
+      .catch((e: unknown) => e)
+    expect(failure).toMatchObject({ name: 'ProviderError', kind })
+    expect((failure as { status?: number }).status).toBe(status)
+  })
+
+  it('a 413 is never sent again by retryTransient', async () => {
+    server.script([PROXY_413, openaiText('never asked')])
+    server.requests.length = 0
+    const gate = createGate({ providers: loopback.gateway(), postDecide: [retryTransient({ maxRetries: 2, backoff: () => 0 })] })
+    await expect(gate.run(ask)).rejects.toMatchObject({ kind: 'payload-too-large' })
+    expect(server.requests).toHaveLength(1)
   })
 })

@@ -14,14 +14,19 @@ import { isProviderError, ProviderError } from '../../model/provider-error.ts'
 export function toProviderError(error: unknown, provider: string, signal?: AbortSignal): ProviderError {
   if (isProviderError(error)) return error
   const message = messageOf(error)
-  const e = (typeof error === 'object' && error !== null ? error : { message }) as Record<string, unknown>
+  const thrown = (typeof error === 'object' && error !== null ? error : { message }) as Record<string, unknown>
+  // What the AI SDK gateway's transport said, under the gateway's own wrapper (see `gatewayCause`).
+  const inner = readSafely(() => gatewayCause(thrown), undefined)
+  const e = inner ?? thrown
   const shape = classifyShape(e)
   const { status, retryAfterMs } = shape
   const code = readSafely(() => (typeof e['code'] === 'string' ? e['code'] : bodyTypeOf(e)), undefined)
   const kind: ErrorKind =
     signal?.aborted === true
       ? 'aborted'
-      : (status !== undefined && status >= 200 && status <= 299) || readSafely(() => unreadableBody(e), false)
+      : (status !== undefined && status >= 200 && status <= 299) ||
+          readSafely(() => unreadableBody(e), false) ||
+          (inner !== undefined && shape.kind === 'unknown')
         ? 'malformed-response'
         : shape.kind
   return new ProviderError(`${provider}: ${message}`, {
@@ -59,6 +64,19 @@ function unreadableBody(e: Record<string, unknown>): boolean {
     current = (current as { cause?: unknown }).cause
   }
   return false
+}
+
+/**
+ * The error under the AI SDK gateway's `GatewayResponseError`, which wraps whatever came back in an
+ * error body that is not the gateway's own (a proxy's 413 or 502 page, an empty 503, a reset
+ * connection) with a status it makes up when the transport gave none: the transport's own error
+ * (an `APICallError` with the real status, or the network failure) says what happened. A wrapper
+ * without one is a body the gateway could not read (`malformed-response`).
+ */
+function gatewayCause(e: Record<string, unknown>): Record<string, unknown> | undefined {
+  if (e['name'] !== 'GatewayResponseError') return undefined
+  const cause = e['cause']
+  return typeof cause === 'object' && cause !== null ? (cause as Record<string, unknown>) : undefined
 }
 
 const PREVIEW_CHARS = 200

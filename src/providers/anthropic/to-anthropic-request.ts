@@ -12,6 +12,7 @@ import type { ModelRequest } from '../../model/request.ts'
 import { option, optionsContract } from '../../model/options-contract.ts'
 import type { ToolChoice } from '../../model/tool-choice.ts'
 import { objectToolInput, RAW_ARGUMENTS_KEY } from '../adapter-kit/object-tool-input.ts'
+import { wellFormedJson, wellFormedText } from '../adapter-kit/well-formed.ts'
 import { WireToolIds } from '../adapter-kit/wire-tool-ids.ts'
 
 /** Settings of the body builder. */
@@ -47,7 +48,8 @@ const ANTHROPIC_REQUEST_SETTINGS = optionsContract<AnthropicRequestSettings>('to
 
 /**
  * Builds a Messages API body. System messages join the `system` parameter; tool results become
- * `tool_result` blocks of a user turn (with `is_error`); consecutive turns of one role are merged,
+ * `tool_result` blocks of a user turn (with `is_error`; an error without content says so, since the API
+ * refuses it empty); blank text (empty or whitespace only, which the API refuses) is left out; consecutive turns of one role are merged,
  * as the API expects. An assistant turn starts with its reasoning blocks as `thinking` /
  * `redacted_thinking` blocks, unchanged (extended thinking rejects a tool loop without them; a block
  * without a signature came from another provider and is left out). Tool arguments that are not a JSON
@@ -57,7 +59,8 @@ const ANTHROPIC_REQUEST_SETTINGS = optionsContract<AnthropicRequestSettings>('to
  * `tool_choice` (`'required'` as `any`), only with tools; with extended thinking on (`extraBody.thinking`),
  * which accepts only `auto` and `none`, a choice that forces a tool is left out rather than refused
  * by the API. Tool call ids go as the API takes them, unique and of its characters (see `WireToolIds`).
- * Gate-only fields such as `ephemeral` never reach the wire.
+ * Gate-only fields such as `ephemeral` never reach the wire, nor a lone surrogate, which the API refuses
+ * (written U+FFFD, see `wellFormedText`; thinking blocks go unchanged, as signed).
  */
 export function toAnthropicRequest(request: ModelRequest, settings: AnthropicRequestSettings): MessageCreateParamsNonStreaming {
   return anthropicBody(request, ANTHROPIC_REQUEST_SETTINGS.check(settings))
@@ -65,12 +68,12 @@ export function toAnthropicRequest(request: ModelRequest, settings: AnthropicReq
 
 /** {@link toAnthropicRequest} on settings the provider built itself (checked once, when it was made). */
 export function anthropicBody(request: ModelRequest, settings: AnthropicRequestSettings): MessageCreateParamsNonStreaming {
-  const system: string[] = request.system !== undefined && request.system !== '' ? [request.system] : []
+  const system: string[] = request.system !== undefined && request.system.trim() !== '' ? [request.system] : []
   const turns: WireTurn[] = []
   const ids = new WireToolIds()
   for (const m of request.messages) {
     if (m.role === 'system') {
-      system.push(m.content)
+      if (m.content.trim() !== '') system.push(m.content)
       continue
     }
     const role = m.role === 'assistant' ? 'assistant' : 'user'
@@ -92,7 +95,7 @@ export function anthropicBody(request: ModelRequest, settings: AnthropicRequestS
     ...settings.extraBody,
     model: settings.model,
     max_tokens: request.maxTokens ?? settings.maxTokens,
-    ...(system.length > 0 ? { system: system.join('\n\n') } : {}),
+    ...(system.length > 0 ? { system: wellFormedText(system.join('\n\n')) } : {}),
     messages,
     ...(tools !== undefined && tools.length > 0 ? { tools, ...toolChoiceField(request.toolChoice, settings.extraBody) } : {}),
     ...(format !== undefined ? { output_config: { ...outputConfigOf(settings.extraBody), format } } : {}),
@@ -117,9 +120,14 @@ function outputConfigOf(extraBody: Readonly<Record<string, unknown>> | undefined
   return typeof config === 'object' && config !== null && !Array.isArray(config) ? (config as Record<string, unknown>) : {}
 }
 
+/** The content of an error tool result that came without any (the API refuses an empty one). */
+const EMPTY_ERROR_RESULT = 'the tool failed without a message'
+
 function toBlocks(m: Message, ids: WireToolIds): ContentBlockParam[] {
   if (m.role === 'tool') {
-    return [{ type: 'tool_result', tool_use_id: ids.answer(m.toolCallId ?? ''), content: m.content, ...(m.isError === true ? { is_error: true } : {}) }]
+    // The API refuses an error result without content ("content cannot be empty if is_error is true").
+    const content = m.isError === true && m.content.trim() === '' ? EMPTY_ERROR_RESULT : wellFormedText(m.content)
+    return [{ type: 'tool_result', tool_use_id: ids.answer(m.toolCallId ?? ''), content, ...(m.isError === true ? { is_error: true } : {}) }]
   }
   const blocks: ContentBlockParam[] = []
   if (m.role === 'assistant' && m.reasoning !== undefined) {
@@ -128,10 +136,11 @@ function toBlocks(m: Message, ids: WireToolIds): ContentBlockParam[] {
       if (block !== undefined) blocks.push(block)
     }
   }
-  // The API rejects empty text blocks.
-  if (m.content !== '') blocks.push({ type: 'text', text: m.content })
+  // The API rejects empty text blocks, and whitespace-only ones ("text content blocks must contain
+  // non-whitespace text"): a blank answer kept in the history or the retry tail would fail every later request.
+  if (m.content.trim() !== '') blocks.push({ type: 'text', text: wellFormedText(m.content) })
   if (m.role === 'assistant') {
-    for (const c of m.toolCalls ?? []) blocks.push({ type: 'tool_use', id: ids.use(c.id), name: c.name, input: objectToolInput(c.args) })
+    for (const c of m.toolCalls ?? []) blocks.push({ type: 'tool_use', id: ids.use(c.id), name: c.name, input: wellFormedJson(objectToolInput(c.args)) })
   }
   return blocks
 }

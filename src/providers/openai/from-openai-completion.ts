@@ -12,7 +12,9 @@ import { toolCallId } from '../adapter-kit/tool-call-id.ts'
 /**
  * Maps a Chat Completion to a provider-neutral response (first choice). Whatever is not a
  * completion with a choice (an HTML page, an empty body, another JSON shape) is a
- * `malformed-response` error. A legacy `message.function_call` is read as the one tool call it is. A refusal keeps its text as the content and reads as stop reason
+ * `malformed-response` error. A legacy `message.function_call` is read as the one tool call it
+ * is; content sent as an array of parts (OpenAI-compatible servers such as Mistral's) is the text
+ * of its `text` parts. A refusal keeps its text as the content and reads as stop reason
  * `content_filter`, which the gate classifies as kind `refusal`.
  */
 export function fromOpenAICompletion(completion: ChatCompletion, provider: string): ModelResponse {
@@ -35,7 +37,7 @@ export function fromOpenAICompletion(completion: ChatCompletion, provider: strin
     toolCalls.push({ id: toolCallId(undefined), name: legacy['name'], args: parseToolArgs(legacy['arguments']) })
   const refusal = typeof message.refusal === 'string' && message.refusal !== '' ? message.refusal : undefined
   return {
-    content: typeof message.content === 'string' && message.content !== '' ? message.content : (refusal ?? ''),
+    content: textOfContent(message.content) || (refusal ?? ''),
     toolCalls,
     usage: fromOpenAIUsage(completion.usage),
     stopReason: openAIStopReason(finish, refusal),
@@ -79,4 +81,16 @@ export function openAIStopReason(reason: string | null | undefined, refusal?: st
     default:
       return 'other'
   }
+}
+
+/**
+ * The text of a message's (or a delta's) `content`: a string as it is, an array of parts (what
+ * OpenAI-compatible servers such as Mistral's answer) as the text of its `text` parts joined, anything else none.
+ */
+export function textOfContent(content: unknown): string {
+  if (typeof content === 'string') return content
+  if (!Array.isArray(content)) return ''
+  let text = ''
+  for (const part of content as unknown[]) if (isRecord(part) && part['type'] === 'text' && typeof part['text'] === 'string') text += part['text']
+  return text
 }

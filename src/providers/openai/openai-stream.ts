@@ -7,7 +7,7 @@ import { malformedResponse, malformedStream } from '../adapter-kit/malformed-res
 import { parseToolArgs } from '../adapter-kit/parse-tool-args.ts'
 import { MISSING_USAGE } from '../adapter-kit/token-count.ts'
 import { toolCallId } from '../adapter-kit/tool-call-id.ts'
-import { fromOpenAIUsage, openAIStopReason } from './from-openai-completion.ts'
+import { fromOpenAIUsage, openAIStopReason, textOfContent } from './from-openai-completion.ts'
 
 /** The key of the call legacy `function_call` deltas build. */
 const LEGACY_CALL = 'function_call'
@@ -46,9 +46,10 @@ export async function* openAIStreamChunks(events: AsyncIterable<ChatCompletionCh
     if (!isRecord(first) || finish !== undefined) continue
     const choice = first as unknown as ChatCompletionChunk.Choice
     const delta = choice.delta
-    if (typeof delta?.content === 'string' && delta.content !== '') {
-      content += delta.content
-      yield { type: 'text', text: delta.content }
+    const text = textOfContent(delta?.content)
+    if (text !== '') {
+      content += text
+      yield { type: 'text', text }
     }
     if (typeof delta?.refusal === 'string') refusal += delta.refusal
     const deltas: unknown = delta?.tool_calls
