@@ -2,6 +2,7 @@ import { Type } from 'typebox'
 import { describe, expect, it } from 'vitest'
 import { Agent, strictOutputRules, tool, type AgentStreamEvent, type ReliabilityFailFastError } from '../../src/index.ts'
 import { scripted } from '../../src/providers/index.ts'
+import { memoryDurablePort } from '../../src/durable.ts'
 import { memorySessionStore } from '../../src/sessions/index.ts'
 import { collect } from '../support/collect-stream.ts'
 import { Refund, validRefund, validRefundJson } from '../support/schemas.ts'
@@ -141,6 +142,20 @@ describe('agent.stream', () => {
     expect(() => agent.stream('refund #42', { mode: 'progressive' })).toThrow(TypeError)
     expect(() => agent.stream('refund #42', { mode: 'progressive' })).toThrow(/mode 'progressive' cannot stream an agent with tools/)
     expect(provider.calls).toBe(0)
+  })
+
+  it('refuses an agent whose gate has a durable port with a TypeError when called, before the run starts', () => {
+    const provider = scripted([validRefundJson])
+    const agent = Agent.create({ provider, model: 'm' })
+      .outputSchema(Refund)
+      .reliability({ durable: memoryDurablePort({ runId: 'wf-1' }) })
+      .build()
+    const starts: unknown[] = []
+    agent.on('agent_run_start', (e) => starts.push(e))
+    expect(() => agent.stream('refund #42')).toThrow(TypeError)
+    expect(() => agent.session().stream('refund #42', { mode: 'buffer' })).toThrow(/durable port.*runDetailed/)
+    expect(provider.calls).toBe(0)
+    expect(starts).toEqual([])
   })
 
   it('commits a stored conversation as runDetailed does, tool turns included', async () => {
