@@ -1,6 +1,6 @@
 import { Type } from 'typebox'
 import { describe, expect, it } from 'vitest'
-import { Agent, strictOutputRules, tool, type AgentStreamEvent, type ReliabilityFailFastError } from '../../src/index.ts'
+import { Agent, ProviderError, strictOutputRules, tool, type AgentStreamEvent, type ReliabilityFailFastError } from '../../src/index.ts'
 import { scripted } from '../../src/providers/index.ts'
 import { memoryDurablePort } from '../../src/durable.ts'
 import { memorySessionStore } from '../../src/sessions/index.ts'
@@ -115,6 +115,23 @@ describe('agent.stream', () => {
       { role: 'user', content: 'refund #42' },
       { role: 'assistant', content: result.text },
     ])
+  })
+
+  it("streams the gate fallback's answer in passthrough mode, as the answer it commits", async () => {
+    const canned = JSON.stringify({ orderId: '0', action: 'reject', amount: 0 })
+    const agent = Agent.create({ provider: scripted([new ProviderError('overloaded', { kind: 'http-5xx', status: 503 })]), model: 'm' })
+      .outputSchema(Refund)
+      .reliability({
+        fallback: () => ({ content: canned, toolCalls: [], usage: { inputTokens: 0, outputTokens: 0 }, stopReason: 'end' }),
+        postDecide: [{ when: (s) => s.errorKind === 'http-5xx', then: 'fallback', kind: 'answer-canned' }],
+      })
+      .build()
+    const stream = agent.stream('refund #42', { mode: 'passthrough' })
+    const events = await collect(stream)
+    const result = await stream.result
+    expect(texts(events)).toBe(canned)
+    expect(result.text).toBe(canned)
+    expect(agent.history.at(-1)).toEqual({ role: 'assistant', content: canned })
   })
 
   it('ends aborted, with nothing committed and the iterator failing, when aborted while a tool runs', async () => {
