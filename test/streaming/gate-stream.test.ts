@@ -191,6 +191,23 @@ describe('gate.stream', () => {
     },
   )
 
+  it.each(['passthrough', 'buffer', 'progressive'] as const)(
+    'delivers the text of a stream that sent its whole answer in its done chunk in %s mode',
+    async (mode) => {
+      const doneOnly: Provider = {
+        name: 'done-only',
+        complete: () => Promise.reject(new Error('stream only')),
+        async *stream(): AsyncGenerator<StreamChunk> {
+          yield { type: 'done', response: { content: validRefundJson, toolCalls: [], usage: { inputTokens: 1, outputTokens: 1 }, stopReason: 'end' } }
+        },
+      }
+      const stream = createGate({ providers: doneOnly, outputSchema: Refund }).stream(ask('x'), { mode })
+      const events = await collect(stream)
+      expect(textOf(events)).toBe(validRefundJson)
+      expect((await stream.result).value).toEqual(validRefund)
+    },
+  )
+
   it('discards a progressive attempt before the fallback that replaces it answers', async () => {
     const canned = JSON.stringify({ orderId: '0', action: 'reject', amount: 0 })
     const gate = createGate({
