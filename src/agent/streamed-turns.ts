@@ -120,9 +120,15 @@ export class StreamedTurns<T> {
 /**
  * The streamed turns of one `agent.stream` in `mode`, or a `TypeError` for a combination the
  * stream cannot honour: `progressive` checks each turn's text against the output schema while it
- * streams, so a tool turn's prose would be cut and retried as a bad answer (`agent.run` would not).
+ * streams, so a tool turn's prose would be cut and retried as a bad answer (`agent.run` would not);
+ * a gate with a durable port journals its model calls, which a stream's cannot be.
  */
 export function streamedTurns<T>(runtime: AgentRuntime<T>, mode: StreamMode): StreamedTurns<T> {
+  // Refused before the run starts, as a per-call `durable` is: the run would only reject once started.
+  if (runtime.gate.config.durable !== undefined)
+    throw new TypeError(
+      "agent.stream: this agent's gate has a durable port (reliability({ durable })), whose model calls are journaled, and a streamed call cannot be (a replayed turn could not deliver its deltas again); use agent.runDetailed(input)",
+    )
   if (mode === 'progressive' && runtime.tools.size > 0)
     throw new TypeError(
       `agent.stream: mode 'progressive' cannot stream an agent with tools (the text of a tool turn would be checked as the answer); use mode 'buffer' or 'passthrough'`,

@@ -1,7 +1,8 @@
 import { Type } from 'typebox'
 import { describe, expect, it } from 'vitest'
-import { Agent, strictOutputRules, tool, type AgentStreamEvent, type ReliabilityFailFastError } from '../../src/index.ts'
+import { Agent, ProviderError, strictOutputRules, tool, type AgentStreamEvent, type ReliabilityFailFastError } from '../../src/index.ts'
 import { scripted } from '../../src/providers/index.ts'
+import { memoryDurablePort } from '../../src/durable.ts'
 import { memorySessionStore } from '../../src/sessions/index.ts'
 import { collect } from '../support/collect-stream.ts'
 import { Refund, validRefund, validRefundJson } from '../support/schemas.ts'
@@ -116,6 +117,23 @@ describe('agent.stream', () => {
     ])
   })
 
+  it("streams the gate fallback's answer in passthrough mode, as the answer it commits", async () => {
+    const canned = JSON.stringify({ orderId: '0', action: 'reject', amount: 0 })
+    const agent = Agent.create({ provider: scripted([new ProviderError('overloaded', { kind: 'http-5xx', status: 503 })]), model: 'm' })
+      .outputSchema(Refund)
+      .reliability({
+        fallback: () => ({ content: canned, toolCalls: [], usage: { inputTokens: 0, outputTokens: 0 }, stopReason: 'end' }),
+        postDecide: [{ when: (s) => s.errorKind === 'http-5xx', then: 'fallback', kind: 'answer-canned' }],
+      })
+      .build()
+    const stream = agent.stream('refund #42', { mode: 'passthrough' })
+    const events = await collect(stream)
+    const result = await stream.result
+    expect(texts(events)).toBe(canned)
+    expect(result.text).toBe(canned)
+    expect(agent.history.at(-1)).toEqual({ role: 'assistant', content: canned })
+  })
+
   it('ends aborted, with nothing committed and the iterator failing, when aborted while a tool runs', async () => {
     const provider = scripted([lookupCall('c1'), validRefundJson])
     const controller = new AbortController()
@@ -141,6 +159,20 @@ describe('agent.stream', () => {
     expect(() => agent.stream('refund #42', { mode: 'progressive' })).toThrow(TypeError)
     expect(() => agent.stream('refund #42', { mode: 'progressive' })).toThrow(/mode 'progressive' cannot stream an agent with tools/)
     expect(provider.calls).toBe(0)
+  })
+
+  it('refuses an agent whose gate has a durable port with a TypeError when called, before the run starts', () => {
+    const provider = scripted([validRefundJson])
+    const agent = Agent.create({ provider, model: 'm' })
+      .outputSchema(Refund)
+      .reliability({ durable: memoryDurablePort({ runId: 'wf-1' }) })
+      .build()
+    const starts: unknown[] = []
+    agent.on('agent_run_start', (e) => starts.push(e))
+    expect(() => agent.stream('refund #42')).toThrow(TypeError)
+    expect(() => agent.session().stream('refund #42', { mode: 'buffer' })).toThrow(/durable port.*runDetailed/)
+    expect(provider.calls).toBe(0)
+    expect(starts).toEqual([])
   })
 
   it('commits a stored conversation as runDetailed does, tool turns included', async () => {

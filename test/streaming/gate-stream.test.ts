@@ -1,6 +1,14 @@
 import { firstValueFrom, toArray } from 'rxjs'
 import { describe, expect, it } from 'vitest'
-import { createGate, isReliabilityFailFastError, strictOutputRules, type GateEvent, type GateStreamEvent, type Provider } from '../../src/index.ts'
+import {
+  createGate,
+  isReliabilityFailFastError,
+  ProviderError,
+  strictOutputRules,
+  type GateEvent,
+  type GateStreamEvent,
+  type Provider,
+} from '../../src/index.ts'
 import type { StreamChunk } from '../../src/model/index.ts'
 import { scripted } from '../../src/providers/index.ts'
 import { ask, Refund, validRefund, validRefundJson } from '../support/schemas.ts'
@@ -162,6 +170,56 @@ describe('gate.stream', () => {
     const events = await collect(createGate({ providers: provider, outputSchema: Refund }).stream(ask('x'), { mode: 'progressive' }))
     expect(textOf(events)).toBe(validRefundJson)
     expect(events.at(-1)?.type).toBe('result')
+  })
+
+  it.each(['passthrough', 'buffer', 'progressive'] as const)(
+    "delivers the fallback's answer, which never streamed, as text before the result in %s mode",
+    async (mode) => {
+      const canned = JSON.stringify({ orderId: '0', action: 'reject', amount: 0 })
+      const gate = createGate({
+        providers: scripted([new ProviderError('overloaded', { kind: 'http-5xx', status: 503 })]),
+        outputSchema: Refund,
+        fallback: () => ({ content: canned, toolCalls: [], usage: { inputTokens: 0, outputTokens: 0 }, stopReason: 'end' }),
+        postDecide: [{ when: (s) => s.errorKind === 'http-5xx', then: 'fallback', kind: 'answer-canned' }],
+      })
+      const stream = gate.stream(ask('x'), { mode })
+      const events = await collect(stream)
+      const result = await stream.result
+      expect(result.fromFallback).toBe(true)
+      expect(events.map((e) => e.type)).toEqual(['text', 'result'])
+      expect(textOf(events)).toBe(result.response.content)
+    },
+  )
+
+  it.each(['passthrough', 'buffer', 'progressive'] as const)(
+    'delivers the text of a stream that sent its whole answer in its done chunk in %s mode',
+    async (mode) => {
+      const doneOnly: Provider = {
+        name: 'done-only',
+        complete: () => Promise.reject(new Error('stream only')),
+        async *stream(): AsyncGenerator<StreamChunk> {
+          yield { type: 'done', response: { content: validRefundJson, toolCalls: [], usage: { inputTokens: 1, outputTokens: 1 }, stopReason: 'end' } }
+        },
+      }
+      const stream = createGate({ providers: doneOnly, outputSchema: Refund }).stream(ask('x'), { mode })
+      const events = await collect(stream)
+      expect(textOf(events)).toBe(validRefundJson)
+      expect((await stream.result).value).toEqual(validRefund)
+    },
+  )
+
+  it('discards a progressive attempt before the fallback that replaces it answers', async () => {
+    const canned = JSON.stringify({ orderId: '0', action: 'reject', amount: 0 })
+    const gate = createGate({
+      providers: chunked([invalidJson]),
+      outputSchema: Refund,
+      fallback: () => ({ content: canned, toolCalls: [], usage: { inputTokens: 0, outputTokens: 0 }, stopReason: 'end' }),
+      postDecide: [{ when: (s) => s.errorKind === 'schema-fail', then: 'fallback', kind: 'answer-canned' }],
+    })
+    const events = await collect(gate.stream(ask('x'), { mode: 'progressive' }))
+    const discarded = events.findIndex((e) => e.type === 'discarded')
+    expect(events[discarded]).toEqual({ type: 'discarded', attempt: 1 })
+    expect(events.slice(discarded + 1).map((e) => (e.type === 'text' ? e.text : e.type))).toEqual([canned, 'result'])
   })
 
   it('aborts the run with the caller signal while a provider is stuck mid-stream', async () => {

@@ -25,6 +25,8 @@ export function streamGate<T>(g: GateInternals<T>, request: ModelRequest, option
   const shared = sharedDeadline(options)
   if (shared !== undefined) shareDeadline(runOptions, shared)
   const subject = new ReplayBuffer<GateStreamEvent<T>>()
+  // The attempt whose output the consumer was last shown (0: none, or it was discarded).
+  let shown = 0
   // Incremental checks only where the JSON Schema *is* the validator (not a Standard Schema's export).
   const checkable = options.validateOutput !== false && (g.schema?.vendor === 'typebox' || g.schema?.vendor === 'json-schema') ? g.schema : undefined
   const ctx: StreamingCallContext<T> = {
@@ -32,7 +34,10 @@ export function streamGate<T>(g: GateInternals<T>, request: ModelRequest, option
     events: g.events,
     schema: checkable,
     repair: g.repair,
-    emit: (event) => subject.next(event),
+    emit: (event) => {
+      shown = event.type === 'discarded' ? 0 : event.attempt
+      subject.next(event)
+    },
     delivered: false,
     buffered: new Map(),
     providers: g.providers,
@@ -59,6 +64,10 @@ export function streamGate<T>(g: GateInternals<T>, request: ModelRequest, option
         const chunks = r.fromFallback ? undefined : ctx.buffered.get(attempt)
         const spelled = chunks !== undefined && chunks.join('') === r.response.content ? chunks : undefined
         for (const text of spelled ?? (r.response.content === '' ? [] : [r.response.content])) subject.next({ type: 'text', text, attempt })
+      } else if (r.fromFallback) {
+        // The fallback's answer never streamed: delivered whole, as in buffer mode, after the rejected attempt it replaces.
+        if (shown !== 0) subject.next({ type: 'discarded', attempt: shown })
+        if (r.response.content !== '') subject.next({ type: 'text', text: r.response.content, attempt })
       }
       subject.next({ type: 'result', result: r, attempt })
       subject.complete()

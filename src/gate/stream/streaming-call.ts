@@ -120,6 +120,11 @@ export function streamingCall<T>(ctx: StreamingCallContext<T>): ResponseCall {
       held?.abandon()
       throw error
     })
+    // A stream that sent its whole answer in its `done` chunk, without one text delta: its text goes on as a complete() answer's does.
+    if (ended && text === '') {
+      const content: unknown = (response as { content?: unknown } | null | undefined)?.content
+      if (typeof content === 'string' && content !== '') onText(content)
+    }
     if (guarded !== undefined) {
       const raw = text
       text = await guarded.held.end()
