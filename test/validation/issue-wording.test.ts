@@ -3,7 +3,6 @@ import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { createGate, isReliabilityFailFastError, strictOutputRules } from '../../src/index.ts'
 import { scripted } from '../../src/providers/index.ts'
-import * as z from 'zod'
 import { compileSchema, formatFeedback, validateFinalAnswer, validateToolArgs } from '../../src/validation/index.ts'
 import { ask } from '../support/schemas.ts'
 
