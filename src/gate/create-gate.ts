@@ -9,7 +9,7 @@ import { compileSchema, DEFAULT_MAX_FEEDBACK_CHARS, type InferSchema, type Outpu
 import type { Observable } from 'rxjs'
 import { wireSchema } from './wire-schema.ts'
 import { outputModeDemotion } from './output-mode/demotion-rule.ts'
-import { outputModeState } from './output-mode/output-mode-state.ts'
+import { type OutputModeState, outputModeState } from './output-mode/output-mode-state.ts'
 import { buildChain } from './options/build-chain.ts'
 import { checkBudgetPricing } from './check-budget-pricing.ts'
 import { checkRules } from './check-rules.ts'
@@ -164,12 +164,19 @@ function runOf<T>(internals: GateInternals<T>, request: ModelRequest, options: G
   return gateRun(internals, request, options).run(messages)
 }
 
-/** A gate of `blueprint` over `given` providers (the config's own, or a host's for one call). @internal */
-export function gateFrom<T>(blueprint: GateBlueprint<T>, given: GateConfig<T>['providers']): { readonly gate: Gate<T>; readonly internals: GateInternals<T> } {
+/**
+ * A gate of `blueprint` over `given` providers (the config's own, or a host's for one call), with
+ * the output-mode memory `outputModes` (a host's for the model it calls, so a demotion outlives the
+ * call), else its own. @internal
+ */
+export function gateFrom<T>(
+  blueprint: GateBlueprint<T>,
+  given: GateConfig<T>['providers'],
+  outputModes: OutputModeState = outputModeState(blueprint.config.outputMode, blueprint.settled.events),
+): { readonly gate: Gate<T>; readonly internals: GateInternals<T> } {
   const { config, frozen } = blueprint
   const { events } = blueprint.settled
   const providers = resolveProviders(given, config.model)
-  const outputModes = outputModeState(config.outputMode, events)
   // The gate's own demotion after a 400 refusing the schema comes first: no rule of the user's re-sends it.
   const postDecide = [outputModeDemotion(outputModes, providers), ...blueprint.postDecide]
   const internals: GateInternals<T> = {

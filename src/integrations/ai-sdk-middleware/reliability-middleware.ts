@@ -18,6 +18,7 @@ import { fromAiSdkGenerateResult } from '../../providers/ai-sdk/from-ai-sdk-resu
 import { aiSdkOutputModes } from '../../providers/ai-sdk/ai-sdk-output-modes.ts'
 import { hostGateConfig } from '../host/host-gate-config.ts'
 import { hostToolSettings } from '../host/host-tool-settings.ts'
+import { HostOutputModes } from '../host/host-output-modes.ts'
 import { hostProvider } from '../host/host-provider.ts'
 import { type HostDeadline, hostDeadline } from '../host/host-deadline.ts'
 import { asGiveUp } from './give-up-error.ts'
@@ -41,12 +42,11 @@ import { answerResult, lastAnswer, streamOf, toFinishReason } from './answer-res
 type V4Call = MiddlewareCall<LanguageModelV4CallOptions, LanguageModelV4GenerateResult, LanguageModelV4StreamResult> & { readonly model: LanguageModelV4 }
 
 /**
- * A language-model middleware for `wrapLanguageModel` that runs the reliability gate inside
- * `generateText` / `streamText`: the answer is validated against `outputSchema`, or against the
- * call's own JSON response format (`Output.object(...)`) when none is given; a failing answer is
- * retried with ephemeral feedback appended to the original prompt; stuck loops and every other
- * rule work as in `createGate`, and events are emitted before any decision. A `breaker` is made once
- * per middleware, so its state spans the calls.
+ * A language-model middleware for `wrapLanguageModel` that runs the reliability gate inside `generateText` /
+ * `streamText`: the answer is validated against `outputSchema`, or against the call's own JSON response format
+ * (`Output.object(...)`) when none is given; a failing answer is retried with ephemeral feedback appended to the
+ * original prompt; stuck loops and every other rule work as in `createGate`, and events are emitted before any
+ * decision. A `breaker` is made once per middleware, and a schema a model refused stays lowered for it (`outputMode`).
  *
  * Tool calls get the Agent's tool-argument loop before the AI SDK sees them: arguments are checked
  * against the input schema of the tool the AI SDK passed and by `toolGuards` (the ID-shape guard by
@@ -93,9 +93,9 @@ export function reliabilityMiddleware<T = unknown>(given?: ReliabilityMiddleware
     events,
     'ai-sdk',
   )
-  // One blueprint per output schema (the middleware's own, or the call's JSON Schema object): its rules, chain,
-  // compiled schema and wire copy are settled once, and each call's gate binds only that call's model.
+  // One blueprint per output schema (the middleware's own, or the call's): settled once; each call's gate binds its model (and that model's output modes).
   const blueprints = new WeakMap<object, GateBlueprint<T>>()
+  const modes = new HostOutputModes(config.outputMode, events)
   let unschemed: GateBlueprint<T> | undefined
   const blueprintFor = (schema: object | undefined): GateBlueprint<T> => {
     const known = schema === undefined ? unschemed : blueprints.get(schema)
@@ -114,7 +114,7 @@ export function reliabilityMiddleware<T = unknown>(given?: ReliabilityMiddleware
   const gateFor = (params: LanguageModelV4CallOptions, provider: Provider): Gate<T> => {
     const format = params.responseFormat
     const schema = config.outputSchema ?? (format?.type === 'json' && format.schema !== undefined ? format.schema : undefined)
-    return gateFrom(blueprintFor(schema as object | undefined), provider).gate
+    return gateFrom(blueprintFor(schema as object | undefined), provider, modes.of(provider.name, provider.model)).gate
   }
   /** A provider over `doGenerate` (with the output modes of the model's provider) that remembers the last raw result and the request it answered. */
   const generating = (params: LanguageModelV4CallOptions, model: LanguageModelV4) => {

@@ -9,6 +9,7 @@ import type { GateResult } from '../../gate/gate-result.ts'
 import type { Message } from '../../model/message.ts'
 import type { ModelRequest } from '../../model/request.ts'
 import type { ToolChoice } from '../../model/tool-choice.ts'
+import type { HostOutputModes } from '../host/host-output-modes.ts'
 import { hostProvider } from '../host/host-provider.ts'
 import { type HostDeadline, hostDeadline } from '../host/host-deadline.ts'
 import { fromLangChain, toAIMessage, toLangChain, toModelResponse, toolSpecs, withText } from './langchain-messages.ts'
@@ -41,6 +42,8 @@ export interface TurnSettings {
   readonly noProgress: NoProgressSettings | undefined
   /** Content guards: each human message's text is screened as `input` before the model sees it. */
   readonly contentGuards: readonly ContentGuard[]
+  /** The output-mode memory per chat model: a schema a model refused stays lowered for the middleware's later turns. */
+  readonly outputModes: HostOutputModes
 }
 
 /**
@@ -98,7 +101,7 @@ async function guardedTurn<R extends TurnRequest>(asked: R, handler: (request: R
     },
     toModelResponse,
   )
-  const gate = gateFrom(turn.gate, host.provider).gate
+  const gate = gateFrom(turn.gate, host.provider, turn.outputModes.of(host.provider.name, host.provider.model)).gate
   // The model's own message when it gave the accepted answer (with the text the gate accepted: a
   // redaction replaces it); the fallback's answer otherwise.
   const answerOf = (result: GateResult<unknown>): AIMessage => {

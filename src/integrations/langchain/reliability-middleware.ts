@@ -15,6 +15,7 @@ import { option, optionsContract } from '../../model/options-contract.ts'
 import { formatFeedback } from '../../validation/index.ts'
 import { hostGateChecks } from '../host/host-gate-checks.ts'
 import { hostGateConfig } from '../host/host-gate-config.ts'
+import { HostOutputModes } from '../host/host-output-modes.ts'
 import { hostToolSettings } from '../host/host-tool-settings.ts'
 import { type NoProgressOption, noProgressCheck, noProgressSettings } from '../../agent/no-progress/no-progress-options.ts'
 import { modelTurn, type TurnSettings } from './model-turn.ts'
@@ -140,7 +141,15 @@ export function reliabilityMiddleware<T = unknown>(given?: LangChainReliabilityO
   // The output guards screen every answer in the gate (the input and tool results are screened in the turn and in wrapToolCall).
   const guards = contentGuards.length > 0 ? { contentGuards } : {}
   const gate = gateBlueprint({ ...config, ...guards, providers: [], events })
-  const turn: TurnSettings = { gate, events, toolArgs, schemas, noProgress: noProgressSettings(noProgress, 'reliabilityMiddleware'), contentGuards }
+  const turn: TurnSettings = {
+    gate,
+    events,
+    toolArgs,
+    schemas,
+    noProgress: noProgressSettings(noProgress, 'reliabilityMiddleware'),
+    contentGuards,
+    outputModes: new HostOutputModes(config.outputMode, events),
+  }
 
   const middleware = createMiddleware({
     name: 'ReliabilityGate',
