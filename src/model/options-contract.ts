@@ -133,8 +133,10 @@ export function optionsContract<T extends object>(label: string, spec: OptionsSp
         if (nested) SETTLED.delete(value)
         const problem = checked(check, value, key, label)
         if (problem !== undefined) {
-          const Failure =
-            typeof value === 'number' || problem.includes('number') || problem.includes('integer') || problem.includes('milliseconds') ? RangeError : TypeError
+          // A number out of its range (or a duration given as text) is a RangeError; any other wrong value, a number where a
+          // function, a string or an object belongs included (`logger: 5`), is a TypeError.
+          const numeric = problem.includes('number') || problem.includes('integer') || problem.includes('milliseconds')
+          const Failure = numeric || (typeof value === 'number' && !NON_NUMERIC.test(problem)) ? RangeError : TypeError
           throw new Failure(`${label}: ${key} must be ${problem}, got ${shownValue(value)}`)
         }
         // A nested object as its own check answered it: read once, like the options around it.
@@ -145,6 +147,9 @@ export function optionsContract<T extends object>(label: string, spec: OptionsSp
     },
   })
 }
+
+// What a check names when it wants no number at all: a number given there is of the wrong type, not out of range.
+const NON_NUMERIC = /\b(?:string|function|object|array|boolean)\b/
 
 /** The check's problem; a check that throws reading inside the value (a getter of a nested table) is a TypeError naming the option. */
 function checked(check: OptionCheck, value: unknown, key: string, label: string): string | undefined {

@@ -24,7 +24,7 @@ describe('mcpTools: bad input', () => {
     [{ onRefused: 'ignore' }, TypeError, 'mcpTools: onRefused must be one of "throw", "skip", got "ignore"'],
     [{ filter: 'get_*' }, TypeError, 'mcpTools: filter must be a function, got "get_*"'],
     [{ trustSchemas: 'yes' }, TypeError, 'mcpTools: trustSchemas must be a boolean, got "yes"'],
-    [{ serverName: 7 }, RangeError, 'mcpTools: serverName must be a non-empty string, got 7'],
+    [{ serverName: 7 }, TypeError, 'mcpTools: serverName must be a non-empty string, got 7'],
     [{ signal: {} }, TypeError, 'mcpTools: signal must be an AbortSignal, got object'],
     [{ timeoutMS: 100 }, TypeError, /^mcpTools: unknown option "timeoutMS" \(did you mean "timeoutMs"\?\)/],
   ])('refuses the option %j with a typed error naming it', async (options, type, message) => {

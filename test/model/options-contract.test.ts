@@ -114,6 +114,20 @@ describe('optionsContract', () => {
     expect(() => EXAMPLE.check({ mode: 'c' as 'a' })).toThrow(new TypeError('example: mode must be one of "a", "b", got "c"'))
   })
 
+  it('refuses a number where a string, a function or an object belongs with a TypeError, a number out of its range with a RangeError', () => {
+    const contract = optionsContract<{ name?: string; logger?: unknown; store?: unknown; share?: number }>('typed', {
+      name: option.nonEmptyString(),
+      logger: option.function(),
+      store: option.object(),
+      share: option.where('a share from 0 to 1', (v) => typeof v === 'number' && v >= 0 && v <= 1),
+    })
+    expect(() => contract.check({ name: 7 as never })).toThrow(new TypeError('typed: name must be a non-empty string, got 7'))
+    expect(() => contract.check({ logger: 5 })).toThrow(TypeError)
+    expect(() => contract.check({ store: 0 })).toThrow(TypeError)
+    expect(() => contract.check({ share: 2 })).toThrow(RangeError)
+    expect(() => EXAMPLE.check({ timeoutMs: '100' as never })).toThrow(RangeError)
+  })
+
   it('refuses an empty string where a name is needed', () => {
     expect(() => EXAMPLE.check({ keyPrefix: '' })).toThrow(/keyPrefix must be a non-empty string/)
   })
