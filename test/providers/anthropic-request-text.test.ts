@@ -1,6 +1,8 @@
+import { createAnthropic } from '@ai-sdk/anthropic'
 import { Type } from 'typebox'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Agent, createGate, strictOutputRules, tool, type Message } from '../../src/index.ts'
+import { aiSdk, toAiSdkPrompt } from '../../src/providers/ai-sdk/index.ts'
 import { toAnthropicRequest } from '../../src/providers/anthropic/index.ts'
 import { Refund, validRefund, validRefundJson } from '../support/schemas.ts'
 import { anthropicMessage, anthropicText } from '../adapters/support/anthropic-wire.ts'
@@ -91,5 +93,37 @@ describe('Anthropic request bodies on lone surrogates', () => {
     expect(result.text).toBe('on its way')
     expect(JSON.stringify(server.requests[1]?.body)).not.toMatch(escapedHalf)
     expect(JSON.stringify(server.requests[1]?.body)).toContain('order 42 shipped \ufffd')
+  })
+})
+
+describe('AI SDK prompts, on the way to @ai-sdk/anthropic', () => {
+  const claude = () => aiSdk(createAnthropic({ baseURL: `${server.url}/v1`, apiKey: 'k' })('claude-test'))
+  const cut = 'order 42 shipped \u{1F4E6}'.slice(0, -1)
+
+  it('leave out blank assistant text, say an empty error, and write lone surrogates U+FFFD', () => {
+    const prompt = toAiSdkPrompt(undefined, [
+      { role: 'user', content: `where is order 42? ${'\udc00'}` },
+      { role: 'assistant', content: ' \n', toolCalls: [{ id: 'toolu_1', name: 'track', args: { note: cut } }] },
+      { role: 'tool', content: '', toolCallId: 'toolu_1', toolName: 'track', isError: true },
+    ])
+    expect(prompt).toEqual([
+      { role: 'user', content: [{ type: 'text', text: 'where is order 42? \ufffd' }] },
+      { role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'toolu_1', toolName: 'track', input: { note: 'order 42 shipped \ufffd' } }] },
+      {
+        role: 'tool',
+        content: [
+          { type: 'tool-result', toolCallId: 'toolu_1', toolName: 'track', output: { type: 'error-text', value: 'the tool failed without a message' } },
+        ],
+      },
+    ])
+  })
+
+  it('a blank answer sent back in the retry tail never reaches the Messages API as a blank text block', async () => {
+    server.script([anthropicText('  \n '), anthropicText(validRefundJson)])
+    server.requests.length = 0
+    const gate = createGate({ providers: claude(), outputSchema: Refund, postDecide: strictOutputRules(3) })
+    const result = await gate.run({ messages: [{ role: 'user', content: 'refund order 42 for $50' }] })
+    expect(result.value).toEqual(validRefund)
+    for (const block of texts(server.requests[1]?.body)) expect(block.text.trim()).not.toBe('')
   })
 })

@@ -5,10 +5,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createGate, retryTransient, type Provider } from '../../src/index.ts'
 import { aiSdk, type AiSdkLanguageModel } from '../../src/providers/ai-sdk/index.ts'
 import { callSdk } from '../../src/providers/adapter-kit/sdk-call.ts'
-import { anthropicError, anthropicText } from '../adapters/support/anthropic-wire.ts'
+import { anthropicError, anthropicSse, anthropicText } from '../adapters/support/anthropic-wire.ts'
 import { startLoopback, type LoopbackServer, type Reply } from '../adapters/support/loopback-server.ts'
 import { loopbackProviders } from '../adapters/support/loopback-providers.ts'
-import { openaiError, openaiText } from '../adapters/support/openai-wire.ts'
+import { openaiError, openaiSse, openaiText } from '../adapters/support/openai-wire.ts'
 import { PROXY_413, rejection } from '../adapters/support/rejection-bodies.ts'
 import { Refund, validRefund, validRefundJson } from '../support/schemas.ts'
 
@@ -188,5 +188,24 @@ describe('The AI SDK gateway on an error body that is not its own', () => {
     const gate = createGate({ providers: loopback.gateway(), postDecide: [retryTransient({ maxRetries: 2, backoff: () => 0 })] })
     await expect(gate.run(ask)).rejects.toMatchObject({ kind: 'payload-too-large' })
     expect(server.requests).toHaveLength(1)
+  })
+})
+
+describe('Provider adapters on a stream reset by the network', () => {
+  const answer = 'The refund of order 42 is approved and on its way.'
+  const streams: readonly (readonly [string, () => Provider, Reply])[] = [
+    ['openai', loopback.openai, openaiSse(answer)],
+    ['anthropic', loopback.anthropic, anthropicSse(answer)],
+    ['@ai-sdk/openai', wires[2]?.[1] as () => Provider, openaiSse(answer)],
+    ['@ai-sdk/anthropic', wires[3]?.[1] as () => Provider, anthropicSse(answer)],
+  ]
+  const cut = (reply: Reply): Reply => ({ kind: 'sse', frames: reply.kind === 'sse' ? reply.frames.slice(0, 4) : [], frameDelayMs: 20, reset: true })
+
+  it.each(streams)('%s: kind network, and retryTransient delivers only the whole answer', async (_name, provider, reply) => {
+    server.script([cut(reply), reply])
+    const gate = createGate({ providers: provider(), postDecide: [retryTransient({ maxRetries: 1, backoff: () => 0 })] })
+    const result = await gate.stream(ask, { mode: 'buffer' }).result
+    expect(result.response.content).toBe(answer)
+    expect(result.attempts.map((a) => a.errorKind)).toEqual(['network', 'ok'])
   })
 })

@@ -8,7 +8,8 @@ import { isProviderError, ProviderError } from '../../model/provider-error.ts'
  * connection/timeout/abort classes) and the AI SDK's `APICallError` (`statusCode`,
  * `responseHeaders`) are classified by the gate's own shape classifier (`classifyShape`). A body
  * the SDK could not read (a 2xx "error", a JSON syntax error, the AI SDK's parse and
- * type-validation errors) is `malformed-response`: the provider answered, but not with an answer.
+ * type-validation errors) is `malformed-response`: the provider answered, but not with an answer,
+ * unless the transport cut it while it was read (`network`, `timeout`).
  * Never throws: a thrown value that cannot be read (a proxy, a getter that throws) is kind `unknown`.
  */
 export function toProviderError(error: unknown, provider: string, signal?: AbortSignal): ProviderError {
@@ -21,14 +22,11 @@ export function toProviderError(error: unknown, provider: string, signal?: Abort
   const shape = classifyShape(e)
   const { status, retryAfterMs } = shape
   const code = readSafely(() => (typeof e['code'] === 'string' ? e['code'] : bodyTypeOf(e)), undefined)
+  const unanswered =
+    (status !== undefined && status >= 200 && status <= 299) || readSafely(() => unreadableBody(e), false) || (inner !== undefined && shape.kind === 'unknown')
+  // A body cut by the transport (a reset in the middle of a stream) is a network fault, not a body of the wrong shape.
   const kind: ErrorKind =
-    signal?.aborted === true
-      ? 'aborted'
-      : (status !== undefined && status >= 200 && status <= 299) ||
-          readSafely(() => unreadableBody(e), false) ||
-          (inner !== undefined && shape.kind === 'unknown')
-        ? 'malformed-response'
-        : shape.kind
+    signal?.aborted === true ? 'aborted' : unanswered ? (readSafely(() => transportCause(e), undefined) ?? 'malformed-response') : shape.kind
   return new ProviderError(`${provider}: ${message}`, {
     kind,
     ...(status !== undefined ? { status } : {}),
@@ -64,6 +62,20 @@ function unreadableBody(e: Record<string, unknown>): boolean {
     current = (current as { cause?: unknown }).cause
   }
   return false
+}
+
+/**
+ * `network` or `timeout` when one of the error's first causes says the transport failed while the
+ * body was read (the AI SDK's "Failed to process successful response" over undici's `terminated`).
+ */
+function transportCause(e: Record<string, unknown>): ErrorKind | undefined {
+  let current: unknown = e['cause']
+  for (let depth = 0; depth < 3 && typeof current === 'object' && current !== null; depth++) {
+    const kind = classifyShape(current).kind
+    if (kind === 'network' || kind === 'timeout') return kind
+    current = (current as { cause?: unknown }).cause
+  }
+  return undefined
 }
 
 /**

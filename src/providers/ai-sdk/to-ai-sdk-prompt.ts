@@ -5,6 +5,8 @@ import type { ModelRequest } from '../../model/request.ts'
 import type { ToolChoice } from '../../model/tool-choice.ts'
 import { objectToolInput } from '../adapter-kit/object-tool-input.ts'
 import type { AiSdkCallOptions, AiSdkMessage } from './ai-sdk-shapes.ts'
+import { errorResultText } from '../adapter-kit/error-result-text.ts'
+import { wellFormedJson, wellFormedText } from '../adapter-kit/well-formed.ts'
 import { WireToolIds } from '../adapter-kit/wire-tool-ids.ts'
 
 /** Converts provider-neutral messages to an AI SDK prompt; gate-only fields are left behind, tool call ids go unique and of the characters every provider API takes (see `WireToolIds`). */
@@ -17,7 +19,9 @@ export function toAiSdkPrompt(system: string | undefined, messages: readonly Mes
 }
 
 /**
- * One message as an AI SDK prompt message. An assistant message starts with its reasoning parts
+ * One message as an AI SDK prompt message. Blank assistant text, an error result without content and
+ * lone surrogates, which Anthropic's API refuses on every later request, are left out, said, and
+ * written U+FFFD (any provider takes the result). An assistant message starts with its reasoning parts
  * (provider metadata passed back as provider options, so an Anthropic model gets its signed
  * thinking blocks back); tool arguments are sent as an object, or as sent under `_raw_arguments`.
  * Tool call ids go as the message holds them (`toAiSdkPrompt` makes those of a whole conversation
@@ -31,9 +35,9 @@ export function toAiSdkMessage(m: Message): AiSdkMessage {
 function aiSdkMessage(m: Message, ids: WireToolIds | undefined): AiSdkMessage {
   switch (m.role) {
     case 'system':
-      return { role: 'system', content: m.content }
+      return { role: 'system', content: wellFormedText(m.content) }
     case 'user':
-      return { role: 'user', content: [{ type: 'text', text: m.content }] }
+      return { role: 'user', content: [{ type: 'text', text: wellFormedText(m.content) }] }
     case 'tool':
       return {
         role: 'tool',
@@ -42,7 +46,7 @@ function aiSdkMessage(m: Message, ids: WireToolIds | undefined): AiSdkMessage {
             type: 'tool-result',
             toolCallId: ids === undefined ? (m.toolCallId ?? '') : ids.answer(m.toolCallId ?? ''),
             toolName: m.toolName ?? '',
-            output: m.isError === true ? { type: 'error-text', value: m.content } : { type: 'text', value: m.content },
+            output: m.isError === true ? { type: 'error-text', value: errorResultText(m.content) } : { type: 'text', value: wellFormedText(m.content) },
           },
         ],
       }
@@ -51,12 +55,12 @@ function aiSdkMessage(m: Message, ids: WireToolIds | undefined): AiSdkMessage {
         role: 'assistant',
         content: [
           ...(m.reasoning ?? []).map(toReasoningPart),
-          ...(m.content !== '' ? [{ type: 'text' as const, text: m.content }] : []),
+          ...(m.content.trim() !== '' ? [{ type: 'text' as const, text: wellFormedText(m.content) }] : []),
           ...(m.toolCalls ?? []).map((c) => ({
             type: 'tool-call' as const,
             toolCallId: ids === undefined ? c.id : ids.use(c.id),
             toolName: c.name,
-            input: objectToolInput(c.args),
+            input: wellFormedJson(objectToolInput(c.args)),
           })),
         ],
       }

@@ -5,13 +5,13 @@ import type { StreamChunk } from '../../model/stream-chunk.ts'
 import type { ToolCall } from '../../model/tool-call.ts'
 import { isRecord } from '../../model/is-record.ts'
 import { malformedResponse, malformedStream } from '../adapter-kit/malformed-response.ts'
-import { parseToolArgs } from '../adapter-kit/parse-tool-args.ts'
+import { checkToolInput, parseToolArgs } from '../adapter-kit/parse-tool-args.ts'
 import { toolCallId } from '../adapter-kit/tool-call-id.ts'
 import { anthropicStopReason, fromAnthropicUsage } from './from-anthropic-message.ts'
 
 /** A content block being assembled, by its stream index. */
 type PartialBlock =
-  | { readonly type: 'tool_use'; readonly id: string; readonly name: string; json: string }
+  | { readonly type: 'tool_use'; readonly id: string; readonly name: string; readonly input: unknown; json: string }
   | { readonly type: 'thinking'; thinking: string; signature: string }
   | { readonly type: 'redacted_thinking'; readonly data: string }
 
@@ -50,8 +50,12 @@ export async function* anthropicStreamChunks(events: AsyncIterable<RawMessageStr
         const b = event.content_block
         // An event without its block or delta is no answer (never a TypeError).
         if (!isRecord(b)) throw malformedResponse(provider, 'a content_block_start event with its content_block', event)
-        if (b.type === 'tool_use') blocks.set(event.index, { type: 'tool_use', id: b.id, name: b.name, json: '' })
-        else if (b.type === 'thinking') blocks.set(event.index, { type: 'thinking', thinking: b.thinking ?? '', signature: b.signature ?? '' })
+        if (b.type === 'tool_use') blocks.set(event.index, { type: 'tool_use', id: b.id, name: b.name, input: b.input, json: '' })
+        else if (b.type === 'text' && typeof b.text === 'string' && b.text !== '') {
+          // A block that starts with its text (the API starts it empty; a proxy may not) is part of the answer, as the SDK reads it.
+          content += b.text
+          yield { type: 'text', text: b.text }
+        } else if (b.type === 'thinking') blocks.set(event.index, { type: 'thinking', thinking: b.thinking ?? '', signature: b.signature ?? '' })
         else if (b.type === 'redacted_thinking') blocks.set(event.index, { type: 'redacted_thinking', data: b.data })
         break
       }
@@ -91,7 +95,9 @@ export async function* anthropicStreamChunks(events: AsyncIterable<RawMessageStr
   const toolCalls: ToolCall[] = []
   const reasoning: ReasoningBlock[] = []
   for (const [, b] of [...blocks.entries()].sort(([a], [z]) => a - z)) {
-    if (b.type === 'tool_use') toolCalls.push({ id: toolCallId(b.id), name: b.name, args: parseToolArgs(b.json) })
+    // Without input deltas, the input the block started with is the call's (as the SDK's own accumulator reads it).
+    if (b.type === 'tool_use')
+      toolCalls.push({ id: toolCallId(b.id), name: b.name, args: b.json === '' && isRecord(b.input) ? checkToolInput(b.input) : parseToolArgs(b.json) })
     else if (b.type === 'thinking') reasoning.push({ text: b.thinking, signature: b.signature })
     else reasoning.push({ text: '', redactedData: b.data })
   }

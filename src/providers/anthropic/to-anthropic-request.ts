@@ -12,6 +12,7 @@ import type { ModelRequest } from '../../model/request.ts'
 import { option, optionsContract } from '../../model/options-contract.ts'
 import type { ToolChoice } from '../../model/tool-choice.ts'
 import { objectToolInput, RAW_ARGUMENTS_KEY } from '../adapter-kit/object-tool-input.ts'
+import { errorResultText } from '../adapter-kit/error-result-text.ts'
 import { wellFormedJson, wellFormedText } from '../adapter-kit/well-formed.ts'
 import { WireToolIds } from '../adapter-kit/wire-tool-ids.ts'
 
@@ -120,13 +121,9 @@ function outputConfigOf(extraBody: Readonly<Record<string, unknown>> | undefined
   return typeof config === 'object' && config !== null && !Array.isArray(config) ? (config as Record<string, unknown>) : {}
 }
 
-/** The content of an error tool result that came without any (the API refuses an empty one). */
-const EMPTY_ERROR_RESULT = 'the tool failed without a message'
-
 function toBlocks(m: Message, ids: WireToolIds): ContentBlockParam[] {
   if (m.role === 'tool') {
-    // The API refuses an error result without content ("content cannot be empty if is_error is true").
-    const content = m.isError === true && m.content.trim() === '' ? EMPTY_ERROR_RESULT : wellFormedText(m.content)
+    const content = m.isError === true ? errorResultText(m.content) : wellFormedText(m.content)
     return [{ type: 'tool_result', tool_use_id: ids.answer(m.toolCallId ?? ''), content, ...(m.isError === true ? { is_error: true } : {}) }]
   }
   const blocks: ContentBlockParam[] = []

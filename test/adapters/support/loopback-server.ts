@@ -23,6 +23,8 @@ export type Reply =
       readonly headers?: Record<string, string>
       /** Leave the response open after the frames (a server that never ends its stream). */
       readonly open?: boolean
+      /** Reset the connection after the frames (a stream cut by the network). */
+      readonly reset?: boolean
     }
   | { readonly kind: 'raw'; readonly status: number; readonly contentType: string; readonly body: string }
   | { readonly kind: 'reset' }
@@ -112,7 +114,8 @@ async function answer(reply: Reply, record: RecordedRequest, res: ServerResponse
         record.framesWritten++
         if (reply.frameDelayMs !== undefined && reply.frameDelayMs > 0) await sleep(reply.frameDelayMs)
       }
-      if (reply.open !== true) res.end()
+      if (reply.reset === true) res.socket?.destroy()
+      else if (reply.open !== true) res.end()
     }
   }
 }
