@@ -23,7 +23,7 @@ import { RunProgress } from './no-progress/run-progress.ts'
 import type { FinishedRun, RunEnding, RunResult } from './run-result.ts'
 import type { SessionRun } from './session-run.ts'
 import { RunCostBudget } from './run-cost-budget.ts'
-import { emitAgentRunEnd, toolArgsFailed, endFailed, ENDS_AFTER_COMMIT, runFailure, type RunIdentity } from './run-events.ts'
+import { emitAgentRunEnd, toolArgsFailed, endFailed, ENDS_AFTER_COMMIT, runFailure, type RunIdentity, type RunStop } from './run-events.ts'
 import type { ToolCallHost } from './tool-call-run.ts'
 import { pausedAt, type RunResume } from './approval/run-pause.ts'
 import { lastTurnCalled, NOT_AN_ANSWER, settleToolCalls, standingAnswer, standingValue, toolTurnMessages } from './tool-turn.ts'
@@ -201,7 +201,7 @@ export class AgentRun<T, R = RunResult<T>> implements FinishedRun<T> {
         ;(this.#retried ??= new WeakMap()).set(result.response, result)
         return result.response
       },
-      fail: (kind, reason) => this.#fail(kind, reason, 'post-decide'),
+      fail: (kind, reason, failure) => this.#fail(kind, reason, 'post-decide', failure),
       withheld: this.#progress?.withheld,
       durable: this.#start.options.durableTools?.at(this.#turnCount),
       validationFailed: (failure, attempt) => toolArgsFailed(report, failure, attempt),
@@ -230,10 +230,10 @@ export class AgentRun<T, R = RunResult<T>> implements FinishedRun<T> {
   }
 
   /** The run's fail-fast error; past the run's own deadline it is `run-timeout`, whatever stopped first. */
-  #fail(kind: string, reason: string, phase: Phase): ReliabilityFailFastError {
+  #fail(kind: string, reason: string, phase: Phase, failure?: RunStop['failure']): ReliabilityFailFastError {
     const late = this.#start.options.deadline?.expired === true
     const why = late ? `the run did not finish within runTimeoutMs (${reason})` : reason
-    return runFailure(this.#rt.events, this.#who(), this.#ledger, { kind: late ? FailFastKinds.RunTimeout : kind, reason: why, phase })
+    return runFailure(this.#rt.events, this.#who(), this.#ledger, { kind: late ? FailFastKinds.RunTimeout : kind, reason: why, phase, failure })
   }
 
   /**

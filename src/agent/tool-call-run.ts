@@ -9,7 +9,7 @@ import { type DurableTurn, executeTool, stopsDurableRun } from './durable-run-st
 import type { FunctionCall, ToolCallStatus, ToolRetryOutcome } from './function-call.ts'
 import { type GuardedToolResult, guardToolResult, toolTrust } from './guard-tool-result.ts'
 import { guardToolArgs } from './guard-tool-args.ts'
-import type { CompiledSchema } from '../validation/index.ts'
+import type { CompiledSchema, ValidationFailure } from '../validation/index.ts'
 import { reportOutcome } from './report-outcome.ts'
 import { normalizeArgs, type RetriedCall, ToolArgsRetry, type ToolArgsHost, type ToolArgsSpec } from './tool-args-retry.ts'
 import { toolGiveUp } from './tool-give-up.ts'
@@ -26,8 +26,8 @@ import type { ResumedApproval } from './approval/run-pause.ts'
  */
 export interface ToolCallHost extends ToolArgsHost {
   readonly runtime: AgentRuntime<unknown>
-  /** The run's fail-fast error of `kind` (reported as the run's `fail_fast`), for a call that stops the run. */
-  fail(kind: FailFastKind, reason: string): Error
+  /** The run's fail-fast error of `kind` (reported as the run's `fail_fast`), for a call that stops the run; `failure` when it stops on the call's arguments. */
+  fail(kind: FailFastKind, reason: string, failure?: ValidationFailure): Error
   /** Tools withheld for this turn by the no-progress ladder: their calls are answered, never run. */
   readonly withheld?: readonly string[] | undefined
   /** A durable run's tool steps and the current model turn: each `execute` is one step. */
@@ -104,7 +104,7 @@ class LogicalToolCall {
         const why = verdict.outcome === 'exhausted' ? 'exhausted' : 'gave-up'
         const settled = this.#settle('invalid-args', verdict.outcome, toolMessages.invalidArgs(tool.name, verdict.failure, args.retry, why))
         const giveUp = toolGiveUp(tool.name, verdict, args.retry)
-        if (giveUp.stops) throw this.#host.fail(giveUp.kind, giveUp.reason)
+        if (giveUp.stops) throw this.#host.fail(giveUp.kind, giveUp.reason, verdict.failure)
         return settled
       }
     }

@@ -39,7 +39,7 @@ const fresh = (): Seen => ({ outcomes: [], failures: [], failFast: [], ran: [] }
 function ending(result: unknown): string {
   const cause = (result as { cause?: unknown } | undefined)?.cause
   const error = isReliabilityFailFastError(result) ? result : isReliabilityFailFastError(cause) ? cause : undefined
-  if (error !== undefined) return `${error.kind} after ${error.attempts.length} attempts`
+  if (error !== undefined) return `${error.kind} after ${error.attempts.length} attempts, on ${error.validationError?.stage ?? 'no validation failure'}`
   return typeof result === 'string' ? result : String(result)
 }
 
@@ -136,7 +136,7 @@ describe('Tool-argument retry in the three hosts', () => {
         failures: [[1, 1]],
         failFast: ['tool-call-abandoned'],
         ran: [],
-        end: 'tool-call-abandoned after 2 attempts',
+        end: 'tool-call-abandoned after 2 attempts, on tool-args',
       })
     },
   )

@@ -67,6 +67,13 @@ describe('idShapeGuard', () => {
     expect(verdict(cyclic)).toMatchObject({ ok: false, reason: expect.stringContaining('too deep to check') })
   })
 
+  it('walks an object reached by many paths once: a shared graph 200 levels deep is answered at once', () => {
+    let shared: Record<string, unknown> = { message_id: '18c4f2a9b7e3d105' }
+    for (let i = 0; i < 200; i++) shared = { left: shared, right: shared }
+    expect(verdict(shared)).toEqual({ ok: true })
+    expect(verdict({ first: shared, then: { msg_id: 'acme-mail-2' } })).toMatchObject({ ok: false, path: ['then', 'msg_id'] })
+  })
+
   it('quotes at most 120 characters of a fabricated value', () => {
     const id = `acme-mail-${'7'.repeat(1_000_000)}`
     const result = verdict({ message_id: id })

@@ -60,7 +60,7 @@ export function idShapeGuard(given?: IdShapeGuardOptions): IdShapeGuard {
   const source = options.pattern ?? DEFAULT_ID_PATTERN
   const shape: IdShape = { fields, pattern: new RegExp(source.source, source.flags.replace(/[gy]/g, '')) }
   const guard = function idShapeGuard(args: unknown): GuardVerdict {
-    const hit = findFabricated(args, shape, 0, [])
+    const hit = findFabricated(args, { ...shape, clean: new WeakSet() }, 0, [])
     if (hit === undefined) return { ok: true }
     if (hit === TOO_DEEP) return { ok: false, reason: `the arguments nest deeper than ${MAX_DEPTH} levels: too deep to check for fabricated IDs` }
     return {
@@ -83,19 +83,25 @@ interface IdShape {
   readonly pattern: RegExp
 }
 
+/** One walk: the shape, and the objects already found clean (one object reached twice is walked once). */
+interface Walk extends IdShape {
+  readonly clean: WeakSet<object>
+}
+
 /** Walks `value` depth first; `path` is where it stands (one array, copied only for a hit). */
-function findFabricated(value: unknown, shape: IdShape, depth: number, path: (string | number)[]): Hit | typeof TOO_DEEP | undefined {
-  if (typeof value !== 'object' || value === null) return undefined
+function findFabricated(value: unknown, walk: Walk, depth: number, path: (string | number)[]): Hit | typeof TOO_DEEP | undefined {
+  if (typeof value !== 'object' || value === null || walk.clean.has(value)) return undefined
   if (depth > MAX_DEPTH) return TOO_DEEP
   const entries: Iterable<[string | number, unknown]> = Array.isArray(value) ? value.entries() : Object.entries(value)
   for (const [key, item] of entries) {
     path.push(key)
     const hit =
-      (typeof key === 'string' && shape.fields.has(key) ? matchId(item, shape.pattern, depth + 1, path) : undefined) ??
-      findFabricated(item, shape, depth + 1, path)
+      (typeof key === 'string' && walk.fields.has(key) ? matchId(item, walk.pattern, depth + 1, path) : undefined) ??
+      findFabricated(item, walk, depth + 1, path)
     path.pop()
     if (hit !== undefined) return hit
   }
+  walk.clean.add(value)
   return undefined
 }
 
