@@ -14,9 +14,12 @@ import type { ResolvedProvider } from './resolved-provider.ts'
 export function providerCall(providers: readonly ResolvedProvider[], userLinks: boolean): ResponseCall {
   return function callProvider(ctx, attempt) {
     const answer = (providers[ctx.providerIdx] as ResolvedProvider).provider.complete(ctx.request) as ModelResponse | Promise<ModelResponse>
-    if (!userLinks || !isThenable(answer)) return answer
+    if (!userLinks) return answer
+    // Kept for the meter: a link may still fail the attempt once the provider answered (see `meterStage`).
+    if (!isThenable(answer)) return (attempt.answered = answer)
+    const kept = Promise.resolve(answer).then((response) => (attempt.answered = response))
     // The run's own signal stops the attempt already.
     const signal = ctx.request.signal
-    return signal === undefined || signal === attempt.runSignal ? answer : raceAbort(Promise.resolve(answer), signal)
+    return signal === undefined || signal === attempt.runSignal ? kept : raceAbort(kept, signal)
   }
 }

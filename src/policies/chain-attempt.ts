@@ -35,6 +35,8 @@ export abstract class ChainAttempt implements AttemptContext {
   usage: Usage | undefined = undefined
   costUsd = 0
   unpriced: string | undefined = undefined
+  /** The provider's own answer behind user links: one that fails the attempt after it does not make it free (the meter prices it). */
+  answered: ModelResponse | undefined = undefined
   /** The attempt's control, made when first needed (an attempt nothing may stop and nobody holds on to makes none). */
   #control: AttemptControl | undefined
   #stages: readonly Stage<unknown, ChainAttempt>[] = NO_STAGES

@@ -4,8 +4,10 @@ import {
   createGate,
   failoverRule,
   isReliabilityFailFastError,
+  memoryStore,
   ProviderError,
   retryTransient,
+  sharedBudget,
   strictOutputRules,
   type Middleware,
   type ModelResponse,
@@ -99,6 +101,34 @@ describe('gate middleware', () => {
       ['primary', 'rate-limit'],
       ['backup', 'ok'],
     ])
+  })
+
+  it('bills an attempt a link fails after the provider answered, and the shared budget charges it', async () => {
+    const provider = scripted([answer('{"orderId":"42","action":"refund","amount":9999}'), answer(validRefundJson)])
+    const moderate: Middleware = async function moderate(_ctx, next) {
+      const result = await next()
+      if (result.response.content.includes('9999')) throw new ProviderError('amount refused by moderation', { kind: 'refusal' })
+      return result
+    }
+    const budget = sharedBudget({ store: memoryStore(), key: 'b', usd: 1, reserveUsd: 0.1 })
+    const pricing = { m: { input: 1000, output: 1000 } }
+    const gate = createGate({
+      providers: provider,
+      model: 'm',
+      pricing,
+      budget,
+      outputSchema: Refund,
+      middleware: [moderate],
+      postDecide: [{ when: (s) => s.errorKind === 'refusal', then: 'retry', kind: 'moderated' }],
+    })
+    const result = await gate.run(ask('x'))
+    expect(result.attempts.map((a) => [a.errorKind, a.usage.inputTokens + a.usage.outputTokens, a.costUsd])).toEqual([
+      ['refusal', 10, 0.01],
+      ['ok', 10, 0.01],
+    ])
+    expect(result.usage).toMatchObject({ inputTokens: 10, outputTokens: 10 })
+    expect(result.costUsd).toBeCloseTo(0.02, 12)
+    expect(await budget.spent()).toBeCloseTo(0.02, 12)
   })
 
   it('turns a link that throws synchronously or answers nothing into a typed failure', async () => {

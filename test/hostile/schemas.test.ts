@@ -1,5 +1,6 @@
 import { Type } from 'typebox'
 import { describe, expect, it } from 'vitest'
+import { createGate } from '../../src/index.ts'
 import { scripted } from '../../src/providers/index.ts'
 import { compileSchema, type SchemaResult } from '../../src/validation/index.ts'
 
@@ -326,5 +327,54 @@ describe('A Standard Schema that answers with a thenable', () => {
     const result = compileSchema(schema as never).validate('x')
     expect(result).toBeInstanceOf(Promise)
     await expect(result).resolves.toEqual({ ok: true, value: 'x' })
+  })
+})
+
+describe('A Standard Schema that answers something other than a result', () => {
+  const standard = (validate: (value: unknown) => unknown) => ({ '~standard': { version: 1, vendor: 'hand', validate } })
+  const throwing = (message: string) => () => {
+    throw new Error(message)
+  }
+
+  it.each([
+    ['undefined', () => undefined, 'the schema answered undefined, not a result with a value or issues'],
+    ['null', () => null, 'the schema answered null, not a result with a value or issues'],
+    [
+      'a result whose issues getter throws',
+      () => ({
+        get issues(): never {
+          return throwing('issues unreadable')()
+        },
+      }),
+      'issues unreadable',
+    ],
+    [
+      'a result whose value getter throws',
+      () => ({
+        get value(): never {
+          return throwing('value unreadable')()
+        },
+      }),
+      'value unreadable',
+    ],
+    [
+      'an issue whose path key cannot be turned into text',
+      () => ({ issues: [{ message: 'm', path: [{ key: { toString: throwing('key unreadable') } }] }] }),
+      'key unreadable',
+    ],
+  ])('rejects the value when it answers %s, never a TypeError of ours', (_name, validate, message) => {
+    const result = verdict(compileSchema(standard(validate) as never).validate({ a: 1 }))
+    expect(result).toMatchObject({ ok: false, issues: [{ path: '', code: 'other', message }] })
+  })
+
+  it('fails the run as a validation failure, not as a failed provider call', async () => {
+    const error = await createGate({ providers: scripted(['{"a": 1}']), outputSchema: standard(() => undefined) as never })
+      .run({ messages: [{ role: 'user', content: 'x' }] })
+      .then(
+        () => undefined,
+        (e: unknown) => e as { kind: string; validationError?: { stage: string } },
+      )
+    expect(error?.kind).toBe('schema-fail')
+    expect(error?.validationError?.stage).toBe('schema-validate')
   })
 })

@@ -1,6 +1,7 @@
 import fc from 'fast-check'
 import { Type } from 'typebox'
 import { describe, expect, it } from 'vitest'
+import { z } from 'zod'
 import {
   Agent,
   createGate,
@@ -26,6 +27,7 @@ import {
   type ValidationIssue,
 } from '../../src/validation/index.ts'
 import { ask } from '../support/schemas.ts'
+import { MAX_COLLECTED_ERRORS } from '../../src/validation/building-blocks.ts'
 
 const Closed = Type.Object({ name: Type.String() }, { additionalProperties: false })
 const tailOf = (messages: readonly Message[] | undefined) => (messages ?? []).filter((m) => m.ephemeral === true)
@@ -134,6 +136,17 @@ describe('Full issue sets', () => {
     const text = formatFeedback({ target: 'final', stage: 'schema-validate', issues: (verdict as unknown as { issues: ValidationIssue[] }).issues })
     expect(text.match(/^- 'x\d+': unknown field/gm)).toHaveLength(20)
     expect(text).toContain('- … and 10 more issues')
+  })
+
+  it('collects at most 1,000 issues of an answer from any kind of schema, as from TypeBox', () => {
+    const wrong = Array.from({ length: 5_000 }, (_, i) => i)
+    for (const schema of [Type.Array(Type.String()), z.array(z.string())]) {
+      const verdict = compileSchema(schema as never).validate(wrong)
+      const issues = (verdict as unknown as { issues: ValidationIssue[] }).issues
+      expect(issues).toHaveLength(MAX_COLLECTED_ERRORS)
+      expect(issues[999]?.path).toBe('[999]')
+      expect(formatFeedback({ target: 'final', stage: 'schema-validate', issues })).toContain('- … and 980 more issues')
+    }
   })
 
   it('does not count two different answers with the same first issues as a stuck loop', async () => {

@@ -24,10 +24,16 @@ export interface MeterSettings {
  * they (or the provider) answered (`malformed-response` otherwise), estimates missing or broken
  * usage from what was sent and answered (never 0), prices the answer once and reports it
  * (`cost_tick`, and `cost_unknown` or a process warning when it cannot be priced). Its reading is
- * written on the attempt, where the policies outside it (the budget) and the attempt's outcome read it.
+ * written on the attempt, where the policies outside it (the budget) and the attempt's outcome read it,
+ * also for a provider's answer a user link then failed the attempt on (it was paid for).
  */
 export function meterStage(settings: MeterSettings): Stage<undefined, GateAttempt<unknown>> {
-  return { name: 'meter', leave: (attempt, _token, answer) => meterAnswer(settings, attempt, answer) }
+  return {
+    name: 'meter',
+    leave: (attempt, _token, answer) => meterAnswer(settings, attempt, answer),
+    // A user link failed the attempt after the provider answered: that answer was paid for all the same.
+    fail: (attempt) => attempt.usage === undefined && attempt.answered !== undefined && meterAnswer(settings, attempt, attempt.answered),
+  }
 }
 
 /** The meter's reading of one answered attempt (the stage's body): written on the attempt and reported; the shape-checked response handed back. */

@@ -122,7 +122,9 @@ export function budgetAdmission(policy: BudgetPolicy): Admission<Hold> {
       release(hold)
     },
     done(ctx, hold, result, error) {
-      if (result === undefined || !hold.holding) {
+      // The meter priced an answer the attempt then failed on (a user link threw after the call): it is charged.
+      const metered = ctx.usage !== undefined
+      if ((result === undefined && !metered) || !hold.holding) {
         release(hold)
         // An answer that came after its attempt settled was dropped with it; its reservation is released.
         if (result !== undefined) throw abandoned(ctx, error)
@@ -130,8 +132,7 @@ export function budgetAdmission(policy: BudgetPolicy): Admission<Hold> {
       }
       hold.holding = false
       // The gate's meter priced the answer already (and reported it when it could not): priced once.
-      const metered = ctx.usage !== undefined
-      const cost = metered ? undefined : costOf(result, ctx, price)
+      const cost = metered ? undefined : costOf(result as ModelResponse, ctx, price)
       const usd = metered ? (ctx.unpriced ?? ctx.costUsd) : (cost as Cost).usd
       if (now === undefined) return settleLater(hold, ctx, usd, cost)
       try {

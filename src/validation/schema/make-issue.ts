@@ -3,6 +3,14 @@ import { renderPath, type PathSegment } from './path.ts'
 import { cutAt } from './received.ts'
 import { showInvisible } from './visible-text.ts'
 
+/**
+ * Issues collected for one rejected value, whatever the validator (TypeBox's own default stops at 8,
+ * which would lose issues and make different answers look alike; Zod reports every one, which for a
+ * list of a million wrong items would take seconds to word): the feedback lists the first ones,
+ * then "and N more".
+ */
+export const MAX_COLLECTED_ISSUES = 1000
+
 /** Builds a {@link ValidationIssue}, leaving out `expected`/`received` when they are unknown. */
 export function makeIssue(init: {
   segments: readonly PathSegment[]

@@ -32,9 +32,21 @@ export function compileStandard<T>(schema: StandardSchemaV1<unknown, T>): Compil
   }
 }
 
+/**
+ * The vendor's result as a verdict. A result that is no object, or whose fields or issues cannot be
+ * read (a getter or a path key that throws), is a rejection like a throw, never a `TypeError` from here.
+ */
 function toSchemaResult<T>(result: StandardResult<T>, value: unknown): SchemaResult<T> {
-  if (result.issues === undefined) return { ok: true, value: result.value }
-  return rejected(vendorIssues(result.issues, value), 'the value does not match the schema')
+  try {
+    if (typeof result !== 'object' || result === null) {
+      return rejectedByThrow<T>(new TypeError(`the schema answered ${result === null ? 'null' : typeof result}, not a result with a value or issues`), value)
+    }
+    const issues = result.issues
+    if (issues === undefined) return { ok: true, value: result.value }
+    return rejected(vendorIssues(issues, value), 'the value does not match the schema')
+  } catch (error) {
+    return rejectedByThrow<T>(error, value)
+  }
 }
 
 // The Standard JSON Schema extension (`~standard.jsonSchema`) is optional and may throw for

@@ -8,6 +8,7 @@ import { closePatternBudget, openPatternBudget, PATTERN_BUDGET } from './regex/p
 import { scanSchema } from './schema-patterns.ts'
 import { assertRefsWork } from './schema-refs.ts'
 import { rejected, rejectedByThrow } from './schema-failure.ts'
+import { MAX_COLLECTED_ISSUES } from './make-issue.ts'
 import { canonicalUri, nextUri, ROOT_URI } from './schema-uri.ts'
 import { enginesNow, loadEngines, withMaxErrors, type EngineNeeds, type Engines, type Validator } from './typebox-engines.ts'
 import { typeboxIssues, type TypeBoxError } from './typebox-issues.ts'
@@ -34,7 +35,7 @@ interface SchemaToCheck {
  * Errors TypeBox collects for one rejected value (its own default stops at 8, which would lose
  * issues and make different answers look alike); the feedback lists the first ones, then "and N more".
  */
-export const MAX_COLLECTED_ERRORS = 1000
+export const MAX_COLLECTED_ERRORS = MAX_COLLECTED_ISSUES
 
 /** Schemas a document may `$ref` by URI, keyed by their `$id` (or by the URI they are fetched from). */
 export type SchemaRegistry = Readonly<Record<string, object | boolean>> | readonly object[]

@@ -1,5 +1,5 @@
 import type { ValidationIssue } from '../issue.ts'
-import { canonicalExpected, dedupeIssues, makeIssue, oneOf } from './make-issue.ts'
+import { canonicalExpected, dedupeIssues, makeIssue, MAX_COLLECTED_ISSUES, oneOf } from './make-issue.ts'
 import { isMissingProperty, valueAt, type PathSegment } from './path.ts'
 import { renderLiteral, renderReceived } from './received.ts'
 
@@ -17,11 +17,14 @@ interface ReadIssue {
 /**
  * Normalises issues from Standard Schema validators and ZodError-like errors. Zod issues carry a
  * `code`, Valibot issues a `kind` and a `type`; anything else becomes an `other` issue with the
- * vendor's message. `received` is always rendered from the value itself, since Zod omits it.
+ * vendor's message. `received` is always rendered from the value itself, since Zod omits it. At
+ * most `MAX_COLLECTED_ISSUES` are kept.
  */
 export function vendorIssues(issues: readonly unknown[], root: unknown): ValidationIssue[] {
   const out: ValidationIssue[] = []
-  for (const raw of issues) {
+  // Bounded as TypeBox's are: past the cap the issues are not worded (a list of a million wrong items).
+  for (let i = 0; i < issues.length && out.length < MAX_COLLECTED_ISSUES; i++) {
+    const raw = issues[i]
     if (typeof raw !== 'object' || raw === null) continue
     const issue = raw as VendorIssue
     const segments = toSegments(issue['path'])
@@ -31,7 +34,7 @@ export function vendorIssues(issues: readonly unknown[], root: unknown): Validat
       out.push(valibotIssue({ issue, segments, message, root }, issue['type']))
     } else out.push(makeIssue({ segments, code: 'other', message }))
   }
-  return dedupeIssues(out)
+  return dedupeIssues(out.length > MAX_COLLECTED_ISSUES ? out.slice(0, MAX_COLLECTED_ISSUES) : out)
 }
 
 function zodIssue(read: ReadIssue, code: string): ValidationIssue[] {
