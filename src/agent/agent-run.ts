@@ -45,15 +45,13 @@ export class AgentRun<T, R = RunResult<T>> implements FinishedRun<T> {
   readonly #start: SessionRun<T, R>
   readonly #runId: string
   readonly #ledger = new RunLedger()
-  /** The accepted messages of this run after the user's: tool turns and their results. */
-  #turns: readonly Message[] = NO_MESSAGES
+  #turns: readonly Message[] = NO_MESSAGES // The accepted messages of this run after the user's: tool turns and their results.
   #calls: readonly FunctionCall[] = NO_CALLS
   #messages: readonly Message[] = NO_MESSAGES // The conversation of the current turn.
   #turnCount = 0
-  /** The agent's cost budget for this run (only when the agent has one). */
-  readonly #budget: RunCostBudget | undefined
-  /** The gate results of argument retries, by response: a prose reply may stand as the answer. */
-  #retried: WeakMap<ModelResponse, GateResult<T>> | undefined
+  readonly #budget: RunCostBudget | undefined // The agent's cost budget for this run (only when the agent has one).
+  #retried: WeakMap<ModelResponse, GateResult<T>> | undefined // The gate results of argument retries, by response: a prose reply may stand.
+  #model = 0 // The provider (its index) that made the latest tool calls: an argument retry asks it again (the seed's "same model").
   #progress: RunProgress | undefined // The no-progress ladder, made at the first tool turn: none for a run answered at once (~110 B).
   /** How the run ended, and the exchange it committed: what its projection reads (see {@link FinishedRun}). */
   #ending: RunEnding<T> | undefined
@@ -124,6 +122,7 @@ export class AgentRun<T, R = RunResult<T>> implements FinishedRun<T> {
   #called(result: GateResult<T>): void {
     this.#budget?.settled()
     this.#ledger.add(result)
+    this.#model = result.providerIdx
   }
 
   #afterTurn(result: GateResult<T>): R | Promise<R> {
@@ -223,7 +222,8 @@ export class AgentRun<T, R = RunResult<T>> implements FinishedRun<T> {
     budget?.watch(request)
     // The gate's defaults (the answer validated, no failure before) are left out: nothing for it to check or copy.
     const call: Writable<GateRunOptions> = { runId: this.#runId, turn: this.#turnCount }
-    if (!validateOutput) call.validateOutput = false
+    // A tool-argument retry goes to the model that made the call, wherever the turn failed over to.
+    if (!validateOutput) Object.assign(call, { validateOutput: false, startProvider: this.#model })
     const failuresBefore = this.#ledger.gateCalls === 0 ? 0 : this.#ledger.validationFailures
     if (failuresBefore > 0) call.validationFailuresBefore = failuresBefore
     return rt.callGate(request, gateCallOptions(call, this.#start.options))

@@ -39,6 +39,7 @@ export function succeed<T>(s: RunView<T>, answer: AcceptedAnswer<T>, fromFallbac
     usage: s.meter.usage,
     costUsd: s.meter.costUsd,
     provider,
+    providerIdx: s.providerIdx,
     fromFallback,
     warnings,
   }

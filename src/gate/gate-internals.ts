@@ -96,6 +96,13 @@ export interface GateRunOptions {
   /** The agent's model turn this gate run belongs to, put on every event (the agent sets it). */
   readonly turn?: number
   /**
+   * Index in the gate's `providers` of the provider the run's first attempt goes to (rules may move
+   * it on from there). The agent sets it for a tool-argument retry, which asks the model that made
+   * the call. @internal set by the agent
+   * @default 0
+   */
+  readonly startProvider?: number
+  /**
    * The deadline of this run, retries, waits and fallback included: past it the run fails with kind
    * `run-timeout`. Overrides the gate's `runTimeoutMs`. @default the gate's, else none
    */

@@ -19,6 +19,12 @@ export interface GateResult<T> {
   readonly costUsd: number
   /** Provider that produced the accepted response (`fallback` for the fallback). */
   readonly provider: string
+  /**
+   * Index in the gate's `providers` of the provider the run ended on: the one that produced the
+   * accepted response (the one it was on when the fallback answered). An agent asks that provider
+   * again to fix the arguments of a tool call it made.
+   */
+  readonly providerIdx: number
   /** True when the accepted answer came from the configured fallback. */
   readonly fromFallback: boolean
   /** Validation problems of an answer a rule accepted anyway (partial mode). */

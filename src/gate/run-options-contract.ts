@@ -35,6 +35,7 @@ const GATE_RUN_SPEC: OptionsSpec<GateRunOptions> = {
   validateOutput: option.boolean(),
   validationFailuresBefore: option.integer(0),
   turn: option.integer(0),
+  startProvider: option.integer(0),
 }
 
 // The rows by key without a prototype: a lookup by a key of the caller's (`toString`) finds no row, and costs no `Object.hasOwn`.
@@ -81,5 +82,6 @@ export const GATE_STREAM_OPTIONS = optionsContract<GateStreamOptions>('gate.stre
   validateOutput: option.boolean(),
   validationFailuresBefore: option.integer(0),
   turn: option.integer(0),
+  startProvider: option.integer(0),
   mode: option.oneOf(...STREAM_MODES),
 })

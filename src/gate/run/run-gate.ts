@@ -70,6 +70,8 @@ class GateLoop<T> implements RunView<T>, GateRun<T> {
     this.runId = options.runId ?? newRunId()
     this.started = this.#lastTime = g.now()
     this.#base = request
+    // An agent's argument retry starts on the model that made the call (an index past the providers: on the first).
+    if (options.startProvider !== undefined && options.startProvider < g.providers.length) this.#providerIdx = options.startProvider
   }
 
   get metadata(): Readonly<Record<string, unknown>> | undefined {
@@ -135,9 +137,14 @@ class GateLoop<T> implements RunView<T>, GateRun<T> {
   /** The run, on `messages` (`run_start` emitted first). */
   run(messages: readonly Message[]): Promise<GateResult<T>> {
     const g = this.g
-    this.#base = baseFor(this, 0, messages)
+    this.#base = baseFor(this, this.#providerIdx, messages)
     if (g.events.has('run_start')) {
-      g.events.emit('run_start', { runId: this.runId, ...this.tags, provider: (g.providers[0] as ResolvedProvider).name, model: this.#base.model })
+      g.events.emit('run_start', {
+        runId: this.runId,
+        ...this.tags,
+        provider: (g.providers[this.#providerIdx] as ResolvedProvider).name,
+        model: this.#base.model,
+      })
     }
     let settled: Promise<GateResult<T>>
     try {
@@ -153,8 +160,7 @@ class GateLoop<T> implements RunView<T>, GateRun<T> {
     return settled
   }
 
-  // The loop, as promise reactions (an async frame and its awaits cost about 330 B per run), synchronous until something
-  // answers a promise: `#next` (PreCheck) -> `#call` (the attempt) -> `#taken` (PostDecide) -> `#act` (ends, or back to `#next`).
+  // The loop as promise reactions (an async frame costs ~330 B a run), synchronous till a promise: #next (PreCheck) -> #call -> #taken (PostDecide) -> #act.
 
   #next(): GateResult<T> | Promise<GateResult<T>> {
     if (this.g.preCheck.length > 0) {
@@ -276,11 +282,9 @@ class GateLoop<T> implements RunView<T>, GateRun<T> {
 
   /** The run's fail-fast error (`fail_fast` and `run_end` emitted); a run past its own deadline fails as `run-timeout`. */
   #fail(stop: RunStop): ReliabilityFailFastError {
-    if (this.#settings.deadline?.expired === true) {
-      const reason = `the run did not finish within runTimeoutMs (${stop.reason})`
-      return failFast(this, { kind: FailFastKinds.RunTimeout, reason, phase: stop.phase, cause: stop.cause })
-    }
-    return failFast(this, stop)
+    if (this.#settings.deadline?.expired !== true) return failFast(this, stop)
+    const reason = `the run did not finish within runTimeoutMs (${stop.reason})`
+    return failFast(this, { kind: FailFastKinds.RunTimeout, reason, phase: stop.phase, cause: stop.cause })
   }
 }
 
