@@ -39,10 +39,10 @@ const COST_BUDGET_OPTIONS = optionsContract<CostBudget>('Agent.costBudget', {
 /** Validates and freezes a {@link CostBudget}. */
 export function resolveCostBudget(budget: CostBudget): Required<CostBudget> {
   if (budget === null || typeof budget !== 'object') throw new TypeError('Agent.costBudget: expected { usd, onExceed }')
-  COST_BUDGET_OPTIONS.check(budget)
-  const usd = positiveNumber(budget.usd, 'Agent.costBudget: usd')
-  const onExceed = budget.onExceed ?? 'halt'
-  if (onExceed !== 'warn' && onExceed !== 'halt') throw new TypeError(`Agent.costBudget: onExceed must be 'warn' or 'halt', got ${String(onExceed)}`)
-  const onUnpriced = onUnpricedOption(budget.onUnpriced, 'Agent.costBudget: onUnpriced')
+  // Each option read once, by the check: a getter answering another value later changes nothing.
+  const checked = COST_BUDGET_OPTIONS.check(budget)
+  const usd = positiveNumber(checked.usd, 'Agent.costBudget: usd')
+  const onExceed = checked.onExceed ?? 'halt'
+  const onUnpriced = onUnpricedOption(checked.onUnpriced, 'Agent.costBudget: onUnpriced')
   return Object.freeze({ usd, onExceed, onUnpriced })
 }

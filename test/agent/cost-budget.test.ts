@@ -182,4 +182,21 @@ describe('Agent costBudget inside one model turn', () => {
     expect(await agent.runTyped('one')).toEqual({ action: 'refund' })
     expect(await agent.runTyped('two')).toEqual({ action: 'reject' })
   })
+
+  it('reads each costBudget option once, where it is checked: a getter answering another value later changes nothing', async () => {
+    let reads = 0
+    const budget = {
+      get usd() {
+        reads++
+        return reads === 1 ? 1 : Number.NaN
+      },
+    }
+    const agent = Agent.create({ provider: scripted(['{"action": "refund"}']), model: 'm' })
+      .outputSchema(Verdict)
+      .reliability({ priceUsage })
+      .costBudget(budget)
+      .build()
+    expect(await agent.runTyped('one')).toEqual({ action: 'refund' })
+    expect(reads).toBe(1)
+  })
 })
