@@ -6,6 +6,7 @@ import { createAgent, createMiddleware } from 'langchain'
 import { describe, expect, it } from 'vitest'
 import { type GateEventMap, isReliabilityFailFastError, retryTransient } from '../../src/index.ts'
 import { reliabilityMiddleware } from '../../src/integrations/ai-sdk.ts'
+import { aiSdk } from '../../src/providers/ai-sdk/index.ts'
 import { reliabilityMiddleware as langchainMiddleware } from '../../src/integrations/langchain.ts'
 
 const ask = { messages: [{ role: 'user' as const, content: 'hi' }] }
@@ -49,6 +50,19 @@ describe('host middlewares: model answers that are no answer', () => {
       // Read to the end: the failure arrives as the stream's error part.
     }
     expect(errors.map(kindOf)).toEqual(['malformed-response'])
+  })
+
+  it.each([
+    ['null', null],
+    ['a result without a stream', {}],
+  ])('types an AI SDK streamed result that is %s as malformed-response in the aiSdk adapter too', async (_name, answer) => {
+    const provider = aiSdk(new MockLanguageModelV4({ doStream: async () => answer as never }))
+    const error = await (async () => {
+      for await (const _ of provider.stream?.(ask) ?? []) {
+        // Read to the end: the failure is thrown by the stream.
+      }
+    })().catch((e: unknown) => e)
+    expect(error).toMatchObject({ name: 'ProviderError', kind: 'malformed-response' })
   })
 
   it.each([

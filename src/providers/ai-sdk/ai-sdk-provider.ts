@@ -51,7 +51,8 @@ export function aiSdk(model: AiSdkLanguageModel, given?: AiSdkProviderOptions): 
         name,
         request,
         () => v4.doStream(toAiSdkCallOptions(request, structured)),
-        (result) => aiSdkStreamChunks(result.stream, name),
+        // A model resolving to no result (null) has no stream: the reader types that as a malformed answer.
+        (result) => aiSdkStreamChunks((result as Partial<typeof result> | null)?.stream as typeof result.stream, name),
       )
     },
   }
