@@ -51,6 +51,18 @@ function chunked(texts: readonly string[], size = 4): Provider & { produced: num
   }
 }
 
+/** A provider whose stream delivers the start of an answer, then never another chunk. */
+function stuckMidStream(): Provider {
+  return {
+    name: 'stuck',
+    complete: () => Promise.reject(new Error('unused')),
+    async *stream(): AsyncGenerator<StreamChunk> {
+      yield { type: 'text', text: '{"orderId": ' }
+      await new Promise(() => undefined)
+    },
+  }
+}
+
 describe('gate.stream', () => {
   it('passes chunks through as they come and resolves the result', async () => {
     const gate = createGate({ providers: scripted([validRefundJson]), outputSchema: Refund, postDecide: strictOutputRules(3) })
@@ -223,14 +235,7 @@ describe('gate.stream', () => {
   })
 
   it('aborts the run with the caller signal while a provider is stuck mid-stream', async () => {
-    const stuck: Provider = {
-      name: 'stuck',
-      complete: () => Promise.reject(new Error('unused')),
-      async *stream(): AsyncGenerator<StreamChunk> {
-        yield { type: 'text', text: '{"orderId": ' }
-        await new Promise(() => undefined)
-      },
-    }
+    const stuck = stuckMidStream()
     const controller = new AbortController()
     const stream = createGate({ providers: stuck, outputSchema: Refund }).stream(ask('x'), { mode: 'buffer', signal: controller.signal })
     setTimeout(() => controller.abort(), 5)
@@ -238,14 +243,7 @@ describe('gate.stream', () => {
   })
 
   it('ends aborted, not mid-stream-not-retryable, when the caller aborts a passthrough stream after content was delivered', async () => {
-    const stuck: Provider = {
-      name: 'stuck',
-      complete: () => Promise.reject(new Error('unused')),
-      async *stream(): AsyncGenerator<StreamChunk> {
-        yield { type: 'text', text: '{"orderId": ' }
-        await new Promise(() => undefined)
-      },
-    }
+    const stuck = stuckMidStream()
     const controller = new AbortController()
     const stream = createGate({ providers: stuck, outputSchema: Refund, postDecide: strictOutputRules(3) }).stream(ask('x'), {
       mode: 'passthrough',
@@ -259,15 +257,7 @@ describe('gate.stream', () => {
   })
 
   it('times out a stream that stops producing', async () => {
-    const stuck: Provider = {
-      name: 'stuck',
-      complete: () => Promise.reject(new Error('unused')),
-      async *stream(): AsyncGenerator<StreamChunk> {
-        yield { type: 'text', text: '{' }
-        await new Promise(() => undefined)
-      },
-    }
-    const stream = createGate({ providers: stuck, outputSchema: Refund, timeoutMs: 20 }).stream(ask('x'), { mode: 'buffer' })
+    const stream = createGate({ providers: stuckMidStream(), outputSchema: Refund, timeoutMs: 20 }).stream(ask('x'), { mode: 'buffer' })
     await expect(stream.result).rejects.toMatchObject({ kind: 'timeout' })
   })
 })
