@@ -98,6 +98,35 @@ describe('gate.run options', () => {
   })
 })
 
+describe('gate.run startProvider', () => {
+  it("starts the run on the provider it names, asked for that provider's model, and says so in the result", async () => {
+    const [a, b] = [counting(), counting()]
+    const gate = createGate({
+      providers: [
+        { provider: a, name: 'a', model: 'model-a' },
+        { provider: b, name: 'b', model: 'model-b' },
+      ],
+    })
+    const starts: unknown[] = []
+    gate.on('run_start', (e) => starts.push([e.provider, e.model]))
+    const result = await gate.run(ask, { startProvider: 1 })
+    expect([a.calls, b.calls]).toEqual([0, 1])
+    expect(result).toMatchObject({ provider: 'b', providerIdx: 1 })
+    expect(starts).toEqual([['b', 'model-b']])
+    // Without it, or past the gate's providers, the run starts on the first.
+    expect(await gate.run(ask)).toMatchObject({ provider: 'a', providerIdx: 0 })
+    expect(await gate.run(ask, { startProvider: 7 })).toMatchObject({ provider: 'a', providerIdx: 0 })
+  })
+
+  it.each([-1, 1.5, Number.NaN, '1', null])('refuses startProvider %j with a typed error before any provider call', async (value) => {
+    const provider = counting()
+    const error = await errorOf(() => createGate({ providers: provider }).run(ask, { startProvider: value as never }))
+    expect(error).toBeInstanceOf(RangeError)
+    expect(String(error)).toMatch(/startProvider/)
+    expect(provider.calls).toBe(0)
+  })
+})
+
 describe('gate.run request', () => {
   it('refuses a misspelt toolChoice with "did you mean", before any provider call', async () => {
     const provider = counting()

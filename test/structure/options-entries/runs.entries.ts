@@ -53,14 +53,14 @@ export const entries: readonly OptionsEntry[] = [
     name: 'gate.run options',
     keys: GATE_RUN_OPTIONS.keys,
     durations: ['runTimeoutMs'],
-    numbers: ['validationFailuresBefore', 'turn'],
+    numbers: ['validationFailuresBefore', 'turn', 'startProvider'],
     call: (options) => gate().run(ask, options),
   },
   {
     name: 'gate.stream options',
     keys: GATE_STREAM_OPTIONS.keys,
     durations: ['runTimeoutMs'],
-    numbers: ['validationFailuresBefore', 'turn'],
+    numbers: ['validationFailuresBefore', 'turn', 'startProvider'],
     call: (options) => gate().stream(ask, options).result,
   },
   {
