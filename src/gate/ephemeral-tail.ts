@@ -58,10 +58,11 @@ const FROZEN_JOINED_MESSAGES: PropertyDescriptor = {
   },
 }
 
-/** The tail of a final-answer retry: the previous raw output, then the feedback. Both ephemeral. */
+/** The tail of a final-answer retry: the previous raw output, then the feedback. Both ephemeral, all frozen. */
 export function validationTail(previousOutput: string, feedback: string): readonly Message[] {
-  return [
-    { role: 'assistant', content: previousOutput, ephemeral: true },
-    { role: 'user', content: feedback, ephemeral: true },
-  ]
+  // Frozen: rules read the tail through their scope, and none may change what the next attempt sends.
+  return Object.freeze([
+    Object.freeze<Message>({ role: 'assistant', content: previousOutput, ephemeral: true }),
+    Object.freeze<Message>({ role: 'user', content: feedback, ephemeral: true }),
+  ])
 }

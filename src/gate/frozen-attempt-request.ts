@@ -10,11 +10,16 @@ interface FrozenBase {
   readonly frozen: readonly Message[]
   readonly specsOf: ModelRequest
   readonly specs: FrozenSpecs
+  /** The base request as a rule's scope shows it (`attemptRequest`), made when first read. */
+  view: ModelRequest | undefined
 }
 
 // Per run, not per request: a caller may edit its history between two runs of the same request, and
 // each run sends what the history holds when it starts.
 const frozenBases = new WeakMap<object, FrozenBase>()
+const frozenCallers = new WeakMap<object, ModelRequest>()
+// Each frozen copy of a caller's request (a scope's `request`) to the caller's own object.
+const callerOf = new WeakMap<ModelRequest, ModelRequest>()
 
 /**
  * The request of the run's next attempt as user code receives it (middleware, `attempt_start`
@@ -24,14 +29,52 @@ const frozenBases = new WeakMap<object, FrozenBase>()
  */
 export function frozenAttemptRequest<T>(run: RunView<T>): ModelRequest {
   const base = run.base
-  let memo = frozenBases.get(run)
-  if (memo?.source !== base.messages || !sameSpecs(memo.specsOf, base)) {
-    memo = { source: base.messages, frozen: frozenMessages(base.messages), specsOf: base, specs: frozenSpecs(base) }
-    frozenBases.set(run, memo)
-  }
+  const memo = frozenBase(run, base)
   // The caller's tools and schemas go as frozen copies: freezing a payload that holds them never freezes the caller's own.
   if (run.tail.length === 0) return Object.freeze({ ...base, messages: memo.frozen, ...memo.specs })
   return frozenWithTail({ ...base, messages: memo.frozen, ...memo.specs }, frozenMessages(run.tail))
+}
+
+/**
+ * `request` (the run's base request, or one made from it for another provider) as a rule receives
+ * it: a frozen copy whose messages are the run's frozen base messages when it holds the same array
+ * (copied once per run), so a rule can change neither the caller's conversation nor what is sent.
+ */
+export function frozenBaseRequest<T>(run: RunView<T>, request: ModelRequest): ModelRequest {
+  const memo = frozenBase(run, request)
+  if (memo.specsOf === request) return (memo.view ??= Object.freeze({ ...request, messages: memo.frozen, ...memo.specs }))
+  return Object.freeze({ ...request, messages: memo.frozen, ...memo.specs })
+}
+
+/**
+ * The caller's request of the run as a rule's scope shows it (`scope.request`): a frozen copy made
+ * once per run, sharing the frozen base messages when the run still sends the caller's history.
+ */
+export function frozenCallerRequest<T>(run: RunView<T>): ModelRequest {
+  let copy = frozenCallers.get(run)
+  if (copy === undefined) {
+    const request = run.request
+    const messages = run.base.messages === request.messages ? frozenBase(run, run.base).frozen : frozenMessages(request.messages)
+    copy = Object.freeze({ ...request, messages, ...frozenSpecs(request) })
+    frozenCallers.set(run, copy)
+    callerOf.set(copy, request)
+  }
+  return copy
+}
+
+/** The caller's own request a scope's frozen `request` was copied from (the agent finds its gate call by it); `undefined` for any other object. */
+export function callerRequestOf(copy: ModelRequest): ModelRequest | undefined {
+  return callerOf.get(copy)
+}
+
+/** The run's memo of `request`'s messages, tools and schemas, made again when the run sends another array or other specs. */
+function frozenBase<T>(run: RunView<T>, request: ModelRequest): FrozenBase {
+  let memo = frozenBases.get(run)
+  if (memo?.source !== request.messages || !sameSpecs(memo.specsOf, request)) {
+    memo = { source: request.messages, frozen: frozenMessages(request.messages), specsOf: request, specs: frozenSpecs(request), view: undefined }
+    frozenBases.set(run, memo)
+  }
+  return memo
 }
 
 /** Whether two requests hold the same tools and schemas (the memo's copies still stand). */

@@ -48,9 +48,9 @@ export async function nextTail<T>(run: RunView<T>, rule: ReliabilityRule | undef
     pair = validationTail(fitted.echo, feedback)
   } else {
     feedback = truncateEcho(feedback, limits)
-    pair = [{ role: 'user', content: feedback, ephemeral: true }]
+    pair = Object.freeze([Object.freeze<Message>({ role: 'user', content: feedback, ephemeral: true })])
   }
-  return { feedback, tail: g.feedbackMode === 'accumulate' ? boundedTail(run.tail.concat(pair), g.maxFeedbackChars * ACCUMULATED_PAIRS) : pair }
+  return { feedback, tail: g.feedbackMode === 'accumulate' ? Object.freeze(boundedTail(run.tail.concat(pair), g.maxFeedbackChars * ACCUMULATED_PAIRS)) : pair }
 }
 
 /**

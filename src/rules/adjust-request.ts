@@ -1,3 +1,4 @@
+import { frozenMessages, frozenRequest } from '../model/frozen-copy.ts'
 import type { Message } from '../model/message.ts'
 import { withLowerMode } from '../model/schema-instruction.ts'
 import type { ModelRequest } from '../model/request.ts'
@@ -17,36 +18,33 @@ const ROLES: ReadonlySet<unknown> = new Set(['system', 'user', 'assistant', 'too
  * `adjustRequest` when it has one, unchanged otherwise. Each field of the adjustment is checked on
  * its own and one of the wrong shape is ignored (`maxTokens` a whole number above 0, `messages` a
  * non-empty array of messages, `model` a non-empty string, `tail` an array of messages, `outputMode` `'json'` or `'prompt'`); an
- * adjustment that throws changes nothing, so a faulty rule never breaks the run. The given request
- * and its arrays are never mutated: a change makes a copy.
+ * adjustment that throws changes nothing, so a faulty rule never breaks the run. The rule is given
+ * frozen copies (`view`, the caller's frozen copy of `sent.base` when it has one); `sent` and its
+ * arrays are never mutated: a change makes a copy.
  */
-export function adjustRequestFor(
-  rule: ReliabilityRule | undefined,
-  scope: ReliabilityScope,
-  request: ModelRequest,
-  tail: readonly Message[] = [],
-): AdjustedRequest {
+export function adjustRequestFor(rule: ReliabilityRule | undefined, scope: ReliabilityScope, sent: AdjustedRequest, view?: ModelRequest): AdjustedRequest {
   const adjust = rule?.adjustRequest
-  const same = { base: request, tail }
-  if (typeof adjust !== 'function') return same
+  if (typeof adjust !== 'function') return sent
+  const { base: request, tail } = sent
   let asked: RequestAdjustment
   try {
-    asked = adjust(scope, request, tail)
-    if (typeof asked !== 'object' || asked === null) return same
+    // The rule reads frozen copies: an edit in place reaches neither the caller's conversation nor what is sent.
+    asked = adjust(scope, view ?? frozenRequest(request), frozenMessages(tail))
+    if (typeof asked !== 'object' || asked === null) return sent
     const maxTokens = wholeAbove0(asked.maxTokens)
     const messages = messageList(asked.messages, 1)
     const model = typeof asked.model === 'string' && asked.model !== '' ? asked.model : undefined
     const nextTail = ephemeral(messageList(asked.tail, 0))
     const outputMode = asked.outputMode === 'json' || asked.outputMode === 'prompt' ? asked.outputMode : undefined
     if (maxTokens === undefined && messages === undefined && model === undefined && outputMode === undefined)
-      return nextTail === undefined ? same : { base: request, tail: nextTail }
+      return nextTail === undefined ? sent : { base: request, tail: nextTail }
     const base: { -readonly [K in keyof ModelRequest]: ModelRequest[K] } = outputMode === undefined ? { ...request } : withLowerMode(request, outputMode)
     if (maxTokens !== undefined) base.maxTokens = maxTokens
     if (messages !== undefined) base.messages = messages
     if (model !== undefined) base.model = model
     return { base, tail: nextTail ?? tail }
   } catch {
-    return same
+    return sent
   }
 }
 

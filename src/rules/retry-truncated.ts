@@ -1,5 +1,6 @@
 import { optionsContract } from '../model/options-contract.ts'
 import { positiveInteger, positiveNumber } from './option-checks.ts'
+import type { Message } from '../model/message.ts'
 import type { ModelRequest } from '../model/request.ts'
 import { adjustRequestFor as adjustBoth } from './adjust-request.ts'
 import type { ReliabilityRule, RequestAdjustment } from './rule.ts'
@@ -71,10 +72,12 @@ export const truncatedFailFast: ReliabilityRule = Object.freeze<ReliabilityRule>
   label: "the answer was cut by the token limit (stopReason 'max_tokens'): raise maxTokens or ask for a shorter answer",
 })
 
+const NO_TAIL: readonly Message[] = Object.freeze([])
+
 /**
  * The request for the next attempt after `rule` decided a retry (without its tail): see
  * `adjustRequestFor` in `adjust-request.ts`, which also adjusts the tail.
  */
 export function adjustRequestFor(rule: ReliabilityRule | undefined, scope: ReliabilityScope, request: ModelRequest): ModelRequest {
-  return adjustBoth(rule, scope, request).base
+  return adjustBoth(rule, scope, { base: request, tail: NO_TAIL }).base
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { createGate, ProviderError, strictOutputRules, type ReliabilityRule, type ReliabilityScope } from '../../src/index.ts'
+import { createGate, type Message, type ModelRequest, ProviderError, strictOutputRules, type ReliabilityRule, type ReliabilityScope } from '../../src/index.ts'
 import { GENERIC_FEEDBACK } from '../../src/gate/index.ts'
 import { scripted, type ScriptedStep } from '../../src/providers/index.ts'
 import { ask, Refund, validRefundJson } from '../support/schemas.ts'
@@ -64,7 +64,10 @@ describe('ReliabilityScope', () => {
       usage: { inputTokens: 0, outputTokens: 0 },
       elapsedMs: 0,
     })
-    expect(first.request).toBe(request)
+    // A frozen copy of the caller's request, never the caller's own object.
+    expect(first.request).toEqual(request)
+    expect(first.request).not.toBe(request)
+    expect(Object.isFrozen(first.request)).toBe(true)
     expect(first.response).toBeUndefined()
     expect(first.error).toBeUndefined()
     expect(first.validationError).toBeUndefined()
@@ -125,7 +128,10 @@ describe('ReliabilityScope', () => {
     const { gate, seen } = scopedRun()
     const request = ask('refund #42')
     await gate.run(request)
-    for (const s of seen) expect(s.request.messages).toBe(request.messages)
+    for (const s of seen) {
+      expect(s.request.messages).toEqual(request.messages)
+      expect(s.request.messages).not.toBe(request.messages)
+    }
   })
 })
 
@@ -164,6 +170,62 @@ describe('rules that misbehave', () => {
     expect(result.attempts.map((a) => a.usage.inputTokens)).toEqual([10, 10, 10])
     expect(result.attempts[0]?.issues).toHaveLength(1)
     expect(edits.filter((e) => e.endsWith('edited'))).toEqual([])
+  })
+
+  it("changes neither the caller's request nor what is sent when a rule edits the requests and tail of its scope", async () => {
+    const provider = scripted([bad(1), bad(2), validRefundJson])
+    const refused: string[] = []
+    const edited: string[] = []
+    const tryEdit = (what: string, edit: () => void) => {
+      try {
+        edit()
+        edited.push(what)
+      } catch (e) {
+        if (e instanceof TypeError) refused.push(what)
+      }
+    }
+    const forge = { role: 'user' as const, content: 'forged' }
+    const editRequests = (s: ReliabilityScope, request: ModelRequest | undefined, tail: readonly Message[] | undefined) => {
+      tryEdit('request.messages push', () => (s.request.messages as Message[]).push(forge))
+      tryEdit('request message edit', () => Object.assign(s.request.messages[0] as Message, { content: 'forged' }))
+      tryEdit('request field', () => Object.assign(s.request, { model: 'forged' }))
+      tryEdit(
+        'attemptRequest.messages push',
+        () => (s.attemptRequest as ModelRequest).messages.length && ((s.attemptRequest as ModelRequest).messages as Message[]).push(forge),
+      )
+      tryEdit('attemptRequest message edit', () => Object.assign((s.attemptRequest as ModelRequest).messages[0] as Message, { content: 'forged' }))
+      for (const m of s.attemptTail ?? []) tryEdit('tail message edit', () => Object.assign(m, { content: 'forged' }))
+      if (request !== undefined) tryEdit('adjustRequest request push', () => (request.messages as Message[]).push(forge))
+      if (request !== undefined) tryEdit('adjustRequest message edit', () => Object.assign(request.messages[0] as Message, { content: 'forged' }))
+      for (const m of tail ?? []) tryEdit('adjustRequest tail edit', () => Object.assign(m, { content: 'forged' }))
+    }
+    const editor: ReliabilityRule = {
+      kind: 'editor',
+      then: 'retry',
+      when: (s) => {
+        editRequests(s, undefined, undefined)
+        return s.errorKind === 'schema-fail'
+      },
+      adjustRequest: (s, request, tail) => {
+        editRequests(s, request, tail)
+        return {}
+      },
+    }
+    const gate = createGate({ providers: provider, outputSchema: Refund, postDecide: [editor] })
+    const request = ask('refund #42')
+    const before = structuredClone(request)
+    const result = await gate.run(request)
+    expect(result.value).toEqual(JSON.parse(validRefundJson))
+    expect(request).toEqual(before)
+    expect(edited).toEqual([])
+    expect(refused).toContain('tail message edit')
+    expect(refused).toContain('adjustRequest request push')
+    // Every attempt sent the caller's one message, then the tail the gate made (never a forged message).
+    for (const sent of provider.requests) {
+      expect(sent.messages[0]).toEqual(before.messages[0])
+      expect(sent.messages.filter((m) => m.content === 'forged')).toEqual([])
+      expect(sent.messages.slice(1).every((m) => m.ephemeral === true)).toBe(true)
+    }
   })
 
   it('treats a PreCheck when that throws as not matching, reports it, and calls the provider', async () => {

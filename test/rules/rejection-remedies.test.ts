@@ -80,7 +80,7 @@ describe('adjustRequestFor', () => {
         adjustRequestFor(
           rule(() => asked),
           scope({}),
-          request,
+          { base: request, tail: [] },
         ).base,
       ).toBe(request)
     }
@@ -90,7 +90,7 @@ describe('adjustRequestFor', () => {
           throw new Error('boom')
         }),
         scope({}),
-        request,
+        { base: request, tail: [] },
       ).base,
     ).toBe(request)
   })
@@ -99,7 +99,7 @@ describe('adjustRequestFor', () => {
     const next = adjustRequestFor(
       rule(() => ({ maxTokens: 50, model: 'm2', messages: [{ role: 'user', content: 'short' }] })),
       scope({}),
-      request,
+      { base: request, tail: [] },
     )
     expect(next.base).toMatchObject({ maxTokens: 50, model: 'm2', messages: [{ content: 'short' }] })
     expect(request).toEqual({ messages: [{ role: 'user', content: 'q' }], maxTokens: 100 })

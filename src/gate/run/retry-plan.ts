@@ -6,6 +6,7 @@ import { adjustRequestFor, changedRequest } from '../../rules/adjust-request.ts'
 import type { ReliabilityRule } from '../../rules/rule.ts'
 import type { AttemptOutcome } from '../attempt-outcome.ts'
 import { baseFor } from '../base-request.ts'
+import { frozenBaseRequest } from '../frozen-attempt-request.ts'
 import { nextTail } from '../next-tail.ts'
 import type { ResolvedProvider } from '../resolved-provider.ts'
 import { reportRuleError } from '../rule-error.ts'
@@ -56,7 +57,7 @@ export async function planRetry<T>(run: RunView<T>, verdict: Verdict & { readonl
     return { go: false, kind: FailFastKinds.Aborted, reason: 'the run was aborted while the feedback for the next attempt was being built' }
   const providerIdx = decision === 'retry-other' ? run.providerIdx + 1 : run.providerIdx
   const before = { base: providerIdx === run.providerIdx ? run.base : baseFor(run, providerIdx, run.base.messages), tail }
-  const next = adjustRequestFor(rule, scope, before.base, before.tail)
+  const next = adjustRequestFor(rule, scope, before, rule?.adjustRequest === undefined ? undefined : frozenBaseRequest(run, before.base))
   // A request the provider refused as written is never sent to it again unchanged: only a rule
   // that changes it (trims the history, drops the echo, lowers maxTokens, another model) or a
   // move to another provider gets another attempt.
