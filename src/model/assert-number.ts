@@ -17,8 +17,8 @@ interface NumberRule {
 
 const POSITIVE_NUMBER: NumberRule = { expected: 'a positive number', accepts: (n) => Number.isFinite(n) && n > 0 }
 const NON_NEGATIVE_NUMBER: NumberRule = { expected: 'a non-negative number', accepts: (n) => Number.isFinite(n) && n >= 0 }
-const POSITIVE_INTEGER: NumberRule = { expected: 'a positive integer', accepts: (n) => Number.isInteger(n) && n >= 1 }
-const NON_NEGATIVE_INTEGER: NumberRule = { expected: 'a non-negative integer', accepts: (n) => Number.isInteger(n) && n >= 0 }
+const POSITIVE_INTEGER: NumberRule = { expected: 'a positive integer', accepts: (n) => Number.isSafeInteger(n) && n >= 1 }
+const NON_NEGATIVE_INTEGER: NumberRule = { expected: 'a non-negative integer', accepts: (n) => Number.isSafeInteger(n) && n >= 0 }
 
 /** A finite number above 0. */
 export function positiveNumber(value: unknown, label: string, fallback?: number): number {
@@ -30,12 +30,12 @@ export function nonNegativeNumber(value: unknown, label: string, fallback?: numb
   return check(value, label, fallback, NON_NEGATIVE_NUMBER)
 }
 
-/** An integer, 1 or above. */
+/** An integer, 1 or above (a safe integer: a count past 2^53 cannot be counted exactly). */
 export function positiveInteger(value: unknown, label: string, fallback?: number): number {
   return check(value, label, fallback, POSITIVE_INTEGER)
 }
 
-/** An integer, 0 or above. */
+/** An integer, 0 or above (a safe integer). */
 export function nonNegativeInteger(value: unknown, label: string, fallback?: number): number {
   return check(value, label, fallback, NON_NEGATIVE_INTEGER)
 }

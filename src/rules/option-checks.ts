@@ -8,9 +8,9 @@ import { option, type OptionCheck } from '../model/options-contract.ts'
 const finite = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v)
 
 /** An integer, 1 or above. */
-export const positiveInteger: OptionCheck = option.where('a positive integer', (v) => Number.isInteger(v) && (v as number) >= 1)
+export const positiveInteger: OptionCheck = option.where('a positive integer', (v) => Number.isSafeInteger(v) && (v as number) >= 1)
 /** An integer, 0 or above. */
-export const nonNegativeInteger: OptionCheck = option.where('a non-negative integer', (v) => Number.isInteger(v) && (v as number) >= 0)
+export const nonNegativeInteger: OptionCheck = option.where('a non-negative integer', (v) => Number.isSafeInteger(v) && (v as number) >= 0)
 /** A finite number above 0. */
 export const positiveNumber: OptionCheck = option.where('a positive number', (v) => finite(v) && v > 0)
 /** A finite number, 0 or above. */

@@ -25,7 +25,7 @@ export interface ParseStepConfigOptions {
 }
 
 type Check = (value: unknown) => boolean
-const positiveInt: Check = (v) => Number.isInteger(v) && (v as number) >= 1
+const positiveInt: Check = (v) => Number.isSafeInteger(v) && (v as number) >= 1
 const isBool: Check = (v) => typeof v === 'boolean'
 const isString: Check = (v) => typeof v === 'string'
 const categories: Check = (v) => Array.isArray(v) && v.every((c) => RETRY_ON_CATEGORIES.includes(c as RetryOnCategory))

@@ -18,7 +18,7 @@ export interface StrictOutputRulesOptions {
 const STRICT_OUTPUT_RULES = optionsContract<StrictOutputRulesOptions>('strictOutputRules', {
   stuckAfter: option.either(
     option.oneOf(false),
-    option.where('a positive integer', (v) => Number.isInteger(v) && (v as number) >= 1),
+    option.where('a positive integer', (v) => Number.isSafeInteger(v) && (v as number) >= 1),
   ),
 })
 

@@ -29,7 +29,7 @@ export interface FormatTraceOptions {
 
 /** The options of {@link formatTrace}, declared once. */
 export const FORMAT_TRACE = optionsContract<FormatTraceOptions>('formatTrace', {
-  maxChars: option.where('a positive integer', (v) => Number.isInteger(v) && (v as number) > 0),
+  maxChars: option.where('a positive integer', (v) => Number.isSafeInteger(v) && (v as number) > 0),
 })
 
 /**

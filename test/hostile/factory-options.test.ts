@@ -122,6 +122,24 @@ describe('factories given a store, key or source that cannot work', () => {
   })
 })
 
+describe('counts past what a number counts exactly', () => {
+  // 2^53 + 1 reads as 2^53: a count there (or at 1e300) could never be reached one by one, and is no limit.
+  it.each([2 ** 53, 1e300])('createGate, Agent.create and both host middlewares refuse %s attempts, iterations or tool retries', async (n) => {
+    const provider = scripted(['x'])
+    expect(() => createGate({ providers: provider, maxAttempts: n })).toThrow(/maxAttempts must be a positive integer/)
+    expect(() => Agent.create({ provider, maxIterations: n })).toThrow(/maxIterations/)
+    expect(() => Agent.create({ provider, maxToolRetries: n })).toThrow(/maxToolRetries/)
+    const { reliabilityMiddleware } = await import('../../src/integrations/ai-sdk-middleware/reliability-middleware.ts')
+    expect(() => reliabilityMiddleware({ maxToolRetries: n })).toThrow(/maxToolRetries/)
+    const langchain = await import('../../src/integrations/langchain/reliability-middleware.ts')
+    expect(() => langchain.reliabilityMiddleware({ maxToolRetries: n })).toThrow(/maxToolRetries/)
+  })
+
+  it('still takes the largest exact count', () => {
+    expect(() => createGate({ providers: scripted(['x']), maxAttempts: Number.MAX_SAFE_INTEGER })).not.toThrow()
+  })
+})
+
 describe('options holding keys the prototype supplies', () => {
   // Options parsed from JSON can hold "__proto__" or "constructor" as their own keys: they are no options, not inherited ones.
   const withOwnKey = <T extends object>(key: string, options: T): T => Object.assign(JSON.parse(`{${JSON.stringify(key)}: 1}`) as object, options)

@@ -55,7 +55,7 @@ export const RELIABILITY_MIDDLEWARE = optionsContract<ReliabilityMiddlewareOptio
   ...hostGateChecks(),
   streamMode: option.where("'buffer' or 'passthrough'", (v) => v === 'buffer' || v === 'passthrough'),
   events: option.object(),
-  maxToolRetries: option.where('a non-negative integer', (v) => Number.isInteger(v) && (v as number) >= 0),
+  maxToolRetries: option.where('a non-negative integer', (v) => Number.isSafeInteger(v) && (v as number) >= 0),
   toolGuards: option.array(),
   logger: option.where('a logger with debug(), info(), warn() or error() (console, pino)', (v) => typeof v === 'object' && v !== null),
   name: option.nonEmptyString(),

@@ -66,7 +66,7 @@ export interface LangChainReliabilityOptions<T = unknown> extends Omit<GateConfi
 /** The options contract of the LangChain `reliabilityMiddleware`: its own keys and the gate's, in its own errors. */
 const RELIABILITY_MIDDLEWARE = optionsContract<LangChainReliabilityOptions>('reliabilityMiddleware', {
   ...hostGateChecks(),
-  maxToolRetries: option.where('a non-negative integer', (v) => Number.isInteger(v) && (v as number) >= 0),
+  maxToolRetries: option.where('a non-negative integer', (v) => Number.isSafeInteger(v) && (v as number) >= 0),
   forcedToolReask: option.boolean(),
   toolGiveUpStops: option.boolean(),
   toolGuards: option.array(),

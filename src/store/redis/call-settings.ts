@@ -21,7 +21,7 @@ export interface RedisCallOptions {
 }
 
 /** An integer, 1 or above, with the wording the numeric checks of the library use. */
-const positiveInteger: OptionCheck = option.where('a positive integer', (v) => Number.isInteger(v) && (v as number) >= 1)
+const positiveInteger: OptionCheck = option.where('a positive integer', (v) => Number.isSafeInteger(v) && (v as number) >= 1)
 
 /**
  * The checks of the shared call options of a store named `label`, to spread into that store's own
