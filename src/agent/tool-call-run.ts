@@ -1,4 +1,5 @@
 import { type FailFastKind, FailFastKinds } from '../model/fail-fast-kind.ts'
+import { dataCopy } from '../model/data-copy.ts'
 import { keepShape } from '../model/keep-shape.ts'
 import { errorName } from '../model/message-of.ts'
 import type { ToolCall } from '../model/tool-call.ts'
@@ -258,12 +259,7 @@ function guardVerdictOf(guarded: GuardedToolResult | undefined): Pick<FunctionCa
  * output of its own). The model's arguments are JSON data; a value that cannot be copied is handed on.
  */
 function ownArgs(value: unknown, recorded: unknown): unknown {
-  if (value !== recorded || typeof value !== 'object' || value === null) return value
-  try {
-    return structuredClone(value)
-  } catch {
-    return value
-  }
+  return value === recorded ? dataCopy(value) : value
 }
 
 // A function, not an inline check: the signal may have aborted since TypeScript last looked.

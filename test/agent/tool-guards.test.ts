@@ -47,6 +47,29 @@ describe('tool guards', () => {
     )
   })
 
+  it('read a copy of the arguments: a guard that edits them changes neither what the tool runs on nor the recorded call', async () => {
+    const editor = (what: string, checksRawInput: boolean) =>
+      guard(
+        what,
+        (args) => {
+          const a = args as { title: string; tags: string[] }
+          a.title = `${what} edited`
+          a.tags.push(what)
+          return { ok: true }
+        },
+        { checksRawInput },
+      )
+    const sent = structuredClone(validEvent)
+    const { agent, createEvent } = setup([turn(call('create_event', sent)), 'Done.'], [editor('raw', true), editor('typed', false)])
+    const result = await agent.runDetailed('book')
+    expect(createEvent).toHaveBeenCalledTimes(1)
+    expect(createEvent.mock.calls[0]?.[0]).toEqual(validEvent)
+    expect(result.functionsCalled.map((c) => c.args)).toEqual([validEvent])
+    const recorded = result.exchange.flatMap((m) => m.toolCalls ?? []).map((c) => c.args)
+    expect(recorded).toEqual([validEvent])
+    expect(sent).toEqual(validEvent)
+  })
+
   it('refuse a guard without a name when the agent is built or the tool defined', () => {
     const anonymous = (() => ({ ok: true })) as unknown as ToolGuard
     expect(() => Agent.create({ provider: scripted([]), toolGuards: [anonymous] }).build()).toThrow(/guard #0 has no name: make it with guard\('name', check\)/)

@@ -1,4 +1,5 @@
 import { approvalSignal, readDecision } from '../../durable/approval-decision.ts'
+import { dataCopy } from '../../model/data-copy.ts'
 import type { DurablePort, SignalOutcome } from '../../durable/durable-port.ts'
 import { DurableRunError, isDurableRunError } from '../../durable/durable-run-error.ts'
 import { callAsPromise } from '../../model/call-as-promise.ts'
@@ -95,7 +96,7 @@ async function needsApproval(host: ApprovalHost, tool: AnyTool, value: unknown, 
   if (needs === true) return true
   if (typeof needs !== 'function') return true
   // A copy: the check cannot edit the arguments the approval binds and the tool runs on.
-  const args = copyOf(value)
+  const args = dataCopy(value)
   const answer = await callUser(() => needs(args, { runId: host.runId, callId, agent: host.runtime.name }), host.signal)
   return !answer.ok || answer.value !== false
 }
@@ -127,12 +128,4 @@ function decisionOf(value: unknown, digest: string): { readonly outcome: Approva
   if (decision.argsDigest !== undefined && decision.argsDigest !== digest)
     return { outcome: 'rejected', reason: 'the decision sent was for other arguments than these' }
   return { outcome: decision.approved ? 'approved' : 'rejected', reason: decision.reason }
-}
-
-function copyOf(value: unknown): unknown {
-  try {
-    return structuredClone(value)
-  } catch {
-    return value
-  }
 }

@@ -1,6 +1,7 @@
 import { messageOf } from '../../model/message-of.ts'
 import { raceAbort } from '../../model/race-abort.ts'
 import { callAsPromise } from '../../model/call-as-promise.ts'
+import { dataCopy } from '../../model/data-copy.ts'
 import type { GuardContext, GuardVerdict, ToolGuard } from './guard.ts'
 
 /** The first rejection among guards, with the guard's name for logs; `undefined` when all accept. */
@@ -12,16 +13,19 @@ export interface GuardRejection {
 }
 
 /**
- * Runs guards in order and stops at the first rejection. A guard that throws, or answers something
+ * Runs guards in order, on a copy of `args`, and stops at the first rejection. A guard that throws, or answers something
  * that is not a verdict, rejects: a broken check must not let a call through. A guard still
  * pending when `signal` aborts makes this reject with the abort (a guard never holds a run past its
  * signal).
  */
 export async function runGuards<I>(guards: readonly ToolGuard<I>[], args: I, ctx: GuardContext, signal?: AbortSignal): Promise<GuardRejection | undefined> {
+  if (guards.length === 0) return undefined
+  // The guards read a copy: one that edits its argument never rewrites the recorded call or what the tool runs on.
+  const own = dataCopy(args)
   for (const guard of guards) {
     let verdict: unknown
     try {
-      verdict = await raceAbort(callAsPromise<I, GuardContext, unknown>(guard, args, ctx), signal)
+      verdict = await raceAbort(callAsPromise<I, GuardContext, unknown>(guard, own, ctx), signal)
     } catch (error) {
       if (signal?.aborted === true) throw error
       return { guard: nameOf(guard), reason: messageOf(error), path: undefined }
