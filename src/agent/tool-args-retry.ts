@@ -10,7 +10,6 @@ import type { ToolChoice } from '../model/tool-choice.ts'
 import { raceAbort } from '../model/race-abort.ts'
 import {
   checkForbiddenKeys,
-  DEFAULT_MAX_FEEDBACK_CHARS,
   fitToolTail,
   formatFeedback,
   parseJsonSafe,
@@ -119,6 +118,8 @@ export class ToolArgsRetry {
   /** The forced re-ask (toolChoice pinned) was spent: one per logical call. */
   #forced = false
   #retry = 0
+  /** Retries whose reply did not call the tool (the give-up, and a reply the forced re-ask followed). */
+  #unanswered = 0
   #redundant = 0
   /** The reasoning of the answer the current call came from (ephemeral once it is a retry's). */
   #reasoning: readonly ReasoningBlock[] | undefined
@@ -135,6 +136,10 @@ export class ToolArgsRetry {
   /** Argument retries made so far (model calls beyond the first). */
   get retry(): number {
     return this.#retry
+  }
+  /** Retries the model answered with a call of the tool (Imperal's `retry_count`: a give-up on the first retry is 0). */
+  get answered(): number {
+    return this.#retry - this.#unanswered
   }
   /** Retries that repeated earlier arguments (keys sorted). */
   get redundant(): number {
@@ -223,11 +228,13 @@ export class ToolArgsRetry {
       // Prose instead of the tool: insist once, with the provider told to call that tool.
       this.#forced = true
       reasked = true
+      this.#unanswered++
       this.#retry++
       response = await this.#host.askAgain(messages, { tool: name })
       next = response.toolCalls.find((c) => c.name === name)
     }
     if (next === undefined) {
+      this.#unanswered++
       // With the typed stop on, a forced re-ask answered with another tool is as much a refusal as prose.
       if (response.toolCalls.length === 0 || (reasked && settings.toolGiveUpStops === true)) return new Prose(response, reasked)
       return OTHER_TOOL
@@ -242,7 +249,7 @@ export class ToolArgsRetry {
         tool: name,
         agent: settings.name,
         outcome: 'redundant',
-        retryCount: this.#retry,
+        retryCount: this.answered,
       })
     }
     return next
@@ -272,11 +279,6 @@ class Prose {
     this.response = response
     this.reasked = reasked
   }
-}
-
-/** The gate's feedback bounds, which a tool-argument tail honours too. */
-export function feedbackLimits(config: { readonly maxFeedbackChars?: number | undefined; readonly maxFeedbackTokens?: number | undefined }): EchoLimits {
-  return { maxChars: config.maxFeedbackChars ?? DEFAULT_MAX_FEEDBACK_CHARS, maxTokens: config.maxFeedbackTokens }
 }
 
 /**

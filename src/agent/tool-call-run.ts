@@ -200,7 +200,7 @@ class LogicalToolCall {
     const args = this.#finalArgs === undefined ? tried.at(-1) : this.#finalArgs.value
     const ok = status === 'ok'
     const tags = this.#replayed ? { ...this.#host.tags, replayed: true as const } : this.#host.tags
-    reportOutcome(rt.events, rt.logger, { runId: this.#host.runId, ...tags, tool: name, agent: rt.name, outcome, retryCount })
+    reportOutcome(rt.events, rt.logger, { runId: this.#host.runId, ...tags, tool: name, agent: rt.name, outcome, retryCount: loop?.answered ?? 0 })
     const entry: FunctionCall = Object.freeze({
       id,
       name,

@@ -206,6 +206,7 @@ export interface GateEventPayloads {
     readonly runId: string
     readonly tool: string
     readonly outcome: 'no_retry' | 'success' | 'redundant' | 'exhausted' | 'llm_gave_up' | 'fabricated_id_on_retry'
+    /** Imperal's `retry_count`: the retries the model answered with a call of the tool (0 for a give-up on the first retry). */
     readonly retryCount: number
     readonly agent: string
   }

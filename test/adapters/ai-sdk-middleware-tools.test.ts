@@ -111,7 +111,7 @@ describe('reliabilityMiddleware with tools', () => {
   it('lets a prose retry stand as the answer (llm_gave_up), without re-asking or executing', async () => {
     const { seen, result } = await runTools([call('{"orderId": 1}'), gatewayText('I cannot look it up.'), gatewayText('never read')])
     expect((result as { text: string }).text).toBe('I cannot look it up.')
-    expect(seen.outcomes).toEqual(['lookup:llm_gave_up:1'])
+    expect(seen.outcomes).toEqual(['lookup:llm_gave_up:0'])
     expect(server.requests).toHaveLength(2)
     expect(server.requests[1]?.body.toolChoice).toEqual({ type: 'auto' })
     expect(executed).toEqual([])
@@ -122,7 +122,7 @@ describe('reliabilityMiddleware with tools', () => {
     const { seen, result } = await runTools([call('{"orderId": 1}'), gatewayText('I cannot look it up.'), gatewayText('Still no.')], middleware)
     expect(result).toMatchObject({ kind: 'tool-call-abandoned' })
     expect(isNoObjectGenerated(result)).toBe(true)
-    expect(seen.outcomes).toEqual(['lookup:llm_gave_up:2'])
+    expect(seen.outcomes).toEqual(['lookup:llm_gave_up:0'])
     expect(server.requests).toHaveLength(3)
     expect(server.requests[1]?.body.toolChoice).toEqual({ type: 'auto' })
     expect(server.requests[2]?.body.toolChoice).toEqual({ type: 'tool', toolName: 'lookup' })
@@ -137,7 +137,7 @@ describe('reliabilityMiddleware with tools', () => {
       middleware,
     )
     expect((result as { text: string }).text).toBe('Still cannot.')
-    expect(seen.outcomes).toEqual(['lookup:llm_gave_up:2'])
+    expect(seen.outcomes).toEqual(['lookup:llm_gave_up:0'])
     expect(server.requests[2]?.body.toolChoice).toEqual({ type: 'tool', toolName: 'lookup' })
     expect(executed).toEqual([])
   })
@@ -146,7 +146,7 @@ describe('reliabilityMiddleware with tools', () => {
     const middleware = reliabilityMiddleware({ postDecide: strictOutputRules(3), forcedToolReask: true })
     const { seen, result } = await runTools([call('{"orderId": 1}'), gatewayText('I cannot.'), call('{"orderId": "1"}', 'c3'), gatewayText('done')], middleware)
     expect((result as { text: string }).text).toBe('done')
-    expect(seen.outcomes).toEqual(['lookup:success:2'])
+    expect(seen.outcomes).toEqual(['lookup:success:1'])
     expect(executed).toEqual([{ orderId: '1' }])
   })
 
@@ -244,7 +244,7 @@ describe('reliabilityMiddleware with tools', () => {
     })
     expect(await result.text).toBe('I cannot look that up.')
     expect(executed).toEqual([])
-    expect(seen.outcomes).toEqual(['lookup:llm_gave_up:1'])
+    expect(seen.outcomes).toEqual(['lookup:llm_gave_up:0'])
     expect(server.requests).toHaveLength(2)
   })
 

@@ -23,7 +23,7 @@ describe('Agent tool-argument retry log levels', () => {
       .tool(tools.eventTool)
       .build()
     await expect(agent.run('book')).resolves.toBe('I cannot.')
-    expect(lines).toEqual(['info validation_retry_outcome tool=create_event ext=cal outcome=llm_gave_up retry_count=1'])
+    expect(lines).toEqual(['info validation_retry_outcome tool=create_event ext=cal outcome=llm_gave_up retry_count=0'])
   })
 
   it('logs llm_gave_up at info when, with forcedToolReask and toolGiveUpStops, the retry and the forced re-ask answer in text, and the run stops', async () => {
@@ -32,7 +32,7 @@ describe('Agent tool-argument retry log levels', () => {
     const provider = scripted([turn(call('create_event', invalidEvent)), 'I cannot.', 'No.', 'Done.'])
     const agent = Agent.create({ provider, name: 'cal', logger, forcedToolReask: true, toolGiveUpStops: true }).tool(tools.eventTool).build()
     await expect(agent.run('book')).rejects.toMatchObject({ kind: 'tool-call-abandoned' })
-    expect(lines).toContain('info validation_retry_outcome tool=create_event ext=cal outcome=llm_gave_up retry_count=2')
+    expect(lines).toContain('info validation_retry_outcome tool=create_event ext=cal outcome=llm_gave_up retry_count=0')
   })
 
   it('logs llm_gave_up at info when the retry switches to another tool', async () => {
@@ -40,7 +40,7 @@ describe('Agent tool-argument retry log levels', () => {
     const tools = makeTools()
     const provider = scripted([turn(call('create_event', invalidEvent)), turn(call('reply_email', { message_id: '18c4f2a9b7e3d105', body: 'x' })), 'Done.'])
     await Agent.create({ provider, logger }).tools([tools.eventTool, tools.replyTool]).build().run('book')
-    expect(lines).toEqual(['info validation_retry_outcome tool=create_event ext=agent outcome=llm_gave_up retry_count=1'])
+    expect(lines).toEqual(['info validation_retry_outcome tool=create_event ext=agent outcome=llm_gave_up retry_count=0'])
   })
 
   it('never lets a logger that throws affect the run', async () => {

@@ -52,7 +52,7 @@ describe('Agent forced re-ask after a rejected tool call (forcedToolReask and to
     expect(createEvent).toHaveBeenCalledTimes(1)
     expect(createEvent.mock.calls[0]?.[0]).toEqual(validEvent)
     expect(result.functionsCalled[0]).toMatchObject({ status: 'ok', outcome: 'success', retryCount: 2, argsTried: [invalidEvent, validEvent] })
-    expect(outcomes.map((o) => [o.outcome, o.retryCount])).toEqual([['success', 2]])
+    expect(outcomes.map((o) => [o.outcome, o.retryCount])).toEqual([['success', 1]])
     expect(session.history).toEqual([
       { role: 'user', content: 'book standup' },
       { role: 'assistant', content: '', toolCalls: [{ id: 'call_create_event', name: 'create_event', args: validEvent }] },
@@ -73,7 +73,7 @@ describe('Agent forced re-ask after a rejected tool call (forcedToolReask and to
     expect(error.attempts).toHaveLength(3)
     expect(provider.calls).toBe(3)
     expect(createEvent).not.toHaveBeenCalled()
-    expect(outcomes.map((o) => [o.outcome, o.retryCount])).toEqual([['llm_gave_up', 2]])
+    expect(outcomes.map((o) => [o.outcome, o.retryCount])).toEqual([['llm_gave_up', 0]])
     expect(session.history).toEqual([])
   })
 

@@ -132,7 +132,7 @@ describe('Tool-argument retry in the three hosts', () => {
     '%s: with toolGiveUpStops, stops a prose retry as tool-call-abandoned, fail_fast first, with both attempts',
     async (_host, via) => {
       expect(await via([[{ id: 'c1', args: { q: 1 } }], 'I cannot search that.', 'never read'], { toolGiveUpStops: true })).toEqual({
-        outcomes: ['search:llm_gave_up:1'],
+        outcomes: ['search:llm_gave_up:0'],
         failures: [[1, 1]],
         failFast: ['tool-call-abandoned'],
         ran: [],

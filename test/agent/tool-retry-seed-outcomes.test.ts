@@ -17,13 +17,23 @@ describe('Agent tool-argument retry outcomes (the seed defaults)', () => {
     expect(createEvent).not.toHaveBeenCalled()
     expect(result.functionsCalled).toHaveLength(1)
     expect(result.functionsCalled[0]).toMatchObject({ status: 'invalid-args', outcome: 'llm_gave_up', retryCount: 1, args: invalidEvent })
-    expect(outcomes.map((o) => [o.outcome, o.retryCount])).toEqual([['llm_gave_up', 1]])
-    expect(lines).toContainEqual({ level: 'info', line: 'validation_retry_outcome tool=create_event ext=mailbot outcome=llm_gave_up retry_count=1' })
+    expect(outcomes.map((o) => [o.outcome, o.retryCount])).toEqual([['llm_gave_up', 0]])
+    expect(lines).toContainEqual({ level: 'info', line: 'validation_retry_outcome tool=create_event ext=mailbot outcome=llm_gave_up retry_count=0' })
     // The exchange is whole: the call, its error result, then the answer that stood; nothing ephemeral.
     expect(session.history.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant'])
     expect(session.history.at(-1)).toEqual({ role: 'assistant', content: 'I cannot book that.' })
     expect(session.history[2]).toMatchObject({ role: 'tool', isError: true, toolCallId: 'call_create_event' })
     expect(JSON.stringify(session.history)).not.toContain('ephemeral')
+  })
+
+  it("reports Imperal's retry_count for llm_gave_up: the retries the model answered with a call, not the retries asked", async () => {
+    const { agent, outcomes, lines } = retryAgent([turn(call('create_event', invalidEvent)), turn(call('create_event', otherInvalid)), 'I give up.'])
+    const result = await agent.runDetailed('book standup')
+    expect(result.text).toBe('I give up.')
+    // Two retries asked; the first was answered with a call, the second in prose.
+    expect(result.functionsCalled[0]).toMatchObject({ outcome: 'llm_gave_up', retryCount: 2, args: otherInvalid })
+    expect(outcomes.map((o) => [o.outcome, o.retryCount])).toEqual([['llm_gave_up', 1]])
+    expect(lines).toContainEqual({ level: 'info', line: 'validation_retry_outcome tool=create_event ext=mailbot outcome=llm_gave_up retry_count=1' })
   })
 
   it('settles every other call of the turn before the prose answer stands, each once', async () => {
@@ -145,7 +155,7 @@ describe('Agent tool-retry options, one at a time', () => {
     })
     await expect(agent.run('book standup')).resolves.toBe('Still cannot.')
     expect(provider.requests.map((r) => r.toolChoice)).toEqual([undefined, undefined, { tool: 'create_event' }])
-    expect(outcomes.map((o) => [o.outcome, o.retryCount])).toEqual([['llm_gave_up', 2]])
+    expect(outcomes.map((o) => [o.outcome, o.retryCount])).toEqual([['llm_gave_up', 0]])
   })
 
   it('with toolGiveUpStops alone, stops at the first prose reply without a pinned re-ask', async () => {

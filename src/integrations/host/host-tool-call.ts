@@ -51,7 +51,7 @@ export async function settleHostToolCall(state: HostToolCallState): Promise<Host
     tool: call.name,
     agent: settings.name,
     outcome: verdict.outcome,
-    retryCount: loop.retry,
+    retryCount: loop.answered,
   })
   if (verdict.status === 'valid') return { status: 'valid', args: verdict.call.args }
   if (verdict.status === 'answered') return { status: 'answered', response: verdict.response }

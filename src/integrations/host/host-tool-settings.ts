@@ -1,5 +1,6 @@
 import { logSink, type Logger } from '../../agent/logger.ts'
-import { feedbackLimits, type ToolArgsSettings } from '../../agent/tool-args-retry.ts'
+import { feedbackLimits } from '../../agent/feedback-limits.ts'
+import type { ToolArgsSettings } from '../../agent/tool-args-retry.ts'
 import { assertGuards, type ToolGuard } from '../../agent/tools/guard.ts'
 import { idShapeGuard } from '../../agent/tools/id-shape-guard.ts'
 import type { EventHub } from '../../events/event-hub.ts'
