@@ -63,9 +63,10 @@ describe('Agent tool-argument retry', () => {
         isError: true,
         ephemeral: true,
         content: [
-          "The arguments of your call to tool 'create_event' are invalid:",
+          'Your previous tool call had invalid arguments. Fix these issues:',
           "- 'at': expected ISO datetime (e.g. '2026-05-03T00:00:00'), got \"tomorrow\"",
-          "Call 'create_event' again with corrected arguments, fixing every issue listed above.",
+          '',
+          'Retry the tool call with corrected arguments.',
         ].join('\n'),
       },
     ])

@@ -13,7 +13,7 @@ function failureOf<T>(verdict: ToolArgsResult<T> | Promise<ToolArgsResult<T>>) {
 /** The feedback the model gets for these arguments, one line per issue. */
 function feedbackLines(schema: Parameters<typeof compileSchema>[0], args: unknown): string[] {
   const failure = failureOf(validateToolArgs(args, compileSchema(schema)))
-  return formatFeedback({ target: 'tool', stage: failure.stage, issues: failure.issues, toolName: 't' }).split('\n').slice(1, -1)
+  return formatFeedback({ target: 'tool', stage: failure.stage, issues: failure.issues, toolName: 't' }).split('\n').slice(1, -2)
 }
 
 describe('tool', () => {
@@ -126,9 +126,10 @@ describe('tool-argument feedback lines', () => {
     const failure = failureOf(validateToolArgs({}, compileSchema(Type.Object({ to: Type.String() }))))
     expect(formatFeedback({ target: 'tool', stage: 'tool-args', issues: failure.issues, toolName: 'send_email' })).toBe(
       [
-        "The arguments of your call to tool 'send_email' are invalid:",
+        'Your previous tool call had invalid arguments. Fix these issues:',
         "- 'to': required field is missing — provide a value",
-        "Call 'send_email' again with corrected arguments, fixing every issue listed above.",
+        '',
+        'Retry the tool call with corrected arguments.',
       ].join('\n'),
     )
   })

@@ -103,10 +103,11 @@ describe('formatFeedback', () => {
   it('frames invalid tool arguments and appends the retry hint', () => {
     expect(formatFeedback({ target: 'tool', stage: 'tool-args', issues, toolName: 'refund', retryHint: 'Amounts are plain numbers.' })).toBe(
       [
-        "The arguments of your call to tool 'refund' are invalid:",
+        'Your previous tool call had invalid arguments. Fix these issues:',
         '- \'amount\': expected number, got "USD 50"',
         "- 'extra': unknown field — remove it",
-        "Call 'refund' again with corrected arguments, fixing every issue listed above.",
+        '',
+        'Retry the tool call with corrected arguments.',
         'Amounts are plain numbers.',
       ].join('\n'),
     )

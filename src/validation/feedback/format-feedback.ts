@@ -42,15 +42,16 @@ const MAX_PARSE_ERROR = 600
 export function formatFeedback(input: FeedbackInput): string {
   const shown = formatIssueLines(input.issues, input.maxIssues ?? DEFAULT_MAX_ISSUES)
   const [header, closing] = frame(input)
-  const lines = [...header, ...shown, closing]
+  // The Imperal seed sets its closing instruction apart from the issues of a tool call with a blank line.
+  const lines = input.target === 'tool' || input.stage === 'tool-args' ? [...header, ...shown, '', closing] : [...header, ...shown, closing]
   if (input.retryHint !== undefined && input.retryHint !== '') lines.push(input.retryHint)
   return lines.join('\n')
 }
 
 function frame(input: FeedbackInput): [string[], string] {
   if (input.target === 'tool' || input.stage === 'tool-args') {
-    const tool = input.toolName ?? 'the tool'
-    return [[`The arguments of your call to tool '${tool}' are invalid:`], `Call '${tool}' again with corrected arguments, fixing every issue listed above.`]
+    // The Imperal seed's wording, so prompts tuned for it read the same; the tool result it answers names the call.
+    return [['Your previous tool call had invalid arguments. Fix these issues:'], 'Retry the tool call with corrected arguments.']
   }
   // pyconveyor's wording for final answers, so prompts tuned for it read the same.
   const echo = input.previousOutput === undefined ? [] : ['Here is what you returned:', input.previousOutput]
