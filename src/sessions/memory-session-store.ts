@@ -73,6 +73,20 @@ export function memorySessionStore(options: MemorySessionStoreOptions = {}): Ses
       conversations.delete(id)
       approvals.forget(id)
     },
-    approvals: { create: approvals.create, read: approvals.read, swap: approvals.swap },
+    // An approval of a conversation that expired is erased with it, whether the conversation was read since or not.
+    approvals: {
+      create(sessionId, approvalId, body) {
+        live(sessionId)
+        return approvals.create(sessionId, approvalId, body)
+      },
+      read(sessionId, approvalId) {
+        live(sessionId)
+        return approvals.read(sessionId, approvalId)
+      },
+      swap(sessionId, approvalId, rev, body) {
+        live(sessionId)
+        return approvals.swap(sessionId, approvalId, rev, body)
+      },
+    },
   }
 }

@@ -161,16 +161,23 @@ export function postgresSessionStore(pool: PgQueryable, options: PostgresSession
       await schema()
       await q(`WITH gone AS (DELETE FROM ${table} WHERE id = $1), spent AS (DELETE FROM ${approvals} WHERE id = $1) DELETE FROM ${rows} WHERE id = $1`, [id])
     },
-    approvals: postgresApprovals(q, schema, approvals),
+    // An approval of a conversation that expired is erased with it, whether the conversation was read since or not.
+    approvals: postgresApprovals(q, schema, approvals, purgeExpired),
   }
 }
 
 /** Approvals in `<table>_approvals`: one row each, a swap one `UPDATE ... WHERE rev = $n` (atomic under the row lock). */
-function postgresApprovals(q: <R>(text: string, values: unknown[]) => Promise<R[]>, schema: () => Promise<void>, table: string): ApprovalSlots {
+function postgresApprovals(
+  q: <R>(text: string, values: unknown[]) => Promise<R[]>,
+  schema: () => Promise<void>,
+  table: string,
+  purgeExpired: (sessionId: string) => Promise<void>,
+): ApprovalSlots {
   return {
     async create(sessionId, approvalId, body) {
       checkSlotIds(sessionId, approvalId, 'postgresSessionStore.approvals.create')
       await schema()
+      await purgeExpired(sessionId)
       const made = await q(`INSERT INTO ${table} (id, approval_id, rev, body) VALUES ($1, $2, 1, $3) ON CONFLICT DO NOTHING RETURNING rev`, [
         sessionId,
         approvalId,
@@ -181,6 +188,7 @@ function postgresApprovals(q: <R>(text: string, values: unknown[]) => Promise<R[
     async read(sessionId, approvalId) {
       checkSlotIds(sessionId, approvalId, 'postgresSessionStore.approvals.read')
       await schema()
+      await purgeExpired(sessionId)
       const found = await q<{ rev: unknown; body: unknown }>(`SELECT rev, body FROM ${table} WHERE id = $1 AND approval_id = $2`, [sessionId, approvalId])
       const row = found[0]
       return row === undefined ? undefined : { rev: Number(row.rev), body: String(row.body) }
@@ -189,6 +197,7 @@ function postgresApprovals(q: <R>(text: string, values: unknown[]) => Promise<R[
       checkSlotIds(sessionId, approvalId, 'postgresSessionStore.approvals.swap')
       if (!isRevision(rev)) return false
       await schema()
+      await purgeExpired(sessionId)
       const swapped = await q(`UPDATE ${table} SET rev = rev + 1, body = $4 WHERE id = $1 AND approval_id = $2 AND rev = $3::bigint RETURNING rev`, [
         sessionId,
         approvalId,

@@ -59,7 +59,10 @@ const APPEND = luaScript(`
 local current = redis.call('LLEN', KEYS[1])
 if ARGV[2] == 'fail' and current ~= tonumber(ARGV[1]) then return {0, current} end
 redis.call('RPUSH', KEYS[1], ARGV[3])
-if tonumber(ARGV[4]) > 0 then redis.call('PEXPIRE', KEYS[1], ARGV[4]) end
+if tonumber(ARGV[4]) > 0 then
+  redis.call('PEXPIRE', KEYS[1], ARGV[4])
+  redis.call('PEXPIRE', KEYS[2], ARGV[4])
+end
 return {1, current + 1}`)
 // A key of another type (written behind the store's back) answers its type, not an error of Redis's.
 const LOAD = luaScript(`
@@ -67,10 +70,14 @@ local kind = redis.call('TYPE', KEYS[1])['ok']
 if kind ~= 'list' and kind ~= 'none' then return kind end
 return redis.call('LRANGE', KEYS[1], 0, -1)`)
 const DELETE = luaScript(`return redis.call('DEL', KEYS[1], KEYS[2])`)
-// Approvals: one hash per conversation (same hash tag), one field per approval holding '<rev>\n<body>'.
+// Approvals: one hash per conversation (same hash tag), one field per approval holding '<rev>\n<body>'. With a ttl
+// they expire with their conversation (KEYS[2]: each commit sets both), or a ttl after the pause when it has none yet.
 const APPROVAL_CREATE = luaScript(`
 local created = redis.call('HSETNX', KEYS[1], ARGV[1], '1\\n' .. ARGV[2])
-if created == 1 and tonumber(ARGV[3]) > 0 then redis.call('PEXPIRE', KEYS[1], ARGV[3]) end
+if created == 1 and tonumber(ARGV[3]) > 0 then
+  local left = redis.call('PTTL', KEYS[2])
+  if left > 0 then redis.call('PEXPIRE', KEYS[1], left) else redis.call('PEXPIRE', KEYS[1], ARGV[3]) end
+end
 return created`)
 const APPROVAL_READ = luaScript(`return redis.call('HGET', KEYS[1], ARGV[1])`)
 const APPROVAL_SWAP = luaScript(`
@@ -131,7 +138,9 @@ export function redisSessionStore(client: RedisLike, options: RedisSessionStoreO
       const { exchange, expected, fail } = checkAppend(id, request, 'redisSessionStore.append')
       const args = [expected, fail ? 'fail' : 'append', encodeExchange(exchange), ttlMs]
       const reply = await bounded(() =>
-        durableClient === undefined ? runScript(client, APPEND, keyOf(id), args) : runDurably(durableClient, APPEND, [keyOf(id)], args),
+        durableClient === undefined
+          ? runScript(client, APPEND, [keyOf(id), approvalsOf(id)], args)
+          : runDurably(durableClient, APPEND, [keyOf(id), approvalsOf(id)], args),
       )
       if (!Array.isArray(reply) || typeof reply[1] !== 'number') throw new Error(`redisSessionStore.append: unexpected reply ${typeName(reply)}`)
       const version = reply[1]
@@ -144,7 +153,7 @@ export function redisSessionStore(client: RedisLike, options: RedisSessionStoreO
     approvals: {
       async create(sessionId, approvalId, body) {
         checkSlotIds(sessionId, approvalId, 'redisSessionStore.approvals.create')
-        return (await bounded(() => runScript(client, APPROVAL_CREATE, approvalsOf(sessionId), [approvalId, body, ttlMs]))) === 1
+        return (await bounded(() => runScript(client, APPROVAL_CREATE, [approvalsOf(sessionId), keyOf(sessionId)], [approvalId, body, ttlMs]))) === 1
       },
       async read(sessionId, approvalId) {
         checkSlotIds(sessionId, approvalId, 'redisSessionStore.approvals.read')
