@@ -464,6 +464,26 @@ describe('Session approvals', () => {
     expect((await refusal(agent.approve(approval.approvalId, hostile as never))).kind).toBe('invalid-decision')
   })
 
+  it('reads a decision once: a reason that answers the check short, then long, tells the model the short one', async () => {
+    const { agent, provider, effects } = approvalAgent([refundCall({ order: 3, amount: 2 }), 'done'])
+    const { approval } = await paused(agent.run('refund order 3'))
+    let reads = 0
+    const decision = {
+      approved: false,
+      get reason() {
+        reads++
+        return reads === 1 ? 'too much' : 'x'.repeat(100_000)
+      },
+    }
+    expect(await agent.approve(approval.approvalId, decision)).toEqual({ approvalId: approval.approvalId, outcome: 'rejected' })
+    expect(reads).toBe(1)
+    await agent.resume(approval.approvalId)
+    expect(effects.runs).toEqual([])
+    const told = provider.requests[1]?.messages.find((m) => m.role === 'tool')?.content ?? ''
+    expect(told).toContain('too much')
+    expect(told.length).toBeLessThan(1_000)
+  })
+
   it('refuses to park a pause in a store that keeps no approvals, typed', async () => {
     const base = memorySessionStore()
     const store: SessionStore = { load: (id) => base.load(id), append: (id, r) => base.append(id, r), delete: (id) => base.delete(id) }
