@@ -76,7 +76,9 @@ export function memorySessionStore(options: MemorySessionStoreOptions = {}): Ses
     // An approval of a conversation that expired is erased with it, whether the conversation was read since or not.
     approvals: {
       create(sessionId, approvalId, body) {
-        live(sessionId)
+        // A pause before the conversation's first exchange starts its life: it is erased a ttl later unless a commit comes.
+        if (live(sessionId) === undefined && ttlMs !== undefined && typeof sessionId === 'string')
+          conversations.set(sessionId, { records: [], expiresAt: now() + ttlMs })
         return approvals.create(sessionId, approvalId, body)
       },
       read(sessionId, approvalId) {

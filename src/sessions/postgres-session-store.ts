@@ -162,7 +162,11 @@ export function postgresSessionStore(pool: PgQueryable, options: PostgresSession
       await q(`WITH gone AS (DELETE FROM ${table} WHERE id = $1), spent AS (DELETE FROM ${approvals} WHERE id = $1) DELETE FROM ${rows} WHERE id = $1`, [id])
     },
     // An approval of a conversation that expired is erased with it, whether the conversation was read since or not.
-    approvals: postgresApprovals(q, schema, approvals, purgeExpired),
+    approvals: postgresApprovals(q, schema, approvals, async (id, creating) => {
+      await purgeExpired(id)
+      // A pause before the conversation's first exchange starts its life: it is erased a ttl later unless a commit comes.
+      if (creating && ttlMs !== undefined) await q(`INSERT INTO ${table} (id, version, expires_at) VALUES ($1, 0, $2) ON CONFLICT DO NOTHING`, [id, expiry()])
+    }),
   }
 }
 
@@ -171,13 +175,13 @@ function postgresApprovals(
   q: <R>(text: string, values: unknown[]) => Promise<R[]>,
   schema: () => Promise<void>,
   table: string,
-  purgeExpired: (sessionId: string) => Promise<void>,
+  expire: (sessionId: string, creating: boolean) => Promise<void>,
 ): ApprovalSlots {
   return {
     async create(sessionId, approvalId, body) {
       checkSlotIds(sessionId, approvalId, 'postgresSessionStore.approvals.create')
       await schema()
-      await purgeExpired(sessionId)
+      await expire(sessionId, true)
       const made = await q(`INSERT INTO ${table} (id, approval_id, rev, body) VALUES ($1, $2, 1, $3) ON CONFLICT DO NOTHING RETURNING rev`, [
         sessionId,
         approvalId,
@@ -188,7 +192,7 @@ function postgresApprovals(
     async read(sessionId, approvalId) {
       checkSlotIds(sessionId, approvalId, 'postgresSessionStore.approvals.read')
       await schema()
-      await purgeExpired(sessionId)
+      await expire(sessionId, false)
       const found = await q<{ rev: unknown; body: unknown }>(`SELECT rev, body FROM ${table} WHERE id = $1 AND approval_id = $2`, [sessionId, approvalId])
       const row = found[0]
       return row === undefined ? undefined : { rev: Number(row.rev), body: String(row.body) }
@@ -197,7 +201,7 @@ function postgresApprovals(
       checkSlotIds(sessionId, approvalId, 'postgresSessionStore.approvals.swap')
       if (!isRevision(rev)) return false
       await schema()
-      await purgeExpired(sessionId)
+      await expire(sessionId, false)
       const swapped = await q(`UPDATE ${table} SET rev = rev + 1, body = $4 WHERE id = $1 AND approval_id = $2 AND rev = $3::bigint RETURNING rev`, [
         sessionId,
         approvalId,
