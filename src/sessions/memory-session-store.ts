@@ -75,11 +75,12 @@ export function memorySessionStore(options: MemorySessionStoreOptions = {}): Ses
     },
     // An approval of a conversation that expired is erased with it, whether the conversation was read since or not.
     approvals: {
-      create(sessionId, approvalId, body) {
+      async create(sessionId, approvalId, body) {
+        live(sessionId)
+        const created = await approvals.create(sessionId, approvalId, body)
         // A pause before the conversation's first exchange starts its life: it is erased a ttl later unless a commit comes.
-        if (live(sessionId) === undefined && ttlMs !== undefined && typeof sessionId === 'string')
-          conversations.set(sessionId, { records: [], expiresAt: now() + ttlMs })
-        return approvals.create(sessionId, approvalId, body)
+        if (created && ttlMs !== undefined && !conversations.has(sessionId)) conversations.set(sessionId, { records: [], expiresAt: now() + ttlMs })
+        return created
       },
       read(sessionId, approvalId) {
         live(sessionId)
