@@ -38,12 +38,14 @@ export function readDecision(value: unknown): ApprovalDecision | string {
 
 function readFields(value: unknown): ApprovalDecision | string {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'a decision is an object { approved, reason?, argsDigest? }'
+  let checked: ApprovalDecision
   try {
-    DECISION.check(value as ApprovalDecision)
+    // The fields as checked, each read once: a getter answering a short reason to the check cannot hand on a long one.
+    checked = DECISION.check(value as ApprovalDecision)
   } catch (error) {
     return (error as Error).message
   }
-  const { approved, reason, argsDigest } = value as ApprovalDecision
+  const { approved, reason, argsDigest } = checked
   if (typeof approved !== 'boolean') return 'approval decision: approved must be true or false'
   return { approved, ...(reason === undefined ? {} : { reason }), ...(argsDigest === undefined ? {} : { argsDigest }) }
 }

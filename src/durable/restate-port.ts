@@ -34,13 +34,28 @@ export function restatePort(ctx: RestateContextLike): DurablePort {
   if (typeof ctx !== 'object' || ctx === null || typeof ctx.run !== 'function' || typeof ctx.sleep !== 'function' || typeof ctx.request !== 'function') {
     throw new TypeError('restatePort: ctx must be the context of a Restate handler (with run, sleep and request)')
   }
-  const runId = typeof ctx.key === 'string' && ctx.key !== '' ? ctx.key : String(ctx.request().id)
+  const key = keyOf(ctx)
+  const runId = key !== undefined ? key : String(ctx.request().id)
   return durablePort({
     runId,
     run: (name, action) => ctx.run(name, action, NO_RETRIES),
     sleep: (name, ms) => ctx.sleep(ms, name),
     ...(typeof ctx.promise === 'function' ? { signal: (name: string, ms: number) => promised(ctx, name, ms) } : {}),
   })
+}
+
+/**
+ * The workflow's or object's key; `undefined` for a service's handler, whose context (the SDK's one
+ * class for every kind) throws a `TerminalError` from `key` ("this handler type doesn't support key()").
+ */
+function keyOf(ctx: RestateContextLike): string | undefined {
+  let key: unknown
+  try {
+    key = ctx.key
+  } catch {
+    return undefined
+  }
+  return typeof key === 'string' && key !== '' ? key : undefined
 }
 
 // Restate counts the first attempt: one attempt is no retry.

@@ -73,6 +73,23 @@ export function memorySessionStore(options: MemorySessionStoreOptions = {}): Ses
       conversations.delete(id)
       approvals.forget(id)
     },
-    approvals: { create: approvals.create, read: approvals.read, swap: approvals.swap },
+    // An approval of a conversation that expired is erased with it, whether the conversation was read since or not.
+    approvals: {
+      async create(sessionId, approvalId, body) {
+        live(sessionId)
+        const created = await approvals.create(sessionId, approvalId, body)
+        // A pause before the conversation's first exchange starts its life: it is erased a ttl later unless a commit comes.
+        if (created && ttlMs !== undefined && !conversations.has(sessionId)) conversations.set(sessionId, { records: [], expiresAt: now() + ttlMs })
+        return created
+      },
+      read(sessionId, approvalId) {
+        live(sessionId)
+        return approvals.read(sessionId, approvalId)
+      },
+      swap(sessionId, approvalId, rev, body) {
+        live(sessionId)
+        return approvals.swap(sessionId, approvalId, rev, body)
+      },
+    },
   }
 }

@@ -161,16 +161,27 @@ export function postgresSessionStore(pool: PgQueryable, options: PostgresSession
       await schema()
       await q(`WITH gone AS (DELETE FROM ${table} WHERE id = $1), spent AS (DELETE FROM ${approvals} WHERE id = $1) DELETE FROM ${rows} WHERE id = $1`, [id])
     },
-    approvals: postgresApprovals(q, schema, approvals),
+    // An approval of a conversation that expired is erased with it, whether the conversation was read since or not.
+    approvals: postgresApprovals(q, schema, approvals, async (id, creating) => {
+      await purgeExpired(id)
+      // A pause before the conversation's first exchange starts its life: it is erased a ttl later unless a commit comes.
+      if (creating && ttlMs !== undefined) await q(`INSERT INTO ${table} (id, version, expires_at) VALUES ($1, 0, $2) ON CONFLICT DO NOTHING`, [id, expiry()])
+    }),
   }
 }
 
 /** Approvals in `<table>_approvals`: one row each, a swap one `UPDATE ... WHERE rev = $n` (atomic under the row lock). */
-function postgresApprovals(q: <R>(text: string, values: unknown[]) => Promise<R[]>, schema: () => Promise<void>, table: string): ApprovalSlots {
+function postgresApprovals(
+  q: <R>(text: string, values: unknown[]) => Promise<R[]>,
+  schema: () => Promise<void>,
+  table: string,
+  expire: (sessionId: string, creating: boolean) => Promise<void>,
+): ApprovalSlots {
   return {
     async create(sessionId, approvalId, body) {
       checkSlotIds(sessionId, approvalId, 'postgresSessionStore.approvals.create')
       await schema()
+      await expire(sessionId, true)
       const made = await q(`INSERT INTO ${table} (id, approval_id, rev, body) VALUES ($1, $2, 1, $3) ON CONFLICT DO NOTHING RETURNING rev`, [
         sessionId,
         approvalId,
@@ -181,6 +192,7 @@ function postgresApprovals(q: <R>(text: string, values: unknown[]) => Promise<R[
     async read(sessionId, approvalId) {
       checkSlotIds(sessionId, approvalId, 'postgresSessionStore.approvals.read')
       await schema()
+      await expire(sessionId, false)
       const found = await q<{ rev: unknown; body: unknown }>(`SELECT rev, body FROM ${table} WHERE id = $1 AND approval_id = $2`, [sessionId, approvalId])
       const row = found[0]
       return row === undefined ? undefined : { rev: Number(row.rev), body: String(row.body) }
@@ -189,6 +201,7 @@ function postgresApprovals(q: <R>(text: string, values: unknown[]) => Promise<R[
       checkSlotIds(sessionId, approvalId, 'postgresSessionStore.approvals.swap')
       if (!isRevision(rev)) return false
       await schema()
+      await expire(sessionId, false)
       const swapped = await q(`UPDATE ${table} SET rev = rev + 1, body = $4 WHERE id = $1 AND approval_id = $2 AND rev = $3::bigint RETURNING rev`, [
         sessionId,
         approvalId,

@@ -1,7 +1,7 @@
 import { isRecord } from '../model/is-record.ts'
 import { typeName } from '../model/describe-value.ts'
 import type { RedisLike } from '../store/redis/redis-like.ts'
-import { luaScript, runScript } from '../store/redis/run-script.ts'
+import { type LuaScript, luaScript, runScript } from '../store/redis/run-script.ts'
 import { redisCallSettings } from '../store/redis/call-settings.ts'
 import { type DurableClient, runDurably, type RedisDurability } from '../store/redis/durable-write.ts'
 import { option, optionsContract } from '../model/options-contract.ts'
@@ -22,6 +22,7 @@ export interface RedisSessionStoreOptions {
    * A commit counts only once this many replicas have it (`WAIT replicas timeoutMs` right after it,
    * in the same round trip); otherwise `append` rejects, and the exchange, which may still be on
    * the master, is not known to survive a failover: load the conversation before committing again.
+   * Approval records (a pause, a decision, a resume's claim) are written the same way.
    * Needs a client with `pipeline()` (ioredis). @default none
    * @example
    * redisSessionStore(client, { durable: { replicas: 1, timeoutMs: 100 } })
@@ -59,7 +60,10 @@ const APPEND = luaScript(`
 local current = redis.call('LLEN', KEYS[1])
 if ARGV[2] == 'fail' and current ~= tonumber(ARGV[1]) then return {0, current} end
 redis.call('RPUSH', KEYS[1], ARGV[3])
-if tonumber(ARGV[4]) > 0 then redis.call('PEXPIRE', KEYS[1], ARGV[4]) end
+if tonumber(ARGV[4]) > 0 then
+  redis.call('PEXPIRE', KEYS[1], ARGV[4])
+  redis.call('PEXPIRE', KEYS[2], ARGV[4])
+end
 return {1, current + 1}`)
 // A key of another type (written behind the store's back) answers its type, not an error of Redis's.
 const LOAD = luaScript(`
@@ -67,10 +71,14 @@ local kind = redis.call('TYPE', KEYS[1])['ok']
 if kind ~= 'list' and kind ~= 'none' then return kind end
 return redis.call('LRANGE', KEYS[1], 0, -1)`)
 const DELETE = luaScript(`return redis.call('DEL', KEYS[1], KEYS[2])`)
-// Approvals: one hash per conversation (same hash tag), one field per approval holding '<rev>\n<body>'.
+// Approvals: one hash per conversation (same hash tag), one field per approval holding '<rev>\n<body>'. With a ttl
+// they expire with their conversation (KEYS[2]: each commit sets both), or a ttl after the pause when it has none yet.
 const APPROVAL_CREATE = luaScript(`
 local created = redis.call('HSETNX', KEYS[1], ARGV[1], '1\\n' .. ARGV[2])
-if created == 1 and tonumber(ARGV[3]) > 0 then redis.call('PEXPIRE', KEYS[1], ARGV[3]) end
+if created == 1 and tonumber(ARGV[3]) > 0 then
+  local left = redis.call('PTTL', KEYS[2])
+  if left > 0 then redis.call('PEXPIRE', KEYS[1], left) else redis.call('PEXPIRE', KEYS[1], ARGV[3]) end
+end
 return created`)
 const APPROVAL_READ = luaScript(`return redis.call('HGET', KEYS[1], ARGV[1])`)
 const APPROVAL_SWAP = luaScript(`
@@ -98,6 +106,10 @@ export function redisSessionStore(client: RedisLike, options: RedisSessionStoreO
   const { keyPrefix: prefix = 'rg:session:', ttlMs = 0 } = checked
   const { durable, bounded } = redisCallSettings(client, checked, 'redisSessionStore')
   const durableClient: DurableClient | undefined = durable === undefined ? undefined : { client, durable }
+  // A pause, a decision and a resume's claim are written as a commit is: with `durable`, a failover loses none of them
+  // (a lost decision would take a second one; a lost claim, a second resume running the call again).
+  const write = (script: LuaScript, keys: readonly string[], args: readonly (string | number)[]): Promise<unknown> =>
+    durableClient === undefined ? runScript(client, script, keys, args) : runDurably(durableClient, script, keys, args)
   // The id is the hash tag: a conversation and its approvals share a cluster slot (a delete removes both in one script).
   // On a cluster, an id starting with '}' would end its tag at once (an empty tag: each key hashed whole, in slots of
   // their own, and the delete refused with CROSSSLOT): such an id is tagged NUL, which no id holds (see checkSessionId).
@@ -130,9 +142,7 @@ export function redisSessionStore(client: RedisLike, options: RedisSessionStoreO
     async append(id: string, request: AppendRequest): Promise<AppendOutcome> {
       const { exchange, expected, fail } = checkAppend(id, request, 'redisSessionStore.append')
       const args = [expected, fail ? 'fail' : 'append', encodeExchange(exchange), ttlMs]
-      const reply = await bounded(() =>
-        durableClient === undefined ? runScript(client, APPEND, keyOf(id), args) : runDurably(durableClient, APPEND, [keyOf(id)], args),
-      )
+      const reply = await bounded(() => write(APPEND, [keyOf(id), approvalsOf(id)], args))
       if (!Array.isArray(reply) || typeof reply[1] !== 'number') throw new Error(`redisSessionStore.append: unexpected reply ${typeName(reply)}`)
       const version = reply[1]
       return reply[0] === 1 ? { committed: true, version, staleBy: staleBy(version - 1, expected) } : { committed: false, version }
@@ -144,7 +154,7 @@ export function redisSessionStore(client: RedisLike, options: RedisSessionStoreO
     approvals: {
       async create(sessionId, approvalId, body) {
         checkSlotIds(sessionId, approvalId, 'redisSessionStore.approvals.create')
-        return (await bounded(() => runScript(client, APPROVAL_CREATE, approvalsOf(sessionId), [approvalId, body, ttlMs]))) === 1
+        return (await bounded(() => write(APPROVAL_CREATE, [approvalsOf(sessionId), keyOf(sessionId)], [approvalId, body, ttlMs]))) === 1
       },
       async read(sessionId, approvalId) {
         checkSlotIds(sessionId, approvalId, 'redisSessionStore.approvals.read')
@@ -156,7 +166,7 @@ export function redisSessionStore(client: RedisLike, options: RedisSessionStoreO
       async swap(sessionId, approvalId, rev, body) {
         checkSlotIds(sessionId, approvalId, 'redisSessionStore.approvals.swap')
         if (!isRevision(rev)) return false
-        return (await bounded(() => runScript(client, APPROVAL_SWAP, approvalsOf(sessionId), [approvalId, rev, body]))) === 1
+        return (await bounded(() => write(APPROVAL_SWAP, [approvalsOf(sessionId)], [approvalId, rev, body]))) === 1
       },
     },
   }

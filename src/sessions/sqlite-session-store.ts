@@ -73,6 +73,7 @@ export function sqliteSessionStore(options: SqliteSessionStoreOptions): SqliteSe
     'INSERT INTO rg_sessions (id, version, expires_at) VALUES (?, ?, ?) ON CONFLICT (id) DO UPDATE SET version = excluded.version, expires_at = excluded.expires_at',
   )
   const insert = db.prepare('INSERT INTO rg_session_exchanges (id, seq, format, body) VALUES (?, ?, ?, ?)')
+  const adopt = db.prepare('INSERT OR IGNORE INTO rg_sessions (id, version, expires_at) VALUES (?, 0, ?)')
   const eraseHead = db.prepare('DELETE FROM rg_sessions WHERE id = ?')
   const eraseRows = db.prepare('DELETE FROM rg_session_exchanges WHERE id = ?')
   const eraseApprovals = db.prepare('DELETE FROM rg_session_approvals WHERE id = ?')
@@ -102,6 +103,11 @@ export function sqliteSessionStore(options: SqliteSessionStoreOptions): SqliteSe
     if (typeof row.version !== 'number' || !Number.isSafeInteger(row.version) || row.version < 0)
       throw versionMismatch(id, row.version, (rows.all(id) as unknown[]).length)
     return row.version
+  }
+  /** Erases the conversation when it expired (inside the caller's transaction), its rows read no further. */
+  const expireDue = (id: string): void => {
+    const row = head.get(id) as { expiresAt: number | null } | undefined
+    if (row !== undefined && row.expiresAt !== null && row.expiresAt <= Date.now()) erase(id)
   }
   const inTransaction = <R>(mode: 'DEFERRED' | 'IMMEDIATE', work: () => R): R => {
     db.exec(`BEGIN ${mode}`)
@@ -145,7 +151,15 @@ export function sqliteSessionStore(options: SqliteSessionStoreOptions): SqliteSe
       // Old copies of the erased pages live on in the write-ahead log until a checkpoint copies the new ones over them.
       if (path !== ':memory:') db.exec('PRAGMA wal_checkpoint(TRUNCATE)')
     },
-    approvals: sqliteApprovals(db),
+    // An approval of a conversation that expired is erased with it, whether the conversation was read since or not.
+    approvals: sqliteApprovals(db, (id, creating) => {
+      if (ttlMs === undefined) return
+      inTransaction('IMMEDIATE', () => {
+        expireDue(id)
+        // A pause before the conversation's first exchange starts its life: it is erased a ttl later unless a commit comes.
+        if (creating) adopt.run(id, Date.now() + ttlMs)
+      })
+    }),
     close(): void {
       if (db.isOpen) db.close()
     },
@@ -153,17 +167,19 @@ export function sqliteSessionStore(options: SqliteSessionStoreOptions): SqliteSe
 }
 
 /** Approvals in the same file: one row each, a swap one `UPDATE ... WHERE rev = ?` (atomic across the processes sharing the file). */
-function sqliteApprovals(db: DatabaseSync): ApprovalSlots {
+function sqliteApprovals(db: DatabaseSync, expire: (sessionId: string, creating: boolean) => void): ApprovalSlots {
   const create = db.prepare('INSERT OR IGNORE INTO rg_session_approvals (id, approval_id, rev, body) VALUES (?, ?, 1, ?)')
   const read = db.prepare('SELECT rev, body FROM rg_session_approvals WHERE id = ? AND approval_id = ?')
   const swap = db.prepare('UPDATE rg_session_approvals SET rev = rev + 1, body = ? WHERE id = ? AND approval_id = ? AND rev = ?')
   return {
     async create(sessionId, approvalId, body) {
       checkSlotIds(sessionId, approvalId, 'sqliteSessionStore.approvals.create')
+      expire(sessionId, true)
       return Number(create.run(sessionId, approvalId, body).changes) === 1
     },
     async read(sessionId, approvalId) {
       checkSlotIds(sessionId, approvalId, 'sqliteSessionStore.approvals.read')
+      expire(sessionId, false)
       const row = read.get(sessionId, approvalId) as { rev: unknown; body: unknown } | undefined
       if (row === undefined) return undefined
       // A row edited behind the store is handed on as text: the record's reader refuses what it cannot read.
@@ -171,6 +187,7 @@ function sqliteApprovals(db: DatabaseSync): ApprovalSlots {
     },
     async swap(sessionId, approvalId, rev, body) {
       checkSlotIds(sessionId, approvalId, 'sqliteSessionStore.approvals.swap')
+      expire(sessionId, false)
       if (!isRevision(rev)) return false
       return Number(swap.run(body, sessionId, approvalId, rev).changes) === 1
     },

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest'
 import {
+  Agent,
   type ApprovalError,
   type ApprovalPendingError,
   argsDigest,
@@ -10,7 +11,9 @@ import {
   isApprovalPendingError,
   memorySessionStore,
   type SessionStore,
+  tool,
 } from '../../src/index.ts'
+import { scripted } from '../../src/providers/index.ts'
 import { PGlite } from '@electric-sql/pglite'
 import { postgresSessionStore } from '../../src/postgres.ts'
 import { redisSessionStore } from '../../src/redis.ts'
@@ -18,7 +21,7 @@ import { pgliteQueryable } from '../sessions/support/store-backends.ts'
 import { sqliteSessionStore } from '../../src/sqlite.ts'
 import { useRedis } from '../redis/support/use-redis.ts'
 import { describeWith, redisServer } from '../support/requirements.ts'
-import { approvalAgent, refundCall } from './support/approval-agent.ts'
+import { approvalAgent, RefundInput, refundCall } from './support/approval-agent.ts'
 
 /** A suite: `describe`, or one that needs something from outside the project. */
 type Suite = (title: string, body: () => void) => void
@@ -142,6 +145,62 @@ for (const [name, makeStore, suite] of STORES) {
       const result = await session.resume(approval.approvalId)
       expect(result.text).toBe('refunded')
       expect(effects.runs).toEqual([{ args: { order: 7, amount: 3 }, key: `${approval.runId}:1:call_refund` }])
+      expect((await refusal(session.resume(approval.approvalId))).kind).toBe('already-resumed')
+    })
+
+    it('keeps its claim while the resumed run goes on past leaseMs: another resume is refused, and the call runs once', async () => {
+      vi.useFakeTimers({ toFake: ['Date', 'setInterval', 'clearInterval'] })
+      const store = makeStore()
+      // Counts the store's approval writes, so the test knows when a renewal has landed.
+      let swaps = 0
+      const approvals = store.approvals as NonNullable<SessionStore['approvals']>
+      const counted: SessionStore = new Proxy(store, {
+        get(target, key) {
+          if (key === 'approvals')
+            return { ...approvals, swap: (...args: Parameters<typeof approvals.swap>) => Promise.resolve(approvals.swap(...args)).finally(() => swaps++) }
+          const value: unknown = Reflect.get(target, key)
+          return typeof value === 'function' ? value.bind(target) : value
+        },
+      })
+      let entered: () => void = () => undefined
+      const inTool = new Promise<void>((resolve) => (entered = resolve))
+      let done: () => void = () => undefined
+      const slowTool = new Promise<void>((resolve) => (done = resolve))
+      const runs: (string | undefined)[] = []
+      const refund = tool({
+        name: 'refund',
+        description: 'Refund an order',
+        input: RefundInput,
+        needsApproval: true,
+        execute: async (_args, ctx) => {
+          runs.push(ctx.idempotencyKey)
+          entered()
+          await slowTool
+          return 'ok'
+        },
+      })
+      const slowAgent = () =>
+        Agent.create({ provider: scripted([refundCall({ order: 3, amount: 2 }), 'refunded']), model: 'm', sessions: counted })
+          .tool(refund)
+          .build()
+      const agent = slowAgent()
+      const session = await agent.session('customer-slow')
+      const { approval } = await paused(session.run('refund order 3'))
+      await session.approve(approval.approvalId, { approved: true })
+      const leaseMs = 3_000
+      const resumed = session.resume(approval.approvalId, { leaseMs })
+      await inTool
+      // Five renewals' worth of time, each renewal landed before the clock moves on: the lease has long run out but for them.
+      for (let i = 0; i < 5; i++) {
+        const before = swaps
+        await vi.advanceTimersByTimeAsync(leaseMs / 3)
+        await vi.waitFor(() => expect(swaps).toBeGreaterThan(before))
+      }
+      const other = await (await slowAgent().session('customer-slow')).resume(approval.approvalId).catch((e: unknown) => e)
+      expect(other).toMatchObject({ kind: 'already-claimed' })
+      done()
+      expect((await resumed).text).toBe('refunded')
+      expect(runs).toEqual([`${approval.runId}:1:call_refund`])
       expect((await refusal(session.resume(approval.approvalId))).kind).toBe('already-resumed')
     })
 
@@ -403,6 +462,26 @@ describe('Session approvals', () => {
       },
     )
     expect((await refusal(agent.approve(approval.approvalId, hostile as never))).kind).toBe('invalid-decision')
+  })
+
+  it('reads a decision once: a reason that answers the check short, then long, tells the model the short one', async () => {
+    const { agent, provider, effects } = approvalAgent([refundCall({ order: 3, amount: 2 }), 'done'])
+    const { approval } = await paused(agent.run('refund order 3'))
+    let reads = 0
+    const decision = {
+      approved: false,
+      get reason() {
+        reads++
+        return reads === 1 ? 'too much' : 'x'.repeat(100_000)
+      },
+    }
+    expect(await agent.approve(approval.approvalId, decision)).toEqual({ approvalId: approval.approvalId, outcome: 'rejected' })
+    expect(reads).toBe(1)
+    await agent.resume(approval.approvalId)
+    expect(effects.runs).toEqual([])
+    const told = provider.requests[1]?.messages.find((m) => m.role === 'tool')?.content ?? ''
+    expect(told).toContain('too much')
+    expect(told.length).toBeLessThan(1_000)
   })
 
   it('refuses to park a pause in a store that keeps no approvals, typed', async () => {

@@ -84,10 +84,19 @@ describeWith(redisServer)('redisStore and redisSessionStore with durable: { repl
         '0 of 1 replicas acknowledged the write within 50 ms (WAIT)',
       )
     })
+
+    it('rejects an approval record (a pause, a decision, a claim) that no replica confirmed, as it does a commit', async () => {
+      const sessions = redisSessionStore(lone.client, { keyPrefix: 'chat:', durable: DURABLE })
+      const slots = sessions.approvals as NonNullable<typeof sessions.approvals>
+      await expect(slots.create('c', 'apr-1', 'pending')).rejects.toThrow('0 of 1 replicas acknowledged the write within 50 ms (WAIT)')
+      // What no replica confirmed may still be on the master: a decision on it is refused the same way.
+      expect(await slots.read('c', 'apr-1')).toEqual({ rev: 1, body: 'pending' })
+      await expect(slots.swap('c', 'apr-1', 1, 'decided')).rejects.toThrow('0 of 1 replicas acknowledged the write within 50 ms (WAIT)')
+    })
   })
 
   describe('on a master with a replica', () => {
-    it('acknowledges a reservation, a charge and a commit only once the replica has them', async () => {
+    it('acknowledges a reservation, a charge, a commit and an approval record only once the replica has them', async () => {
       const store = redisStore(master.client, { keyPrefix: 'dur:', durable: DURABLE_WITH_REPLICA })
       expect(await store.reserve('budget', 'r1', 0.5, 1, 60_000)).toEqual({ granted: true, spent: 0, held: 0 })
       expect(await replica.hget('{dur:budget}:holds', 'r1')).toBe('0.5')
@@ -96,6 +105,10 @@ describeWith(redisServer)('redisStore and redisSessionStore with durable: { repl
       const sessions = redisSessionStore(master.client, { keyPrefix: 'chat:', durable: DURABLE_WITH_REPLICA })
       await sessions.append('c', { exchange: exchangeOf('a'), expectedVersion: 0 })
       expect(await replica.llen('chat:{c}')).toBe(1)
+      expect(await sessions.approvals?.create('c', 'apr-1', 'pending')).toBe(true)
+      expect(await replica.hget('chat:{c}:approvals', 'apr-1')).toBe('1\npending')
+      expect(await sessions.approvals?.swap('c', 'apr-1', 1, 'decided')).toBe(true)
+      expect(await replica.hget('chat:{c}:approvals', 'apr-1')).toBe('2\ndecided')
     })
 
     it('runs its scripts again after SCRIPT FLUSH (NOSCRIPT falls back to EVAL, still followed by WAIT)', async () => {

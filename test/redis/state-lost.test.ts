@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises'
-import { beforeEach, describe, expect, it } from 'vitest'
+import { beforeEach, describe, expect, it, vi } from 'vitest'
 import { circuitBreaker, createGate, ProviderError, sharedBudget, sharedRateLimit, type GateEventMap } from '../../src/index.ts'
 import { scripted } from '../../src/providers/index.ts'
 import { isStateLostError, redisStore, StateLostError } from '../../src/store/redis/index.ts'
@@ -97,6 +97,65 @@ describeWith(redisServer)('redisStore when its state vanishes', () => {
       expect(before.lost[0]?.found).toEqual(expect.any(String))
       expect(before.lost[0]?.found).not.toBe(before.lost[0]?.seen)
     })
+  })
+
+  it('reports a loss that several runs in flight find once per group, to onStateLost and as state_lost', { timeout: BOUND_MS }, async () => {
+    const { store, lost } = reportingStore('flight:')
+    const budget = sharedBudget({ store, key: 'budget', usd: 5 })
+    const breaker = circuitBreaker({ store, failureThreshold: 5, cooldownMs: 60_000 })
+    const rateLimit = sharedRateLimit({ store, key: 'rl', limit: 100, windowMs: 60_000 })
+    const provider = scripted(
+      Array.from({ length: 5 }, () => tenCents),
+      { name: 'llm' },
+    )
+    const gate = createGate({ providers: provider, model: 'm', pricing, budget, breaker, rateLimit })
+    const events: GateEventMap['state_lost'][] = []
+    gate.on('state_lost', (e) => events.push(e))
+    await gate.run(ask('1'))
+    await redis.client.flushall()
+
+    const runs = await Promise.allSettled(['2', '3', '4', '5'].map((n) => gate.run(ask(n))))
+    expect(runs.map((r) => r.status)).toEqual(['rejected', 'rejected', 'rejected', 'rejected'])
+    // One FLUSHALL, one loss per group: each reported once, however many calls were in flight on it.
+    expect(lost.map((e) => e.key).sort()).toEqual(['flight:budget', 'flight:rg:breaker:llm', expect.stringMatching(/^flight:\{rl:llm\}:\d+$/)])
+    expect(events.map((e) => e.policy).sort()).toEqual(['breaker', 'budget', 'rate-limit'])
+    expect(budget.lost).toBe(lost.find((e) => e.key === 'flight:budget'))
+  })
+
+  it('does not latch a re-armed budget again on a call sent before the loss was found', { timeout: BOUND_MS }, async () => {
+    // A client whose replies wait for the test: the n-th script call answers once `release[n]` is called.
+    const release: (() => void)[] = []
+    const held =
+      <A extends unknown[]>(call: (...args: A) => Promise<unknown>) =>
+      async (...args: A) => {
+        const answered = new Promise<void>((resolve) => release.push(resolve))
+        const reply = await call(...args)
+        await answered
+        return reply
+      }
+    const client = { evalsha: held(redis.client.evalsha.bind(redis.client)), eval: held(redis.client.eval.bind(redis.client)) }
+    const lost: StateLostError[] = []
+    const budget = sharedBudget({ store: redisStore(client, { keyPrefix: 'rearm:', onStateLost: (e) => void lost.push(e) }), key: 'budget', usd: 1 })
+    const first = budget.reserve('r1', 0.1)
+    release.shift()?.()
+    expect((await first).granted).toBe(true)
+    await redis.client.flushall()
+
+    const early = budget.reserve('r2', 0.1).catch((e: unknown) => e)
+    const late = budget.reserve('r3', 0.1).catch((e: unknown) => e)
+    await vi.waitFor(() => expect(release).toHaveLength(2))
+    release.shift()?.()
+    expect(isStateLostError(await early)).toBe(true)
+    expect(budget.lost).toBe(await early)
+    budget.rearm()
+    release.shift()?.()
+    // The late call was sent before the loss was found: it did nothing, and is the same loss, already re-armed.
+    expect(await late).toBe(await early)
+    expect(budget.lost).toBeUndefined()
+    expect(lost).toHaveLength(1)
+    const next = budget.reserve('r4', 0.1)
+    release.shift()?.()
+    expect((await next).granted).toBe(true)
   })
 
   it('reports a breaker whose state vanished, lets the call through and starts it closed', { timeout: BOUND_MS }, async () => {

@@ -13,6 +13,7 @@ import { ApprovalError, ApprovalPendingError } from './approval-error.ts'
 import { type ApprovalRecord, decodeRecord, encodeRecord } from './approval-record.ts'
 import type { ApprovalDecision, ApprovalOutcome, PendingApproval } from './approval-types.ts'
 import { APPROVAL_ID } from './args-digest.ts'
+import { renewClaim } from './claim-renewal.ts'
 import { RunPause, type RunResume } from './run-pause.ts'
 
 /** What `session.approve` answers: the decision it recorded. */
@@ -218,7 +219,27 @@ export class SessionApprovals {
     // out of time), within the lease, past which the claim lapses anyway.
     const after = (): SlotWait | undefined =>
       wait?.signal?.aborted === true ? { signal: AbortSignal.timeout(leaseMs), late: () => false, runId: wait.runId } : wait
-    return { resume, pending, finish: () => this.#finish(id, token, after()), release: () => this.#release(id, token, after()) }
+    // While the run goes on, its claim is renewed: only a resume that stopped renewing (its process died) is taken over.
+    // Each renewal waits for the store within the lease, and within the resume's deadline: a hung store holds no resume past it.
+    const renewing = (): SlotWait => {
+      const lease = AbortSignal.timeout(leaseMs)
+      return { signal: wait?.signal === undefined ? lease : AbortSignal.any([wait.signal, lease]), late: () => false, runId: pending.runId }
+    }
+    const renewal = renewClaim(() => this.#renew(id, token, leaseMs, renewing()), leaseMs)
+    return {
+      resume,
+      pending,
+      finish: () => renewal.stop().then(() => this.#finish(id, token, after())),
+      release: () => renewal.stop().then(() => this.#release(id, token, after())),
+    }
+  }
+
+  /** Extends this resume's claim to `leaseMs` from now; `false` once the claim is no longer its own (finished, or taken over). */
+  async #renew(id: string, token: string, leaseMs: number, wait: SlotWait): Promise<boolean> {
+    const { rev, record } = await this.#read(id, wait)
+    if (record.status !== 'resuming' || record.claim?.token !== token) return false
+    await this.#swap(id, rev, { ...record, claim: { token, until: Date.now() + leaseMs } }, wait)
+    return true
   }
 
   /** Gives a claim back unfinished (unless another resume took it over): decided again, claimable at once. */

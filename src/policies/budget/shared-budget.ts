@@ -119,9 +119,11 @@ export function sharedBudget(given: SharedBudgetOptions): SharedBudget {
   // Sums of float prices drift: spend within the tolerance of the budget still fits it.
   const limit = usd + BUDGET_TOLERANCE_USD
   let lost: StateLostError | undefined
+  // The loss last re-armed: a call sent before the re-arm may still come back with it, and must not latch the budget again.
+  let rearmed: StateLostError | undefined
   // A store that found the state gone latches the budget closed until someone re-arms it.
   const latch = (error: unknown): never => {
-    if (isStateLostError(error)) lost = error
+    if (isStateLostError(error) && error !== rearmed) lost = error
     throw error
   }
   const guarded = async <T>(operation: () => Promise<T>): Promise<T> => {
@@ -179,6 +181,7 @@ export function sharedBudget(given: SharedBudgetOptions): SharedBudget {
       return lost
     },
     rearm() {
+      rearmed = lost ?? rearmed
       lost = undefined
     },
   }

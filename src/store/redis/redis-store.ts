@@ -114,6 +114,8 @@ export function redisStore(client: RedisLike, given?: RedisStoreOptions): StateS
   const durableClient: DurableClient | undefined = durable === undefined ? undefined : { client, durable }
   // The epoch this process saw, per epoch key: a different one, or none, on a later call means the state vanished.
   const epochs = new Map<string, string>()
+  // The loss last found per epoch key: an operation sent before it was noticed finds that same loss, reported once.
+  const losses = new Map<string, StateLostError>()
 
   async function run(operation: RedisStoreOperation, key: string, args: readonly (string | number)[]): Promise<unknown> {
     const full = prefix + key
@@ -138,6 +140,9 @@ export function redisStore(client: RedisLike, given?: RedisStoreOptions): StateS
       return result ?? null
     }
     if (verdict !== 'lost') throw new RedisStoreError(operation, full, new Error(`unexpected reply ${JSON.stringify(reply)}`))
+    const known = losses.get(epoch)
+    // Sent with an epoch this store already found lost (and forgot): it did nothing, and says so with the same error.
+    if (known !== undefined && known.seen === seen && epochs.get(epoch) !== seen) throw known
     epochs.delete(epoch)
     const lost = new StateLostError({
       store: 'redisStore',
@@ -146,6 +151,7 @@ export function redisStore(client: RedisLike, given?: RedisStoreOptions): StateS
       seen,
       found: typeof found === 'string' && found !== '' ? found : undefined,
     })
+    losses.set(epoch, lost)
     report(onStateLost, lost)
     throw lost
   }

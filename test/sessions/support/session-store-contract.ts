@@ -224,6 +224,39 @@ export function sessionStoreContract(label: string, backend: () => StoreBackend)
     expect(await slots.read(id, 'ap-1')).toBeUndefined()
   })
 
+  it("erases an approval made late in a conversation's life with the conversation, not a ttl after the approval", async () => {
+    const store = backend().withTtl(1_000)
+    const slots = store.approvals as NonNullable<SessionStore['approvals']>
+    const id = freshId(label)
+    await store.append(id, { exchange: exchangeOf('long ago'), expectedVersion: 0 })
+    await sleep(300)
+    expect(await slots.create(id, 'ap-late', 'pending')).toBe(true)
+    // Past the conversation's expiry (1,000 ms after its append), well before 1,000 ms after the approval.
+    await sleep(900)
+    expect(await slots.read(id, 'ap-late')).toBeUndefined()
+    expect(await store.load(id)).toEqual({ messages: [], version: 0 })
+  })
+
+  it('erases the approvals of a conversation paused before its first exchange a ttl after the pause; its first commit is still version 1', async () => {
+    const store = backend().withTtl(300)
+    const slots = store.approvals as NonNullable<SessionStore['approvals']>
+    const [abandoned, answered] = [freshId(label), freshId(label)]
+    expect(await slots.create(abandoned, 'ap-first', 'pending')).toBe(true)
+    expect(await slots.create(answered, 'ap-first', 'pending')).toBe(true)
+    expect(await store.load(abandoned)).toEqual({ messages: [], version: 0 })
+    // The pause left the conversation new: its first commit is version 1, however it is made.
+    expect(await store.append(answered, { exchange: exchangeOf('resumed'), expectedVersion: 0, onConflict: 'fail' })).toEqual({
+      committed: true,
+      version: 1,
+      staleBy: 0,
+    })
+    await sleep(600)
+    expect(await slots.read(abandoned, 'ap-first')).toBeUndefined()
+    expect(await store.load(abandoned)).toEqual({ messages: [], version: 0 })
+    expect(await store.load(answered)).toEqual({ messages: [], version: 0 })
+    expect(await slots.read(answered, 'ap-first')).toBeUndefined()
+  })
+
   it('refuses to read a record written in a newer format, with a SessionFormatError', async ({ skip }) => {
     const { store, plant } = backend()
     if (plant === undefined) return skip('this backend has no storage to write behind the store')
