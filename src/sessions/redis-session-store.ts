@@ -111,10 +111,7 @@ export function redisSessionStore(client: RedisLike, options: RedisSessionStoreO
   const write = (script: LuaScript, keys: readonly string[], args: readonly (string | number)[]): Promise<unknown> =>
     durableClient === undefined ? runScript(client, script, keys, args) : runDurably(durableClient, script, keys, args)
   // The id is the hash tag: a conversation and its approvals share a cluster slot (a delete removes both in one script).
-  // On a cluster, an id starting with '}' would end its tag at once (an empty tag: each key hashed whole, in slots of
-  // their own, and the delete refused with CROSSSLOT): such an id is tagged NUL, which no id holds (see checkSessionId).
-  const clustered = (client as { readonly isCluster?: unknown }).isCluster === true
-  const tagOf = (id: string): string => (clustered && id.startsWith('}') ? `{\u0000${id}}` : `{${id}}`)
+  const tagOf = (id: string): string => `{${braceFree(id)}}`
   const keyOf = (id: string): string => `${prefix}${tagOf(id)}`
   const approvalsOf = (id: string): string => `${prefix}${tagOf(id)}:approvals`
 
@@ -170,4 +167,17 @@ export function redisSessionStore(client: RedisLike, options: RedisSessionStoreO
       },
     },
   }
+}
+
+/**
+ * `id` as its key holds it, without a brace. An id holding one is written NUL and then its
+ * percent-encoding (of `%`, `{` and `}`): no id holds NUL (see `checkSessionId`), so an id is never
+ * another's encoding. With no brace inside the tag, a key reads back as one prefix and one id, so
+ * two stores of two prefixes (`chat:` with id `acme}:{c1`, `chat:{acme}:` with id `c1`) never share
+ * a key; and an id starting with `}` cannot end its tag at once (on a cluster, an empty tag hashes
+ * each key whole, in slots of its own, and the delete is refused with CROSSSLOT).
+ */
+function braceFree(id: string): string {
+  if (!id.includes('{') && !id.includes('}')) return id
+  return `\u0000${id.replace(/[%{}]/g, (c) => (c === '%' ? '%25' : c === '{' ? '%7B' : '%7D'))}`
 }
