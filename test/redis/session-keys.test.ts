@@ -1,5 +1,5 @@
 import fc from 'fast-check'
-import { describe, expect, it } from 'vitest'
+import { expect, it } from 'vitest'
 import { redisSessionStore } from '../../src/sessions/redis-session-store.ts'
 import { describeWith, redisServer } from '../support/requirements.ts'
 import { useRedis } from './support/use-redis.ts'
