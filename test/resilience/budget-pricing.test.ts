@@ -37,6 +37,18 @@ describe('a budget without prices', () => {
     expect(build).toThrow(SAYS_WHAT_TO_SET)
   })
 
+  it('refuses a pricing table that prices no model, as it refuses no pricing', () => {
+    const budget = sharedBudget({ store: memoryStore(), key: 'b', usd: 1 })
+    expect(() => createGate({ providers: scripted([validRefundJson]), model: 'm', pricing: {}, budget })).toThrow(SAYS_WHAT_TO_SET)
+    expect(() => createGate({ providers: scripted([validRefundJson]), model: 'm', pricing: {}, preCheck: [maxCostRule(1)] })).toThrow(SAYS_WHAT_TO_SET)
+    const build = () =>
+      Agent.create({ provider: scripted([validRefundJson]), model: 'm' })
+        .reliability({ pricing: {} })
+        .costBudget({ usd: 1 })
+        .build()
+    expect(build).toThrow(SAYS_WHAT_TO_SET)
+  })
+
   it('counts once prices are given', async () => {
     const budget = sharedBudget({ store: memoryStore(), key: 'b', usd: 1 })
     const gate = createGate({
