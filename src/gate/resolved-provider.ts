@@ -46,14 +46,23 @@ export function resolveProviders(providers: Provider | readonly (Provider | Prov
 
 /** `providers` with their breaker keys (see {@link ResolvedProvider.breakerKey}). */
 function withBreakerKeys(providers: readonly Omit<ResolvedProvider, 'breakerKey'>[]): readonly ResolvedProvider[] {
-  const byName = new Map<string, Provider[]>()
-  return providers.map((entry) => {
-    const seen = byName.get(entry.name) ?? []
-    byName.set(entry.name, seen)
-    let n = seen.indexOf(entry.provider)
-    if (n < 0) n = seen.push(entry.provider) - 1
-    return Object.freeze({ ...entry, breakerKey: n === 0 ? entry.name : `${entry.name}#${n + 1}` })
-  })
+  // The key each provider holds: its name for the first of each name, `<name>#<n>` for a later one,
+  // never a key another provider is named or already holds (a provider named `openai#2` keeps it).
+  const holder = new Map<string, Provider>()
+  for (const entry of providers) if (!holder.has(entry.name)) holder.set(entry.name, entry.provider)
+  const keyOf = (entry: Omit<ResolvedProvider, 'breakerKey'>): string => {
+    if (holder.get(entry.name) === entry.provider) return entry.name
+    for (let n = 2; ; n++) {
+      const key = `${entry.name}#${n}`
+      const held = holder.get(key)
+      if (held === entry.provider) return key
+      if (held === undefined) {
+        holder.set(key, entry.provider)
+        return key
+      }
+    }
+  }
+  return providers.map((entry) => Object.freeze({ ...entry, breakerKey: keyOf(entry) }))
 }
 
 function resolved(item: Provider | ProviderEntry, i: number, model: string | undefined): Omit<ResolvedProvider, 'breakerKey'> {
