@@ -1,6 +1,7 @@
 import { messageOf } from '../model/message-of.ts'
 import { typeName } from '../model/describe-value.ts'
 import { option, optionsContract } from '../model/options-contract.ts'
+import type { ProviderOutputModes } from '../model/output-mode.ts'
 import type { Provider } from '../model/provider.ts'
 import type { ProviderEntry } from './gate-config.ts'
 
@@ -18,6 +19,8 @@ export interface ResolvedProvider {
    * backup never shares the first one's open circuit. The same provider listed twice shares its key.
    */
   readonly breakerKey: string
+  /** The provider's `outputModes`, checked and read once when the gate is made. */
+  readonly outputModes: ProviderOutputModes | undefined
 }
 
 /**
@@ -72,8 +75,18 @@ function resolved(item: Provider | ProviderEntry, i: number, model: string | und
     throw new TypeError(`createGate: providers[${i}] has no complete() method`)
   }
   const own = typeof entry.provider.model === 'string' && entry.provider.model !== '' ? entry.provider.model : undefined
-  return { provider: entry.provider, name: entry.name ?? entry.provider.name, model: entry.model ?? own, defaultModel: model }
+  const modes = entry.provider.outputModes
+  // Read once, as checked: a provider's modes decide what goes on the wire on every run.
+  const outputModes = modes === undefined ? undefined : Object.freeze(outputModesOf(i).check(modes))
+  return { provider: entry.provider, name: entry.name ?? entry.provider.name, model: entry.model ?? own, defaultModel: model, outputModes }
 }
+
+/** The contract of `providers[i].outputModes`: a dialect the gate compiles for, and whether it has a JSON mode. */
+const outputModesOf = (i: number) =>
+  optionsContract<ProviderOutputModes>(`createGate: providers[${i}].outputModes`, {
+    native: option.oneOf('openai-strict', 'anthropic', 'gemini'),
+    json: option.boolean(),
+  })
 
 /** The model a provider is asked for on a request (see {@link resolveProviders} for the order). */
 export function modelFor(entry: ResolvedProvider, requested: string | undefined): string | undefined {
