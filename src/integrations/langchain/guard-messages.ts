@@ -21,14 +21,44 @@ export async function guardHumanMessages(messages: readonly BaseMessage[], guard
   const out: BaseMessage[] = []
   const screened: HostGuardRun = { ...run, guards, host: 'langchain' }
   for (const m of messages) {
-    if (!HumanMessage.isInstance(m) || typeof m.content !== 'string') {
+    if (!HumanMessage.isInstance(m)) {
       out.push(m)
       continue
     }
-    const text = await hostScreen('input', m.content, undefined, screened)
-    out.push(text === m.content ? m : new HumanMessage({ content: text, ...(m.id !== undefined ? { id: m.id } : {}) }))
+    const content = await screenedContent(m.content, screened)
+    out.push(content === m.content ? m : new HumanMessage({ content, ...(m.id !== undefined ? { id: m.id } : {}) }))
   }
   return out
+}
+
+type HumanContent = HumanMessage['content']
+
+/**
+ * A human message's content through the `input` guards: its text, or each text block of a list of
+ * content blocks (the other blocks, an image, pass as they are). The same content when no guard changed it.
+ */
+async function screenedContent(content: HumanContent, run: HostGuardRun): Promise<HumanContent> {
+  if (typeof content === 'string') return hostScreen('input', content, undefined, run)
+  if (!Array.isArray(content)) return content
+  let changed = false
+  const blocks: unknown[] = []
+  for (const block of content as readonly unknown[]) {
+    const text = textOf(block)
+    const after = text === undefined ? text : await hostScreen('input', text, undefined, run)
+    if (after === text) blocks.push(block)
+    else {
+      changed = true
+      blocks.push({ ...(block as object), text: after })
+    }
+  }
+  return changed ? (blocks as HumanContent) : content
+}
+
+/** The text of a `{ type: 'text', text }` content block, else undefined. */
+function textOf(block: unknown): string | undefined {
+  if (typeof block !== 'object' || block === null) return undefined
+  const { type, text } = block as { type?: unknown; text?: unknown }
+  return type === 'text' && typeof text === 'string' ? text : undefined
 }
 
 /**
