@@ -1,4 +1,5 @@
-import { AIMessage } from '@langchain/core/messages'
+import { AIMessage, ToolMessage } from '@langchain/core/messages'
+import { Command } from '@langchain/langgraph'
 import { fakeModel } from '@langchain/core/testing'
 import { createAgent, createMiddleware, tool as lcTool } from 'langchain'
 import { describe, expect, it } from 'vitest'
@@ -53,6 +54,37 @@ describe('LangChain reliabilityMiddleware content guards', () => {
     )
     const cause = isReliabilityFailFastError(blocked) ? blocked : (blocked as { cause?: unknown }).cause
     expect(isReliabilityFailFastError(cause) && cause.kind).toBe('guard-blocked')
+  })
+
+  it('screen the ToolMessages of a Command a tool returns to update the state, keeping the rest of the Command', async () => {
+    const model = fakeModel()
+    model.respondWithTools([{ name: 'remember', args: { q: 'x' }, id: 'c1' }])
+    model.respond(new AIMessage('Done.'))
+    const remember = lcTool(
+      async (_args, config) =>
+        new Command({
+          update: {
+            messages: [new ToolMessage({ content: `owner ${EMAIL}, key ${KEY}`, tool_call_id: String(config.toolCall?.id) })],
+          },
+        }),
+      { name: 'remember', description: 'Remembers', schema: z.object({ q: z.string() }) },
+    )
+    const sent: string[] = []
+    const spy = createMiddleware({
+      name: 'Spy',
+      wrapModelCall: (request, handler) => {
+        sent.push(JSON.stringify(request.messages.map((m) => m.content)))
+        return handler(request)
+      },
+    })
+    const middleware = reliabilityMiddleware({ contentGuards: [piiGuard(), secretsGuard()] })
+    const result = await createAgent({ model, tools: [remember], middleware: [middleware, spy] }).invoke({ messages: [{ role: 'user', content: 'remember' }] })
+    const state = JSON.stringify(result.messages.map((m) => m.content))
+    for (const canary of [EMAIL, KEY]) {
+      expect(sent.join('\n')).not.toContain(canary)
+      expect(state).not.toContain(canary)
+    }
+    expect(state).toContain('owner [REDACTED:email]')
   })
 
   it('withhold a tool result with injected instructions behind a notice', async () => {

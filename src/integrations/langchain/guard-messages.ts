@@ -64,9 +64,12 @@ function textOf(block: unknown): string | undefined {
 /**
  * A tool's `ToolMessage` through the `tool-result` guards before it enters the agent's state:
  * redacted, or withheld behind a notice (not an error: calling again would fetch the same text);
- * an escalation throws `guard-escalated`. Anything else a tool returned (a `Command`) passes as it is.
+ * an escalation throws `guard-escalated`. A LangGraph `Command` that updates the state's messages
+ * (how a tool that changes the state answers) has each of its `ToolMessage`s screened the same
+ * way; anything else a tool returned passes as it is.
  */
 export async function guardToolMessage(result: unknown, tool: string, guards: readonly ContentGuard[], run: MessageGuardRun): Promise<unknown> {
+  if (commandUpdate(result) !== undefined) return guardedCommand(result as object, tool, guards, run)
   if (!ToolMessage.isInstance(result)) return result
   const text = typeof result.content === 'string' ? result.content : JSON.stringify(result.content)
   const after = await hostScreen('tool-result', text, tool, { ...run, guards, host: 'langchain' })
@@ -77,4 +80,36 @@ export async function guardToolMessage(result: unknown, tool: string, guards: re
     ...(result.name !== undefined ? { name: result.name } : {}),
     ...(result.status !== undefined ? { status: result.status } : {}),
   })
+}
+
+/** The state update of a LangGraph `Command` whose update holds a list of messages, else undefined. */
+function commandUpdate(result: unknown): (Record<string, unknown> & { readonly messages: readonly unknown[] }) | undefined {
+  try {
+    if (typeof result !== 'object' || result === null || (result as { lg_name?: unknown }).lg_name !== 'Command') return undefined
+    const update = (result as { update?: unknown }).update
+    if (typeof update !== 'object' || update === null || !Array.isArray((update as { messages?: unknown }).messages)) return undefined
+    return update as Record<string, unknown> & { readonly messages: readonly unknown[] }
+  } catch {
+    // A result whose fields throw when read is no Command of LangGraph's: it passes as LangChain hands it on.
+    return undefined
+  }
+}
+
+/**
+ * The `Command` with each `ToolMessage` of its update screened; the same `Command` when no guard
+ * changed one, else a copy of it (its class, `goto`, `graph` and the rest of the update kept).
+ */
+async function guardedCommand(command: object, tool: string, guards: readonly ContentGuard[], run: MessageGuardRun): Promise<unknown> {
+  const update = commandUpdate(command) as NonNullable<ReturnType<typeof commandUpdate>>
+  const messages: unknown[] = []
+  for (const m of update.messages) messages.push(ToolMessage.isInstance(m) ? await guardToolMessage(m, tool, guards, run) : m)
+  if (messages.every((m, i) => m === update.messages[i])) return command
+  const next = { ...update, messages }
+  const copy = Object.assign(Object.create(Object.getPrototypeOf(command) as object | null) as Record<PropertyKey, unknown>, command, { update: next })
+  // LangGraph also keeps the Command's arguments under a symbol of its own: they get the screened update too.
+  for (const key of Object.getOwnPropertySymbols(copy)) {
+    const held = copy[key]
+    if (typeof held === 'object' && held !== null && (held as { update?: unknown }).update === update) copy[key] = { ...held, update: next }
+  }
+  return copy
 }
