@@ -1,4 +1,5 @@
 import type { Message } from '../model/message.ts'
+import type { ToolCall } from '../model/tool-call.ts'
 import { type GuardSurface, runContentGuards } from '../validation/guards/index.ts'
 import type { AgentRuntime } from './agent-runtime.ts'
 import { guardReport } from './guard-report.ts'
@@ -31,12 +32,43 @@ export async function guardRunInput(
     if (outcome.action === 'redact') return { ...message, content: outcome.text }
     throw guardStop(outcome, surface, run.runId)
   }
+  // A tool call's arguments are text the model reads again: screened as their JSON text, a redaction parsed back (kept as text when it is no JSON).
+  const screenArgs = async (call: ToolCall): Promise<ToolCall> => {
+    const text = typeof call.args === 'string' ? call.args : jsonText(call.args)
+    if (text === undefined) return call
+    const after = (await screen('history', { role: 'assistant', content: text })).content
+    if (after === text) return call
+    return { ...call, args: typeof call.args === 'string' ? after : parsedOr(after) }
+  }
   const history: Message[] = []
   let changed = false
   for (const m of input.history) {
-    const screened = await screen('history', m)
+    let screened = await screen('history', m)
+    if (m.toolCalls !== undefined && m.toolCalls.length > 0) {
+      const calls: ToolCall[] = []
+      for (const call of m.toolCalls) calls.push(await screenArgs(call))
+      if (calls.some((c, i) => c !== m.toolCalls?.[i])) screened = { ...screened, toolCalls: Object.freeze(calls) }
+    }
     changed ||= screened !== m
     history.push(screened)
   }
   return { history: changed ? Object.freeze(history) : input.history, user: await screen('input', input.user) }
+}
+
+/** `text` as JSON when it parses, else the text itself. */
+function parsedOr(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown
+  } catch {
+    return text
+  }
+}
+
+/** The JSON text of arguments, undefined when JSON cannot write them (no text a model could read either). */
+function jsonText(args: unknown): string | undefined {
+  try {
+    return JSON.stringify(args)
+  } catch {
+    return undefined
+  }
 }

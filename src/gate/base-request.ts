@@ -17,7 +17,7 @@ export function baseFor<T>(s: RunView<T>, providerIdx: number, messages?: readon
   const base = baseRequest(entry, s, messages)
   // No mode to settle (resolveOutputMode would hand `base` back): no site built (~40 B per plain run).
   if ((base.outputMode ?? s.g.outputModes.mode) === undefined || base.responseSchema === undefined) return base
-  const site = { runId: s.runId, tags: s.tags, providerIdx, provider: entry.name, modes: entry.provider.outputModes }
+  const site = { runId: s.runId, tags: s.tags, providerIdx, provider: entry.name, modes: entry.outputModes }
   return resolveOutputMode(s.g.outputModes, site, base)
 }
 

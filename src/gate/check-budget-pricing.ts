@@ -19,21 +19,22 @@ export function checkBudgetPricing(config: GateConfig<unknown>, rules: readonly 
     const closed = budgetRules.find((rule) => budgetOnUnpriced(rule) === 'fail')
     if (closed !== undefined)
       throw new TypeError(
-        `createGate: ${closed.label ?? closed.kind} fails closed on unpriced attempts (onUnpriced: 'fail') but no pricing or priceUsage is given: ${SET_PRICES}`,
+        `createGate: ${closed.label ?? closed.kind} fails closed on unpriced attempts (onUnpriced: 'fail') but no pricing or priceUsage is given (or the pricing table prices no model): ${SET_PRICES}`,
       )
     const budget = config.budget
     if (budget?.onUnpriced === 'fail')
       throw new TypeError(
-        `createGate: the shared budget "${budget.key}" fails closed on unpriced attempts (onUnpriced: 'fail') but no pricing or priceUsage is given: ${SET_PRICES}`,
+        `createGate: the shared budget "${budget.key}" fails closed on unpriced attempts (onUnpriced: 'fail') but no pricing or priceUsage is given (or the pricing table prices no model): ${SET_PRICES}`,
       )
     const counting = budgetRules[0]
     if (counting !== undefined)
       throw new TypeError(
-        `createGate: ${counting.label ?? counting.kind} has no prices to count with (no pricing or priceUsage is given), so it would count every attempt as $0 and never stop: ${SET_PRICES}`,
+        `createGate: ${counting.label ?? counting.kind} has no prices to count with (no pricing or priceUsage is given, or the pricing table prices no model), so it would count every attempt as $0 and never stop: ${SET_PRICES}`,
       )
-    if (budget !== undefined && budget.reserveUsd === undefined)
+    // A fixed reservation of $0 charges each attempt $0: no count at all.
+    if (budget !== undefined && !(typeof budget.reserveUsd === 'number' && budget.reserveUsd > 0))
       throw new TypeError(
-        `createGate: the shared budget "${budget.key}" has no prices to count with (no pricing or priceUsage is given), so it would count every attempt as $0 and never stop: ${SET_PRICES}, or give the budget a fixed reserveUsd per attempt`,
+        `createGate: the shared budget "${budget.key}" has no prices to count with (no pricing or priceUsage is given, or the pricing table prices no model), so it would count every attempt as $0 and never stop: ${SET_PRICES}, or give the budget a fixed reserveUsd (above 0) per attempt`,
       )
   }
   return config.budget !== undefined || budgetRules.length > 0

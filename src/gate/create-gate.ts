@@ -107,7 +107,9 @@ export function gateBlueprint<T>(given: GateConfig<T>, label = 'createGate'): Ga
   const warned = new Set<string>()
   const preCheck = checkRules(config.preCheck, `${label}: preCheck`)
   const postDecide = checkRules(config.postDecide, `${label}: postDecide`)
-  const needsPrice = checkBudgetPricing(config as GateConfig<unknown>, [...preCheck, ...postDecide], priceUsage !== undefined)
+  // A pricing table that prices no model counts every attempt as $0, as no pricing does.
+  const priced = config.priceUsage !== undefined || (config.pricing !== undefined && Object.keys(config.pricing).length > 0)
+  const needsPrice = checkBudgetPricing(config as GateConfig<unknown>, [...preCheck, ...postDecide], priced)
   const { chain, userLinks, stops, durableChain } = buildChain(
     config as GateConfig<unknown>,
     { events, priceUsage, warned, label },

@@ -1,6 +1,7 @@
 import { messageOf } from '../model/message-of.ts'
 import { typeName } from '../model/describe-value.ts'
 import { option, optionsContract } from '../model/options-contract.ts'
+import type { ProviderOutputModes } from '../model/output-mode.ts'
 import type { Provider } from '../model/provider.ts'
 import type { ProviderEntry } from './gate-config.ts'
 
@@ -18,6 +19,8 @@ export interface ResolvedProvider {
    * backup never shares the first one's open circuit. The same provider listed twice shares its key.
    */
   readonly breakerKey: string
+  /** The provider's `outputModes`, checked and read once when the gate is made. */
+  readonly outputModes: ProviderOutputModes | undefined
 }
 
 /**
@@ -46,14 +49,23 @@ export function resolveProviders(providers: Provider | readonly (Provider | Prov
 
 /** `providers` with their breaker keys (see {@link ResolvedProvider.breakerKey}). */
 function withBreakerKeys(providers: readonly Omit<ResolvedProvider, 'breakerKey'>[]): readonly ResolvedProvider[] {
-  const byName = new Map<string, Provider[]>()
-  return providers.map((entry) => {
-    const seen = byName.get(entry.name) ?? []
-    byName.set(entry.name, seen)
-    let n = seen.indexOf(entry.provider)
-    if (n < 0) n = seen.push(entry.provider) - 1
-    return Object.freeze({ ...entry, breakerKey: n === 0 ? entry.name : `${entry.name}#${n + 1}` })
-  })
+  // The key each provider holds: its name for the first of each name, `<name>#<n>` for a later one,
+  // never a key another provider is named or already holds (a provider named `openai#2` keeps it).
+  const holder = new Map<string, Provider>()
+  for (const entry of providers) if (!holder.has(entry.name)) holder.set(entry.name, entry.provider)
+  const keyOf = (entry: Omit<ResolvedProvider, 'breakerKey'>): string => {
+    if (holder.get(entry.name) === entry.provider) return entry.name
+    for (let n = 2; ; n++) {
+      const key = `${entry.name}#${n}`
+      const held = holder.get(key)
+      if (held === entry.provider) return key
+      if (held === undefined) {
+        holder.set(key, entry.provider)
+        return key
+      }
+    }
+  }
+  return providers.map((entry) => Object.freeze({ ...entry, breakerKey: keyOf(entry) }))
 }
 
 function resolved(item: Provider | ProviderEntry, i: number, model: string | undefined): Omit<ResolvedProvider, 'breakerKey'> {
@@ -63,8 +75,18 @@ function resolved(item: Provider | ProviderEntry, i: number, model: string | und
     throw new TypeError(`createGate: providers[${i}] has no complete() method`)
   }
   const own = typeof entry.provider.model === 'string' && entry.provider.model !== '' ? entry.provider.model : undefined
-  return { provider: entry.provider, name: entry.name ?? entry.provider.name, model: entry.model ?? own, defaultModel: model }
+  const modes = entry.provider.outputModes
+  // Read once, as checked: a provider's modes decide what goes on the wire on every run.
+  const outputModes = modes === undefined ? undefined : Object.freeze(outputModesOf(i).check(modes))
+  return { provider: entry.provider, name: entry.name ?? entry.provider.name, model: entry.model ?? own, defaultModel: model, outputModes }
 }
+
+/** The contract of `providers[i].outputModes`: a dialect the gate compiles for, and whether it has a JSON mode. */
+const outputModesOf = (i: number) =>
+  optionsContract<ProviderOutputModes>(`createGate: providers[${i}].outputModes`, {
+    native: option.oneOf('openai-strict', 'anthropic', 'gemini'),
+    json: option.boolean(),
+  })
 
 /** The model a provider is asked for on a request (see {@link resolveProviders} for the order). */
 export function modelFor(entry: ResolvedProvider, requested: string | undefined): string | undefined {

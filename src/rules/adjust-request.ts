@@ -48,10 +48,35 @@ export function adjustRequestFor(rule: ReliabilityRule | undefined, scope: Relia
   }
 }
 
-/** The adjustment's request differs from the one given: another request object, or a tail of other messages. */
+/**
+ * The adjustment's request differs from the one given in what would be sent: a field of another
+ * value, or messages (history or tail) that read otherwise. A copy that repeats the same values
+ * (`{ maxTokens: request.maxTokens }`, the messages spread into new objects) is no change.
+ */
 export function changedRequest(before: AdjustedRequest, after: AdjustedRequest): boolean {
-  if (before.base !== after.base || before.tail.length !== after.tail.length) return true
-  return before.tail.some((m, i) => m !== after.tail[i])
+  return !sameMessages(before.tail, after.tail) || !sameRequest(before.base, after.base)
+}
+
+function sameRequest(a: ModelRequest, b: ModelRequest): boolean {
+  if (a === b) return true
+  const x = a as unknown as Record<string, unknown>
+  const y = b as unknown as Record<string, unknown>
+  for (const key of new Set([...Object.keys(x), ...Object.keys(y)])) {
+    const same = key === 'messages' ? sameMessages(a.messages, b.messages) : x[key] === y[key]
+    if (!same) return false
+  }
+  return true
+}
+
+/** Two message lists that read alike: the same messages, or copies whose JSON text is the same (one that cannot be written counts as changed). */
+function sameMessages(a: readonly Message[], b: readonly Message[]): boolean {
+  if (a === b) return true
+  if (a.length !== b.length) return false
+  try {
+    return a.every((m, i) => m === b[i] || JSON.stringify(m) === JSON.stringify(b[i]))
+  } catch {
+    return false
+  }
 }
 
 /** A tail as the gate sends every tail: each message marked `ephemeral: true` (a copy of any that was not), so none is ever taken for the conversation. */

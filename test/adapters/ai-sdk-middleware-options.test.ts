@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest'
+import { Agent } from '../../src/index.ts'
 import { reliabilityMiddleware } from '../../src/integrations/ai-sdk.ts'
+import { reliabilityMiddleware as langchainMiddleware } from '../../src/integrations/langchain.ts'
+import { scripted } from '../../src/providers/index.ts'
 
 describe('reliabilityMiddleware (AI SDK) options', () => {
   it('suggests its own option for a misspelt one, not only the gate options', () => {
@@ -33,6 +36,17 @@ describe('reliabilityMiddleware (AI SDK) options', () => {
   ])('refuses %s = %s when the middleware is made', (key, value, type) => {
     expect(() => reliabilityMiddleware({ [key]: value } as never)).toThrow(type)
     expect(() => reliabilityMiddleware({ [key]: value } as never)).toThrow(key)
+  })
+
+  it('refuses a logger the Agent refuses, with the same TypeError, in both host middlewares', () => {
+    for (const logger of [5, 'console', {}, { info: 'yes' }]) {
+      expect(() => Agent.create({ provider: scripted([]), logger } as never), String(logger)).toThrow(TypeError)
+      expect(() => reliabilityMiddleware({ logger } as never), String(logger)).toThrow(TypeError)
+      expect(() => langchainMiddleware({ logger } as never), String(logger)).toThrow(TypeError)
+      expect(() => reliabilityMiddleware({ logger } as never), String(logger)).toThrow(/logger must be/)
+    }
+    expect(() => reliabilityMiddleware({ logger: { warn: () => undefined } })).not.toThrow()
+    expect(() => langchainMiddleware({ logger: console })).not.toThrow()
   })
 
   it('takes the tool-retry options as booleans', () => {

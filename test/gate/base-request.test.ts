@@ -86,7 +86,7 @@ describe('the request a provider is sent (baseRequest)', () => {
     const [entry] = resolveProviders([{ provider: idle, model: 'm' }], undefined) as [ResolvedProvider]
     baseRequest(entry, runOf({ system: 'secret prompt', messages: [{ role: 'user', content: 'secret' }], maxTokens: 9 }, true, runSignal))
     expect(Object.isFrozen(entry)).toBe(true)
-    expect(Object.keys(entry).sort()).toEqual(['breakerKey', 'defaultModel', 'model', 'name', 'provider'])
+    expect(Object.keys(entry).sort()).toEqual(['breakerKey', 'defaultModel', 'model', 'name', 'outputModes', 'provider'])
     expect(JSON.stringify(Object.values(entry))).not.toContain('secret')
   })
 

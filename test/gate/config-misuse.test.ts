@@ -74,6 +74,20 @@ describe('createGate refuses options of the wrong type where they are written', 
     expect(states).toEqual(['p closed->open'])
   })
 
+  it('never gives a backup the breaker key another provider is named, so no two providers share an open circuit, whatever their names', async () => {
+    const failingToo: Provider = { ...failing }
+    for (const providers of [
+      [failing, failingToo, { provider, name: 'p#2' }],
+      [{ provider: failing, name: 'p#2' }, failingToo, provider],
+    ]) {
+      const gate = createGate({ providers, outputSchema: Refund, breaker: { failureThreshold: 1 }, postDecide: [failoverRule()] })
+      // The two failing providers open their circuits; the third, on a circuit of its own, answers.
+      const result = await gate.run(ask('hi'))
+      expect(result.value).toEqual(validRefund)
+      expect(result.attempts.map((a) => a.status)).not.toContain('circuit_open')
+    }
+  })
+
   it('gives the same provider listed twice (another model of it) one breaker', async () => {
     const gate = createGate({
       providers: [failing, { provider: failing, model: 'small' }, { provider, name: 'backup' }],

@@ -1,5 +1,6 @@
+import { Type } from 'typebox'
 import { describe, expect, it } from 'vitest'
-import { Agent, contentGuard, type GateEventMap, isReliabilityFailFastError, memorySessionStore, piiGuard, secretsGuard } from '../../src/index.ts'
+import { Agent, contentGuard, type GateEventMap, isReliabilityFailFastError, memorySessionStore, piiGuard, secretsGuard, tool } from '../../src/index.ts'
 import { scripted } from '../../src/providers/index.ts'
 
 const CARD = '4111 1111 1111 1111'
@@ -34,6 +35,22 @@ describe('Agent content guards on input and loaded history', () => {
     await (await after.session('s2')).run('and again?')
     expect(JSON.stringify(provider.requests[0]?.messages)).not.toContain(EMAIL)
     expect(JSON.stringify(provider.requests[0]?.messages)).toContain('[REDACTED:email]')
+  })
+
+  it('redact the tool-call arguments of loaded history too, before the model sees them', async () => {
+    const sessions = memorySessionStore()
+    const notify = tool({ name: 'notify', description: 'Notes', input: Type.Object({ to: Type.String() }), execute: () => 'sent' })
+    const earlier = scripted([{ content: '', toolCalls: [{ id: 'c1', name: 'notify', args: { to: EMAIL } }] }, 'Sent.'])
+    await (await Agent.create({ provider: earlier, model: 'm', sessions }).tools([notify]).build().session('s4')).run('notify me')
+    expect(JSON.stringify(await sessions.load('s4'))).toContain(EMAIL)
+    const provider = scripted(['ok'])
+    const after = Agent.create({ provider, model: 'm', sessions, contentGuards: [piiGuard({ surfaces: ['history'] })] })
+      .tools([notify])
+      .build()
+    await (await after.session('s4')).run('and again?')
+    const sent = JSON.stringify(provider.requests[0]?.messages)
+    expect(sent).not.toContain(EMAIL)
+    expect(provider.requests[0]?.messages.find((m) => m.toolCalls !== undefined)?.toolCalls?.[0]?.args).toEqual({ to: '[REDACTED:email]' })
   })
 
   it('stop with guard-blocked before any model call or commit when a guard blocks the input', async () => {

@@ -132,6 +132,36 @@ describe('screenToolResult', () => {
     )
   })
 
+  it('reads personal data and keys written in fullwidth or split by zero-width characters as a person does, and redacts every character of them', () => {
+    const card = 'card \uFF14\uFF11\uFF11\uFF11 \uFF11\uFF11\uFF11\uFF11 \uFF11\uFF11\uFF11\uFF11 \uFF11\uFF11\uFF11\uFF11 end'
+    expect(findPii(card).map((m) => card.slice(m.start, m.end))).toEqual([card.slice(5, -4)])
+    expect(screenToolResult('mail ana\u200B.secret@example.com please')).toMatchObject({ action: 'redact', text: 'mail [REDACTED:email] please' })
+    expect(screenToolResult('mail \uFF41\uFF4E\uFF41\uFF20\uFF45\uFF58\uFF41\uFF4D\uFF50\uFF4C\uFF45\uFF0E\uFF43\uFF4F\uFF4D end')).toMatchObject({
+      action: 'redact',
+      text: 'mail [REDACTED:email] end',
+    })
+    const key = 'sk-proj-A1b2C3d4\u200BE5f6G7h8I9j0K1l2M3n4'
+    expect(findSecrets(`key ${key} end`).map((m) => m.rule)).toEqual(['openai-key'])
+    // Around the disguised span, the text is the caller's own: offsets map back through the folding.
+    expect(screenToolResult(`\uFB01\u3392 ${key} \uFB01`)).toMatchObject({ action: 'redact', text: '\uFB01\u3392 [REDACTED:api-key] \uFB01' })
+    const wide = (c: string) => (c === ' ' ? '\u3000' : c > ' ' && c <= '~' ? String.fromCharCode(c.charCodeAt(0) + 0xfee0) : c)
+    const read = (text: string) => text.normalize('NFKC').replace(/[\u200B-\u200F\u2060\uFEFF]/g, '')
+    fc.assert(
+      fc.property(
+        fc.string(),
+        fc.constantFrom('ana@example.com', '4111 1111 1111 1111', 'sk-proj-AbCdEfGhIjKlMnOpQrStUv', '+14155550132'),
+        fc.array(fc.constantFrom('', '\u200B', '\u2060', '\uFEFF', '\u200D'), { minLength: 32, maxLength: 32 }),
+        fc.array(fc.boolean(), { minLength: 32, maxLength: 32 }),
+        (a, secret, marks, widen) => {
+          const disguised = [...secret].map((c, i) => (widen[i] === true ? wide(c) : c) + (i < secret.length - 1 ? (marks[i] ?? '') : '')).join('')
+          const verdict = screenToolResult(`${a} ${disguised} end`, { instructions: 'off' })
+          expect(verdict.action).toBe('redact')
+          if (verdict.action === 'redact') expect(read(verdict.text)).not.toContain(secret)
+        },
+      ),
+    )
+  })
+
   it('refuses a misspelt option and a non-string text', () => {
     expect(() => screenToolResult('x', { secret: 'off' } as never)).toThrow(/did you mean/)
     expect(() => screenToolResult(42 as never)).toThrow(TypeError)

@@ -25,6 +25,16 @@ describe('unknownOption', () => {
     expect(unknownOption({ [key]: 1 }, KNOWN)).toBe(`unknown option "${key}" (did you mean "${near}"?); the options are ${KNOWN.join(', ')}`)
   })
 
+  it.each([
+    ['maxToolRetry', 'maxToolRetries'],
+    ['toolGuard', 'toolGuards'],
+    ['contentGuard', 'contentGuards'],
+    ['trustedServer', 'trustedServers'],
+  ])('suggests the plural option for its singular, however far in edits: %s', (key, near) => {
+    const known = ['maxToolRetries', 'toolGuards', 'contentGuards', 'trustedServers', 'name']
+    expect(unknownOption({ [key]: 1 }, known)).toContain(`(did you mean "${near}"?)`)
+  })
+
   it('suggests nothing for a key three edits from every option', () => {
     expect(unknownOption({ pathXYZ: 1 }, KNOWN)).not.toContain('did you mean')
   })

@@ -59,6 +59,25 @@ describe('no-progress ladder in the AI SDK middleware', () => {
     expect(promptText(mock.doGenerateCalls[4]?.prompt as never).filter((t) => t.startsWith('NO_PROGRESS'))).toHaveLength(1)
   })
 
+  it('withholds a tool the caller pinned with toolChoice, asking for another tool instead of naming one the call no longer offers', async () => {
+    const mock = loopingModel()
+    const middleware = reliabilityMiddleware()
+    const seen: string[] = []
+    middleware.on('no_progress', (e) => seen.push(e.step))
+    const error = await generateText({
+      model: wrapLanguageModel({ model: mock, middleware }),
+      tools: aiTools([]),
+      toolChoice: { type: 'tool', toolName: 'search' },
+      stopWhen: isStepCount(20),
+      prompt: 'refunds?',
+    }).catch((e: unknown) => e)
+    const failure = isReliabilityFailFastError(error) ? error : (error as { cause?: unknown }).cause
+    expect(isReliabilityFailFastError(failure) && failure.kind).toBe('no-progress')
+    expect(seen).toEqual(['nudge', 'forced-change', 'stop'])
+    expect(mock.doGenerateCalls[4]?.tools?.map((t) => t.name)).toEqual(['lookup'])
+    expect(mock.doGenerateCalls[4]?.toolChoice).toEqual({ type: 'required' })
+  })
+
   it('is off with noProgress: false', async () => {
     const mock = loopingModel()
     const ran: string[] = []
@@ -141,6 +160,33 @@ describe('no-progress ladder in the LangChain middleware', () => {
     expect(requests[3]?.last).toMatch(/^NO_PROGRESS/)
     expect(requests[4]?.tools).toEqual(['lookup'])
     expect(ran).toHaveLength(5)
+  })
+
+  it('withholds a tool the caller pinned with toolChoice, asking for another tool instead of naming one the call no longer offers', async () => {
+    const model = fakeModel()
+    for (let i = 0; i < 10; i++) model.respondWithTools([{ name: 'search', args: { q: 'refund policy' }, id: `c${i}` }])
+    const search = lcTool(async () => 'no hits', { name: 'search', description: 'Search', schema: z.object({ q: z.string() }) })
+    const lookup = lcTool(async () => 'nothing', { name: 'lookup', description: 'Look up', schema: z.object({ q: z.string() }) })
+    const pin = createMiddleware({
+      name: 'Pin',
+      wrapModelCall: (request, handler) => handler({ ...request, toolChoice: { type: 'function', function: { name: 'search' } } } as typeof request),
+    })
+    const choices: unknown[] = []
+    const spy = createMiddleware({
+      name: 'Spy',
+      wrapModelCall: (request, handler) => {
+        choices.push([request.tools.map((t) => String((t as { name?: unknown }).name)), request.toolChoice])
+        return handler(request)
+      },
+    })
+    const error = await createAgent({ model, tools: [search, lookup], middleware: [pin, langChainMiddleware(), spy] })
+      .invoke({ messages: [{ role: 'user', content: 'refunds?' }] })
+      .catch((e: unknown) => e)
+    // Each middleware around ours wraps the failure in a MiddlewareError of its own.
+    let failure = error
+    while (!isReliabilityFailFastError(failure) && failure instanceof Error && failure.cause !== undefined) failure = failure.cause
+    expect(isReliabilityFailFastError(failure) && failure.kind).toBe('no-progress')
+    expect(choices[4]).toEqual([['lookup'], 'required'])
   })
 
   it('leaves a run that makes progress alone', async () => {

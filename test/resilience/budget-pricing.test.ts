@@ -24,6 +24,14 @@ describe('a budget without prices', () => {
     expect(provider.calls).toBe(2)
   })
 
+  it('refuses a shared budget whose fixed reserveUsd is 0 on a gate without prices: it would charge $0 per attempt and never stop', () => {
+    const budget = sharedBudget({ store: memoryStore(), key: 'b', usd: 1, reserveUsd: 0 })
+    expect(() => createGate({ providers: scripted([validRefundJson]), budget })).toThrow(TypeError)
+    expect(() => createGate({ providers: scripted([validRefundJson]), budget })).toThrow(SAYS_WHAT_TO_SET)
+    // With prices, a reservation of 0 only means nothing is held before the call: the answer is still charged.
+    expect(() => createGate({ providers: scripted([validRefundJson]), model: 'm', pricing: { m: { input: 1, output: 1 } }, budget })).not.toThrow()
+  })
+
   it('refuses a maxCostRule when the gate is built', () => {
     expect(() => createGate({ providers: scripted([validRefundJson]), preCheck: [maxCostRule(1)] })).toThrow(SAYS_WHAT_TO_SET)
   })
@@ -34,6 +42,18 @@ describe('a budget without prices', () => {
         .costBudget({ usd: 1 })
         .build()
     expect(build).toThrow(TypeError)
+    expect(build).toThrow(SAYS_WHAT_TO_SET)
+  })
+
+  it('refuses a pricing table that prices no model, as it refuses no pricing', () => {
+    const budget = sharedBudget({ store: memoryStore(), key: 'b', usd: 1 })
+    expect(() => createGate({ providers: scripted([validRefundJson]), model: 'm', pricing: {}, budget })).toThrow(SAYS_WHAT_TO_SET)
+    expect(() => createGate({ providers: scripted([validRefundJson]), model: 'm', pricing: {}, preCheck: [maxCostRule(1)] })).toThrow(SAYS_WHAT_TO_SET)
+    const build = () =>
+      Agent.create({ provider: scripted([validRefundJson]), model: 'm' })
+        .reliability({ pricing: {} })
+        .costBudget({ usd: 1 })
+        .build()
     expect(build).toThrow(SAYS_WHAT_TO_SET)
   })
 

@@ -35,6 +35,13 @@ describe('pricingTable', () => {
     expect(price({ inputTokens: 1_000_000, outputTokens: 0 }, 'model-a-2025-01-01', 'p')).toBe(2)
   })
 
+  it('reads a table key as a prefix only up to a separator: another model that merely starts like it is unknown, never priced at its rate', () => {
+    const price = pricingTable({ 'gpt-4': { input: 30, output: 60 }, o1: { input: 15, output: 60 } })
+    const usage = { inputTokens: 1_000_000, outputTokens: 0 }
+    for (const model of ['gpt-4o', 'gpt-4.1', 'gpt-4o-2024-08-06', 'o1x', 'o10']) expect(price(usage, model, 'p'), model).toBeNaN()
+    for (const model of ['gpt-4-0613', 'gpt-4@2024', 'o1:free']) expect(price(usage, model, 'p'), model).toBeGreaterThan(0)
+  })
+
   it('prices unknown models NaN (cannot price) and reports each one once', () => {
     const onUnknownModel = vi.fn()
     const price = pricingTable(table, { onUnknownModel })

@@ -106,6 +106,28 @@ describe('adjustRequestFor', () => {
   })
 })
 
+describe('a refused request', () => {
+  it('is never re-sent unchanged, even when a rule answers retry with an adjustment that repeats its values', async () => {
+    const adjustments: Record<string, (request: { messages: readonly Message[]; maxTokens?: number; model?: string }) => object> = {
+      'the same maxTokens': (r) => ({ maxTokens: r.maxTokens }),
+      'the same model': (r) => ({ model: r.model }),
+      'a copy of the messages': (r) => ({ messages: r.messages.map((m) => ({ ...m })) }),
+      'the request itself': (r) => r,
+      'an empty tail': () => ({ tail: [] }),
+    }
+    for (const [label, adjust] of Object.entries(adjustments)) {
+      const provider = scripted([overflow(), overflow(), overflow()])
+      const gate = createGate({
+        providers: provider,
+        model: 'gpt-4o',
+        postDecide: [{ when: (s) => s.errorKind === 'context-overflow', then: 'retry', kind: 'mine', failuresOnly: true, adjustRequest: (_s, r) => adjust(r) }],
+      })
+      await expect(gate.run({ messages: [{ role: 'user', content: 'q' }], maxTokens: 100 }), label).rejects.toMatchObject({ kind: 'context-overflow' })
+      expect(provider.calls, label).toBe(1)
+    }
+  })
+})
+
 describe('the rejection remedies', () => {
   it('match only their kinds', () => {
     const other = scope({

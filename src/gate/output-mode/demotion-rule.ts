@@ -18,7 +18,7 @@ export function outputModeDemotion(state: OutputModeState, providers: readonly R
     const sent = scope.attemptRequest
     const mode = sent?.outputMode
     if (sent?.responseSchema === undefined || (mode !== 'native' && mode !== 'json')) return undefined
-    return availableBelow(mode, providers[scope.providerIdx]?.provider.outputModes)
+    return availableBelow(mode, providers[scope.providerIdx]?.outputModes)
   }
   return Object.freeze({
     kind: 'schema-rejected',
@@ -32,7 +32,7 @@ export function outputModeDemotion(state: OutputModeState, providers: readonly R
       const digest = sent?.responseSchema === undefined ? undefined : schemaDigest(sent.responseSchema)
       if (to === undefined || digest === undefined || sent?.outputMode === undefined || sent.outputMode === 'auto') return false
       const entry = providers[scope.providerIdx] as ResolvedProvider
-      const site = { runId: scope.runId, tags: undefined, providerIdx: scope.providerIdx, provider: entry.name, modes: entry.provider.outputModes }
+      const site = { runId: scope.runId, tags: undefined, providerIdx: scope.providerIdx, provider: entry.name, modes: entry.outputModes }
       demote(state, site, digest, { from: sent.outputMode, to, cause: 'schema-rejected', reason: messageOf(scope.error) })
       return true
     },

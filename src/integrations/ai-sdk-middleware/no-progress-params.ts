@@ -24,5 +24,9 @@ export function noProgressParams(
   if (verdict.forced === undefined) return shaped
   const withhold = withheldTools(verdict)
   const kept = (params.tools ?? []).filter((t) => !withhold.includes(t.name))
-  return kept.length === 0 || kept.length === (params.tools ?? []).length ? { ...shaped, toolChoice: { type: 'none' } } : { ...shaped, tools: kept }
+  if (kept.length === 0 || kept.length === (params.tools ?? []).length) return { ...shaped, toolChoice: { type: 'none' } }
+  // A call that pins a withheld tool asks for one of the others: naming a tool it no longer offers is a request no provider takes.
+  const choice = params.toolChoice
+  const pinned = choice?.type === 'tool' && withhold.includes(choice.toolName)
+  return { ...shaped, tools: kept, ...(pinned ? { toolChoice: { type: 'required' } } : {}) }
 }

@@ -5,6 +5,7 @@ import type { GateConfig } from '../../gate/gate-config.ts'
 import { option, optionsContract } from '../../model/options-contract.ts'
 import { assertContentGuards, type ContentGuard } from '../../validation/guards/index.ts'
 import { hostGateChecks } from '../host/host-gate-checks.ts'
+import { LOGGER_OPTION } from '../host/host-tool-settings.ts'
 import { type NoProgressOption, noProgressCheck } from '../../agent/no-progress/no-progress-options.ts'
 
 /** Options of `reliabilityMiddleware`: a gate configuration without providers, and the tool-argument loop's. */
@@ -57,7 +58,7 @@ export const RELIABILITY_MIDDLEWARE = optionsContract<ReliabilityMiddlewareOptio
   events: option.object(),
   maxToolRetries: option.where('a non-negative integer', (v) => Number.isSafeInteger(v) && (v as number) >= 0),
   toolGuards: option.array(),
-  logger: option.where('a logger with debug(), info(), warn() or error() (console, pino)', (v) => typeof v === 'object' && v !== null),
+  logger: LOGGER_OPTION,
   name: option.nonEmptyString(),
   forcedToolReask: option.boolean(),
   toolGiveUpStops: option.boolean(),

@@ -4,7 +4,19 @@ import type { ToolArgsSettings } from '../../agent/tool-args-retry.ts'
 import { assertGuards, type ToolGuard } from '../../agent/tools/guard.ts'
 import { idShapeGuard } from '../../agent/tools/id-shape-guard.ts'
 import type { EventHub } from '../../events/event-hub.ts'
+import { option, type OptionCheck } from '../../model/options-contract.ts'
 import type { HostGateOptions } from './host-gate-checks.ts'
+
+const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const
+
+/**
+ * The `logger` check of every host middleware, the Agent's own: an object with at least one of the
+ * log methods (anything else, a number included, is a `TypeError`).
+ */
+export const LOGGER_OPTION: OptionCheck = option.where(
+  'a logger object with at least one of debug(), info(), warn(), error() (console, pino, winston)',
+  (v) => typeof v === 'object' && v !== null && LOG_LEVELS.some((level) => typeof (v as Record<string, unknown>)[level] === 'function'),
+)
 
 /** The tool-argument options every host middleware takes, beside the gate's. */
 export interface HostToolOptions {

@@ -30,5 +30,16 @@ export function noProgressRequest<R extends LadderRequest>(
   if (verdict.forced === undefined) return shaped
   const withhold = withheldTools(verdict)
   const kept = request.tools.filter((t) => !withhold.includes(String((t as { name?: unknown } | null)?.name)))
-  return kept.length === 0 || kept.length === request.tools.length ? { ...shaped, toolChoice: 'none' } : { ...shaped, tools: kept }
+  if (kept.length === 0 || kept.length === request.tools.length) return { ...shaped, toolChoice: 'none' }
+  // A request that pins a withheld tool asks for one of the others: naming a tool it no longer offers is a request no model takes.
+  const pinned = withhold.includes(pinnedTool(request.toolChoice) ?? '')
+  return { ...shaped, tools: kept, ...(pinned ? { toolChoice: 'required' } : {}) }
+}
+
+/** The tool a LangChain `toolChoice` pins: a tool's name, or `{ type: 'function', function: { name } }`; undefined for `auto`, `none`, `required`, `any`. */
+function pinnedTool(choice: unknown): string | undefined {
+  if (typeof choice === 'string') return ['auto', 'none', 'required', 'any'].includes(choice) ? undefined : choice
+  if (typeof choice !== 'object' || choice === null) return undefined
+  const name = (choice as { function?: { name?: unknown } }).function?.name
+  return typeof name === 'string' ? name : undefined
 }

@@ -16,7 +16,7 @@ import { formatFeedback } from '../../validation/index.ts'
 import { hostGateChecks } from '../host/host-gate-checks.ts'
 import { hostGateConfig } from '../host/host-gate-config.ts'
 import { HostOutputModes } from '../host/host-output-modes.ts'
-import { hostToolSettings } from '../host/host-tool-settings.ts'
+import { hostToolSettings, LOGGER_OPTION } from '../host/host-tool-settings.ts'
 import { type NoProgressOption, noProgressCheck, noProgressSettings } from '../../agent/no-progress/no-progress-options.ts'
 import { modelTurn, type TurnSettings } from './model-turn.ts'
 import { checkToolCall } from './tool-call-check.ts'
@@ -70,7 +70,7 @@ const RELIABILITY_MIDDLEWARE = optionsContract<LangChainReliabilityOptions>('rel
   forcedToolReask: option.boolean(),
   toolGiveUpStops: option.boolean(),
   toolGuards: option.array(),
-  logger: option.where('a logger with debug(), info(), warn() or error() (console, pino)', (v) => typeof v === 'object' && v !== null),
+  logger: LOGGER_OPTION,
   name: option.nonEmptyString(),
   noProgress: noProgressCheck(),
   contentGuards: option.where('a list of content guards (contentGuard(), piiGuard(), ...)', (v) => {

@@ -26,7 +26,8 @@ const PRICE_FIELDS: readonly (keyof ModelPrice)[] = ['input', 'output', 'cacheRe
 /**
  * Turns a table of prices (USD per million tokens) into a {@link PriceUsage} function for
  * `GateConfig.priceUsage`. A model is looked up by its exact name first, then by the longest table
- * key it starts with, so `'gpt-4o'` also prices `'gpt-4o-2024-08-06'`. An unknown model is priced
+ * key it starts with followed by `-`, `@` or `:`, so `'gpt-4o'` also prices `'gpt-4o-2024-08-06'`
+ * (while `'gpt-4'` does not price `'gpt-4o'`). An unknown model is priced
  * `NaN` ("cannot price", never a silent 0) and reported once through `onUnknownModel`.
  *
  * @example
@@ -48,7 +49,7 @@ export function pricingTable(table: PricingTable, given: PricingTableOptions = {
 
   const lookup = (model: string): ModelPrice | undefined => {
     if (resolved.has(model)) return resolved.get(model)
-    const key = entries.has(model) ? model : prefixes.find((p) => model.startsWith(p))
+    const key = entries.has(model) ? model : prefixes.find((p) => model.startsWith(p) && SEPARATORS.has(model.charAt(p.length)))
     const price = key === undefined ? undefined : entries.get(key)
     resolved.set(model, price)
     return price
@@ -66,6 +67,10 @@ export function pricingTable(table: PricingTable, given: PricingTableOptions = {
     return costOf(usage, price)
   }
 }
+
+// What may follow a table key in a longer name of the same model: a date or version (`-2024-08-06`,
+// Vertex's `@20240620`, Bedrock's `:0`). `gpt-4o` and `gpt-4.1` are other models than `gpt-4`.
+const SEPARATORS: ReadonlySet<string> = new Set(['-', '@', ':'])
 
 /** Calls the user's `onUnknownModel`: what it throws, or a promise it returns rejects with, is dropped (the model is unpriced all the same). */
 function tell(onUnknownModel: PricingTableOptions['onUnknownModel'], model: string | undefined, provider: string): void {

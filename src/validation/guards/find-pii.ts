@@ -1,3 +1,4 @@
+import { scanFolded } from './scan-folded.ts'
 import { luhnValid } from './luhn.ts'
 import { matchesOf, type PatternMatch, type PatternRule, withoutOverlaps } from './pattern-match.ts'
 
@@ -27,7 +28,8 @@ export type PiiKind = 'card' | 'email' | 'phone'
 
 /**
  * Personal data in a text: card numbers (13 to 19 digits, spaced or dashed, that pass the Luhn
- * check), email addresses and phone numbers (E.164, or grouped with separators). Offsets are the
+ * check), email addresses and phone numbers (E.164, or grouped with separators), read through
+ * {@link scanFolded} (also with fullwidth forms as plain ones and zero-width characters left out). Offsets are the
  * text's own; a card's digits are never also reported as a phone number. Pure, linear in the text
  * (scanned up to its first million characters).
  *
@@ -35,11 +37,13 @@ export type PiiKind = 'card' | 'email' | 'phone'
  * findPii('card 4111 1111 1111 1111, mail ana@example.com') // [{ kind: 'card', ... }, { kind: 'email', ... }]
  */
 export function findPii(text: string, kinds: readonly PiiKind[] = ['card', 'email', 'phone']): PatternMatch[] {
-  const found: PatternMatch[] = []
-  if (kinds.includes('card')) found.push(...matchesOf(text, CARD))
-  if (kinds.includes('email')) found.push(...matchesOf(text, EMAIL))
-  if (kinds.includes('phone')) found.push(...matchesOf(text, PHONE))
-  return withoutOverlaps(found)
+  return scanFolded(text, (scanned) => {
+    const found: PatternMatch[] = []
+    if (kinds.includes('card')) found.push(...matchesOf(scanned, CARD))
+    if (kinds.includes('email')) found.push(...matchesOf(scanned, EMAIL))
+    if (kinds.includes('phone')) found.push(...matchesOf(scanned, PHONE))
+    return withoutOverlaps(found)
+  })
 }
 
 function digitCount(text: string): number {

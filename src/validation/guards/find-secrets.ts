@@ -1,3 +1,4 @@
+import { scanFolded } from './scan-folded.ts'
 import { matchesOf, type PatternMatch, type PatternRule, withoutOverlaps } from './pattern-match.ts'
 
 const secret = (rule: string, pattern: RegExp): PatternRule => ({ kind: 'api-key', rule, pattern })
@@ -19,14 +20,17 @@ const PRIVATE_KEY: PatternRule = { kind: 'private-key', rule: 'pem-private-key',
 /**
  * API keys, tokens and private keys in a text, by the shapes their issuers document (OpenAI
  * `sk-`/`sk-proj-`, Anthropic `sk-ant-`, Stripe, AWS `AKIA`, GitHub, Slack, Google `AIza`, JWTs,
- * `Bearer` tokens, PEM private-key headers). Pure and linear in the text.
+ * `Bearer` tokens, PEM private-key headers), read through {@link scanFolded} (also with fullwidth
+ * forms as plain ones and zero-width characters left out); offsets are the text's own. Pure and linear in the text.
  *
  * @example
  * findSecrets('key: sk-proj-abcdefghijklmnopqrstuvwx') // [{ kind: 'api-key', rule: 'openai-key', ... }]
  */
 export function findSecrets(text: string): PatternMatch[] {
-  const found: PatternMatch[] = []
-  for (const rule of SECRET_RULES) found.push(...matchesOf(text, rule))
-  found.push(...matchesOf(text, PRIVATE_KEY))
-  return withoutOverlaps(found)
+  return scanFolded(text, (scanned) => {
+    const found: PatternMatch[] = []
+    for (const rule of SECRET_RULES) found.push(...matchesOf(scanned, rule))
+    found.push(...matchesOf(scanned, PRIVATE_KEY))
+    return withoutOverlaps(found)
+  })
 }

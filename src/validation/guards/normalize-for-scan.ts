@@ -22,6 +22,12 @@ const INVISIBLE = new RegExp(
   'g',
 )
 
+/** One invisible character (a code point of {@link normalizeForScan}'s invisible set). */
+export const INVISIBLE_CHAR = new RegExp(`^(?:${INVISIBLE.source})$`)
+
+/** Any invisible character in a text. */
+export const INVISIBLE_ANY = new RegExp(INVISIBLE.source)
+
 // Letters of other scripts drawn like Latin ones (Unicode's confusables, the common subset), after lower-casing.
 const HOMOGLYPHS: Readonly<Record<string, string>> = {
   // Cyrillic

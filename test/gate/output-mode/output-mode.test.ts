@@ -42,6 +42,40 @@ describe('outputMode', () => {
     expect(requests).toHaveLength(0)
   })
 
+  it('checks a provider’s outputModes once at createGate: a wrong dialect, a misspelt key or a throwing getter is a TypeError naming the provider', async () => {
+    for (const [outputModes, message] of [
+      [{ native: 'openai' }, /providers\[0\]\.outputModes: native must be one of/],
+      [{ native: 'anthropic', json: 'yes' }, /providers\[0\]\.outputModes: json must be a boolean/],
+      [{ nativ: 'anthropic' }, /did you mean "native"/],
+      [
+        {
+          get native() {
+            throw new Error('boom')
+          },
+        },
+        /providers\[0\]/,
+      ],
+    ] as const) {
+      const { provider } = recording(outputModes as never, ['{"title":"a"}'])
+      expect(() => createGate({ providers: provider, outputSchema: Answer, outputMode: 'native' })).toThrow(TypeError)
+      expect(() => createGate({ providers: provider, outputSchema: Answer, outputMode: 'native' })).toThrow(message)
+    }
+    // Read once: a getter that answers a dialect at creation and throws later changes nothing.
+    let reads = 0
+    const { provider, requests } = recording(
+      {
+        get native() {
+          if (reads++ > 0) throw new Error('read again')
+          return 'openai-strict' as const
+        },
+      },
+      ['{"title":"a"}'],
+    )
+    const gate = createGate({ providers: provider, outputSchema: Answer, outputMode: 'native' })
+    await expect(gate.run(ask)).resolves.toMatchObject({ value: { title: 'a' } })
+    expect(requests[0]?.outputMode).toBe('native')
+  })
+
   it('changes nothing when absent: the request carries no mode and the system prompt is the caller’s', async () => {
     const { provider, requests } = recording(STRICT, ['{"title":"t"}'])
     await createGate({ providers: provider, outputSchema: Answer }).run({ ...ask, system: 'sys' })
