@@ -49,8 +49,8 @@ describe('assert-number', () => {
         }
         expect(accepts(positiveNumber)).toBe(Number.isFinite(n) && n > 0)
         expect(accepts(nonNegativeNumber)).toBe(Number.isFinite(n) && n >= 0)
-        expect(accepts(positiveInteger)).toBe(Number.isInteger(n) && n >= 1)
-        expect(accepts(nonNegativeInteger)).toBe(Number.isInteger(n) && n >= 0)
+        expect(accepts(positiveInteger)).toBe(Number.isSafeInteger(n) && n >= 1)
+        expect(accepts(nonNegativeInteger)).toBe(Number.isSafeInteger(n) && n >= 0)
       }),
     )
   })
