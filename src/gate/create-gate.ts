@@ -12,7 +12,7 @@ import { outputModeDemotion } from './output-mode/demotion-rule.ts'
 import { type OutputModeState, outputModeState } from './output-mode/output-mode-state.ts'
 import { buildChain } from './options/build-chain.ts'
 import { checkBudgetPricing } from './check-budget-pricing.ts'
-import { checkRules } from './check-rules.ts'
+import { checkRules, failuresOnlyOf } from './check-rules.ts'
 import { providerCall } from './call-provider.ts'
 import type { GateConfig } from './gate-config.ts'
 import type { ReliabilityRule } from '../rules/rule.ts'
@@ -184,7 +184,7 @@ export function gateFrom<T>(
     providers,
     outputModes,
     postDecide,
-    postDecideOnOk: postDecide.filter((rule) => rule.failuresOnly !== true),
+    postDecideOnOk: postDecide.filter((rule) => !failuresOnlyOf(rule)),
     call: providerCall(providers, blueprint.settled.userLinks),
   }
   const gate: Gate<T> = {

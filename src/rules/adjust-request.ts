@@ -26,11 +26,12 @@ export function adjustRequestFor(
   request: ModelRequest,
   tail: readonly Message[] = [],
 ): AdjustedRequest {
-  const adjust = rule?.adjustRequest
   const same = { base: request, tail }
-  if (typeof adjust !== 'function') return same
   let asked: RequestAdjustment
   try {
+    // Read inside the try: a rule's getter (or proxy) that throws here changes nothing, as an adjustment that throws.
+    const adjust = rule?.adjustRequest
+    if (typeof adjust !== 'function') return same
     asked = adjust(scope, request, tail)
     if (typeof asked !== 'object' || asked === null) return same
     const maxTokens = wholeAbove0(asked.maxTokens)
