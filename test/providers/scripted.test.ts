@@ -111,6 +111,22 @@ describe('scripted', () => {
     await expect(scripted(['never']).complete(ask('q', { signal: AbortSignal.abort() }))).rejects.toMatchObject({ name: 'AbortError' })
   })
 
+  it('rejects a call aborted while its function step never settles, with the signal reason, from complete and from stream', async () => {
+    const reason = new Error('caller gave up')
+    const pending = () => new Promise<never>(() => undefined)
+    const controller = new AbortController()
+    const call = scripted([pending]).complete(ask('q', { signal: controller.signal }))
+    controller.abort(reason)
+    await expect(call).rejects.toBe(reason)
+    const streamed = new AbortController()
+    const next = scripted([pending])
+      .stream(ask('q', { signal: streamed.signal }))
+      [Symbol.asyncIterator]()
+      .next()
+    streamed.abort()
+    await expect(next).rejects.toMatchObject({ name: 'AbortError' })
+  })
+
   it('streams the content in chunks and ends with the full response', async () => {
     const chunks: StreamChunk[] = []
     for await (const chunk of scripted(['{"answer": 42, "ok": true}']).stream(ask('q'))) chunks.push(chunk)
