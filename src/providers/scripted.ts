@@ -1,5 +1,7 @@
 import { signalReason } from '../model/abort-reason.ts'
 import { typeName } from '../model/describe-value.ts'
+import { isRecord } from '../model/is-record.ts'
+import { jsonTextOf } from '../model/json-text-of.ts'
 import { option, optionsContract } from '../model/options-contract.ts'
 import type { Message } from '../model/message.ts'
 import type { Provider, StreamingProvider } from '../model/provider.ts'
@@ -148,8 +150,10 @@ function requestChars(request: ModelRequest): number {
   return request.messages.reduce((sum, m) => sum + m.content.length, request.system?.length ?? 0)
 }
 
+// A step may script a hostile answer (a call that is `null`, arguments holding a BigInt or a cycle):
+// the estimate never throws, so the gate sees the answer as it was scripted and judges it.
 function argsChars(toolCalls: ModelResponse['toolCalls']): number {
-  return toolCalls.reduce((sum, call) => sum + (JSON.stringify(call.args) ?? '').length, 0)
+  return toolCalls.reduce((sum, call: unknown) => sum + (isRecord(call) ? jsonTextOf(call.args).length : 0), 0)
 }
 
 function splitInChunks(text: string, count: number): string[] {
