@@ -1,3 +1,4 @@
+import { checkRequest } from '../../model/request-problem.ts'
 import type {
   ContentBlockParam,
   JSONOutputFormat,
@@ -64,6 +65,9 @@ const ANTHROPIC_REQUEST_SETTINGS = optionsContract<AnthropicRequestSettings>('to
  * (written U+FFFD, see `wellFormedText`; thinking blocks go unchanged, as signed).
  */
 export function toAnthropicRequest(request: ModelRequest, settings: AnthropicRequestSettings): MessageCreateParamsNonStreaming {
+  // Checked as gate.run checks it: a value that is no request is a TypeError naming the builder, never one from inside it.
+  const problem = checkRequest(request)
+  if (typeof problem === 'string') throw new TypeError(`toAnthropicRequest: ${problem}`)
   return anthropicBody(request, ANTHROPIC_REQUEST_SETTINGS.check(settings))
 }
 

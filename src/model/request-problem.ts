@@ -1,10 +1,10 @@
-import { shownValue, typeName } from '../model/describe-value.ts'
-import { isRecord } from '../model/is-record.ts'
-import { unknownOption } from '../model/known-options.ts'
-import type { Message } from '../model/message.ts'
-import { OUTPUT_MODES, type OutputMode } from '../model/output-mode.ts'
-import type { ModelRequest } from '../model/request.ts'
-import { isAbortSignal } from './run-options-contract.ts'
+import { shownValue, typeName } from './describe-value.ts'
+import { isRecord } from './is-record.ts'
+import { unknownOption } from './known-options.ts'
+import type { Message } from './message.ts'
+import { OUTPUT_MODES, type OutputMode } from './output-mode.ts'
+import type { ModelRequest } from './request.ts'
+import { isAbortSignal } from './is-abort-signal.ts'
 
 /** Every key of a request, keyed by every key of `ModelRequest`: a key the type gains without a row here does not compile. */
 const REQUEST_KEYS_TABLE: { readonly [K in keyof Required<ModelRequest>]: true } = {
@@ -24,8 +24,8 @@ const REQUEST_KEYS_TABLE: { readonly [K in keyof Required<ModelRequest>]: true }
 export const REQUEST_KEYS: readonly string[] = Object.freeze(Object.keys(REQUEST_KEYS_TABLE))
 
 /**
- * Why a value cannot be the request of `gate.run` or `gate.stream`, as the message of the
- * `TypeError` they answer with, or, when it can, the `messages` array checked. Checks the keys (a
+ * Why a value cannot be the request of `gate.run` or `gate.stream` (or of the request builders
+ * `toOpenAIRequest` and `toAnthropicRequest`), as the message of the `TypeError` they answer with, or, when it can, the `messages` array checked. Checks the keys (a
  * misspelt one, `toolchoice`, is refused with "did you mean"), the shape,
  * each optional field that is present, and each message's role and content (one type test each, so
  * a history of thousands costs microseconds): a message no provider could be sent never reaches
