@@ -90,10 +90,11 @@ export function anthropicBody(request: ModelRequest, settings: AnthropicRequestS
   }
   if (settings.cache) markCacheBreakpoint(turns)
   const messages: MessageParam[] = turns.map((t) => ({ role: t.role, content: t.blocks.map((b) => b.block) }))
+  // Tools go with every request: a lone surrogate in a description (one cut inside an emoji) would fail each.
   const tools: Tool[] | undefined = request.tools?.map((t) => ({
-    name: t.name,
-    ...(t.description !== undefined ? { description: t.description } : {}),
-    input_schema: { type: 'object', ...t.inputSchema },
+    name: wellFormedText(t.name),
+    ...(t.description !== undefined ? { description: wellFormedText(t.description) } : {}),
+    input_schema: { type: 'object', ...(wellFormedJson(t.inputSchema) as Readonly<Record<string, unknown>>) },
   }))
   const format = outputFormat(request, settings.structuredOutput)
   return {
