@@ -63,6 +63,8 @@ class LogicalToolCall {
   #finalArgs: { readonly value: unknown } | undefined
   /** The durable run's journal answered the call (it ran in an earlier process): its end is reported `replayed`. */
   #replayed = false
+  /** The call was settled (its tool_end reported). */
+  #ended = false
 
   constructor(host: ToolCallHost, at: RetriedCall) {
     this.#host = host
@@ -77,6 +79,18 @@ class LogicalToolCall {
       // The arguments as functionsCalled holds them: a forbidden key (`__proto__`) reaches a listener as JSON text, never as an object.
       events.emit('tool_start', { runId: this.#host.runId, ...this.#host.tags, agent: rt.name, tool: name, callId: id, args: normalizeArgs(args) })
     }
+    try {
+      return await this.#run()
+    } catch (error) {
+      // A guard or schema of the argument loop ended by the run's abort or deadline: the call ends
+      // `aborted`, its tool_end reported as every started call's is (a span never stays open).
+      if (this.#ended || !isAborted(this.#host.signal)) throw error
+      return this.#settle('aborted', 'no_retry', toolMessages.aborted(this.#at.call.name, error, rt.feedbackLimits.maxChars))
+    }
+  }
+
+  async #run(): Promise<SettledToolCall> {
+    const rt = this.#host.runtime
     const tool = rt.tools.get(this.#at.call.name)
     if (tool === undefined) {
       return this.#settle('unknown-tool', 'no_retry', toolMessages.unknownTool(this.#at.call.name, [...rt.tools.keys()]))
@@ -191,6 +205,7 @@ class LogicalToolCall {
 
   /** The call settled with `status`: `content` is what the model reads; `ran` what the tool returned (recorded when `ok`) and the result guards' verdict. */
   #settle(status: ToolCallStatus, outcome: Exclude<ToolRetryOutcome, 'redundant'>, content: string, ran?: ToolRan): SettledToolCall {
+    this.#ended = true
     const rt = this.#host.runtime
     const { id, name } = this.#at.call
     const loop = this.#args
