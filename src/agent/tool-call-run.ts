@@ -145,6 +145,8 @@ class LogicalToolCall {
     }
     const guarded = await guardToolArgs(value, guarding)
     if (guarded.action === 'escalate') {
+      // Settled before the run fails, as a typed stop's call is: its tool_end is reported.
+      this.#settle('guard-rejected', outcome, toolMessages.guardRejected(tool.name, guarded.guard, guarded.reason))
       throw this.#host.fail(FailFastKinds.GuardEscalated, `guard '${guarded.guard}' escalated the arguments of tool '${tool.name}': ${guarded.reason}`)
     }
     if (guarded.action === 'refuse') {
@@ -197,7 +199,9 @@ class LogicalToolCall {
     const run = { events: rt.events, runId: this.#host.runId, tags: this.#host.tags, host: 'agent' as const, signal, maxChars: max }
     const guarded = await guardToolResult(rt.contentGuards, toolTrust(tool), result, run)
     if (guarded.action === 'escalate') {
-      throw this.#host.fail(FailFastKinds.GuardEscalated, `guard '${guarded.guard}' escalated the result of tool '${tool.name}': ${guarded.reason}`)
+      const reason = `guard '${guarded.guard}' escalated the result of tool '${tool.name}': ${guarded.reason}`
+      this.#settle('result-withheld', outcome, reason)
+      throw this.#host.fail(FailFastKinds.GuardEscalated, reason)
     }
     if (guarded.action === 'withhold') return this.#settle('result-withheld', outcome, guarded.notice, { result: undefined, guarded })
     return this.#settle('ok', outcome, guarded.content, { result: guarded.result, guarded })
