@@ -64,6 +64,8 @@ class LogicalToolCall {
   #finalArgs: { readonly value: unknown } | undefined
   /** The durable run's journal answered the call (it ran in an earlier process): its end is reported `replayed`. */
   #replayed = false
+  /** The call was settled (its tool_end reported). */
+  #ended = false
 
   constructor(host: ToolCallHost, at: RetriedCall) {
     this.#host = host
@@ -78,6 +80,18 @@ class LogicalToolCall {
       // The arguments as functionsCalled holds them: a forbidden key (`__proto__`) reaches a listener as JSON text, never as an object.
       events.emit('tool_start', { runId: this.#host.runId, ...this.#host.tags, agent: rt.name, tool: name, callId: id, args: normalizeArgs(args) })
     }
+    try {
+      return await this.#run()
+    } catch (error) {
+      // A guard or schema of the argument loop ended by the run's abort or deadline: the call ends
+      // `aborted`, its tool_end reported as every started call's is (a span never stays open).
+      if (this.#ended || !isAborted(this.#host.signal)) throw error
+      return this.#settle('aborted', 'no_retry', toolMessages.aborted(this.#at.call.name, error, rt.feedbackLimits.maxChars))
+    }
+  }
+
+  async #run(): Promise<SettledToolCall> {
+    const rt = this.#host.runtime
     const tool = rt.tools.get(this.#at.call.name)
     if (tool === undefined) {
       return this.#settle('unknown-tool', 'no_retry', toolMessages.unknownTool(this.#at.call.name, [...rt.tools.keys()]))
@@ -132,6 +146,8 @@ class LogicalToolCall {
     }
     const guarded = await guardToolArgs(value, guarding)
     if (guarded.action === 'escalate') {
+      // Settled before the run fails, as a typed stop's call is: its tool_end is reported.
+      this.#settle('guard-rejected', outcome, toolMessages.guardRejected(tool.name, guarded.guard, guarded.reason))
       throw this.#host.fail(FailFastKinds.GuardEscalated, `guard '${guarded.guard}' escalated the arguments of tool '${tool.name}': ${guarded.reason}`)
     }
     if (guarded.action === 'refuse') {
@@ -184,7 +200,9 @@ class LogicalToolCall {
     const run = { events: rt.events, runId: this.#host.runId, tags: this.#host.tags, host: 'agent' as const, signal, maxChars: max }
     const guarded = await guardToolResult(rt.contentGuards, toolTrust(tool), result, run)
     if (guarded.action === 'escalate') {
-      throw this.#host.fail(FailFastKinds.GuardEscalated, `guard '${guarded.guard}' escalated the result of tool '${tool.name}': ${guarded.reason}`)
+      const reason = `guard '${guarded.guard}' escalated the result of tool '${tool.name}': ${guarded.reason}`
+      this.#settle('result-withheld', outcome, reason)
+      throw this.#host.fail(FailFastKinds.GuardEscalated, reason)
     }
     if (guarded.action === 'withhold') return this.#settle('result-withheld', outcome, guarded.notice, { result: undefined, guarded })
     return this.#settle('ok', outcome, guarded.content, { result: guarded.result, guarded })
@@ -192,6 +210,7 @@ class LogicalToolCall {
 
   /** The call settled with `status`: `content` is what the model reads; `ran` what the tool returned (recorded when `ok`) and the result guards' verdict. */
   #settle(status: ToolCallStatus, outcome: Exclude<ToolRetryOutcome, 'redundant'>, content: string, ran?: ToolRan): SettledToolCall {
+    this.#ended = true
     const rt = this.#host.runtime
     const { id, name } = this.#at.call
     const loop = this.#args

@@ -19,13 +19,15 @@ export function ruleProblem(rule: unknown): string | undefined {
     if (typeof when !== 'function') return `its when must be a function, got ${typeof when}`
     if (!DECISIONS.has(then)) return `its then must be one of ${[...DECISIONS].join(', ')}, got ${shownValue(then)}`
     if (typeof kind !== 'string' || kind === '') return `its kind must be a non-empty string, got ${shownValue(kind)}`
-    const { label, delayMs, feedbackForLLM } = rule as Partial<Record<keyof ReliabilityRule, unknown>>
+    const { label, delayMs, feedbackForLLM, failuresOnly, adjustRequest } = rule as Partial<Record<keyof ReliabilityRule, unknown>>
     if (label !== undefined && typeof label !== 'string') return `its label must be a string, got ${shownValue(label)}`
     if (delayMs !== undefined && typeof delayMs !== 'number' && typeof delayMs !== 'function')
       return `its delayMs must be a number or a function, got ${shownValue(delayMs)}`
     if (feedbackForLLM !== undefined && typeof feedbackForLLM !== 'string' && typeof feedbackForLLM !== 'function') {
       return `its feedbackForLLM must be a string or a function, got ${shownValue(feedbackForLLM)}`
     }
+    if (failuresOnly !== undefined && typeof failuresOnly !== 'boolean') return `its failuresOnly must be a boolean, got ${shownValue(failuresOnly)}`
+    if (adjustRequest !== undefined && typeof adjustRequest !== 'function') return `its adjustRequest must be a function, got ${shownValue(adjustRequest)}`
     return undefined
   } catch {
     return 'its fields cannot be read'
@@ -41,6 +43,15 @@ export function checkRules(rules: readonly ReliabilityRule[] | undefined, label:
     if (problem !== undefined) throw new TypeError(`${label}[${i}] is not a rule: ${problem}`)
   })
   return [...rules]
+}
+
+/** Whether a rule says it only matches failed attempts; a rule whose field cannot be read (a getter, a proxy) is asked about every attempt. */
+export function failuresOnlyOf(rule: ReliabilityRule): boolean {
+  try {
+    return rule.failuresOnly === true
+  } catch {
+    return false
+  }
 }
 
 /** A rule's `kind` for events and logs: {@link INVALID_RULE} when it is not a string or cannot be read. */

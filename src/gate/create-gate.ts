@@ -12,7 +12,7 @@ import { outputModeDemotion } from './output-mode/demotion-rule.ts'
 import { type OutputModeState, outputModeState } from './output-mode/output-mode-state.ts'
 import { buildChain } from './options/build-chain.ts'
 import { checkBudgetPricing } from './check-budget-pricing.ts'
-import { checkRules } from './check-rules.ts'
+import { checkRules, failuresOnlyOf } from './check-rules.ts'
 import { providerCall } from './call-provider.ts'
 import type { GateConfig } from './gate-config.ts'
 import type { ReliabilityRule } from '../rules/rule.ts'
@@ -23,7 +23,7 @@ import { gateRun } from './run/run-gate.ts'
 import { resolveProviders } from './resolved-provider.ts'
 import { checkConfig } from './options/check-options.ts'
 import { guardsOf } from './options/content-guards-option.ts'
-import { checkRequest } from './request-problem.ts'
+import { checkRequest } from '../model/request-problem.ts'
 import { checkRunOptions, GATE_STREAM_OPTIONS } from './run-options-contract.ts'
 import { streamGate } from './stream/stream-gate.ts'
 import type { GateStream } from './stream/gate-stream.ts'
@@ -186,7 +186,7 @@ export function gateFrom<T>(
     providers,
     outputModes,
     postDecide,
-    postDecideOnOk: postDecide.filter((rule) => rule.failuresOnly !== true),
+    postDecideOnOk: postDecide.filter((rule) => !failuresOnlyOf(rule)),
     call: providerCall(providers, blueprint.settled.userLinks),
   }
   const gate: Gate<T> = {

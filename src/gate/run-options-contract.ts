@@ -1,14 +1,8 @@
 import { isDurablePort } from '../durable/durable-port-of.ts'
+import { isAbortSignal } from '../model/is-abort-signal.ts'
 import { option, optionsContract, type OptionCheck, type OptionsSpec } from '../model/options-contract.ts'
 import type { GateRunOptions } from './gate-internals.ts'
 import type { GateStreamOptions } from './stream/gate-stream-event.ts'
-
-/** An `AbortSignal`, from this realm or another (a worker's, a polyfill's): what the gate calls on one. */
-export function isAbortSignal(value: unknown): boolean {
-  if (typeof value !== 'object' || value === null) return false
-  const s = value as { aborted?: unknown; addEventListener?: unknown; removeEventListener?: unknown }
-  return typeof s.aborted === 'boolean' && typeof s.addEventListener === 'function' && typeof s.removeEventListener === 'function'
-}
 
 /**
  * The checks of the options every run takes, the gate's and the agent's: the caller's signal, the

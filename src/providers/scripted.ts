@@ -1,9 +1,13 @@
+import { signalReason } from '../model/abort-reason.ts'
 import { typeName } from '../model/describe-value.ts'
+import { isRecord } from '../model/is-record.ts'
+import { jsonTextOf } from '../model/json-text-of.ts'
 import { option, optionsContract } from '../model/options-contract.ts'
 import type { Message } from '../model/message.ts'
 import type { Provider, StreamingProvider } from '../model/provider.ts'
 import type { ModelRequest } from '../model/request.ts'
 import type { ModelResponse } from '../model/response.ts'
+import { raceAbort } from '../model/race-abort.ts'
 import type { StreamChunk } from '../model/stream-chunk.ts'
 
 /** A response where every field may be left out; missing fields get the defaults of {@link scripted}. */
@@ -69,7 +73,8 @@ export function scripted(steps: readonly ScriptedStep[], given?: ScriptedOptions
     if (step === undefined) {
       throw new Error(`scripted provider "${name}" has no step for call #${callIndex + 1} (${script.length} steps scripted)`)
     }
-    const response = await resolveStep(step, request, callIndex)
+    // Raced with the signal: a function step that never settles still lets an aborted call reject.
+    const response = await raceAbort(resolveStep(step, request, callIndex), request.signal, undefined, signalReason)
     // A function step may have awaited something while the caller gave up.
     throwIfAborted(request.signal)
     return response
@@ -145,8 +150,10 @@ function requestChars(request: ModelRequest): number {
   return request.messages.reduce((sum, m) => sum + m.content.length, request.system?.length ?? 0)
 }
 
+// A step may script a hostile answer (a call that is `null`, arguments holding a BigInt or a cycle):
+// the estimate never throws, so the gate sees the answer as it was scripted and judges it.
 function argsChars(toolCalls: ModelResponse['toolCalls']): number {
-  return toolCalls.reduce((sum, call) => sum + (JSON.stringify(call.args) ?? '').length, 0)
+  return toolCalls.reduce((sum, call: unknown) => sum + (isRecord(call) ? jsonTextOf(call.args).length : 0), 0)
 }
 
 function splitInChunks(text: string, count: number): string[] {

@@ -19,17 +19,23 @@ const ROLES: ReadonlySet<unknown> = new Set(['system', 'user', 'assistant', 'too
  * its own and one of the wrong shape is ignored (`maxTokens` a whole number above 0, `messages` a
  * non-empty array of messages, `model` a non-empty string, `tail` an array of messages, `outputMode` `'json'` or `'prompt'`); an
  * adjustment that throws changes nothing, so a faulty rule never breaks the run. The rule is given
- * frozen copies (`view`, the caller's frozen copy of `sent.base` when it has one); `sent` and its
+ * frozen copies (`viewOf(sent.base)`: the run's memoised copy, or a new one); `sent` and its
  * arrays are never mutated: a change makes a copy.
  */
-export function adjustRequestFor(rule: ReliabilityRule | undefined, scope: ReliabilityScope, sent: AdjustedRequest, view?: ModelRequest): AdjustedRequest {
-  const adjust = rule?.adjustRequest
-  if (typeof adjust !== 'function') return sent
+export function adjustRequestFor(
+  rule: ReliabilityRule | undefined,
+  scope: ReliabilityScope,
+  sent: AdjustedRequest,
+  viewOf: (request: ModelRequest) => ModelRequest = frozenRequest,
+): AdjustedRequest {
   const { base: request, tail } = sent
   let asked: RequestAdjustment
   try {
+    // Read inside the try: a rule's getter (or proxy) that throws here changes nothing, as an adjustment that throws.
+    const adjust = rule?.adjustRequest
+    if (typeof adjust !== 'function') return sent
     // The rule reads frozen copies: an edit in place reaches neither the caller's conversation nor what is sent.
-    asked = adjust(scope, view ?? frozenRequest(request), frozenMessages(tail))
+    asked = adjust(scope, viewOf(request), frozenMessages(tail))
     if (typeof asked !== 'object' || asked === null) return sent
     const maxTokens = wholeAbove0(asked.maxTokens)
     const messages = messageList(asked.messages, 1)

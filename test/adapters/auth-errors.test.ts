@@ -67,6 +67,23 @@ describe('auth error kind', () => {
     expect(server.requests).toHaveLength(1)
   })
 
+  it('is never retried on the same provider, even by a rule of yours or retryTransient given the kind: the run fails fast with kind auth after one call', async () => {
+    const retryAuth = { when: (s: { errorKind: string }) => s.errorKind === 'auth', then: 'retry' as const, kind: 'retry-auth' }
+    for (const postDecide of [[retryAuth], [retryTransient({ kinds: ['auth'] })]]) {
+      let calls = 0
+      const denied: Provider = {
+        name: 'denied',
+        complete: async () => {
+          calls++
+          throw new ProviderError('bad key', { kind: 'unknown', status: 401 })
+        },
+      }
+      const gate = createGate({ providers: denied, postDecide })
+      await expect(gate.run({ messages: base })).rejects.toMatchObject({ kind: FailFastKinds.Auth, reason: /never retried on the same provider/ })
+      expect(calls).toBe(1)
+    }
+  })
+
   it('fails over to the next provider with failoverRule() by default', async () => {
     server.script((request) => (request.url.startsWith('/v1/chat') ? openaiError(401, {}, 'invalid_request_error') : anthropicText('from the backup')))
     const primary: Provider = openai({ client: openaiClient(), model: 'gpt-test' })

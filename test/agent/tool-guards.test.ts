@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { Agent, guard, idShapeGuard, tool, type GateEventMap, type ToolGuard } from '../../src/index.ts'
 import { scripted } from '../../src/providers/index.ts'
 import { call, EventInput, makeTools, turn, validEvent } from './tool-fixtures.ts'
@@ -122,6 +122,54 @@ describe('tool guards', () => {
     expect(result.text).toBe('Done.')
     expect(result.functionsCalled[0]).toMatchObject({ status: 'guard-rejected', outcome: 'no_retry' })
     expect(failed.map((f) => f.path)).toEqual(['title[3]'])
+    expect(createEvent).not.toHaveBeenCalled()
+  })
+})
+
+describe('tool guards cut short by the run', () => {
+  afterEach(() => {
+    vi.useRealTimers()
+  })
+
+  /** An agent whose guard never settles, the tool_start and tool_end it reports, and a promise of the guard being reached. */
+  function hanging() {
+    let reached: () => void = () => undefined
+    const atGuard = new Promise<void>((resolve) => {
+      reached = resolve
+    })
+    const hangs = guard('hangs', () => {
+      reached()
+      return new Promise<never>(() => undefined)
+    })
+    const { agent, createEvent } = setup([turn(call('create_event', validEvent)), 'never sent'], [hangs])
+    const starts: string[] = []
+    const ends: GateEventMap['tool_end'][] = []
+    agent.on('tool_start', (e) => starts.push(e.callId))
+    agent.on('tool_end', (e) => ends.push(e))
+    return { agent, createEvent, starts, ends, atGuard }
+  }
+
+  it('bracket the call with tool_start and tool_end (status aborted) when the run is aborted while a guard never settles', async () => {
+    const { agent, createEvent, starts, ends, atGuard } = hanging()
+    const controller = new AbortController()
+    const run = agent.run('book it', { signal: controller.signal })
+    await atGuard
+    controller.abort()
+    await expect(run).rejects.toMatchObject({ kind: 'aborted' })
+    expect(starts).toHaveLength(1)
+    expect(ends.map((e) => [e.callId, e.status])).toEqual([[starts[0], 'aborted']])
+    expect(createEvent).not.toHaveBeenCalled()
+  })
+
+  it('bracket the call the same way when runTimeoutMs passes while a guard never settles', async () => {
+    vi.useFakeTimers()
+    const { agent, createEvent, starts, ends, atGuard } = hanging()
+    const run = agent.run('book it', { runTimeoutMs: 1_000 })
+    run.catch(() => undefined)
+    await atGuard
+    await vi.advanceTimersByTimeAsync(1_000)
+    await expect(run).rejects.toMatchObject({ kind: 'run-timeout' })
+    expect(ends.map((e) => [e.callId, e.status])).toEqual([[starts[0], 'aborted']])
     expect(createEvent).not.toHaveBeenCalled()
   })
 })

@@ -39,6 +39,81 @@ const NOT_REQUESTS: readonly [string, unknown, RegExp][] = [
   ['a model that is an object', { ...ask('hi'), model: { name: 'gpt' } }, /request\.model must be a string, got object/],
   ["an empty model, which would be sent as the model's name", { ...ask('hi'), model: '' }, /request\.model must be a non-empty string, got ""/],
   ['tools as an object', { ...ask('hi'), tools: { lookup: {} } }, /request\.tools must be an array of tool specs, got object/],
+  // Each of these reached an adapter, which failed with its own "Cannot read properties of null" as kind unknown.
+  ['a tool spec that is null', { ...ask('hi'), tools: [null] }, /request\.tools\[0\] must be a tool spec \{ name, description, inputSchema \}, got null/],
+  ['a tool spec without a name', { ...ask('hi'), tools: [{ inputSchema: {} }] }, /request\.tools\[0\]\.name must be a non-empty string, got undefined/],
+  [
+    'a tool spec whose inputSchema is null',
+    { ...ask('hi'), tools: [{ name: 'lookup', inputSchema: null }] },
+    /request\.tools\[0\]\.inputSchema must be a JSON Schema object, got null/,
+  ],
+  [
+    'a tool spec whose description is a number',
+    { ...ask('hi'), tools: [{ name: 'lookup', description: 7, inputSchema: {} }] },
+    /request\.tools\[0\]\.description must be a string, got number/,
+  ],
+  [
+    'an assistant turn whose tool calls hold null',
+    {
+      messages: [
+        { role: 'user', content: 'hi' },
+        { role: 'assistant', content: '', toolCalls: [null] },
+      ],
+    },
+    /request\.messages\[1\]\.toolCalls\[0\] must be a tool call \{ id, name, args \}, got null/,
+  ],
+  [
+    'a tool call whose id is a number',
+    {
+      messages: [
+        { role: 'user', content: 'hi' },
+        { role: 'assistant', content: '', toolCalls: [{ id: 7, name: 'lookup', args: {} }] },
+      ],
+    },
+    /request\.messages\[1\]\.toolCalls\[0\]\.id must be a string, got number/,
+  ],
+  [
+    'a tool call without a name',
+    {
+      messages: [
+        { role: 'user', content: 'hi' },
+        { role: 'assistant', content: '', toolCalls: [{ id: 'c1', args: {} }] },
+      ],
+    },
+    /request\.messages\[1\]\.toolCalls\[0\]\.name must be a string, got undefined/,
+  ],
+  [
+    'a tool result whose toolCallId is an object',
+    {
+      messages: [
+        { role: 'user', content: 'hi' },
+        { role: 'tool', content: 'ok', toolCallId: { id: 'c1' } },
+      ],
+    },
+    /request\.messages\[1\]\.toolCallId must be a string, got object/,
+  ],
+  [
+    'reasoning that is a string',
+    {
+      messages: [
+        { role: 'user', content: 'hi' },
+        { role: 'assistant', content: 'a', reasoning: 'thought' },
+        { role: 'user', content: 'go on' },
+      ],
+    },
+    /request\.messages\[1\]\.reasoning must be an array of reasoning blocks, got string/,
+  ],
+  [
+    'reasoning that holds null',
+    {
+      messages: [
+        { role: 'user', content: 'hi' },
+        { role: 'assistant', content: 'a', reasoning: [null] },
+        { role: 'user', content: 'go on' },
+      ],
+    },
+    /request\.messages\[1\]\.reasoning must hold reasoning blocks \(\{ text \}\), got null/,
+  ],
   ['maxTokens as text', { ...ask('hi'), maxTokens: '100' }, /request\.maxTokens must be a positive integer, got "100"/],
   ['maxTokens of zero', { ...ask('hi'), maxTokens: 0 }, /request\.maxTokens must be a positive integer, got 0/],
   ['maxTokens of 1.5', { ...ask('hi'), maxTokens: 1.5 }, /got 1\.5/],

@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { createGate, type ModelRequest, type Provider } from '../../src/index.ts'
-import { checkRequest, REQUEST_KEYS } from '../../src/gate/request-problem.ts'
+import { checkRequest, REQUEST_KEYS } from '../../src/model/request-problem.ts'
 import { checkRunOptions, GATE_RUN_OPTIONS } from '../../src/gate/run-options-contract.ts'
 
 /** A provider that answers at once and counts its calls. */

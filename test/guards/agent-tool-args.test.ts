@@ -49,8 +49,12 @@ describe('Agent content guards on tool-call arguments', () => {
     expect(r.functionsCalled[0]).toMatchObject({ status: 'guard-rejected', args: {} })
     const human = contentGuard('human', () => ({ action: 'escalate', reason: 'money moves' }), { surfaces: ['tool-args'] })
     const escalated = setup({ to: 'x', amount: 5 }, [human])
+    const ends: string[] = []
+    escalated.agent.on('tool_end', (e) => ends.push(e.status))
     const error = await escalated.agent.run('notify').catch((e: unknown) => e)
     expect(isReliabilityFailFastError(error) && error.kind).toBe('guard-escalated')
     expect(escalated.ran).toEqual([])
+    // The call that started ends too, before the run fails: tool_start and tool_end bracket it.
+    expect(ends).toEqual(['guard-rejected'])
   })
 })

@@ -99,9 +99,13 @@ describe('Agent content guards on tool results', () => {
   it('stop the run with guard-escalated when a guard escalates a result', async () => {
     const escalate = contentGuard('fraud', () => ({ action: 'escalate', reason: 'looks like fraud' }), { surfaces: ['tool-result'] })
     const { agent, provider } = setup('transfer ok', [escalate])
+    const ends: [string, unknown][] = []
+    agent.on('tool_end', (e) => ends.push([e.status, e.error]))
     const error = await agent.run('x').catch((e: unknown) => e)
     expect(isReliabilityFailFastError(error) && error.kind).toBe('guard-escalated')
     expect(provider.calls).toBe(1)
+    // The call that started ends too, before the run fails, its result withheld.
+    expect(ends).toEqual([['result-withheld', "guard 'fraud' escalated the result of tool 'lookup': looks like fraud"]])
   })
 
   it('trust an MCP-like tool by its server', async () => {

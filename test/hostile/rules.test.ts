@@ -92,6 +92,84 @@ describe('hostile rules: adjustRequest and delays', () => {
     expect(provider.requests[1]?.maxTokens).toBe(100)
   })
 
+  /** A retry rule whose adjustRequest getter answers a function on its first `good` reads, then throws. */
+  const flakyAdjust = (good: number) => {
+    let reads = 0
+    const rule = Object.defineProperty(retry(), 'adjustRequest', {
+      enumerable: true,
+      get: () => {
+        if (++reads <= good) return () => ({})
+        throw new Error('adjustRequest getter exploded')
+      },
+    })
+    return { rule, reads: () => reads }
+  }
+
+  it('fails the run as invalid-rule, never with the getter error, when an adjustRequest getter throws once the rule matched', async () => {
+    const { rule } = flakyAdjust(1)
+    const { gate } = gateWith([rule])
+    await expect(gate.run(ask('x'))).rejects.toMatchObject({ name: 'ReliabilityFailFastError', kind: 'invalid-rule' })
+  })
+
+  it('ignores an adjustRequest getter that throws only when the request is adjusted: the run retries unchanged', async () => {
+    const { rule, reads } = flakyAdjust(2)
+    const { gate, provider } = gateWith([rule])
+    await expect(gate.run({ ...ask('x'), maxTokens: 100 })).resolves.toMatchObject({ value: validRefund })
+    expect(provider.requests[1]?.maxTokens).toBe(100)
+    expect(reads()).toBe(3)
+  })
+
+  it('refuses at createGate, with a TypeError naming the rule, one whose adjustRequest or failuresOnly is of the wrong type or cannot be read', () => {
+    const trapping = (key: string): ReliabilityRule =>
+      new Proxy(retry(), {
+        get: (target, k) => {
+          if (k === key) throw new Error(`trap ${key}`)
+          return target[k as keyof ReliabilityRule]
+        },
+      })
+    const made: readonly [() => unknown, RegExp][] = [
+      [
+        () => createGate({ providers: scripted([]), postDecide: [trapping('adjustRequest')] }),
+        /^createGate: postDecide\[0\] is not a rule: its fields cannot be read$/,
+      ],
+      [
+        () => createGate({ providers: scripted([]), postDecide: [trapping('failuresOnly')] }),
+        /^createGate: postDecide\[0\] is not a rule: its fields cannot be read$/,
+      ],
+      [
+        () => createGate({ providers: scripted([]), postDecide: [retry({ adjustRequest: 5 as never })] }),
+        /^createGate: postDecide\[0\] is not a rule: its adjustRequest must be a function, got 5$/,
+      ],
+      [
+        () => createGate({ providers: scripted([]), preCheck: [retry({ failuresOnly: 'yes' as never })] }),
+        /^createGate: preCheck\[0\] is not a rule: its failuresOnly must be a boolean, got "yes"$/,
+      ],
+    ]
+    for (const [make, message] of made) {
+      expect(make).toThrow(TypeError)
+      expect(make).toThrow(message)
+    }
+  })
+
+  it('asks a rule whose failuresOnly getter throws after creation about accepted answers too, never failing the gate', async () => {
+    let reads = 0
+    const seen: string[] = []
+    const rule = Object.defineProperty(
+      { when: (s: ReliabilityScope) => (seen.push(s.errorKind), false), then: 'retry' as const, kind: 'watch' },
+      'failuresOnly',
+      {
+        enumerable: true,
+        get: () => {
+          if (++reads === 1) return true
+          throw new Error('failuresOnly getter exploded')
+        },
+      },
+    )
+    const { gate } = gateWith([rule], [validRefundJson])
+    await expect(gate.run(ask('x'))).resolves.toMatchObject({ value: validRefund })
+    expect(seen).toEqual(['ok'])
+  })
+
   it('marks every message of a tail an adjustRequest gives ephemeral, as every tail message is', async () => {
     const { gate, provider } = gateWith([retry({ adjustRequest: () => ({ tail: [{ role: 'user', content: 'Answer with the JSON only.' }] }) })])
     const request = ask('x')

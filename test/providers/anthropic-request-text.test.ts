@@ -2,7 +2,7 @@ import { createAnthropic } from '@ai-sdk/anthropic'
 import { Type } from 'typebox'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Agent, createGate, strictOutputRules, tool, type Message } from '../../src/index.ts'
-import { aiSdk, toAiSdkPrompt } from '../../src/providers/ai-sdk/index.ts'
+import { aiSdk, toAiSdkCallOptions, toAiSdkPrompt } from '../../src/providers/ai-sdk/index.ts'
 import { toAnthropicRequest } from '../../src/providers/anthropic/index.ts'
 import { Refund, validRefund, validRefundJson } from '../support/schemas.ts'
 import { anthropicMessage, anthropicText } from '../adapters/support/anthropic-wire.ts'
@@ -85,6 +85,19 @@ describe('Anthropic request bodies on lone surrogates', () => {
     expect(use?.input).toEqual({ note: 'order 42 shipped \ufffd', 'k\ufffd': 1 })
   })
 
+  it('writes lone surrogates U+FFFD in the tools, sent with every request: name, description and schema', () => {
+    const tools = [
+      { name: 'track', description: `track an order ${'\ud83d'}`, inputSchema: { type: 'object', properties: { note: { type: 'string', description: cut } } } },
+    ]
+    const body = toAnthropicRequest({ messages: [{ role: 'user', content: 'where is order 42?' }], tools }, settings)
+    expect(JSON.stringify(body)).not.toMatch(escapedHalf)
+    expect(body.tools?.[0]).toMatchObject({
+      name: 'track',
+      description: 'track an order \ufffd',
+      input_schema: { properties: { note: { description: 'order 42 shipped \ufffd' } } },
+    })
+  })
+
   it('a tool output cut in the middle of an emoji reaches the model as U+FFFD through an agent run', async () => {
     server.script([anthropicMessage([{ type: 'tool_use', id: 'toolu_1', name: 'track', input: { orderId: '42' } }], 'tool_use'), anthropicText('on its way')])
     server.requests.length = 0
@@ -116,6 +129,23 @@ describe('AI SDK prompts, on the way to @ai-sdk/anthropic', () => {
         ],
       },
     ])
+  })
+
+  it('write lone surrogates U+FFFD in the system prompt and the tools too', () => {
+    const options = toAiSdkCallOptions(
+      {
+        system: `be brief ${'\ud83d'}`,
+        messages: [{ role: 'user', content: 'where is order 42?' }],
+        tools: [{ name: 'track', description: cut, inputSchema: { type: 'object', properties: { note: { type: 'string', description: cut } } } }],
+      },
+      false,
+    )
+    expect(JSON.stringify(options)).not.toMatch(/\\ud[89a-f][0-9a-f]{2}/i)
+    expect(options.prompt[0]).toEqual({ role: 'system', content: 'be brief \ufffd' })
+    expect(options.tools?.[0]).toMatchObject({
+      description: 'order 42 shipped \ufffd',
+      inputSchema: { properties: { note: { description: 'order 42 shipped \ufffd' } } },
+    })
   })
 
   it('a blank answer sent back in the retry tail never reaches the Messages API as a blank text block', async () => {

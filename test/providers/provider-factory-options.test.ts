@@ -93,6 +93,24 @@ describe('provider factory options', () => {
     expect(() => toAnthropicRequest(request, { ...anthropicSettings, maxTokens: -5 })).toThrow(RangeError)
   })
 
+  it('the request builders refuse a value that is no request with a TypeError naming the builder and the place, never one from inside', () => {
+    const openAISettings = { model: 'm', structuredOutput: 'json_schema' as const, schemaName: 'r', extraBody: undefined }
+    const anthropicSettings = { model: 'm', maxTokens: 10, cache: false, structuredOutput: false, extraBody: undefined }
+    const notRequests: readonly [unknown, RegExp][] = [
+      [null, /request must be an object with a `messages` array, got null/],
+      [{}, /request\.messages must be an array of messages, got undefined/],
+      [{ messages: [null] }, /request\.messages\[0\] must be a message object, got null/],
+      [{ messages: [{ role: 'user', content: 7 }] }, /request\.messages\[0\]\.content must be a string/],
+      [{ messages: [{ role: 'assistant', content: '', toolCalls: [null] }] }, /request\.messages\[0\]\.toolCalls\[0\] must be a tool call/],
+      [{ messages: [], tools: [null] }, /request\.tools\[0\] must be a tool spec/],
+    ]
+    for (const [value, message] of notRequests) {
+      expect(() => toOpenAIRequest(value as never, openAISettings)).toThrow(new RegExp(`^toOpenAIRequest: ${message.source}`))
+      expect(() => toAnthropicRequest(value as never, anthropicSettings)).toThrow(new RegExp(`^toAnthropicRequest: ${message.source}`))
+      expect(() => toOpenAIRequest(value as never, openAISettings)).toThrow(TypeError)
+    }
+  })
+
   it('aiSdk refuses a misspelt option', () => {
     expect(() => aiSdk(languageModel as never, { structuredoutput: false } as never)).toThrow(
       /aiSdk: unknown option "structuredoutput" \(did you mean "structuredOutput"\?\)/,

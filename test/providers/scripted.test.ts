@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { createGate } from '../../src/index.ts'
 import type { Message } from '../../src/model/message.ts'
 import type { ModelRequest } from '../../src/model/request.ts'
 import type { StreamChunk } from '../../src/model/stream-chunk.ts'
@@ -109,6 +110,43 @@ describe('scripted', () => {
 
   it('rejects with an AbortError when the signal was aborted without a reason', async () => {
     await expect(scripted(['never']).complete(ask('q', { signal: AbortSignal.abort() }))).rejects.toMatchObject({ name: 'AbortError' })
+  })
+
+  it('rejects a call aborted while its function step never settles, with the signal reason, from complete and from stream', async () => {
+    const reason = new Error('caller gave up')
+    const pending = () => new Promise<never>(() => undefined)
+    const controller = new AbortController()
+    const call = scripted([pending]).complete(ask('q', { signal: controller.signal }))
+    controller.abort(reason)
+    await expect(call).rejects.toBe(reason)
+    const streamed = new AbortController()
+    const next = scripted([pending])
+      .stream(ask('q', { signal: streamed.signal }))
+      [Symbol.asyncIterator]()
+      .next()
+    streamed.abort()
+    await expect(next).rejects.toMatchObject({ name: 'AbortError' })
+  })
+
+  it('answers what a step scripts even when its tool calls hold null or arguments JSON cannot write, never throwing from its own usage estimate', async () => {
+    const cyclic: Record<string, unknown> = {}
+    cyclic['self'] = cyclic
+    const steps = [
+      { toolCalls: [null] },
+      { toolCalls: [{ id: 'c1', name: 'lookup', args: { total: 10n } }] },
+      { toolCalls: [{ id: 'c2', name: 'lookup', args: cyclic }] },
+    ]
+    const provider = scripted(steps as never)
+    for (const step of steps) {
+      const response = await provider.complete(ask('q'))
+      expect(response.toolCalls).toBe(step.toolCalls)
+      expect(response.usage.outputTokens).toBeGreaterThanOrEqual(1)
+    }
+  })
+
+  it('lets the gate judge a scripted answer whose tool calls hold null: kind malformed-response, as from any provider', async () => {
+    const gate = createGate({ providers: scripted([{ toolCalls: [null] } as never]) })
+    await expect(gate.run(ask('q'))).rejects.toMatchObject({ kind: 'malformed-response', attempts: [{ status: 'malformed_response' }] })
   })
 
   it('streams the content in chunks and ends with the full response', async () => {

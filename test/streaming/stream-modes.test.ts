@@ -10,6 +10,7 @@ import {
   type Provider,
 } from '../../src/index.ts'
 import type { StreamChunk } from '../../src/model/index.ts'
+import * as z from 'zod'
 import { collect } from '../support/collect-stream.ts'
 import { ask, Refund, validRefund, validRefundJson } from '../support/schemas.ts'
 
@@ -160,6 +161,36 @@ describe('progressive mode', () => {
     const result = await gate.stream(ask('x'), { mode: 'progressive' }).result
     expect(aborts).toBe(0)
     expect(result.attempts).toHaveLength(1)
+    expect(result.value).toEqual(validRefund)
+  })
+
+  it.each([
+    ['a Zod schema', z.object({ orderId: z.string(), action: z.enum(['refund', 'reject']), amount: z.number() })],
+    [
+      'a { parse } schema',
+      {
+        parse: (v: unknown) => {
+          if (typeof (v as { amount?: unknown }).amount !== 'number') throw new Error('amount must be a number')
+          return v
+        },
+      },
+    ],
+  ])('streams the text of %s as it comes, with no partial value and no early abort, then discards and retries a failing answer', async (_name, schema) => {
+    const provider = streamer('p', [{ text: invalidJson }, { text: validRefundJson }])
+    const gate = createGate({ providers: provider, outputSchema: schema, postDecide: strictOutputRules(3) })
+    let aborts = 0
+    gate.on('stream_aborted', () => aborts++)
+    const stream = gate.stream(ask('x'), { mode: 'progressive' })
+    const seen: GateStreamEvent<unknown>[] = []
+    stream.observable.subscribe((e) => seen.push(e))
+    const result = await stream.result
+    expect(aborts).toBe(0)
+    expect(provider.signals[0]?.aborted).toBe(false)
+    expect(seen.some((e) => e.type === 'partial')).toBe(false)
+    const firstText = seen.filter((e) => e.type === 'text' && e.attempt === 1).map((e) => (e as { text: string }).text)
+    expect(firstText.join('')).toBe(invalidJson)
+    expect(seen.map((e) => e.type)).toContain('discarded')
+    expect(result.attempts).toHaveLength(2)
     expect(result.value).toEqual(validRefund)
   })
 })

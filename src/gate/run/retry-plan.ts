@@ -40,6 +40,14 @@ export async function planRetry<T>(run: RunView<T>, verdict: Verdict & { readonl
   if (decision === 'retry-other' && run.providerIdx + 1 >= g.providers.length) {
     return { go: false, kind: FailFastKinds.NoMoreProviders, reason: `no provider left after ${from.name} (${outcome.kind})` }
   }
+  // Refused credentials go with every request to that provider: a retry there only pays the refusal again.
+  if (outcome.kind === 'auth' && decision === 'retry') {
+    return {
+      go: false,
+      kind: FailFastKinds.Auth,
+      reason: `provider "${from.name}" refused the credentials (auth) and a retry there would send them again: refused credentials are never retried on the same provider (failoverRule() fails over)`,
+    }
+  }
   const onError = (error: unknown): void => reportRuleError(run, rule as ReliabilityRule, 'delayMs', error)
   const durable = run.settings.durable
   // A durable run's jitter is seeded from its id and attempt: a replay waits (and reports) what its first execution did.
@@ -57,7 +65,7 @@ export async function planRetry<T>(run: RunView<T>, verdict: Verdict & { readonl
     return { go: false, kind: FailFastKinds.Aborted, reason: 'the run was aborted while the feedback for the next attempt was being built' }
   const providerIdx = decision === 'retry-other' ? run.providerIdx + 1 : run.providerIdx
   const before = { base: providerIdx === run.providerIdx ? run.base : baseFor(run, providerIdx, run.base.messages), tail }
-  const next = adjustRequestFor(rule, scope, before, rule?.adjustRequest === undefined ? undefined : frozenBaseRequest(run, before.base))
+  const next = adjustRequestFor(rule, scope, before, (request) => frozenBaseRequest(run, request))
   // A request the provider refused as written is never sent to it again unchanged: only a rule
   // that changes it (trims the history, drops the echo, lowers maxTokens, another model) or a
   // move to another provider gets another attempt.

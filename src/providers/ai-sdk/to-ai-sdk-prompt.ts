@@ -12,7 +12,7 @@ import { WireToolIds } from '../adapter-kit/wire-tool-ids.ts'
 /** Converts provider-neutral messages to an AI SDK prompt; gate-only fields are left behind, tool call ids go unique and of the characters every provider API takes (see `WireToolIds`). */
 export function toAiSdkPrompt(system: string | undefined, messages: readonly Message[]): AiSdkMessage[] {
   const prompt: AiSdkMessage[] = []
-  if (system !== undefined && system !== '') prompt.push({ role: 'system', content: system })
+  if (system !== undefined && system !== '') prompt.push({ role: 'system', content: wellFormedText(system) })
   const ids = new WireToolIds()
   for (const m of messages) prompt.push(aiSdkMessage(m, ids))
   return prompt
@@ -85,9 +85,9 @@ function toReasoningPart(r: ReasoningBlock): LanguageModelV3ReasoningPart {
 export function toAiSdkCallOptions(request: ModelRequest, structuredOutput: boolean): AiSdkCallOptions {
   const tools: LanguageModelV3FunctionTool[] | undefined = request.tools?.map((t) => ({
     type: 'function',
-    name: t.name,
-    ...(t.description !== undefined ? { description: t.description } : {}),
-    inputSchema: { ...t.inputSchema },
+    name: wellFormedText(t.name),
+    ...(t.description !== undefined ? { description: wellFormedText(t.description) } : {}),
+    inputSchema: { ...(wellFormedJson(t.inputSchema) as Readonly<Record<string, unknown>>) },
   }))
   return {
     prompt: toAiSdkPrompt(request.system, request.messages),

@@ -1,3 +1,4 @@
+import { checkRequest } from '../../model/request-problem.ts'
 import type {
   ContentBlockParam,
   JSONOutputFormat,
@@ -64,6 +65,9 @@ const ANTHROPIC_REQUEST_SETTINGS = optionsContract<AnthropicRequestSettings>('to
  * (written U+FFFD, see `wellFormedText`; thinking blocks go unchanged, as signed).
  */
 export function toAnthropicRequest(request: ModelRequest, settings: AnthropicRequestSettings): MessageCreateParamsNonStreaming {
+  // Checked as gate.run checks it: a value that is no request is a TypeError naming the builder, never one from inside it.
+  const problem = checkRequest(request)
+  if (typeof problem === 'string') throw new TypeError(`toAnthropicRequest: ${problem}`)
   return anthropicBody(request, ANTHROPIC_REQUEST_SETTINGS.check(settings))
 }
 
@@ -86,10 +90,11 @@ export function anthropicBody(request: ModelRequest, settings: AnthropicRequestS
   }
   if (settings.cache) markCacheBreakpoint(turns)
   const messages: MessageParam[] = turns.map((t) => ({ role: t.role, content: t.blocks.map((b) => b.block) }))
+  // Tools go with every request: a lone surrogate in a description (one cut inside an emoji) would fail each.
   const tools: Tool[] | undefined = request.tools?.map((t) => ({
-    name: t.name,
-    ...(t.description !== undefined ? { description: t.description } : {}),
-    input_schema: { type: 'object', ...t.inputSchema },
+    name: wellFormedText(t.name),
+    ...(t.description !== undefined ? { description: wellFormedText(t.description) } : {}),
+    input_schema: { type: 'object', ...(wellFormedJson(t.inputSchema) as Readonly<Record<string, unknown>>) },
   }))
   const format = outputFormat(request, settings.structuredOutput)
   return {

@@ -1,3 +1,4 @@
+import { checkRequest } from '../../model/request-problem.ts'
 import type {
   ChatCompletionCreateParamsNonStreaming,
   ChatCompletionMessageParam,
@@ -35,6 +36,9 @@ const OPENAI_REQUEST_SETTINGS = optionsContract<OpenAIRequestSettings>('toOpenAI
  * The settings go through their contract (a misspelt key is refused).
  */
 export function toOpenAIRequest(request: ModelRequest, settings: OpenAIRequestSettings): ChatCompletionCreateParamsNonStreaming {
+  // Checked as gate.run checks it: a value that is no request is a TypeError naming the builder, never one from inside it.
+  const problem = checkRequest(request)
+  if (typeof problem === 'string') throw new TypeError(`toOpenAIRequest: ${problem}`)
   return openAIBody(request, OPENAI_REQUEST_SETTINGS.check(settings))
 }
 

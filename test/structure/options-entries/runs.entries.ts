@@ -1,6 +1,6 @@
 import { Agent, createGate, type Provider } from '../../../src/index.ts'
 import { GATE_OPTION_NAMES } from '../../../src/gate/options/option-table.ts'
-import { REQUEST_KEYS } from '../../../src/gate/request-problem.ts'
+import { REQUEST_KEYS } from '../../../src/model/request-problem.ts'
 import { GATE_RUN_OPTIONS, GATE_STREAM_OPTIONS } from '../../../src/gate/run-options-contract.ts'
 import { AGENT_OPTIONS } from '../../../src/agent/agent-option-table.ts'
 import { AGENT_RUN_OPTIONS, AGENT_STREAM_OPTIONS } from '../../../src/agent/run-options-contract.ts'

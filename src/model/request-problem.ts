@@ -1,10 +1,10 @@
-import { shownValue, typeName } from '../model/describe-value.ts'
-import { isRecord } from '../model/is-record.ts'
-import { unknownOption } from '../model/known-options.ts'
-import type { Message } from '../model/message.ts'
-import { OUTPUT_MODES, type OutputMode } from '../model/output-mode.ts'
-import type { ModelRequest } from '../model/request.ts'
-import { isAbortSignal } from './run-options-contract.ts'
+import { shownValue, typeName } from './describe-value.ts'
+import { isRecord } from './is-record.ts'
+import { unknownOption } from './known-options.ts'
+import type { Message } from './message.ts'
+import { OUTPUT_MODES, type OutputMode } from './output-mode.ts'
+import type { ModelRequest } from './request.ts'
+import { isAbortSignal } from './is-abort-signal.ts'
 
 /** Every key of a request, keyed by every key of `ModelRequest`: a key the type gains without a row here does not compile. */
 const REQUEST_KEYS_TABLE: { readonly [K in keyof Required<ModelRequest>]: true } = {
@@ -24,8 +24,8 @@ const REQUEST_KEYS_TABLE: { readonly [K in keyof Required<ModelRequest>]: true }
 export const REQUEST_KEYS: readonly string[] = Object.freeze(Object.keys(REQUEST_KEYS_TABLE))
 
 /**
- * Why a value cannot be the request of `gate.run` or `gate.stream`, as the message of the
- * `TypeError` they answer with, or, when it can, the `messages` array checked. Checks the keys (a
+ * Why a value cannot be the request of `gate.run` or `gate.stream` (or of the request builders
+ * `toOpenAIRequest` and `toAnthropicRequest`), as the message of the `TypeError` they answer with, or, when it can, the `messages` array checked. Checks the keys (a
  * misspelt one, `toolchoice`, is refused with "did you mean"), the shape,
  * each optional field that is present, and each message's role and content (one type test each, so
  * a history of thousands costs microseconds): a message no provider could be sent never reaches
@@ -49,6 +49,12 @@ export function checkRequest(request: unknown): string | readonly Message[] {
   // An empty model would be sent to the provider as the model's name.
   if (model === '') return 'request.model must be a non-empty string, got ""'
   if (tools !== undefined && !Array.isArray(tools)) return `request.tools must be an array of tool specs, got ${typeName(tools)}`
+  if (tools !== undefined) {
+    for (let i = 0; i < tools.length; i++) {
+      const problem = toolSpecProblem(tools[i])
+      if (problem !== undefined) return `request.tools[${i}]${problem}`
+    }
+  }
   if (toolChoice !== undefined) {
     const problem = toolChoiceProblem(toolChoice, tools as readonly unknown[] | undefined)
     if (problem !== undefined) return problem
@@ -117,11 +123,34 @@ function toolChoiceProblem(toolChoice: unknown, tools: readonly unknown[] | unde
  */
 function messageProblem(message: unknown): string | undefined {
   if (typeof message !== 'object' || message === null || Array.isArray(message)) return ` must be a message object, got ${typeName(message)}`
-  const { role, content, toolCalls } = message as { readonly role?: unknown; readonly content?: unknown; readonly toolCalls?: unknown }
+  const { role, content, toolCalls, toolCallId, reasoning } = message as Readonly<Record<string, unknown>>
   // Compared in order of frequency: a long history is mostly user and assistant turns.
   if (role !== 'user' && role !== 'assistant' && role !== 'tool' && role !== 'system')
     return `.role must be 'system', 'user', 'assistant' or 'tool', got ${shownValue(role)}`
   if (typeof content !== 'string') return `.content must be a string ('' when there is none), got ${typeName(content)}`
-  if (toolCalls !== undefined && !Array.isArray(toolCalls)) return `.toolCalls must be an array of tool calls, got ${typeName(toolCalls)}`
+  if (toolCalls !== undefined) {
+    if (!Array.isArray(toolCalls)) return `.toolCalls must be an array of tool calls, got ${typeName(toolCalls)}`
+    // Every adapter reads each call's id and name to write it on the wire (and echo its result).
+    for (let j = 0; j < toolCalls.length; j++) {
+      const call: unknown = toolCalls[j]
+      if (!isRecord(call)) return `.toolCalls[${j}] must be a tool call { id, name, args }, got ${typeName(call)}`
+      if (typeof call.id !== 'string') return `.toolCalls[${j}].id must be a string, got ${typeName(call.id)}`
+      if (typeof call.name !== 'string') return `.toolCalls[${j}].name must be a string, got ${typeName(call.name)}`
+    }
+  }
+  if (toolCallId !== undefined && typeof toolCallId !== 'string') return `.toolCallId must be a string, got ${typeName(toolCallId)}`
+  if (reasoning !== undefined) {
+    if (!Array.isArray(reasoning)) return `.reasoning must be an array of reasoning blocks, got ${typeName(reasoning)}`
+    for (const block of reasoning) if (!isRecord(block)) return `.reasoning must hold reasoning blocks ({ text }), got ${typeName(block)}`
+  }
+  return undefined
+}
+
+/** What is wrong with one tool spec, after its place; `undefined` when nothing is (an adapter writes its name, description and schema on the wire). */
+function toolSpecProblem(spec: unknown): string | undefined {
+  if (!isRecord(spec)) return ` must be a tool spec { name, description, inputSchema }, got ${typeName(spec)}`
+  if (typeof spec.name !== 'string' || spec.name === '') return `.name must be a non-empty string, got ${shownValue(spec.name)}`
+  if (spec.description !== undefined && typeof spec.description !== 'string') return `.description must be a string, got ${typeName(spec.description)}`
+  if (spec.inputSchema !== undefined && !isRecord(spec.inputSchema)) return `.inputSchema must be a JSON Schema object, got ${typeName(spec.inputSchema)}`
   return undefined
 }
