@@ -60,6 +60,19 @@ function held(copy: object, key: string, value: unknown): unknown {
   return value.text
 }
 
+/**
+ * A run's metadata as the run hands it to user code (a link's `ctx.metadata`) and to its events: the
+ * frozen copy every event carries, made once per object, so an edit in place reaches neither the
+ * caller's object nor a later reader. Metadata that cannot be read at all (a Proxy refusing its keys)
+ * stays as it is.
+ *
+ * @internal
+ */
+export function frozenMetadata<M extends object>(metadata: M): M {
+  const copy = frozenCopy(metadata)
+  return typeof copy === 'object' && copy !== null ? (copy as M) : metadata
+}
+
 function frozenCopy(value: object): unknown {
   if (deeplyFrozen.has(value)) return value
   let copy = frozenCopies.get(value)
