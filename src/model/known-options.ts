@@ -6,7 +6,7 @@ const SHOWN_KEY_CHARS = 60
 /**
  * Why `options` cannot be taken: its first own key that is not in `known` (a misspelt option nobody
  * reads must not be silently ignored), with the known name it is closest to when one is near (the same
- * letters in another case, or at most two edits away), and the list of options. `undefined` when
+ * letters in another case, at most two edits away, or its singular or plural: `maxRetry`), and the list of options. `undefined` when
  * every key is known. Keys the prototype supplies (`toString`, `__proto__`) are no options.
  *
  * @example
@@ -23,7 +23,10 @@ export function unknownOption(options: object, known: readonly string[]): string
   }
   for (const key of keys) {
     if (known.includes(key)) continue
-    const near = known.find((name) => name.toLowerCase() === key.toLowerCase()) ?? known.find((name) => editDistance(name, key) <= 2)
+    const near =
+      known.find((name) => name.toLowerCase() === key.toLowerCase()) ??
+      known.find((name) => editDistance(name, key) <= 2) ??
+      known.find((name) => singular(name) === singular(key))
     const shown = JSON.stringify(key.length > SHOWN_KEY_CHARS ? `${key.slice(0, SHOWN_KEY_CHARS)}…` : key)
     return `unknown option ${shown}${near !== undefined ? ` (did you mean "${near}"?)` : ''}; the options are ${known.join(', ')}`
   }
@@ -40,6 +43,13 @@ export function unknownOption(options: object, known: readonly string[]): string
 export function refuseUnknownOptions(options: object, known: readonly string[], label: string): void {
   const problem = unknownOption(options, known)
   if (problem !== undefined) throw new TypeError(`${label}: ${problem}`)
+}
+
+/** A name in lower case with an English plural ending made singular: `maxRetries` and `maxRetry` meet as `maxretry`. */
+function singular(name: string): string {
+  const lower = name.toLowerCase()
+  if (lower.endsWith('ies')) return `${lower.slice(0, -3)}y`
+  return lower.endsWith('s') ? lower.slice(0, -1) : lower
 }
 
 /** Levenshtein distance of two short names, or 3 when their lengths alone differ by more than 2. */
