@@ -4,10 +4,11 @@ import { messageOf } from '../model/message-of.ts'
 // once however many events carry them (a run's frozen messages ride on every `attempt_start`).
 // `Object.isFrozen` is not enough: a frozen request may hold tool specs that are not.
 const deeplyFrozen = new WeakSet<object>()
-// The caller's own objects an event carries (a run's metadata, a tool's result): copied once and the
-// copy frozen, so a listener can change neither them nor what the next listener or event sees, and
-// the caller's object stays theirs to edit.
-const frozenCopies = new WeakMap<object, unknown>()
+// The caller's own objects an event carries (a run's metadata, a tool's result): copied and the copy
+// frozen, so a listener can change neither them nor what the next listener or event sees, and the
+// caller's object stays theirs to edit. Copied for each event, never remembered by the caller's
+// object: a caller reusing one metadata object, edited between runs (`meta.tenant = next`), must see
+// each run's own (a run's gate events carry the run's copy, which is never copied again).
 const COPIED: ReadonlySet<string> = new Set(['metadata', 'result'])
 
 /**
@@ -60,18 +61,27 @@ function held(copy: object, key: string, value: unknown): unknown {
   return value.text
 }
 
+/**
+ * A run's metadata as the run hands it to user code (a link's `ctx.metadata`) and to its events: a
+ * frozen copy of it as it is when the run starts, so an edit in place reaches neither the caller's
+ * object nor a later reader, and an edit the caller makes for its next run changes nothing of this
+ * one. Metadata that cannot be read at all (a Proxy refusing its keys) stays as it is.
+ *
+ * @internal
+ */
+export function frozenMetadata<M extends object>(metadata: M): M {
+  const copy = frozenCopy(metadata)
+  return typeof copy === 'object' && copy !== null ? (copy as M) : metadata
+}
+
 function frozenCopy(value: object): unknown {
   if (deeplyFrozen.has(value)) return value
-  let copy = frozenCopies.get(value)
-  if (copy === undefined) {
-    copy = plainCopy(value, new Map(), 0)
-    if (copy instanceof Unreadable) copy = copy.text
-    if (typeof copy === 'object' && copy !== null) {
-      freezeDeep(copy, 0)
-      // The copy rides on the run's later events: known as frozen, never copied again.
-      deeplyFrozen.add(copy)
-    }
-    frozenCopies.set(value, copy)
+  let copy = plainCopy(value, new Map(), 0)
+  if (copy instanceof Unreadable) copy = copy.text
+  if (typeof copy === 'object' && copy !== null) {
+    freezeDeep(copy, 0)
+    // The copy may ride on later events (a run's metadata): known as frozen, never copied again.
+    deeplyFrozen.add(copy)
   }
   return copy
 }

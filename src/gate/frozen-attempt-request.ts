@@ -2,7 +2,6 @@ import { type FrozenSpecs, frozenMessages, frozenSpecs } from '../model/frozen-c
 import type { Message } from '../model/message.ts'
 import type { ModelRequest } from '../model/request.ts'
 import { frozenWithTail } from './ephemeral-tail.ts'
-import type { RunView } from './run/run-view.ts'
 
 /** The frozen copies of a run's base messages (and of its tools and schemas), and the request they were copied from. */
 interface FrozenBase {
@@ -10,8 +9,14 @@ interface FrozenBase {
   readonly frozen: readonly Message[]
   readonly specsOf: ModelRequest
   readonly specs: FrozenSpecs
-  /** The base request as a rule's scope shows it (`attemptRequest`), made when first read. */
+  /** The frozen copy of `specsOf` itself (a link's `ctx.baseRequest`, a rule's `scope.attemptRequest`), made when first asked for. */
   view: ModelRequest | undefined
+}
+
+/** What of a run these copies read: its base request (the caller's, with the provider's model) and its tail. */
+interface RunBase {
+  readonly base: ModelRequest
+  readonly tail: readonly Message[]
 }
 
 // Per run, not per request: a caller may edit its history between two runs of the same request, and
@@ -27,7 +32,7 @@ const callerOf = new WeakMap<ModelRequest, ModelRequest>()
  * once per run instead of once per attempt. A retry then copies only its tail (and joins lazily past
  * a few dozen messages), so it costs the same for 10 or 10,000 messages of history.
  */
-export function frozenAttemptRequest<T>(run: RunView<T>): ModelRequest {
+export function frozenAttemptRequest(run: RunBase): ModelRequest {
   const base = run.base
   const memo = frozenBase(run, base)
   // The caller's tools and schemas go as frozen copies: freezing a payload that holds them never freezes the caller's own.
@@ -36,11 +41,20 @@ export function frozenAttemptRequest<T>(run: RunView<T>): ModelRequest {
 }
 
 /**
- * `request` (the run's base request, or one made from it for another provider) as a rule receives
- * it: a frozen copy whose messages are the run's frozen base messages when it holds the same array
- * (copied once per run), so a rule can change neither the caller's conversation nor what is sent.
+ * The run's base request as a user's link receives it (`ctx.baseRequest`): the frozen copy, made once
+ * per base, so an edit in place throws instead of reaching the caller's conversation (the base is the
+ * caller's own request when the run changes nothing of it).
  */
-export function frozenBaseRequest<T>(run: RunView<T>, request: ModelRequest): ModelRequest {
+export function frozenAttemptBase(run: Pick<RunBase, 'base'>): ModelRequest {
+  return frozenBaseRequest(run, run.base)
+}
+
+/**
+ * `request` (the run's base request, or one made from it for another provider) as a rule or a link
+ * receives it: a frozen copy whose messages are the run's frozen base messages when it holds the same
+ * array (copied once per run), so user code can change neither the caller's conversation nor what is sent.
+ */
+export function frozenBaseRequest(run: object, request: ModelRequest): ModelRequest {
   const memo = frozenBase(run, request)
   if (memo.specsOf === request) return (memo.view ??= Object.freeze({ ...request, messages: memo.frozen, ...memo.specs }))
   return Object.freeze({ ...request, messages: memo.frozen, ...memo.specs })
@@ -50,7 +64,7 @@ export function frozenBaseRequest<T>(run: RunView<T>, request: ModelRequest): Mo
  * The caller's request of the run as a rule's scope shows it (`scope.request`): a frozen copy made
  * once per run, sharing the frozen base messages when the run still sends the caller's history.
  */
-export function frozenCallerRequest<T>(run: RunView<T>): ModelRequest {
+export function frozenCallerRequest(run: { readonly request: ModelRequest; readonly base: ModelRequest }): ModelRequest {
   let copy = frozenCallers.get(run)
   if (copy === undefined) {
     const request = run.request
@@ -68,7 +82,7 @@ export function callerRequestOf(copy: ModelRequest): ModelRequest | undefined {
 }
 
 /** The run's memo of `request`'s messages, tools and schemas, made again when the run sends another array or other specs. */
-function frozenBase<T>(run: RunView<T>, request: ModelRequest): FrozenBase {
+function frozenBase(run: object, request: ModelRequest): FrozenBase {
   let memo = frozenBases.get(run)
   if (memo?.source !== request.messages || !sameSpecs(memo.specsOf, request)) {
     memo = { source: request.messages, frozen: frozenMessages(request.messages), specsOf: request, specs: frozenSpecs(request), view: undefined }

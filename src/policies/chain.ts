@@ -51,7 +51,7 @@ function throughLinks(links: readonly UserLink[], attempt: ChainAttempt, ctx: At
         return Promise.reject(new TypeError(`${who} called next() with something that is not a request (an object with a messages array)`))
       const stopped = refusal(attempt, current.request, `${who} called next()`)
       if (stopped !== undefined) return Promise.reject(stopped)
-      return dispatch(i + 1, request === undefined || request === current.request ? current : { ...current, request })
+      return dispatch(i + 1, request === undefined || request === current.request ? current : Object.freeze({ ...current, request }))
     }
     // A link that throws synchronously fails its attempt like one that rejects.
     return callAsPromise(link, current, next)
@@ -59,9 +59,9 @@ function throughLinks(links: readonly UserLink[], attempt: ChainAttempt, ctx: At
   return dispatch(0, userContext(ctx)).then((result) => responseIn(result, ctx.provider))
 }
 
-/** The context a user's link sees: the attempt's fields, in a plain object of its own. */
+/** The context a user's link sees: the attempt's fields, frozen, in an object of its own (an edit in place throws). */
 function userContext(ctx: AttemptContext): AttemptContext {
-  return {
+  return Object.freeze({
     runId: ctx.runId,
     attempt: ctx.attempt,
     request: ctx.request,
@@ -71,7 +71,7 @@ function userContext(ctx: AttemptContext): AttemptContext {
     model: ctx.model,
     metadata: ctx.metadata,
     turn: ctx.turn,
-  }
+  })
 }
 
 /** The provider's answer as a user's link receives it, `{ response }`; refused once the attempt settled or aborted. */

@@ -42,6 +42,13 @@ const STRICT_OUTPUT = optionsContract<StrictOutputOptions>('strictOutput', {
 /** Options of `strictOutput.fromStepConfig` besides the step keys. */
 export interface StepConfigExtras extends Pick<StrictOutputOptions, 'hasSchema' | 'backoff'>, ParseStepConfigOptions {}
 
+/** The options `fromStepConfig` takes besides the step keys, checked once: `{ basedir }` is refused, never read as `process.cwd()`. */
+const STEP_CONFIG_EXTRAS = optionsContract<StepConfigExtras>('strictOutput.fromStepConfig', {
+  hasSchema: option.boolean(),
+  backoff: backoffCheck,
+  baseDir: option.nonEmptyString(),
+})
+
 /** `strictOutput` plus its reader of pyconveyor step configs. */
 export interface StrictOutput {
   (options?: StrictOutputOptions): ReliabilityConfig
@@ -100,8 +107,8 @@ export const strictOutput: StrictOutput = Object.assign(
     } satisfies ReliabilityConfig)
   },
   {
-    fromStepConfig(config: unknown, extra: StepConfigExtras = {}): ReliabilityConfig {
-      const { baseDir, ...rest } = extra
+    fromStepConfig(config: unknown, extra?: StepConfigExtras): ReliabilityConfig {
+      const { baseDir, ...rest } = STEP_CONFIG_EXTRAS.check(extra)
       return strictOutput({ ...parseStepConfig(config, baseDir === undefined ? {} : { baseDir }), ...rest })
     },
   },

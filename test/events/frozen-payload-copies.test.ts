@@ -10,14 +10,14 @@ describe('freezePayload', () => {
     expect(Object.isFrozen(small) && Object.isFrozen(small[0]) && Object.isFrozen(small[0]?.segments)).toBe(true)
   })
 
-  it('copies the caller’s metadata once: later events carry the same frozen copy, never a copy of it', () => {
+  it('copies the caller’s metadata: later events given that copy carry it, never a copy of it; the caller’s object again is copied again', () => {
     const metadata = { tenant: 'acme', tags: ['a'] }
     const first = freezePayload({ runId: 'r', metadata })
     const second = freezePayload({ runId: 'r', metadata: first.metadata })
     const third = freezePayload({ runId: 'r', metadata })
     expect(first.metadata).not.toBe(metadata)
     expect(second.metadata).toBe(first.metadata)
-    expect(third.metadata).toBe(first.metadata)
+    expect(third.metadata).toEqual(first.metadata)
     expect(Object.isFrozen(metadata)).toBe(false)
   })
 })

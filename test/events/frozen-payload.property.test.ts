@@ -34,11 +34,13 @@ describe('freezePayload', () => {
     )
   })
 
-  it('gives the same frozen copy of the same metadata to every event', () => {
+  it('passes a frozen copy on as it is, and copies the caller’s metadata as it is at each event (never a copy remembered from before an edit)', () => {
     const metadata = { tenant: 'acme', tags: ['a'] }
     const a = freezePayload({ runId: 'r', metadata })
-    const b = freezePayload({ runId: 'r', metadata })
-    expect(a.metadata).toBe(b.metadata)
+    expect(freezePayload({ runId: 'r', metadata: a.metadata }).metadata).toBe(a.metadata)
+    metadata.tenant = 'globex'
+    expect(freezePayload({ runId: 'r', metadata }).metadata).toEqual({ tenant: 'globex', tags: ['a'] })
+    expect(a.metadata).toEqual({ tenant: 'acme', tags: ['a'] })
   })
 
   it('keeps a cycle a cycle, and leaves class instances alone', () => {

@@ -198,6 +198,29 @@ describe('EventHub payloads', () => {
     expect(Object.isFrozen(seen[0])).toBe(true)
   })
 
+  it('reports each run its own metadata, to listeners and links, when the caller reuses one object and edits it between runs', async () => {
+    const seen: (string | undefined)[][] = []
+    const record = (where: string) => (metadata: Readonly<Record<string, unknown>> | undefined) => seen.push([where, metadata?.['tenant'] as string])
+    const gate = createGate({
+      providers: scripted([validRefundJson, validRefundJson]),
+      outputSchema: Refund,
+      middleware: [(ctx, next) => (record('link')(ctx.metadata), next())],
+    })
+    gate.on('attempt_start', (e) => record('attempt_start')(e.metadata))
+    const agent = Agent.create({ provider: scripted(['a', 'b']), model: 'm' })
+      .use((ctx, next) => (record('agent link')(ctx.metadata), next()))
+      .build()
+    agent.on('agent_run_start', (e) => record('agent_run_start')(e.metadata))
+    const metadata: Record<string, unknown> = {}
+    for (const tenant of ['acme', 'globex']) {
+      metadata['tenant'] = tenant
+      await gate.run(ask('refund #42'), { metadata })
+      await agent.run('hi', { metadata })
+    }
+    const where = ['attempt_start', 'link', 'agent_run_start', 'agent link']
+    expect(seen).toEqual([...where.map((w) => [w, 'acme']), ...where.map((w) => [w, 'globex'])])
+  })
+
   it('cannot change what a gate run returns when the provider answers with a Proxy that throws when read', async () => {
     const refuses = {
       getPrototypeOf: (): never => {

@@ -182,6 +182,37 @@ describe('middleware at the boundary', () => {
     expect(provider.calls).toBe(0)
   })
 
+  it('an edit in place of ctx.baseRequest, ctx.metadata or ctx itself fails the attempt and reaches neither the caller, the provider nor a later link', async () => {
+    const edits: [string, (ctx: Parameters<Middleware>[0]) => void][] = [
+      ['baseRequest.messages', (ctx) => (ctx.baseRequest.messages as unknown as unknown[]).push({ role: 'user', content: 'forged' })],
+      ['a base message', (ctx) => ((ctx.baseRequest.messages as unknown as { content: string }[])[0]!.content = 'forged')],
+      ['baseRequest', (ctx) => ((ctx.baseRequest as { model?: string }).model = 'forged')],
+      ['metadata', (ctx) => ((ctx.metadata as Record<string, unknown>)['tenant'] = 'forged')],
+      ['ctx', (ctx) => ((ctx as { attempt: number }).attempt = 99)],
+    ]
+    for (const [what, edit] of edits) {
+      const provider = counting()
+      const seen: unknown[] = []
+      const editing: Middleware = function editing(ctx, next) {
+        edit(ctx)
+        return next()
+      }
+      const later: Middleware = function later(ctx, next) {
+        seen.push([ctx.attempt, ctx.metadata?.['tenant']])
+        return next()
+      }
+      const gate = createGate({ providers: provider, outputSchema: Refund, middleware: [editing, later] })
+      const request = ask('mine')
+      const metadata = { tenant: 'acme' }
+      const r = await within(gate.run(request, { metadata }))
+      expect(r, what).toMatchObject({ error: { kind: 'unknown' } })
+      expect(request, what).toEqual(ask('mine'))
+      expect(metadata, what).toEqual({ tenant: 'acme' })
+      expect(seen, what).toEqual([])
+      expect(provider.calls, what).toBe(0)
+    }
+  })
+
   it('a change made through next(changed) is what the provider receives, the caller’s request untouched', async () => {
     const provider = counting()
     const redact: Middleware = function redact(ctx, next) {

@@ -21,6 +21,7 @@ describe('unknownOption', () => {
     ['two letters swapped', 'redcat', 'redact'],
     ['a letter missing', 'apend', 'append'],
     ['two letters more', 'maxCharsXY', 'maxChars'],
+    ['its singular', 'maxChar', 'maxChars'],
   ])('suggests the option a key is near: %s', (_, key, near) => {
     expect(unknownOption({ [key]: 1 }, KNOWN)).toBe(`unknown option "${key}" (did you mean "${near}"?); the options are ${KNOWN.join(', ')}`)
   })
@@ -33,6 +34,13 @@ describe('unknownOption', () => {
   ])('suggests the plural option for its singular, however far in edits: %s', (key, near) => {
     const known = ['maxToolRetries', 'toolGuards', 'contentGuards', 'trustedServers', 'name']
     expect(unknownOption({ [key]: 1 }, known)).toContain(`(did you mean "${near}"?)`)
+  })
+
+  it('suggests the plural option of a singular key ending in y, three edits away (tool maxRetry)', () => {
+    expect(unknownOption({ maxRetry: 2 }, ['name', 'maxRetries'])).toBe(
+      'unknown option "maxRetry" (did you mean "maxRetries"?); the options are name, maxRetries',
+    )
+    expect(unknownOption({ maxToolRetry: 2 }, ['maxToolRetries', 'toolGuards'])).toMatch(/did you mean "maxToolRetries"/)
   })
 
   it('suggests nothing for a key three edits from every option', () => {

@@ -153,6 +153,23 @@ describe('progressive mode', () => {
     expect(result.attempts).toHaveLength(1)
   })
 
+  it('cut at a forbidden key, tells the model that key is forbidden (never that its answer was cut off)', async () => {
+    for (const [text, path] of [
+      ['{"orderId": "42", "__proto__": {"isAdmin": true}, "action": "refund", "amount": 50}', '__proto__'],
+      ['{"orderId": "42", "action": "refund", "amount": 50, "meta": [{"__proto__": {"x": 1}}]}', 'meta[0].__proto__'],
+      ['{"orderId": "42", "constructor": {"prototype": {"x": 1}}, "action": "refund", "amount": 50}', 'constructor'],
+    ] as const) {
+      const provider = streamer('p', [{ text }, { text: validRefundJson }])
+      const gate = createGate({ providers: provider, outputSchema: { type: 'object' }, postDecide: strictOutputRules(3) })
+      const aborted: string[] = []
+      gate.on('stream_aborted', (e) => aborted.push(e.path))
+      const result = await gate.stream(ask('x'), { mode: 'progressive' }).result
+      expect(aborted, text).toEqual([path])
+      expect(result.attempts[0]?.errors, text).toEqual([`'${path}': forbidden key`])
+      expect(result.attempts).toHaveLength(2)
+    }
+  })
+
   it('accepts in one attempt an answer that opens with a bracketed label before its JSON', async () => {
     const provider = streamer('p', [{ text: `[Answer]\n${validRefundJson}` }])
     const gate = createGate({ providers: provider, outputSchema: Refund, postDecide: strictOutputRules(3) })

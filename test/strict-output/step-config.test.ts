@@ -44,6 +44,19 @@ describe('strictOutput.fromStepConfig', () => {
   it('treats null as not set', () => {
     expect(strictOutput.fromStepConfig({ max_attempts: null }).maxAttempts).toBe(3)
   })
+
+  it('checks its own options: a misspelt baseDir, a strictOutput key slipped in, an empty baseDir or no object are refused, never read as a default', () => {
+    // package.json sits in the working directory: a misspelt baseDir must not fall back to it.
+    expect(() => strictOutput.fromStepConfig({ error_template: 'package.json' }, { basedir: '/nowhere' } as never)).toThrow(
+      /^strictOutput\.fromStepConfig: unknown option "basedir" \(did you mean "baseDir"\?\)/,
+    )
+    // A step's max_attempts is not overridden behind the step config's back.
+    expect(() => strictOutput.fromStepConfig({ max_attempts: 3 }, { maxAttempts: 10 } as never)).toThrow(TypeError)
+    expect(() => strictOutput.fromStepConfig({ error_template: 'package.json' }, { baseDir: '' })).toThrow(/baseDir must be a non-empty string/)
+    for (const bad of [null, 5, 'dir'])
+      expect(() => strictOutput.fromStepConfig({}, bad as never)).toThrow(/^strictOutput\.fromStepConfig: options must be an object/)
+    expect(strictOutput.fromStepConfig({ max_attempts: 2 }, { hasSchema: true }).maxAttempts).toBe(2)
+  })
 })
 
 describe('strictOutput.fromStepConfig validation', () => {

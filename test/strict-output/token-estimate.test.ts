@@ -84,3 +84,68 @@ describe('maxFeedbackTokens without gpt-tokenizer', () => {
     expect(exactTokens(echo) + exactTokens(feedback)).toBeLessThanOrEqual(300)
   })
 })
+
+describe('countFeedbackTokens and cutToTokens with gpt-tokenizer', () => {
+  /** The library's tokenizer, wrapped to record the longest text it was asked to encode. */
+  async function recordingTokenizer() {
+    const { createRequire } = await import('node:module')
+    const real = createRequire(import.meta.url)(TOKENIZER) as typeof import('gpt-tokenizer/encoding/o200k_base')
+    const seen = { longest: 0 }
+    vi.doMock('../../src/model/sync-require.ts', () => ({
+      syncRequire: () => (specifier: string) =>
+        specifier === TOKENIZER
+          ? {
+              encode: (text: string, options: { disallowedSpecial: Set<string> }) => {
+                seen.longest = Math.max(seen.longest, text.length)
+                return real.encode(text, options)
+              },
+              decode: real.decode,
+            }
+          : createRequire(import.meta.url)(specifier),
+    }))
+    return { seen, ...(await import('../../src/validation/index.ts')) }
+  }
+
+  it('encodes a run of one character a model repeated 60,000 times in bounded pieces (BPE is quadratic in one piece), counting it whole', async () => {
+    const { seen, countFeedbackTokens, cutToTokens } = await recordingTokenizer()
+    const run = 'x'.repeat(60_000)
+    // Encoding the run whole here would cost the test seconds: every piece of 1,000 counts alike, and
+    // each of the 59 cuts inside the run (no space to cut before) counts one token more.
+    expect(countFeedbackTokens(run)).toBe(60 * exactTokens('x'.repeat(1_000)) + 59)
+    const { text, cut } = cutToTokens(run, 4_000)
+    expect(cut).toBe(true)
+    expect(run.startsWith(text)).toBe(true)
+    expect(countFeedbackTokens(text)).toBeLessThanOrEqual(4_000)
+    expect(text.length).toBeGreaterThan(30_000)
+    expect(seen.longest).toBeLessThanOrEqual(1_001)
+  })
+
+  it('never counts fewer tokens than o200k_base over a whole text, nor keeps more, and never cuts a surrogate pair at a piece edge', async () => {
+    const { countFeedbackTokens, cutToTokens } = await recordingTokenizer()
+    fc.assert(
+      fc.property(fc.string({ unit: 'grapheme', minLength: 900, maxLength: 2_500 }), (text) => {
+        expect(countFeedbackTokens(text)).toBeGreaterThanOrEqual(exactTokens(text))
+      }),
+      { numRuns: 30 },
+    )
+    // JSON as models write it, long enough to span many pieces: what is kept is a prefix within the limit.
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          fc.json({ maxDepth: 3 }).map((j) => j.repeat(60)),
+          fc.jsonValue({ maxDepth: 3 }).map((v) => (JSON.stringify(v, null, 1) ?? '').repeat(30)),
+        ),
+        fc.integer({ min: 1, max: 1_500 }),
+        (text, limit) => {
+          expect(countFeedbackTokens(text)).toBeGreaterThanOrEqual(exactTokens(text))
+          const { text: kept } = cutToTokens(text, limit)
+          expect(text.startsWith(kept)).toBe(true)
+          expect(exactTokens(kept)).toBeLessThanOrEqual(limit)
+        },
+      ),
+      { numRuns: 30 },
+    )
+    const edge = `${'a'.repeat(999)}😀${'b'.repeat(50)}`
+    expect(cutToTokens(edge, countFeedbackTokens(edge) - 1).text).not.toMatch(/[\uD800-\uDFFF]$/)
+  })
+})

@@ -142,6 +142,10 @@ describe('tool options', () => {
       /^tool: unknown option "maxretries" \(did you mean "maxRetries"\?\)/,
     )
     expect(() => tool({ name: 'x', description: '', input, execute: () => 1, guard: [] } as never)).toThrow(TypeError)
+    // The README's own example of a misspelt key.
+    expect(() => tool({ name: 'x', description: '', input, execute: () => 1, maxRetry: 2 } as never)).toThrow(
+      /^tool: unknown option "maxRetry" \(did you mean "maxRetries"\?\)/,
+    )
   })
 
   it('refuses maxRetries that is no whole count', () => {

@@ -69,6 +69,26 @@ describe('compileSchema', () => {
     expect(compileSchema(zod)).toBe(compileSchema(zod))
   })
 
+  it('keeps the verdicts and issues it was compiled with when the caller edits its JSON Schema or a registry document afterwards', async () => {
+    const money: Record<string, unknown> = { $id: 'https://example.com/edited/money.json', type: 'number' }
+    const order = {
+      type: 'object',
+      properties: { id: { type: 'string' }, amount: { $ref: 'https://example.com/edited/money.json' } },
+      required: ['id'] as string[],
+    }
+    const compiled = compileSchema(order, { registry: [money] })
+    ;(order.properties.id as Record<string, unknown>).type = 'number'
+    order.required.push('note')
+    money['type'] = 'string'
+    expect(await compiled.validate({ id: 'a', amount: 5 })).toMatchObject({ ok: true })
+    const refused = (await compiled.validate({ id: 7, amount: 'USD 5' })) as Extract<SchemaResult<unknown>, { ok: false }>
+    expect(refused.ok).toBe(false)
+    expect(refused.issues.map((i) => [i.path, i.code, i.message])).toEqual([
+      ['id', 'invalid_type', 'must be string'],
+      ['amount', 'invalid_type', 'must be number'],
+    ])
+  })
+
   it('exposes the JSON Schema of TypeBox, raw JSON Schema and Zod schemas', () => {
     expect(compileSchema(typebox).jsonSchema).toBe(typebox)
     expect(compileSchema(jsonSchema).jsonSchema).toBe(jsonSchema)

@@ -1,6 +1,7 @@
 import { Type } from 'typebox'
 import { describe, expect, it } from 'vitest'
-import { compileSchema } from '../../src/validation/index.ts'
+import { compileSchema, type ValidationIssue } from '../../src/validation/index.ts'
+import { issueText } from '../../src/validation/feedback/describe-issue.ts'
 
 const HUGE = 6_000_000
 
@@ -25,6 +26,15 @@ describe('compileSchema (costly formats)', () => {
         issues: [{ code: 'invalid_format', message: expect.stringMatching(/^not checked as format "[a-z-]+": longer than/) }],
       })
     }
+  })
+
+  it('tells the model a string too long to check was not checked, not that its format is wrong', async () => {
+    const address = `${'a'.repeat(400)}@example.com`
+    const verdict = await compileSchema({ type: 'object', properties: { mail: { type: 'string', format: 'email' } } }).validate({ mail: address })
+    if (verdict.ok) throw new Error('an address of 412 characters passed its format')
+    const issue = verdict.issues[0] as ValidationIssue
+    expect(issueText(issue)).toBe(`'mail': not checked as format "email": longer than 320 characters (412)`)
+    expect(issueText({ ...issue, message: 'must match format "email"' })).toMatch(/^'mail': expected email format, got "a+…"$/)
   })
 
   it('still checks values of a sane length with the format itself', () => {

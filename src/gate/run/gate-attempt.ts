@@ -9,6 +9,7 @@ import type { CompiledSchema } from '../../validation/index.ts'
 import type { ValidationFailure } from '../../validation/validation-failure.ts'
 import type { OutputModeState } from '../output-mode/output-mode-state.ts'
 import type { ResolvedProvider } from '../resolved-provider.ts'
+import { frozenAttemptBase } from '../frozen-attempt-request.ts'
 
 /** What an attempt reads of its run (a part of `RunView`). */
 export interface AttemptRun<T> {
@@ -68,7 +69,7 @@ export class GateAttempt<T> extends ChainAttempt {
   }
 
   get baseRequest(): ModelRequest {
-    return this.run.base
+    return frozenAttemptBase(this.run)
   }
 
   get provider(): string {

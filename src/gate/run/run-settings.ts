@@ -1,5 +1,6 @@
 import type { EventTags } from '../../events/event-map.ts'
 import { eventTags } from '../../events/event-tags.ts'
+import { frozenMetadata } from '../../events/frozen-payload.ts'
 import type { ResponseCall } from '../../policies/chain-attempt.ts'
 import type { CompiledSchema } from '../../validation/index.ts'
 import type { DecisionGuard, GateInternals, GateRunOptions, RunHooks } from '../gate-internals.ts'
@@ -18,7 +19,8 @@ export class RunSettings<T> {
   #tags: EventTags | undefined = undefined
 
   constructor(g: GateInternals<T>, options: GateRunOptions, hooks: RunHooks | undefined, deadline: RunDeadline | undefined) {
-    this.metadata = options.metadata
+    // User code reads it (a link's ctx, rules): the copy the run's events carry, never the caller's own object.
+    this.metadata = options.metadata === undefined ? undefined : frozenMetadata(options.metadata)
     this.turn = options.turn
     this.failuresBefore = options.validationFailuresBefore ?? 0
     this.schema = options.validateOutput === false ? undefined : g.schema

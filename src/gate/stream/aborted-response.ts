@@ -55,14 +55,22 @@ async function reportsViolation<T>(content: string, violation: StreamViolation, 
   return verdict.failure.issues.some((i) => i.path === violation.path && (i.code === 'missing_required') === missing)
 }
 
-/** A copy of the partial value where an unknown key that had no value yet holds `null`. */
+/**
+ * A copy of the partial value where an unknown key that had no value yet holds `null`, and a forbidden
+ * key (which the partial value never holds) is written back as an own key: `__proto__` holding `null`,
+ * a `constructor` holding `{ prototype: null }`.
+ */
 function withViolation(partial: unknown, violation: StreamViolation): unknown {
-  if (violation.code !== 'unknown_property') return partial
+  if (violation.code !== 'unknown_property' && violation.code !== 'forbidden_key') return partial
   const copy = structuredClone(partial)
   let node: unknown = copy
   const segments = violation.segments
   for (let i = 0; i < segments.length - 1; i++) node = (node as Record<string | number, unknown> | undefined)?.[segments[i] as string | number]
   const last = segments[segments.length - 1]
-  if (typeof node === 'object' && node !== null && last !== undefined && !Object.hasOwn(node, last)) (node as Record<string | number, unknown>)[last] = null
+  if (typeof node !== 'object' || node === null || last === undefined) return copy
+  if (violation.code === 'forbidden_key') {
+    const value = last === '__proto__' ? null : { prototype: null }
+    Object.defineProperty(node, last, { value, enumerable: true, writable: true, configurable: true })
+  } else if (!Object.hasOwn(node, last)) (node as Record<string | number, unknown>)[last] = null
   return copy
 }

@@ -1,4 +1,5 @@
 import type { ValidationIssue } from '../issue.ts'
+import { isUncheckedFormat } from '../schema/bounded-format.ts'
 import { MAX_PROBLEM, MAX_QUOTED_PATH, oneLine } from './feedback-limits.ts'
 
 /** An issue in words: what is wrong, and (for some codes) what to do about it. */
@@ -31,7 +32,8 @@ function words(issue: ValidationIssue): { problem: string; action?: string } {
       if (issue.expected === undefined) break
       return { problem: `expected ${TYPE_WORDS[issue.expected] ?? issue.expected}${got}` }
     case 'invalid_format':
-      if (issue.expected === undefined) break
+      // A string too long to check is told so (its message), not that its format is wrong.
+      if (issue.expected === undefined || isUncheckedFormat(issue.message)) break
       return { problem: `expected ${formatWords(issue.expected)}${got}` }
     case 'invalid_enum':
       if (issue.expected === undefined) break

@@ -21,6 +21,17 @@ export const FORMAT_MAX_LENGTH: Readonly<Record<string, number>> = {
 }
 
 const TOKEN = 'reliability-gate:format#'
+
+// How the issue of a string too long to check begins (see {@link isUncheckedFormat}).
+const NOT_CHECKED = 'not checked as format '
+
+/**
+ * Whether a format issue's message says its string was too long to check rather than of the wrong
+ * format: the feedback then tells the model so, not that its (possibly valid) value is malformed.
+ */
+export function isUncheckedFormat(message: string): boolean {
+  return message.startsWith(NOT_CHECKED)
+}
 let issued = 0
 
 /**
@@ -48,7 +59,7 @@ export class BoundedFormatCheck {
   errors(value: unknown, instancePath: string, schemaPath: string): TypeBoxError[] {
     const long = typeof value === 'string' && value.length > this.#max
     const message = long
-      ? `not checked as format "${this.#format}": longer than ${this.#max} characters (${(value as string).length})`
+      ? `${NOT_CHECKED}"${this.#format}": longer than ${this.#max} characters (${(value as string).length})`
       : `must match format "${this.#format}"`
     return [{ keyword: 'format', schemaPath, instancePath, params: { format: this.#format }, message }]
   }

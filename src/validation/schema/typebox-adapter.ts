@@ -15,6 +15,7 @@ import { typeboxIssues, type TypeBoxError } from './typebox-issues.ts'
 import { pointerToSegments, valueAt } from './path.ts'
 import { objectErrorWalk } from './object-errors.ts'
 import { declaredKeysOnly } from './declared-keys-only.ts'
+import { schemaSnapshot } from './schema-snapshot.ts'
 import { interpretedCompiler } from './interpreted-compiler.ts'
 
 type Check<T> = ((value: unknown) => SchemaResult<T>) & { readonly test: (value: unknown) => boolean }
@@ -63,8 +64,10 @@ export interface TypeBoxCompileOptions {
  * uses what RE2 cannot run (backreferences, lookaheads other than at the start of an anchored
  * pattern), or (once the compiler is loaded) when TypeBox cannot compile the schema.
  */
-export function compileTypeBox<T>(schema: object, vendor: 'typebox' | 'json-schema', options: TypeBoxCompileOptions = {}): CompiledSchema<T> {
+export function compileTypeBox<T>(given: object, vendor: 'typebox' | 'json-schema', options: TypeBoxCompileOptions = {}): CompiledSchema<T> {
   const what = vendor === 'typebox' ? 'TypeBox schema' : 'JSON Schema'
+  // What is checked is the document as it is now: the caller may edit its object afterwards.
+  const schema = schemaSnapshot(given)
   const registry = registryEntries(options.registry)
   // TypeBox compiles a `$ref` to nothing into "schema is false", and `{ $ref: '#' }` into a stack overflow on every value.
   if (vendor === 'json-schema') assertRefsWork(schema, registry)
@@ -91,7 +94,7 @@ export function compileTypeBox<T>(schema: object, vendor: 'typebox' | 'json-sche
   return {
     vendor,
     // TypeBox schemas are JSON Schema; `~kind` is non-enumerable, so it never reaches the wire.
-    jsonSchema: schema as JsonSchema,
+    jsonSchema: given as JsonSchema,
     declaredKeysOnly: Object.keys(registry).length === 0 && declaredKeysOnly(schema),
     validate(value) {
       if (check !== undefined) return check(value)
@@ -232,7 +235,7 @@ function registryEntries(registry: SchemaRegistry | undefined): Readonly<Record<
   if (registry === undefined) return {}
   if (!Array.isArray(registry)) {
     const out: Record<string, object | boolean> = {}
-    for (const [uri, doc] of Object.entries(registry)) out[canonicalUri(uri)] = doc as object | boolean
+    for (const [uri, doc] of Object.entries(registry)) out[canonicalUri(uri)] = schemaSnapshot(doc as object | boolean)
     return out
   }
   const out: Record<string, object> = {}
@@ -240,7 +243,7 @@ function registryEntries(registry: SchemaRegistry | undefined): Readonly<Record<
     const id = (doc as { $id?: unknown }).$id
     if (typeof id !== 'string' || !URL.canParse(id))
       throw new TypeError(`compileSchema: every schema of a registry list needs an absolute $id; got ${JSON.stringify(id)}`)
-    out[canonicalUri(nextUri(id, ROOT_URI))] = doc
+    out[canonicalUri(nextUri(id, ROOT_URI))] = schemaSnapshot(doc)
   }
   return out
 }

@@ -126,6 +126,11 @@ export const entries: readonly OptionsEntry[] = [
     call: (options) => strictOutput(options),
   },
   {
+    name: 'strictOutput.fromStepConfig options',
+    keys: ['hasSchema', 'backoff', 'baseDir'],
+    call: (options) => strictOutput.fromStepConfig({ max_attempts: 2 }, options),
+  },
+  {
     name: 'strictOutputRules options',
     covers: ['.:strictOutputRules'],
     keys: ['stuckAfter'],
