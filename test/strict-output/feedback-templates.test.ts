@@ -139,6 +139,35 @@ describe('renderErrorTemplate', () => {
     expect(first).toEqual({ ok: true, text: 'n=2 a=3' })
     expect(renderErrorTemplate('n={{ errors | length }} a={{ attempt }}', { ...vars, attempt: 4 })).toEqual({ ok: true, text: 'n=2 a=4' })
   })
+  it("has pyconveyor's truncate filter: the length in characters (max_feedback_tokens by default), then the marker on its own line", () => {
+    const vars = { ...feedbackTemplateVars(parseFailure, { attempt: 1, previousOutput: 'abcdefghijklmnop', maxFeedbackTokens: 5 }) }
+    const render = (template: string, overrides = {}) => renderErrorTemplate(template, { ...vars, ...overrides })
+    // Each expected text is what pyconveyor's filter (text[:n] + "\n[…truncated for length…]") renders.
+    expect(render('{{ previous_output | truncate(max_feedback_tokens) }}')).toEqual({ ok: true, text: `abcde\n${TRUNCATION_MARKER}` })
+    expect(render('{{ previous_output | truncate }}')).toEqual({ ok: true, text: `abcde\n${TRUNCATION_MARKER}` })
+    expect(render('{{ previous_output | truncate(3) }}|{{ previous_output | truncate(length=2) }}')).toEqual({
+      ok: true,
+      text: `abc\n${TRUNCATION_MARKER}|ab\n${TRUNCATION_MARKER}`,
+    })
+    expect(render('{{ previous_output | truncate(16) }}')).toEqual({ ok: true, text: 'abcdefghijklmnop' })
+    expect(render('<{{ previous_output | truncate(0) }}>')).toEqual({ ok: true, text: `<\n${TRUNCATION_MARKER}>` })
+    // No token cap configured (0): without a length nothing is cut.
+    expect(render('{{ previous_output | truncate }}', { max_feedback_tokens: 0 })).toEqual({ ok: true, text: 'abcdefghijklmnop' })
+    expect(render('{{ "😀😀" | truncate(3) }}')).toEqual({ ok: true, text: `😀\n${TRUNCATION_MARKER}` })
+  })
+
+  it('reports a truncate the filter cannot do instead of guessing', () => {
+    const vars = feedbackTemplateVars(schemaFailure, { attempt: 1, previousOutput: 'abc', maxFeedbackTokens: 5 })
+    for (const template of [
+      '{{ previous_output | truncate(-1) }}',
+      '{{ previous_output | truncate(2, true) }}',
+      '{{ previous_output | truncate(end="") }}',
+      '{{ errors | truncate(1) }}',
+      '{{ previous_output | truncate("2") }}',
+    ]) {
+      expect(renderErrorTemplate(template, vars).ok, template).toBe(false)
+    }
+  })
 })
 
 describe('echoPreviousOutput', () => {
