@@ -156,6 +156,38 @@ describe('renderErrorTemplate', () => {
     expect(render('{{ "😀😀" | truncate(3) }}')).toEqual({ ok: true, text: `😀\n${TRUNCATION_MARKER}` })
   })
 
+  it("treats an undefined variable or attribute as an error, as pyconveyor's Jinja2 StrictUndefined does", () => {
+    const vars = feedbackTemplateVars(schemaFailure, { attempt: 1, previousOutput: 'p' })
+    // Each verdict is Python's Jinja2 3.1 with undefined=StrictUndefined.
+    for (const template of [
+      'A{{ nope }}B',
+      '{% if nope %}x{% endif %}',
+      '{% for e in errors %}{{ e.lco_str }}{% endfor %}',
+      '{% for e in erorrs %}x{% endfor %}',
+      '{{ previous_outptu | truncate(3) }}',
+      '{{ errors[3] }}',
+    ]) {
+      const verdict = renderErrorTemplate(template, vars)
+      expect(verdict.ok, template).toBe(false)
+      expect(String((verdict as { error: unknown }).error), template).toMatch(/is undefined/)
+    }
+    const rendered: [string, string][] = [
+      ['{% if nope is defined %}x{% else %}y{% endif %}', 'y'],
+      ['{% if nope is not defined %}u{% endif %}', 'u'],
+      ["{{ nope | default('d') }}", 'd'],
+      ["{% for e in errors %}{{ e.loc_str }}{{ e.hint | default('-') }} {% endfor %}", 'entries[0].evidence- entries[0].score- '],
+      ['{% if retry_hint %}h{% endif %}{{ previous_output | upper }}', 'P'],
+    ]
+    for (const [template, text] of rendered) expect(renderErrorTemplate(template, vars)).toEqual({ ok: true, text })
+  })
+
+  it('falls back to the built-in feedback for a misspelt variable, reporting it', () => {
+    const ctx = context({ errorTemplate: 'You said: {{ previous_outptu }}\nFix it.' })
+    expect(buildValidationFeedback(schemaFailure, ctx)).toMatch(/^Your previous response failed schema validation\./)
+    expect(ctx.templateErrors).toHaveLength(1)
+    expect(String(ctx.templateErrors[0])).toContain("'previous_outptu' is undefined")
+  })
+
   it('reports a truncate the filter cannot do instead of guessing', () => {
     const vars = feedbackTemplateVars(schemaFailure, { attempt: 1, previousOutput: 'abc', maxFeedbackTokens: 5 })
     for (const template of [

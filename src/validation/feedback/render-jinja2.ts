@@ -19,7 +19,11 @@ interface FilterNode {
 
 /**
  * Renders a parsed template with pyconveyor's Jinja2 environment semantics on top of
- * `@huggingface/jinja`: pyconveyor's `truncate` filter, `truncate(length)`: a string longer than `length` characters is
+ * `@huggingface/jinja`:
+ * - `StrictUndefined`: a variable or attribute that is not defined (`{{ previous_outptu }}`,
+ *   `{{ e.lco_str }}`, `{% if retryhint %}`) is an error, never an empty string or false; `is defined`
+ *   and the `default` filter still see it;
+ * - pyconveyor's `truncate` filter, `truncate(length)`: a string longer than `length` characters is
  *   cut to `length` characters followed by a line `[…truncated for length…]`; without a length it
  *   cuts to `defaultLength` (the template's `max_feedback_tokens`; unchanged when that is 0, no cap).
  *
@@ -60,6 +64,8 @@ function range(start: number, stop?: number, step = 1): number[] {
 }
 
 class Jinja2Interpreter extends Interpreter {
+  // Inside `x is defined` or `x | default(...)` an undefined value is allowed, as with Jinja2's StrictUndefined.
+  #lenient = 0
   readonly #defaultLength: number
 
   constructor(env: Environment, defaultLength: number) {
@@ -69,9 +75,26 @@ class Jinja2Interpreter extends Interpreter {
 
   override evaluate(node: Node | undefined, environment: Environment): Value {
     if (node === undefined) return super.evaluate(node, environment)
+    if (node.type === 'Identifier' || node.type === 'MemberExpression') {
+      const value = super.evaluate(node, environment)
+      if (value.type === 'UndefinedValue' && this.#lenient === 0) throw new ReferenceError(`'${nameOf(node)}' is undefined in the error template`)
+      return value
+    }
+    if (node.type === 'TestExpression') return this.#leniently(node, environment)
     const filter = node.type === 'FilterExpression' ? (node as unknown as FilterNode) : undefined
-    if (filter !== undefined && filterName(filter) === 'truncate') return this.#truncate(filter, environment)
+    const name = filter === undefined ? undefined : filterName(filter)
+    if (name === 'default') return this.#leniently(node, environment)
+    if (filter !== undefined && name === 'truncate') return this.#truncate(filter, environment)
     return super.evaluate(node, environment)
+  }
+
+  #leniently(node: Node, environment: Environment): Value {
+    this.#lenient++
+    try {
+      return super.evaluate(node, environment)
+    } finally {
+      this.#lenient--
+    }
   }
 
   #truncate(node: FilterNode, environment: Environment): Value {
@@ -98,6 +121,15 @@ function filterName(node: FilterNode): string | undefined {
   if (filter.type === 'Identifier') return String(filter.value)
   if (filter.type === 'CallExpression' && filter.callee?.type === 'Identifier') return String(filter.callee.value)
   return undefined
+}
+
+function nameOf(node: Node): string {
+  const named = node as unknown as NamedNode & { readonly object?: Node; readonly property?: NamedNode; readonly computed?: boolean }
+  if (named.type === 'Identifier') return String(named.value)
+  if (named.object !== undefined && named.property?.type === 'Identifier' && named.computed !== true)
+    return `${nameOf(named.object)}.${String(named.property.value)}`
+  if (named.object !== undefined) return `${nameOf(named.object)}[…]`
+  return 'a value'
 }
 
 // The library's value classes are not exported: a fresh environment converts a string for us.
