@@ -15,7 +15,7 @@ export interface TemplateVarsInput {
 
 /**
  * The variables of a feedback template, with pyconveyor's names: `error_type`, `previous_output`,
- * `errors` (each `loc_str`, `msg`, `type`), `parse_error_message`, `attempt`, `retry_hint`,
+ * `errors` (each `loc_str`, `msg`, `type`; `loc_str` is `?` for the value itself, as in pyconveyor), `parse_error_message`, `attempt`, `retry_hint`,
  * `max_feedback_tokens`. `attempt` is the number of the attempt about to be made, as pyconveyor
  * passes it (`attempt_num + 1`): 2 in the feedback of the first failure.
  *
@@ -36,5 +36,6 @@ export function feedbackTemplateVars(failure: ValidationFailure, input: Template
 }
 
 function templateError(issue: ValidationFailure['issues'][number]): TemplateError {
-  return { loc_str: pathLabel(issue), msg: issueProblem(issue), type: issue.code }
+  // pyconveyor writes `?` for an error with no location (the value itself, e.g. a list where an object belongs).
+  return { loc_str: issue.path === '' ? '?' : pathLabel(issue), msg: issueProblem(issue), type: issue.code }
 }
