@@ -53,7 +53,8 @@ describe('attempt log', () => {
       attempt: 2,
       status: 'schema_error',
       errorType: 'schema',
-      errors: ["'message': expected string, got number"],
+      // pyconveyor's attempt-log line, f"{e.loc_str}: {e.msg}": the template's loc_str and msg.
+      errors: ['message: expected string, got number'],
       issues: [expect.objectContaining({ path: 'message' })],
       rawOutput: '{"message": 1}',
       costUsd: 10,
