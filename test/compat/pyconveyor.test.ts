@@ -125,8 +125,9 @@ describe('pyconveyor step config', () => {
   it("names the location of an error about the value itself '?', as pyconveyor's loc_str does", async () => {
     const provider = scripted(['[50, "USD"]', good])
     const config = strictOutput.fromStepConfig({ error_template: '{% for e in errors %}{{ e.loc_str }}: {{ e.type }}\n{% endfor %}' })
-    await createGate({ providers: provider, outputSchema: Refund, ...config }).run(request)
+    const result = await createGate({ providers: provider, outputSchema: Refund, ...config }).run(request)
     expect(provider.requests[1]?.messages.at(-1)?.content).toBe('?: invalid_type\n')
+    expect(result.attempts[0]?.errors).toEqual([expect.stringMatching(/^\?: expected object, got /)])
   })
 
   it('reads error_template relative to the working directory without baseDir', () => {
