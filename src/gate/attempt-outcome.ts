@@ -2,7 +2,8 @@ import type { ErrorKind } from '../model/error-kind.ts'
 import type { ModelResponse } from '../model/response.ts'
 import { type Usage, ZERO_USAGE } from '../model/usage.ts'
 import type { Decision, ReliabilityRule } from '../rules/rule.ts'
-import { issueText } from '../validation/feedback/describe-issue.ts'
+import { MAX_PROBLEM, oneLine } from '../validation/feedback/feedback-limits.ts'
+import { attemptLogLine } from '../validation/feedback/template-vars.ts'
 import type { ValidationFailure } from '../validation/validation-failure.ts'
 import type { AttemptRecord } from './attempt-record.ts'
 import type { ResolvedProvider } from './resolved-provider.ts'
@@ -76,8 +77,9 @@ export function attemptRecord(outcome: AttemptOutcome<unknown>, run: RunView<unk
   }
 }
 
-/** One line per issue, worded as in the feedback and the failure's message (its summary when it has no issues). */
+/** One line per issue as pyconveyor logs it (`loc_str: msg`); the parse error, else the failure's message, when it has none. */
 function errorLines(f: ValidationFailure): string[] {
-  if (f.issues.length === 0) return [f.message]
-  return f.issues.map((i) => issueText(i, false))
+  // A parse error is logged in the parser's words, as pyconveyor logs it (`errors = [str(e)]`), bounded as in `message`.
+  if (f.issues.length === 0) return [f.parseError === undefined ? f.message : oneLine(f.parseError, MAX_PROBLEM)]
+  return f.issues.map(attemptLogLine)
 }

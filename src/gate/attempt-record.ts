@@ -45,8 +45,9 @@ export interface AttemptRecord {
    */
   readonly errorType: string | undefined
   /**
-   * One line per issue, in the words of the feedback and of the failure's `message`
-   * (`'amount': required field is missing`), or the parse / provider error message.
+   * One line per issue as pyconveyor's attempt log writes it, `loc_str: msg` with the feedback
+   * template's `loc_str` and `msg` (`amount: required field is missing — provide a value`), or the
+   * parse / provider error message.
    */
   readonly errors: readonly string[]
   /** The provider error of this attempt, if any. */

@@ -31,6 +31,19 @@ Return only a valid JSON object. No prose, no markdown fences.
 {% endif %}
 `
 
+// pyconveyor's built-in schema-error feedback template (steps/llm_step.py, _DEFAULT_SCHEMA_FEEDBACK).
+const SEED_SCHEMA_TEMPLATE = `Your previous response failed schema validation. Here is what you returned:
+
+{{ previous_output | truncate(max_feedback_tokens) }}
+
+Validation errors:
+{% for err in errors %}- {{ err.loc_str }}: {{ err.msg }}
+{% endfor %}
+Please fix these issues and return a corrected JSON object.
+{% if retry_hint %}
+{{ retry_hint }}
+{% endif %}`
+
 function pipelineDir(files: Record<string, string>): string {
   const dir = mkdtempSync(join(tmpdir(), 'rg-pipeline-'))
   for (const [name, text] of Object.entries(files)) {
@@ -91,6 +104,30 @@ describe('pyconveyor step config', () => {
         '',
       ].join('\n'),
     )
+  })
+
+  it("renders pyconveyor's own built-in feedback template, truncate filter included, as Jinja2 does", async () => {
+    const provider = scripted([bad, good])
+    const config = strictOutput.fromStepConfig({ retry_hint: 'Amounts are plain numbers.', error_template: SEED_SCHEMA_TEMPLATE })
+    const gate = createGate({ providers: provider, outputSchema: Refund, ...config })
+    const templateErrors: unknown[] = []
+    gate.on('template_error', (e) => templateErrors.push(e.error))
+    await gate.run(request)
+    expect(templateErrors).toEqual([])
+    // What Python's Jinja2 3.1 renders in pyconveyor's environment for these variables.
+    expect(provider.requests[1]?.messages.at(-1)?.content).toBe(
+      'Your previous response failed schema validation. Here is what you returned:\n\n{"amount": "USD 50"}\n\nValidation errors:\n' +
+        '- currency: required field is missing — provide a value\n- amount: expected number, got "USD 50"\n' +
+        'Please fix these issues and return a corrected JSON object.\nAmounts are plain numbers.\n',
+    )
+  })
+
+  it("names the location of an error about the value itself '?', as pyconveyor's loc_str does", async () => {
+    const provider = scripted(['[50, "USD"]', good])
+    const config = strictOutput.fromStepConfig({ error_template: '{% for e in errors %}{{ e.loc_str }}: {{ e.type }}\n{% endfor %}' })
+    const result = await createGate({ providers: provider, outputSchema: Refund, ...config }).run(request)
+    expect(provider.requests[1]?.messages.at(-1)?.content).toBe('?: invalid_type\n')
+    expect(result.attempts[0]?.errors).toEqual([expect.stringMatching(/^\?: expected object, got /)])
   })
 
   it('reads error_template relative to the working directory without baseDir', () => {

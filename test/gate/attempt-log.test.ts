@@ -31,7 +31,8 @@ describe('attempt log', () => {
     model: 'm-1',
     status: 'parse_error',
     errorType: 'parse',
-    errors: [expect.stringContaining('no JSON')],
+    // The parser's own message, as pyconveyor logs a parse error (errors = [str(e)]), without the stage prefix of `message`.
+    errors: ['no JSON object or array found in the response'],
     issues: [],
     rawOutput: 'not json',
     usage: { inputTokens: 1_000_000, outputTokens: 0 },
@@ -52,7 +53,8 @@ describe('attempt log', () => {
       attempt: 2,
       status: 'schema_error',
       errorType: 'schema',
-      errors: ["'message': expected string, got number"],
+      // pyconveyor's attempt-log line, f"{e.loc_str}: {e.msg}": the template's loc_str and msg.
+      errors: ['message: expected string, got number'],
       issues: [expect.objectContaining({ path: 'message' })],
       rawOutput: '{"message": 1}',
       costUsd: 10,

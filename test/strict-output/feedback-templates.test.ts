@@ -139,6 +139,67 @@ describe('renderErrorTemplate', () => {
     expect(first).toEqual({ ok: true, text: 'n=2 a=3' })
     expect(renderErrorTemplate('n={{ errors | length }} a={{ attempt }}', { ...vars, attempt: 4 })).toEqual({ ok: true, text: 'n=2 a=4' })
   })
+  it("has pyconveyor's truncate filter: the length in characters (max_feedback_tokens by default), then the marker on its own line", () => {
+    const vars = { ...feedbackTemplateVars(parseFailure, { attempt: 1, previousOutput: 'abcdefghijklmnop', maxFeedbackTokens: 5 }) }
+    const render = (template: string, overrides = {}) => renderErrorTemplate(template, { ...vars, ...overrides })
+    // Each expected text is what pyconveyor's filter (text[:n] + "\n[…truncated for length…]") renders.
+    expect(render('{{ previous_output | truncate(max_feedback_tokens) }}')).toEqual({ ok: true, text: `abcde\n${TRUNCATION_MARKER}` })
+    expect(render('{{ previous_output | truncate }}')).toEqual({ ok: true, text: `abcde\n${TRUNCATION_MARKER}` })
+    expect(render('{{ previous_output | truncate(3) }}|{{ previous_output | truncate(length=2) }}')).toEqual({
+      ok: true,
+      text: `abc\n${TRUNCATION_MARKER}|ab\n${TRUNCATION_MARKER}`,
+    })
+    expect(render('{{ previous_output | truncate(16) }}')).toEqual({ ok: true, text: 'abcdefghijklmnop' })
+    expect(render('<{{ previous_output | truncate(0) }}>')).toEqual({ ok: true, text: `<\n${TRUNCATION_MARKER}>` })
+    // No token cap configured (0): without a length nothing is cut.
+    expect(render('{{ previous_output | truncate }}', { max_feedback_tokens: 0 })).toEqual({ ok: true, text: 'abcdefghijklmnop' })
+    expect(render('{{ "😀😀" | truncate(3) }}')).toEqual({ ok: true, text: `😀\n${TRUNCATION_MARKER}` })
+  })
+
+  it("treats an undefined variable or attribute as an error, as pyconveyor's Jinja2 StrictUndefined does", () => {
+    const vars = feedbackTemplateVars(schemaFailure, { attempt: 1, previousOutput: 'p' })
+    // Each verdict is Python's Jinja2 3.1 with undefined=StrictUndefined.
+    for (const template of [
+      'A{{ nope }}B',
+      '{% if nope %}x{% endif %}',
+      '{% for e in errors %}{{ e.lco_str }}{% endfor %}',
+      '{% for e in erorrs %}x{% endfor %}',
+      '{{ previous_outptu | truncate(3) }}',
+      '{{ errors[3] }}',
+    ]) {
+      const verdict = renderErrorTemplate(template, vars)
+      expect(verdict.ok, template).toBe(false)
+      expect(String((verdict as { error: unknown }).error), template).toMatch(/is undefined/)
+    }
+    const rendered: [string, string][] = [
+      ['{% if nope is defined %}x{% else %}y{% endif %}', 'y'],
+      ['{% if nope is not defined %}u{% endif %}', 'u'],
+      ["{{ nope | default('d') }}", 'd'],
+      ["{% for e in errors %}{{ e.loc_str }}{{ e.hint | default('-') }} {% endfor %}", 'entries[0].evidence- entries[0].score- '],
+      ['{% if retry_hint %}h{% endif %}{{ previous_output | upper }}', 'P'],
+    ]
+    for (const [template, text] of rendered) expect(renderErrorTemplate(template, vars)).toEqual({ ok: true, text })
+  })
+
+  it('falls back to the built-in feedback for a misspelt variable, reporting it', () => {
+    const ctx = context({ errorTemplate: 'You said: {{ previous_outptu }}\nFix it.' })
+    expect(buildValidationFeedback(schemaFailure, ctx)).toMatch(/^Your previous response failed schema validation\./)
+    expect(ctx.templateErrors).toHaveLength(1)
+    expect(String(ctx.templateErrors[0])).toContain("'previous_outptu' is undefined")
+  })
+
+  it('reports a truncate the filter cannot do instead of guessing', () => {
+    const vars = feedbackTemplateVars(schemaFailure, { attempt: 1, previousOutput: 'abc', maxFeedbackTokens: 5 })
+    for (const template of [
+      '{{ previous_output | truncate(-1) }}',
+      '{{ previous_output | truncate(2, true) }}',
+      '{{ previous_output | truncate(end="") }}',
+      '{{ errors | truncate(1) }}',
+      '{{ previous_output | truncate("2") }}',
+    ]) {
+      expect(renderErrorTemplate(template, vars).ok, template).toBe(false)
+    }
+  })
 })
 
 describe('echoPreviousOutput', () => {

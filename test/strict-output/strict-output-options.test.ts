@@ -216,7 +216,7 @@ describe('strictOutput templates', () => {
       '[3] schema entries[0].evidence=invalid_type',
       undefined,
     ])
-    expect(result.attempts[0]?.errors).toEqual(["'entries[0].evidence': expected string, got number"])
+    expect(result.attempts[0]?.errors).toEqual(['entries[0].evidence: expected string, got number'])
   })
 
   it('emits template_error with the attempt and keeps running on the built-in feedback', async () => {

@@ -27,7 +27,7 @@ describe('strictOutput', () => {
     expect(result.value).toEqual({ message: 'hi' })
     expect(result.attempts.map((a) => a.status)).toEqual(['parse_error', 'schema_error', 'success'])
     expect(result.attempts.map((a) => a.errorType)).toEqual(['parse', 'schema', undefined])
-    expect(result.attempts[1]?.errors).toEqual(["'message': expected string, got number"])
+    expect(result.attempts[1]?.errors).toEqual(['message: expected string, got number'])
     expect(result.lastAttempt.attempt).toBe(3)
   })
 

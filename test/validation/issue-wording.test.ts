@@ -44,7 +44,7 @@ describe('Issue wording', () => {
     ])
   })
 
-  it('words an issue the same in the attempt log, the feedback and the failure reason', async () => {
+  it('words an issue the same in the attempt log, the feedback and the failure reason (the log as pyconveyor writes it, loc_str: msg)', async () => {
     const provider = scripted(['{"currency": "EUR"}', '{"currency": "EUR"}'])
     const error = await createGate({ providers: provider, outputSchema: Payment, postDecide: strictOutputRules(2) })
       .run(ask('pay'))
@@ -54,7 +54,7 @@ describe('Issue wording', () => {
       )
     if (!isReliabilityFailFastError(error)) throw new Error('expected a fail-fast error')
     const line = "'amount': required field is missing"
-    expect(error.attempts[0]?.errors).toEqual([line])
+    expect(error.attempts[0]?.errors).toEqual(['amount: required field is missing — provide a value'])
     expect(error.attempts[0]?.feedbackSent).toContain(`- ${line} — provide a value`)
     expect(error.reason).toContain(line)
   })

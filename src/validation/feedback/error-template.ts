@@ -1,6 +1,6 @@
 /** One error as a feedback template sees it (pyconveyor's names). */
 export interface TemplateError {
-  /** Rendered path, `entries[0].evidence`; `(root)` for the root. */
+  /** Rendered path, `entries[0].evidence`; `?` for the value itself (pyconveyor's location-less error). */
   readonly loc_str: string
   readonly msg: string
   readonly type: string

@@ -1,3 +1,4 @@
+import type { ValidationIssue } from '../issue.ts'
 import type { ValidationFailure } from '../validation-failure.ts'
 import { issueProblem, pathLabel } from './describe-issue.ts'
 import type { FeedbackTemplateVars, TemplateError } from './error-template.ts'
@@ -15,7 +16,7 @@ export interface TemplateVarsInput {
 
 /**
  * The variables of a feedback template, with pyconveyor's names: `error_type`, `previous_output`,
- * `errors` (each `loc_str`, `msg`, `type`), `parse_error_message`, `attempt`, `retry_hint`,
+ * `errors` (each `loc_str`, `msg`, `type`; `loc_str` is `?` for the value itself, as in pyconveyor), `parse_error_message`, `attempt`, `retry_hint`,
  * `max_feedback_tokens`. `attempt` is the number of the attempt about to be made, as pyconveyor
  * passes it (`attempt_num + 1`): 2 in the feedback of the first failure.
  *
@@ -35,6 +36,25 @@ export function feedbackTemplateVars(failure: ValidationFailure, input: Template
   }
 }
 
-function templateError(issue: ValidationFailure['issues'][number]): TemplateError {
-  return { loc_str: pathLabel(issue), msg: issueProblem(issue), type: issue.code }
+function templateError(issue: ValidationIssue): TemplateError {
+  return { loc_str: locStr(issue), msg: issueProblem(issue), type: issue.code }
+}
+
+/**
+ * An issue's location as pyconveyor renders it (`loc_str`): the bounded path, `entries[0].evidence`,
+ * or `?` for an error with no location (the value itself, e.g. a list where an object belongs).
+ */
+export function locStr(issue: ValidationIssue): string {
+  return issue.path === '' ? '?' : pathLabel(issue)
+}
+
+/**
+ * One issue as pyconveyor's attempt log writes it, `f"{e.loc_str}: {e.msg}"`, with the template's
+ * `loc_str` and `msg`: `amount: expected number, got "USD 50"`. Bounded.
+ *
+ * @example
+ * attemptLogLine(issue) // 'currency: required field is missing — provide a value'
+ */
+export function attemptLogLine(issue: ValidationIssue): string {
+  return `${locStr(issue)}: ${issueProblem(issue)}`
 }
