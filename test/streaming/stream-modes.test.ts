@@ -165,7 +165,7 @@ describe('progressive mode', () => {
       gate.on('stream_aborted', (e) => aborted.push(e.path))
       const result = await gate.stream(ask('x'), { mode: 'progressive' }).result
       expect(aborted, text).toEqual([path])
-      expect(result.attempts[0]?.errors, text).toEqual([`'${path}': forbidden key`])
+      expect(result.attempts[0]?.errors, text).toEqual([`${path}: forbidden key — remove it`])
       expect(result.attempts).toHaveLength(2)
     }
   })
