@@ -24,6 +24,20 @@ const REQUEST_KEYS_TABLE: { readonly [K in keyof Required<ModelRequest>]: true }
 export const REQUEST_KEYS: readonly string[] = Object.freeze(Object.keys(REQUEST_KEYS_TABLE))
 
 /**
+ * Why a request a middleware link passes to `next(changed)` cannot be sent ({@link checkRequest}'s
+ * answer), or `undefined`: a link's request is checked as the caller's is, so one no provider could
+ * be sent never reaches one. A getter that throws is a problem too, never an escape.
+ */
+export function sendProblem(request: unknown): string | undefined {
+  try {
+    const checked = checkRequest(request)
+    return typeof checked === 'string' ? checked : undefined
+  } catch (error) {
+    return `reading it threw (${error instanceof Error ? error.message : typeof error})`
+  }
+}
+
+/**
  * Why a value cannot be the request of `gate.run` or `gate.stream` (or of the request builders
  * `toOpenAIRequest` and `toAnthropicRequest`), as the message of the `TypeError` they answer with, or, when it can, the `messages` array checked. Checks the keys (a
  * misspelt one, `toolchoice`, is refused with "did you mean"), the shape,

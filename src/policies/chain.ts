@@ -1,5 +1,6 @@
 import { callAsPromise } from '../model/call-as-promise.ts'
 import { ProviderError } from '../model/provider-error.ts'
+import { sendProblem } from '../model/request-problem.ts'
 import type { ModelRequest } from '../model/request.ts'
 import type { ModelResponse } from '../model/response.ts'
 import type { ChainAttempt, ResponseCall } from './chain-attempt.ts'
@@ -18,8 +19,8 @@ export type Chain<A extends ChainAttempt = ChainAttempt> = (attempt: A, call: Re
  * then the user's middleware around the provider call. With no middleware the stages call the
  * provider directly. A user's link gets a guarded `next` per attempt: called twice it rejects the
  * second time (an attempt calls its provider once), with something that is not a request (an object
- * with a `messages` array) it fails the attempt with a `TypeError` naming the link. Whoever calls
- * on: once the attempt has settled that is a `TypeError`, once its signal aborted it rejects with the
+ * with a `messages` array) or one the request check refuses, it fails the attempt with a `TypeError`
+ * naming the link. Whoever calls on: once the attempt has settled that is a `TypeError`, once its signal aborted it rejects with the
  * abort, so no provider call starts after its run let go.
  */
 export function compileChain<A extends ChainAttempt>(stages: readonly Stage<unknown, A>[], middleware: readonly Middleware[]): Chain<A> {
@@ -49,6 +50,8 @@ function throughLinks(links: readonly UserLink[], attempt: ChainAttempt, ctx: At
       called = true
       if (request !== undefined && !isRequest(request))
         return Promise.reject(new TypeError(`${who} called next() with something that is not a request (an object with a messages array)`))
+      const unsendable = request === undefined || request === current.request ? undefined : sendProblem(request)
+      if (unsendable !== undefined) return Promise.reject(new TypeError(`${who} called next() with a request that cannot be sent: ${unsendable}`))
       const stopped = refusal(attempt, current.request, `${who} called next()`)
       if (stopped !== undefined) return Promise.reject(stopped)
       return dispatch(i + 1, request === undefined || request === current.request ? current : Object.freeze({ ...current, request }))

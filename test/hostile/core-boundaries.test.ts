@@ -244,6 +244,26 @@ describe('middleware at the boundary', () => {
     expect(provider.calls).toBe(0)
   })
 
+  it.each([
+    ['a message that is a number', { messages: [5] }],
+    ['a message of no role', { messages: [{ role: 'wizard', content: 'x' }] }],
+    ['a content that is no string', { messages: [{ role: 'user', content: 42 }] }],
+    ['a misspelt key', { messages: [{ role: 'user', content: 'x' }], toolchoice: 'auto' }],
+    ['maxTokens below 1', { messages: [{ role: 'user', content: 'x' }], maxTokens: -5 }],
+  ])('next() with a request carrying %s fails the attempt with a TypeError naming the middleware, and calls no provider', async (_, given) => {
+    const provider = counting()
+    const bad: Middleware = function rewriter(_ctx, next) {
+      return next(given as never)
+    }
+    const gate = createGate({ providers: provider, outputSchema: Refund, middleware: [bad] })
+    const r = await within(gate.run(ask('x')))
+    expect(r).toMatchObject({ error: { kind: 'unknown' } })
+    const cause = (r as { error: { attempts: { error: unknown }[] } }).error.attempts[0]?.error
+    expect(cause).toBeInstanceOf(TypeError)
+    expect(String((cause as Error).message)).toMatch(/middleware rewriter called next\(\) with a request that cannot be sent: request[.:]/)
+    expect(provider.calls).toBe(0)
+  })
+
   it('a next() kept and called after the run settled never starts a provider call', async () => {
     const provider = counting()
     let later: (() => Promise<unknown>) | undefined
