@@ -1,5 +1,6 @@
 import { shownValue, typeName } from '../model/describe-value.ts'
 import { FailFastKinds } from '../model/fail-fast-kind.ts'
+import { slipOf } from '../model/known-options.ts'
 import type { Decision, ReliabilityRule } from '../rules/rule.ts'
 
 const DECISIONS: ReadonlySet<unknown> = new Set<Decision>(['ok', 'retry', 'retry-other', 'fallback', 'fail-fast'])
@@ -39,7 +40,7 @@ export function checkRules(rules: readonly ReliabilityRule[] | undefined, label:
   if (rules === undefined) return []
   if (!Array.isArray(rules)) throw new TypeError(`${label} must be an array of rules`)
   rules.forEach((rule: unknown, i) => {
-    const problem = ruleProblem(rule)
+    const problem = ruleProblem(rule) ?? misspeltKey(rule as object)
     if (problem !== undefined) throw new TypeError(`${label}[${i}] is not a rule: ${problem}`)
   })
   return [...rules]
@@ -61,4 +62,22 @@ export function kindOf(rule: ReliabilityRule): string {
   } catch {
     return INVALID_RULE
   }
+}
+
+/** Every key a rule is read by: a key that is a slip of one (`delayMS`) would be silently ignored. */
+const RULE_KEYS: readonly string[] = Object.freeze(['when', 'then', 'kind', 'label', 'feedbackForLLM', 'delayMs', 'failuresOnly', 'adjustRequest'])
+
+/** A key of `rule` that is a slip of a rule's key (see `slipOf`), as a problem; keys of its own (`id`, `budgetUsd`) pass. */
+function misspeltKey(rule: object): string | undefined {
+  let keys: readonly string[]
+  try {
+    keys = Object.keys(rule)
+  } catch {
+    return 'its keys cannot be read'
+  }
+  for (const key of keys) {
+    const near = slipOf(key, RULE_KEYS)
+    if (near !== undefined) return `its key ${JSON.stringify(key.slice(0, 60))} is read by no rule (did you mean "${near}"?)`
+  }
+  return undefined
 }

@@ -45,6 +45,23 @@ export function refuseUnknownOptions(options: object, known: readonly string[], 
   if (problem !== undefined) throw new TypeError(`${label}: ${problem}`)
 }
 
+/**
+ * The name in `known` that `key` is a slip of, when it is close enough not to be a name of its own:
+ * the same letters in another case, its singular or plural, or one edit away (two from a name of 8
+ * letters or more). Stricter than {@link unknownOption}'s suggestion, for objects that may carry keys
+ * of their own (a rule with an `id`): `delayMS` and `failureOnly` are slips, `id` is not.
+ *
+ * @example
+ * slipOf('delayMS', ['when', 'then', 'kind', 'delayMs']) // 'delayMs'
+ */
+export function slipOf(key: string, known: readonly string[]): string | undefined {
+  if (known.includes(key)) return undefined
+  const lower = key.toLowerCase()
+  return known.find(
+    (name) => name.toLowerCase() === lower || singular(name) === singular(key) || (key.length >= 5 && editDistance(name, key) <= (key.length >= 8 ? 2 : 1)),
+  )
+}
+
 /** A name as its singular, lower case: `maxToolRetries` and `maxToolRetry` are one option misspelt. */
 function singular(name: string): string {
   return name.toLowerCase().replace(/ies$/, 'y').replace(/s$/, '')

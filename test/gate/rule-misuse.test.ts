@@ -28,6 +28,23 @@ describe('rules checked when the gate is created', () => {
     expect(() => createGate({ providers: scripted(['x']), postDecide: [onFailure(change as Partial<ReliabilityRule>)] })).toThrow(message)
   })
 
+  it.each([
+    ['delayMS', 'delayMs'],
+    ['feedbackForLlm', 'feedbackForLLM'],
+    ['failureOnly', 'failuresOnly'],
+    ['adjustRequests', 'adjustRequest'],
+    ['Label', 'label'],
+  ])('refuses a key that is a slip of a rule key (%s), which no rule would read', (slip, key) => {
+    expect(() => createGate({ providers: scripted(['x']), postDecide: [onFailure({ [slip]: 5 } as Partial<ReliabilityRule>)] })).toThrow(
+      `createGate: postDecide[0] is not a rule: its key "${slip}" is read by no rule (did you mean "${key}"?)`,
+    )
+  })
+
+  it("takes keys of the rule's own that are no slip of a rule key", () => {
+    const own = onFailure({ id: 'r1', owner: 'payments', description: 'x', priority: 2 } as Partial<ReliabilityRule>)
+    expect(() => createGate({ providers: scripted(['x']), postDecide: [own], preCheck: [own] })).not.toThrow()
+  })
+
   it('refuses a rule that is not an object, and a PreCheck list that is no array', () => {
     expect(() => createGate({ providers: scripted(['x']), preCheck: [null as unknown as ReliabilityRule] })).toThrow(
       'createGate: preCheck[0] is not a rule: expected a rule object, got null',
