@@ -145,3 +145,19 @@ describe('attempt numbering', () => {
     expect(provider.requests[1]?.messages.at(-1)?.content).toBe('fix it (attempt 2)')
   })
 })
+
+// agentfootprint's own unit tests build a scope by hand with nothing but the history
+// (test/reliability/strict-output.test.ts); its rules must read such a scope as it does.
+const handBuilt = (history: string[]): ReliabilityScope => ({ validationErrorHistory: history }) as unknown as ReliabilityScope
+
+describe('defaultStuckLoopRule on a scope built by hand', () => {
+  it('matches when the last 2 messages of the history are identical', () => {
+    expect(defaultStuckLoopRule.when(handBuilt(['oops', 'oops']))).toBe(true)
+    expect(defaultStuckLoopRule.when(handBuilt(['err1', 'err2', 'err2']))).toBe(true)
+  })
+
+  it('does not match one message alone, or two different ones', () => {
+    expect(defaultStuckLoopRule.when(handBuilt(['oops']))).toBe(false)
+    expect(defaultStuckLoopRule.when(handBuilt(['err2', 'err1']))).toBe(false)
+  })
+})
