@@ -50,7 +50,8 @@ const stuckLoopRuleOf = (n: number): ReliabilityRule => ({
   then: 'fail-fast',
   failuresOnly: true,
   kind: 'schema-stuck-loop',
-  label: `stuck loop: the last ${n} validation errors are identical`,
+  // agentfootprint's label (for n = 2), so events and the error's reason read as they do there.
+  label: `model produced the same validation error ${n === 2 ? 'twice' : `${n} times`} in a row`,
 })
 
 /**

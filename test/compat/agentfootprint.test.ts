@@ -5,6 +5,7 @@ import {
   defaultStuckLoopRule,
   ReliabilityFailFastError,
   strictOutputRules as libraryStrictOutputRules,
+  stuckLoopRule,
   type ReliabilityRule,
   type ReliabilityScope,
 } from '../../src/index.ts'
@@ -154,6 +155,11 @@ describe('defaultStuckLoopRule on a scope built by hand', () => {
   it('matches when the last 2 messages of the history are identical', () => {
     expect(defaultStuckLoopRule.when(handBuilt(['oops', 'oops']))).toBe(true)
     expect(defaultStuckLoopRule.when(handBuilt(['err1', 'err2', 'err2']))).toBe(true)
+  })
+
+  it('carries agentfootprint\'s label', () => {
+    expect(defaultStuckLoopRule.label).toBe('model produced the same validation error twice in a row')
+    expect(stuckLoopRule(3).label).toBe('model produced the same validation error 3 times in a row')
   })
 
   it('does not match one message alone, or two different ones', () => {
