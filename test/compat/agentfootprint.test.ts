@@ -167,3 +167,27 @@ describe('defaultStuckLoopRule on a scope built by hand', () => {
     expect(defaultStuckLoopRule.when(handBuilt(['err2', 'err1']))).toBe(false)
   })
 })
+
+describe('feedbackForLLM that throws', () => {
+  it("sends agentfootprint's generic feedback, ephemeral, and the run goes on", async () => {
+    const provider = scripted(['{"bad":true}', '{"action":"refund","amount":1}'])
+    const agent = Agent.create({ provider, model: 'mock' })
+      .outputSchema(refundParser)
+      .reliability({
+        postDecide: [
+          {
+            when: (s) => s.validationError !== undefined && s.attempt < 3,
+            then: 'retry',
+            kind: 'schema-retry',
+            feedbackForLLM: () => {
+              throw new Error('feedback callback exploded')
+            },
+          },
+        ],
+      })
+      .build()
+    expect(await agent.runTyped<Refund>({ message: 'go' })).toEqual({ action: 'refund', amount: 1 })
+    const feedback = provider.requests[1]?.messages.at(-1)
+    expect(feedback).toEqual({ role: 'user', content: 'Previous output failed validation. Return valid JSON conforming to the schema.', ephemeral: true })
+  })
+})
