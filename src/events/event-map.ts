@@ -134,7 +134,8 @@ export interface GateEventPayloads {
     readonly runId: string
     readonly attempt: number
     readonly phase: Phase
-    readonly decision: Decision
+    /** What was decided; `'continue'` only in PreCheck (a rule that lets the attempt go on, in agentfootprint's words). */
+    readonly decision: Decision | 'continue'
     readonly kind: string
     readonly label?: string | undefined
     /** False when no rule matched and the default applied. */

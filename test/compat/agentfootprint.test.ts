@@ -157,7 +157,7 @@ describe('defaultStuckLoopRule on a scope built by hand', () => {
     expect(defaultStuckLoopRule.when(handBuilt(['err1', 'err2', 'err2']))).toBe(true)
   })
 
-  it('carries agentfootprint\'s label', () => {
+  it("carries agentfootprint's label", () => {
     expect(defaultStuckLoopRule.label).toBe('model produced the same validation error twice in a row')
     expect(stuckLoopRule(3).label).toBe('model produced the same validation error 3 times in a row')
   })
@@ -189,5 +189,25 @@ describe('feedbackForLLM that throws', () => {
     expect(await agent.runTyped<Refund>({ message: 'go' })).toEqual({ action: 'refund', amount: 1 })
     const feedback = provider.requests[1]?.messages.at(-1)
     expect(feedback).toEqual({ role: 'user', content: 'Previous output failed validation. Return valid JSON conforming to the schema.', ephemeral: true })
+  })
+})
+
+describe("PreCheck 'continue'", () => {
+  it('is accepted and lets the attempt go on; the next matching rule is never asked', async () => {
+    const provider = scripted(['{"action":"refund","amount":5}'])
+    const decisions: string[] = []
+    const gate = createGate({
+      providers: provider,
+      outputSchema: refundParser,
+      preCheck: [
+        { when: (s) => s.attempt === 0, then: 'continue', kind: 'first-call' },
+        { when: () => true, then: 'fail-fast', kind: 'never-reached' },
+      ],
+    })
+    gate.on('decision', (e) => decisions.push(`${e.phase}:${e.decision}:${e.kind}`))
+    const result = await gate.run({ messages: [{ role: 'user', content: 'refund' }] })
+    expect(result.value).toEqual({ action: 'refund', amount: 5 })
+    expect(provider.calls).toBe(1)
+    expect(decisions[0]).toBe('pre-check:continue:first-call')
   })
 })

@@ -68,10 +68,11 @@ function askOf<T>(run: RunView<T>): RuleAsk {
 function act<T>(run: RunView<T>, outcome: AttemptOutcome<T>, match: Match): Verdict {
   const { rule, scope, guardReason } = match
   if (rule !== undefined) {
-    const problem = ruleProblem(rule)
+    const problem = ruleProblem(rule, 'post-decide')
     if (problem !== undefined) return invalidRule(run, rule, problem, 'post-decide')
   }
-  let decision: Decision = rule !== undefined ? rule.then : outcome.kind === 'ok' ? 'ok' : 'fail-fast'
+  // ruleProblem refused 'continue' (a PreCheck decision) above.
+  let decision = (rule !== undefined ? rule.then : outcome.kind === 'ok' ? 'ok' : 'fail-fast') as Decision
   if (outcome.kind === 'aborted' || (decision === 'ok' && outcome.response === undefined)) decision = 'fail-fast'
   let kind: string = rule !== undefined && decision === rule.then ? rule.kind : outcome.kind
   // Aborted while an async rule decided: the run ends aborted whatever the rule said.
@@ -111,7 +112,7 @@ export function preCheck<T>(run: RunView<T>): PreVerdict | Promise<PreVerdict> {
 
 function preAct<T>(run: RunView<T>, rule: ReliabilityRule | undefined): PreVerdict {
   if (rule === undefined) return undefined
-  const problem = ruleProblem(rule)
+  const problem = ruleProblem(rule, 'pre-check')
   if (problem !== undefined) return invalidRule(run, rule, problem, 'pre-check')
   if (run.g.events.has('decision')) emitDecision(run, { decision: rule.then, kind: rule.kind, rule, phase: 'pre-check' })
   const events = run.g.events
@@ -145,7 +146,7 @@ function invalidRule<T>(run: RunView<T>, rule: ReliabilityRule, problem: string,
 
 /** A decision as `decision` reports it: what was decided, its kind, the rule that matched (none: the default), in which phase. */
 interface DecisionFacts {
-  readonly decision: Decision
+  readonly decision: Decision | 'continue'
   readonly kind: string
   readonly rule: ReliabilityRule | undefined
   readonly phase: Phase
