@@ -4,6 +4,7 @@ import type { Usage } from '../model/usage.ts'
 import type { Phase } from '../rules/scope.ts'
 import type { ValidationFailure } from '../validation/validation-failure.ts'
 import type { AttemptRecord } from './attempt-record.ts'
+import { type FailFastPayload, failFastPayload } from './fail-fast-payload.ts'
 
 const BRAND = Symbol.for('reliability-gate.ReliabilityFailFastError')
 
@@ -20,6 +21,8 @@ export interface FailFastDetails {
   readonly costUsd: number
   readonly validationError?: ValidationFailure | undefined
   readonly cause?: unknown
+  /** The provider the run was on, for the payload when no attempt was made (else the last attempt's). */
+  readonly provider?: string | undefined
 }
 
 /**
@@ -42,6 +45,8 @@ export class ReliabilityFailFastError extends Error {
   readonly usage: Usage
   readonly costUsd: number
   readonly validationError: ValidationFailure | undefined
+  /** agentfootprint's `payload`: `{ phase, attempt, providerUsed, errorKind, errorMessage? }`, frozen. */
+  readonly payload: FailFastPayload
   readonly [BRAND] = true
 
   constructor(details: FailFastDetails) {
@@ -54,6 +59,7 @@ export class ReliabilityFailFastError extends Error {
     this.usage = details.usage
     this.costUsd = details.costUsd
     this.validationError = details.validationError
+    this.payload = failFastPayload({ ...details, failure: details.validationError })
   }
 
   /** The last attempt's log, if any attempt ran. */

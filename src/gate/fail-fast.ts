@@ -28,6 +28,7 @@ export function failFast<T>(s: RunView<T>, stop: RunStop): ReliabilityFailFastEr
     costUsd: s.meter.costUsd,
     validationError,
     cause,
+    provider: (s.g.providers[s.providerIdx] as ResolvedProvider | undefined)?.name,
   })
   const events = s.g.events
   if (events.has('fail_fast')) events.emit('fail_fast', { runId: s.runId, ...s.tags, attempt: s.attempt + 1, kind, reason, phase })

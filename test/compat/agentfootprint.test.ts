@@ -211,3 +211,28 @@ describe("PreCheck 'continue'", () => {
     expect(decisions[0]).toBe('pre-check:continue:first-call')
   })
 })
+
+describe('ReliabilityFailFastError.payload', () => {
+  const failing = (message: string) => scripted([new Error(message)])
+
+  it('names the phase, the attempts made, the provider, the error kind and the error message', async () => {
+    const agent = Agent.create({ provider: failing('boom-int'), model: 'm' })
+      .reliability({ postDecide: [{ when: () => true, then: 'fail-fast', kind: 'k-int', label: 'L-int' }] })
+      .build()
+    const error = (await agent.run({ message: 'hi' }).catch((e: unknown) => e)) as ReliabilityFailFastError
+    expect(error).toBeInstanceOf(ReliabilityFailFastError)
+    expect(error.payload).toEqual({ phase: 'post-decide', attempt: 1, providerUsed: 'scripted', errorKind: 'unknown', errorMessage: 'boom-int' })
+    expect(Object.isFrozen(error.payload)).toBe(true)
+  })
+
+  it('says pre-check, 0 attempts and no error message when a PreCheck rule stops the first attempt', async () => {
+    const provider = scripted(['never'])
+    const agent = Agent.create({ provider, model: 'm' })
+      .reliability({ preCheck: [{ when: () => true, then: 'fail-fast', kind: 'budget', label: 'Over budget' }] })
+      .build()
+    const error = (await agent.run({ message: 'hi' }).catch((e: unknown) => e)) as ReliabilityFailFastError
+    expect(error.payload).toEqual({ phase: 'pre-check', attempt: 0, providerUsed: 'scripted', errorKind: 'ok' })
+    expect(error.cause).toBeUndefined()
+    expect(provider.calls).toBe(0)
+  })
+})
