@@ -2,7 +2,7 @@ import { RunPause } from './approval/run-pause.ts'
 import type { EventHub } from '../events/event-hub.ts'
 import { emitValidationFailed } from '../events/validation-failed-event.ts'
 import type { EventTags, GateEventMap } from '../events/event-map.ts'
-import { isReliabilityFailFastError, ReliabilityFailFastError } from '../gate/fail-fast-error.ts'
+import { isReliabilityFailFastError, phaseReason, ReliabilityFailFastError } from '../gate/fail-fast-error.ts'
 import { shownValue } from '../model/describe-value.ts'
 import type { Message } from '../model/message.ts'
 import type { Phase } from '../rules/scope.ts'
@@ -146,7 +146,8 @@ export interface RunStop {
 
 /** The error that ends an agent run (or a host's call), carrying the whole run's attempts and spend; `fail_fast` is emitted first. */
 export function runFailure(events: EventHub, who: RunIdentity, spent: Spent, stop: RunStop): ReliabilityFailFastError {
-  const { kind, reason, phase, failure } = stop
+  const { kind, phase, failure } = stop
+  const reason = phaseReason(phase, stop.reason)
   if (events.has('fail_fast')) events.emit('fail_fast', { runId: who.runId, ...who.tags, attempt: spent.attempts.length + 1, kind, reason, phase })
   const spend = { runId: who.runId, attempts: [...spent.attempts], usage: spent.usage, costUsd: spent.costUsd }
   return new ReliabilityFailFastError({ kind, reason, phase, ...spend, ...(failure === undefined ? {} : { validationError: failure, cause: failure }) })

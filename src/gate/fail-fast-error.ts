@@ -68,6 +68,14 @@ export class ReliabilityFailFastError extends Error {
   }
 }
 
+/**
+ * A fail-fast reason as agentfootprint writes it: `reliability-<phase>: <why>` (`<why>` is the
+ * deciding rule's label, else its kind, when a rule decided).
+ */
+export function phaseReason(phase: Phase, why: string): string {
+  return `reliability-${phase}: ${why}`
+}
+
 /** Brand check that works across realms and duplicate package copies. */
 export function isReliabilityFailFastError(value: unknown): value is ReliabilityFailFastError {
   return hasBrand(value, BRAND)

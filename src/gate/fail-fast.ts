@@ -1,11 +1,11 @@
 import type { Phase } from '../rules/scope.ts'
 import type { ValidationFailure } from '../validation/validation-failure.ts'
-import { ReliabilityFailFastError } from './fail-fast-error.ts'
+import { phaseReason, ReliabilityFailFastError } from './fail-fast-error.ts'
 import type { ResolvedProvider } from './resolved-provider.ts'
 import { emitRunEnd } from './run-end.ts'
 import type { RunView } from './run/run-view.ts'
 
-/** Why a run stops: its fail-fast kind and reason, in which phase, and what caused it. */
+/** Why a run stops: its fail-fast kind and reason (without the `reliability-<phase>: ` it is given), in which phase, and what caused it. */
 export interface RunStop {
   readonly kind: string
   readonly reason: string
@@ -17,7 +17,8 @@ export interface RunStop {
 
 /** The error that ends a run, with every attempt's log and the usage spent; `fail_fast` is emitted first. */
 export function failFast<T>(s: RunView<T>, stop: RunStop): ReliabilityFailFastError {
-  const { kind, reason, phase, cause, failure: validationError } = stop
+  const { kind, phase, cause, failure: validationError } = stop
+  const reason = phaseReason(phase, stop.reason)
   const error = new ReliabilityFailFastError({
     kind,
     reason,

@@ -236,3 +236,35 @@ describe('ReliabilityFailFastError.payload', () => {
     expect(provider.calls).toBe(0)
   })
 })
+
+describe('ReliabilityFailFastError.reason', () => {
+  it('is reliability-post-decide: <label>, or <kind> without a label, when a PostDecide rule decides', async () => {
+    const cases = [
+      { kind: 'a', label: 'Alpha' },
+      { kind: 'rate-limit', label: 'Too many requests' },
+      { kind: 'x_9-Z', label: 'Mixed 123 !@#' },
+      { kind: 'no-label-kind' },
+    ]
+    for (const c of cases) {
+      const agent = Agent.create({ provider: scripted([new Error('upstream 500')]), model: 'm' })
+        .reliability({ postDecide: [{ when: () => true, then: 'fail-fast', ...c }] })
+        .build()
+      const error = (await agent.run({ message: 'hi' }).catch((e: unknown) => e)) as ReliabilityFailFastError
+      expect(error.kind).toBe(c.kind)
+      expect(error.reason).toBe(`reliability-post-decide: ${c.label ?? c.kind}`)
+      expect(error.payload.errorMessage).toBe('upstream 500')
+    }
+  })
+
+  it('is reliability-pre-check: <label> when a PreCheck rule stops the run', async () => {
+    const gate = createGate({ providers: scripted(['x']), preCheck: [{ when: () => true, then: 'fail-fast', kind: 'budget', label: 'Over budget' }] })
+    const error = (await gate.run({ messages: [{ role: 'user', content: 'hi' }] }).catch((e: unknown) => e)) as ReliabilityFailFastError
+    expect(error.reason).toBe('reliability-pre-check: Over budget')
+  })
+
+  it('says what went wrong after the phase when no rule decided', async () => {
+    const gate = createGate({ providers: scripted([new Error('boom')]) })
+    const error = (await gate.run({ messages: [{ role: 'user', content: 'hi' }] }).catch((e: unknown) => e)) as ReliabilityFailFastError
+    expect(error.reason).toMatch(/^reliability-post-decide: provider call failed \(unknown: boom\)/)
+  })
+})

@@ -96,7 +96,7 @@ function act<T>(run: RunView<T>, outcome: AttemptOutcome<T>, match: Match): Verd
     case 'fallback':
       return { act: 'fallback', kind, rule, scope: scope ?? scopeOf(run, 'post-decide', outcome) }
     case 'fail-fast':
-      return { act: 'fail', kind, rule, reason: guardReason !== undefined && kind !== 'aborted' ? guardReason : reasonFor(outcome, rule) }
+      return { act: 'fail', kind, rule, reason: guardReason !== undefined && kind !== 'aborted' ? guardReason : failReason(outcome, rule, kind) }
   }
 }
 
@@ -126,7 +126,18 @@ function preAct<T>(run: RunView<T>, rule: ReliabilityRule | undefined): PreVerdi
     })
   }
   if (rule.then !== 'fail-fast') return undefined
-  return { act: 'fail', kind: rule.kind, reason: `PreCheck rule ${rule.label ?? rule.kind} stopped attempt ${run.attempt + 1} before the provider was called` }
+  // agentfootprint's reason: the rule's label, else its kind (the phase is put before it).
+  return { act: 'fail', kind: rule.kind, reason: rule.label ?? rule.kind }
+}
+
+/**
+ * The reason of a PostDecide fail-fast: the deciding rule's label, else its kind, as agentfootprint
+ * words it (what failed is on the error's `payload.errorMessage`, `cause` and `validationError`);
+ * what went wrong when no rule decided it.
+ */
+function failReason<T>(outcome: AttemptOutcome<T>, rule: ReliabilityRule | undefined, kind: string): string {
+  if (rule !== undefined && rule.then === 'fail-fast' && kind === rule.kind) return rule.label ?? rule.kind
+  return reasonFor(outcome, rule)
 }
 
 /**
