@@ -50,7 +50,8 @@ export class ReliabilityFailFastError extends Error {
   readonly [BRAND] = true
 
   constructor(details: FailFastDetails) {
-    super(`reliability gate failed fast (${details.kind}): ${details.reason}`, details.cause === undefined ? undefined : { cause: details.cause })
+    // agentfootprint's message: `[reliability] <kind>: <reason>`.
+    super(`[reliability] ${details.kind}: ${details.reason}`, details.cause === undefined ? undefined : { cause: details.cause })
     this.kind = details.kind
     this.reason = details.reason
     this.phase = details.phase

@@ -268,3 +268,13 @@ describe('ReliabilityFailFastError.reason', () => {
     expect(error.reason).toMatch(/^reliability-post-decide: provider call failed \(unknown: boom\)/)
   })
 })
+
+describe('ReliabilityFailFastError.message', () => {
+  it('is [reliability] <kind>: <reason>', async () => {
+    const gate = createGate({ providers: scripted(['x']), preCheck: [{ when: () => true, then: 'fail-fast', kind: 'budget', label: 'Over budget' }] })
+    const error = (await gate.run({ messages: [{ role: 'user', content: 'hi' }] }).catch((e: unknown) => e)) as ReliabilityFailFastError
+    expect(error.message).toBe('[reliability] budget: reliability-pre-check: Over budget')
+    expect(error.name).toBe('ReliabilityFailFastError')
+    expect(error.code).toBe('ERR_RELIABILITY_FAIL_FAST')
+  })
+})
