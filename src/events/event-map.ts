@@ -1,5 +1,4 @@
 import type { ErrorKind } from '../model/error-kind.ts'
-import type { FailFastKind } from '../model/fail-fast-kind.ts'
 import type { Message } from '../model/message.ts'
 import type { WireOutputMode } from '../model/output-mode.ts'
 import type { ModelRequest } from '../model/request.ts'
@@ -8,6 +7,7 @@ import type { Usage } from '../model/usage.ts'
 import type { ApprovalDecidedEvent, ApprovalRequestedEvent } from './approval-events.ts'
 import type { DriftPayload } from './drift-payload.ts'
 import type { ToolEndEvent } from './tool-end-event.ts'
+import type { FailFastEvent } from './fail-fast-event.ts'
 import type { GuardVerdictEvent } from './guard-verdict-event.ts'
 import type { NoProgressEvent } from './no-progress-event.ts'
 import type { Decision } from '../rules/rule.ts'
@@ -157,8 +157,8 @@ export interface GateEventPayloads {
   }
   /** A run succeeded after at least one failed attempt. */
   recovered: { readonly runId: string; readonly attempt: number; readonly failedAttempts: number; readonly provider: string }
-  /** The run is about to throw a ReliabilityFailFastError. */
-  fail_fast: { readonly runId: string; readonly attempt: number; readonly kind: FailFastKind | (string & {}); readonly reason: string; readonly phase: Phase }
+  /** The run is about to throw a ReliabilityFailFastError (with the provider, error kind and message of its `payload`). */
+  fail_fast: FailFastEvent
   /** The gate calls the configured fallback. */
   fallback: { readonly runId: string; readonly attempt: number; readonly kind: string }
   /** The JSON of an answer was repaired deterministically and then passed the schema. */

@@ -20,6 +20,12 @@ export interface FailFastPayload {
   readonly errorMessage?: string
 }
 
+/** The payload's fields as the `fail_fast` event carries them (its `attempt` numbers the attempt, from 1). */
+export function payloadFields(error: { readonly payload: FailFastPayload }): Omit<FailFastPayload, 'attempt'> {
+  const { phase, providerUsed, errorKind, errorMessage } = error.payload
+  return errorMessage === undefined ? { phase, providerUsed, errorKind } : { phase, providerUsed, errorKind, errorMessage }
+}
+
 /** What {@link failFastPayload} reads. */
 export interface PayloadSource {
   readonly phase: Phase

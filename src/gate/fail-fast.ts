@@ -1,6 +1,7 @@
 import type { Phase } from '../rules/scope.ts'
 import type { ValidationFailure } from '../validation/validation-failure.ts'
 import { phaseReason, ReliabilityFailFastError } from './fail-fast-error.ts'
+import { payloadFields } from './fail-fast-payload.ts'
 import type { ResolvedProvider } from './resolved-provider.ts'
 import { emitRunEnd } from './run-end.ts'
 import type { RunView } from './run/run-view.ts'
@@ -32,7 +33,7 @@ export function failFast<T>(s: RunView<T>, stop: RunStop): ReliabilityFailFastEr
     provider: (s.g.providers[s.providerIdx] as ResolvedProvider | undefined)?.name,
   })
   const events = s.g.events
-  if (events.has('fail_fast')) events.emit('fail_fast', { runId: s.runId, ...s.tags, attempt: s.attempt + 1, kind, reason, phase })
+  if (events.has('fail_fast')) events.emit('fail_fast', { runId: s.runId, ...s.tags, attempt: s.attempt + 1, kind, reason, ...payloadFields(error) })
   if (events.has('run_end')) {
     const provider = s.records.at(-1)?.provider ?? (s.g.providers[s.providerIdx] as ResolvedProvider).name
     emitRunEnd(s, { outcome: 'fail-fast', kind, provider, fromFallback: false })

@@ -6,6 +6,7 @@ import {
   ReliabilityFailFastError,
   strictOutputRules as libraryStrictOutputRules,
   stuckLoopRule,
+  type GateEventMap,
   type ReliabilityRule,
   type ReliabilityScope,
 } from '../../src/index.ts'
@@ -276,5 +277,24 @@ describe('ReliabilityFailFastError.message', () => {
     expect(error.message).toBe('[reliability] budget: reliability-pre-check: Over budget')
     expect(error.name).toBe('ReliabilityFailFastError')
     expect(error.code).toBe('ERR_RELIABILITY_FAIL_FAST')
+  })
+})
+
+describe('fail_fast event', () => {
+  it("carries the provider, the error kind and the error message, as agentfootprint's reliability.fail_fast does", async () => {
+    const gate = createGate({ providers: scripted([new Error('boom-1')]), postDecide: [{ when: () => true, then: 'fail-fast', kind: 'unrecoverable' }] })
+    const seen: GateEventMap['fail_fast'][] = []
+    gate.on('fail_fast', (e) => seen.push(e))
+    const error = (await gate.run({ messages: [{ role: 'user', content: 'hi' }] }).catch((e: unknown) => e)) as ReliabilityFailFastError
+    expect(seen).toHaveLength(1)
+    expect(seen[0]).toMatchObject({
+      attempt: 1,
+      kind: 'unrecoverable',
+      reason: error.reason,
+      phase: 'post-decide',
+      providerUsed: 'scripted',
+      errorKind: 'unknown',
+      errorMessage: 'boom-1',
+    })
   })
 })
