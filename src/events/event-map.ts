@@ -8,6 +8,7 @@ import type { ApprovalDecidedEvent, ApprovalRequestedEvent } from './approval-ev
 import type { DriftPayload } from './drift-payload.ts'
 import type { ToolEndEvent } from './tool-end-event.ts'
 import type { FailFastEvent } from './fail-fast-event.ts'
+import type { RecoveredEvent } from './recovered-event.ts'
 import type { GuardVerdictEvent } from './guard-verdict-event.ts'
 import type { NoProgressEvent } from './no-progress-event.ts'
 import type { Decision } from '../rules/rule.ts'
@@ -155,8 +156,8 @@ export interface GateEventPayloads {
     /** The ephemeral tail the next attempt is sent after the base request; never persisted. */
     readonly tail: readonly Message[]
   }
-  /** A run succeeded after at least one failed attempt. */
-  recovered: { readonly runId: string; readonly attempt: number; readonly failedAttempts: number; readonly provider: string }
+  /** A run succeeded after at least one failed attempt (how, after how many failures, of which kind). */
+  recovered: RecoveredEvent
   /** The run is about to throw a ReliabilityFailFastError (with the provider, error kind and message of its `payload`). */
   fail_fast: FailFastEvent
   /** The gate calls the configured fallback. */

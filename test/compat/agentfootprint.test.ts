@@ -298,3 +298,32 @@ describe('fail_fast event', () => {
     })
   })
 })
+
+describe('recovered event', () => {
+  const retryOnError = (max: number): ReliabilityRule[] => [
+    { when: (s) => s.error !== undefined && s.attempt < max, then: 'retry', kind: 'retry-on-error' },
+    { when: (s) => s.error !== undefined, then: 'fail-fast', kind: 'exhausted' },
+  ]
+
+  it('says it recovered via retry, after how many failures and of which kind', async () => {
+    const gate = createGate({ providers: scripted([new Error('fail 1'), new Error('fail 2'), 'healed']), postDecide: retryOnError(5) })
+    const seen: GateEventMap['recovered'][] = []
+    gate.on('recovered', (e) => seen.push(e))
+    await gate.run({ messages: [{ role: 'user', content: 'hi' }] })
+    expect(seen).toHaveLength(1)
+    expect(seen[0]).toMatchObject({ attempt: 3, recoveredVia: 'retry', priorFailures: 2, failedAttempts: 2, errorKind: 'unknown' })
+  })
+
+  it('says fallback when the configured fallback answered', async () => {
+    const gate = createGate({
+      providers: scripted([new Error('main-down')]),
+      fallback: () => 'from-fallback',
+      postDecide: [{ when: (s) => s.error !== undefined, then: 'fallback', kind: 'use-fallback' }],
+    })
+    const seen: GateEventMap['recovered'][] = []
+    gate.on('recovered', (e) => seen.push(e))
+    const result = await gate.run({ messages: [{ role: 'user', content: 'hi' }] })
+    expect(result.response.content).toBe('from-fallback')
+    expect(seen[0]).toMatchObject({ recoveredVia: 'fallback', priorFailures: 1 })
+  })
+})
