@@ -327,3 +327,13 @@ describe('recovered event', () => {
     expect(seen[0]).toMatchObject({ recoveredVia: 'fallback', priorFailures: 1 })
   })
 })
+
+describe('Agent builder', () => {
+  it('refuses a second .reliability() call, saying it is already set', () => {
+    expect(() =>
+      Agent.create({ provider: scripted(['x']), model: 'mock' })
+        .reliability({})
+        .reliability({}),
+    ).toThrow(/already set/)
+  })
+})
