@@ -51,7 +51,8 @@ export class ReliabilityFailFastError extends Error {
 
   constructor(details: FailFastDetails) {
     // agentfootprint's message: `[reliability] <kind>: <reason>`.
-    super(`[reliability] ${details.kind}: ${details.reason}`, details.cause === undefined ? undefined : { cause: details.cause })
+    const payload = failFastPayload({ ...details, failure: details.validationError })
+    super(messageFor(details, payload.errorMessage), details.cause === undefined ? undefined : { cause: details.cause })
     this.kind = details.kind
     this.reason = details.reason
     this.phase = details.phase
@@ -60,13 +61,23 @@ export class ReliabilityFailFastError extends Error {
     this.usage = details.usage
     this.costUsd = details.costUsd
     this.validationError = details.validationError
-    this.payload = failFastPayload({ ...details, failure: details.validationError })
+    this.payload = payload
   }
 
   /** The last attempt's log, if any attempt ran. */
   get lastAttempt(): AttemptRecord | undefined {
     return this.attempts.at(-1)
   }
+}
+
+/**
+ * agentfootprint's message, `[reliability] <kind>: <reason>`, followed by what failed in parentheses
+ * when the reason does not say it (a rule's label names the rule, not the provider error or the
+ * validation issue a log reader needs).
+ */
+function messageFor(details: FailFastDetails, failed: string | undefined): string {
+  const message = `[reliability] ${details.kind}: ${details.reason}`
+  return failed === undefined || failed === '' || details.reason.includes(failed) ? message : `${message} (${failed})`
 }
 
 /**

@@ -337,3 +337,15 @@ describe('Agent builder', () => {
     ).toThrow(/already set/)
   })
 })
+
+describe('ReliabilityFailFastError.message after a rule decided', () => {
+  it('names what failed after the reason, which names only the rule', async () => {
+    const gate = createGate({
+      providers: scripted([new Error('upstream 500')]),
+      postDecide: [{ when: () => true, then: 'fail-fast', kind: 'unrecoverable', label: 'unrecoverable error' }],
+    })
+    const error = (await gate.run({ messages: [{ role: 'user', content: 'hi' }] }).catch((e: unknown) => e)) as ReliabilityFailFastError
+    expect(error.reason).toBe('reliability-post-decide: unrecoverable error')
+    expect(error.message).toBe('[reliability] unrecoverable: reliability-post-decide: unrecoverable error (upstream 500)')
+  })
+})
