@@ -83,7 +83,7 @@ export type {
 
 // Errors: one family with brands; fail-fast kinds by name.
 export { isReliabilityFailFastError, ReliabilityFailFastError } from './gate/index.ts'
-export type { FailFastDetails } from './gate/index.ts'
+export type { FailFastDetails, FailFastPayload } from './gate/index.ts'
 export { classifyError } from './gate/index.ts'
 export type { ClassifiedError } from './gate/index.ts'
 export { FAIL_FAST_KINDS, FailFastKinds, isProviderError, isRejectionKind, OUTPUT_MODES, ProviderError, REJECTION_KINDS } from './model/index.ts'

@@ -71,7 +71,7 @@ export class AgentBuilderOf<K extends AgentKind, T = string> {
   /** Sets the reliability rules and options (see `strictOutput()` for a declarative preset). Once only. */
   reliability(config: AgentReliability): AgentBuilderOf<K, T> {
     if (this.#state.reliability !== undefined) {
-      throw new TypeError('Agent.reliability() was already called on this builder: pass every rule in one call')
+      throw new TypeError('Agent.reliability(): reliability is already set on this builder (it was already called): pass every rule in one call')
     }
     checkConfig(config, 'Agent.reliability')
     if ((config as { contentGuards?: unknown }).contentGuards !== undefined) {

@@ -2,7 +2,8 @@ import { RunPause } from './approval/run-pause.ts'
 import type { EventHub } from '../events/event-hub.ts'
 import { emitValidationFailed } from '../events/validation-failed-event.ts'
 import type { EventTags, GateEventMap } from '../events/event-map.ts'
-import { isReliabilityFailFastError, ReliabilityFailFastError } from '../gate/fail-fast-error.ts'
+import { isReliabilityFailFastError, phaseReason, ReliabilityFailFastError } from '../gate/fail-fast-error.ts'
+import { payloadFields } from '../gate/fail-fast-payload.ts'
 import { shownValue } from '../model/describe-value.ts'
 import type { Message } from '../model/message.ts'
 import type { Phase } from '../rules/scope.ts'
@@ -95,7 +96,10 @@ export function emitCommittedRunEnd(
   const kind = typed ? failure.kind : 'unknown'
   if (events.has('fail_fast')) {
     const reason = typed ? failure.reason : `the commit failed: ${shownValue(failure)}`
-    events.emit('fail_fast', { runId: who.runId, ...who.tags, attempt: run.attempts.length + 1, kind, reason, phase: typed ? failure.phase : 'post-decide' })
+    const fields = typed
+      ? payloadFields(failure)
+      : { phase: 'post-decide' as const, providerUsed: run.attempts.at(-1)?.provider ?? '', errorKind: 'unknown' as const, errorMessage: shownValue(failure) }
+    events.emit('fail_fast', { runId: who.runId, ...who.tags, attempt: run.attempts.length + 1, kind, reason, ...fields })
   }
   if (events.has('agent_run_end')) emitAgentRunEnd(events, who, { outcome: 'fail-fast', kind, ...end }, run)
 }
@@ -146,8 +150,11 @@ export interface RunStop {
 
 /** The error that ends an agent run (or a host's call), carrying the whole run's attempts and spend; `fail_fast` is emitted first. */
 export function runFailure(events: EventHub, who: RunIdentity, spent: Spent, stop: RunStop): ReliabilityFailFastError {
-  const { kind, reason, phase, failure } = stop
-  if (events.has('fail_fast')) events.emit('fail_fast', { runId: who.runId, ...who.tags, attempt: spent.attempts.length + 1, kind, reason, phase })
+  const { kind, phase, failure } = stop
+  const reason = phaseReason(phase, stop.reason)
   const spend = { runId: who.runId, attempts: [...spent.attempts], usage: spent.usage, costUsd: spent.costUsd }
-  return new ReliabilityFailFastError({ kind, reason, phase, ...spend, ...(failure === undefined ? {} : { validationError: failure, cause: failure }) })
+  const error = new ReliabilityFailFastError({ kind, reason, phase, ...spend, ...(failure === undefined ? {} : { validationError: failure, cause: failure }) })
+  if (events.has('fail_fast'))
+    events.emit('fail_fast', { runId: who.runId, ...who.tags, attempt: spent.attempts.length + 1, kind, reason, ...payloadFields(error) })
+  return error
 }

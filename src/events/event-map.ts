@@ -1,5 +1,4 @@
 import type { ErrorKind } from '../model/error-kind.ts'
-import type { FailFastKind } from '../model/fail-fast-kind.ts'
 import type { Message } from '../model/message.ts'
 import type { WireOutputMode } from '../model/output-mode.ts'
 import type { ModelRequest } from '../model/request.ts'
@@ -8,6 +7,8 @@ import type { Usage } from '../model/usage.ts'
 import type { ApprovalDecidedEvent, ApprovalRequestedEvent } from './approval-events.ts'
 import type { DriftPayload } from './drift-payload.ts'
 import type { ToolEndEvent } from './tool-end-event.ts'
+import type { FailFastEvent } from './fail-fast-event.ts'
+import type { RecoveredEvent } from './recovered-event.ts'
 import type { GuardVerdictEvent } from './guard-verdict-event.ts'
 import type { NoProgressEvent } from './no-progress-event.ts'
 import type { Decision } from '../rules/rule.ts'
@@ -134,7 +135,8 @@ export interface GateEventPayloads {
     readonly runId: string
     readonly attempt: number
     readonly phase: Phase
-    readonly decision: Decision
+    /** What was decided; `'continue'` only in PreCheck (a rule that lets the attempt go on, in agentfootprint's words). */
+    readonly decision: Decision | 'continue'
     readonly kind: string
     readonly label?: string | undefined
     /** False when no rule matched and the default applied. */
@@ -154,10 +156,10 @@ export interface GateEventPayloads {
     /** The ephemeral tail the next attempt is sent after the base request; never persisted. */
     readonly tail: readonly Message[]
   }
-  /** A run succeeded after at least one failed attempt. */
-  recovered: { readonly runId: string; readonly attempt: number; readonly failedAttempts: number; readonly provider: string }
-  /** The run is about to throw a ReliabilityFailFastError. */
-  fail_fast: { readonly runId: string; readonly attempt: number; readonly kind: FailFastKind | (string & {}); readonly reason: string; readonly phase: Phase }
+  /** A run succeeded after at least one failed attempt (how, after how many failures, of which kind). */
+  recovered: RecoveredEvent
+  /** The run is about to throw a ReliabilityFailFastError (with the provider, error kind and message of its `payload`). */
+  fail_fast: FailFastEvent
   /** The gate calls the configured fallback. */
   fallback: { readonly runId: string; readonly attempt: number; readonly kind: string }
   /** The JSON of an answer was repaired deterministically and then passed the schema. */

@@ -2,6 +2,7 @@ import { shownValue, typeName } from '../model/describe-value.ts'
 import { FailFastKinds } from '../model/fail-fast-kind.ts'
 import { slipOf } from '../model/known-options.ts'
 import type { Decision, ReliabilityRule } from '../rules/rule.ts'
+import type { Phase } from '../rules/scope.ts'
 
 const DECISIONS: ReadonlySet<unknown> = new Set<Decision>(['ok', 'retry', 'retry-other', 'fallback', 'fail-fast'])
 
@@ -10,15 +11,17 @@ export const INVALID_RULE = FailFastKinds.InvalidRule
 
 /**
  * What is wrong with a rule, or `undefined` when nothing is: `when` must be a function, `then` a
- * {@link Decision}, `kind` a non-empty string. Never throws (a rule whose fields cannot be read is
- * a problem too).
+ * {@link Decision} (or `'continue'` in PreCheck), `kind` a non-empty string. Never throws (a rule whose
+ * fields cannot be read is a problem too).
  */
-export function ruleProblem(rule: unknown): string | undefined {
+export function ruleProblem(rule: unknown, phase: Phase): string | undefined {
   try {
     if (typeof rule !== 'object' || rule === null) return `expected a rule object, got ${typeName(rule)}`
     const { when, then, kind } = rule as Partial<Record<keyof ReliabilityRule, unknown>>
     if (typeof when !== 'function') return `its when must be a function, got ${typeof when}`
-    if (!DECISIONS.has(then)) return `its then must be one of ${[...DECISIONS].join(', ')}, got ${shownValue(then)}`
+    if (then === 'continue' && phase === 'post-decide') return `its then 'continue' is a PreCheck decision: a PostDecide rule says ${[...DECISIONS].join(', ')}`
+    if (!DECISIONS.has(then) && then !== 'continue')
+      return `its then must be one of ${[...DECISIONS].join(', ')}${phase === 'pre-check' ? ', continue' : ''}, got ${shownValue(then)}`
     if (typeof kind !== 'string' || kind === '') return `its kind must be a non-empty string, got ${shownValue(kind)}`
     const { label, delayMs, feedbackForLLM, failuresOnly, adjustRequest } = rule as Partial<Record<keyof ReliabilityRule, unknown>>
     if (label !== undefined && typeof label !== 'string') return `its label must be a string, got ${shownValue(label)}`
@@ -35,12 +38,12 @@ export function ruleProblem(rule: unknown): string | undefined {
   }
 }
 
-/** Checks a configured list of rules once, at creation: a broken rule fails there, not mid-run. */
-export function checkRules(rules: readonly ReliabilityRule[] | undefined, label: string): readonly ReliabilityRule[] {
+/** Checks a configured list of rules of `phase` once, at creation: a broken rule fails there, not mid-run. */
+export function checkRules(rules: readonly ReliabilityRule[] | undefined, label: string, phase: Phase): readonly ReliabilityRule[] {
   if (rules === undefined) return []
   if (!Array.isArray(rules)) throw new TypeError(`${label} must be an array of rules`)
   rules.forEach((rule: unknown, i) => {
-    const problem = ruleProblem(rule) ?? misspeltKey(rule as object)
+    const problem = ruleProblem(rule, phase) ?? misspeltKey(rule as object)
     if (problem !== undefined) throw new TypeError(`${label}[${i}] is not a rule: ${problem}`)
   })
   return [...rules]

@@ -105,8 +105,8 @@ export function gateBlueprint<T>(given: GateConfig<T>, label = 'createGate'): Ga
   const events = config.events ?? new EventHub()
   const priceUsage = config.priceUsage ?? (config.pricing !== undefined ? pricingTable(config.pricing) : undefined)
   const warned = new Set<string>()
-  const preCheck = checkRules(config.preCheck, `${label}: preCheck`)
-  const postDecide = checkRules(config.postDecide, `${label}: postDecide`)
+  const preCheck = checkRules(config.preCheck, `${label}: preCheck`, 'pre-check')
+  const postDecide = checkRules(config.postDecide, `${label}: postDecide`, 'post-decide')
   // A pricing table that prices no model counts every attempt as $0, as no pricing does.
   const priced = config.priceUsage !== undefined || (config.pricing !== undefined && Object.keys(config.pricing).length > 0)
   const needsPrice = checkBudgetPricing(config as GateConfig<unknown>, [...preCheck, ...postDecide], priced)

@@ -4,6 +4,7 @@ import type { Usage } from '../model/usage.ts'
 import type { Phase } from '../rules/scope.ts'
 import type { ValidationFailure } from '../validation/validation-failure.ts'
 import type { AttemptRecord } from './attempt-record.ts'
+import { type FailFastPayload, failFastPayload } from './fail-fast-payload.ts'
 
 const BRAND = Symbol.for('reliability-gate.ReliabilityFailFastError')
 
@@ -20,6 +21,8 @@ export interface FailFastDetails {
   readonly costUsd: number
   readonly validationError?: ValidationFailure | undefined
   readonly cause?: unknown
+  /** The provider the run was on, for the payload when no attempt was made (else the last attempt's). */
+  readonly provider?: string | undefined
 }
 
 /**
@@ -42,10 +45,14 @@ export class ReliabilityFailFastError extends Error {
   readonly usage: Usage
   readonly costUsd: number
   readonly validationError: ValidationFailure | undefined
+  /** agentfootprint's `payload`: `{ phase, attempt, providerUsed, errorKind, errorMessage? }`, frozen. */
+  readonly payload: FailFastPayload
   readonly [BRAND] = true
 
   constructor(details: FailFastDetails) {
-    super(`reliability gate failed fast (${details.kind}): ${details.reason}`, details.cause === undefined ? undefined : { cause: details.cause })
+    // agentfootprint's message: `[reliability] <kind>: <reason>`.
+    const payload = failFastPayload({ ...details, failure: details.validationError })
+    super(messageFor(details, payload.errorMessage), details.cause === undefined ? undefined : { cause: details.cause })
     this.kind = details.kind
     this.reason = details.reason
     this.phase = details.phase
@@ -54,12 +61,31 @@ export class ReliabilityFailFastError extends Error {
     this.usage = details.usage
     this.costUsd = details.costUsd
     this.validationError = details.validationError
+    this.payload = payload
   }
 
   /** The last attempt's log, if any attempt ran. */
   get lastAttempt(): AttemptRecord | undefined {
     return this.attempts.at(-1)
   }
+}
+
+/**
+ * agentfootprint's message, `[reliability] <kind>: <reason>`, followed by what failed in parentheses
+ * when the reason does not say it (a rule's label names the rule, not the provider error or the
+ * validation issue a log reader needs).
+ */
+function messageFor(details: FailFastDetails, failed: string | undefined): string {
+  const message = `[reliability] ${details.kind}: ${details.reason}`
+  return failed === undefined || failed === '' || details.reason.includes(failed) ? message : `${message} (${failed})`
+}
+
+/**
+ * A fail-fast reason as agentfootprint writes it: `reliability-<phase>: <why>` (`<why>` is the
+ * deciding rule's label, else its kind, when a rule decided).
+ */
+export function phaseReason(phase: Phase, why: string): string {
+  return `reliability-${phase}: ${why}`
 }
 
 /** Brand check that works across realms and duplicate package copies. */

@@ -24,7 +24,20 @@ export function succeed<T>(s: RunView<T>, answer: AcceptedAnswer<T>, fromFallbac
   // A fallback's answer follows attempts that all failed; a model's accepted answer is the last record.
   const failed = fromFallback ? s.records.length : s.records.length - 1
   const provider = fromFallback ? 'fallback' : (s.g.providers[s.providerIdx] as ResolvedProvider).name
-  if (failed > 0 && events.has('recovered')) events.emit('recovered', { runId: s.runId, ...s.tags, attempt: s.attempt + 1, failedAttempts: failed, provider })
+  if (failed > 0 && events.has('recovered')) {
+    const last = s.records[failed - 1] as AttemptRecord
+    const recoveredVia = fromFallback ? 'fallback' : last.decision === 'retry-other' ? 'retry-other' : 'retry'
+    events.emit('recovered', {
+      runId: s.runId,
+      ...s.tags,
+      attempt: s.attempt + 1,
+      failedAttempts: failed,
+      provider,
+      recoveredVia,
+      priorFailures: failed,
+      errorKind: last.errorKind,
+    })
+  }
   if (events.has('run_end')) emitRunEnd(s, { outcome: 'ok', kind: 'ok', provider, fromFallback })
   // A fresh object, the caller's alone: no listener ever holds it. What it shares with the events (the
   // response, usage, the attempt log) is frozen by the hub before any listener sees it; freezing the

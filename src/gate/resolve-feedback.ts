@@ -2,9 +2,8 @@ import { callUser } from '../model/user-code.ts'
 import type { FeedbackForLLM } from '../rules/rule.ts'
 import type { ReliabilityScope } from '../rules/scope.ts'
 
-/** Used when a rule's feedback function throws: the run goes on with this. */
-export const GENERIC_FEEDBACK =
-  'Your previous answer was rejected because it did not meet the required format. Answer again, following the instructions exactly.'
+/** Used when a rule's feedback function throws: the run goes on with this (agentfootprint's words). */
+export const GENERIC_FEEDBACK = 'Previous output failed validation. Return valid JSON conforming to the schema.'
 
 /**
  * Resolves a rule's `feedbackForLLM` at the user-code boundary: a throwing or rejecting one, or one

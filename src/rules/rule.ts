@@ -38,7 +38,12 @@ export type FeedbackForLLM = string | ((scope: ReliabilityScope) => string | Pro
 export interface ReliabilityRule {
   /** Whether this rule applies. A `when` that throws is treated as not matching. */
   readonly when: (scope: ReliabilityScope) => boolean
-  readonly then: Decision
+  /**
+   * What to do when the rule matches. A PreCheck rule may also say `'continue'` (agentfootprint's verb
+   * for "call the provider"): in PreCheck only `fail-fast` stops, anything else goes on. `'continue'` in
+   * a PostDecide rule is refused (a PostDecide rule says what to do with an attempt that was made).
+   */
+  readonly then: Decision | 'continue'
   /** A stable identifier of the rule's reason; becomes the error `kind` on fail-fast. */
   readonly kind: string
   /** Human-readable label for logs and traces. */

@@ -42,13 +42,16 @@ export const stuckLoopRule = (n: number = 2): ReliabilityRule => stuckLoopRuleOf
 
 const stuckLoopRuleOf = (n: number): ReliabilityRule => ({
   when: function stuckLoop(scope) {
-    // Only the attempt that just failed can be stuck; a valid answer after repeats is a success.
-    return scope.validationError !== undefined && lastNValidationErrorsMatch(scope, n)
+    // Only an attempt that failed validation can be stuck: a valid answer (or a provider error) after
+    // repeats is not one more repeat. A scope built by hand with only the history is read as agentfootprint
+    // reads it: the history alone decides.
+    return (scope.validationError !== undefined || scope.errorKind === undefined) && lastNValidationErrorsMatch(scope, n)
   },
   then: 'fail-fast',
   failuresOnly: true,
   kind: 'schema-stuck-loop',
-  label: `stuck loop: the last ${n} validation errors are identical`,
+  // agentfootprint's label (for n = 2), so events and the error's reason read as they do there.
+  label: `model produced the same validation error ${n === 2 ? 'twice' : `${n} times`} in a row`,
 })
 
 /**

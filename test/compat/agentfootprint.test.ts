@@ -5,6 +5,8 @@ import {
   defaultStuckLoopRule,
   ReliabilityFailFastError,
   strictOutputRules as libraryStrictOutputRules,
+  stuckLoopRule,
+  type GateEventMap,
   type ReliabilityRule,
   type ReliabilityScope,
 } from '../../src/index.ts'
@@ -143,5 +145,207 @@ describe('attempt numbering', () => {
     // The template's `attempt` is the attempt about to be made (pyconveyor passes attempt_num + 1).
     expect(templateAttempts).toEqual([2, 3])
     expect(provider.requests[1]?.messages.at(-1)?.content).toBe('fix it (attempt 2)')
+  })
+})
+
+// agentfootprint's own unit tests build a scope by hand with nothing but the history
+// (test/reliability/strict-output.test.ts); its rules must read such a scope as it does.
+const handBuilt = (history: string[]): ReliabilityScope => ({ validationErrorHistory: history }) as unknown as ReliabilityScope
+
+describe('defaultStuckLoopRule on a scope built by hand', () => {
+  it('matches when the last 2 messages of the history are identical', () => {
+    expect(defaultStuckLoopRule.when(handBuilt(['oops', 'oops']))).toBe(true)
+    expect(defaultStuckLoopRule.when(handBuilt(['err1', 'err2', 'err2']))).toBe(true)
+  })
+
+  it("carries agentfootprint's label", () => {
+    expect(defaultStuckLoopRule.label).toBe('model produced the same validation error twice in a row')
+    expect(stuckLoopRule(3).label).toBe('model produced the same validation error 3 times in a row')
+  })
+
+  it('does not match one message alone, or two different ones', () => {
+    expect(defaultStuckLoopRule.when(handBuilt(['oops']))).toBe(false)
+    expect(defaultStuckLoopRule.when(handBuilt(['err2', 'err1']))).toBe(false)
+  })
+})
+
+describe('feedbackForLLM that throws', () => {
+  it("sends agentfootprint's generic feedback, ephemeral, and the run goes on", async () => {
+    const provider = scripted(['{"bad":true}', '{"action":"refund","amount":1}'])
+    const agent = Agent.create({ provider, model: 'mock' })
+      .outputSchema(refundParser)
+      .reliability({
+        postDecide: [
+          {
+            when: (s) => s.validationError !== undefined && s.attempt < 3,
+            then: 'retry',
+            kind: 'schema-retry',
+            feedbackForLLM: () => {
+              throw new Error('feedback callback exploded')
+            },
+          },
+        ],
+      })
+      .build()
+    expect(await agent.runTyped<Refund>({ message: 'go' })).toEqual({ action: 'refund', amount: 1 })
+    const feedback = provider.requests[1]?.messages.at(-1)
+    expect(feedback).toEqual({ role: 'user', content: 'Previous output failed validation. Return valid JSON conforming to the schema.', ephemeral: true })
+  })
+})
+
+describe("PreCheck 'continue'", () => {
+  it('is accepted and lets the attempt go on; the next matching rule is never asked', async () => {
+    const provider = scripted(['{"action":"refund","amount":5}'])
+    const decisions: string[] = []
+    const gate = createGate({
+      providers: provider,
+      outputSchema: refundParser,
+      preCheck: [
+        { when: (s) => s.attempt === 0, then: 'continue', kind: 'first-call' },
+        { when: () => true, then: 'fail-fast', kind: 'never-reached' },
+      ],
+    })
+    gate.on('decision', (e) => decisions.push(`${e.phase}:${e.decision}:${e.kind}`))
+    const result = await gate.run({ messages: [{ role: 'user', content: 'refund' }] })
+    expect(result.value).toEqual({ action: 'refund', amount: 5 })
+    expect(provider.calls).toBe(1)
+    expect(decisions[0]).toBe('pre-check:continue:first-call')
+  })
+})
+
+describe('ReliabilityFailFastError.payload', () => {
+  const failing = (message: string) => scripted([new Error(message)])
+
+  it('names the phase, the attempts made, the provider, the error kind and the error message', async () => {
+    const agent = Agent.create({ provider: failing('boom-int'), model: 'm' })
+      .reliability({ postDecide: [{ when: () => true, then: 'fail-fast', kind: 'k-int', label: 'L-int' }] })
+      .build()
+    const error = (await agent.run({ message: 'hi' }).catch((e: unknown) => e)) as ReliabilityFailFastError
+    expect(error).toBeInstanceOf(ReliabilityFailFastError)
+    expect(error.payload).toEqual({ phase: 'post-decide', attempt: 1, providerUsed: 'scripted', errorKind: 'unknown', errorMessage: 'boom-int' })
+    expect(Object.isFrozen(error.payload)).toBe(true)
+  })
+
+  it('says pre-check, 0 attempts and no error message when a PreCheck rule stops the first attempt', async () => {
+    const provider = scripted(['never'])
+    const agent = Agent.create({ provider, model: 'm' })
+      .reliability({ preCheck: [{ when: () => true, then: 'fail-fast', kind: 'budget', label: 'Over budget' }] })
+      .build()
+    const error = (await agent.run({ message: 'hi' }).catch((e: unknown) => e)) as ReliabilityFailFastError
+    expect(error.payload).toEqual({ phase: 'pre-check', attempt: 0, providerUsed: 'scripted', errorKind: 'ok' })
+    expect(error.cause).toBeUndefined()
+    expect(provider.calls).toBe(0)
+  })
+})
+
+describe('ReliabilityFailFastError.reason', () => {
+  it('is reliability-post-decide: <label>, or <kind> without a label, when a PostDecide rule decides', async () => {
+    const cases = [
+      { kind: 'a', label: 'Alpha' },
+      { kind: 'rate-limit', label: 'Too many requests' },
+      { kind: 'x_9-Z', label: 'Mixed 123 !@#' },
+      { kind: 'no-label-kind' },
+    ]
+    for (const c of cases) {
+      const agent = Agent.create({ provider: scripted([new Error('upstream 500')]), model: 'm' })
+        .reliability({ postDecide: [{ when: () => true, then: 'fail-fast', ...c }] })
+        .build()
+      const error = (await agent.run({ message: 'hi' }).catch((e: unknown) => e)) as ReliabilityFailFastError
+      expect(error.kind).toBe(c.kind)
+      expect(error.reason).toBe(`reliability-post-decide: ${c.label ?? c.kind}`)
+      expect(error.payload.errorMessage).toBe('upstream 500')
+    }
+  })
+
+  it('is reliability-pre-check: <label> when a PreCheck rule stops the run', async () => {
+    const gate = createGate({ providers: scripted(['x']), preCheck: [{ when: () => true, then: 'fail-fast', kind: 'budget', label: 'Over budget' }] })
+    const error = (await gate.run({ messages: [{ role: 'user', content: 'hi' }] }).catch((e: unknown) => e)) as ReliabilityFailFastError
+    expect(error.reason).toBe('reliability-pre-check: Over budget')
+  })
+
+  it('says what went wrong after the phase when no rule decided', async () => {
+    const gate = createGate({ providers: scripted([new Error('boom')]) })
+    const error = (await gate.run({ messages: [{ role: 'user', content: 'hi' }] }).catch((e: unknown) => e)) as ReliabilityFailFastError
+    expect(error.reason).toMatch(/^reliability-post-decide: provider call failed \(unknown: boom\)/)
+  })
+})
+
+describe('ReliabilityFailFastError.message', () => {
+  it('is [reliability] <kind>: <reason>', async () => {
+    const gate = createGate({ providers: scripted(['x']), preCheck: [{ when: () => true, then: 'fail-fast', kind: 'budget', label: 'Over budget' }] })
+    const error = (await gate.run({ messages: [{ role: 'user', content: 'hi' }] }).catch((e: unknown) => e)) as ReliabilityFailFastError
+    expect(error.message).toBe('[reliability] budget: reliability-pre-check: Over budget')
+    expect(error.name).toBe('ReliabilityFailFastError')
+    expect(error.code).toBe('ERR_RELIABILITY_FAIL_FAST')
+  })
+})
+
+describe('fail_fast event', () => {
+  it("carries the provider, the error kind and the error message, as agentfootprint's reliability.fail_fast does", async () => {
+    const gate = createGate({ providers: scripted([new Error('boom-1')]), postDecide: [{ when: () => true, then: 'fail-fast', kind: 'unrecoverable' }] })
+    const seen: GateEventMap['fail_fast'][] = []
+    gate.on('fail_fast', (e) => seen.push(e))
+    const error = (await gate.run({ messages: [{ role: 'user', content: 'hi' }] }).catch((e: unknown) => e)) as ReliabilityFailFastError
+    expect(seen).toHaveLength(1)
+    expect(seen[0]).toMatchObject({
+      attempt: 1,
+      kind: 'unrecoverable',
+      reason: error.reason,
+      phase: 'post-decide',
+      providerUsed: 'scripted',
+      errorKind: 'unknown',
+      errorMessage: 'boom-1',
+    })
+  })
+})
+
+describe('recovered event', () => {
+  const retryOnError = (max: number): ReliabilityRule[] => [
+    { when: (s) => s.error !== undefined && s.attempt < max, then: 'retry', kind: 'retry-on-error' },
+    { when: (s) => s.error !== undefined, then: 'fail-fast', kind: 'exhausted' },
+  ]
+
+  it('says it recovered via retry, after how many failures and of which kind', async () => {
+    const gate = createGate({ providers: scripted([new Error('fail 1'), new Error('fail 2'), 'healed']), postDecide: retryOnError(5) })
+    const seen: GateEventMap['recovered'][] = []
+    gate.on('recovered', (e) => seen.push(e))
+    await gate.run({ messages: [{ role: 'user', content: 'hi' }] })
+    expect(seen).toHaveLength(1)
+    expect(seen[0]).toMatchObject({ attempt: 3, recoveredVia: 'retry', priorFailures: 2, failedAttempts: 2, errorKind: 'unknown' })
+  })
+
+  it('says fallback when the configured fallback answered', async () => {
+    const gate = createGate({
+      providers: scripted([new Error('main-down')]),
+      fallback: () => 'from-fallback',
+      postDecide: [{ when: (s) => s.error !== undefined, then: 'fallback', kind: 'use-fallback' }],
+    })
+    const seen: GateEventMap['recovered'][] = []
+    gate.on('recovered', (e) => seen.push(e))
+    const result = await gate.run({ messages: [{ role: 'user', content: 'hi' }] })
+    expect(result.response.content).toBe('from-fallback')
+    expect(seen[0]).toMatchObject({ recoveredVia: 'fallback', priorFailures: 1 })
+  })
+})
+
+describe('Agent builder', () => {
+  it('refuses a second .reliability() call, saying it is already set', () => {
+    expect(() =>
+      Agent.create({ provider: scripted(['x']), model: 'mock' })
+        .reliability({})
+        .reliability({}),
+    ).toThrow(/already set/)
+  })
+})
+
+describe('ReliabilityFailFastError.message after a rule decided', () => {
+  it('names what failed after the reason, which names only the rule', async () => {
+    const gate = createGate({
+      providers: scripted([new Error('upstream 500')]),
+      postDecide: [{ when: () => true, then: 'fail-fast', kind: 'unrecoverable', label: 'unrecoverable error' }],
+    })
+    const error = (await gate.run({ messages: [{ role: 'user', content: 'hi' }] }).catch((e: unknown) => e)) as ReliabilityFailFastError
+    expect(error.reason).toBe('reliability-post-decide: unrecoverable error')
+    expect(error.message).toBe('[reliability] unrecoverable: reliability-post-decide: unrecoverable error (upstream 500)')
   })
 })

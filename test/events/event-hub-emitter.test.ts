@@ -5,7 +5,15 @@ import { EventHub } from '../../src/events/index.ts'
 import { GATE_EVENT_NAMES } from '../../src/events/event-names.ts'
 import type { GateEventName } from '../../src/events/event-map.ts'
 
-const recovered = (attempt: number) => ({ runId: 'r1', attempt, failedAttempts: 0, provider: 'p' })
+const recovered = (attempt: number) => ({
+  runId: 'r1',
+  attempt,
+  failedAttempts: 0,
+  provider: 'p',
+  recoveredVia: 'retry' as const,
+  priorFailures: 0,
+  errorKind: 'timeout' as const,
+})
 
 afterEach(() => {
   vi.restoreAllMocks()

@@ -20,7 +20,7 @@ describe('EventHub', () => {
       throw new Error('x')
     })
     hub.on('recovered', (e) => got.push(e.attempt))
-    hub.emit('recovered', { runId: 'r1', attempt: 2, failedAttempts: 1, provider: 'p' })
+    hub.emit('recovered', { runId: 'r1', attempt: 2, failedAttempts: 1, provider: 'p', recoveredVia: 'retry', priorFailures: 1, errorKind: 'timeout' })
     expect(got).toEqual([2])
   })
 
@@ -34,7 +34,7 @@ describe('EventHub', () => {
     hub.on('recovered', () => {
       throw new Error('x')
     })
-    hub.emit('recovered', { runId: 'r1', attempt: 1, failedAttempts: 0, provider: 'p' })
+    hub.emit('recovered', { runId: 'r1', attempt: 1, failedAttempts: 0, provider: 'p', recoveredVia: 'retry', priorFailures: 0, errorKind: 'timeout' })
     expect(calls).toBe(1)
   })
 
@@ -82,9 +82,9 @@ describe('EventHub listeners', () => {
       hub.on('recovered', () => got.push('late'))
     })
     offSecond = hub.on('recovered', () => got.push('second'))
-    hub.emit('recovered', { runId: 'r1', attempt: 1, failedAttempts: 0, provider: 'p' })
+    hub.emit('recovered', { runId: 'r1', attempt: 1, failedAttempts: 0, provider: 'p', recoveredVia: 'retry', priorFailures: 0, errorKind: 'timeout' })
     expect(got).toEqual(['first', 'second'])
-    hub.emit('recovered', { runId: 'r1', attempt: 2, failedAttempts: 1, provider: 'p' })
+    hub.emit('recovered', { runId: 'r1', attempt: 2, failedAttempts: 1, provider: 'p', recoveredVia: 'retry', priorFailures: 1, errorKind: 'timeout' })
     expect(got).toEqual(['first', 'second', 'first', 'late'])
   })
 
@@ -96,7 +96,7 @@ describe('EventHub listeners', () => {
     hub.on('recovered', () => {
       throw boom
     })
-    hub.emit('recovered', { runId: 'r1', attempt: 1, failedAttempts: 0, provider: 'p' })
+    hub.emit('recovered', { runId: 'r1', attempt: 1, failedAttempts: 0, provider: 'p', recoveredVia: 'retry', priorFailures: 0, errorKind: 'timeout' })
     expect(reports).toEqual([{ runId: 'r1', event: 'recovered', error: boom }])
   })
 })

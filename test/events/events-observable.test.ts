@@ -6,7 +6,15 @@ import { mockSyncRequire } from '../support/sync-require-mock.ts'
 type Events = typeof import('../../src/events/index.ts')
 
 const fallback = (attempt: number) => ({ runId: 'r1', attempt, kind: 'k' })
-const recovered = (attempt: number) => ({ runId: 'r1', attempt, failedAttempts: attempt - 1, provider: 'p' })
+const recovered = (attempt: number) => ({
+  runId: 'r1',
+  attempt,
+  failedAttempts: attempt - 1,
+  provider: 'p',
+  recoveredVia: 'retry' as const,
+  priorFailures: attempt - 1,
+  errorKind: 'timeout' as const,
+})
 
 beforeEach(() => {
   vi.resetModules()

@@ -87,7 +87,7 @@ describe('ephemeral tail', () => {
         feedbackForLLM: () => {
           throw new Error('boom')
         },
-        expected: 'Your previous answer was rejected',
+        expected: 'Previous output failed validation',
       },
     ]
     for (const c of cases) {

@@ -170,7 +170,7 @@ describe('fallback answers of the wrong shape', () => {
 
   it('fails a fallback answering a hostile Proxy as fallback-failed: resolving it rejects', async () => {
     const gate = createGate({ providers: scripted(['not json']), outputSchema: Refund, postDecide: [toFallback], fallback: () => hostileProxy() as never })
-    await expect(gate.run(ask('x'))).rejects.toMatchObject({ kind: 'fallback-failed', reason: 'the fallback threw: trap' })
+    await expect(gate.run(ask('x'))).rejects.toMatchObject({ kind: 'fallback-failed', reason: 'reliability-post-decide: the fallback threw: trap' })
   })
 
   it('reports the recovery of a fallback answer, counting every failed attempt before it', async () => {

@@ -24,6 +24,7 @@ describe('rules checked when the gate is created', () => {
     ['a delayMs that is a string', { delayMs: '10' }, /its delayMs must be a number or a function, got "10"/],
     ['a feedbackForLLM that is a number', { feedbackForLLM: 3 }, /its feedbackForLLM must be a string or a function, got 3/],
     ['a label that is an object', { label: {} }, /its label must be a string, got object/],
+    ['a then of continue (a PreCheck decision)', { then: 'continue' }, /postDecide\[0\] is not a rule: its then 'continue' is a PreCheck decision/],
   ])('refuses %s with a TypeError naming the rule', (_name, change, message) => {
     expect(() => createGate({ providers: scripted(['x']), postDecide: [onFailure(change as Partial<ReliabilityRule>)] })).toThrow(message)
   })

@@ -150,7 +150,7 @@ describe('rules at the boundary', () => {
     gate.on('rule_error', (e) => errors.push(e.where))
     expect(await within(gate.run(ask('x')))).toMatchObject({ ok: { value: validRefund } })
     expect(errors).toEqual(['feedbackForLLM'])
-    expect(provider.requests[1]?.messages.at(-1)?.content).toMatch(/rejected/)
+    expect(provider.requests[1]?.messages.at(-1)?.content).toMatch(/Previous output failed validation/)
   })
 
   it('a delayMs function answering a promise is reported and means no wait (its rejection contained)', async () => {

@@ -16,8 +16,8 @@ describe('stuckLoopRule(n)', () => {
   })
 
   it('takes 2 and more, and names n in its label', () => {
-    expect(stuckLoopRule().label).toContain('last 2 validation errors')
-    expect(stuckLoopRule(5).label).toContain('last 5 validation errors')
+    expect(stuckLoopRule().label).toContain('same validation error twice in a row')
+    expect(stuckLoopRule(5).label).toContain('same validation error 5 times in a row')
   })
 })
 

@@ -56,7 +56,9 @@ describe('Issue wording', () => {
     const line = "'amount': required field is missing"
     expect(error.attempts[0]?.errors).toEqual(['amount: required field is missing — provide a value'])
     expect(error.attempts[0]?.feedbackSent).toContain(`- ${line} — provide a value`)
-    expect(error.reason).toContain(line)
+    // The rule that decided is the reason (agentfootprint's `reliability-<phase>: <label>`); what failed is the payload's message.
+    expect(error.reason).toBe('reliability-post-decide: model produced the same validation error twice in a row')
+    expect(error.payload.errorMessage).toContain(line)
   })
 
   it('says a wrong value of a typed enum in one line, as a union of literals and a Zod enum say it', () => {

@@ -73,7 +73,7 @@ describe('Truncated answers', () => {
     const cutCall = { content: '', toolCalls: [{ id: 'c1', name: 'refund', args: { order: '4' } }], stopReason: 'max_tokens' as const }
     const error = await failure(createGate({ providers: scripted([cutCall]), outputSchema: Entries }).run(ask('refund #42')))
     expect(error.kind).toBe('truncated')
-    expect(error.reason).toMatch(/^the turn calling a tool was cut by the output token limit/)
+    expect(error.reason).toMatch(/^reliability-post-decide: the turn calling a tool was cut by the output token limit/)
     expect(error.attempts[0]).toMatchObject({ status: 'truncated', errorKind: 'truncated' })
     const provider = scripted([cutCall, { content: '', toolCalls: [{ id: 'c2', name: 'refund', args: { order: '42' } }] }])
     const result = await createGate({ providers: provider, postDecide: [retryTruncated(), truncatedFailFast] }).run({ ...ask('refund #42'), maxTokens: 50 })

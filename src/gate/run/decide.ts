@@ -68,10 +68,11 @@ function askOf<T>(run: RunView<T>): RuleAsk {
 function act<T>(run: RunView<T>, outcome: AttemptOutcome<T>, match: Match): Verdict {
   const { rule, scope, guardReason } = match
   if (rule !== undefined) {
-    const problem = ruleProblem(rule)
+    const problem = ruleProblem(rule, 'post-decide')
     if (problem !== undefined) return invalidRule(run, rule, problem, 'post-decide')
   }
-  let decision: Decision = rule !== undefined ? rule.then : outcome.kind === 'ok' ? 'ok' : 'fail-fast'
+  // ruleProblem refused 'continue' (a PreCheck decision) above.
+  let decision = (rule !== undefined ? rule.then : outcome.kind === 'ok' ? 'ok' : 'fail-fast') as Decision
   if (outcome.kind === 'aborted' || (decision === 'ok' && outcome.response === undefined)) decision = 'fail-fast'
   let kind: string = rule !== undefined && decision === rule.then ? rule.kind : outcome.kind
   // Aborted while an async rule decided: the run ends aborted whatever the rule said.
@@ -95,7 +96,7 @@ function act<T>(run: RunView<T>, outcome: AttemptOutcome<T>, match: Match): Verd
     case 'fallback':
       return { act: 'fallback', kind, rule, scope: scope ?? scopeOf(run, 'post-decide', outcome) }
     case 'fail-fast':
-      return { act: 'fail', kind, rule, reason: guardReason !== undefined && kind !== 'aborted' ? guardReason : reasonFor(outcome, rule) }
+      return { act: 'fail', kind, rule, reason: guardReason !== undefined && kind !== 'aborted' ? guardReason : failReason(outcome, rule, kind) }
   }
 }
 
@@ -111,7 +112,7 @@ export function preCheck<T>(run: RunView<T>): PreVerdict | Promise<PreVerdict> {
 
 function preAct<T>(run: RunView<T>, rule: ReliabilityRule | undefined): PreVerdict {
   if (rule === undefined) return undefined
-  const problem = ruleProblem(rule)
+  const problem = ruleProblem(rule, 'pre-check')
   if (problem !== undefined) return invalidRule(run, rule, problem, 'pre-check')
   if (run.g.events.has('decision')) emitDecision(run, { decision: rule.then, kind: rule.kind, rule, phase: 'pre-check' })
   const events = run.g.events
@@ -125,7 +126,18 @@ function preAct<T>(run: RunView<T>, rule: ReliabilityRule | undefined): PreVerdi
     })
   }
   if (rule.then !== 'fail-fast') return undefined
-  return { act: 'fail', kind: rule.kind, reason: `PreCheck rule ${rule.label ?? rule.kind} stopped attempt ${run.attempt + 1} before the provider was called` }
+  // agentfootprint's reason: the rule's label, else its kind (the phase is put before it).
+  return { act: 'fail', kind: rule.kind, reason: rule.label ?? rule.kind }
+}
+
+/**
+ * The reason of a PostDecide fail-fast: the deciding rule's label, else its kind, as agentfootprint
+ * words it (what failed is on the error's `payload.errorMessage`, `cause` and `validationError`);
+ * what went wrong when no rule decided it.
+ */
+function failReason<T>(outcome: AttemptOutcome<T>, rule: ReliabilityRule | undefined, kind: string): string {
+  if (rule !== undefined && rule.then === 'fail-fast' && kind === rule.kind) return rule.label ?? rule.kind
+  return reasonFor(outcome, rule)
 }
 
 /**
@@ -145,7 +157,7 @@ function invalidRule<T>(run: RunView<T>, rule: ReliabilityRule, problem: string,
 
 /** A decision as `decision` reports it: what was decided, its kind, the rule that matched (none: the default), in which phase. */
 interface DecisionFacts {
-  readonly decision: Decision
+  readonly decision: Decision | 'continue'
   readonly kind: string
   readonly rule: ReliabilityRule | undefined
   readonly phase: Phase

@@ -12,8 +12,8 @@ import { compileSchema } from '../../validation/schema/compile-schema.ts'
  * open). The budget and the rate limit are the objects given, so they span the calls already.
  */
 export function hostGateConfig<C extends HostGateOptions>(options: C, label: string): C {
-  checkRules(options.preCheck, `${label}: preCheck`)
-  checkRules(options.postDecide, `${label}: postDecide`)
+  checkRules(options.preCheck, `${label}: preCheck`, 'pre-check')
+  checkRules(options.postDecide, `${label}: postDecide`, 'post-decide')
   if (options.outputSchema !== undefined) compileSchema(options.outputSchema)
   return withSharedBreaker(options)
 }

@@ -134,7 +134,10 @@ function readCall(id: string, open: Open): RecordedCall | string {
     }
     const last = attempts.at(-1)
     if (r.type === 'fail_fast' && last !== undefined && r.attempt === last.attempt && last.answer.kind === 'error') {
-      attempts[attempts.length - 1] = { ...last, answer: { ...last.answer, message: quotedMessage(r.reason, last.answer.errorKind) } }
+      attempts[attempts.length - 1] = {
+        ...last,
+        answer: { ...last.answer, message: typeof r.errorMessage === 'string' ? r.errorMessage : quotedMessage(r.reason, last.answer.errorKind) },
+      }
     }
   }
   return {
@@ -197,7 +200,9 @@ function answerOf(r: TraceRecord): RecordedAnswer | string {
 }
 
 /** The provider's error message a fail-fast reason quotes (`provider call failed (<kind>: <message>); ...`). */
-function quotedMessage(reason: unknown, kind: string): string | undefined {
+/** The provider's message quoted in the reason of a recording made before `fail_fast` carried `errorMessage`. */
+function quotedMessage(given: unknown, kind: string): string | undefined {
+  const reason = typeof given === 'string' ? given.replace(/^reliability-(?:pre-check|post-decide): /, '') : given
   const prefix = `provider call failed (${kind}: `
   if (typeof reason !== 'string' || !reason.startsWith(prefix)) return undefined
   const end = reason.lastIndexOf('); ')
