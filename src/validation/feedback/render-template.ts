@@ -12,7 +12,7 @@ const compiled = new Map<string, JinjaProgram>()
 /**
  * Renders a feedback template: a function of the variables, or a Jinja-style string rendered by
  * `@huggingface/jinja` with the whitespace rules of pyconveyor's Jinja2 environment (`trim_blocks`,
- * `lstrip_blocks`) and its `truncate` filter (see {@link renderJinja2}), so pyconveyor's templates,
+ * `lstrip_blocks`) and its `truncate` filter (see `renderJinja2`), so pyconveyor's templates,
  * its built-in ones included, render unchanged. Never throws: a template that
  * throws, fails to parse, or renders something other than a non-blank string is reported as
  * `{ ok: false, error }` and the caller falls back to the built-in feedback.

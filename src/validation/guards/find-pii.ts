@@ -29,7 +29,7 @@ export type PiiKind = 'card' | 'email' | 'phone'
 /**
  * Personal data in a text: card numbers (13 to 19 digits, spaced or dashed, that pass the Luhn
  * check), email addresses and phone numbers (E.164, or grouped with separators), read through
- * {@link scanFolded} (also with fullwidth forms as plain ones and zero-width characters left out). Offsets are the
+ * `scanFolded` (also with fullwidth forms as plain ones and zero-width characters left out). Offsets are the
  * text's own; a card's digits are never also reported as a phone number. Pure, linear in the text
  * (scanned up to its first million characters).
  *

@@ -20,7 +20,7 @@ const PRIVATE_KEY: PatternRule = { kind: 'private-key', rule: 'pem-private-key',
 /**
  * API keys, tokens and private keys in a text, by the shapes their issuers document (OpenAI
  * `sk-`/`sk-proj-`, Anthropic `sk-ant-`, Stripe, AWS `AKIA`, GitHub, Slack, Google `AIza`, JWTs,
- * `Bearer` tokens, PEM private-key headers), read through {@link scanFolded} (also with fullwidth
+ * `Bearer` tokens, PEM private-key headers), read through `scanFolded` (also with fullwidth
  * forms as plain ones and zero-width characters left out); offsets are the text's own. Pure and linear in the text.
  *
  * @example
