@@ -136,7 +136,15 @@ export type {
 
 // Events and what is built on them (tracing and metrics are on the ./otel and ./trace subpaths).
 export { driftMonitor } from './events/index.ts'
-export type { ApprovalCall, ApprovalDecidedEvent, ApprovalRequestedEvent, GuardVerdictEvent, ToolEndEvent } from './events/index.ts'
+export type {
+  ApprovalCall,
+  ApprovalDecidedEvent,
+  ApprovalRequestedEvent,
+  FailFastEvent,
+  GuardVerdictEvent,
+  RecoveredEvent,
+  ToolEndEvent,
+} from './events/index.ts'
 export type {
   DriftEvent,
   DriftMonitor,
