@@ -228,6 +228,22 @@ describe('rules that misbehave', () => {
     }
   })
 
+  it('writes the requests a rule reads when the scope is logged as JSON', async () => {
+    const logged: string[] = []
+    const logger: ReliabilityRule = {
+      kind: 'logger',
+      then: 'fail-fast',
+      when: (s) => {
+        logged.push(JSON.stringify(s))
+        return false
+      },
+    }
+    const gate = createGate({ providers: scripted([validRefundJson]), outputSchema: Refund, preCheck: [logger] })
+    await gate.run(ask('refund #42'))
+    const scope = JSON.parse(logged[0] as string) as Record<string, unknown>
+    expect(scope).toMatchObject({ phase: 'pre-check', attempt: 0, request: ask('refund #42'), attemptRequest: ask('refund #42') })
+  })
+
   it('treats a PreCheck when that throws as not matching, reports it, and calls the provider', async () => {
     const provider = scripted([validRefundJson])
     const broken: ReliabilityRule = {
