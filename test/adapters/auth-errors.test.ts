@@ -24,6 +24,21 @@ beforeAll(async () => {
 })
 afterAll(() => server.close())
 
+/** A provider that refuses the credentials (401) on every call, counting them. */
+function deniedProvider(): Provider & { readonly calls: number } {
+  let calls = 0
+  return {
+    name: 'denied',
+    get calls() {
+      return calls
+    },
+    complete: async () => {
+      calls++
+      throw new ProviderError('bad key', { kind: 'unknown', status: 401 })
+    },
+  }
+}
+
 describe('auth error kind', () => {
   it.each([401, 403])('maps an OpenAI %i to kind auth with its status', async (status) => {
     server.script([openaiError(status, {}, status === 401 ? 'invalid_request_error' : 'permission_denied')])
@@ -70,17 +85,10 @@ describe('auth error kind', () => {
   it('is never retried on the same provider, even by a rule of yours or retryTransient given the kind: the run fails fast with kind auth after one call', async () => {
     const retryAuth = { when: (s: { errorKind: string }) => s.errorKind === 'auth', then: 'retry' as const, kind: 'retry-auth' }
     for (const postDecide of [[retryAuth], [retryTransient({ kinds: ['auth'] })]]) {
-      let calls = 0
-      const denied: Provider = {
-        name: 'denied',
-        complete: async () => {
-          calls++
-          throw new ProviderError('bad key', { kind: 'unknown', status: 401 })
-        },
-      }
+      const denied = deniedProvider()
       const gate = createGate({ providers: denied, postDecide })
       await expect(gate.run({ messages: base })).rejects.toMatchObject({ kind: FailFastKinds.Auth, reason: /never retried on the same provider/ })
-      expect(calls).toBe(1)
+      expect(denied.calls).toBe(1)
     }
   })
 
@@ -98,17 +106,10 @@ describe('auth error kind', () => {
   })
 
   it('counts refused credentials as breaker failures, as unknown errors were', async () => {
-    let calls = 0
-    const denied: Provider = {
-      name: 'denied',
-      complete: async () => {
-        calls++
-        throw new ProviderError('bad key', { kind: 'unknown', status: 401 })
-      },
-    }
+    const denied = deniedProvider()
     const gate = createGate({ providers: denied, breaker: { failureThreshold: 1, cooldownMs: 60_000 } })
     await expect(gate.run({ messages: base })).rejects.toMatchObject({ kind: 'auth' })
     await expect(gate.run({ messages: base })).rejects.toMatchObject({ kind: 'circuit-open' })
-    expect(calls).toBe(1)
+    expect(denied.calls).toBe(1)
   })
 })
