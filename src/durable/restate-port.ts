@@ -18,8 +18,9 @@ export interface RestateContextLike {
 /**
  * A {@link DurablePort} over a Restate handler's context: each step is one `ctx.run` with Restate's
  * retries off (`maxRetryAttempts: 1`: the step journals its failure as data, and only the gate's
- * rules retry), each sleep one `ctx.sleep`. The run's id is the workflow's or object's key, else the
- * invocation id.
+ * rules retry), each sleep one `ctx.sleep`. The run's id is the workflow's key (a workflow runs once
+ * per key), else the invocation id: a virtual object's key names every invocation on that object, and
+ * two runs of one id would share their tools' idempotency keys (the second payment taken for the first).
  *
  * @example
  * import * as restate from '@restatedev/restate-sdk'
@@ -35,7 +36,7 @@ export function restatePort(ctx: RestateContextLike): DurablePort {
     throw new TypeError('restatePort: ctx must be the context of a Restate handler (with run, sleep and request)')
   }
   const key = keyOf(ctx)
-  const runId = key !== undefined ? key : String(ctx.request().id)
+  const runId = key !== undefined && !isObjectHandler(ctx) ? key : String(ctx.request().id)
   return durablePort({
     runId,
     run: (name, action) => ctx.run(name, action, NO_RETRIES),
@@ -56,6 +57,21 @@ function keyOf(ctx: RestateContextLike): string | undefined {
     return undefined
   }
   return typeof key === 'string' && key !== '' ? key : undefined
+}
+
+// The SDK's handler kinds of a virtual object's handlers (`HandlerKind.EXCLUSIVE`, `HandlerKind.SHARED`); a workflow's run is 3.
+const OBJECT_HANDLER_KINDS: readonly unknown[] = [1, 2]
+
+/**
+ * True in a virtual object's handler: the SDK's context (one class for every kind) keeps its kind in
+ * `handlerKind`, not in its types. A context without one (not the SDK's) is taken as a workflow's.
+ */
+function isObjectHandler(ctx: RestateContextLike): boolean {
+  try {
+    return OBJECT_HANDLER_KINDS.includes((ctx as { readonly handlerKind?: unknown }).handlerKind)
+  } catch {
+    return false
+  }
 }
 
 // Restate counts the first attempt: one attempt is no retry.

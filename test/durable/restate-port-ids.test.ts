@@ -8,8 +8,9 @@ import { restatePort } from '../../src/restate.ts'
  * in a service's handler ("this handler type doesn't support key()") and answers the key in an
  * object's or a workflow's. Steps run at once.
  */
-function context(key: string | undefined, invocationId: string): RestateContextLike {
+function context(key: string | undefined, invocationId: string, handlerKind?: number): RestateContextLike {
   return {
+    ...(handlerKind === undefined ? {} : { handlerKind }),
     get key(): string {
       if (key === undefined) throw new TerminalError("this handler type doesn't support key()")
       return key
@@ -21,7 +22,13 @@ function context(key: string | undefined, invocationId: string): RestateContextL
 }
 
 describe('restatePort', () => {
-  it("names the run by the workflow's or object's key", async () => {
+  it("names a virtual object's run by its invocation id: the object's key is every invocation's on it (the SDK's handler kinds 1 and 2)", () => {
+    expect(restatePort(context('order-42', 'inv_a', 1)).runId).toBe('inv_a')
+    expect(restatePort(context('order-42', 'inv_b', 2)).runId).toBe('inv_b')
+    expect(restatePort(context('order-42', 'inv_c', 3)).runId).toBe('order-42')
+  })
+
+  it("names the run by the workflow's key", async () => {
     const port = restatePort(context('order-42', 'inv_1'))
     expect(port.runId).toBe('order-42')
     expect(await port.step('one', () => 1)).toBe(1)

@@ -65,6 +65,29 @@ describeWith(restateServer)('restatePort on a real Restate server', () => {
   }
 
   it(
+    "names each invocation of a virtual object by its invocation id, never by the object's key, which every invocation on it shares",
+    async () => {
+      const call = async (): Promise<{ runId: string; invocation: string; key: string }> => {
+        const answer = await fetch(`${server?.ingress}/orders/order-7/runIds`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: 'null',
+        })
+        if (!answer.ok) throw new Error(`orders/order-7 failed: ${answer.status} ${await answer.text()}`)
+        return (await answer.json()) as { runId: string; invocation: string; key: string }
+      }
+      const first = await call()
+      const second = await call()
+      expect(first.key).toBe('order-7')
+      expect(first.runId).toBe(first.invocation)
+      expect(second.runId).toBe(second.invocation)
+      // Two runs of one id would give their tools the same idempotency keys.
+      expect(second.runId).not.toBe(first.runId)
+    },
+    SLOW,
+  )
+
+  it(
     'resumes a workflow SIGKILLed inside its last step without running the finished steps again, and rebuilds the journaled ProviderError',
     async () => {
       writeFileSync(join(dir, 'hold'), '')

@@ -22,5 +22,11 @@ const gated = restate.workflow({
   handlers: { run: async (ctx: restate.WorkflowContext) => gateWorkflow(restatePort(ctx), join(dir, 'gate')) },
 })
 
-const server = http2.createServer(restate.createEndpointHandler({ services: [steps, reuse, gated] }))
+// A virtual object's handler answers its run's id and its invocation's: every invocation on one key is a run of its own.
+const orders = restate.object({
+  name: 'orders',
+  handlers: { runIds: async (ctx: restate.ObjectContext) => ({ runId: restatePort(ctx).runId, invocation: ctx.request().id, key: ctx.key }) },
+})
+
+const server = http2.createServer(restate.createEndpointHandler({ services: [steps, reuse, gated, orders] }))
 server.listen(Number(port), '127.0.0.1', () => process.stdout.write('ready\n'))
