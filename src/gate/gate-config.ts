@@ -92,9 +92,9 @@ export interface GateConfig<T = unknown> extends ReliabilityConfig {
   /**
    * Prices one attempt's usage in USD. Wins over `pricing` when both are given. An answer that is
    * not a finite, non-negative number (or a throw) leaves the attempt unpriced: 0 in `costUsd`, and a
-   * `cost_unknown` event.
+   * `cost_unknown` event. A promise of a price is awaited, within the attempt's deadline.
    */
-  readonly priceUsage?: (usage: Usage, model: string | undefined, provider: string) => number
+  readonly priceUsage?: (usage: Usage, model: string | undefined, provider: string) => number | PromiseLike<number>
   /**
    * Prices per model in USD per million tokens; sugar for `priceUsage: pricingTable(pricing)`.
    * An attempt of an unknown model counts as 0 in `costUsd` and is reported as `cost_unknown`.

@@ -1,5 +1,5 @@
 import { messageOf } from '../model/message-of.ts'
-import { containReturned, isThenable } from '../model/user-code.ts'
+import { isThenable, settleUser } from '../model/user-code.ts'
 import { addUsage, ZERO_USAGE, type Usage } from '../model/usage.ts'
 import type { PriceUsage } from './pricing/price-usage.ts'
 
@@ -12,9 +12,10 @@ export const NO_PRICING = 'no pricing is configured (give pricing or priceUsage)
 /**
  * The price of one attempt's usage: a finite, non-negative number of USD, or a string saying why
  * there is none (an unknown model, a price function that threw or answered `NaN`, a negative number
- * or no number). Never throws.
+ * or no number). A price function that answers a promise is awaited through the one boundary into
+ * user code (a rejection is a reason); the answer is then a promise. Never throws.
  */
-export function priceOrReason(price: PriceUsage, usage: Usage, model: string | undefined, provider: string): number | string {
+export function priceOrReason(price: PriceUsage, usage: Usage, model: string | undefined, provider: string): number | string | Promise<number | string> {
   let priced: unknown
   try {
     priced = price(usage, model, provider)
@@ -22,11 +23,13 @@ export function priceOrReason(price: PriceUsage, usage: Usage, model: string | u
     return `the price function threw: ${messageOf(error)}`
   }
   if (typeof priced === 'number' && Number.isFinite(priced) && priced >= 0) return priced
-  if (isThenable(priced)) {
-    // Contained: a rejection of it must not surface as an unhandled one.
-    containReturned(priced, () => undefined)
-    return 'the price function answered a promise; a price must be a number, computed synchronously'
-  }
+  if (isThenable(priced)) return settleUser(priced).then((r) => (r.ok ? priceOf(r.value, model) : `the price function rejected: ${messageOf(r.error)}`))
+  return priceOf(priced, model)
+}
+
+/** A price function's answer as a price, or why it is none. */
+function priceOf(priced: unknown, model: string | undefined): number | string {
+  if (typeof priced === 'number' && Number.isFinite(priced) && priced >= 0) return priced
   if (typeof priced === 'number' && Number.isNaN(priced)) return `no price for model ${model === undefined ? '(none given)' : JSON.stringify(model)}`
   return `the price function answered ${typeof priced === 'number' ? String(priced) : typeof priced}, not a finite non-negative number of USD`
 }

@@ -50,8 +50,8 @@ export interface ReliabilityRule {
   readonly label?: string
   /** Feedback appended (ephemerally) to the retry request. Defaults to the built-in validation prose. */
   readonly feedbackForLLM?: FeedbackForLLM
-  /** Wait before the next attempt, in ms (a number or a function of the scope). */
-  readonly delayMs?: number | ((scope: ReliabilityScope) => number)
+  /** Wait before the next attempt, in ms (a number or a function of the scope; a promise it answers is awaited, bounded by the run's signal). */
+  readonly delayMs?: number | ((scope: ReliabilityScope) => number | PromiseLike<number>)
   /**
    * The rule can only match an attempt that failed (`errorKind !== 'ok'`). The gate then never asks
    * it about an accepted answer, and skips building the scope when no other rule needs one. Every

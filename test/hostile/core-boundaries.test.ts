@@ -153,17 +153,43 @@ describe('rules at the boundary', () => {
     expect(provider.requests[1]?.messages.at(-1)?.content).toMatch(/Previous output failed validation/)
   })
 
-  it('a delayMs function answering a promise is reported and means no wait (its rejection contained)', async () => {
+  it('a delayMs function answering a promise that rejects is reported and means no wait (its rejection contained)', async () => {
     const provider = scripted(['not json', validRefundJson])
     const gate = createGate({
       providers: provider,
       outputSchema: Refund,
-      postDecide: [{ kind: 'fix', when: (s) => s.errorKind === 'schema-fail', then: 'retry', delayMs: (() => Promise.reject(new Error('late'))) as never }],
+      postDecide: [{ kind: 'fix', when: (s) => s.errorKind === 'schema-fail', then: 'retry', delayMs: () => Promise.reject(new Error('late')) }],
     })
     const errors: string[] = []
     gate.on('rule_error', (e) => errors.push(e.where))
     expect(await within(gate.run(ask('x')))).toMatchObject({ ok: { value: validRefund } })
     expect(errors).toEqual(['delayMs'])
+  })
+
+  it('a delayMs function answering a promise is awaited, as every user function is: the retry waits what it resolves to', async () => {
+    const provider = scripted(['not json', validRefundJson])
+    const gate = createGate({
+      providers: provider,
+      outputSchema: Refund,
+      postDecide: [{ kind: 'fix', when: (s) => s.errorKind === 'schema-fail', then: 'retry', delayMs: async () => 3 }],
+    })
+    const waits: number[] = []
+    gate.on('retry', (e) => waits.push(e.delayMs))
+    expect(await within(gate.run(ask('x')))).toMatchObject({ ok: { value: validRefund } })
+    expect(waits).toEqual([3])
+  })
+
+  it('a delayMs function whose promise never settles holds the run no longer than its runTimeoutMs', async () => {
+    const provider = scripted(['not json', validRefundJson])
+    const gate = createGate({
+      providers: provider,
+      outputSchema: Refund,
+      runTimeoutMs: 40,
+      postDecide: [{ kind: 'fix', when: (s) => s.errorKind === 'schema-fail', then: 'retry', delayMs: () => new Promise<number>(() => {}) }],
+    })
+    const r = await within(gate.run(ask('x')))
+    expect(r).toMatchObject({ error: { kind: 'run-timeout' } })
+    expect(provider.requests).toHaveLength(1)
   })
 })
 
@@ -316,12 +342,31 @@ describe('stores and prices at the boundary', () => {
   })
 
   it('a price function answering a rejected promise leaves the attempt unpriced, its rejection contained', async () => {
-    const gate = createGate({ providers: counting(), outputSchema: Refund, priceUsage: (() => Promise.reject(new Error('no price'))) as never })
+    const gate = createGate({ providers: counting(), outputSchema: Refund, priceUsage: () => Promise.reject(new Error('no price')) })
     const reasons: string[] = []
     gate.on('cost_unknown', (e) => reasons.push(e.reason))
     const r = await within(gate.run(ask('x')))
     expect(r).toMatchObject({ ok: { costUsd: 0 } })
-    expect(reasons).toEqual([expect.stringMatching(/promise/)])
+    expect(reasons).toEqual(['the price function rejected: no price'])
+  })
+
+  it('a price function answering a promise is awaited, as every user function is: the run, its events and a shared budget get its price', async () => {
+    const store = memoryStore()
+    const budget = sharedBudget({ store, key: 'async-price', usd: 1 })
+    const gate = createGate({ providers: counting(), outputSchema: Refund, priceUsage: async () => 0.25, budget })
+    const ticks: number[] = []
+    gate.on('cost_tick', (e) => ticks.push(e.attemptCostUsd))
+    const r = await within(gate.run(ask('x')))
+    expect(r).toMatchObject({ ok: { costUsd: 0.25 } })
+    expect(ticks).toEqual([0.25])
+    // The reservation was priced by the same function, and the charge is the answer's price.
+    expect(await budget.spent()).toBeCloseTo(0.25)
+  })
+
+  it('a price function whose promise never settles is bounded by timeoutMs', async () => {
+    const gate = createGate({ providers: counting(), outputSchema: Refund, priceUsage: () => new Promise<number>(() => {}), timeoutMs: 40 })
+    const r = await within(gate.run(ask('x')))
+    expect(r).toMatchObject({ error: { kind: 'timeout' } })
   })
 })
 

@@ -51,7 +51,10 @@ export async function planRetry<T>(run: RunView<T>, verdict: Verdict & { readonl
   const onError = (error: unknown): void => reportRuleError(run, rule as ReliabilityRule, 'delayMs', error)
   const durable = run.settings.durable
   // A durable run's jitter is seeded from its id and attempt: a replay waits (and reports) what its first execution did.
-  const delayMs = durable === undefined ? ruleDelay(rule, scope, onError) : durable.delay(run.attempt, () => ruleDelay(rule, scope, onError))
+  const asked =
+    durable === undefined ? ruleDelay(rule, scope, onError, run.signal) : durable.delay(run.attempt, () => ruleDelay(rule, scope, onError, run.signal))
+  // A delay function answering a promise is awaited (bounded by the run's signal); a number is taken as it is, with no tick.
+  const delayMs = typeof asked === 'number' ? asked : await asked
   // Retrying an open breaker without waiting out its cooldown would only spin to the safety cap.
   if (outcome.kind === 'circuit-open' && decision === 'retry' && !(delayMs >= (outcome.retryAfterMs ?? Number.POSITIVE_INFINITY))) {
     return {

@@ -104,19 +104,35 @@ export function budgetAdmission(policy: BudgetPolicy): Admission<Hold> {
         throw storeFailed(budget, 'charged', e)
       },
     )
+  /** Reserves what an attempt may cost at most (`estimate`, or why it has no price) before it starts. */
+  const reserve = (ctx: AttemptContext, estimate: number | string): Hold | Refused | Promise<Hold | Refused> => {
+    if (typeof estimate === 'string') {
+      onUnpriced(ctx, estimate, reservationUsage(ctx.request, budget.assumedOutputTokens))
+      if (budget.onUnpriced === 'fail') return new Refused(unpricedError(budget, ctx, estimate, 'before'))
+    }
+    const amount = typeof estimate === 'number' ? estimate : 0
+    const hold: Hold = { id: now !== undefined ? localReservationId() : reservationId(), amount, priced: typeof estimate === 'number', holding: true }
+    const taken = now !== undefined ? reserveNow(budget, now, hold) : undefined
+    if (taken === true) return hold
+    return waitFor(hold, ctx, taken)
+  }
+  /** Charges an answered attempt what it cost (`usd`, or why it has no price), and lets go of the rest of its reservation. */
+  const charge = (ctx: AttemptContext, hold: Hold, usd: number | string, cost: Cost | undefined): void | Promise<void> => {
+    if (now === undefined) return settleLater(hold, ctx, usd, cost)
+    try {
+      now.settle(hold.id, chargeOf(hold, usd))
+    } catch (e) {
+      onStoreError(e, ctx)
+      throw storeFailed(budget, 'charged', e)
+    }
+    return charged(ctx, hold, usd, cost)
+  }
   return {
     name: 'sharedBudget',
     admit(ctx) {
       const estimate = reservationFor(budget, price, ctx)
-      if (typeof estimate === 'string') {
-        onUnpriced(ctx, estimate, reservationUsage(ctx.request, budget.assumedOutputTokens))
-        if (budget.onUnpriced === 'fail') return new Refused(unpricedError(budget, ctx, estimate, 'before'))
-      }
-      const amount = typeof estimate === 'number' ? estimate : 0
-      const hold: Hold = { id: now !== undefined ? localReservationId() : reservationId(), amount, priced: typeof estimate === 'number', holding: true }
-      const taken = now !== undefined ? reserveNow(budget, now, hold) : undefined
-      if (taken === true) return hold
-      return waitFor(hold, ctx, taken)
+      // A price function that answered a promise: the reservation waits for its price.
+      return typeof estimate === 'object' ? estimate.then((settled) => reserve(ctx, settled)) : reserve(ctx, estimate)
     },
     undo(_ctx, hold) {
       release(hold)
@@ -132,16 +148,9 @@ export function budgetAdmission(policy: BudgetPolicy): Admission<Hold> {
       }
       hold.holding = false
       // The gate's meter priced the answer already (and reported it when it could not): priced once.
-      const cost = metered ? undefined : costOf(result as ModelResponse, ctx, price)
-      const usd = metered ? (ctx.unpriced ?? ctx.costUsd) : (cost as Cost).usd
-      if (now === undefined) return settleLater(hold, ctx, usd, cost)
-      try {
-        now.settle(hold.id, chargeOf(hold, usd))
-      } catch (e) {
-        onStoreError(e, ctx)
-        throw storeFailed(budget, 'charged', e)
-      }
-      return charged(ctx, hold, usd, cost)
+      if (metered) return charge(ctx, hold, ctx.unpriced ?? ctx.costUsd, undefined)
+      const cost = costOf(result as ModelResponse, ctx, price)
+      return cost instanceof Promise ? cost.then((settled) => charge(ctx, hold, settled.usd, settled)) : charge(ctx, hold, cost.usd, cost)
     },
   }
 }
@@ -220,8 +229,8 @@ interface Cost {
   readonly usage: Usage
 }
 
-/** The real cost of an answered attempt; a string when it cannot be priced (or the answer cannot be read). */
-function costOf(response: ModelResponse, ctx: AttemptContext, price: PriceUsage | undefined): Cost {
+/** The real cost of an answered attempt; a string when it cannot be priced (or the answer cannot be read); a promise while a price function's promise settles. */
+function costOf(response: ModelResponse, ctx: AttemptContext, price: PriceUsage | undefined): Cost | Promise<Cost> {
   let usage: Usage
   try {
     const answer =
@@ -231,7 +240,8 @@ function costOf(response: ModelResponse, ctx: AttemptContext, price: PriceUsage 
     return { usd: 'the answer cannot be read', usage: { inputTokens: 0, outputTokens: 0, estimated: true } }
   }
   if (price === undefined) return { usd: NO_PRICING, usage }
-  return { usd: priceOrReason(price, usage, ctx.model, ctx.provider), usage }
+  const usd = priceOrReason(price, usage, ctx.model, ctx.provider)
+  return typeof usd === 'object' ? usd.then((settled) => ({ usd: settled, usage })) : { usd, usage }
 }
 
 // Reservation ids: this process's random prefix and a counter, unique across the processes sharing a

@@ -13,9 +13,9 @@ const TOKENS_PER_MESSAGE = 8
 /**
  * What one attempt may cost at most, to reserve before it starts: the budget's fixed `reserveUsd`,
  * or the price of an upper bound of its usage ({@link reservationUsage}). A string says why it
- * cannot be priced.
+ * cannot be priced; a promise, while a price function's promise settles.
  */
-export function reservationFor(budget: SharedBudget, price: PriceUsage | undefined, ctx: AttemptContext): number | string {
+export function reservationFor(budget: SharedBudget, price: PriceUsage | undefined, ctx: AttemptContext): number | string | Promise<number | string> {
   if (budget.reserveUsd !== undefined) return budget.reserveUsd
   if (price === undefined) return NO_PRICING
   return priceOrReason(price, reservationUsage(ctx.request, budget.assumedOutputTokens), ctx.model, ctx.provider)

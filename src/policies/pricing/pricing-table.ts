@@ -35,7 +35,7 @@ const PRICE_FIELDS: readonly (keyof ModelPrice)[] = ['input', 'output', 'cacheRe
  * const price = pricingTable({ 'my-model': { input: 2.5, output: 10, cacheRead: 1.25 } })
  * price({ inputTokens: 1000, outputTokens: 500 }, 'my-model', 'openai') // 0.0075
  */
-export function pricingTable(table: PricingTable, given: PricingTableOptions = {}): PriceUsage {
+export function pricingTable(table: PricingTable, given: PricingTableOptions = {}): (usage: Usage, model: string | undefined, provider: string) => number {
   const options = PRICING_TABLE.check(given)
   if (typeof table !== 'object' || table === null || Array.isArray(table)) {
     throw new TypeError(`pricingTable: expected an object of prices by model, got ${typeName(table)}`)
