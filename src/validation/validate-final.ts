@@ -3,7 +3,7 @@ import type { ValidationIssue } from './issue.ts'
 import { extractJson, type JsonSource } from './json/extract-json.ts'
 import { endsMidBlock } from './json/ends-mid-block.ts'
 import { findJsonSegments } from './json/json-segments.ts'
-import type { JsonLimits } from './json/json-limits.ts'
+import { DEFAULT_MAX_LENGTH, type JsonLimits } from './json/json-limits.ts'
 import { repairFinalAnswer, type RepairOutcome } from './repair/repair-final-answer.ts'
 import { INCOMPLETE } from './repair/repair-json.ts'
 import { scanCandidate } from './repair/scan-candidate.ts'
@@ -88,7 +88,8 @@ export function validateFinalAnswer<T>(
   if (!extracted.ok) {
     const issues = extracted.issue === undefined ? [] : [extracted.issue]
     // Whatever the stop reason, an answer whose JSON stops before it is complete is said to be cut, and never repaired.
-    const cut = extracted.issue === undefined ? endsCut(content) : undefined
+    // One refused for its length is not scanned for that: a 50 MB answer would hold the event loop for a third of a second.
+    const cut = extracted.issue === undefined && content.length <= (options?.maxLength ?? DEFAULT_MAX_LENGTH) ? endsCut(content) : undefined
     const parseError = cut === undefined ? extracted.message : `${cut}; ${extracted.message}`
     const failure = new ValidationFailure({
       stage: 'json-parse',
