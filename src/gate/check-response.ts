@@ -1,7 +1,9 @@
 import type { ErrorKind } from '../model/error-kind.ts'
 import type { ModelResponse } from '../model/response.ts'
+import { summarizeFailure } from '../validation/feedback/summarize-failure.ts'
 import { validateFinalAnswer, type CompiledSchema } from '../validation/index.ts'
-import type { ValidationFailure } from '../validation/validation-failure.ts'
+import { ValidationFailure } from '../validation/validation-failure.ts'
+import { cutViolationOf } from './stream/aborted-response.ts'
 
 /** The validation verdict on one response, with the error kind it implies. */
 export interface ResponseCheck<T> {
@@ -41,8 +43,23 @@ export function checkResponse<T>(
 
 function toCheck<T>(verdict: Awaited<ReturnType<typeof validateFinalAnswer<T>>>, response: ModelResponse): ResponseCheck<T> {
   const truncated = response.stopReason === 'max_tokens'
-  if (!verdict.ok) return { kind: truncated ? 'truncated' : 'schema-fail', value: undefined, failure: verdict.failure, repairs: NO_REPAIRS }
+  if (!verdict.ok)
+    return { kind: truncated ? 'truncated' : 'schema-fail', value: undefined, failure: onlyWhatWasRead(verdict.failure, response), repairs: NO_REPAIRS }
   // Only a text without a schema gets here cut: it is the value, but not a complete one.
   const kind: ErrorKind = truncated ? 'truncated' : 'ok'
   return { kind, value: verdict.value, failure: undefined, repairs: verdict.repairs ?? NO_REPAIRS }
+}
+
+/**
+ * The failure of an answer a progressive stream cut on a violation, without the fields it is said to
+ * miss that may still have been coming (the stream stopped before them): a model told that `action`
+ * is missing when it had not reached it yet would be told something false. Any other failure as it is.
+ */
+function onlyWhatWasRead(failure: ValidationFailure, response: ModelResponse): ValidationFailure {
+  const violation = cutViolationOf(response)
+  if (violation === undefined) return failure
+  const read = failure.issues.filter((issue) => issue.code !== 'missing_required' || (violation.code === 'missing_required' && issue.path === violation.path))
+  if (read.length === failure.issues.length || read.length === 0) return failure
+  const { stage, rawOutput, parseError, parsed, truncated } = failure
+  return new ValidationFailure({ stage, message: summarizeFailure(stage, read, parseError), issues: read, rawOutput, parseError, parsed, truncated })
 }

@@ -153,6 +153,23 @@ describe('progressive mode', () => {
     expect(result.attempts).toHaveLength(1)
   })
 
+  it('cut at a violation, tells the model only what it wrote wrong: never that a field it had not reached yet is missing', async () => {
+    // `action` comes after the bad `amount`: the stream stopped before it, so it is not missing.
+    const provider = streamer('p', [{ text: '{"orderId": "42", "amount": "USD 50", "action": "refund"}' }, { text: validRefundJson }])
+    const gate = createGate({ providers: provider, outputSchema: Refund, postDecide: strictOutputRules(3) })
+    const feedback: (string | undefined)[] = []
+    gate.on('retry', (e) => feedback.push(e.feedback))
+    const failed: string[][] = []
+    gate.on('validation_failed', (e) => failed.push(e.issues.map((i) => i.path)))
+    const result = await gate.stream(ask('x'), { mode: 'progressive' }).result
+    expect(result.value).toEqual(validRefund)
+    expect(failed).toEqual([['amount']])
+    // The string as far as it was read when the stream stopped.
+    expect(result.attempts[0]?.errors).toEqual([expect.stringMatching(/^amount: expected number, got "USD/)])
+    expect(feedback[0]).toContain(`- 'amount': expected number, got "USD`)
+    expect(feedback[0]).not.toMatch(/action/)
+  })
+
   it('cut at a forbidden key, tells the model that key is forbidden (never that its answer was cut off)', async () => {
     for (const [text, path] of [
       ['{"orderId": "42", "__proto__": {"isAdmin": true}, "action": "refund", "amount": 50}', '__proto__'],

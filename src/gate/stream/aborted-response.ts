@@ -40,10 +40,26 @@ export interface CutAnswer {
  */
 export async function abortedResponse<T>(cut: CutAnswer, schema: CompiledSchema<T>, repair: boolean): Promise<ModelResponse> {
   const { raw, partial, violation, usage } = cut
-  const response = (content: string): ModelResponse => ({ content, toolCalls: [], usage, stopReason: 'other' })
+  const response = (content: string): ModelResponse => {
+    const made: ModelResponse = { content, toolCalls: [], usage, stopReason: 'other' }
+    CUT_ANSWERS.set(made, violation)
+    return made
+  }
   if (await reportsViolation(raw, violation, schema, repair)) return response(raw)
   const explicit = JSON.stringify(withViolation(partial, violation))
   return response(explicit !== undefined && (await reportsViolation(explicit, violation, schema, repair)) ? explicit : raw)
+}
+
+// The responses made of a stream cut on a violation, with that violation (see `cutViolationOf`).
+const CUT_ANSWERS = new WeakMap<ModelResponse, StreamViolation>()
+
+/**
+ * The violation a response made by {@link abortedResponse} was cut on, else `undefined`. What came
+ * after it was never read: a field it lacks may have been on its way, so only the violation (and a
+ * missing field only when that is the violation) is the model's to fix.
+ */
+export function cutViolationOf(response: ModelResponse): StreamViolation | undefined {
+  return CUT_ANSWERS.get(response)
 }
 
 /** Does validating `content` report this violation (its path, and a missing field only for a missing field)? */
