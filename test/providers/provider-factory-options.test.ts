@@ -27,8 +27,19 @@ describe('ProviderError options', () => {
     ['status', '429'],
     ['retryAfterMs', -1],
     ['retryAfterMs', Number.POSITIVE_INFINITY],
+    ['retryAfterMs', Number.NaN],
+    ['retryAfterMs', 2 ** 31],
+    ['retryAfterMs', 2 ** 40],
   ])('refuses %s = %s, naming it', (key, value) => {
     expect(() => new ProviderError('x', { kind: 'rate-limit', [key]: value } as never)).toThrow(key)
+  })
+
+  it('takes a retryAfterMs up to the longest wait a timer holds (2^31-1 ms), and refuses one past it with a RangeError', () => {
+    expect(new ProviderError('x', { kind: 'rate-limit', retryAfterMs: 2 ** 31 - 1 }).retryAfterMs).toBe(2 ** 31 - 1)
+    expect(() => new ProviderError('x', { kind: 'rate-limit', retryAfterMs: 2 ** 31 })).toThrow(RangeError)
+    expect(() => new ProviderError('x', { kind: 'rate-limit', retryAfterMs: 2 ** 31 })).toThrow(
+      /retryAfterMs must be a number of milliseconds from 0 to 2147483647/,
+    )
   })
 
   it('still builds from every option it takes, and without options', () => {
