@@ -1,4 +1,5 @@
 import { callAsPromise } from '../model/call-as-promise.ts'
+import { isErrorValue } from '../model/error-value.ts'
 import { messageOf } from '../model/message-of.ts'
 import { sha256Hex } from '../model/sha256.ts'
 import { raceAbort } from '../model/race-abort.ts'
@@ -213,6 +214,13 @@ function unjournaled(): Promise<never> {
   return new Promise<never>(() => {})
 }
 
-function executeOf(tool: AnyTool): (value: unknown, ctx: ToolContext) => unknown {
-  return (value, ctx) => tool.execute(value, ctx)
+function executeOf(tool: AnyTool): (value: unknown, ctx: ToolContext) => Promise<unknown> {
+  // An Error the tool returns is its failure, as one it throws is: the model hears its message (never
+  // `{}`, the JSON of an Error), the call is `execute-failed`, and a durable step journals a failure.
+  return (value, ctx) => Promise.resolve(tool.execute(value, ctx)).then(failedIfError)
+}
+
+function failedIfError(result: unknown): unknown {
+  if (isErrorValue(result)) throw result
+  return result
 }

@@ -1,3 +1,4 @@
+import { option, optionsContract } from '../model/options-contract.ts'
 import type { DurablePort } from '../durable/durable-port.ts'
 import type { RunDeadline } from '../gate/run/run-deadline.ts'
 import type { DurableToolSteps } from './durable-run-steps.ts'
@@ -45,9 +46,20 @@ export interface AgentRunOptions extends RunOptions {
   readonly startedAt?: number | undefined
 }
 
-/** Reads the user message out of a run input, rejecting anything else with a clear error. */
-export function messageOf(input: RunInput): string {
+/** The input object's contract, per entry: a key it does not hold (`role`, `messages`) is refused with "did you mean". */
+const RUN_INPUT = optionsContract<{ readonly message: string }>('agent.run: input', { message: option.string() })
+const STREAM_INPUT = optionsContract<{ readonly message: string }>('agent.stream: input', { message: option.string() })
+
+/**
+ * Reads the user message out of a run input (of `agent.run` and the other runs, or of
+ * `agent.stream`: `entry`), rejecting anything else with a clear error: an object through its
+ * contract (`{ message: 'x', role: 'user' }` is refused, never half read), its `message` read once.
+ */
+export function messageOf(input: RunInput, entry: 'agent.run' | 'agent.stream' = 'agent.run'): string {
   if (typeof input === 'string') return input
-  if (typeof input === 'object' && input !== null && typeof input.message === 'string') return input.message
-  throw new TypeError('agent.run: input must be a string or { message: string }')
+  if (typeof input === 'object' && input !== null) {
+    const { message } = (entry === 'agent.run' ? RUN_INPUT : STREAM_INPUT).check(input)
+    if (typeof message === 'string') return message
+  }
+  throw new TypeError(`${entry}: input must be a string or { message: string }`)
 }

@@ -266,7 +266,7 @@ export class Session<T> {
   stream(input: RunInput, options: RunOptions & Pick<GateStreamOptions, 'mode'> = {}): AgentStream<T> {
     AGENT_STREAM_OPTIONS.check(options)
     if (options.durable !== undefined) throw new TypeError(DURABLE_STREAM)
-    const user: Message = Object.freeze({ role: 'user', content: messageOf(input) })
+    const user: Message = Object.freeze({ role: 'user', content: messageOf(input, 'agent.stream') })
     const { mode = 'passthrough', ...runOptions } = options
     const turns = streamedTurns(this.#runtime, mode)
     const result = this.#begin(user, runOptions, whole<T>, turns).then(

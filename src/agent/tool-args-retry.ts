@@ -96,7 +96,7 @@ export interface RetriedCall {
  * same model for the same tool with an ephemeral tail `[assistant(failing call), tool(is_error
  * feedback)]`, fitted to the feedback bounds and rebuilt from `base` each time; the failing call's
  * assistant message carries the reasoning of the answer it came from. The first call to the same
- * tool in the reply is taken; a repeat of earlier arguments is reported `redundant` at once (WARNING)
+ * tool in the reply is taken; a repeat of the retried call's arguments is reported `redundant` at once (WARNING)
  * and counts against the budget, the loop going on until `exhausted`. A retry reply in prose (no
  * tool call at all) is `llm_gave_up`: its answer stands (`answered`). These are the seed's
  * outcomes; two options change them. `forcedToolReask`: a prose reply gets one more re-ask, the same
@@ -112,8 +112,7 @@ export class ToolArgsRetry {
   readonly #original: ToolCall
   readonly #base: readonly Message[]
   readonly #tried: unknown[] = []
-  readonly #seen = new Set<string>()
-  /** The stable key of the previous attempt's arguments, for the stuck-loop check. */
+  /** The stable key of the previous attempt's arguments, for the redundant and stuck-loop checks. */
   #lastKey: string | undefined
   /** The forced re-ask (toolChoice pinned) was spent: one per logical call. */
   #forced = false
@@ -141,7 +140,7 @@ export class ToolArgsRetry {
   get answered(): number {
     return this.#retry - this.#unanswered
   }
-  /** Retries that repeated earlier arguments (keys sorted). */
+  /** Retries that repeated the arguments of the call they retried (keys sorted). */
   get redundant(): number {
     return this.#redundant
   }
@@ -162,7 +161,6 @@ export class ToolArgsRetry {
       const repeated = key === this.#lastKey
       this.#lastKey = key
       this.#tried.push(args)
-      this.#seen.add(key)
       const ctx: GuardContext = { tool: spec.name, callId: this.#original.id, retry: this.#retry, agent: this.#settings.name }
 
       const rawRejection = await runGuards(rawGuards, args, ctx, signal)
@@ -240,7 +238,8 @@ export class ToolArgsRetry {
       return OTHER_TOOL
     }
     this.#reasoning = response.reasoning
-    if (this.#seen.has(stableKey(normalizeArgs(next.args)))) {
+    // Redundant as in the seed: the same arguments (keys sorted) as the call just retried, not as any earlier one.
+    if (stableKey(normalizeArgs(next.args)) === this.#lastKey) {
       this.#redundant++
       const host = this.#host
       reportOutcome(settings.events, settings.logger, {

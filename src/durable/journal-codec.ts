@@ -4,6 +4,7 @@ import { errorName, messageOf } from '../model/message-of.ts'
 import { isProviderError, ProviderError, type ProviderErrorOptions } from '../model/provider-error.ts'
 import { DurableRunError } from './durable-run-error.ts'
 import type { JournaledFailure, JournalEntry, JsonValue } from './journal-entry.ts'
+import { longestWait } from '../model/retry-after.ts'
 
 /** Where a step stands in its run: what its journal entry must say on replay. */
 export interface StepPosition {
@@ -140,7 +141,8 @@ function rebuild(at: StepPosition, failure: JournaledFailure): Error {
         kind: raw['kind'],
         ...optional('status', raw['status']),
         ...optional('code', raw['code']),
-        ...optional('retryAfterMs', raw['retryAfterMs']),
+        // Journaled before waits were capped at what a timer holds: the longest wait, still refused by a rule's limit.
+        ...optional('retryAfterMs', typeof raw['retryAfterMs'] === 'number' ? longestWait(raw['retryAfterMs']) : raw['retryAfterMs']),
         ...optional('provider', raw['provider']),
       } as ProviderErrorOptions
       return new ProviderError(raw['message'], options)

@@ -2,6 +2,7 @@ import { type ClassifiedError, classifyShape, kindOfStatus } from '../model/clas
 import { rejectionOfCodes } from '../model/classify-rejection.ts'
 import { ERROR_KINDS, type ErrorKind } from '../model/error-kind.ts'
 import { isProviderError } from '../model/provider-error.ts'
+import { longestWait } from '../model/retry-after.ts'
 
 export type { ClassifiedError } from '../model/classify-shape.ts'
 
@@ -36,6 +37,7 @@ function finite(v: unknown): number | undefined {
   return typeof v === 'number' && Number.isFinite(v) ? v : undefined
 }
 
+/** A wait a branded look-alike carries, as a timer can hold it (see `longestWait`). */
 function nonNegative(v: unknown): number | undefined {
-  return typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : undefined
+  return typeof v === 'number' && Number.isFinite(v) && v >= 0 ? longestWait(v) : undefined
 }

@@ -1,6 +1,6 @@
 import { rejectionOfCodes, rejectionOfMessage, saysInvalidRequest } from './classify-rejection.ts'
 import type { ErrorKind } from './error-kind.ts'
-import { type HeaderSource, retryAfterMs } from './retry-after.ts'
+import { type HeaderSource, longestWait, retryAfterMs } from './retry-after.ts'
 
 /** What a thrown provider error says about itself once classified. */
 export interface ClassifiedError {
@@ -152,7 +152,7 @@ function typeInMessage(message: unknown): string | undefined {
 /** `retryAfterMs` on the error, else the retry-after headers of the error or of its cause. */
 function readRetryAfter(e: Record<string, unknown>): number | undefined {
   const direct = e['retryAfterMs']
-  if (typeof direct === 'number' && Number.isFinite(direct) && direct >= 0) return direct
+  if (typeof direct === 'number' && Number.isFinite(direct) && direct >= 0) return longestWait(direct)
   const cause = record(e['cause'])
   const headers = e['headers'] ?? e['responseHeaders'] ?? record(e['response'])?.['headers'] ?? cause?.['responseHeaders'] ?? cause?.['headers']
   return retryAfterMs(headers as HeaderSource)

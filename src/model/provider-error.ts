@@ -1,6 +1,6 @@
 import { hasBrand } from './brand.ts'
 import { ERROR_KINDS, type ErrorKind } from './error-kind.ts'
-import { option, optionsContract } from './options-contract.ts'
+import { MAX_TIMER_MS, option, optionsContract } from './options-contract.ts'
 
 const BRAND = Symbol.for('reliability-gate.ProviderError')
 
@@ -9,7 +9,10 @@ export interface ProviderErrorOptions {
   readonly kind: ErrorKind
   readonly status?: number
   readonly code?: string
-  /** How long the provider asked us to wait, from `retry-after` / `retry-after-ms`. */
+  /**
+   * How long the provider asked us to wait, from `retry-after` / `retry-after-ms`: 0 to 2^31-1 ms (a
+   * longer wait cannot be a timer: Node fires one after 1 ms; the adapters cap a longer header at that).
+   */
   readonly retryAfterMs?: number
   readonly provider?: string
   readonly cause?: unknown
@@ -23,7 +26,7 @@ const PROVIDER_ERROR = optionsContract<ProviderErrorOptions>('ProviderError', {
   kind: option.any(),
   status: option.integer(0, 999),
   code: option.string(),
-  retryAfterMs: option.nonNegativeNumber(),
+  retryAfterMs: option.where(`a number of milliseconds from 0 to ${MAX_TIMER_MS}`, (v) => typeof v === 'number' && v >= 0 && v <= MAX_TIMER_MS),
   provider: option.string(),
   cause: option.any(),
 })

@@ -9,6 +9,7 @@ import type { ModelRequest } from '../model/request.ts'
 import type { ModelResponse } from '../model/response.ts'
 import { raceAbort } from '../model/race-abort.ts'
 import type { StreamChunk } from '../model/stream-chunk.ts'
+import { assertRequest } from './adapter-kit/assert-request.ts'
 
 /** A response where every field may be left out; missing fields get the defaults of {@link scripted}. */
 export type ScriptedResponse = Partial<ModelResponse>
@@ -66,6 +67,8 @@ export function scripted(steps: readonly ScriptedStep[], given?: ScriptedOptions
   const requests: ModelRequest[] = []
 
   async function complete(request: ModelRequest): Promise<ModelResponse> {
+    // Refused before it counts as a call: nothing was sent.
+    assertRequest('scripted.complete', request)
     const callIndex = requests.length
     requests.push(snapshot(request))
     throwIfAborted(request.signal)
@@ -80,7 +83,12 @@ export function scripted(steps: readonly ScriptedStep[], given?: ScriptedOptions
     return response
   }
 
-  async function* stream(request: ModelRequest): AsyncGenerator<StreamChunk> {
+  function stream(request: ModelRequest): AsyncGenerator<StreamChunk> {
+    assertRequest('scripted.stream', request)
+    return streamOf(request)
+  }
+
+  async function* streamOf(request: ModelRequest): AsyncGenerator<StreamChunk> {
     const response = await complete(request)
     for (const text of splitInChunks(response.content, 3)) yield { type: 'text', text }
     yield { type: 'done', response }

@@ -1,4 +1,4 @@
-import { shownValue } from '../model/describe-value.ts'
+import { shownValue, typeName } from '../model/describe-value.ts'
 import { positiveInteger } from '../model/assert-number.ts'
 import type { ReliabilityRule } from './rule.ts'
 import type { ReliabilityScope } from './scope.ts'
@@ -9,21 +9,34 @@ import type { ReliabilityScope } from './scope.ts'
  * `validationErrorSignatures`), not just the same one-line message, which names only the first few
  * issues and cuts long keys; a scope without signatures (built by hand) compares the messages.
  *
- * `n` below 1 matches nothing; an `n` that is no integer (`NaN`, `1.5`, `'2'`) is a `RangeError`.
+ * An `n` that is no integer of 1 or more (`0`, `-1`, `NaN`, `1.5`, `'2'`) is a `RangeError`; a
+ * `scope` that is none (`null`, an object without a `validationErrorHistory` array) a `TypeError`
+ * (inside a rule's `when`, the gate reports it as a `rule_error` and the rule as not matching).
  *
  * @default n = 2
  */
 export function lastNValidationErrorsMatch(scope: ReliabilityScope, n: number = 2): boolean {
   // NaN would compare nothing and answer true: every run would look stuck.
-  if (!Number.isInteger(n)) throw new RangeError(`lastNValidationErrorsMatch: n must be an integer, got ${shownValue(n)}`)
-  const signatures = scope.validationErrorSignatures
-  const history = signatures !== undefined && signatures.length === scope.validationErrorHistory.length ? signatures : scope.validationErrorHistory
-  if (n < 1 || history.length < n) return false
+  if (!Number.isSafeInteger(n) || n < 1) throw new RangeError(`lastNValidationErrorsMatch: n must be an integer of 1 or more, got ${shownValue(n)}`)
+  const history = failuresOf(scope)
+  if (history.length < n) return false
   const last = history[history.length - 1]
   for (let i = history.length - n; i < history.length - 1; i++) {
     if (history[i] !== last) return false
   }
   return true
+}
+
+/** The failures a scope compares: its signatures when they track its history, else its messages; a TypeError for no scope. */
+function failuresOf(scope: unknown): readonly string[] {
+  if (typeof scope !== 'object' || scope === null) {
+    throw new TypeError(`lastNValidationErrorsMatch: scope must be a reliability scope, got ${typeName(scope)}`)
+  }
+  const { validationErrorHistory: history, validationErrorSignatures: signatures } = scope as Partial<ReliabilityScope>
+  if (!Array.isArray(history)) {
+    throw new TypeError(`lastNValidationErrorsMatch: scope.validationErrorHistory must be an array of messages, got ${typeName(history)}`)
+  }
+  return Array.isArray(signatures) && signatures.length === history.length ? signatures : history
 }
 
 /**
@@ -45,7 +58,8 @@ const stuckLoopRuleOf = (n: number): ReliabilityRule => ({
     // Only an attempt that failed validation can be stuck: a valid answer (or a provider error) after
     // repeats is not one more repeat. A scope built by hand with only the history is read as agentfootprint
     // reads it: the history alone decides.
-    return (scope.validationError !== undefined || scope.errorKind === undefined) && lastNValidationErrorsMatch(scope, n)
+    // The history is read first: a value that is no scope is refused by its typed TypeError, never a raw one.
+    return lastNValidationErrorsMatch(scope, n) && (scope.validationError !== undefined || scope.errorKind === undefined)
   },
   then: 'fail-fast',
   failuresOnly: true,

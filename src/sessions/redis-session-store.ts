@@ -4,6 +4,7 @@ import type { RedisLike } from '../store/redis/redis-like.ts'
 import { type LuaScript, luaScript, runScript } from '../store/redis/run-script.ts'
 import { redisCallSettings } from '../store/redis/call-settings.ts'
 import { type DurableClient, runDurably, type RedisDurability } from '../store/redis/durable-write.ts'
+import { RedisStoreError, type RedisSessionOperation } from '../store/redis/redis-store-error.ts'
 import { option, optionsContract } from '../model/options-contract.ts'
 import { checkAppend, encodeExchange, readConversation } from './exchange-format.ts'
 import { SessionFormatError } from './session-format-error.ts'
@@ -114,11 +115,19 @@ export function redisSessionStore(client: RedisLike, options: RedisSessionStoreO
   const tagOf = (id: string): string => `{${braceFree(id)}}`
   const keyOf = (id: string): string => `${prefix}${tagOf(id)}`
   const approvalsOf = (id: string): string => `${prefix}${tagOf(id)}:approvals`
+  // Whatever the client throws (refused connection, a command error, a timeout) leaves as a RedisStoreError, cause kept.
+  const send = async (operation: RedisSessionOperation, key: string, call: () => Promise<unknown>): Promise<unknown> => {
+    try {
+      return await bounded(call)
+    } catch (error) {
+      throw new RedisStoreError(operation, key, error)
+    }
+  }
 
   return {
     async load(id: string): Promise<StoredConversation> {
       checkSessionId(id, 'redisSessionStore.load')
-      const records = await bounded(() => runScript(client, LOAD, keyOf(id), []))
+      const records = await send('load', keyOf(id), () => runScript(client, LOAD, keyOf(id), []))
       if (typeof records === 'string') {
         throw new SessionFormatError(
           id,
@@ -127,7 +136,7 @@ export function redisSessionStore(client: RedisLike, options: RedisSessionStoreO
           'key',
         )
       }
-      if (!Array.isArray(records)) throw new Error(`redisSessionStore.load: unexpected reply ${typeName(records)}`)
+      if (!Array.isArray(records)) throw unexpected('load', keyOf(id), records)
       return {
         messages: readConversation(
           id,
@@ -139,34 +148,55 @@ export function redisSessionStore(client: RedisLike, options: RedisSessionStoreO
     async append(id: string, request: AppendRequest): Promise<AppendOutcome> {
       const { exchange, expected, fail } = checkAppend(id, request, 'redisSessionStore.append')
       const args = [expected, fail ? 'fail' : 'append', encodeExchange(exchange), ttlMs]
-      const reply = await bounded(() => write(APPEND, [keyOf(id), approvalsOf(id)], args))
-      if (!Array.isArray(reply) || typeof reply[1] !== 'number') throw new Error(`redisSessionStore.append: unexpected reply ${typeName(reply)}`)
+      const reply = await send('append', keyOf(id), () => write(APPEND, [keyOf(id), approvalsOf(id)], args))
+      if (!Array.isArray(reply) || (reply[0] !== 0 && reply[0] !== 1) || typeof reply[1] !== 'number') throw unexpected('append', keyOf(id), reply)
       const version = reply[1]
       return reply[0] === 1 ? { committed: true, version, staleBy: staleBy(version - 1, expected) } : { committed: false, version }
     },
     async delete(id: string): Promise<void> {
       checkSessionId(id, 'redisSessionStore.delete')
-      await bounded(() => runScript(client, DELETE, [keyOf(id), approvalsOf(id)], []))
+      const removed = await send('delete', keyOf(id), () => runScript(client, DELETE, [keyOf(id), approvalsOf(id)], []))
+      if (typeof removed !== 'number') throw unexpected('delete', keyOf(id), removed)
     },
     approvals: {
       async create(sessionId, approvalId, body) {
         checkSlotIds(sessionId, approvalId, 'redisSessionStore.approvals.create')
-        return (await bounded(() => write(APPROVAL_CREATE, [approvalsOf(sessionId), keyOf(sessionId)], [approvalId, body, ttlMs]))) === 1
+        const key = approvalsOf(sessionId)
+        return flag(
+          'approvals.create',
+          key,
+          await send('approvals.create', key, () => write(APPROVAL_CREATE, [key, keyOf(sessionId)], [approvalId, body, ttlMs])),
+        )
       },
       async read(sessionId, approvalId) {
         checkSlotIds(sessionId, approvalId, 'redisSessionStore.approvals.read')
-        const held = await bounded(() => runScript(client, APPROVAL_READ, approvalsOf(sessionId), [approvalId]))
-        if (typeof held !== 'string') return undefined
-        const cut = held.indexOf('\n')
-        return { rev: Number(held.slice(0, cut)), body: held.slice(cut + 1) }
+        const key = approvalsOf(sessionId)
+        const held = await send('approvals.read', key, () => runScript(client, APPROVAL_READ, key, [approvalId]))
+        if (held === null || held === undefined) return undefined
+        // '<rev>\n<body>', as the scripts write it; anything else was not written by this store.
+        const found = typeof held === 'string' ? /^(\d+)\n/.exec(held) : null
+        if (found === null) throw unexpected('approvals.read', key, held)
+        return { rev: Number(found[1]), body: (held as string).slice(found[0].length) }
       },
       async swap(sessionId, approvalId, rev, body) {
         checkSlotIds(sessionId, approvalId, 'redisSessionStore.approvals.swap')
         if (!isRevision(rev)) return false
-        return (await bounded(() => write(APPROVAL_SWAP, [approvalsOf(sessionId)], [approvalId, rev, body]))) === 1
+        const key = approvalsOf(sessionId)
+        return flag('approvals.swap', key, await send('approvals.swap', key, () => write(APPROVAL_SWAP, [key], [approvalId, rev, body])))
       },
     },
   }
+}
+
+/** The refusal of a reply the store's script cannot have given (a client or proxy answering something else). */
+function unexpected(operation: RedisSessionOperation, key: string, reply: unknown): RedisStoreError {
+  return new RedisStoreError(operation, key, new Error(`unexpected reply ${typeName(reply)}`))
+}
+
+/** A script's 0 or 1 as a boolean; any other reply is refused. */
+function flag(operation: RedisSessionOperation, key: string, reply: unknown): boolean {
+  if (reply !== 0 && reply !== 1) throw unexpected(operation, key, reply)
+  return reply === 1
 }
 
 /**

@@ -150,12 +150,12 @@ describe('reliabilityMiddleware with tools', () => {
     expect(executed).toEqual([{ orderId: '1' }])
   })
 
-  it('records a redundant retry that repeats the arguments of an earlier attempt', async () => {
+  it('records a redundant retry that repeats the arguments of the attempt it retried, and not one that repeats an older attempt', async () => {
     const middleware = reliabilityMiddleware({ postDecide: strictOutputRules(3), maxToolRetries: 3 })
     const replies = [
       call('{"orderId": 1}'),
       call('{"orderId": true}', 'c2'),
-      call('{ "orderId" : 1 }', 'c3'),
+      call('{ "orderId" : true }', 'c3'),
       call('{"orderId": "1"}', 'c4'),
       gatewayText('done'),
     ]

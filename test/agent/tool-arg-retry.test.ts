@@ -133,8 +133,8 @@ describe('Agent tool-argument retry', () => {
     expect(reply).not.toHaveBeenCalled()
   })
 
-  it('logs a redundant retry (arguments of an earlier attempt, keys sorted), counts it against the budget, then exhausts', async () => {
-    const reordered = { tags: ['team'], attendees: 4, at: 'tomorrow', title: 'Standup' }
+  it('logs a redundant retry (the arguments of the attempt it retried, keys sorted), counts it against the budget, then exhausts', async () => {
+    const reordered = { tags: ['team'], attendees: 4, at: 'next week', title: 'Standup' }
     const { provider, agent, outcomes, lines } = setup([
       turn(call('create_event', invalidEvent)),
       turn(call('create_event', { ...invalidEvent, at: 'next week' }, 'r1')),

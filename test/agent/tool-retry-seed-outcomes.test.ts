@@ -125,6 +125,27 @@ describe('Agent tool-argument retry outcomes (the seed defaults)', () => {
     expect(result.functionsCalled[0]?.argsTried).toEqual([invalidEvent, invalidEvent, invalidEvent])
   })
 
+  it('compares a retry with the call it retried only, as the seed does: a return to older arguments is no redundant retry', async () => {
+    const { agent, outcomes, lines } = retryAgent(
+      [
+        turn(call('create_event', invalidEvent)),
+        turn(call('create_event', otherInvalid, 'r1')),
+        turn(call('create_event', { tags: ['team'], attendees: 4, at: 'tomorrow', title: 'Standup' }, 'r2')),
+        turn(call('create_event', validEvent, 'r3')),
+        'Booked.',
+      ],
+      { maxToolRetries: 3 },
+    )
+    const result = await agent.runDetailed('book standup')
+    expect(outcomes.map((o) => [o.outcome, o.retryCount])).toEqual([['success', 3]])
+    expect(lines.some((l) => l.line.includes('outcome=redundant'))).toBe(false)
+    expect(result.functionsCalled[0]).toMatchObject({
+      outcome: 'success',
+      redundantRetries: 0,
+      argsTried: [invalidEvent, otherInvalid, invalidEvent, validEvent],
+    })
+  })
+
   it('takes a corrected call after a redundant retry, with its final arguments once in functionsCalled', async () => {
     const { agent, createEvent, outcomes } = retryAgent(
       [turn(call('create_event', invalidEvent)), turn(call('create_event', invalidEvent, 'r1')), turn(call('create_event', validEvent, 'r2')), 'Booked.'],

@@ -155,6 +155,21 @@ describe('Gate attempts in a durable run', () => {
     expect(first.events.find((e) => e.type === 'retry')).toMatchObject({ delayMs: 7 })
   })
 
+  it('rebuilds a retry-after an older version journaled past what a timer holds as the longest wait, never a corrupt entry', async () => {
+    const journal: string[] = []
+    await failure(
+      gateOver([limited(), new ProviderError('no key', { kind: 'auth', status: 401 })]).gate.run(ask, { durable: crashingEngine('r', journal).port }),
+    )
+    const edited = journal.map((entry) => entry.replaceAll('"retryAfterMs":7', '"retryAfterMs":1.7976931348623157e+308'))
+    expect(edited).not.toEqual(journal)
+    const replay = gateOver([])
+    const replayError = await failure(replay.gate.run(ask, { durable: crashingEngine('r', edited).port }))
+    expect(replay.provider.calls).toBe(0)
+    // The wait is now too long for the rule to take, so the replay stops at the first attempt, rebuilt.
+    expect(replayError.attempts.map((a) => [a.errorKind, (a.error as ProviderError).retryAfterMs])).toEqual([['rate-limit', 2 ** 31 - 1]])
+    expect(replayError.kind).not.toBe('durable-journal')
+  })
+
   it('fails fast with kind durable-journal when the replay calls another provider than the journal holds', async () => {
     const journal: string[] = []
     await gateOver(['{"amount": 1}'], 'alpha').gate.run(ask, { durable: crashingEngine('r', journal).port })

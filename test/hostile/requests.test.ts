@@ -128,18 +128,36 @@ describe('hostile requests: legal shapes stay legal', () => {
 })
 
 describe('hostile requests: agent input', () => {
+  const notInput = /^agent\.run: input must be a string or \{ message: string \}$/
   it.each([
-    ['a message object with a role instead of text', { role: 'human', content: 'hi' }],
-    ['a message that is a number', { message: 42 }],
-    ['a message that is null', { message: null }],
-    ['an array of messages', [{ role: 'user', content: 'hi' }]],
-    ['null', null],
-    ['a number', 7],
-  ])('agent.run refuses %s with a TypeError, before any provider call', async (_name, input) => {
+    ['a message object with a role instead of text', { role: 'human', content: 'hi' }, /^agent\.run: input: unknown option "role"; the options are message$/],
+    ['a message that is a number', { message: 42 }, /^agent\.run: input: message must be a string, got 42$/],
+    ['a message that is null', { message: null }, /^agent\.run: input: message must be a string, got null$/],
+    ['an array of messages', [{ role: 'user', content: 'hi' }], /^agent\.run: input: options must be an object/],
+    ['null', null, notInput],
+    ['a number', 7, notInput],
+  ])('agent.run refuses %s with a TypeError, before any provider call', async (_name, input, message) => {
     const provider = recording()
     const agent = Agent.create({ provider }).build()
-    await expect(agent.run(input as never)).rejects.toThrow(/^agent\.run: input must be a string or \{ message: string \}$/)
+    await expect(agent.run(input as never)).rejects.toThrow(message)
+    await expect(agent.run(input as never)).rejects.toThrow(TypeError)
     expect(() => agent.stream(input as never)).toThrow(TypeError)
+    expect(provider.seen).toEqual([])
+    expect(agent.history).toEqual([])
+  })
+
+  it.each([
+    ['a role beside the message', { message: 'hi', role: 'user' }, /unknown option "role"; the options are message/],
+    ['a misspelt message', { messag: 'hi' }, /unknown option "messag" \(did you mean "message"\?\)/],
+    ['messages', { messages: [{ role: 'user', content: 'hi' }] }, /unknown option "messages" \(did you mean "message"\?\)/],
+  ])('refuses an input object with %s through its contract, in every run and in stream', async (_name, input, message) => {
+    const provider = recording()
+    const agent = Agent.create({ provider }).build()
+    for (const run of [agent.run, agent.runTyped, agent.runDetailed].map((f) => f.bind(agent))) {
+      await expect(run(input as never)).rejects.toThrow(new RegExp(`^agent\\.run: input: ${message.source}`))
+    }
+    await expect((await agent.session()).run(input as never)).rejects.toThrow(message)
+    expect(() => agent.stream(input as never)).toThrow(new RegExp(`^agent\\.stream: input: ${message.source}`))
     expect(provider.seen).toEqual([])
     expect(agent.history).toEqual([])
   })

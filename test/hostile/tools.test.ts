@@ -1,6 +1,8 @@
+import { runInNewContext } from 'node:vm'
 import { Type } from 'typebox'
 import { describe, expect, it } from 'vitest'
 import { Agent, tool, type RunResult } from '../../src/index.ts'
+import { memoryDurablePort } from '../../src/durable.ts'
 import { scripted } from '../../src/providers/index.ts'
 import { hostileProxy, THROWN_VALUES } from '../support/hostile-values.ts'
 import { noEphemeral } from './support.ts'
@@ -110,5 +112,53 @@ describe('hostile tools: arguments nested without end', () => {
       .build()
     expect((await agent.runDetailed('go')).functionsCalled[0]?.status).toBe('ok')
     expect(ran).toHaveLength(1)
+  })
+})
+
+describe('hostile tools: execute returns an Error', () => {
+  it.each([
+    ['an Error', () => new Error('the ledger is locked')],
+    ['a subclass', () => new RangeError('the ledger is locked')],
+    ['an Error from another realm', () => runInNewContext("new Error('the ledger is locked')") as unknown],
+    ['a promise of an Error', () => Promise.resolve(new TypeError('the ledger is locked'))],
+  ])('tells the model %s as a thrown one is told, never as {}, and records the call execute-failed', async (_name, make) => {
+    const { result, toolMessage } = await withTool(() => make())
+    expect(toolMessage).toBe("TOOL_ERROR: tool 't' failed: the ledger is locked")
+    expect(result?.functionsCalled[0]).toMatchObject({
+      status: 'execute-failed',
+      result: undefined,
+      error: "TOOL_ERROR: tool 't' failed: the ledger is locked",
+    })
+    expect(result?.text).toBe('done')
+  })
+
+  it('journals a returned Error as a failure: a durable replay tells the model the same and runs nothing again', async () => {
+    const journal: string[] = []
+    const run = async () => {
+      const provider = scripted([callT, 'done'])
+      let runs = 0
+      const agent = Agent.create({ provider })
+        .tool(
+          tool({
+            name: 't',
+            description: 't',
+            input: Input,
+            execute: () => {
+              runs++
+              return new Error('the ledger is locked')
+            },
+          }),
+        )
+        .build()
+      const result = await agent.runDetailed('go', { durable: memoryDurablePort({ runId: 'returned-error', journal }) })
+      return { result, runs, toolMessage: provider.requests[1]?.messages.find((m) => m.role === 'tool')?.content }
+    }
+    const first = await run()
+    const replay = await run()
+    expect([first.runs, replay.runs]).toEqual([1, 0])
+    expect(first.toolMessage).toBe("TOOL_ERROR: tool 't' failed: the ledger is locked")
+    for (const { result } of [first, replay]) {
+      expect(result.functionsCalled[0]).toMatchObject({ status: 'execute-failed', error: "TOOL_ERROR: tool 't' failed: the ledger is locked" })
+    }
   })
 })

@@ -10,9 +10,12 @@ describe('parseRetryAfter', () => {
     expect(parseRetryAfter(undefined, 'garbage')).toBeUndefined()
   })
 
-  it('reads seconds too many for a double in milliseconds as the longest wait, never as none', () => {
-    expect(parseRetryAfter(undefined, '1e308')).toBe(Number.MAX_VALUE)
-    expect(parseRetryAfter(undefined, '1e400')).toBe(Number.MAX_VALUE)
+  it('reads a wait longer than a timer holds (2^31-1 ms) as that longest wait, never as none, never as a timer that fires at once', () => {
+    const longest = 2 ** 31 - 1
+    for (const seconds of ['1e10', '2147483.648', '1e308', '1e400', 'Infinity']) expect(parseRetryAfter(undefined, seconds)).toBe(longest)
+    expect(parseRetryAfter('5000000000', undefined)).toBe(longest)
+    expect(parseRetryAfter('2147483647', undefined)).toBe(longest)
+    expect(parseRetryAfter(undefined, '2147483.647')).toBe(longest)
     // A retry-after-ms that is no finite number is unreadable: absent.
     expect(parseRetryAfter('1e400', undefined)).toBeUndefined()
   })
@@ -28,7 +31,14 @@ describe('parseRetryAfter', () => {
   it('reads HTTP dates in the past as no wait and far in the future as their distance', () => {
     const now = Date.parse('2026-01-01T00:00:00Z')
     expect(parseRetryAfter(undefined, 'Thu, 01 Jan 1970 00:00:00 GMT', now)).toBe(0)
-    expect(parseRetryAfter(undefined, 'Fri, 31 Dec 9999 23:59:59 GMT', now)).toBe(Date.parse('9999-12-31T23:59:59Z') - now)
+    expect(parseRetryAfter(undefined, 'Fri, 31 Dec 9999 23:59:59 GMT', now)).toBe(2 ** 31 - 1)
+    expect(parseRetryAfter(undefined, 'Thu, 01 Jan 2026 01:00:00 GMT', now)).toBe(3_600_000)
+  })
+
+  it('reads delta-seconds written with spaces, and refuses numbers that are not decimal', () => {
+    expect(parseRetryAfter(undefined, '  3  ')).toBe(3000)
+    for (const value of ['0x10', '0b11', '0o7', '1_000', '3s']) expect(parseRetryAfter(undefined, value)).toBeUndefined()
+    expect(parseRetryAfter('0x10', '2')).toBe(2000)
   })
 })
 

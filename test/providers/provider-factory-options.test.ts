@@ -27,8 +27,19 @@ describe('ProviderError options', () => {
     ['status', '429'],
     ['retryAfterMs', -1],
     ['retryAfterMs', Number.POSITIVE_INFINITY],
+    ['retryAfterMs', Number.NaN],
+    ['retryAfterMs', 2 ** 31],
+    ['retryAfterMs', 2 ** 40],
   ])('refuses %s = %s, naming it', (key, value) => {
     expect(() => new ProviderError('x', { kind: 'rate-limit', [key]: value } as never)).toThrow(key)
+  })
+
+  it('takes a retryAfterMs up to the longest wait a timer holds (2^31-1 ms), and refuses one past it with a RangeError', () => {
+    expect(new ProviderError('x', { kind: 'rate-limit', retryAfterMs: 2 ** 31 - 1 }).retryAfterMs).toBe(2 ** 31 - 1)
+    expect(() => new ProviderError('x', { kind: 'rate-limit', retryAfterMs: 2 ** 31 })).toThrow(RangeError)
+    expect(() => new ProviderError('x', { kind: 'rate-limit', retryAfterMs: 2 ** 31 })).toThrow(
+      /retryAfterMs must be a number of milliseconds from 0 to 2147483647/,
+    )
   })
 
   it('still builds from every option it takes, and without options', () => {
@@ -116,5 +127,63 @@ describe('provider factory options', () => {
       /aiSdk: unknown option "structuredoutput" \(did you mean "structuredOutput"\?\)/,
     )
     expect(() => aiSdk(languageModel as never, { structuredOutput: 'no' } as never)).toThrow(TypeError)
+  })
+})
+
+describe('Provider adapters called directly', () => {
+  /** Every bundled adapter, with an SDK that would answer (and counts what reaches it). */
+  function adapters() {
+    const sent: unknown[] = []
+    const answer = async (body: unknown) => {
+      sent.push(body)
+      return {}
+    }
+    const list = {
+      openai: openai({ client: { chat: { completions: { create: answer } } } as never, model: 'm' }),
+      anthropic: anthropic({ client: { messages: { create: answer } } as never, model: 'm' }),
+      aiSdk: aiSdk({ ...languageModel, doGenerate: answer, doStream: answer } as never),
+      scripted: scripted(['{}']),
+      simulated: simulated(),
+    }
+    return { list, sent }
+  }
+  const notRequests: readonly [string, unknown, RegExp][] = [
+    ['null', null, /request must be an object with a `messages` array, got null/],
+    ['a number', 42, /request must be an object with a `messages` array, got number/],
+    ['no messages', { system: 'x' }, /request\.messages must be an array of messages, got undefined/],
+    ['messages as a string', { messages: 'hi' }, /request\.messages must be an array of messages, got string/],
+    ['a null message', { messages: [null] }, /request\.messages\[0\] must be a message object, got null/],
+    ['a misspelt key', { ...request, toolchoice: 'auto' }, /request: unknown key "toolchoice" \(did you mean "toolChoice"\?\)/],
+  ]
+
+  it.each(notRequests)('complete refuses %s with a TypeError naming the adapter, nothing sent', async (_, value, message) => {
+    const { list, sent } = adapters()
+    for (const [adapter, provider] of Object.entries(list)) {
+      const error = await provider.complete(value as never).catch((e: unknown) => e)
+      expect(error, adapter).toBeInstanceOf(TypeError)
+      expect((error as Error).message).toMatch(new RegExp(`^${adapter}\\.complete: ${message.source}`))
+    }
+    expect(sent).toEqual([])
+    expect(list.scripted.calls).toBe(0)
+  })
+
+  it.each(notRequests)('stream refuses %s at the call, as gate.stream does, nothing sent', (_, value, message) => {
+    const { list, sent } = adapters()
+    for (const [adapter, provider] of Object.entries(list)) {
+      expect(() => provider.stream(value as never), adapter).toThrow(new RegExp(`^${adapter}\\.stream: ${message.source}`))
+      expect(() => provider.stream(value as never), adapter).toThrow(TypeError)
+    }
+    expect(sent).toEqual([])
+  })
+
+  it('refuses a request whose getter throws with a TypeError, never the getter error raw', async () => {
+    const hostile = Object.defineProperty({}, 'messages', {
+      enumerable: true,
+      get() {
+        throw new RangeError('boom')
+      },
+    })
+    const { list } = adapters()
+    await expect(list.openai.complete(hostile as never)).rejects.toThrow(/^openai\.complete: reading it threw \(boom\)/)
   })
 })

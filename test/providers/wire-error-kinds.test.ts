@@ -55,6 +55,33 @@ describe('Provider adapters on a 409', () => {
   })
 })
 
+describe('Provider adapters on a 429 asking for a wait longer than a timer holds', () => {
+  const longest = 2 ** 31 - 1
+  const asks: readonly (readonly [string, Record<string, string>])[] = [
+    ['retry-after in seconds past 2^31 ms', { 'retry-after': '1e10' }],
+    ['retry-after as a date in the year 9999', { 'retry-after': 'Fri, 31 Dec 9999 23:59:59 GMT' }],
+    ['retry-after-ms past 2^31', { 'retry-after-ms': '5000000000' }],
+  ]
+  it.each(asks)('%s: kind rate-limit with the longest wait a timer holds, never a longer one', async (_name, headers) => {
+    for (const [adapter, provider, error] of wires) {
+      const reply = error(429)
+      server.script([{ ...reply, headers } as Reply])
+      const failure = await provider()
+        .complete(ask)
+        .catch((e: unknown) => e)
+      expect(failure, adapter).toMatchObject({ kind: 'rate-limit', status: 429, retryAfterMs: longest })
+    }
+  })
+
+  it('retryTransient refuses that wait instead of retrying at once', async () => {
+    server.script([openaiError(429, { 'retry-after': '1e10' }, 'rate_limit_exceeded'), openaiText('yes')])
+    server.requests.length = 0
+    const gate = createGate({ providers: loopback.openai(), postDecide: [retryTransient({ maxRetries: 1, maxRetryAfterMs: longest - 1 })] })
+    await expect(gate.run(ask)).rejects.toMatchObject({ kind: 'rate-limit' })
+    expect(server.requests).toHaveLength(1)
+  })
+})
+
 describe('Provider adapters on an error event in the middle of a stream', () => {
   const openaiChunk = (content: string) =>
     `data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', created: 1, model: 'gpt-test', choices: [{ index: 0, delta: { content }, finish_reason: null }] })}\n\n`

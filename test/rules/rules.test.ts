@@ -35,11 +35,41 @@ describe('lastNValidationErrorsMatch', () => {
     expect(lastNValidationErrorsMatch(scope([]), 1)).toBe(false)
   })
 
-  it('refuses an n that is no integer with a RangeError, never answering true for NaN', () => {
-    for (const n of [Number.NaN, 1.5, Number.POSITIVE_INFINITY, '2']) {
+  it('refuses an n that is no integer of 1 or more with a RangeError, never answering true for NaN', () => {
+    for (const n of [Number.NaN, 1.5, Number.POSITIVE_INFINITY, '2', 0, -1, -(2 ** 31), null]) {
       expect(() => lastNValidationErrorsMatch(scope(['a', 'b']), n as number)).toThrow(RangeError)
       expect(() => lastNValidationErrorsMatch(scope([]), n as number)).toThrow(/lastNValidationErrorsMatch: n must be an integer/)
     }
+    expect(lastNValidationErrorsMatch(scope(['a', 'a']), 2 ** 31)).toBe(false)
+  })
+
+  it('refuses a value that is no scope with a TypeError naming it, never one from inside', () => {
+    const notScopes: readonly [unknown, RegExp][] = [
+      [null, /scope must be a reliability scope, got null/],
+      [undefined, /scope must be a reliability scope, got undefined/],
+      [2, /scope must be a reliability scope, got number/],
+      [{}, /scope\.validationErrorHistory must be an array of messages, got undefined/],
+      [{ validationErrorHistory: null }, /scope\.validationErrorHistory must be an array of messages, got null/],
+    ]
+    for (const [value, message] of notScopes) {
+      expect(() => lastNValidationErrorsMatch(value as ReliabilityScope, 2)).toThrow(TypeError)
+      expect(() => lastNValidationErrorsMatch(value as ReliabilityScope, 2)).toThrow(new RegExp(`^lastNValidationErrorsMatch: ${message.source}`))
+      expect(() => defaultStuckLoopRule.when(value as ReliabilityScope)).toThrow(new RegExp(`^lastNValidationErrorsMatch: ${message.source}`))
+    }
+  })
+
+  it('called on no scope inside a rule, is a rule_error and the rule does not match: the run goes on', async () => {
+    const provider = scripted(['{"n": "one"}', '{"n": 1}'])
+    const gate = createGate({
+      providers: provider,
+      outputSchema: Type.Object({ n: Type.Number() }),
+      postDecide: [{ when: () => lastNValidationErrorsMatch(null as never), then: 'fail-fast', kind: 'never' }, ...strictOutputRules(3)],
+    })
+    const reported: string[] = []
+    gate.on('rule_error', (e) => reported.push(`${e.where}: ${(e.error as Error).name}: ${(e.error as Error).message}`))
+    const result = await gate.run({ messages: [{ role: 'user', content: 'n?' }] })
+    expect(result.value).toEqual({ n: 1 })
+    expect(reported).toEqual(Array(2).fill('when: TypeError: lastNValidationErrorsMatch: scope must be a reliability scope, got null'))
   })
 })
 

@@ -13,6 +13,7 @@ import { classifyError } from '../classify-error.ts'
 import { checkedResponse } from '../response-shape.ts'
 import { GateAttempt } from './gate-attempt.ts'
 import { journaledResponse, responseFromJournal } from './journaled-response.ts'
+import { longestWait } from '../../model/retry-after.ts'
 
 /**
  * What the step of one attempt journals, as plain data: all the loop and the check read of an
@@ -158,7 +159,7 @@ export function takeJournaled(outer: GateAttempt<unknown>, at: StepPlace, value:
       kind: failure.kind,
       provider: entry.provider,
       ...(failure.status === undefined ? {} : { status: failure.status }),
-      ...(failure.retryAfterMs === undefined ? {} : { retryAfterMs: failure.retryAfterMs }),
+      ...(failure.retryAfterMs === undefined ? {} : { retryAfterMs: longestWait(failure.retryAfterMs) }),
       ...(failure.code === undefined ? {} : { code: failure.code }),
     })
   }

@@ -20,6 +20,7 @@ import { hostToolSettings, LOGGER_OPTION } from '../host/host-tool-settings.ts'
 import { type NoProgressOption, noProgressCheck, noProgressSettings } from '../../agent/no-progress/no-progress-options.ts'
 import { modelTurn, type TurnSettings } from './model-turn.ts'
 import { checkToolCall } from './tool-call-check.ts'
+import { reportingReturnedErrors } from './returned-error.ts'
 import type { LangChainToolArgs } from './tool-args-turn.ts'
 import { type SchemaCache, schemaOf } from './tool-schemas.ts'
 
@@ -155,7 +156,7 @@ export function reliabilityMiddleware<T = unknown>(given?: LangChainReliabilityO
     name: 'ReliabilityGate',
     wrapModelCall: (request, handler) => modelTurn(request, handler, turn),
     async wrapToolCall(request, handler) {
-      const result = await checkedToolCall(request, handler)
+      const result = await checkedToolCall(reportingReturnedErrors(request), handler)
       if (contentGuards.length === 0) return result
       const run = { events, runId: newRunId(), signal: runSignal(request) }
       return (await guardToolMessage(result, request.toolCall.name, contentGuards, run)) as typeof result

@@ -7,6 +7,7 @@ import type { AttemptContext } from '../middleware.ts'
 import type { BreakerPermit, BreakerResult } from './breaker-permit.ts'
 import type { BreakerTransition } from './breaker-state.ts'
 import { breakerNow, type CircuitBreaker } from './circuit-breaker.ts'
+import { longestWait } from '../../model/retry-after.ts'
 
 /** How a thrown value counts for the breaker; the gate's classifier is passed in so policies stay below the gate. */
 export type JudgeFailure = (error: unknown) => BreakerResult
@@ -41,7 +42,8 @@ export function breakerAdmission(breaker: CircuitBreaker, judge: JudgeFailure, h
       new ProviderError(`the circuit breaker of provider "${ctx.provider}" is open`, {
         kind: 'circuit-open',
         provider: ctx.provider,
-        ...(permit.retryAfterMs !== undefined ? { retryAfterMs: permit.retryAfterMs } : {}),
+        // A record opened on a clock ahead of ours (a shared store) may ask for more than a timer can hold.
+        ...(permit.retryAfterMs !== undefined ? { retryAfterMs: longestWait(Math.max(0, permit.retryAfterMs)) } : {}),
       }),
     )
   }

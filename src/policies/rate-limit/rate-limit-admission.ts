@@ -3,6 +3,7 @@ import { type Admission, Refused } from '../admission.ts'
 import { type AdvisoryFallback, askAdvisory, ignoreStoreError, type OnStoreError } from '../advisory-store.ts'
 import type { RateLimitPermit } from './rate-limit-permit.ts'
 import type { SharedRateLimit } from './shared-rate-limit.ts'
+import { longestWait } from '../../model/retry-after.ts'
 
 const ADMITTED = true
 
@@ -20,7 +21,7 @@ export function rateLimitAdmission(rateLimit: SharedRateLimit, onStoreError: OnS
       : new Refused(
           new ProviderError(
             `the shared rate limit "${rateLimit.key}" (${rateLimit.limit} calls per ${rateLimit.windowMs} ms) of provider "${provider}" is reached`,
-            { kind: 'rate-limit', code: 'shared-rate-limit', provider, retryAfterMs: permit.retryAfterMs },
+            { kind: 'rate-limit', code: 'shared-rate-limit', provider, retryAfterMs: longestWait(permit.retryAfterMs) },
           ),
         )
   return {

@@ -1,6 +1,7 @@
 import { option, optionsContract } from '../../model/options-contract.ts'
 import type { LanguageModelV4 } from '@ai-sdk/provider'
 import type { StreamingProvider } from '../../model/provider.ts'
+import { assertRequest } from '../adapter-kit/assert-request.ts'
 import { callSdk, streamSdk } from '../adapter-kit/sdk-call.ts'
 import type { AiSdkLanguageModel } from './ai-sdk-shapes.ts'
 import { aiSdkOutputModes } from './ai-sdk-output-modes.ts'
@@ -43,10 +44,12 @@ export function aiSdk(model: AiSdkLanguageModel, given?: AiSdkProviderOptions): 
     model: model.modelId,
     outputModes: aiSdkOutputModes(typeof model.provider === 'string' ? model.provider : ''),
     async complete(request) {
+      assertRequest('aiSdk.complete', request)
       const result: unknown = await callSdk(name, request, () => v4.doGenerate(toAiSdkCallOptions(request, structured)))
       return fromAiSdkGenerateResult(result, name)
     },
     stream(request) {
+      assertRequest('aiSdk.stream', request)
       return streamSdk(
         name,
         request,

@@ -2,6 +2,7 @@ import type { RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages
 import type { ProviderOutputModes } from '../../model/output-mode.ts'
 import type { StreamingProvider } from '../../model/provider.ts'
 import type { ModelRequest } from '../../model/request.ts'
+import { assertRequest } from '../adapter-kit/assert-request.ts'
 import { callSdk, requestModel, signalOption, streamSdk } from '../adapter-kit/sdk-call.ts'
 import type { AnthropicMessagesClient } from './anthropic-client.ts'
 import { anthropicStreamChunks } from './anthropic-stream.ts'
@@ -77,10 +78,12 @@ export function anthropic(given: AnthropicProviderOptions): StreamingProvider {
     ...(options.model !== undefined ? { model: options.model } : {}),
     outputModes: ANTHROPIC_OUTPUT_MODES,
     async complete(request) {
+      assertRequest('anthropic.complete', request)
       const message = await callSdk(name, request, () => options.client.messages.create({ ...body(request), stream: false }, signalOption(request)))
       return fromAnthropicMessage(message, name)
     },
     stream(request) {
+      assertRequest('anthropic.stream', request)
       const open = (): PromiseLike<AsyncIterable<RawMessageStreamEvent>> =>
         options.client.messages.create({ ...body(request), stream: true }, signalOption(request))
       return streamSdk(name, request, open, (events) => anthropicStreamChunks(events, name))

@@ -2,6 +2,7 @@ import type { ChatCompletionChunk } from 'openai/resources/chat/completions'
 import type { ProviderOutputModes } from '../../model/output-mode.ts'
 import type { StreamingProvider } from '../../model/provider.ts'
 import type { ModelRequest } from '../../model/request.ts'
+import { assertRequest } from '../adapter-kit/assert-request.ts'
 import { callSdk, requestModel, signalOption, streamSdk } from '../adapter-kit/sdk-call.ts'
 import { fromOpenAICompletion } from './from-openai-completion.ts'
 import type { OpenAIChatClient } from './openai-client.ts'
@@ -75,10 +76,12 @@ export function openai(given: OpenAIProviderOptions): StreamingProvider {
     ...(options.model !== undefined ? { model: options.model } : {}),
     outputModes: OPENAI_OUTPUT_MODES,
     async complete(request) {
+      assertRequest('openai.complete', request)
       const completion = await callSdk(name, request, () => options.client.chat.completions.create({ ...body(request), stream: false }, signalOption(request)))
       return fromOpenAICompletion(completion, name)
     },
     stream(request) {
+      assertRequest('openai.stream', request)
       const open = (): PromiseLike<AsyncIterable<ChatCompletionChunk>> =>
         options.client.chat.completions.create({ ...body(request), stream: true, stream_options: { include_usage: true } }, signalOption(request))
       return streamSdk(name, request, open, (events) => openAIStreamChunks(events, name))

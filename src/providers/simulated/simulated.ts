@@ -14,6 +14,7 @@ import type { StreamChunk } from '../../model/stream-chunk.ts'
 import type { ToolCall, ToolSpec } from '../../model/tool-call.ts'
 import { signalReason } from '../../model/abort-reason.ts'
 import { sleep } from '../../policies/deadline/sleep.ts'
+import { assertRequest } from '../adapter-kit/assert-request.ts'
 import { SIMULATED_FAULTS, type SimulatedFault } from './faults.ts'
 import { fixIssues } from './fix-issues.ts'
 import { generateValue } from './generate-value.ts'
@@ -81,6 +82,7 @@ export function simulated(given?: SimulatedOptions): SimulatedProvider {
   const latencyMs = options.latencyMs ?? 0
 
   async function complete(request: ModelRequest): Promise<ModelResponse> {
+    assertRequest('simulated.complete', request)
     await sleep(latencyMs, request.signal, signalReason)
     const conversation = readConversation(request.messages)
     const question = lastUserMessage(conversation.base)
@@ -101,7 +103,12 @@ export function simulated(given?: SimulatedOptions): SimulatedProvider {
     return respond(request, text, [], stopReason)
   }
 
-  async function* stream(request: ModelRequest): AsyncGenerator<StreamChunk> {
+  function stream(request: ModelRequest): AsyncGenerator<StreamChunk> {
+    assertRequest('simulated.stream', request)
+    return streamOf(request)
+  }
+
+  async function* streamOf(request: ModelRequest): AsyncGenerator<StreamChunk> {
     const response = await complete(request)
     for (let i = 0; i < response.content.length; i += STREAM_CHUNK_CHARS) {
       yield { type: 'text', text: response.content.slice(i, i + STREAM_CHUNK_CHARS) }

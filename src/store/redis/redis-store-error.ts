@@ -3,13 +3,26 @@ import { messageOf } from '../../model/message-of.ts'
 
 const BRAND = Symbol.for('reliability-gate.RedisStoreError')
 
-/** Which store operation failed. */
-export type RedisStoreOperation = 'get' | 'set' | 'increment' | 'compareAndSet' | 'reserve' | 'settle'
+/** Which store operation failed: one of `redisStore`'s, or of `redisSessionStore`'s (`load` and after). */
+export type RedisStoreOperation = 'get' | 'set' | 'increment' | 'compareAndSet' | 'reserve' | 'settle' | RedisSessionOperation
+
+/** The operations of `redisSessionStore`, whose errors name that store. */
+export type RedisSessionOperation = 'load' | 'append' | 'delete' | 'approvals.create' | 'approvals.read' | 'approvals.swap'
+
+const SESSION_OPERATIONS: ReadonlySet<RedisStoreOperation> = new Set<RedisSessionOperation>([
+  'load',
+  'append',
+  'delete',
+  'approvals.create',
+  'approvals.read',
+  'approvals.swap',
+])
 
 /**
- * A Redis store operation failed: the server is unreachable, refused the command, or answered
- * something unexpected. The original client error is the `cause`. The gate treats it like any
- * failing store: breakers and rate limits let calls through, a shared budget fails the run.
+ * A Redis store operation failed (`redisStore`'s, or `redisSessionStore`'s): the server is
+ * unreachable, refused the command, or answered something unexpected. The original client error is
+ * the `cause`. The gate treats it like any failing store: breakers and rate limits let calls
+ * through, a shared budget fails the run, a conversation's commit fails with `session-store-failed`.
  */
 export class RedisStoreError extends Error {
   override readonly name = 'RedisStoreError'
@@ -19,7 +32,7 @@ export class RedisStoreError extends Error {
   readonly [BRAND] = true
 
   constructor(operation: RedisStoreOperation, key: string, cause: unknown) {
-    super(`redisStore: ${operation} of "${key}" failed: ${messageOf(cause)}`, { cause })
+    super(`${SESSION_OPERATIONS.has(operation) ? 'redisSessionStore' : 'redisStore'}: ${operation} of "${key}" failed: ${messageOf(cause)}`, { cause })
     this.operation = operation
     this.key = key
   }

@@ -6,7 +6,7 @@ import type { RedisLike } from './redis-like.ts'
 import { COMPARE_AND_SET_SCRIPT, GET_SCRIPT, INCREMENT_SCRIPT, RESERVE_SCRIPT, SET_SCRIPT, SETTLE_SCRIPT, withEpoch } from './redis-scripts.ts'
 import { messageOf } from '../../model/message-of.ts'
 import { shownValue } from '../../model/describe-value.ts'
-import { RedisStoreError, type RedisStoreOperation } from './redis-store-error.ts'
+import { RedisStoreError, type RedisSessionOperation, type RedisStoreOperation } from './redis-store-error.ts'
 import { luaScript, runScript, type LuaScript } from './run-script.ts'
 import { besideKey, epochKey } from './slot-keys.ts'
 import { StateLostError } from '../state-lost-error.ts'
@@ -14,6 +14,9 @@ import { markUnreadable } from '../unreadable-value.ts'
 import { randomUUID } from 'node:crypto'
 import { redisCallChecks, redisCallSettings } from './call-settings.ts'
 import { type DurableClient, runDurably, type RedisDurability } from './durable-write.ts'
+
+/** The operations of this store (the others are `redisSessionStore`'s). */
+type StateOperation = Exclude<RedisStoreOperation, RedisSessionOperation>
 
 /** Options of {@link redisStore}. */
 export interface RedisStoreOptions {
@@ -73,7 +76,7 @@ const scripts = {
   compareAndSet: luaScript(withEpoch(COMPARE_AND_SET_SCRIPT)),
   reserve: luaScript(withEpoch(RESERVE_SCRIPT)),
   settle: luaScript(withEpoch(SETTLE_SCRIPT)),
-} as const satisfies Record<RedisStoreOperation, LuaScript>
+} as const satisfies Record<StateOperation, LuaScript>
 
 /**
  * A {@link StateStore} in Redis, for budgets, breakers and rate limits shared by a fleet of
@@ -117,7 +120,7 @@ export function redisStore(client: RedisLike, given?: RedisStoreOptions): StateS
   // The loss last found per epoch key: an operation sent before it was noticed finds that same loss, reported once.
   const losses = new Map<string, StateLostError>()
 
-  async function run(operation: RedisStoreOperation, key: string, args: readonly (string | number)[]): Promise<unknown> {
+  async function run(operation: StateOperation, key: string, args: readonly (string | number)[]): Promise<unknown> {
     const full = prefix + key
     // A reservation's hash and keys live beside its counter, in the counter's cluster slot; so does the epoch.
     const keys = operation === 'reserve' || operation === 'settle' ? [full, besideKey(full, ':holds')] : [full]

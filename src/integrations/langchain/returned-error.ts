@@ -1,0 +1,45 @@
+import { ToolMessage } from '@langchain/core/messages'
+import { isErrorValue } from '../../model/error-value.ts'
+import { messageOf } from '../../model/message-of.ts'
+
+/** The part of a LangChain tool call request this reads and hands on. */
+interface ToolRequest {
+  readonly tool?: unknown
+  readonly toolCall: { readonly id?: string | undefined; readonly name: string }
+}
+
+/**
+ * `request` with its tool answering an `Error` it returns (instead of throwing it) as LangChain's
+ * ToolNode answers a thrown one: a `ToolMessage` of status `error` reading `RangeError: …\n Please fix
+ * your mistakes.`. Left as it is, LangChain writes the result as JSON, and the JSON of an Error is
+ * `{}`: the model would read that the call succeeded with nothing. The tool is a view of the
+ * caller's (its own `_call` in front, the rest inherited), so the caller's object is never changed;
+ * a tool without `_call` (a Runnable as a tool) is handed on as it is.
+ */
+export function reportingReturnedErrors<R extends ToolRequest>(request: R): R {
+  const tool = request.tool as { _call?: unknown } | undefined
+  const run = tool?._call
+  if (typeof tool !== 'object' || tool === null || typeof run !== 'function') return request
+  const { id, name } = request.toolCall
+  const view: object = Object.create(tool, {
+    _call: {
+      async value(this: unknown, ...args: unknown[]): Promise<unknown> {
+        const output: unknown = await run.apply(this, args)
+        if (!isErrorValue(output)) return output
+        return new ToolMessage({ content: `${errorText(output)}\n Please fix your mistakes.`, tool_call_id: id ?? '', name, status: 'error' })
+      },
+    },
+  })
+  return { ...request, tool: view }
+}
+
+/** `String(error)` as LangChain writes a thrown one (`RangeError: message`), never throwing. */
+function errorText(error: Error): string {
+  try {
+    const text: unknown = Error.prototype.toString.call(error)
+    if (typeof text === 'string') return text
+  } catch {
+    // A name or message getter that throws: the message as far as it can be read.
+  }
+  return messageOf(error)
+}
