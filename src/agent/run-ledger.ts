@@ -56,6 +56,11 @@ export class RunLedger {
     return failures
   }
 
+  /** What the run spent, as its result carries it: every attempt, the last one, usage and cost. */
+  spent(): Spent & { readonly lastAttempt: AttemptRecord | undefined } {
+    return { attempts: this.#attempts, lastAttempt: this.#attempts.at(-1), usage: this.#usage, costUsd: this.#costUsd }
+  }
+
   /** Gate calls so far; 0 before the first. */
   get gateCalls(): number {
     return this.#gateCalls

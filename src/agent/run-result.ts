@@ -19,6 +19,8 @@ export interface RunResult<T> {
   readonly functionsCalled: readonly FunctionCall[]
   /** Every attempt of every model call of the run (tool turns and argument retries included), oldest first. */
   readonly attempts: readonly AttemptRecord[]
+  /** The last of {@link attempts}: the attempt whose answer ended the run (as on a gate result and on the thrown error). */
+  readonly lastAttempt: AttemptRecord | undefined
   /** Usage over every attempt, failed ones and argument retries included. */
   readonly usage: Usage
   /** Cost over every attempt, failed ones and argument retries included. */

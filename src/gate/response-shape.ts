@@ -39,8 +39,12 @@ export function checkedResponse(response: unknown, provider: string): ModelRespo
   }
 }
 
-/** `response`, its calls' arguments holding a forbidden key written as JSON text (the same response when none does). */
-function withSafeArgs(response: ModelResponse): ModelResponse {
+/**
+ * `response`, its calls' arguments holding a forbidden key written as JSON text (the same response
+ * when none does). Throws when a call cannot be read. Every answer that may carry model JSON goes
+ * through it: a provider's, and a fallback's (often another model's call).
+ */
+export function withSafeArgs(response: ModelResponse): ModelResponse {
   let calls: ToolCall[] | undefined
   const { toolCalls } = response
   for (let i = 0; i < toolCalls.length; i++) {

@@ -8,7 +8,7 @@ import type { ValidationFailure } from '../validation/validation-failure.ts'
 import { checkResponse, type ResponseCheck } from './check-response.ts'
 import type { FallbackAnswer } from './gate-config.ts'
 import { isRefusal } from './refusal.ts'
-import { responseShapeProblem } from './response-shape.ts'
+import { responseShapeProblem, withSafeArgs } from './response-shape.ts'
 import { callAsPromise } from '../model/call-as-promise.ts'
 
 /** The fallback's verdict: an accepted answer, or why it could not be used. */
@@ -27,7 +27,8 @@ export type FallbackVerdict<T> =
  * (`checkResponse`): a refusal, an answer cut by the token limit (even without a schema) or one
  * failing the schema is `fallback-invalid`, and so is an answer that is neither a string nor a
  * `ModelResponse` (`null`, a number, an object of another shape); a fallback still pending when the
- * run's signal aborts is `aborted`. A tool-call turn is accepted as the main attempt's is.
+ * run's signal aborts is `aborted`. A tool-call turn is accepted as the main attempt's is, its
+ * arguments holding a forbidden key (`__proto__`) handed on as their JSON text, as a provider's are.
  */
 export async function runFallback<T>(
   run: RunView<T>,
@@ -48,8 +49,13 @@ export async function runFallback<T>(
   if (problem !== undefined) {
     return { ok: false, kind: 'fallback-invalid', reason: `the fallback answered neither a string nor a ModelResponse: ${problem}` }
   }
-  const response: ModelResponse =
-    typeof answer === 'string' ? { content: answer, toolCalls: [], usage: ZERO_USAGE, stopReason: 'end' } : (answer as ModelResponse)
+  let response: ModelResponse
+  try {
+    // Tool arguments holding a forbidden key go on as their JSON text, as a provider's do.
+    response = typeof answer === 'string' ? { content: answer, toolCalls: [], usage: ZERO_USAGE, stopReason: 'end' } : withSafeArgs(answer as ModelResponse)
+  } catch {
+    return { ok: false, kind: 'fallback-invalid', reason: 'the fallback answered neither a string nor a ModelResponse: its tool calls cannot be read' }
+  }
   if (isRefusal(response)) return { ok: false, kind: 'fallback-invalid', reason: 'the fallback refused to answer (stop reason content_filter)' }
   let check: ResponseCheck<T>
   try {

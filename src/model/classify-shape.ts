@@ -51,7 +51,8 @@ const UNKNOWN: ClassifiedError = Object.freeze({ kind: 'unknown', status: undefi
 
 /**
  * Classifies a raw thrown error by its shape, the one classifier of the gate and the provider
- * adapters: the HTTP status (`status`, `statusCode`) first, then error codes (its own and its
+ * adapters: the HTTP status (`status`, `statusCode`, else an error status of its `response` or its
+ * `cause`) first, then error codes (its own and its
  * cause's), the error body's `type`, the SDK class name, and message patterns last. Retry-after
  * comes from `retryAfterMs` or the headers (`headers`, `responseHeaders`, `response.headers`, or
  * those of its cause). Never throws: a value that cannot be read (a Proxy whose traps throw,
@@ -61,7 +62,7 @@ export function classifyShape(error: unknown): ClassifiedError {
   if (typeof error !== 'object' || error === null) return UNKNOWN
   try {
     const e = error as Record<string, unknown>
-    const status = finite(e['status']) ?? finite(e['statusCode'])
+    const status = finite(e['status']) ?? finite(e['statusCode']) ?? nestedStatus(e)
     const retryAfter = readRetryAfter(e)
     return { kind: (status === undefined ? undefined : kindOfStatus(status)) ?? kindOfShape(e, status), status, retryAfterMs: retryAfter }
   } catch {
@@ -147,6 +148,19 @@ function typeInMessage(message: unknown): string | undefined {
   } catch {
     return undefined
   }
+}
+
+/**
+ * The error status of the response an HTTP client's error carries (axios and ky: `response.status`,
+ * got: `response.statusCode`), else of the error it wraps (`cause`): where the retry-after headers
+ * are read too. Only an error status (400-599) counts: a wrapped 200 says nothing about the failure.
+ */
+function nestedStatus(e: Record<string, unknown>): number | undefined {
+  for (const holder of [record(e['response']), record(e['cause'])]) {
+    const status = finite(holder?.['status']) ?? finite(holder?.['statusCode'])
+    if (status !== undefined && status >= 400 && status <= 599) return status
+  }
+  return undefined
 }
 
 /** `retryAfterMs` on the error, else the retry-after headers of the error or of its cause. */

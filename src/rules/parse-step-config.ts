@@ -1,3 +1,5 @@
+import { shownValue } from '../model/describe-value.ts'
+import { messageOf } from '../model/message-of.ts'
 import { isInlineTemplate, loadErrorTemplate } from './load-error-template.ts'
 import { RETRY_ON_CATEGORIES, type RetryOnCategory, type StrictOutputOptions } from './strict-output-options.ts'
 import { StepConfigError, type StepConfigProblem } from './step-config-error.ts'
@@ -58,9 +60,16 @@ export function parseStepConfig(config: unknown, options: ParseStepConfigOptions
   if (typeof config !== 'object' || config === null || Array.isArray(config)) {
     throw new StepConfigError([{ key: '(root)', expected: 'an object of step keys', received: describe(config) }])
   }
+  let entries: [string, unknown][]
+  try {
+    entries = Object.entries(config)
+  } catch (error) {
+    // A Proxy whose traps throw, or a key whose getter throws: the config cannot be read, so it is refused.
+    throw new StepConfigError([{ key: '(root)', expected: 'an object of step keys that can be read', received: `one that threw ${clip(messageOf(error))}` }])
+  }
   const problems: StepConfigProblem[] = []
   const parsed: Record<string, unknown> = {}
-  for (const [key, value] of Object.entries(config)) {
+  for (const [key, value] of entries) {
     const spec = Object.hasOwn(KEYS, key) ? KEYS[key as keyof StepConfig] : undefined
     if (spec === undefined) {
       problems.push({ key, expected: `no such key (known: ${Object.keys(KEYS).join(', ')})`, received: describe(value) })
@@ -81,12 +90,29 @@ export function parseStepConfig(config: unknown, options: ParseStepConfigOptions
 
 function describe(value: unknown): string {
   if (value === null) return 'null'
-  if (Array.isArray(value)) return `list ${clip(JSON.stringify(value))}`
+  if (Array.isArray(value)) return `list ${clip(listText(value))}`
   if (typeof value === 'string') return `string ${clip(JSON.stringify(value))}`
   if (typeof value === 'object') return 'an object'
-  return `${typeof value} ${String(value)}`
+  // A function is named, never shown: its source may be long, or private.
+  if (typeof value === 'function') return 'a function'
+  return `${typeof value} ${clip(String(value))}`
 }
 
 function clip(text: string): string {
   return text.length > 60 ? `${text.slice(0, 60)}…` : text
+}
+
+/** A list as the message shows it: its JSON, or item by item when JSON cannot write it (a BigInt, a cycle, a throwing `toJSON`). */
+function listText(list: readonly unknown[]): string {
+  try {
+    const json = JSON.stringify(list)
+    if (typeof json === 'string') return json
+  } catch {
+    // Written item by item below.
+  }
+  try {
+    return `[${list.map((item) => (typeof item === 'bigint' ? `${item}n` : shownValue(item))).join(', ')}]`
+  } catch {
+    return '[a list that cannot be read]'
+  }
 }

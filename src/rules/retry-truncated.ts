@@ -44,12 +44,19 @@ export function retryTruncated(options: RetryTruncatedOptions = {}): RequestAdju
   const cap = checked.maxTokensCap ?? 32_768
   const assumed = checked.assumedMaxTokens ?? 4096
   if (!(growFactor > 1)) throw new RangeError(`retryTruncated: growFactor must be greater than 1, got ${growFactor}`)
-  // The limit that cut the answer: its output tokens when reported, else what the request asked for.
-  const cutAt = (scope: ReliabilityScope, request?: ModelRequest): number =>
-    request?.maxTokens ?? (scope.response?.usage.outputTokens || undefined) ?? scope.request.maxTokens ?? assumed
+  // The limit that cut the answer: what the attempt asked for (a retry's grown maxTokens), else its
+  // output tokens when the provider reported them (an estimate from the text is not the limit), else
+  // what the caller's request asked for. `when` and `adjustRequest` read the same limit: judged by
+  // the output tokens alone, an attempt already at the cap whose count came back lower (an estimate,
+  // a count without reasoning tokens) was sent again at the cap until the attempt cap.
+  const cutAt = (scope: ReliabilityScope, request: ModelRequest | undefined): number => {
+    const usage = scope.response?.usage
+    const reported = usage === undefined || usage.estimated === true ? undefined : usage.outputTokens || undefined
+    return request?.maxTokens ?? reported ?? scope.request.maxTokens ?? assumed
+  }
   return {
     when: function retryTruncatedWhen(scope) {
-      return scope.errorKind === 'truncated' && cutAt(scope) < cap
+      return scope.errorKind === 'truncated' && cutAt(scope, scope.attemptRequest) < cap
     },
     then: 'retry',
     failuresOnly: true,

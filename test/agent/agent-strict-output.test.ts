@@ -50,6 +50,18 @@ describe('Agent with strictOutputRules', () => {
     expect(provider.calls).toBe(3)
   })
 
+  it('gives the attempt log and its last attempt on the result, as the gate result and the thrown error do', async () => {
+    const provider = scripted(['nope', badAmount, validRefundJson])
+    const agent = Agent.create({ provider })
+      .outputSchema(Refund)
+      .reliability({ postDecide: strictOutputRules(3) })
+      .build()
+    const result = await agent.runDetailed('refund #42')
+    expect(result.attempts.map((a) => a.status)).toEqual(['parse_error', 'schema_error', 'success'])
+    expect(result.lastAttempt).toBe(result.attempts[2])
+    expect(result.lastAttempt).toMatchObject({ attempt: 3, status: 'success', rawOutput: validRefundJson, decision: 'ok' })
+  })
+
   it('never calls the provider when a PreCheck rule fails fast', async () => {
     const provider = scripted([validRefundJson])
     const agent = Agent.create({ provider })

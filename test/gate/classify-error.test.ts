@@ -25,6 +25,24 @@ describe('classifyError', () => {
     expect(classifyError({ status: 500, message: 'Invalid request' }).kind).toBe('http-5xx')
   })
 
+  it("reads the status of the response an HTTP client's error carries, or of the error it wraps", () => {
+    // axios: the status and headers sit on `response`; its message names no kind ("Request failed with status code 429").
+    const axios = (status: number) =>
+      Object.assign(new Error(`Request failed with status code ${status}`), {
+        name: 'AxiosError',
+        code: status >= 500 ? 'ERR_BAD_RESPONSE' : 'ERR_BAD_REQUEST',
+        response: { status, headers: { 'retry-after': '3' } },
+      })
+    expect(classifyError(axios(429))).toEqual({ kind: 'rate-limit', status: 429, retryAfterMs: 3000 })
+    expect(classifyError(axios(500))).toMatchObject({ kind: 'http-5xx', status: 500 })
+    expect(classifyError(axios(401)).kind).toBe('auth')
+    expect(classifyError(axios(400)).kind).toBe('unknown')
+    expect(classifyError({ message: 'HTTP error', response: { statusCode: 408 } }).kind).toBe('timeout')
+    expect(classifyError(new Error('model call failed', { cause: { status: 429 } }))).toMatchObject({ kind: 'rate-limit', status: 429 })
+    // Only an error status counts: a 200 that failed to parse says nothing of the failure.
+    expect(classifyError({ message: 'something odd', response: { status: 200 } })).toEqual({ kind: 'unknown', status: undefined, retryAfterMs: undefined })
+  })
+
   it('then error codes and names', () => {
     expect(classifyError(Object.assign(new Error('socket'), { code: 'ECONNRESET' })).kind).toBe('network')
     expect(classifyError(Object.assign(new Error('x'), { name: 'TimeoutError' })).kind).toBe('timeout')

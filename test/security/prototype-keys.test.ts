@@ -130,6 +130,24 @@ describe('Prototype keys', () => {
     expect(isReliabilityFailFastError(error) && error.kind).toBe('fallback-invalid')
   })
 
+  it.each(HOSTILE)("hands tool arguments %s in the gate fallback's tool-call answer to the gate result as JSON text, as a provider's", async (text) => {
+    const gate = createGate({
+      providers: scripted([new Error('down')]),
+      postDecide: [{ when: (s) => s.errorKind !== 'ok', then: 'fallback', kind: 'fallback' }],
+      fallback: () => ({
+        content: '',
+        toolCalls: [
+          { id: 'c1', name: 'lookup', args: parsed(text) },
+          { id: 'c2', name: 'lookup', args: { id: '2' } },
+        ],
+        usage: { inputTokens: 1, outputTokens: 1 },
+        stopReason: 'tool_use',
+      }),
+    })
+    const result = await gate.run(ask('look it up'))
+    expect(result.response.toolCalls.map((c) => c.args)).toEqual([JSON.stringify(parsed(text)), { id: '2' }])
+  })
+
   it("refuses them in the agent's output fallback value, falling back to the canned answer", async () => {
     const Out = Type.Object({ action: Type.String() })
     const agent = Agent.create({ provider: scripted(['nope']), model: 'm' })

@@ -89,6 +89,58 @@ describe('strictOutput.fromStepConfig validation', () => {
     }
   })
 
+  it('names a bad list or an unreadable config in a StepConfigError, even when JSON cannot write the value', () => {
+    const cycle: unknown[] = ['parse']
+    cycle.push(cycle)
+    const cases: [unknown, RegExp][] = [
+      [{ retry_on: [1n] }, /- 'retry_on': expected a list of .*, got list \[1n\]/],
+      [{ retry_on: cycle }, /- 'retry_on': expected a list of .*, got list \["parse", an array\]/],
+      [{ retyr_on: cycle }, /- 'retyr_on': expected no such key/],
+      [
+        {
+          retry_on: [
+            {
+              toJSON: () => {
+                throw new Error('no JSON')
+              },
+            },
+          ],
+        },
+        /- 'retry_on': expected a list of .*, got list \[object\]/,
+      ],
+      [{ max_attempts: () => 1 }, /- 'max_attempts': expected a positive integer, got a function$/],
+      [
+        new Proxy(
+          {},
+          {
+            ownKeys: () => {
+              throw new Error('keys trap')
+            },
+          },
+        ),
+        /- '\(root\)': expected an object of step keys that can be read, got one that threw keys trap/,
+      ],
+      [
+        {
+          get max_attempts(): number {
+            throw new Error('getter')
+          },
+        },
+        /- '\(root\)': .*threw getter/,
+      ],
+    ]
+    for (const [config, message] of cases) {
+      let error: unknown
+      try {
+        strictOutput.fromStepConfig(config)
+      } catch (e) {
+        error = e
+      }
+      expect(isStepConfigError(error)).toBe(true)
+      expect((error as Error).message).toMatch(message)
+    }
+  })
+
   it('rejects a config that is not an object', () => {
     expect(() => strictOutput.fromStepConfig([['max_attempts', 2]])).toThrow(/expected an object of step keys/)
   })
