@@ -148,6 +148,26 @@ for (const [name, makeStore, suite] of STORES) {
       expect((await refusal(session.resume(approval.approvalId))).kind).toBe('already-resumed')
     })
 
+    it('gives the claim back when the resume is aborted as the store records its claim: the next resume goes on at once', async () => {
+      const store = makeStore()
+      const slots = store.approvals as NonNullable<SessionStore['approvals']>
+      const controller = new AbortController()
+      // The claim lands in the store; the resume is aborted before it hears the store's answer.
+      const swap: typeof slots.swap = async (...args) => {
+        const landed = await slots.swap(...args)
+        if (args[3].includes('"resuming"') && !controller.signal.aborted) controller.abort(new Error('client went away'))
+        return landed
+      }
+      const { agent, effects } = approvalAgent([refundCall({ order: 8, amount: 3 }), 'refunded'], { sessions: { ...store, approvals: { ...slots, swap } } })
+      const session = await agent.session('customer-abort-claim')
+      const { approval } = await paused(session.run('refund order 8'))
+      await session.approve(approval.approvalId, { approved: true })
+      await expect(session.resume(approval.approvalId, { signal: controller.signal })).rejects.toMatchObject({ kind: 'aborted' })
+      expect(effects.runs).toEqual([])
+      await vi.waitFor(async () => expect((await session.resume(approval.approvalId)).text).toBe('refunded'))
+      expect(effects.runs).toEqual([{ args: { order: 8, amount: 3 }, key: `${approval.runId}:1:call_refund` }])
+    })
+
     it('keeps its claim while the resumed run goes on past leaseMs: another resume is refused, and the call runs once', async () => {
       vi.useFakeTimers({ toFake: ['Date', 'setInterval', 'clearInterval'] })
       const store = makeStore()

@@ -208,7 +208,16 @@ export class SessionApprovals {
     }
     const token = `${now}-${Math.random().toString(36).slice(2)}`
     const claimed: ApprovalRecord = { ...record, status: 'resuming', decision, claim: { token, until: now + leaseMs } }
-    if (!(await this.#swap(id, rev, claimed, wait))) throw new ApprovalError('already-claimed', id, 'another resume claimed it first')
+    let won: boolean
+    try {
+      won = await this.#swap(id, rev, claimed, wait)
+    } catch (failure) {
+      // The claim may have landed while the wait ended (the resume aborted or out of time as the store answered): given
+      // back (if it is this resume's), without holding the caller, so that the next resume goes on now, not a lease later.
+      this.#release(id, token, { signal: AbortSignal.timeout(leaseMs), late: () => false, runId: wait?.runId ?? '' }).catch(() => undefined)
+      throw failure
+    }
+    if (!won) throw new ApprovalError('already-claimed', id, 'another resume claimed it first')
     const { pending, run } = record
     const resume: RunResume = {
       state: run,
