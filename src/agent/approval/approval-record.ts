@@ -101,6 +101,8 @@ export function decodeRecord(sessionKey: string, approvalId: string, body: unkno
   const claim = data['claim']
   if (claim !== undefined && (!isRecord(claim) || typeof claim['token'] !== 'string' || !Number.isSafeInteger(claim['until'])))
     throw bad('holds a claim that is not one')
+  const basedOn = run['basedOn']
+  if (basedOn !== undefined && !(Number.isSafeInteger(basedOn) && (basedOn as number) >= 0)) throw bad('holds a conversation version that is not one')
   const state: PausedRunState = {
     user: run['user'] as Message,
     turn: run['turn'] as number,
@@ -108,6 +110,7 @@ export function decodeRecord(sessionKey: string, approvalId: string, body: unkno
     calls: (run['calls'] as FunctionCall[]).map((c) => Object.freeze(c)),
     response: response as unknown as ModelResponse,
     settled: run['settled'] as SettledToolCall[],
+    ...(basedOn === undefined ? {} : { basedOn: basedOn as number }),
   }
   return { ...(data as unknown as ApprovalRecord), run: state }
 }

@@ -123,10 +123,11 @@ export class SessionApprovals {
    * A store that fails, or has not answered within the run's `wait`, fails the run typed (`session-store-failed`,
    * `run-timeout`, `aborted`): nothing was run or committed for the paused call.
    */
-  async park(error: unknown, user: Message, wait?: Omit<SlotWait, 'runId'>): Promise<never> {
+  async park(error: unknown, user: Message, wait?: Omit<SlotWait, 'runId'>, basedOn?: number): Promise<never> {
     if (!(error instanceof RunPause) || error.state === undefined) throw error
     const pending: PendingApproval = { ...error.pending, sessionId: this.#sessionId }
-    const record: ApprovalRecord = { v: 1, status: 'pending', pending, run: { ...error.state, user, settled: error.settled } }
+    const run = { ...error.state, user, settled: error.settled, ...(basedOn === undefined ? {} : { basedOn }) }
+    const record: ApprovalRecord = { v: 1, status: 'pending', pending, run }
     try {
       // A resumed run that pauses again on the same call and arguments finds its approval already there: it stands.
       const body = encodeRecord(record)
