@@ -158,7 +158,7 @@ export class Session<T> {
     if (runtime.pauses) {
       const wait = { signal: deadline?.signal ?? run.options.signal, late: () => deadline?.expired === true }
       const basedOn = link && (options.resume?.state.basedOn ?? this.#version)
-      done = done.catch((error: unknown) => this.#approvalsOf().park(error, user, wait, basedOn))
+      done = done.catch((error: unknown) => this.#approvalsOf().park(error, wait, basedOn))
     }
     if (deadline !== undefined) done.then(deadline.clear, deadline.clear)
     return done

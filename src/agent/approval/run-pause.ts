@@ -57,8 +57,8 @@ export interface RunResume {
   readonly approval: ResumedApproval
 }
 
-/** Where the run stood when a tool call paused it: the turn, its accepted turns and calls, the answer being settled. */
-export type PausePoint = Omit<PausedRunState, 'settled' | 'user' | 'basedOn'>
+/** Where the run stood when a tool call paused it: its user message (as the input guards left it), the turn, its accepted turns and calls, the answer being settled. */
+export type PausePoint = Omit<PausedRunState, 'settled' | 'basedOn'>
 
 /** `error`, given where the run stood (`at`) when it is a {@link RunPause}. */
 export function pausedAt(error: unknown, at: PausePoint): unknown {
