@@ -159,9 +159,9 @@ export class AgentRun<T, R = RunResult<T>> implements FinishedRun<T> {
   /** Settles and keeps the turn's tool calls (retries included); returns a prose reply that stands (an aborted run stops here). */
   async #runTools(response: ModelResponse, messages: readonly Message[]): Promise<ModelResponse | undefined> {
     const abort = () => this.#fail('aborted', `the run was aborted while running the tool calls of model turn ${this.#turnCount}`, 'post-decide')
-    const paused = (error: unknown) => Promise.reject(pausedAt(error, { turn: this.#turnCount, turns: this.#turns, calls: this.#calls, response }))
+    const at = { user: this.#start.user, turn: this.#turnCount, turns: this.#turns, calls: this.#calls, response }
     const turn = { response, messages, aborted: abort, resume: this.#start.options.resume }
-    const settled = await settleToolCalls(this.#toolHost(), turn).catch(paused)
+    const settled = await settleToolCalls(this.#toolHost(), turn).catch((error: unknown) => Promise.reject(pausedAt(error, at)))
     this.#turns = this.#turns.concat(toolTurnMessages(response, settled))
     this.#calls = this.#calls.concat(settled.map((s) => s.entry))
     this.#progress ??= RunProgress.of(this.#rt.noProgress, this.#rt.events, (reason) => this.#fail(FailFastKinds.NoProgress, reason, 'post-decide'))

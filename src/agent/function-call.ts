@@ -57,7 +57,7 @@ export interface FunctionCall {
   readonly outcome: Exclude<ToolRetryOutcome, 'redundant'>
   /** True when the agent answered the model itself and `execute` never ran. */
   readonly intercepted: boolean
-  /** Arguments of every attempt, the first one included, oldest first. */
+  /** Arguments of every attempt, the first one included, oldest first; the last as the `tool-args` content guards left it (redacted, or blocked). */
   readonly argsTried: readonly unknown[]
   /**
    * What the content guards did to the result: `redact` (the model saw, and `result` holds, the

@@ -16,7 +16,7 @@ import type { FinishedRun, RunProjection, RunResult } from './run-result.ts'
 import type { StoredConversation } from '../sessions/session-store.ts'
 import { windowed } from './windowed-history.ts'
 import type { ApprovalDecision } from './approval/approval-types.ts'
-import { type ApprovalClaim, type ClaimedResume, resumeWait, runClaimed, SessionApprovals, type SlotWait } from './approval/session-approvals.ts'
+import { type ApprovalClaim, type ClaimedResume, resumeWait, runClaimed, SessionApprovals } from './approval/session-approvals.ts'
 import { DEFAULT_LEASE_MS, RESUME_OPTIONS, type ResumeOptions } from './approval/resume-options.ts'
 import { isReliabilityFailFastError } from '../gate/fail-fast-error.ts'
 import { FailFastKinds } from '../model/fail-fast-kind.ts'
@@ -154,7 +154,12 @@ export class Session<T> {
     let done: Promise<R> = link === undefined && !runtime.screensInput ? new AgentRun<T, R>(run).run() : this.#screened(link, run)
     const deadline = run.options.deadline
     // A run that pauses for an approval is parked in the store, under the run's deadline; only an agent with such a tool watches for it.
-    if (runtime.pauses) done = this.#parkedOnPause(done, user, { signal: deadline?.signal ?? run.options.signal, late: () => deadline?.expired === true })
+    // The pause keeps the version the run is computed on: its resume commits on it, whichever session resumes it.
+    if (runtime.pauses) {
+      const wait = { signal: deadline?.signal ?? run.options.signal, late: () => deadline?.expired === true }
+      const basedOn = link && (options.resume?.state.basedOn ?? this.#version)
+      done = done.catch((error: unknown) => this.#approvalsOf().park(error, wait, basedOn))
+    }
     if (deadline !== undefined) done.then(deadline.clear, deadline.clear)
     return done
   }
@@ -166,10 +171,6 @@ export class Session<T> {
     const options = { ...run.options, runId: run.options.runId ?? newRunId() }
     const screen = { runId: options.runId, signal: options.deadline?.signal ?? options.signal, late: () => options.deadline?.expired === true }
     return guardRunInput(run.runtime as AgentRuntime<unknown>, run, screen).then((input) => go({ ...run, ...input, options }))
-  }
-
-  #parkedOnPause<R>(done: Promise<R>, user: Message, wait: Omit<SlotWait, 'runId'>): Promise<R> {
-    return done.catch((error: unknown) => this.#approvalsOf().park(error, user, wait))
   }
 
   /**
@@ -206,7 +207,7 @@ export class Session<T> {
   // `S`, not `SessionRun<T, R>` itself: a parameter holding the runtime would make `Session<T>` invariant in `T`.
   async #runStored<R, S extends SessionRun<T, R>>(link: StoredLink, run: S): Promise<R> {
     const { runtime: rt, options, project } = run
-    const basedOn = this.#version
+    const basedOn = options.resume?.state.basedOn ?? this.#version
     const result = await new AgentRun({ ...run, committer: DEFERRED, project: whole<T> }).run()
     const accepted = result.exchange
     const who = { runId: result.runId, tags: eventTags(result.turns, options.metadata), agent: rt.name }

@@ -189,11 +189,12 @@ export async function appendExchange<T, R extends AcceptedRun<T>>(
 }
 
 /**
- * A durable run's commit step: the store's append, unless the exchange is already stored last, after
- * the (journaled) version the run was computed on. The step is journaled after the append answers: a
+ * A durable run's commit step: the store's append, unless the exchange is already stored after the
+ * (journaled) version the run was computed on. The step is journaled after the append answers: a
  * process killed in between re-runs the step on resume, and appending again would store the exchange
- * twice. A store holds no key of the run, so the exchange itself (its input, answers and tool call ids)
- * names it; the base keeps a run that repeats the last exchange word for word appending.
+ * twice, also when other runs committed to the conversation before the resume (the exchange is then
+ * no longer the last one). A store holds no key of the run, so the exchange itself (its input, answers
+ * and tool call ids) names it; the base keeps a run that repeats an earlier exchange word for word appending.
  */
 async function appendOnce(
   link: StoredLink,
@@ -202,11 +203,26 @@ async function appendOnce(
 ): Promise<AppendOutcome> {
   const { exchange, basedOn } = commit
   const stored = await loadConversation(link, commit.signal)
-  const tail = stored.messages.slice(stored.messages.length - exchange.length)
-  if (stored.version > basedOn && tail.length === exchange.length && sameMessages(tail, exchange)) {
-    return { committed: true, version: stored.version, staleBy: staleBy(stored.version - 1, basedOn) }
-  }
+  const landed = landedAt(stored, exchange, basedOn)
+  if (landed !== undefined) return { committed: true, version: landed, staleBy: staleBy(landed - 1, basedOn) }
   return store().then(outcomeData)
+}
+
+/**
+ * The version at which `exchange` was committed after version `basedOn`, if it was. Each exchange the
+ * library commits starts with its one user message, so the exchanges committed after `basedOn` are the
+ * stored messages from the `version - basedOn`-th user message before the end.
+ */
+function landedAt(stored: StoredConversation, exchange: readonly Message[], basedOn: number): number | undefined {
+  const { messages, version } = stored
+  const starts: number[] = []
+  for (let i = messages.length - 1; i >= 0 && starts.length < version - basedOn; i--) if (messages[i]?.role === 'user') starts.unshift(i)
+  const n = exchange.length
+  for (const [k, at] of starts.entries()) {
+    const next = starts[k + 1] ?? messages.length
+    if (next - at === n && sameMessages(messages.slice(at, next), exchange)) return version - (starts.length - 1 - k)
+  }
+  return undefined
 }
 
 /**

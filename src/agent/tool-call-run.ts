@@ -231,7 +231,8 @@ class LogicalToolCall {
       redundantRetries: loop?.redundant ?? 0,
       outcome,
       intercepted: status !== 'ok' && status !== 'execute-failed' && status !== 'aborted' && status !== 'result-withheld',
-      argsTried: Object.freeze([...tried]),
+      // The arguments a tool-args guard redacted or blocked are recorded as it left them, here too: never kept, nor stored with a paused run.
+      argsTried: Object.freeze(this.#finalArgs === undefined ? [...tried] : [...tried.slice(0, -1), args]),
       ...guardVerdictOf(ran?.guarded),
     })
     if (rt.events.has('tool_end')) {

@@ -148,6 +148,47 @@ for (const [name, makeStore, suite] of STORES) {
       expect((await refusal(session.resume(approval.approvalId))).kind).toBe('already-resumed')
     })
 
+    it('commits a resumed run on the version its pause was computed on, whichever session resumes it', async () => {
+      const store = makeStore()
+      const { agent } = approvalAgent([refundCall({ order: 9, amount: 3 }), 'meanwhile', 'refunded', refundCall({ order: 9, amount: 3 }), 'other', 'again'], {
+        sessions: store,
+      })
+      const { approval } = await paused((await agent.session('customer-stale')).run('refund order 9'))
+      // Another run commits while the first waits for its approval; a session opened afterwards (another process) resumes it.
+      await (await agent.session('customer-stale')).run('anything else?')
+      const later = await agent.session('customer-stale')
+      await later.approve(approval.approvalId, { approved: true })
+      expect((await later.resume(approval.approvalId)).session).toEqual({ id: 'customer-stale', version: 2, basedOn: 0, staleBy: 1 })
+      // With onConflict 'fail', the same resume commits nothing: its paused turn never saw the exchange committed meanwhile.
+      const strict = await agent.session('customer-stale-strict', { onConflict: 'fail' })
+      const second = await paused(strict.run('refund order 9'))
+      await (await agent.session('customer-stale-strict')).run('anything else?')
+      const fresh = await agent.session('customer-stale-strict', { onConflict: 'fail' })
+      await fresh.approve(second.approval.approvalId, { approved: true })
+      await expect(fresh.resume(second.approval.approvalId)).rejects.toMatchObject({ kind: 'session-conflict', value: 'again' })
+      expect((await store.load('customer-stale-strict')).version).toBe(1)
+    })
+
+    it('gives the claim back when the resume is aborted as the store records its claim: the next resume goes on at once', async () => {
+      const store = makeStore()
+      const slots = store.approvals as NonNullable<SessionStore['approvals']>
+      const controller = new AbortController()
+      // The claim lands in the store; the resume is aborted before it hears the store's answer.
+      const swap: typeof slots.swap = async (...args) => {
+        const landed = await slots.swap(...args)
+        if (args[3].includes('"resuming"') && !controller.signal.aborted) controller.abort(new Error('client went away'))
+        return landed
+      }
+      const { agent, effects } = approvalAgent([refundCall({ order: 8, amount: 3 }), 'refunded'], { sessions: { ...store, approvals: { ...slots, swap } } })
+      const session = await agent.session('customer-abort-claim')
+      const { approval } = await paused(session.run('refund order 8'))
+      await session.approve(approval.approvalId, { approved: true })
+      await expect(session.resume(approval.approvalId, { signal: controller.signal })).rejects.toMatchObject({ kind: 'aborted' })
+      expect(effects.runs).toEqual([])
+      await vi.waitFor(async () => expect((await session.resume(approval.approvalId)).text).toBe('refunded'))
+      expect(effects.runs).toEqual([{ args: { order: 8, amount: 3 }, key: `${approval.runId}:1:call_refund` }])
+    })
+
     it('keeps its claim while the resumed run goes on past leaseMs: another resume is refused, and the call runs once', async () => {
       vi.useFakeTimers({ toFake: ['Date', 'setInterval', 'clearInterval'] })
       const store = makeStore()
@@ -332,6 +373,24 @@ for (const [name, makeStore, suite] of STORES) {
         await slots.swap('customer-8', approval.approvalId, current?.rev ?? 0, body)
         expect((await refusal(session.approve(approval.approvalId, { approved: true }))).kind).toBe('corrupt-record')
         expect((await refusal(session.resume(approval.approvalId))).kind).toBe('corrupt-record')
+      }
+      expect(effects.runs).toEqual([])
+    })
+
+    it('refuses a stored pause whose conversation version is no version as corrupt-record, running nothing', async () => {
+      const store = makeStore()
+      const slots = store.approvals as NonNullable<SessionStore['approvals']>
+      const { agent, effects } = approvalAgent([refundCall({ order: 42, amount: 10 }), 'refunded'], { sessions: store })
+      const session = await agent.session('customer-10')
+      const { approval } = await paused(session.run('refund order 42'))
+      for (const basedOn of [-1, 1.5, '0', null]) {
+        const slot = await slots.read('customer-10', approval.approvalId)
+        const record = JSON.parse(slot?.body ?? '{}')
+        expect(record.run.basedOn).toBe(0)
+        await slots.swap('customer-10', approval.approvalId, slot?.rev ?? 0, JSON.stringify({ ...record, run: { ...record.run, basedOn } }))
+        expect((await refusal(session.approve(approval.approvalId, { approved: true }))).kind).toBe('corrupt-record')
+        const edited = await slots.read('customer-10', approval.approvalId)
+        await slots.swap('customer-10', approval.approvalId, edited?.rev ?? 0, slot?.body ?? '')
       }
       expect(effects.runs).toEqual([])
     })

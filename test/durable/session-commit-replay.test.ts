@@ -89,6 +89,20 @@ describe('A durable run’s session commit', () => {
     expect((await store.load('customer-1')).messages.map((m) => m.content)).toEqual(['refund order 42', 'Other answer.', 'refund order 42', 'Refunded.'])
   })
 
+  it('stores the exchange once when another run committed after the killed commit’s append and before its resume', async () => {
+    const journal: string[] = []
+    const { store, append } = countedStore()
+    // The append lands, the journal never hears of it; another run then commits: the exchange is no longer the last one.
+    await expect(exchange(store, crashingEngine('r', journal, 2).port)).rejects.toThrow()
+    await exchange(store, crashingEngine('other', []).port, 'Other answer.')
+    const resumed = await exchange(store, crashingEngine('r', journal).port)
+    expect(append).toHaveBeenCalledTimes(2)
+    expect((await store.load('customer-1')).messages.map((m) => m.content)).toEqual(['refund order 42', 'Refunded.', 'refund order 42', 'Other answer.'])
+    // Where the exchange landed: version 1, on the journaled base 0, with nothing committed in between.
+    expect(resumed.session).toMatchObject({ version: 1, staleBy: 0 })
+    expect(stepNames(journal)).toEqual(['attempt:1:1', 'session-base', 'session-commit'])
+  })
+
   it('journals no failure of a store that failed to append: the run fails, and a resume commits the exchange once', async () => {
     const { store, append } = countedStore()
     let failures = 1

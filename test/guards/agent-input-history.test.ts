@@ -26,6 +26,31 @@ describe('Agent content guards on input and loaded history', () => {
     expect(verdicts.filter((v) => v.surface === 'input').map((v) => v.action)).toEqual(['redact', 'redact'])
   })
 
+  it('store only the redacted input with a run paused for approval, and resume on it', async () => {
+    const provider = scripted([{ content: '', toolCalls: [{ id: 'c1', name: 'refund', args: { order: 1 } }] }, 'Refunded.'])
+    const refund = tool({ name: 'refund', description: 'Refunds', input: Type.Object({ order: Type.Integer() }), needsApproval: true, execute: () => 'ok' })
+    const sessions = memorySessionStore()
+    const slots = sessions.approvals as NonNullable<typeof sessions.approvals>
+    const bodies: string[] = []
+    const watched = {
+      ...sessions,
+      approvals: { ...slots, create: (id: string, approval: string, body: string) => (bodies.push(body), slots.create(id, approval, body)) },
+    }
+    const agent = Agent.create({ provider, model: 'm', sessions: watched, contentGuards: [piiGuard(), secretsGuard()] })
+      .tool(refund)
+      .build()
+    const session = await agent.session('s-paused')
+    const paused = await session.run(`refund order 1, card ${CARD}, mail ${EMAIL}, key ${KEY}`).catch((e: unknown) => e)
+    const { approvalId } = (paused as { approval: { approvalId: string } }).approval
+    expect(bodies).toHaveLength(1)
+    for (const canary of [CARD, EMAIL, KEY]) expect(bodies[0]).not.toContain(canary)
+    await session.approve(approvalId, { approved: true })
+    expect((await session.resume(approvalId)).text).toBe('Refunded.')
+    const stored = JSON.stringify(await sessions.load('s-paused'))
+    for (const canary of [CARD, EMAIL, KEY]) expect(stored).not.toContain(canary)
+    expect(stored).toContain('[REDACTED:email]')
+  })
+
   it('redact loaded history a guard screens, without rewriting the store', async () => {
     const sessions = memorySessionStore()
     const before = Agent.create({ provider: scripted([`Your mail is ${EMAIL}.`]), model: 'm', sessions }).build()

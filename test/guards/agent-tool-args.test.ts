@@ -30,6 +30,44 @@ describe('Agent content guards on tool-call arguments', () => {
     expect(ran).toEqual([{ to: 'mail [REDACTED:email]' }])
     expect(result.functionsCalled[0]).toMatchObject({ status: 'ok', args: { to: 'mail [REDACTED:email]' } })
     expect(JSON.stringify(await sessions.load('s'))).not.toContain(EMAIL)
+    // The call's attempts record the arguments as the guard left them: the result holds no canary either.
+    expect(result.functionsCalled[0]?.argsTried).toEqual([{ to: 'mail [REDACTED:email]' }])
+    expect(JSON.stringify(result.functionsCalled)).not.toContain(EMAIL)
+  })
+
+  it("store no redacted or blocked argument with a run paused for approval: the turn's calls as the guards left them", async () => {
+    const CARD = '4111 1111 1111 1111'
+    const calls = [
+      { id: 'c0', name: 'lookup', args: { q: `card ${CARD}` } },
+      { id: 'c1', name: 'lookup', args: { q: KEY } },
+      { id: 'c2', name: 'refund', args: { order: 1, note: `card ${CARD}` } },
+    ]
+    const provider = scripted([
+      { content: '', toolCalls: [{ id: 'l1', name: 'lookup', args: { q: `mail ${EMAIL}` } }] },
+      { content: '', toolCalls: calls },
+      'Done.',
+    ])
+    const lookup = tool({ name: 'lookup', description: 'Looks up', input: Type.Object({ q: Type.String() }), execute: () => 'found' })
+    const refund = tool({
+      name: 'refund',
+      description: 'Refunds',
+      input: Type.Object({ order: Type.Integer(), note: Type.String() }),
+      needsApproval: true,
+      execute: () => 'refunded',
+    })
+    const sessions = memorySessionStore()
+    const slots = sessions.approvals as NonNullable<typeof sessions.approvals>
+    const bodies: string[] = []
+    const watched = {
+      ...sessions,
+      approvals: { ...slots, create: (id: string, approval: string, body: string) => (bodies.push(body), slots.create(id, approval, body)) },
+    }
+    const guards = [piiGuard({ surfaces: ['tool-args'] }), secretsGuard({ action: 'block', surfaces: ['tool-args'] })]
+    const agent = Agent.create({ provider, model: 'm', sessions: watched, contentGuards: guards }).tools([lookup, refund]).build()
+    const error = await (await agent.session('s')).run('refund').catch((e: unknown) => e)
+    expect(error).toMatchObject({ approval: { args: { order: 1, note: 'card [REDACTED:card]' } } })
+    expect(bodies).toHaveLength(1)
+    for (const canary of [EMAIL, KEY, CARD]) expect(bodies[0]).not.toContain(canary)
   })
 
   it('turn a redaction that breaks the schema into a re-ask, never an invalid call', async () => {

@@ -35,13 +35,15 @@ const OUTCOMES: readonly ApprovalOutcome[] = ['approved', 'rejected', 'expired']
  */
 export function encodeRecord(record: ApprovalRecord): string {
   const settled = record.run.settled.map((s) => ({ entry: jsonSafe(s.entry), result: s.result, call: s.call }))
-  const response = answerOf(record.run.response)
+  // The turn's calls up to the paused one are stored with the arguments the guards left (a redacted card never reaches the store).
+  const guarded = [...record.run.settled.map((s) => s.call.args), record.pending.args]
+  const response = answerOf(record.run.response, guarded)
   return safeJsonText({ ...record, run: { ...record.run, response, calls: record.run.calls.map(jsonSafe), settled } }) as string
 }
 
 /** What a resumed run reads of the paused answer: its text, its calls, its reasoning, its usage and stop reason. */
-function answerOf({ content, toolCalls, usage, stopReason, reasoning }: ModelResponse): ModelResponse {
-  const calls = toolCalls.map(({ id, name, args }) => ({ id, name, args }))
+function answerOf({ content, toolCalls, usage, stopReason, reasoning }: ModelResponse, guarded: readonly unknown[]): ModelResponse {
+  const calls = toolCalls.map(({ id, name, args }, i) => ({ id, name, args: i < guarded.length ? guarded[i] : args }))
   return { content, toolCalls: calls, usage, stopReason, ...(reasoning === undefined ? {} : { reasoning }) }
 }
 
@@ -101,6 +103,8 @@ export function decodeRecord(sessionKey: string, approvalId: string, body: unkno
   const claim = data['claim']
   if (claim !== undefined && (!isRecord(claim) || typeof claim['token'] !== 'string' || !Number.isSafeInteger(claim['until'])))
     throw bad('holds a claim that is not one')
+  const basedOn = run['basedOn']
+  if (basedOn !== undefined && !(Number.isSafeInteger(basedOn) && (basedOn as number) >= 0)) throw bad('holds a conversation version that is not one')
   const state: PausedRunState = {
     user: run['user'] as Message,
     turn: run['turn'] as number,
@@ -108,6 +112,7 @@ export function decodeRecord(sessionKey: string, approvalId: string, body: unkno
     calls: (run['calls'] as FunctionCall[]).map((c) => Object.freeze(c)),
     response: response as unknown as ModelResponse,
     settled: run['settled'] as SettledToolCall[],
+    ...(basedOn === undefined ? {} : { basedOn: basedOn as number }),
   }
   return { ...(data as unknown as ApprovalRecord), run: state }
 }

@@ -16,6 +16,8 @@ export interface PausedRunState {
   readonly response: ModelResponse
   /** Its calls settled before the paused one, in order. */
   readonly settled: readonly SettledToolCall[]
+  /** The stored conversation's version the run was computed on: a resume commits on it, whichever session resumes (absent in an in-memory session's pause). */
+  readonly basedOn?: number
 }
 
 /**
@@ -55,8 +57,8 @@ export interface RunResume {
   readonly approval: ResumedApproval
 }
 
-/** Where the run stood when a tool call paused it: the turn, its accepted turns and calls, the answer being settled. */
-export type PausePoint = Omit<PausedRunState, 'settled' | 'user'>
+/** Where the run stood when a tool call paused it: its user message (as the input guards left it), the turn, its accepted turns and calls, the answer being settled. */
+export type PausePoint = Omit<PausedRunState, 'settled' | 'basedOn'>
 
 /** `error`, given where the run stood (`at`) when it is a {@link RunPause}. */
 export function pausedAt(error: unknown, at: PausePoint): unknown {

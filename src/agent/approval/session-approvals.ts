@@ -6,7 +6,6 @@ import { messageOf } from '../../model/message-of.ts'
 import { isRecord } from '../../model/is-record.ts'
 import { callUser } from '../../model/user-code.ts'
 import { runDeadline } from '../../gate/run/run-deadline.ts'
-import type { Message } from '../../model/message.ts'
 import { type ApprovalSlots, memoryApprovalSlots } from '../../sessions/approval-slots.ts'
 import type { SessionStore } from '../../sessions/session-store.ts'
 import { ApprovalError, ApprovalPendingError } from './approval-error.ts'
@@ -123,10 +122,12 @@ export class SessionApprovals {
    * A store that fails, or has not answered within the run's `wait`, fails the run typed (`session-store-failed`,
    * `run-timeout`, `aborted`): nothing was run or committed for the paused call.
    */
-  async park(error: unknown, user: Message, wait?: Omit<SlotWait, 'runId'>): Promise<never> {
+  async park(error: unknown, wait?: Omit<SlotWait, 'runId'>, basedOn?: number): Promise<never> {
     if (!(error instanceof RunPause) || error.state === undefined) throw error
     const pending: PendingApproval = { ...error.pending, sessionId: this.#sessionId }
-    const record: ApprovalRecord = { v: 1, status: 'pending', pending, run: { ...error.state, user, settled: error.settled } }
+    // The run's own user message: as the input guards left it (a redacted email is never stored with the pause).
+    const run = { ...error.state, settled: error.settled, ...(basedOn === undefined ? {} : { basedOn }) }
+    const record: ApprovalRecord = { v: 1, status: 'pending', pending, run }
     try {
       // A resumed run that pauses again on the same call and arguments finds its approval already there: it stands.
       const body = encodeRecord(record)
@@ -208,7 +209,16 @@ export class SessionApprovals {
     }
     const token = `${now}-${Math.random().toString(36).slice(2)}`
     const claimed: ApprovalRecord = { ...record, status: 'resuming', decision, claim: { token, until: now + leaseMs } }
-    if (!(await this.#swap(id, rev, claimed, wait))) throw new ApprovalError('already-claimed', id, 'another resume claimed it first')
+    let won: boolean
+    try {
+      won = await this.#swap(id, rev, claimed, wait)
+    } catch (failure) {
+      // The claim may have landed while the wait ended (the resume aborted or out of time as the store answered): given
+      // back (if it is this resume's), without holding the caller, so that the next resume goes on now, not a lease later.
+      this.#release(id, token, { signal: AbortSignal.timeout(leaseMs), late: () => false, runId: wait?.runId ?? '' }).catch(() => undefined)
+      throw failure
+    }
+    if (!won) throw new ApprovalError('already-claimed', id, 'another resume claimed it first')
     const { pending, run } = record
     const resume: RunResume = {
       state: run,
