@@ -10,25 +10,9 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { packageEntries } from './package-entries.mjs'
+import { SKIP, tsBlocks, writeBlocks } from './readme-blocks.mjs'
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
-const SKIP = '<!-- ts-check: skip -->'
-
-/** The ```ts blocks of a markdown text, with the README line of their first code line. */
-function tsBlocks(markdown) {
-  const lines = markdown.split('\n')
-  const blocks = []
-  for (let i = 0; i < lines.length; i++) {
-    if (lines[i].trim() !== '```ts') continue
-    let end = i + 1
-    while (end < lines.length && lines[end].trim() !== '```') end++
-    let before = i - 1
-    while (before >= 0 && lines[before].trim() === '') before--
-    blocks.push({ line: i + 2, code: lines.slice(i + 1, end).join('\n'), skip: lines[before]?.trim() === SKIP })
-    i = end
-  }
-  return blocks
-}
 
 /** `reliability-gate[/subpath]` -> the source file it is built from (tsconfig `paths`). */
 async function sourcePaths() {
@@ -41,14 +25,7 @@ const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8')
 const blocks = tsBlocks(readme)
 // One folder per run (runs may overlap); .gitignore lists the pattern.
 const OUT = mkdtempSync(path.join(ROOT, '.readme-check-'))
-const files = new Map()
-for (const [n, block] of blocks.entries()) {
-  if (block.skip) continue
-  const name = `block-${String(n + 1).padStart(2, '0')}.ts`
-  // `export {}` makes every block a module of its own: top-level await, no clashes between blocks.
-  writeFileSync(path.join(OUT, name), `${block.code}\nexport {}\n`)
-  files.set(name, block)
-}
+const files = writeBlocks(readme, OUT)
 writeFileSync(
   path.join(OUT, 'tsconfig.json'),
   JSON.stringify(

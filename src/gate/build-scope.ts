@@ -5,6 +5,7 @@ import type { Usage } from '../model/usage.ts'
 import type { ErrorKind } from '../model/error-kind.ts'
 import type { Phase, ReliabilityScope, ScopeValidationError } from '../rules/scope.ts'
 import type { AttemptOutcome } from './attempt-outcome.ts'
+import type { AttemptRecord } from './attempt-record.ts'
 import { frozenBaseRequest, frozenCallerRequest } from './frozen-attempt-request.ts'
 import type { ResolvedProvider } from './resolved-provider.ts'
 import type { RunView } from './run/run-view.ts'
@@ -103,7 +104,32 @@ class RuleScope<T> implements ReliabilityScope {
     return frozenBaseRequest(this.#run, this.#sentBase)
   }
 
+  // agentfootprint's names, as getters of the class: a run whose rules never read them pays nothing.
+  get currentProvider(): string {
+    return this.providerName
+  }
+
+  get hasFallback(): boolean {
+    return this.#run.g.fallback !== undefined
+  }
+
+  get attemptsPerProvider(): Readonly<Record<string, number>> {
+    const counts: Record<string, number> = Object.create(null)
+    // The attempts before this scope's (the run records more after it: a scope read later still says what it said).
+    const current = this.phase === 'post-decide'
+    const records = this.#run.records
+    const before = Math.min(current ? this.attempt - 1 : this.attempt, records.length)
+    for (let i = 0; i < before; i++) {
+      const provider = (records[i] as AttemptRecord).provider
+      counts[provider] = (counts[provider] ?? 0) + 1
+    }
+    // At PostDecide this attempt is not recorded yet (its decision is being taken).
+    if (current) counts[this.providerName] = (counts[this.providerName] ?? 0) + 1
+    return Object.freeze(counts)
+  }
+
   toJSON(): object {
-    return { ...this, request: this.request, attemptRequest: this.attemptRequest }
+    const { request, attemptRequest, currentProvider, hasFallback, attemptsPerProvider } = this
+    return { ...this, request, attemptRequest, currentProvider, hasFallback, attemptsPerProvider }
   }
 }

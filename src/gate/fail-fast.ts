@@ -29,7 +29,8 @@ export function failFast<T>(s: RunView<T>, stop: RunStop): ReliabilityFailFastEr
     usage: s.meter.usage,
     costUsd: s.meter.costUsd,
     validationError,
-    cause,
+    // As agentfootprint's: the error that drove the decision, the validation failure when the answer was refused.
+    cause: cause ?? validationError,
     provider: (s.g.providers[s.providerIdx] as ResolvedProvider | undefined)?.name,
   })
   const events = s.g.events

@@ -45,8 +45,17 @@ export interface ReliabilityScope {
   readonly attemptTail?: readonly Message[] | undefined
   readonly providerIdx: number
   readonly providerName: string
+  /** agentfootprint's name of `providerName`. Absent in a scope built by hand. */
+  readonly currentProvider?: string
   readonly providersCount: number
   readonly canSwitchProvider: boolean
+  /** agentfootprint's: whether the gate has a `fallback`, for a rule choosing between `fallback` and `fail-fast`. Absent in a scope built by hand. */
+  readonly hasFallback?: boolean
+  /**
+   * agentfootprint's: attempts made so far on each provider, by name (PostDecide: this attempt
+   * included), for a rule that fails over after n attempts on one provider. Absent in a scope built by hand.
+   */
+  readonly attemptsPerProvider?: Readonly<Record<string, number>>
   /** The response of this attempt (PostDecide only, absent when the call failed). */
   readonly response?: ModelResponse | undefined
   /** The error thrown by the provider call of this attempt. */

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest'
-import { createGate, isReliabilityFailFastError, ProviderError, type ReliabilityFailFastError } from '../../src/index.ts'
+import {
+  Agent,
+  createGate,
+  defaultStuckLoopRule,
+  isReliabilityFailFastError,
+  isValidationFailure,
+  ProviderError,
+  type ReliabilityFailFastError,
+} from '../../src/index.ts'
 import { scripted } from '../../src/providers/index.ts'
 import { ask, Refund } from '../support/schemas.ts'
 
@@ -20,6 +28,29 @@ describe('ReliabilityFailFastError', () => {
     expect(error.attempts.map((a) => a.status)).toEqual(['parse_error', 'http_error'])
     // The failed attempts' usage is on the error.
     expect(error.usage).toEqual({ inputTokens: 4, outputTokens: 2 })
+  })
+
+  it('carries the validation failure as cause when the run stops on a refused answer, from the gate and the agent', async () => {
+    const stuck = () => scripted(['{"orderId": 42}', '{"orderId": 42}'])
+    const fromGate = (await createGate({
+      providers: stuck(),
+      outputSchema: Refund,
+      postDecide: [defaultStuckLoopRule, { when: (s) => s.validationError !== undefined, then: 'retry', kind: 'r' }],
+    })
+      .run(ask('x'))
+      .catch((e: unknown) => e)) as ReliabilityFailFastError
+    const fromAgent = (await Agent.create({ provider: stuck() })
+      .outputSchema(Refund)
+      .reliability({ postDecide: [defaultStuckLoopRule, { when: (s) => s.validationError !== undefined, then: 'retry', kind: 'r' }] })
+      .build()
+      .runTyped('x')
+      .catch((e: unknown) => e)) as ReliabilityFailFastError
+    for (const error of [fromGate, fromAgent]) {
+      expect(error.kind).toBe('schema-stuck-loop')
+      expect(isValidationFailure(error.cause)).toBe(true)
+      expect(error.cause).toBe(error.validationError)
+      expect(error.cause).toMatchObject({ name: 'ValidationFailure', stage: 'schema-validate', rawOutput: '{"orderId": 42}' })
+    }
   })
 
   it('is recognised by its brand across realms and duplicate copies, and nothing else is', () => {

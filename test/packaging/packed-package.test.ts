@@ -3,6 +3,8 @@ import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+// @ts-expect-error: a plain .mjs script without types.
+import { writeBlocks } from '../../scripts/readme-blocks.mjs'
 
 // The package as npm publishes it: `npm pack` (its prepack builds dist/), unpacked into projects
 // that install it, once per AI SDK major. Each project sits inside the repository, so the package's
@@ -58,6 +60,13 @@ async function project(name: string, aiSdkFixture: string, links: Record<string,
     `${importPaths.map((p, i) => `import ${names[i]} = require('${p}')`).join('\n')}\nexport const entries = [${names}]\n`,
   )
   copyFileSync(path.join(ROOT, 'scripts/runtimes/require-all.cjs'), path.join(home, 'require-all.cjs'))
+  // The README's ts blocks, as a user pastes them into a project of either resolution (snippets show a value without always using it).
+  mkdirSync(path.join(home, 'readme'))
+  writeBlocks(readFileSync(path.join(ROOT, 'README.md'), 'utf8'), path.join(home, 'readme'))
+  for (const config of ['node16', 'bundler']) {
+    const readmeConfig = { extends: `./tsconfig.${config}.json`, compilerOptions: { noUnusedLocals: false }, files: undefined, include: ['readme/*.ts'] }
+    writeFileSync(path.join(home, `tsconfig.readme-${config}.json`), JSON.stringify(readmeConfig))
+  }
 }
 
 beforeAll(async () => {
@@ -101,6 +110,17 @@ describe('The packed package', () => {
     async () => {
       const { code, output } = await run(process.execPath, [TSC, '-p', 'tsconfig.bundler.json'], path.join(dir, 'ai7'))
       expect({ code, output }).toEqual({ code: 0, output: '' })
+    },
+    SLOW,
+  )
+
+  it(
+    "type-checks the README's samples against the packed declarations, with node16 and with bundler resolution",
+    async () => {
+      for (const config of ['node16', 'bundler']) {
+        const { code, output } = await run(process.execPath, [TSC, '-p', `tsconfig.readme-${config}.json`], path.join(dir, 'ai7'))
+        expect({ config, code, output }).toEqual({ config, code: 0, output: '' })
+      }
     },
     SLOW,
   )

@@ -24,6 +24,18 @@ describe('tool', () => {
     expectTypeOf(t.execute).parameter(0).toEqualTypeOf<{ city: string }>()
   })
 
+  it('defines a tool without a description, as DESIGN writes one, and sends the model none', async () => {
+    const input = Type.Object({ orderId: Type.String() })
+    const refund = tool({ name: 'refund', input, execute: ({ orderId }) => `refunded ${orderId}` })
+    expect(refund.description).toBe('')
+    expect(refund.spec).toEqual({ name: 'refund', inputSchema: input })
+    const provider = scripted([{ toolCalls: [{ id: 'c1', name: 'refund', args: { orderId: 'o-1' } }] }, 'done'])
+    const agent = Agent.create({ provider }).tool(refund).build()
+    expect(await agent.run('refund o-1')).toBe('done')
+    expect(provider.requests[0]?.tools).toEqual([{ name: 'refund', inputSchema: input }])
+    expect(provider.requests[1]?.messages.at(-1)).toMatchObject({ role: 'tool', content: 'refunded o-1' })
+  })
+
   it('sends {type: object} when no JSON Schema can be derived', () => {
     const t = tool({ name: 'p', description: '', input: { parse: (v: unknown) => v as { a: number } }, execute: () => 1 })
     expect(t.spec.inputSchema).toEqual({ type: 'object' })

@@ -28,7 +28,8 @@ export interface ToolContext {
 export interface ToolConfig<S extends OutputSchema<unknown>, O> {
   /** Sent to the model; letters, digits, `_` and `-`, at most 64 characters (the strictest provider's rule). */
   readonly name: string
-  readonly description: string
+  /** Sent to the model with the tool; absent, the provider gets none (every provider takes a tool without one). */
+  readonly description?: string
   /** Schema of the arguments: TypeBox, Standard Schema (Zod, Valibot, ...), raw JSON Schema or `{parse}`. */
   readonly input: S
   /** Runs the tool on validated arguments; its result (a string, or JSON) goes back to the model. */
@@ -51,6 +52,7 @@ export interface ToolConfig<S extends OutputSchema<unknown>, O> {
 /** A tool the model may call, made by {@link tool}. Immutable. */
 export interface Tool<I = unknown, O = unknown> {
   readonly name: string
+  /** The description given to {@link tool}; `''` when none was. */
   readonly description: string
   /** The compiled input schema (compiled once, when the tool is defined). */
   readonly input: CompiledSchema<I>
@@ -102,7 +104,6 @@ export function tool<S extends OutputSchema<unknown>, O>(config: ToolConfig<S, O
   const checked = TOOL_CONFIG.check(config as unknown as ToolConfig<OutputSchema<unknown>, unknown>) as unknown as ToolConfig<S, O>
   const { name, description, execute, guards = [], maxRetries, needsApproval, approvalTimeoutMs } = checked
   if (name === undefined) throw new TypeError("tool: name must be 1-64 letters, digits, '_' or '-', got undefined")
-  if (description === undefined) throw new TypeError(`tool '${name}': description must be a string`)
   if (execute === undefined) throw new TypeError(`tool '${name}': execute must be a function`)
   assertGuards(guards, `tool '${name}': guards`)
   const input = compileSchema(checked.input) as CompiledSchema<InferSchema<S>>
@@ -113,9 +114,9 @@ export function tool<S extends OutputSchema<unknown>, O>(config: ToolConfig<S, O
   }
   return Object.freeze({
     name,
-    description,
+    description: description ?? '',
     input,
-    spec: Object.freeze({ name, description, inputSchema: input.jsonSchema ?? { type: 'object' } }),
+    spec: Object.freeze({ name, ...(description === undefined ? {} : { description }), inputSchema: input.jsonSchema ?? { type: 'object' } }),
     guards: Object.freeze([...guards]),
     maxRetries,
     ...(needsApproval === undefined || needsApproval === false ? {} : { needsApproval }),
