@@ -57,7 +57,11 @@ export interface FunctionCall {
   readonly outcome: Exclude<ToolRetryOutcome, 'redundant'>
   /** True when the agent answered the model itself and `execute` never ran. */
   readonly intercepted: boolean
-  /** Arguments of every attempt, the first one included, oldest first; the last as the `tool-args` content guards left it (redacted, or blocked). */
+  /**
+   * Arguments of every attempt, the first one included, oldest first; the last as the `tool-args` content guards left it
+   * (redacted, or blocked). A call settled before a run paused for approval keeps only its final arguments in the resumed
+   * run's result: rejected arguments are never stored with the pause.
+   */
   readonly argsTried: readonly unknown[]
   /**
    * What the content guards did to the result: `redact` (the model saw, and `result` holds, the

@@ -377,6 +377,27 @@ for (const [name, makeStore, suite] of STORES) {
       expect(effects.runs).toEqual([])
     })
 
+    it('stores no rejected tool arguments with a paused run: the calls before the pause keep the arguments that settled them', async () => {
+      const store = makeStore()
+      const slots = store.approvals as NonNullable<SessionStore['approvals']>
+      // Order 0 breaks the schema (minimum 1): rejected, then corrected, in the turn before the one that pauses.
+      const first = { content: '', toolCalls: [{ id: 'c0', name: 'refund', args: { order: 0, amount: 1 } }] }
+      const { agent } = approvalAgent([first, refundCall({ order: 3, amount: 1 }, 'c0'), refundCall({ order: 4, amount: 2 }), 'ok'], {
+        sessions: store,
+        needsApproval: ({ order }) => order === 4,
+      })
+      const session = await agent.session('customer-rejected')
+      const { approval } = await paused(session.run('refund orders 3 and 4'))
+      const body = (await slots.read('customer-rejected', approval.approvalId))?.body ?? ''
+      expect(JSON.parse(body).run.calls).toMatchObject([{ args: { order: 3, amount: 1 }, argsTried: [{ order: 3, amount: 1 }], retryCount: 1 }])
+      expect(body).not.toContain('"order":0')
+      await session.approve(approval.approvalId, { approved: true })
+      expect((await session.resume(approval.approvalId)).functionsCalled.map((c) => c.args)).toEqual([
+        { order: 3, amount: 1 },
+        { order: 4, amount: 2 },
+      ])
+    })
+
     it('refuses a stored pause whose conversation version is no version as corrupt-record, running nothing', async () => {
       const store = makeStore()
       const slots = store.approvals as NonNullable<SessionStore['approvals']>

@@ -129,12 +129,16 @@ function isToolResult(value: unknown): boolean {
   return isRecord(value) && value['role'] === 'tool' && typeof value['content'] === 'string' && typeof value['toolCallId'] === 'string'
 }
 
-/** A call entry whose `result` JSON can write as it is; else with its result as text. */
+/**
+ * A call entry as the store keeps it: its arguments tried reduced to the ones that settled it (rejected
+ * arguments never reach a store), and its `result` as it is when JSON can write it, else as text.
+ */
 function jsonSafe(entry: FunctionCall): FunctionCall {
+  const stored = { ...entry, argsTried: [entry.args] }
   try {
     JSON.stringify(entry.result)
-    return entry
+    return stored
   } catch {
-    return { ...entry, result: String(entry.error ?? '(a result JSON cannot write)') }
+    return { ...stored, result: String(entry.error ?? '(a result JSON cannot write)') }
   }
 }
