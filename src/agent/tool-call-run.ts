@@ -66,6 +66,8 @@ class LogicalToolCall {
   #replayed = false
   /** The call was settled (its tool_end reported). */
   #ended = false
+  /** A guard refused the first arguments: as in the seed, whose pre-guards refuse before its retry loop, no outcome is reported. */
+  #unreported = false
 
   constructor(host: ToolCallHost, at: RetriedCall) {
     this.#host = host
@@ -110,6 +112,7 @@ class LogicalToolCall {
       case 'valid':
         return this.#guardedExecute(tool, verdict.value, verdict.outcome)
       case 'guard-rejected':
+        this.#unreported = verdict.outcome === 'no_retry'
         return this.#settle('guard-rejected', verdict.outcome, toolMessages.guardRejected(tool.name, verdict.rejection.guard, verdict.rejection.reason))
       case 'answered': {
         const settled = this.#settle('invalid-args', verdict.outcome, toolMessages.invalidArgs(tool.name, verdict.failure, args.retry, 'gave-up'))
@@ -219,7 +222,8 @@ class LogicalToolCall {
     const args = this.#finalArgs === undefined ? tried.at(-1) : this.#finalArgs.value
     const ok = status === 'ok'
     const tags = this.#replayed ? { ...this.#host.tags, replayed: true as const } : this.#host.tags
-    reportOutcome(rt.events, rt.logger, { runId: this.#host.runId, ...tags, tool: name, agent: rt.name, outcome, retryCount: loop?.answered ?? 0 })
+    if (!this.#unreported)
+      reportOutcome(rt.events, rt.logger, { runId: this.#host.runId, ...tags, tool: name, agent: rt.name, outcome, retryCount: loop?.answered ?? 0 })
     const entry: FunctionCall = Object.freeze({
       id,
       name,

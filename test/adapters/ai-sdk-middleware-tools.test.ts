@@ -187,7 +187,8 @@ describe('reliabilityMiddleware with tools', () => {
     const { seen, result } = await runTools([call('{"message_id": "msg-invoice-1"}', 'c1', 'getMessage'), gatewayText('never')])
     expect(result).toMatchObject({ kind: 'tool-args-invalid' })
     expect((result as Error).message).toContain('idShapeGuard')
-    expect(seen.outcomes).toEqual(['getMessage:no_retry:0'])
+    // As in the seed, a fabricated ID in the first call is refused before any retry loop: no outcome.
+    expect(seen.outcomes).toEqual([])
     expect(executed).toEqual([])
     expect(server.requests).toHaveLength(1)
   })

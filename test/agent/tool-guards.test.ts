@@ -77,11 +77,11 @@ describe('tool guards', () => {
     expect(() => guard('', () => ({ ok: true }))).toThrow(TypeError)
   })
 
-  it('report a first-attempt rejection as a tool-args validation failure, not retried, logged no_retry', async () => {
+  it('report a first-attempt rejection as a tool-args validation failure, not retried, with no retry outcome (as the seed)', async () => {
     const { provider, agent, failed, outcomes } = setup([turn(call('reply_email', { message_id: 'ivalik-gmail-4', body: 'ok' })), 'Done.'])
     const result = await agent.runDetailed('reply')
     expect(provider.calls).toBe(2)
-    expect(outcomes.map((o) => o.outcome)).toEqual(['no_retry'])
+    expect(outcomes).toEqual([])
     expect(result.functionsCalled[0]).toMatchObject({ status: 'guard-rejected', outcome: 'no_retry', retryCount: 0 })
     expect(failed).toEqual([
       expect.objectContaining({

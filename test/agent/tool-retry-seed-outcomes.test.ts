@@ -125,6 +125,16 @@ describe('Agent tool-argument retry outcomes (the seed defaults)', () => {
     expect(result.functionsCalled[0]?.argsTried).toEqual([invalidEvent, invalidEvent, invalidEvent])
   })
 
+  it('reports no outcome for a fabricated ID in the first call, as the seed refuses it before its retry loop', async () => {
+    const { provider, agent, outcomes, lines, reply } = retryAgent([turn(call('reply_email', { message_id: 'acme-gmail-1', body: 'ok' })), 'I could not.'])
+    const result = await agent.runDetailed('reply to it')
+    expect(provider.calls).toBe(2)
+    expect(reply).not.toHaveBeenCalled()
+    expect(outcomes).toEqual([])
+    expect(lines.filter((l) => l.line.startsWith('validation_retry_outcome'))).toEqual([])
+    expect(result.functionsCalled).toEqual([expect.objectContaining({ status: 'guard-rejected', intercepted: true, retryCount: 0 })])
+  })
+
   it('compares a retry with the call it retried only, as the seed does: a return to older arguments is no redundant retry', async () => {
     const { agent, outcomes, lines } = retryAgent(
       [

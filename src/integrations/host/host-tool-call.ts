@@ -45,14 +45,17 @@ export async function settleHostToolCall(state: HostToolCallState): Promise<Host
   const spec = { name: call.name, input: state.input, guards: settings.toolGuards, maxRetries: settings.maxToolRetries }
   const loop = new ToolArgsRetry(host, settings, spec, state)
   const verdict = await loop.settle()
-  reportOutcome(settings.events, settings.logger, {
-    runId: host.runId,
-    ...host.tags,
-    tool: call.name,
-    agent: settings.name,
-    outcome: verdict.outcome,
-    retryCount: loop.answered,
-  })
+  // As in the seed, a call its guards refused before any retry (a fabricated ID in the first call) reports no outcome.
+  if (!(verdict.status === 'guard-rejected' && verdict.outcome === 'no_retry')) {
+    reportOutcome(settings.events, settings.logger, {
+      runId: host.runId,
+      ...host.tags,
+      tool: call.name,
+      agent: settings.name,
+      outcome: verdict.outcome,
+      retryCount: loop.answered,
+    })
+  }
   if (verdict.status === 'valid') return { status: 'valid', args: verdict.call.args }
   if (verdict.status === 'answered') return { status: 'answered', response: verdict.response }
   return { status: 'unsettled', giveUp: toolGiveUp(call.name, verdict, loop.retry), verdict, args: loop.tried.at(-1) }

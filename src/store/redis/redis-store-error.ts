@@ -4,10 +4,22 @@ import { messageOf } from '../../model/message-of.ts'
 const BRAND = Symbol.for('reliability-gate.RedisStoreError')
 
 /** Which store operation failed: one of `redisStore`'s, or of `redisSessionStore`'s (`load` and after). */
-export type RedisStoreOperation = 'get' | 'set' | 'increment' | 'compareAndSet' | 'reserve' | 'settle' | RedisSessionOperation
+export type RedisStoreOperation =
+  | 'get'
+  | 'set'
+  | 'increment'
+  | 'compareAndSet'
+  | 'reserve'
+  | 'settle'
+  | 'load'
+  | 'append'
+  | 'delete'
+  | 'approvals.create'
+  | 'approvals.read'
+  | 'approvals.swap'
 
 /** The operations of `redisSessionStore`, whose errors name that store. */
-export type RedisSessionOperation = 'load' | 'append' | 'delete' | 'approvals.create' | 'approvals.read' | 'approvals.swap'
+export type RedisSessionOperation = Extract<RedisStoreOperation, 'load' | 'append' | 'delete' | `approvals.${string}`>
 
 const SESSION_OPERATIONS: ReadonlySet<RedisStoreOperation> = new Set<RedisSessionOperation>([
   'load',
