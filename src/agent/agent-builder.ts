@@ -150,10 +150,13 @@ export class AgentBuilderOf<K extends AgentKind, T = string> {
 /** Starts building an agent around a provider; `make` builds the agent at `build()`. */
 export function createAgentBuilder<K extends AgentKind>(given: AgentOptions, make: AgentFactory<K>): AgentBuilderOf<K, string> {
   const options = given === null || typeof given !== 'object' ? undefined : settledOptions(given)
+  // A misspelt key first: `providers` (createGate's key) is told "did you mean provider", not that the provider is missing.
+  const unknown = options === undefined ? undefined : unknownOption(given, Object.keys(AGENT_OPTIONS))
+  if (unknown !== undefined) throw new TypeError(`Agent.create: ${unknown}`)
   if (options === undefined || typeof options.provider?.complete !== 'function') {
     throw new TypeError('Agent.create: options.provider must be an object with a complete() method')
   }
-  const problem = unknownOption(given, Object.keys(AGENT_OPTIONS)) ?? agentOptionsProblem(options)
+  const problem = agentOptionsProblem(options)
   if (problem !== undefined) throw new TypeError(`Agent.create: ${problem}`)
   // Numbers are refused where they are written (a RangeError naming them), not first at build().
   nonNegativeInteger(options.maxToolRetries, 'Agent.create: maxToolRetries', 2)

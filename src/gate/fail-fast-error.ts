@@ -1,4 +1,5 @@
 import { hasBrand } from '../model/brand.ts'
+import { typeName } from '../model/describe-value.ts'
 import type { FailFastKind } from '../model/fail-fast-kind.ts'
 import type { Usage } from '../model/usage.ts'
 import type { Phase } from '../rules/scope.ts'
@@ -50,6 +51,8 @@ export class ReliabilityFailFastError extends Error {
   readonly [BRAND] = true
 
   constructor(details: FailFastDetails) {
+    const problem = detailsProblem(details)
+    if (problem !== undefined) throw new TypeError(`ReliabilityFailFastError: ${problem}`)
     // agentfootprint's message: `[reliability] <kind>: <reason>`.
     const payload = failFastPayload({ ...details, failure: details.validationError })
     super(messageFor(details, payload.errorMessage), details.cause === undefined ? undefined : { cause: details.cause })
@@ -68,6 +71,16 @@ export class ReliabilityFailFastError extends Error {
   get lastAttempt(): AttemptRecord | undefined {
     return this.attempts.at(-1)
   }
+}
+
+/** Why `details` cannot make the error (a user's `new ReliabilityFailFastError(...)` given something else): the first field that is wrong. */
+function detailsProblem(details: FailFastDetails): string | undefined {
+  if (typeof details !== 'object' || details === null) return `expected { kind, reason, phase, attempts, usage, costUsd }, got ${typeName(details)}`
+  for (const key of ['kind', 'reason', 'phase'] as const) {
+    if (typeof details[key] !== 'string') return `${key} must be a string, got ${typeName(details[key])}`
+  }
+  if (!Array.isArray(details.attempts)) return `attempts must be an array of attempt records, got ${typeName(details.attempts)}`
+  return undefined
 }
 
 /**

@@ -1,4 +1,5 @@
 import { hasBrand } from '../model/brand.ts'
+import { typeName } from '../model/describe-value.ts'
 import type { ValidationIssue } from './issue.ts'
 import { issueSignature } from './issue-signature.ts'
 import { resumeStackTraces, suspendStackTraces } from '../model/stack-traces.ts'
@@ -7,6 +8,15 @@ import { resumeStackTraces, suspendStackTraces } from '../model/stack-traces.ts'
 export type ValidationStage = 'json-parse' | 'schema-validate' | 'tool-args'
 
 const BRAND = Symbol.for('reliability-gate.ValidationFailure')
+
+const STAGES: readonly unknown[] = ['json-parse', 'schema-validate', 'tool-args']
+
+/** What a misused `new ValidationFailure(...)` was given, for its error: the init's type, or its stage and message types. */
+function initShown(init: unknown): string {
+  if (typeof init !== 'object' || init === null) return typeName(init)
+  const { stage, message } = init as { stage?: unknown; message?: unknown }
+  return `stage ${typeof stage === 'string' ? JSON.stringify(stage.slice(0, 40)) : typeName(stage)} and message ${typeName(message)}`
+}
 
 /**
  * A validation verdict carried as data: the model's output was rejected. Never thrown by the gate;
@@ -53,6 +63,9 @@ export class ValidationFailure extends Error {
     parsed?: unknown
     truncated?: boolean
   }) {
+    if (typeof init !== 'object' || init === null || !STAGES.includes(init.stage) || typeof init.message !== 'string') {
+      throw new TypeError(`ValidationFailure: expected { stage: ${STAGES.map((st) => `'${st}'`).join(' | ')}, message: string, ... }, got ${initShown(init)}`)
+    }
     // A verdict, not a crash: no stack is captured (that would cost microseconds on every failed attempt).
     const saved = suspendStackTraces()
     try {

@@ -6,7 +6,7 @@ import {
   isReliabilityFailFastError,
   isValidationFailure,
   ProviderError,
-  type ReliabilityFailFastError,
+  ReliabilityFailFastError,
 } from '../../src/index.ts'
 import { scripted } from '../../src/providers/index.ts'
 import { ask, Refund } from '../support/schemas.ts'
@@ -51,6 +51,22 @@ describe('ReliabilityFailFastError', () => {
       expect(error.cause).toBe(error.validationError)
       expect(error.cause).toMatchObject({ name: 'ValidationFailure', stage: 'schema-validate', rawOutput: '{"orderId": 42}' })
     }
+  })
+
+  it('refuses, naming the field, details that cannot make one', () => {
+    const make = (details: unknown) => () => new ReliabilityFailFastError(details as never)
+    const usage = { inputTokens: 0, outputTokens: 0 }
+    expect(make(undefined)).toThrow(new TypeError('ReliabilityFailFastError: expected { kind, reason, phase, attempts, usage, costUsd }, got undefined'))
+    expect(make({ reason: 'r', phase: 'post-decide', attempts: [], usage, costUsd: 0 })).toThrow(
+      'ReliabilityFailFastError: kind must be a string, got undefined',
+    )
+    expect(make({ kind: 'k', reason: 'r', phase: 'post-decide', attempts: null, usage, costUsd: 0 })).toThrow(
+      'attempts must be an array of attempt records, got null',
+    )
+    expect(make({ kind: 'k', reason: 'r', phase: 'post-decide', attempts: [], usage, costUsd: 0 })()).toMatchObject({
+      kind: 'k',
+      message: '[reliability] k: r',
+    })
   })
 
   it('is recognised by its brand across realms and duplicate copies, and nothing else is', () => {

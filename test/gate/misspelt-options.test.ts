@@ -37,6 +37,8 @@ describe('misspelt options are refused where they are written', () => {
   it.each([
     ['createGate', 'maxattempts', 'maxAttempts', () => createGate({ providers: scripted(['x']), maxattempts: 2 } as never)],
     ['Agent.create', 'maxiterations', 'maxIterations', () => Agent.create({ provider: scripted(['x']), maxiterations: 2 } as never)],
+    // createGate's key on the Agent, where the provider it names is then missing: the slip is what is told.
+    ['Agent.create', 'providers', 'provider', () => Agent.create({ providers: [scripted(['x'])] } as never)],
     ['Agent.reliability', 'feedbackmode', 'feedbackMode', () => Agent.create({ provider: scripted(['x']) }).reliability({ feedbackmode: 'none' } as never)],
     ['recordTrace', 'redcat', 'redact', () => recordTrace(createGate({ providers: scripted(['x']) }), { path: 'x.jsonl', redcat: [] } as never)],
     ['instrument', 'tracerprovider', 'tracerProvider', () => instrument(createGate({ providers: scripted(['x']) }), { tracerprovider: {} } as never)],

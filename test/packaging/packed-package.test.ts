@@ -63,6 +63,7 @@ async function project(name: string, aiSdkFixture: string, links: Record<string,
   // The README's ts blocks, as a user pastes them into a project of either resolution (snippets show a value without always using it).
   mkdirSync(path.join(home, 'readme'))
   writeBlocks(readFileSync(path.join(ROOT, 'README.md'), 'utf8'), path.join(home, 'readme'))
+  copyFileSync(path.join(FIXTURES, 'design-sketch.ts'), path.join(home, 'readme', 'design-sketch.ts'))
   for (const config of ['node16', 'bundler']) {
     const readmeConfig = { extends: `./tsconfig.${config}.json`, compilerOptions: { noUnusedLocals: false }, files: undefined, include: ['readme/*.ts'] }
     writeFileSync(path.join(home, `tsconfig.readme-${config}.json`), JSON.stringify(readmeConfig))
@@ -115,7 +116,7 @@ describe('The packed package', () => {
   )
 
   it(
-    "type-checks the README's samples against the packed declarations, with node16 and with bundler resolution",
+    "type-checks the README's samples and DESIGN's API sketch against the packed declarations, with node16 and with bundler resolution",
     async () => {
       for (const config of ['node16', 'bundler']) {
         const { code, output } = await run(process.execPath, [TSC, '-p', `tsconfig.readme-${config}.json`], path.join(dir, 'ai7'))

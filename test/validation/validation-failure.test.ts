@@ -22,6 +22,17 @@ describe('ValidationFailure', () => {
     }).toThrow(ValidationFailure)
   })
 
+  it('refuses, naming what it expects, an init that is no { stage, message }', () => {
+    const make = (init: unknown) => () => new ValidationFailure(init as never)
+    expect(make(null)).toThrow(
+      new TypeError("ValidationFailure: expected { stage: 'json-parse' | 'schema-validate' | 'tool-args', message: string, ... }, got null"),
+    )
+    expect(make(undefined)).toThrow(/got undefined$/)
+    expect(make({ stage: 'parse', message: 'x' })).toThrow(/got stage "parse" and message string$/)
+    expect(make({ stage: 'json-parse', message: 5 })).toThrow(/got stage "json-parse" and message number$/)
+    expect(make({ stage: 'json-parse', message: 'x' })).not.toThrow()
+  })
+
   it('keeps its fields and its brand check', () => {
     const f = failure()
     expect(f).toMatchObject({ stage: 'schema-validate', path: 'amount', rawOutput: '{}', parseError: undefined, parsed: {}, truncated: false })
