@@ -1,3 +1,4 @@
+import { messageOf } from '../model/message-of.ts'
 import { deepFrozen } from '../model/frozen-copy.ts'
 import type { EventHub } from '../events/event-hub.ts'
 import { raceAbort } from '../model/race-abort.ts'
@@ -68,7 +69,13 @@ export function resolveOutputFallback<T>(config: OutputFallback<T>, schema: Comp
   if (o.fallback === undefined && !hasCanned) throw new TypeError('Agent.outputFallback: give a fallback function, a canned answer, or both')
   let canned: ResolvedOutputFallback<T>['canned']
   if (hasCanned) {
-    const checked = checkValue(o.canned, schema)
+    let checked: Checked<T> | Promise<Checked<T>>
+    try {
+      checked = checkValue(o.canned, schema)
+    } catch (error) {
+      // A BigInt, a cycle, a throwing toJSON or getter: an answer no run could send, refused by name now.
+      throw new TypeError(`Agent.outputFallback: the canned answer cannot be read or written as JSON: ${messageOf(error)}`, { cause: error })
+    }
     if (checked instanceof Promise)
       throw new TypeError('Agent.outputFallback: the canned answer must be checkable synchronously (the output schema validates asynchronously)')
     if (!checked.ok) throw new TypeError(`Agent.outputFallback: the canned answer does not match the output schema: ${checked.message}`)

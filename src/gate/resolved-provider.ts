@@ -1,5 +1,5 @@
 import { messageOf } from '../model/message-of.ts'
-import { typeName } from '../model/describe-value.ts'
+import { shownValue, typeName } from '../model/describe-value.ts'
 import { option, optionsContract } from '../model/options-contract.ts'
 import type { ProviderOutputModes } from '../model/output-mode.ts'
 import type { Provider } from '../model/provider.ts'
@@ -74,11 +74,17 @@ function resolved(item: Provider | ProviderEntry, i: number, model: string | und
   if (entry.provider === null || entry.provider === undefined || typeof entry.provider.complete !== 'function') {
     throw new TypeError(`createGate: providers[${i}] has no complete() method`)
   }
+  const name: unknown = entry.name ?? entry.provider.name
+  // The name keys the provider's breaker and names it in every attempt log, event, span and price: a
+  // provider without one (5, undefined) would share no breaker at all, the failing store swallowed.
+  if (typeof name !== 'string' || name === '') {
+    throw new TypeError(`createGate: providers[${i}].name must be a non-empty string (or give { provider, name }), got ${shownValue(name)}`)
+  }
   const own = typeof entry.provider.model === 'string' && entry.provider.model !== '' ? entry.provider.model : undefined
   const modes = entry.provider.outputModes
   // Read once, as checked: a provider's modes decide what goes on the wire on every run.
   const outputModes = modes === undefined ? undefined : Object.freeze(outputModesOf(i).check(modes))
-  return { provider: entry.provider, name: entry.name ?? entry.provider.name, model: entry.model ?? own, defaultModel: model, outputModes }
+  return { provider: entry.provider, name, model: entry.model ?? own, defaultModel: model, outputModes }
 }
 
 /** The contract of `providers[i].outputModes`: a dialect the gate compiles for, and whether it has a JSON mode. */

@@ -94,6 +94,32 @@ describe('Agent outputFallback', () => {
     expect(() => builder.outputFallback({ canned, alsoOn: ['circuit-open', 'my-rule-kind'] }).build()).not.toThrow()
   })
 
+  it('refuses a canned answer JSON cannot write, or whose fields cannot be read, with a TypeError naming outputFallback', () => {
+    const cycle: Record<string, unknown> = { action: 'reject' }
+    cycle['self'] = cycle
+    const unreadable = [
+      { action: 10n },
+      cycle,
+      {
+        action: 'reject',
+        toJSON: () => {
+          throw new Error('no JSON')
+        },
+      },
+      {
+        get action(): string {
+          throw new Error('getter')
+        },
+      },
+    ]
+    for (const answer of unreadable) {
+      const builder = Agent.create({ provider: scripted([]) }).outputSchema(Type.Object({ action: Type.Any() }))
+      expect(() => builder.outputFallback({ canned: answer as never }).build()).toThrow(
+        /^Agent\.outputFallback: the canned answer cannot be read or written as JSON: /,
+      )
+    }
+  })
+
   it('validates the canned answer when the agent is built', () => {
     const builder = Agent.create({ provider: scripted([]) }).outputSchema(Verdict)
     expect(() => builder.outputFallback({ canned: { action: 'maybe' } as never }).build()).toThrow(/canned answer does not match the output schema/)

@@ -59,6 +59,14 @@ describe('createGate refuses options of the wrong type where they are written', 
     ['an entry whose name is empty', [{ provider, name: '' }], /createGate: providers\[0\]: name must be a non-empty string, got ""/],
     ['an entry whose name is no string', [{ provider, name: 42 }], /createGate: providers\[0\]: name must be a non-empty string, got 42/],
     ['an entry whose model is no string', [{ provider, model: ['m'] }], /createGate: providers\[0\]: model must be a non-empty string, got an array/],
+    // The name keys the breaker: a provider without one would open no circuit at all.
+    [
+      'a provider whose name is no string',
+      [provider, { ...provider, name: 5 }],
+      /createGate: providers\[1\]\.name must be a non-empty string \(or give \{ provider, name \}\), got 5/,
+    ],
+    ['a provider without a name', [{ complete: provider.complete }], /createGate: providers\[0\]\.name must be a non-empty string .*got undefined/],
+    ['a provider whose name is empty', { ...provider, name: '' }, /createGate: providers\[0\]\.name must be a non-empty string .*got ""/],
   ])('providers that are %s', (_name, providers, message) => {
     expect(() => createGate({ providers } as never)).toThrow(message)
   })
@@ -86,6 +94,18 @@ describe('createGate refuses options of the wrong type where they are written', 
       expect(result.value).toEqual(validRefund)
       expect(result.attempts.map((a) => a.status)).not.toContain('circuit_open')
     }
+  })
+
+  it('takes a nameless provider when its entry names it, and opens its circuit under that name', async () => {
+    const gate = createGate({
+      providers: [{ provider: { complete: failing.complete } as unknown as Provider, name: 'primary' }, provider],
+      breaker: { failureThreshold: 1 },
+      postDecide: [failoverRule()],
+    })
+    const states: string[] = []
+    gate.on('breaker_state', (e) => states.push(`${e.provider}:${e.to}`))
+    await expect(gate.run(ask('refund'))).resolves.toMatchObject({ value: validRefundJson })
+    expect(states).toEqual(['primary:open'])
   })
 
   it('gives the same provider listed twice (another model of it) one breaker', async () => {

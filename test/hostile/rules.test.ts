@@ -67,6 +67,11 @@ describe('hostile rules: feedbackForLLM', () => {
     ['rejects with a hostile Proxy', () => Promise.reject(proxy), (e: unknown) => e === proxy],
     ['answers a number', () => 42 as unknown as string, (e: unknown) => e instanceof TypeError],
     ['answers undefined', () => undefined as unknown as string, (e: unknown) => e instanceof TypeError],
+    // A blank message is dropped where a provider refuses one (Anthropic): the retry would end on the
+    // echoed answer, which the model reads as its own answer to continue.
+    ['answers an empty string', () => '', (e: unknown) => e instanceof TypeError],
+    ['answers white space only', async () => ' \n\t', (e: unknown) => e instanceof TypeError],
+    ['is a blank string', ' ', (e: unknown) => e instanceof TypeError],
   ])('send the generic feedback when feedbackForLLM %s, report rule_error and recover', async (_name, feedbackForLLM, isReported) => {
     const { gate, provider, events } = gateWith([retry({ feedbackForLLM })])
     await expect(gate.run(ask('x'))).resolves.toMatchObject({ value: validRefund })

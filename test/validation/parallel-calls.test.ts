@@ -64,6 +64,20 @@ describe('extractJson reads parallel calls in the shapes models write them', () 
     expect(extractJson('{"a":2}{}')).toMatchObject({ ok: false })
   })
 
+  it('names touching values as written back to back, never as prose between them that is not there', () => {
+    const result = extractJson('{"a": 1}{"a": 2}')
+    expect(result).toMatchObject({
+      ok: false,
+      message: expect.stringMatching(/^the answer holds 2 separate JSON values written back to back with nothing between them/),
+    })
+    if (!result.ok) {
+      expect(result.message).not.toMatch(/prose|exactly one/)
+      expect(result.message).toMatch(/several calls: one per <tool_call> block, or one JSON list/)
+    }
+    // Prose anywhere between the values is still named as prose.
+    expect(extractJson('{"a": 1}{"a": 2} and then {"a": 3}')).toMatchObject({ ok: false, message: expect.stringMatching(/with prose between them/) })
+  })
+
   it('refuses other values with prose between them, naming what was found, never asking for exactly one', () => {
     const result = extractJson('{"amount": 5}. Actually: {"amount": 6}')
     expect(result).toMatchObject({ ok: false, message: expect.stringMatching(/^the answer holds 2 separate JSON values with prose between them/) })

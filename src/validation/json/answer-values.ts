@@ -27,15 +27,21 @@ const SEPARATOR =
  * @example
  * answerValues(findJsonSegments('{"amount": 5} Actually: {"amount": 6}'), '{"amount": 5} Actually: {"amount": 6}') // { several: 2, outside: 2 }
  */
-export function answerValues(
-  segments: readonly JsonSegment[],
-  text: string,
-): { readonly values: readonly JsonSegment[] } | { readonly several: number; readonly outside: number } {
+export function answerValues(segments: readonly JsonSegment[], text: string): { readonly values: readonly JsonSegment[] } | SeveralValues {
   if (segments.length > 0 && isRefusalWithCode(segments, text)) return { values: [] }
   if (segments.length <= 1) return { values: segments }
   const outside = segments.filter((s) => !s.tagged).length
-  if (outside === 0 || onlySeparatorsBetween(segments, text) || segments.every((s) => isMarkedCall(s, text))) return { values: segments }
-  return { several: segments.length, outside }
+  const gaps = gapsBetween(segments, text)
+  if (outside === 0 || gaps === 'separators' || segments.every((s) => isMarkedCall(s, text))) return { values: segments }
+  return gaps === 'touching' ? { several: segments.length, outside, touching: true } : { several: segments.length, outside }
+}
+
+/** An answer of several values that is no list: how many, how many outside tool-call blocks, and whether nothing but touching stands between them. */
+export interface SeveralValues {
+  readonly several: number
+  readonly outside: number
+  /** No prose between the values, but some touch (`{"a": 2}{}`): a slip, which the feedback names as such. */
+  readonly touching?: true
 }
 
 // A chat control token (with its role word), an `<?xml?>` marker or a tool-call tag right before a value
@@ -80,32 +86,42 @@ function isCallEnvelope(text: string): boolean {
   return (first === 123 || first === 91) && NAME_KEY.test(text) && ARGUMENTS_KEY.test(text)
 }
 
-/** Whether the text between each value and the next is separators only (see {@link SEPARATOR}). */
-function onlySeparatorsBetween(segments: readonly JsonSegment[], text: string): boolean {
+/**
+ * What stands between each value and the next: separators only (see {@link SEPARATOR}), a list; or,
+ * with no prose anywhere, values that touch (`{"a": 2}{}`: a slip, not a list, since something
+ * separates two calls); or prose somewhere.
+ */
+function gapsBetween(segments: readonly JsonSegment[], text: string): 'separators' | 'touching' | 'prose' {
+  let touching = false
   for (let k = 1; k < segments.length; k++) {
     const before = segments[k - 1] as JsonSegment
     // A value cut off before its end is followed by whatever cut it: no list is read across it.
-    if (!before.closed) return false
+    if (!before.closed) return 'prose'
     let at = before.start + before.text.length
     const end = (segments[k] as JsonSegment).start
-    // Values that touch (`{"a": 2}{}`) are a slip, not a list: something separates two calls.
-    if (at === end) return false
+    if (at === end) touching = true
     while (at < end) {
       SEPARATOR.lastIndex = at
-      if (!SEPARATOR.test(text) || SEPARATOR.lastIndex > end) return false
+      if (!SEPARATOR.test(text) || SEPARATOR.lastIndex > end) return 'prose'
       at = SEPARATOR.lastIndex
     }
   }
-  return true
+  return touching ? 'touching' : 'separators'
 }
 
 /**
- * The feedback for an answer holding `several` JSON values with prose between them, `outside` of
- * them outside tool-call blocks. It names what was found and never asks for fewer values: a model
+ * The feedback for an answer holding `several` JSON values with prose between them (or touching:
+ * written back to back), `outside` of them outside tool-call blocks. It names what was found and never asks for fewer values: a model
  * making parallel calls is asked to write them without prose between, not to drop any.
  */
-export function severalValuesMessage(answer: { readonly several: number; readonly outside: number }): string {
+export function severalValuesMessage(answer: SeveralValues): string {
   const where = answer.outside < answer.several ? ` (${answer.outside} of them outside tool-call blocks)` : ''
+  if (answer.touching === true) {
+    return (
+      `the answer holds ${answer.several} separate JSON values written back to back with nothing between them${where}, so where one ends and the next begins is unclear; ` +
+      'send the answer as one JSON value (several calls: one per <tool_call> block, or one JSON list)'
+    )
+  }
   return (
     `the answer holds ${answer.several} separate JSON values with prose between them${where}, so which one is the answer is unclear; ` +
     'send the answer alone, without remarks or examples between values (several calls: one per <tool_call> block, or one JSON list)'
