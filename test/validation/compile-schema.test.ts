@@ -248,6 +248,21 @@ describe('compileSchema with boolean and $id-scoped JSON Schemas', () => {
     expect(() => compileSchema({ properties: { a: { $ref: '#/$defs/missing' } } })).toThrow(/does not resolve/)
   })
 
+  it('names a $ref that is no URI reference (a bare "%"), and resolves the same name escaped as %25', async () => {
+    expect(() => compileSchema({ $ref: '#/$defs/100%', $defs: { '100%': {} } })).toThrow(
+      /^invalid JSON Schema at #\/\$ref: \$ref "#\/\$defs\/100%" is not a valid URI reference/,
+    )
+    expect(() => compileSchema({ properties: { a: { $ref: '#/$defs/%zz' } }, $defs: { '%zz': {} } })).toThrow(
+      /at #\/properties\/a\/\$ref: \$ref "#\/\$defs\/%zz"/,
+    )
+    expect(() => compileSchema({ $dynamicRef: '#/$defs/1%', $defs: { '1%': {} } })).toThrow(/\$dynamicRef "#\/\$defs\/1%" is not a valid URI reference/)
+    const registry = { 'https://example.test/a': { $ref: '#/$defs/1%', $defs: { '1%': {} } } }
+    expect(() => compileSchema({ $ref: 'https://example.test/a' }, { registry })).toThrow(/\$ref "#\/\$defs\/1%" is not a valid URI reference/)
+    const escaped = compileSchema({ type: 'object', properties: { a: { $ref: '#/$defs/100%25' } }, $defs: { '100%': { type: 'string' } } })
+    expect(await escaped.validate({ a: 'x' })).toMatchObject({ ok: true })
+    expect(await escaped.validate({ a: 1 })).toMatchObject({ ok: false })
+  })
+
   it('checks a schema too wide for generated code (an enum of 20,000 values, 10,000 properties) as it checks any other', () => {
     // On Node's main thread an enum of 500 values already overflowed; a test worker's stack is larger.
     const codes = compileSchema({ type: 'object', properties: { code: { enum: Array.from({ length: 20_000 }, (_, i) => `c${i}`) } }, required: ['code'] })
