@@ -248,6 +248,25 @@ describe('compileSchema with boolean and $id-scoped JSON Schemas', () => {
     expect(() => compileSchema({ properties: { a: { $ref: '#/$defs/missing' } } })).toThrow(/does not resolve/)
   })
 
+  it('resolves an anchor as the compiler does (both written as URLs), and refuses one it would not find instead of checking every value against false', async () => {
+    for (const [ref, anchor] of [
+      ['#a', 'a'],
+      ['#a%20b', 'a b'],
+      ['#%C3%A9', 'é'],
+      ['#é', 'é'],
+    ]) {
+      const schema = compileSchema({ $ref: ref, $defs: { x: { $anchor: anchor, type: 'string' } } })
+      expect(await schema.validate('s')).toMatchObject({ ok: true })
+      expect(await schema.validate(1)).toMatchObject({ ok: false, issues: [{ code: 'invalid_type' }] })
+    }
+    for (const [ref, anchor] of [
+      ['#a%2Fb', 'a/b'],
+      ['#a%25', 'a%'],
+    ]) {
+      expect(() => compileSchema({ $ref: ref, $defs: { x: { $anchor: anchor, type: 'string' } } })).toThrow(`$ref "${ref}" does not resolve`)
+    }
+  })
+
   it('names a $ref that is no URI reference (a bare "%"), and resolves the same name escaped as %25', async () => {
     expect(() => compileSchema({ $ref: '#/$defs/100%', $defs: { '100%': {} } })).toThrow(
       /^invalid JSON Schema at #\/\$ref: \$ref "#\/\$defs\/100%" is not a valid URI reference/,
