@@ -267,6 +267,18 @@ describe('compileSchema with boolean and $id-scoped JSON Schemas', () => {
     }
   })
 
+  it('decodes a pointer fragment before splitting it, as RFC 6901 and the compiler do: %2F is a separator, ~1 the "/" of a key', async () => {
+    expect(() => compileSchema({ $ref: '#/$defs/a%2Fb', $defs: { 'a/b': { type: 'string' } } })).toThrow('$ref "#/$defs/a%2Fb" does not resolve')
+    for (const ref of ['#/$defs/a~1b', '#/$defs/a%7E1b', '#/%24defs/a~1b']) {
+      const schema = compileSchema({ $ref: ref, $defs: { 'a/b': { type: 'string' } } })
+      expect(await schema.validate('s')).toMatchObject({ ok: true })
+      expect(await schema.validate(1)).toMatchObject({ ok: false, issues: [{ code: 'invalid_type' }] })
+    }
+    const nested = compileSchema({ $ref: '#/$defs/a%2Fproperties%2Fb', $defs: { a: { type: 'object', properties: { b: { type: 'string' } } } } })
+    expect(await nested.validate('s')).toMatchObject({ ok: true })
+    expect(await nested.validate(1)).toMatchObject({ ok: false, issues: [{ code: 'invalid_type' }] })
+  })
+
   it('names a $ref that is no URI reference (a bare "%"), and resolves the same name escaped as %25', async () => {
     expect(() => compileSchema({ $ref: '#/$defs/100%', $defs: { '100%': {} } })).toThrow(
       /^invalid JSON Schema at #\/\$ref: \$ref "#\/\$defs\/100%" is not a valid URI reference/,
