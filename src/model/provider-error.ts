@@ -1,12 +1,19 @@
 import { hasBrand } from './brand.ts'
+import { rejectionOfCodes } from './classify-rejection.ts'
+import { kindOfStatus } from './classify-shape.ts'
 import { ERROR_KINDS, type ErrorKind } from './error-kind.ts'
 import { MAX_TIMER_MS, option, optionsContract } from './options-contract.ts'
 
 const BRAND = Symbol.for('reliability-gate.ProviderError')
 
-/** Options of a {@link ProviderError}. */
-export interface ProviderErrorOptions {
-  readonly kind: ErrorKind
+/**
+ * Options of a {@link ProviderError}: a `kind`, or a `status` it is derived from (as
+ * `classifyError` reads one: 429 `rate-limit`, 503 `http-5xx`, ...), or both (`kind` wins).
+ */
+export type ProviderErrorOptions = ProviderErrorFields & ({ readonly kind: ErrorKind } | { readonly kind?: ErrorKind; readonly status: number })
+
+/** The fields of {@link ProviderErrorOptions} besides the `kind` / `status` choice. */
+interface ProviderErrorFields {
   readonly status?: number
   readonly code?: string
   /**
@@ -45,16 +52,19 @@ export class ProviderError extends Error {
   readonly [BRAND] = true
 
   /**
-   * Without options, the kind is `unknown`; a `kind` that is no {@link ErrorKind}, or an option this
-   * error does not take, throws a `TypeError`; a `status` or `retryAfterMs` out of range a `RangeError`.
+   * Without options, the kind is `unknown`; without a `kind`, the kind `status` says (as
+   * `classifyError` reads it: its status, then its `code`, else `unknown`). A `kind` that is no
+   * {@link ErrorKind}, neither `kind` nor `status`, or an option this error does not take, throws a
+   * `TypeError`; a `status` or `retryAfterMs` out of range a `RangeError`.
    */
   constructor(message: string, options: ProviderErrorOptions = UNKNOWN) {
     if (typeof options === 'object' && options !== null && options !== UNKNOWN) PROVIDER_ERROR.check(options)
-    if (typeof options !== 'object' || options === null || !(ERROR_KINDS as readonly unknown[]).includes(options.kind)) {
-      throw new TypeError(`ProviderError: options.kind must be one of ${ERROR_KINDS.join(', ')}, got ${kindShown(options)}`)
+    const kind = typeof options === 'object' && options !== null ? kindOf(options) : undefined
+    if (kind === undefined) {
+      throw new TypeError(`ProviderError: options.kind must be one of ${ERROR_KINDS.join(', ')} (or options.status given), got ${kindShown(options)}`)
     }
     super(message, options.cause === undefined ? undefined : { cause: options.cause })
-    this.kind = options.kind
+    this.kind = kind
     this.status = options.status
     this.code = options.code
     this.retryAfterMs = options.retryAfterMs
@@ -63,6 +73,14 @@ export class ProviderError extends Error {
 }
 
 const UNKNOWN: ProviderErrorOptions = Object.freeze({ kind: 'unknown' })
+
+/** The kind given, else the one its status (then code) says; `undefined` when neither can make one. */
+function kindOf(options: ProviderErrorOptions): ErrorKind | undefined {
+  if (options.kind !== undefined || options.status === undefined) {
+    return (ERROR_KINDS as readonly unknown[]).includes(options.kind) ? options.kind : undefined
+  }
+  return kindOfStatus(options.status) ?? rejectionOfCodes({ code: options.code }) ?? 'unknown'
+}
 
 function kindShown(options: unknown): string {
   if (typeof options !== 'object' || options === null) return `options ${options === null ? 'null' : typeof options}`

@@ -45,7 +45,7 @@ const KEYS: Readonly<Record<keyof StepConfig, readonly [Check, string, keyof Str
 /**
  * Reads pyconveyor's snake_case step keys into {@link StrictOutputOptions}. Every unknown key and
  * every wrong type is reported at once, each with what was expected. A `null` value means "not set",
- * as in YAML.
+ * as in YAML, and so does an empty `error_template` (pyconveyor then uses its built-in feedback).
  *
  * `error_template` is a file path, as in pyconveyor's docs (`prompts/retry_feedback.j2`), read
  * relative to `baseDir`; a missing file is a `StepConfigError` naming the path. A value holding Jinja
@@ -76,6 +76,8 @@ export function parseStepConfig(config: unknown, options: ParseStepConfigOptions
       continue
     }
     if (value === null || value === undefined) continue
+    // pyconveyor tests `if error_template_path:`, so an empty template means its built-in feedback.
+    if (key === 'error_template' && value === '') continue
     const [check, expected, camel] = spec
     if (!check(value)) problems.push({ key, expected, received: describe(value) })
     else if (key === 'error_template' && !isInlineTemplate(value as string)) {

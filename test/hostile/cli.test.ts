@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process'
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { linkSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -52,6 +52,29 @@ describe('reliability-gate view (command line)', () => {
   it('keeps the trace intact when asked to write the page over it', async () => {
     await run('view', trace, '--html', trace)
     expect(readFileSync(trace, 'utf8')).toContain('"run_start"')
+  })
+
+  it('refuses, and keeps the trace intact, when the output path is the trace reached another way (a symlink, a symlinked folder, a hard link)', async () => {
+    const other = mkdtempSync(join(tmpdir(), 'rg-cli-alias-'))
+    const link = join(other, 'out.html')
+    symlinkSync(trace, link)
+    const folder = join(other, 'traces')
+    symlinkSync(dir, folder)
+    const hard = join(other, 'hard.html')
+    linkSync(trace, hard)
+    for (const out of [link, join(folder, 'trace.jsonl'), hard]) {
+      const { code, err } = await run('view', trace, '--html', out)
+      expect(code).toBe(2)
+      expect(err).toContain('would overwrite the trace')
+      expect(readFileSync(trace, 'utf8')).toBe('{"type":"run_start","runId":"r","ts":1,"provider":"p"}\n')
+    }
+    // A symlink to another file, and a new file, are written as asked.
+    const elsewhere = join(other, 'page.html')
+    writeFileSync(elsewhere, '')
+    mkdirSync(join(other, 'sub'))
+    symlinkSync(elsewhere, join(other, 'sub', 'to-page.html'))
+    expect((await run('view', trace, '--html', join(other, 'sub', 'to-page.html'))).code).toBe(0)
+    expect(readFileSync(elsewhere, 'utf8').startsWith('<!doctype html>')).toBe(true)
   })
 
   it('exits 1 naming the path when the page cannot be written', async () => {

@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { ProviderError } from '../../src/index.ts'
+import { classifyError, ProviderError } from '../../src/index.ts'
 import { aiSdk } from '../../src/integrations/ai-sdk.ts'
 import { anthropic, toAnthropicRequest } from '../../src/providers/anthropic/index.ts'
 import { scripted, simulated } from '../../src/providers/index.ts'
@@ -19,6 +19,29 @@ describe('ProviderError options', () => {
 
   it('keeps its own message for a kind that is no error kind', () => {
     expect(() => new ProviderError('x', { kind: 'rate_limit' } as never)).toThrow(/ProviderError: options\.kind must be one of/)
+  })
+
+  it('derives the kind from a status when no kind is given, as classifyError reads it; a given kind wins', () => {
+    expect(new ProviderError('x', { status: 503 }).kind).toBe('http-5xx')
+    expect(new ProviderError('x', { status: 429 }).kind).toBe('rate-limit')
+    expect(new ProviderError('x', { status: 408 }).kind).toBe('timeout')
+    expect(new ProviderError('x', { status: 401 }).kind).toBe('auth')
+    expect(new ProviderError('x', { status: 400, code: 'context_length_exceeded' }).kind).toBe('context-overflow')
+    expect(new ProviderError('x', { status: 418 }).kind).toBe('unknown')
+    expect(new ProviderError('x', { status: 503, kind: 'network' }).kind).toBe('network')
+    expect(new ProviderError('x', { status: 503 })).toMatchObject({ status: 503 })
+    for (const status of [0, 200, 400, 404, 409, 413, 500, 529, 999]) {
+      const error = new ProviderError('x', { status })
+      expect(error.kind).toBe(classifyError(new ProviderError('x', { kind: 'unknown', status })).kind)
+      expect(classifyError(error).kind).toBe(error.kind)
+    }
+  })
+
+  it('refuses options with neither a kind nor a status, and a status that cannot be one', () => {
+    expect(() => new ProviderError('x', {} as never)).toThrow(/ProviderError: options\.kind must be one of .* \(or options\.status given\), got undefined/)
+    expect(() => new ProviderError('x', { code: 'rl' } as never)).toThrow(TypeError)
+    expect(() => new ProviderError('x', { status: 1000 })).toThrow(RangeError)
+    expect(() => new ProviderError('x', { status: 503, kind: 'bogus' } as never)).toThrow(/got "bogus"/)
   })
 
   it.each([

@@ -45,6 +45,13 @@ describe('strictOutput.fromStepConfig', () => {
     expect(strictOutput.fromStepConfig({ max_attempts: null }).maxAttempts).toBe(3)
   })
 
+  it("treats an empty error_template as not set, using the built-in feedback as pyconveyor's `if error_template_path:` does", () => {
+    const config = strictOutput.fromStepConfig({ error_template: '', max_attempts: 2 })
+    expect(config.errorTemplate).toBeUndefined()
+    expect(config.maxAttempts).toBe(2)
+    expect('errorTemplate' in strictOutput.fromStepConfig({ error_template: '' }, { baseDir: '/nowhere' })).toBe(false)
+  })
+
   it('checks its own options: a misspelt baseDir, a strictOutput key slipped in, an empty baseDir or no object are refused, never read as a default', () => {
     // package.json sits in the working directory: a misspelt baseDir must not fall back to it.
     expect(() => strictOutput.fromStepConfig({ error_template: 'package.json' }, { basedir: '/nowhere' } as never)).toThrow(

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Type } from 'typebox'
@@ -62,6 +62,11 @@ describe('reliability-gate replay', () => {
     expect(page).not.toContain('call-0 ⟲ replay')
     expect(page.indexOf('call-2 ⟲ replay')).toBeGreaterThan(page.indexOf('"call-2"'))
     expect((await replay(trace, '--config', config, '--html', trace)).err).toContain('--html would overwrite the trace')
+    const link = join(dir, 'link-to-trace.html')
+    symlinkSync(trace, link)
+    const before = readFileSync(trace, 'utf8')
+    expect(await replay(trace, '--config', config, '--html', link)).toMatchObject({ code: 2, err: expect.stringContaining('--html would overwrite the trace') })
+    expect(readFileSync(trace, 'utf8')).toBe(before)
   })
 
   it('prints the report as JSON with --json', async () => {

@@ -248,6 +248,52 @@ describe('compileSchema with boolean and $id-scoped JSON Schemas', () => {
     expect(() => compileSchema({ properties: { a: { $ref: '#/$defs/missing' } } })).toThrow(/does not resolve/)
   })
 
+  it('resolves an anchor as the compiler does (both written as URLs), and refuses one it would not find instead of checking every value against false', async () => {
+    for (const [ref, anchor] of [
+      ['#a', 'a'],
+      ['#a%20b', 'a b'],
+      ['#%C3%A9', 'é'],
+      ['#é', 'é'],
+    ]) {
+      const schema = compileSchema({ $ref: ref, $defs: { x: { $anchor: anchor, type: 'string' } } })
+      expect(await schema.validate('s')).toMatchObject({ ok: true })
+      expect(await schema.validate(1)).toMatchObject({ ok: false, issues: [{ code: 'invalid_type' }] })
+    }
+    for (const [ref, anchor] of [
+      ['#a%2Fb', 'a/b'],
+      ['#a%25', 'a%'],
+    ]) {
+      expect(() => compileSchema({ $ref: ref, $defs: { x: { $anchor: anchor, type: 'string' } } })).toThrow(`$ref "${ref}" does not resolve`)
+    }
+  })
+
+  it('decodes a pointer fragment before splitting it, as RFC 6901 and the compiler do: %2F is a separator, ~1 the "/" of a key', async () => {
+    expect(() => compileSchema({ $ref: '#/$defs/a%2Fb', $defs: { 'a/b': { type: 'string' } } })).toThrow('$ref "#/$defs/a%2Fb" does not resolve')
+    for (const ref of ['#/$defs/a~1b', '#/$defs/a%7E1b', '#/%24defs/a~1b']) {
+      const schema = compileSchema({ $ref: ref, $defs: { 'a/b': { type: 'string' } } })
+      expect(await schema.validate('s')).toMatchObject({ ok: true })
+      expect(await schema.validate(1)).toMatchObject({ ok: false, issues: [{ code: 'invalid_type' }] })
+    }
+    const nested = compileSchema({ $ref: '#/$defs/a%2Fproperties%2Fb', $defs: { a: { type: 'object', properties: { b: { type: 'string' } } } } })
+    expect(await nested.validate('s')).toMatchObject({ ok: true })
+    expect(await nested.validate(1)).toMatchObject({ ok: false, issues: [{ code: 'invalid_type' }] })
+  })
+
+  it('names a $ref that is no URI reference (a bare "%"), and resolves the same name escaped as %25', async () => {
+    expect(() => compileSchema({ $ref: '#/$defs/100%', $defs: { '100%': {} } })).toThrow(
+      /^invalid JSON Schema at #\/\$ref: \$ref "#\/\$defs\/100%" is not a valid URI reference/,
+    )
+    expect(() => compileSchema({ properties: { a: { $ref: '#/$defs/%zz' } }, $defs: { '%zz': {} } })).toThrow(
+      /at #\/properties\/a\/\$ref: \$ref "#\/\$defs\/%zz"/,
+    )
+    expect(() => compileSchema({ $dynamicRef: '#/$defs/1%', $defs: { '1%': {} } })).toThrow(/\$dynamicRef "#\/\$defs\/1%" is not a valid URI reference/)
+    const registry = { 'https://example.test/a': { $ref: '#/$defs/1%', $defs: { '1%': {} } } }
+    expect(() => compileSchema({ $ref: 'https://example.test/a' }, { registry })).toThrow(/\$ref "#\/\$defs\/1%" is not a valid URI reference/)
+    const escaped = compileSchema({ type: 'object', properties: { a: { $ref: '#/$defs/100%25' } }, $defs: { '100%': { type: 'string' } } })
+    expect(await escaped.validate({ a: 'x' })).toMatchObject({ ok: true })
+    expect(await escaped.validate({ a: 1 })).toMatchObject({ ok: false })
+  })
+
   it('checks a schema too wide for generated code (an enum of 20,000 values, 10,000 properties) as it checks any other', () => {
     // On Node's main thread an enum of 500 values already overflowed; a test worker's stack is larger.
     const codes = compileSchema({ type: 'object', properties: { code: { enum: Array.from({ length: 20_000 }, (_, i) => `c${i}`) } }, required: ['code'] })

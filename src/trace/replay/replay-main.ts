@@ -5,6 +5,7 @@ import { typeName } from '../../model/describe-value.ts'
 import { isRecord } from '../../model/is-record.ts'
 import { messageOf } from '../../model/message-of.ts'
 import { notAFile } from '../not-a-file.ts'
+import { sameFile } from '../same-file.ts'
 import { readTrace } from '../viewer/parse-trace.ts'
 import { skippedReport } from '../viewer/skipped-report.ts'
 import { formatReplay, formatTrials } from './format-replay.ts'
@@ -68,7 +69,7 @@ export async function replayMain(args: readonly string[], io: ReplayIo): Promise
     }
     return 0
   }
-  if (parsed.html !== undefined && resolve(parsed.html) === resolve(parsed.file)) return fail(`--html would overwrite the trace ${JSON.stringify(parsed.file)}`)
+  if (parsed.html !== undefined && (await sameFile(parsed.html, parsed.file))) return fail(`--html would overwrite the trace ${JSON.stringify(parsed.file)}`)
   let report: ReplayReport
   try {
     const replay = await replayWithRecords(trace.records, { config })

@@ -1,7 +1,8 @@
 import { readFile, writeFile } from 'node:fs/promises'
-import { basename, resolve } from 'node:path'
+import { basename } from 'node:path'
 import { messageOf } from '../../model/message-of.ts'
 import { notAFile } from '../not-a-file.ts'
+import { sameFile } from '../same-file.ts'
 import { replayMain } from '../replay/replay-main.ts'
 import { parseCliArgs, USAGE } from './cli-args.ts'
 import { serveTrace } from './serve-trace.ts'
@@ -41,7 +42,7 @@ export async function main(args: readonly string[], io: CliIo = CONSOLE): Promis
     return 2
   }
   if (html !== undefined) {
-    if (resolve(html) === resolve(file)) {
+    if (await sameFile(html, file)) {
       io.err(`reliability-gate: --html would overwrite the trace ${JSON.stringify(file)}\n\n${USAGE}`)
       return 2
     }

@@ -32,6 +32,7 @@ interface Walked {
  * which never terminate. A recursive schema that descends into the value on its way back
  * (`items: { $ref: '#' }` under a property) is legal. A schema object that contains itself (a cycle of
  * JavaScript objects, which no JSON text can hold) is refused too: write the recursion with `$ref`.
+ * So is a `$ref` or `$dynamicRef` that is no URI reference (`#/$defs/100%`: a `%` must start an escape, `%25`).
  *
  * @throws Error naming the reference (or the place) and why.
  */
@@ -75,7 +76,7 @@ function walk(doc: object, docBase: string, walked: Walked, collectRefs: boolean
     let base = parentBase
     const id = schema['$id']
     if (typeof id === 'string') {
-      if (id.startsWith('#')) walked.anchors.add(`${canonicalUri(base)}${id}`)
+      if (id.startsWith('#')) walked.anchors.add(anchorUri(base, id.slice(1)))
       else {
         base = canonicalUri(nextUri(id, base))
         walked.resources.set(base, node)
@@ -83,7 +84,13 @@ function walk(doc: object, docBase: string, walked: Walked, collectRefs: boolean
     }
     for (const key of ['$anchor', '$dynamicAnchor'] as const) {
       const anchor = schema[key]
-      if (typeof anchor === 'string') walked.anchors.add(`${canonicalUri(base)}#${anchor}`)
+      if (typeof anchor === 'string') walked.anchors.add(anchorUri(base, anchor))
+    }
+    // A `%` not followed by two hex digits is no URI: named here, not left to the compiler's bare "URI malformed".
+    for (const key of ['$ref', '$dynamicRef'] as const) {
+      const uri = schema[key]
+      if (typeof uri === 'string' && safeDecode(uri) === undefined)
+        fail(`${at}/${key}`, `${key} ${JSON.stringify(uri)} is not a valid URI reference (a "%" must start an escape such as %25, which is "%" itself)`)
     }
     const ref = schema['$ref']
     // Only the document's own references are checked: a registry may hold documents it never reaches.
@@ -107,7 +114,17 @@ function resolveRef({ ref, base }: FoundRef, root: object, registry: Readonly<Re
   if (doc === undefined) return METASCHEMAS.has(canonical) || JSON_SCHEMA_ORG.test(canonical) ? true : undefined
   if (fragment === '') return doc
   if (fragment.startsWith('/')) return resolveJsonPointer(doc, `#${fragment}`) ?? (ref.startsWith('#/') ? resolveJsonPointer(root, ref) : undefined)
-  return walked.anchors.has(`${canonical}#${safeDecode(fragment)}`) || walked.anchors.has(`${canonical}#${fragment}`) ? true : undefined
+  return walked.anchors.has(`${canonical}#${fragment}`) ? true : undefined
+}
+
+/**
+ * An anchor's URI as the compiler matches a `$ref` to it: both written as URLs (`#a b` is `#a%20b`,
+ * `#é` is `#%C3%A9`), never decoded, so `#a%2Fb` does not name the anchor `a/b` (the compiler would
+ * find nothing there, and check every value against `false`).
+ */
+function anchorUri(base: string, anchor: string): string {
+  const uri = `${canonicalUri(base)}#${anchor}`
+  return URL.canParse(uri) ? new URL(uri).href : uri
 }
 
 /** A place where in-place applicators and `$ref`s lead back to a schema already being applied, or `undefined`. */
@@ -154,11 +171,12 @@ function collect(node: unknown, at: string, out: { node: object; at: string }[],
   }
 }
 
-function safeDecode(text: string): string {
+/** The percent-decoded text, `undefined` when an escape is malformed (`100%`). */
+function safeDecode(text: string): string | undefined {
   try {
     return decodeURIComponent(text)
   } catch {
-    return text
+    return undefined
   }
 }
 
