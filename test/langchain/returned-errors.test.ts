@@ -1,6 +1,6 @@
 import { AIMessage, type BaseMessage } from '@langchain/core/messages'
 import { fakeModel } from '@langchain/core/testing'
-import { createAgent, tool } from 'langchain'
+import { createAgent, createMiddleware, tool } from 'langchain'
 import { describe, expect, it } from 'vitest'
 import * as z from 'zod'
 import { reliabilityMiddleware } from '../../src/integrations/langchain.ts'
@@ -44,5 +44,69 @@ describe('reliabilityMiddleware for LangChain: tool results', () => {
     expect(message.status).toBe('success')
     expect((t as unknown as { _call: unknown })._call).toBe(ownCall)
     expect(Object.hasOwn(t, '_call')).toBe(false)
+  })
+
+  it('answers a tool that throws as LangChain answers it with no middleware, and the run goes on', async () => {
+    const throwing = (thrown: unknown) =>
+      lookup(() => {
+        throw thrown
+      })
+    for (const thrown of [new RangeError('x'), 'the ledger is locked', new TypeError('')]) {
+      const answered = await toolMessage(throwing(thrown))
+      const plain = await toolMessage(throwing(thrown), false)
+      expect([answered.text, answered.status]).toEqual([plain.text, plain.status])
+      expect(answered.status).toBe('error')
+      expect((answered as unknown as { tool_call_id: string }).tool_call_id).toBe('c1')
+    }
+    expect((await toolMessage(throwing(new RangeError('x')))).text).toBe('RangeError: x\n Please fix your mistakes.')
+  })
+
+  it('answers a thrown value LangChain cannot write (a Symbol, an error whose name getter throws) without failing the run', async () => {
+    const unreadable = Object.defineProperty(new Error('locked'), 'name', {
+      get() {
+        throw new Error('no name')
+      },
+    })
+    expect((await toolMessage(lookup(() => Promise.reject(Symbol('gone'))))).text).toBe('Symbol(gone)\n Please fix your mistakes.')
+    const message = await toolMessage(lookup(() => Promise.reject(unreadable)))
+    expect(message.text).toBe('locked\n Please fix your mistakes.')
+    expect(message.status).toBe('error')
+  })
+
+  it("lets what LangChain never answers leave as it came: a LangGraph bubble-up and another middleware's own error", async () => {
+    class Pause extends Error {
+      readonly is_bubble_up = true
+    }
+    const model = () =>
+      fakeModel()
+        .respondWithTools([{ name: 'lookup', args: { orderId: '42' }, id: 'c1' }])
+        .respond(new AIMessage('done'))
+    const ask = { messages: [{ role: 'user', content: 'where is 42?' }] }
+    const paused = createAgent({ model: model(), tools: [lookup(() => Promise.reject(new Pause('approve first')))], middleware: [reliabilityMiddleware({})] })
+    // LangGraph takes its own bubble-up back: the run pauses after the model's call, no tool message answers it.
+    const result = await paused.invoke(ask)
+    expect(result.messages.map((m: BaseMessage) => m.type)).toEqual(['human', 'ai'])
+    const failing = createMiddleware({
+      name: 'Failing',
+      wrapToolCall: async () => {
+        throw new Error('the audit log is down')
+      },
+    })
+    const agent = createAgent({ model: model(), tools: [lookup(() => 'fine')], middleware: [reliabilityMiddleware({}), failing] })
+    await expect(agent.invoke(ask)).rejects.toThrow('the audit log is down')
+  })
+
+  it('leaves a throwing tool to end the run once the run is aborted', async () => {
+    const controller = new AbortController()
+    const t = lookup(() => {
+      controller.abort(new Error('stopped by the user'))
+      throw new Error('interrupted')
+    })
+    const model = fakeModel()
+      .respondWithTools([{ name: 'lookup', args: { orderId: '42' }, id: 'c1' }])
+      .respond(new AIMessage('done'))
+    const agent = createAgent({ model, tools: [t], middleware: [reliabilityMiddleware({})] })
+    await expect(agent.invoke({ messages: [{ role: 'user', content: 'where is 42?' }] }, { signal: controller.signal })).rejects.toThrow()
+    expect(model.calls).toHaveLength(1)
   })
 })

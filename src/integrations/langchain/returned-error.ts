@@ -33,10 +33,10 @@ export function reportingReturnedErrors<R extends ToolRequest>(request: R): R {
   return { ...request, tool: view }
 }
 
-/** `String(error)` as LangChain writes a thrown one (`RangeError: message`), never throwing. */
-function errorText(error: Error): string {
+/** `String(error)` as LangChain writes a thrown one (`RangeError: message`; a thrown string as it is), never throwing. */
+export function errorText(error: unknown): string {
   try {
-    const text: unknown = Error.prototype.toString.call(error)
+    const text: unknown = isErrorValue(error) ? Error.prototype.toString.call(error) : undefined
     if (typeof text === 'string') return text
   } catch {
     // A name or message getter that throws: the message as far as it can be read.
