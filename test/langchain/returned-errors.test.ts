@@ -109,4 +109,42 @@ describe('reliabilityMiddleware for LangChain: tool results', () => {
     await expect(agent.invoke({ messages: [{ role: 'user', content: 'where is 42?' }] }, { signal: controller.signal })).rejects.toThrow()
     expect(model.calls).toHaveLength(1)
   })
+
+  it('writes a result JSON would lose (a Map, a Set, an opaque instance, a cycle) as the Agent writes it, never as {}', async () => {
+    class Money {
+      readonly #cents = 500
+      get cents(): number {
+        return this.#cents
+      }
+    }
+    const cyclic: Record<string, unknown> = { a: 1 }
+    cyclic['self'] = cyclic
+    const cases: [unknown, string][] = [
+      [new Map([['k', 1]]), '{"k":1}'],
+      [{ seen: new Set(['a']) }, '{"seen":["a"]}'],
+      [{ price: new Money() }, '{"price":"[Money]"}'],
+      [cyclic, '{"a":1,"self":"[Circular]"}'],
+      [{ n: 10n }, '{"n":"10"}'],
+    ]
+    for (const [value, text] of cases) {
+      const message = await toolMessage(lookup(() => value))
+      expect(message.text).toBe(text)
+      expect(message.status).toBe('success')
+    }
+  })
+
+  it('hands on what LangChain writes itself: content blocks, a content_and_artifact tuple, plain JSON', async () => {
+    const blocks = await toolMessage(lookup(() => [{ type: 'text', text: 'delivered' }]))
+    expect(blocks.content).toEqual([{ type: 'text', text: 'delivered' }])
+    const withArtifact = tool(async () => ['delivered', new Map([['raw', 1]])] as [string, unknown], {
+      name: 'lookup',
+      description: 'Finds an order',
+      schema: z.object({ orderId: z.string() }),
+      responseFormat: 'content_and_artifact',
+    })
+    const message = (await toolMessage(withArtifact as unknown as ReturnType<typeof lookup>)) as BaseMessage & { artifact?: unknown }
+    expect(message.text).toBe('delivered')
+    expect(message.artifact).toBeInstanceOf(Map)
+    expect((await toolMessage(lookup(() => ({ a: [1, null] })))).text).toBe('{"a":[1,null]}')
+  })
 })
