@@ -137,6 +137,15 @@ function unboxed(value: object): unknown {
   return value
 }
 
+/**
+ * A `JSON.stringify` replacer writing what JSON would write as `{}` while it holds data as
+ * {@link safeJsonText} writes it (a Map's entries, a Set's values, a RegExp's text, an opaque
+ * instance's class); everything else as JSON writes it, so a cycle or a BigInt still throws.
+ */
+export function keepingData(_key: string, value: unknown): unknown {
+  return typeof value === 'object' && value !== null && needsWalk(value) ? faithful(value) : value
+}
+
 /** The replacer of the first try: it stops `JSON.stringify` at the first value it would write as `{}` while that value holds data. */
 function plainOnly(_key: string, value: unknown): unknown {
   if (typeof value === 'object' && value !== null && needsWalk(value)) throw new TypeError('written by the walk')
