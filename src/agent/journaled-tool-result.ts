@@ -1,5 +1,6 @@
 import { DurableRunError } from '../durable/durable-run-error.ts'
 import { messageOf } from '../model/message-of.ts'
+import { keepingData } from '../validation/index.ts'
 
 /**
  * A tool's result as its durable step journals it: the JSON text it writes (`{ resultJson }`), not the
@@ -8,13 +9,15 @@ import { messageOf } from '../model/message-of.ts'
  * object, the port would refuse the step as unsafe data, and the model would hear that a tool failed
  * that ran (and might call it again). The text is parsed again when the step answers, giving what
  * `JSON.parse` gives (such a key an own data property, never a prototype). `undefined` (or what JSON
- * writes nothing for) stays `undefined`; a result JSON cannot write (a BigInt, a cycle) fails the step
- * with a `TypeError`, as before.
+ * writes nothing for) stays `undefined`; a Map, a Set or an opaque instance is journaled as the model
+ * was sent it (its entries, its values, its class: `keepingData`), so a replay sends the same text; a
+ * result JSON cannot write (a BigInt, a cycle) fails the step with a `TypeError`, as before.
  */
 export function journaledResult(tool: string, result: unknown): { readonly resultJson: string } | undefined {
   let text: string | undefined
   try {
-    text = JSON.stringify(result)
+    // A Map, a Set or an opaque instance as the model was sent it (never `{}`), so a replay sends the same.
+    text = JSON.stringify(result, keepingData)
   } catch (error) {
     throw new TypeError(`the result of tool ${JSON.stringify(tool)} cannot be journaled as JSON: ${messageOf(error)}`)
   }

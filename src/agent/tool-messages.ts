@@ -61,7 +61,8 @@ export const toolMessages = {
  * budget; a longer text keeps its head and a marker saying how many characters were cut): a string
  * as it is, `undefined` (or a `toJSON` giving nothing) as `(no result)`, anything else as its JSON,
  * written safely when `JSON.stringify` cannot write it (a BigInt as a string, a cycle as
- * `"[Circular]"`, a function by its name, a throwing `toJSON` or getter as `"[Unreadable: ...]"`):
+ * `"[Circular]"`, a function by its name, a throwing `toJSON` or getter as `"[Unreadable: ...]"`, a
+ * Map, a Set or an opaque instance as its data or its class, never `{}`):
  * the tool ran, so its call is reported done. Never `[object Object]`, never a function's source;
  * never throws.
  */

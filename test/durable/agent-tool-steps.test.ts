@@ -234,6 +234,22 @@ describe('Agent tool calls in a durable run', () => {
     }
   })
 
+  it('journals a tool result holding a Map or a Set as the model was first sent it, never as {}, and replays that', async () => {
+    const answer = { refunded: new Map([['A', 100]]), orders: new Set(['A']) }
+    const steps = [turn(call('refund', { order: 'A', cents: 100 }, 'c1')), 'Refunded.']
+    const journal: string[] = []
+    const first = agentWith(steps, refunds(() => answer).refund)
+    await first.agent.run('refund A', { durable: memoryDurablePort({ runId: 'r', journal }) })
+    const sent = first.provider.requests[1]?.messages.find((m) => m.role === 'tool')?.content
+    expect(sent).toBe('{"refunded":{"A":100},"orders":["A"]}')
+    const step = journal.map((entry) => JSON.parse(entry) as { name: string; value: unknown }).find((e) => e.name === 'tool:1:c1')
+    expect(step?.value).toEqual({ resultJson: sent })
+    const again = refunds()
+    const replayed = await agentWith(steps, again.refund).agent.runDetailed('refund A', { durable: memoryDurablePort({ runId: 'r', journal }) })
+    expect(again.execute).not.toHaveBeenCalled()
+    expect(replayed.functionsCalled[0]?.result).toEqual({ refunded: { A: 100 }, orders: ['A'] })
+  })
+
   it('refuses a journaled tool result whose text is not JSON as a corrupt entry, running no tool', async () => {
     const journal: string[] = []
     const steps = [turn(call('refund', { order: 'A', cents: 100 }, 'c1')), 'Refunded.']

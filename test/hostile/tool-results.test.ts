@@ -133,11 +133,62 @@ describe('hostile tool results: what JSON writes', () => {
     ['a number', () => 42, '42'],
     ['NaN, as JSON writes it', () => Number.NaN, 'null'],
     ['a string with control characters, as it is', () => 'a\u0000b\nc', 'a\u0000b\nc'],
-    ['a Map, as JSON writes it', () => new Map([['k', 1]]), '{}'],
   ])('sends %s', async (_name, make, content) => {
     const { result, sent } = await toolReturning(make)
     expect(result.functionsCalled[0]?.status).toBe('ok')
     expect(sent).toBe(content)
+  })
+})
+
+class Money {
+  readonly #cents: number
+  constructor(cents: number) {
+    this.#cents = cents
+  }
+  get cents(): number {
+    return this.#cents
+  }
+}
+
+describe('hostile tool results: what JSON writes as {} while it holds data', () => {
+  const selfMap = (): unknown => {
+    const m = new Map<string, unknown>([['a', 1]])
+    m.set('self', m)
+    return m
+  }
+  it.each([
+    ['a Map with string keys, as an object', () => new Map([['k', 1]]), '{"k":1}'],
+    [
+      'a Map with other keys, as its [key, value] pairs',
+      () =>
+        new Map<unknown, unknown>([
+          [1, 'x'],
+          [{ id: 2 }, 'y'],
+        ]),
+      '[[1,"x"],[{"id":2},"y"]]',
+    ],
+    ['a Set, as an array of its values', () => new Set(['a', 2n]), '["a","2"]'],
+    ['a Map and a Set inside an object', () => ({ seen: new Set([1]), byId: new Map([['x', { ok: true }]]) }), '{"seen":[1],"byId":{"x":{"ok":true}}}'],
+    ['a Map that holds itself', selfMap, '{"a":1,"self":"[Circular]"}'],
+    ['a RegExp, as its text', () => ({ pattern: /a+b/gi }), '{"pattern":"/a+b/gi"}'],
+    ['an instance with only private fields, by its class', () => ({ price: new Money(500) }), '{"price":"[Money]"}'],
+    ['a WeakMap, by its class', () => new WeakMap(), '"[WeakMap]"'],
+  ])('sends %s, never {}', async (_name, make, content) => {
+    const { result, sent } = await toolReturning(make)
+    expect(result.functionsCalled[0]?.status).toBe('ok')
+    expect(sent).toBe(content)
+  })
+
+  it('keeps what JSON writes faithfully as JSON writes it: empty objects, arrays, typed arrays, boxed values', async () => {
+    for (const [make, content] of [
+      [() => ({}), '{}'],
+      [() => Object.create(null), '{}'],
+      [() => new Map(), '{}'],
+      [() => [new Uint8Array([1, 2])], '[{"0":1,"1":2}]'],
+      [() => ({ n: Object(3) }), '{"n":3}'],
+    ] as const) {
+      expect((await toolReturning(make)).sent).toBe(content)
+    }
   })
 })
 

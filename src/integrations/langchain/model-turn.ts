@@ -19,6 +19,7 @@ import type { NoProgressSettings } from '../../agent/no-progress/no-progress-opt
 import { noProgressRequest } from './no-progress-request.ts'
 import type { ContentGuard } from '../../validation/guards/index.ts'
 import { guardHumanMessages } from './guard-messages.ts'
+import { bubblesUp } from './bubbles-up.ts'
 
 /** The part of LangChain's model request a turn reads; the rest goes back to the handler as it came. */
 export interface TurnRequest {
@@ -134,15 +135,6 @@ async function guardedTurn<R extends TurnRequest>(asked: R, handler: (request: R
       throw bubble.signal.aborted ? bubble.signal.reason : error
     },
   )
-}
-
-/** LangGraph's mark on the errors that pause or end a graph on purpose (`interrupt()`, `Command`), as its own `isGraphBubbleUp` reads it. */
-function bubblesUp(error: unknown): boolean {
-  try {
-    return typeof error === 'object' && error !== null && (error as { is_bubble_up?: unknown }).is_bubble_up === true
-  } catch {
-    return false
-  }
 }
 
 /** The chat model's name (`model` or `modelName`, as LangChain's chat models name it), for pricing and events; `undefined` when it names none. */

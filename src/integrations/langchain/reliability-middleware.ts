@@ -21,6 +21,7 @@ import { type NoProgressOption, noProgressCheck, noProgressSettings } from '../.
 import { modelTurn, type TurnSettings } from './model-turn.ts'
 import { checkToolCall } from './tool-call-check.ts'
 import { reportingReturnedErrors } from './returned-error.ts'
+import { answeringThrownErrors } from './thrown-error.ts'
 import type { LangChainToolArgs } from './tool-args-turn.ts'
 import { type SchemaCache, schemaOf } from './tool-schemas.ts'
 
@@ -114,6 +115,8 @@ const MARK = 'reliability-gate:tool-args-invalid'
  * - `wrapToolCall`: the arguments are checked again where the tool runs (schema and `toolGuards`): a
  *   call still invalid (`exhausted`) is answered with an error `ToolMessage` holding the gate's
  *   feedback, one a guard rejected with a `BLOCKED` one, and the run goes on; the tool never runs on them.
+ *   A tool that throws is answered as LangChain answers it with no middleware (an error `ToolMessage`
+ *   `RangeError: …\n Please fix your mistakes.`), and the run goes on.
  *
  * Each model turn is one gate run with its own `runId`, on every event (`on()`, `events$`); its
  * tool-argument re-asks are runs of the same gate under that `runId`. A `breaker` given as options is
@@ -156,7 +159,9 @@ export function reliabilityMiddleware<T = unknown>(given?: LangChainReliabilityO
     name: 'ReliabilityGate',
     wrapModelCall: (request, handler) => modelTurn(request, handler, turn),
     async wrapToolCall(request, handler) {
-      const result = await checkedToolCall(reportingReturnedErrors(request), handler)
+      // A tool that throws is answered as LangChain answers it with no middleware in front (the run goes on).
+      const tolerant: typeof handler = (r) => answeringThrownErrors(() => handler(r), r.toolCall, runSignal(r))
+      const result = await checkedToolCall(reportingReturnedErrors(request), tolerant)
       if (contentGuards.length === 0) return result
       const run = { events, runId: newRunId(), signal: runSignal(request) }
       return (await guardToolMessage(result, request.toolCall.name, contentGuards, run)) as typeof result

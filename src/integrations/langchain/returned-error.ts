@@ -1,6 +1,7 @@
 import { ToolMessage } from '@langchain/core/messages'
 import { isErrorValue } from '../../model/error-value.ts'
 import { messageOf } from '../../model/message-of.ts'
+import { writtenResult } from './written-result.ts'
 
 /** The part of a LangChain tool call request this reads and hands on. */
 interface ToolRequest {
@@ -14,7 +15,8 @@ interface ToolRequest {
  * your mistakes.`. Left as it is, LangChain writes the result as JSON, and the JSON of an Error is
  * `{}`: the model would read that the call succeeded with nothing. The tool is a view of the
  * caller's (its own `_call` in front, the rest inherited), so the caller's object is never changed;
- * a tool without `_call` (a Runnable as a tool) is handed on as it is.
+ * a tool without `_call` (a Runnable as a tool) is handed on as it is. Any other result JSON would
+ * lose (a Map, a Set, a cycle) is written as the Agent writes it ({@link writtenResult}).
  */
 export function reportingReturnedErrors<R extends ToolRequest>(request: R): R {
   const tool = request.tool as { _call?: unknown } | undefined
@@ -25,7 +27,7 @@ export function reportingReturnedErrors<R extends ToolRequest>(request: R): R {
     _call: {
       async value(this: unknown, ...args: unknown[]): Promise<unknown> {
         const output: unknown = await run.apply(this, args)
-        if (!isErrorValue(output)) return output
+        if (!isErrorValue(output)) return writtenResult(output, tool)
         return new ToolMessage({ content: `${errorText(output)}\n Please fix your mistakes.`, tool_call_id: id ?? '', name, status: 'error' })
       },
     },
@@ -33,10 +35,10 @@ export function reportingReturnedErrors<R extends ToolRequest>(request: R): R {
   return { ...request, tool: view }
 }
 
-/** `String(error)` as LangChain writes a thrown one (`RangeError: message`), never throwing. */
-function errorText(error: Error): string {
+/** `String(error)` as LangChain writes a thrown one (`RangeError: message`; a thrown string as it is), never throwing. */
+export function errorText(error: unknown): string {
   try {
-    const text: unknown = Error.prototype.toString.call(error)
+    const text: unknown = isErrorValue(error) ? Error.prototype.toString.call(error) : undefined
     if (typeof text === 'string') return text
   } catch {
     // A name or message getter that throws: the message as far as it can be read.

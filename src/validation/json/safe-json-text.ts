@@ -9,6 +9,10 @@ const MAX_DEPTH = 100
  * The JSON text of a value, for a value JSON cannot write as well: what `JSON.stringify` writes
  * when it can; else the same walk done safely, where a BigInt is written as its decimal string, a
  * cycle as `"[Circular]"`, a function as `"[Function name]"`, a Symbol as `"[Symbol(description)]"`,
+ * what JSON would write as `{}` while it holds data as that data (a Map with string keys as an
+ * object, any other Map as its `[key, value]` pairs, a Set as an array of its values, a RegExp as
+ * its `/source/flags` text) or, when it cannot be read, by its class (`"[WeakMap]"`, `"[Money]"` for
+ * an instance with only private fields),
  * a `toJSON`, a getter or a Proxy trap that throws as `"[Unreadable: <error>]"` (one bounded line),
  * and nesting past 100 levels as `"[Too deep]"`. `undefined` only when the value itself is nothing
  * JSON writes (`undefined`, or a `toJSON` giving it). Never throws; never a function's source.
@@ -18,10 +22,10 @@ const MAX_DEPTH = 100
  */
 export function safeJsonText(value: unknown): string | undefined {
   try {
-    const text: string | undefined = JSON.stringify(value)
+    const text: string | undefined = JSON.stringify(value, plainOnly)
     if (text !== undefined) return text
   } catch {
-    // Written below, safely.
+    // Written below, safely (a Map, a Set or an opaque object met on the way included).
   }
   const out: string[] = []
   return write(value, '', [], out) ? out.join('') : undefined
@@ -81,8 +85,12 @@ function write(value: unknown, key: string, stack: unknown[], out: string[]): bo
   const boxed = read(() => unboxed(v as object))
   if (!boxed.ok) return out.push(unreadable(boxed.error)) > 0
   if (boxed.value !== v) return write(boxed.value, key, stack, out)
+  const shown = read(() => (needsWalk(v as object) ? faithful(v as object) : v))
+  if (!shown.ok) return out.push(unreadable(shown.error)) > 0
   stack.push(v)
   try {
+    // The data JSON would drop, written in its place (the value stays on the stack: a Map holding itself is a cycle).
+    if (shown.value !== v) return write(shown.value, key, stack, out)
     const isArray = read(() => Array.isArray(v))
     if (!isArray.ok) return out.push(unreadable(isArray.error)) > 0
     return isArray.value === true ? writeArray(v as unknown[], stack, out) : writeObject(v as object, stack, out)
@@ -127,4 +135,43 @@ function writeObject(object: object, stack: unknown[], out: string[]): boolean {
 function unboxed(value: object): unknown {
   if (value instanceof Number || value instanceof String || value instanceof Boolean || value instanceof BigInt) return value.valueOf()
   return value
+}
+
+/**
+ * A `JSON.stringify` replacer writing what JSON would write as `{}` while it holds data as
+ * {@link safeJsonText} writes it (a Map's entries, a Set's values, a RegExp's text, an opaque
+ * instance's class); everything else as JSON writes it, so a cycle or a BigInt still throws.
+ */
+export function keepingData(_key: string, value: unknown): unknown {
+  return typeof value === 'object' && value !== null && needsWalk(value) ? faithful(value) : value
+}
+
+/** The replacer of the first try: it stops `JSON.stringify` at the first value it would write as `{}` while that value holds data. */
+function plainOnly(_key: string, value: unknown): unknown {
+  if (typeof value === 'object' && value !== null && needsWalk(value)) throw new TypeError('written by the walk')
+  return value
+}
+
+/**
+ * True for an object JSON writes as `{}` (or without its data) while it holds some: a Map, a Set,
+ * a RegExp, and an instance of a class (no plain object, array or boxed primitive) with no
+ * enumerable key of its own, whose data JSON cannot see (private fields, internal slots).
+ */
+function needsWalk(value: object): boolean {
+  if (value instanceof Map || value instanceof Set || value instanceof RegExp) return true
+  if (Array.isArray(value) || unboxed(value) !== value) return false
+  const proto: unknown = Object.getPrototypeOf(value)
+  return proto !== Object.prototype && proto !== null && Object.keys(value).length === 0
+}
+
+/** What `value` (one {@link needsWalk} accepts) is written as: its data, or a note naming its class. */
+function faithful(value: object): unknown {
+  if (value instanceof Map) {
+    const entries = [...value.entries()]
+    return entries.every(([k]) => typeof k === 'string') ? Object.fromEntries(entries) : entries
+  }
+  if (value instanceof Set) return [...value.values()]
+  if (value instanceof RegExp) return String(value)
+  const name: unknown = (value as { constructor?: { name?: unknown } }).constructor?.name
+  return `[${typeof name === 'string' && name !== '' ? oneLine(name, MAX_PROBLEM) : 'Object'}]`
 }
