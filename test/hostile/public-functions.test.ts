@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest'
+
+/** Every package entry point (package.json `exports`) and the module it is built from. */
+const PACKAGE_ENTRIES: Readonly<Record<string, () => Promise<Record<string, unknown>>>> = {
+  '.': () => import('../../src/index.ts'),
+  providers: () => import('../../src/providers/index.ts'),
+  openai: () => import('../../src/providers/openai/index.ts'),
+  anthropic: () => import('../../src/providers/anthropic/index.ts'),
+  'ai-sdk': () => import('../../src/integrations/ai-sdk.ts'),
+  mcp: () => import('../../src/integrations/mcp.ts'),
+  langchain: () => import('../../src/integrations/langchain.ts'),
+  redis: () => import('../../src/redis.ts'),
+  sqlite: () => import('../../src/sqlite.ts'),
+  postgres: () => import('../../src/postgres.ts'),
+  durable: () => import('../../src/durable.ts'),
+  restate: () => import('../../src/restate.ts'),
+  dbos: () => import('../../src/dbos.ts'),
+  validation: () => import('../../src/validation/building-blocks.ts'),
+  otel: () => import('../../src/otel/index.ts'),
+  trace: () => import('../../src/trace/index.ts'),
+}
+
+/** What an error thrown from inside the library (not one it means to throw) says. */
+const RAW_ERROR = /Cannot read properties|is not a function|is not iterable|Cannot destructure|Cannot convert|Cannot use 'in'|is not defined/
+
+const HOSTILE_FIRST_ARGUMENTS: readonly unknown[] = [null, undefined, 42]
+
+/** Whatever `call` throws or rejects with, `undefined` when it answers. */
+async function failureOf(call: () => unknown): Promise<unknown> {
+  try {
+    const answer = call()
+    if (typeof (answer as { then?: unknown } | null)?.then === 'function') await answer
+    return undefined
+  } catch (error) {
+    return error
+  }
+}
+
+/** What is wrong with `error` as the answer to a misused argument, or `undefined` when it is a typed, explained error. */
+function rawness(error: unknown): string | undefined {
+  if (!(error instanceof Error)) return `threw a non-Error ${String(error)}`
+  const typed =
+    error instanceof TypeError || error instanceof RangeError || ![Error, SyntaxError, ReferenceError].includes(error.constructor as ErrorConstructor)
+  if (!typed) return `threw an untyped ${error.constructor.name}: ${error.message}`
+  if (RAW_ERROR.test(error.message)) return `threw a raw ${error.constructor.name}: ${error.message}`
+  return undefined
+}
+
+describe('public functions', () => {
+  it('answer null, undefined or a number as their first argument with a typed, explained error, never a raw one from inside', async () => {
+    const found: string[] = []
+    const seen = new Set<unknown>()
+    for (const [entry, load] of Object.entries(PACKAGE_ENTRIES)) {
+      for (const [name, exported] of Object.entries(await load())) {
+        if (typeof exported !== 'function' || seen.has(exported)) continue
+        seen.add(exported)
+        const isClass = /^class\b/.test(Function.prototype.toString.call(exported))
+        for (const argument of HOSTILE_FIRST_ARGUMENTS) {
+          const error = await failureOf(() =>
+            isClass ? new (exported as new (arg: unknown) => unknown)(argument) : (exported as (arg: unknown) => unknown)(argument),
+          )
+          if (error === undefined) continue
+          const problem = rawness(error)
+          if (problem !== undefined) found.push(`${entry}:${name}(${String(argument)}) ${problem.slice(0, 160)}`)
+        }
+      }
+    }
+    expect(found).toEqual([])
+  })
+})
