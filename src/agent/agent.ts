@@ -50,6 +50,7 @@ export class Agent<T = string> {
   /** @internal use `Agent.create(...).build()` */
   constructor(spec: AgentSpec) {
     assertObject(spec, 'new Agent: spec', 'what Agent.create(...).build() gives (build an agent with Agent.create)')
+    assertObject(spec.options, 'new Agent: spec.options', 'the options of Agent.create (build an agent with Agent.create)')
     this.#runtime = createRuntime<T>(spec)
     this.name = this.#runtime.name
     this.#default = new Session(this.#runtime)

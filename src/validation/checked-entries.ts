@@ -114,6 +114,8 @@ export function validateFinalAnswer<T>(
   schema: CompiledSchema<T> | undefined,
   options?: ValidateFinalOptions,
 ): FinalAnswerResult<T> | Promise<FinalAnswerResult<T>> {
+  assertString(content, 'validateFinalAnswer: content')
+  if (schema !== undefined) assertMethods(schema, ['validate'], 'validateFinalAnswer: schema', 'a compiled schema (compileSchema(...)) or undefined')
   return validateFinalAnswerUnchecked(content, schema, VALIDATE_FINAL_ANSWER.check(options))
 }
 

@@ -25,6 +25,16 @@ const RAW_ERROR = /Cannot read properties|is not a function|is not iterable|Cann
 
 const HOSTILE_FIRST_ARGUMENTS: readonly unknown[] = [null, undefined, 42]
 
+/** Argument lists whose first argument may pass and whose second cannot: a string or object where another is expected. */
+const HOSTILE_ARGUMENT_LISTS: readonly (readonly unknown[])[] = [
+  ['x', null],
+  ['x', 42],
+  [{}, null],
+  [[], null],
+  [{}, 42],
+  ['x', {}, null],
+]
+
 /** Whatever `call` throws or rejects with, `undefined` when it answers. */
 async function failureOf(call: () => unknown): Promise<unknown> {
   try {
@@ -62,6 +72,28 @@ describe('public functions', () => {
           if (error === undefined) continue
           const problem = rawness(error)
           if (problem !== undefined) found.push(`${entry}:${name}(${String(argument)}) ${problem.slice(0, 160)}`)
+        }
+      }
+    }
+    expect(found).toEqual([])
+  })
+
+  it('answer a string, object or array where another is expected, and a bad second argument, with a typed, explained error', async () => {
+    const found: string[] = []
+    const seen = new Set<unknown>()
+    for (const [entry, load] of Object.entries(PACKAGE_ENTRIES)) {
+      for (const [name, exported] of Object.entries(await load())) {
+        if (typeof exported !== 'function' || seen.has(exported)) continue
+        seen.add(exported)
+        const isClass = /^class\b/.test(Function.prototype.toString.call(exported))
+        for (const args of HOSTILE_ARGUMENT_LISTS) {
+          const error = await failureOf(() =>
+            isClass ? new (exported as new (...a: unknown[]) => unknown)(...args) : (exported as (...a: unknown[]) => unknown)(...args),
+          )
+          // A path that names no file is the system's answer (ENOENT), not a misuse.
+          if (error === undefined || (error as { code?: unknown }).code === 'ENOENT') continue
+          const problem = rawness(error)
+          if (problem !== undefined) found.push(`${entry}:${name}(${args.map((a) => JSON.stringify(a)).join(', ')}) ${problem.slice(0, 160)}`)
         }
       }
     }
