@@ -1,3 +1,4 @@
+import { assertString } from './argument-checks.ts'
 import { hasBrand } from './brand.ts'
 import { ERROR_KINDS, type ErrorKind } from './error-kind.ts'
 import { MAX_TIMER_MS, option, optionsContract } from './options-contract.ts'
@@ -49,6 +50,7 @@ export class ProviderError extends Error {
    * error does not take, throws a `TypeError`; a `status` or `retryAfterMs` out of range a `RangeError`.
    */
   constructor(message: string, options: ProviderErrorOptions = UNKNOWN) {
+    assertString(message, 'ProviderError: message')
     if (typeof options === 'object' && options !== null && options !== UNKNOWN) PROVIDER_ERROR.check(options)
     if (typeof options !== 'object' || options === null || !(ERROR_KINDS as readonly unknown[]).includes(options.kind)) {
       throw new TypeError(`ProviderError: options.kind must be one of ${ERROR_KINDS.join(', ')}, got ${kindShown(options)}`)

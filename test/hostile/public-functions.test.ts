@@ -21,9 +21,10 @@ const PACKAGE_ENTRIES: Readonly<Record<string, () => Promise<Record<string, unkn
 }
 
 /** What an error thrown from inside the library (not one it means to throw) says. */
-const RAW_ERROR = /Cannot read properties|is not a function|is not iterable|Cannot destructure|Cannot convert|Cannot use 'in'|is not defined/
+const RAW_ERROR =
+  /Cannot read properties|Cannot convert a Symbol|Cannot convert object to primitive|Cannot mix BigInt|is not a function|is not iterable|Cannot destructure|Cannot convert|Cannot use 'in'|is not defined/
 
-const HOSTILE_FIRST_ARGUMENTS: readonly unknown[] = [null, undefined, 42]
+const HOSTILE_FIRST_ARGUMENTS: readonly unknown[] = [null, undefined, 42, NaN, -1, Symbol('hostile'), 10n, Object.create(null)]
 
 /** Argument lists whose first argument may pass and whose second cannot: a string or object where another is expected. */
 const HOSTILE_ARGUMENT_LISTS: readonly (readonly unknown[])[] = [
@@ -57,7 +58,7 @@ function rawness(error: unknown): string | undefined {
 }
 
 describe('public functions', () => {
-  it('answer null, undefined or a number as their first argument with a typed, explained error, never a raw one from inside', async () => {
+  it('answer null, undefined, a number, a symbol, a bigint or a null-prototype object as their first argument with a typed, explained error, never a raw one from inside', async () => {
     const found: string[] = []
     const seen = new Set<unknown>()
     for (const [entry, load] of Object.entries(PACKAGE_ENTRIES)) {
@@ -71,7 +72,10 @@ describe('public functions', () => {
           )
           if (error === undefined) continue
           const problem = rawness(error)
-          if (problem !== undefined) found.push(`${entry}:${name}(${String(argument)}) ${problem.slice(0, 160)}`)
+          if (problem !== undefined)
+            found.push(
+              `${entry}:${name}(${typeof argument === 'object' && argument !== null ? 'a null-prototype object' : String(argument)}) ${problem.slice(0, 160)}`,
+            )
         }
       }
     }
