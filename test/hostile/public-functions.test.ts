@@ -103,4 +103,32 @@ describe('public functions', () => {
     }
     expect(found).toEqual([])
   })
+
+  it('type guards (is*) answer false, never throw, for a proxy whose every trap throws and for a revoked proxy', async () => {
+    const trap = () => {
+      throw new Error('trap')
+    }
+    const throwing = new Proxy({}, { get: trap, has: trap, ownKeys: trap, getOwnPropertyDescriptor: trap, getPrototypeOf: trap })
+    const revocable = Proxy.revocable({}, {})
+    revocable.revoke()
+    const found: string[] = []
+    for (const [entry, load] of Object.entries(PACKAGE_ENTRIES)) {
+      for (const [name, exported] of Object.entries(await load())) {
+        if (typeof exported !== 'function' || !/^is[A-Z]/.test(name)) continue
+        for (const [shown, value] of [
+          ['a throwing proxy', throwing],
+          ['a revoked proxy', revocable.proxy],
+        ] as const) {
+          let answer: unknown
+          try {
+            answer = (exported as (value: unknown) => unknown)(value)
+          } catch (error) {
+            answer = `threw ${String(error)}`
+          }
+          if (answer !== false) found.push(`${entry}:${name}(${shown}) answered ${String(answer)}`)
+        }
+      }
+    }
+    expect(found).toEqual([])
+  })
 })
