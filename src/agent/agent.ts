@@ -1,3 +1,4 @@
+import { assertObject } from '../model/argument-checks.ts'
 import type { Observable } from 'rxjs'
 import type { GateEvent, GateEventMap, GateEventName } from '../events/event-map.ts'
 import { registerHub } from '../events/event-source.ts'
@@ -48,6 +49,8 @@ export class Agent<T = string> {
 
   /** @internal use `Agent.create(...).build()` */
   constructor(spec: AgentSpec) {
+    assertObject(spec, 'new Agent: spec', 'what Agent.create(...).build() gives (build an agent with Agent.create)')
+    assertObject(spec.options, 'new Agent: spec.options', 'the options of Agent.create (build an agent with Agent.create)')
     this.#runtime = createRuntime<T>(spec)
     this.name = this.#runtime.name
     this.#default = new Session(this.#runtime)

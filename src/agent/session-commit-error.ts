@@ -1,3 +1,4 @@
+import { assertObject, assertString } from '../model/argument-checks.ts'
 import { isReliabilityFailFastError, ReliabilityFailFastError } from '../gate/fail-fast-error.ts'
 import type { Usage } from '../model/usage.ts'
 import type { AttemptRecord } from '../gate/attempt-record.ts'
@@ -33,6 +34,9 @@ export class SessionCommitError<T = unknown, R extends AcceptedRun<T> = RunResul
   readonly currentVersion: number | undefined
 
   constructor(kind: SessionCommitKind, result: R, sessionId: string, reason: string, currentVersion?: number, cause?: unknown) {
+    assertString(kind, 'SessionCommitError: kind')
+    assertObject(result, 'SessionCommitError: result', 'the accepted run { runId, value, attempts, usage, costUsd }')
+    assertString(sessionId, 'SessionCommitError: sessionId')
     super({
       kind,
       reason,

@@ -126,5 +126,10 @@ export function isDurablePort(value: unknown): value is DurablePort {
   if (hasBrand(value, BRAND)) return true
   if (typeof value !== 'object' || value === null) return false
   const port = value as Partial<Record<keyof DurablePort, unknown>>
-  return typeof port.runId === 'string' && port.runId !== '' && typeof port.step === 'function' && typeof port.sleep === 'function'
+  try {
+    return typeof port.runId === 'string' && port.runId !== '' && typeof port.step === 'function' && typeof port.sleep === 'function'
+  } catch {
+    // A value whose fields cannot be read (a throwing getter, a revoked proxy) is no port: a type guard answers, never throws.
+    return false
+  }
 }

@@ -1,3 +1,4 @@
+import { assertObject, assertString } from '../model/argument-checks.ts'
 import { hasBrand } from '../model/brand.ts'
 
 const BRAND = Symbol.for('reliability-gate.DurableRunError')
@@ -23,6 +24,8 @@ export class DurableRunError extends Error {
   readonly [BRAND] = true
 
   constructor(kind: DurableRunErrorKind, details: { readonly runId: string; readonly step: string; readonly reason: string; readonly cause?: unknown }) {
+    assertString(kind, 'DurableRunError: kind')
+    assertObject(details, 'DurableRunError: details', '{ runId, step, reason, cause? }')
     super(
       `durable run ${details.runId} (${kind}) at ${JSON.stringify(details.step)}: ${details.reason}`,
       details.cause === undefined ? undefined : { cause: details.cause },

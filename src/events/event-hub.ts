@@ -5,6 +5,8 @@ import { GATE_EVENT_NAMES } from './event-names.ts'
 import { freezePayload } from './frozen-payload.ts'
 import { lazyObservable } from './lazy-observable.ts'
 import { containReturned } from '../model/user-code.ts'
+import { nearName, shownName } from '../model/known-options.ts'
+import { shownValue } from '../model/describe-value.ts'
 
 type Listener<K extends GateEventName> = (payload: GateEventMap[K]) => void
 type AnyListener = (event: GateEvent) => void
@@ -16,6 +18,13 @@ type HubEvents = { [K in GateEventName]: [payload: GateEventMap[K]] }
 type Isolated = (this: GateEventName, payload: unknown) => void
 
 const KNOWN_NAMES: ReadonlySet<string> = new Set(GATE_EVENT_NAMES)
+
+/** An event name `on` does not know, as its error says it: quoted, bounded, with the name it is near (`did you mean`). */
+function unknownEvent(name: unknown): string {
+  if (typeof name !== 'string') return `the event name must be a string, got ${shownValue(name)}`
+  const near = nearName(name, GATE_EVENT_NAMES)
+  return `unknown event ${shownName(name)}${near !== undefined ? ` (did you mean "${near}"?)` : ''}`
+}
 
 /**
  * The private emitter behind `gate.on` / `agent.on` and `events$`.
@@ -38,7 +47,7 @@ export class EventHub {
   /** Subscribes to one event; returns the unsubscribe function. */
   on<K extends GateEventName>(name: K, listener: Listener<K>): () => void {
     // A misspelt name would never be heard: say so at once.
-    if (!KNOWN_NAMES.has(name)) throw new TypeError(`on: unknown event ${JSON.stringify(name)}; the events are ${GATE_EVENT_NAMES.join(', ')}`)
+    if (!KNOWN_NAMES.has(name)) throw new TypeError(`on: ${unknownEvent(name)}; the events are ${GATE_EVENT_NAMES.join(', ')}`)
     if (typeof listener !== 'function') throw new TypeError(`on('${name}'): the listener must be a function, got ${typeof listener}`)
     const hub = this
     return this.#add([name], function isolated(this: GateEventName, payload: unknown) {

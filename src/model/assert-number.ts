@@ -1,3 +1,5 @@
+import { shownValue } from './describe-value.ts'
+
 /**
  * The checks of numeric options, one message shape for all of them:
  * `<label> must be a positive number, got <value>`. Each returns the checked number, or `fallback`
@@ -43,5 +45,5 @@ export function nonNegativeInteger(value: unknown, label: string, fallback?: num
 function check(value: unknown, label: string, fallback: number | undefined, rule: NumberRule): number {
   if (value === undefined && fallback !== undefined) return fallback
   if (typeof value === 'number' && rule.accepts(value)) return value
-  throw new RangeError(`${label} must be ${rule.expected}, got ${typeof value === 'string' ? JSON.stringify(value) : String(value)}`)
+  throw new RangeError(`${label} must be ${rule.expected}, got ${shownValue(value)}`)
 }

@@ -23,14 +23,34 @@ export function unknownOption(options: object, known: readonly string[]): string
   }
   for (const key of keys) {
     if (known.includes(key)) continue
-    const near =
-      known.find((name) => name.toLowerCase() === key.toLowerCase()) ??
-      known.find((name) => editDistance(name, key) <= 2) ??
-      known.find((name) => singular(name) === singular(key))
-    const shown = JSON.stringify(key.length > SHOWN_KEY_CHARS ? `${key.slice(0, SHOWN_KEY_CHARS)}…` : key)
+    const near = nearName(key, known)
+    const shown = shownName(key)
     return `unknown option ${shown}${near !== undefined ? ` (did you mean "${near}"?)` : ''}; the options are ${known.join(', ')}`
   }
   return undefined
+}
+
+/**
+ * The name in `known` that `key` is likely a misspelling of: the same letters in another case, at
+ * most two edits away, its plural or singular, or the same letters without `_` / `-`
+ * (`toolStart` for `tool_start`). `undefined` when none is near.
+ *
+ * @example
+ * nearName('validation_faild', ['run_start', 'validation_failed']) // 'validation_failed'
+ */
+export function nearName(key: string, known: readonly string[]): string | undefined {
+  const bare = (name: string) => name.replace(/[_-]/g, '').toLowerCase()
+  return (
+    known.find((name) => name.toLowerCase() === key.toLowerCase()) ??
+    known.find((name) => editDistance(name, key) <= 2) ??
+    known.find((name) => singular(name) === singular(key)) ??
+    known.find((name) => bare(name) === bare(key))
+  )
+}
+
+/** A name as a message quotes it: JSON, cut at 60 characters (a huge or newline-holding name stays one bounded line). */
+export function shownName(key: string): string {
+  return JSON.stringify(key.length > SHOWN_KEY_CHARS ? `${key.slice(0, SHOWN_KEY_CHARS)}…` : key)
 }
 
 /**

@@ -1,3 +1,4 @@
+import { assertString } from './argument-checks.ts'
 import { hasBrand } from './brand.ts'
 import { rejectionOfCodes } from './classify-rejection.ts'
 import { kindOfStatus } from './classify-shape.ts'
@@ -58,6 +59,7 @@ export class ProviderError extends Error {
    * `TypeError`; a `status` or `retryAfterMs` out of range a `RangeError`.
    */
   constructor(message: string, options: ProviderErrorOptions = UNKNOWN) {
+    assertString(message, 'ProviderError: message')
     if (typeof options === 'object' && options !== null && options !== UNKNOWN) PROVIDER_ERROR.check(options)
     const kind = typeof options === 'object' && options !== null ? kindOf(options) : undefined
     if (kind === undefined) {

@@ -1,3 +1,4 @@
+import { assertArray, assertObject } from '../model/argument-checks.ts'
 import { hasBrand } from '../model/brand.ts'
 
 const BRAND = Symbol.for('reliability-gate.StepConfigError')
@@ -18,6 +19,8 @@ export class StepConfigError extends TypeError {
   readonly [BRAND] = true
 
   constructor(problems: readonly StepConfigProblem[]) {
+    assertArray(problems, 'StepConfigError: problems', 'an array of { key, expected, received }')
+    for (const p of problems) assertObject(p, 'StepConfigError: each problem', '{ key, expected, received }')
     const lines = problems.map((p) => `- '${p.key}': expected ${p.expected}, got ${p.received}`)
     super(`invalid step config:\n${lines.join('\n')}`)
     this.problems = problems

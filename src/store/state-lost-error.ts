@@ -1,3 +1,4 @@
+import { assertObject } from '../model/argument-checks.ts'
 import { hasBrand } from '../model/brand.ts'
 
 const BRAND = Symbol.for('reliability-gate.StateLostError')
@@ -22,6 +23,7 @@ export class StateLostError extends Error {
   readonly [BRAND] = true
 
   constructor(at: { readonly store: string; readonly key: string; readonly epochKey: string; readonly seen: string; readonly found: string | undefined }) {
+    assertObject(at, 'StateLostError: at', '{ store, key, epochKey, seen, found }')
     const now = at.found === undefined ? 'it is gone' : `it is now ${at.found}`
     super(`${at.store}: the state of "${at.key}" vanished (epoch ${at.seen} seen before, ${now}): a restart without persistence, an eviction or a flush`)
     this.key = at.key

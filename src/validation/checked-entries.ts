@@ -1,6 +1,8 @@
 // The building blocks of `reliability-gate/validation` that take an options object, as the subpath
 // exports them: each checks its options through one declared contract, then calls the block the
 // gate itself calls. The gate imports the blocks directly, so an attempt never pays for these checks.
+import { assertMethods } from '../model/options-object.ts'
+import { assertString } from '../model/argument-checks.ts'
 import { option, optionsContract } from '../model/options-contract.ts'
 import type { FeedbackInput } from './feedback/format-feedback.ts'
 import { formatFeedback as formatFeedbackUnchecked } from './feedback/format-feedback.ts'
@@ -83,21 +85,26 @@ function required<T extends object>(contract: { readonly label: string; check(gi
 
 /** The first JSON value in a model's text (direct, fenced, or balanced in prose), within `limits`. */
 export function extractJson(text: string, limits?: JsonLimits): ExtractJsonResult {
+  assertString(text, 'extractJson: text')
   return extractJsonUnchecked(text, EXTRACT_JSON.check(limits))
 }
 
 /** `JSON.parse` that refuses forbidden keys, too deep or too long input, as a verdict. */
 export function parseJsonSafe(text: string, limits?: JsonLimits): JsonParseResult {
+  assertString(text, 'parseJsonSafe: text')
   return parseJsonSafeUnchecked(text, PARSE_JSON_SAFE.check(limits))
 }
 
 /** Deterministic repair of a JSON candidate (quotes, commas, Python literals...), within `limits`. */
 export function repairJson(candidate: string, limits?: JsonLimits, options?: RepairJsonOptions): RepairJsonResult {
+  assertString(candidate, 'repairJson: candidate')
   return repairJsonUnchecked(candidate, REPAIR_JSON_LIMITS.check(limits), REPAIR_JSON.check(options))
 }
 
 /** A final answer repaired until it passes `schema`, or why it cannot be. */
 export function repairFinalAnswer<T>(text: string, schema: CompiledSchema<T>, options?: RepairOptions): RepairOutcome<T> | Promise<RepairOutcome<T>> {
+  assertString(text, 'repairFinalAnswer: text')
+  assertMethods(schema, ['validate'], 'repairFinalAnswer: schema', 'a compiled schema (compileSchema(...))')
   return repairFinalAnswerUnchecked(text, schema, REPAIR_FINAL_ANSWER.check(options))
 }
 
@@ -107,6 +114,8 @@ export function validateFinalAnswer<T>(
   schema: CompiledSchema<T> | undefined,
   options?: ValidateFinalOptions,
 ): FinalAnswerResult<T> | Promise<FinalAnswerResult<T>> {
+  assertString(content, 'validateFinalAnswer: content')
+  if (schema !== undefined) assertMethods(schema, ['validate'], 'validateFinalAnswer: schema', 'a compiled schema (compileSchema(...)) or undefined')
   return validateFinalAnswerUnchecked(content, schema, VALIDATE_FINAL_ANSWER.check(options))
 }
 

@@ -1,3 +1,4 @@
+import { assertArray, assertString } from '../model/argument-checks.ts'
 import type { ValidationIssue } from './issue.ts'
 
 const FNV_PRIME = 0x01000193
@@ -13,6 +14,8 @@ const OTHER_PRIME = 0x01000197
  * issueSignature('schema-validate', issues) // 'schema-validate/9/5f0c2a1be47d9310'
  */
 export function issueSignature(stage: string, issues: readonly ValidationIssue[], parseError?: string): string {
+  assertString(stage, 'issueSignature: stage')
+  assertArray(issues, 'issueSignature: issues', 'an array of validation issues')
   // Two independent 32-bit FNV-1a lanes: a 64-bit digest, collisions out of reach of chance.
   let a = 0x811c9dc5
   let b = 0x050c5d1f

@@ -1,3 +1,4 @@
+import { assertMethods } from '../model/options-object.ts'
 import { summarizeFailure } from './feedback/summarize-failure.ts'
 import type { ValidationIssue } from './issue.ts'
 import { checkForbiddenKeys } from './json/forbidden-keys.ts'
@@ -24,6 +25,7 @@ export type ToolArgsResult<T> = { readonly ok: true; readonly value: T } | { rea
  * // { ok: false, failure: ValidationFailure { stage: 'tool-args', ... }, parsed: { city: 3 } }
  */
 export function validateToolArgs<T>(args: unknown, schema: CompiledSchema<T>): ToolArgsResult<T> | Promise<ToolArgsResult<T>> {
+  assertMethods(schema, ['validate'], 'validateToolArgs: schema', 'a compiled schema (compileSchema(...))')
   const rawOutput = typeof args === 'string' ? args : (safeStringify(args) ?? String(args))
   let value = args
   if (typeof args === 'string') {

@@ -228,10 +228,25 @@ describe('on() refuses what would never be heard', () => {
     const gate = createGate({ providers: [provider] })
     expect(() => gate.on('validation_faild' as never, () => undefined)).toThrow(TypeError)
     expect(() => gate.on('validation_faild' as never, () => undefined)).toThrow(
-      /on: unknown event "validation_faild"; the events are run_start, .*validation_failed/,
+      /on: unknown event "validation_faild" \(did you mean "validation_failed"\?\); the events are run_start, .*validation_failed/,
     )
     const agent = Agent.create({ provider, model: 'm', name: 'a' }).build()
-    expect(() => agent.on('toolStart' as never, () => undefined)).toThrow(/unknown event "toolStart"/)
+    expect(() => agent.on('toolStart' as never, () => undefined)).toThrow(/unknown event "toolStart" \(did you mean "tool_start"\?\)/)
+    expect(() => agent.on('nothing_like_any' as never, () => undefined)).toThrow(/unknown event "nothing_like_any"; the events are/)
+  })
+
+  it('a name that is no string, or a huge one, in a bounded message', () => {
+    const gate = createGate({ providers: [provider] })
+    expect(() => gate.on(null as never, () => undefined)).toThrow(/on: the event name must be a string, got null/)
+    expect(() => gate.on(42 as never, () => undefined)).toThrow(/on: the event name must be a string, got 42/)
+    let message = ''
+    try {
+      gate.on('x'.repeat(100_000) as never, () => undefined)
+    } catch (error) {
+      message = (error as Error).message
+    }
+    expect(message).toMatch(/unknown event "x{60}…"/)
+    expect(message.length).toBeLessThan(2000)
   })
 
   it('a listener that is not a function, before any run', () => {

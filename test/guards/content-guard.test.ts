@@ -159,6 +159,17 @@ describe('shipped guards', () => {
     })
   })
 
+  it('refuse, called directly, an input that is no { text, surface }, naming the guard', () => {
+    for (const guard of [piiGuard(), secretsGuard(), instructionGuard()]) {
+      const check = guard.check as (input: unknown) => unknown
+      expect(() => check(null)).toThrow(new TypeError(`content guard '${guard.name}': check's input must be { text, surface, tool? }, got null`))
+      expect(() => check(42)).toThrow(TypeError)
+      expect(() => check({ surface: 'tool-result', text: 7 })).toThrow(
+        new TypeError(`content guard '${guard.name}': check's input.text must be a string, got 7`),
+      )
+    }
+  })
+
   it('declare the lookback their longest match needs', () => {
     expect(piiGuard().lookback).toBeGreaterThanOrEqual(CARD.length)
     expect(secretsGuard().lookback).toBeGreaterThanOrEqual(KEY.length)

@@ -120,6 +120,19 @@ describe('noProgressSteps (AI SDK stopWhen and prepareStep)', () => {
   })
 })
 
+describe('noProgressSteps called with what the AI SDK never passes', () => {
+  it('refuses options that are no { steps } with a TypeError naming the hook', () => {
+    const loop = noProgressSteps()
+    const stopWhen = loop.stopWhen as (options: unknown) => boolean
+    const prepareStep = loop.prepareStep as (options: unknown) => unknown
+    expect(() => stopWhen(null)).toThrow(new TypeError('noProgressSteps.stopWhen: options must be { steps, ... } (what the AI SDK passes), got null'))
+    expect(() => stopWhen({ steps: 42 })).toThrow(new TypeError('noProgressSteps.stopWhen: options.steps must be an array of steps, got number'))
+    expect(() => prepareStep(undefined)).toThrow(/noProgressSteps\.prepareStep: options must be/)
+    expect(() => prepareStep({ steps: [], messages: null })).toThrow(/noProgressSteps\.prepareStep: options\.messages must be an array of messages, got null/)
+    expect(stopWhen({ steps: [] })).toBe(false)
+  })
+})
+
 describe('no-progress ladder in the LangChain middleware', () => {
   it('nudges, withholds the tool for one call, then stops with no-progress; the state never holds the nudge', async () => {
     const model = fakeModel()

@@ -228,6 +228,24 @@ describe('circuitBreaker with its own store', () => {
   })
 })
 
+describe('circuitBreaker misused', () => {
+  it('refuses a provider that is no string, a permit that is no object and an unknown result, naming the method, before any write', async () => {
+    const store = memoryStore()
+    const b = circuitBreaker({ store })
+    await expect(b.acquire(null as never)).rejects.toThrow(new TypeError('circuitBreaker.acquire: provider must be a string, got null'))
+    await expect(b.state(42 as never)).rejects.toThrow(new TypeError('circuitBreaker.state: provider must be a string, got 42'))
+    await expect(b.record('p', null as never, 'failure')).rejects.toThrow(
+      /circuitBreaker\.record: permit must be what acquire answered \{ allowed, probe \}, got null/,
+    )
+    await expect(b.record('p', await b.acquire('p'), 'failed' as never)).rejects.toThrow(
+      /circuitBreaker\.record: result must be 'success', 'failure' or 'ignored', got "failed"/,
+    )
+    await expect(b.record(undefined as never, { allowed: true, probe: false } as BreakerPermit, 'failure')).rejects.toThrow(TypeError)
+    expect(await b.state('p')).toMatchObject({ state: 'closed', failures: 0 })
+    expect(await store.get('rg:breaker:null')).toBeUndefined()
+  })
+})
+
 describe('circuitBreaker on a shared store', () => {
   it('resets failures another breaker counted when a call succeeds, so only consecutive failures open it', async () => {
     const store = memoryStore()

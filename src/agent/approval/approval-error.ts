@@ -1,3 +1,4 @@
+import { assertObject, assertString } from '../../model/argument-checks.ts'
 import { hasBrand } from '../../model/brand.ts'
 import type { PendingApproval } from './approval-types.ts'
 
@@ -16,6 +17,8 @@ export class ApprovalPendingError extends Error {
   readonly [PENDING] = true
 
   constructor(approval: PendingApproval) {
+    assertObject(approval, 'ApprovalPendingError: approval', 'a pending approval { runId, approvalId, tool, callId, argsDigest, ... }')
+    for (const key of ['runId', 'approvalId', 'tool', 'callId', 'argsDigest'] as const) assertString(approval[key], `ApprovalPendingError: approval.${key}`)
     super(
       `run ${approval.runId} is waiting for approval ${approval.approvalId} of tool '${approval.tool}' (call ${approval.callId}, arguments ${approval.argsDigest.slice(0, 12)}…)`,
     )
@@ -59,6 +62,9 @@ export class ApprovalError extends Error {
   readonly [REFUSED] = true
 
   constructor(kind: ApprovalErrorKind, approvalId: string, reason: string) {
+    assertString(kind, 'ApprovalError: kind')
+    assertString(approvalId, 'ApprovalError: approvalId')
+    assertString(reason, 'ApprovalError: reason')
     super(`approval ${JSON.stringify(approvalId.slice(0, 100))} (${kind}): ${reason}`)
     this.kind = kind
     this.approvalId = approvalId.slice(0, 100)

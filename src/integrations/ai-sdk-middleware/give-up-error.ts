@@ -1,3 +1,4 @@
+import { hasBrand } from '../../model/brand.ts'
 import { type RunIdentity, runFailure } from '../../agent/run-events.ts'
 import type { Spent } from '../../agent/run-ledger.ts'
 import type { EventHub } from '../../events/event-hub.ts'
@@ -70,5 +71,6 @@ export function toolArgsGiveUp(
  * catch (error) { if (isNoObjectGenerated(error)) return fallbackAnswer; throw error }
  */
 export function isNoObjectGenerated(error: unknown): error is Error & NoObjectGeneratedFields {
-  return typeof error === 'object' && error !== null && (error as Record<symbol, unknown>)[NO_OBJECT_GENERATED] === true
+  // hasBrand answers false for a value whose brand cannot be read (a revoked proxy): a type guard never throws.
+  return typeof error === 'object' && hasBrand(error, NO_OBJECT_GENERATED)
 }

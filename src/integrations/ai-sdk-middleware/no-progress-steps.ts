@@ -1,3 +1,4 @@
+import { assertArray, assertObject } from '../../model/argument-checks.ts'
 import type { Observable } from 'rxjs'
 import { emitNoProgress } from '../../agent/no-progress/emit-no-progress.ts'
 import { withheldTools } from '../../agent/no-progress/host-ladder.ts'
@@ -96,15 +97,14 @@ export function noProgressSteps<N extends string = string>(given?: NoProgressSte
     return verdict
   }
   return {
-    stopWhen: ({ steps }) => verdictOf(steps)?.step === 'stop',
-    prepareStep: <M extends MessageLike>({
-      steps,
-      messages,
-    }: {
+    stopWhen: (options) => verdictOf(stepsOf(options, 'stopWhen'))?.step === 'stop',
+    prepareStep: <M extends MessageLike>(options: {
       readonly steps: readonly StepLike[]
       readonly messages: readonly M[]
     }): NoProgressPrepared<M, N> | undefined => {
-      const verdict = verdictOf(steps)
+      const verdict = verdictOf(stepsOf(options, 'prepareStep'))
+      const messages = options.messages
+      assertArray(messages, 'noProgressSteps.prepareStep: options.messages', 'an array of messages')
       const marked = messages.some((m) => m.providerOptions?.[MARK] !== undefined)
       const kept = marked ? messages.filter((m) => m.providerOptions?.[MARK] === undefined) : undefined
       if (verdict === undefined || verdict.step === 'stop') return kept === undefined ? undefined : { messages: kept }
@@ -155,4 +155,12 @@ function errorText(error: unknown): string {
   } catch {
     return 'error'
   }
+}
+
+/** The steps the AI SDK hands `hook` (`{ steps, ... }`), checked: a caller's `null` gets a TypeError naming the hook, not a destructuring crash. */
+function stepsOf(options: unknown, hook: string): readonly StepLike[] {
+  assertObject(options, `noProgressSteps.${hook}: options`, '{ steps, ... } (what the AI SDK passes)')
+  const steps = (options as { readonly steps?: unknown }).steps
+  assertArray(steps, `noProgressSteps.${hook}: options.steps`, 'an array of steps')
+  return steps as readonly StepLike[]
 }

@@ -1,3 +1,4 @@
+import { assertObject } from '../../model/argument-checks.ts'
 import type { ValidationIssue } from '../../validation/index.ts'
 
 const BRAND = Symbol.for('reliability-gate.McpToolError')
@@ -45,6 +46,7 @@ export class McpToolError extends Error {
   readonly issues: readonly ValidationIssue[]
 
   constructor(init: McpToolErrorInit) {
+    assertObject(init, 'McpToolError: init', '{ kind, server, message, tool?, issues?, cause? }')
     super(init.message, init.cause === undefined ? undefined : { cause: init.cause })
     this.kind = init.kind
     this.server = init.server

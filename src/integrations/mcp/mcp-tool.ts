@@ -1,3 +1,4 @@
+import { assertObject } from '../../model/argument-checks.ts'
 import type { ToolContext, Tool } from '../../agent/tools/tool.ts'
 import type { ToolSpec } from '../../model/tool-call.ts'
 import type { CompiledSchema } from '../../validation/index.ts'
@@ -58,6 +59,9 @@ export interface ToolSlot {
  * `idempotentHint: false`) an unannotated tool is never sent twice.
  */
 export function retriesTransport(annotations: McpToolAnnotations): boolean {
+  // No annotations are the MCP defaults: never sent twice.
+  if (annotations === undefined) return false
+  assertObject(annotations, 'retriesTransport: annotations', "a tool's annotations { readOnlyHint?, idempotentHint?, ... }")
   return annotations.readOnlyHint === true || annotations.idempotentHint === true
 }
 

@@ -5,9 +5,12 @@ import { STATE_STORE_METHODS, type StateStore } from '../../store/state-store.ts
 import { syncStore } from '../../store/sync-store.ts'
 import { assertMethods } from '../../model/options-object.ts'
 import { shownValue } from '../../model/describe-value.ts'
+import { assertObject, assertString } from '../../model/argument-checks.ts'
 import type { BreakerPermit, BreakerResult } from './breaker-permit.ts'
 import { decodeBreaker, encodeBreaker, type BreakerRecord, type BreakerTransition } from './breaker-state.ts'
 import { cachedDecode, cachedKeys } from './breaker-caches.ts'
+
+const RESULTS: readonly unknown[] = ['success', 'failure', 'ignored']
 
 /** Options of {@link circuitBreaker}. */
 export interface CircuitBreakerOptions {
@@ -183,14 +186,19 @@ export function circuitBreaker(given?: CircuitBreakerOptions): CircuitBreaker {
 
   const breaker: CircuitBreaker = {
     async acquire(provider) {
+      assertString(provider, 'circuitBreaker.acquire: provider')
       if (own && !dirty.has(provider)) return ADMITTED
       return permitOf(provider, await update(provider, acquireStep, false, 'ignored'))
     },
     async record(provider, permit, result) {
+      assertString(provider, 'circuitBreaker.record: provider')
+      assertObject(permit, 'circuitBreaker.record: permit', 'what acquire answered { allowed, probe }')
+      if (!RESULTS.includes(result)) throw new TypeError(`circuitBreaker.record: result must be 'success', 'failure' or 'ignored', got ${shownValue(result)}`)
       if (!permit.allowed || skipsRecord(provider, result)) return undefined
       return transition(provider, await update(provider, recordStep, permit.probe, result))
     },
     async state(provider) {
+      assertString(provider, 'circuitBreaker.state: provider')
       const key = keyOf(provider)
       return decodeBreaker(await store.get(key), key)
     },

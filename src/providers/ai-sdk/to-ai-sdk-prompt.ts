@@ -1,3 +1,4 @@
+import { assertArray, assertObject } from '../../model/argument-checks.ts'
 import type { LanguageModelV3FunctionTool, LanguageModelV3ReasoningPart, LanguageModelV3ToolChoice } from '@ai-sdk/provider'
 import type { Message } from '../../model/message.ts'
 import type { ReasoningBlock } from '../../model/reasoning.ts'
@@ -83,6 +84,8 @@ function toReasoningPart(r: ReasoningBlock): LanguageModelV3ReasoningPart {
  * `toolChoice` is sent only with tools.
  */
 export function toAiSdkCallOptions(request: ModelRequest, structuredOutput: boolean): AiSdkCallOptions {
+  assertObject(request, 'toAiSdkCallOptions: request', 'a model request { messages, system?, tools?, ... }')
+  assertArray(request.messages, 'toAiSdkCallOptions: request.messages', 'an array of messages')
   const tools: LanguageModelV3FunctionTool[] | undefined = request.tools?.map((t) => ({
     type: 'function',
     name: wellFormedText(t.name),

@@ -1,3 +1,4 @@
+import { assertString } from '../../model/argument-checks.ts'
 import { hasBrand } from '../../model/brand.ts'
 import { messageOf } from '../../model/message-of.ts'
 
@@ -44,6 +45,8 @@ export class RedisStoreError extends Error {
   readonly [BRAND] = true
 
   constructor(operation: RedisStoreOperation, key: string, cause: unknown) {
+    assertString(operation, 'RedisStoreError: operation')
+    assertString(key, 'RedisStoreError: key')
     super(`${SESSION_OPERATIONS.has(operation) ? 'redisSessionStore' : 'redisStore'}: ${operation} of "${key}" failed: ${messageOf(cause)}`, { cause })
     this.operation = operation
     this.key = key

@@ -1,3 +1,4 @@
+import { assertArray, assertObject } from '../../model/argument-checks.ts'
 import type { CallOutcome, DecisionStep } from './call-summary.ts'
 import type { ReplayReport, ReplayTotals } from './replay-report.ts'
 import type { TrialsReport } from './run-trials.ts'
@@ -12,6 +13,8 @@ const MAX_CELL = 48
  * characters escaped: a run id cannot add a line to the report.
  */
 export function formatReplay(report: ReplayReport): string {
+  assertObject(report, 'formatReplay: report', 'a replay report (what replayTrace answers)')
+  assertArray(report.calls, 'formatReplay: report.calls', 'an array of replayed calls')
   const lines: string[] = []
   const same = report.calls.length - report.changed - report.needsModelAnswer
   lines.push(
@@ -88,6 +91,8 @@ export function cell(text: string, max = MAX_CELL): string {
 
 /** The trials report as a terminal table: per case its successes, pass^k, pass@k and attempts to success. */
 export function formatTrials(report: TrialsReport): string {
+  assertObject(report, 'formatTrials: report', 'a trials report (what runTrials answers)')
+  assertArray(report.cases, 'formatTrials: report.cases', 'an array of cases')
   const k = report.trials
   const histogram = (h: Readonly<Record<number, number>>) =>
     Object.entries(h)

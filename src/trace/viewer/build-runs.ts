@@ -1,3 +1,4 @@
+import { assertArray } from '../../model/argument-checks.ts'
 import { isRecord } from '../../model/is-record.ts'
 import type { TraceRecord } from '../trace-record.ts'
 import { Fields } from './read-fields.ts'
@@ -26,6 +27,8 @@ interface RunState {
  * `lines` gives each record's line number for those notes (see {@link readTrace}).
  */
 export function buildRuns(records: readonly TraceRecord[], lines?: readonly number[]): ViewRun[] {
+  assertArray(records, 'buildRuns: records', 'an array of trace records')
+  if (lines !== undefined) assertArray(lines, 'buildRuns: lines', 'an array of line numbers')
   const runs = new Map<string, ViewRun>()
   const states = new Map<string, RunState>()
   for (const [index, record] of records.entries()) {

@@ -1,3 +1,4 @@
+import { assertString } from '../../model/argument-checks.ts'
 import { typeName } from '../../model/describe-value.ts'
 import { isRecord } from '../../model/is-record.ts'
 import { messageOf } from '../../model/message-of.ts'
@@ -23,6 +24,7 @@ export interface ParsedTrace {
  * by a crash still opens, and says where it was cut).
  */
 export function readTrace(text: string): ParsedTrace {
+  assertString(text, 'readTrace: text')
   const records: TraceRecord[] = []
   const lines: number[] = []
   const skipped: SkippedLine[] = []
@@ -41,6 +43,7 @@ export function readTrace(text: string): ParsedTrace {
 
 /** The records of a JSON Lines trace (see {@link readTrace}, which also says which lines were skipped). */
 export function parseTrace(text: string): TraceRecord[] {
+  assertString(text, 'parseTrace: text')
   return [...readTrace(text).records]
 }
 

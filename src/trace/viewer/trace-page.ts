@@ -1,3 +1,4 @@
+import { assertString } from '../../model/argument-checks.ts'
 import { readFile } from 'node:fs/promises'
 import { basename } from 'node:path'
 import { buildRuns, readTrace } from './build-runs.ts'
@@ -6,6 +7,8 @@ import { renderHtml } from './render-html.ts'
 
 /** The viewer page of a JSON Lines trace's text; the lines it could not use are listed on the page with their numbers. */
 export function tracePage(text: string, title: string): string {
+  assertString(text, 'tracePage: text')
+  assertString(title, 'tracePage: title')
   return traceView(text, title).html
 }
 

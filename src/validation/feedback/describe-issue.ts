@@ -1,3 +1,4 @@
+import { assertObject } from '../../model/argument-checks.ts'
 import type { ValidationIssue } from '../issue.ts'
 import { isUncheckedFormat } from '../schema/bounded-format.ts'
 import { MAX_PROBLEM, MAX_QUOTED_PATH, oneLine } from './feedback-limits.ts'
@@ -64,6 +65,7 @@ export function pathLabel(issue: ValidationIssue): string {
  * issueText(issue) // "'extra': unknown field — remove it"
  */
 export function issueText(issue: ValidationIssue, withAction = true): string {
+  assertObject(issue, 'issueText: issue', 'a validation issue { path, code, message, ... }')
   return `'${pathLabel(issue)}': ${withAction ? issueProblem(issue) : describeIssue(issue).problem}`
 }
 

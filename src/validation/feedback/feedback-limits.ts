@@ -1,3 +1,4 @@
+import { assertString } from '../../model/argument-checks.ts'
 import { cutAt } from '../schema/received.ts'
 
 /** Longest path quoted in a feedback line, a failure summary or a log line; a longer one ends with `…`. */
@@ -15,6 +16,7 @@ export const DEFAULT_MAX_FEEDBACK_CHARS = 4000
  * through this, so one hostile key cannot blow up the feedback.
  */
 export function oneLine(text: string, max: number): string {
+  assertString(text, 'oneLine: text')
   if (text.length <= max && isOneLine(text)) return text
   // Cut before flattening: a 4 MB message costs no more than its first few hundred characters.
   const head = text.length > max * 4 ? text.slice(0, max * 4) : text

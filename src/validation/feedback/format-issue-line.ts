@@ -1,3 +1,4 @@
+import { assertObject } from '../../model/argument-checks.ts'
 import type { ValidationIssue } from '../issue.ts'
 import { issueText } from './describe-issue.ts'
 import { DEFAULT_MAX_ISSUES } from './feedback-limits.ts'
@@ -9,6 +10,7 @@ import { DEFAULT_MAX_ISSUES } from './feedback-limits.ts'
  * formatIssueLine(issue) // "- 'amount': expected number, got \"USD 50\""
  */
 export function formatIssueLine(issue: ValidationIssue): string {
+  assertObject(issue, 'formatIssueLine: issue', 'a validation issue { path, code, message, ... }')
   return `- ${issueText(issue)}`
 }
 

@@ -1,3 +1,4 @@
+import { assertString } from '../../model/argument-checks.ts'
 import { cutAt } from '../schema/received.ts'
 
 /** Ends a text cut to fit the retry tail, so the model knows it was cut. */
@@ -14,6 +15,7 @@ const SUFFIX = `\n${TRUNCATION_MARKER}`
  * truncateForFeedback('x'.repeat(100), 40) // 'xxxxxxxxxxxxxx\n[…truncated for length…]' (40 characters)
  */
 export function truncateForFeedback(text: string, maxChars: number): string {
+  assertString(text, 'truncateForFeedback: text')
   const max = Math.max(0, Math.floor(maxChars))
   if (text.length <= max) return text
   if (max <= SUFFIX.length) return cutAt(TRUNCATION_MARKER, max)

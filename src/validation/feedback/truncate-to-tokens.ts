@@ -1,3 +1,4 @@
+import { assertString } from '../../model/argument-checks.ts'
 import { optionalModule } from '../../model/optional-module.ts'
 import { utf8Length, utf8Prefix } from '../../model/utf8-length.ts'
 
@@ -40,6 +41,7 @@ const exactEncoding = optionalModule<Encoding>('gpt-tokenizer/encoding/o200k_bas
  * countFeedbackTokens('hello world') // 2 with gpt-tokenizer, 11 without
  */
 export function countFeedbackTokens(text: string): number {
+  assertString(text, 'countFeedbackTokens: text')
   const exact = exactEncoding()
   if (exact === undefined) return utf8Length(text)
   let count = 0

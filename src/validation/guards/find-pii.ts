@@ -1,3 +1,4 @@
+import { assertArray, assertString } from '../../model/argument-checks.ts'
 import { scanFolded } from './scan-folded.ts'
 import { luhnValid } from './luhn.ts'
 import { matchesOf, type PatternMatch, type PatternRule, withoutOverlaps } from './pattern-match.ts'
@@ -37,6 +38,8 @@ export type PiiKind = 'card' | 'email' | 'phone'
  * findPii('card 4111 1111 1111 1111, mail ana@example.com') // [{ kind: 'card', ... }, { kind: 'email', ... }]
  */
 export function findPii(text: string, kinds: readonly PiiKind[] = ['card', 'email', 'phone']): PatternMatch[] {
+  assertString(text, 'findPii: text')
+  assertArray(kinds, 'findPii: kinds', "an array of 'card' | 'email' | 'phone'")
   return scanFolded(text, (scanned) => {
     const found: PatternMatch[] = []
     if (kinds.includes('card')) found.push(...matchesOf(scanned, CARD))

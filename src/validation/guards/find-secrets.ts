@@ -1,3 +1,4 @@
+import { assertString } from '../../model/argument-checks.ts'
 import { scanFolded } from './scan-folded.ts'
 import { matchesOf, type PatternMatch, type PatternRule, withoutOverlaps } from './pattern-match.ts'
 
@@ -27,6 +28,7 @@ const PRIVATE_KEY: PatternRule = { kind: 'private-key', rule: 'pem-private-key',
  * findSecrets('key: sk-proj-abcdefghijklmnopqrstuvwx') // [{ kind: 'api-key', rule: 'openai-key', ... }]
  */
 export function findSecrets(text: string): PatternMatch[] {
+  assertString(text, 'findSecrets: text')
   return scanFolded(text, (scanned) => {
     const found: PatternMatch[] = []
     for (const rule of SECRET_RULES) found.push(...matchesOf(scanned, rule))

@@ -1,3 +1,5 @@
+import { assertString } from '../../model/argument-checks.ts'
+
 /**
  * The Luhn checksum of a card number (digits only): true when it holds. Card numbers carry it;
  * an order number, a timestamp or a phone number of the same length passes it one time in ten.
@@ -7,6 +9,7 @@
  * luhnValid('4111111111111112') // false
  */
 export function luhnValid(digits: string): boolean {
+  assertString(digits, 'luhnValid: digits')
   if (!/^\d+$/.test(digits)) return false
   let sum = 0
   let double = false

@@ -1,3 +1,4 @@
+import { assertString } from '../../model/argument-checks.ts'
 // Invisible characters that split a word for a reader's eye but not for a model: zero-width space,
 // joiners, word joiner, invisible operators, byte-order mark, soft hyphen, bidi controls, tag characters.
 const INVISIBLE = new RegExp(
@@ -104,6 +105,7 @@ const HOMOGLYPH = new RegExp(`[${Object.keys(HOMOGLYPHS).join('')}]`, 'gu')
  * normalizeForScan('Ｉgn\u200Bore previоus') // 'ignore previous' (fullwidth I, a zero-width space, a Cyrillic о)
  */
 export function normalizeForScan(text: string): string {
+  assertString(text, 'normalizeForScan: text')
   return (
     text
       .normalize('NFKC')

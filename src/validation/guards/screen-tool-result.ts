@@ -1,3 +1,4 @@
+import { assertArray, assertString } from '../../model/argument-checks.ts'
 import { option, optionsContract } from '../../model/options-contract.ts'
 import { oneLine } from '../feedback/feedback-limits.ts'
 import { findInstructions } from './find-instructions.ts'
@@ -72,6 +73,8 @@ export function redactMatches(
   matches: readonly PatternMatch[],
   replace: (match: PatternMatch) => string = (m) => `[REDACTED:${m.kind}]`,
 ): string {
+  assertString(text, 'redactMatches: text')
+  assertArray(matches, 'redactMatches: matches', 'an array of pattern matches { kind, start, end, ... }')
   let out = ''
   let at = 0
   for (const m of [...matches].sort((a, b) => a.start - b.start)) {

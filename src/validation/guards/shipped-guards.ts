@@ -1,3 +1,4 @@
+import { assertObject, assertString } from '../../model/argument-checks.ts'
 import { option, optionsContract, type OptionsSpec } from '../../model/options-contract.ts'
 import { type ContentGuard, type ContentVerdict, contentGuard, GUARD_SURFACES, type GuardSurface, type ToolTrust } from './content-guard.ts'
 import { findInstructions } from './find-instructions.ts'
@@ -131,11 +132,20 @@ function shipped(guard: ShippedGuard, o: ShippedGuardOptions, screen: Screen): C
     ((tool.server !== undefined && trusted.has(tool.server)) ||
       (o.trustClosedWorld === true && tool.openWorld === false) ||
       (o.trustReadOnly === true && tool.readOnly === true))
-  return contentGuard(guard.name, (input) => (isTrusted(input.tool) ? { action: 'allow' } : screenBounded(input.text, screen)), {
-    surfaces: o.surfaces ?? guard.surfaces,
-    lookback: guard.lookback,
-    onError: o.onError ?? 'closed',
-  })
+  return contentGuard(
+    guard.name,
+    (input) => {
+      // The gate hands a guard its own inputs; a caller of `check` may hand it anything.
+      assertObject(input, `content guard '${guard.name}': check's input`, '{ text, surface, tool? }')
+      assertString(input.text, `content guard '${guard.name}': check's input.text`)
+      return isTrusted(input.tool) ? { action: 'allow' } : screenBounded(input.text, screen)
+    },
+    {
+      surfaces: o.surfaces ?? guard.surfaces,
+      lookback: guard.lookback,
+      onError: o.onError ?? 'closed',
+    },
+  )
 }
 
 function rulesOf(found: readonly PatternMatch[]): string {
