@@ -1,6 +1,6 @@
 import { abortReason } from '../model/abort-reason.ts'
 import type { ModelRequest } from '../model/request.ts'
-import { withSignal } from '../model/request-copy.ts'
+import { withSignalGetter } from '../model/request-copy.ts'
 import type { ModelResponse } from '../model/response.ts'
 import type { Usage } from '../model/usage.ts'
 import { isThenable } from '../model/user-code.ts'
@@ -46,14 +46,12 @@ export abstract class ChainAttempt implements AttemptContext {
   /** Stages `[0, open)` entered and not yet left: the ones a stop tells. */
   #open = 0
 
-  /** Attempt `attempt` on provider `providerIdx`, sending `request`; `ownSignal`: it carries the attempt's own signal (under a deadline). */
+  /** Attempt `attempt` on provider `providerIdx`, sending `request`; `ownSignal`: it carries the attempt's own signal, made when first read (under a deadline). */
   constructor(attempt: number, request: ModelRequest, providerIdx: number, ownSignal: boolean) {
     this.attempt = attempt
     this.providerIdx = providerIdx
-    const control = ownSignal ? new AttemptControl(true) : undefined
-    this.#control = control
-    // Its signal made here: a controller costs ~30 ns, where a lazy getter on the copy cost ~70 ns more (BENCHMARKS.md, production (a)).
-    this.request = control === undefined ? request : withSignal(request, (control.controller = new AbortController()).signal)
+    this.#control = ownSignal ? new AttemptControl(true) : undefined
+    this.request = ownSignal ? withSignalGetter(request, this, signalOf) : request
   }
 
   /**
@@ -292,4 +290,8 @@ export abstract class ChainAttempt implements AttemptContext {
 }
 
 const NO_STAGES: readonly Stage<unknown, ChainAttempt>[] = Object.freeze([]) // before its chain: shared, none made per attempt
+/** The attempt's own signal, read through its request (see `withSignalGetter`). */
+function signalOf(attempt: ChainAttempt): AbortSignal {
+  return attempt.signal
+}
 function ignore(): void {}
