@@ -28,11 +28,16 @@ export function reportingReturnedErrors<R extends ToolRequest>(request: R): R {
       async value(this: unknown, ...args: unknown[]): Promise<unknown> {
         const output: unknown = await run.apply(this, args)
         if (!isErrorValue(output)) return writtenResult(output, tool)
-        return new ToolMessage({ content: `${errorText(output)}\n Please fix your mistakes.`, tool_call_id: id ?? '', name, status: 'error' })
+        return errorToolMessage(output, { id, name })
       },
     },
   })
   return { ...request, tool: view }
+}
+
+/** The `ToolMessage` LangChain's ToolNode answers a tool's error with: status `error`, `RangeError: …\n Please fix your mistakes.`. */
+export function errorToolMessage(error: unknown, call: { readonly id?: string | undefined; readonly name: string }): ToolMessage {
+  return new ToolMessage({ content: `${errorText(error)}\n Please fix your mistakes.`, tool_call_id: call.id ?? '', name: call.name, status: 'error' })
 }
 
 /** `String(error)` as LangChain writes a thrown one (`RangeError: message`; a thrown string as it is), never throwing. */

@@ -1,6 +1,6 @@
-import { ToolMessage } from '@langchain/core/messages'
+import type { ToolMessage } from '@langchain/core/messages'
 import { bubblesUp } from './bubbles-up.ts'
-import { errorText } from './returned-error.ts'
+import { errorToolMessage } from './returned-error.ts'
 
 /** The tool call a thrown error is answered for. */
 interface ThrowingCall {
@@ -22,7 +22,7 @@ export async function answeringThrownErrors<T>(run: () => T | Promise<T>, call: 
     return await run()
   } catch (error) {
     if (bubblesUp(error) || signal?.aborted === true || branded(error)) throw error
-    return new ToolMessage({ content: `${errorText(error)}\n Please fix your mistakes.`, tool_call_id: call.id ?? '', name: call.name, status: 'error' })
+    return errorToolMessage(error, call)
   }
 }
 
