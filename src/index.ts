@@ -87,7 +87,7 @@ export type { FailFastDetails, FailFastPayload } from './gate/index.ts'
 export { classifyError } from './gate/index.ts'
 export type { ClassifiedError } from './gate/index.ts'
 export { FAIL_FAST_KINDS, FailFastKinds, isProviderError, isRejectionKind, OUTPUT_MODES, ProviderError, REJECTION_KINDS } from './model/index.ts'
-export type { ErrorKind, FailFastKind, ProviderErrorOptions, RejectionKind } from './model/index.ts'
+export type { ErrorKind, FailFastKind, ProviderErrorFields, ProviderErrorOptions, RejectionKind } from './model/index.ts'
 export { isValidationFailure, ValidationFailure } from './validation/index.ts'
 export type { OutputSchema, ValidationIssue } from './validation/index.ts'
 // Content guards on every surface (input, history, tool arguments and results, MCP, output, stream, retry tail).

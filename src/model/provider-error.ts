@@ -14,7 +14,7 @@ const BRAND = Symbol.for('reliability-gate.ProviderError')
 export type ProviderErrorOptions = ProviderErrorFields & ({ readonly kind: ErrorKind } | { readonly kind?: ErrorKind; readonly status: number })
 
 /** The fields of {@link ProviderErrorOptions} besides the `kind` / `status` choice. */
-interface ProviderErrorFields {
+export interface ProviderErrorFields {
   readonly status?: number
   readonly code?: string
   /**

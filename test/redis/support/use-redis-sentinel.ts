@@ -9,7 +9,7 @@ const START_TIMEOUT_MS = 30_000
 const FAILOVER_TIMEOUT_MS = 10_000
 // The killed master, restarted as a replica, takes a full sync of what the race wrote meanwhile: on a
 // loaded CI machine with a conversation race's data, that has taken more than 10 s.
-const RESYNC_TIMEOUT_MS = 30_000
+const RESYNC_TIMEOUT_MS = 45_000
 // A sentinel does not fail the same master over again within twice its failover-timeout (2 s).
 const BETWEEN_FAILOVERS_MS = 4_500
 
