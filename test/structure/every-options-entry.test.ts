@@ -2,27 +2,8 @@ import { readdirSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { describe, expect, it } from 'vitest'
+import { PACKAGE_ENTRIES } from '../support/package-entries.ts'
 import type { OptionsEntry } from './options-entries/entry.ts'
-
-/** Every package entry point (package.json `exports`) and the module it is built from. */
-const PACKAGE_ENTRIES: Readonly<Record<string, () => Promise<Record<string, unknown>>>> = {
-  '.': () => import('../../src/index.ts'),
-  providers: () => import('../../src/providers/index.ts'),
-  openai: () => import('../../src/providers/openai/index.ts'),
-  anthropic: () => import('../../src/providers/anthropic/index.ts'),
-  'ai-sdk': () => import('../../src/integrations/ai-sdk.ts'),
-  mcp: () => import('../../src/integrations/mcp.ts'),
-  langchain: () => import('../../src/integrations/langchain.ts'),
-  redis: () => import('../../src/redis.ts'),
-  sqlite: () => import('../../src/sqlite.ts'),
-  postgres: () => import('../../src/postgres.ts'),
-  durable: () => import('../../src/durable.ts'),
-  restate: () => import('../../src/restate.ts'),
-  dbos: () => import('../../src/dbos.ts'),
-  validation: () => import('../../src/validation/building-blocks.ts'),
-  otel: () => import('../../src/otel/index.ts'),
-  trace: () => import('../../src/trace/index.ts'),
-}
 
 /**
  * Exported functions that take no options object: type guards, error classes built from the
