@@ -1,6 +1,7 @@
 import { Type } from 'typebox'
 import { describe, expect, it } from 'vitest'
 import { Agent, contentGuard, type GateEventMap, isReliabilityFailFastError, memorySessionStore, piiGuard, secretsGuard, tool } from '../../src/index.ts'
+import { watchedApprovals } from '../support/watched-approvals.ts'
 import { scripted } from '../../src/providers/index.ts'
 
 const CARD = '4111 1111 1111 1111'
@@ -29,14 +30,8 @@ describe('Agent content guards on input and loaded history', () => {
   it('store only the redacted input with a run paused for approval, and resume on it', async () => {
     const provider = scripted([{ content: '', toolCalls: [{ id: 'c1', name: 'refund', args: { order: 1 } }] }, 'Refunded.'])
     const refund = tool({ name: 'refund', description: 'Refunds', input: Type.Object({ order: Type.Integer() }), needsApproval: true, execute: () => 'ok' })
-    const sessions = memorySessionStore()
-    const slots = sessions.approvals as NonNullable<typeof sessions.approvals>
-    const bodies: string[] = []
-    const watched = {
-      ...sessions,
-      approvals: { ...slots, create: (id: string, approval: string, body: string) => (bodies.push(body), slots.create(id, approval, body)) },
-    }
-    const agent = Agent.create({ provider, model: 'm', sessions: watched, contentGuards: [piiGuard(), secretsGuard()] })
+    const { sessions, bodies } = watchedApprovals()
+    const agent = Agent.create({ provider, model: 'm', sessions, contentGuards: [piiGuard(), secretsGuard()] })
       .tool(refund)
       .build()
     const session = await agent.session('s-paused')

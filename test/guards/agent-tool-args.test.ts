@@ -1,6 +1,7 @@
 import { Type } from 'typebox'
 import { describe, expect, it } from 'vitest'
 import { Agent, contentGuard, isReliabilityFailFastError, memorySessionStore, piiGuard, secretsGuard, tool } from '../../src/index.ts'
+import { watchedApprovals } from '../support/watched-approvals.ts'
 import { scripted } from '../../src/providers/index.ts'
 
 const EMAIL = 'ana.canary@example.com'
@@ -55,15 +56,9 @@ describe('Agent content guards on tool-call arguments', () => {
       needsApproval: true,
       execute: () => 'refunded',
     })
-    const sessions = memorySessionStore()
-    const slots = sessions.approvals as NonNullable<typeof sessions.approvals>
-    const bodies: string[] = []
-    const watched = {
-      ...sessions,
-      approvals: { ...slots, create: (id: string, approval: string, body: string) => (bodies.push(body), slots.create(id, approval, body)) },
-    }
+    const { sessions, bodies } = watchedApprovals()
     const guards = [piiGuard({ surfaces: ['tool-args'] }), secretsGuard({ action: 'block', surfaces: ['tool-args'] })]
-    const agent = Agent.create({ provider, model: 'm', sessions: watched, contentGuards: guards }).tools([lookup, refund]).build()
+    const agent = Agent.create({ provider, model: 'm', sessions, contentGuards: guards }).tools([lookup, refund]).build()
     const error = await (await agent.session('s')).run('refund').catch((e: unknown) => e)
     expect(error).toMatchObject({ approval: { args: { order: 1, note: 'card [REDACTED:card]' } } })
     expect(bodies).toHaveLength(1)
